@@ -1,0 +1,69 @@
+// Package gputest runs GPU tests on every backend the machine should have.
+//
+// On a machine with Mesa's software drivers (CI) that is Vulkan through
+// lavapipe and GL through llvmpipe, so each GPU test runs twice. A backend
+// that cannot be opened fails the test: GPU tests never skip. Set
+// WGCOMPUTE_BACKEND to test one backend only (for example on a machine
+// whose GL stack is absent).
+package gputest
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+var (
+	mu       sync.Mutex
+	contexts = map[string]*wgpu.Context{}
+)
+
+// Backends returns the backends tests must cover: WGCOMPUTE_BACKEND if set,
+// else vulkan and gl.
+func Backends() []string {
+	if b := os.Getenv("WGCOMPUTE_BACKEND"); b != "" {
+		return []string{b}
+	}
+	return []string{"vulkan", "gl"}
+}
+
+// Context returns a shared Context for backend, opened on first use and kept
+// for the test binary's life (opening a device costs tens of milliseconds
+// on lavapipe, and tests outnumber backends).
+func Context(tb testing.TB, backend string) *wgpu.Context {
+	tb.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	if c := contexts[backend]; c != nil {
+		return c
+	}
+	c, err := wgpu.Open(wgpu.Options{Backend: backend, Adapter: os.Getenv("WGCOMPUTE_ADAPTER")})
+	if err != nil {
+		tb.Fatalf("open %s: %v", backend, err)
+	}
+	contexts[backend] = c
+	return c
+}
+
+// ForEach runs fn as a subtest on every backend of Backends.
+func ForEach(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
+	t.Helper()
+	for _, b := range Backends() {
+		t.Run(b, func(t *testing.T) { fn(t, Context(t, b)) })
+	}
+}
+
+// Main is TestMain's body for packages with GPU tests: it runs the tests
+// and closes the shared contexts.
+func Main(m *testing.M) int {
+	code := m.Run()
+	mu.Lock()
+	for k, c := range contexts {
+		c.Close()
+		delete(contexts, k)
+	}
+	mu.Unlock()
+	return code
+}

@@ -1,0 +1,394 @@
+// Package wgpu is the small context layer every wgcompute algorithm runs on:
+// adapter choice, device limits, buffers, a pipeline cache, dispatch,
+// transfers between host and device, and GPU kernel timing, over
+// github.com/rajveermalviya/go-webgpu (wgpu-native, linked statically).
+//
+// A Context is safe for concurrent use: every call that touches the device
+// holds the Context's lock, so goroutines may share one Context. Work from
+// several goroutines is serialised on the device's single queue.
+//
+// Errors from wgpu (validation, out of memory, a lost device) are returned as
+// Go errors that name the operation; no panic escapes the package.
+package wgpu
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// Options choose the adapter. The zero value picks the high-performance
+// default, after the environment variables WGCOMPUTE_BACKEND and
+// WGCOMPUTE_ADAPTER, which have the same meaning as the fields and are
+// consulted only when the field is empty.
+type Options struct {
+	// Backend restricts the choice to one backend: "vulkan", "gl", "metal"
+	// or "dx12". Empty means any.
+	Backend string
+	// Adapter picks an adapter among those of the backend, by index in the
+	// order Adapters lists them, or by a case-insensitive name substring.
+	Adapter string
+}
+
+// Backends lists the accepted Options.Backend values.
+var Backends = []string{"vulkan", "gl", "metal", "dx12"}
+
+// ErrNoAdapter is wrapped by Open's error when no adapter matches.
+var ErrNoAdapter = errors.New("wgpu: no GPU adapter found")
+
+// ErrCPUBackend is returned by Open when WGCOMPUTE_BACKEND=cpu asks callers
+// to use their pure-Go reference path instead of a GPU.
+var ErrCPUBackend = errors.New("wgpu: WGCOMPUTE_BACKEND=cpu selects the CPU reference path")
+
+// Limits are the device limits wgcompute relies on, as granted to the
+// device (the adapter's own limits, with maxBufferSize clamped).
+type Limits struct {
+	MaxBufferSize              uint64 // largest single buffer, bytes
+	MaxStorageBindingSize      uint64 // largest storage binding, bytes
+	MaxWorkgroupStorage        uint32 // bytes of var<workgroup> per workgroup
+	MaxInvocationsPerWorkgroup uint32
+	MaxWorkgroupSizeX          uint32
+	MaxWorkgroupsPerDimension  uint32
+	MaxStorageBuffersPerStage  uint32
+}
+
+// AdapterInfo describes one adapter.
+type AdapterInfo struct {
+	Index      int    // position in Adapters' list
+	Name       string // for example "NVIDIA H200" or "llvmpipe (LLVM 15.0.6, 256 bits)"
+	Backend    string // "vulkan", "gl", "metal", "dx12", ...
+	Type       string // "discrete", "integrated", "cpu" or "unknown"
+	Driver     string // driver description, when the backend reports one
+	Timestamps bool   // GPU timestamp queries available (kernel timing)
+	Limits     Limits
+}
+
+// maxBufferClamp bounds maxBufferSize when an adapter reports 2^64-1: the C
+// API reads that value as "undefined" and would grant the 256 MiB default.
+const maxBufferClamp = 1 << 36
+
+// Context is an open device on one adapter.
+type Context struct {
+	mu      sync.Mutex
+	adapter *gpu.Adapter
+	device  *gpu.Device
+	queue   *gpu.Queue
+	info    AdapterInfo
+	kernels map[kernelKey]*Kernel
+	lost    error
+	closed  bool
+	ts      *timer
+	staging *stagingPool
+}
+
+func backendName(b gpu.BackendType) string {
+	switch b {
+	case gpu.BackendType_Vulkan:
+		return "vulkan"
+	case gpu.BackendType_OpenGL, gpu.BackendType_OpenGLES:
+		return "gl"
+	case gpu.BackendType_Metal:
+		return "metal"
+	case gpu.BackendType_D3D12:
+		return "dx12"
+	case gpu.BackendType_D3D11:
+		return "dx11"
+	}
+	return strings.ToLower(b.String())
+}
+
+func typeName(t gpu.AdapterType) string {
+	switch t {
+	case gpu.AdapterType_DiscreteGPU:
+		return "discrete"
+	case gpu.AdapterType_IntegratedGPU:
+		return "integrated"
+	case gpu.AdapterType_CPU:
+		return "cpu"
+	}
+	return "unknown"
+}
+
+func instanceBackends(name string) (gpu.InstanceBackend, error) {
+	switch strings.ToLower(name) {
+	case "":
+		return gpu.InstanceBackend_Primary | gpu.InstanceBackend_GL, nil
+	case "vulkan", "vk":
+		return gpu.InstanceBackend_Vulkan, nil
+	case "gl", "opengl", "gles":
+		return gpu.InstanceBackend_GL, nil
+	case "metal":
+		return gpu.InstanceBackend_Metal, nil
+	case "dx12", "d3d12":
+		return gpu.InstanceBackend_DX12, nil
+	}
+	return 0, fmt.Errorf("wgpu: unknown backend %q: accepted are %s (or cpu for the reference path)", name, strings.Join(Backends, ", "))
+}
+
+func adapterLimits(a *gpu.Adapter) (gpu.Limits, Limits) {
+	l := a.GetLimits().Limits
+	if l.MaxBufferSize > maxBufferClamp {
+		l.MaxBufferSize = maxBufferClamp
+	}
+	if l.MaxBufferSize < l.MaxStorageBufferBindingSize {
+		l.MaxStorageBufferBindingSize = l.MaxBufferSize
+	}
+	return l, Limits{
+		MaxBufferSize:              l.MaxBufferSize,
+		MaxStorageBindingSize:      l.MaxStorageBufferBindingSize,
+		MaxWorkgroupStorage:        l.MaxComputeWorkgroupStorageSize,
+		MaxInvocationsPerWorkgroup: l.MaxComputeInvocationsPerWorkgroup,
+		MaxWorkgroupSizeX:          l.MaxComputeWorkgroupSizeX,
+		MaxWorkgroupsPerDimension:  l.MaxComputeWorkgroupsPerDimension,
+		MaxStorageBuffersPerStage:  l.MaxStorageBuffersPerShaderStage,
+	}
+}
+
+func describe(i int, a *gpu.Adapter) AdapterInfo {
+	p := a.GetProperties()
+	_, lim := adapterLimits(a)
+	return AdapterInfo{
+		Index:      i,
+		Name:       p.Name,
+		Backend:    backendName(p.BackendType),
+		Type:       typeName(p.AdapterType),
+		Driver:     strings.TrimSpace(p.DriverDescription),
+		Timestamps: a.HasFeature(gpu.FeatureName_TimestampQuery),
+		Limits:     lim,
+	}
+}
+
+// rank orders adapters for the default choice: discrete before integrated
+// before CPU, and native backends before GL within a type.
+func rank(info AdapterInfo) int {
+	r := map[string]int{"discrete": 0, "integrated": 10, "unknown": 20, "cpu": 30}[info.Type]
+	if info.Backend == "gl" {
+		r += 5
+	}
+	return r
+}
+
+func fromEnv(opts Options) Options {
+	if opts.Backend == "" {
+		opts.Backend = os.Getenv("WGCOMPUTE_BACKEND")
+	}
+	if opts.Adapter == "" {
+		opts.Adapter = os.Getenv("WGCOMPUTE_ADAPTER")
+	}
+	return opts
+}
+
+var (
+	instanceOnce sync.Once
+	instance     *gpu.Instance
+)
+
+// sharedInstance is the process's one wgpu instance, never released: with
+// the GL backend, releasing an instance terminates the EGL display that
+// every other GL device of the process shares, and their next call aborts.
+func sharedInstance() *gpu.Instance {
+	instanceOnce.Do(func() {
+		ensureRuntimeDir()
+		instance = gpu.CreateInstance(&gpu.InstanceDescriptor{Backends: gpu.InstanceBackend_Primary | gpu.InstanceBackend_GL})
+	})
+	return instance
+}
+
+func ensureRuntimeDir() {
+	// Mesa's EGL and wgpu's GL backend complain on stderr without it.
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		os.Setenv("XDG_RUNTIME_DIR", os.TempDir())
+	}
+}
+
+// enumerate lists the adapters of the given backends in a stable order:
+// the default choice first.
+func enumerate(inst *gpu.Instance, backends gpu.InstanceBackend) ([]*gpu.Adapter, []AdapterInfo) {
+	adapters := inst.EnumerateAdapters(&gpu.InstanceEnumerateAdapterOptons{Backends: backends})
+	infos := make([]AdapterInfo, len(adapters))
+	for i, a := range adapters {
+		infos[i] = describe(i, a)
+	}
+	order := make([]int, len(adapters))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return rank(infos[order[x]]) < rank(infos[order[y]]) })
+	sa := make([]*gpu.Adapter, len(adapters))
+	si := make([]AdapterInfo, len(adapters))
+	for k, i := range order {
+		sa[k] = adapters[i]
+		si[k] = infos[i]
+		si[k].Index = k
+	}
+	return sa, si
+}
+
+// Adapters lists the adapters of the backend named in opts (all backends
+// when empty), the default choice first. Adapter selection in opts is
+// ignored.
+func Adapters(opts Options) ([]AdapterInfo, error) {
+	opts = fromEnv(opts)
+	if strings.EqualFold(opts.Backend, "cpu") {
+		return nil, nil
+	}
+	backends, err := instanceBackends(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	inst := sharedInstance()
+	adapters, infos := enumerate(inst, backends)
+	for _, a := range adapters {
+		a.Release()
+	}
+	return infos, nil
+}
+
+func noAdapterError(opts Options, what string) error {
+	return fmt.Errorf("%w%s: install a GPU driver, or Mesa's software drivers "+
+		"(Debian: apt-get install mesa-vulkan-drivers libvulkan1 for Vulkan, "+
+		"libegl-mesa0 libgl1-mesa-dri libgles2 for GL); backends accepted: %s",
+		ErrNoAdapter, what, strings.Join(Backends, ", "))
+}
+
+// Open opens a device on the adapter chosen by opts (see Options). The
+// device is granted the adapter's real limits.
+func Open(opts Options) (ctx *Context, err error) {
+	opts = fromEnv(opts)
+	if strings.EqualFold(opts.Backend, "cpu") {
+		return nil, ErrCPUBackend
+	}
+	backends, err := instanceBackends(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ctx, err = nil, fmt.Errorf("wgpu: open: %v", r)
+		}
+	}()
+	inst := sharedInstance()
+	adapters, infos := enumerate(inst, backends)
+	release := func(keep int) {
+		for i, a := range adapters {
+			if i != keep {
+				a.Release()
+			}
+		}
+	}
+	where := ""
+	if opts.Backend != "" {
+		where = " for backend " + opts.Backend
+	}
+	if len(adapters) == 0 {
+		return nil, noAdapterError(opts, where)
+	}
+	pick := 0
+	if opts.Adapter != "" {
+		pick = -1
+		if n, convErr := strconv.Atoi(opts.Adapter); convErr == nil {
+			if n >= 0 && n < len(adapters) {
+				pick = n
+			}
+		} else {
+			for i, info := range infos {
+				if strings.Contains(strings.ToLower(info.Name), strings.ToLower(opts.Adapter)) {
+					pick = i
+					break
+				}
+			}
+		}
+		if pick < 0 {
+			names := make([]string, len(infos))
+			for i, info := range infos {
+				names[i] = fmt.Sprintf("%d: %s (%s)", i, info.Name, info.Backend)
+			}
+			release(-1)
+			return nil, fmt.Errorf("%w: no adapter matches %q%s; adapters are: %s",
+				ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
+		}
+	}
+	release(pick)
+	adapter := adapters[pick]
+	limits, _ := adapterLimits(adapter)
+	c := &Context{adapter: adapter, info: infos[pick], kernels: map[kernelKey]*Kernel{}}
+	var features []gpu.FeatureName
+	if c.info.Timestamps {
+		features = append(features, gpu.FeatureName_TimestampQuery)
+	}
+	dev, err := adapter.RequestDevice(&gpu.DeviceDescriptor{
+		Label:            "wgcompute",
+		RequiredFeatures: features,
+		RequiredLimits:   &gpu.RequiredLimits{Limits: limits},
+		// No DeviceLostCallback: go-webgpu 0.17.1 passes its userdata as a
+		// Go pointer inside Go memory, which cgo's pointer check rejects.
+	})
+	if err != nil {
+		adapter.Release()
+		return nil, fmt.Errorf("wgpu: request device on %s (%s): %w", c.info.Name, c.info.Backend, err)
+	}
+	c.device = dev
+	c.queue = dev.GetQueue()
+	if c.info.Timestamps {
+		c.ts, err = newTimer(dev)
+		if err != nil {
+			c.info.Timestamps = false
+			c.ts = nil
+		}
+	}
+	c.staging = newStagingPool(c)
+	return c, nil
+}
+
+// Info describes the adapter the Context runs on.
+func (c *Context) Info() AdapterInfo { return c.info }
+
+// Limits returns the limits granted to the device.
+func (c *Context) Limits() Limits { return c.info.Limits }
+
+// Close releases the device and everything the Context cached. Buffers the
+// caller created must be released first; Close is idempotent.
+func (c *Context) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	c.staging.release()
+	for _, k := range c.kernels {
+		k.release()
+	}
+	c.kernels = nil
+	if c.ts != nil {
+		c.ts.release()
+	}
+	c.queue.Release()
+	c.device.Release()
+	c.adapter.Release()
+	return nil
+}
+
+// check reports a closed or lost device; callers hold c.mu.
+func (c *Context) check(op string) error {
+	if c.closed {
+		return fmt.Errorf("wgpu: %s: context is closed", op)
+	}
+	if c.lost != nil {
+		return fmt.Errorf("wgpu: %s: %w", op, c.lost)
+	}
+	return nil
+}
+
+// guard turns a panic inside go-webgpu into an error naming op.
+func guard(op string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("wgpu: %s: %v", op, r)
+	}
+}

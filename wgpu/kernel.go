@@ -1,0 +1,284 @@
+package wgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// Kernel is a compiled compute pipeline: one WGSL entry point. Kernels are
+// cached by the Context and released by Close.
+//
+// Binding convention: the entry point's storage buffers are
+// @group(0) @binding(0..n-1), in the order a Dispatch lists them, declared
+// var<storage, read> or var<storage, read_write>; an optional uniform of
+// u32 parameters follows at @binding(n).
+type Kernel struct {
+	name     string
+	storage  int
+	uniform  bool
+	module   *gpu.ShaderModule
+	layout   *gpu.BindGroupLayout
+	playout  *gpu.PipelineLayout
+	pipeline *gpu.ComputePipeline
+}
+
+type kernelKey struct {
+	source, entry string
+	storage       int
+	uniform       bool
+}
+
+// KernelSpec names one entry point and its bindings.
+type KernelSpec struct {
+	Label    string // shown in errors, for example "blake3.wgsl:chunks"
+	Source   string // the whole WGSL text (see package wgsl's Compose)
+	Entry    string // entry point name
+	Storage  int    // storage buffers at bindings 0..Storage-1
+	Uniform  bool   // a uniform of u32 params at binding Storage
+	ReadOnly []bool // optional: ReadOnly[i] marks binding i var<storage, read>
+}
+
+// Kernel compiles spec once per Context and returns the cached pipeline on
+// later calls.
+func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	op := "compile " + spec.Label
+	defer guard(op, &err)
+	if err := c.check(op); err != nil {
+		return nil, err
+	}
+	key := kernelKey{spec.Source, spec.Entry, spec.Storage, spec.Uniform}
+	if k := c.kernels[key]; k != nil {
+		return k, nil
+	}
+	k = &Kernel{name: spec.Label, storage: spec.Storage, uniform: spec.Uniform}
+	ok := false
+	defer func() {
+		if !ok {
+			k.release()
+		}
+	}()
+	k.module, err = c.device.CreateShaderModule(&gpu.ShaderModuleDescriptor{
+		Label:          spec.Label,
+		WGSLDescriptor: &gpu.ShaderModuleWGSLDescriptor{Code: spec.Source},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("wgpu: %s: %w", op, err)
+	}
+	var entries []gpu.BindGroupLayoutEntry
+	for i := 0; i < spec.Storage; i++ {
+		t := gpu.BufferBindingType_Storage
+		if i < len(spec.ReadOnly) && spec.ReadOnly[i] {
+			t = gpu.BufferBindingType_ReadOnlyStorage
+		}
+		entries = append(entries, gpu.BindGroupLayoutEntry{
+			Binding: uint32(i), Visibility: gpu.ShaderStage_Compute,
+			Buffer: gpu.BufferBindingLayout{Type: t},
+		})
+	}
+	if spec.Uniform {
+		entries = append(entries, gpu.BindGroupLayoutEntry{
+			Binding: uint32(spec.Storage), Visibility: gpu.ShaderStage_Compute,
+			Buffer: gpu.BufferBindingLayout{Type: gpu.BufferBindingType_Uniform},
+		})
+	}
+	k.layout, err = c.device.CreateBindGroupLayout(&gpu.BindGroupLayoutDescriptor{Label: spec.Label, Entries: entries})
+	if err != nil {
+		return nil, fmt.Errorf("wgpu: %s: bind group layout: %w", op, err)
+	}
+	k.playout, err = c.device.CreatePipelineLayout(&gpu.PipelineLayoutDescriptor{Label: spec.Label, BindGroupLayouts: []*gpu.BindGroupLayout{k.layout}})
+	if err != nil {
+		return nil, fmt.Errorf("wgpu: %s: pipeline layout: %w", op, err)
+	}
+	k.pipeline, err = c.device.CreateComputePipeline(&gpu.ComputePipelineDescriptor{
+		Label:   spec.Label,
+		Layout:  k.playout,
+		Compute: gpu.ProgrammableStageDescriptor{Module: k.module, EntryPoint: spec.Entry},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("wgpu: %s: pipeline: %w", op, err)
+	}
+	ok = true
+	c.kernels[key] = k
+	return k, nil
+}
+
+func (k *Kernel) release() {
+	if k.pipeline != nil {
+		k.pipeline.Release()
+	}
+	if k.playout != nil {
+		k.playout.Release()
+	}
+	if k.layout != nil {
+		k.layout.Release()
+	}
+	if k.module != nil {
+		k.module.Release()
+	}
+}
+
+// Binding is a range of a Buffer bound to a kernel. Size 0 means to the end.
+type Binding struct {
+	Buffer *Buffer
+	Offset uint64
+	Size   uint64
+}
+
+// Bind binds the whole buffer.
+func Bind(b *Buffer) Binding { return Binding{Buffer: b} }
+
+// Dispatch is one kernel launch.
+type Dispatch struct {
+	Kernel   *Kernel
+	Bindings []Binding // one per storage binding, in binding order
+	Params   []uint32  // the uniform's words, when the kernel has one
+	Groups   [3]uint32 // workgroup counts (see Grid)
+}
+
+// Timing reports how long a Run took.
+type Timing struct {
+	// Kernel is the GPU time between the start and the end of the run's
+	// compute work, from timestamp queries; zero when Measured is false
+	// (adapters without TimestampQuery, such as GL).
+	Kernel   time.Duration
+	Measured bool
+	// Wall is the host time from submission to completion.
+	Wall time.Duration
+}
+
+// Run records the dispatches into one compute pass, submits them as one
+// submission and waits for the GPU to finish. wgpu orders dispatches that
+// share buffers, so a later dispatch sees an earlier one's writes.
+func (c *Context) Run(ds ...Dispatch) (Timing, error) { return c.run(false, ds) }
+
+// RunPasses is Run with one compute pass per dispatch, still one submission.
+// It exists to measure what a pass costs; Run is the faster default.
+func (c *Context) RunPasses(ds ...Dispatch) (Timing, error) { return c.run(true, ds) }
+
+func (c *Context) run(passEach bool, ds []Dispatch) (t Timing, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer guard("run", &err)
+	if err := c.check("run"); err != nil {
+		return t, err
+	}
+	var groups []*gpu.BindGroup
+	var uniforms []*gpu.Buffer
+	defer func() {
+		for _, g := range groups {
+			g.Release()
+		}
+		for _, u := range uniforms {
+			u.Destroy()
+			u.Release()
+		}
+	}()
+	for i, d := range ds {
+		if d.Kernel == nil {
+			return t, fmt.Errorf("wgpu: run: dispatch %d has no kernel", i)
+		}
+		k := d.Kernel
+		if len(d.Bindings) != k.storage {
+			return t, fmt.Errorf("wgpu: run %s: %d buffers bound, the kernel takes %d", k.name, len(d.Bindings), k.storage)
+		}
+		if (d.Params != nil) != k.uniform {
+			return t, fmt.Errorf("wgpu: run %s: params given=%v, kernel takes a uniform=%v", k.name, d.Params != nil, k.uniform)
+		}
+		for _, g := range d.Groups {
+			if g > c.info.Limits.MaxWorkgroupsPerDimension {
+				return t, fmt.Errorf("wgpu: run %s: %v workgroups exceeds %d per dimension (use Grid)", k.name, d.Groups, c.info.Limits.MaxWorkgroupsPerDimension)
+			}
+		}
+		entries := make([]gpu.BindGroupEntry, 0, k.storage+1)
+		for j, b := range d.Bindings {
+			if b.Buffer == nil || b.Buffer.buf == nil {
+				return t, fmt.Errorf("wgpu: run %s: binding %d has no (or a released) buffer", k.name, j)
+			}
+			size := b.Size
+			if size == 0 {
+				size = b.Buffer.size - b.Offset
+			}
+			if b.Offset+size > b.Buffer.size {
+				return t, fmt.Errorf("wgpu: run %s: binding %d range [%d, %d) is outside %s's %d bytes", k.name, j, b.Offset, b.Offset+size, b.Buffer.label, b.Buffer.size)
+			}
+			if size > c.info.Limits.MaxStorageBindingSize {
+				return t, fmt.Errorf("wgpu: run %s: binding %d is %d bytes, over the device's storage binding limit of %d bytes", k.name, j, size, c.info.Limits.MaxStorageBindingSize)
+			}
+			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(j), Buffer: b.Buffer.buf, Offset: b.Offset, Size: size})
+		}
+		if k.uniform {
+			words := d.Params
+			if len(words) == 0 {
+				words = []uint32{0}
+			}
+			// Uniform buffers are read in 16-byte units.
+			raw := make([]byte, (len(words)*4+15)&^15)
+			for j, w := range words {
+				binary.LittleEndian.PutUint32(raw[4*j:], w)
+			}
+			u, err := c.device.CreateBufferInit(&gpu.BufferInitDescriptor{Label: k.name + " params", Contents: raw, Usage: gpu.BufferUsage_Uniform})
+			if err != nil {
+				return t, fmt.Errorf("wgpu: run %s: params: %w", k.name, err)
+			}
+			uniforms = append(uniforms, u)
+			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: u, Size: uint64(len(raw))})
+		}
+		g, err := c.device.CreateBindGroup(&gpu.BindGroupDescriptor{Label: k.name, Layout: k.layout, Entries: entries})
+		if err != nil {
+			return t, fmt.Errorf("wgpu: run %s: bind group: %w", k.name, err)
+		}
+		groups = append(groups, g)
+	}
+	enc, err := c.device.CreateCommandEncoder(nil)
+	if err != nil {
+		return t, fmt.Errorf("wgpu: run: %w", err)
+	}
+	defer enc.Release()
+	if c.ts != nil {
+		if err := enc.WriteTimestamp(c.ts.set, 0); err != nil {
+			return t, fmt.Errorf("wgpu: run: timestamp: %w", err)
+		}
+	}
+	var pass *gpu.ComputePassEncoder
+	for i, d := range ds {
+		if pass == nil {
+			pass = enc.BeginComputePass(nil)
+		}
+		pass.SetPipeline(d.Kernel.pipeline)
+		pass.SetBindGroup(0, groups[i], nil)
+		if d.Groups[0] > 0 && d.Groups[1] > 0 && d.Groups[2] > 0 {
+			pass.DispatchWorkgroups(d.Groups[0], d.Groups[1], d.Groups[2])
+		}
+		if passEach || i == len(ds)-1 {
+			err := pass.End()
+			pass.Release()
+			pass = nil
+			if err != nil {
+				return t, fmt.Errorf("wgpu: run %s: %w", d.Kernel.name, err)
+			}
+		}
+	}
+	if c.ts != nil {
+		if err := c.ts.resolve(enc); err != nil {
+			return t, fmt.Errorf("wgpu: run: timestamps: %w", err)
+		}
+	}
+	start := time.Now()
+	if err := c.submitAndWait("run", enc); err != nil {
+		return t, err
+	}
+	t.Wall = time.Since(start)
+	if c.ts != nil {
+		d, err := c.ts.read(c)
+		if err != nil {
+			return t, fmt.Errorf("wgpu: run: timestamps: %w", err)
+		}
+		t.Kernel, t.Measured = d, true
+	}
+	return t, nil
+}

@@ -1,0 +1,93 @@
+package wgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// timer brackets a run with two GPU timestamps. wgpu 0.17 exposes no
+// timestamp period; Vulkan drivers we run on (NVIDIA, lavapipe) tick in
+// nanoseconds, so ticks are read as nanoseconds.
+type timer struct {
+	set        *gpu.QuerySet
+	resolveBuf *gpu.Buffer
+	readback   *gpu.Buffer
+}
+
+func newTimer(dev *gpu.Device) (*timer, error) {
+	set, err := dev.CreateQuerySet(&gpu.QuerySetDescriptor{Label: "timing", Type: gpu.QueryType_Timestamp, Count: 2})
+	if err != nil {
+		return nil, err
+	}
+	res, err := dev.CreateBuffer(&gpu.BufferDescriptor{Label: "timing resolve", Usage: gpu.BufferUsage_QueryResolve | gpu.BufferUsage_CopySrc, Size: 16})
+	if err != nil {
+		set.Release()
+		return nil, err
+	}
+	rb, err := dev.CreateBuffer(&gpu.BufferDescriptor{Label: "timing read", Usage: gpu.BufferUsage_MapRead | gpu.BufferUsage_CopyDst, Size: 16})
+	if err != nil {
+		set.Release()
+		res.Release()
+		return nil, err
+	}
+	return &timer{set: set, resolveBuf: res, readback: rb}, nil
+}
+
+func (t *timer) resolve(enc *gpu.CommandEncoder) error {
+	if err := enc.WriteTimestamp(t.set, 1); err != nil {
+		return err
+	}
+	if err := enc.ResolveQuerySet(t.set, 0, 2, t.resolveBuf, 0); err != nil {
+		return err
+	}
+	return enc.CopyBufferToBuffer(t.resolveBuf, 0, t.readback, 0, 16)
+}
+
+func (t *timer) read(c *Context) (time.Duration, error) {
+	if err := c.mapSync(t.readback, gpu.MapMode_Read, 16, nil); err != nil {
+		return 0, err
+	}
+	b := t.readback.GetMappedRange(0, 16)
+	start, end := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	if err := t.readback.Unmap(); err != nil {
+		return 0, err
+	}
+	if end < start {
+		return 0, nil
+	}
+	return time.Duration(end - start), nil
+}
+
+func (t *timer) release() {
+	t.set.Release()
+	t.resolveBuf.Release()
+	t.readback.Release()
+}
+
+// mapSync maps buf and waits for the mapping, polling the device. With a
+// submission index it waits only for that submission. Callers hold c.mu.
+func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64, idx *gpu.SubmissionIndex) error {
+	var status gpu.BufferMapAsyncStatus
+	done := false
+	if err := buf.MapAsync(mode, 0, size, func(s gpu.BufferMapAsyncStatus) { status, done = s, true }); err != nil {
+		return err
+	}
+	var wrapped *gpu.WrappedSubmissionIndex
+	if idx != nil {
+		wrapped = &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: *idx}
+	}
+	for !done {
+		c.device.Poll(true, wrapped)
+		if c.lost != nil {
+			return c.lost
+		}
+		wrapped = nil
+	}
+	if status != gpu.BufferMapAsyncStatus_Success {
+		return fmt.Errorf("map buffer: %v", status)
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package wgpu_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
+
+const addOne = `
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+struct Params { count: u32 }
+@group(0) @binding(2) var<uniform> params: Params;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let i = gid.x + gid.y * nwg.x * 64u;
+	if (i >= params.count) { return; }
+	dst[i] = src[i] + 1u + i;
+}
+`
+
+func TestGrid(t *testing.T) {
+	for _, tc := range []struct {
+		n    uint64
+		wg   uint32
+		want [3]uint32
+	}{
+		{0, 64, [3]uint32{0, 1, 1}},
+		{1, 64, [3]uint32{1, 1, 1}},
+		{64, 64, [3]uint32{1, 1, 1}},
+		{65, 64, [3]uint32{2, 1, 1}},
+		{65535 * 64, 64, [3]uint32{65535, 1, 1}},
+		{65535*64 + 1, 64, [3]uint32{32768, 2, 1}},
+	} {
+		got := wgpu.Grid(tc.n, tc.wg, 65535)
+		require.Equal(t, tc.want, got, "n=%d", tc.n)
+		require.GreaterOrEqual(t, uint64(got[0])*uint64(got[1])*uint64(tc.wg), tc.n)
+	}
+}
+
+func TestDispatchAndTransfers(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		require.NoError(t, err)
+		// Sizes straddle the small-transfer cut and a staging slot.
+		for _, n := range []int{1, 1000, 300_001, 17_000_001} {
+			src := make([]uint32, n)
+			for i := range src {
+				src[i] = rand.Uint32()
+			}
+			in, err := ctx.NewBuffer("in", uint64(4*n))
+			require.NoError(t, err)
+			out, err := ctx.NewBuffer("out", uint64(4*n))
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(src)))
+			tm, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(in), wgpu.Bind(out)}, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), 64)})
+			require.NoError(t, err)
+			require.Equal(t, ctx.Info().Timestamps, tm.Measured)
+			got := make([]uint32, n)
+			require.NoError(t, ctx.Download(wgpu.Bytes(got), out, 0))
+			for i := range got {
+				if got[i] != src[i]+1+uint32(i) {
+					t.Fatalf("n=%d: element %d = %d, want %d", n, i, got[i], src[i]+1+uint32(i))
+				}
+			}
+			in.Release()
+			out.Release()
+		}
+	})
+}
+
+func TestUploadUnalignedAndFrom(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		for _, n := range []int{3, 1<<20 + 1, 70<<20 + 3} {
+			data := make([]byte, n)
+			for i := range data {
+				data[i] = byte(i*7 + i>>11)
+			}
+			b, err := ctx.NewBuffer("raw", uint64(n))
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(b, 0, data))
+			got := make([]byte, n)
+			require.NoError(t, ctx.Download(got, b, 0))
+			require.True(t, bytes.Equal(got, data), "n=%d round trip", n)
+
+			f, err := os.CreateTemp(t.TempDir(), "up")
+			require.NoError(t, err)
+			_, err = f.Write(data)
+			require.NoError(t, err)
+			_, err = f.Seek(0, 0)
+			require.NoError(t, err)
+			require.NoError(t, ctx.Clear(b, 0, 0))
+			require.NoError(t, ctx.UploadFrom(b, 0, f, int64(n)))
+			clear(got)
+			require.NoError(t, ctx.Download(got, b, 0))
+			require.True(t, bytes.Equal(got, data), "n=%d from file", n)
+			// A plain reader (no ReaderAt) and a short one.
+			require.NoError(t, ctx.UploadFrom(b, 0, bytes.NewBufferString(string(data)), int64(n)))
+			err = ctx.UploadFrom(b, 0, strings.NewReader(string(data[:n/2])), int64(n))
+			require.Error(t, err)
+			f.Close()
+			b.Release()
+		}
+	})
+}
+
+func TestBadInput(t *testing.T) {
+	_, err := wgpu.Open(wgpu.Options{Backend: "nope"})
+	require.ErrorContains(t, err, "accepted are vulkan, gl")
+	_, err = wgpu.Open(wgpu.Options{Backend: "vulkan", Adapter: "no such adapter"})
+	require.ErrorIs(t, err, wgpu.ErrNoAdapter)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		_, err := ctx.Kernel(wgpu.KernelSpec{Label: "broken", Source: "fn main( {", Entry: "main"})
+		require.ErrorContains(t, err, "broken")
+		b, err := ctx.NewBuffer("small", 16)
+		require.NoError(t, err)
+		defer b.Release()
+		require.ErrorContains(t, ctx.Upload(b, 0, make([]byte, 17)), "do not fit")
+		require.ErrorContains(t, ctx.Download(make([]byte, 4), b, 2), "multiple of 4")
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		require.NoError(t, err)
+		_, err = ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(b)}, Params: []uint32{1}, Groups: [3]uint32{1, 1, 1}})
+		require.ErrorContains(t, err, "1 buffers bound, the kernel takes 2")
+		_, err = ctx.NewBuffer("huge", ctx.Limits().MaxBufferSize+4)
+		require.ErrorContains(t, err, "exceeds")
+		var le [4]byte
+		binary.LittleEndian.PutUint32(le[:], 1)
+		_ = le
+	})
+}
+
+func TestAdapters(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		infos, err := wgpu.Adapters(wgpu.Options{Backend: b})
+		require.NoError(t, err)
+		require.NotEmpty(t, infos, "backend %s", b)
+		for _, in := range infos {
+			require.Equal(t, b, in.Backend)
+			require.NotZero(t, in.Limits.MaxStorageBindingSize)
+			require.Less(t, in.Limits.MaxBufferSize, uint64(1)<<63)
+		}
+	}
+}

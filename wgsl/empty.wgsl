@@ -1,0 +1,1 @@
+// placeholder so the embed pattern matches until kernels land
