@@ -1,0 +1,53 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func init() {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "devices",
+		Short: "List the GPU adapters, the default choice first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			infos, err := wgpu.Adapters(wgpu.Options{Backend: globalOpts.Backend})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				if infos == nil {
+					infos = []wgpu.AdapterInfo{}
+				}
+				return enc.Encode(infos)
+			}
+			if len(infos) == 0 {
+				return fmt.Errorf("no adapters found: install a GPU driver, or Mesa's software drivers (Debian: mesa-vulkan-drivers libvulkan1)")
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tMAX BINDING\tMAX BUFFER\tWG STORAGE")
+			for _, in := range infos {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%d KiB\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
+					in.Timestamps, mib(in.Limits.MaxStorageBindingSize), mib(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	rootCmd.AddCommand(cmd)
+}
+
+func mib(n uint64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}
