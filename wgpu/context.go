@@ -34,6 +34,16 @@ type Options struct {
 	// Adapter picks an adapter among those of the backend, by index in the
 	// order Adapters lists them, or by a case-insensitive name substring.
 	Adapter string
+	// Transfer tunes the host-device transfer path; the zero value is the
+	// default measured best on our GPU machine.
+	Transfer TransferOptions
+}
+
+// TransferOptions tune the staging ring that Upload and Download use.
+type TransferOptions struct {
+	SlotBytes uint64 // size of one staging buffer; default 64 MiB
+	Slots     int    // staging buffers per direction; default 4
+	Workers   int    // goroutines copying into or out of one slot; default min(NumCPU, 16)
 }
 
 // Backends lists the accepted Options.Backend values.
@@ -342,7 +352,7 @@ func Open(opts Options) (ctx *Context, err error) {
 			c.ts = nil
 		}
 	}
-	c.staging = newStagingPool(c)
+	c.staging = newStagingPool(c, opts.Transfer)
 	return c, nil
 }
 

@@ -37,18 +37,33 @@ type slot struct {
 
 type stagingPool struct {
 	c       *Context
+	slotSz  uint64
+	ring    int
 	up      []*slot
 	down    []*slot
 	next    int
 	workers int
 }
 
-func newStagingPool(c *Context) *stagingPool {
-	w := runtime.NumCPU()
-	if w > 16 {
-		w = 16
+func newStagingPool(c *Context, o TransferOptions) *stagingPool {
+	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
+	if p.slotSz == 0 {
+		p.slotSz = stagingSlot
 	}
-	return &stagingPool{c: c, workers: w}
+	p.slotSz = (p.slotSz + 7) &^ 7
+	if p.slotSz > c.info.Limits.MaxBufferSize {
+		p.slotSz = c.info.Limits.MaxBufferSize &^ 7
+	}
+	if p.ring <= 0 {
+		p.ring = stagingRing
+	}
+	if p.workers <= 0 {
+		p.workers = runtime.NumCPU()
+		if p.workers > 16 {
+			p.workers = 16
+		}
+	}
+	return p
 }
 
 func (p *stagingPool) release() {
@@ -58,13 +73,7 @@ func (p *stagingPool) release() {
 	p.up, p.down = nil, nil
 }
 
-func (p *stagingPool) slotSize() uint64 {
-	size := uint64(stagingSlot)
-	if size > p.c.info.Limits.MaxBufferSize {
-		size = p.c.info.Limits.MaxBufferSize &^ 7
-	}
-	return size
-}
+func (p *stagingPool) slotSize() uint64 { return p.slotSz }
 
 // upSlot returns staging slot i for uploads, mapped for writing.
 func (p *stagingPool) upSlot(i int) (*slot, error) {
@@ -265,7 +274,7 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 	}
 	p := c.staging
 	for pos := int64(0); pos < n; {
-		s, err := p.upSlot(p.next % stagingRing)
+		s, err := p.upSlot(p.next % p.ring)
 		if err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
@@ -347,8 +356,8 @@ func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error
 	}
 	i := 0
 	for pos := int64(0); pos < n || len(queue) > 0; {
-		if pos < n && len(queue) < stagingRing {
-			s, err := p.downSlot(i % stagingRing)
+		if pos < n && len(queue) < p.ring {
+			s, err := p.downSlot(i % p.ring)
 			if err != nil {
 				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
 			}

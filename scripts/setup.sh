@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what wgcompute needs to build and run on Debian or Ubuntu:
+#   - a C compiler (go-webgpu links wgpu-native through cgo);
+#   - Mesa's software drivers when no Vulkan / EGL driver is installed, so
+#     every kernel runs on the CPU: lavapipe (Vulkan) and llvmpipe (GL).
+# On a machine that already has a GPU driver (Vulkan ICD and EGL vendor
+# files present) it installs no drivers and changes nothing.
+set -euo pipefail
+
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+icd_present() { ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; }
+egl_present() { ls /usr/share/glvnd/egl_vendor.d/*.json /etc/glvnd/egl_vendor.d/*.json >/dev/null 2>&1; }
+
+command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+if ! icd_present || ! ldconfig -p | grep -q 'libvulkan.so.1'; then
+  need+=(mesa-vulkan-drivers libvulkan1)
+fi
+if ! egl_present || ! ldconfig -p | grep -q 'libEGL.so.1'; then
+  need+=(libegl1 libegl-mesa0 libgl1-mesa-dri libgles2)
+fi
+# The GL backend also needs GLES: a GPU machine's driver may ship EGL only.
+ldconfig -p | grep -q 'libGLESv2.so.2' || need+=(libgles2)
+
+if ((${#need[@]})); then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup: please install: ${need[*]} (Debian package names)" >&2
+    exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "setup: installing ${need[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "setup: Go is missing: install Go 1.21 or newer (https://go.dev/dl/); it fetches the toolchain go.mod pins" >&2
+  exit 1
+fi
