@@ -77,7 +77,10 @@ func (p *stagingPool) slotSize() uint64 { return p.slotSz }
 
 // upSlot returns staging slot i for uploads, mapped for writing.
 func (p *stagingPool) upSlot(i int) (*slot, error) {
-	for len(p.up) <= i {
+	// The whole ring is created on first use: a freshly created mapped
+	// buffer costs tens of milliseconds of page faults, which belong to the
+	// first transfer rather than to every fourth one.
+	for len(p.up) < p.ring {
 		size := p.slotSize()
 		buf, err := p.c.device.CreateBuffer(&gpu.BufferDescriptor{
 			Label: "upload staging", Usage: gpu.BufferUsage_MapWrite | gpu.BufferUsage_CopySrc,
@@ -93,7 +96,7 @@ func (p *stagingPool) upSlot(i int) (*slot, error) {
 }
 
 func (p *stagingPool) downSlot(i int) (*slot, error) {
-	for len(p.down) <= i {
+	for len(p.down) < p.ring {
 		size := p.slotSize()
 		buf, err := p.c.device.CreateBuffer(&gpu.BufferDescriptor{
 			Label: "download staging", Usage: gpu.BufferUsage_MapRead | gpu.BufferUsage_CopyDst, Size: size,
