@@ -93,7 +93,7 @@ type Context struct {
 	kernels map[kernelKey]*Kernel
 	lost    error
 	closed  bool
-	ts      *timer
+	timers  []*timer // free timestamp sets, one per submission in flight
 	staging *stagingPool
 }
 
@@ -346,10 +346,11 @@ func Open(opts Options) (ctx *Context, err error) {
 	c.device = dev
 	c.queue = dev.GetQueue()
 	if c.info.Timestamps {
-		c.ts, err = newTimer(dev)
+		tm, err := newTimer(dev)
 		if err != nil {
 			c.info.Timestamps = false
-			c.ts = nil
+		} else {
+			c.timers = append(c.timers, tm)
 		}
 	}
 	c.staging = newStagingPool(c, opts.Transfer)
@@ -376,9 +377,10 @@ func (c *Context) Close() error {
 		k.release()
 	}
 	c.kernels = nil
-	if c.ts != nil {
-		c.ts.release()
+	for _, tm := range c.timers {
+		tm.release()
 	}
+	c.timers = nil
 	c.queue.Release()
 	c.device.Release()
 	c.adapter.Release()

@@ -154,18 +154,74 @@ type Timing struct {
 // Run records the dispatches into one compute pass, submits them as one
 // submission and waits for the GPU to finish. wgpu orders dispatches that
 // share buffers, so a later dispatch sees an earlier one's writes.
-func (c *Context) Run(ds ...Dispatch) (Timing, error) { return c.run(false, ds) }
+func (c *Context) Run(ds ...Dispatch) (Timing, error) {
+	p, err := c.submit(false, ds)
+	if err != nil {
+		return Timing{}, err
+	}
+	return p.Wait()
+}
 
 // RunPasses is Run with one compute pass per dispatch, still one submission.
 // It exists to measure what a pass costs; Run is the faster default.
-func (c *Context) RunPasses(ds ...Dispatch) (Timing, error) { return c.run(true, ds) }
+func (c *Context) RunPasses(ds ...Dispatch) (Timing, error) {
+	p, err := c.submit(true, ds)
+	if err != nil {
+		return Timing{}, err
+	}
+	return p.Wait()
+}
 
-func (c *Context) run(passEach bool, ds []Dispatch) (t Timing, err error) {
+// Submit is Run without the wait: it returns once the work is queued, so
+// the host can prepare the next piece (fill a staging buffer, say) while
+// the GPU computes. Work submitted later, uploads included, runs after it.
+// Every Pending must be waited for.
+func (c *Context) Submit(ds ...Dispatch) (*Pending, error) { return c.submit(false, ds) }
+
+// Pending is submitted work that has not been waited for.
+type Pending struct {
+	c     *Context
+	idx   gpu.SubmissionIndex
+	timer *timer
+	start time.Time
+	done  bool
+}
+
+// Wait blocks until the submission has finished and reports its timing.
+func (p *Pending) Wait() (t Timing, err error) {
+	c := p.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer guard("wait", &err)
+	if p.done {
+		return t, fmt.Errorf("wgpu: wait: already waited for")
+	}
+	p.done = true
+	if err := c.check("wait"); err != nil {
+		return t, err
+	}
+	c.device.Poll(true, &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: p.idx})
+	t.Wall = time.Since(p.start)
+	if c.lost != nil {
+		return t, fmt.Errorf("wgpu: wait: %w", c.lost)
+	}
+	if p.timer != nil {
+		d, err := p.timer.read(c)
+		c.timers = append(c.timers, p.timer)
+		if err != nil {
+			return t, fmt.Errorf("wgpu: run: timestamps: %w", err)
+		}
+		t.Kernel, t.Measured = d, true
+	}
+	return t, nil
+}
+
+func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("run", &err)
 	if err := c.check("run"); err != nil {
-		return t, err
+		return nil, err
 	}
 	var groups []*gpu.BindGroup
 	var uniforms []*gpu.Buffer
@@ -180,34 +236,34 @@ func (c *Context) run(passEach bool, ds []Dispatch) (t Timing, err error) {
 	}()
 	for i, d := range ds {
 		if d.Kernel == nil {
-			return t, fmt.Errorf("wgpu: run: dispatch %d has no kernel", i)
+			return nil, fmt.Errorf("wgpu: run: dispatch %d has no kernel", i)
 		}
 		k := d.Kernel
 		if len(d.Bindings) != k.storage {
-			return t, fmt.Errorf("wgpu: run %s: %d buffers bound, the kernel takes %d", k.name, len(d.Bindings), k.storage)
+			return nil, fmt.Errorf("wgpu: run %s: %d buffers bound, the kernel takes %d", k.name, len(d.Bindings), k.storage)
 		}
 		if (d.Params != nil) != k.uniform {
-			return t, fmt.Errorf("wgpu: run %s: params given=%v, kernel takes a uniform=%v", k.name, d.Params != nil, k.uniform)
+			return nil, fmt.Errorf("wgpu: run %s: params given=%v, kernel takes a uniform=%v", k.name, d.Params != nil, k.uniform)
 		}
 		for _, g := range d.Groups {
 			if g > c.info.Limits.MaxWorkgroupsPerDimension {
-				return t, fmt.Errorf("wgpu: run %s: %v workgroups exceeds %d per dimension (use Grid)", k.name, d.Groups, c.info.Limits.MaxWorkgroupsPerDimension)
+				return nil, fmt.Errorf("wgpu: run %s: %v workgroups exceeds %d per dimension (use Grid)", k.name, d.Groups, c.info.Limits.MaxWorkgroupsPerDimension)
 			}
 		}
 		entries := make([]gpu.BindGroupEntry, 0, k.storage+1)
 		for j, b := range d.Bindings {
 			if b.Buffer == nil || b.Buffer.buf == nil {
-				return t, fmt.Errorf("wgpu: run %s: binding %d has no (or a released) buffer", k.name, j)
+				return nil, fmt.Errorf("wgpu: run %s: binding %d has no (or a released) buffer", k.name, j)
 			}
 			size := b.Size
 			if size == 0 {
 				size = b.Buffer.size - b.Offset
 			}
 			if b.Offset+size > b.Buffer.size {
-				return t, fmt.Errorf("wgpu: run %s: binding %d range [%d, %d) is outside %s's %d bytes", k.name, j, b.Offset, b.Offset+size, b.Buffer.label, b.Buffer.size)
+				return nil, fmt.Errorf("wgpu: run %s: binding %d range [%d, %d) is outside %s's %d bytes", k.name, j, b.Offset, b.Offset+size, b.Buffer.label, b.Buffer.size)
 			}
 			if size > c.info.Limits.MaxStorageBindingSize {
-				return t, fmt.Errorf("wgpu: run %s: binding %d is %d bytes, over the device's storage binding limit of %d bytes", k.name, j, size, c.info.Limits.MaxStorageBindingSize)
+				return nil, fmt.Errorf("wgpu: run %s: binding %d is %d bytes, over the device's storage binding limit of %d bytes", k.name, j, size, c.info.Limits.MaxStorageBindingSize)
 			}
 			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(j), Buffer: b.Buffer.buf, Offset: b.Offset, Size: size})
 		}
@@ -223,25 +279,36 @@ func (c *Context) run(passEach bool, ds []Dispatch) (t Timing, err error) {
 			}
 			u, err := c.device.CreateBufferInit(&gpu.BufferInitDescriptor{Label: k.name + " params", Contents: raw, Usage: gpu.BufferUsage_Uniform})
 			if err != nil {
-				return t, fmt.Errorf("wgpu: run %s: params: %w", k.name, err)
+				return nil, fmt.Errorf("wgpu: run %s: params: %w", k.name, err)
 			}
 			uniforms = append(uniforms, u)
 			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: u, Size: uint64(len(raw))})
 		}
 		g, err := c.device.CreateBindGroup(&gpu.BindGroupDescriptor{Label: k.name, Layout: k.layout, Entries: entries})
 		if err != nil {
-			return t, fmt.Errorf("wgpu: run %s: bind group: %w", k.name, err)
+			return nil, fmt.Errorf("wgpu: run %s: bind group: %w", k.name, err)
 		}
 		groups = append(groups, g)
 	}
 	enc, err := c.device.CreateCommandEncoder(nil)
 	if err != nil {
-		return t, fmt.Errorf("wgpu: run: %w", err)
+		return nil, fmt.Errorf("wgpu: run: %w", err)
 	}
 	defer enc.Release()
-	if c.ts != nil {
-		if err := enc.WriteTimestamp(c.ts.set, 0); err != nil {
-			return t, fmt.Errorf("wgpu: run: timestamp: %w", err)
+	var tm *timer
+	if c.info.Timestamps {
+		if n := len(c.timers); n > 0 {
+			tm, c.timers = c.timers[n-1], c.timers[:n-1]
+		} else if tm, err = newTimer(c.device); err != nil {
+			return nil, fmt.Errorf("wgpu: run: timestamps: %w", err)
+		}
+		defer func() {
+			if p == nil {
+				c.timers = append(c.timers, tm)
+			}
+		}()
+		if err := enc.WriteTimestamp(tm.set, 0); err != nil {
+			return nil, fmt.Errorf("wgpu: run: timestamp: %w", err)
 		}
 	}
 	var pass *gpu.ComputePassEncoder
@@ -259,26 +326,21 @@ func (c *Context) run(passEach bool, ds []Dispatch) (t Timing, err error) {
 			pass.Release()
 			pass = nil
 			if err != nil {
-				return t, fmt.Errorf("wgpu: run %s: %w", d.Kernel.name, err)
+				return nil, fmt.Errorf("wgpu: run %s: %w", d.Kernel.name, err)
 			}
 		}
 	}
-	if c.ts != nil {
-		if err := c.ts.resolve(enc); err != nil {
-			return t, fmt.Errorf("wgpu: run: timestamps: %w", err)
+	if tm != nil {
+		if err := tm.resolve(enc); err != nil {
+			return nil, fmt.Errorf("wgpu: run: timestamps: %w", err)
 		}
 	}
+	cmd, err := enc.Finish(nil)
+	if err != nil {
+		return nil, fmt.Errorf("wgpu: run: %w", err)
+	}
+	defer cmd.Release()
 	start := time.Now()
-	if err := c.submitAndWait("run", enc); err != nil {
-		return t, err
-	}
-	t.Wall = time.Since(start)
-	if c.ts != nil {
-		d, err := c.ts.read(c)
-		if err != nil {
-			return t, fmt.Errorf("wgpu: run: timestamps: %w", err)
-		}
-		t.Kernel, t.Measured = d, true
-	}
-	return t, nil
+	idx := c.queue.Submit(cmd)
+	return &Pending{c: c, idx: idx, timer: tm, start: start}, nil
 }

@@ -151,3 +151,40 @@ func TestAdapters(t *testing.T) {
 		}
 	}
 }
+
+func TestSubmitOverlapsUpload(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		require.NoError(t, err)
+		const n = 3<<20 + 5
+		a := make([]uint32, n)
+		b := make([]uint32, n)
+		for i := range a {
+			a[i], b[i] = uint32(i), uint32(3*i)
+		}
+		in, err := ctx.NewBuffer("in", 4*n)
+		require.NoError(t, err)
+		defer in.Release()
+		out, err := ctx.NewBuffer("out", 4*n)
+		require.NoError(t, err)
+		defer out.Release()
+		require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(a)))
+		d := wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(in), wgpu.Bind(out)}, Params: []uint32{n}, Groups: ctx.Grid(n, 64)}
+		p, err := ctx.Submit(d)
+		require.NoError(t, err)
+		// Overwriting the input while the kernel may still run must not
+		// change what the kernel read: queue order puts the copy after it.
+		require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(b)))
+		_, err = p.Wait()
+		require.NoError(t, err)
+		_, err = p.Wait()
+		require.ErrorContains(t, err, "already waited")
+		got := make([]uint32, n)
+		require.NoError(t, ctx.Download(wgpu.Bytes(got), out, 0))
+		for i := range got {
+			if got[i] != a[i]+1+uint32(i) {
+				t.Fatalf("element %d = %d, want %d", i, got[i], a[i]+1+uint32(i))
+			}
+		}
+	})
+}
