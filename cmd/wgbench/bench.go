@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"golang.org/x/term"
 )
 
 // A benchmark suite measures one capability on one Context and returns
@@ -190,7 +191,7 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 			}
 			defer ctx.Close()
 			cfg := &benchConfig{quick: quick, repeats: repeats, log: cmd.ErrOrStderr()}
-			if !noProgess {
+			if f, ok := cmd.ErrOrStderr().(*os.File); !noProgess && ok && term.IsTerminal(int(f.Fd())) {
 				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 			}
