@@ -229,8 +229,9 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 		for _, g := range groups {
 			g.Release()
 		}
+		// Release, not Destroy: a submitted run may still read them, and
+		// wgpu frees them once its last submission is done.
 		for _, u := range uniforms {
-			u.Destroy()
 			u.Release()
 		}
 	}()
