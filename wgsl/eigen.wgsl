@@ -1,0 +1,351 @@
+// Dominant eigenpair of a positive matrix by iterative similarity
+// transformation (package algos/eigen). One round of the method is
+//
+//   s = row sums of M; m = max(s); v *= s / m; stop if every
+//   |s[i] - s[(i+1) mod n]| < eps; else M[r][c] *= s[c] / s[r]
+//
+// spread over the kernels below. Every kernel shares one binding layout so
+// that the Go side can chain them freely; a kernel ignores the bindings it
+// does not use. Sums are never atomic (WGSL has no float atomics): each is a
+// fixed sequence of adds followed by a fixed tree, so a given input gives the
+// same bits on a given device, run after run. Maxima of row sums, which are
+// positive floats, are taken on their u32 bit patterns, whose order is the
+// floats' order; atomicMax on them is order-independent and so deterministic.
+
+// M, or the block of its rows [row0, row0 + rows), row-major.
+@group(0) @binding(0) var<storage, read_write> mat: array<f32>;
+// The previous round's row sums, all n of them: the similarity transform's
+// diagonal. copy_rows reads its source rows here instead.
+@group(0) @binding(1) var<storage, read_write> s_in: array<f32>;
+// This round's row sums (all n); the vector the max kernels reduce.
+@group(0) @binding(2) var<storage, read_write> s_out: array<f32>;
+// The eigenvector estimate; max_v2_partial writes its partial maxima here.
+@group(0) @binding(3) var<storage, read_write> v: array<f32>;
+// Iteration state, then a ring of per-round records (see ST_* and HIST).
+@group(0) @binding(4) var<storage, read_write> st: array<atomic<u32>>;
+
+struct Params {
+	n: u32,        // matrix order, or vector length for the max kernels
+	row0: u32,     // first row of the block bound as mat
+	rows: u32,     // rows in the block; partial count for max_v2_final
+	mode: u32,     // row-sum element: MODE_PLAIN, MODE_TRANSFORM, MODE_WEIGHTED
+	round: u32,    // round index k: k updates of M precede it
+	max_iter: u32, // stop unconverged once round == max_iter
+	eps: u32,      // f32 bits of eps
+	gated: u32,    // 1: do nothing once st[ST_STOPPED] is set
+}
+@group(0) @binding(5) var<uniform> P: Params;
+
+const WG: u32 = 256u;
+const SLICE: u32 = 64u; // lanes per row in rowsum_v1, a stand-in for a subgroup
+
+// Row-sum element of M[r][c]:
+const MODE_PLAIN: u32 = 0u;     // M[r][c]
+const MODE_TRANSFORM: u32 = 1u; // M[r][c] *= s_in[c] / s_in[r], stored back, then summed
+const MODE_WEIGHTED: u32 = 2u;  // A[r][c] * v[c], the sum divided by v[r]: the row sums of V⁻¹AV without writing it
+
+const ST_STOPPED: u32 = 0u;
+const ST_CONVERGED: u32 = 1u;
+const ST_UPDATES: u32 = 2u;
+const ST_VALUE: u32 = 3u;  // f32 bits of s[0] in the last finished round
+const ST_SPREAD: u32 = 4u; // f32 bits of max |s[i] - s[i+1]| in that round
+const ST_ROUNDS: u32 = 5u; // rounds finished
+const HIST_BASE: u32 = 8u;
+const HIST: u32 = 256u; // ring of per-round records, 4 words each: max bits, spread bits, s[0] bits, 0
+
+fn hist(round: u32) -> u32 { return HIST_BASE + 4u * (round % HIST); }
+
+var<workgroup> sh: array<u32, WG>;
+var<workgroup> sh_f: array<f32, WG>;
+var<workgroup> wg_flag: u32;
+
+// stopped reports, uniformly across the workgroup, whether a gated kernel
+// should do nothing because an earlier round stopped the iteration.
+fn stopped(lid: u32) -> bool {
+	if (lid == 0u) {
+		wg_flag = select(0u, atomicLoad(&st[ST_STOPPED]), P.gated != 0u);
+	}
+	return workgroupUniformLoad(&wg_flag) != 0u;
+}
+
+fn lin(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
+
+// row_partial sums the row-sum elements of row r at columns lane,
+// lane + stride, ... in that order.
+fn row_partial(r: u32, lane: u32, stride: u32) -> f32 {
+	let n = P.n;
+	let base = (r - P.row0) * n;
+	var acc = 0.0;
+	switch P.mode {
+		case 1u: {
+			let sr = s_in[r];
+			for (var c = lane; c < n; c += stride) {
+				let x = mat[base + c] * s_in[c] / sr;
+				mat[base + c] = x;
+				acc += x;
+			}
+		}
+		case 2u: {
+			for (var c = lane; c < n; c += stride) {
+				acc += mat[base + c] * v[c];
+			}
+		}
+		default: {
+			for (var c = lane; c < n; c += stride) {
+				acc += mat[base + c];
+			}
+		}
+	}
+	return acc;
+}
+
+fn row_result(r: u32, total: f32) -> f32 {
+	if (P.mode == MODE_WEIGHTED) {
+		return total / v[r];
+	}
+	return total;
+}
+
+// rowsum_v0: s_out[r] = Σ_c elem(r, c), one invocation per row adding its
+// row left to right. Sums cannot be atomics, so "global" here means no
+// workgroup cooperation at all; the loads of neighbouring invocations are a
+// row apart.
+@compute @workgroup_size(256)
+fn rowsum_v0(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	if (P.gated != 0u && atomicLoad(&st[ST_STOPPED]) != 0u) {
+		return;
+	}
+	let i = gid.x + gid.y * nwg.x * WG;
+	if (i >= P.rows) {
+		return;
+	}
+	let r = P.row0 + i;
+	s_out[r] = row_result(r, row_partial(r, 0u, 1u));
+}
+
+// rowsum_v1: s_out[r] = Σ_c elem(r, c), four rows per workgroup, a 64-lane
+// slice per row (wgpu 0.17's WGSL has no subgroup operations, so a slice of
+// the workgroup stands in for one), each lane a strided partial sum, then a
+// tree within the slice; one store per row.
+@compute @workgroup_size(256)
+fn rowsum_v1(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	if (stopped(lid)) {
+		return;
+	}
+	let slice = lid / SLICE;
+	let lane = lid % SLICE;
+	let i = lin(wid, nwg) * (WG / SLICE) + slice;
+	let r = P.row0 + i;
+	var acc = 0.0;
+	if (i < P.rows) {
+		acc = row_partial(r, lane, SLICE);
+	}
+	sh_f[lid] = acc;
+	workgroupBarrier();
+	for (var k = SLICE / 2u; k > 0u; k >>= 1u) {
+		if (lane < k) {
+			sh_f[lid] += sh_f[lid + k];
+		}
+		workgroupBarrier();
+	}
+	if (lane == 0u && i < P.rows) {
+		s_out[r] = row_result(r, sh_f[lid]);
+	}
+}
+
+// sum_tree adds sh_f[0..WG) pairwise in a fixed tree and returns the total
+// to every invocation.
+fn sum_tree(lid: u32, x: f32) -> f32 {
+	sh_f[lid] = x;
+	workgroupBarrier();
+	for (var k = WG / 2u; k > 0u; k >>= 1u) {
+		if (lid < k) {
+			sh_f[lid] += sh_f[lid + k];
+		}
+		workgroupBarrier();
+	}
+	let total = sh_f[0];
+	workgroupBarrier();
+	return total;
+}
+
+// max_tree is sum_tree's shape for the max of u32 values.
+fn max_tree(lid: u32, x: u32) -> u32 {
+	sh[lid] = x;
+	workgroupBarrier();
+	for (var k = WG / 2u; k > 0u; k >>= 1u) {
+		if (lid < k) {
+			sh[lid] = max(sh[lid], sh[lid + k]);
+		}
+		workgroupBarrier();
+	}
+	let m = sh[0];
+	workgroupBarrier();
+	return m;
+}
+
+// rowsum_v2: s_out[r] = Σ_c elem(r, c), one workgroup per row, each
+// invocation a strided partial sum, then a 256-wide tree in workgroup
+// memory; one store per row.
+@compute @workgroup_size(256)
+fn rowsum_v2(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	if (stopped(lid)) {
+		return;
+	}
+	let i = lin(wid, nwg);
+	let r = P.row0 + i;
+	var acc = 0.0;
+	if (i < P.rows) {
+		acc = row_partial(r, lid, WG);
+	}
+	let total = sum_tree(lid, acc);
+	if (lid == 0u && i < P.rows) {
+		s_out[r] = row_result(r, total);
+	}
+}
+
+// transform: M[r][c] *= s_in[c] / s_in[r] for the block's rows, one
+// invocation per entry. The unfused form, kept to measure what fusing it
+// into the next round's row sums saves.
+@compute @workgroup_size(256)
+fn transform(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	if (P.gated != 0u && atomicLoad(&st[ST_STOPPED]) != 0u) {
+		return;
+	}
+	let i = gid.x + gid.y * nwg.x * WG;
+	if (i >= P.rows * P.n) {
+		return;
+	}
+	let r = P.row0 + i / P.n;
+	let c = i % P.n;
+	mat[i] = mat[i] * s_in[c] / s_in[r];
+}
+
+// copy_rows: mat[i] = s_in[i] for the block's rows * n entries (s_in's slot
+// holds the pristine matrix block here).
+@compute @workgroup_size(256)
+fn copy_rows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let i = gid.x + gid.y * nwg.x * WG;
+	if (i < P.rows * P.n) {
+		mat[i] = s_in[i];
+	}
+}
+
+// max_v0: st[hist(round)] = max over i < n of bits(s_out[i]), one atomicMax
+// per element.
+@compute @workgroup_size(256)
+fn max_v0(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	if (P.gated != 0u && atomicLoad(&st[ST_STOPPED]) != 0u) {
+		return;
+	}
+	let i = gid.x + gid.y * nwg.x * WG;
+	if (i < P.n) {
+		atomicMax(&st[hist(P.round)], bitcast<u32>(s_out[i]));
+	}
+}
+
+const ITEMS: u32 = 4u; // elements per invocation in max_v1 and max_v2_partial
+
+// group_max is the max of the bits of the workgroup's WG * ITEMS elements of
+// s_out, each invocation reading at a stride of WG (coalesced).
+fn group_max(lid: u32, g: u32) -> u32 {
+	let base = g * WG * ITEMS;
+	var m = 0u;
+	for (var j = 0u; j < ITEMS; j++) {
+		let i = base + j * WG + lid;
+		if (i < P.n) {
+			m = max(m, bitcast<u32>(s_out[i]));
+		}
+	}
+	return max_tree(lid, m);
+}
+
+// max_v1: st[hist(round)] = max over i < n of bits(s_out[i]): a tree per
+// workgroup, then one atomicMax per workgroup.
+@compute @workgroup_size(256)
+fn max_v1(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	if (stopped(lid)) {
+		return;
+	}
+	let m = group_max(lid, lin(wid, nwg));
+	if (lid == 0u) {
+		atomicMax(&st[hist(P.round)], m);
+	}
+}
+
+// max_v2_partial: v[g] = bitcast<f32>(max of group g's elements of s_out),
+// no atomics; max_v2_final reduces the partials.
+@compute @workgroup_size(256)
+fn max_v2_partial(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let g = lin(wid, nwg);
+	let m = group_max(lid, g);
+	if (lid == 0u && g * WG * ITEMS < P.n) {
+		v[g] = bitcast<f32>(m);
+	}
+}
+
+// max_v2_final: st[hist(round)] = max of the bits of v[0..rows), one
+// workgroup.
+@compute @workgroup_size(256)
+fn max_v2_final(@builtin(local_invocation_index) lid: u32) {
+	var m = 0u;
+	for (var i = lid; i < P.rows; i += WG) {
+		m = max(m, bitcast<u32>(v[i]));
+	}
+	let total = max_tree(lid, m);
+	if (lid == 0u) {
+		atomicStore(&st[hist(P.round)], total);
+	}
+}
+
+// finish, one workgroup: m = max(s_out) (computed here when P.mode is 0,
+// else read from st[hist(round)] where max_v0/max_v1 left it); v *= s_out/m;
+// spread = max |s_out[i] - s_out[(i+1) mod n]|; then the stop decision: stop
+// converged if spread < eps, stop unconverged if round == max_iter, else
+// count one more update. Spread and max are taken on bit patterns, so a NaN
+// (whose bits exceed every finite float's) makes the round unconverged.
+@compute @workgroup_size(256)
+fn finish(@builtin(local_invocation_index) lid: u32) {
+	if (stopped(lid)) {
+		return;
+	}
+	let n = P.n;
+	let slot = hist(P.round);
+	var m_bits = 0u;
+	var d_bits = 0u;
+	for (var i = lid; i < n; i += WG) {
+		let x = s_out[i];
+		var j = i + 1u;
+		if (j == n) {
+			j = 0u;
+		}
+		m_bits = max(m_bits, bitcast<u32>(x));
+		d_bits = max(d_bits, bitcast<u32>(x - s_out[j]) & 0x7fffffffu);
+	}
+	d_bits = max_tree(lid, d_bits);
+	if (P.mode == 0u) {
+		m_bits = max_tree(lid, m_bits);
+	} else {
+		m_bits = atomicLoad(&st[slot]);
+	}
+	let m = bitcast<f32>(m_bits);
+	for (var i = lid; i < n; i += WG) {
+		v[i] = v[i] * (s_out[i] / m);
+	}
+	if (lid == 0u) {
+		let k = P.round;
+		let conv = d_bits < P.eps;
+		atomicStore(&st[slot], m_bits);
+		atomicStore(&st[slot + 1u], d_bits);
+		atomicStore(&st[slot + 2u], bitcast<u32>(s_out[0]));
+		atomicStore(&st[hist(k + 1u)], 0u);
+		atomicStore(&st[ST_VALUE], bitcast<u32>(s_out[0]));
+		atomicStore(&st[ST_SPREAD], d_bits);
+		atomicStore(&st[ST_ROUNDS], k + 1u);
+		atomicStore(&st[ST_UPDATES], k);
+		if (conv || k >= P.max_iter) {
+			atomicStore(&st[ST_CONVERGED], select(0u, 1u, conv));
+			atomicStore(&st[ST_STOPPED], 1u);
+		}
+	}
+}
