@@ -1,1 +1,0 @@
-// placeholder so the embed pattern matches until kernels land
