@@ -56,10 +56,11 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 		return k, nil
 	}
 	k = &Kernel{name: spec.Label, storage: spec.Storage, uniform: spec.Uniform}
+	built := k
 	ok := false
 	defer func() {
 		if !ok {
-			k.release()
+			built.release()
 		}
 	}()
 	k.module, err = c.device.CreateShaderModule(&gpu.ShaderModuleDescriptor{

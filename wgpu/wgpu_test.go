@@ -122,6 +122,8 @@ func TestBadInput(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		_, err := ctx.Kernel(wgpu.KernelSpec{Label: "broken", Source: "fn main( {", Entry: "main"})
 		require.ErrorContains(t, err, "broken")
+		require.NotContains(t, err.Error(), "nil pointer")
+		require.ErrorContains(t, err, "CreateShaderModule")
 		b, err := ctx.NewBuffer("small", 16)
 		require.NoError(t, err)
 		defer b.Release()

@@ -1,0 +1,133 @@
+package u64emu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// throughputSteps is the chain length per accumulator: each invocation of
+// the throughput kernel performs 4*throughputSteps multiplications.
+const throughputSteps = 64
+
+// BenchmarkMulmodThroughput measures field multiplications per second in a
+// kernel that does nothing else: 4M invocations (64K on a CPU adapter) of
+// four independent 64-step chains. Gmulmod/s comes from GPU kernel time
+// (host wall time where the adapter has no timestamps). "gl_mul" is the
+// library's multiplication, "schoolbook" the straightforward 16-bit
+// partial-product one, for comparison.
+func BenchmarkMulmodThroughput(b *testing.B) {
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	count := uint32(1 << 22)
+	if ctx.Info().Type == "cpu" {
+		count = 1 << 16
+	}
+	r := rand.New(rand.NewPCG(12, 13))
+	xa, xb := make([]uint64, count), make([]uint64, count)
+	for i := range xa {
+		xa[i], xb[i] = r.Uint64N(P), r.Uint64N(P)
+	}
+	bufs := make([]*wgpu.Buffer, 3)
+	for i := range bufs {
+		var err error
+		bufs[i], err = ctx.NewBuffer("throughput", uint64(count)*elemBytes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer bufs[i].Release()
+	}
+	if err := ctx.Upload(bufs[0], 0, wgpu.Bytes(xa)); err != nil {
+		b.Fatal(err)
+	}
+	if err := ctx.Upload(bufs[1], 0, wgpu.Bytes(xb)); err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []struct {
+		name       string
+		schoolbook bool
+	}{{"gl_mul", false}, {"schoolbook", true}} {
+		b.Run(v.name, func(b *testing.B) {
+			// Compile and check a sample before timing.
+			if _, err := MulThroughput(ctx, bufs[2], bufs[0], bufs[1], count, throughputSteps, v.schoolbook); err != nil {
+				b.Fatal(err)
+			}
+			got := make([]uint64, count)
+			if err := ctx.Download(wgpu.Bytes(got), bufs[2], 0); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < int(count); i += int(count) / 64 {
+				if want := MulThroughputRef(xa[i], xb[i], throughputSteps); got[i] != want {
+					b.Fatalf("invocation %d: GPU %#x, native %#x", i, got[i], want)
+				}
+			}
+			var kernel, wall time.Duration
+			measured := true
+			b.SetBytes(0)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				t, err := MulThroughput(ctx, bufs[2], bufs[0], bufs[1], count, throughputSteps, v.schoolbook)
+				if err != nil {
+					b.Fatal(err)
+				}
+				kernel += t.Kernel
+				wall += t.Wall
+				measured = measured && t.Measured
+			}
+			b.StopTimer()
+			muls := float64(count) * 4 * throughputSteps * float64(b.N)
+			if measured {
+				b.ReportMetric(muls/kernel.Seconds()/1e9, "Gmulmod/s")
+				b.ReportMetric(float64(kernel.Nanoseconds())/float64(b.N)/1e6, "kernel-ms/op")
+			} else {
+				b.ReportMetric(muls/wall.Seconds()/1e9, "Gmulmod/s(wall)")
+			}
+		})
+	}
+}
+
+// BenchmarkMulTo measures MulTo end to end (upload of a and b, kernel,
+// download of dst) over a ladder of sizes; SetBytes counts the 24 bytes
+// moved per element, kernel-ms/op the GPU time alone.
+func BenchmarkMulTo(b *testing.B) {
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	sizes := []int{1 << 16, 1 << 20, 1 << 24}
+	if ctx.Info().Type == "cpu" {
+		sizes = sizes[:2]
+	}
+	r := rand.New(rand.NewPCG(14, 15))
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			a, c := make([]uint64, n), make([]uint64, n)
+			for i := range a {
+				a[i], c[i] = r.Uint64N(P), r.Uint64N(P)
+			}
+			dst := make([]uint64, n)
+			if _, err := batch(ctx, opMul, dst, a, c, 0); err != nil {
+				b.Fatal(err)
+			}
+			var kernel time.Duration
+			b.SetBytes(int64(n) * 3 * elemBytes)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				t, err := batch(ctx, opMul, dst, a, c, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				kernel += t.Kernel
+			}
+			b.StopTimer()
+			if kernel > 0 {
+				b.ReportMetric(float64(kernel.Nanoseconds())/float64(b.N)/1e6, "kernel-ms/op")
+			}
+			if dst[n-1] != Mul(a[n-1], c[n-1]) {
+				b.Fatalf("dst[%d] = %#x, want %#x", n-1, dst[n-1], Mul(a[n-1], c[n-1]))
+			}
+		})
+	}
+}

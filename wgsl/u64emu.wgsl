@@ -1,0 +1,158 @@
+// Batch kernels over Goldilocks elements, composed after goldilocks.wgsl.
+//
+// k_add:      for i := range dst { dst[i] = a[i] + b[i] mod p }
+// k_sub:      for i := range dst { dst[i] = a[i] - b[i] mod p }
+// k_mul:      for i := range dst { dst[i] = a[i] * b[i] mod p }
+// k_pow7:     for i := range dst { dst[i] = a[i]^7 mod p }
+// k_inv_pow7: for i := range dst { dst[i] = a[i]^(1/7) mod p }
+//
+// Elements are little-endian u64 seen as vec2<u32>; inputs are canonical
+// (the Go side checks). Unary kernels ignore b (the Go side binds a twice),
+// so that every kernel shares one binding layout.
+//
+// The throughput kernels measure raw mulmod rate: each invocation runs four
+// independent accumulators through `steps` multiplications each.
+
+@group(0) @binding(0) var<storage, read> a: array<vec2<u32>>;
+@group(0) @binding(1) var<storage, read> b: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read_write> dst: array<vec2<u32>>;
+
+struct Params {
+    count: u32,
+    steps: u32,
+}
+@group(0) @binding(3) var<uniform> params: Params;
+
+const WG: u32 = 256u;
+
+fn elem_index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return gid.x + gid.y * nwg.x * WG;
+}
+
+@compute @workgroup_size(256)
+fn k_add(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    dst[i] = gl_add(a[i], b[i]);
+}
+
+@compute @workgroup_size(256)
+fn k_sub(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    dst[i] = gl_sub(a[i], b[i]);
+}
+
+@compute @workgroup_size(256)
+fn k_mul(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    dst[i] = gl_mul(a[i], b[i]);
+}
+
+@compute @workgroup_size(256)
+fn k_pow7(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    dst[i] = gl_pow7(a[i]);
+}
+
+@compute @workgroup_size(256)
+fn k_inv_pow7(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    dst[i] = gl_inv_pow7(a[i]);
+}
+
+// sb_mul is the straightforward multiplication kept to compare against
+// gl_mul in the throughput benchmark: all sixteen 16x16 partial products,
+// their halves summed into 16-bit columns, one carry pass, gl_reduce128.
+fn sb_mul(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    var xs = array<u32, 4>(x.x & 0xffffu, x.x >> 16u, x.y & 0xffffu, x.y >> 16u);
+    var ys = array<u32, 4>(y.x & 0xffffu, y.x >> 16u, y.y & 0xffffu, y.y >> 16u);
+    var col = array<u32, 8>(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+    for (var i = 0u; i < 4u; i++) {
+        for (var j = 0u; j < 4u; j++) {
+            let p = xs[i] * ys[j];
+            col[i + j] += p & 0xffffu;
+            col[i + j + 1u] += p >> 16u;
+        }
+    }
+    var carry = 0u;
+    for (var k = 0u; k < 8u; k++) {
+        let s = col[k] + carry;
+        col[k] = s & 0xffffu;
+        carry = s >> 16u;
+    }
+    return gl_reduce128(col[0] | (col[1] << 16u), col[2] | (col[3] << 16u),
+                        col[4] | (col[5] << 16u), col[6] | (col[7] << 16u));
+}
+
+// The throughput kernels: a[i] and b[i] seed four accumulators and four
+// multipliers; dst[i] is the sum of the accumulators after params.steps
+// rounds. The Go test recomputes dst with native arithmetic.
+fn seeds(i: u32) -> array<vec2<u32>, 8> {
+    let x = a[i];
+    let y = b[i];
+    return array<vec2<u32>, 8>(x, y, gl_add(x, y), gl_sub(x, y),
+                               y, gl_neg(x), gl_sub(y, x), gl_add(y, y));
+}
+
+@compute @workgroup_size(256)
+fn mul_throughput(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    let s = seeds(i);
+    var acc0 = s[0];
+    var acc1 = s[1];
+    var acc2 = s[2];
+    var acc3 = s[3];
+    for (var k = 0u; k < params.steps; k++) {
+        acc0 = gl_mul(acc0, s[4]);
+        acc1 = gl_mul(acc1, s[5]);
+        acc2 = gl_mul(acc2, s[6]);
+        acc3 = gl_mul(acc3, s[7]);
+    }
+    dst[i] = gl_add(gl_add(acc0, acc1), gl_add(acc2, acc3));
+}
+
+@compute @workgroup_size(256)
+fn mul_throughput_schoolbook(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    let s = seeds(i);
+    var acc0 = s[0];
+    var acc1 = s[1];
+    var acc2 = s[2];
+    var acc3 = s[3];
+    for (var k = 0u; k < params.steps; k++) {
+        acc0 = sb_mul(acc0, s[4]);
+        acc1 = sb_mul(acc1, s[5]);
+        acc2 = sb_mul(acc2, s[6]);
+        acc3 = sb_mul(acc3, s[7]);
+    }
+    dst[i] = gl_add(gl_add(acc0, acc1), gl_add(acc2, acc3));
+}
+
+// Coverage kernels: the library functions that no batch operation above
+// exposes on its own, run by the Go tests against the native reference.
+// k_lib computes, by params.steps: 0 gl_canon(a) (any 64-bit a),
+// 1 gl_neg(a), 2 gl_square(a), 3 gl_mul_small(a, b.x),
+// 4 gl_reduce96(a.x, a.y, b.x), 5 gl_reduce128(a.x, a.y, b.x, b.y).
+@compute @workgroup_size(256)
+fn k_lib(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    let x = a[i];
+    let y = b[i];
+    var r = vec2<u32>(0u, 0u);
+    switch (params.steps) {
+        case 0u: { r = gl_canon(x); }
+        case 1u: { r = gl_neg(x); }
+        case 2u: { r = gl_square(x); }
+        case 3u: { r = gl_mul_small(x, y.x); }
+        case 4u: { r = gl_reduce96(x.x, x.y, y.x); }
+        default: { r = gl_reduce128(x.x, x.y, y.x, y.y); }
+    }
+    dst[i] = r;
+}
