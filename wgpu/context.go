@@ -205,6 +205,18 @@ var (
 func sharedInstance() *gpu.Instance {
 	instanceOnce.Do(func() {
 		ensureRuntimeDir()
+		// wgpu warns on stderr about normal conditions (EGL's "No config
+		// found!" on every GL device); WGCOMPUTE_LOG=warn|info|debug shows them.
+		level := gpu.LogLevel_Error
+		switch strings.ToLower(os.Getenv("WGCOMPUTE_LOG")) {
+		case "warn":
+			level = gpu.LogLevel_Warn
+		case "info":
+			level = gpu.LogLevel_Info
+		case "debug":
+			level = gpu.LogLevel_Debug
+		}
+		gpu.SetLogLevel(level)
 		instance = gpu.CreateInstance(&gpu.InstanceDescriptor{Backends: gpu.InstanceBackend_Primary | gpu.InstanceBackend_GL})
 	})
 	return instance

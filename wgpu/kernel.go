@@ -145,7 +145,9 @@ type Dispatch struct {
 type Timing struct {
 	// Kernel is the GPU time between the start and the end of the run's
 	// compute work, from timestamp queries; zero when Measured is false
-	// (adapters without TimestampQuery, such as GL).
+	// (adapters without TimestampQuery, such as GL). Transfers still
+	// copying when the run starts (Upload returns before its last copy is
+	// done) are counted in it: wait for them first when timing a kernel.
 	Kernel   time.Duration
 	Measured bool
 	// Wall is the host time from submission to completion.

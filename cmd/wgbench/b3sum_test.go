@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/blake3"
+)
+
+// runB3sum runs 'wgbench b3sum args...' with stdin and returns stdout,
+// stderr and the error RunE returned.
+func runB3sum(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	cmd, _, err := rootCmd.Find([]string{"b3sum"})
+	require.NoError(t, err)
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		require.NoError(t, f.Value.Set(f.DefValue))
+		f.Changed = false
+	})
+	var out, errOut bytes.Buffer
+	rootCmd.SetIn(strings.NewReader(stdin))
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&errOut)
+	rootCmd.SetArgs(append([]string{"b3sum"}, args...))
+	err = rootCmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestB3sum(t *testing.T) {
+	for _, backend := range []string{"cpu", "vulkan"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Setenv("WGCOMPUTE_BACKEND", backend)
+			dir := t.TempDir()
+			a := filepath.Join(dir, "a.txt")
+			big := filepath.Join(dir, "big.bin")
+			require.NoError(t, os.WriteFile(a, []byte("hello"), 0o644))
+			data := bytes.Repeat([]byte("0123456789abcdef"), 70_001)
+			require.NoError(t, os.WriteFile(big, data, 0o644))
+			hexOf := func(b []byte) string { return hex.EncodeToString(b) }
+			ha, hb := blake3.Sum256([]byte("hello")), blake3.Sum256(data)
+
+			out, _, err := runB3sum(t, "", a, big)
+			require.NoError(t, err)
+			require.Equal(t, hexOf(ha[:])+"  "+a+"\n"+hexOf(hb[:])+"  "+big+"\n", out)
+
+			out, _, err = runB3sum(t, "hello")
+			require.NoError(t, err)
+			require.Equal(t, "ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f  -\n", out)
+
+			out, errOut, err := runB3sum(t, "hello", "--no-names", filepath.Join(dir, "missing"), "-")
+			require.Equal(t, exitError{1}, err)
+			require.Contains(t, errOut, "missing")
+			require.Equal(t, hexOf(ha[:])+"\n", out)
+
+			key := []byte("whats the Elvish word for friend")
+			h, err := blake3.NewKeyed(key)
+			require.NoError(t, err)
+			h.Write([]byte("hello"))
+			want := make([]byte, 40)
+			h.XOF(want)
+			out, _, err = runB3sum(t, string(key), "--keyed", "--length", "40", a)
+			require.NoError(t, err)
+			require.Equal(t, hexOf(want)+"  "+a+"\n", out)
+
+			_, _, err = runB3sum(t, "short key", "--keyed", a)
+			require.ErrorContains(t, err, "exactly 32 key bytes")
+			_, _, err = runB3sum(t, string(key), "--keyed")
+			require.ErrorContains(t, err, "must come from files")
+
+			d := blake3.NewDeriveKey("ctx")
+			d.Write([]byte("hello"))
+			out, _, err = runB3sum(t, "", "--derive-key", "ctx", "--no-names", a)
+			require.NoError(t, err)
+			require.Equal(t, hexOf(d.Sum(nil))+"\n", out)
+
+			out, _, err = runB3sum(t, "", filepath.Join(dir, "odd\\name"))
+			require.Error(t, err) // missing, but the name must not break the output
+			require.Empty(t, out)
+			require.Equal(t, `\`+hexOf(ha[:])+`  a\\b`, b3line(hexOf(ha[:]), `a\b`, false))
+		})
+	}
+}
