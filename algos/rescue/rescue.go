@@ -1,0 +1,133 @@
+// Package rescue is the Rescue Prime hash Rp64_256 of winterfell (Goldilocks
+// field, 12-element state, 7 rounds, 256-bit digest): a plain-Go reference
+// on native uint64 and batch GPU kernels that give the same answers.
+//
+// State layout: capacity state[0..4], rate state[4..12], digest
+// state[4..8]. Field elements are canonical: every input element must be
+// below P; the GPU functions reject others with an error naming the element,
+// and the CPU functions treat them as undefined input.
+package rescue
+
+//go:generate go run ./internal/gen -o ../../wgsl/rescue_consts.wgsl
+
+import (
+	"math/bits"
+
+	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
+	"github.com/wgcompute/wgcompute/u64emu"
+)
+
+// P is the Goldilocks prime 2^64 - 2^32 + 1.
+const P = u64emu.P
+
+const (
+	// Width is the state size in field elements.
+	Width = params.Width
+	// Rate is the number of elements absorbed per permutation.
+	Rate = 8
+	// DigestSize is the digest size in field elements.
+	DigestSize = 4
+	// Rounds is the number of permutation rounds.
+	Rounds = params.Rounds
+)
+
+// InvAlpha is the inverse S-box exponent, the inverse of 7 modulo P-1.
+const InvAlpha = params.InvAlpha
+
+// Permute applies the Rp64_256 permutation to state in place: seven rounds of
+//
+//	state[i] = state[i]^7; state = MDS·state; state += ARK1[r]
+//	state[i] = state[i]^InvAlpha; state = MDS·state; state += ARK2[r]
+func Permute(state *[Width]uint64) {
+	for r := 0; r < Rounds; r++ {
+		for i := range state {
+			state[i] = u64emu.Pow7(state[i])
+		}
+		mds(state)
+		for i := range state {
+			state[i] = u64emu.Add(state[i], params.ARK1[r][i])
+		}
+		for i := range state {
+			state[i] = invSbox(state[i])
+		}
+		mds(state)
+		for i := range state {
+			state[i] = u64emu.Add(state[i], params.ARK2[r][i])
+		}
+	}
+}
+
+// mds is state = MDS·state for the circulant matrix
+// MDS[i][j] = MDSRow[(j-i) mod 12]; the constants are below 32, so the sum
+// of twelve products stays below 2^73 and is reduced once.
+func mds(state *[Width]uint64) {
+	var out [Width]uint64
+	for i := range out {
+		var lo, hi uint64
+		for j := range state {
+			h, l := bits.Mul64(state[j], params.MDSRow[(j-i+Width)%Width])
+			var c uint64
+			lo, c = bits.Add64(lo, l, 0)
+			hi += h + c
+		}
+		out[i] = u64emu.Add(u64emu.Mul(hi%P, 1<<32-1), lo%P)
+	}
+	*state = out
+}
+
+// invSbox is x^InvAlpha by winterfell's addition chain (63 squarings, 9
+// multiplications); the tests check it against u64emu.Exp.
+func invSbox(x uint64) uint64 {
+	t1 := u64emu.Square(x)
+	t2 := u64emu.Square(t1)
+	t3 := expAcc(t2, t2, 3)
+	t4 := expAcc(t3, t3, 6)
+	t5 := expAcc(t4, t4, 12)
+	t6 := expAcc(t5, t3, 6)
+	t7 := expAcc(t6, t6, 31)
+	a := u64emu.Square(u64emu.Square(u64emu.Mul(u64emu.Square(t7), t6)))
+	b := u64emu.Mul(u64emu.Mul(t1, t2), x)
+	return u64emu.Mul(a, b)
+}
+
+// expAcc squares base n times, then multiplies by tail.
+func expAcc(base, tail uint64, n int) uint64 {
+	for i := 0; i < n; i++ {
+		base = u64emu.Square(base)
+	}
+	return u64emu.Mul(base, tail)
+}
+
+// Merge is the 2-to-1 merge of two digests used by Merkle trees: state
+// zero, state[0] = 8, state[4..8] = a, state[8..12] = b, one permutation,
+// digest state[4..8]. It equals HashElements of the eight elements a||b.
+func Merge(a, b [DigestSize]uint64) [DigestSize]uint64 {
+	var s [Width]uint64
+	s[0] = 8
+	copy(s[4:8], a[:])
+	copy(s[8:12], b[:])
+	Permute(&s)
+	return [DigestSize]uint64(s[4:8])
+}
+
+// HashElements hashes a sequence of field elements: state zero,
+// state[0] = len(els), elements added into state[4..12] in turn with a
+// permutation after every eighth, and one more after a partial last block.
+// No other padding: HashElements(nil) is the zero digest.
+func HashElements(els []uint64) [DigestSize]uint64 {
+	var s [Width]uint64
+	s[0] = uint64(len(els)) % P
+	i := 0
+	for _, e := range els {
+		s[4+i] = u64emu.Add(s[4+i], e)
+		i++
+		if i == Rate {
+			Permute(&s)
+			i = 0
+		}
+	}
+	if i > 0 {
+		Permute(&s)
+	}
+	return [DigestSize]uint64(s[4:8])
+}
