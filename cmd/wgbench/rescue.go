@@ -160,7 +160,8 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		timeKind = "wall time of the submission (this adapter has no timestamp queries)"
 	}
 	t := table{Title: "Rescue Prime Rp64_256: merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
-		Columns: []string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", rescueHashElements), "hash_elements/s (end to end)", "checked"}}
+		Columns: []string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", rescueHashElements), "hash_elements/s (end to end)", "V100 (article) merges/s", "kernel vs V100", "CPU ref merges/s (" + hostCPU() + ")", "kernel vs CPU", "checked"}}
+	cpu := rescueCPURate(1 << 16)
 	for _, side := range sides {
 		n := side * side
 		pairs := make([][8]uint64, n)
@@ -170,6 +171,15 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			}
 		}
 		dst := make([][4]uint64, n)
+		if err := rescue.MergeMany(ctx, dst, pairs); err != nil {
+			return nil, err
+		}
+		for k := 0; k < min(n, 4096); k++ {
+			i := k * (n / min(n, 4096))
+			if dst[i] != rescue.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
+				return nil, fmt.Errorf("rescue merge %d: pair %d differs from the CPU reference", n, i)
+			}
+		}
 		var st rescue.Stats
 		kernel := func(st *rescue.Stats, wall time.Duration) time.Duration {
 			if st.Measured {
@@ -192,11 +202,6 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		})
 		if err != nil {
 			return nil, err
-		}
-		for _, i := range []int{0, n / 2, n - 1} {
-			if dst[i] != rescue.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
-				return nil, fmt.Errorf("rescue merge %d: pair %d differs from the CPU reference", n, i)
-			}
 		}
 		cfg.step(fmt.Sprintf("rescue merge %d", n))
 		hn := n * 8 / rescueHashElements
@@ -227,13 +232,17 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		}
 		cfg.step(fmt.Sprintf("rescue hash %d", hn))
 		rate := float64(n) / mk.Seconds()
+		v100, vsV100 := "-", "-"
+		if side == 4096 {
+			v100, vsV100 = "2.03e+07 (49.3 ns)", fmt.Sprintf("%.2f×", rate/2.03e7)
+		}
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("%d² = %d", side, n),
 			fmt.Sprintf("%.2f", float64(mk.Nanoseconds())/float64(n)),
 			fmt.Sprintf("%.3g", rate), fmt.Sprintf("%.3g", float64(n)/me.Seconds()),
-			fmt.Sprintf("%.3g", float64(hn)/hk.Seconds()), fmt.Sprintf("%.3g", float64(hn)/he.Seconds()), "yes"})
+			fmt.Sprintf("%.3g", float64(hn)/hk.Seconds()), fmt.Sprintf("%.3g", float64(hn)/he.Seconds()),
+			v100, vsV100, fmt.Sprintf("%.3g", cpu), fmt.Sprintf("%.1f×", rate/cpu), "up to 4096 merges (evenly spaced) and the last hash equal to the CPU reference"})
 		t.Points = append(t.Points, point{X: float64(n), Y: rate})
 	}
-	cpu := rescueCPURate(1 << 16)
 	t.Notes = []string{
 		"Kernel: " + timeKind + ", summed over the dispatches of a call. End to end: validation, upload, kernels and read-back of host slices.",
 		fmt.Sprintf("hash_elements rows hash inputs of %d elements (two permutations each), as many as fit in the merge input's elements.", rescueHashElements),
