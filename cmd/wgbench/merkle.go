@@ -9,8 +9,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -200,13 +202,19 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			lo, hi = 10, 14
 		}
 		t := table{
-			Title:   fmt.Sprintf("Merkle tree, %s merge", l.hash),
-			Columns: []string{"leaves", "approach", "kernel ms", "end-to-end ms (Build)", "V100 approach 1 ms (article)", "checked"},
-			XLabel:  "leaves", YLabel: "leaves per second (kernel)", LogX: true,
+			Title: fmt.Sprintf("Merkle tree, %s merge", l.hash),
+			Columns: []string{"leaves", "approach", "kernel ms", "end-to-end ms (Build)", "V100 approach 1 ms (article)", "kernel vs V100",
+				"CPU ref ms (" + hostCPU() + ", est.)", "kernel vs CPU", "checked"},
+			XLabel: "leaves", YLabel: "leaves per second (kernel)", LogX: true,
+		}
+		cpuPerLeaf, err := cpuMerkleRate(l.hash, 1<<min(16, hi))
+		if err != nil {
+			return nil, err
 		}
 		for lg := lo; lg <= hi; lg++ {
 			n := 1 << lg
 			leaves := benchLeaves(l.hash, n)
+			cpu := time.Duration(float64(n) * cpuPerLeaf)
 			for _, v := range variants {
 				cfg.step(fmt.Sprintf("merkle %s 2^%d %s", l.hash, lg, v.name))
 				tree, err := merkle.Build(ctx, leaves, l.hash, v.opts)
@@ -227,7 +235,11 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 				}
 				slices.Sort(walls)
 				w := walls[len(walls)/2]
-				kms := "n/a"
+				kms, vsV100, vsCPU := "n/a", "-", "-"
+				art := l.article[lg]
+				if art == "" {
+					art = "-"
+				}
 				if ctx.Info().Timestamps {
 					// Resident leaves, back to back: Build's own kernel
 					// time follows an upload that let the GPU clock down.
@@ -239,19 +251,57 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 					slices.Sort(ks)
 					k := ks[len(ks)/2]
 					kms = ms(k)
+					vsCPU = fmt.Sprintf("%.1f×", float64(cpu)/float64(k))
+					if a, err := strconv.ParseFloat(art, 64); err == nil {
+						vsV100 = fmt.Sprintf("%.2f×", a/(float64(k)/1e6))
+					}
 					t.Points = append(t.Points, point{float64(n), float64(n) / k.Seconds()})
 				}
-				art := l.article[lg]
-				if art == "" {
-					art = "-"
-				}
-				t.Rows = append(t.Rows, []string{"2^" + strconv.Itoa(lg), v.name, kms, ms(w), art, "1000 nodes = merge of children"})
+				t.Rows = append(t.Rows, []string{"2^" + strconv.Itoa(lg), v.name, kms, ms(w), art, vsV100, ms(cpu), vsCPU, "1000 nodes = merge of children"})
 			}
 		}
-		t.Notes = append(t.Notes, "End to end: upload of the leaves, the kernels, download of all N nodes into host memory. The article's V100 figures are approach 1.")
+		t.Notes = append(t.Notes, "End to end: upload of the leaves, the kernels, download of all N nodes into host memory. The article's V100 figures are approach 1.",
+			fmt.Sprintf("CPU ref: the plain-Go merges level by level on all cores, timed on 2^%d leaves and scaled linearly (a whole reference tree at the top sizes would take the CPU minutes).", min(16, hi)))
 		tables = append(tables, t)
 	}
 	return tables, nil
+}
+
+// cpuMerkleRate times a tree of n leaves built level by level on all cores
+// with the CPU merge and returns the time per leaf in nanoseconds.
+func cpuMerkleRate(hash *merkle.Hash, n int) (float64, error) {
+	leaves := benchLeaves(hash, n)
+	nodes := make([][32]byte, n)
+	workers := runtime.GOMAXPROCS(0)
+	start := time.Now()
+	for lo := n / 2; lo >= 1; lo /= 2 {
+		child := func(c int) [32]byte {
+			if c >= n {
+				return leaves[c-n]
+			}
+			return nodes[c]
+		}
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := lo + w; i < 2*lo; i += workers {
+					nodes[i] = hash.Merge(child(2*i), child(2*i+1))
+				}
+			}(w)
+		}
+		wg.Wait()
+	}
+	d := time.Since(start)
+	ref, err := merkle.BuildCPU(leaves, hash)
+	if err != nil {
+		return 0, err
+	}
+	if ref.Root() != nodes[1] {
+		return 0, fmt.Errorf("merkle: the parallel CPU tree's root differs from the reference")
+	}
+	return float64(d.Nanoseconds()) / float64(n), nil
 }
 
 // benchLeaves returns n seeded leaves the hash accepts.
