@@ -240,12 +240,12 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 
 	var from []string
 	plotCmd := &cobra.Command{
-		Use:   "plot --from RESULTS.json [--from MORE.json ...] --svg DIR",
-		Short: "Draw SVG plots from saved bench results, one series per adapter",
+		Use:   "plot --from RESULTS.json [--from MORE.json ...] [--svg DIR] [--md FILE]",
+		Short: "Draw SVG plots (one series per adapter) and Markdown tables from saved bench results",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(from) == 0 || svgDir == "" {
-				return fmt.Errorf("bench plot: need at least one --from file and --svg DIR")
+			if len(from) == 0 || (svgDir == "" && mdPath == "") {
+				return fmt.Errorf("bench plot: need at least one --from file, and --svg DIR or --md FILE")
 			}
 			var all []table
 			for _, p := range from {
@@ -259,11 +259,12 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 				}
 				all = append(all, ts...)
 			}
-			return writeSVGs(all, svgDir)
+			return writeResults(all, "", mdPath, svgDir)
 		},
 	}
 	plotCmd.Flags().StringArrayVar(&from, "from", nil, "results file written by bench --json (repeatable)")
-	plotCmd.Flags().StringVar(&svgDir, "svg", "", "output directory")
+	plotCmd.Flags().StringVar(&svgDir, "svg", "", "output directory for SVG plots")
+	plotCmd.Flags().StringVar(&mdPath, "md", "", "write the tables as Markdown to this file")
 	cmd.AddCommand(plotCmd)
 }
 
