@@ -71,11 +71,19 @@ type point struct {
 	Y float64 `json:"y"`
 }
 
-// median runs fn once to warm up, then repeats times, and returns the
-// median of the measured durations.
+// warmUp is how long median keeps the GPU busy before timing: an idle
+// H200 runs at a fraction of its clock and takes tens of milliseconds of
+// work to come back up, so a 1 ms kernel timed right after a pause on the
+// CPU measured up to 5x slow.
+const warmUp = 300 * time.Millisecond
+
+// median runs fn for at least warmUp (and at least once) to warm up, then
+// repeats times, and returns the median of the measured durations.
 func median(repeats int, fn func() (time.Duration, error)) (time.Duration, error) {
-	if _, err := fn(); err != nil {
-		return 0, err
+	for start, calls := time.Now(), 0; calls == 0 || (time.Since(start) < warmUp && calls < 2000); calls++ {
+		if _, err := fn(); err != nil {
+			return 0, err
+		}
 	}
 	if repeats < 1 {
 		repeats = 1
