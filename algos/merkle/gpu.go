@@ -29,8 +29,9 @@ const (
 // Options tune Build. The zero value is the fastest default.
 type Options struct {
 	// Approach is LevelPerDispatch, WorkgroupLevels or Subtrees; 0 means
-	// the hash's fastest on an H200: Subtrees (256 invocations) for BLAKE3,
-	// LevelPerDispatch for Rescue, whose large merge keeps few warps per SM
+	// the hash's fastest on an H200 for the tree's size: for BLAKE3
+	// Subtrees (256 invocations) below 2^23 leaves and LevelPerDispatch
+	// from there, for Rescue LevelPerDispatch, whose large merge keeps few warps per SM
 	// and so pays for the idle invocations of the in-workgroup levels.
 	Approach int
 	// PassPerLevel puts each dispatch in its own compute pass (still one
@@ -70,6 +71,9 @@ func Build(ctx *wgpu.Context, leaves [][32]byte, hash *Hash, opts Options) (*Tre
 	}
 	if ctx == nil {
 		return BuildCPU(leaves, hash)
+	}
+	if opts.Approach == 0 {
+		opts.Approach = hash.defaultApproach(n)
 	}
 	b, err := newBuilder(ctx, hash, opts)
 	if err != nil {
@@ -302,6 +306,9 @@ func KernelTimes(ctx *wgpu.Context, leaves [][32]byte, hash *Hash, opts Options,
 	}
 	if !ctx.Info().Timestamps {
 		return nil, fmt.Errorf("merkle: kernel times: %s (%s) has no timestamp queries", ctx.Info().Name, ctx.Info().Backend)
+	}
+	if opts.Approach == 0 {
+		opts.Approach = hash.defaultApproach(n)
 	}
 	b, err := newBuilder(ctx, hash, opts)
 	if err != nil {
