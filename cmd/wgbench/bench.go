@@ -75,7 +75,8 @@ type point struct {
 // H200 runs at a fraction of its clock and takes tens of milliseconds of
 // work to come back up, so a 1 ms kernel timed right after a pause on the
 // CPU measured up to 5x slow.
-const warmUp = 300 * time.Millisecond
+// --quick (meant for CPU adapters, which keep their clock) lowers it.
+var warmUp = 300 * time.Millisecond
 
 // median runs fn for at least warmUp (and at least once) to warm up, then
 // repeats times, and returns the median of the measured durations.
@@ -199,6 +200,12 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 			}
 			defer ctx.Close()
 			cfg := &benchConfig{quick: quick, repeats: repeats, log: cmd.ErrOrStderr()}
+			if quick {
+				warmUp = 20 * time.Millisecond
+				if !cmd.Flags().Changed("repeats") {
+					cfg.repeats = 3
+				}
+			}
 			if f, ok := cmd.ErrOrStderr().(*os.File); !noProgess && ok && term.IsTerminal(int(f.Fd())) {
 				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
@@ -235,8 +242,8 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&quick, "quick", false, "small sizes only (a couple of minutes on a CPU adapter)")
-	f.IntVar(&repeats, "repeats", 5, "timed repeats per size; the median is reported")
+	f.BoolVar(&quick, "quick", false, "small sizes only, about a minute on a 2-core CPU adapter")
+	f.IntVar(&repeats, "repeats", 5, "timed repeats per size; the median is reported (3 with --quick)")
 	f.StringVar(&jsonPath, "json", "", "also write the results as JSON to this file")
 	f.StringVar(&mdPath, "md", "", "also write the tables as Markdown to this file")
 	f.StringVar(&svgDir, "svg", "", "draw throughput plots as SVG files into this directory")
