@@ -69,6 +69,9 @@ type table struct {
 type point struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
+	// Series names the line within one adapter's results, when a table
+	// has several (the Merkle approaches); empty for one line per adapter.
+	Series string `json:"series,omitempty"`
 }
 
 // warmUp is how long median keeps the GPU busy before timing: an idle

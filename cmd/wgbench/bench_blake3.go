@@ -126,7 +126,7 @@ func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		}
 		t.Rows = append(t.Rows, []string{sizeName(n), ms(kernel), fmt.Sprintf("%.1f", gbps(n, kernel)), ms(h2d), ms(d2h), ms(e2e),
 			fmt.Sprintf("%.2f", gbps(n, e2e)), article, vs, ms(cpu), fmt.Sprintf("%.1f×", float64(cpu)/float64(e2e)), "equal to zeebo/blake3"})
-		t.Points = append(t.Points, point{float64(n), gbps(n, kernel)})
+		t.Points = append(t.Points, point{X: float64(n), Y: gbps(n, kernel)})
 	}
 	kind := "GPU timestamps"
 	if !ctx.Info().Timestamps {

@@ -75,7 +75,7 @@ func benchTransfer(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		}
 		t.Rows = append(t.Rows, []string{sizeName(n), ms(up), fmt.Sprintf("%.2f", gbps(n, up)), ms(down), fmt.Sprintf("%.2f", gbps(n, down)),
 			fmt.Sprintf("%.2f", gbps(n, file)), "round trips equal"})
-		t.Points = append(t.Points, point{float64(n), gbps(n, up)})
+		t.Points = append(t.Points, point{X: float64(n), Y: gbps(n, up)})
 	}
 	t.Notes = append(t.Notes, "file→device reads a file in the page cache straight into mapped staging memory (UploadFrom, parallel ReadAt).")
 	return []table{t}, nil

@@ -250,7 +250,7 @@ func benchEigen(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		}
 		row = append(row, fmt.Sprintf("%.1f", gbps(int64(n*n)*4, best)), "float64 sums within 1e-5")
 		rows.Rows = append(rows.Rows, row)
-		rows.Points = append(rows.Points, point{float64(n), gbps(int64(n*n)*4, best)})
+		rows.Points = append(rows.Points, point{X: float64(n), Y: gbps(int64(n*n)*4, best)})
 	}
 
 	maxes := table{Title: "Eigen: max of a float32 vector, ms", XLabel: "elements", YLabel: "best GB/s", LogX: true,
@@ -292,7 +292,7 @@ func benchEigen(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		}
 		row = append(row, fmt.Sprintf("%.1f", gbps(int64(n)*4, best)), "equal to Go's max")
 		maxes.Rows = append(maxes.Rows, row)
-		maxes.Points = append(maxes.Points, point{float64(n), gbps(int64(n)*4, best)})
+		maxes.Points = append(maxes.Points, point{X: float64(n), Y: gbps(int64(n)*4, best)})
 	}
 
 	published := map[int]string{8192: "4052 (Xeon E5-2686 v4), 2373 (Iris Xe MAX), 126 (128-thread Xeon 8358)"}
@@ -385,7 +385,7 @@ func benchEigen(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		method.Rows = append(method.Rows, []string{fmt.Sprint(n), fmt.Sprint(r.Iterations), ms(kernel), ms(wall), ms(e2e),
 			fmt.Sprintf("%s / %s / %s", others[0], others[1], others[2]), pub, ms(cpu), gonumMS,
 			fmt.Sprintf("%.6f / %.6f / %s", r.Value, ref.Value, gonumVal)})
-		method.Points = append(method.Points, point{float64(n), float64(kernel) / 1e6})
+		method.Points = append(method.Points, point{X: float64(n), Y: float64(kernel) / 1e6})
 	}
 	return []table{rows, maxes, method}, nil
 }

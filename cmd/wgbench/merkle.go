@@ -262,7 +262,7 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 					if a, err := strconv.ParseFloat(art, 64); err == nil {
 						vsV100 = fmt.Sprintf("%.2f×", a/(float64(k)/1e6))
 					}
-					t.Points = append(t.Points, point{float64(n), float64(n) / k.Seconds()})
+					t.Points = append(t.Points, point{X: float64(n), Y: float64(n) / k.Seconds(), Series: v.name})
 				}
 				t.Rows = append(t.Rows, []string{"2^" + strconv.Itoa(lg), v.name, kms, ms(w), art, vsV100, ms(cpu), vsCPU, "1000 nodes = merge of children"})
 			}

@@ -37,11 +37,16 @@ func writeSVGs(all []table, dir string) error {
 			groups[key] = g
 			order = append(order, key)
 		}
-		s := fmt.Sprintf("%s (%s)", t.Device, t.Backend)
-		if _, ok := g.series[s]; !ok {
-			g.order = append(g.order, s)
+		for _, pt := range t.Points {
+			s := fmt.Sprintf("%s (%s)", t.Device, t.Backend)
+			if pt.Series != "" {
+				s += ", " + pt.Series
+			}
+			if _, ok := g.series[s]; !ok {
+				g.order = append(g.order, s)
+			}
+			g.series[s] = append(g.series[s], pt)
 		}
-		g.series[s] = append(g.series[s], t.Points...)
 	}
 	for _, key := range order {
 		g := groups[key]
@@ -53,7 +58,15 @@ func writeSVGs(all []table, dir string) error {
 			p.X.Scale = plot.LogScale{}
 			p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 		}
-		p.Legend.Top = true
+		// Log scales: a GPU and a CPU adapter differ by orders of magnitude.
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		// The bottom right stays empty: fast adapters plot high, and the
+		// software ones run only the small sizes.
+		p.Legend.Top = false
+		p.Legend.Left = false
+		p.Legend.XOffs = -vg.Points(40)
+		p.Legend.YOffs = vg.Points(10)
 		p.Add(plotter.NewGrid())
 		for i, name := range g.order {
 			pts := make(plotter.XYs, len(g.series[name]))
@@ -73,7 +86,7 @@ func writeSVGs(all []table, dir string) error {
 		}
 		p.BackgroundColor = color.White
 		path := filepath.Join(dir, key)
-		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
+		if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
 			return fmt.Errorf("bench: write %s: %w", path, err)
 		}
 	}
