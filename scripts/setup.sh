@@ -8,19 +8,23 @@
 set -euo pipefail
 
 need=()
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-icd_present() { ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; }
-egl_present() { ls /usr/share/glvnd/egl_vendor.d/*.json /etc/glvnd/egl_vendor.d/*.json >/dev/null 2>&1; }
+icd_present() { compgen -G '/usr/share/vulkan/icd.d/*.json' >/dev/null || compgen -G '/etc/vulkan/icd.d/*.json' >/dev/null; }
+egl_present() { compgen -G '/usr/share/glvnd/egl_vendor.d/*.json' >/dev/null || compgen -G '/etc/glvnd/egl_vendor.d/*.json' >/dev/null; }
+
+# One listing, matched with bash: `ldconfig -p | grep -q` fails under
+# pipefail when grep stops reading early.
+libs=$(ldconfig -p 2>/dev/null || true)
+has_lib() { [[ $libs == *"$1"* ]]; }
 
 command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
-if ! icd_present || ! ldconfig -p | grep -q 'libvulkan.so.1'; then
+if ! icd_present || ! has_lib libvulkan.so.1; then
   need+=(mesa-vulkan-drivers libvulkan1)
 fi
-if ! egl_present || ! ldconfig -p | grep -q 'libEGL.so.1'; then
+if ! egl_present || ! has_lib libEGL.so.1; then
   need+=(libegl1 libegl-mesa0 libgl1-mesa-dri libgles2)
 fi
 # The GL backend also needs GLES: a GPU machine's driver may ship EGL only.
-ldconfig -p | grep -q 'libGLESv2.so.2' || need+=(libgles2)
+has_lib libGLESv2.so.2 || need+=(libgles2)
 
 if ((${#need[@]})); then
   if ! command -v apt-get >/dev/null 2>&1; then
