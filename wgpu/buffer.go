@@ -106,8 +106,5 @@ func (c *Context) submitAndWait(op string, enc *gpu.CommandEncoder) error {
 	defer cmd.Release()
 	idx := c.queue.Submit(cmd)
 	c.device.Poll(true, &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: idx})
-	if c.lost != nil {
-		return fmt.Errorf("wgpu: %s: %w", op, c.lost)
-	}
 	return nil
 }

@@ -91,7 +91,6 @@ type Context struct {
 	queue   *gpu.Queue
 	info    AdapterInfo
 	kernels map[kernelKey]*Kernel
-	lost    error
 	closed  bool
 	timers  []*timer // free timestamp sets, one per submission in flight
 	staging *stagingPool
@@ -399,13 +398,10 @@ func (c *Context) Close() error {
 	return nil
 }
 
-// check reports a closed or lost device; callers hold c.mu.
+// check reports a closed context; callers hold c.mu.
 func (c *Context) check(op string) error {
 	if c.closed {
 		return fmt.Errorf("wgpu: %s: context is closed", op)
-	}
-	if c.lost != nil {
-		return fmt.Errorf("wgpu: %s: %w", op, c.lost)
 	}
 	return nil
 }

@@ -205,9 +205,6 @@ func (p *Pending) Wait() (t Timing, err error) {
 	}
 	c.device.Poll(true, &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: p.idx})
 	t.Wall = time.Since(p.start)
-	if c.lost != nil {
-		return t, fmt.Errorf("wgpu: wait: %w", c.lost)
-	}
 	if p.timer != nil {
 		d, err := p.timer.read(c)
 		c.timers = append(c.timers, p.timer)

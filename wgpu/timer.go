@@ -67,6 +67,13 @@ func (t *timer) release() {
 	t.readback.Release()
 }
 
+// mapTimeout bounds a wait for a buffer mapping. go-webgpu 0.17.1 cannot
+// report a lost device (its callback's userdata breaks cgo's pointer rules),
+// and a lost device's map never completes: without a bound that is a hang.
+const mapTimeout = 2 * time.Minute
+
+var errMapTimeout = fmt.Errorf("map buffer: no answer from the device in %v (device lost?)", mapTimeout)
+
 // mapSync maps buf and waits for the mapping, polling the device. With a
 // submission index it waits only for that submission. Callers hold c.mu.
 func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64, idx *gpu.SubmissionIndex) error {
@@ -79,12 +86,13 @@ func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64, idx *g
 	if idx != nil {
 		wrapped = &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: *idx}
 	}
+	deadline := time.Now().Add(mapTimeout)
 	for !done {
 		c.device.Poll(true, wrapped)
-		if c.lost != nil {
-			return c.lost
-		}
 		wrapped = nil
+		if !done && time.Now().After(deadline) {
+			return errMapTimeout
+		}
 	}
 	if status != gpu.BufferMapAsyncStatus_Success {
 		return fmt.Errorf("map buffer: %v", status)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"time"
 
 	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
@@ -136,11 +137,12 @@ func (p *stagingPool) waitMapped(s *slot, mode gpu.MapMode) error {
 		}
 	}
 	idx := &gpu.WrappedSubmissionIndex{Queue: p.c.queue, SubmissionIndex: s.inFlight}
+	deadline := time.Now().Add(mapTimeout)
 	for s.mapping {
 		p.c.device.Poll(true, idx)
 		idx = nil
-		if p.c.lost != nil {
-			return p.c.lost
+		if s.mapping && time.Now().After(deadline) {
+			return errMapTimeout
 		}
 	}
 	if s.failed != nil {
