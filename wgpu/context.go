@@ -7,8 +7,9 @@
 // holds the Context's lock, so goroutines may share one Context. Work from
 // several goroutines is serialised on the device's single queue.
 //
-// Errors from wgpu (validation, out of memory, a lost device) are returned as
-// Go errors that name the operation; no panic escapes the package.
+// Errors from wgpu (validation, out of memory, a device that stops
+// answering) are returned as Go errors that name the operation; no panic
+// escapes the package.
 package wgpu
 
 import (
