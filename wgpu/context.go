@@ -60,24 +60,24 @@ var ErrCPUBackend = errors.New("wgpu: WGCOMPUTE_BACKEND=cpu selects the CPU refe
 // Limits are the device limits wgcompute relies on, as granted to the
 // device (the adapter's own limits, with maxBufferSize clamped).
 type Limits struct {
-	MaxBufferSize              uint64 // largest single buffer, bytes
-	MaxStorageBindingSize      uint64 // largest storage binding, bytes
-	MaxWorkgroupStorage        uint32 // bytes of var<workgroup> per workgroup
-	MaxInvocationsPerWorkgroup uint32
-	MaxWorkgroupSizeX          uint32
-	MaxWorkgroupsPerDimension  uint32
-	MaxStorageBuffersPerStage  uint32
+	MaxBufferSize              uint64 `json:"max_buffer_size"`          // largest single buffer, bytes
+	MaxStorageBindingSize      uint64 `json:"max_storage_binding_size"` // largest storage binding, bytes
+	MaxWorkgroupStorage        uint32 `json:"max_workgroup_storage"`    // bytes of var<workgroup> per workgroup
+	MaxInvocationsPerWorkgroup uint32 `json:"max_invocations_per_workgroup"`
+	MaxWorkgroupSizeX          uint32 `json:"max_workgroup_size_x"`
+	MaxWorkgroupsPerDimension  uint32 `json:"max_workgroups_per_dimension"`
+	MaxStorageBuffersPerStage  uint32 `json:"max_storage_buffers_per_stage"`
 }
 
 // AdapterInfo describes one adapter.
 type AdapterInfo struct {
-	Index      int    // position in Adapters' list
-	Name       string // for example "NVIDIA H200" or "llvmpipe (LLVM 15.0.6, 256 bits)"
-	Backend    string // "vulkan", "gl", "metal", "dx12", ...
-	Type       string // "discrete", "integrated", "cpu" or "unknown"
-	Driver     string // driver description, when the backend reports one
-	Timestamps bool   // GPU timestamp queries available (kernel timing)
-	Limits     Limits
+	Index      int    `json:"index"`      // position in Adapters' list
+	Name       string `json:"name"`       // for example "NVIDIA H200" or "llvmpipe (LLVM 15.0.6, 256 bits)"
+	Backend    string `json:"backend"`    // "vulkan", "gl", "metal", "dx12", ...
+	Type       string `json:"type"`       // "discrete", "integrated", "cpu" or "unknown"
+	Driver     string `json:"driver"`     // driver description, when the backend reports one
+	Timestamps bool   `json:"timestamps"` // GPU timestamp queries available (kernel timing)
+	Limits     Limits `json:"limits"`
 }
 
 // maxBufferClamp bounds maxBufferSize when an adapter reports 2^64-1: the C

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -88,8 +89,8 @@ func Check[F float32 | float64](m []F, n int) error {
 	if n <= 0 {
 		return fmt.Errorf("%w: n = %d: the size must be at least 1", ErrInput, n)
 	}
-	if uint64(n)*uint64(n) != uint64(len(m)) {
-		return fmt.Errorf("%w: %d entries for n = %d: an n×n matrix has n² = %d entries", ErrInput, len(m), n, uint64(n)*uint64(n))
+	if hi, lo := bits.Mul64(uint64(n), uint64(n)); hi != 0 || lo != uint64(len(m)) {
+		return fmt.Errorf("%w: %d entries for n = %d: an n×n matrix has n² entries", ErrInput, len(m), n)
 	}
 	// Scan row ranges in parallel; the error names the first bad entry in
 	// row-major order whatever the number of cores.

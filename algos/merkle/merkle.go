@@ -105,6 +105,18 @@ func Verify(hash *Hash, root, leaf [32]byte, i int, path [][32]byte) bool {
 	if len(path) == 0 || len(path) >= bits.UintSize-1 || i < 0 || uint(i) >= uint(1)<<len(path) {
 		return false
 	}
+	// A digest has one encoding: for Rescue, e and e+p (which fits in 64
+	// bits for small e) would otherwise both verify.
+	if hash.check != nil {
+		if hash.check(&leaf) != nil || hash.check(&root) != nil {
+			return false
+		}
+		for k := range path {
+			if hash.check(&path[k]) != nil {
+				return false
+			}
+		}
+	}
 	h := leaf
 	for _, s := range path {
 		if i&1 == 0 {

@@ -60,8 +60,11 @@ float64 CPU reference instead.`,
 			size := 0
 			switch {
 			case in != "":
-				if n <= 0 {
+				if n == 0 {
 					return fmt.Errorf("eigen: --in needs --n N, the matrix order (N ≥ 1)")
+				}
+				if err := checkOrder("--n", n); err != nil {
+					return err
 				}
 				var err error
 				if m, err = readMatrix(in, n); err != nil {
@@ -69,13 +72,13 @@ float64 CPU reference instead.`,
 				}
 				size = n
 			case hilbert != 0:
-				if hilbert < 0 {
-					return fmt.Errorf("eigen: --hilbert %d: N must be at least 1", hilbert)
+				if err := checkOrder("--hilbert", hilbert); err != nil {
+					return err
 				}
 				size, m = hilbert, eigen.Hilbert(hilbert)
 			default:
-				if random < 0 {
-					return fmt.Errorf("eigen: --random %d: N must be at least 1", random)
+				if err := checkOrder("--random", random); err != nil {
+					return err
 				}
 				if !cmd.Flags().Changed("seed") {
 					return fmt.Errorf("eigen: --random needs --seed S, so that the matrix can be made again")
@@ -164,6 +167,18 @@ float64 CPU reference instead.`,
 	f.BoolVar(&cpuReference, "cpu", false, "run the float64 CPU reference instead of the GPU")
 	rootCmd.AddCommand(cmd)
 	registerSuite(suite{name: "eigen", about: "dominant eigenpair: row-sum and max kernels, the whole method on Hilbert matrices", run: benchEigen})
+}
+
+// maxOrder bounds N. Its matrix takes 4·N² = 256 GiB, more than any GPU
+// holds; past it N² overflows, and a matrix sized from it came out empty
+// and passed the size checks.
+const maxOrder = 1 << 18
+
+func checkOrder(flag string, n int) error {
+	if n < 1 || n > maxOrder {
+		return fmt.Errorf("eigen: %s %d: the matrix order N must be 1 to %d", flag, n, maxOrder)
+	}
+	return nil
 }
 
 // readMatrix reads an n×n row-major little-endian float32 file.

@@ -101,6 +101,9 @@ from the leaf's sibling up to the child of the root.`,
 			if err != nil {
 				return err
 			}
+			if proofIn == "" {
+				return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
+			}
 			b, err := os.ReadFile(proofIn)
 			if err != nil {
 				return fmt.Errorf("merkle verify: %w", err)
@@ -133,6 +136,11 @@ func merkleBuild(hashName, in string, approach int) (*merkle.Tree, error) {
 	}
 	if in == "" {
 		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
+	}
+	// The CPU path has no approaches, but a typo must not pass there and
+	// fail only on a GPU.
+	if approach < 0 || approach > merkle.Subtrees {
+		return nil, fmt.Errorf("merkle: approach %d: accepted are 1 (a dispatch per level), 2 (workgroup levels through global memory), 3 (subtrees in workgroup memory), or 0 for the fastest", approach)
 	}
 	leaves, err := readLeaves(in)
 	if err != nil {

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+)
+
+// requireSVG checks that path is a well-formed XML document whose root
+// element is svg.
+func requireSVG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	d := xml.NewDecoder(f)
+	root := ""
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err, "%s is not well-formed XML", path)
+		if s, ok := tok.(xml.StartElement); ok && root == "" {
+			root = s.Name.Local
+		}
+	}
+	require.Equal(t, "svg", root, path)
+}
+
+func svgFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.svg"))
+	require.NoError(t, err)
+	return files
+}
+
+func TestBenchTransfer(t *testing.T) {
+	// --quick lowers the package's warm-up for the rest of the process.
+	defer func(w time.Duration) { warmUp = w }(warmUp)
+	backend := gputest.Backends()[0]
+	dir := t.TempDir()
+	jsonPath, mdPath, svgDir := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "svg")
+	stdout, _, err := wgbench(t, "bench", "transfer", "--quick", "--repeats", "1", "--backend", backend,
+		"--json", jsonPath, "--md", mdPath, "--svg", svgDir)
+	require.NoError(t, err)
+
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var tables []table
+	require.NoError(t, json.Unmarshal(b, &tables), "results JSON")
+	require.Len(t, tables, 1)
+	tb := tables[0]
+	require.Equal(t, "transfer", tb.Suite)
+	require.Equal(t, "Host-device transfer", tb.Title)
+	require.Equal(t, backend, tb.Backend)
+	require.NotEmpty(t, tb.Device)
+	require.Regexp(t, `^\d{4}-\d{2}-\d{2}$`, tb.Date)
+	require.Equal(t, []string{"size", "host→device ms", "host→device GB/s", "device→host ms", "device→host GB/s", "file→device GB/s", "checked"}, tb.Columns)
+	require.Len(t, tb.Rows, 2, "--quick measures 16 and 64 MiB")
+	for i, size := range []string{"16 MiB", "64 MiB"} {
+		row := tb.Rows[i]
+		require.Len(t, row, len(tb.Columns))
+		require.Equal(t, size, row[0])
+		for _, cell := range row[1:6] {
+			v, err := strconv.ParseFloat(cell, 64)
+			require.NoError(t, err, "row %d cell %q", i, cell)
+			require.Positive(t, v, "row %d cell %q", i, cell)
+		}
+		require.Equal(t, "round trips equal", row[6])
+	}
+	require.Len(t, tb.Points, 2)
+	for _, p := range tb.Points {
+		require.Positive(t, p.Y)
+	}
+	require.Equal(t, float64(16<<20), tb.Points[0].X)
+
+	md, err := os.ReadFile(mdPath)
+	require.NoError(t, err)
+	require.Contains(t, string(md), "### Host-device transfer\n")
+	require.Contains(t, string(md), "| size | host→device ms | host→device GB/s | device→host ms | device→host GB/s | file→device GB/s | checked |\n| --- | --- | --- | --- | --- | --- | --- |\n| 16 MiB | ")
+	require.Contains(t, string(md), "Device: "+tb.Device+" ("+backend)
+	require.Equal(t, string(md), stdout, "the Markdown file holds the tables printed")
+
+	svgs := svgFiles(t, svgDir)
+	require.Equal(t, []string{filepath.Join(svgDir, "transfer-host-device-transfer.svg")}, svgs)
+	requireSVG(t, svgs[0])
+
+	// bench plot renders the same Markdown and plots from the saved JSON.
+	md2, svg2 := filepath.Join(dir, "again.md"), filepath.Join(dir, "again")
+	_, _, err = wgbench(t, "bench", "plot", "--from", jsonPath, "--md", md2, "--svg", svg2)
+	require.NoError(t, err)
+	again, err := os.ReadFile(md2)
+	require.NoError(t, err)
+	require.Equal(t, string(md), string(again))
+	require.Len(t, svgFiles(t, svg2), 1)
+	requireSVG(t, svgFiles(t, svg2)[0])
+}
+
+func TestBenchBadInput(t *testing.T) {
+	names := suiteNames()
+	require.Equal(t, []string{"blake3", "eigen", "merkle", "rescue", "transfer"}, names)
+	for _, args := range [][]string{{"bench", "nope"}, {"bench", "transfer", "nope"}} {
+		_, _, err := wgbench(t, args...)
+		require.ErrorContains(t, err, `unknown suite "nope": choose from `+strings.Join(names, ", ")+", or all", "%q", args)
+	}
+
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.json")
+	require.NoError(t, os.WriteFile(garbage, []byte(`{"not": "a list"}`), 0o644))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "plot"}, "need at least one --from file"},
+		{[]string{"bench", "plot", "--svg", dir}, "need at least one --from file"},
+		{[]string{"bench", "plot", "--from", garbage}, "--svg DIR or --md FILE"},
+		{[]string{"bench", "plot", "--from", garbage, "--md", filepath.Join(dir, "x.md")}, "garbage.json is not a wgbench results file"},
+		{[]string{"bench", "plot", "--from", filepath.Join(dir, "missing.json"), "--md", filepath.Join(dir, "x.md")}, "missing.json"},
+		{[]string{"bench", "plot", "--from", garbage, "stray"}, `unknown command "stray"`},
+	} {
+		_, _, err := wgbench(t, tc.args...)
+		require.ErrorContains(t, err, tc.want, "%q", tc.args)
+	}
+	_, err := os.Stat(filepath.Join(dir, "x.md"))
+	require.True(t, os.IsNotExist(err), "a failed plot must not write its output")
+}

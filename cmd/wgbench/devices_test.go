@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+)
+
+// adapterJSON holds the fields of devices --json that scripts read; JSON
+// field names match case-insensitively.
+type adapterJSON struct {
+	Index   int    `json:"index"`
+	Name    string `json:"name"`
+	Backend string `json:"backend"`
+	Type    string `json:"type"`
+	Limits  struct {
+		MaxStorageBindingSize uint64 `json:"maxstoragebindingsize"`
+	} `json:"limits"`
+}
+
+func listAdapters(t *testing.T, args ...string) []adapterJSON {
+	t.Helper()
+	stdout, _, err := wgbench(t, append([]string{"devices", "--json"}, args...)...)
+	require.NoError(t, err)
+	var as []adapterJSON
+	require.NoError(t, json.Unmarshal([]byte(stdout), &as), stdout)
+	return as
+}
+
+func TestDevicesJSON(t *testing.T) {
+	all := listAdapters(t)
+	require.NotEmpty(t, all, "no adapter: this machine should have Mesa's lavapipe and llvmpipe")
+	backends := map[string]bool{}
+	for i, a := range all {
+		require.Equal(t, i, a.Index, "adapters are listed in index order")
+		require.NotEmpty(t, a.Name, "adapter %d has no name", i)
+		require.NotEmpty(t, a.Backend, "adapter %d has no backend", i)
+		require.Contains(t, []string{"discrete", "integrated", "cpu", "unknown"}, a.Type, "adapter %d", i)
+		require.NotZero(t, a.Limits.MaxStorageBindingSize, "adapter %d", i)
+		backends[a.Backend] = true
+	}
+	for _, b := range gputest.Backends() {
+		require.True(t, backends[b], "no %s adapter among %+v", b, all)
+		only := listAdapters(t, "--backend", b)
+		require.NotEmpty(t, only)
+		for _, a := range only {
+			require.Equal(t, b, a.Backend, "--backend %s listed another backend", b)
+		}
+	}
+
+	stdout, _, err := wgbench(t, "devices", "--json", "--backend", "cpu")
+	require.NoError(t, err)
+	require.Equal(t, "[]\n", stdout, "the CPU path has no adapters, but the JSON is still a list")
+}
+
+func TestDevicesTable(t *testing.T) {
+	stdout, _, err := wgbench(t, "devices")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +MAX BINDING +MAX BUFFER +WG STORAGE$`, lines[0])
+	all := listAdapters(t)
+	require.Len(t, lines, 1+len(all))
+	for i, a := range all {
+		require.Equal(t, strconv.Itoa(a.Index), strings.Fields(lines[i+1])[0])
+		require.Contains(t, lines[i+1], a.Name)
+		require.Contains(t, lines[i+1], "  "+a.Backend+"  ")
+		require.Regexp(t, ` \d+ KiB$`, lines[i+1], "workgroup storage column")
+	}
+
+	_, _, err = wgbench(t, "devices", "--backend", "cpu")
+	require.ErrorContains(t, err, "no adapters found")
+}
+
+func TestDevicesBadBackend(t *testing.T) {
+	for _, args := range [][]string{{"devices", "--backend", "nope"}, {"devices", "--json", "--backend", "nope"}} {
+		stdout, _, err := wgbench(t, args...)
+		require.Error(t, err, "%q", args)
+		require.Empty(t, stdout)
+		for _, w := range []string{`unknown backend "nope"`, "vulkan, gl, metal, dx12", "cpu"} {
+			require.Contains(t, err.Error(), w, "%q", args)
+		}
+	}
+	_, _, err := wgbench(t, "devices", "extra")
+	require.ErrorContains(t, err, `unknown command "extra"`)
+}

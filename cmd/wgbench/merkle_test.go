@@ -1,0 +1,212 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// goldilocksP is the Rescue field's modulus; leaves hold elements below it.
+const goldilocksP = 0xffffffff00000001
+
+// writeLeaves writes n seeded random leaves that hash accepts to a file in
+// dir and returns them with the file's path.
+func writeLeaves(t *testing.T, dir string, hash *merkle.Hash, n int, seed uint64) ([][32]byte, string) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	leaves := make([][32]byte, n)
+	for i := range leaves {
+		for j := 0; j < 4; j++ {
+			v := r.Uint64()
+			if hash == merkle.Rescue {
+				v = r.Uint64N(goldilocksP)
+			}
+			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
+		}
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.bin", hash, n))
+	require.NoError(t, os.WriteFile(path, wgpu.Bytes(leaves), 0o644))
+	return leaves, path
+}
+
+func TestMerkleRootAndNodes(t *testing.T) {
+	for _, backend := range append(gputest.Backends(), "cpu") {
+		t.Run(backend, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, hash := range merkle.Hashes {
+				// Each run opens a device and compiles its kernel, so every
+				// approach sees one size with several workgroups, and the
+				// default the smallest tree.
+				for _, c := range []struct {
+					n        int
+					approach string
+				}{{2, "0"}, {512, "1"}, {512, "2"}, {512, "3"}} {
+					n, approach := c.n, c.approach
+					leaves, in := writeLeaves(t, dir, hash, n, 7)
+					ref, err := merkle.BuildCPU(leaves, hash)
+					require.NoError(t, err)
+					root := ref.Root()
+					want := hex.EncodeToString(root[:])
+					what := fmt.Sprintf("%s n=%d approach %s", hash, n, approach)
+					out := filepath.Join(dir, "nodes.bin")
+					stdout, _, err := wgbench(t, "merkle", "--backend", backend, "--hash", hash.String(), "--in", in, "--out", out, "--approach", approach)
+					require.NoError(t, err, what)
+					require.Equal(t, want+"\n", stdout, what)
+					nodes, err := os.ReadFile(out)
+					require.NoError(t, err)
+					require.Len(t, nodes, n*merkle.DigestSize, what)
+					require.Equal(t, make([]byte, merkle.DigestSize), nodes[:merkle.DigestSize], "%s: node 0 must be zero", what)
+					require.Equal(t, wgpu.Bytes(ref.Nodes()), nodes, what)
+					require.NoError(t, os.Remove(out))
+				}
+			}
+		})
+	}
+}
+
+func TestMerkleProveVerify(t *testing.T) {
+	dir := t.TempDir()
+	for _, hash := range merkle.Hashes {
+		const n = 64
+		leaves, in := writeLeaves(t, dir, hash, n, 11)
+		ref, err := merkle.BuildCPU(leaves, hash)
+		require.NoError(t, err)
+		for _, index := range []int{0, 37, n - 1} {
+			what := fmt.Sprintf("%s leaf %d", hash, index)
+			stdout, _, err := wgbench(t, "merkle", "prove", "--backend", gputest.Backends()[0], "--hash", hash.String(), "--in", in, "--index", fmt.Sprint(index))
+			require.NoError(t, err, what)
+
+			var fields map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal([]byte(stdout), &fields), what)
+			require.ElementsMatch(t, []string{"index", "leaf", "path", "root"}, keys(fields), what)
+			var p struct {
+				Index int      `json:"index"`
+				Leaf  string   `json:"leaf"`
+				Path  []string `json:"path"`
+				Root  string   `json:"root"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &p))
+			want, err := ref.Proof(index)
+			require.NoError(t, err)
+			require.Equal(t, index, p.Index)
+			require.Equal(t, hex.EncodeToString(leaves[index][:]), p.Leaf)
+			require.Equal(t, hex.EncodeToString(want.Root[:]), p.Root)
+			require.Len(t, p.Path, 6, what)
+			for k := range p.Path {
+				require.Equal(t, hex.EncodeToString(want.Path[k][:]), p.Path[k], "%s: path[%d]", what, k)
+			}
+
+			proof := filepath.Join(dir, "proof.json")
+			require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
+			_, _, err = wgbench(t, "merkle", "verify", "--hash", hash.String(), "--proof", proof)
+			require.NoError(t, err, "%s: the printed proof must verify", what)
+
+			// The other hash's merge does not give this root.
+			other := merkle.Blake3
+			if hash == merkle.Blake3 {
+				other = merkle.Rescue
+			}
+			_, _, err = wgbench(t, "merkle", "verify", "--hash", other.String(), "--proof", proof)
+			require.Equal(t, exitError{1}, err, "%s verified with %s", what, other)
+
+			// One hex digit changed in the leaf, the root or a path entry, or
+			// a different index: exit 1, nothing printed.
+			tampered := []string{
+				strings.Replace(stdout, p.Leaf, flipDigit(p.Leaf, 5), 1),
+				strings.Replace(stdout, p.Root, flipDigit(p.Root, 63), 1),
+				strings.Replace(stdout, p.Path[3], flipDigit(p.Path[3], 0), 1),
+				strings.Replace(stdout, fmt.Sprintf(`"index": %d`, index), fmt.Sprintf(`"index": %d`, index^1), 1),
+			}
+			for k, s := range tampered {
+				require.NotEqual(t, stdout, s, "tamper %d did not change the proof", k)
+				require.NoError(t, os.WriteFile(proof, []byte(s), 0o644))
+				stdout, stderr, err := wgbench(t, "merkle", "verify", "--hash", hash.String(), "--proof", proof)
+				require.Equal(t, exitError{1}, err, "%s: tamper %d verified", what, k)
+				require.Empty(t, stdout)
+				require.Empty(t, stderr)
+			}
+		}
+	}
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// flipDigit changes hex digit i of s.
+func flipDigit(s string, i int) string {
+	c := byte('0')
+	if s[i] == '0' {
+		c = '1'
+	}
+	return s[:i] + string(c) + s[i+1:]
+}
+
+func TestMerkleBadInput(t *testing.T) {
+	dir := t.TempDir()
+	_, in4 := writeLeaves(t, dir, merkle.Blake3, 4, 1)
+	file := func(name string, size int) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, make([]byte, size), 0o644))
+		return p
+	}
+	three, one, empty, odd := file("three.bin", 96), file("one.bin", 32), file("empty.bin", 0), file("odd.bin", 65)
+	bad := [][32]byte{{}, {}}
+	for j := 0; j < 8; j++ {
+		bad[1][8+j] = 0xff // element 1 of leaf 1 is 2^64-1, at least p
+	}
+	nonCanonical := filepath.Join(dir, "noncanonical.bin")
+	require.NoError(t, os.WriteFile(nonCanonical, wgpu.Bytes(bad), 0o644))
+	garbage := file("garbage.json", 10)
+
+	for _, backend := range []string{gputest.Backends()[0], "cpu"} {
+		for _, tc := range []struct {
+			args []string
+			want []string
+		}{
+			{[]string{"merkle", "--hash", "blake3", "--in", three}, []string{"3 leaves", "power of two"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", one}, []string{"1 leaves", "at least 2"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", empty}, []string{"0 leaves", "power of two"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", odd}, []string{"65 bytes", "whole number of 32-byte leaves"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", filepath.Join(dir, "missing.bin")}, []string{"missing.bin", "no such file"}},
+			{[]string{"merkle", "--hash", "blake3"}, []string{"--in LEAVES is required"}},
+			{[]string{"merkle", "--in", in4}, []string{`unknown hash ""`, "blake3, rescue"}},
+			{[]string{"merkle", "--hash", "sha256", "--in", in4}, []string{`unknown hash "sha256"`, "blake3, rescue"}},
+			{[]string{"merkle", "--hash", "rescue", "--in", nonCanonical}, []string{"leaf 1", "element 1", "not a Goldilocks field element"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", in4, "--approach", "4"}, []string{"approach 4", "accepted are 1", "3 (subtrees"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", in4, "--approach", "-1"}, []string{"approach -1", "accepted are 1"}},
+			{[]string{"merkle", "--hash", "blake3", "--in", in4, "--approach", "x"}, []string{`invalid argument "x"`}},
+			{[]string{"merkle", "prove", "--hash", "blake3", "--in", in4, "--index", "4"}, []string{"leaf 4", "leaves 0..3"}},
+			{[]string{"merkle", "prove", "--hash", "blake3", "--in", in4}, []string{"leaf -1", "leaves 0..3"}},
+			{[]string{"merkle", "prove", "--hash", "blake3", "--in", three, "--index", "0"}, []string{"power of two"}},
+			{[]string{"merkle", "verify", "--hash", "blake3", "--proof", garbage}, []string{"garbage.json"}},
+			{[]string{"merkle", "verify", "--hash", "blake3"}, []string{"--proof FILE is required"}},
+			{[]string{"merkle", "verify", "--hash", "md5", "--proof", garbage}, []string{`unknown hash "md5"`}},
+			{[]string{"merkle", "--hash", "blake3", "--in", in4, "extra"}, []string{"unknown command", "extra"}},
+		} {
+			args := append(tc.args, "--backend", backend)
+			var err error
+			require.NotPanics(t, func() { _, _, err = wgbench(t, args...) }, "%q", args)
+			require.Error(t, err, "%q", args)
+			require.NotEqual(t, exitError{1}, err, "%q: bad input must be an error, not a failed verification", args)
+			for _, w := range tc.want {
+				require.Contains(t, err.Error(), w, "%q", args)
+			}
+		}
+	}
+}
