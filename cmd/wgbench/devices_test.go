@@ -18,7 +18,7 @@ type adapterJSON struct {
 	Backend string `json:"backend"`
 	Type    string `json:"type"`
 	Limits  struct {
-		MaxStorageBindingSize uint64 `json:"maxstoragebindingsize"`
+		MaxStorageBindingSize uint64 `json:"max_storage_binding_size"`
 	} `json:"limits"`
 }
 
