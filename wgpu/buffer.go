@@ -104,7 +104,9 @@ func (c *Context) submitAndWait(op string, enc *gpu.CommandEncoder) error {
 		return fmt.Errorf("wgpu: %s: %w", op, err)
 	}
 	defer cmd.Release()
-	idx := c.queue.Submit(cmd)
-	c.device.Poll(true, &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: idx})
+	c.queue.Submit(cmd)
+	if err := c.waitIdle(); err != nil {
+		return fmt.Errorf("wgpu: %s: %w", op, err)
+	}
 	return nil
 }

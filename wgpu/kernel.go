@@ -184,7 +184,6 @@ func (c *Context) Submit(ds ...Dispatch) (*Pending, error) { return c.submit(fal
 // Pending is submitted work that has not been waited for.
 type Pending struct {
 	c     *Context
-	idx   gpu.SubmissionIndex
 	timer *timer
 	start time.Time
 	done  bool
@@ -203,7 +202,9 @@ func (p *Pending) Wait() (t Timing, err error) {
 	if err := c.check("wait"); err != nil {
 		return t, err
 	}
-	c.device.Poll(true, &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: p.idx})
+	if err := c.waitIdle(); err != nil {
+		return t, fmt.Errorf("wgpu: wait: %w", err)
+	}
 	t.Wall = time.Since(p.start)
 	if p.timer != nil {
 		d, err := p.timer.read(c)
@@ -342,6 +343,6 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 	}
 	defer cmd.Release()
 	start := time.Now()
-	idx := c.queue.Submit(cmd)
-	return &Pending{c: c, idx: idx, timer: tm, start: start}, nil
+	c.queue.Submit(cmd)
+	return &Pending{c: c, timer: tm, start: start}, nil
 }

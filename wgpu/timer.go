@@ -72,7 +72,26 @@ func (t *timer) release() {
 // and a lost device's map never completes: without a bound that is a hang.
 const mapTimeout = 2 * time.Minute
 
+// idleTimeout bounds a wait for submitted work: long enough for any kernel
+// we run on a software adapter, short of a hang.
+const idleTimeout = 10 * time.Minute
+
 var errMapTimeout = fmt.Errorf("map buffer: no answer from the device in %v (device lost?)", mapTimeout)
+
+// waitIdle waits until the queue has finished all submitted work. A single
+// blocking Poll is not enough: wgpu 0.17 gives up waiting after 5 seconds
+// and returns with the work still running (slow software adapters get
+// there), and resources released after that crashed lavapipe. Callers
+// hold c.mu, so no submission can join the queue meanwhile.
+func (c *Context) waitIdle() error {
+	deadline := time.Now().Add(idleTimeout)
+	for !c.device.Poll(true, nil) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the device has not finished its work in %v", idleTimeout)
+		}
+	}
+	return nil
+}
 
 // mapSync maps buf and waits for the mapping, polling the device. With a
 // submission index it waits only for that submission. Callers hold c.mu.
