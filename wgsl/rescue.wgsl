@@ -1,7 +1,11 @@
 // Rescue Prime Rp64_256 batch kernel. Composed after goldilocks.wgsl,
-// rescue_consts.wgsl and rescue_lib.wgsl, and followed by the lines Go
-// writes: fn permute_variant(s), which calls the chosen rp_permute*, and
-// the entry point main, which calls run(k) for k < params.count.
+// rescue_consts.wgsl, rescue_lib.wgsl and the variant's own library
+// (rescue_vec4.wgsl, rescue_ark_mem.wgsl), and followed by the lines Go
+// writes for the variant: struct Params { count, m, op, j: u32, ... } and
+// its uniform binding (after the storage bindings: 2, or 3 when binding 2
+// holds the round constants), fn permute_variant(s), which calls the
+// chosen permutation, and the entry point main, which calls run(k) for
+// k < params.count.
 //
 //   OP_PERMUTE: out[k] = Permute(in[k]) (12 elements in and out).
 //   OP_MERGE:   out[k] = Merge(in[k][0..4], in[k][4..8]) (8 in, 4 out).
@@ -21,14 +25,6 @@
 
 @group(0) @binding(0) var<storage, read> rp_in: array<vec2<u32>>;
 @group(0) @binding(1) var<storage, read_write> rp_out: array<vec2<u32>>;
-
-struct Params {
-	count: u32,
-	m: u32,
-	op: u32,
-	j: u32,
-}
-@group(0) @binding(2) var<uniform> params: Params;
 
 const WG: u32 = 64u;
 const OP_PERMUTE: u32 = 0u;

@@ -6,6 +6,10 @@
 
 const RP_ROUNDS: u32 = 7u;
 const RP_WIDTH: u32 = 12u;
+// RP_ARK2_BASE and RP_ARK_LEN lay the constants out in memory for the
+// kernels that read them from a buffer: ARK1 row by row, then ARK2.
+const RP_ARK2_BASE: u32 = 84u;
+const RP_ARK_LEN: u32 = 168u;
 
 // rp_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).
 fn rp_add_ark1(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {

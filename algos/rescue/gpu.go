@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -18,9 +20,10 @@ import (
 type Variant int
 
 const (
-	// Fast is the default: the MDS product as sums of 64-bit values times
-	// the matrix's 5-bit constants in 16-bit limbs with one 96-bit
-	// reduction per output, and the inverse S-box by winterfell's
+	// Fast is the default: the state as 12 vec2<u32> values, round
+	// constants as literals in the code, the MDS product as sums of 64-bit
+	// values times the matrix's 5-bit constants in 16-bit limbs with one
+	// 96-bit reduction per output, and the inverse S-box by winterfell's
 	// 72-multiplication addition chain.
 	Fast Variant = iota
 	// DenseMDS computes the MDS product with twelve full field
@@ -29,22 +32,66 @@ const (
 	// LibInvSbox computes the inverse S-box with the field library's
 	// gl_inv_pow7 instead of the addition chain.
 	LibInvSbox
+	// Vec4 holds the state as three vec4 pairs (low words, high words of
+	// four elements each), so that every field operation, the MDS product
+	// included, works on four elements at once.
+	Vec4
+	// ArkStorage reads the round constants from a storage buffer.
+	ArkStorage
+	// ArkUniform reads the round constants from the uniform buffer that
+	// carries the kernel's parameters.
+	ArkUniform
+	// ArkWorkgroup copies the round constants from a storage buffer into
+	// workgroup memory at the start of every workgroup and reads them there.
+	ArkWorkgroup
 )
 
 // Variants lists every Variant, Fast first.
-var Variants = []Variant{Fast, DenseMDS, LibInvSbox}
+var Variants = []Variant{Fast, DenseMDS, LibInvSbox, Vec4, ArkStorage, ArkUniform, ArkWorkgroup}
+
+// arkPlace is where a variant's kernel reads the round constants.
+type arkPlace int
+
+const (
+	arkLiteral   arkPlace = iota // literals in rescue_consts.wgsl
+	arkStorage                   // storage buffer at binding 2
+	arkUniform                   // the params uniform, after its four words
+	arkWorkgroup                 // storage buffer at binding 2, copied to workgroup memory
+)
+
+// variantSpec is what a variant's kernel is built from.
+type variantSpec struct {
+	name string
+	fn   string   // the permutation function permute_variant calls
+	libs []string // WGSL files composed after LibraryFiles
+	ark  arkPlace
+}
+
+var variantSpecs = map[Variant]variantSpec{
+	Fast:         {name: "fast", fn: "rp_permute"},
+	DenseMDS:     {name: "densemds", fn: "rp_permute_dense"},
+	LibInvSbox:   {name: "libinv", fn: "rp_permute_libinv"},
+	Vec4:         {name: "vec4", fn: "rp4_permute_state", libs: []string{"rescue_vec4.wgsl", "rescue_consts_vec4.wgsl"}},
+	ArkStorage:   {name: "arkstorage", fn: "rp_permute_arkmem", libs: []string{"rescue_ark_mem.wgsl"}, ark: arkStorage},
+	ArkUniform:   {name: "arkuniform", fn: "rp_permute_arkmem", libs: []string{"rescue_ark_mem.wgsl"}, ark: arkUniform},
+	ArkWorkgroup: {name: "arkworkgroup", fn: "rp_permute_arkmem", libs: []string{"rescue_ark_mem.wgsl"}, ark: arkWorkgroup},
+}
 
 // String names the variant as the benchmarks and wgbench do.
 func (v Variant) String() string {
-	switch v {
-	case Fast:
-		return "fast"
-	case DenseMDS:
-		return "densemds"
-	case LibInvSbox:
-		return "libinv"
+	if s, ok := variantSpecs[v]; ok {
+		return s.name
 	}
 	return fmt.Sprintf("Variant(%d)", int(v))
+}
+
+// VariantNames returns the names of Variants, in order.
+func VariantNames() []string {
+	names := make([]string, len(Variants))
+	for i, v := range Variants {
+		names[i] = v.String()
+	}
+	return names
 }
 
 // ParseVariant is the inverse of Variant.String.
@@ -54,25 +101,31 @@ func ParseVariant(s string) (Variant, error) {
 			return v, nil
 		}
 	}
-	names := make([]string, len(Variants))
-	for i, v := range Variants {
-		names[i] = v.String()
-	}
-	return 0, fmt.Errorf("rescue: unknown variant %q: accepted are %v", s, names)
+	return 0, fmt.Errorf("rescue: unknown variant %q: accepted are %v", s, VariantNames())
 }
 
-// permutation is the rescue_lib.wgsl function the variant's kernel calls.
-func (v Variant) permutation() (string, error) {
-	switch v {
-	case Fast:
-		return "rp_permute", nil
-	case DenseMDS:
-		return "rp_permute_dense", nil
-	case LibInvSbox:
-		return "rp_permute_libinv", nil
+func (v Variant) spec() (variantSpec, error) {
+	s, ok := variantSpecs[v]
+	if !ok {
+		return s, fmt.Errorf("rescue: unknown variant %d: accepted are 0..%d", int(v), len(Variants)-1)
 	}
-	return "", fmt.Errorf("rescue: unknown variant %d: accepted are 0..%d", int(v), len(Variants)-1)
+	return s, nil
 }
+
+// arkWords are the round constants as the ark variants read them: ARK1 row
+// by row, then ARK2, each element as (low, high) u32 words (RP_ARK2_BASE
+// and RP_ARK_LEN in wgsl/rescue_consts.wgsl).
+var arkWords = func() []uint32 {
+	w := make([]uint32, 0, 2*2*Rounds*Width)
+	for _, ark := range []*[Rounds][Width]uint64{&params.ARK1, &params.ARK2} {
+		for r := range ark {
+			for _, c := range ark[r] {
+				w = append(w, uint32(c), uint32(c>>32))
+			}
+		}
+	}
+	return w
+}()
 
 // Stats receives what a batch call measured.
 type Stats struct {
@@ -101,23 +154,61 @@ func LibraryFiles() []string {
 	return []string{"goldilocks.wgsl", "rescue_consts.wgsl", "rescue_lib.wgsl"}
 }
 
-// kernelSource returns the WGSL of the kernel whose permutation is fn:
-// wgsl/rescue.wgsl with its libraries, and the lines that pick fn and
+// kernelSource returns the WGSL of the variant's kernel: wgsl/rescue.wgsl
+// with its libraries, and the lines that declare the parameters (and the
+// constants' binding, for the ark variants), pick the permutation and
 // declare the entry point (see the file's head).
-var kernelSource = func(fn string) (string, error) {
-	lib, err := wgsl.Compose(append(LibraryFiles(), "rescue.wgsl")...)
+var kernelSource = func(s variantSpec) (string, error) {
+	files := append(append(LibraryFiles(), s.libs...), "rescue.wgsl")
+	lib, err := wgsl.Compose(files...)
 	if err != nil {
 		return "", err
 	}
-	return lib + entrySnippet(fn), nil
+	return lib + entrySnippet(s), nil
 }
 
-func entrySnippet(fn string) string {
-	return "fn permute_variant(s: ptr<function, array<vec2<u32>, 12>>) { " + fn + "(s); }\n" +
-		"@compute @workgroup_size(64)\n" +
-		"fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {\n" +
-		"\tlet k = index(gid, nwg);\n" +
-		"\tif (k < params.count) { run(k); }\n}\n"
+// entrySnippet writes the variant's bindings and entry point. Each kernel is
+// its own module with one call site of one permutation, which lavapipe
+// needs (see wgsl/rescue.wgsl).
+func entrySnippet(s variantSpec) string {
+	var b strings.Builder
+	b.WriteString("struct Params {\n\tcount: u32,\n\tm: u32,\n\top: u32,\n\tj: u32,\n")
+	uniform := 2
+	switch s.ark {
+	case arkUniform:
+		// Uniform arrays have a 16-byte stride: two elements per vec4.
+		fmt.Fprintf(&b, "\tark: array<vec4<u32>, %d>,\n}\n", len(arkWords)/4)
+		b.WriteString("fn rp_ark_at(i: u32) -> vec2<u32> {\n\tlet v = params.ark[i >> 1u];\n\treturn select(v.xy, v.zw, (i & 1u) == 1u);\n}\n")
+	case arkStorage:
+		b.WriteString("}\n@group(0) @binding(2) var<storage, read> rp_ark: array<vec2<u32>, RP_ARK_LEN>;\n")
+		b.WriteString("fn rp_ark_at(i: u32) -> vec2<u32> { return rp_ark[i]; }\n")
+		uniform = 3
+	case arkWorkgroup:
+		b.WriteString("}\n@group(0) @binding(2) var<storage, read> rp_ark: array<vec2<u32>, RP_ARK_LEN>;\n")
+		b.WriteString("var<workgroup> rp_wg_ark: array<vec2<u32>, RP_ARK_LEN>;\n")
+		b.WriteString("fn rp_ark_at(i: u32) -> vec2<u32> { return rp_wg_ark[i]; }\n")
+		uniform = 3
+	default:
+		b.WriteString("}\n")
+	}
+	fmt.Fprintf(&b, "@group(0) @binding(%d) var<uniform> params: Params;\n", uniform)
+	fmt.Fprintf(&b, "fn permute_variant(s: ptr<function, array<vec2<u32>, 12>>) { %s(s); }\n", s.fn)
+	b.WriteString("@compute @workgroup_size(64)\n")
+	b.WriteString("fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {\n")
+	if s.ark == arkWorkgroup {
+		b.WriteString("\tfor (var i = li; i < RP_ARK_LEN; i += WG) {\n\t\trp_wg_ark[i] = rp_ark[i];\n\t}\n\tworkgroupBarrier();\n")
+	}
+	b.WriteString("\tlet k = index(gid, nwg);\n\tif (k < params.count) { run(k); }\n}\n")
+	return b.String()
+}
+
+// storageBindings is the number of storage buffers the variant's kernel
+// takes: input, output and, for constants in a buffer, the constants.
+func (s variantSpec) storageBindings() int {
+	if s.ark == arkStorage || s.ark == arkWorkgroup {
+		return 3
+	}
+	return 2
 }
 
 // warmed records the kernels that have run once (see runBatch).
@@ -291,7 +382,7 @@ func runBatch(ctx *wgpu.Context, op string, opts Options, count, inPer, outPer i
 	if ctx == nil {
 		return errNoGPU
 	}
-	fn, err := opts.Variant.permutation()
+	spec, err := opts.Variant.spec()
 	if err != nil {
 		return err
 	}
@@ -303,13 +394,38 @@ func runBatch(ctx *wgpu.Context, op string, opts Options, count, inPer, outPer i
 		piece = opts.MaxPiece
 	}
 	piece = min(piece, count)
-	src, err := kernelSource(fn)
+	src, err := kernelSource(spec)
 	if err != nil {
 		return fmt.Errorf("rescue: %s: %w", op, err)
 	}
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "rescue.wgsl:" + fn, Source: src, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+	nstorage := spec.storageBindings()
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "rescue.wgsl:" + spec.name, Source: src, Entry: "main", Storage: nstorage, Uniform: true, ReadOnly: []bool{true, false, true}[:nstorage]})
 	if err != nil {
 		return fmt.Errorf("rescue: %s: %w", op, err)
+	}
+	var arkBuf *wgpu.Buffer
+	if nstorage == 3 {
+		if arkBuf, err = ctx.NewBuffer("rescue round constants", uint64(4*len(arkWords))); err != nil {
+			return fmt.Errorf("rescue: %s: %w", op, err)
+		}
+		defer arkBuf.Release()
+		if err := ctx.Upload(arkBuf, 0, wgpu.Bytes(arkWords)); err != nil {
+			return fmt.Errorf("rescue: %s: round constants: %w", op, err)
+		}
+	}
+	// bindings and params give a dispatch its buffers and uniform words.
+	bindings := func(in, out wgpu.Binding) []wgpu.Binding {
+		if arkBuf != nil {
+			return []wgpu.Binding{in, out, wgpu.Bind(arkBuf)}
+		}
+		return []wgpu.Binding{in, out}
+	}
+	params := func(n int, j uint32) []uint32 {
+		p := []uint32{uint32(n), m, opCodes[op], j}
+		if spec.ark == arkUniform {
+			p = append(p, arkWords...)
+		}
+		return p
 	}
 	inBuf, err := ctx.NewBuffer("rescue "+op+" input", uint64(piece*inPer*8))
 	if err != nil {
@@ -333,11 +449,14 @@ func runBatch(ctx *wgpu.Context, op string, opts Options, count, inPer, outPer i
 		}
 	}
 	// The first dispatch of a pipeline compiles it (lavapipe compiles on
-	// the queue); an empty one runs before any large upload, since lavapipe
-	// 22.3 was seen to crash compiling this kernel while a staged upload was
-	// in flight.
+	// the queue), so it runs alone on one item before any large upload:
+	// lavapipe 22.3 was seen to crash compiling this kernel while a staged
+	// upload was in flight, and a compile inside a long submission makes
+	// that submission longer still. It must do real work: lavapipe
+	// specialises a shader on its uniform values, and the variant for
+	// count = 0 is empty, which leaves the real compile to the next dispatch.
 	if _, done := warmed.LoadOrStore(k, true); !done {
-		if _, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(inBuf), wgpu.Bind(outBuf)}, Params: []uint32{0, 0, 0, 0}, Groups: [3]uint32{1, 1, 1}}); err != nil {
+		if _, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: bindings(wgpu.Bind(inBuf), wgpu.Bind(outBuf)), Params: params(1, 0), Groups: [3]uint32{1, 1, 1}}); err != nil {
 			warmed.Delete(k)
 			return fmt.Errorf("rescue: %s: first dispatch: %w", op, err)
 		}
@@ -364,8 +483,8 @@ func runBatch(ctx *wgpu.Context, op string, opts Options, count, inPer, outPer i
 		for b := range ds {
 			ds[b] = wgpu.Dispatch{
 				Kernel:   k,
-				Bindings: []wgpu.Binding{{Buffer: inBuf, Size: uint64(n * inPer * 8)}, {Buffer: outBuf, Size: uint64((n*outPer + guard) * 8)}},
-				Params:   []uint32{uint32(n), m, opCodes[op], uint32(b * Rate)},
+				Bindings: bindings(wgpu.Binding{Buffer: inBuf, Size: uint64(n * inPer * 8)}, wgpu.Binding{Buffer: outBuf, Size: uint64((n*outPer + guard) * 8)}),
+				Params:   params(n, uint32(b*Rate)),
 				Groups:   ctx.Grid(uint64(n), workgroup),
 			}
 		}

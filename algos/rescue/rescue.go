@@ -8,7 +8,7 @@
 // and the CPU functions treat them as undefined input.
 package rescue
 
-//go:generate go run ./internal/gen -o ../../wgsl/rescue_consts.wgsl
+//go:generate go run ./internal/gen -dir ../../wgsl
 
 import (
 	"math/bits"

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,7 +28,8 @@ func init() {
 		Long: `rescue hashes Goldilocks field elements with Rp64_256 on the GPU.
 Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
 digests are 4 such elements (32 bytes). Input is validated in full before
-any output is written; --out is written to a temporary file and renamed.`,
+any output is written; --out is written to a temporary file and renamed.
+WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
 	}
 	merge := &cobra.Command{
 		Use:   "merge --in FILE [--out FILE]",
@@ -50,14 +53,14 @@ any output is written; --out is written to a temporary file and renamed.`,
 	for _, c := range []*cobra.Command{merge, hash} {
 		c.Flags().StringVar(&inPath, "in", "", "input file of records (required)")
 		c.Flags().StringVar(&outPath, "out", "", "output file (default: stdout)")
-		c.Flags().StringVar(&variant, "variant", "fast", "kernel variant: fast, densemds or libinv")
+		c.Flags().StringVar(&variant, "variant", rescue.Fast.String(), "kernel variant, one of "+strings.Join(rescue.VariantNames(), ", "))
 		c.MarkFlagRequired("in")
 		parent.AddCommand(c)
 	}
 	hash.Flags().IntVar(&elements, "elements", 0, "field elements per record (required)")
 	hash.MarkFlagRequired("elements")
 	rootCmd.AddCommand(parent)
-	registerSuite(suite{name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores", run: benchRescue})
+	registerSuite(suite{name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue})
 }
 
 // rescueFileCmd hashes the records of inPath (m elements each; m = 8 is a
@@ -91,22 +94,7 @@ func rescueFileCmd(cmd *cobra.Command, inPath, outPath, variant string, m int) e
 	}
 	dst := make([][4]uint64, k)
 	if k > 0 {
-		ctx, err := openContext()
-		if err != nil {
-			return err
-		}
-		defer ctx.Close()
-		opts := rescue.Options{Variant: v}
-		if name == "merge" {
-			pairs := make([][8]uint64, k)
-			for i := range pairs {
-				pairs[i] = [8]uint64(els[8*i:])
-			}
-			err = rescue.MergeManyWith(ctx, dst, pairs, opts)
-		} else {
-			err = rescue.HashElementsManyWith(ctx, dst, els, m, opts)
-		}
-		if err != nil {
+		if err := rescueDigests(dst, els, m, v, name == "merge"); err != nil {
 			return err
 		}
 	}
@@ -121,6 +109,42 @@ func rescueFileCmd(cmd *cobra.Command, inPath, outPath, variant string, m int) e
 		return err
 	}
 	return writeFileAtomic(outPath, out)
+}
+
+// rescueDigests hashes the k = len(dst) records of m elements in els: on the
+// GPU, or with the reference on all cores when WGCOMPUTE_BACKEND=cpu
+// selects it. Merge records (m = 8) go through MergeMany, which equals
+// HashElements of the eight elements.
+func rescueDigests(dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
+	ctx, err := openContext()
+	if errors.Is(err, wgpu.ErrCPUBackend) {
+		w := runtime.GOMAXPROCS(0)
+		var wg sync.WaitGroup
+		for g := 0; g < w; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := g; i < len(dst); i += w {
+					dst[i] = rescue.HashElements(els[i*m : (i+1)*m])
+				}
+			}()
+		}
+		wg.Wait()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer ctx.Close()
+	opts := rescue.Options{Variant: v}
+	if merge {
+		pairs := make([][8]uint64, len(dst))
+		for i := range pairs {
+			pairs[i] = [8]uint64(els[8*i:])
+		}
+		return rescue.MergeManyWith(ctx, dst, pairs, opts)
+	}
+	return rescue.HashElementsManyWith(ctx, dst, els, m, opts)
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames
@@ -162,6 +186,7 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	t := table{Title: "Rescue Prime Rp64_256: merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
 		Columns: []string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", rescueHashElements), "hash_elements/s (end to end)", "V100 (article) merges/s", "kernel vs V100", "CPU ref merges/s (" + hostCPU() + ")", "kernel vs CPU", "checked"}}
 	cpu := rescueCPURate(1 << 16)
+	var vt table
 	for _, side := range sides {
 		n := side * side
 		pairs := make([][8]uint64, n)
@@ -242,6 +267,11 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			fmt.Sprintf("%.3g", float64(hn)/hk.Seconds()), fmt.Sprintf("%.3g", float64(hn)/he.Seconds()),
 			v100, vsV100, fmt.Sprintf("%.3g", cpu), fmt.Sprintf("%.1f×", rate/cpu), "up to 4096 merges (evenly spaced) and the last hash equal to the CPU reference"})
 		t.Points = append(t.Points, point{X: float64(n), Y: rate})
+		if side == sides[len(sides)-1] {
+			if vt, err = rescueVariantTable(ctx, cfg, pairs, dst, side, timeKind); err != nil {
+				return nil, err
+			}
+		}
 	}
 	t.Notes = []string{
 		"Kernel: " + timeKind + ", summed over the dispatches of a call. End to end: validation, upload, kernels and read-back of host slices.",
@@ -249,7 +279,56 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		fmt.Sprintf("CPU reference (plain Go, %d goroutines on this host): %.3g merges/s.", runtime.GOMAXPROCS(0), cpu),
 		"Published: Tesla V100 (SYCL) 49.3 ns per merge, 2.03e7 merges/s at 4096²; Xeon 8358 about 1.4e6/s. Target here: 4e7 merges/s at 4096².",
 	}
-	return []table{t}, nil
+	return []table{t, vt}, nil
+}
+
+// rescueVariantTable times every kernel variant on the same pairs, side²
+// of them, and checks a sample of each variant's digests.
+func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, timeKind string) (table, error) {
+	n := len(pairs)
+	t := table{Title: fmt.Sprintf("Rescue Prime Rp64_256: merge kernel variants at %d² inputs", side),
+		Columns: []string{"variant", "kernel ms", "merge ns (kernel)", "merges/s (kernel)", "vs " + rescue.Fast.String(), "checked"}}
+	var fast float64
+	for _, v := range rescue.Variants {
+		clear(dst)
+		var st rescue.Stats
+		opts := rescue.Options{Variant: v, Stats: &st}
+		if err := rescue.MergeManyWith(ctx, dst, pairs, opts); err != nil {
+			return t, fmt.Errorf("rescue variant %s: %w", v, err)
+		}
+		step := max(1, n/1024)
+		for i := 0; i < n; i += step {
+			if dst[i] != rescue.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
+				return t, fmt.Errorf("rescue variant %s: pair %d differs from the CPU reference", v, i)
+			}
+		}
+		mk, err := median(cfg.repeats, func() (time.Duration, error) {
+			start := time.Now()
+			err := rescue.MergeManyWith(ctx, dst, pairs, opts)
+			if st.Measured {
+				return st.Kernel, err
+			}
+			return time.Since(start), err
+		})
+		if err != nil {
+			return t, fmt.Errorf("rescue variant %s: %w", v, err)
+		}
+		cfg.step(fmt.Sprintf("rescue variant %s", v))
+		rate := float64(n) / mk.Seconds()
+		if v == rescue.Fast {
+			fast = rate
+		}
+		t.Rows = append(t.Rows, []string{v.String(), fmt.Sprintf("%.3f", float64(mk.Microseconds())/1e3),
+			fmt.Sprintf("%.2f", float64(mk.Nanoseconds())/float64(n)), fmt.Sprintf("%.3g", rate),
+			fmt.Sprintf("%.2f×", rate/fast), fmt.Sprintf("%d evenly spaced merges equal to the CPU reference", (n+step-1)/step)})
+	}
+	t.Notes = []string{
+		"Kernel: " + timeKind + ", median of the timed repeats.",
+		"fast: 12 vec2<u32> values, round constants as literals, MDS by small constants in 16-bit limbs, inverse S-box by the addition chain. " +
+			"densemds: MDS by full field products. libinv: the field library's inverse S-box. vec4: the state as three vec4 pairs (low words, high words). " +
+			"arkstorage, arkuniform, arkworkgroup: round constants read from a storage buffer, from the parameters' uniform buffer, or from workgroup memory filled from a storage buffer at kernel start.",
+	}
+	return t, nil
 }
 
 // rescueCPURate is the CPU reference's merges per second on all cores.

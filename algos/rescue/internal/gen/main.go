@@ -1,24 +1,28 @@
-// Command gen writes wgsl/rescue_consts.wgsl from the Go Rp64_256 constants.
+// Command gen writes wgsl/rescue_consts.wgsl and wgsl/rescue_consts_vec4.wgsl
+// from the Go Rp64_256 constants.
 //
-//	go run ./algos/rescue/internal/gen -o wgsl/rescue_consts.wgsl
+//	go run ./algos/rescue/internal/gen -dir wgsl
 //
-// A test in algos/rescue fails when the committed file differs from what
-// this program writes.
+// A test in algos/rescue fails when a committed file differs from what this
+// program writes.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 )
 
 func main() {
-	out := flag.String("o", "wgsl/rescue_consts.wgsl", "output file")
+	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
 	flag.Parse()
-	if err := os.WriteFile(*out, params.WGSL(), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
+	for name, text := range params.Files() {
+		if err := os.WriteFile(filepath.Join(*dir, name), text, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
 	}
 }

@@ -24,7 +24,11 @@ func WGSL() []byte {
 	p("// package algos/rescue/internal/params. State layout: capacity s[0..4],\n")
 	p("// rate s[4..12], digest s[4..8].\n\n")
 	p("const RP_ROUNDS: u32 = %du;\n", Rounds)
-	p("const RP_WIDTH: u32 = %du;\n\n", Width)
+	p("const RP_WIDTH: u32 = %du;\n", Width)
+	p("// RP_ARK2_BASE and RP_ARK_LEN lay the constants out in memory for the\n")
+	p("// kernels that read them from a buffer: ARK1 row by row, then ARK2.\n")
+	p("const RP_ARK2_BASE: u32 = %du;\n", Rounds*Width)
+	p("const RP_ARK_LEN: u32 = %du;\n\n", 2*Rounds*Width)
 
 	p("// rp_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).\n")
 	arkFunc(&b, "rp_add_ark1", &ARK1)
@@ -69,6 +73,79 @@ func WGSL() []byte {
 	return b.Bytes()
 }
 
+// WGSLVec4 returns the text of wgsl/rescue_consts_vec4.wgsl: the round
+// constants and the small-constant MDS product for the state held as three
+// G4 values (four elements each, see wgsl/rescue_vec4.wgsl), unrolled with
+// literal constants as in WGSL.
+func WGSLVec4() []byte {
+	var b bytes.Buffer
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	p("%s\n\n", Header)
+	p("// Rp64_256 constants for the vec4 state of rescue_vec4.wgsl: element\n")
+	p("// 4g+c of the state is lane c of group g. Compose after rescue_vec4.wgsl's\n")
+	p("// prerequisites; the functions use its G4 type.\n\n")
+	p("// rp4_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).\n")
+	arkFunc4(&b, "rp4_add_ark1", &ARK1)
+	p("// rp4_add_ark2 is s[i] += ARK2[r][i] for all i (mod p).\n")
+	arkFunc4(&b, "rp4_add_ark2", &ARK2)
+
+	p("// rp4_mds is s = MDS*s as rp_mds_small computes it, four outputs at a\n")
+	p("// time: input element j's 16-bit limbs are broadcast and multiplied by the\n")
+	p("// vector of the four outputs' matrix constants for column j.\n")
+	p("fn rp4_mds(s: ptr<function, array<G4, 3>>) {\n")
+	lanes := "xyzw"
+	for g := 0; g < Width/4; g++ {
+		p("\tlet g%d = (*s)[%d];\n", g, g)
+	}
+	for j := 0; j < Width; j++ {
+		g, c := j/4, lanes[j%4]
+		p("\tlet e%d = vec4<u32>(g%d.lo.%c & 0xffffu, g%d.lo.%c >> 16u, g%d.hi.%c & 0xffffu, g%d.hi.%c >> 16u);\n", j, g, c, g, c, g, c, g, c)
+	}
+	for g := 0; g < Width/4; g++ {
+		p("\t(*s)[%d] = g4_fold_limbs(", g)
+		for l := 0; l < 4; l++ {
+			if l > 0 {
+				p(",\n\t\t")
+			}
+			for j := 0; j < Width; j++ {
+				if j > 0 {
+					p(" + ")
+				}
+				var cs [4]uint64
+				for c := range cs {
+					cs[c] = MDSRow[(j-(4*g+c)+Width)%Width]
+				}
+				p("vec4<u32>(%du, %du, %du, %du) * e%d.%c", cs[0], cs[1], cs[2], cs[3], j, lanes[l])
+			}
+		}
+		p(");\n")
+	}
+	p("}\n")
+	return b.Bytes()
+}
+
+// g4 writes four elements as a WGSL G4 literal.
+func g4(v []uint64) string {
+	return fmt.Sprintf("G4(vec4<u32>(0x%08xu, 0x%08xu, 0x%08xu, 0x%08xu), vec4<u32>(0x%08xu, 0x%08xu, 0x%08xu, 0x%08xu))",
+		uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[3]), uint32(v[0]>>32), uint32(v[1]>>32), uint32(v[2]>>32), uint32(v[3]>>32))
+}
+
+func arkFunc4(b *bytes.Buffer, name string, ark *[Rounds][Width]uint64) {
+	fmt.Fprintf(b, "fn %s(s: ptr<function, array<G4, 3>>, r: u32) {\n\tswitch r {\n", name)
+	for r := 0; r < Rounds; r++ {
+		if r < Rounds-1 {
+			fmt.Fprintf(b, "\t\tcase %du: {\n", r)
+		} else {
+			fmt.Fprintf(b, "\t\tdefault: {\n")
+		}
+		for g := 0; g < Width/4; g++ {
+			fmt.Fprintf(b, "\t\t\t(*s)[%d] = g4_add((*s)[%d], %s);\n", g, g, g4(ark[r][4*g:4*g+4]))
+		}
+		fmt.Fprintf(b, "\t\t}\n")
+	}
+	fmt.Fprintf(b, "\t}\n}\n\n")
+}
+
 func rowSum() uint64 {
 	var s uint64
 	for _, c := range MDSRow {
@@ -91,4 +168,12 @@ func arkFunc(b *bytes.Buffer, name string, ark *[Rounds][Width]uint64) {
 		fmt.Fprintf(b, "\t\t}\n")
 	}
 	fmt.Fprintf(b, "\t}\n}\n\n")
+}
+
+// Files maps each generated file name in wgsl/ to its text.
+func Files() map[string][]byte {
+	return map[string][]byte{
+		"rescue_consts.wgsl":      WGSL(),
+		"rescue_consts_vec4.wgsl": WGSLVec4(),
+	}
 }
