@@ -41,6 +41,7 @@ var defaultDesign = DesignRows
 // Designs lists the selectable designs (DesignDefault excluded).
 var Designs = []Design{DesignRows, DesignLanes2, DesignLanes4, DesignLanes8, DesignLanes16}
 
+// String names the design as benchmarks and flags do ("rows", "lanes4", ...).
 func (d Design) String() string {
 	switch d {
 	case DesignDefault:
