@@ -40,7 +40,17 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: new buffer %s (%d bytes): %w", label, size, err)
 	}
+	c.liveBuffers++
 	return &Buffer{ctx: c, buf: buf, size: size, label: label}, nil
+}
+
+// LiveBuffers counts the Buffers created on c and not yet released. Tests
+// use it to check that a call releases every buffer it allocates; the
+// Context's own staging buffers are not counted.
+func (c *Context) LiveBuffers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.liveBuffers
 }
 
 // Size is the buffer's size in bytes.
@@ -57,6 +67,7 @@ func (b *Buffer) Release() {
 		b.buf.Destroy()
 		b.buf.Release()
 	}
+	b.ctx.liveBuffers--
 	b.buf = nil
 }
 

@@ -92,9 +92,11 @@ type Context struct {
 	queue   *gpu.Queue
 	info    AdapterInfo
 	kernels map[kernelKey]*Kernel
-	closed  bool
-	timers  []*timer // free timestamp sets, one per submission in flight
-	staging *stagingPool
+	// liveBuffers counts Buffers handed out and not yet released.
+	liveBuffers int
+	closed      bool
+	timers      []*timer // free timestamp sets, one per submission in flight
+	staging     *stagingPool
 }
 
 func backendName(b gpu.BackendType) string {

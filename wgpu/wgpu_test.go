@@ -190,3 +190,38 @@ func TestSubmitOverlapsUpload(t *testing.T) {
 		}
 	})
 }
+
+func TestNoLeaks(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		require.NoError(t, err)
+		gputest.NoLeaks(t, ctx, func() error {
+			const n = 3<<20 + 1
+			in, err := ctx.NewBuffer("in", 4*n)
+			if err != nil {
+				return err
+			}
+			defer in.Release()
+			out, err := ctx.NewBuffer("out", 4*n)
+			if err != nil {
+				return err
+			}
+			defer out.Release()
+			if err := ctx.Upload(in, 0, make([]byte, 4*n)); err != nil {
+				return err
+			}
+			if _, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(in), wgpu.Bind(out)}, Params: []uint32{n}, Groups: ctx.Grid(n, 64)}); err != nil {
+				return err
+			}
+			return ctx.Download(make([]byte, 4*n), out, 0)
+		})
+		// A leak must be seen: a buffer kept alive is counted.
+		before := ctx.LiveBuffers()
+		kept, err := ctx.NewBuffer("kept", 16)
+		require.NoError(t, err)
+		require.Equal(t, before+1, ctx.LiveBuffers())
+		kept.Release()
+		kept.Release()
+		require.Equal(t, before, ctx.LiveBuffers())
+	})
+}

@@ -67,3 +67,16 @@ func Main(m *testing.M) int {
 	mu.Unlock()
 	return code
 }
+
+// NoLeaks runs fn three times and fails if the calls left GPU buffers
+// alive (errors included: a failing call must release what it made too).
+func NoLeaks(t *testing.T, ctx *wgpu.Context, fn func() error) {
+	t.Helper()
+	before := ctx.LiveBuffers()
+	for i := 0; i < 3; i++ {
+		fn()
+	}
+	if after := ctx.LiveBuffers(); after != before {
+		t.Fatalf("leak: %d buffers alive before, %d after three calls", before, after)
+	}
+}
