@@ -47,7 +47,7 @@ func svgFiles(t *testing.T, dir string) []string {
 
 func TestBenchTransfer(t *testing.T) {
 	// --quick lowers the package's warm-up for the rest of the process.
-	defer func(w time.Duration) { warmUp = w }(warmUp)
+	defer func(w, f time.Duration) { warmUp, firstWarmUp = w, f }(warmUp, firstWarmUp)
 	backend := gputest.Backends()[0]
 	dir := t.TempDir()
 	jsonPath, mdPath, svgDir := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "svg")

@@ -260,8 +260,8 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 					}
 					// Back-to-back runs for at least warmUp: only the last
 					// repeats count, once the GPU's clock is up.
-					runs := max(cfg.repeats, 1) + int(warmUp/max(first[0], time.Microsecond))
-					ks, err := merkle.KernelTimes(ctx, leaves, l.hash, v.opts, min(runs, 2000))
+					runs := max(cfg.repeats, 1) + int(nextWarmUp()/max(first[0], time.Microsecond))
+					ks, err := merkle.KernelTimes(ctx, leaves, l.hash, v.opts, min(runs, 5000))
 					if err != nil {
 						return nil, err
 					}
