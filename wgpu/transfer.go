@@ -235,9 +235,14 @@ func (c *Context) UploadFrom(dst *Buffer, dstOffset uint64, r io.Reader, n int64
 	err := c.upload(dst, dstOffset, n, func(m []byte, pos int64) error {
 		if isAt {
 			return c.staging.parallel(len(m), func(lo, hi int) error {
-				_, err := ra.ReadAt(m[lo:hi], base+pos+int64(lo))
-				if err == io.EOF && int64(hi)+pos <= n {
-					return io.ErrUnexpectedEOF
+				// A full read may come with io.EOF at the end of the
+				// source; a short one is an error whatever it says.
+				k, err := ra.ReadAt(m[lo:hi], base+pos+int64(lo))
+				if k == hi-lo {
+					return nil
+				}
+				if err == nil || err == io.EOF {
+					err = io.ErrUnexpectedEOF
 				}
 				return err
 			})
