@@ -160,14 +160,13 @@ func splitPieces(n, piece uint64) uint64 {
 
 // engine holds the compiled kernels of one design and one mode.
 type engine struct {
-	ctx      *wgpu.Context
-	chunk    *wgpu.Kernel
-	tail     *wgpu.Kernel
-	parents  *wgpu.Kernel
-	perInv   int
-	key      [8]uint32
-	flags    uint32
-	chunkGrp uint32
+	ctx     *wgpu.Context
+	chunk   *wgpu.Kernel
+	tail    *wgpu.Kernel
+	parents *wgpu.Kernel
+	perInv  int
+	key     [8]uint32
+	flags   uint32
 }
 
 func kernelSource(d Design) (string, int, error) {
