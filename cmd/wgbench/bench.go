@@ -35,7 +35,6 @@ type benchConfig struct {
 	quick   bool
 	repeats int
 	bar     *progressbar.ProgressBar
-	log     io.Writer
 }
 
 // step advances the progress bar by one measured case.
@@ -219,7 +218,7 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 				return err
 			}
 			defer ctx.Close()
-			cfg := &benchConfig{quick: quick, repeats: repeats, log: cmd.ErrOrStderr()}
+			cfg := &benchConfig{quick: quick, repeats: repeats}
 			if quick {
 				warmUp, firstWarmUp = 20*time.Millisecond, 0
 				if !cmd.Flags().Changed("repeats") {
@@ -261,6 +260,21 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 			return writeResults(all, jsonPath, mdPath, svgDir)
 		},
 	}
+	// Suites register in init functions of files that run after this one,
+	// so the list is added to the help when it is shown.
+	help := cmd.HelpFunc()
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c == cmd && !strings.Contains(c.Long, "Suites:") {
+			var sb strings.Builder
+			sb.WriteString(c.Long + "\n\nSuites:\n")
+			for _, name := range suiteNames() {
+				i := slices.IndexFunc(suites, func(s suite) bool { return s.name == name })
+				fmt.Fprintf(&sb, "  %-9s %s\n", name, suites[i].about)
+			}
+			c.Long = strings.TrimRight(sb.String(), "\n")
+		}
+		help(c, args)
+	})
 	f := cmd.Flags()
 	f.BoolVar(&quick, "quick", false, "small sizes only, about a minute on a 2-core CPU adapter")
 	f.IntVar(&repeats, "repeats", 5, "timed repeats per size; the median is reported (3 with --quick)")
