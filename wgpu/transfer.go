@@ -307,25 +307,31 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		s.mapped = false
-		enc, err := c.device.CreateCommandEncoder(nil)
-		if err != nil {
+		if s.inFlight, err = c.submitCopy(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded)); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
-		err = enc.CopyBufferToBuffer(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded))
-		if err != nil {
-			enc.Release()
-			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
-		}
-		cmd, err := enc.Finish(nil)
-		enc.Release()
-		if err != nil {
-			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
-		}
-		s.inFlight = c.queue.Submit(cmd)
-		cmd.Release()
 		pos += chunk
 	}
 	return nil
+}
+
+// submitCopy submits one buffer-to-buffer copy without waiting for it.
+// Callers hold c.mu.
+func (c *Context) submitCopy(src *gpu.Buffer, srcOff uint64, dst *gpu.Buffer, dstOff, size uint64) (gpu.SubmissionIndex, error) {
+	enc, err := c.device.CreateCommandEncoder(nil)
+	if err != nil {
+		return 0, err
+	}
+	defer enc.Release()
+	if err := enc.CopyBufferToBuffer(src, srcOff, dst, dstOff, size); err != nil {
+		return 0, err
+	}
+	cmd, err := enc.Finish(nil)
+	if err != nil {
+		return 0, err
+	}
+	defer cmd.Release()
+	return c.queue.Submit(cmd), nil
 }
 
 // Download copies len(dst) bytes of src from srcOffset (a multiple of 4)
@@ -376,22 +382,9 @@ func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error
 			if n-pos < chunk {
 				chunk = n - pos
 			}
-			enc, err := c.device.CreateCommandEncoder(nil)
-			if err != nil {
+			if s.inFlight, err = c.submitCopy(src.buf, srcOffset+uint64(pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
 				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
 			}
-			err = enc.CopyBufferToBuffer(src.buf, srcOffset+uint64(pos), s.buf, 0, uint64((chunk+3)&^3))
-			if err != nil {
-				enc.Release()
-				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
-			}
-			cmd, err := enc.Finish(nil)
-			enc.Release()
-			if err != nil {
-				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
-			}
-			s.inFlight = c.queue.Submit(cmd)
-			cmd.Release()
 			queue = append(queue, piece{s, pos, chunk})
 			pos += chunk
 			continue
