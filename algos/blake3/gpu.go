@@ -113,6 +113,24 @@ func (o Options) mode() (key [8]uint32, flags uint32, err error) {
 	return iv, 0, nil
 }
 
+// engine checks the options and returns the compiled kernels for their
+// design and mode, with the output length they ask for.
+func (o Options) engine(ctx *wgpu.Context) (*engine, int, error) {
+	key, flags, err := o.mode()
+	if err != nil {
+		return nil, 0, err
+	}
+	length, err := o.length()
+	if err != nil {
+		return nil, 0, err
+	}
+	e, err := newEngine(ctx, o.Design, key, flags)
+	if err != nil {
+		return nil, 0, err
+	}
+	return e, length, nil
+}
+
 func (o Options) length() (int, error) {
 	switch {
 	case o.Length < 0:
@@ -500,15 +518,7 @@ func knownLength(r io.Reader) (int64, bool) {
 // piece is a power-of-two subtree of chunks hashed on the GPU, and the
 // subtree roots are merged on the CPU. The output has opts.Length bytes.
 func SumReader(ctx *wgpu.Context, r io.Reader, opts Options) ([]byte, error) {
-	key, flags, err := opts.mode()
-	if err != nil {
-		return nil, err
-	}
-	length, err := opts.length()
-	if err != nil {
-		return nil, err
-	}
-	e, err := newEngine(ctx, opts.Design, key, flags)
+	e, length, err := opts.engine(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -606,21 +616,13 @@ func sumStream(ctx *wgpu.Context, e *engine, r io.Reader, piece uint64, length i
 // must hold n bytes rounded up to a multiple of 16.
 func SumBuffer(ctx *wgpu.Context, buf *wgpu.Buffer, n uint64, opts Options) ([]byte, wgpu.Timing, error) {
 	var t wgpu.Timing
-	key, flags, err := opts.mode()
-	if err != nil {
-		return nil, t, err
-	}
-	length, err := opts.length()
-	if err != nil {
-		return nil, t, err
-	}
 	if buf == nil {
 		return nil, t, errors.New("blake3: SumBuffer needs a buffer, got nil")
 	}
 	if n > buf.Size() {
 		return nil, t, fmt.Errorf("blake3: SumBuffer of %d bytes from a %d-byte buffer", n, buf.Size())
 	}
-	e, err := newEngine(ctx, opts.Design, key, flags)
+	e, length, err := opts.engine(ctx)
 	if err != nil {
 		return nil, t, err
 	}
@@ -710,15 +712,7 @@ func kernelSourceDefault() (string, error) {
 // own regions of the chaining-value buffers. It serves tests that sweep
 // thousands of lengths, where a Run per input would dominate.
 func sumBatch(ctx *wgpu.Context, inputs [][]byte, opts Options) ([][]byte, error) {
-	key, flags, err := opts.mode()
-	if err != nil {
-		return nil, err
-	}
-	length, err := opts.length()
-	if err != nil {
-		return nil, err
-	}
-	e, err := newEngine(ctx, opts.Design, key, flags)
+	e, length, err := opts.engine(ctx)
 	if err != nil {
 		return nil, err
 	}
