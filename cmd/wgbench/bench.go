@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -354,6 +355,23 @@ func svgName(t table) string {
 		name = strings.ReplaceAll(name, "--", "-")
 	}
 	return filepath.Clean(strings.Trim(name, "-") + ".svg")
+}
+
+// cpuParallel runs fn(i) for i in [0, n) on all cores, for the CPU
+// reference columns and the CPU path of the commands.
+func cpuParallel(n int, fn func(i int)) {
+	w := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for g := 0; g < w; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < n; i += w {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // hostCPU names this machine's CPU count, for CPU-reference columns.

@@ -9,10 +9,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -290,7 +288,6 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 func cpuMerkleRate(hash *merkle.Hash, n int) (float64, error) {
 	leaves := benchLeaves(hash, n)
 	nodes := make([][32]byte, n)
-	workers := runtime.GOMAXPROCS(0)
 	start := time.Now()
 	for lo := n / 2; lo >= 1; lo /= 2 {
 		child := func(c int) [32]byte {
@@ -299,17 +296,10 @@ func cpuMerkleRate(hash *merkle.Hash, n int) (float64, error) {
 			}
 			return nodes[c]
 		}
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for i := lo + w; i < 2*lo; i += workers {
-					nodes[i] = hash.Merge(child(2*i), child(2*i+1))
-				}
-			}(w)
-		}
-		wg.Wait()
+		cpuParallel(lo, func(k int) {
+			i := lo + k
+			nodes[i] = hash.Merge(child(2*i), child(2*i+1))
+		})
 	}
 	d := time.Since(start)
 	ref, err := merkle.BuildCPU(leaves, hash)

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -118,18 +117,7 @@ func rescueFileCmd(cmd *cobra.Command, inPath, outPath, variant string, m int) e
 func rescueDigests(dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
 	ctx, err := openContext()
 	if errors.Is(err, wgpu.ErrCPUBackend) {
-		w := runtime.GOMAXPROCS(0)
-		var wg sync.WaitGroup
-		for g := 0; g < w; g++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := g; i < len(dst); i += w {
-					dst[i] = rescue.HashElements(els[i*m : (i+1)*m])
-				}
-			}()
-		}
-		wg.Wait()
+		cpuParallel(len(dst), func(i int) { dst[i] = rescue.HashElements(els[i*m : (i+1)*m]) })
 		return nil
 	}
 	if err != nil {
@@ -334,19 +322,8 @@ func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, 
 
 // rescueCPURate is the CPU reference's merges per second on all cores.
 func rescueCPURate(n int) float64 {
-	w := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
+	out := make([][4]uint64, n)
 	start := time.Now()
-	for g := 0; g < w; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d := [4]uint64{uint64(g)}
-			for i := g; i < n; i += w {
-				d = rescue.Merge(d, [4]uint64{uint64(i)})
-			}
-		}()
-	}
-	wg.Wait()
+	cpuParallel(n, func(i int) { out[i] = rescue.Merge([4]uint64{uint64(i)}, [4]uint64{uint64(i), 1}) })
 	return float64(n) / time.Since(start).Seconds()
 }
