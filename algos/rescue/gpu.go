@@ -211,9 +211,6 @@ func (s variantSpec) storageBindings() int {
 	return 2
 }
 
-// warmed records the kernels that have run once (see runBatch).
-var warmed sync.Map // *wgpu.Kernel → bool
-
 // Operation codes of params.op in wgsl/rescue.wgsl.
 var opCodes = map[string]uint32{"permute": 0, "merge": 1, "hash": 2} // hash: OP_ABSORB
 
@@ -446,19 +443,6 @@ func runBatch(ctx *wgpu.Context, op string, opts Options, count, inPer, outPer i
 		guardWords = make([]uint64, guard)
 		for i := range guardWords {
 			guardWords[i] = guardWord
-		}
-	}
-	// The first dispatch of a pipeline compiles it (lavapipe compiles on
-	// the queue), so it runs alone on one item before any large upload:
-	// lavapipe 22.3 was seen to crash compiling this kernel while a staged
-	// upload was in flight, and a compile inside a long submission makes
-	// that submission longer still. It must do real work: lavapipe
-	// specialises a shader on its uniform values, and the variant for
-	// count = 0 is empty, which leaves the real compile to the next dispatch.
-	if _, done := warmed.LoadOrStore(k, true); !done {
-		if _, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: bindings(wgpu.Bind(inBuf), wgpu.Bind(outBuf)), Params: params(1, 0), Groups: [3]uint32{1, 1, 1}}); err != nil {
-			warmed.Delete(k)
-			return fmt.Errorf("rescue: %s: first dispatch: %w", op, err)
 		}
 	}
 	var stats Stats
