@@ -3,6 +3,7 @@ package wgpu_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -223,5 +224,57 @@ func TestNoLeaks(t *testing.T) {
 		kept.Release()
 		kept.Release()
 		require.Equal(t, before, ctx.LiveBuffers())
+	})
+}
+
+// TestConcurrentUse shares one Context between goroutines that each upload,
+// run and download their own data.
+func TestConcurrentUse(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		require.NoError(t, err)
+		const workers, n = 6, 1<<18 + 3
+		errs := make(chan error, workers)
+		for w := 0; w < workers; w++ {
+			go func(w int) {
+				errs <- func() error {
+					src := make([]uint32, n)
+					for i := range src {
+						src[i] = uint32(w<<24 + i)
+					}
+					in, err := ctx.NewBuffer("in", 4*n)
+					if err != nil {
+						return err
+					}
+					defer in.Release()
+					out, err := ctx.NewBuffer("out", 4*n)
+					if err != nil {
+						return err
+					}
+					defer out.Release()
+					for r := 0; r < 3; r++ {
+						if err := ctx.Upload(in, 0, wgpu.Bytes(src)); err != nil {
+							return err
+						}
+						if _, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(in), wgpu.Bind(out)}, Params: []uint32{n}, Groups: ctx.Grid(n, 64)}); err != nil {
+							return err
+						}
+						got := make([]uint32, n)
+						if err := ctx.Download(wgpu.Bytes(got), out, 0); err != nil {
+							return err
+						}
+						for i := range got {
+							if got[i] != src[i]+1+uint32(i) {
+								return fmt.Errorf("worker %d round %d: element %d = %d, want %d", w, r, i, got[i], src[i]+1+uint32(i))
+							}
+						}
+					}
+					return nil
+				}()
+			}(w)
+		}
+		for w := 0; w < workers; w++ {
+			require.NoError(t, <-errs)
+		}
 	})
 }
