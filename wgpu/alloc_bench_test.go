@@ -41,7 +41,7 @@ func BenchmarkAllocHistory(b *testing.B) {
 	if !ctx.Info().Timestamps {
 		b.Skip("needs timestamp queries")
 	}
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "readall", Source: readAll, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "readall", Module: text{"readAll", readAll}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,6 +19,9 @@ type Buffer struct {
 // NewBuffer allocates a device buffer of at least size bytes (rounded up to
 // a multiple of 4), zero-filled. label names it in error messages.
 func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
+	if c == nil {
+		return nil, errNilContext("new buffer " + label)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("new buffer "+label, &err)
@@ -28,10 +31,10 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	if size == 0 {
 		size = 4
 	}
-	size = (size + 3) &^ 3
 	if size > c.info.Limits.MaxBufferSize {
 		return nil, fmt.Errorf("wgpu: new buffer %s: %d bytes exceeds the device's largest buffer, %d bytes", label, size, c.info.Limits.MaxBufferSize)
 	}
+	size = (size + 3) &^ 3 // cannot wrap: MaxBufferSize is far below 2^64
 	buf, err := c.device.CreateBuffer(&gpu.BufferDescriptor{
 		Label: label,
 		Usage: gpu.BufferUsage_Storage | gpu.BufferUsage_CopySrc | gpu.BufferUsage_CopyDst,
@@ -48,6 +51,9 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 // use it to check that a call releases every buffer it allocates; the
 // Context's own staging buffers are not counted.
 func (c *Context) LiveBuffers() int {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.liveBuffers
@@ -84,16 +90,25 @@ func Bytes[T any](s []T) []byte {
 
 // Clear fills size bytes of b from offset with zeros (size 0: to the end).
 func (c *Context) Clear(b *Buffer, offset, size uint64) (err error) {
+	if c == nil {
+		return errNilContext("clear")
+	}
+	if b == nil || b.buf == nil {
+		return fmt.Errorf("wgpu: clear: no (or a released) buffer")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("clear "+b.label, &err)
 	if err := c.check("clear " + b.label); err != nil {
 		return err
 	}
+	if offset > b.size {
+		return fmt.Errorf("wgpu: clear %s: offset %d is past its %d bytes", b.label, offset, b.size)
+	}
 	if size == 0 {
 		size = b.size - offset
 	}
-	if offset%4 != 0 || size%4 != 0 || offset+size > b.size {
+	if offset%4 != 0 || size%4 != 0 || size > b.size-offset {
 		return fmt.Errorf("wgpu: clear %s: range [%d, %d) is not 4-byte aligned inside its %d bytes", b.label, offset, offset+size, b.size)
 	}
 	enc, err := c.device.CreateCommandEncoder(nil)

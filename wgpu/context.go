@@ -38,6 +38,15 @@ type Options struct {
 	// Transfer tunes the host-device transfer path; the zero value is the
 	// default measured best on our GPU machine.
 	Transfer TransferOptions
+	// Limits caps the limits the device is opened with: each non-zero
+	// field lowers the adapter's limit to its value, and wgpu then rejects
+	// any use beyond it, as a smaller GPU would. Every kernel family sizes
+	// its pieces and workgroups from the Context's limits, so this is how
+	// tests exercise small devices. The zero value grants the adapter's
+	// own limits. WebGPULimits is the profile every conformant adapter
+	// grants; the environment variable WGCOMPUTE_LIMITS=webgpu selects it
+	// when this field is zero.
+	Limits Limits
 }
 
 // TransferOptions tune the staging ring that Upload and Download use.
@@ -80,6 +89,67 @@ type AdapterInfo struct {
 	Limits     Limits `json:"limits"`
 }
 
+// WebGPULimits are the limits the WebGPU specification guarantees on every
+// adapter: a device opened with them behaves as the smallest conformant GPU
+// (and every browser) does.
+var WebGPULimits = Limits{
+	MaxBufferSize:              256 << 20,
+	MaxStorageBindingSize:      128 << 20,
+	MaxWorkgroupStorage:        16 << 10,
+	MaxInvocationsPerWorkgroup: 256,
+	MaxWorkgroupSizeX:          256,
+	MaxWorkgroupsPerDimension:  65535,
+	MaxStorageBuffersPerStage:  8,
+}
+
+// LimitProfiles names the values WGCOMPUTE_LIMITS accepts.
+var LimitProfiles = map[string]Limits{"webgpu": WebGPULimits}
+
+// capLimits lowers l to the non-zero fields of lim; the WebGPU profile also
+// caps what Limits does not name to the specification's defaults.
+func capLimits(l gpu.Limits, lim Limits) gpu.Limits {
+	low64 := func(v *uint64, c uint64) {
+		if c != 0 && c < *v {
+			*v = c
+		}
+	}
+	low32 := func(v *uint32, c uint32) {
+		if c != 0 && c < *v {
+			*v = c
+		}
+	}
+	low64(&l.MaxBufferSize, lim.MaxBufferSize)
+	low64(&l.MaxStorageBufferBindingSize, lim.MaxStorageBindingSize)
+	low32(&l.MaxComputeWorkgroupStorageSize, lim.MaxWorkgroupStorage)
+	low32(&l.MaxComputeInvocationsPerWorkgroup, lim.MaxInvocationsPerWorkgroup)
+	low32(&l.MaxComputeWorkgroupSizeX, lim.MaxWorkgroupSizeX)
+	low32(&l.MaxComputeWorkgroupsPerDimension, lim.MaxWorkgroupsPerDimension)
+	low32(&l.MaxStorageBuffersPerShaderStage, lim.MaxStorageBuffersPerStage)
+	if lim == WebGPULimits {
+		low32(&l.MaxComputeWorkgroupSizeY, 256)
+		low32(&l.MaxComputeWorkgroupSizeZ, 64)
+		low64(&l.MaxUniformBufferBindingSize, 64<<10)
+		low32(&l.MaxUniformBuffersPerShaderStage, 12)
+		low32(&l.MaxBindGroups, 4)
+	}
+	if l.MaxBufferSize < l.MaxStorageBufferBindingSize {
+		l.MaxStorageBufferBindingSize = l.MaxBufferSize
+	}
+	return l
+}
+
+func publicLimits(l gpu.Limits) Limits {
+	return Limits{
+		MaxBufferSize:              l.MaxBufferSize,
+		MaxStorageBindingSize:      l.MaxStorageBufferBindingSize,
+		MaxWorkgroupStorage:        l.MaxComputeWorkgroupStorageSize,
+		MaxInvocationsPerWorkgroup: l.MaxComputeInvocationsPerWorkgroup,
+		MaxWorkgroupSizeX:          l.MaxComputeWorkgroupSizeX,
+		MaxWorkgroupsPerDimension:  l.MaxComputeWorkgroupsPerDimension,
+		MaxStorageBuffersPerStage:  l.MaxStorageBuffersPerShaderStage,
+	}
+}
+
 // maxBufferClamp bounds maxBufferSize when an adapter reports 2^64-1: the C
 // API reads that value as "undefined" and would grant the 256 MiB default.
 const maxBufferClamp = 1 << 36
@@ -92,6 +162,7 @@ type Context struct {
 	queue   *gpu.Queue
 	info    AdapterInfo
 	kernels map[kernelKey]*Kernel
+	modules map[string]*gpu.ShaderModule // by module identity
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
@@ -151,15 +222,7 @@ func adapterLimits(a *gpu.Adapter) (gpu.Limits, Limits) {
 	if l.MaxBufferSize < l.MaxStorageBufferBindingSize {
 		l.MaxStorageBufferBindingSize = l.MaxBufferSize
 	}
-	return l, Limits{
-		MaxBufferSize:              l.MaxBufferSize,
-		MaxStorageBindingSize:      l.MaxStorageBufferBindingSize,
-		MaxWorkgroupStorage:        l.MaxComputeWorkgroupStorageSize,
-		MaxInvocationsPerWorkgroup: l.MaxComputeInvocationsPerWorkgroup,
-		MaxWorkgroupSizeX:          l.MaxComputeWorkgroupSizeX,
-		MaxWorkgroupsPerDimension:  l.MaxComputeWorkgroupsPerDimension,
-		MaxStorageBuffersPerStage:  l.MaxStorageBuffersPerShaderStage,
-	}
+	return l, publicLimits(l)
 }
 
 func describe(i int, a *gpu.Adapter) AdapterInfo {
@@ -186,14 +249,23 @@ func rank(info AdapterInfo) int {
 	return r
 }
 
-func fromEnv(opts Options) Options {
+func fromEnv(opts Options) (Options, error) {
+	if opts.Limits == (Limits{}) {
+		if name := os.Getenv("WGCOMPUTE_LIMITS"); name != "" {
+			lim, ok := LimitProfiles[strings.ToLower(name)]
+			if !ok {
+				return opts, fmt.Errorf("wgpu: WGCOMPUTE_LIMITS=%q: accepted is webgpu (or unset for the adapter's own limits)", name)
+			}
+			opts.Limits = lim
+		}
+	}
 	if opts.Backend == "" {
 		opts.Backend = os.Getenv("WGCOMPUTE_BACKEND")
 	}
 	if opts.Adapter == "" {
 		opts.Adapter = os.Getenv("WGCOMPUTE_ADAPTER")
 	}
-	return opts
+	return opts, nil
 }
 
 var (
@@ -258,7 +330,10 @@ func enumerate(inst *gpu.Instance, backends gpu.InstanceBackend) ([]*gpu.Adapter
 // when empty), the default choice first. Adapter selection in opts is
 // ignored.
 func Adapters(opts Options) ([]AdapterInfo, error) {
-	opts = fromEnv(opts)
+	opts, err := fromEnv(opts)
+	if err != nil {
+		return nil, err
+	}
 	if strings.EqualFold(opts.Backend, "cpu") {
 		return nil, nil
 	}
@@ -284,7 +359,9 @@ func noAdapterError(opts Options, what string) error {
 // Open opens a device on the adapter chosen by opts (see Options). The
 // device is granted the adapter's real limits.
 func Open(opts Options) (ctx *Context, err error) {
-	opts = fromEnv(opts)
+	if opts, err = fromEnv(opts); err != nil {
+		return nil, err
+	}
 	if strings.EqualFold(opts.Backend, "cpu") {
 		return nil, ErrCPUBackend
 	}
@@ -341,7 +418,9 @@ func Open(opts Options) (ctx *Context, err error) {
 	release(pick)
 	adapter := adapters[pick]
 	limits, _ := adapterLimits(adapter)
-	c := &Context{adapter: adapter, info: infos[pick], kernels: map[kernelKey]*Kernel{}}
+	limits = capLimits(limits, opts.Limits)
+	c := &Context{adapter: adapter, info: infos[pick], kernels: map[kernelKey]*Kernel{}, modules: map[string]*gpu.ShaderModule{}}
+	c.info.Limits = publicLimits(limits)
 	var features []gpu.FeatureName
 	if c.info.Timestamps {
 		features = append(features, gpu.FeatureName_TimestampQuery)
@@ -371,15 +450,34 @@ func Open(opts Options) (ctx *Context, err error) {
 	return c, nil
 }
 
-// Info describes the adapter the Context runs on.
-func (c *Context) Info() AdapterInfo { return c.info }
+// CPUInfo describes the CPU backend, the nil *Context: every algorithm
+// given a nil Context runs its plain-Go reference on all cores.
+var CPUInfo = AdapterInfo{Name: "CPU (pure-Go reference)", Backend: "cpu", Type: "cpu"}
 
-// Limits returns the limits granted to the device.
-func (c *Context) Limits() Limits { return c.info.Limits }
+// Info describes the adapter the Context runs on (CPUInfo for nil).
+func (c *Context) Info() AdapterInfo {
+	if c == nil {
+		return CPUInfo
+	}
+	return c.info
+}
+
+// Limits returns the limits granted to the device (zero for nil).
+func (c *Context) Limits() Limits {
+	if c == nil {
+		return Limits{}
+	}
+	return c.info.Limits
+}
 
 // Close releases the device and everything the Context cached. Buffers the
-// caller created must be released first; Close is idempotent.
+// caller created must be released first: Close still closes, and reports
+// how many were left. Close is idempotent and a nil Context's Close does
+// nothing.
 func (c *Context) Close() error {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -391,6 +489,10 @@ func (c *Context) Close() error {
 		k.release()
 	}
 	c.kernels = nil
+	for _, m := range c.modules {
+		m.Release()
+	}
+	c.modules = nil
 	for _, tm := range c.timers {
 		tm.release()
 	}
@@ -398,7 +500,16 @@ func (c *Context) Close() error {
 	c.queue.Release()
 	c.device.Release()
 	c.adapter.Release()
+	if c.liveBuffers > 0 {
+		return fmt.Errorf("wgpu: close: %d buffers were not released before Close (they are freed with the device)", c.liveBuffers)
+	}
 	return nil
+}
+
+// errNilContext is what device operations on a nil Context return: nil is
+// the CPU backend, which algorithms handle before they reach this layer.
+func errNilContext(op string) error {
+	return fmt.Errorf("wgpu: %s: nil Context (the CPU backend has no device; open one with wgpu.Open)", op)
 }
 
 // check reports a closed context; callers hold c.mu.

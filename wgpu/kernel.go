@@ -19,22 +19,30 @@ type Kernel struct {
 	name     string
 	storage  int
 	uniform  bool
-	module   *gpu.ShaderModule
 	layout   *gpu.BindGroupLayout
 	playout  *gpu.PipelineLayout
 	pipeline *gpu.ComputePipeline
 }
 
 type kernelKey struct {
-	source, entry string
+	module, entry string
 	storage       int
 	uniform       bool
+	readOnly      string
 }
 
-// KernelSpec names one entry point and its bindings.
+// Module is a WGSL module a kernel is compiled from: package wgsl's
+// Module. ID names it; Source, called only the first time a Context meets
+// the ID, returns its text.
+type Module interface {
+	ID() string
+	Source() (string, error)
+}
+
+// KernelSpec names one entry point of a module and its bindings.
 type KernelSpec struct {
 	Label    string // shown in errors, for example "blake3.wgsl:chunks"
-	Source   string // the whole WGSL text (see package wgsl's Compose)
+	Module   Module // the compiled module; one shader module per ID and Context
 	Entry    string // entry point name
 	Storage  int    // storage buffers at bindings 0..Storage-1
 	Uniform  bool   // a uniform of u32 params at binding Storage
@@ -44,6 +52,9 @@ type KernelSpec struct {
 // Kernel compiles spec once per Context and returns the cached pipeline on
 // later calls.
 func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
+	if c == nil {
+		return nil, errNilContext("compile " + spec.Label)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	op := "compile " + spec.Label
@@ -51,9 +62,27 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	if err := c.check(op); err != nil {
 		return nil, err
 	}
-	key := kernelKey{spec.Source, spec.Entry, spec.Storage, spec.Uniform}
+	if spec.Module == nil {
+		return nil, fmt.Errorf("wgpu: %s: no module", op)
+	}
+	id := spec.Module.ID()
+	key := kernelKey{id, spec.Entry, spec.Storage, spec.Uniform, fmt.Sprint(spec.ReadOnly)}
 	if k := c.kernels[key]; k != nil {
 		return k, nil
+	}
+	module := c.modules[id]
+	if module == nil {
+		src, err := spec.Module.Source()
+		if err != nil {
+			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
+		}
+		if module, err = c.device.CreateShaderModule(&gpu.ShaderModuleDescriptor{
+			Label:          id,
+			WGSLDescriptor: &gpu.ShaderModuleWGSLDescriptor{Code: src},
+		}); err != nil {
+			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
+		}
+		c.modules[id] = module
 	}
 	k = &Kernel{name: spec.Label, storage: spec.Storage, uniform: spec.Uniform}
 	built := k
@@ -63,13 +92,6 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 			built.release()
 		}
 	}()
-	k.module, err = c.device.CreateShaderModule(&gpu.ShaderModuleDescriptor{
-		Label:          spec.Label,
-		WGSLDescriptor: &gpu.ShaderModuleWGSLDescriptor{Code: spec.Source},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("wgpu: %s: %w", op, err)
-	}
 	var entries []gpu.BindGroupLayoutEntry
 	for i := 0; i < spec.Storage; i++ {
 		t := gpu.BufferBindingType_Storage
@@ -98,7 +120,7 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	k.pipeline, err = c.device.CreateComputePipeline(&gpu.ComputePipelineDescriptor{
 		Label:   spec.Label,
 		Layout:  k.playout,
-		Compute: gpu.ProgrammableStageDescriptor{Module: k.module, EntryPoint: spec.Entry},
+		Compute: gpu.ProgrammableStageDescriptor{Module: module, EntryPoint: spec.Entry},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: %s: pipeline: %w", op, err)
@@ -117,9 +139,6 @@ func (k *Kernel) release() {
 	}
 	if k.layout != nil {
 		k.layout.Release()
-	}
-	if k.module != nil {
-		k.module.Release()
 	}
 }
 
@@ -152,6 +171,23 @@ type Timing struct {
 	Measured bool
 	// Wall is the host time from submission to completion.
 	Wall time.Duration
+}
+
+// Add returns the timing of t and u one after the other: the times
+// summed, Measured only if both were (the zero Timing counts as measured
+// when added to, so sums can start from it).
+func (t Timing) Add(u Timing) Timing {
+	measured := u.Measured && (t.Measured || t == Timing{})
+	return Timing{Kernel: t.Kernel + u.Kernel, Measured: measured, Wall: t.Wall + u.Wall}
+}
+
+// Elapsed is the kernel time when it was measured, else the wall time:
+// the figure to report for "how long the GPU took".
+func (t Timing) Elapsed() time.Duration {
+	if t.Measured {
+		return t.Kernel
+	}
+	return t.Wall
 }
 
 // Run records the dispatches into one compute pass, submits them as one
@@ -218,6 +254,9 @@ func (p *Pending) Wait() (t Timing, err error) {
 }
 
 func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
+	if c == nil {
+		return nil, errNilContext("run")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("run", &err)

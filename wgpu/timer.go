@@ -47,7 +47,7 @@ func (t *timer) resolve(enc *gpu.CommandEncoder) error {
 }
 
 func (t *timer) read(c *Context) (time.Duration, error) {
-	if err := c.mapSync(t.readback, gpu.MapMode_Read, 16, nil); err != nil {
+	if err := c.mapSync(t.readback, gpu.MapMode_Read, 16); err != nil {
 		return 0, err
 	}
 	b := t.readback.GetMappedRange(0, 16)
@@ -78,40 +78,49 @@ const idleTimeout = 10 * time.Minute
 
 var errMapTimeout = fmt.Errorf("map buffer: no answer from the device in %v (device lost?)", mapTimeout)
 
-// waitIdle waits until the queue has finished all submitted work. A single
-// blocking Poll is not enough: wgpu 0.17 gives up waiting after 5 seconds
-// and returns with the work still running (slow software adapters get
-// there), and resources released after that crashed lavapipe. Callers
+// pollUntil polls the device without blocking until done reports true,
+// sleeping a little longer each time nothing has changed, up to limit.
+// wgpu 0.17's blocking Poll is never used: it gives up after 5 seconds and
+// returns as if the work were done, and what is released after that is
+// still in use by the GPU (a crash in lavapipe's worker threads).
+func (c *Context) pollUntil(limit time.Duration, done func(queueEmpty bool) bool) bool {
+	deadline := time.Now().Add(limit)
+	pause := time.Duration(0)
+	for {
+		if done(c.device.Poll(false, nil)) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		// A spin first (a short kernel finishes in microseconds), then
+		// sleeps growing to a millisecond.
+		if pause > 0 {
+			time.Sleep(pause)
+		}
+		pause = min(max(pause*2, 20*time.Microsecond), time.Millisecond)
+	}
+}
+
+// waitIdle waits until the queue has finished all submitted work. Callers
 // hold c.mu, so no submission can join the queue meanwhile.
 func (c *Context) waitIdle() error {
-	deadline := time.Now().Add(idleTimeout)
-	for !c.device.Poll(true, nil) {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the device has not finished its work in %v", idleTimeout)
-		}
+	if !c.pollUntil(idleTimeout, func(empty bool) bool { return empty }) {
+		return fmt.Errorf("the device has not finished its work in %v", idleTimeout)
 	}
 	return nil
 }
 
-// mapSync maps buf and waits for the mapping, polling the device. With a
-// submission index it waits only for that submission. Callers hold c.mu.
-func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64, idx *gpu.SubmissionIndex) error {
+// mapSync maps buf and waits for the mapping, polling the device. Callers
+// hold c.mu.
+func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64) error {
 	var status gpu.BufferMapAsyncStatus
 	done := false
 	if err := buf.MapAsync(mode, 0, size, func(s gpu.BufferMapAsyncStatus) { status, done = s, true }); err != nil {
 		return err
 	}
-	var wrapped *gpu.WrappedSubmissionIndex
-	if idx != nil {
-		wrapped = &gpu.WrappedSubmissionIndex{Queue: c.queue, SubmissionIndex: *idx}
-	}
-	deadline := time.Now().Add(mapTimeout)
-	for !done {
-		c.device.Poll(true, wrapped)
-		wrapped = nil
-		if !done && time.Now().After(deadline) {
-			return errMapTimeout
-		}
+	if !c.pollUntil(mapTimeout, func(bool) bool { return done }) {
+		return errMapTimeout
 	}
 	if status != gpu.BufferMapAsyncStatus_Success {
 		return fmt.Errorf("map buffer: %v", status)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime"
 	"sync"
-	"time"
 
 	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
@@ -28,12 +27,11 @@ const (
 )
 
 type slot struct {
-	buf      *gpu.Buffer
-	size     uint64
-	mapped   bool // mapped and ready for the host
-	mapping  bool // a MapAsync is outstanding
-	failed   error
-	inFlight gpu.SubmissionIndex
+	buf     *gpu.Buffer
+	size    uint64
+	mapped  bool // mapped and ready for the host
+	mapping bool // a MapAsync is outstanding
+	failed  error
 }
 
 type stagingPool struct {
@@ -136,14 +134,8 @@ func (p *stagingPool) waitMapped(s *slot, mode gpu.MapMode) error {
 			return err
 		}
 	}
-	idx := &gpu.WrappedSubmissionIndex{Queue: p.c.queue, SubmissionIndex: s.inFlight}
-	deadline := time.Now().Add(mapTimeout)
-	for s.mapping {
-		p.c.device.Poll(true, idx)
-		idx = nil
-		if s.mapping && time.Now().After(deadline) {
-			return errMapTimeout
-		}
+	if !p.c.pollUntil(mapTimeout, func(bool) bool { return !s.mapping }) {
+		return errMapTimeout
 	}
 	if s.failed != nil {
 		err := s.failed
@@ -197,8 +189,8 @@ func (c *Context) checkRange(op string, b *Buffer, offset uint64, n int) error {
 	if offset%4 != 0 {
 		return fmt.Errorf("wgpu: %s %s: offset %d is not a multiple of 4", op, b.label, offset)
 	}
-	end := offset + (uint64(n)+3)&^3
-	if end > b.size {
+	// Compared without adding, so that no offset can wrap past 2^64.
+	if n < 0 || offset > b.size || (uint64(n)+3)&^3 > b.size-offset {
 		return fmt.Errorf("wgpu: %s %s: %d bytes at offset %d do not fit in its %d bytes", op, b.label, n, offset, b.size)
 	}
 	return nil
@@ -259,6 +251,12 @@ func (c *Context) UploadFrom(dst *Buffer, dstOffset uint64, r io.Reader, n int64
 }
 
 func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []byte, pos int64) error, small []byte) (err error) {
+	if c == nil {
+		return errNilContext("upload")
+	}
+	if n < 0 {
+		return fmt.Errorf("wgpu: upload: negative length %d", n)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("upload", &err)
@@ -307,7 +305,7 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		s.mapped = false
-		if s.inFlight, err = c.submitCopy(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded)); err != nil {
+		if _, err = c.submitCopy(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded)); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		pos += chunk
@@ -337,6 +335,9 @@ func (c *Context) submitCopy(src *gpu.Buffer, srcOff uint64, dst *gpu.Buffer, ds
 // Download copies len(dst) bytes of src from srcOffset (a multiple of 4)
 // into dst, and returns when they are there.
 func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error) {
+	if c == nil {
+		return errNilContext("download")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("download", &err)
@@ -382,7 +383,7 @@ func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error
 			if n-pos < chunk {
 				chunk = n - pos
 			}
-			if s.inFlight, err = c.submitCopy(src.buf, srcOffset+uint64(pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
+			if _, err = c.submitCopy(src.buf, srcOffset+uint64(pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
 				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
 			}
 			queue = append(queue, piece{s, pos, chunk})

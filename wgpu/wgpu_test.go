@@ -16,6 +16,13 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 
+// text is a module given as WGSL text, for shaders that exist only to test
+// this layer.
+type text struct{ id, src string }
+
+func (t text) ID() string              { return "test:" + t.id }
+func (t text) Source() (string, error) { return t.src, nil }
+
 const addOne = `
 @group(0) @binding(0) var<storage, read> src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
@@ -51,7 +58,7 @@ func TestGrid(t *testing.T) {
 
 func TestDispatchAndTransfers(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 		require.NoError(t, err)
 		// Sizes straddle the small-transfer cut and a staging slot.
 		for _, n := range []int{1, 1000, 300_001, 17_000_001} {
@@ -121,7 +128,7 @@ func TestBadInput(t *testing.T) {
 	_, err = wgpu.Open(wgpu.Options{Backend: "vulkan", Adapter: "no such adapter"})
 	require.ErrorIs(t, err, wgpu.ErrNoAdapter)
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		_, err := ctx.Kernel(wgpu.KernelSpec{Label: "broken", Source: "fn main( {", Entry: "main"})
+		_, err := ctx.Kernel(wgpu.KernelSpec{Label: "broken", Module: text{"broken", "fn main( {"}, Entry: "main"})
 		require.ErrorContains(t, err, "broken")
 		require.NotContains(t, err.Error(), "nil pointer")
 		require.ErrorContains(t, err, "CreateShaderModule")
@@ -130,7 +137,7 @@ func TestBadInput(t *testing.T) {
 		defer b.Release()
 		require.ErrorContains(t, ctx.Upload(b, 0, make([]byte, 17)), "do not fit")
 		require.ErrorContains(t, ctx.Download(make([]byte, 4), b, 2), "multiple of 4")
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 		require.NoError(t, err)
 		_, err = ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(b)}, Params: []uint32{1}, Groups: [3]uint32{1, 1, 1}})
 		require.ErrorContains(t, err, "1 buffers bound, the kernel takes 2")
@@ -157,7 +164,7 @@ func TestAdapters(t *testing.T) {
 
 func TestSubmitOverlapsUpload(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 		require.NoError(t, err)
 		const n = 3<<20 + 5
 		a := make([]uint32, n)
@@ -194,7 +201,7 @@ func TestSubmitOverlapsUpload(t *testing.T) {
 
 func TestNoLeaks(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 		require.NoError(t, err)
 		gputest.NoLeaks(t, ctx, func() error {
 			const n = 3<<20 + 1
@@ -231,7 +238,7 @@ func TestNoLeaks(t *testing.T) {
 // run and download their own data.
 func TestConcurrentUse(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Source: addOne, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 		require.NoError(t, err)
 		const workers, n = 6, 1<<18 + 3
 		errs := make(chan error, workers)

@@ -1,22 +1,37 @@
-// Package wgsl holds the project's compute shaders, one file per kernel family,
-// embedded at build time.
+// Package wgsl holds the project's compute shaders, one file per kernel
+// family, embedded at build time, and builds them into modules.
 //
-// Shared WGSL (the Goldilocks u32-pair library) is never copied into another
-// shader: Compose concatenates library files in front of a kernel file, so
-// every kernel that needs field arithmetic compiles the one library text.
+// A shader names what it needs with include lines,
+//
+//	//!include goldilocks.wgsl
+//
+// which Build resolves depth first, each file once, so the Goldilocks
+// library is written once and every kernel that needs field arithmetic says
+// so itself; Go never lists a shader's dependencies or writes WGSL text.
+// What varies between variants of one family (a workgroup size, a lane
+// width) is a prelude of typed constants, declared by Go as Consts and
+// placed in front of the files.
 package wgsl
 
 import (
 	"embed"
 	"fmt"
+	"math"
+	"sort"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed *.wgsl
 var files embed.FS
 
-// Source returns the text of the named shader file, for example
-// "goldilocks.wgsl". It returns an error for a name that is not embedded.
+// includeDirective starts a line that names a file the shader needs.
+const includeDirective = "//!include "
+
+// Source returns the text of the named shader file as embedded, for example
+// "goldilocks.wgsl", include lines untouched. It returns an error for a
+// name that is not embedded.
 func Source(name string) (string, error) {
 	b, err := files.ReadFile(name)
 	if err != nil {
@@ -25,26 +40,171 @@ func Source(name string) (string, error) {
 	return string(b), nil
 }
 
-// MustSource is Source for names that are fixed at compile time; it panics
-// only if the binary was built without that file, which tests catch.
-func MustSource(name string) string {
-	s, err := Source(name)
-	if err != nil {
-		panic(err)
-	}
-	return s
+// Const is one constant of a module's prelude, declared as
+// `const Name: T = Value;` with T from Value's Go type: uint32 (u32),
+// int32 (i32), float32 (f32) or bool.
+type Const struct {
+	Name  string
+	Value any
 }
 
-// Compose returns the named files concatenated in order, each preceded by a
-// comment naming it, so that compiler messages can be traced to a file.
-func Compose(names ...string) (string, error) {
+func (c Const) wgsl() (string, error) {
+	var t, v string
+	switch x := c.Value.(type) {
+	case uint32:
+		t, v = "u32", strconv.FormatUint(uint64(x), 10)+"u"
+	case int32:
+		t, v = "i32", strconv.FormatInt(int64(x), 10)+"i"
+	case float32:
+		if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
+			return "", fmt.Errorf("wgsl: const %s = %v: WGSL has no literal for it", c.Name, x)
+		}
+		t, v = "f32", strconv.FormatFloat(float64(x), 'g', -1, 32)
+		if !strings.ContainsAny(v, ".e") {
+			v += ".0"
+		}
+		v += "f"
+	case bool:
+		t, v = "bool", strconv.FormatBool(x)
+	default:
+		return "", fmt.Errorf("wgsl: const %s has Go type %T: accepted are uint32, int32, float32 and bool", c.Name, c.Value)
+	}
+	if c.Name == "" || strings.ContainsAny(c.Name, " \t\n;:=") {
+		return "", fmt.Errorf("wgsl: const name %q is not an identifier", c.Name)
+	}
+	return "const " + c.Name + ": " + t + " = " + v + ";\n", nil
+}
+
+// Module is a WGSL module: the prelude of Consts, then Files in order, each
+// after the files it includes. Two Modules with the same files and
+// constants are the same module: ID names it, and Source builds its text
+// once per process.
+type Module struct {
+	Files  []string
+	Consts []Const
+}
+
+// ID identifies the module, for pipeline caches and error messages:
+// "rescue_fast.wgsl" or "merkle.wgsl+merkle_blake3.wgsl{MK_WG=256}".
+func (m Module) ID() string {
 	var b strings.Builder
-	for _, n := range names {
-		s, err := Source(n)
+	b.WriteString(strings.Join(m.Files, "+"))
+	if len(m.Consts) > 0 {
+		cs := make([]string, len(m.Consts))
+		for i, c := range m.Consts {
+			cs[i] = fmt.Sprintf("%s=%v", c.Name, c.Value)
+		}
+		sort.Strings(cs)
+		b.WriteString("{" + strings.Join(cs, ",") + "}")
+	}
+	return b.String()
+}
+
+var (
+	builtMu sync.Mutex
+	built   = map[string]string{}
+)
+
+// Source returns the module's WGSL text, built on first use and cached.
+func (m Module) Source() (string, error) {
+	id := m.ID()
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if s, ok := built[id]; ok {
+		return s, nil
+	}
+	s, err := Build(m.Files, m.Consts...)
+	if err != nil {
+		return "", err
+	}
+	built[id] = s
+	return s, nil
+}
+
+// Build returns the text of files with their includes resolved: every
+// file, its includes first (depth first, in the order they are named),
+// appears once, preceded by a comment naming it so that compiler messages
+// can be traced to a file; the constants come first. An include cycle or a
+// missing file is an error naming the chain.
+func Build(names []string, consts ...Const) (string, error) {
+	return build(Source, names, consts)
+}
+
+func build(read func(string) (string, error), names []string, consts []Const) (string, error) {
+	var b strings.Builder
+	if len(consts) > 0 {
+		b.WriteString("// ---- prelude ----\n")
+		for _, c := range consts {
+			line, err := c.wgsl()
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(line)
+		}
+	}
+	done := map[string]bool{}
+	active := map[string]bool{}
+	var visit func(name string, chain []string) error
+	visit = func(name string, chain []string) error {
+		if done[name] {
+			return nil
+		}
+		chain = append(chain, name)
+		if active[name] {
+			return fmt.Errorf("wgsl: include cycle %s", strings.Join(chain, " -> "))
+		}
+		active[name] = true
+		src, err := read(name)
 		if err != nil {
+			if len(chain) > 1 {
+				return fmt.Errorf("%w (included by %s)", err, strings.Join(chain[:len(chain)-1], " -> "))
+			}
+			return err
+		}
+		for _, dep := range Includes(src) {
+			if err := visit(dep, chain); err != nil {
+				return err
+			}
+		}
+		active[name] = false
+		done[name] = true
+		fmt.Fprintf(&b, "// ---- %s ----\n%s\n", name, src)
+		return nil
+	}
+	for _, n := range names {
+		if err := visit(n, nil); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "// ---- %s ----\n%s\n", n, s)
 	}
 	return b.String(), nil
 }
+
+// Includes lists the files src names on its include lines, in order.
+func Includes(src string) []string {
+	var deps []string
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, includeDirective); ok {
+			if dep := strings.TrimSpace(rest); dep != "" {
+				deps = append(deps, dep)
+			}
+		}
+	}
+	return deps
+}
+
+// Names lists every embedded shader file.
+func Names() []string {
+	entries, _ := files.ReadDir(".")
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// Compose returns the named files concatenated in order with their
+// includes resolved; it is Build without constants.
+//
+// Deprecated: use Module.
+func Compose(names ...string) (string, error) { return Build(names) }

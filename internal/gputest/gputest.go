@@ -15,9 +15,14 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
+type key struct {
+	backend string
+	limits  wgpu.Limits
+}
+
 var (
 	mu       sync.Mutex
-	contexts = map[string]*wgpu.Context{}
+	contexts = map[key]*wgpu.Context{}
 )
 
 // Backends returns the backends tests must cover: WGCOMPUTE_BACKEND if set,
@@ -34,17 +39,38 @@ func Backends() []string {
 // on lavapipe, and tests outnumber backends).
 func Context(tb testing.TB, backend string) *wgpu.Context {
 	tb.Helper()
+	return Limited(tb, backend, wgpu.Limits{})
+}
+
+// SmallLimits are limits small enough that modest test inputs are split
+// into several pieces, subtrees and row blocks: the one knob every
+// package's tests use to exercise their splitting.
+var SmallLimits = wgpu.Limits{MaxStorageBindingSize: 64 << 10, MaxBufferSize: 256 << 10}
+
+// Limited returns a shared Context for backend opened with limits capped
+// to lim (see wgpu.Options.Limits), kept like Context's.
+func Limited(tb testing.TB, backend string, lim wgpu.Limits) *wgpu.Context {
+	tb.Helper()
 	mu.Lock()
 	defer mu.Unlock()
-	if c := contexts[backend]; c != nil {
+	k := key{backend, lim}
+	if c := contexts[k]; c != nil {
 		return c
 	}
-	c, err := wgpu.Open(wgpu.Options{Backend: backend, Adapter: os.Getenv("WGCOMPUTE_ADAPTER")})
+	c, err := wgpu.Open(wgpu.Options{Backend: backend, Adapter: os.Getenv("WGCOMPUTE_ADAPTER"), Limits: lim})
 	if err != nil {
-		tb.Fatalf("open %s: %v", backend, err)
+		tb.Fatalf("open %s with limits %+v: %v", backend, lim, err)
 	}
-	contexts[backend] = c
+	contexts[k] = c
 	return c
+}
+
+// ForEachSmall runs fn as a subtest on every backend with SmallLimits.
+func ForEachSmall(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
+	t.Helper()
+	for _, b := range Backends() {
+		t.Run(b+"/small", func(t *testing.T) { fn(t, Limited(t, b, SmallLimits)) })
+	}
 }
 
 // ForEach runs fn as a subtest on every backend of Backends.

@@ -1,0 +1,90 @@
+// Package par runs loops on all cores: the CPU backend's one way of
+// spreading work, used by every algorithm's reference path.
+package par
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// For calls fn on consecutive ranges [lo, hi) covering [0, n), at least
+// grain items each, on up to GOMAXPROCS goroutines, and returns when all
+// are done. Small loops (under two grains, or one core) run inline.
+func For(n, grain int, fn func(lo, hi int)) {
+	_ = ForErr(n, grain, func(lo, hi int) error { fn(lo, hi); return nil })
+}
+
+// ForErr is For with a function that can fail: it returns the error of the
+// lowest failing range, and ranges not yet started when one fails are
+// skipped.
+func ForErr(n, grain int, fn func(lo, hi int) error) error {
+	if n <= 0 {
+		return nil
+	}
+	grain = max(grain, 1)
+	workers := runtime.GOMAXPROCS(0)
+	pieces := (n + grain - 1) / grain
+	if pieces < 2 || workers == 1 {
+		return fn(0, n)
+	}
+	// More pieces than workers balances uneven pieces; each piece is still
+	// at least a grain.
+	pieces = min(pieces, 4*workers)
+	step := (n + pieces - 1) / pieces
+	errs := make([]error, pieces)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, pieces); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				p := int(next.Add(1) - 1)
+				if p >= pieces || failed.Load() {
+					return
+				}
+				lo, hi := p*step, min((p+1)*step, n)
+				if lo >= hi {
+					continue
+				}
+				if err := fn(lo, hi); err != nil {
+					errs[p] = err
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// First returns the lowest i in [0, n) for which bad(i) holds, or -1,
+// scanning on all cores.
+func First(n, grain int, bad func(i int) bool) int {
+	var found atomic.Int64
+	found.Store(int64(n))
+	For(n, grain, func(lo, hi int) {
+		for i := lo; i < hi && int64(i) < found.Load(); i++ {
+			if bad(i) {
+				for {
+					cur := found.Load()
+					if int64(i) >= cur || found.CompareAndSwap(cur, int64(i)) {
+						break
+					}
+				}
+				return
+			}
+		}
+	})
+	if f := int(found.Load()); f < n {
+		return f
+	}
+	return -1
+}

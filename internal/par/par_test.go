@@ -1,0 +1,60 @@
+package par
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+)
+
+func TestForCoversEveryIndexOnce(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 1000, 100003} {
+		for _, grain := range []int{0, 1, 64, 1 << 20} {
+			seen := make([]atomic.Int32, n)
+			For(n, grain, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					seen[i].Add(1)
+				}
+			})
+			for i := range seen {
+				if seen[i].Load() != 1 {
+					t.Fatalf("n=%d grain=%d: index %d visited %d times", n, grain, i, seen[i].Load())
+				}
+			}
+		}
+	}
+}
+
+func TestForErrReportsLowestFailure(t *testing.T) {
+	err := ForErr(1000, 10, func(lo, hi int) error {
+		if lo >= 500 {
+			return fmt.Errorf("range at %d", lo)
+		}
+		return nil
+	})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if err := ForErr(10, 1, func(lo, hi int) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := errors.New("x")
+	if err := ForErr(1, 1, func(lo, hi int) error { return want }); err != want {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestFirst(t *testing.T) {
+	for _, n := range []int{0, 1, 5000, 1 << 18} {
+		for _, at := range []int{-1, 0, n / 3, n - 1} {
+			got := First(n, 100, func(i int) bool { return at >= 0 && i >= at })
+			want := at
+			if n == 0 {
+				want = -1
+			}
+			if got != want {
+				t.Fatalf("n=%d at=%d: got %d", n, at, got)
+			}
+		}
+	}
+}

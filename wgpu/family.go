@@ -1,0 +1,288 @@
+package wgpu
+
+import (
+	"bytes"
+	"fmt"
+	"math/bits"
+	"time"
+)
+
+// This file is the kernel-family layer's dispatcher: every algorithm that
+// maps count independent items through a kernel (Rescue batches, Goldilocks
+// operations, BLAKE3 merges) describes the job as a Batch, and the Batcher
+// sizes pieces from the device's limits, keeps one piece's buffers, overlaps
+// the upload of a piece with the kernels of the previous one, bounds every
+// submission's duration, and sums the timings.
+
+// BatchInput is one host array a batch reads: ItemBytes bytes per item.
+type BatchInput struct {
+	Data      []byte
+	ItemBytes int
+}
+
+// BatchOutput is where a batch's results go. The kernel writes ItemBytes
+// per item; they are copied to Data, or handed to Gather when the host
+// wants less than the kernel writes (Rescue hashing keeps 4 of a state's
+// 12 elements).
+type BatchOutput struct {
+	Data      []byte
+	ItemBytes int
+	// Gather, when set, receives the device's output for items
+	// [lo, lo+n) instead of Data.
+	Gather func(lo, n int, raw []byte)
+}
+
+// Batch is a data-parallel job: Count items, each reading ItemBytes of
+// every input and writing Output.ItemBytes.
+type Batch struct {
+	Label  string // names the job in errors, for example "rescue merge"
+	Count  int
+	Inputs []BatchInput
+	Output BatchOutput
+	// Extra bindings follow the inputs and the output (constants a
+	// kernel reads, for example).
+	Extra []Binding
+	// MaxItems caps the items of one piece below what the limits allow
+	// (a kernel that indexes items with u32 words, say); 0: no cap.
+	MaxItems int
+	// Dispatches returns the work of one piece of n items, given its
+	// bindings: the inputs, the output, then Extra, each sized to n items.
+	Dispatches func(n int, bind []Binding) []Dispatch
+	// Guard places a sentinel item after each piece's output and fails the
+	// batch if a kernel wrote there. Tests turn it on.
+	Guard bool
+}
+
+// Batcher runs Batches, keeping its device buffers from one call to the
+// next (a resident object for repeated calls); Release frees them. It is
+// not safe for concurrent use; the one-shot Context.RunBatch makes a
+// Batcher per call.
+type Batcher struct {
+	ctx *Context
+	// sets are two buffer sets, one per piece in flight: set[i] holds the
+	// inputs then the output.
+	sets [2][]*Buffer
+}
+
+// NewBatcher returns a Batcher on c. It holds no device memory until its
+// first Run.
+func (c *Context) NewBatcher() *Batcher { return &Batcher{ctx: c} }
+
+// RunBatch runs b with a Batcher of its own and releases its buffers.
+func (c *Context) RunBatch(b Batch) (Timing, error) {
+	r := c.NewBatcher()
+	defer r.Release()
+	return r.Run(b)
+}
+
+// Release frees the Batcher's device buffers; it may be used again after.
+func (r *Batcher) Release() {
+	for i := range r.sets {
+		for _, b := range r.sets[i] {
+			b.Release()
+		}
+		r.sets[i] = nil
+	}
+}
+
+// submitTarget is how long one submission should take at most: well short
+// of the watchdogs that reset a GPU whose submission runs for seconds
+// (Windows' 2 s) and of slow adapters' timeouts, long enough that the cost
+// of a submission is noise.
+const submitTarget = 250 * time.Millisecond
+
+// firstPiece is the most items the first piece of a batch takes: small
+// enough that even a software adapter finishes it quickly; later pieces
+// grow or shrink toward submitTarget.
+const firstPiece = 1 << 16
+
+// PieceItems is how many items of the given per-item sizes (bytes, one per
+// binding) one piece may hold: every binding within the device's storage
+// binding and buffer limits, and at most 2^31 items so that a kernel can
+// index them with u32. It is zero when one item does not fit.
+func PieceItems(l Limits, itemBytes ...int) int {
+	maxBytes := min(l.MaxStorageBindingSize, l.MaxBufferSize)
+	n := uint64(1 << 31)
+	for _, b := range itemBytes {
+		if b > 0 {
+			n = min(n, maxBytes/uint64(b))
+		}
+	}
+	return int(n)
+}
+
+// PowerOfTwoBelow returns the largest power of two <= n, for n >= 1.
+func PowerOfTwoBelow(n uint64) uint64 { return 1 << (bits.Len64(n) - 1) }
+
+// Run runs b and returns the kernels' timing summed over its pieces.
+func (r *Batcher) Run(b Batch) (total Timing, err error) {
+	c := r.ctx
+	if c == nil {
+		return total, errNilContext(b.Label)
+	}
+	if b.Count < 0 {
+		return total, fmt.Errorf("wgpu: %s: negative item count %d", b.Label, b.Count)
+	}
+	if b.Count == 0 {
+		return total, nil
+	}
+	if b.Dispatches == nil {
+		return total, fmt.Errorf("wgpu: %s: the batch has no Dispatches", b.Label)
+	}
+	sizes := make([]int, 0, len(b.Inputs)+1)
+	for i, in := range b.Inputs {
+		if in.ItemBytes <= 0 || in.ItemBytes%4 != 0 || len(in.Data) != b.Count*in.ItemBytes {
+			return total, fmt.Errorf("wgpu: %s: input %d has %d bytes for %d items of %d bytes (item sizes must be positive multiples of 4)", b.Label, i, len(in.Data), b.Count, in.ItemBytes)
+		}
+		sizes = append(sizes, in.ItemBytes)
+	}
+	out := b.Output
+	if out.ItemBytes <= 0 || out.ItemBytes%4 != 0 || (out.Gather == nil && len(out.Data) != b.Count*out.ItemBytes) {
+		return total, fmt.Errorf("wgpu: %s: output has %d bytes for %d items of %d bytes (item sizes must be positive multiples of 4)", b.Label, len(out.Data), b.Count, out.ItemBytes)
+	}
+	sizes = append(sizes, out.ItemBytes)
+	guard := 0
+	if b.Guard {
+		guard = 1
+	}
+	limit := PieceItems(c.Limits(), sizes...) - guard
+	if limit <= 0 {
+		return total, fmt.Errorf("wgpu: %s: one item (%v bytes per binding) does not fit the device's storage binding limit of %d bytes", b.Label, sizes, c.Limits().MaxStorageBindingSize)
+	}
+	if b.MaxItems > 0 {
+		limit = min(limit, b.MaxItems)
+	}
+	limit = min(limit, b.Count)
+	if err := r.reserve(b.Label, sizes, limit+guard); err != nil {
+		return total, err
+	}
+	var guardItem []byte
+	if guard > 0 {
+		guardItem = bytes.Repeat([]byte{0xA5, 0x5A, 0xC3, 0x3C}, out.ItemBytes/4)
+	}
+
+	type inflight struct {
+		p      *Pending
+		set    int
+		lo, n  int
+		failed bool
+	}
+	var prev *inflight
+	finish := func(f *inflight) (time.Duration, error) {
+		t, err := f.p.Wait()
+		total = total.Add(t)
+		if err != nil {
+			return 0, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, f.lo, f.lo+f.n, err)
+		}
+		ob := r.sets[f.set][len(b.Inputs)]
+		raw := out.Data
+		var dst []byte
+		if out.Gather != nil {
+			raw = make([]byte, (f.n+guard)*out.ItemBytes)
+			dst = raw
+		} else {
+			dst = raw[f.lo*out.ItemBytes : (f.lo+f.n)*out.ItemBytes]
+		}
+		if err := c.Download(dst[:f.n*out.ItemBytes], ob, 0); err != nil {
+			return 0, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, f.lo, f.lo+f.n, err)
+		}
+		if guard > 0 {
+			got := make([]byte, out.ItemBytes)
+			if err := c.Download(got, ob, uint64(f.n*out.ItemBytes)); err != nil {
+				return 0, fmt.Errorf("wgpu: %s: guard: %w", b.Label, err)
+			}
+			if !bytes.Equal(got, guardItem) {
+				return 0, fmt.Errorf("wgpu: %s: a kernel wrote past the %d items of its piece (guard item now % x)", b.Label, f.n, got)
+			}
+		}
+		if out.Gather != nil {
+			out.Gather(f.lo, f.n, raw[:f.n*out.ItemBytes])
+		}
+		return t.Elapsed(), nil
+	}
+	defer func() {
+		if prev != nil {
+			prev.p.Wait() // every submission is waited for, even after an error
+		}
+	}()
+	piece := min(limit, firstPiece)
+	for lo, i := 0, 0; lo < b.Count; i++ {
+		n := min(piece, b.Count-lo)
+		set := r.sets[i%2]
+		bind := make([]Binding, 0, len(sizes)+len(b.Extra))
+		for k, in := range b.Inputs {
+			if err := c.Upload(set[k], 0, in.Data[lo*in.ItemBytes:(lo+n)*in.ItemBytes]); err != nil {
+				return total, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, lo, lo+n, err)
+			}
+			bind = append(bind, Binding{Buffer: set[k], Size: uint64(n * in.ItemBytes)})
+		}
+		ob := set[len(b.Inputs)]
+		if guard > 0 {
+			if err := c.Upload(ob, uint64(n*out.ItemBytes), guardItem); err != nil {
+				return total, fmt.Errorf("wgpu: %s: guard: %w", b.Label, err)
+			}
+		}
+		bind = append(bind, Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
+		bind = append(bind, b.Extra...)
+		p, err := c.Submit(b.Dispatches(n, bind)...)
+		if err != nil {
+			return total, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, lo, lo+n, err)
+		}
+		cur := &inflight{p: p, set: i % 2, lo: lo, n: n}
+		if prev != nil {
+			f := prev
+			prev = nil
+			took, err := finish(f)
+			if err != nil {
+				prev = cur
+				return total, err
+			}
+			piece = nextPiece(piece, f.n, took, limit)
+		}
+		prev = cur
+		lo += n
+	}
+	f := prev
+	prev = nil
+	_, err = finish(f)
+	return total, err
+}
+
+// nextPiece scales the piece size toward submitTarget from the last
+// piece's duration: four times larger while it took under an eighth of the
+// target, smaller in proportion when it took longer than the target.
+func nextPiece(piece, lastN int, took time.Duration, limit int) int {
+	switch {
+	case took > submitTarget && lastN > 1:
+		return max(1, int(float64(lastN)*float64(submitTarget)/float64(took)/2))
+	case took < submitTarget/8 && lastN == piece:
+		return min(limit, piece*4)
+	}
+	return piece
+}
+
+// reserve makes both buffer sets hold count items of each size, keeping
+// buffers that are large enough already.
+func (r *Batcher) reserve(label string, sizes []int, count int) error {
+	for s := range r.sets {
+		set := r.sets[s]
+		for k, sz := range sizes {
+			need := uint64(count * sz)
+			if k < len(set) && set[k].Size() >= need {
+				continue
+			}
+			b, err := r.ctx.NewBuffer(fmt.Sprintf("%s binding %d", label, k), need)
+			if err != nil {
+				return fmt.Errorf("wgpu: %s: %w", label, err)
+			}
+			if k < len(set) {
+				set[k].Release()
+				set[k] = b
+			} else {
+				set = append(set, b)
+			}
+		}
+		r.sets[s] = set
+	}
+	return nil
+}

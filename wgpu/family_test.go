@@ -1,0 +1,181 @@
+package wgpu_test
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// addPairs writes dst[i] = (a[2i] + a[2i+1], b[i]) for items of two words
+// in a and one in b: two inputs of different item sizes.
+const addPairs = `
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read> b: array<u32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<u32>;
+struct Params { count: u32 }
+@group(0) @binding(3) var<uniform> params: Params;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let i = gid.x + gid.y * nwg.x * 64u;
+	if (i >= params.count) { return; }
+	dst[2u * i] = a[2u * i] + a[2u * i + 1u];
+	dst[2u * i + 1u] = b[i];
+}
+`
+
+func addPairsBatch(t *testing.T, ctx *wgpu.Context, n int, gather bool) ([]uint32, []uint32, wgpu.Batch) {
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "addpairs", Module: text{"addPairs", addPairs}, Entry: "main", Storage: 3, Uniform: true, ReadOnly: []bool{true, true}})
+	require.NoError(t, err)
+	a := make([]uint32, 2*n)
+	b := make([]uint32, n)
+	for i := range a {
+		a[i] = rand.Uint32()
+	}
+	for i := range b {
+		b[i] = rand.Uint32()
+	}
+	want := make([]uint32, 2*n)
+	for i := 0; i < n; i++ {
+		want[2*i], want[2*i+1] = a[2*i]+a[2*i+1], b[i]
+	}
+	got := make([]uint32, 2*n)
+	job := wgpu.Batch{
+		Label: "addpairs", Count: n, Guard: true,
+		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(a), ItemBytes: 8}, {Data: wgpu.Bytes(b), ItemBytes: 4}},
+		Output: wgpu.BatchOutput{Data: wgpu.Bytes(got), ItemBytes: 8},
+		Dispatches: func(m int, bind []wgpu.Binding) []wgpu.Dispatch {
+			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(m)}, Groups: ctx.Grid(uint64(m), 64)}}
+		},
+	}
+	if gather {
+		job.Output.Data = nil
+		job.Output.Gather = func(lo, m int, raw []byte) {
+			for i := 0; i < 2*m; i++ {
+				got[2*lo+i] = binary.LittleEndian.Uint32(raw[4*i:])
+			}
+		}
+	}
+	return want, got, job
+}
+
+// A batch larger than one piece under small limits is split, pipelined and
+// reassembled in order; the guard item catches no overrun.
+func TestRunBatchPieces(t *testing.T) {
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		per := wgpu.PieceItems(ctx.Limits(), 8, 4, 8)
+		require.Equal(t, int(gputest.SmallLimits.MaxStorageBindingSize/8), per)
+		for _, n := range []int{1, 63, per - 1, per, 3*per + 17} {
+			for _, gather := range []bool{false, true} {
+				want, got, job := addPairsBatch(t, ctx, n, gather)
+				before := ctx.LiveBuffers()
+				_, err := ctx.RunBatch(job)
+				require.NoError(t, err, "n=%d", n)
+				require.Equal(t, want, got, "n=%d gather=%v", n, gather)
+				require.Equal(t, before, ctx.LiveBuffers())
+			}
+		}
+		// A resident Batcher keeps its buffers between runs.
+		r := ctx.NewBatcher()
+		for _, n := range []int{100, 5000, 10} {
+			want, got, job := addPairsBatch(t, ctx, n, false)
+			_, err := r.Run(job)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		}
+		require.Positive(t, ctx.LiveBuffers())
+		r.Release()
+		require.Zero(t, ctx.LiveBuffers())
+	})
+}
+
+func TestRunBatchErrors(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		_, _, job := addPairsBatch(t, ctx, 10, false)
+		job.Inputs[1].Data = job.Inputs[1].Data[:8]
+		_, err := ctx.RunBatch(job)
+		require.ErrorContains(t, err, "input 1 has 8 bytes for 10 items of 4 bytes")
+		_, _, job = addPairsBatch(t, ctx, 10, false)
+		job.Output.Data = nil
+		_, err = ctx.RunBatch(job)
+		require.ErrorContains(t, err, "output has 0 bytes")
+		_, _, job = addPairsBatch(t, ctx, 10, false)
+		job.Dispatches = nil
+		_, err = ctx.RunBatch(job)
+		require.ErrorContains(t, err, "no Dispatches")
+		_, _, job = addPairsBatch(t, ctx, 10, false)
+		job.Inputs[0].ItemBytes = int(ctx.Limits().MaxStorageBindingSize) + 4
+		job.Inputs[0].Data = make([]byte, 10*job.Inputs[0].ItemBytes)
+		_, err = ctx.RunBatch(job)
+		require.ErrorContains(t, err, "does not fit")
+		require.Zero(t, ctx.LiveBuffers())
+	})
+	var nilCtx *wgpu.Context
+	_, err := nilCtx.RunBatch(wgpu.Batch{Label: "x", Count: 1})
+	require.ErrorContains(t, err, "nil Context")
+}
+
+// The limits knob caps what the device grants, and wgpu enforces it.
+func TestLimitsCap(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		ctx := gputest.Limited(t, b, wgpu.WebGPULimits)
+		l := ctx.Limits()
+		require.LessOrEqual(t, l.MaxStorageBindingSize, wgpu.WebGPULimits.MaxStorageBindingSize)
+		require.LessOrEqual(t, l.MaxBufferSize, wgpu.WebGPULimits.MaxBufferSize)
+		require.LessOrEqual(t, l.MaxWorkgroupStorage, wgpu.WebGPULimits.MaxWorkgroupStorage)
+		require.LessOrEqual(t, l.MaxWorkgroupsPerDimension, wgpu.WebGPULimits.MaxWorkgroupsPerDimension)
+		_, err := ctx.NewBuffer("too large", wgpu.WebGPULimits.MaxBufferSize+4)
+		require.ErrorContains(t, err, "exceeds")
+
+		small := gputest.Limited(t, b, gputest.SmallLimits)
+		require.Equal(t, gputest.SmallLimits.MaxStorageBindingSize, small.Limits().MaxStorageBindingSize)
+		buf, err := small.NewBuffer("b", 128<<10)
+		require.NoError(t, err)
+		k, err := small.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+		require.NoError(t, err)
+		_, err = small.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(buf), {Buffer: buf, Size: 16}}, Params: []uint32{1}, Groups: [3]uint32{1, 1, 1}})
+		require.ErrorContains(t, err, "storage binding limit")
+		buf.Release()
+	}
+	t.Setenv("WGCOMPUTE_LIMITS", "tiny")
+	_, err := wgpu.Open(wgpu.Options{})
+	require.ErrorContains(t, err, "accepted is webgpu")
+}
+
+func TestTiming(t *testing.T) {
+	var sum wgpu.Timing
+	sum = sum.Add(wgpu.Timing{Kernel: 2, Measured: true, Wall: 5})
+	sum = sum.Add(wgpu.Timing{Kernel: 3, Measured: true, Wall: 7})
+	require.Equal(t, wgpu.Timing{Kernel: 5, Measured: true, Wall: 12}, sum)
+	require.Equal(t, time.Duration(5), sum.Elapsed())
+	sum = sum.Add(wgpu.Timing{Wall: 1})
+	require.False(t, sum.Measured)
+	require.Equal(t, time.Duration(13), sum.Elapsed())
+}
+
+// Ranges near 2^64 are rejected, not wrapped; a nil Context is an error.
+func TestRangeOverflowAndNil(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		b, err := ctx.NewBuffer("small", 16)
+		require.NoError(t, err)
+		defer b.Release()
+		require.ErrorContains(t, ctx.Upload(b, ^uint64(0)-3, make([]byte, 8)), "do not fit")
+		require.ErrorContains(t, ctx.Download(make([]byte, 8), b, ^uint64(0)-3), "do not fit")
+		require.ErrorContains(t, ctx.Clear(b, ^uint64(0)-3, 8), "past its")
+		_, err = ctx.NewBuffer("wrap", ^uint64(0))
+		require.ErrorContains(t, err, "exceeds")
+	})
+	var c *wgpu.Context
+	_, err := c.NewBuffer("x", 4)
+	require.ErrorContains(t, err, "nil Context")
+	require.ErrorContains(t, c.Upload(nil, 0, nil), "nil Context")
+	_, err = c.Run()
+	require.ErrorContains(t, err, "nil Context")
+	require.NoError(t, c.Close())
+	require.Equal(t, "cpu", c.Info().Backend)
+}

@@ -1,0 +1,103 @@
+package wgsl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func fakeFS(files map[string]string) func(string) (string, error) {
+	return func(name string) (string, error) {
+		s, ok := files[name]
+		if !ok {
+			return "", fmt.Errorf("wgsl: no embedded shader %q", name)
+		}
+		return s, nil
+	}
+}
+
+func TestBuildResolvesIncludesOnce(t *testing.T) {
+	read := fakeFS(map[string]string{
+		"field.wgsl":  "fn f() {}",
+		"hash.wgsl":   "//!include field.wgsl\nfn h() { f(); }",
+		"merge.wgsl":  "//!include field.wgsl\n//!include hash.wgsl\nfn m() { h(); }",
+		"kernel.wgsl": "//!include merge.wgsl\n//!include hash.wgsl\n@compute @workgroup_size(WG) fn main() { m(); }",
+	})
+	got, err := build(read, []string{"kernel.wgsl"}, []Const{{"WG", uint32(64)}, {"SCALE", float32(2)}, {"ON", true}, {"OFF", int32(-3)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, line := range strings.Split(got, "\n") {
+		if name, ok := strings.CutPrefix(line, "// ---- "); ok {
+			order = append(order, strings.TrimSuffix(name, " ----"))
+		}
+	}
+	want := []string{"prelude", "field.wgsl", "hash.wgsl", "merge.wgsl", "kernel.wgsl"}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Fatalf("order %v, want %v", order, want)
+	}
+	for _, c := range []string{"const WG: u32 = 64u;", "const SCALE: f32 = 2.0f;", "const ON: bool = true;", "const OFF: i32 = -3i;"} {
+		if !strings.Contains(got, c) {
+			t.Errorf("prelude lacks %q:\n%s", c, got)
+		}
+	}
+	if n := strings.Count(got, "fn f() {}"); n != 1 {
+		t.Errorf("field.wgsl appears %d times", n)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	read := fakeFS(map[string]string{
+		"a.wgsl": "//!include b.wgsl",
+		"b.wgsl": "//!include a.wgsl",
+		"c.wgsl": "//!include missing.wgsl",
+	})
+	for _, tc := range []struct {
+		names  []string
+		consts []Const
+		want   string
+	}{
+		{[]string{"a.wgsl"}, nil, "include cycle a.wgsl -> b.wgsl -> a.wgsl"},
+		{[]string{"c.wgsl"}, nil, `no embedded shader "missing.wgsl" (included by c.wgsl)`},
+		{[]string{"nope.wgsl"}, nil, `no embedded shader "nope.wgsl"`},
+		{nil, []Const{{"X", 3}}, "accepted are uint32, int32, float32 and bool"},
+		{nil, []Const{{"bad name", uint32(1)}}, "not an identifier"},
+	} {
+		_, err := build(read, tc.names, tc.consts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("build(%v, %v) = %v, want an error containing %q", tc.names, tc.consts, err, tc.want)
+		}
+	}
+}
+
+// Every embedded file's includes name embedded files, with no cycle.
+func TestEmbeddedIncludesResolve(t *testing.T) {
+	for _, name := range Names() {
+		if !strings.HasSuffix(name, ".wgsl") {
+			continue
+		}
+		if _, err := Build([]string{name}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestModuleIDAndCache(t *testing.T) {
+	a := Module{Files: []string{"goldilocks.wgsl"}, Consts: []Const{{"B", uint32(2)}, {"A", uint32(1)}}}
+	b := Module{Files: []string{"goldilocks.wgsl"}, Consts: []Const{{"A", uint32(1)}, {"B", uint32(2)}}}
+	if a.ID() != b.ID() {
+		t.Fatalf("IDs differ for the same constants: %q %q", a.ID(), b.ID())
+	}
+	if c := (Module{Files: []string{"goldilocks.wgsl"}, Consts: []Const{{"A", uint32(3)}}}); c.ID() == a.ID() {
+		t.Fatalf("IDs equal for different constants: %q", c.ID())
+	}
+	s1, err := a.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := b.Source()
+	if s1 != s2 || !strings.Contains(s1, "const A: u32 = 1u;") {
+		t.Fatalf("sources differ or lack the prelude")
+	}
+}
