@@ -1,3 +1,4 @@
+//!include blake3_lib.wgsl
 // blake3.wgsl: BLAKE3 kernels, composed after blake3_lib.wgsl and after a
 // header that Go writes for the lane design (see algos/blake3):
 //

@@ -1,3 +1,4 @@
+//!include rescue_lib.wgsl
 // merge_node for Merkle trees over Rescue Prime (Rp64_256): a digest is 4
 // Goldilocks elements, each a little-endian u64 stored as (lo, hi) words.
 fn merge_node(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {

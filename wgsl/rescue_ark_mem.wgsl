@@ -1,3 +1,4 @@
+//!include rescue_lib.wgsl
 // Rescue Prime Rp64_256 with the round constants read from memory instead
 // of literals. Library only: compose after goldilocks.wgsl,
 // rescue_consts.wgsl and rescue_lib.wgsl; the kernel defines

@@ -1,3 +1,5 @@
+//!include goldilocks.wgsl
+//!include rescue_consts.wgsl
 // Rescue Prime Rp64_256 (winterfell) on Goldilocks elements held as
 // vec2<u32> (x = low word, y = high word). Library only: no bindings, no
 // entry points. Compose after goldilocks.wgsl and rescue_consts.wgsl.

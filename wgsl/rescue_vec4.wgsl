@@ -1,3 +1,5 @@
+//!include rescue_lib.wgsl
+//!include rescue_consts_vec4.wgsl
 // Rescue Prime Rp64_256 with the state held as three vec4 pairs: four
 // Goldilocks elements per G4, low words in lo and high words in hi, so that
 // every field operation works on four elements at once. Library only:

@@ -1,3 +1,4 @@
+//!include goldilocks.wgsl
 // Batch kernels over Goldilocks elements, composed after goldilocks.wgsl.
 //
 // k_add:      for i := range dst { dst[i] = a[i] + b[i] mod p }
