@@ -13,7 +13,7 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func init() {
+func newB3sumCmd(g *globals) *cobra.Command {
 	var (
 		keyed   bool
 		context string
@@ -59,7 +59,7 @@ exit status is 1. With WGCOMPUTE_BACKEND=cpu the plain-Go reference hashes.`,
 			if derive {
 				opts.DeriveKey, opts.Context = true, context
 			}
-			hash, closeFn, err := b3hasher(opts)
+			hash, closeFn, err := b3hasher(g, opts)
 			if err != nil {
 				return err
 			}
@@ -86,13 +86,13 @@ exit status is 1. With WGCOMPUTE_BACKEND=cpu the plain-Go reference hashes.`,
 	f.StringVar(&context, "derive-key", "", "key derivation mode with this context string")
 	f.IntVarP(&length, "length", "l", blake3.Size, "output length in bytes (extended output past 32)")
 	f.BoolVar(&noNames, "no-names", false, "omit file names from the output")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // b3hasher returns the function that hashes a reader: on the GPU, or with
 // the reference when WGCOMPUTE_BACKEND=cpu selects it.
-func b3hasher(opts blake3.Options) (func(io.Reader) ([]byte, error), func(), error) {
-	ctx, err := openContext()
+func b3hasher(g *globals, opts blake3.Options) (func(io.Reader) ([]byte, error), func(), error) {
+	ctx, err := g.openContext()
 	if errors.Is(err, wgpu.ErrCPUBackend) {
 		return func(r io.Reader) ([]byte, error) { return b3cpu(r, opts) }, func() {}, nil
 	}

@@ -5,10 +5,8 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 )
@@ -17,19 +15,7 @@ import (
 // stderr and the error RunE returned.
 func runB3sum(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
-	cmd, _, err := rootCmd.Find([]string{"b3sum"})
-	require.NoError(t, err)
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		require.NoError(t, f.Value.Set(f.DefValue))
-		f.Changed = false
-	})
-	var out, errOut bytes.Buffer
-	rootCmd.SetIn(strings.NewReader(stdin))
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errOut)
-	rootCmd.SetArgs(append([]string{"b3sum"}, args...))
-	err = rootCmd.Execute()
-	return out.String(), errOut.String(), err
+	return wgbenchIn(t, stdin, append([]string{"b3sum"}, args...)...)
 }
 
 func TestB3sum(t *testing.T) {

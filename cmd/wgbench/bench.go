@@ -20,22 +20,48 @@ import (
 )
 
 // A benchmark suite measures one capability on one Context and returns
-// tables shaped like the articles' tables. Suites register themselves in
-// init functions of bench_*.go files.
+// tables shaped like the articles' tables.
 type suite struct {
 	name  string
 	about string
 	run   func(ctx *wgpu.Context, cfg *benchConfig) ([]table, error)
 }
 
-var suites []suite
+// benchSuites lists the suites in the order 'bench all' runs them.
+func benchSuites() []suite {
+	return []suite{
+		{name: "blake3", about: "BLAKE3 of 64 MiB to 1 GiB: kernel, transfers, end to end", run: benchBLAKE3},
+		{name: "transfer", about: "host-device bandwidth through the staging ring", run: benchTransfer},
+		{name: "eigen", about: "dominant eigenpair: row-sum and max kernels, the whole method on Hilbert matrices", run: benchEigen},
+		{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle},
+		{name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue},
+	}
+}
 
-func registerSuite(s suite) { suites = append(suites, s) }
-
+// benchConfig is what one bench run measures with.
 type benchConfig struct {
 	quick   bool
 	repeats int
 	bar     *progressbar.ProgressBar
+	// warmUp is how long median keeps the GPU busy before timing: an idle
+	// H200 runs at a fraction of its clock and takes tens of milliseconds
+	// of work to come back up, so a 1 ms kernel timed right after a pause
+	// on the CPU measured up to 5x slow. --quick (meant for CPU adapters,
+	// which keep their clock) lowers it.
+	warmUp time.Duration
+	// firstWarmUp replaces warmUp for the first measurement of the run: a
+	// freshly started process on an idle H200 hashed 1 GiB in 1.9 ms, then
+	// 1.6, 0.97 and 0.83 ms over the next seconds of the same work. (It is
+	// not the whole story: see BENCHMARKS.md on the 1 GiB BLAKE3 spread.)
+	firstWarmUp time.Duration
+}
+
+// newBenchConfig is the configuration of a full run, or of --quick.
+func newBenchConfig(quick bool, repeats int) *benchConfig {
+	if quick {
+		return &benchConfig{quick: true, repeats: repeats, warmUp: 20 * time.Millisecond}
+	}
+	return &benchConfig{repeats: repeats, warmUp: 300 * time.Millisecond, firstWarmUp: 3 * time.Second}
 }
 
 // step advances the progress bar by one measured case.
@@ -74,33 +100,25 @@ type point struct {
 	Series string `json:"series,omitempty"`
 }
 
-// warmUp is how long median keeps the GPU busy before timing: an idle
-// H200 runs at a fraction of its clock and takes tens of milliseconds of
-// work to come back up, so a 1 ms kernel timed right after a pause on the
-// CPU measured up to 5x slow.
-// --quick (meant for CPU adapters, which keep their clock) lowers it.
-var warmUp = 300 * time.Millisecond
-
-// firstWarmUp replaces warmUp for the first measurement of the process: a
-// freshly started process on an idle H200 hashed 1 GiB in 1.9 ms, then
-// 1.6, 0.97 and 0.83 ms over the next seconds of the same work. (It is not
-// the whole story: see BENCHMARKS.md on the 1 GiB BLAKE3 spread.)
-var firstWarmUp = 3 * time.Second
-
 // nextWarmUp is how long the next measurement warms up.
-func nextWarmUp() time.Duration {
-	wu := warmUp
-	if firstWarmUp > wu {
-		wu, firstWarmUp = firstWarmUp, 0
+func (cfg *benchConfig) nextWarmUp() time.Duration {
+	wu := cfg.warmUp
+	if cfg.firstWarmUp > wu {
+		wu, cfg.firstWarmUp = cfg.firstWarmUp, 0
 	}
 	return wu
 }
 
-// median runs fn for at least warmUp (firstWarmUp the first time; at least
-// once) to warm up, then repeats times, and returns the median of the
+// median is medianOf with the configured repeats.
+func (cfg *benchConfig) median(fn func() (time.Duration, error)) (time.Duration, error) {
+	return cfg.medianOf(cfg.repeats, fn)
+}
+
+// medianOf runs fn for at least the warm-up (the first warm-up the first
+// time; at least once), then repeats times, and returns the median of the
 // measured durations.
-func median(repeats int, fn func() (time.Duration, error)) (time.Duration, error) {
-	wu := nextWarmUp()
+func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) (time.Duration, error) {
+	wu := cfg.nextWarmUp()
 	for start, calls := time.Now(), 0; calls == 0 || (time.Since(start) < wu && calls < 20000); calls++ {
 		if _, err := fn(); err != nil {
 			return 0, err
@@ -119,6 +137,32 @@ func median(repeats int, fn func() (time.Duration, error)) (time.Duration, error
 	}
 	slices.Sort(ds)
 	return ds[len(ds)/2], nil
+}
+
+// gpuTime is the median of fn's kernel time, or of its wall time where
+// the adapter has no timestamp queries.
+func (cfg *benchConfig) gpuTime(fn func() (wgpu.Timing, error)) (time.Duration, error) {
+	return cfg.median(func() (time.Duration, error) {
+		t, err := fn()
+		return kernelOrWall(t.Measured, t.Kernel, t.Wall), err
+	})
+}
+
+// kernelOrWall is the kernel time where it was measured, else the wall
+// time.
+func kernelOrWall(measured bool, kernel, wall time.Duration) time.Duration {
+	if measured {
+		return kernel
+	}
+	return wall
+}
+
+// timeKind names what the kernel columns of ctx's tables measure.
+func timeKind(ctx *wgpu.Context) string {
+	if ctx.Info().Timestamps {
+		return "GPU kernel time (timestamp queries)"
+	}
+	return "wall time of the submission (this adapter has no timestamp queries)"
 }
 
 func gbps(bytes int64, d time.Duration) float64 {
@@ -167,7 +211,8 @@ func orNone(s string) string {
 	return s
 }
 
-func suiteNames() []string {
+// suiteNames lists the suites' names in alphabetical order.
+func suiteNames(suites []suite) []string {
 	names := make([]string, len(suites))
 	for i, s := range suites {
 		names[i] = s.name
@@ -176,7 +221,18 @@ func suiteNames() []string {
 	return names
 }
 
-func init() {
+// suitesHelp lists the suites and what each measures, for bench --help.
+func suitesHelp(suites []suite) string {
+	var sb strings.Builder
+	sb.WriteString("Suites:")
+	for _, name := range suiteNames(suites) {
+		i := slices.IndexFunc(suites, func(s suite) bool { return s.name == name })
+		fmt.Fprintf(&sb, "\n  %-9s %s", name, suites[i].about)
+	}
+	return sb.String()
+}
+
+func newBenchCmd(g *globals) *cobra.Command {
 	var (
 		quick     bool
 		repeats   int
@@ -188,6 +244,7 @@ func init() {
 		workers   int
 		noProgess bool
 	)
+	suites := benchSuites()
 	cmd := &cobra.Command{
 		Use:   "bench [suite...|all]",
 		Short: "Run the benchmark suites and print tables like the articles' tables",
@@ -195,7 +252,9 @@ func init() {
 ladders: kernel time, host-to-device, device-to-host and end-to-end time, the
 article's published figure and the CPU reference on this machine beside it.
 Each size is checked against the CPU reference once before it is timed;
-warm-up runs are excluded and the median of the repeats is reported.`,
+warm-up runs are excluded and the median of the repeats is reported.
+
+` + suitesHelp(suites),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				args = []string{"all"}
@@ -208,30 +267,27 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 				}
 				i := slices.IndexFunc(suites, func(s suite) bool { return s.name == a })
 				if i < 0 {
-					return fmt.Errorf("bench: unknown suite %q: choose from %s, or all", a, strings.Join(suiteNames(), ", "))
+					return fmt.Errorf("bench: unknown suite %q: choose from %s, or all", a, strings.Join(suiteNames(suites), ", "))
 				}
 				chosen = append(chosen, suites[i])
 			}
-			opts := globalOpts
+			opts := g.gpu
 			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err
 			}
 			defer ctx.Close()
-			cfg := &benchConfig{quick: quick, repeats: repeats}
-			if quick {
-				warmUp, firstWarmUp = 20*time.Millisecond, 0
-				if !cmd.Flags().Changed("repeats") {
-					cfg.repeats = 3
-				}
+			if quick && !cmd.Flags().Changed("repeats") {
+				repeats = 3
 			}
+			cfg := newBenchConfig(quick, repeats)
 			if f, ok := cmd.ErrOrStderr().(*os.File); !noProgess && ok && term.IsTerminal(int(f.Fd())) {
 				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 			}
 			info := ctx.Info()
-			command := "wgbench " + strings.Join(os.Args[1:], " ")
+			command := "wgbench " + strings.Join(g.args, " ")
 			var all []table
 			out := cmd.OutOrStdout()
 			for _, s := range chosen {
@@ -261,21 +317,6 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 			return writeResults(all, jsonPath, mdPath, svgDir)
 		},
 	}
-	// Suites register in init functions of files that run after this one,
-	// so the list is added to the help when it is shown.
-	help := cmd.HelpFunc()
-	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
-		if c == cmd && !strings.Contains(c.Long, "Suites:") {
-			var sb strings.Builder
-			sb.WriteString(c.Long + "\n\nSuites:\n")
-			for _, name := range suiteNames() {
-				i := slices.IndexFunc(suites, func(s suite) bool { return s.name == name })
-				fmt.Fprintf(&sb, "  %-9s %s\n", name, suites[i].about)
-			}
-			c.Long = strings.TrimRight(sb.String(), "\n")
-		}
-		help(c, args)
-	})
 	f := cmd.Flags()
 	f.BoolVar(&quick, "quick", false, "small sizes only, about a minute on a 2-core CPU adapter")
 	f.IntVar(&repeats, "repeats", 5, "timed repeats per size; the median is reported (3 with --quick)")
@@ -286,10 +327,17 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 4)")
 	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
 	f.BoolVar(&noProgess, "no-progress", false, "no progress bar on stderr")
-	rootCmd.AddCommand(cmd)
+	cmd.AddCommand(newBenchPlotCmd())
+	return cmd
+}
 
-	var from []string
-	plotCmd := &cobra.Command{
+func newBenchPlotCmd() *cobra.Command {
+	var (
+		from   []string
+		svgDir string
+		mdPath string
+	)
+	cmd := &cobra.Command{
 		Use:   "plot --from RESULTS.json [--from MORE.json ...] [--svg DIR] [--md FILE]",
 		Short: "Draw SVG plots (one series per adapter) and Markdown tables from saved bench results",
 		Args:  cobra.NoArgs,
@@ -312,10 +360,10 @@ warm-up runs are excluded and the median of the repeats is reported.`,
 			return writeResults(all, "", mdPath, svgDir)
 		},
 	}
-	plotCmd.Flags().StringArrayVar(&from, "from", nil, "results file written by bench --json (repeatable)")
-	plotCmd.Flags().StringVar(&svgDir, "svg", "", "output directory for SVG plots")
-	plotCmd.Flags().StringVar(&mdPath, "md", "", "write the tables as Markdown to this file")
-	cmd.AddCommand(plotCmd)
+	cmd.Flags().StringArrayVar(&from, "from", nil, "results file written by bench --json (repeatable)")
+	cmd.Flags().StringVar(&svgDir, "svg", "", "output directory for SVG plots")
+	cmd.Flags().StringVar(&mdPath, "md", "", "write the tables as Markdown to this file")
+	return cmd
 }
 
 func writeResults(all []table, jsonPath, mdPath, svgDir string) error {

@@ -11,10 +11,6 @@ import (
 	zeebo "github.com/zeebo/blake3"
 )
 
-func init() {
-	registerSuite(suite{name: "blake3", about: "BLAKE3 of 64 MiB to 1 GiB: kernel, transfers, end to end", run: benchBLAKE3})
-}
-
 // The article's figure: Tesla V100, 1 GiB of whole chunks, kernel 11.9 ms,
 // host-to-device transfer 97.6 ms.
 const (
@@ -22,41 +18,26 @@ const (
 	v100BLAKE3Transfer = 97.6
 )
 
+// blake3Bench holds what every size of the BLAKE3 suite shares: the input
+// on the host and resident on the GPU, and a second buffer that uploads
+// are timed into.
+type blake3Bench struct {
+	ctx          *wgpu.Context
+	cfg          *benchConfig
+	data         []byte
+	buf, scratch *wgpu.Buffer
+}
+
 func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	sizes := []int64{64 << 20, 128 << 20, 256 << 20, 512 << 20, 1 << 30}
 	if cfg.quick {
 		sizes = []int64{4 << 20, 16 << 20}
 	}
-	largest := sizes[len(sizes)-1]
-	// One buffer at the largest size, allocated first and hashed by
-	// prefixes: on the H200 a large buffer allocated after others were
-	// released read 2-3x slower.
-	buf, err := ctx.NewBuffer("bench blake3", uint64(largest))
+	b, err := newBLAKE3Bench(ctx, cfg, sizes[len(sizes)-1])
 	if err != nil {
 		return nil, err
 	}
-	defer buf.Release()
-	data := make([]byte, largest)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < len(data); i += 8 {
-		v := rng.Uint64()
-		for j := 0; j < 8 && i+j < len(data); j++ {
-			data[i+j] = byte(v >> (8 * j))
-		}
-	}
-	// Uploads are timed into a second buffer: the resident input is written
-	// once, as a hash of data already on the GPU would find it.
-	scratch, err := ctx.NewBuffer("bench blake3 upload", uint64(largest))
-	if err != nil {
-		return nil, err
-	}
-	defer scratch.Release()
-	if err := ctx.Upload(buf, 0, data); err != nil {
-		return nil, err
-	}
-	if err := ctx.Download(make([]byte, 4), buf, 0); err != nil {
-		return nil, err
-	}
+	defer b.release()
 	t := table{
 		Title: "BLAKE3, whole hash (chunks and tree)",
 		Columns: []string{"size", "kernel ms", "kernel GB/s", "host→device ms", "device→host ms", "end-to-end ms", "end-to-end GB/s",
@@ -65,67 +46,11 @@ func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	}
 	for _, n := range sizes {
 		cfg.step("blake3 " + sizeName(n))
-		want := zeebo.Sum256(data[:n])
-		got, _, err := blake3.SumBuffer(ctx, buf, uint64(n), blake3.Options{})
+		row, kernel, err := b.size(n)
 		if err != nil {
 			return nil, err
 		}
-		if !bytes.Equal(got, want[:]) {
-			return nil, fmt.Errorf("blake3 of %s on the GPU differs from the CPU", sizeName(n))
-		}
-		kernel, err := median(cfg.repeats, func() (time.Duration, error) {
-			_, tm, err := blake3.SumBuffer(ctx, buf, uint64(n), blake3.Options{})
-			if !tm.Measured {
-				return tm.Wall, err
-			}
-			return tm.Kernel, err
-		})
-		if err != nil {
-			return nil, err
-		}
-		h2d, err := median(cfg.repeats, func() (time.Duration, error) {
-			start := time.Now()
-			if err := ctx.Upload(scratch, 0, data[:n]); err != nil {
-				return 0, err
-			}
-			// A 4-byte read-back waits for the copies to land.
-			err := ctx.Download(make([]byte, 4), scratch, 0)
-			return time.Since(start), err
-		})
-		if err != nil {
-			return nil, err
-		}
-		d2h, err := median(cfg.repeats, func() (time.Duration, error) {
-			start := time.Now()
-			err := ctx.Download(make([]byte, 32), buf, 0)
-			return time.Since(start), err
-		})
-		if err != nil {
-			return nil, err
-		}
-		e2e, err := median(cfg.repeats, func() (time.Duration, error) {
-			start := time.Now()
-			_, err := blake3.Sum(ctx, data[:n])
-			return time.Since(start), err
-		})
-		if err != nil {
-			return nil, err
-		}
-		cpu, err := median(min(cfg.repeats, 3), func() (time.Duration, error) {
-			start := time.Now()
-			zeebo.Sum256(data[:n])
-			return time.Since(start), nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		article, vs := "-", "-"
-		if n == 1<<30 {
-			article = fmt.Sprintf("%.1f / %.1f", v100BLAKE3Kernel, v100BLAKE3Transfer)
-			vs = fmt.Sprintf("%.1f× faster", v100BLAKE3Kernel/(float64(kernel)/1e6))
-		}
-		t.Rows = append(t.Rows, []string{sizeName(n), ms(kernel), fmt.Sprintf("%.1f", gbps(n, kernel)), ms(h2d), ms(d2h), ms(e2e),
-			fmt.Sprintf("%.2f", gbps(n, e2e)), article, vs, ms(cpu), fmt.Sprintf("%.1f×", float64(cpu)/float64(e2e)), "equal to zeebo/blake3"})
+		t.Rows = append(t.Rows, row)
 		t.Points = append(t.Points, point{X: float64(n), Y: gbps(n, kernel)})
 	}
 	kind := "GPU timestamps"
@@ -139,4 +64,109 @@ func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			"CPU: zeebo/blake3 (SIMD) on one thread of this machine; b3sum with 16 threads did about 27 GB/s on the H200 machine's CPUs.",
 		"Each size was checked against the CPU hash once before timing; medians of the repeats after a warm-up.")
 	return []table{t}, nil
+}
+
+// newBLAKE3Bench fills largest seeded bytes and makes them resident.
+func newBLAKE3Bench(ctx *wgpu.Context, cfg *benchConfig, largest int64) (_ *blake3Bench, err error) {
+	b := &blake3Bench{ctx: ctx, cfg: cfg}
+	defer func() {
+		if err != nil {
+			b.release()
+		}
+	}()
+	// One buffer at the largest size, allocated first and hashed by
+	// prefixes: on the H200 a large buffer allocated after others were
+	// released read 2-3x slower.
+	if b.buf, err = ctx.NewBuffer("bench blake3", uint64(largest)); err != nil {
+		return nil, err
+	}
+	b.data = make([]byte, largest)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < len(b.data); i += 8 {
+		v := rng.Uint64()
+		for j := 0; j < 8 && i+j < len(b.data); j++ {
+			b.data[i+j] = byte(v >> (8 * j))
+		}
+	}
+	// Uploads are timed into a second buffer: the resident input is written
+	// once, as a hash of data already on the GPU would find it.
+	if b.scratch, err = ctx.NewBuffer("bench blake3 upload", uint64(largest)); err != nil {
+		return nil, err
+	}
+	if err := ctx.Upload(b.buf, 0, b.data); err != nil {
+		return nil, err
+	}
+	if err := ctx.Download(make([]byte, 4), b.buf, 0); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *blake3Bench) release() {
+	b.scratch.Release()
+	b.buf.Release()
+}
+
+// size checks the hash of the first n bytes against the CPU and measures
+// it; it returns the table row and the kernel time.
+func (b *blake3Bench) size(n int64) ([]string, time.Duration, error) {
+	ctx, cfg, data := b.ctx, b.cfg, b.data[:n]
+	want := zeebo.Sum256(data)
+	got, _, err := blake3.SumBuffer(ctx, b.buf, uint64(n), blake3.Options{})
+	if err != nil {
+		return nil, 0, err
+	}
+	if !bytes.Equal(got, want[:]) {
+		return nil, 0, fmt.Errorf("blake3 of %s on the GPU differs from the CPU", sizeName(n))
+	}
+	kernel, err := cfg.gpuTime(func() (wgpu.Timing, error) {
+		_, tm, err := blake3.SumBuffer(ctx, b.buf, uint64(n), blake3.Options{})
+		return tm, err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	h2d, err := cfg.median(func() (time.Duration, error) {
+		start := time.Now()
+		if err := ctx.Upload(b.scratch, 0, data); err != nil {
+			return 0, err
+		}
+		// A 4-byte read-back waits for the copies to land.
+		err := ctx.Download(make([]byte, 4), b.scratch, 0)
+		return time.Since(start), err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	d2h, err := cfg.median(func() (time.Duration, error) {
+		start := time.Now()
+		err := ctx.Download(make([]byte, 32), b.buf, 0)
+		return time.Since(start), err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	e2e, err := cfg.median(func() (time.Duration, error) {
+		start := time.Now()
+		_, err := blake3.Sum(ctx, data)
+		return time.Since(start), err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	cpu, err := cfg.medianOf(min(cfg.repeats, 3), func() (time.Duration, error) {
+		start := time.Now()
+		zeebo.Sum256(data)
+		return time.Since(start), nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	article, vs := "-", "-"
+	if n == 1<<30 {
+		article = fmt.Sprintf("%.1f / %.1f", v100BLAKE3Kernel, v100BLAKE3Transfer)
+		vs = fmt.Sprintf("%.1f× faster", v100BLAKE3Kernel/(float64(kernel)/1e6))
+	}
+	return []string{sizeName(n), ms(kernel), fmt.Sprintf("%.1f", gbps(n, kernel)), ms(h2d), ms(d2h), ms(e2e),
+		fmt.Sprintf("%.2f", gbps(n, e2e)), article, vs, ms(cpu), fmt.Sprintf("%.1f×", float64(cpu)/float64(e2e)), "equal to zeebo/blake3"}, kernel, nil
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
@@ -46,8 +45,6 @@ func svgFiles(t *testing.T, dir string) []string {
 }
 
 func TestBenchTransfer(t *testing.T) {
-	// --quick lowers the package's warm-up for the rest of the process.
-	defer func(w, f time.Duration) { warmUp, firstWarmUp = w, f }(warmUp, firstWarmUp)
 	backend := gputest.Backends()[0]
 	dir := t.TempDir()
 	jsonPath, mdPath, svgDir := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "svg")
@@ -108,7 +105,7 @@ func TestBenchTransfer(t *testing.T) {
 }
 
 func TestBenchBadInput(t *testing.T) {
-	names := suiteNames()
+	names := suiteNames(benchSuites())
 	require.Equal(t, []string{"blake3", "eigen", "merkle", "rescue", "transfer"}, names)
 	for _, args := range [][]string{{"bench", "nope"}, {"bench", "transfer", "nope"}} {
 		_, _, err := wgbench(t, args...)

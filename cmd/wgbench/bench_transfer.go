@@ -10,10 +10,6 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func init() {
-	registerSuite(suite{name: "transfer", about: "host-device bandwidth through the staging ring", run: benchTransfer})
-}
-
 // benchTransfer measures Upload and Download of 64 MiB to 1 GiB. An upload
 // is timed until the GPU has the data (a tiny Clear after it waits for the
 // queue), not only until Upload returns.
@@ -29,47 +25,7 @@ func benchTransfer(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	}
 	for _, n := range sizes {
 		cfg.step(fmt.Sprintf("transfer %s", sizeName(n)))
-		host := make([]byte, n)
-		for i := range host {
-			host[i] = byte(i*131 + i>>12)
-		}
-		dev, err := ctx.NewBuffer("bench transfer", uint64(n))
-		if err != nil {
-			return nil, err
-		}
-		check := make([]byte, n)
-		err = ctx.Upload(dev, 0, host)
-		if err == nil {
-			err = ctx.Download(check, dev, 0)
-		}
-		if err == nil && !bytes.Equal(check, host) {
-			err = fmt.Errorf("round trip of %s changed the data", sizeName(n))
-		}
-		var up, down time.Duration
-		if err == nil {
-			up, err = median(cfg.repeats, func() (time.Duration, error) {
-				start := time.Now()
-				if err := ctx.Upload(dev, 0, host); err != nil {
-					return 0, err
-				}
-				if err := ctx.Clear(dev, 0, 4); err != nil {
-					return 0, err
-				}
-				return time.Since(start), nil
-			})
-		}
-		if err == nil {
-			down, err = median(cfg.repeats, func() (time.Duration, error) {
-				start := time.Now()
-				err := ctx.Download(check, dev, 0)
-				return time.Since(start), err
-			})
-		}
-		var file time.Duration
-		if err == nil {
-			file, err = timeUploadFrom(ctx, dev, host, check, cfg.repeats)
-		}
-		dev.Release()
+		up, down, file, err := transferSize(ctx, cfg, n)
 		if err != nil {
 			return nil, err
 		}
@@ -81,9 +37,56 @@ func benchTransfer(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	return []table{t}, nil
 }
 
+// transferSize checks a round trip of n bytes and times the upload, the
+// download and the upload from a file.
+func transferSize(ctx *wgpu.Context, cfg *benchConfig, n int64) (up, down, file time.Duration, err error) {
+	host := make([]byte, n)
+	for i := range host {
+		host[i] = byte(i*131 + i>>12)
+	}
+	dev, err := ctx.NewBuffer("bench transfer", uint64(n))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer dev.Release()
+	check := make([]byte, n)
+	if err := ctx.Upload(dev, 0, host); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := ctx.Download(check, dev, 0); err != nil {
+		return 0, 0, 0, err
+	}
+	if !bytes.Equal(check, host) {
+		return 0, 0, 0, fmt.Errorf("round trip of %s changed the data", sizeName(n))
+	}
+	up, err = cfg.median(func() (time.Duration, error) {
+		start := time.Now()
+		if err := ctx.Upload(dev, 0, host); err != nil {
+			return 0, err
+		}
+		if err := ctx.Clear(dev, 0, 4); err != nil {
+			return 0, err
+		}
+		return time.Since(start), nil
+	})
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	down, err = cfg.median(func() (time.Duration, error) {
+		start := time.Now()
+		err := ctx.Download(check, dev, 0)
+		return time.Since(start), err
+	})
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	file, err = timeUploadFrom(ctx, cfg, dev, host, check)
+	return up, down, file, err
+}
+
 // timeUploadFrom writes host to a temporary file, checks that UploadFrom
 // brings it to dev intact, and times it.
-func timeUploadFrom(ctx *wgpu.Context, dev *wgpu.Buffer, host, check []byte, repeats int) (time.Duration, error) {
+func timeUploadFrom(ctx *wgpu.Context, cfg *benchConfig, dev *wgpu.Buffer, host, check []byte) (time.Duration, error) {
 	f, err := os.CreateTemp("", "wgbench-transfer-*")
 	if err != nil {
 		return 0, err
@@ -118,5 +121,5 @@ func timeUploadFrom(ctx *wgpu.Context, dev *wgpu.Buffer, host, check []byte, rep
 	if !bytes.Equal(check[4:], host[4:]) {
 		return 0, fmt.Errorf("file upload of %s changed the data", sizeName(int64(len(host))))
 	}
-	return median(repeats, run)
+	return cfg.median(run)
 }

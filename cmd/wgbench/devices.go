@@ -9,14 +9,14 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func init() {
+func newDevicesCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "List the GPU adapters, the default choice first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			infos, err := wgpu.Adapters(wgpu.Options{Backend: globalOpts.Backend})
+			infos, err := wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend})
 			if err != nil {
 				return err
 			}
@@ -42,7 +42,7 @@ func init() {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func mib(n uint64) string {

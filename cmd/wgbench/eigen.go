@@ -7,16 +7,14 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/wgpu"
-	"gonum.org/v1/gonum/mat"
 )
 
-func init() {
+func newEigenCmd(g *globals) *cobra.Command {
 	var (
 		in           string
 		n, hilbert   int
@@ -97,7 +95,7 @@ float64 CPU reference instead.`,
 			if cpuReference {
 				r, err = eigen.Reference64(m, size, opts)
 			} else {
-				ctx, openErr := openContext()
+				ctx, openErr := g.openContext()
 				switch {
 				case errors.Is(openErr, wgpu.ErrCPUBackend):
 					r, err = eigen.Reference64(m, size, opts)
@@ -165,8 +163,7 @@ float64 CPU reference instead.`,
 	f.BoolVar(&unfused, "unfused", false, "with --explicit: run the transform as its own kernel")
 	f.IntVar(&batch, "batch", eigen.DefaultBatch, "rounds per GPU submission (the stop flag is read back once per batch)")
 	f.BoolVar(&cpuReference, "cpu", false, "run the float64 CPU reference instead of the GPU")
-	rootCmd.AddCommand(cmd)
-	registerSuite(suite{name: "eigen", about: "dominant eigenpair: row-sum and max kernels, the whole method on Hilbert matrices", run: benchEigen})
+	return cmd
 }
 
 // maxOrder bounds N. Its matrix takes 4·N² = 256 GiB, more than any GPU
@@ -200,225 +197,4 @@ func readMatrix(path string, n int) ([]float32, error) {
 		m[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
 	}
 	return m, nil
-}
-
-// benchEigen measures the eigen kernels and the whole method over the
-// articles' ladders.
-func benchEigen(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
-	sizes := []int{128, 256, 512, 1024, 2048, 4096, 8192}
-	vecs := []int{16, 17, 18, 19, 20, 21, 22, 23, 24, 25}
-	gonumMax := 1024
-	if cfg.quick {
-		sizes, vecs, gonumMax = []int{128, 256, 512}, []int{16, 18, 20}, 256
-	}
-	variants := []eigen.Variant{eigen.V0, eigen.V1, eigen.V2}
-	// gpuTime is the median GPU time of fn, or its wall time where the
-	// adapter has no timestamps.
-	gpuTime := func(fn func() (wgpu.Timing, error)) (time.Duration, error) {
-		return median(cfg.repeats, func() (time.Duration, error) {
-			t, err := fn()
-			if t.Measured {
-				return t.Kernel, err
-			}
-			return t.Wall, err
-		})
-	}
-	timeKind := "GPU kernel time (timestamp queries)"
-	if !ctx.Info().Timestamps {
-		timeKind = "wall time of the submission (this adapter has no timestamp queries)"
-	}
-
-	rows := table{Title: "Eigen: row sums of an N×N float32 matrix, ms", XLabel: "N", YLabel: "v2 GB/s", LogX: true,
-		Columns: []string{"N", "v0 ms", "v1 ms", "v2 ms", "best GB/s", "checked"},
-		Notes:   []string{"v0: one invocation per row; v1: 64 lanes per row, 4 rows per workgroup, tree in workgroup memory; v2: 256 invocations per row, tree in workgroup memory. Times: " + timeKind + "; sums are never atomic (WGSL has no float atomics)."}}
-	for _, n := range sizes {
-		h := eigen.Hilbert(n)
-		m, err := ctx.NewBuffer("bench eigen matrix", uint64(n*n)*4)
-		if err != nil {
-			return nil, err
-		}
-		dst, err := ctx.NewBuffer("bench eigen sums", uint64(n)*4)
-		if err != nil {
-			m.Release()
-			return nil, err
-		}
-		row := []string{fmt.Sprint(n)}
-		best := time.Duration(math.MaxInt64)
-		err = ctx.Upload(m, 0, wgpu.Bytes(h))
-		for _, v := range variants {
-			if err != nil {
-				break
-			}
-			cfg.step(fmt.Sprintf("eigen row sums %s n=%d", v, n))
-			var d time.Duration
-			d, err = gpuTime(func() (wgpu.Timing, error) { return eigen.RowSumsBuffer(ctx, dst, m, n, v) })
-			if err == nil {
-				err = checkRowSums(ctx, dst, h, n)
-			}
-			best = min(best, d)
-			row = append(row, ms(d))
-		}
-		dst.Release()
-		m.Release()
-		if err != nil {
-			return nil, err
-		}
-		row = append(row, fmt.Sprintf("%.1f", gbps(int64(n*n)*4, best)), "float64 sums within 1e-5")
-		rows.Rows = append(rows.Rows, row)
-		rows.Points = append(rows.Points, point{X: float64(n), Y: gbps(int64(n*n)*4, best)})
-	}
-
-	maxes := table{Title: "Eigen: max of a float32 vector, ms", XLabel: "elements", YLabel: "best GB/s", LogX: true,
-		Columns: []string{"elements", "v0 ms", "v1 ms", "v2 ms", "best GB/s", "checked"},
-		Notes:   []string{"v0: atomicMax per element on one word; v1: tree per workgroup, one atomicMax per workgroup; v2: tree per workgroup into partials, then one workgroup, no atomics. Times: " + timeKind + "."}}
-	for _, k := range vecs {
-		n := 1 << k
-		x := make([]float32, n)
-		for i := range x {
-			x[i] = float32(i%1000003) + 1
-		}
-		want := slices.Max(x)
-		buf, err := ctx.NewBuffer("bench eigen vector", uint64(n)*4)
-		if err != nil {
-			return nil, err
-		}
-		err = ctx.Upload(buf, 0, wgpu.Bytes(x))
-		row := []string{fmt.Sprintf("2^%d", k)}
-		best := time.Duration(math.MaxInt64)
-		for _, v := range variants {
-			if err != nil {
-				break
-			}
-			cfg.step(fmt.Sprintf("eigen max %s 2^%d", v, k))
-			var d time.Duration
-			d, err = gpuTime(func() (wgpu.Timing, error) {
-				got, t, err := eigen.MaxBuffer(ctx, buf, n, v)
-				if err == nil && got != want {
-					err = fmt.Errorf("max %s of 2^%d elements = %v, want %v", v, k, got, want)
-				}
-				return t, err
-			})
-			best = min(best, d)
-			row = append(row, ms(d))
-		}
-		buf.Release()
-		if err != nil {
-			return nil, err
-		}
-		row = append(row, fmt.Sprintf("%.1f", gbps(int64(n)*4, best)), "equal to Go's max")
-		maxes.Rows = append(maxes.Rows, row)
-		maxes.Points = append(maxes.Points, point{X: float64(n), Y: gbps(int64(n)*4, best)})
-	}
-
-	published := map[int]string{8192: "4052 (Xeon E5-2686 v4), 2373 (Iris Xe MAX), 126 (128-thread Xeon 8358)"}
-	method := table{Title: "Eigen: whole method on N×N Hilbert matrices", XLabel: "N", YLabel: "GPU ms", LogX: true,
-		Columns: []string{"N", "iterations", "GPU ms (resident)", "wall ms (resident)", "end-to-end ms", "v0 / v1 / v2-explicit GPU ms", "published ms", "CPU ref ms (" + hostCPU() + ")", "gonum Eigen ms", "eigenvalue (GPU / CPU / gonum)"},
-		Notes:   []string{"Resident: the matrix already on the GPU, default kernels (v2, implicit transform, " + fmt.Sprint(eigen.DefaultBatch) + " rounds per submission); wall adds submissions and the read-backs of the stop flag and the vector. End-to-end: from host memory, input check, upload and allocation included. CPU ref: the float64 reference on all cores. gonum: mat.Eigen (all eigenvalues, no vectors), O(N³), small N only. Each size is checked against the float64 CPU reference: the same iteration count (the tests hold the reference to the published counts), the eigenvalue within 1e-4."}}
-	for _, n := range sizes {
-		cfg.step(fmt.Sprintf("eigen method n=%d", n))
-		h := eigen.Hilbert(n)
-		cpuStart := time.Now()
-		ref, err := eigen.Reference64(h, n, eigen.Options{})
-		if err != nil {
-			return nil, err
-		}
-		cpu := time.Since(cpuStart)
-		resident := func(g eigen.GPU) (kernel, wall time.Duration, r eigen.Result, err error) {
-			s, err := eigen.NewSolver(ctx, n, eigen.Options{}, g)
-			if err != nil {
-				return 0, 0, r, err
-			}
-			defer s.Release()
-			if err := s.Load(h); err != nil {
-				return 0, 0, r, err
-			}
-			// Warm the GPU up to its clocks first: a few short runs after
-			// an idle spell measure the ramp, not the kernels.
-			for start := time.Now(); time.Since(start) < 200*time.Millisecond; {
-				if _, _, err := s.Run(); err != nil {
-					return 0, 0, r, err
-				}
-			}
-			var walls []time.Duration
-			kernel, err = median(cfg.repeats, func() (time.Duration, error) {
-				var st eigen.Stats
-				start := time.Now()
-				r, st, err = s.Run()
-				walls = append(walls, time.Since(start))
-				if err == nil && (r.Iterations != ref.Iterations || math.Abs(r.Value-ref.Value) > 1e-4*ref.Value) {
-					err = fmt.Errorf("n=%d %+v: GPU gives %v after %d iterations, the CPU reference %v after %d", n, g, r.Value, r.Iterations, ref.Value, ref.Iterations)
-				}
-				if st.Measured {
-					return st.Kernel, err
-				}
-				return st.Wall, err
-			})
-			slices.Sort(walls)
-			return kernel, walls[len(walls)/2], r, err
-		}
-		kernel, wall, r, err := resident(eigen.GPU{})
-		if err != nil {
-			return nil, err
-		}
-		var others []string
-		for _, g := range []eigen.GPU{{Variant: eigen.V0}, {Variant: eigen.V1}, {Variant: eigen.V2, Explicit: true}} {
-			k, _, _, err := resident(g)
-			if err != nil {
-				return nil, err
-			}
-			others = append(others, ms(k))
-		}
-		e2e, err := median(cfg.repeats, func() (time.Duration, error) {
-			start := time.Now()
-			_, err := eigen.MaxEigen(ctx, h, n, eigen.Options{})
-			return time.Since(start), err
-		})
-		if err != nil {
-			return nil, err
-		}
-		gonumMS, gonumVal := "-", "-"
-		if n <= gonumMax {
-			d := make([]float64, len(h))
-			for i, x := range h {
-				d[i] = float64(x)
-			}
-			start := time.Now()
-			var e mat.Eigen
-			if !e.Factorize(mat.NewDense(n, n, d), mat.EigenNone) {
-				return nil, fmt.Errorf("gonum eigen of Hilbert %d failed", n)
-			}
-			var top float64
-			for _, v := range e.Values(nil) {
-				top = max(top, real(v))
-			}
-			gonumMS, gonumVal = ms(time.Since(start)), fmt.Sprintf("%.6f", top)
-		}
-		pub := published[n]
-		if pub == "" {
-			pub = "-"
-		}
-		method.Rows = append(method.Rows, []string{fmt.Sprint(n), fmt.Sprint(r.Iterations), ms(kernel), ms(wall), ms(e2e),
-			fmt.Sprintf("%s / %s / %s", others[0], others[1], others[2]), pub, ms(cpu), gonumMS,
-			fmt.Sprintf("%.6f / %.6f / %s", r.Value, ref.Value, gonumVal)})
-		method.Points = append(method.Points, point{X: float64(n), Y: float64(kernel) / 1e6})
-	}
-	return []table{rows, maxes, method}, nil
-}
-
-// checkRowSums compares GPU row sums with float64 sums of h.
-func checkRowSums(ctx *wgpu.Context, dst *wgpu.Buffer, h []float32, n int) error {
-	got := make([]float32, n)
-	if err := ctx.Download(wgpu.Bytes(got), dst, 0); err != nil {
-		return err
-	}
-	for r := 0; r < n; r++ {
-		var want float64
-		for _, x := range h[r*n : r*n+n] {
-			want += float64(x)
-		}
-		if math.Abs(float64(got[r])-want) > 1e-5*want {
-			return fmt.Errorf("row sum %d of Hilbert %d: GPU %v, float64 %v", r, n, got[r], want)
-		}
-	}
-	return nil
 }

@@ -1,24 +1,19 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
-	"slices"
-	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func init() {
+func newMerkleCmd(g *globals) *cobra.Command {
 	var (
 		hashName string
 		in       string
@@ -39,7 +34,7 @@ the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tree, err := merkleBuild(hashName, in, approach)
+			tree, err := merkleBuild(g, hashName, in, approach)
 			if err != nil {
 				return err
 			}
@@ -68,7 +63,7 @@ With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
 from the leaf's sibling up to the child of the root.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tree, err := merkleBuild(hashName, in, approach)
+			tree, err := merkleBuild(g, hashName, in, approach)
 			if err != nil {
 				return err
 			}
@@ -121,13 +116,12 @@ from the leaf's sibling up to the child of the root.`,
 	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove")
 
 	cmd.AddCommand(prove, verify)
-	rootCmd.AddCommand(cmd)
-	registerSuite(suite{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle})
+	return cmd
 }
 
 // merkleBuild reads the leaves file and builds its tree on the GPU (or with
 // the CPU reference under WGCOMPUTE_BACKEND=cpu).
-func merkleBuild(hashName, in string, approach int) (*merkle.Tree, error) {
+func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, error) {
 	hash, err := merkle.ParseHash(hashName)
 	if err != nil {
 		return nil, err
@@ -147,7 +141,7 @@ func merkleBuild(hashName, in string, approach int) (*merkle.Tree, error) {
 	if err := merkle.CheckSize(len(leaves)); err != nil {
 		return nil, err
 	}
-	ctx, err := openContext()
+	ctx, err := g.openContext()
 	if errors.Is(err, wgpu.ErrCPUBackend) {
 		ctx, err = nil, nil
 	}
@@ -178,176 +172,4 @@ func readLeaves(path string) ([][32]byte, error) {
 		return nil, fmt.Errorf("merkle: read %s: %w", path, err)
 	}
 	return leaves, nil
-}
-
-// benchMerkle times Build per hash, size and approach: GPU kernel time
-// (timestamps) and end to end (upload, kernels, download into host nodes).
-func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
-	type variant struct {
-		name string
-		opts merkle.Options
-	}
-	variants := []variant{
-		{"1: dispatch per level", merkle.Options{Approach: merkle.LevelPerDispatch}},
-		{"1: pass per level", merkle.Options{Approach: merkle.LevelPerDispatch, PassPerLevel: true}},
-		{"2: workgroup levels", merkle.Options{Approach: merkle.WorkgroupLevels}},
-		{"3: subtrees", merkle.Options{Approach: merkle.Subtrees}},
-	}
-	ladders := []struct {
-		hash    *merkle.Hash
-		lo, hi  int
-		article map[int]string
-	}{
-		{merkle.Rescue, 20, 24, map[int]string{20: "63.1", 21: "116.3", 22: "219.8", 23: "431.5", 24: "849.1"}},
-		{merkle.Blake3, 20, 25, map[int]string{25: "7.31"}},
-	}
-	var tables []table
-	for _, l := range ladders {
-		lo, hi := l.lo, l.hi
-		if cfg.quick {
-			lo, hi = 10, 14
-			if l.hash == merkle.Rescue {
-				hi = 12 // a software adapter merges about 4e4 Rescue pairs per second
-			}
-		}
-		t := table{
-			Title: fmt.Sprintf("Merkle tree, %s merge", l.hash),
-			Columns: []string{"leaves", "approach", "kernel ms", "end-to-end ms (Build)", "V100 approach 1 ms (article)", "kernel vs V100",
-				"CPU ref ms (" + hostCPU() + ", est.)", "kernel vs CPU", "checked"},
-			XLabel: "leaves", YLabel: "leaves per second (kernel)", LogX: true,
-		}
-		cpuPerLeaf, err := cpuMerkleRate(l.hash, 1<<min(16, hi))
-		if err != nil {
-			return nil, err
-		}
-		for lg := lo; lg <= hi; lg++ {
-			n := 1 << lg
-			leaves := benchLeaves(l.hash, n)
-			cpu := time.Duration(float64(n) * cpuPerLeaf)
-			for _, v := range variants {
-				cfg.step(fmt.Sprintf("merkle %s 2^%d %s", l.hash, lg, v.name))
-				tree, err := merkle.Build(ctx, leaves, l.hash, v.opts)
-				if err != nil {
-					return nil, err
-				}
-				if err := spotCheck(tree, 1000); err != nil {
-					return nil, fmt.Errorf("%s 2^%d approach %s: %w", l.hash, lg, v.name, err)
-				}
-				tree = nil
-				var walls []time.Duration
-				for r := 0; r < max(cfg.repeats, 1); r++ {
-					start := time.Now()
-					if _, err := merkle.Build(ctx, leaves, l.hash, v.opts); err != nil {
-						return nil, err
-					}
-					walls = append(walls, time.Since(start))
-				}
-				slices.Sort(walls)
-				w := walls[len(walls)/2]
-				kms, vsV100, vsCPU := "n/a", "-", "-"
-				art := l.article[lg]
-				if art == "" {
-					art = "-"
-				}
-				if ctx.Info().Timestamps {
-					// Resident leaves, back to back: Build's own kernel
-					// time follows an upload that let the GPU clock down.
-					first, err := merkle.KernelTimes(ctx, leaves, l.hash, v.opts, 1)
-					if err != nil {
-						return nil, err
-					}
-					// Back-to-back runs for at least warmUp: only the last
-					// repeats count, once the GPU's clock is up.
-					runs := max(cfg.repeats, 1) + int(nextWarmUp()/max(first[0], time.Microsecond))
-					ks, err := merkle.KernelTimes(ctx, leaves, l.hash, v.opts, min(runs, 5000))
-					if err != nil {
-						return nil, err
-					}
-					ks = ks[len(ks)-max(cfg.repeats, 1):]
-					slices.Sort(ks)
-					k := ks[len(ks)/2]
-					kms = ms(k)
-					vsCPU = fmt.Sprintf("%.1f×", float64(cpu)/float64(k))
-					if a, err := strconv.ParseFloat(art, 64); err == nil {
-						vsV100 = fmt.Sprintf("%.2f×", a/(float64(k)/1e6))
-					}
-					t.Points = append(t.Points, point{X: float64(n), Y: float64(n) / k.Seconds(), Series: v.name})
-				}
-				t.Rows = append(t.Rows, []string{"2^" + strconv.Itoa(lg), v.name, kms, ms(w), art, vsV100, ms(cpu), vsCPU, "1000 nodes = merge of children"})
-			}
-		}
-		t.Notes = append(t.Notes, "End to end: upload of the leaves, the kernels, download of all N nodes into host memory. The article's V100 figures are approach 1.",
-			fmt.Sprintf("CPU ref: the plain-Go merges level by level on all cores, timed on 2^%d leaves and scaled linearly (a whole reference tree at the top sizes would take the CPU minutes).", min(16, hi)))
-		tables = append(tables, t)
-	}
-	return tables, nil
-}
-
-// cpuMerkleRate times a tree of n leaves built level by level on all cores
-// with the CPU merge and returns the time per leaf in nanoseconds.
-func cpuMerkleRate(hash *merkle.Hash, n int) (float64, error) {
-	leaves := benchLeaves(hash, n)
-	nodes := make([][32]byte, n)
-	start := time.Now()
-	for lo := n / 2; lo >= 1; lo /= 2 {
-		child := func(c int) [32]byte {
-			if c >= n {
-				return leaves[c-n]
-			}
-			return nodes[c]
-		}
-		cpuParallel(lo, func(k int) {
-			i := lo + k
-			nodes[i] = hash.Merge(child(2*i), child(2*i+1))
-		})
-	}
-	d := time.Since(start)
-	ref, err := merkle.BuildCPU(leaves, hash)
-	if err != nil {
-		return 0, err
-	}
-	if ref.Root() != nodes[1] {
-		return 0, fmt.Errorf("merkle: the parallel CPU tree's root differs from the reference")
-	}
-	return float64(d.Nanoseconds()) / float64(n), nil
-}
-
-// benchLeaves returns n seeded leaves the hash accepts.
-func benchLeaves(hash *merkle.Hash, n int) [][32]byte {
-	r := rand.New(rand.NewPCG(uint64(n), 0x6d65726b6c65))
-	leaves := make([][32]byte, n)
-	for i := range leaves {
-		for j := 0; j < 4; j++ {
-			v := r.Uint64()
-			if hash == merkle.Rescue {
-				v >>= 1 // below p
-			}
-			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
-		}
-	}
-	return leaves
-}
-
-// spotCheck verifies k random nodes (and node 1) against the CPU merge of
-// their children: a whole-tree reference for 2^24 Rescue leaves would take
-// the CPU minutes.
-func spotCheck(tree *merkle.Tree, k int) error {
-	nodes, leaves, n := tree.Nodes(), tree.Leaves(), tree.Len()
-	child := func(c int) [32]byte {
-		if c >= n {
-			return leaves[c-n]
-		}
-		return nodes[c]
-	}
-	r := rand.New(rand.NewPCG(uint64(n), 1))
-	for s := 0; s < k; s++ {
-		i := 1 + r.IntN(n-1)
-		if s == 0 {
-			i = 1
-		}
-		if got, want := nodes[i], tree.Hash().Merge(child(2*i), child(2*i+1)); got != want {
-			return fmt.Errorf("node %d is %x, the CPU merge of its children is %x", i, got, want)
-		}
-	}
-	return nil
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 )
@@ -17,20 +15,8 @@ import (
 // RunE returned.
 func runRescue(t *testing.T, args ...string) ([]byte, error) {
 	t.Helper()
-	for _, sub := range []string{"merge", "hash"} {
-		cmd, _, err := rootCmd.Find([]string{"rescue", sub})
-		require.NoError(t, err)
-		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			require.NoError(t, f.Value.Set(f.DefValue))
-			f.Changed = false
-		})
-	}
-	var out, errOut bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errOut)
-	rootCmd.SetArgs(append([]string{"rescue"}, args...))
-	err := rootCmd.Execute()
-	return out.Bytes(), err
+	out, _, err := wgbench(t, append([]string{"rescue"}, args...)...)
+	return []byte(out), err
 }
 
 // rescueRecords returns k records of m random field elements, edges
