@@ -157,7 +157,7 @@ const maxBufferClamp = 1 << 36
 // Context is an open device on one adapter.
 type Context struct {
 	mu      sync.Mutex
-	adapter *gpu.Adapter
+	key     idleKey // the adapter and the limits the device was opened with
 	device  *gpu.Device
 	queue   *gpu.Queue
 	info    AdapterInfo
@@ -268,16 +268,39 @@ func fromEnv(opts Options) (Options, error) {
 	return opts, nil
 }
 
+// enumeration is one instance of a set of backends and its adapters, made
+// on first use and kept for the process: instances are never released
+// (with the GL backend, releasing an instance terminates the EGL display
+// that every GL device of the process shares, and their next call aborts),
+// and GPUs do not come and go while a process runs. An instance holds only
+// the backends asked for, so opening Vulkan never initialises EGL.
+type enumeration struct {
+	adapters []*gpu.Adapter
+	infos    []AdapterInfo
+}
+
 var (
-	instanceOnce sync.Once
-	instance     *gpu.Instance
+	enumMu       sync.Mutex
+	enumerations = map[gpu.InstanceBackend]*enumeration{}
+	logOnce      sync.Once
 )
 
-// sharedInstance is the process's one wgpu instance, never released: with
-// the GL backend, releasing an instance terminates the EGL display that
-// every other GL device of the process shares, and their next call aborts.
-func sharedInstance() *gpu.Instance {
-	instanceOnce.Do(func() {
+func adaptersOf(backends gpu.InstanceBackend) *enumeration {
+	enumMu.Lock()
+	defer enumMu.Unlock()
+	if e := enumerations[backends]; e != nil {
+		return e
+	}
+	setLogLevel()
+	inst := gpu.CreateInstance(&gpu.InstanceDescriptor{Backends: backends})
+	e := &enumeration{}
+	e.adapters, e.infos = enumerate(inst, backends)
+	enumerations[backends] = e
+	return e
+}
+
+func setLogLevel() {
+	logOnce.Do(func() {
 		ensureRuntimeDir()
 		// wgpu warns on stderr about normal conditions (EGL's "No config
 		// found!" on every GL device); WGCOMPUTE_LOG=warn|info|debug shows them.
@@ -291,9 +314,7 @@ func sharedInstance() *gpu.Instance {
 			level = gpu.LogLevel_Debug
 		}
 		gpu.SetLogLevel(level)
-		instance = gpu.CreateInstance(&gpu.InstanceDescriptor{Backends: gpu.InstanceBackend_Primary | gpu.InstanceBackend_GL})
 	})
-	return instance
 }
 
 func ensureRuntimeDir() {
@@ -341,12 +362,7 @@ func Adapters(opts Options) ([]AdapterInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst := sharedInstance()
-	adapters, infos := enumerate(inst, backends)
-	for _, a := range adapters {
-		a.Release()
-	}
-	return infos, nil
+	return append([]AdapterInfo(nil), adaptersOf(backends).infos...), nil
 }
 
 func noAdapterError(opts Options, what string) error {
@@ -374,15 +390,8 @@ func Open(opts Options) (ctx *Context, err error) {
 			ctx, err = nil, fmt.Errorf("wgpu: open: %v", r)
 		}
 	}()
-	inst := sharedInstance()
-	adapters, infos := enumerate(inst, backends)
-	release := func(keep int) {
-		for i, a := range adapters {
-			if i != keep {
-				a.Release()
-			}
-		}
-	}
+	e := adaptersOf(backends)
+	adapters, infos := e.adapters, e.infos
 	where := ""
 	if opts.Backend != "" {
 		where = " for backend " + opts.Backend
@@ -410,16 +419,19 @@ func Open(opts Options) (ctx *Context, err error) {
 			for i, info := range infos {
 				names[i] = fmt.Sprintf("%d: %s (%s)", i, info.Name, info.Backend)
 			}
-			release(-1)
 			return nil, fmt.Errorf("%w: no adapter matches %q%s; adapters are: %s",
 				ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
 		}
 	}
-	release(pick)
 	adapter := adapters[pick]
 	limits, _ := adapterLimits(adapter)
 	limits = capLimits(limits, opts.Limits)
-	c := &Context{adapter: adapter, info: infos[pick], kernels: map[kernelKey]*Kernel{}, modules: map[string]*gpu.ShaderModule{}}
+	key := idleKey{adapter, limits}
+	if c := reuse(key); c != nil {
+		c.staging = newStagingPool(c, opts.Transfer)
+		return c, nil
+	}
+	c := &Context{key: key, info: infos[pick], kernels: map[kernelKey]*Kernel{}, modules: map[string]*gpu.ShaderModule{}}
 	c.info.Limits = publicLimits(limits)
 	var features []gpu.FeatureName
 	if c.info.Timestamps {
@@ -433,7 +445,6 @@ func Open(opts Options) (ctx *Context, err error) {
 		// Go pointer inside Go memory, which cgo's pointer check rejects.
 	})
 	if err != nil {
-		adapter.Release()
 		return nil, fmt.Errorf("wgpu: request device on %s (%s): %w", c.info.Name, c.info.Backend, err)
 	}
 	c.device = dev
@@ -485,6 +496,11 @@ func (c *Context) Close() error {
 	}
 	c.closed = true
 	c.staging.release()
+	c.staging = nil
+	if c.liveBuffers == 0 && c.waitIdle() == nil {
+		c.park()
+		return nil
+	}
 	for _, k := range c.kernels {
 		k.release()
 	}
@@ -499,11 +515,50 @@ func (c *Context) Close() error {
 	c.timers = nil
 	c.queue.Release()
 	c.device.Release()
-	c.adapter.Release()
 	if c.liveBuffers > 0 {
 		return fmt.Errorf("wgpu: close: %d buffers were not released before Close (they are freed with the device)", c.liveBuffers)
 	}
 	return nil
+}
+
+// Closed devices are kept for the next Open of the same adapter and
+// limits instead of being released: wgpu 0.17 frees a released device only
+// when a poll finds it unused, which never happens once it is released, so
+// each Open/Close cycle leaked about 3 MB and a driver thread (lavapipe).
+// A parked device has no buffers of the caller's and no staging memory; it
+// keeps its compiled kernels, so the next Open also skips their compiles.
+type idleKey struct {
+	adapter *gpu.Adapter
+	limits  gpu.Limits
+}
+
+var (
+	idleMu sync.Mutex
+	idle   = map[idleKey][]*Context{}
+)
+
+// park moves c's device into a fresh Context in the idle pool; c stays
+// closed. Callers hold c.mu.
+func (c *Context) park() {
+	p := &Context{key: c.key, device: c.device, queue: c.queue, info: c.info,
+		kernels: c.kernels, modules: c.modules, timers: c.timers}
+	c.device, c.queue, c.kernels, c.modules, c.timers = nil, nil, nil, nil, nil
+	idleMu.Lock()
+	idle[p.key] = append(idle[p.key], p)
+	idleMu.Unlock()
+}
+
+// reuse takes a parked Context for key, if there is one.
+func reuse(key idleKey) *Context {
+	idleMu.Lock()
+	defer idleMu.Unlock()
+	list := idle[key]
+	if len(list) == 0 {
+		return nil
+	}
+	c := list[len(list)-1]
+	idle[key] = list[:len(list)-1]
+	return c
 }
 
 // errNilContext is what device operations on a nil Context return: nil is

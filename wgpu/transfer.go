@@ -67,45 +67,69 @@ func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 
 func (p *stagingPool) release() {
 	for _, s := range append(p.up, p.down...) {
-		s.buf.Release()
+		if s != nil {
+			s.buf.Release()
+		}
 	}
 	p.up, p.down = nil, nil
 }
 
-func (p *stagingPool) slotSize() uint64 { return p.slotSz }
+// minSlot is the smallest staging buffer made: transfers are sized to
+// their data, so a 32-byte read-back maps 64 KiB, not the whole ring.
+const minSlot = 64 << 10
 
-// upSlot returns staging slot i for uploads, mapped for writing.
-func (p *stagingPool) upSlot(i int) (*slot, error) {
-	// The whole ring is created on first use: a freshly created mapped
-	// buffer costs tens of milliseconds of page faults, which belong to the
-	// first transfer rather than to every fourth one.
-	for len(p.up) < p.ring {
-		size := p.slotSize()
-		buf, err := p.c.device.CreateBuffer(&gpu.BufferDescriptor{
-			Label: "upload staging", Usage: gpu.BufferUsage_MapWrite | gpu.BufferUsage_CopySrc,
-			Size: size, MappedAtCreation: true,
-		})
-		if err != nil {
-			return nil, err
-		}
-		p.up = append(p.up, &slot{buf: buf, size: size, mapped: true})
+// slotFor is the size of a staging buffer for a transfer that still has
+// remaining bytes to go: the remainder rounded up to a power of two, within
+// [minSlot, slotSz].
+func (p *stagingPool) slotFor(remaining uint64) uint64 {
+	if remaining >= p.slotSz {
+		return p.slotSz
 	}
-	s := p.up[i]
-	return s, p.waitMapped(s, gpu.MapMode_Write)
+	return max(minSlot, min(p.slotSz, PowerOfTwoBelow(max(remaining, 1)*2-1)))
 }
 
-func (p *stagingPool) downSlot(i int) (*slot, error) {
-	for len(p.down) < p.ring {
-		size := p.slotSize()
-		buf, err := p.c.device.CreateBuffer(&gpu.BufferDescriptor{
-			Label: "download staging", Usage: gpu.BufferUsage_MapRead | gpu.BufferUsage_CopyDst, Size: size,
-		})
-		if err != nil {
+// slot returns ring slot i of ring, at least size bytes: a slot that is too
+// small is replaced, so the ring grows with the transfers it serves and
+// stays small for small ones.
+func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slot, error) {
+	for len(*ring) <= i {
+		*ring = append(*ring, nil)
+	}
+	if s := (*ring)[i]; s != nil {
+		if s.size >= size {
+			if upload {
+				return s, p.waitMapped(s, gpu.MapMode_Write)
+			}
+			return s, nil
+		}
+		// Waits for any copy still reading or writing it.
+		if err := p.c.waitIdle(); err != nil {
 			return nil, err
 		}
-		p.down = append(p.down, &slot{buf: buf, size: size})
+		s.buf.Release()
+		(*ring)[i] = nil
 	}
-	return p.down[i], nil
+	desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsage_MapRead | gpu.BufferUsage_CopyDst, Size: size}
+	if upload {
+		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsage_MapWrite | gpu.BufferUsage_CopySrc, Size: size, MappedAtCreation: true}
+	}
+	buf, err := p.c.device.CreateBuffer(desc)
+	if err != nil {
+		return nil, err
+	}
+	s := &slot{buf: buf, size: size, mapped: upload}
+	(*ring)[i] = s
+	return s, nil
+}
+
+// upSlot returns upload slot i, at least size bytes, mapped for writing.
+func (p *stagingPool) upSlot(i int, size uint64) (*slot, error) {
+	return p.slot(&p.up, i, size, true)
+}
+
+// downSlot returns download slot i, at least size bytes.
+func (p *stagingPool) downSlot(i int, size uint64) (*slot, error) {
+	return p.slot(&p.down, i, size, false)
 }
 
 // startMap asks for s to be mapped once its submission is done. It is only
@@ -282,7 +306,7 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 	}
 	p := c.staging
 	for pos := int64(0); pos < n; {
-		s, err := p.upSlot(p.next % p.ring)
+		s, err := p.upSlot(p.next%p.ring, p.slotFor(uint64(n-pos)))
 		if err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
@@ -374,7 +398,7 @@ func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error
 	i := 0
 	for pos := int64(0); pos < n || len(queue) > 0; {
 		if pos < n && len(queue) < p.ring {
-			s, err := p.downSlot(i % p.ring)
+			s, err := p.downSlot(i%p.ring, p.slotFor(uint64(n-pos)))
 			if err != nil {
 				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
 			}

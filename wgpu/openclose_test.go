@@ -1,0 +1,70 @@
+package wgpu_test
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// procStatus reads a numeric field ("VmRSS" in kB, "Threads") of this
+// process.
+func procStatus(t *testing.T, field string) int {
+	b, err := os.ReadFile("/proc/self/status")
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			n, err := strconv.Atoi(strings.Fields(rest)[0])
+			require.NoError(t, err)
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/self/status", field)
+	return 0
+}
+
+// A service that opens a Context per request must not grow: 1000
+// Open/Close cycles, each with a buffer, a kernel and a transfer, keep the
+// process's memory and thread count flat.
+func TestOpenCloseIsFlat(t *testing.T) {
+	for _, backend := range gputest.Backends() {
+		cycle := func() {
+			ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+			require.NoError(t, err)
+			b, err := ctx.NewBuffer("b", 4096)
+			require.NoError(t, err)
+			_, err = ctx.Kernel(wgpu.KernelSpec{Label: "addone", Module: text{"addOne", addOne}, Entry: "main", Storage: 2, Uniform: true, ReadOnly: []bool{true}})
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(b, 0, make([]byte, 4096)))
+			require.NoError(t, ctx.Download(make([]byte, 4096), b, 0))
+			b.Release()
+			require.NoError(t, ctx.Close())
+			_, err = ctx.NewBuffer("after close", 4)
+			require.ErrorContains(t, err, "closed")
+		}
+		for i := 0; i < 20; i++ {
+			cycle()
+		}
+		rss, threads := procStatus(t, "VmRSS"), procStatus(t, "Threads")
+		for i := 0; i < 1000; i++ {
+			cycle()
+		}
+		rss2, threads2 := procStatus(t, "VmRSS"), procStatus(t, "Threads")
+		require.LessOrEqual(t, threads2, threads+2, "%s: threads grew from %d to %d over 1000 cycles", backend, threads, threads2)
+		require.Less(t, rss2-rss, 32<<10, "%s: RSS grew from %d to %d kB over 1000 cycles", backend, rss, rss2)
+	}
+}
+
+// Close reports buffers the caller did not release.
+func TestCloseReportsLiveBuffers(t *testing.T) {
+	ctx, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0]})
+	require.NoError(t, err)
+	_, err = ctx.NewBuffer("forgotten", 16)
+	require.NoError(t, err)
+	require.ErrorContains(t, ctx.Close(), "1 buffers were not released")
+	require.NoError(t, ctx.Close())
+}
