@@ -35,6 +35,7 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 		return nil, fmt.Errorf("wgpu: new buffer %s: %d bytes exceeds the device's largest buffer, %d bytes", label, size, c.info.Limits.MaxBufferSize)
 	}
 	size = (size + 3) &^ 3 // cannot wrap: MaxBufferSize is far below 2^64
+	defer Span("allocate buffers")(int64(size))
 	buf, err := c.device.CreateBuffer(&gpu.BufferDescriptor{
 		Label: label,
 		Usage: gpu.BufferUsage_Storage | gpu.BufferUsage_CopySrc | gpu.BufferUsage_CopyDst,

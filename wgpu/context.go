@@ -292,9 +292,13 @@ func adaptersOf(backends gpu.InstanceBackend) *enumeration {
 		return e
 	}
 	setLogLevel()
+	end := Span("create instance")
 	inst := gpu.CreateInstance(&gpu.InstanceDescriptor{Backends: backends})
+	end(0)
+	end = Span("enumerate adapters")
 	e := &enumeration{}
 	e.adapters, e.infos = enumerate(inst, backends)
+	end(0)
 	enumerations[backends] = e
 	return e
 }
@@ -428,9 +432,11 @@ func Open(opts Options) (ctx *Context, err error) {
 	limits = capLimits(limits, opts.Limits)
 	key := idleKey{adapter, limits}
 	if c := reuse(key); c != nil {
+		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
 		return c, nil
 	}
+	defer Span("request device")(0)
 	c := &Context{key: key, info: infos[pick], kernels: map[kernelKey]*Kernel{}, modules: map[string]*gpu.ShaderModule{}}
 	c.info.Limits = publicLimits(limits)
 	var features []gpu.FeatureName
@@ -494,6 +500,7 @@ func (c *Context) Close() error {
 	if c.closed {
 		return nil
 	}
+	defer Span("close")(0)
 	c.closed = true
 	c.staging.release()
 	c.staging = nil

@@ -3,6 +3,7 @@ package wgpu_test
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +179,20 @@ func TestRangeOverflowAndNil(t *testing.T) {
 	require.ErrorContains(t, err, "nil Context")
 	require.NoError(t, c.Close())
 	require.Equal(t, "cpu", c.Info().Backend)
+}
+
+func TestTrace(t *testing.T) {
+	wgpu.EnableTrace(true)
+	defer wgpu.EnableTrace(false)
+	wgpu.Span("test phase")(1234)
+	var found bool
+	for _, r := range wgpu.TraceRows() {
+		if r.Phase == "test phase" {
+			found = r.Count >= 1 && r.Bytes >= 1234
+		}
+	}
+	require.True(t, found, "test phase not recorded: %+v", wgpu.TraceRows())
+	var sb strings.Builder
+	require.NoError(t, wgpu.WriteTrace(&sb))
+	require.Contains(t, sb.String(), "test phase")
 }

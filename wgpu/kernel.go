@@ -86,6 +86,7 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	}
 	module := c.modules[id]
 	if module == nil {
+		defer Span("compile " + id)(0)
 		src, err := spec.Module.Source()
 		if err != nil {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
@@ -98,6 +99,7 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 		}
 		c.modules[id] = module
 	}
+	defer Span("pipeline " + spec.Label)(0)
 	k = &Kernel{name: spec.Label, storage: spec.Storage, uniform: spec.Uniform}
 	built := k
 	ok := false
@@ -242,6 +244,7 @@ type Pending struct {
 // Wait blocks until the submission has finished and reports its timing.
 func (p *Pending) Wait() (t Timing, err error) {
 	c := p.c
+	defer Span("wait for kernels")(0)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("wait", &err)
@@ -271,6 +274,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 	if c == nil {
 		return nil, errNilContext("run")
 	}
+	defer Span("encode and submit")(0)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("run", &err)

@@ -113,7 +113,9 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 	if upload {
 		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsage_MapWrite | gpu.BufferUsage_CopySrc, Size: size, MappedAtCreation: true}
 	}
+	end := Span("create staging")
 	buf, err := p.c.device.CreateBuffer(desc)
+	end(int64(size))
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +280,7 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 	if c == nil {
 		return errNilContext("upload")
 	}
+	defer Span("upload")(n)
 	if n < 0 {
 		return fmt.Errorf("wgpu: upload: negative length %d", n)
 	}
@@ -362,6 +365,7 @@ func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error
 	if c == nil {
 		return errNilContext("download")
 	}
+	defer Span("download")(int64(len(dst)))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("download", &err)
