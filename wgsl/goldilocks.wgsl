@@ -5,8 +5,8 @@
 // gl_canon, which takes any 64-bit value. WGSL has no 64-bit integers and no
 // mulhi, so 32x32 -> 64 products are built from 16-bit halves.
 //
-// This file is a library: no bindings, no entry points. Kernels get it by
-// composition (wgsl.Compose("goldilocks.wgsl", ...)), never by copying.
+// This file is a library: no bindings, no entry points. Kernels get it with
+// an include line (//!include goldilocks.wgsl), never by copying.
 // Every function here has a Go twin in u64emu/model.go that performs the
 // same u32 operations; keep the two in step.
 //

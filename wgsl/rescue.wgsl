@@ -1,11 +1,12 @@
-// Rescue Prime Rp64_256 batch kernel. Composed after goldilocks.wgsl,
-// rescue_consts.wgsl, rescue_lib.wgsl and the variant's own library
-// (rescue_vec4.wgsl, rescue_ark_mem.wgsl), and followed by the lines Go
-// writes for the variant: struct Params { count, m, op, j: u32, ... } and
-// its uniform binding (after the storage bindings: 2, or 3 when binding 2
-// holds the round constants), fn permute_variant(s), which calls the
-// chosen permutation, and the entry point main, which calls run(k) for
-// k < params.count.
+//!include rescue_lib.wgsl
+// Rescue Prime Rp64_256 batch kernel body, shared by every variant. Each
+// variant's entry file, wgsl/rescue_main_<variant>.wgsl, includes it and
+// defines the rest: the uniform `params` (Params, followed by the round
+// constants for arkuniform) after the storage bindings (binding 2,
+// or 3 when binding 2 holds the round constants), fn permute_variant(s),
+// which calls the variant's permutation, and the entry point main, which
+// calls run(k) for k < params.count (rescue_main.wgsl for the variants
+// that need nothing more).
 //
 //   OP_PERMUTE: out[k] = Permute(in[k]) (12 elements in and out).
 //   OP_MERGE:   out[k] = Merge(in[k][0..4], in[k][4..8]) (8 in, 4 out).
@@ -21,10 +22,20 @@
 // The permutation is reached from one call site and never inside a loop of
 // the kernel's own: Mesa's compilers inline every call, and lavapipe
 // crashes compiling a module with the permutation inlined twice or nested
-// in a further loop. Hashing therefore takes one dispatch per block.
+// in a further loop. Hashing therefore takes one dispatch per block, and
+// every variant is a module of its own whose permute_variant calls one
+// permutation.
 
 @group(0) @binding(0) var<storage, read> rp_in: array<vec2<u32>>;
 @group(0) @binding(1) var<storage, read_write> rp_out: array<vec2<u32>>;
+
+// Params are the four words every kernel reads from its uniform `params`.
+struct Params {
+	count: u32,
+	m: u32,
+	op: u32,
+	j: u32,
+}
 
 const WG: u32 = 64u;
 const OP_PERMUTE: u32 = 0u;

@@ -1,7 +1,6 @@
 //!include rescue_lib.wgsl
 // Rescue Prime Rp64_256 with the round constants read from memory instead
-// of literals. Library only: compose after goldilocks.wgsl,
-// rescue_consts.wgsl and rescue_lib.wgsl; the kernel defines
+// of literals. Library only: the kernel's file defines
 // rp_ark_at(i) -> vec2<u32>, the constant at index i of ARK1 (rows 0..6,
 // 12 elements each) followed by ARK2 (from RP_ARK2_BASE on), held in a
 // storage, uniform or workgroup array (Go: rescue's arkWords).

@@ -10,6 +10,9 @@ const RP_WIDTH: u32 = 12u;
 // kernels that read them from a buffer: ARK1 row by row, then ARK2.
 const RP_ARK2_BASE: u32 = 84u;
 const RP_ARK_LEN: u32 = 168u;
+// RP_ARK_LEN_VEC4 is RP_ARK_LEN / 2, the constants two to a vec4 (in a
+// uniform array, whose stride is 16 bytes).
+const RP_ARK_LEN_VEC4: u32 = 84u;
 
 // rp_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).
 fn rp_add_ark1(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {

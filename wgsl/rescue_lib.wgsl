@@ -2,7 +2,7 @@
 //!include rescue_consts.wgsl
 // Rescue Prime Rp64_256 (winterfell) on Goldilocks elements held as
 // vec2<u32> (x = low word, y = high word). Library only: no bindings, no
-// entry points. Compose after goldilocks.wgsl and rescue_consts.wgsl.
+// entry points.
 //
 // rp_permute(s) is Go's rescue.Permute: seven rounds of
 //   s[i] = s[i]^7; s = MDS*s; s += ARK1[r]; s[i] = s[i]^INV_ALPHA; s = MDS*s; s += ARK2[r].

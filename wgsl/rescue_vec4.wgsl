@@ -2,10 +2,9 @@
 //!include rescue_consts_vec4.wgsl
 // Rescue Prime Rp64_256 with the state held as three vec4 pairs: four
 // Goldilocks elements per G4, low words in lo and high words in hi, so that
-// every field operation works on four elements at once. Library only:
-// compose after goldilocks.wgsl, rescue_consts.wgsl, rescue_lib.wgsl and
-// rescue_consts_vec4.wgsl (the generated rp4_add_ark1, rp4_add_ark2 and
-// rp4_mds).
+// every field operation works on four elements at once. Library only;
+// rescue_consts_vec4.wgsl holds the generated rp4_add_ark1, rp4_add_ark2
+// and rp4_mds.
 //
 // rp4_permute_state(s) is Go's rescue.Permute on the usual 12-element state:
 // element 4g+c is (s4[g].lo[c], s4[g].hi[c]). The g4_ functions are the

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // benchSides is the articles' ladder: 128², 256², ..., 4096² inputs.
@@ -26,8 +25,8 @@ func benchPairs(n int) [][8]uint64 {
 }
 
 // BenchmarkMergeMany reports merges/s from GPU kernel time (merges/s) and
-// end to end (e2e-merges/s: validation, upload, kernel, read-back), for
-// every variant (the first name element) and input count. The inputs of
+// end to end (e2e-merges/s: validation, upload, kernel, read-back) with a
+// resident Batcher, for every variant (the first name element) and input count. The inputs of
 // one count are made once, by the first variant that runs.
 func BenchmarkMergeMany(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
@@ -40,9 +39,13 @@ func BenchmarkMergeMany(b *testing.B) {
 					pairs = benchPairs(n)
 				}
 				dst := make([][4]uint64, n)
-				var st Stats
-				opts := Options{Variant: v, Stats: &st}
-				if err := MergeManyWith(ctx, dst, pairs, opts); err != nil { // compile, warm up
+				var t wgpu.Timing
+				m, err := NewBatcher(ctx, Options{Variant: v, Timing: &t})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer m.Release()
+				if err := m.MergeMany(dst, pairs); err != nil { // compile, warm up
 					b.Fatal(err)
 				}
 				if i := n - 1; dst[i] != Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
@@ -50,18 +53,18 @@ func BenchmarkMergeMany(b *testing.B) {
 				}
 				b.SetBytes(int64(n) * 64)
 				b.ReportAllocs()
-				var kernel time.Duration
+				var total wgpu.Timing
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					if err := MergeManyWith(ctx, dst, pairs, opts); err != nil {
+					if err := m.MergeMany(dst, pairs); err != nil {
 						b.Fatal(err)
 					}
-					kernel += st.Kernel
+					total = total.Add(t)
 				}
 				b.StopTimer()
-				if st.Measured {
-					b.ReportMetric(float64(kernel.Nanoseconds())/float64(b.N)/1e6, "kernel-ms/op")
-					b.ReportMetric(float64(n)*float64(b.N)/kernel.Seconds(), "merges/s")
+				if total.Measured {
+					b.ReportMetric(float64(total.Kernel.Nanoseconds())/float64(b.N)/1e6, "kernel-ms/op")
+					b.ReportMetric(float64(n)*float64(b.N)/total.Kernel.Seconds(), "merges/s")
 				}
 				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "e2e-merges/s")
 			})
@@ -83,51 +86,47 @@ func BenchmarkHashElementsMany(b *testing.B) {
 				in[i] = rng.Uint64N(P)
 			}
 			dst := make([][4]uint64, n)
-			var st Stats
-			opts := Options{Stats: &st}
-			if err := HashElementsManyWith(ctx, dst, in, m, opts); err != nil {
+			var t wgpu.Timing
+			h, err := NewBatcher(ctx, Options{Timing: &t})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer h.Release()
+			if err := h.HashElementsMany(dst, in, m); err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(n) * m * 8)
 			b.ReportAllocs()
-			var kernel time.Duration
+			var total wgpu.Timing
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if err := HashElementsManyWith(ctx, dst, in, m, opts); err != nil {
+				if err := h.HashElementsMany(dst, in, m); err != nil {
 					b.Fatal(err)
 				}
-				kernel += st.Kernel
+				total = total.Add(t)
 			}
 			b.StopTimer()
-			if st.Measured {
-				b.ReportMetric(float64(kernel.Nanoseconds())/float64(b.N)/1e6, "kernel-ms/op")
-				b.ReportMetric(float64(n)*float64(b.N)/kernel.Seconds(), "hashes/s")
+			if total.Measured {
+				b.ReportMetric(float64(total.Kernel.Nanoseconds())/float64(b.N)/1e6, "kernel-ms/op")
+				b.ReportMetric(float64(n)*float64(b.N)/total.Kernel.Seconds(), "hashes/s")
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "e2e-hashes/s")
 		})
 	}
 }
 
-// BenchmarkMergeCPU is the plain-Go reference on all cores: one op is
-// GOMAXPROCS*1024 independent merges.
+// BenchmarkMergeCPU is the CPU backend (the plain-Go reference on all
+// cores): one op is GOMAXPROCS*1024 independent merges.
 func BenchmarkMergeCPU(b *testing.B) {
-	w := runtime.GOMAXPROCS(0)
-	const per = 1024
-	pairs := benchPairs(w * per)
-	b.SetBytes(int64(w * per * 64))
+	n := runtime.GOMAXPROCS(0) * 1024
+	pairs := benchPairs(n)
+	dst := make([][4]uint64, n)
+	b.SetBytes(int64(n * 64))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		var wg sync.WaitGroup
-		for g := 0; g < w; g++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for _, p := range pairs[g*per : (g+1)*per] {
-					Merge([4]uint64(p[:4]), [4]uint64(p[4:]))
-				}
-			}()
+		if err := MergeMany(nil, dst, pairs); err != nil {
+			b.Fatal(err)
 		}
-		wg.Wait()
 	}
-	b.ReportMetric(float64(w*per)*float64(b.N)/b.Elapsed().Seconds(), "merges/s")
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "merges/s")
 }

@@ -3,21 +3,17 @@ package rescue
 import (
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func TestMain(m *testing.M) {
-	checkGuards = true
-	os.Exit(gputest.Main(m))
-}
+func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 
 // randElement draws canonical elements with the edges over-represented:
 // p-1 and values just below p, small values, a high word of 2^32-2.
@@ -41,48 +37,149 @@ func newRand(t testing.TB) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, 0x5e5c))
 }
 
-// parallel runs fn(i) for i in [0, n) on all cores.
-func parallel(n int, fn func(i int)) {
-	w := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for g := 0; g < w; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := g; i < n; i += w {
-				fn(i)
-			}
-		}()
+func randElements(rng *rand.Rand, n int) []uint64 {
+	els := make([]uint64, n)
+	for i := range els {
+		els[i] = randElement(rng)
 	}
-	wg.Wait()
+	return els
 }
 
-func TestMergeManyGPU(t *testing.T) {
-	// At least 100k merges, odd, on every backend; the reference is computed
-	// once for both.
+// forEachImpl runs fn on every implementation: the CPU backend (a nil
+// Context), and every variant on every GPU backend, with the device's
+// limits and with gputest.SmallLimits, under which the tests' batches
+// span several pieces.
+func forEachImpl(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context, opts Options)) {
+	t.Run("cpu", func(t *testing.T) { fn(t, nil, Options{}) })
+	variants := func(t *testing.T, ctx *wgpu.Context) {
+		for _, v := range Variants {
+			t.Run(v.String(), func(t *testing.T) { fn(t, ctx, Options{Variant: v}) })
+		}
+	}
+	gputest.ForEach(t, variants)
+	gputest.ForEachSmall(t, variants)
+}
+
+// TestImplementationsMatchReference checks every implementation against
+// the Go reference: the spec's vectors, then odd batches of merges,
+// permutations and hashes over one to three blocks, large enough to span
+// several pieces under small limits (1024 merges, 682 states of a piece).
+func TestImplementationsMatchReference(t *testing.T) {
+	rng := newRand(t)
+	spec := loadSpec(t)
+	pairs := make([][8]uint64, 1501)
+	for i := range pairs {
+		pairs[i] = [8]uint64(randElements(rng, 8))
+	}
+	pairs[0] = [8]uint64{P - 1, P - 1, P - 1, P - 1, P - 1, P - 1, P - 1, P - 1}
+	pairs[1] = [8]uint64{}
+	wantMerge := make([][4]uint64, len(pairs))
+	par.For(len(pairs), 64, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			wantMerge[i] = Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:]))
+		}
+	})
+	states := make([][12]uint64, 801)
+	for i := range states {
+		states[i] = [12]uint64(randElements(rng, 12))
+	}
+	wantStates := append([][12]uint64(nil), states...)
+	par.For(len(states), 64, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			Permute(&wantStates[i])
+		}
+	})
+	const hashes = 701
+	ms := []int{1, 8, 9, 17}
+	inputs := map[int][]uint64{}
+	wantHash := map[int][][4]uint64{}
+	for _, m := range ms {
+		in := randElements(rng, hashes*m)
+		w := make([][4]uint64, hashes)
+		for i := range w {
+			w[i] = HashElements(in[i*m : (i+1)*m])
+		}
+		inputs[m], wantHash[m] = in, w
+	}
+
+	forEachImpl(t, func(t *testing.T, ctx *wgpu.Context, opts Options) {
+		for i, v := range spec.Vectors {
+			in, want := nums(t, v.Input), nums(t, v.Output)
+			switch v.Fn {
+			case "permutation":
+				st := [][12]uint64{[12]uint64(in)}
+				require.NoError(t, PermuteMany(ctx, st, opts))
+				require.Equal(t, want, st[0][:], "vector %d", i)
+			case "hash_elements":
+				dst := [][4]uint64{{1, 2, 3, 4}}
+				require.NoError(t, HashElementsMany(ctx, dst, in, len(in), opts))
+				require.Equal(t, want, dst[0][:], "vector %d", i)
+			case "merge":
+				dst := make([][4]uint64, 1)
+				require.NoError(t, MergeMany(ctx, dst, [][8]uint64{[8]uint64(in)}, opts))
+				require.Equal(t, want, dst[0][:], "vector %d", i)
+			case "merklize":
+				// The last level of the tree: leaves merged pairwise.
+				n := len(in) / 8
+				ps := make([][8]uint64, n)
+				for k := range ps {
+					ps[k] = [8]uint64(in[8*k:])
+				}
+				dst := make([][4]uint64, n)
+				require.NoError(t, MergeMany(ctx, dst, ps, opts))
+				for k := range dst {
+					require.Equal(t, want[4*(n+k):4*(n+k)+4], dst[k][:], "vector %d node %d", i, n+k)
+				}
+			}
+		}
+
+		got := make([][4]uint64, len(pairs))
+		require.NoError(t, MergeMany(ctx, got, pairs, opts))
+		for i := range got {
+			if got[i] != wantMerge[i] {
+				t.Fatalf("pair %d %v: got %v, want %v", i, pairs[i], got[i], wantMerge[i])
+			}
+		}
+		s := append([][12]uint64(nil), states...)
+		require.NoError(t, PermuteMany(ctx, s, opts))
+		for i := range s {
+			require.Equal(t, wantStates[i], s[i], "state %d", i)
+		}
+		for _, m := range ms {
+			dst := make([][4]uint64, hashes)
+			require.NoError(t, HashElementsMany(ctx, dst, inputs[m], m, opts))
+			for i := range dst {
+				require.Equal(t, wantHash[m][i], dst[i], "m=%d input %d", m, i)
+			}
+		}
+		// Zero-length inputs hash to the zero digest without a permutation.
+		dst := [][4]uint64{{1, 2, 3, 4}, {5, 6, 7, 8}}
+		require.NoError(t, HashElementsMany(ctx, dst, nil, 0, opts))
+		require.Equal(t, [][4]uint64{{}, {}}, dst)
+	})
+}
+
+// TestMergeManyLarge merges 100k pairs on every backend, with the
+// default variant, in pieces the Batcher sizes itself.
+func TestMergeManyLarge(t *testing.T) {
 	const n = 100_001
 	rng := newRand(t)
 	pairs := make([][8]uint64, n)
 	for i := range pairs {
-		for j := range pairs[i] {
-			pairs[i][j] = randElement(rng)
-		}
+		pairs[i] = [8]uint64(randElements(rng, 8))
 	}
-	pairs[0] = [8]uint64{P - 1, P - 1, P - 1, P - 1, P - 1, P - 1, P - 1, P - 1}
-	pairs[n-1] = [8]uint64{}
 	want := make([][4]uint64, n)
-	parallel(n, func(i int) { want[i] = Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) })
+	require.NoError(t, MergeMany(nil, want, pairs))
+	for _, i := range []int{0, n / 2, n - 1} {
+		require.Equal(t, Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])), want[i], "CPU backend, pair %d", i)
+	}
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		got := make([][4]uint64, n)
-		var st Stats
+		var tm wgpu.Timing
 		start := time.Now()
-		// Pieces of 25k keep every submission near a second on lavapipe:
-		// wgpu 0.17 stops waiting for a submission after 5 s, and lavapipe
-		// was seen to crash (executing a freed command list) after such a
-		// wait on a loaded machine.
-		require.NoError(t, MergeManyWith(ctx, got, pairs, Options{Stats: &st, MaxPiece: 25_000}))
-		require.Equal(t, 5, st.Pieces)
-		t.Logf("%d merges in %v (kernel %v, measured %v)", n, time.Since(start), st.Kernel, st.Measured)
+		require.NoError(t, MergeMany(ctx, got, pairs, Options{Timing: &tm}))
+		t.Logf("%d merges in %v (kernel %v, measured %v)", n, time.Since(start), tm.Kernel, tm.Measured)
+		require.NotZero(t, tm.Wall)
 		for i := range got {
 			if got[i] != want[i] {
 				t.Fatalf("pair %d %v: got %v, want %v", i, pairs[i], got[i], want[i])
@@ -91,173 +188,57 @@ func TestMergeManyGPU(t *testing.T) {
 	})
 }
 
-func TestSplitIntoPieces(t *testing.T) {
+// TestBatcherReuse runs one resident Batcher per variant through every
+// operation and several sizes, then checks Release frees its buffers.
+func TestBatcherReuse(t *testing.T) {
 	rng := newRand(t)
-	const n = 1001
-	pairs := make([][8]uint64, n)
-	states := make([][12]uint64, 37)
-	for i := range pairs {
-		for j := range pairs[i] {
-			pairs[i][j] = randElement(rng)
+	forEachImpl(t, func(t *testing.T, ctx *wgpu.Context, opts Options) {
+		before := ctx.LiveBuffers()
+		var tm wgpu.Timing
+		opts.Timing = &tm
+		b, err := NewBatcher(ctx, opts)
+		require.NoError(t, err)
+		for _, n := range []int{3, 1100, 1} {
+			pairs := make([][8]uint64, n)
+			for i := range pairs {
+				pairs[i] = [8]uint64(randElements(rng, 8))
+			}
+			dst := make([][4]uint64, n)
+			tm = wgpu.Timing{}
+			require.NoError(t, b.MergeMany(dst, pairs))
+			require.NotZero(t, tm.Elapsed(), "n=%d", n)
+			require.Equal(t, Merge([4]uint64(pairs[n-1][:4]), [4]uint64(pairs[n-1][4:])), dst[n-1], "n=%d", n)
+			in := randElements(rng, n*11)
+			require.NoError(t, b.HashElementsMany(dst, in, 11))
+			require.Equal(t, HashElements(in[(n-1)*11:]), dst[n-1], "n=%d", n)
+			st := [][12]uint64{[12]uint64(randElements(rng, 12))}
+			want := st[0]
+			Permute(&want)
+			require.NoError(t, b.PermuteMany(st))
+			require.Equal(t, want, st[0])
 		}
-	}
-	for i := range states {
-		for j := range states[i] {
-			states[i][j] = randElement(rng)
-		}
-	}
-	wantStates := make([][12]uint64, len(states))
-	for i := range states {
-		wantStates[i] = states[i]
-		Permute(&wantStates[i])
-	}
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		got := make([][4]uint64, n)
+		b.Release()
+		require.Equal(t, before, ctx.LiveBuffers(), "buffers left after Release")
+	})
+}
+
+func TestTimingAndStats(t *testing.T) {
+	pairs := make([][8]uint64, 100)
+	dst := make([][4]uint64, len(pairs))
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		var tm wgpu.Timing
 		var st Stats
-		require.NoError(t, MergeManyWith(ctx, got, pairs, Options{MaxPiece: 333, Stats: &st}))
-		require.Equal(t, 4, st.Pieces)
-		for i := range got {
-			require.Equal(t, Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])), got[i], "pair %d", i)
-		}
-		s := append([][12]uint64(nil), states...)
-		require.NoError(t, PermuteManyWith(ctx, s, Options{MaxPiece: 10, Stats: &st}))
-		require.Equal(t, 4, st.Pieces)
-		require.Equal(t, wantStates, s)
-	})
-}
-
-func TestVectorsGPU(t *testing.T) {
-	s := loadSpec(t)
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		for i, v := range s.Vectors {
-			in, want := nums(t, v.Input), nums(t, v.Output)
-			switch v.Fn {
-			case "permutation":
-				st := [][12]uint64{[12]uint64(in)}
-				require.NoError(t, PermuteMany(ctx, st))
-				require.Equal(t, want, st[0][:], "vector %d", i)
-			case "hash_elements":
-				dst := make([][4]uint64, 1)
-				dst[0] = [4]uint64{1, 2, 3, 4}
-				require.NoError(t, HashElementsMany(ctx, dst, in, len(in)))
-				require.Equal(t, want, dst[0][:], "vector %d", i)
-			case "merge":
-				dst := make([][4]uint64, 1)
-				require.NoError(t, MergeMany(ctx, dst, [][8]uint64{[8]uint64(in)}))
-				require.Equal(t, want, dst[0][:], "vector %d", i)
-			case "merklize":
-				// The last level of the tree: leaves merged pairwise.
-				n := len(in) / 8
-				pairs := make([][8]uint64, n)
-				for k := range pairs {
-					pairs[k] = [8]uint64(in[8*k:])
-				}
-				dst := make([][4]uint64, n)
-				require.NoError(t, MergeMany(ctx, dst, pairs))
-				for k := range dst {
-					require.Equal(t, want[4*(n+k):4*(n+k)+4], dst[k][:], "vector %d node %d", i, n+k)
-				}
-			}
-		}
-	})
-}
-
-func TestHashElementsManyGPU(t *testing.T) {
-	rng := newRand(t)
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		for _, m := range []int{1, 3, 7, 8, 9, 16, 17, 25} {
-			k := 99 + 2*m
-			inputs := make([]uint64, k*m)
-			for i := range inputs {
-				inputs[i] = randElement(rng)
-			}
-			dst := make([][4]uint64, k)
-			require.NoError(t, HashElementsMany(ctx, dst, inputs, m))
-			for i := range dst {
-				require.Equal(t, HashElements(inputs[i*m:(i+1)*m]), dst[i], "m=%d input %d", m, i)
-			}
-		}
-		// Zero-length inputs hash to the zero digest without a permutation.
-		dst := [][4]uint64{{1, 2, 3, 4}, {5, 6, 7, 8}}
-		require.NoError(t, HashElementsMany(ctx, dst, nil, 0))
-		require.Equal(t, [][4]uint64{{}, {}}, dst)
-	})
-}
-
-// TestVariantsGPU checks every variant against the reference: the spec's
-// vectors, a few thousand merges, odd batches of permutations and of
-// hash_elements over several blocks.
-func TestVariantsGPU(t *testing.T) {
-	rng := newRand(t)
-	const n = 2049
-	pairs := make([][8]uint64, n)
-	for i := range pairs {
-		for j := range pairs[i] {
-			pairs[i][j] = randElement(rng)
-		}
+		require.NoError(t, MergeMany(ctx, dst, pairs, Options{Timing: &tm, Stats: &st}))
+		require.NotZero(t, tm.Wall)
+		require.Equal(t, Stats{Kernel: tm.Kernel, Measured: tm.Measured}, st)
+		require.Equal(t, ctx != nil && ctx.Info().Timestamps, tm.Measured)
 	}
-	pairs[0] = [8]uint64{P - 1, P - 1, P - 1, P - 1, P - 1, P - 1, P - 1, P - 1}
-	want := make([][4]uint64, n)
-	parallel(n, func(i int) { want[i] = Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) })
-	states := make([][12]uint64, 33)
-	for i := range states {
-		for j := range states[i] {
-			states[i][j] = randElement(rng)
-		}
-	}
-	const m = 13
-	inputs := make([]uint64, 21*m)
-	for i := range inputs {
-		inputs[i] = randElement(rng)
-	}
-	spec := loadSpec(t)
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		for _, v := range Variants {
-			t.Run(v.String(), func(t *testing.T) {
-				opts := Options{Variant: v}
-				for i, vec := range spec.Vectors {
-					in, w := nums(t, vec.Input), nums(t, vec.Output)
-					switch vec.Fn {
-					case "permutation":
-						st := [][12]uint64{[12]uint64(in)}
-						require.NoError(t, PermuteManyWith(ctx, st, opts))
-						require.Equal(t, w, st[0][:], "vector %d", i)
-					case "hash_elements":
-						dst := make([][4]uint64, 1)
-						require.NoError(t, HashElementsManyWith(ctx, dst, in, len(in), opts))
-						require.Equal(t, w, dst[0][:], "vector %d", i)
-					case "merge":
-						dst := make([][4]uint64, 1)
-						require.NoError(t, MergeManyWith(ctx, dst, [][8]uint64{[8]uint64(in)}, opts))
-						require.Equal(t, w, dst[0][:], "vector %d", i)
-					}
-				}
-				got := make([][4]uint64, n)
-				require.NoError(t, MergeManyWith(ctx, got, pairs, opts))
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("pair %d %v: got %v, want %v", i, pairs[i], got[i], want[i])
-					}
-				}
-				s := append([][12]uint64(nil), states...)
-				require.NoError(t, PermuteManyWith(ctx, s, opts))
-				for i := range s {
-					w := states[i]
-					Permute(&w)
-					require.Equal(t, w, s[i], "state %d", i)
-				}
-				dst := make([][4]uint64, 21)
-				require.NoError(t, HashElementsManyWith(ctx, dst, inputs, m, opts))
-				for i := range dst {
-					require.Equal(t, HashElements(inputs[i*m:(i+1)*m]), dst[i], "input %d", i)
-				}
-			})
-		}
-	})
+	t.Run("cpu", func(t *testing.T) { check(t, nil) })
+	gputest.ForEach(t, check)
 }
 
 func TestBadInput(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+	check := func(t *testing.T, ctx *wgpu.Context) {
 		pairs := make([][8]uint64, 10)
 		pairs[7][5] = P
 		pairs[9][0] = ^uint64(0)
@@ -278,28 +259,32 @@ func TestBadInput(t *testing.T) {
 
 		states := make([][12]uint64, 4)
 		states[3][11] = P
-		require.ErrorContains(t, PermuteMany(ctx, states), "state 3 element 11")
+		require.ErrorContains(t, PermuteMany(ctx, states, Options{}), "state 3 element 11")
 
-		err = MergeManyWith(ctx, make([][4]uint64, 1), make([][8]uint64, 1), Options{Variant: Variant(42)})
-		require.ErrorContains(t, err, "unknown variant")
+		err = MergeMany(ctx, make([][4]uint64, 1), make([][8]uint64, 1), Options{Variant: Variant(42)})
+		require.ErrorContains(t, err, "unknown variant 42")
+		_, err = NewBatcher(ctx, Options{Variant: -1})
+		require.ErrorContains(t, err, "accepted are [fast")
+		err = MergeMany(ctx, make([][4]uint64, 1), make([][8]uint64, 1), Options{}, Options{})
+		require.ErrorContains(t, err, "2 Options given")
 
 		// Empty batches touch nothing.
 		require.NoError(t, MergeMany(ctx, nil, nil))
-		require.NoError(t, PermuteMany(ctx, nil))
+		require.NoError(t, PermuteMany(ctx, nil, Options{}))
 		require.NoError(t, HashElementsMany(ctx, nil, nil, 5))
-	})
-	require.ErrorContains(t, MergeMany(nil, make([][4]uint64, 1), make([][8]uint64, 1)), "no GPU context")
+	}
+	t.Run("cpu", func(t *testing.T) { check(t, nil) })
+	gputest.ForEach(t, check)
 }
 
-func TestPieceItems(t *testing.T) {
-	lim := wgpu.Limits{MaxStorageBindingSize: 128 << 20, MaxBufferSize: 1 << 31}
-	require.Equal(t, (128<<20)/64, pieceItems(lim, 8, 4))
-	require.Equal(t, (128<<20)/(13*8), pieceItems(lim, 12, 12))
-	lim.MaxBufferSize = 1 << 20
-	require.Equal(t, (1<<20)/64, pieceItems(lim, 8, 4))
-	require.Equal(t, 0, pieceItems(lim, 1<<20, 4))
-	lim = wgpu.Limits{MaxStorageBindingSize: 1 << 40, MaxBufferSize: 1 << 40}
-	require.Equal(t, 1<<28, pieceItems(lim, 8, 4))
+// TestTooLargeForLimits asks for one input larger than a storage binding.
+func TestTooLargeForLimits(t *testing.T) {
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		m := int(gputest.SmallLimits.MaxStorageBindingSize/8) + 1
+		err := HashElementsMany(ctx, make([][4]uint64, 1), make([]uint64, m), m)
+		require.ErrorContains(t, err, "rescue: hash:")
+		require.ErrorContains(t, err, "storage binding limit")
+	})
 }
 
 func TestParseVariant(t *testing.T) {
@@ -311,6 +296,7 @@ func TestParseVariant(t *testing.T) {
 	_, err := ParseVariant("nope")
 	require.ErrorContains(t, err, "fast")
 	require.True(t, strings.HasPrefix(Variant(9).String(), "Variant("))
+	require.Equal(t, Fast, Variant(0), "the zero value is the default")
 }
 
 func TestFirstNonCanonical(t *testing.T) {

@@ -16,12 +16,23 @@ func TestNoLeaks(t *testing.T) {
 			return HashElementsMany(ctx, make([][4]uint64, 7), make([]uint64, 7*13), 13)
 		})
 		gputest.NoLeaks(t, ctx, func() error {
-			return PermuteMany(ctx, make([][12]uint64, 5))
+			return PermuteMany(ctx, make([][12]uint64, 5), Options{})
+		})
+		gputest.NoLeaks(t, ctx, func() error { // the round constants' buffer
+			return PermuteMany(ctx, make([][12]uint64, 5), Options{Variant: ArkWorkgroup})
 		})
 		gputest.NoLeaks(t, ctx, func() error { // an element >= p is rejected
 			pairs := make([][8]uint64, 3)
 			pairs[2][5] = P
-			return MergeMany(ctx, make([][4]uint64, 3), pairs)
+			return MergeMany(ctx, make([][4]uint64, 3), pairs, Options{Variant: ArkStorage})
+		})
+		gputest.NoLeaks(t, ctx, func() error { // a resident Batcher, released
+			b, err := NewBatcher(ctx, Options{Variant: ArkStorage})
+			if err != nil {
+				return err
+			}
+			defer b.Release()
+			return b.MergeMany(make([][4]uint64, 9), make([][8]uint64, 9))
 		})
 	})
 }

@@ -1,11 +1,14 @@
 // Package rescue is the Rescue Prime hash Rp64_256 of winterfell (Goldilocks
 // field, 12-element state, 7 rounds, 256-bit digest): a plain-Go reference
-// on native uint64 and batch GPU kernels that give the same answers.
+// on native uint64 (Permute, Merge, HashElements) and batch functions that
+// give the same answers (MergeMany, HashElementsMany, PermuteMany, and a
+// resident Batcher): GPU kernels on a wgpu.Context, the reference on all
+// cores on a nil one.
 //
 // State layout: capacity state[0..4], rate state[4..12], digest
 // state[4..8]. Field elements are canonical: every input element must be
-// below P; the GPU functions reject others with an error naming the element,
-// and the CPU functions treat them as undefined input.
+// below P; the batch functions reject others with an error naming the
+// element, and the reference functions treat them as undefined input.
 package rescue
 
 //go:generate go run ./internal/gen -dir ../../wgsl

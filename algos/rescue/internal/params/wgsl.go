@@ -28,7 +28,10 @@ func WGSL() []byte {
 	p("// RP_ARK2_BASE and RP_ARK_LEN lay the constants out in memory for the\n")
 	p("// kernels that read them from a buffer: ARK1 row by row, then ARK2.\n")
 	p("const RP_ARK2_BASE: u32 = %du;\n", Rounds*Width)
-	p("const RP_ARK_LEN: u32 = %du;\n\n", 2*Rounds*Width)
+	p("const RP_ARK_LEN: u32 = %du;\n", 2*Rounds*Width)
+	p("// RP_ARK_LEN_VEC4 is RP_ARK_LEN / 2, the constants two to a vec4 (in a\n")
+	p("// uniform array, whose stride is 16 bytes).\n")
+	p("const RP_ARK_LEN_VEC4: u32 = %du;\n\n", Rounds*Width)
 
 	p("// rp_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).\n")
 	arkFunc(&b, "rp_add_ark1", &ARK1)
@@ -82,8 +85,9 @@ func WGSLVec4() []byte {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("%s\n\n", Header)
 	p("// Rp64_256 constants for the vec4 state of rescue_vec4.wgsl: element\n")
-	p("// 4g+c of the state is lane c of group g. Compose after rescue_vec4.wgsl's\n")
-	p("// prerequisites; the functions use its G4 type.\n\n")
+	p("// 4g+c of the state is lane c of group g. Included by rescue_vec4.wgsl,\n")
+	p("// whose G4 type and g4_ functions it uses (so it includes nothing: an\n")
+	p("// include back would be a cycle).\n\n")
 	p("// rp4_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).\n")
 	arkFunc4(&b, "rp4_add_ark1", &ARK1)
 	p("// rp4_add_ark2 is s[i] += ARK2[r][i] for all i (mod p).\n")
