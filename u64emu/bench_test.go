@@ -52,7 +52,7 @@ func BenchmarkMulmodThroughput(b *testing.B) {
 	}{{"gl_mul", false}, {"schoolbook", true}} {
 		b.Run(v.name, func(b *testing.B) {
 			// Compile and check a sample before timing.
-			if _, err := MulThroughput(ctx, bufs[2], bufs[0], bufs[1], count, throughputSteps, v.schoolbook); err != nil {
+			if _, err := mulThroughput(ctx, bufs[2], bufs[0], bufs[1], count, throughputSteps, v.schoolbook); err != nil {
 				b.Fatal(err)
 			}
 			got := make([]uint64, count)
@@ -60,7 +60,7 @@ func BenchmarkMulmodThroughput(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := 0; i < int(count); i += int(count) / 64 {
-				if want := MulThroughputRef(xa[i], xb[i], throughputSteps); got[i] != want {
+				if want := mulThroughputRef(xa[i], xb[i], throughputSteps); got[i] != want {
 					b.Fatalf("invocation %d: GPU %#x, native %#x", i, got[i], want)
 				}
 			}
@@ -70,7 +70,7 @@ func BenchmarkMulmodThroughput(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				t, err := MulThroughput(ctx, bufs[2], bufs[0], bufs[1], count, throughputSteps, v.schoolbook)
+				t, err := mulThroughput(ctx, bufs[2], bufs[0], bufs[1], count, throughputSteps, v.schoolbook)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -107,7 +107,7 @@ func BenchmarkMulTo(b *testing.B) {
 				a[i], c[i] = r.Uint64N(P), r.Uint64N(P)
 			}
 			dst := make([]uint64, n)
-			if _, err := batch(ctx, opMul, dst, a, c, 0); err != nil {
+			if _, err := run(ctx, opMul, dst, a, c); err != nil {
 				b.Fatal(err)
 			}
 			var kernel time.Duration
@@ -115,7 +115,7 @@ func BenchmarkMulTo(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				t, err := batch(ctx, opMul, dst, a, c, 0)
+				t, err := run(ctx, opMul, dst, a, c)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -130,4 +130,48 @@ func BenchmarkMulTo(b *testing.B) {
 			}
 		})
 	}
+}
+
+// mulThroughput runs the mulmod throughput kernel: invocation i seeds four
+// accumulators and four multipliers from a[i] and b[i] and performs
+// 4*steps multiplications; dst[i] is the sum of the accumulators (see
+// mulThroughputRef). schoolbook selects the straightforward 16-bit
+// partial-product multiplication instead of gl_mul, for comparison. The
+// buffers must hold count elements each. It returns the run's timing.
+func mulThroughput(ctx *wgpu.Context, dst, a, b *wgpu.Buffer, count, steps uint32, schoolbook bool) (wgpu.Timing, error) {
+	for _, buf := range []*wgpu.Buffer{dst, a, b} {
+		if buf == nil || buf.Size() < uint64(count)*elemBytes {
+			return wgpu.Timing{}, fmt.Errorf("u64emu: throughput: every buffer must hold count = %d elements (%d bytes)", count, uint64(count)*elemBytes)
+		}
+	}
+	entry := "mul_throughput"
+	if schoolbook {
+		entry = "mul_throughput_schoolbook"
+	}
+	k, err := kernel(ctx, entry, false)
+	if err != nil {
+		return wgpu.Timing{}, fmt.Errorf("u64emu: throughput: %w", err)
+	}
+	t, err := ctx.Run(wgpu.Dispatch{
+		Kernel:   k,
+		Bindings: []wgpu.Binding{wgpu.Bind(a), wgpu.Bind(b), wgpu.Bind(dst)},
+		Params:   []uint32{count, steps},
+		Groups:   ctx.Grid(uint64(count), workgroupSize),
+	})
+	if err != nil {
+		return t, fmt.Errorf("u64emu: throughput: %w", err)
+	}
+	return t, nil
+}
+
+// mulThroughputRef is the plain-Go meaning of one invocation of mulThroughput.
+func mulThroughputRef(a, b uint64, steps uint32) uint64 {
+	acc := [4]uint64{a, b, Add(a, b), Sub(a, b)}
+	m := [4]uint64{b, Neg(a), Sub(b, a), Add(b, b)}
+	for range steps {
+		for j := range acc {
+			acc[j] = Mul(acc[j], m[j])
+		}
+	}
+	return Add(Add(acc[0], acc[1]), Add(acc[2], acc[3]))
 }

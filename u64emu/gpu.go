@@ -3,6 +3,7 @@ package u64emu
 import (
 	"fmt"
 
+	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -13,97 +14,95 @@ const workgroupSize = 256
 // elemBytes is the size of one field element on the device.
 const elemBytes = 8
 
-// op is one batch kernel of wgsl/u64emu.wgsl.
+// op is one batch operation: a kernel of wgsl/u64emu.wgsl and its Go
+// reference, binary or unary.
 type op struct {
 	name  string // the Go function, for errors
 	entry string // the WGSL entry point
-	unary bool
+	bin   func(a, b uint64) uint64
+	un    func(a uint64) uint64
 }
 
 var (
-	opAdd     = op{"AddTo", "k_add", false}
-	opSub     = op{"SubTo", "k_sub", false}
-	opMul     = op{"MulTo", "k_mul", false}
-	opPow7    = op{"Pow7To", "k_pow7", true}
-	opInvPow7 = op{"InvPow7To", "k_inv_pow7", true}
+	opAdd     = op{"AddTo", "k_add", Add, nil}
+	opSub     = op{"SubTo", "k_sub", Sub, nil}
+	opMul     = op{"MulTo", "k_mul", Mul, nil}
+	opPow7    = op{"Pow7To", "k_pow7", nil, Pow7}
+	opInvPow7 = op{"InvPow7To", "k_inv_pow7", nil, InvPow7}
 )
 
-// source is the kernel file composed after the library it uses.
-func source() (string, error) { return wgsl.Compose("goldilocks.wgsl", "u64emu.wgsl") }
+func (o op) unary() bool { return o.un != nil }
 
-// kernel compiles (once per Context) the entry point of wgsl/u64emu.wgsl.
-// Every entry point shares one layout: a, b (read), dst, params.
-func kernel(ctx *wgpu.Context, entry string) (*wgpu.Kernel, error) {
-	src, err := source()
-	if err != nil {
-		return nil, err
+// module is wgsl/u64emu.wgsl with the library it includes.
+var module = wgsl.Module{Files: []string{"u64emu.wgsl"}}
+
+// kernel compiles (once per Context) an entry point of wgsl/u64emu.wgsl.
+// Binary entry points bind a, b (read), dst and params; unary ones a
+// (read), dst and params.
+func kernel(ctx *wgpu.Context, entry string, unary bool) (*wgpu.Kernel, error) {
+	spec := wgpu.KernelSpec{Label: "u64emu.wgsl:" + entry, Module: module, Entry: entry, Storage: 3, Uniform: true, ReadOnly: []bool{true, true, false}}
+	if unary {
+		spec.Storage, spec.ReadOnly = 2, []bool{true, false}
 	}
-	return ctx.Kernel(wgpu.KernelSpec{
-		Label:    "u64emu.wgsl:" + entry,
-		Source:   src,
-		Entry:    entry,
-		Storage:  3,
-		Uniform:  true,
-		ReadOnly: []bool{true, true, false},
-	})
+	return ctx.Kernel(spec)
 }
 
-// AddTo runs on the GPU
+// AddTo runs, on the GPU or on all cores when ctx is nil,
 //
 //	for i := range dst { dst[i] = a[i] + b[i] mod P }
 //
 // All slices must have the same length and every input must be canonical
 // (< P); otherwise AddTo returns an error and leaves dst unspecified.
 func AddTo(ctx *wgpu.Context, dst, a, b []uint64) error {
-	_, err := batch(ctx, opAdd, dst, a, b, 0)
+	_, err := run(ctx, opAdd, dst, a, b)
 	return err
 }
 
-// SubTo runs on the GPU
+// SubTo runs, on the GPU or on all cores when ctx is nil,
 //
 //	for i := range dst { dst[i] = a[i] - b[i] mod P }
 //
 // with the same requirements as AddTo.
 func SubTo(ctx *wgpu.Context, dst, a, b []uint64) error {
-	_, err := batch(ctx, opSub, dst, a, b, 0)
+	_, err := run(ctx, opSub, dst, a, b)
 	return err
 }
 
-// MulTo runs on the GPU
+// MulTo runs, on the GPU or on all cores when ctx is nil,
 //
 //	for i := range dst { dst[i] = a[i] * b[i] mod P }
 //
 // with the same requirements as AddTo.
 func MulTo(ctx *wgpu.Context, dst, a, b []uint64) error {
-	_, err := batch(ctx, opMul, dst, a, b, 0)
+	_, err := run(ctx, opMul, dst, a, b)
 	return err
 }
 
-// Pow7To runs on the GPU
+// Pow7To runs, on the GPU or on all cores when ctx is nil,
 //
 //	for i := range dst { dst[i] = Pow7(a[i]) }  // a[i]^7 mod P
 //
 // dst and a must have the same length and every a[i] must be < P.
 func Pow7To(ctx *wgpu.Context, dst, a []uint64) error {
-	_, err := batch(ctx, opPow7, dst, a, nil, 0)
+	_, err := run(ctx, opPow7, dst, a, nil)
 	return err
 }
 
-// InvPow7To runs on the GPU
+// InvPow7To runs, on the GPU or on all cores when ctx is nil,
 //
 //	for i := range dst { dst[i] = InvPow7(a[i]) }  // a[i]^InvAlpha mod P, the 7th root
 //
 // dst and a must have the same length and every a[i] must be < P.
 func InvPow7To(ctx *wgpu.Context, dst, a []uint64) error {
-	_, err := batch(ctx, opInvPow7, dst, a, nil, 0)
+	_, err := run(ctx, opInvPow7, dst, a, nil)
 	return err
 }
 
 // checkInputs reports mismatched lengths and the first non-canonical
 // input.
 func checkInputs(o op, dst, a, b []uint64) error {
-	if len(a) != len(dst) || (!o.unary && len(b) != len(dst)) {
-		if o.unary {
+	if len(a) != len(dst) || (!o.unary() && len(b) != len(dst)) {
+		if o.unary() {
 			return fmt.Errorf("u64emu: %s: len(dst) = %d, len(a) = %d: the lengths must be equal", o.name, len(dst), len(a))
 		}
 		return fmt.Errorf("u64emu: %s: len(dst) = %d, len(a) = %d, len(b) = %d: the lengths must be equal", o.name, len(dst), len(a), len(b))
@@ -112,142 +111,52 @@ func checkInputs(o op, dst, a, b []uint64) error {
 		name string
 		s    []uint64
 	}{{"a", a}, {"b", b}} {
-		for i, v := range in.s {
-			if v >= P {
-				return fmt.Errorf("u64emu: %s: %s[%d] = %#x is not a canonical field element: inputs must be < p = %#x", o.name, in.name, i, v, P)
-			}
+		if i := par.First(len(in.s), 1<<20, func(i int) bool { return in.s[i] >= P }); i >= 0 {
+			return fmt.Errorf("u64emu: %s: %s[%d] = %#x is not a canonical field element: inputs must be < p = %#x", o.name, in.name, i, in.s[i], P)
 		}
 	}
 	return nil
 }
 
-// pieceElems is how many elements one dispatch handles: as many as fit one
-// storage binding and one buffer of the device, capped by limit when
-// limit > 0 (tests use it to exercise the piecewise path at small sizes).
-func pieceElems(l wgpu.Limits, n int, limit int) int {
-	m := l.MaxStorageBindingSize
-	if l.MaxBufferSize < m {
-		m = l.MaxBufferSize
-	}
-	// Keep the invocation count below 2^32: the kernel indexes with u32.
-	piece := min(m/elemBytes, 1<<31)
-	if limit > 0 && uint64(limit) < piece {
-		piece = uint64(limit)
-	}
-	if uint64(n) < piece {
-		piece = uint64(n)
-	}
-	return int(piece)
-}
-
-// batch checks the inputs, then runs o over [0, len(dst)) in pieces of at
-// most one storage binding each: upload, dispatch, download. It returns the
-// summed timing of the dispatches (benchmarks report kernel time apart).
-func batch(ctx *wgpu.Context, o op, dst, a, b []uint64, limit int) (total wgpu.Timing, err error) {
+// run checks the inputs, then runs o over [0, len(dst)): on the GPU as a
+// wgpu.Batch, or with the Go reference on all cores when ctx is nil. It
+// returns the summed timing of the dispatches (benchmarks report kernel
+// time apart).
+func run(ctx *wgpu.Context, o op, dst, a, b []uint64) (wgpu.Timing, error) {
 	if err := checkInputs(o, dst, a, b); err != nil {
-		return total, err
-	}
-	n := len(dst)
-	if n == 0 {
-		return total, nil
+		return wgpu.Timing{}, err
 	}
 	if ctx == nil {
-		return total, fmt.Errorf("u64emu: %s: no GPU context", o.name)
-	}
-	k, err := kernel(ctx, o.entry)
-	if err != nil {
-		return total, fmt.Errorf("u64emu: %s: %w", o.name, err)
-	}
-	piece := pieceElems(ctx.Limits(), n, limit)
-	size := uint64(piece) * elemBytes
-	bufA, err := ctx.NewBuffer("u64emu a", size)
-	if err != nil {
-		return total, fmt.Errorf("u64emu: %s: %w", o.name, err)
-	}
-	defer bufA.Release()
-	bufB := bufA
-	if !o.unary {
-		bufB, err = ctx.NewBuffer("u64emu b", size)
-		if err != nil {
-			return total, fmt.Errorf("u64emu: %s: %w", o.name, err)
-		}
-		defer bufB.Release()
-	}
-	bufD, err := ctx.NewBuffer("u64emu dst", size)
-	if err != nil {
-		return total, fmt.Errorf("u64emu: %s: %w", o.name, err)
-	}
-	defer bufD.Release()
-	for lo := 0; lo < n; lo += piece {
-		hi := min(lo+piece, n)
-		m := hi - lo
-		if err := ctx.Upload(bufA, 0, wgpu.Bytes(a[lo:hi])); err != nil {
-			return total, fmt.Errorf("u64emu: %s: upload a[%d:%d]: %w", o.name, lo, hi, err)
-		}
-		if !o.unary {
-			if err := ctx.Upload(bufB, 0, wgpu.Bytes(b[lo:hi])); err != nil {
-				return total, fmt.Errorf("u64emu: %s: upload b[%d:%d]: %w", o.name, lo, hi, err)
+		par.For(len(dst), 1<<14, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if o.unary() {
+					dst[i] = o.un(a[i])
+				} else {
+					dst[i] = o.bin(a[i], b[i])
+				}
 			}
-		}
-		t, err := ctx.Run(wgpu.Dispatch{
-			Kernel:   k,
-			Bindings: []wgpu.Binding{wgpu.Bind(bufA), wgpu.Bind(bufB), wgpu.Bind(bufD)},
-			Params:   []uint32{uint32(m), 0},
-			Groups:   ctx.Grid(uint64(m), workgroupSize),
 		})
-		if err != nil {
-			return total, fmt.Errorf("u64emu: %s: elements [%d, %d): %w", o.name, lo, hi, err)
-		}
-		total.Kernel += t.Kernel
-		total.Wall += t.Wall
-		total.Measured = t.Measured
-		if err := ctx.Download(wgpu.Bytes(dst[lo:hi]), bufD, 0); err != nil {
-			return total, fmt.Errorf("u64emu: %s: download dst[%d:%d]: %w", o.name, lo, hi, err)
-		}
+		return wgpu.Timing{}, nil
 	}
-	return total, nil
-}
-
-// MulThroughput runs the mulmod throughput kernel: invocation i seeds four
-// accumulators and four multipliers from a[i] and b[i] and performs
-// 4*steps multiplications; dst[i] is the sum of the accumulators (see
-// MulThroughputRef). schoolbook selects the straightforward 16-bit
-// partial-product multiplication instead of gl_mul, for comparison. The
-// buffers must hold count elements each. It returns the run's timing.
-func MulThroughput(ctx *wgpu.Context, dst, a, b *wgpu.Buffer, count, steps uint32, schoolbook bool) (wgpu.Timing, error) {
-	for _, buf := range []*wgpu.Buffer{dst, a, b} {
-		if buf == nil || buf.Size() < uint64(count)*elemBytes {
-			return wgpu.Timing{}, fmt.Errorf("u64emu: throughput: every buffer must hold count = %d elements (%d bytes)", count, uint64(count)*elemBytes)
-		}
-	}
-	entry := "mul_throughput"
-	if schoolbook {
-		entry = "mul_throughput_schoolbook"
-	}
-	k, err := kernel(ctx, entry)
+	k, err := kernel(ctx, o.entry, o.unary())
 	if err != nil {
-		return wgpu.Timing{}, fmt.Errorf("u64emu: throughput: %w", err)
+		return wgpu.Timing{}, fmt.Errorf("u64emu: %s: %w", o.name, err)
 	}
-	t, err := ctx.Run(wgpu.Dispatch{
-		Kernel:   k,
-		Bindings: []wgpu.Binding{wgpu.Bind(a), wgpu.Bind(b), wgpu.Bind(dst)},
-		Params:   []uint32{count, steps},
-		Groups:   ctx.Grid(uint64(count), workgroupSize),
+	inputs := []wgpu.BatchInput{{Data: wgpu.Bytes(a), ItemBytes: elemBytes}}
+	if !o.unary() {
+		inputs = append(inputs, wgpu.BatchInput{Data: wgpu.Bytes(b), ItemBytes: elemBytes})
+	}
+	t, err := ctx.RunBatch(wgpu.Batch{
+		Label:  "u64emu " + o.name,
+		Count:  len(dst),
+		Inputs: inputs,
+		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: elemBytes},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), workgroupSize)}}
+		},
 	})
 	if err != nil {
-		return t, fmt.Errorf("u64emu: throughput: %w", err)
+		return t, fmt.Errorf("u64emu: %s: %w", o.name, err)
 	}
 	return t, nil
-}
-
-// MulThroughputRef is the plain-Go meaning of one invocation of MulThroughput.
-func MulThroughputRef(a, b uint64, steps uint32) uint64 {
-	acc := [4]uint64{a, b, Add(a, b), Sub(a, b)}
-	m := [4]uint64{b, Neg(a), Sub(b, a), Add(b, b)}
-	for range steps {
-		for j := range acc {
-			acc[j] = Mul(acc[j], m[j])
-		}
-	}
-	return Add(Add(acc[0], acc[1]), Add(acc[2], acc[3]))
 }

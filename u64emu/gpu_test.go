@@ -29,101 +29,60 @@ func gpuInputs(r *rand.Rand, n int) (a, b []uint64) {
 	return a[:n], b[:n]
 }
 
-type gpuOp struct {
-	op     op
+// batchOps are the exported batch functions with their native meaning.
+var batchOps = []struct {
+	name   string
+	run    func(ctx *wgpu.Context, dst, a, b []uint64) error
 	native func(a, b uint64) uint64
+}{
+	{"AddTo", AddTo, Add},
+	{"SubTo", SubTo, Sub},
+	{"MulTo", MulTo, Mul},
+	{"Pow7To", func(ctx *wgpu.Context, dst, a, _ []uint64) error { return Pow7To(ctx, dst, a) }, func(a, _ uint64) uint64 { return Pow7(a) }},
+	{"InvPow7To", func(ctx *wgpu.Context, dst, a, _ []uint64) error { return InvPow7To(ctx, dst, a) }, func(a, _ uint64) uint64 { return InvPow7(a) }},
 }
 
-var gpuOps = []gpuOp{
-	{opAdd, Add},
-	{opSub, Sub},
-	{opMul, Mul},
-	{opPow7, func(a, _ uint64) uint64 { return Pow7(a) }},
-	{opInvPow7, func(a, _ uint64) uint64 { return InvPow7(a) }},
+// forEachImpl runs fn on the CPU backend (a nil Context) and on every GPU
+// backend, with the device's limits and with gputest.SmallLimits (8192
+// elements a piece).
+func forEachImpl(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
+	t.Run("cpu", func(t *testing.T) { fn(t, nil) })
+	gputest.ForEach(t, fn)
+	gputest.ForEachSmall(t, fn)
 }
 
-func run(ctx *wgpu.Context, o op, dst, a, b []uint64, limit int) error {
-	if o.unary {
-		b = nil
-	}
-	_, err := batch(ctx, o, dst, a, b, limit)
-	return err
-}
-
-// TestGPUMatchesNative runs each batch operation on 2^20+3 inputs and
-// compares every output with the native reference.
-func TestGPUMatchesNative(t *testing.T) {
-	n := 1<<20 + 3
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+// TestBatchMatchesNative runs every batch operation at odd sizes around
+// the small limits' piece of 8192 elements and at 2^20+3, and compares
+// every output with the native reference.
+func TestBatchMatchesNative(t *testing.T) {
+	forEachImpl(t, func(t *testing.T, ctx *wgpu.Context) {
 		r := rand.New(rand.NewPCG(5, uint64(len(t.Name()))))
-		for _, g := range gpuOps {
-			a, b := gpuInputs(r, n)
-			dst := make([]uint64, n)
-			start := time.Now()
-			require.NoError(t, run(ctx, g.op, dst, a, b, 0), g.op.name)
-			t.Logf("%s: %d elements in %v", g.op.name, n, time.Since(start))
-			for i := range dst {
-				if want := g.native(a[i], b[i]); dst[i] != want {
-					t.Fatalf("%s: element %d of %d: a=%#x b=%#x: GPU %#x, native %#x", g.op.name, i, n, a[i], b[i], dst[i], want)
+		for _, n := range []int{1, 5, 777, 8191, 8193, 3*8192 + 1, 1<<20 + 3} {
+			for _, g := range batchOps {
+				a, b := gpuInputs(r, n)
+				r.Shuffle(n, func(i, j int) { a[i], a[j] = a[j], a[i] })
+				dst := make([]uint64, n)
+				start := time.Now()
+				require.NoError(t, g.run(ctx, dst, a, b), g.name)
+				if n > 1<<20 {
+					t.Logf("%s: %d elements in %v", g.name, n, time.Since(start))
 				}
-			}
-		}
-	})
-}
-
-// TestGPUPieces forces pieces much smaller than a storage binding, at odd
-// sizes, so that the piecewise path and its boundaries are exercised.
-func TestGPUPieces(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		r := rand.New(rand.NewPCG(6, 7))
-		for _, tc := range []struct{ n, limit int }{{1, 1}, {5, 2}, {1000, 256}, {2049, 1000}, {4097, 4097}, {300, 1 << 20}} {
-			for _, g := range gpuOps {
-				a, b := gpuInputs(r, tc.n)
-				r.Shuffle(tc.n, func(i, j int) { a[i], a[j] = a[j], a[i] })
-				dst := make([]uint64, tc.n)
-				require.NoError(t, run(ctx, g.op, dst, a, b, tc.limit))
 				for i := range dst {
 					if want := g.native(a[i], b[i]); dst[i] != want {
-						t.Fatalf("%s n=%d piece=%d: element %d: GPU %#x, native %#x", g.op.name, tc.n, tc.limit, i, dst[i], want)
+						t.Fatalf("%s: element %d of %d: a=%#x b=%#x: got %#x, native %#x", g.name, i, n, a[i], b[i], dst[i], want)
 					}
 				}
 			}
 		}
-		// The exported entry points, at an odd size.
-		a, b := gpuInputs(r, 777)
-		dst := make([]uint64, len(a))
-		for _, f := range []struct {
-			name string
-			run  func() error
-			want func(i int) uint64
-		}{
-			{"AddTo", func() error { return AddTo(ctx, dst, a, b) }, func(i int) uint64 { return Add(a[i], b[i]) }},
-			{"SubTo", func() error { return SubTo(ctx, dst, a, b) }, func(i int) uint64 { return Sub(a[i], b[i]) }},
-			{"MulTo", func() error { return MulTo(ctx, dst, a, b) }, func(i int) uint64 { return Mul(a[i], b[i]) }},
-			{"Pow7To", func() error { return Pow7To(ctx, dst, a) }, func(i int) uint64 { return Pow7(a[i]) }},
-			{"InvPow7To", func() error { return InvPow7To(ctx, dst, a) }, func(i int) uint64 { return InvPow7(a[i]) }},
-		} {
-			require.NoError(t, f.run(), f.name)
-			for i := range dst {
-				require.Equal(t, f.want(i), dst[i], "%s element %d", f.name, i)
-			}
-		}
 	})
 }
 
-func TestPieceElems(t *testing.T) {
-	l := wgpu.Limits{MaxStorageBindingSize: 128 << 20, MaxBufferSize: 1 << 31}
-	require.Equal(t, 16<<20, pieceElems(l, 100<<20, 0))
-	require.Equal(t, 10, pieceElems(l, 10, 0))
-	require.Equal(t, 7, pieceElems(l, 100, 7))
-	l.MaxBufferSize = 8 << 20
-	require.Equal(t, 1<<20, pieceElems(l, 100<<20, 0))
-	l = wgpu.Limits{MaxStorageBindingSize: 1 << 40, MaxBufferSize: 1 << 40}
-	require.Equal(t, 1<<31, pieceElems(l, 1<<33, 0))
+func TestBadInputs(t *testing.T) {
+	t.Run("cpu", func(t *testing.T) { testBadInputs(t, nil) })
+	gputest.ForEach(t, testBadInputs)
 }
 
-func TestBadInputs(t *testing.T) {
-	ctx := gputest.Context(t, gputest.Backends()[0])
+func testBadInputs(t *testing.T, ctx *wgpu.Context) {
 	ok := []uint64{1, 2, 3}
 	for _, tc := range []struct {
 		name string
@@ -136,7 +95,6 @@ func TestBadInputs(t *testing.T) {
 		{"a >= p", SubTo(ctx, make([]uint64, 3), []uint64{0, P, 1}, ok), "SubTo: a[1] = 0xffffffff00000001 is not a canonical field element: inputs must be < p"},
 		{"b >= p", MulTo(ctx, make([]uint64, 3), ok, []uint64{0, 1, 1<<64 - 1}), "b[2] = 0xffffffffffffffff is not a canonical"},
 		{"inv", InvPow7To(ctx, make([]uint64, 1), []uint64{P + 5}), "InvPow7To: a[0] = 0xffffffff00000006"},
-		{"nil ctx", MulTo(nil, make([]uint64, 3), ok, ok), "no GPU context"},
 	} {
 		require.ErrorContains(t, tc.err, tc.want, tc.name)
 	}
@@ -150,7 +108,7 @@ func TestGPUGuard(t *testing.T) {
 		const n, guard = 1001, 32 // 32 elements = 256 bytes, the binding offset alignment
 		r := rand.New(rand.NewPCG(8, 9))
 		a, b := gpuInputs(r, n)
-		k, err := kernel(ctx, opMul.entry)
+		k, err := kernel(ctx, opMul.entry, false)
 		require.NoError(t, err)
 		ba, err := ctx.NewBuffer("a", n*elemBytes)
 		require.NoError(t, err)
@@ -191,7 +149,7 @@ func TestGPUGuard(t *testing.T) {
 }
 
 // TestMulThroughputKernel checks both throughput kernels against
-// MulThroughputRef, so that the benchmark measures correct arithmetic.
+// mulThroughputRef, so that the benchmark measures correct arithmetic.
 func TestMulThroughputKernel(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		const n, steps = 2000 + 17, 7
@@ -210,12 +168,12 @@ func TestMulThroughputKernel(t *testing.T) {
 		require.NoError(t, ctx.Upload(bb, 0, wgpu.Bytes(b)))
 		for _, sb := range []bool{false, true} {
 			require.NoError(t, ctx.Clear(bd, 0, 0))
-			_, err := MulThroughput(ctx, bd, ba, bb, n, steps, sb)
+			_, err := mulThroughput(ctx, bd, ba, bb, n, steps, sb)
 			require.NoError(t, err)
 			got := make([]uint64, n)
 			require.NoError(t, ctx.Download(wgpu.Bytes(got), bd, 0))
 			for i := range got {
-				require.Equal(t, MulThroughputRef(a[i], b[i], steps), got[i], "schoolbook=%v element %d", sb, i)
+				require.Equal(t, mulThroughputRef(a[i], b[i], steps), got[i], "schoolbook=%v element %d", sb, i)
 			}
 		}
 	})
@@ -236,7 +194,7 @@ func TestGPULibrary(t *testing.T) {
 				raw[i] = P + uint64(r.Uint32())
 			}
 		}
-		k, err := kernel(ctx, "k_lib")
+		k, err := kernel(ctx, "k_lib", false)
 		require.NoError(t, err)
 		bufs := make([]*wgpu.Buffer, 3)
 		for i := range bufs {
@@ -281,6 +239,6 @@ func TestMulThroughputBadBuffers(t *testing.T) {
 	small, err := ctx.NewBuffer("small", 8)
 	require.NoError(t, err)
 	defer small.Release()
-	_, err = MulThroughput(ctx, small, small, small, 2, 1, false)
+	_, err = mulThroughput(ctx, small, small, small, 2, 1, false)
 	require.ErrorContains(t, err, "every buffer must hold count = 2 elements")
 }

@@ -8,7 +8,8 @@
 //   - a Go model that performs exactly the u32 operations of the WGSL
 //     library wgsl/goldilocks.wgsl, one Go function per WGSL function
 //     (model.go), so the two can be read side by side,
-//   - batch functions that run the library on a GPU (MulTo, AddTo, ...).
+//   - batch functions that run the library on a GPU (MulTo, AddTo, ...),
+//     or the native functions on all cores when the Context is nil.
 //
 // All functions take canonical inputs (< P) and return canonical outputs,
 // except Canon, which accepts any uint64.

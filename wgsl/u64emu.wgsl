@@ -1,5 +1,5 @@
 //!include goldilocks.wgsl
-// Batch kernels over Goldilocks elements, composed after goldilocks.wgsl.
+// Batch kernels over Goldilocks elements.
 //
 // k_add:      for i := range dst { dst[i] = a[i] + b[i] mod p }
 // k_sub:      for i := range dst { dst[i] = a[i] - b[i] mod p }
@@ -8,8 +8,10 @@
 // k_inv_pow7: for i := range dst { dst[i] = a[i]^(1/7) mod p }
 //
 // Elements are little-endian u64 seen as vec2<u32>; inputs are canonical
-// (the Go side checks). Unary kernels ignore b (the Go side binds a twice),
-// so that every kernel shares one binding layout.
+// (the Go side checks). The binary kernels bind a, b, dst and params at
+// 0..3; the unary ones bind a, then their output u_dst at 1 and u_params
+// at 2, where the binary kernels have b and dst: a binding number may be
+// shared by variables that no one entry point uses together.
 //
 // The throughput kernels measure raw mulmod rate: each invocation runs four
 // independent accumulators through `steps` multiplications each.
@@ -23,6 +25,9 @@ struct Params {
     steps: u32,
 }
 @group(0) @binding(3) var<uniform> params: Params;
+
+@group(0) @binding(1) var<storage, read_write> u_dst: array<vec2<u32>>;
+@group(0) @binding(2) var<uniform> u_params: Params;
 
 const WG: u32 = 256u;
 
@@ -54,15 +59,15 @@ fn k_mul(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
 @compute @workgroup_size(256)
 fn k_pow7(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
-    if (i >= params.count) { return; }
-    dst[i] = gl_pow7(a[i]);
+    if (i >= u_params.count) { return; }
+    u_dst[i] = gl_pow7(a[i]);
 }
 
 @compute @workgroup_size(256)
 fn k_inv_pow7(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
-    if (i >= params.count) { return; }
-    dst[i] = gl_inv_pow7(a[i]);
+    if (i >= u_params.count) { return; }
+    u_dst[i] = gl_inv_pow7(a[i]);
 }
 
 // sb_mul is the straightforward multiplication kept to compare against
