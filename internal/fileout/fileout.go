@@ -1,0 +1,265 @@
+// Package fileout writes output files the way a careful command should:
+// the path never holds a partial result, and what the path is stays what
+// it was.
+//
+//   - A missing path or a regular file is written through a temporary file
+//     in the same directory, renamed over the path only once everything was
+//     written and synced; on any error the temporary file is removed and
+//     the path is untouched.
+//   - A symbolic link is followed: its target is written (or created), and
+//     the link stays a link.
+//   - A device, a named pipe or a socket is written in place, as a shell
+//     redirection would: a rename would replace /dev/null by a regular file.
+//   - A new file gets the mode the umask gives (0666 &^ umask); a replaced
+//     file keeps its mode, so writing over the input does not change it.
+//   - Errors name the path the caller gave, never the temporary file.
+package fileout
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// File is an output being written. Write to it, then Commit; Abort, safe
+// to defer, discards what was written unless Commit succeeded.
+type File struct {
+	name   string   // the caller's path, for messages
+	f      *os.File // the temporary file, or the path itself when in place
+	target string   // the path the temporary file is renamed over
+	tmp    string   // the temporary file's name; empty when in place
+	err    error    // the first write error
+	done   bool
+}
+
+// Create starts writing name. It fails at once when name cannot be
+// written: a directory, a missing directory, no permission to create the
+// temporary file beside the target.
+func Create(name string) (*File, error) {
+	target, fi, err := stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if fi != nil && !fi.Mode().IsRegular() {
+		// A device, a pipe or a socket: written in place, never replaced.
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, pathError(name, err)
+		}
+		return &File{name: name, f: f, target: target}, nil
+	}
+	f, tmp, err := createTemp(target)
+	if err != nil {
+		return nil, pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), bare(err)))
+	}
+	out := &File{name: name, f: f, target: target, tmp: tmp}
+	if fi != nil {
+		// The kernel gave the new file 0666 &^ umask; a replaced file
+		// keeps its own mode.
+		keep := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+		if err := f.Chmod(keep); err != nil {
+			out.Abort()
+			return nil, pathError(name, err)
+		}
+	}
+	return out, nil
+}
+
+// Check returns the error Create would return for name, without writing
+// anything there: for a missing or regular file, a temporary file is
+// created beside it and removed. A device or pipe is not opened (opening
+// a FIFO waits for a reader).
+func Check(name string) error {
+	target, fi, err := stat(name)
+	if err != nil || (fi != nil && !fi.Mode().IsRegular()) {
+		return err
+	}
+	f, tmp, err := createTemp(target)
+	if err != nil {
+		return pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), bare(err)))
+	}
+	f.Close()
+	os.Remove(tmp)
+	return nil
+}
+
+// stat resolves name's links and returns the path to write and its
+// FileInfo, nil when it does not exist. A directory is an error.
+func stat(name string) (string, fs.FileInfo, error) {
+	target, err := resolve(name)
+	if err != nil {
+		return "", nil, pathError(name, err)
+	}
+	fi, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return target, nil, nil
+	case err != nil:
+		return "", nil, pathError(name, err)
+	case fi.IsDir():
+		return "", nil, pathError(name, errors.New("is a directory"))
+	}
+	return target, fi, nil
+}
+
+// Name is the path the caller gave.
+func (f *File) Name() string { return f.name }
+
+// Write writes p; after the first error every Write returns it.
+func (f *File) Write(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	if f.done {
+		return 0, pathError(f.name, os.ErrClosed)
+	}
+	n, err := f.f.Write(p)
+	if err != nil {
+		f.err = pathError(f.name, err)
+	}
+	return n, f.err
+}
+
+// Commit finishes the file: the temporary file is synced, closed and
+// renamed over the target; a file written in place is closed. After an
+// error nothing of the output is left behind (in place, what was written
+// stays written).
+func (f *File) Commit() error {
+	if f.done {
+		return pathError(f.name, os.ErrClosed)
+	}
+	if f.err != nil {
+		f.Abort()
+		return f.err
+	}
+	f.done = true
+	if f.tmp == "" {
+		if err := f.f.Close(); err != nil {
+			return pathError(f.name, err)
+		}
+		return nil
+	}
+	err := f.f.Sync()
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.tmp, f.target)
+	}
+	if err != nil {
+		os.Remove(f.tmp)
+		return pathError(f.name, err)
+	}
+	return nil
+}
+
+// Abort discards the output: the temporary file is closed and removed. It
+// does nothing after Commit or a previous Abort.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.f.Close()
+	if f.tmp != "" {
+		os.Remove(f.tmp)
+	}
+}
+
+// Write creates or replaces name with what fill writes, as Create and
+// Commit do; when fill returns an error, nothing is left behind and that
+// error is returned.
+func Write(name string, fill func(w io.Writer) error) error {
+	f, err := Create(name)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := fill(f); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// WriteFile creates or replaces name with data.
+func WriteFile(name string, data []byte) error {
+	return Write(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// maxLinks bounds the symbolic links followed, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// resolve follows name's symbolic links to the path to write: an existing
+// file, or the missing file that name (or the last link) points to.
+func resolve(name string) (string, error) {
+	p := name
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			return resolved, nil
+		}
+		// A dangling link: write the file it names.
+		if hops == maxLinks {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+}
+
+// createTemp creates a new file beside target with mode 0666, which the
+// kernel lowers by the umask.
+func createTemp(target string) (*os.File, string, error) {
+	dir, base := filepath.Split(target)
+	for try := 0; ; try++ {
+		tmp := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			return f, tmp, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 100 {
+			return nil, "", err
+		}
+	}
+}
+
+// pathError is "write NAME: cause", the cause without the file name an
+// *fs.PathError or *os.LinkError carries (the temporary file's).
+func pathError(name string, err error) error {
+	return fmt.Errorf("write %s: %w", name, bare(err))
+}
+
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -1,0 +1,197 @@
+package fileout
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// requireOnly checks that dir holds exactly names: no temporary file left.
+func requireOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	require.ElementsMatch(t, names, got)
+}
+
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	require.NoError(t, WriteFile(p, []byte("hello")))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, "hello", string(b))
+	requireOnly(t, dir, "out.bin")
+}
+
+func TestReplaceKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	require.NoError(t, os.WriteFile(p, []byte("old contents, longer"), 0o600))
+	for _, mode := range []fs.FileMode{0o640, 0o755, 0o604} {
+		require.NoError(t, os.Chmod(p, mode))
+		require.NoError(t, WriteFile(p, []byte("new")))
+		fi, err := os.Stat(p)
+		require.NoError(t, err)
+		require.Equal(t, mode, fi.Mode().Perm(), "a replaced file keeps its mode")
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.Equal(t, "new", string(b))
+	}
+	requireOnly(t, dir, "out.bin")
+}
+
+// TestWriteOverInput reads a file and writes the result over it, as
+// 'rescue merge --in f --out f' does: the mode stays.
+func TestWriteOverInput(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "data")
+	require.NoError(t, os.WriteFile(p, []byte("input"), 0o644))
+	require.NoError(t, os.Chmod(p, 0o644))
+	in, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, WriteFile(p, append(in, " hashed"...)))
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o644), fi.Mode().Perm())
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, "input hashed", string(b))
+}
+
+func TestSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	require.NoError(t, os.WriteFile(target, []byte("old"), 0o640))
+	require.NoError(t, os.Chmod(target, 0o640))
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink("target", link))
+	chain := filepath.Join(dir, "chain")
+	require.NoError(t, os.Symlink("link", chain))
+
+	require.NoError(t, WriteFile(chain, []byte("through two links")))
+	for _, l := range []string{link, chain} {
+		fi, err := os.Lstat(l)
+		require.NoError(t, err)
+		require.NotZero(t, fi.Mode()&fs.ModeSymlink, "%s must stay a link", l)
+	}
+	fi, err := os.Stat(target)
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o640), fi.Mode().Perm(), "the target keeps its mode")
+	b, err := os.ReadFile(target)
+	require.NoError(t, err)
+	require.Equal(t, "through two links", string(b))
+
+	// A dangling link: its target is created, the link stays.
+	dangling := filepath.Join(dir, "dangling")
+	require.NoError(t, os.Symlink("created", dangling))
+	require.NoError(t, WriteFile(dangling, []byte("new target")))
+	fi, err = os.Lstat(dangling)
+	require.NoError(t, err)
+	require.NotZero(t, fi.Mode()&fs.ModeSymlink)
+	b, err = os.ReadFile(filepath.Join(dir, "created"))
+	require.NoError(t, err)
+	require.Equal(t, "new target", string(b))
+	requireOnly(t, dir, "target", "link", "chain", "dangling", "created")
+
+	// A loop is an error naming the path, not a hang.
+	loop := filepath.Join(dir, "loop")
+	require.NoError(t, os.Symlink("loop", loop))
+	err = WriteFile(loop, []byte("x"))
+	require.ErrorContains(t, err, "write "+loop+": ")
+}
+
+func TestDevNull(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("%s is not writable here: %v", os.DevNull, err)
+	}
+	f.Close()
+	before, err := os.Lstat(os.DevNull)
+	require.NoError(t, err)
+	require.NotZero(t, before.Mode()&fs.ModeCharDevice)
+	require.NoError(t, WriteFile(os.DevNull, []byte("discarded")))
+	after, err := os.Lstat(os.DevNull)
+	require.NoError(t, err)
+	require.Equal(t, before.Mode(), after.Mode(), "%s must stay a character device", os.DevNull)
+}
+
+func TestFillErrorLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	fail := errors.New("the computation failed")
+	err := Write(p, func(w io.Writer) error {
+		_, err := w.Write([]byte("partial"))
+		require.NoError(t, err)
+		return fail
+	})
+	require.ErrorIs(t, err, fail)
+	requireOnly(t, dir)
+
+	// An existing file is left as it was.
+	require.NoError(t, os.WriteFile(p, []byte("before"), 0o644))
+	require.ErrorIs(t, Write(p, func(w io.Writer) error {
+		w.Write([]byte("partial"))
+		return fail
+	}), fail)
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, "before", string(b))
+	requireOnly(t, dir, "out.bin")
+}
+
+func TestAbort(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	f, err := Create(p)
+	require.NoError(t, err)
+	_, err = f.Write([]byte("partial"))
+	require.NoError(t, err)
+	f.Abort()
+	f.Abort()
+	requireOnly(t, dir)
+	require.Error(t, f.Commit(), "Commit after Abort")
+	requireOnly(t, dir)
+}
+
+func TestErrorsNameThePath(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{dir, "is a directory"},
+		{filepath.Join(dir, "missing", "out.bin"), "no such file or directory"},
+	} {
+		err := WriteFile(tc.path, []byte("x"))
+		require.ErrorContains(t, err, "write "+tc.path+": ")
+		require.ErrorContains(t, err, tc.want)
+		require.NotContains(t, err.Error(), ".tmp")
+		require.Equal(t, 1, strings.Count(err.Error(), tc.path), "the path is named once: %v", err)
+	}
+	requireOnly(t, dir)
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.bin")
+	require.NoError(t, Check(p))
+	require.NoError(t, os.WriteFile(p, []byte("kept"), 0o644))
+	require.NoError(t, Check(p))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, "kept", string(b), "Check writes nothing")
+	requireOnly(t, dir, "out.bin")
+	require.ErrorContains(t, Check(dir), "write "+dir+": is a directory")
+	require.ErrorContains(t, Check(filepath.Join(dir, "missing", "x")), "no such file or directory")
+	requireOnly(t, dir, "out.bin")
+}
