@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/hex"
 	"os"
@@ -68,7 +69,42 @@ func TestB3sum(t *testing.T) {
 			out, _, err = runB3sum(t, "", filepath.Join(dir, "odd\\name"))
 			require.Error(t, err) // missing, but the name must not break the output
 			require.Empty(t, out)
-			require.Equal(t, `\`+hexOf(ha[:])+`  a\\b`, b3line(hexOf(ha[:]), `a\b`, false))
+			require.Equal(t, `\`+hexOf(ha[:])+`  a\\b`+"\n", b3lineString(t, ha[:], `a\b`))
 		})
+	}
+}
+
+// b3lineString is the line b3sum prints for sum and name.
+func b3lineString(t *testing.T, sum []byte, name string) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, b3line(bufio.NewWriter(&b), bytes.NewReader(sum), name, false))
+	return b.String()
+}
+
+// TestB3sumNames checks the escaping of names against b3sum 1.2.0: only a
+// backslash and a newline are escaped (and mark the line with a leading
+// backslash); a carriage return is printed as it is; invalid UTF-8 is
+// printed with U+FFFD per maximal invalid subsequence, as Rust's
+// from_utf8_lossy does.
+func TestB3sumNames(t *testing.T) {
+	sum := make([]byte, 32)
+	h := hex.EncodeToString(sum)
+	for _, tc := range []struct{ name, want string }{
+		{"plain.txt", h + "  plain.txt\n"},
+		{"a\\b", "\\" + h + "  a\\\\b\n"},
+		{"a\nb", "\\" + h + "  a\\nb\n"},
+		{"a\rb", h + "  a\rb\n"},
+		{"a\xffb", h + "  a\uFFFDb\n"},
+		{"\xff\xfe", h + "  \uFFFD\uFFFD\n"},
+		{"\xe2\x82", h + "  \uFFFD\n"},
+		{"\xe2\x82x", h + "  \uFFFDx\n"},
+		{"\xf0\x9f\x98", h + "  \uFFFD\n"},
+		{"\xed\xa0\x80", h + "  \uFFFD\uFFFD\uFFFD\n"},
+		{"\xc0\xaf", h + "  \uFFFD\uFFFD\n"},
+		{"ok \u00e9 \U0001F600 \uFFFD", h + "  ok \u00e9 \U0001F600 \uFFFD\n"},
+		{"\xff\\", "\\" + h + "  \uFFFD\\\\\n"},
+	} {
+		require.Equal(t, tc.want, b3lineString(t, sum, tc.name), "%q", tc.name)
 	}
 }

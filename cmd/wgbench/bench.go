@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"golang.org/x/term"
 )
@@ -186,22 +190,26 @@ func sizeName(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-func (t *table) markdown(w io.Writer) {
-	fmt.Fprintf(w, "### %s\n\n", t.Title)
-	fmt.Fprintf(w, "Device: %s (%s, driver %s), %s. Command: `%s`\n\n", t.Device, t.Backend, orNone(t.Driver), t.Date, t.Command)
-	fmt.Fprintf(w, "| %s |\n", strings.Join(t.Columns, " | "))
+// markdown prints t as a Markdown section and returns the first write
+// error.
+func (t *table) markdown(w io.Writer) error {
+	cw := &checkedWriter{w: w}
+	fmt.Fprintf(cw, "### %s\n\n", t.Title)
+	fmt.Fprintf(cw, "Device: %s (%s, driver %s), %s. Command: `%s`\n\n", t.Device, t.Backend, orNone(t.Driver), t.Date, t.Command)
+	fmt.Fprintf(cw, "| %s |\n", strings.Join(t.Columns, " | "))
 	seps := make([]string, len(t.Columns))
 	for i := range seps {
 		seps[i] = "---"
 	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(seps, " | "))
+	fmt.Fprintf(cw, "| %s |\n", strings.Join(seps, " | "))
 	for _, r := range t.Rows {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		fmt.Fprintf(cw, "| %s |\n", strings.Join(r, " | "))
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintf(w, "\n%s\n", n)
+		fmt.Fprintf(cw, "\n%s\n", n)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(cw)
+	return cw.err
 }
 
 func orNone(s string) string {
@@ -271,6 +279,14 @@ warm-up runs are excluded and the median of the repeats is reported.
 				}
 				chosen = append(chosen, suites[i])
 			}
+			if repeats < 1 {
+				return fmt.Errorf("bench: --repeats %d: must be at least 1", repeats)
+			}
+			// A destination that cannot be written fails now, not after
+			// the run.
+			if err := checkOutputs(jsonPath, mdPath, svgDir); err != nil {
+				return err
+			}
 			opts := g.gpu
 			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers}
 			ctx, err := wgpu.Open(opts)
@@ -307,7 +323,9 @@ warm-up runs are excluded and the median of the repeats is reported.
 					if cfg.bar != nil {
 						cfg.bar.Clear()
 					}
-					t.markdown(out)
+					if err := t.markdown(out); err != nil {
+						return err
+					}
 				}
 				all = append(all, tables...)
 			}
@@ -345,9 +363,12 @@ func newBenchPlotCmd() *cobra.Command {
 			if len(from) == 0 || (svgDir == "" && mdPath == "") {
 				return fmt.Errorf("bench plot: need at least one --from file, and --svg DIR or --md FILE")
 			}
+			if err := checkOutputs("", mdPath, svgDir); err != nil {
+				return err
+			}
 			var all []table
 			for _, p := range from {
-				b, err := os.ReadFile(p)
+				b, err := readInput(p, maxResultsBytes, "a results file can hold here")
 				if err != nil {
 					return fmt.Errorf("bench plot: %w", err)
 				}
@@ -366,27 +387,81 @@ func newBenchPlotCmd() *cobra.Command {
 	return cmd
 }
 
+// maxResultsBytes bounds a results file that bench plot reads: bench all
+// writes about 100 KiB.
+const maxResultsBytes = 64 << 20
+
+// checkOutputs checks that the result files and the SVG directory can be
+// written, before a run: a missing directory is checked where it would be
+// created.
+func checkOutputs(jsonPath, mdPath, svgDir string) error {
+	for _, p := range []string{jsonPath, mdPath} {
+		if p == "" {
+			continue
+		}
+		if err := fileout.Check(p); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+	}
+	if svgDir == "" {
+		return nil
+	}
+	dir := svgDir
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("bench: --svg %s: %s is not a directory", svgDir, dir)
+		}
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
+			return fmt.Errorf("bench: --svg %s: %w", svgDir, bare(err))
+		}
+		dir = filepath.Dir(dir)
+	}
+	if err := fileout.Check(filepath.Join(dir, ".wgbench-svg-check")); err != nil {
+		return fmt.Errorf("bench: --svg %s: %w", svgDir, err)
+	}
+	return nil
+}
+
+// writeResults writes the JSON results, the Markdown tables and the SVG
+// plots that were asked for; no file is left partly written, and none is
+// written when a plot cannot be drawn.
 func writeResults(all []table, jsonPath, mdPath, svgDir string) error {
+	var plots []*svgGroup
+	if svgDir != "" {
+		var err error
+		if plots, err = svgGroups(all); err != nil {
+			return err
+		}
+	}
 	if jsonPath != "" {
 		b, err := json.MarshalIndent(all, "", "  ")
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(jsonPath, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("bench: write %s: %w", jsonPath, err)
+		if err := fileout.WriteFile(jsonPath, append(b, '\n')); err != nil {
+			return fmt.Errorf("bench: %w", err)
 		}
 	}
 	if mdPath != "" {
-		var sb strings.Builder
-		for i := range all {
-			all[i].markdown(&sb)
-		}
-		if err := os.WriteFile(mdPath, []byte(sb.String()), 0o644); err != nil {
-			return fmt.Errorf("bench: write %s: %w", mdPath, err)
+		err := fileout.Write(mdPath, func(w io.Writer) error {
+			bw := bufio.NewWriter(w)
+			for i := range all {
+				if err := all[i].markdown(bw); err != nil {
+					return err
+				}
+			}
+			return bw.Flush()
+		})
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
 		}
 	}
 	if svgDir != "" {
-		return writeSVGs(all, svgDir)
+		return writeSVGs(plots, svgDir)
 	}
 	return nil
 }

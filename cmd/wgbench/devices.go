@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -29,6 +31,10 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				}
 				return enc.Encode(infos)
 			}
+			if len(infos) == 0 && cpuBackend(g.gpu) {
+				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, rescue, merkle and eigen run their plain-Go reference on %s instead.\n", hostCPU())
+				return err
+			}
 			if len(infos) == 0 {
 				return fmt.Errorf("no adapters found: install a GPU driver, or Mesa's software drivers (Debian: mesa-vulkan-drivers libvulkan1)")
 			}
@@ -43,6 +49,16 @@ func newDevicesCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// cpuBackend reports whether opts, or WGCOMPUTE_BACKEND where opts leave
+// the backend open, choose the CPU reference path.
+func cpuBackend(opts wgpu.Options) bool {
+	b := opts.Backend
+	if b == "" {
+		b = os.Getenv("WGCOMPUTE_BACKEND")
+	}
+	return strings.EqualFold(b, "cpu")
 }
 
 func mib(n uint64) string {

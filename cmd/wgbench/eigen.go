@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,58 +53,71 @@ float64 CPU reference instead.`,
 			if chosen != 1 {
 				return fmt.Errorf("eigen: give exactly one of --in FILE --n N, --hilbert N, --random N --seed S")
 			}
-			var m []float32
-			size := 0
+			if !(eps > 0) || math.IsInf(eps, 0) {
+				return fmt.Errorf("eigen: --eps %v: must be a positive finite number", eps)
+			}
+			if maxIter < 1 {
+				return fmt.Errorf("eigen: --max-iter %d: must be at least 1", maxIter)
+			}
+			if batch < 1 {
+				return fmt.Errorf("eigen: --batch %d: must be at least 1 round per submission", batch)
+			}
+			flag, size := "--random", random
 			switch {
 			case in != "":
 				if n == 0 {
 					return fmt.Errorf("eigen: --in needs --n N, the matrix order (N ≥ 1)")
 				}
-				if err := checkOrder("--n", n); err != nil {
-					return err
-				}
-				var err error
-				if m, err = readMatrix(in, n); err != nil {
-					return err
-				}
-				size = n
+				flag, size = "--n", n
 			case hilbert != 0:
-				if err := checkOrder("--hilbert", hilbert); err != nil {
-					return err
-				}
-				size, m = hilbert, eigen.Hilbert(hilbert)
-			default:
-				if err := checkOrder("--random", random); err != nil {
-					return err
-				}
-				if !cmd.Flags().Changed("seed") {
-					return fmt.Errorf("eigen: --random needs --seed S, so that the matrix can be made again")
-				}
-				size, m = random, eigen.Random(random, seed)
+				flag, size = "--hilbert", hilbert
+			}
+			if err := checkOrder(flag, size); err != nil {
+				return err
+			}
+			if random != 0 && !cmd.Flags().Changed("seed") {
+				return fmt.Errorf("eigen: --random needs --seed S, so that the matrix can be made again")
 			}
 			v, err := eigen.ParseVariant(variant)
 			if err != nil {
 				return err
+			}
+			var ctx *wgpu.Context
+			if !cpuReference {
+				ctx, err = g.openContext()
+				switch {
+				case errors.Is(err, wgpu.ErrCPUBackend):
+					ctx = nil
+				case err != nil:
+					return err
+				default:
+					defer ctx.Close()
+				}
+			}
+			if err := checkMatrixFits(g, ctx, flag, size); err != nil {
+				return err
+			}
+			var m []float32
+			switch {
+			case in != "":
+				if m, err = readMatrix(in, n); err != nil {
+					return err
+				}
+			case hilbert != 0:
+				m = eigen.Hilbert(hilbert)
+			default:
+				m = eigen.Random(random, seed)
 			}
 			opts := eigen.Options{Eps: eps, MaxIter: maxIter}
 			var r eigen.Result
 			start := time.Now()
 			where := "CPU reference (float64, " + hostCPU() + ")"
 			var stats eigen.Stats
-			if cpuReference {
+			if ctx == nil {
 				r, err = eigen.Reference64(m, size, opts)
 			} else {
-				ctx, openErr := g.openContext()
-				switch {
-				case errors.Is(openErr, wgpu.ErrCPUBackend):
-					r, err = eigen.Reference64(m, size, opts)
-				case openErr != nil:
-					return openErr
-				default:
-					defer ctx.Close()
-					where = ctx.Info().Name + " (" + ctx.Info().Backend + ")"
-					r, stats, err = eigen.MaxEigenGPU(ctx, m, size, opts, eigen.GPU{Variant: v, Explicit: explicit, Unfused: unfused, Batch: batch})
-				}
+				where = ctx.Info().Name + " (" + ctx.Info().Backend + ")"
+				r, stats, err = eigen.MaxEigenGPU(ctx, m, size, opts, eigen.GPU{Variant: v, Explicit: explicit, Unfused: unfused, Batch: batch})
 			}
 			if err != nil {
 				return err
@@ -178,22 +190,39 @@ func checkOrder(flag string, n int) error {
 	return nil
 }
 
-// readMatrix reads an n×n row-major little-endian float32 file.
+// checkMatrixFits checks, before the matrix is built, that an N×N
+// float32 matrix fits the host memory available (three times over for the
+// CPU reference, which works on a float64 copy) and the device's largest
+// buffer.
+func checkMatrixFits(g *globals, ctx *wgpu.Context, flag string, n int) error {
+	bytes := uint64(n) * uint64(n) * 4
+	host, what := bytes, "the matrix"
+	if ctx == nil {
+		host, what = 3*bytes, "the matrix and the CPU reference's float64 copy"
+	}
+	if avail := g.hostMemory(); host > uint64(avail) {
+		return fmt.Errorf("eigen: %s %d: %s take %s of host memory, over the %s available (N ≤ %d here)",
+			flag, n, what, byteSize(int64(host)), byteSize(avail), int(math.Sqrt(float64(avail)/float64(host/bytes*4))))
+	}
+	if ctx == nil {
+		return nil
+	}
+	if lim := ctx.Limits().MaxBufferSize; bytes > lim {
+		return fmt.Errorf("eigen: %s %d: the matrix takes %s, over the device's largest buffer of %s (N ≤ %d on %s)",
+			flag, n, byteSize(int64(bytes)), byteSize(int64(lim)), int(math.Sqrt(float64(lim/4))), ctx.Info().Name)
+	}
+	return nil
+}
+
+// readMatrix reads an n×n row-major little-endian float32 file: exactly
+// n·n·4 bytes, from a regular file, a pipe or a FIFO.
 func readMatrix(path string, n int) ([]float32, error) {
-	want := int64(n) * int64(n) * 4
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("eigen: %w", err)
-	}
-	if fi.Size() != want {
-		return nil, fmt.Errorf("eigen: %s has %d bytes; a %d×%d float32 matrix has %d", path, fi.Size(), n, n, want)
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("eigen: %w", err)
-	}
 	m := make([]float32, n*n)
-	for i := range m {
+	raw := wgpu.Bytes(m)
+	if err := readExactly(path, raw, fmt.Sprintf("a %d×%d float32 matrix", n, n)); err != nil {
+		return nil, fmt.Errorf("eigen: %w", err)
+	}
+	for i := range m { // in place; a no-op on little-endian hosts
 		m[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
 	}
 	return m, nil

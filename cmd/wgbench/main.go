@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -24,6 +26,17 @@ type globals struct {
 	// args are the command-line arguments, for the Command line of bench
 	// results.
 	args []string
+	// memory is how many bytes of host memory a command may fill with its
+	// input and results; 0 means what the host has available now.
+	memory int64
+}
+
+// hostMemory is the bound on what a command holds in host memory.
+func (g *globals) hostMemory() int64 {
+	if g.memory == 0 {
+		g.memory = availableMemory()
+	}
+	return g.memory
 }
 
 // openContext opens the adapter the global flags choose.
@@ -45,7 +58,12 @@ the dominant eigenpair of a positive matrix, on any Vulkan, Metal, D3D12 or GL G
 
 The adapter is chosen by --backend and --adapter, or by the environment
 variables WGCOMPUTE_BACKEND and WGCOMPUTE_ADAPTER; by default the
-high-performance adapter is used. 'wgbench devices' lists them.`,
+high-performance adapter is used. 'wgbench devices' lists them.
+
+Exit status: 0 on success; 1 when the result is negative (eigen did not
+converge, a Merkle proof does not verify), and for every error of b3sum, as
+b3sum does; 2 for any other error (usage, input, reading or writing), with
+a message on standard error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -61,15 +79,67 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
+// exitOnError is the annotation of a command whose errors exit with that
+// status instead of 2 (b3sum's exit 1).
+const exitOnError = "wgbench.exit-on-error"
+
+// noArgs rejects arguments; under a command with subcommands, an argument
+// is a mistyped subcommand, and the message lists the real ones.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("unknown command %q for %q: it takes no arguments", args[0], cmd.CommandPath())
+	}
+	return fmt.Errorf("unknown command %q for %q: choose from %s", args[0], cmd.CommandPath(), strings.Join(names, ", "))
+}
+
+// checkedWriter passes writes on and keeps the first error, so that output
+// lost to a full disk or a closed pipe fails the command even where it
+// printed with fmt.Fprint and did not look.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
 // run runs wgbench with args and the given standard streams and returns
 // the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot(&globals{args: args})
-	root.SetArgs(args)
+	return runWith(&globals{args: args}, stdin, stdout, stderr)
+}
+
+// runWith is run with the globals given, args included.
+func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	root := newRoot(g)
+	root.SetArgs(g.args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
+	if out.err != nil {
+		// Whatever else failed followed from the lost output.
+		err = fmt.Errorf("write standard output: %w", bare(out.err))
+	}
 	if err == nil {
 		return 0
 	}
@@ -78,6 +148,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ee.code
 	}
 	fmt.Fprintln(stderr, "wgbench:", err)
+	if cmd != nil {
+		if code, err := strconv.Atoi(cmd.Annotations[exitOnError]); err == nil {
+			return code
+		}
+	}
 	return 2
 }
 

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"strconv"
+	"unsafe"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -32,21 +33,20 @@ uint64 field elements below p = 2^64 - 2^32 + 1). It prints the root in hex;
 the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 
 With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tree, err := merkleBuild(g, hashName, in, approach)
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				nodes := tree.Nodes()
-				if err := os.WriteFile(out, wgpu.Bytes(nodes), 0o644); err != nil {
-					return fmt.Errorf("merkle: write nodes: %w", err)
+				if err := fileout.WriteFile(out, wgpu.Bytes(tree.Nodes())); err != nil {
+					return fmt.Errorf("merkle: %w", err)
 				}
 			}
 			root := tree.Root()
-			fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
-			return nil
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -75,8 +75,8 @@ from the leaf's sibling up to the child of the root.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), string(b))
-			return nil
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), string(b))
+			return err
 		},
 	}
 	pf := prove.Flags()
@@ -97,15 +97,13 @@ from the leaf's sibling up to the child of the root.`,
 			if proofIn == "" {
 				return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
 			}
-			b, err := os.ReadFile(proofIn)
+			p, err := readProof(proofIn)
 			if err != nil {
 				return fmt.Errorf("merkle verify: %w", err)
 			}
-			var p merkle.Proof
-			if err := json.Unmarshal(b, &p); err != nil {
-				return fmt.Errorf("merkle verify: %s: %w", proofIn, err)
-			}
 			if !p.Verify(hash) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: leaf %d and its path of %d digests do not give root %x with the %s merge\n",
+					proofIn, p.Index, len(p.Path), p.Root[:], hash)
 				return exitError{1}
 			}
 			return nil
@@ -134,7 +132,7 @@ func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, e
 	if approach < 0 || approach > merkle.Subtrees {
 		return nil, fmt.Errorf("merkle: approach %d: accepted are 1 (a dispatch per level), 2 (workgroup levels through global memory), 3 (subtrees in workgroup memory), or 0 for the fastest", approach)
 	}
-	leaves, err := readLeaves(in)
+	leaves, err := readLeaves(in, g.hostMemory()/3)
 	if err != nil {
 		return nil, err
 	}
@@ -154,22 +152,96 @@ func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, e
 	return merkle.Build(ctx, leaves, hash, merkle.Options{Approach: approach})
 }
 
-func readLeaves(path string) ([][32]byte, error) {
-	f, err := os.Open(path)
+// readLeaves reads a leaves file: a regular file, a pipe or a FIFO, of at
+// most limit bytes (the tree's nodes take as much again).
+func readLeaves(path string, limit int64) ([][32]byte, error) {
+	limit -= limit % merkle.DigestSize
+	b, err := readInput(path, limit, "the leaves can take here (the tree's nodes take as much again in host memory)")
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	if len(b)%merkle.DigestSize != 0 {
+		return nil, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, len(b))
+	}
+	n := len(b) / merkle.DigestSize
+	if n < 2 || n&(n-1) != 0 {
+		count := fmt.Sprintf("%d leaves", n)
+		if n == 1 {
+			count = "1 leaf"
+		}
+		return nil, fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
+	}
+	// The bytes as leaves, without a copy: [32]byte has no alignment.
+	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
+}
+
+// maxProofBytes bounds a proof file: a proof holds at most 64 path
+// digests, about 5 KiB as merkle prove prints it.
+const maxProofBytes = 1 << 20
+
+// readProof reads a proof as merkle prove prints it. A digest that is not
+// 64 hex digits is an error quoting at most its start.
+func readProof(path string) (merkle.Proof, error) {
+	var p merkle.Proof
+	b, err := readInput(path, maxProofBytes, "a proof file can hold (a proof holds at most 64 path digests)")
 	if err != nil {
-		return nil, fmt.Errorf("merkle: %w", err)
+		return p, err
 	}
-	if st.Size()%merkle.DigestSize != 0 {
-		return nil, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, st.Size())
+	var raw struct {
+		Leaf string   `json:"leaf"`
+		Path []string `json:"path"`
+		Root string   `json:"root"`
 	}
-	leaves := make([][32]byte, st.Size()/merkle.DigestSize)
-	if _, err := io.ReadFull(f, wgpu.Bytes(leaves)); err != nil {
-		return nil, fmt.Errorf("merkle: read %s: %w", path, err)
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return p, fmt.Errorf("%s is not a proof: %w", path, err)
 	}
-	return leaves, nil
+	check := func(field, d string) error {
+		if len(d) != 2*merkle.DigestSize || !isHex(d) {
+			return fmt.Errorf("%s: %s is %s: want 64 hex digits (32 bytes)", path, field, shortQuote(d))
+		}
+		return nil
+	}
+	if err := check("leaf", raw.Leaf); err != nil {
+		return p, err
+	}
+	if err := check("root", raw.Root); err != nil {
+		return p, err
+	}
+	for k, d := range raw.Path {
+		if err := check(fmt.Sprintf("path[%d]", k), d); err != nil {
+			return p, err
+		}
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return p, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// shortQuote quotes s, or its start and its length when the quoted form
+// would be longer than about 60 characters.
+func shortQuote(s string) string {
+	const budget = 60
+	if len(s) <= budget {
+		if q := strconv.Quote(s); len(q) <= budget+2 {
+			return q
+		}
+	}
+	end := 0
+	for i := range s {
+		if len(strconv.Quote(s[:i])) > budget {
+			break
+		}
+		end = i
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:end]), len(s))
 }

@@ -4,12 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -24,8 +23,11 @@ func newRescueCmd(g *globals) *cobra.Command {
 		Long: `rescue hashes Goldilocks field elements with Rp64_256 on the GPU.
 Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
 digests are 4 such elements (32 bytes). Input is validated in full before
-any output is written; --out is written to a temporary file and renamed.
+any output is written; --out never holds a partial result (a file is written
+beside it and renamed over it; a link is followed, a device written to).
 WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	merge := &cobra.Command{
 		Use:   "merge --in FILE [--out FILE]",
@@ -40,8 +42,8 @@ WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
 		Short: "hash_elements of K inputs of M elements: M*8-byte records in, 32-byte digests out",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if elements < 1 {
-				return fmt.Errorf("rescue hash: --elements is %d: give the number of field elements per record, at least 1", elements)
+			if elements < 1 || elements > maxElements {
+				return fmt.Errorf("rescue hash: --elements is %d: give the number of field elements per record, 1 to %d", elements, maxElements)
 			}
 			return rescueFileCmd(g, cmd, inPath, outPath, variant, elements)
 		},
@@ -58,6 +60,10 @@ WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
 	return parent
 }
 
+// maxElements bounds hash's --elements: the GPU kernels take inputs of at
+// most 2^31 elements (16 GiB records).
+const maxElements = 1 << 31
+
 // rescueFileCmd hashes the records of inPath (m elements each; m = 8 is a
 // merge of two digests) and writes the digests to outPath or stdout.
 func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant string, m int) error {
@@ -69,7 +75,9 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 	if err != nil {
 		return err
 	}
-	raw, err := os.ReadFile(inPath)
+	// The input, its elements, the digests and their bytes are in host
+	// memory at once: about 3.5 times the input for merges.
+	raw, err := readInput(inPath, g.hostMemory()/4, "rescue can hash in the host memory available (it holds the input about 4 times over)")
 	if err != nil {
 		return fmt.Errorf("rescue %s: %w", name, err)
 	}
@@ -103,7 +111,10 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 		_, err := cmd.OutOrStdout().Write(out)
 		return err
 	}
-	return writeFileAtomic(outPath, out)
+	if err := fileout.WriteFile(outPath, out); err != nil {
+		return fmt.Errorf("rescue %s: %w", name, err)
+	}
+	return nil
 }
 
 // rescueDigests hashes the k = len(dst) records of m elements in els: on the
@@ -129,26 +140,4 @@ func rescueDigests(g *globals, dst [][4]uint64, els []uint64, m int, v rescue.Va
 		return rescue.MergeManyWith(ctx, dst, pairs, opts)
 	}
 	return rescue.HashElementsManyWith(ctx, dst, els, m, opts)
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it into place, so that path never holds a partial result.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

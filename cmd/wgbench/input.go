@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// openInput opens an input file for reading: a regular file, or a pipe,
+// FIFO or device, which are read as streams. A directory is an error. The
+// error names the path once.
+func openInput(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, bare(err))
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, bare(err))
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: is a directory", path)
+	}
+	return f, fi, nil
+}
+
+// readInput reads all of path, at most limit bytes; a longer input is an
+// error naming the limit and what sets it (why), before more than limit+1
+// bytes are read. The stat size of a regular file only sizes the first
+// allocation: /proc files report 0, and a file may change while read.
+func readInput(path string, limit int64, why string) ([]byte, error) {
+	f, fi, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tooLong := func() error {
+		return fmt.Errorf("%s is larger than %s, the most %s", path, byteSize(limit), why)
+	}
+	if fi.Mode().IsRegular() && fi.Size() > limit {
+		return nil, tooLong()
+	}
+	// Room for the stat size and one byte more, to find the end without
+	// growing; past that the buffer doubles, up to limit+1 bytes.
+	buf := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
+	for {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(max(2*int64(cap(buf)), 64<<10), limit+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, tooLong()
+		}
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, bare(err))
+		}
+	}
+}
+
+// readExactly reads exactly len(dst) bytes of path and checks that nothing
+// follows: a file of another size, a regular file whose stat size says
+// so, or one that changes while read, is an error naming both sizes
+// (size names what the input should hold).
+func readExactly(path string, dst []byte, size string) error {
+	f, fi, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	want := int64(len(dst))
+	if fi.Mode().IsRegular() && fi.Size() != 0 && fi.Size() != want {
+		return fmt.Errorf("%s has %d bytes; %s has %d", path, fi.Size(), size, want)
+	}
+	r := bufio.NewReader(f)
+	n, err := io.ReadFull(r, dst)
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s has %d bytes; %s has %d", path, n, size, want)
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, bare(err))
+	}
+	if _, err := r.ReadByte(); err == nil {
+		return fmt.Errorf("%s has more than %d bytes; %s has %d", path, want, size, want)
+	} else if !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", path, bare(err))
+	}
+	return nil
+}
+
+// bare drops the *fs.PathError around err, whose path the message names
+// already.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// byteSize names n bytes in the largest binary unit that keeps it exact
+// to a tenth.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// availableMemory is how many bytes of host memory a command may fill:
+// MemAvailable from /proc/meminfo, lowered to what a cgroup v2 memory
+// limit leaves. Where neither is known it is 1 TiB: still a bound, far
+// above any input a command is meant for.
+func availableMemory() int64 {
+	avail := int64(1 << 40)
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "MemAvailable:" && f[2] == "kB" {
+				if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+					avail = kb << 10
+				}
+			}
+		}
+	}
+	readInt := func(path string) (int64, bool) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return 0, false
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		return v, err == nil
+	}
+	if limit, ok := readInt("/sys/fs/cgroup/memory.max"); ok {
+		used, _ := readInt("/sys/fs/cgroup/memory.current")
+		avail = min(avail, max(limit-used, 0))
+	}
+	return avail
+}
