@@ -31,7 +31,10 @@ func newB3sumCmd(g *globals) *cobra.Command {
 GPU; '-' or no FILE reads standard input. --keyed reads the 32-byte key from
 standard input, so the input must then come from files. A file that cannot be
 read gets a message on standard error, the others are still hashed, and the
-exit status is 1. With WGCOMPUTE_BACKEND=cpu the plain-Go reference hashes.`,
+exit status is 1, as is every other error. With WGCOMPUTE_BACKEND=cpu the
+plain-Go reference hashes. An output longer than 1 MiB (--length) is
+computed on the CPU by zeebo/blake3 and printed as it is computed, so that
+any length runs in bounded memory.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := blake3.Options{Length: length}
 			derive := cmd.Flags().Changed("derive-key")

@@ -358,7 +358,7 @@ func newBenchPlotCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plot --from RESULTS.json [--from MORE.json ...] [--svg DIR] [--md FILE]",
 		Short: "Draw SVG plots (one series per adapter) and Markdown tables from saved bench results",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(from) == 0 || (svgDir == "" && mdPath == "") {
 				return fmt.Errorf("bench plot: need at least one --from file, and --svg DIR or --md FILE")

@@ -16,7 +16,7 @@ func newDevicesCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "List the GPU adapters, the default choice first",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			infos, err := wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend})
 			if err != nil {

@@ -42,7 +42,7 @@ The iteration stops when every pair of cyclically adjacent row sums differs
 by less than --eps (absolute), or after --max-iter updates; then it exits 1
 after printing, with converged false. --cpu, or WGCOMPUTE_BACKEND=cpu, runs the
 float64 CPU reference instead.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			chosen := 0
 			for _, set := range []bool{in != "", hilbert != 0, random != 0} {
@@ -196,12 +196,12 @@ func checkOrder(flag string, n int) error {
 // buffer.
 func checkMatrixFits(g *globals, ctx *wgpu.Context, flag string, n int) error {
 	bytes := uint64(n) * uint64(n) * 4
-	host, what := bytes, "the matrix"
+	host, what := bytes, "the matrix takes"
 	if ctx == nil {
-		host, what = 3*bytes, "the matrix and the CPU reference's float64 copy"
+		host, what = 3*bytes, "the matrix and the CPU reference's float64 copy take"
 	}
 	if avail := g.hostMemory(); host > uint64(avail) {
-		return fmt.Errorf("eigen: %s %d: %s take %s of host memory, over the %s available (N ≤ %d here)",
+		return fmt.Errorf("eigen: %s %d: %s %s of host memory, over the %s available (N ≤ %d here)",
 			flag, n, what, byteSize(int64(host)), byteSize(avail), int(math.Sqrt(float64(avail)/float64(host/bytes*4))))
 	}
 	if ctx == nil {

@@ -61,7 +61,7 @@ With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
 {"index": I, "leaf": hex, "path": [hex, ...], "root": hex}, the path ordered
 from the leaf's sibling up to the child of the root.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tree, err := merkleBuild(g, hashName, in, approach)
 			if err != nil {
@@ -88,7 +88,7 @@ from the leaf's sibling up to the child of the root.`,
 	verify := &cobra.Command{
 		Use:   "verify --hash blake3|rescue --proof FILE",
 		Short: "Check a JSON proof on the CPU: exit 0 if valid, 1 if not",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			hash, err := merkle.ParseHash(hashName)
 			if err != nil {

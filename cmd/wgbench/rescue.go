@@ -32,7 +32,7 @@ WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
 	merge := &cobra.Command{
 		Use:   "merge --in FILE [--out FILE]",
 		Short: "Merge K pairs of digests: 64-byte records in, 32-byte digests out",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return rescueFileCmd(g, cmd, inPath, outPath, variant, 8)
 		},
@@ -40,7 +40,7 @@ WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
 	hash := &cobra.Command{
 		Use:   "hash --elements M --in FILE [--out FILE]",
 		Short: "hash_elements of K inputs of M elements: M*8-byte records in, 32-byte digests out",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if elements < 1 || elements > maxElements {
 				return fmt.Errorf("rescue hash: --elements is %d: give the number of field elements per record, 1 to %d", elements, maxElements)
