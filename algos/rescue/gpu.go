@@ -285,14 +285,10 @@ func (b *Batcher) run(op uint32, name string, count, m int, in []uint64, out wgp
 	if b.ark != nil {
 		extra = []wgpu.Binding{wgpu.Bind(b.ark)}
 	}
-	var inBytes int
-	if count > 0 {
-		inBytes = 8 * len(in) / count
-	}
 	t, err := b.batch.Run(wgpu.Batch{
 		Label:  "rescue " + name,
 		Count:  count,
-		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: inBytes}},
+		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: 8 * len(in) / max(count, 1)}},
 		Output: out,
 		Extra:  extra,
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
