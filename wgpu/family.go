@@ -62,6 +62,9 @@ type Batcher struct {
 	// sets are two buffer sets, one per piece in flight: set[i] holds the
 	// inputs then the output.
 	sets [2][]*Buffer
+	// gather is the host memory a Gather reads a piece's output from,
+	// kept from piece to piece and call to call.
+	gather []byte
 }
 
 // NewBatcher returns a Batcher on c. It holds no device memory until its
@@ -83,6 +86,7 @@ func (r *Batcher) Release() {
 		}
 		r.sets[i] = nil
 	}
+	r.gather = nil
 }
 
 // submitTarget is how long one submission should take at most: well short
@@ -172,24 +176,27 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		t, err := f.p.Wait()
 		total = total.Add(t)
 		if err != nil {
-			return 0, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, f.lo, f.lo+f.n, err)
+			return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
 		ob := r.sets[f.set][len(b.Inputs)]
 		raw := out.Data
 		var dst []byte
 		if out.Gather != nil {
-			raw = make([]byte, (f.n+guard)*out.ItemBytes)
+			if need := f.n * out.ItemBytes; len(r.gather) < need {
+				r.gather = make([]byte, need)
+			}
+			raw = r.gather
 			dst = raw
 		} else {
 			dst = raw[f.lo*out.ItemBytes : (f.lo+f.n)*out.ItemBytes]
 		}
 		if err := c.Download(dst[:f.n*out.ItemBytes], ob, 0); err != nil {
-			return 0, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, f.lo, f.lo+f.n, err)
+			return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
 		if guard > 0 {
 			got := make([]byte, out.ItemBytes)
 			if err := c.Download(got, ob, uint64(f.n*out.ItemBytes)); err != nil {
-				return 0, fmt.Errorf("wgpu: %s: guard: %w", b.Label, err)
+				return 0, fmt.Errorf("guard: %w", err)
 			}
 			if !bytes.Equal(got, guardItem) {
 				return 0, fmt.Errorf("wgpu: %s: a kernel wrote past the %d items of its piece (guard item now % x)", b.Label, f.n, got)
@@ -212,21 +219,21 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		bind := make([]Binding, 0, len(sizes)+len(b.Extra))
 		for k, in := range b.Inputs {
 			if err := c.Upload(set[k], 0, in.Data[lo*in.ItemBytes:(lo+n)*in.ItemBytes]); err != nil {
-				return total, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, lo, lo+n, err)
+				return total, fmt.Errorf("items %d..%d: %w", lo, lo+n, err)
 			}
 			bind = append(bind, Binding{Buffer: set[k], Size: uint64(n * in.ItemBytes)})
 		}
 		ob := set[len(b.Inputs)]
 		if guard > 0 {
 			if err := c.Upload(ob, uint64(n*out.ItemBytes), guardItem); err != nil {
-				return total, fmt.Errorf("wgpu: %s: guard: %w", b.Label, err)
+				return total, fmt.Errorf("guard: %w", err)
 			}
 		}
 		bind = append(bind, Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
 		bind = append(bind, b.Extra...)
 		p, err := c.Submit(b.Dispatches(n, bind)...)
 		if err != nil {
-			return total, fmt.Errorf("wgpu: %s: items %d..%d: %w", b.Label, lo, lo+n, err)
+			return total, fmt.Errorf("items %d..%d: %w", lo, lo+n, err)
 		}
 		cur := &inflight{p: p, set: i % 2, lo: lo, n: n}
 		if prev != nil {
