@@ -5,10 +5,17 @@
 // the root. A dispatch sees one subtree of n leaves: mk_leaves holds them,
 // mk_nodes its n nodes in heap order (node 0 unused).
 //
-// merge_node(a, b) comes from a per-hash adapter composed in front of this
-// file (merkle_blake3.wgsl, merkle_rescue.wgsl). MK_WG (the workgroup size)
-// and MK_SH (4*MK_WG: two vec4 for each of 2*MK_WG digests) are replaced by
-// Go with literals before compiling.
+// merge_node(a, b) comes from the hash's module, compiled in front of this
+// file (merkle_blake3.wgsl, merkle_rescue.wgsl, or any module that defines
+// it; its identifiers must not start with mk_ or MK_). The prelude defines
+// MK_SH, the vec4 slots of workgroup memory: 4 * the workgroup size (two
+// vec4 for each of 2 * size digests).
+//
+// naga 0.13 (wgpu 0.17) takes only integer literals in @workgroup_size and
+// evaluates no const expressions in array sizes, so each kernel has one entry
+// point per workgroup size, kernel_N with @workgroup_size(N) (see the end of
+// the file), and the module is built per size for mk_sh's length; a module's
+// entry points of other sizes are never dispatched.
 //
 // Every kernel computes `levels` levels above an input level of in_w nodes:
 // level s (1..levels) has in_w >> s nodes, at mk_nodes[(in_w >> s) + p].
@@ -52,10 +59,18 @@ fn mk_store(i: u32, h: array<u32, 8>) {
 	mk_nodes[2u * i + 1u] = vec4<u32>(h[4], h[5], h[6], h[7]);
 }
 
+// MkIds are the builtins every entry point hands its kernel.
+struct MkIds {
+	@builtin(global_invocation_id) gid: vec3<u32>,
+	@builtin(local_invocation_index) t: u32,
+	@builtin(workgroup_id) wid: vec3<u32>,
+	@builtin(num_workgroups) nwg: vec3<u32>,
+}
+
 // mk_level: one level per dispatch (approach 1); one invocation per node.
-@compute @workgroup_size(MK_WG)
-fn mk_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let t = gid.x + gid.y * nwg.x * MK_WG;
+// wg is the entry point's workgroup size.
+fn mk_level(id: MkIds, wg: u32) {
+	let t = id.gid.x + id.gid.y * id.nwg.x * wg;
 	let w = mk.in_w >> 1u;
 	if (t >= w) {
 		return;
@@ -66,9 +81,9 @@ fn mk_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
 // mk_levels: the articles' workgroup variant (approach 2). A workgroup owns
 // 2^levels input nodes and walks up its subtree through global memory, with
 // a storage barrier between levels; each level halves the busy invocations.
-@compute @workgroup_size(MK_WG)
-fn mk_levels(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let g = wid.x + wid.y * nwg.x;
+fn mk_levels(id: MkIds) {
+	let t = id.t;
+	let g = id.wid.x + id.wid.y * id.nwg.x;
 	if (g >= mk.groups) {
 		return;
 	}
@@ -118,9 +133,9 @@ fn mk_sh_store(k: u32, h: array<u32, 8>) {
 // All merges go through the one merge_node call at the loop's end: a
 // Rescue merge is large, and four inlined copies took llvmpipe's GL
 // compiler 15 s.
-@compute @workgroup_size(MK_WG)
-fn mk_subtree(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let g = wid.x + wid.y * nwg.x;
+fn mk_subtree(id: MkIds) {
+	let t = id.t;
+	let g = id.wid.x + id.wid.y * id.nwg.x;
 	if (g >= mk.groups) {
 		return;
 	}
@@ -180,3 +195,29 @@ fn mk_subtree(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wi
 		}
 	}
 }
+
+// The entry points: kernel_N runs kernel with N invocations per workgroup.
+@compute @workgroup_size(2) fn mk_level_2(id: MkIds) { mk_level(id, 2u); }
+@compute @workgroup_size(4) fn mk_level_4(id: MkIds) { mk_level(id, 4u); }
+@compute @workgroup_size(8) fn mk_level_8(id: MkIds) { mk_level(id, 8u); }
+@compute @workgroup_size(16) fn mk_level_16(id: MkIds) { mk_level(id, 16u); }
+@compute @workgroup_size(32) fn mk_level_32(id: MkIds) { mk_level(id, 32u); }
+@compute @workgroup_size(64) fn mk_level_64(id: MkIds) { mk_level(id, 64u); }
+@compute @workgroup_size(128) fn mk_level_128(id: MkIds) { mk_level(id, 128u); }
+@compute @workgroup_size(256) fn mk_level_256(id: MkIds) { mk_level(id, 256u); }
+@compute @workgroup_size(2) fn mk_levels_2(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(4) fn mk_levels_4(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(8) fn mk_levels_8(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(16) fn mk_levels_16(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(32) fn mk_levels_32(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(64) fn mk_levels_64(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(128) fn mk_levels_128(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(256) fn mk_levels_256(id: MkIds) { mk_levels(id); }
+@compute @workgroup_size(2) fn mk_subtree_2(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(4) fn mk_subtree_4(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(8) fn mk_subtree_8(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(16) fn mk_subtree_16(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(32) fn mk_subtree_32(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(64) fn mk_subtree_64(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(128) fn mk_subtree_128(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(256) fn mk_subtree_256(id: MkIds) { mk_subtree(id); }

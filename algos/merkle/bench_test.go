@@ -1,55 +1,81 @@
-package merkle
+package merkle_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-var variants = []struct {
+var benchVariants = []struct {
 	name string
-	opts Options
+	opts merkle.Options
 }{
-	{"approach=1", Options{Approach: LevelPerDispatch}},
-	{"approach=1passes", Options{Approach: LevelPerDispatch, PassPerLevel: true}},
-	{"approach=2", Options{Approach: WorkgroupLevels}},
-	{"approach=3", Options{Approach: Subtrees}},
-	{"approach=3wg256", Options{Approach: Subtrees, WorkgroupSize: 256}},
-	{"approach=1wg256", Options{Approach: LevelPerDispatch, WorkgroupSize: 256}},
+	{"approach=1", merkle.Options{Approach: merkle.LevelPerDispatch}},
+	{"approach=1passes", merkle.Options{Approach: merkle.LevelPerDispatch, PassPerLevel: true}},
+	{"approach=2", merkle.Options{Approach: merkle.WorkgroupLevels}},
+	{"approach=3", merkle.Options{Approach: merkle.Subtrees}},
+	{"approach=3wg256", merkle.Options{Approach: merkle.Subtrees, WorkgroupSize: 256}},
+	{"approach=1wg256", merkle.Options{Approach: merkle.LevelPerDispatch, WorkgroupSize: 256}},
 }
 
 // ladders are the articles' sizes: Rescue 2^20..2^24 leaves, BLAKE3
 // 2^20..2^25.
 var ladders = []struct {
-	hash   *Hash
+	hash   merkle.Hasher
 	lo, hi int
-}{{Rescue, 20, 24}, {Blake3, 20, 25}}
+}{{rescue.MerkleMerge{}, 20, 24}, {blake3.MerkleMerge{}, 20, 25}}
 
 // BenchmarkKernel times the kernels alone on resident leaves, back to back
-// (see KernelTimes), over the same ladders as BenchmarkBuild. Targets on an
-// H200: Rescue 2^23 leaves in 215 ms, BLAKE3 2^25 leaves in 2.5 ms.
+// (Builder.BuildBuffers), over the same ladders as BenchmarkBuild, for the
+// trees that fit one subtree. Targets on an H200: Rescue 2^23 leaves in
+// 215 ms, BLAKE3 2^25 leaves in 2.5 ms.
 func BenchmarkKernel(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	for _, l := range ladders {
 		for lg := l.lo; lg <= l.hi; lg++ {
-			leaves := randomLeaves(l.hash, 1<<lg, 1)
-			for _, v := range variants {
-				b.Run(fmt.Sprintf("%s/2^%d/%s", l.hash, lg, v.name), func(b *testing.B) {
-					b.SetBytes(int64(len(leaves)) * DigestSize)
-					b.ReportAllocs()
-					if _, err := KernelTimes(ctx, leaves, l.hash, v.opts, 2); err != nil {
-						b.Fatal(err)
-					}
-					b.ResetTimer()
-					ts, err := KernelTimes(ctx, leaves, l.hash, v.opts, b.N)
+			n := 1 << lg
+			leaves := randomLeaves(l.hash, n, 1)
+			for _, v := range benchVariants {
+				b.Run(fmt.Sprintf("%s/2^%d/%s", l.hash.Name(), lg, v.name), func(b *testing.B) {
+					var tm wgpu.Timing
+					o := v.opts
+					o.Timing = &tm
+					bld, err := merkle.NewBuilder(ctx, l.hash, o)
 					if err != nil {
 						b.Fatal(err)
 					}
+					defer bld.Release()
+					if n > bld.SubtreeLeaves() {
+						b.Skipf("%d leaves exceed one subtree of %d", n, bld.SubtreeLeaves())
+					}
+					var bufs [2]*wgpu.Buffer
+					for i := range bufs {
+						if bufs[i], err = ctx.NewBuffer("bench", uint64(n*merkle.DigestSize)); err != nil {
+							b.Fatal(err)
+						}
+						defer bufs[i].Release()
+					}
+					if err := ctx.Upload(bufs[0], 0, wgpu.Bytes(leaves)); err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(int64(n) * merkle.DigestSize)
+					b.ReportAllocs()
 					var sum time.Duration
-					for _, t := range ts {
-						sum += t
+					for i := -2; i < b.N; i++ {
+						if i == 0 {
+							sum = 0
+							b.ResetTimer()
+						}
+						if err := bld.BuildBuffers(bufs[1], bufs[0], n); err != nil {
+							b.Fatal(err)
+						}
+						sum += tm.Elapsed()
 					}
 					b.ReportMetric(float64(sum.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
 				})
@@ -58,32 +84,38 @@ func BenchmarkKernel(b *testing.B) {
 	}
 }
 
-// BenchmarkBuild builds trees over the articles' ladders, per approach:
-// Rescue 2^20..2^24 leaves, BLAKE3 2^20..2^25. kernel-ms is GPU time from
-// timestamps; e2e-ms is Build end to end (upload of the leaves, kernels,
-// download of all nodes). Targets on an H200: Rescue 2^23 in 215 ms, BLAKE3
-// 2^25 in 2.5 ms (kernel).
+// BenchmarkBuild builds trees over the articles' ladders, per approach,
+// with one Builder: kernel-ms is GPU time from timestamps; e2e-ms is the
+// build end to end (upload of the leaves, kernels, download of all nodes).
+// Targets on an H200: Rescue 2^23 in 215 ms, BLAKE3 2^25 in 2.5 ms
+// (kernel).
 func BenchmarkBuild(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	for _, l := range ladders {
 		for lg := l.lo; lg <= l.hi; lg++ {
 			leaves := randomLeaves(l.hash, 1<<lg, 1)
-			for _, v := range variants {
-				b.Run(fmt.Sprintf("%s/2^%d/%s", l.hash, lg, v.name), func(b *testing.B) {
-					b.SetBytes(int64(len(leaves)) * DigestSize)
+			for _, v := range benchVariants {
+				b.Run(fmt.Sprintf("%s/2^%d/%s", l.hash.Name(), lg, v.name), func(b *testing.B) {
+					var tm wgpu.Timing
+					o := v.opts
+					o.Timing = &tm
+					bld, err := merkle.NewBuilder(ctx, l.hash, o)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer bld.Release()
+					b.SetBytes(int64(len(leaves)) * merkle.DigestSize)
 					b.ReportAllocs()
-					if _, err := Build(ctx, leaves, l.hash, v.opts); err != nil {
+					if _, err := bld.Build(leaves); err != nil {
 						b.Fatal(err)
 					}
 					var kernel time.Duration
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
-						t, err := Build(ctx, leaves, l.hash, v.opts)
-						if err != nil {
+						if _, err := bld.Build(leaves); err != nil {
 							b.Fatal(err)
 						}
-						k, _ := t.KernelTime()
-						kernel += k
+						kernel += tm.Elapsed()
 					}
 					b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
 					b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")

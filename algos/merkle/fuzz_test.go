@@ -1,15 +1,20 @@
-package merkle
+package merkle_test
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
 )
 
-func sameProof(a, b Proof) bool {
-	if a.Index != b.Index || a.Leaf != b.Leaf || a.Root != b.Root || len(a.Path) != len(b.Path) {
+func sameProof(a, b merkle.Proof) bool {
+	if a.Index != b.Index || a.Leaves != b.Leaves || a.Leaf != b.Leaf || a.Root != b.Root || len(a.Path) != len(b.Path) {
 		return false
 	}
 	for k := range a.Path {
@@ -26,13 +31,14 @@ func sameProof(a, b Proof) bool {
 // the golden proof of that hash: any other leaf, root, path or index would
 // need a hash collision.
 func FuzzProofJSON(f *testing.F) {
-	golden := map[*Hash]Proof{}
-	for _, h := range Hashes {
-		b, err := os.ReadFile(filepath.Join("testdata", "proof_"+h.name+".json"))
+	golden := map[merkle.Hasher]merkle.Proof{}
+	hashes := []merkle.Hasher{blake3.MerkleMerge{}, rescue.MerkleMerge{}}
+	for _, h := range hashes {
+		b, err := os.ReadFile(filepath.Join("testdata", "proof_"+h.Name()+".json"))
 		if err != nil {
 			f.Fatal(err)
 		}
-		var p Proof
+		var p merkle.Proof
 		if err := json.Unmarshal(b, &p); err != nil {
 			f.Fatal(err)
 		}
@@ -42,20 +48,22 @@ func FuzzProofJSON(f *testing.F) {
 		f.Add([]byte(strings.Replace(string(b), `"index": 37`, `"index": 36`, 1)))
 		f.Add([]byte(strings.Replace(string(b), `"index": 37`, `"index": 101`, 1)))
 		f.Add([]byte(strings.Replace(string(b), `"index": 37`, `"index": -27`, 1)))
+		f.Add([]byte(strings.Replace(string(b), `"leaves": 64`, `"leaves": 32`, 1)))
+		f.Add([]byte(strings.Replace(string(b), `"leaves": 64`, `"leaves": 128`, 1)))
 		f.Add([]byte(strings.Replace(string(b), `"path": [`, `"path": ["`+strings.Repeat("00", 32)+`", `, 1)))
 	}
 	for _, s := range []string{
 		``, `null`, `{}`, `[]`, `"x"`, `{"index":0}`,
-		`{"index":0,"leaf":"","path":[],"root":""}`,
-		`{"index":0,"leaf":"` + strings.Repeat("ab", 32) + `","path":[],"root":"` + strings.Repeat("ab", 32) + `"}`,
-		`{"index":9223372036854775807,"leaf":"` + strings.Repeat("0", 64) + `","path":["` + strings.Repeat("1", 64) + `"],"root":"` + strings.Repeat("2", 64) + `"}`,
-		`{"index":1,"leaf":"` + strings.Repeat("0", 63) + `","path":null,"root":null}`,
+		`{"index":0,"leaves":2,"leaf":"","path":[],"root":""}`,
+		`{"index":0,"leaves":1,"leaf":"` + strings.Repeat("ab", 32) + `","path":[],"root":"` + strings.Repeat("ab", 32) + `"}`,
+		`{"index":9223372036854775807,"leaves":-9223372036854775808,"leaf":"` + strings.Repeat("0", 64) + `","path":["` + strings.Repeat("1", 64) + `"],"root":"` + strings.Repeat("2", 64) + `"}`,
+		`{"index":1,"leaves":2,"leaf":"` + strings.Repeat("0", 63) + `","path":null,"root":null}`,
 		`{"index":1.5}`, `{"index":"1"}`, `{"path":{}}`, `{"leaf":"` + strings.Repeat("zz", 32) + `"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var p Proof
+		var p merkle.Proof
 		if err := json.Unmarshal(b, &p); err != nil {
 			return
 		}
@@ -63,16 +71,17 @@ func FuzzProofJSON(f *testing.F) {
 		if err != nil {
 			t.Fatalf("marshal %+v: %v", p, err)
 		}
-		var back Proof
+		var back merkle.Proof
 		if err := json.Unmarshal(out, &back); err != nil {
 			t.Fatalf("the proof's own JSON %s does not parse: %v", out, err)
 		}
 		if !sameProof(p, back) {
 			t.Fatalf("JSON round trip changed the proof: %s", out)
 		}
-		for _, h := range Hashes {
-			if got, want := p.Verify(h), sameProof(p, golden[h]); got != want {
-				t.Fatalf("%s: Verify = %v for %s, want %v", h, got, out, want)
+		for _, h := range hashes {
+			g := golden[h]
+			if got, want := merkle.Verify(h, g.Root, g.Leaves, p), sameProof(p, g); got != want {
+				t.Fatalf("%s: Verify = %v for %s, want %v", h.Name(), got, out, want)
 			}
 		}
 	})
@@ -84,11 +93,14 @@ func FuzzProofJSON(f *testing.F) {
 // so Verify must not accept them in a proof either, or one leaf has two
 // valid encodings.
 func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
+	rp := rescue.MerkleMerge{}
 	leaves := make([][32]byte, 4)
 	for i := range leaves {
-		leaves[i] = FromElements([4]uint64{uint64(i), 5, 7, 9})
+		for j, v := range []uint64{uint64(i), 5, 7, 9} {
+			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
+		}
 	}
-	tree, err := BuildCPU(leaves, Rescue)
+	tree, err := merkle.BuildCPU(leaves, rp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,25 +108,25 @@ func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Verify(Rescue) {
+	if !p.Verify(rp) {
 		t.Fatal("the canonical proof does not verify")
 	}
 	aliased := func(d [32]byte, j int) [32]byte {
-		e := Elements(d)
-		e[j] += goldilocksP
-		return FromElements(e)
+		e := binary.LittleEndian.Uint64(d[8*j:])
+		binary.LittleEndian.PutUint64(d[8*j:], e+rescue.P)
+		return d
 	}
 	q := p
 	q.Leaf = aliased(p.Leaf, 0)
-	if Rescue.CheckLeaves([][32]byte{q.Leaf}) == nil {
-		t.Fatal("the aliased leaf passes CheckLeaves")
+	if rp.CheckDigest(q.Leaf) == nil {
+		t.Fatal("the aliased leaf passes CheckDigest")
 	}
-	if q.Verify(Rescue) {
+	if q.Verify(rp) {
 		t.Errorf("a proof with leaf element 0 stored as 1+p verifies")
 	}
 	q = p
 	q.Path = [][32]byte{aliased(p.Path[0], 0), p.Path[1]}
-	if q.Verify(Rescue) {
+	if q.Verify(rp) {
 		t.Errorf("a proof with path[0] element 0 stored as 0+p verifies")
 	}
 }

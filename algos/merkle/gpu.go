@@ -1,191 +1,335 @@
 package merkle
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// The three ways to build the levels of a subtree on the GPU.
+// Approach is how the levels of a subtree are built on the GPU. Every
+// approach gives the same tree; they exist to be measured against each
+// other. The zero value lets Build choose by hash and tree size.
+type Approach int
+
 const (
 	// LevelPerDispatch is approach 1: one dispatch per level, every level
 	// in one submission (one compute pass, or one pass per level with
 	// Options.PassPerLevel).
-	LevelPerDispatch = 1
+	LevelPerDispatch Approach = iota + 1
 	// WorkgroupLevels is approach 2, the articles' workgroup variant: each
 	// workgroup computes several levels through global memory, with a
 	// barrier between them.
-	WorkgroupLevels = 2
+	WorkgroupLevels
 	// Subtrees is approach 3: each workgroup builds a whole subtree,
 	// the lowest levels in registers and the rest in workgroup memory, so
 	// that a dispatch covers log2(WorkgroupSize)+2 levels and no level is
 	// read back from global memory.
-	Subtrees = 3
+	Subtrees
 )
 
-// Options tune Build. The zero value is the fastest default.
-type Options struct {
-	// Approach is LevelPerDispatch, WorkgroupLevels or Subtrees; 0 means
-	// the hash's fastest on an H200 for the tree's size: for BLAKE3
-	// Subtrees (256 invocations) below 2^23 leaves and LevelPerDispatch
-	// from there, for Rescue LevelPerDispatch, whose large merge keeps few warps per SM
-	// and so pays for the idle invocations of the in-workgroup levels.
-	Approach int
-	// PassPerLevel puts each dispatch in its own compute pass (still one
-	// submission), to measure what a pass costs; Run's single pass is
-	// faster.
-	PassPerLevel bool
-	// WorkgroupSize is the invocations per workgroup, a power of two from
-	// 2 to 256; 0 means the hash's default for the approach (64 or 256).
-	WorkgroupSize int
-	// MaxSubtreeLeaves caps the leaves of one subtree, built in one
-	// submission, below what one storage binding holds (0: no cap). Larger
-	// trees are built a subtree at a time and the roots merged last.
-	MaxSubtreeLeaves int
+// Approaches lists every approach, in the order of their numbers.
+var Approaches = []Approach{LevelPerDispatch, WorkgroupLevels, Subtrees}
+
+var approachNames = [...]string{"default", "level-per-dispatch", "workgroup-levels", "subtrees"}
+
+// String returns the approach's name: "level-per-dispatch",
+// "workgroup-levels", "subtrees", or "default" for the zero value.
+func (a Approach) String() string {
+	if a >= 0 && int(a) < len(approachNames) {
+		return approachNames[a]
+	}
+	return fmt.Sprintf("Approach(%d)", int(a))
 }
 
-const (
-	defaultWorkgroup = 64
-	// regLevels is how many levels each invocation of mk_subtree merges in
-	// registers before the workgroup-memory levels (the kernel does 0..2).
-	regLevels = 2
-)
+// ParseApproach reads an approach's name or number ("subtrees" or "3");
+// "default", "0" and "" give the zero value.
+func ParseApproach(s string) (Approach, error) {
+	if s == "" {
+		return 0, nil
+	}
+	for a, name := range approachNames {
+		if s == name || s == strconv.Itoa(a) {
+			return Approach(a), nil
+		}
+	}
+	return 0, approachError(strconv.Quote(s))
+}
 
-// Build builds the tree of leaves with hash on ctx's GPU. With a nil ctx it
-// runs BuildCPU. len(leaves) must be a power of two, at least 2; Rescue
-// leaves must hold canonical field elements. The tree keeps leaves (it does
-// not copy them).
-func Build(ctx *wgpu.Context, leaves [][32]byte, hash *Hash, opts Options) (*Tree, error) {
+func approachError(a string) error {
+	return fmt.Errorf("merkle: approach %s: accepted are 1 (level-per-dispatch: a dispatch per level), 2 (workgroup-levels: levels through global memory), 3 (subtrees: subtrees in workgroup memory), or 0 (default: the fastest for the hash and size)", a)
+}
+
+// Options tune Build and a Builder. The zero value is the fastest default.
+type Options struct {
+	// Approach is the way levels are built; the zero value is the hash's
+	// fastest for the tree's size (its Tuning), else Subtrees.
+	Approach Approach
+	// WorkgroupSize is the invocations per workgroup, a power of two from
+	// 2 to 256; 0 means the hash's default for the approach, else 64.
+	WorkgroupSize int
+	// PassPerLevel puts each dispatch in its own compute pass (still one
+	// submission), to measure what a pass costs; one pass is faster.
+	PassPerLevel bool
+	// Timing, when non-nil, receives each build's timing, summed over its
+	// submissions (on the CPU, its wall time).
+	Timing *wgpu.Timing
+}
+
+// defaultWorkgroup is the workgroup size of a hash without Tuning.
+const defaultWorkgroup = 64
+
+// regLevels is how many levels each invocation of mk_subtree merges in
+// registers before the workgroup-memory levels (the kernel does 0..2).
+const regLevels = 2
+
+// settings returns the approach and workgroup size a build of n leaves
+// runs with: the options', else the hash's Tuning, else Subtrees with 64
+// invocations. It is the one place where the defaults are chosen.
+func settings(hash Hasher, opts Options, n int) (Approach, int, error) {
+	a, wg := opts.Approach, opts.WorkgroupSize
+	tuning, tuned := hash.(Tuning)
+	if a == 0 && tuned {
+		var err error
+		if a, err = ParseApproach(tuning.MerkleApproach(n)); err != nil {
+			return 0, 0, fmt.Errorf("merkle: %s's default: %w", hash.Name(), err)
+		}
+	}
+	if a == 0 {
+		a = Subtrees
+	}
+	if a < LevelPerDispatch || a > Subtrees {
+		return 0, 0, approachError(strconv.Itoa(int(a)))
+	}
+	if wg == 0 && tuned {
+		wg = tuning.MerkleWorkgroupSize(a.String())
+	}
+	if wg == 0 {
+		wg = defaultWorkgroup
+	}
+	if wg < 2 || wg > 256 || wg&(wg-1) != 0 {
+		return 0, 0, fmt.Errorf("merkle: workgroup size %d: accepted are powers of two from 2 to 256", wg)
+	}
+	return a, wg, nil
+}
+
+// Build builds the tree of leaves with hash on ctx's GPU, or with a nil ctx
+// on all CPU cores (BuildCPU). len(leaves) must be a power of two, at least
+// 2, and every leaf a digest the hash accepts. The tree keeps leaves (it
+// does not copy them).
+func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hasher, opts Options) (*Tree, error) {
+	b, err := NewBuilder(ctx, hash, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	return b.Build(leaves)
+}
+
+// Builder builds trees with one hash and one set of options on one
+// Context, keeping its buffers, one subtree's worth, from one build to the
+// next until Release. It is not safe for concurrent use. A Builder on a
+// nil Context builds on the CPU.
+type Builder struct {
+	ctx  *wgpu.Context
+	hash Hasher
+	opts Options
+	// maxLeaves is the most leaves of one subtree: the largest power of
+	// two whose digests fit one storage binding and one buffer.
+	maxLeaves int
+	// leafBuf and nodeBuf hold one subtree's leaves and nodes; they grow
+	// to the largest subtree built so far.
+	leafBuf, nodeBuf *wgpu.Buffer
+}
+
+// NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
+// It holds no device memory until its first build.
+func NewBuilder(ctx *wgpu.Context, hash Hasher, opts Options) (*Builder, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	b := &Builder{ctx: ctx, hash: hash, opts: opts}
+	if ctx != nil {
+		items := wgpu.PieceItems(ctx.Limits(), DigestSize)
+		if items < 2 {
+			return nil, fmt.Errorf("merkle: the device's storage bindings hold %d bytes, under the %d of two digests", ctx.Limits().MaxStorageBindingSize, 2*DigestSize)
+		}
+		b.maxLeaves = int(wgpu.PowerOfTwoBelow(uint64(items)))
+	}
+	return b, nil
+}
+
+// checkWorkgroup returns an error unless approach a can run with wg
+// invocations per workgroup on the device.
+func (b *Builder) checkWorkgroup(a Approach, wg int) error {
+	lim := b.ctx.Limits()
+	if uint32(wg) > lim.MaxInvocationsPerWorkgroup || uint32(wg) > lim.MaxWorkgroupSizeX {
+		return fmt.Errorf("merkle: workgroup size %d: the device runs at most %d invocations per workgroup", wg, min(lim.MaxInvocationsPerWorkgroup, lim.MaxWorkgroupSizeX))
+	}
+	if need := uint32(2 * wg * DigestSize); a == Subtrees && need > lim.MaxWorkgroupStorage {
+		return fmt.Errorf("merkle: workgroup size %d needs %d bytes of workgroup memory, over the device's %d", wg, need, lim.MaxWorkgroupStorage)
+	}
+	return nil
+}
+
+// Release frees the Builder's buffers. The Builder may be used again.
+func (b *Builder) Release() {
+	if b.leafBuf != nil {
+		b.leafBuf.Release()
+		b.nodeBuf.Release()
+		b.leafBuf, b.nodeBuf = nil, nil
+	}
+}
+
+// SubtreeLeaves returns the most leaves one subtree holds on the device
+// (0 on the CPU): trees up to that size are built in one submission, and
+// BuildBuffers builds at most that many.
+func (b *Builder) SubtreeLeaves() int { return b.maxLeaves }
+
+// Build builds the tree of leaves, as the package's Build does.
+func (b *Builder) Build(leaves [][32]byte) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {
 		return nil, err
 	}
-	if hash == nil {
-		return nil, errors.New("merkle: no hash given: use merkle.Blake3 or merkle.Rescue")
+	if b.ctx == nil {
+		// Options the GPU would reject are errors here too.
+		if _, _, err := settings(b.hash, b.opts, n); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		t, err := BuildCPU(leaves, b.hash)
+		b.report(wgpu.Timing{Wall: time.Since(start)})
+		return t, err
 	}
-	if err := hash.CheckLeaves(leaves); err != nil {
+	if err := checkLeaves(b.hash, leaves); err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		return BuildCPU(leaves, hash)
-	}
-	if opts.Approach == 0 {
-		opts.Approach = hash.defaultApproach(n)
-	}
-	b, err := newBuilder(ctx, hash, opts)
+	r, err := b.run(n)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{hash: hash, leaves: leaves, nodes: make([][32]byte, n)}
-	if err := b.build(t.nodes, leaves); err != nil {
+	t := &Tree{hash: b.hash, leaves: leaves, nodes: make([][32]byte, n)}
+	if err := r.build(t.nodes, leaves); err != nil {
 		return nil, err
 	}
-	t.kernel, t.measured = b.kernelT, b.measured
+	b.report(r.total)
 	return t, nil
 }
 
-type builder struct {
-	ctx      *wgpu.Context
-	opts     Options
-	wg       int
-	kernel   *wgpu.Kernel
-	maxChunk int
-	// kernelT sums the GPU time of the runs so far; measured stays true
-	// while every run was timed.
-	kernelT  time.Duration
-	measured bool
+// BuildBuffers builds the tree of the n leaves at the start of leaves (n
+// digests) into the first n digests of nodes, on the device alone: nothing
+// is uploaded, read back or checked, so leaves can come from another kernel
+// and the nodes go on to one. Node 0 is not written. n must be a power of
+// two from 2 to SubtreeLeaves().
+func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
+	if err := CheckSize(n); err != nil {
+		return err
+	}
+	if b.ctx == nil {
+		return fmt.Errorf("merkle: BuildBuffers: device buffers need a Context (a nil one builds on the CPU: use Build)")
+	}
+	if n > b.maxLeaves {
+		return fmt.Errorf("merkle: BuildBuffers: %d leaves: one subtree holds at most %d on this device", n, b.maxLeaves)
+	}
+	size := uint64(n * DigestSize)
+	for _, buf := range []*wgpu.Buffer{nodes, leaves} {
+		if buf == nil || buf.Size() < size {
+			return fmt.Errorf("merkle: BuildBuffers: %d leaves need buffers of %d bytes at least", n, size)
+		}
+	}
+	r, err := b.run(n)
+	if err != nil {
+		return err
+	}
+	if err := r.dispatch(n, leaves, nodes); err != nil {
+		return err
+	}
+	b.report(r.total)
+	return nil
 }
 
-func newBuilder(ctx *wgpu.Context, hash *Hash, opts Options) (*builder, error) {
-	if opts.Approach == 0 {
-		opts.Approach = hash.approach
-		if opts.Approach == 0 {
-			opts.Approach = Subtrees
-		}
+func (b *Builder) report(t wgpu.Timing) {
+	if b.opts.Timing != nil {
+		*b.opts.Timing = t
 	}
-	if opts.Approach < LevelPerDispatch || opts.Approach > Subtrees {
-		return nil, fmt.Errorf("merkle: approach %d: accepted are 1 (a dispatch per level), 2 (workgroup levels through global memory), 3 (subtrees in workgroup memory)", opts.Approach)
-	}
-	wg := opts.WorkgroupSize
-	if wg == 0 {
-		wg = defaultWorkgroup
-		if opts.Approach == Subtrees && hash.wideSubtrees {
-			wg = 256
-		}
-	}
-	lim := ctx.Limits()
-	if wg < 2 || wg > 256 || wg&(wg-1) != 0 || uint32(wg) > lim.MaxInvocationsPerWorkgroup || uint32(wg) > lim.MaxWorkgroupSizeX {
-		return nil, fmt.Errorf("merkle: workgroup size %d: accepted are powers of two from 2 to 256 within the device's %d invocations", wg, lim.MaxInvocationsPerWorkgroup)
-	}
-	if need := uint32(2 * wg * DigestSize); need > lim.MaxWorkgroupStorage {
-		return nil, fmt.Errorf("merkle: workgroup size %d needs %d bytes of workgroup memory, over the device's %d", wg, need, lim.MaxWorkgroupStorage)
-	}
-	src, err := hash.wgsl(wg)
+}
+
+// run is one build on the GPU: its kernel and settings, and its timing.
+type run struct {
+	*Builder
+	approach Approach
+	wg       int
+	kernel   *wgpu.Kernel
+	total    wgpu.Timing
+}
+
+var entries = [...]string{LevelPerDispatch: "mk_level", WorkgroupLevels: "mk_levels", Subtrees: "mk_subtree"}
+
+// run returns the build of a tree of n leaves, with its kernel compiled.
+func (b *Builder) run(n int) (*run, error) {
+	a, wg, err := settings(b.hash, b.opts, n)
 	if err != nil {
 		return nil, err
 	}
-	entry := map[int]string{LevelPerDispatch: "mk_level", WorkgroupLevels: "mk_levels", Subtrees: "mk_subtree"}[opts.Approach]
-	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label:  "merkle.wgsl:" + entry + " (" + hash.name + ")",
-		Source: src, Entry: entry, Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	if err := b.checkWorkgroup(a, wg); err != nil {
+		return nil, err
+	}
+	m, err := kernelModule(b.hash, wg)
+	if err != nil {
+		return nil, err
+	}
+	entry := fmt.Sprintf("%s_%d", entries[a], wg)
+	k, err := b.ctx.Kernel(wgpu.KernelSpec{
+		Label:  "merkle.wgsl:" + entry + " (" + b.hash.Name() + ")",
+		Module: m, Entry: entry, Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
-	maxChunk, err := chunkLeaves(lim, opts.MaxSubtreeLeaves)
-	if err != nil {
-		return nil, err
-	}
-	return &builder{ctx: ctx, opts: opts, wg: wg, kernel: k, maxChunk: maxChunk, measured: true}, nil
+	return &run{Builder: b, approach: a, wg: wg, kernel: k}, nil
 }
 
-// chunkLeaves returns the most leaves one subtree may have: the largest
-// power of two whose digests fit in one storage binding and one buffer,
-// capped by limit when limit > 0.
-func chunkLeaves(lim wgpu.Limits, limit int) (int, error) {
-	size := min(lim.MaxStorageBindingSize, lim.MaxBufferSize)
-	if size < 2*DigestSize {
-		return 0, fmt.Errorf("merkle: the device's storage bindings hold %d bytes, under the %d of two digests", size, 2*DigestSize)
+// reserve makes the Builder's buffers hold c digests each.
+func (b *Builder) reserve(c int) error {
+	size := uint64(c * DigestSize)
+	if b.leafBuf != nil && b.leafBuf.Size() >= size {
+		return nil
 	}
-	c := 1 << (bits.Len64(size/DigestSize) - 1)
-	if limit > 0 && c > limit {
-		c = 1 << (bits.Len(uint(limit)) - 1)
+	b.Release()
+	var err error
+	if b.leafBuf, err = b.ctx.NewBuffer("merkle leaves", size); err != nil {
+		return fmt.Errorf("merkle: %w", err)
 	}
-	if c < 2 {
-		c = 2
+	if b.nodeBuf, err = b.ctx.NewBuffer("merkle nodes", size); err != nil {
+		b.leafBuf.Release()
+		b.leafBuf = nil
+		return fmt.Errorf("merkle: %w", err)
 	}
-	return c, nil
+	return nil
 }
 
 // build fills nodes (len(leaves) of them) from leaves. A tree that fits one
-// binding is one subtree; a larger one is built a subtree of c leaves at a
-// time in the same two buffers, and the subtree roots, node K..2K-1 of the
-// whole tree for K subtrees, are then built into nodes[:K] as a tree of
+// subtree is built in one submission; a larger one a subtree of c leaves at
+// a time in the same two buffers, and the subtree roots, node K..2K-1 of
+// the whole tree for K subtrees, are then built into nodes[:K] as a tree of
 // their own.
-func (b *builder) build(nodes, leaves [][32]byte) error {
+func (r *run) build(nodes, leaves [][32]byte) error {
 	n := len(leaves)
-	c := min(n, b.maxChunk)
-	leafBuf, err := b.ctx.NewBuffer("merkle leaves", uint64(c*DigestSize))
-	if err != nil {
-		return fmt.Errorf("merkle: %w", err)
+	c := min(n, r.maxLeaves)
+	if err := r.reserve(c); err != nil {
+		return err
 	}
-	defer leafBuf.Release()
-	nodeBuf, err := b.ctx.NewBuffer("merkle nodes", uint64(c*DigestSize))
-	if err != nil {
-		return fmt.Errorf("merkle: %w", err)
-	}
-	defer nodeBuf.Release()
 	if c == n {
-		return b.subtree(nodes, leaves, leafBuf, nodeBuf)
+		return r.subtree(nodes, leaves)
 	}
 	k := n / c
 	local := make([][32]byte, c)
 	roots := make([][32]byte, k)
 	for s := 0; s < k; s++ {
-		if err := b.subtree(local, leaves[s*c:(s+1)*c], leafBuf, nodeBuf); err != nil {
+		if err := r.subtree(local, leaves[s*c:(s+1)*c]); err != nil {
 			return fmt.Errorf("subtree %d of %d: %w", s, k, err)
 		}
 		// Level w of the subtree lands at level w*k of the tree.
@@ -194,41 +338,47 @@ func (b *builder) build(nodes, leaves [][32]byte) error {
 		}
 		roots[s] = local[1]
 	}
-	return b.build(nodes[:k], roots)
+	return r.build(nodes[:k], roots)
 }
 
-// subtree builds the tree of leaves (at most b.maxChunk) into nodes, through
-// leafBuf and nodeBuf.
-func (b *builder) subtree(nodes, leaves [][32]byte, leafBuf, nodeBuf *wgpu.Buffer) error {
-	n := len(leaves)
-	size := uint64(n * DigestSize)
-	if err := b.ctx.Upload(leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
+// subtree builds the tree of leaves (at most maxLeaves) into nodes,
+// through the Builder's buffers.
+func (r *run) subtree(nodes, leaves [][32]byte) error {
+	if err := r.ctx.Upload(r.leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
 		return fmt.Errorf("merkle: upload leaves: %w", err)
 	}
 	// Upload returns with its last staging copies still queued, and the
 	// run's start timestamp would be taken while they drain: wait for them
 	// (a 4-byte clear of node 0, which no kernel writes) so that the kernel
 	// time is the kernels' alone.
-	if err := b.ctx.Clear(nodeBuf, 0, 4); err != nil {
+	if err := r.ctx.Clear(r.nodeBuf, 0, 4); err != nil {
 		return fmt.Errorf("merkle: %w", err)
 	}
-	binds := []wgpu.Binding{{Buffer: leafBuf, Size: size}, {Buffer: nodeBuf, Size: size}}
-	ds := b.dispatches(n, binds)
-	run := b.ctx.Run
-	if b.opts.PassPerLevel {
-		run = b.ctx.RunPasses
+	if err := r.dispatch(len(leaves), r.leafBuf, r.nodeBuf); err != nil {
+		return err
 	}
-	tm, err := run(ds...)
-	if err != nil {
-		return fmt.Errorf("merkle: %d leaves, approach %d: %w", n, b.opts.Approach, err)
-	}
-	b.kernelT += tm.Kernel
-	b.measured = b.measured && tm.Measured
-	if err := b.ctx.Download(wgpu.Bytes(nodes), nodeBuf, 0); err != nil {
+	if err := r.ctx.Download(wgpu.Bytes(nodes), r.nodeBuf, 0); err != nil {
 		return fmt.Errorf("merkle: download nodes: %w", err)
 	}
 	// The kernels never write node 0; a reused buffer may hold garbage there.
 	nodes[0] = [32]byte{}
+	return nil
+}
+
+// dispatch runs the kernels that build the subtree of the n leaves in
+// leafBuf into nodeBuf, in one submission, and adds their timing.
+func (r *run) dispatch(n int, leafBuf, nodeBuf *wgpu.Buffer) error {
+	size := uint64(n * DigestSize)
+	binds := []wgpu.Binding{{Buffer: leafBuf, Size: size}, {Buffer: nodeBuf, Size: size}}
+	exec := r.ctx.Run
+	if r.opts.PassPerLevel {
+		exec = r.ctx.RunPasses
+	}
+	tm, err := exec(r.dispatches(n, binds)...)
+	r.total = r.total.Add(tm)
+	if err != nil {
+		return fmt.Errorf("merkle: %d leaves, approach %s: %w", n, r.approach, err)
+	}
 	return nil
 }
 
@@ -256,9 +406,9 @@ func plan(n, per int) []int {
 }
 
 // levelsPer returns how many levels one dispatch of the approach covers.
-func (b *builder) levelsPer() int {
-	lg := bits.Len(uint(b.wg)) - 1
-	switch b.opts.Approach {
+func (r *run) levelsPer() int {
+	lg := bits.Len(uint(r.wg)) - 1
+	switch r.approach {
 	case WorkgroupLevels:
 		return lg + 1
 	case Subtrees:
@@ -268,81 +418,24 @@ func (b *builder) levelsPer() int {
 }
 
 // dispatches lists the dispatches that build a subtree of n leaves.
-func (b *builder) dispatches(n int, binds []wgpu.Binding) []wgpu.Dispatch {
+func (r *run) dispatches(n int, binds []wgpu.Binding) []wgpu.Dispatch {
 	var ds []wgpu.Dispatch
 	inW := n
-	for _, d := range plan(n, b.levelsPer()) {
+	for _, d := range plan(n, r.levelsPer()) {
 		var groups [3]uint32
 		var regs, busyGroups int
-		switch b.opts.Approach {
+		switch r.approach {
 		case LevelPerDispatch:
-			groups = b.ctx.Grid(uint64(inW/2), uint32(b.wg))
+			groups = r.ctx.Grid(uint64(inW/2), uint32(r.wg))
 		default:
 			busyGroups = inW >> d
-			groups = b.ctx.Grid(uint64(busyGroups)*uint64(b.wg), uint32(b.wg))
-			if b.opts.Approach == Subtrees {
+			groups = r.ctx.Grid(uint64(busyGroups)*uint64(r.wg), uint32(r.wg))
+			if r.approach == Subtrees {
 				regs = min(regLevels, d)
 			}
 		}
-		ds = append(ds, wgpu.Dispatch{Kernel: b.kernel, Bindings: binds, Params: params(inW, d, regs, inW == n, busyGroups), Groups: groups})
+		ds = append(ds, wgpu.Dispatch{Kernel: r.kernel, Bindings: binds, Params: params(inW, d, regs, inW == n, busyGroups), Groups: groups})
 		inW >>= d
 	}
 	return ds
-}
-
-// KernelTimes uploads leaves once and builds their tree runs times on the
-// device, back to back, returning each run's GPU kernel time. Build's
-// kernel time follows an upload that left the GPU idle for a while, and a
-// GPU that idles lowers its clocks; these are the kernels of a busy GPU, as
-// the articles' tables measure them. The tree must fit one subtree (one
-// storage binding); nothing is downloaded.
-func KernelTimes(ctx *wgpu.Context, leaves [][32]byte, hash *Hash, opts Options, runs int) ([]time.Duration, error) {
-	n := len(leaves)
-	if err := CheckSize(n); err != nil {
-		return nil, err
-	}
-	if err := hash.CheckLeaves(leaves); err != nil {
-		return nil, err
-	}
-	if !ctx.Info().Timestamps {
-		return nil, fmt.Errorf("merkle: kernel times: %s (%s) has no timestamp queries", ctx.Info().Name, ctx.Info().Backend)
-	}
-	if opts.Approach == 0 {
-		opts.Approach = hash.defaultApproach(n)
-	}
-	b, err := newBuilder(ctx, hash, opts)
-	if err != nil {
-		return nil, err
-	}
-	if n > b.maxChunk {
-		return nil, fmt.Errorf("merkle: kernel times: %d leaves exceed one subtree of %d", n, b.maxChunk)
-	}
-	size := uint64(n * DigestSize)
-	leafBuf, err := ctx.NewBuffer("merkle leaves", size)
-	if err != nil {
-		return nil, fmt.Errorf("merkle: %w", err)
-	}
-	defer leafBuf.Release()
-	nodeBuf, err := ctx.NewBuffer("merkle nodes", size)
-	if err != nil {
-		return nil, fmt.Errorf("merkle: %w", err)
-	}
-	defer nodeBuf.Release()
-	if err := ctx.Upload(leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
-		return nil, fmt.Errorf("merkle: upload leaves: %w", err)
-	}
-	ds := b.dispatches(n, []wgpu.Binding{{Buffer: leafBuf, Size: size}, {Buffer: nodeBuf, Size: size}})
-	run := ctx.Run
-	if opts.PassPerLevel {
-		run = ctx.RunPasses
-	}
-	times := make([]time.Duration, 0, runs)
-	for r := 0; r < runs; r++ {
-		tm, err := run(ds...)
-		if err != nil {
-			return nil, fmt.Errorf("merkle: %d leaves, approach %d: %w", n, b.opts.Approach, err)
-		}
-		times = append(times, tm.Kernel)
-	}
-	return times, nil
 }

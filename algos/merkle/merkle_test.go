@@ -1,4 +1,4 @@
-package merkle
+package merkle_test
 
 import (
 	"encoding/binary"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -22,22 +24,33 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 
 var update = flag.Bool("update", false, "rewrite the golden proof files in testdata/")
 
-// mixHash is a cheap, order-sensitive merge that tests the tree logic of
-// every kernel at sizes where the real hashes would be slow on a CPU-emulated
-// GPU. The same arithmetic is written in Go and WGSL.
-var mixHash = &Hash{
-	name: "mix",
-	merge: func(a, b *[32]byte) [32]byte {
-		var out [32]byte
-		for k := 0; k < 8; k++ {
-			x := binary.LittleEndian.Uint32(a[4*k:])
-			y := binary.LittleEndian.Uint32(b[4*((k+1)%8):])
-			v := bits.RotateLeft32(x, 5) ^ (y*0x9e3779b9 + uint32(k))
-			binary.LittleEndian.PutUint32(out[4*k:], v)
-		}
-		return out
-	},
-	source: `
+// hashes are the hashes every test covers: the two of this repository and
+// mix, a hash defined here alone.
+var hashes = []merkle.Hasher{blake3.MerkleMerge{}, rescue.MerkleMerge{}, mixHash{}}
+
+// mixHash is a cheap, order-sensitive merge that plugs into merkle from
+// outside, as a new hash would: its WGSL is a module of this test. It
+// tests the tree logic of every kernel at sizes where the real hashes
+// would be slow on a CPU-emulated GPU.
+type mixHash struct{}
+
+func (mixHash) Name() string                 { return "mix" }
+func (mixHash) CheckDigest(d [32]byte) error { return nil }
+
+func (mixHash) Merge(a, b [32]byte) [32]byte {
+	var out [32]byte
+	for k := 0; k < 8; k++ {
+		x := binary.LittleEndian.Uint32(a[4*k:])
+		y := binary.LittleEndian.Uint32(b[4*((k+1)%8):])
+		v := bits.RotateLeft32(x, 5) ^ (y*0x9e3779b9 + uint32(k))
+		binary.LittleEndian.PutUint32(out[4*k:], v)
+	}
+	return out
+}
+
+func (mixHash) MergeModule() wgpu.Module { return textModule{"mix_test", mixWGSL} }
+
+const mixWGSL = `
 fn merge_node(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
 	// Copies: naga indexes value arrays by constants only.
 	var x = a;
@@ -48,18 +61,23 @@ fn merge_node(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
 	}
 	return out;
 }
-`,
-}
+`
+
+// textModule is a WGSL module given as text.
+type textModule struct{ id, src string }
+
+func (m textModule) ID() string              { return m.id }
+func (m textModule) Source() (string, error) { return m.src, nil }
 
 // randomLeaves returns n seeded random leaves the hash accepts.
-func randomLeaves(hash *Hash, n int, seed uint64) [][32]byte {
+func randomLeaves(hash merkle.Hasher, n int, seed uint64) [][32]byte {
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	leaves := make([][32]byte, n)
 	for i := range leaves {
 		for j := 0; j < 4; j++ {
 			v := r.Uint64()
-			if hash == Rescue {
-				v %= goldilocksP
+			if hash == (rescue.MerkleMerge{}) {
+				v %= rescue.P
 			}
 			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
 		}
@@ -67,197 +85,238 @@ func randomLeaves(hash *Hash, n int, seed uint64) [][32]byte {
 	return leaves
 }
 
-// requireSameNodes compares every node, naming the first that differs.
-func requireSameNodes(t *testing.T, want, got *Tree, what string) {
-	t.Helper()
-	require.Equal(t, len(want.nodes), len(got.nodes), what)
-	for i := range want.nodes {
-		if want.nodes[i] != got.nodes[i] {
-			t.Fatalf("%s: node %d of %d is %x, want %x", what, i, len(want.nodes), got.nodes[i], want.nodes[i])
+// reference is the tree's definition, one node at a time: the oracle of
+// BuildCPU and of the kernels.
+func reference(leaves [][32]byte, hash merkle.Hasher) [][32]byte {
+	n := len(leaves)
+	node := func(nodes [][32]byte, i int) [32]byte {
+		if i >= n {
+			return leaves[i-n]
 		}
+		return nodes[i]
+	}
+	nodes := make([][32]byte, n)
+	for i := n - 1; i >= 1; i-- {
+		nodes[i] = hash.Merge(node(nodes, 2*i), node(nodes, 2*i+1))
+	}
+	return nodes
+}
+
+// prefixNodes returns the nodes of the tree of the first n leaves of the
+// tree whose nodes are ref: the subtree under ref's node N/n, whose level of
+// width w is the first w nodes of ref's level of width w*N/n. One reference
+// build thus serves every size.
+func prefixNodes(ref [][32]byte, n int) [][32]byte {
+	k := len(ref) / n
+	out := make([][32]byte, n)
+	for w := 1; w < n; w *= 2 {
+		copy(out[w:2*w], ref[w*k:w*k+w])
+	}
+	return out
+}
+
+// requireNodes compares every node, naming the first that differs.
+func requireNodes(t *testing.T, want [][32]byte, got *merkle.Tree, what string) {
+	t.Helper()
+	nodes := got.Nodes()
+	require.Equal(t, len(want), len(nodes), what)
+	for i := range want {
+		if want[i] != nodes[i] {
+			t.Fatalf("%s: node %d of %d is %x, want %x", what, i, len(want), nodes[i], want[i])
+		}
+	}
+}
+
+func TestPrefixNodes(t *testing.T) {
+	leaves := randomLeaves(mixHash{}, 64, 5)
+	ref := reference(leaves, mixHash{})
+	for n := 2; n <= 64; n *= 2 {
+		require.Equal(t, reference(leaves[:n], mixHash{}), prefixNodes(ref, n), "n=%d", n)
 	}
 }
 
 func TestCheckSize(t *testing.T) {
 	for _, n := range []int{-4, 0, 1, 3, 6, 12, 1000} {
-		err := CheckSize(n)
+		err := merkle.CheckSize(n)
 		require.ErrorContains(t, err, "power of two", "n=%d", n)
 		require.ErrorContains(t, err, strconv.Itoa(n)+" leaves")
 	}
 	for n := 2; n <= 1<<30; n *= 2 {
-		require.NoError(t, CheckSize(n))
+		require.NoError(t, merkle.CheckSize(n))
 	}
 }
 
-func TestChunkLeaves(t *testing.T) {
-	for _, tc := range []struct {
-		binding, buffer uint64
-		limit, want     int
-	}{
-		{128 << 20, 2<<30 - 1, 0, 4 << 20},
-		{2 << 30, 1 << 36, 0, 64 << 20},
-		{2<<30 - 4, 1 << 36, 0, 32 << 20},
-		{128 << 20, 64 << 20, 0, 2 << 20},
-		{128 << 20, 2 << 30, 100, 64},
-		{128 << 20, 2 << 30, 1, 2},
-		{100, 100, 0, 2},
-	} {
-		got, err := chunkLeaves(wgpu.Limits{MaxStorageBindingSize: tc.binding, MaxBufferSize: tc.buffer}, tc.limit)
+func TestApproachNames(t *testing.T) {
+	for i, a := range merkle.Approaches {
+		require.Equal(t, merkle.Approach(i+1), a)
+		for _, s := range []string{a.String(), strconv.Itoa(i + 1)} {
+			got, err := merkle.ParseApproach(s)
+			require.NoError(t, err)
+			require.Equal(t, a, got)
+		}
+	}
+	for _, s := range []string{"", "0", "default"} {
+		got, err := merkle.ParseApproach(s)
 		require.NoError(t, err)
-		require.Equal(t, tc.want, got, "%+v", tc)
+		require.Zero(t, got)
 	}
-	_, err := chunkLeaves(wgpu.Limits{MaxStorageBindingSize: 32, MaxBufferSize: 1 << 20}, 0)
-	require.ErrorContains(t, err, "storage bindings hold 32 bytes")
+	require.Equal(t, "default", merkle.Approach(0).String())
+	require.Equal(t, "Approach(7)", merkle.Approach(7).String())
+	for _, s := range []string{"4", "-1", "Subtrees", "x"} {
+		_, err := merkle.ParseApproach(s)
+		require.ErrorContains(t, err, "accepted are 1 (level-per-dispatch", s)
+	}
 }
 
-func TestPlan(t *testing.T) {
-	require.Equal(t, []int{1}, plan(2, 8))
-	require.Equal(t, []int{8, 8, 4}, plan(1<<20, 8))
-	require.Equal(t, []int{1, 1, 1}, plan(8, 1))
-	require.Equal(t, []int{7}, plan(128, 7))
+// TestTuning: the hashes' tuned defaults name approaches merkle knows, and
+// apply (a misspelt name would fail every default build).
+func TestTuning(t *testing.T) {
+	for _, h := range []merkle.Tuning{blake3.MerkleMerge{}, rescue.MerkleMerge{}} {
+		for n := 2; n <= 1<<30; n *= 2 {
+			name := h.MerkleApproach(n)
+			a, err := merkle.ParseApproach(name)
+			require.NoError(t, err, "%T %d leaves", h, n)
+			require.NotZero(t, a)
+			require.Equal(t, name, a.String())
+		}
+	}
+	require.Equal(t, "subtrees", blake3.MerkleMerge{}.MerkleApproach(1<<22))
+	require.Equal(t, "level-per-dispatch", blake3.MerkleMerge{}.MerkleApproach(1<<23))
+	require.Equal(t, 256, blake3.MerkleMerge{}.MerkleWorkgroupSize("subtrees"))
 }
 
 func TestBadInput(t *testing.T) {
+	good := randomLeaves(mixHash{}, 8, 2)
 	for _, n := range []int{0, 1, 3, 24} {
-		_, err := BuildCPU(make([][32]byte, n), Blake3)
+		_, err := merkle.BuildCPU(make([][32]byte, n), blake3.MerkleMerge{})
 		require.ErrorContains(t, err, "a power of two of leaves, at least 2")
-		_, err = Build(nil, make([][32]byte, n), Blake3, Options{})
+		_, err = merkle.Build(nil, make([][32]byte, n), blake3.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "a power of two of leaves, at least 2")
 	}
-	leaves := randomLeaves(Rescue, 16, 1)
-	binary.LittleEndian.PutUint64(leaves[11][16:], goldilocksP)
-	_, err := BuildCPU(leaves, Rescue)
+	bad := randomLeaves(rescue.MerkleMerge{}, 16, 1)
+	binary.LittleEndian.PutUint64(bad[11][16:], rescue.P)
+	_, err := merkle.BuildCPU(bad, rescue.MerkleMerge{})
 	require.ErrorContains(t, err, "leaf 11: element 2")
 	require.ErrorContains(t, err, "below p")
-	_, err = ParseHash("sha1")
-	require.ErrorContains(t, err, "accepted are blake3, rescue")
-	h, err := ParseHash("Rescue")
-	require.NoError(t, err)
-	require.Same(t, Rescue, h)
-	_, err = Build(nil, leaves[:2], nil, Options{})
+
+	// No hash: an error, or false, never a panic.
+	_, err = merkle.BuildCPU(good, nil)
 	require.ErrorContains(t, err, "no hash")
-
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		_, err := Build(ctx, leaves, Rescue, Options{})
-		require.ErrorContains(t, err, "leaf 11")
-		good := randomLeaves(Blake3, 8, 2)
-		_, err = Build(ctx, good, Blake3, Options{Approach: 4})
-		require.ErrorContains(t, err, "accepted are 1")
-		_, err = Build(ctx, good, Blake3, Options{WorkgroupSize: 48})
-		require.ErrorContains(t, err, "powers of two")
-		_, err = Build(ctx, good[:5], Blake3, Options{})
-		require.ErrorContains(t, err, "5 leaves")
-	})
-}
-
-// approaches are the build variants every GPU test covers.
-var approaches = []Options{
-	{Approach: LevelPerDispatch},
-	{Approach: LevelPerDispatch, PassPerLevel: true},
-	{Approach: WorkgroupLevels},
-	{Approach: Subtrees},
-}
-
-func TestTreeLogicMix(t *testing.T) {
-	// The cheap merge reaches sizes, workgroup shapes and subtree splits
-	// that the real hashes cannot afford on a CPU-emulated GPU.
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		for _, n := range []int{2, 4, 8, 16, 32, 64, 128, 256, 512, 1 << 10, 1 << 13, 1 << 16} {
-			leaves := randomLeaves(mixHash, n, 7)
-			want, err := BuildCPU(leaves, mixHash)
-			require.NoError(t, err)
-			for _, o := range approaches {
-				for _, wg := range []int{2, 64, 256} {
-					if wg == 256 && ctx.Info().Backend == "gl" {
-						continue // llvmpipe compiles it slowly; Vulkan covers it.
-					}
-					o := o
-					o.WorkgroupSize = wg
-					got, err := Build(ctx, leaves, mixHash, o)
-					require.NoError(t, err)
-					requireSameNodes(t, want, got, fmt.Sprintf("n=%d %+v", n, o))
-				}
-			}
-			// Subtrees smaller than a binding: several levels of splitting.
-			for _, chunk := range []int{2, 8, 64} {
-				if chunk >= n || n > 1<<10 {
-					continue
-				}
-				got, err := Build(ctx, leaves, mixHash, Options{MaxSubtreeLeaves: chunk})
-				require.NoError(t, err)
-				requireSameNodes(t, want, got, fmt.Sprintf("n=%d chunk=%d", n, chunk))
-			}
-		}
-	})
-}
-
-// sweep is the sizes of TestGPUMatchesCPU: every power of two to 2^16, and
-// for BLAKE3 also 2^18 and 2^20. Rescue stops at 2^16 here: on lavapipe
-// and llvmpipe a Rescue merge costs about 30 times a BLAKE3 merge, and so
-// does the plain-Go reference.
-func sweep(hash *Hash) []int {
-	var ns []int
-	for n := 2; n <= 1<<16; n *= 2 {
-		ns = append(ns, n)
-	}
-	if hash == Blake3 {
-		ns = append(ns, 1<<18, 1<<20)
-	}
-	return ns
-}
-
-// prefixNodes returns the nodes of the tree of ref's first n leaves: the
-// subtree under ref's node N/n, whose level of width w is the first w nodes
-// of ref's level of width w*N/n. One reference build thus serves every size.
-func prefixNodes(ref *Tree, n int) [][32]byte {
-	k := len(ref.nodes) / n
-	out := make([][32]byte, n)
-	for w := 1; w < n; w *= 2 {
-		copy(out[w:2*w], ref.nodes[w*k:w*k+w])
-	}
-	return out
-}
-
-func TestPrefixNodes(t *testing.T) {
-	leaves := randomLeaves(Blake3, 64, 5)
-	ref, err := BuildCPU(leaves, Blake3)
+	_, err = merkle.Build(nil, good, nil, merkle.Options{})
+	require.ErrorContains(t, err, "no hash")
+	_, err = merkle.NewBuilder(nil, nil, merkle.Options{})
+	require.ErrorContains(t, err, "no hash")
+	tree, err := merkle.BuildCPU(good, mixHash{})
 	require.NoError(t, err)
-	for n := 2; n <= 64; n *= 2 {
-		small, err := BuildCPU(leaves[:n], Blake3)
+	p, err := tree.Proof(3)
+	require.NoError(t, err)
+	require.True(t, p.Verify(mixHash{}))
+	require.False(t, p.Verify(nil))
+	require.False(t, merkle.Verify(nil, p.Root, 8, p))
+
+	// The CPU builder has no device buffers.
+	b, err := merkle.NewBuilder(nil, mixHash{}, merkle.Options{})
+	require.NoError(t, err)
+	require.ErrorContains(t, b.BuildBuffers(nil, nil, 8), "need a Context")
+
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		_, err := merkle.Build(ctx, bad, rescue.MerkleMerge{}, merkle.Options{})
+		require.ErrorContains(t, err, "leaf 11")
+		for _, a := range []merkle.Approach{4, -1} {
+			_, err = merkle.Build(ctx, good, mixHash{}, merkle.Options{Approach: a})
+			require.ErrorContains(t, err, "accepted are 1")
+		}
+		for _, wg := range []int{48, 1, 512, -64} {
+			_, err = merkle.Build(ctx, good, mixHash{}, merkle.Options{WorkgroupSize: wg})
+			require.ErrorContains(t, err, "powers of two")
+		}
+		_, err = merkle.Build(ctx, good[:5], mixHash{}, merkle.Options{})
+		require.ErrorContains(t, err, "5 leaves")
+		_, err = merkle.Build(ctx, good, nil, merkle.Options{})
+		require.ErrorContains(t, err, "no hash")
+		_, err = merkle.KernelTimes(ctx, good, mixHash{}, merkle.Options{}, -1)
+		require.ErrorContains(t, err, "-1 runs")
+
+		b, err := merkle.NewBuilder(ctx, mixHash{}, merkle.Options{})
 		require.NoError(t, err)
-		require.Equal(t, small.nodes, prefixNodes(ref, n), "n=%d", n)
-	}
+		defer b.Release()
+		buf, err := ctx.NewBuffer("small", 4*merkle.DigestSize)
+		require.NoError(t, err)
+		defer buf.Release()
+		require.ErrorContains(t, b.BuildBuffers(buf, buf, 8), "buffers of 256 bytes")
+		require.ErrorContains(t, b.BuildBuffers(buf, nil, 4), "buffers of 128 bytes")
+		require.ErrorContains(t, b.BuildBuffers(buf, buf, 2*b.SubtreeLeaves()), "one subtree holds at most")
+		require.ErrorContains(t, b.BuildBuffers(buf, buf, 3), "3 leaves")
+	})
 }
 
+// variants are the GPU builds the equality tests cover: the default, then
+// every approach, one of them with a pass per level.
+var variants = append([]merkle.Options{{}, {Approach: merkle.LevelPerDispatch, PassPerLevel: true}}, func() []merkle.Options {
+	var opts []merkle.Options
+	for _, a := range merkle.Approaches {
+		opts = append(opts, merkle.Options{Approach: a})
+	}
+	return opts
+}()...)
+
+// forEachBackend runs fn on the CPU (a nil Context), on every GPU backend,
+// and on every GPU backend with small limits, where trees of more than
+// 2048 leaves are built a subtree at a time.
+func forEachBackend(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
+	t.Run("cpu", func(t *testing.T) { fn(t, nil) })
+	gputest.ForEach(t, fn)
+	gputest.ForEachSmall(t, fn)
+}
+
+// TestGPUMatchesCPU builds trees with every hash, on every backend, with
+// every variant, and compares each node with the reference. Sizes: every
+// power of two to 2^16 with the default variant (for BLAKE3 to 2^20),
+// every variant at a few sizes, and for mix more sizes and workgroup sizes.
 func TestGPUMatchesCPU(t *testing.T) {
-	for _, hash := range Hashes {
-		t.Run(hash.name, func(t *testing.T) {
+	for _, hash := range hashes {
+		t.Run(hash.Name(), func(t *testing.T) {
 			seed := rand.Uint64()
 			t.Logf("seed %d", seed)
-			ns := sweep(hash)
-			ref, err := BuildCPU(randomLeaves(hash, ns[len(ns)-1], seed), hash)
-			require.NoError(t, err)
-			want := func(n int) *Tree {
-				return &Tree{hash: hash, leaves: ref.leaves[:n], nodes: prefixNodes(ref, n)}
+			top := 1 << 16
+			if hash == (blake3.MerkleMerge{}) {
+				top = 1 << 20
 			}
-			gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-				for _, n := range ns {
-					w := want(n)
-					got, err := Build(ctx, w.leaves, hash, Options{})
-					require.NoError(t, err)
-					requireSameNodes(t, w, got, fmt.Sprintf("n=%d", n))
-					if ctx.Info().Timestamps {
-						_, measured := got.KernelTime()
-						require.True(t, measured)
+			all := randomLeaves(hash, top, seed)
+			ref := reference(all, hash)
+			forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
+				check := func(n int, o merkle.Options, what string) {
+					t.Helper()
+					var tm wgpu.Timing
+					o.Timing = &tm
+					got, err := merkle.Build(ctx, all[:n], hash, o)
+					require.NoError(t, err, what)
+					requireNodes(t, prefixNodes(ref, n), got, what)
+					require.Equal(t, ctx != nil && ctx.Info().Timestamps, tm.Measured, what)
+					require.NotZero(t, tm.Elapsed(), what)
+				}
+				for n := 2; n <= top; n *= 2 {
+					check(n, merkle.Options{}, fmt.Sprintf("n=%d", n))
+				}
+				if ctx == nil {
+					return
+				}
+				for _, n := range []int{2, 512, 1 << 12} {
+					for _, o := range variants {
+						check(n, o, fmt.Sprintf("n=%d %s passes=%v", n, o.Approach, o.PassPerLevel))
 					}
 				}
-				// The other approaches, and a split build, at a few sizes.
-				for _, n := range []int{2, 512, 1 << 12} {
-					w := want(n)
-					for _, o := range append(approaches, Options{MaxSubtreeLeaves: 64}) {
-						got, err := Build(ctx, w.leaves, hash, o)
-						require.NoError(t, err)
-						requireSameNodes(t, w, got, fmt.Sprintf("n=%d %+v", n, o))
+				if hash != (mixHash{}) {
+					return
+				}
+				for _, n := range []int{4, 64, 1 << 10, 1 << 13, 1 << 16} {
+					for _, a := range merkle.Approaches {
+						for _, wg := range []int{2, 16, 64, 256} {
+							if wg == 256 && ctx.Info().Backend == "gl" {
+								continue // llvmpipe compiles it slowly; Vulkan covers it.
+							}
+							check(n, merkle.Options{Approach: a, WorkgroupSize: wg}, fmt.Sprintf("n=%d %s wg=%d", n, a, wg))
+						}
 					}
 				}
 			})
@@ -265,7 +324,117 @@ func TestGPUMatchesCPU(t *testing.T) {
 	}
 }
 
-func TestMerklizeVector(t *testing.T) {
+// TestDeepSplit: with storage bindings of 256 bytes a subtree holds 8
+// leaves, so a tree of 2^10 leaves is 128 subtrees whose roots are 16
+// subtrees whose roots are 2 subtrees: three levels of splitting.
+func TestDeepSplit(t *testing.T) {
+	leaves := randomLeaves(mixHash{}, 1<<10, 3)
+	want := reference(leaves, mixHash{})
+	for _, backend := range gputest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			ctx := gputest.Limited(t, backend, wgpu.Limits{MaxStorageBindingSize: 256})
+			for _, o := range variants {
+				b, err := merkle.NewBuilder(ctx, mixHash{}, o)
+				require.NoError(t, err)
+				require.Equal(t, 8, b.SubtreeLeaves())
+				for _, n := range []int{2, 8, 16, 64, 1 << 10} {
+					got, err := b.Build(leaves[:n])
+					require.NoError(t, err)
+					requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("n=%d %s", n, o.Approach))
+				}
+				b.Release()
+			}
+		})
+	}
+}
+
+// TestBuilder: one Builder builds trees of growing and shrinking sizes,
+// and builds from device buffers.
+func TestBuilder(t *testing.T) {
+	hash := blake3.MerkleMerge{}
+	leaves := randomLeaves(hash, 1<<12, 8)
+	want := reference(leaves, hash)
+	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
+		var tm wgpu.Timing
+		b, err := merkle.NewBuilder(ctx, hash, merkle.Options{Timing: &tm})
+		require.NoError(t, err)
+		defer b.Release()
+		for _, n := range []int{16, 1 << 12, 2, 1 << 10, 1 << 12} {
+			tm = wgpu.Timing{}
+			got, err := b.Build(leaves[:n])
+			require.NoError(t, err)
+			requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("n=%d", n))
+			require.NotZero(t, tm.Elapsed())
+		}
+		if ctx == nil {
+			return
+		}
+		n := min(1<<10, b.SubtreeLeaves())
+		leafBuf, err := ctx.NewBuffer("leaves", uint64(n*merkle.DigestSize))
+		require.NoError(t, err)
+		defer leafBuf.Release()
+		nodeBuf, err := ctx.NewBuffer("nodes", uint64(n*merkle.DigestSize))
+		require.NoError(t, err)
+		defer nodeBuf.Release()
+		require.NoError(t, ctx.Upload(leafBuf, 0, wgpu.Bytes(leaves[:n])))
+		for r := 0; r < 3; r++ {
+			tm = wgpu.Timing{}
+			require.NoError(t, b.BuildBuffers(nodeBuf, leafBuf, n))
+			require.NotZero(t, tm.Elapsed())
+			got := make([][32]byte, n)
+			require.NoError(t, ctx.Download(wgpu.Bytes(got[1:]), nodeBuf, merkle.DigestSize))
+			require.Equal(t, prefixNodes(want, n), got)
+		}
+	})
+}
+
+func TestKernelTimes(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		leaves := randomLeaves(merkle.Blake3, 256, 4)
+		ts, err := merkle.KernelTimes(ctx, leaves, merkle.Blake3, merkle.Options{}, 3)
+		if !ctx.Info().Timestamps {
+			require.ErrorContains(t, err, "no timestamp queries")
+			return
+		}
+		require.NoError(t, err)
+		require.Len(t, ts, 3)
+		for _, d := range ts {
+			require.NotZero(t, d)
+		}
+	})
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		_, err := merkle.KernelTimes(ctx, randomLeaves(merkle.Blake3, 1<<12, 4), merkle.Blake3, merkle.Options{}, 1)
+		if ctx.Info().Timestamps {
+			require.ErrorContains(t, err, "exceed one subtree of 2048")
+		}
+	})
+}
+
+// TestCompat: the deprecated names give the same trees as the Hashers.
+func TestCompat(t *testing.T) {
+	require.Equal(t, []*merkle.Hash{merkle.Blake3, merkle.Rescue}, merkle.Hashes)
+	for _, h := range merkle.Hashes {
+		got, err := merkle.ParseHash(h.String())
+		require.NoError(t, err)
+		require.Same(t, h, got)
+		leaves := randomLeaves(h.Hasher, 64, 1)
+		a, err := merkle.BuildCPU(leaves, h)
+		require.NoError(t, err)
+		b, err := merkle.BuildCPU(leaves, h.Hasher)
+		require.NoError(t, err)
+		require.Equal(t, b.Nodes(), a.Nodes())
+		require.Equal(t, h.Hasher.(merkle.Tuning).MerkleApproach(1<<23), h.MerkleApproach(1<<23))
+	}
+	h, err := merkle.ParseHash("Rescue")
+	require.NoError(t, err)
+	require.Same(t, merkle.Rescue, h)
+	_, err = merkle.ParseHash("sha1")
+	require.ErrorContains(t, err, "accepted are blake3, rescue")
+}
+
+// rp64 reads the vectors of testdata/rp64_256.json with function fn, each
+// list of decimal elements as digests.
+func rp64(t *testing.T, fn string) [][3][][32]byte {
 	raw, err := os.ReadFile("../../testdata/rp64_256.json")
 	require.NoError(t, err)
 	var file struct {
@@ -280,48 +449,60 @@ func TestMerklizeVector(t *testing.T) {
 	digests := func(s []string) [][32]byte {
 		out := make([][32]byte, len(s)/4)
 		for i := range out {
-			var e [4]uint64
-			for j := range e {
+			for j := 0; j < 4; j++ {
 				v, err := strconv.ParseUint(s[4*i+j], 10, 64)
 				require.NoError(t, err)
-				e[j] = v
+				binary.LittleEndian.PutUint64(out[i][8*j:], v)
 			}
-			out[i] = FromElements(e)
 		}
 		return out
 	}
-	found := 0
+	var vs [][3][][32]byte
 	for _, v := range file.Vectors {
-		if v.Fn != "merklize" {
-			continue
+		if v.Fn == fn {
+			vs = append(vs, [3][][32]byte{digests(v.Input), digests(v.Output), digests(v.Root)})
 		}
-		found++
-		leaves, want, root := digests(v.Input), digests(v.Output), digests(v.Root)[0]
-		cpu, err := BuildCPU(leaves, Rescue)
-		require.NoError(t, err)
-		require.Equal(t, want, cpu.Nodes())
-		require.Equal(t, root, cpu.Root())
-		gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-			for _, o := range approaches {
-				got, err := Build(ctx, leaves, Rescue, o)
+	}
+	require.NotEmpty(t, vs, "no %s vector in rp64_256.json", fn)
+	return vs
+}
+
+func TestMerklizeVector(t *testing.T) {
+	for _, v := range rp64(t, "merklize") {
+		leaves, want, root := v[0], v[1], v[2][0]
+		forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
+			for _, o := range variants {
+				got, err := merkle.Build(ctx, leaves, rescue.MerkleMerge{}, o)
 				require.NoError(t, err)
-				require.Equal(t, want, got.Nodes(), "%+v", o)
+				require.Equal(t, want, got.Nodes(), "%s", o.Approach)
+				require.Equal(t, root, got.Root())
 			}
 		})
 	}
-	require.NotZero(t, found, "no merklize vector in rp64_256.json")
+}
+
+func TestHashMerges(t *testing.T) {
+	// BLAKE3's merge is BLAKE3 of the 64 concatenated bytes.
+	ab := randomLeaves(blake3.MerkleMerge{}, 2, 9)
+	require.Equal(t, blake3.Sum256(append(ab[0][:], ab[1][:]...)), blake3.MerkleMerge{}.Merge(ab[0], ab[1]))
+	// Rescue's merge reads digests as 4 little-endian elements.
+	for _, v := range rp64(t, "merge") {
+		require.Equal(t, v[1][0], rescue.MerkleMerge{}.Merge(v[0][0], v[0][1]))
+	}
 }
 
 func TestProofs(t *testing.T) {
-	for _, hash := range Hashes {
+	for _, hash := range hashes {
 		for _, n := range []int{2, 4, 64, 1024} {
-			tree, err := BuildCPU(randomLeaves(hash, n, 3), hash)
+			tree, err := merkle.BuildCPU(randomLeaves(hash, n, 3), hash)
 			require.NoError(t, err)
 			for _, i := range []int{0, 1, n/2 - 1, n / 2, n - 1} {
 				p, err := tree.Proof(i)
 				require.NoError(t, err)
 				require.Len(t, p.Path, bits.Len(uint(n))-1)
-				require.True(t, p.Verify(hash), "%s n=%d i=%d", hash, n, i)
+				require.Equal(t, n, p.Leaves)
+				require.True(t, p.Verify(hash), "%s n=%d i=%d", hash.Name(), n, i)
+				require.True(t, merkle.Verify(hash, tree.Root(), n, p))
 				tamperFails(t, hash, p)
 			}
 			_, err = tree.Proof(n)
@@ -333,10 +514,11 @@ func TestProofs(t *testing.T) {
 }
 
 // tamperFails flips one byte at a time, in turn in the leaf, the root and
-// every path entry, and changes the index; each must fail verification.
-func tamperFails(t *testing.T, hash *Hash, p Proof) {
+// every path entry, and changes the index and the size; each must fail
+// verification.
+func tamperFails(t *testing.T, hash merkle.Hasher, p merkle.Proof) {
 	t.Helper()
-	for b := 0; b < DigestSize; b += 7 {
+	for b := 0; b < merkle.DigestSize; b += 7 {
 		q := p
 		q.Leaf[b] ^= 0x01
 		require.False(t, q.Verify(hash), "tampered leaf byte %d verified", b)
@@ -350,27 +532,67 @@ func tamperFails(t *testing.T, hash *Hash, p Proof) {
 			require.False(t, q.Verify(hash), "tampered path[%d] byte %d verified", k, b)
 		}
 	}
+	for _, d := range []int{p.Index ^ 1, p.Leaves, -1} {
+		q := p
+		q.Index = d
+		require.False(t, q.Verify(hash), "index %d verified as %d", p.Index, q.Index)
+	}
+	for _, n := range []int{p.Leaves / 2, p.Leaves * 2, p.Leaves + 1, 0} {
+		q := p
+		q.Leaves = n
+		require.False(t, q.Verify(hash), "%d leaves verified as %d", p.Leaves, n)
+	}
 	q := p
-	q.Index ^= 1
-	require.False(t, q.Verify(hash), "index %d verified as %d", p.Index, q.Index)
-	q.Index = 1 << len(p.Path)
-	require.False(t, q.Verify(hash))
-	q = p
 	q.Path = p.Path[:len(p.Path)-1]
 	require.False(t, q.Verify(hash))
+	// The root and size a verifier trusts must be the proof's.
+	require.False(t, merkle.Verify(hash, p.Root, 2*p.Leaves, p))
+	other := p.Root
+	other[0] ^= 1
+	require.False(t, merkle.Verify(hash, other, p.Leaves, p))
+}
+
+// TestInteriorNodeAsLeaf is issue 14's case: node 2 of an 8-leaf tree,
+// presented as leaf 0 with the path [node 3], hashes to the root. It is a
+// proof for a 2-leaf tree, not for the 8-leaf tree.
+func TestInteriorNodeAsLeaf(t *testing.T) {
+	for _, hash := range hashes {
+		tree, err := merkle.BuildCPU(randomLeaves(hash, 8, 14), hash)
+		require.NoError(t, err)
+		nodes := tree.Nodes()
+		require.Equal(t, tree.Root(), hash.Merge(nodes[2], nodes[3]))
+		p := merkle.Proof{Index: 0, Leaves: 8, Leaf: nodes[2], Path: [][32]byte{nodes[3]}, Root: tree.Root()}
+		require.False(t, p.Verify(hash), "%s: node 2 verified as leaf 0 of 8", hash.Name())
+		require.False(t, merkle.Verify(hash, tree.Root(), 8, p))
+		// Stating the size it fits makes the proof consistent, and a
+		// verifier that knows the size is 8 still rejects it.
+		p.Leaves = 2
+		require.True(t, p.Verify(hash))
+		require.False(t, merkle.Verify(hash, tree.Root(), 8, p), "%s: node 2 verified as leaf 0 of 8", hash.Name())
+		// Without "leaves" in its JSON, a proof does not parse.
+		var q merkle.Proof
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(b, &m))
+		delete(m, "leaves")
+		b, err = json.Marshal(m)
+		require.NoError(t, err)
+		require.ErrorContains(t, json.Unmarshal(b, &q), `no "leaves"`)
+	}
 }
 
 func TestGoldenProofs(t *testing.T) {
-	for _, hash := range Hashes {
-		t.Run(hash.name, func(t *testing.T) {
-			tree, err := BuildCPU(randomLeaves(hash, 64, 42), hash)
+	for _, hash := range []merkle.Hasher{blake3.MerkleMerge{}, rescue.MerkleMerge{}} {
+		t.Run(hash.Name(), func(t *testing.T) {
+			tree, err := merkle.BuildCPU(randomLeaves(hash, 64, 42), hash)
 			require.NoError(t, err)
 			p, err := tree.Proof(37)
 			require.NoError(t, err)
 			got, err := json.MarshalIndent(p, "", "  ")
 			require.NoError(t, err)
 			got = append(got, '\n')
-			path := filepath.Join("testdata", "proof_"+hash.name+".json")
+			path := filepath.Join("testdata", "proof_"+hash.Name()+".json")
 			if *update {
 				require.NoError(t, os.WriteFile(path, got, 0o644))
 			}
@@ -378,7 +600,7 @@ func TestGoldenProofs(t *testing.T) {
 			require.NoError(t, err, "run go test -update to write it")
 			require.Equal(t, string(want), string(got))
 
-			var back Proof
+			var back merkle.Proof
 			require.NoError(t, json.Unmarshal(want, &back))
 			require.Equal(t, p, back)
 			require.True(t, back.Verify(hash))
@@ -404,7 +626,7 @@ func TestGoldenProofs(t *testing.T) {
 				}
 				bad, err := json.Marshal(m)
 				require.NoError(t, err)
-				var tampered Proof
+				var tampered merkle.Proof
 				require.NoError(t, json.Unmarshal(bad, &tampered))
 				require.False(t, tampered.Verify(hash), "tampered %s verified", field)
 			}
@@ -413,59 +635,51 @@ func TestGoldenProofs(t *testing.T) {
 }
 
 func TestProofJSONErrors(t *testing.T) {
-	var p Proof
-	require.ErrorContains(t, json.Unmarshal([]byte(`{"index":1,"leaf":"zz","path":[],"root":""}`), &p), "64 hex digits")
+	var p merkle.Proof
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"index":1,"leaves":2,"leaf":"zz","path":[],"root":""}`), &p), "digest of 2 characters: want 64 hex digits")
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"index":1,"leaves":2,"leaf":"`+fmt.Sprintf("%064d", 0)[:63]+`z","path":[],"root":""}`), &p), "want 64 hex digits")
 	require.Error(t, json.Unmarshal([]byte(`[1]`), &p))
+	_, err := merkle.ParseDigest("abc")
+	require.ErrorContains(t, err, "merkle: digest of 3 characters")
 }
 
-func TestHashMerges(t *testing.T) {
-	// Blake3's merge is BLAKE3 of the 64 concatenated bytes.
-	a, b := randomLeaves(Blake3, 2, 9)[0], randomLeaves(Blake3, 2, 9)[1]
-	require.Equal(t, blake3.Sum256(append(a[:], b[:]...)), Blake3.Merge(a, b))
-	// Rescue's merge reads digests as 4 little-endian elements.
-	raw, err := os.ReadFile("../../testdata/rp64_256.json")
-	require.NoError(t, err)
-	var file struct {
-		Vectors []struct {
-			Fn     string   `json:"fn"`
-			Input  []string `json:"input"`
-			Output []string `json:"output"`
-		} `json:"vectors"`
+func TestNoLeaks(t *testing.T) {
+	small := func(t *testing.T, ctx *wgpu.Context) {
+		for _, h := range hashes {
+			for _, o := range variants {
+				leaves := randomLeaves(h, 1<<12, 6) // two subtrees under small limits
+				gputest.NoLeaks(t, ctx, func() error {
+					_, err := merkle.Build(ctx, leaves, h, o)
+					return err
+				})
+			}
+		}
+		gputest.NoLeaks(t, ctx, func() error { // a non-canonical Rescue leaf
+			leaves := make([][32]byte, 8)
+			for i := range leaves[3] {
+				leaves[3][i] = 0xff
+			}
+			_, err := merkle.Build(ctx, leaves, rescue.MerkleMerge{}, merkle.Options{})
+			return err
+		})
+		gputest.NoLeaks(t, ctx, func() error { // a Builder reused, then released
+			b, err := merkle.NewBuilder(ctx, mixHash{}, merkle.Options{})
+			if err != nil {
+				return err
+			}
+			defer b.Release()
+			for _, n := range []int{2, 1 << 12, 64} {
+				if _, err := b.Build(randomLeaves(mixHash{}, n, 1)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		gputest.NoLeaks(t, ctx, func() error {
+			_, err := merkle.KernelTimes(ctx, randomLeaves(mixHash{}, 64, 1), mixHash{}, merkle.Options{}, 2)
+			return err
+		})
 	}
-	require.NoError(t, json.Unmarshal(raw, &file))
-	found := 0
-	for _, v := range file.Vectors {
-		if v.Fn != "merge" {
-			continue
-		}
-		found++
-		var in [8]uint64
-		var out [4]uint64
-		for j := range in {
-			in[j], err = strconv.ParseUint(v.Input[j], 10, 64)
-			require.NoError(t, err)
-		}
-		for j := range out {
-			out[j], err = strconv.ParseUint(v.Output[j], 10, 64)
-			require.NoError(t, err)
-		}
-		l, r := FromElements([4]uint64(in[:4])), FromElements([4]uint64(in[4:]))
-		require.Equal(t, FromElements(out), Rescue.Merge(l, r))
-	}
-	require.NotZero(t, found)
-}
-
-func TestKernelTimes(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		leaves := randomLeaves(Blake3, 256, 4)
-		ts, err := KernelTimes(ctx, leaves, Blake3, Options{}, 3)
-		if !ctx.Info().Timestamps {
-			require.ErrorContains(t, err, "no timestamp queries")
-			return
-		}
-		require.NoError(t, err)
-		require.Len(t, ts, 3)
-		_, err = KernelTimes(ctx, leaves, Blake3, Options{MaxSubtreeLeaves: 64}, 1)
-		require.ErrorContains(t, err, "exceed one subtree")
-	})
+	gputest.ForEach(t, small)
+	gputest.ForEachSmall(t, small)
 }

@@ -1,0 +1,46 @@
+package blake3
+
+import (
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// MerkleMerge is BLAKE3 as the 2-to-1 merge of package merkle's trees (a
+// merkle.Hasher): the parent of two 32-byte digests is BLAKE3 of their 64
+// concatenated bytes (Merge). Every 32 bytes are a digest.
+type MerkleMerge struct{}
+
+// Name returns "blake3".
+func (MerkleMerge) Name() string { return "blake3" }
+
+// Merge returns Merge(left, right).
+func (MerkleMerge) Merge(left, right [32]byte) [32]byte { return Merge(left, right) }
+
+// CheckDigest returns nil: BLAKE3 accepts every 32 bytes.
+func (MerkleMerge) CheckDigest([32]byte) error { return nil }
+
+// MergeModule returns merkle_blake3.wgsl, which defines merge_node with
+// blake3_lib.wgsl's b3_merge.
+func (MerkleMerge) MergeModule() wgpu.Module {
+	return wgsl.Module{Files: []string{"merkle_blake3.wgsl"}}
+}
+
+// MerkleApproach returns the fastest tree-building approach for the given
+// leaves: on an H200 (wgbench bench merkle, 2026-11-22) subtrees of 256
+// invocations won up to 2^22 leaves (0.091 against 0.117 ms at 2^20) and a
+// dispatch per level won from 2^23 (1.40 against 1.69 ms at 2^25).
+func (MerkleMerge) MerkleApproach(leaves int) string {
+	if leaves >= 1<<23 {
+		return "level-per-dispatch"
+	}
+	return "subtrees"
+}
+
+// MerkleWorkgroupSize returns 256 for subtrees, the fastest measured, and
+// 0 (merkle's default) for the other approaches.
+func (MerkleMerge) MerkleWorkgroupSize(approach string) int {
+	if approach == "subtrees" {
+		return 256
+	}
+	return 0
+}

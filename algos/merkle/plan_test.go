@@ -1,0 +1,57 @@
+package merkle
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestPlan(t *testing.T) {
+	require.Equal(t, []int{1}, plan(2, 8))
+	require.Equal(t, []int{8, 8, 4}, plan(1<<20, 8))
+	require.Equal(t, []int{1, 1, 1}, plan(8, 1))
+	require.Equal(t, []int{7}, plan(128, 7))
+}
+
+// tuned is a Hasher with Tuning; untuned one without.
+type (
+	untuned struct{ Hasher }
+	tuned   struct {
+		Hasher
+		approach string
+		wg       int
+	}
+)
+
+func (tuned) Name() string                       { return "test" }
+func (h tuned) MerkleApproach(int) string        { return h.approach }
+func (h tuned) MerkleWorkgroupSize(a string) int { return map[string]int{"subtrees": h.wg}[a] }
+
+func TestSettings(t *testing.T) {
+	for _, tc := range []struct {
+		hash     Hasher
+		opts     Options
+		approach Approach
+		wg       int
+		err      string
+	}{
+		{untuned{}, Options{}, Subtrees, 64, ""},
+		{untuned{}, Options{Approach: WorkgroupLevels, WorkgroupSize: 8}, WorkgroupLevels, 8, ""},
+		{tuned{approach: "level-per-dispatch"}, Options{}, LevelPerDispatch, 64, ""},
+		{tuned{approach: "subtrees", wg: 256}, Options{}, Subtrees, 256, ""},
+		{tuned{approach: "subtrees", wg: 256}, Options{WorkgroupSize: 32}, Subtrees, 32, ""},
+		{tuned{approach: "", wg: 128}, Options{}, Subtrees, 128, ""},
+		{tuned{approach: "subtrees", wg: 256}, Options{Approach: LevelPerDispatch}, LevelPerDispatch, 64, ""},
+		{tuned{approach: "fastest"}, Options{}, 0, 0, `default: merkle: approach "fastest"`},
+		{untuned{}, Options{Approach: 9}, 0, 0, "approach 9: accepted are"},
+	} {
+		a, wg, err := settings(tc.hash, tc.opts, 1<<10)
+		if tc.err != "" {
+			require.ErrorContains(t, err, tc.err, "%+v", tc)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, tc.approach, a, "%+v", tc)
+		require.Equal(t, tc.wg, wg, "%+v", tc)
+	}
+}

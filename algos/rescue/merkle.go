@@ -1,0 +1,64 @@
+package rescue
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// MerkleMerge is Rescue Prime (Rp64_256) as the 2-to-1 merge of package
+// merkle's trees (a merkle.Hasher), as winterfell builds them: a digest is
+// DigestSize field elements, each a little-endian uint64 below P, and the
+// parent of two digests is Merge of their elements.
+type MerkleMerge struct{}
+
+// Name returns "rescue".
+func (MerkleMerge) Name() string { return "rescue" }
+
+// Merge returns Merge of the digests' elements, as a digest.
+func (MerkleMerge) Merge(left, right [32]byte) [32]byte {
+	return merkleDigest(Merge(merkleElements(left), merkleElements(right)))
+}
+
+// CheckDigest returns an error naming the first element of d that is not a
+// field element (not below P).
+func (MerkleMerge) CheckDigest(d [32]byte) error {
+	for j, v := range merkleElements(d) {
+		if v >= P {
+			return fmt.Errorf("element %d is %d, not a Goldilocks field element: Rescue digests are 4 little-endian uint64 values below p = %d", j, v, uint64(P))
+		}
+	}
+	return nil
+}
+
+// MergeModule returns merkle_rescue.wgsl, which defines merge_node with
+// rescue_lib.wgsl's rp_merge.
+func (MerkleMerge) MergeModule() wgpu.Module {
+	return wgsl.Module{Files: []string{"merkle_rescue.wgsl"}}
+}
+
+// MerkleApproach returns a dispatch per level, the fastest for Rescue at
+// every size measured on an H200: its large merge keeps few warps per SM
+// and so pays for the idle invocations of in-workgroup levels.
+func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
+
+// MerkleWorkgroupSize returns 0: merkle's default for every approach.
+func (MerkleMerge) MerkleWorkgroupSize(string) int { return 0 }
+
+func merkleElements(d [32]byte) [DigestSize]uint64 {
+	var e [DigestSize]uint64
+	for j := range e {
+		e[j] = binary.LittleEndian.Uint64(d[8*j:])
+	}
+	return e
+}
+
+func merkleDigest(e [DigestSize]uint64) [32]byte {
+	var d [32]byte
+	for j, v := range e {
+		binary.LittleEndian.PutUint64(d[8*j:], v)
+	}
+	return d
+}
