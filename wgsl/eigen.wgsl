@@ -41,7 +41,7 @@ const SLICE: u32 = 64u; // lanes per row in rowsum_v1, a stand-in for a subgroup
 
 // Row-sum element of M[r][c]:
 const MODE_PLAIN: u32 = 0u;     // M[r][c]
-const MODE_TRANSFORM: u32 = 1u; // M[r][c] *= s_in[c] / s_in[r], stored back, then summed
+const MODE_TRANSFORM: u32 = 1u; // M[r][c] = M[r][c] / s_in[r] * s_in[c], stored back, then summed
 const MODE_WEIGHTED: u32 = 2u;  // A[r][c] * v[c], the sum divided by v[r]: the row sums of V⁻¹AV without writing it
 
 const ST_STOPPED: u32 = 0u;
@@ -80,7 +80,7 @@ fn row_partial(r: u32, lane: u32, stride: u32) -> f32 {
 		case 1u: {
 			let sr = s_in[r];
 			for (var c = lane; c < n; c += stride) {
-				let x = mat[base + c] * s_in[c] / sr;
+				let x = mat[base + c] / sr * s_in[c]; // x/sr ≤ 1 first: x*s_in[c] could overflow
 				mat[base + c] = x;
 				acc += x;
 			}
@@ -218,7 +218,7 @@ fn transform(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 	}
 	let r = P.row0 + i / P.n;
 	let c = i % P.n;
-	mat[i] = mat[i] * s_in[c] / s_in[r];
+	mat[i] = mat[i] / s_in[r] * s_in[c];
 }
 
 // copy_rows: mat[i] = s_in[i] for the block's rows * n entries (s_in's slot

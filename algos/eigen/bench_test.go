@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -30,11 +29,11 @@ func hilbertOf(n int) []float32 {
 
 // reportKernel reports GPU kernel time per op (timestamp queries) beside
 // the end-to-end ns/op that the benchmark measures.
-func reportKernel(b *testing.B, kernel time.Duration, measured bool, bytes int64) {
-	if !measured {
+func reportKernel(b *testing.B, t wgpu.Timing, bytes int64) {
+	if !t.Measured {
 		return
 	}
-	per := kernel.Seconds() / float64(b.N)
+	per := t.Kernel.Seconds() / float64(b.N)
 	b.ReportMetric(per*1e3, "kernel-ms/op")
 	if bytes > 0 {
 		b.ReportMetric(float64(bytes)/per/1e9, "kernel-GB/s")
@@ -55,21 +54,23 @@ func BenchmarkRowSums(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, v := range []Variant{V0, V1, V2} {
+		for _, v := range Variants {
 			b.Run(fmt.Sprintf("%s/n=%d", v, n), func(b *testing.B) {
+				var t, sum wgpu.Timing
+				k, err := NewKernels(ctx, Options{Variant: v, Timing: &t})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer k.Release()
 				b.SetBytes(int64(n) * int64(n) * 4)
 				b.ReportAllocs()
-				var kernel time.Duration
-				var measured bool
 				for i := 0; i < b.N; i++ {
-					t, err := RowSumsBuffer(ctx, dst, m, n, v)
-					if err != nil {
+					if err := k.RowSums(dst, m, n); err != nil {
 						b.Fatal(err)
 					}
-					kernel += t.Kernel
-					measured = t.Measured
+					sum = sum.Add(t)
 				}
-				reportKernel(b, kernel, measured, int64(n)*int64(n)*4)
+				reportKernel(b, sum, int64(n)*int64(n)*4)
 			})
 		}
 		dst.Release()
@@ -92,24 +93,27 @@ func BenchmarkMax(b *testing.B) {
 		if err := ctx.Upload(buf, 0, wgpu.Bytes(x)); err != nil {
 			b.Fatal(err)
 		}
-		for _, v := range []Variant{V0, V1, V2} {
+		for _, v := range Variants {
 			b.Run(fmt.Sprintf("%s/n=2^%d", v, log2(n)), func(b *testing.B) {
+				var t, sum wgpu.Timing
+				k, err := NewKernels(ctx, Options{Variant: v, Timing: &t})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer k.Release()
 				b.SetBytes(int64(n) * 4)
 				b.ReportAllocs()
-				var kernel time.Duration
-				var measured bool
 				for i := 0; i < b.N; i++ {
-					got, t, err := MaxBuffer(ctx, buf, n, v)
+					got, err := k.Max(buf, n)
 					if err != nil {
 						b.Fatal(err)
 					}
 					if got != want {
 						b.Fatalf("max = %v, want %v", got, want)
 					}
-					kernel += t.Kernel
-					measured = t.Measured
+					sum = sum.Add(t)
 				}
-				reportKernel(b, kernel, measured, int64(n)*4)
+				reportKernel(b, sum, int64(n)*4)
 			})
 		}
 		buf.Release()
@@ -127,24 +131,24 @@ func log2(n int) int {
 // methodConfigs are the whole-method variants of the benchmark table.
 var methodConfigs = []struct {
 	name string
-	g    GPU
+	opts Options
 }{
-	{"v2", GPU{Variant: V2}},
-	{"v1", GPU{Variant: V1}},
-	{"v0", GPU{Variant: V0}},
-	{"v2-explicit", GPU{Variant: V2, Explicit: true}},
-	{"v2-explicit-unfused", GPU{Variant: V2, Explicit: true, Unfused: true}},
+	{"v2", Options{Variant: V2}},
+	{"v1", Options{Variant: V1}},
+	{"v0", Options{Variant: V0}},
+	{"v2-explicit", Options{Variant: V2, Explicit: true}},
+	{"v2-explicit-unfused", Options{Variant: V2, Explicit: true, Unfused: true}},
 }
 
 // BenchmarkMaxEigenHilbert is the whole method with the matrix resident on
-// the GPU: ns/op is the host's time for Solver.Run (submissions, waits, the
-// state and vector read back), kernel-ms/op the GPU's.
+// the GPU: ns/op is the host's time for Solver.Solve (submissions, waits,
+// the state and vector read back), kernel-ms/op the GPU's.
 func BenchmarkMaxEigenHilbert(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	for _, n := range matrixSizes {
 		for _, c := range methodConfigs {
 			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
-				benchSolver(b, ctx, n, c.g)
+				benchSolver(b, ctx, n, c.opts)
 			})
 		}
 	}
@@ -157,15 +161,17 @@ func BenchmarkBatch(b *testing.B) {
 	for _, n := range []int{1024, 8192} {
 		for _, k := range []int{1, 2, 4, 8, 16, 32} {
 			b.Run(fmt.Sprintf("n=%d/K=%d", n, k), func(b *testing.B) {
-				benchSolver(b, ctx, n, GPU{Batch: k})
+				benchSolver(b, ctx, n, Options{Batch: k})
 			})
 		}
 	}
 }
 
-func benchSolver(b *testing.B, ctx *wgpu.Context, n int, g GPU) {
+func benchSolver(b *testing.B, ctx *wgpu.Context, n int, opts Options) {
 	h := hilbertOf(n)
-	s, err := NewSolver(ctx, n, Options{}, g)
+	var t, sum wgpu.Timing
+	opts.Timing = &t
+	s, err := NewSolver(ctx, n, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -176,23 +182,20 @@ func benchSolver(b *testing.B, ctx *wgpu.Context, n int, g GPU) {
 	b.SetBytes(int64(n) * int64(n) * 4)
 	b.ReportAllocs()
 	b.ResetTimer()
-	var kernel time.Duration
-	var st Stats
 	var r Result
 	for i := 0; i < b.N; i++ {
-		r, st, err = s.Run()
-		if err != nil {
+		if r, err = s.Solve(); err != nil {
 			b.Fatal(err)
 		}
-		kernel += st.Kernel
+		sum = sum.Add(t)
 	}
 	b.StopTimer()
 	if c, ok := hilbertCounts[n]; ok && r.Iterations != c {
 		b.Fatalf("n=%d: %d iterations, published %d", n, r.Iterations, c)
 	}
-	reportKernel(b, kernel, st.Measured, 0)
+	reportKernel(b, sum, 0)
 	b.ReportMetric(float64(r.Iterations), "iterations")
-	b.ReportMetric(float64(st.Submits), "submits")
+	b.ReportMetric(float64(r.Submissions), "submits")
 	b.ReportMetric(r.Value, "eigenvalue")
 }
 
@@ -205,17 +208,14 @@ func BenchmarkMaxEigenEndToEnd(b *testing.B) {
 			h := hilbertOf(n)
 			b.SetBytes(int64(n) * int64(n) * 4)
 			b.ReportAllocs()
-			var kernel time.Duration
-			var st Stats
+			var t, sum wgpu.Timing
 			for i := 0; i < b.N; i++ {
-				var err error
-				_, st, err = MaxEigenGPU(ctx, h, n, Options{}, GPU{})
-				if err != nil {
+				if _, err := MaxEigen(ctx, h, n, Options{Timing: &t}); err != nil {
 					b.Fatal(err)
 				}
-				kernel += st.Kernel
+				sum = sum.Add(t)
 			}
-			reportKernel(b, kernel, st.Measured, 0)
+			reportKernel(b, sum, 0)
 		})
 	}
 }

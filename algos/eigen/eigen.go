@@ -18,8 +18,10 @@
 // scaled so that its largest component is 1; the iteration count is the
 // number of updates of M.
 //
-// Reference64 and Reference32 are the plain-Go references (float64 and
-// float32 arithmetic); MaxEigen and Solver run the same steps as WGSL kernels.
+// MaxEigen and Solver run the method on a GPU in float32, or, given a nil
+// *wgpu.Context (the CPU backend), as Reference32 on all cores. Reference64
+// and Reference32 are the plain-Go references (float64 and float32
+// arithmetic).
 package eigen
 
 import (
@@ -28,17 +30,24 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
-	"sync"
+	"time"
+
+	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // Defaults of Options.
 const (
 	DefaultEps     = 1e-3
 	DefaultMaxIter = 1000
+	// DefaultBatch is the default of Options.Batch: at most 16 rounds per
+	// submission.
+	DefaultBatch = 16
 )
 
-// Options tune the iteration. The zero value means the defaults.
+// Options tune the iteration and choose the GPU kernels. The zero value
+// means the defaults; the CPU backend and the references read only Eps and
+// MaxIter (and reject invalid values of the others all the same).
 type Options struct {
 	// Eps is the stop threshold: the iteration stops once every pair of
 	// cyclically adjacent row sums differs by less than Eps (an absolute
@@ -47,8 +56,43 @@ type Options struct {
 	// MaxIter bounds the number of updates of M; reaching it without meeting
 	// Eps returns Converged=false. Zero means DefaultMaxIter.
 	MaxIter int
+
+	// Variant picks the GPU's row-sum and max kernels; the zero value, Auto,
+	// is the default.
+	Variant Variant
+	// Explicit transforms M in place on the GPU, as the articles do, fused
+	// with the next round's row sums. The default (false) never writes M:
+	// round k's row sums of V⁻¹AV are Σ_c A[r][c]·v[c] / v[r], which are the
+	// same numbers (D⁻¹MD composed over the rounds is V⁻¹AV, the scalars m
+	// cancelling) for half the memory traffic.
+	Explicit bool
+	// Unfused, with Explicit, runs the transform as its own kernel before
+	// the row sums, to measure what fusing saves.
+	Unfused bool
+	// Batch is the most rounds one GPU submission holds; the host reads the
+	// stop flag back once per submission, and kernels of rounds after the
+	// stop return at once. Zero means DefaultBatch. Whatever Batch is, a
+	// submission holds fewer rounds when the rounds measured so far say it
+	// would run past 250 ms (the first submission holds one round), so that
+	// no GPU watchdog or driver timeout is approached.
+	Batch int
+	// Timing, when not nil, receives each call's timing summed over its
+	// submissions (the wall time alone on the CPU backend).
+	Timing *wgpu.Timing
+
+	// target, when non-zero, replaces submitTarget; set only by tests, to
+	// force the split of the rounds into submissions.
+	target time.Duration
 }
 
+// submitTarget is how long one submission should take at most: the shared
+// layer's target for its batches (wgpu's submitTarget, unexported there),
+// well short of the watchdogs that reset a GPU whose submission runs for
+// seconds and of slow adapters' timeouts.
+const submitTarget = 250 * time.Millisecond
+
+// withDefaults fills in the defaults and checks every field: the one place
+// the defaults are chosen.
 func (o Options) withDefaults() (Options, error) {
 	if o.Eps == 0 {
 		o.Eps = DefaultEps
@@ -56,61 +100,87 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxIter == 0 {
 		o.MaxIter = DefaultMaxIter
 	}
-	if !(o.Eps > 0) || math.IsInf(o.Eps, 0) {
-		return o, fmt.Errorf("eigen: eps %v: must be a positive finite number", o.Eps)
+	if o.Batch == 0 {
+		o.Batch = DefaultBatch
 	}
-	if o.MaxIter < 0 {
-		return o, fmt.Errorf("eigen: max-iter %d: must be positive", o.MaxIter)
+	if o.target == 0 {
+		o.target = submitTarget
+	}
+	var err error
+	switch o.Variant, err = o.Variant.resolve(); {
+	case err != nil:
+		return o, err
+	case !(o.Eps > 0) || math.IsInf(o.Eps, 0):
+		return o, fmt.Errorf("eigen: eps %v: must be a positive finite number", o.Eps)
+	case o.MaxIter < 0 || o.MaxIter > math.MaxInt32:
+		return o, fmt.Errorf("eigen: max-iter %d: must be 1 to %d", o.MaxIter, math.MaxInt32)
+	case o.Batch < 0:
+		return o, fmt.Errorf("eigen: batch %d: must be positive", o.Batch)
+	case o.Unfused && !o.Explicit:
+		return o, fmt.Errorf("eigen: unfused needs the explicit transform: the implicit one has no transform kernel to separate")
 	}
 	return o, nil
 }
 
-// Result is the dominant eigenpair found.
+// report hands t to o.Timing when it is set.
+func (o Options) report(t wgpu.Timing) {
+	if o.Timing != nil {
+		*o.Timing = t
+	}
+}
+
+// Result is the dominant eigenpair found, and how the GPU got there.
 type Result struct {
 	// Value is the eigenvalue: row sum 0 of M at the stop.
 	Value float64
 	// Vector is the eigenvector, scaled so that its largest component is 1.
 	Vector []float64
-	// Iterations is the number of updates of M (similarity transforms).
+	// Iterations is the number of updates of M (similarity transforms);
+	// the method ran Iterations+1 rounds of row sums.
 	Iterations int
 	// Converged says the stop criterion was met within MaxIter updates.
 	Converged bool
 	// Spread is the largest difference of cyclically adjacent row sums at
 	// the stop; below Eps when Converged.
 	Spread float64
+	// Submissions is the number of GPU submissions the rounds took, Blocks
+	// the number of row blocks M was bound in (see Options.Batch and
+	// CheckSize); both are zero on the CPU.
+	Submissions, Blocks int
 }
 
 // ErrInput is wrapped by every error about the matrix given.
 var ErrInput = errors.New("eigen: invalid matrix")
 
+// MaxRowSum is the largest row sum Check accepts, 2^127: half of float32's
+// largest finite value, so that the GPU's float32 row sums, whatever their
+// rounding, stay finite (every row sum of every later M is at most A's
+// largest; the eigenvalue is at most it too).
+const MaxRowSum = 0x1p127
+
 // Check returns an error unless m is an n×n row-major matrix of positive
-// finite entries, naming the first offending entry.
+// finite entries whose row sums are at most MaxRowSum. The error names the
+// first offending row, in order: its first bad entry, or its sum.
 func Check[F float32 | float64](m []F, n int) error {
 	if n <= 0 {
-		return fmt.Errorf("%w: n = %d: the size must be at least 1", ErrInput, n)
+		return errSize(n)
 	}
 	if hi, lo := bits.Mul64(uint64(n), uint64(n)); hi != 0 || lo != uint64(len(m)) {
 		return fmt.Errorf("%w: %d entries for n = %d: an n×n matrix has n² entries", ErrInput, len(m), n)
 	}
-	// Scan row ranges in parallel; the error names the first bad entry in
-	// row-major order whatever the number of cores.
-	first := make([]int, 0, 64)
-	var mu sync.Mutex
-	parallelRows(n, func(lo, hi int) {
-		for i := lo * n; i < hi*n; i++ {
-			if f := float64(m[i]); !(f > 0) || math.IsInf(f, 1) {
-				mu.Lock()
-				first = append(first, i)
-				mu.Unlock()
-				return
-			}
-		}
+	r := par.First(n, max(1, 1<<14/n), func(r int) bool {
+		c, sum := scanRow(m[r*n : r*n+n])
+		return c >= 0 || !(sum <= MaxRowSum)
 	})
-	if len(first) == 0 {
+	if r < 0 {
 		return nil
 	}
-	i := slices.Min(first)
-	f := float64(m[i])
+	c, sum := scanRow(m[r*n : r*n+n])
+	if c < 0 {
+		return fmt.Errorf("%w: row %d sums to %.4g, over the largest row sum accepted, 2^127 ≈ %.4g (half of float32's largest value: the GPU adds in float32); scale the matrix down: the eigenvalue scales with it, the eigenvector does not change",
+			ErrInput, r, sum, float64(MaxRowSum))
+	}
+	f := float64(m[r*n+c])
 	what := "zero"
 	switch {
 	case math.IsNaN(f):
@@ -120,7 +190,72 @@ func Check[F float32 | float64](m []F, n int) error {
 	case f < 0:
 		what = "negative"
 	}
-	return fmt.Errorf("%w: entry at row %d, column %d is %s (%v): every entry must be positive and finite", ErrInput, i/n, i%n, what, f)
+	return fmt.Errorf("%w: entry at row %d, column %d is %s (%v): every entry must be positive and finite", ErrInput, r, c, what, f)
+}
+
+// scanRow returns the column of row's first entry that is not positive and
+// finite (-1 if none) and, when there is none, the row's sum in float64.
+func scanRow[F float32 | float64](row []F) (int, float64) {
+	var sum float64
+	for c, x := range row {
+		f := float64(x)
+		if !(f > 0) || math.IsInf(f, 1) {
+			return c, 0
+		}
+		sum += f
+	}
+	return -1, sum
+}
+
+func errSize(n int) error {
+	return fmt.Errorf("%w: n = %d: the size must be at least 1", ErrInput, n)
+}
+
+// CheckSize returns an error unless an n×n matrix fits ctx, so that a
+// caller can check a size before building a matrix of it: n must be at
+// least 1, the matrix's 4·n² bytes addressable, and on a GPU they must fit
+// one buffer, 64 rows at a time a storage binding (M is bound in blocks of
+// whole rows; Result.Blocks says how many). The error names the limit and
+// the bytes needed. MaxEigen and NewSolver call it first.
+func CheckSize(ctx *wgpu.Context, n int) error {
+	if n <= 0 {
+		return errSize(n)
+	}
+	hi, entries := bits.Mul64(uint64(n), uint64(n))
+	if hi != 0 || entries > math.MaxInt/8 {
+		return fmt.Errorf("eigen: n = %d: the matrix's n² entries overflow this machine's address space", n)
+	}
+	if ctx == nil {
+		return nil
+	}
+	bytes, lim := 4*entries, ctx.Limits()
+	if bytes > lim.MaxBufferSize {
+		return fmt.Errorf("eigen: n = %d: the matrix takes %d bytes (%.1f GiB), over the device's largest buffer of %d bytes (%.1f GiB): n ≤ %d on this device",
+			n, bytes, float64(bytes)/(1<<30), lim.MaxBufferSize, float64(lim.MaxBufferSize)/(1<<30), int(math.Sqrt(float64(lim.MaxBufferSize/4))))
+	}
+	_, err := rowBlocks(n, lim)
+	return err
+}
+
+// MaxEigen returns the dominant eigenpair of the n×n row-major positive
+// matrix m, computed on ctx's GPU in float32, or by Reference32 when ctx is
+// nil (the CPU backend: the twin of the GPU's float32 arithmetic, so that
+// both stop alike; Reference64 is the more precise oracle). An invalid
+// matrix is an error; not converging within opts.MaxIter updates is not
+// (Result.Converged is false).
+func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, error) {
+	if n > 0 && len(m) != n*n {
+		return Result{}, Check(m, n) // the shape, before allocating
+	}
+	s, err := NewSolver(ctx, n, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	defer s.Release()
+	if err := s.load(m, false); err != nil {
+		return Result{}, err
+	}
+	return s.Solve()
 }
 
 // Hilbert returns the n×n Hilbert matrix, H[r][c] = 1/(r+c+1), rounded to

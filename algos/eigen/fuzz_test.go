@@ -15,8 +15,9 @@ const maxFuzzEntries = 1 << 14
 // FuzzCheck holds Check to its contract on fuzzer-made matrices: the bytes
 // are little-endian float32 entries (float64 when wide), n the order
 // claimed. Check never panics; it accepts exactly the n×n matrices of
-// positive finite entries; every rejection wraps ErrInput, and a matrix of
-// the right size is rejected with the first bad entry's row and column.
+// positive finite entries whose row sums are at most MaxRowSum; every
+// rejection wraps ErrInput, and a matrix of the right size is rejected
+// naming the first bad row: its first bad entry's column, or its sum.
 func FuzzCheck(f *testing.F) {
 	f32 := func(xs ...float32) []byte {
 		b := make([]byte, 4*len(xs))
@@ -42,6 +43,8 @@ func FuzzCheck(f *testing.F) {
 	f.Add(2, f32(float32(nan), 2, 3, 4), false)
 	f.Add(2, f32(1, float32(inf), 3, float32(-inf)), false)
 	f.Add(2, f32(1e-45, 2, 3, 3.4e38), false) // the smallest subnormal and near the largest float32
+	f.Add(2, f32(1e38, 1e38, 1, 1), false)    // a row sum past 2^127
+	f.Add(2, f32(0x1p126, 0x1p126, 1, 1), false)
 	f.Add(3, f32(1, 2, 3, 4), false)
 	f.Add(0, []byte{}, false)
 	f.Add(-1, f32(1), false)
@@ -72,17 +75,25 @@ func FuzzCheck(f *testing.F) {
 			}
 			err = Check(m, n)
 		}
-		// n ≤ len: n² cannot overflow for the lengths built here.
+		// n ≤ len: n² cannot overflow for the lengths built here. The
+		// first bad row is named: its first bad entry, or its sum.
 		sized := n > 0 && n <= len(entries) && n*n == len(entries)
-		first := -1
-		for i, x := range entries {
-			if !(x > 0) || math.IsInf(x, 0) {
-				first = i
-				break
+		want := ""
+		for r := 0; sized && r < n && want == ""; r++ {
+			sum := 0.0
+			for c, x := range entries[r*n : r*n+n] {
+				if !(x > 0) || math.IsInf(x, 0) {
+					want = fmt.Sprintf("entry at row %d, column %d is ", r, c)
+					break
+				}
+				sum += x
+			}
+			if want == "" && !(sum <= MaxRowSum) {
+				want = fmt.Sprintf("row %d sums to ", r)
 			}
 		}
 		what := fmt.Sprintf("n=%d, %d entries (wide %v)", n, len(entries), wide)
-		if valid := sized && first < 0; valid != (err == nil) {
+		if valid := sized && want == ""; valid != (err == nil) {
 			t.Fatalf("%s: valid %v, but Check returned %v", what, valid, err)
 		}
 		if err == nil {
@@ -91,10 +102,8 @@ func FuzzCheck(f *testing.F) {
 		if !errors.Is(err, ErrInput) {
 			t.Fatalf("%s: %v does not wrap ErrInput", what, err)
 		}
-		if sized {
-			if want := fmt.Sprintf("entry at row %d, column %d is ", first/n, first%n); !strings.Contains(err.Error(), want) {
-				t.Fatalf("%s: %q does not name the first bad entry (%q)", what, err, want)
-			}
+		if sized && !strings.Contains(err.Error(), want) {
+			t.Fatalf("%s: %q does not name the first bad row (%q)", what, err, want)
 		}
 	})
 }

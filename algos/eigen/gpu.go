@@ -3,6 +3,7 @@ package eigen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -16,7 +17,7 @@ import (
 type Variant int
 
 const (
-	// Auto is V2.
+	// Auto, the zero value, is the default: V2.
 	Auto Variant = iota
 	// V0, global atomics: one invocation per row adds its row left to
 	// right; the max is one atomicMax per element on a global word.
@@ -32,24 +33,23 @@ const (
 	V2
 )
 
-// String names the variant as the CLI accepts it.
+// Variants lists every variant Auto can stand for, in order.
+var Variants = []Variant{V0, V1, V2}
+
+// String names the variant as ParseVariant accepts it.
 func (v Variant) String() string {
-	switch v {
-	case Auto:
+	if v == Auto {
 		return "auto"
-	case V0:
-		return "v0"
-	case V1:
-		return "v1"
-	case V2:
-		return "v2"
+	}
+	if slices.Contains(Variants, v) {
+		return fmt.Sprintf("v%d", int(v)-1) // V0 is 1
 	}
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
 
 // ParseVariant reads "v0", "v1", "v2" or "auto".
 func ParseVariant(s string) (Variant, error) {
-	for _, v := range []Variant{Auto, V0, V1, V2} {
+	for _, v := range append([]Variant{Auto}, Variants...) {
 		if v.String() == s {
 			return v, nil
 		}
@@ -57,54 +57,16 @@ func ParseVariant(s string) (Variant, error) {
 	return Auto, fmt.Errorf("eigen: unknown variant %q: accepted are v0, v1, v2, auto", s)
 }
 
+// resolve returns the variant to run: the default policy, in one place.
+// V2 is the fastest on the GPUs measured (BENCHMARKS.md).
 func (v Variant) resolve() (Variant, error) {
-	switch v {
-	case Auto:
+	switch {
+	case v == Auto:
 		return V2, nil
-	case V0, V1, V2:
+	case slices.Contains(Variants, v):
 		return v, nil
 	}
 	return v, fmt.Errorf("eigen: unknown variant %d: accepted are V0, V1, V2, Auto", int(v))
-}
-
-// GPU tuning: fields of Options that only the GPU path reads.
-type GPU struct {
-	// Variant picks the row-sum and max kernels.
-	Variant Variant
-	// Explicit transforms M in place, as the articles do, fused with the
-	// next round's row sums. The default (false) never writes M: round k's
-	// row sums of V⁻¹AV are Σ_c A[r][c]·v[c] / v[r], which are the same
-	// numbers (D⁻¹MD composed over the rounds is V⁻¹AV, the scalars m
-	// cancelling) for half the memory traffic.
-	Explicit bool
-	// Unfused, with Explicit, runs the transform as its own kernel before
-	// the row sums, to measure what fusing saves.
-	Unfused bool
-	// Batch is the number of rounds encoded per submission; the host reads
-	// the stop flag back once per batch, and kernels of rounds after the
-	// stop return at once. Zero means DefaultBatch.
-	Batch int
-	// maxBinding, when nonzero, lowers the storage binding limit (tests use
-	// it to exercise the split of M into row blocks).
-	maxBinding uint64
-}
-
-// DefaultBatch is the default of GPU.Batch.
-const DefaultBatch = 16
-
-// Stats describe one GPU run.
-type Stats struct {
-	// Kernel is the GPU time of all submissions (timestamp queries);
-	// Measured is false where the adapter has none (GL).
-	Kernel   time.Duration
-	Measured bool
-	// Wall is the host time from the first submission to the last result.
-	Wall time.Duration
-	// Submits is the number of submissions, Rounds the rounds the GPU
-	// finished (Iterations + 1).
-	Submits, Rounds int
-	// Blocks is the number of row blocks M was bound in.
-	Blocks int
 }
 
 const (
@@ -128,12 +90,11 @@ const (
 	alignRows = 64
 )
 
+// module is eigen.wgsl: every kernel of the method, one binding layout.
+var module = wgsl.Module{Files: []string{"eigen.wgsl"}}
+
 func kernel(ctx *wgpu.Context, entry string) (*wgpu.Kernel, error) {
-	src, err := wgsl.Source("eigen.wgsl")
-	if err != nil {
-		return nil, err
-	}
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "eigen.wgsl:" + entry, Source: src, Entry: entry, Storage: 5, Uniform: true})
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "eigen.wgsl:" + entry, Module: module, Entry: entry, Storage: 5, Uniform: true})
 	if err != nil {
 		return nil, fmt.Errorf("eigen: %w", err)
 	}
@@ -143,108 +104,105 @@ func kernel(ctx *wgpu.Context, entry string) (*wgpu.Kernel, error) {
 // block is a range of rows bound as one storage binding.
 type block struct{ row0, rows int }
 
-// rowBlocks splits n rows of n float32 into blocks that each fit a storage
-// binding of maxBinding bytes. Blocks start at multiples of alignRows rows.
-func rowBlocks(n int, maxBinding uint64) ([]block, error) {
-	rowBytes := uint64(n) * 4
-	per := maxBinding / rowBytes
-	if per >= uint64(n) {
+// rowBlocks splits n rows of n float32 into blocks that each fit one
+// storage binding under lim. Blocks start at multiples of alignRows rows.
+func rowBlocks(n int, lim wgpu.Limits) ([]block, error) {
+	per := wgpu.PieceItems(lim, 4*n)
+	if per >= n {
 		return []block{{0, n}}, nil
 	}
 	per -= per % alignRows
 	if per == 0 {
 		return nil, fmt.Errorf("eigen: n = %d: %d rows of %d bytes do not fit the device's storage binding limit of %d bytes, and M is split only into blocks of whole rows, %d at a time",
-			n, alignRows, rowBytes, maxBinding, alignRows)
+			n, alignRows, 4*n, min(lim.MaxStorageBindingSize, lim.MaxBufferSize), alignRows)
 	}
 	var bs []block
-	for r := 0; r < n; r += int(per) {
-		bs = append(bs, block{r, min(int(per), n-r)})
+	for r := 0; r < n; r += per {
+		bs = append(bs, block{r, min(per, n-r)})
 	}
 	return bs, nil
 }
 
-// Solver keeps a matrix resident on the GPU and runs the method on it. Load
-// a matrix, then Run as often as wanted: with the default (implicit)
-// transform the loaded matrix is never written; with GPU.Explicit each Run
-// first copies it into a working matrix. Release frees the GPU memory.
+// Solver keeps a matrix resident on a GPU and runs the method on it. Load
+// a matrix, then Solve as often as wanted: with the default (implicit)
+// transform the loaded matrix is never written; with Options.Explicit each
+// Solve first copies it into a working matrix. Release frees the GPU
+// memory. On the CPU backend (a nil Context) the matrix is kept in host
+// memory and Solve runs Reference32. A Solver is not safe for concurrent
+// use.
 type Solver struct {
 	ctx     *wgpu.Context
 	n       int
 	opts    Options
-	gpu     GPU
+	host    []float32 // the loaded matrix, on the CPU backend
 	blocks  []block
 	a, work *wgpu.Buffer
 	s       [2]*wgpu.Buffer
 	v, st   *wgpu.Buffer
 	loaded  bool
-	k       map[string]*wgpu.Kernel
+	// The kernels of a round: the row sums, the finish, and those of the
+	// options chosen (nil when not used).
+	rowsum, finish, copyRows, transform, reduceMax *wgpu.Kernel
 }
 
-// NewSolver allocates GPU memory for an n×n matrix. M is bound in blocks of
-// whole rows when it exceeds the device's storage binding limit; a matrix
-// larger than the device's largest buffer is an error naming that limit.
-func NewSolver(ctx *wgpu.Context, n int, opts Options, g GPU) (_ *Solver, err error) {
+// NewSolver allocates GPU memory for an n×n matrix, after checking opts and
+// CheckSize(ctx, n). M is bound in blocks of whole rows when it exceeds
+// the device's storage binding limit. A nil ctx is the CPU backend.
+//
+// The trailing GPU argument is deprecated (see compat.go): set its fields
+// in opts.
+func NewSolver(ctx *wgpu.Context, n int, opts Options, g ...GPU) (_ *Solver, err error) {
+	opts = legacyGPU(opts, g)
 	if opts, err = opts.withDefaults(); err != nil {
 		return nil, err
 	}
-	if g.Variant, err = g.Variant.resolve(); err != nil {
+	if err := CheckSize(ctx, n); err != nil {
 		return nil, err
 	}
-	if g.Batch == 0 {
-		g.Batch = DefaultBatch
+	s := &Solver{ctx: ctx, n: n, opts: opts}
+	if ctx == nil {
+		return s, nil
 	}
-	if g.Batch < 0 {
-		return nil, fmt.Errorf("eigen: batch %d: must be positive", g.Batch)
-	}
-	if g.Unfused && !g.Explicit {
-		return nil, fmt.Errorf("eigen: unfused needs the explicit transform: the implicit one has no transform kernel to separate")
-	}
-	if n <= 0 {
-		return nil, fmt.Errorf("%w: n = %d: the size must be at least 1", ErrInput, n)
-	}
-	lim := ctx.Limits()
-	bytes := uint64(n) * uint64(n) * 4
-	if bytes > lim.MaxBufferSize {
-		return nil, fmt.Errorf("eigen: n = %d: the matrix takes %d bytes, over the device's largest buffer of %d bytes (n ≤ %d here)",
-			n, bytes, lim.MaxBufferSize, int(math.Sqrt(float64(lim.MaxBufferSize/4))))
-	}
-	maxBinding := lim.MaxStorageBindingSize
-	if g.maxBinding != 0 {
-		maxBinding = min(maxBinding, g.maxBinding)
-	}
-	blocks, err := rowBlocks(n, maxBinding)
-	if err != nil {
+	if s.blocks, err = rowBlocks(n, ctx.Limits()); err != nil {
 		return nil, err
 	}
-	s := &Solver{ctx: ctx, n: n, opts: opts, gpu: g, blocks: blocks, k: map[string]*wgpu.Kernel{}}
 	defer func() {
 		if err != nil {
 			s.Release()
 		}
 	}()
-	if s.a, err = ctx.NewBuffer("eigen matrix", bytes); err != nil {
-		return nil, fmt.Errorf("eigen: %w", err)
-	}
-	if g.Explicit {
-		if s.work, err = ctx.NewBuffer("eigen working matrix", bytes); err != nil {
-			return nil, fmt.Errorf("eigen: %w", err)
+	newBuffer := func(b **wgpu.Buffer, label string, size uint64) {
+		if err == nil {
+			if *b, err = ctx.NewBuffer(label, size); err != nil {
+				err = fmt.Errorf("eigen: %w", err)
+			}
 		}
 	}
-	for i := range s.s {
-		if s.s[i], err = ctx.NewBuffer("eigen row sums", uint64(n)*4); err != nil {
-			return nil, fmt.Errorf("eigen: %w", err)
+	compile := func(k **wgpu.Kernel, entry string) {
+		if err == nil {
+			*k, err = kernel(ctx, entry)
 		}
 	}
-	if s.v, err = ctx.NewBuffer("eigen vector", uint64(n)*4); err != nil {
-		return nil, fmt.Errorf("eigen: %w", err)
+	bytes := uint64(n) * uint64(n) * 4
+	newBuffer(&s.a, "eigen matrix", bytes)
+	if opts.Explicit {
+		newBuffer(&s.work, "eigen working matrix", bytes)
+		compile(&s.copyRows, "copy_rows")
 	}
-	if s.st, err = ctx.NewBuffer("eigen state", stWords*4); err != nil {
-		return nil, fmt.Errorf("eigen: %w", err)
+	newBuffer(&s.s[0], "eigen row sums", uint64(n)*4)
+	newBuffer(&s.s[1], "eigen row sums", uint64(n)*4)
+	newBuffer(&s.v, "eigen vector", uint64(n)*4)
+	newBuffer(&s.st, "eigen state", stWords*4)
+	compile(&s.rowsum, "rowsum_"+opts.Variant.String())
+	compile(&s.finish, "finish")
+	if opts.Unfused {
+		compile(&s.transform, "transform")
 	}
-	for _, e := range []string{"rowsum_" + g.Variant.String(), "finish", "copy_rows", "transform", "max_v0", "max_v1"} {
-		if s.k[e], err = kernel(ctx, e); err != nil {
-			return nil, err
-		}
+	if opts.Variant != V2 {
+		compile(&s.reduceMax, "max_"+opts.Variant.String())
+	}
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -254,19 +212,112 @@ func (s *Solver) Release() {
 	for _, b := range []*wgpu.Buffer{s.st, s.v, s.s[1], s.s[0], s.work, s.a} {
 		b.Release()
 	}
+	s.host, s.loaded = nil, false
 }
 
-// Load checks m (n×n, row-major, every entry positive and finite) and
-// uploads it.
-func (s *Solver) Load(m []float32) error {
+// Load checks m (n×n, row-major, see Check) and uploads it (on the CPU
+// backend: copies it).
+func (s *Solver) Load(m []float32) error { return s.load(m, true) }
+
+// load is Load; on the CPU backend it keeps m itself unless keep asks for
+// a copy (MaxEigen solves before it returns).
+func (s *Solver) load(m []float32, keep bool) error {
 	if err := Check(m, s.n); err != nil {
 		return err
 	}
-	if err := s.ctx.Upload(s.a, 0, wgpu.Bytes(m)); err != nil {
-		return fmt.Errorf("eigen: upload matrix: %w", err)
+	switch {
+	case s.ctx == nil && keep:
+		s.host = slices.Clone(m)
+	case s.ctx == nil:
+		s.host = m
+	default:
+		if err := s.ctx.Upload(s.a, 0, wgpu.Bytes(m)); err != nil {
+			return fmt.Errorf("eigen: upload matrix: %w", err)
+		}
 	}
 	s.loaded = true
 	return nil
+}
+
+// Solve runs the method on the loaded matrix and reports its timing to
+// Options.Timing.
+func (s *Solver) Solve() (Result, error) {
+	r, t, err := s.solve()
+	s.opts.report(t)
+	return r, err
+}
+
+func (s *Solver) solve() (Result, wgpu.Timing, error) {
+	var total wgpu.Timing
+	if !s.loaded {
+		return Result{}, total, fmt.Errorf("eigen: solve: no matrix loaded")
+	}
+	if s.ctx == nil {
+		start := time.Now()
+		r, err := Reference32(s.host, s.n, s.opts)
+		return r, wgpu.Timing{Wall: time.Since(start)}, err
+	}
+	ones := make([]float32, s.n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if err := s.ctx.Upload(s.v, 0, wgpu.Bytes(ones)); err != nil {
+		return Result{}, total, fmt.Errorf("eigen: upload vector: %w", err)
+	}
+	if err := s.ctx.Clear(s.st, 0, 0); err != nil {
+		return Result{}, total, fmt.Errorf("eigen: clear state: %w", err)
+	}
+	res := Result{Blocks: len(s.blocks)}
+	state := make([]uint32, 8)
+	rounds := s.opts.MaxIter + 1
+	for k0, per := 0, 1; k0 < rounds && state[stStopped] == 0; {
+		k1 := min(k0+per, rounds)
+		var ds []wgpu.Dispatch
+		for k := k0; k < k1; k++ {
+			ds = s.round(ds, k)
+		}
+		t, err := s.ctx.Run(ds...)
+		total = total.Add(t)
+		res.Submissions++
+		if err != nil {
+			return Result{}, total, fmt.Errorf("eigen: rounds %d..%d: %w", k0, k1-1, err)
+		}
+		if err := s.ctx.Download(wgpu.Bytes(state), s.st, 0); err != nil {
+			return Result{}, total, fmt.Errorf("eigen: read state: %w", err)
+		}
+		per = nextRounds(k1-k0, t.Elapsed(), s.opts.target, s.opts.Batch)
+		k0 = k1
+	}
+	if state[stStopped] == 0 || state[stRounds] != state[stUpdates]+1 {
+		return Result{}, total, fmt.Errorf("eigen: internal error: after %d rounds the GPU's state is %v", rounds, state)
+	}
+	v := make([]float32, s.n)
+	if err := s.ctx.Download(wgpu.Bytes(v), s.v, 0); err != nil {
+		return Result{}, total, fmt.Errorf("eigen: read vector: %w", err)
+	}
+	res.Value = float64(math.Float32frombits(state[stValue]))
+	res.Vector = normalise(v)
+	res.Iterations = int(state[stUpdates])
+	res.Converged = state[stConverged] != 0
+	res.Spread = float64(math.Float32frombits(state[stSpread]))
+	return res, total, nil
+}
+
+// nextRounds is how many rounds the next submission holds after the last
+// one ran r rounds in took: as many as fit target at the rate measured
+// (rounds all cost alike; the measured time includes the submission's
+// fixed costs, so the estimate errs short), at least one and at most
+// limit. This, with a first submission of one round, is the time bound of
+// Options.Batch: it keeps every submission near the target on any device.
+func nextRounds(r int, took, target time.Duration, limit int) int {
+	if took <= 0 {
+		return limit
+	}
+	fit := float64(r) * float64(target) / float64(took)
+	if fit >= float64(limit) {
+		return limit
+	}
+	return max(1, int(fit))
 }
 
 func (s *Solver) blockBinding(buf *wgpu.Buffer, b block) wgpu.Binding {
@@ -277,52 +328,52 @@ func (s *Solver) blockBinding(buf *wgpu.Buffer, b block) wgpu.Binding {
 // round appends the dispatches of round k.
 func (s *Solver) round(ds []wgpu.Dispatch, k int) []wgpu.Dispatch {
 	n := s.n
-	g := s.gpu
+	o := s.opts
 	sOut, sIn := s.s[k%2], s.s[(k+1)%2]
 	mat := s.a
-	if g.Explicit {
+	if o.Explicit {
 		mat = s.work
 	}
 	params := func(b block, mode int) []uint32 {
-		return []uint32{uint32(n), uint32(b.row0), uint32(b.rows), uint32(mode), uint32(k), uint32(s.opts.MaxIter), math.Float32bits(float32(s.opts.Eps)), 1}
+		return []uint32{uint32(n), uint32(b.row0), uint32(b.rows), uint32(mode), uint32(k), uint32(o.MaxIter), math.Float32bits(float32(o.Eps)), 1}
 	}
 	bind := func(m wgpu.Binding, in *wgpu.Buffer) []wgpu.Binding {
 		return []wgpu.Binding{m, wgpu.Bind(in), wgpu.Bind(sOut), wgpu.Bind(s.v), wgpu.Bind(s.st)}
 	}
-	if k == 0 && g.Explicit {
+	if k == 0 && o.Explicit {
 		for _, b := range s.blocks {
-			ds = append(ds, wgpu.Dispatch{Kernel: s.k["copy_rows"], Bindings: []wgpu.Binding{s.blockBinding(s.work, b), s.blockBinding(s.a, b), wgpu.Bind(sOut), wgpu.Bind(s.v), wgpu.Bind(s.st)},
+			ds = append(ds, wgpu.Dispatch{Kernel: s.copyRows, Bindings: []wgpu.Binding{s.blockBinding(s.work, b), s.blockBinding(s.a, b), wgpu.Bind(sOut), wgpu.Bind(s.v), wgpu.Bind(s.st)},
 				Params: params(b, modePlain), Groups: s.ctx.Grid(uint64(b.rows)*uint64(n), wg)})
 		}
 	}
 	mode := modePlain
 	switch {
 	case k == 0:
-	case !g.Explicit:
+	case !o.Explicit:
 		mode = modeWeight
-	case g.Unfused:
+	case o.Unfused:
 		for _, b := range s.blocks {
-			ds = append(ds, wgpu.Dispatch{Kernel: s.k["transform"], Bindings: bind(s.blockBinding(mat, b), sIn),
+			ds = append(ds, wgpu.Dispatch{Kernel: s.transform, Bindings: bind(s.blockBinding(mat, b), sIn),
 				Params: params(b, modePlain), Groups: s.ctx.Grid(uint64(b.rows)*uint64(n), wg)})
 		}
 	default:
 		mode = modeXform
 	}
 	for _, b := range s.blocks {
-		ds = append(ds, wgpu.Dispatch{Kernel: s.k["rowsum_"+g.Variant.String()], Bindings: bind(s.blockBinding(mat, b), sIn),
-			Params: params(b, mode), Groups: rowGroups(s.ctx, g.Variant, b.rows)})
+		ds = append(ds, wgpu.Dispatch{Kernel: s.rowsum, Bindings: bind(s.blockBinding(mat, b), sIn),
+			Params: params(b, mode), Groups: rowGroups(s.ctx, o.Variant, b.rows)})
 	}
 	first := s.blockBinding(mat, s.blocks[0])
 	finishMode := 1
-	switch g.Variant {
+	switch o.Variant {
 	case V0:
-		ds = append(ds, wgpu.Dispatch{Kernel: s.k["max_v0"], Bindings: bind(first, sIn), Params: params(s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg)})
+		ds = append(ds, wgpu.Dispatch{Kernel: s.reduceMax, Bindings: bind(first, sIn), Params: params(s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg)})
 	case V1:
-		ds = append(ds, wgpu.Dispatch{Kernel: s.k["max_v1"], Bindings: bind(first, sIn), Params: params(s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg*maxItems)})
+		ds = append(ds, wgpu.Dispatch{Kernel: s.reduceMax, Bindings: bind(first, sIn), Params: params(s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg*maxItems)})
 	default:
 		finishMode = 0
 	}
-	return append(ds, wgpu.Dispatch{Kernel: s.k["finish"], Bindings: bind(first, sIn), Params: params(s.blocks[0], finishMode), Groups: [3]uint32{1, 1, 1}})
+	return append(ds, wgpu.Dispatch{Kernel: s.finish, Bindings: bind(first, sIn), Params: params(s.blocks[0], finishMode), Groups: [3]uint32{1, 1, 1}})
 }
 
 // rowGroups is the grid of a row-sum kernel over rows rows.
@@ -334,87 +385,4 @@ func rowGroups(ctx *wgpu.Context, v Variant, rows int) [3]uint32 {
 		return ctx.Grid(uint64(rows), sliceRows)
 	}
 	return ctx.Grid(uint64(rows), 1)
-}
-
-// Run runs the method on the loaded matrix.
-func (s *Solver) Run() (Result, Stats, error) {
-	var stats Stats
-	stats.Blocks = len(s.blocks)
-	if !s.loaded {
-		return Result{}, stats, fmt.Errorf("eigen: run: no matrix loaded")
-	}
-	ones := make([]float32, s.n)
-	for i := range ones {
-		ones[i] = 1
-	}
-	if err := s.ctx.Upload(s.v, 0, wgpu.Bytes(ones)); err != nil {
-		return Result{}, stats, fmt.Errorf("eigen: upload vector: %w", err)
-	}
-	if err := s.ctx.Clear(s.st, 0, 0); err != nil {
-		return Result{}, stats, fmt.Errorf("eigen: clear state: %w", err)
-	}
-	state := make([]uint32, 8)
-	start := time.Now()
-	rounds := s.opts.MaxIter + 1
-	for k0 := 0; k0 < rounds; k0 += s.gpu.Batch {
-		var ds []wgpu.Dispatch
-		for k := k0; k < min(k0+s.gpu.Batch, rounds); k++ {
-			ds = s.round(ds, k)
-		}
-		t, err := s.ctx.Run(ds...)
-		if err != nil {
-			return Result{}, stats, fmt.Errorf("eigen: rounds %d..%d: %w", k0, k0+s.gpu.Batch-1, err)
-		}
-		stats.Submits++
-		stats.Kernel += t.Kernel
-		stats.Measured = t.Measured
-		if err := s.ctx.Download(wgpu.Bytes(state), s.st, 0); err != nil {
-			return Result{}, stats, fmt.Errorf("eigen: read state: %w", err)
-		}
-		if state[stStopped] != 0 {
-			break
-		}
-	}
-	if state[stStopped] == 0 {
-		return Result{}, stats, fmt.Errorf("eigen: internal error: %d rounds ran and the GPU never stopped", rounds)
-	}
-	v := make([]float32, s.n)
-	if err := s.ctx.Download(wgpu.Bytes(v), s.v, 0); err != nil {
-		return Result{}, stats, fmt.Errorf("eigen: read vector: %w", err)
-	}
-	stats.Wall = time.Since(start)
-	stats.Rounds = int(state[stRounds])
-	return Result{
-		Value:      float64(math.Float32frombits(state[stValue])),
-		Vector:     normalise(v),
-		Iterations: int(state[stUpdates]),
-		Converged:  state[stConverged] != 0,
-		Spread:     float64(math.Float32frombits(state[stSpread])),
-	}, stats, nil
-}
-
-// MaxEigen returns the dominant eigenpair of the n×n row-major positive
-// matrix m, computed on ctx's GPU in float32 with the default kernels. An
-// invalid matrix is an error; not converging within opts.MaxIter updates
-// is not (Result.Converged is false).
-func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, error) {
-	r, _, err := MaxEigenGPU(ctx, m, n, opts, GPU{})
-	return r, err
-}
-
-// MaxEigenGPU is MaxEigen with GPU tuning, returning the run's Stats.
-func MaxEigenGPU(ctx *wgpu.Context, m []float32, n int, opts Options, g GPU) (Result, Stats, error) {
-	if n <= 0 || len(m) != n*n {
-		// Fail on the shape before allocating; Load scans the entries.
-		return Result{}, Stats{}, Check(m, n)
-	}
-	s, err := NewSolver(ctx, n, opts, g)
-	if err != nil {
-		return Result{}, Stats{}, err
-	}
-	defer s.Release()
-	if err := s.Load(m); err != nil {
-		return Result{}, Stats{}, err
-	}
-	return s.Run()
 }

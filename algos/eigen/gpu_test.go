@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
@@ -14,7 +15,7 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 
-// requireMatches holds a GPU result to the float64 reference: eigenvalue
+// requireMatches holds a result to the float64 reference: eigenvalue
 // within 1e-4 relative, vector within 1e-3, the same iteration count.
 func requireMatches(t *testing.T, want, got Result, what string) {
 	t.Helper()
@@ -29,120 +30,166 @@ func requireMatches(t *testing.T, want, got Result, what string) {
 	}
 }
 
-// configs are the GPU paths every matrix is run through.
-var configs = []struct {
+// config is one backend of the method: the CPU (a nil Context) or the GPU
+// with a variant and a transform.
+type config struct {
 	name string
-	g    GPU
-}{
-	{"v2", GPU{}},
-	{"v0", GPU{Variant: V0}},
-	{"v1", GPU{Variant: V1}},
-	{"v2-explicit", GPU{Variant: V2, Explicit: true}},
-	{"v0-explicit-unfused", GPU{Variant: V0, Explicit: true, Unfused: true}},
-	{"v1-explicit-batch3", GPU{Variant: V1, Explicit: true, Batch: 3}},
-	{"v2-batch1", GPU{Batch: 1}},
+	cpu  bool
+	opts Options
 }
 
-func TestGPUKnown3x3(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+func (c config) ctx(gpu *wgpu.Context) *wgpu.Context {
+	if c.cpu {
+		return nil
+	}
+	return gpu
+}
+
+// configs are every backend the method runs on: the CPU, and each variant
+// with the implicit, the explicit and the unfused explicit transform.
+func configs() []config {
+	cs := []config{{name: "cpu", cpu: true}}
+	for _, v := range Variants {
+		cs = append(cs,
+			config{name: v.String(), opts: Options{Variant: v}},
+			config{name: v.String() + "-explicit", opts: Options{Variant: v, Explicit: true}},
+			config{name: v.String() + "-explicit-unfused", opts: Options{Variant: v, Explicit: true, Unfused: true}})
+	}
+	return cs
+}
+
+// forEach runs fn on every backend with the device's limits and with
+// gputest.SmallLimits, which bind M in row blocks from n = 65 on.
+func forEach(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
+	gputest.ForEach(t, fn)
+	gputest.ForEachSmall(t, fn)
+}
+
+// solve runs c on a, checking that the run reports its timing.
+func solve(t *testing.T, ctx *wgpu.Context, c config, a []float32, n int, opts Options) Result {
+	t.Helper()
+	var tm wgpu.Timing
+	o := c.opts
+	o.Eps, o.MaxIter, o.Batch, o.target, o.Timing = opts.Eps, opts.MaxIter, opts.Batch, opts.target, &tm
+	got, err := MaxEigen(c.ctx(ctx), a, n, o)
+	require.NoError(t, err, c.name)
+	require.Positive(t, tm.Wall, "%s: timing reported", c.name)
+	require.Equal(t, !c.cpu && ctx.Info().Timestamps, tm.Measured, c.name)
+	if c.cpu {
+		require.Zero(t, got.Submissions+got.Blocks, c.name)
+	} else {
+		require.Positive(t, got.Submissions, c.name)
+		require.Positive(t, got.Blocks, c.name)
+	}
+	return got
+}
+
+func TestKnown3x3(t *testing.T) {
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		want, err := Reference64(known3, 3, Options{})
 		require.NoError(t, err)
-		for _, c := range configs {
-			got, _, err := MaxEigenGPU(ctx, known3, 3, Options{}, c.g)
-			require.NoError(t, err)
+		for _, c := range configs() {
+			got := solve(t, ctx, c, known3, 3, Options{})
 			require.InDelta(t, 7.531, got.Value, 1e-3)
 			requireMatches(t, want, got, c.name)
 		}
 	})
 }
 
-func TestGPUHilbert(t *testing.T) {
+func TestHilbert(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		for _, n := range []int{128, 256, 512, 200} {
 			h := Hilbert(n)
 			want, err := Reference64(h, n, Options{})
 			require.NoError(t, err)
-			got, err := MaxEigen(ctx, h, n, Options{})
-			require.NoError(t, err)
-			requireMatches(t, want, got, fmt.Sprintf("hilbert %d", n))
-			if c, ok := hilbertCounts[n]; ok {
-				require.Equal(t, c, got.Iterations, "published count, n=%d", n)
+			for _, c := range configs()[:2] { // the CPU and the default kernels
+				got := solve(t, ctx, c, h, n, Options{})
+				requireMatches(t, want, got, fmt.Sprintf("hilbert %d %s", n, c.name))
+				if count, ok := hilbertCounts[n]; ok {
+					require.Equal(t, count, got.Iterations, "published count, n=%d %s", n, c.name)
+				}
 			}
 		}
-		// Every kernel path on one size that is not a power of two.
-		n := 129
-		h := Hilbert(n)
-		want, err := Reference64(h, n, Options{})
-		require.NoError(t, err)
-		for _, c := range configs {
-			got, _, err := MaxEigenGPU(ctx, h, n, Options{}, c.g)
+	})
+	// Every backend on sizes that are not powers of two, in row blocks under
+	// the small limits (n = 129 is 3 blocks there, 200 is 4).
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		for _, n := range []int{129, 200} {
+			h := Hilbert(n)
+			want, err := Reference64(h, n, Options{})
 			require.NoError(t, err)
-			requireMatches(t, want, got, fmt.Sprintf("hilbert %d %s", n, c.name))
+			for _, c := range configs() {
+				requireMatches(t, want, solve(t, ctx, c, h, n, Options{}), fmt.Sprintf("hilbert %d %s", n, c.name))
+			}
 		}
 	})
 }
 
-func TestGPURandom(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+func TestRandom(t *testing.T) {
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		seed := rand.Uint64()
-		for i, n := range []int{1, 2, 7, 64, 100, 257, 333} {
+		cs := configs()
+		for i, n := range []int{1, 2, 7, 64, 100, 256, 257, 333} {
+			if n*n*4 > int(min(ctx.Limits().MaxBufferSize, 1<<30)) {
+				continue // past the small limits: TestErrors checks the error
+			}
 			a := Random(n, seed+uint64(i))
 			opts := Options{Eps: 1e-5}
 			want, err := Reference64(a, n, opts)
 			require.NoError(t, err)
-			c := configs[i%len(configs)]
-			got, _, err := MaxEigenGPU(ctx, a, n, opts, c.g)
-			require.NoError(t, err)
-			requireMatches(t, want, got, fmt.Sprintf("random %d seed %d %s", n, seed+uint64(i), c.name))
+			for j := 0; j < 3; j++ {
+				c := cs[(3*i+j)%len(cs)]
+				requireMatches(t, want, solve(t, ctx, c, a, n, opts), fmt.Sprintf("random %d seed %d %s", n, seed+uint64(i), c.name))
+			}
 		}
 	})
 }
 
-// TestGPUBlocks splits M into row blocks by lowering the binding limit, as
-// a matrix past the device's limit would be.
-func TestGPUBlocks(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		n := 200
-		a := Random(n, 7)
-		want, err := Reference64(a, n, Options{Eps: 1e-5})
-		require.NoError(t, err)
-		for _, c := range configs[:5] {
-			g := c.g
-			g.maxBinding = 64 * 800
-			got, st, err := MaxEigenGPU(ctx, a, n, Options{Eps: 1e-5}, g)
-			require.NoError(t, err)
-			require.Equal(t, 4, st.Blocks)
-			requireMatches(t, want, got, "blocks "+c.name)
+// TestBlocks: under the small limits (64 KiB bindings) M is bound in blocks
+// of 64 rows, the last one short, and every block gives the same bits as
+// one whole binding.
+func TestBlocks(t *testing.T) {
+	a := Random(200, 7)
+	for _, b := range gputest.Backends() {
+		whole, small := gputest.Context(t, b), gputest.Limited(t, b, gputest.SmallLimits)
+		for _, c := range configs()[1:] {
+			want := solve(t, whole, c, a, 200, Options{Eps: 1e-5})
+			got := solve(t, small, c, a, 200, Options{Eps: 1e-5})
+			require.Equal(t, 1, want.Blocks, c.name)
+			require.Equal(t, 4, got.Blocks, c.name)
+			require.Equal(t, want.Iterations, got.Iterations, c.name)
+			require.Equal(t, want.Value, got.Value, "%s %s: blocks change no bits", b, c.name)
+			require.Equal(t, want.Vector, got.Vector, "%s %s: blocks change no bits", b, c.name)
 		}
-	})
+	}
 }
 
-func TestGPUNotConverged(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+func TestNotConverged(t *testing.T) {
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		h := Hilbert(128)
-		for _, k := range []int{0, 3, 8} {
-			want, err := Reference64(h, 128, Options{MaxIter: max(k, 1)})
+		for _, k := range []int{1, 3, 8} {
+			opts := Options{MaxIter: k, Batch: 4}
+			want, err := Reference64(h, 128, opts)
 			require.NoError(t, err)
-			got, st, err := MaxEigenGPU(ctx, h, 128, Options{MaxIter: max(k, 1)}, GPU{Batch: 4})
-			require.NoError(t, err)
-			require.False(t, got.Converged)
-			requireMatches(t, want, got, fmt.Sprintf("max-iter %d", k))
-			require.Equal(t, max(k, 1)+1, st.Rounds)
+			for _, c := range configs()[:3] {
+				got := solve(t, ctx, c, h, 128, opts)
+				require.False(t, got.Converged)
+				requireMatches(t, want, got, fmt.Sprintf("max-iter %d %s", k, c.name))
+			}
 		}
 	})
 }
 
-// TestGPUDeterministic: the same input gives the same bits, run after run.
-func TestGPUDeterministic(t *testing.T) {
+// TestDeterministic: the same input gives the same bits, run after run and
+// however the rounds are split into submissions.
+func TestDeterministic(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		n := 300
 		a := Random(n, 11)
-		for _, c := range configs[:4] {
-			first, _, err := MaxEigenGPU(ctx, a, n, Options{Eps: 1e-6}, c.g)
-			require.NoError(t, err)
-			for i := 0; i < 2; i++ {
-				again, _, err := MaxEigenGPU(ctx, a, n, Options{Eps: 1e-6}, c.g)
-				require.NoError(t, err)
+		for _, c := range configs() {
+			first := solve(t, ctx, c, a, n, Options{Eps: 1e-6})
+			for _, batch := range []int{1, 3} {
+				again := solve(t, ctx, c, a, n, Options{Eps: 1e-6, Batch: batch})
 				require.Equal(t, math.Float64bits(first.Value), math.Float64bits(again.Value), c.name)
 				require.Equal(t, first.Vector, again.Vector, c.name)
 			}
@@ -150,53 +197,188 @@ func TestGPUDeterministic(t *testing.T) {
 	})
 }
 
-func TestGPUErrors(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		_, err := MaxEigen(ctx, []float32{1, 2, 3}, 2, Options{})
-		require.ErrorContains(t, err, "3 entries for n = 2")
-		_, err = MaxEigen(ctx, []float32{1, 2, 3, -4}, 2, Options{})
-		require.ErrorContains(t, err, "row 1, column 1 is negative")
-		_, err = MaxEigen(ctx, []float32{1, 0, 3, 4}, 2, Options{})
-		require.ErrorContains(t, err, "row 0, column 1 is zero")
-		_, err = MaxEigen(ctx, []float32{1, 2, float32(math.Inf(1)), 4}, 2, Options{})
-		require.ErrorContains(t, err, "row 1, column 0 is infinite")
-		_, err = MaxEigen(ctx, []float32{float32(math.NaN()), 2, 3, 4}, 2, Options{})
-		require.ErrorContains(t, err, "row 0, column 0 is NaN")
-		_, _, err = MaxEigenGPU(ctx, known3, 3, Options{}, GPU{Unfused: true})
-		require.ErrorContains(t, err, "unfused needs the explicit")
-		lim := ctx.Limits().MaxBufferSize
+// TestSubmissionsAdapt holds the rounds per submission to the measured
+// time (issue 14: a submission of --batch 1000 rounds ran past lavapipe's
+// 5 s and crashed it). A job whose whole solve takes over 10 s on lavapipe
+// is too slow for CI, so a tiny time target stands in for a slow device:
+// every submission then holds one round, whatever Batch asks.
+func TestSubmissionsAdapt(t *testing.T) {
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		h := Hilbert(64)
+		opts := Options{Eps: 1e-30, MaxIter: 10, Batch: 1000}
+		free := solve(t, ctx, configs()[1], h, 64, opts)
+		require.False(t, free.Converged)
+		require.Equal(t, 10, free.Iterations)
+		require.Less(t, free.Submissions, 11, "fast rounds share a submission")
+		opts.target = time.Nanosecond
+		for _, c := range configs()[1:] {
+			got := solve(t, ctx, c, h, 64, opts)
+			require.Equal(t, 11, got.Submissions, "%s: one round per submission", c.name)
+			if c.name == configs()[1].name {
+				require.Equal(t, free.Value, got.Value, "the split changes no bits")
+				require.Equal(t, free.Vector, got.Vector, "the split changes no bits")
+			}
+		}
+	})
+}
+
+func TestNextRounds(t *testing.T) {
+	const target = 250 * time.Millisecond
+	for _, tc := range []struct {
+		r          int
+		took       time.Duration
+		limit, out int
+	}{
+		{1, time.Millisecond, 16, 16},         // fast: straight to the limit
+		{1, time.Millisecond, 1000, 250},      // as many as fit the target
+		{4, 100 * time.Millisecond, 1000, 10}, // 25 ms a round
+		{10, 2 * time.Second, 1000, 1},        // too slow: one round, the least
+		{1, 5 * time.Second, 16, 1},
+		{16, 0, 16, 16},                                      // no time measured
+		{1 << 40, time.Nanosecond, math.MaxInt, math.MaxInt}, // no overflow
+	} {
+		require.Equal(t, tc.out, nextRounds(tc.r, tc.took, target, tc.limit), "%+v", tc)
+	}
+}
+
+// TestNilContext: a nil Context is the CPU backend, Reference32 exactly.
+func TestNilContext(t *testing.T) {
+	a := Random(50, 3)
+	want, err := Reference32(a, 50, Options{})
+	require.NoError(t, err)
+	got, err := MaxEigen(nil, a, 50, Options{Variant: V1, Explicit: true})
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	s, err := NewSolver(nil, 50, Options{})
+	require.NoError(t, err)
+	defer s.Release()
+	_, err = s.Solve()
+	require.ErrorContains(t, err, "no matrix loaded")
+	b := append([]float32(nil), a...)
+	require.NoError(t, s.Load(b))
+	b[0] = 1e9 // Load copied the matrix
+	for i := 0; i < 2; i++ {
+		got, err := s.Solve()
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	require.NoError(t, CheckSize(nil, 1<<20))
+	_, err = NewKernels(nil, Options{})
+	require.ErrorContains(t, err, "nil Context")
+}
+
+// TestErrors: every backend rejects the same inputs with the same words.
+func TestErrors(t *testing.T) {
+	forEach(t, func(t *testing.T, gpu *wgpu.Context) {
+		for _, ctx := range []*wgpu.Context{nil, gpu} {
+			_, err := MaxEigen(ctx, []float32{1, 2, 3}, 2, Options{})
+			require.ErrorContains(t, err, "3 entries for n = 2")
+			_, err = MaxEigen(ctx, nil, 0, Options{})
+			require.ErrorContains(t, err, "n = 0: the size must be at least 1")
+			_, err = MaxEigen(ctx, []float32{1, 2, 3, -4}, 2, Options{})
+			require.ErrorContains(t, err, "row 1, column 1 is negative")
+			_, err = MaxEigen(ctx, []float32{1, 0, 3, 4}, 2, Options{})
+			require.ErrorContains(t, err, "row 0, column 1 is zero")
+			_, err = MaxEigen(ctx, []float32{1, 2, float32(math.Inf(1)), 4}, 2, Options{})
+			require.ErrorContains(t, err, "row 1, column 0 is infinite")
+			_, err = MaxEigen(ctx, []float32{float32(math.NaN()), 2, 3, 4}, 2, Options{})
+			require.ErrorContains(t, err, "row 0, column 0 is NaN")
+			_, err = MaxEigen(ctx, known3, 3, Options{Unfused: true})
+			require.ErrorContains(t, err, "unfused needs the explicit")
+			_, err = MaxEigen(ctx, known3, 3, Options{Variant: 7})
+			require.ErrorContains(t, err, "unknown variant 7")
+			_, err = MaxEigen(ctx, known3, 3, Options{Batch: -1})
+			require.ErrorContains(t, err, "batch -1")
+			// Issue 14: row sums past float32 gave NaN after 1000 rounds.
+			big := make([]float32, 16)
+			for i := range big {
+				big[i] = 1e38
+			}
+			_, err = MaxEigen(ctx, big, 4, Options{})
+			require.ErrorIs(t, err, ErrInput)
+			require.ErrorContains(t, err, "row 0 sums to 4e+38, over the largest row sum accepted, 2^127 ≈ 1.701e+38")
+		}
+		lim := gpu.Limits().MaxBufferSize
 		big := int(math.Sqrt(float64(lim/4))) + 1
-		_, err = NewSolver(ctx, big, Options{}, GPU{})
+		_, err := NewSolver(gpu, big, Options{})
 		require.ErrorContains(t, err, "largest buffer")
-		s, err := NewSolver(ctx, 3, Options{}, GPU{})
+		s, err := NewSolver(gpu, 3, Options{})
 		require.NoError(t, err)
 		defer s.Release()
-		_, _, err = s.Run()
+		_, err = s.Solve()
 		require.ErrorContains(t, err, "no matrix loaded")
 		require.ErrorContains(t, s.Load(known3[:8]), "8 entries")
 	})
 }
 
-// TestSolverResident runs twice on one loaded matrix: the loaded matrix must
-// survive a run in both transform modes.
-func TestSolverResident(t *testing.T) {
+// TestCheckSize: the size check a caller runs before building a matrix
+// names the device's limit and the bytes needed (issue 14: --random 262144
+// built 256 GiB before the limit was checked).
+func TestCheckSize(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		lim := ctx.Limits().MaxBufferSize
+		top := int(math.Sqrt(float64(lim / 4)))
+		require.NoError(t, CheckSize(ctx, 1))
+		require.NoError(t, CheckSize(ctx, top))
+		err := CheckSize(ctx, 262144)
+		require.ErrorContains(t, err, "n = 262144: the matrix takes 274877906944 bytes (256.0 GiB), over the device's largest buffer of")
+		require.ErrorContains(t, err, fmt.Sprintf("n ≤ %d on this device", top))
+		require.ErrorContains(t, CheckSize(ctx, 0), "n = 0")
+		require.ErrorContains(t, CheckSize(ctx, -3), "n = -3")
+		require.ErrorContains(t, CheckSize(nil, 1<<33), "overflow")
+	})
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		require.NoError(t, CheckSize(ctx, 256))
+		require.ErrorContains(t, CheckSize(ctx, 257), "n ≤ 256 on this device")
+	})
+}
+
+// TestSolverResident runs twice on one loaded matrix: the loaded matrix must
+// survive a run in both transform modes, and each run reports its timing.
+func TestSolverResident(t *testing.T) {
+	forEach(t, func(t *testing.T, gpu *wgpu.Context) {
 		n := 150
 		h := Hilbert(n)
 		want, err := Reference64(h, n, Options{})
 		require.NoError(t, err)
-		for _, explicit := range []bool{false, true} {
-			s, err := NewSolver(ctx, n, Options{}, GPU{Explicit: explicit})
+		for _, c := range configs()[:3] {
+			var tm wgpu.Timing
+			opts := c.opts
+			opts.Timing = &tm
+			s, err := NewSolver(c.ctx(gpu), n, opts)
 			require.NoError(t, err)
 			require.NoError(t, s.Load(h))
 			for i := 0; i < 2; i++ {
-				got, st, err := s.Run()
+				tm = wgpu.Timing{}
+				got, err := s.Solve()
 				require.NoError(t, err)
-				requireMatches(t, want, got, fmt.Sprintf("resident explicit=%v run %d", explicit, i))
-				require.Equal(t, got.Iterations+1, st.Rounds)
-				require.Equal(t, ctx.Info().Timestamps, st.Measured)
+				requireMatches(t, want, got, fmt.Sprintf("resident %s run %d", c.name, i))
+				require.Positive(t, tm.Wall)
+				require.Equal(t, !c.cpu && gpu.Info().Timestamps, tm.Measured)
 			}
 			s.Release()
 		}
+	})
+}
+
+// TestCompat: the deprecated names still answer as before.
+func TestCompat(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		want, err := MaxEigen(ctx, known3, 3, Options{Variant: V1, Batch: 2})
+		require.NoError(t, err)
+		got, st, err := MaxEigenGPU(ctx, known3, 3, Options{}, GPU{Variant: V1, Batch: 2})
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		require.Equal(t, got.Iterations+1, st.Rounds)
+		require.Equal(t, got.Submissions, st.Submits)
+		require.Equal(t, ctx.Info().Timestamps, st.Measured)
+		s, err := NewSolver(ctx, 3, Options{}, GPU{Variant: V1, Batch: 2})
+		require.NoError(t, err)
+		defer s.Release()
+		require.NoError(t, s.Load(known3))
+		got, st, err = s.Run()
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		require.Positive(t, st.Wall)
 	})
 }

@@ -32,11 +32,15 @@ func sumStrided(row []float32, lanes int) float32 {
 var laneCount = map[Variant]int{V0: 1, V1: 64, V2: 256}
 
 // TestRowSums checks every variant bit for bit against the order it
-// promises, on odd sizes, with sentinels after the result.
+// promises, on odd sizes, with sentinels after the result; under the small
+// limits the matrix is bound in row blocks from n = 65 on.
 func TestRowSums(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
-		for _, n := range []int{1, 3, 65, 257, 700} {
+		for _, n := range []int{1, 3, 65, 256, 257, 700} {
+			if uint64(n*n*4) > ctx.Limits().MaxBufferSize {
+				continue
+			}
 			m := make([]float32, n*n)
 			for i := range m {
 				m[i] = rng.Float32() + 1e-3
@@ -47,14 +51,18 @@ func TestRowSums(t *testing.T) {
 			const guard = 16
 			db, err := ctx.NewBuffer("sums", uint64(n+guard)*4)
 			require.NoError(t, err)
-			for _, v := range []Variant{V0, V1, V2} {
+			for _, v := range Variants {
 				init := make([]uint32, n+guard)
 				for i := range init {
 					init[i] = 0xdeadbeef
 				}
 				require.NoError(t, ctx.Upload(db, 0, wgpu.Bytes(init)))
-				_, err := RowSumsBuffer(ctx, db, mb, n, v)
+				var tm wgpu.Timing
+				k, err := NewKernels(ctx, Options{Variant: v, Timing: &tm})
 				require.NoError(t, err)
+				require.NoError(t, k.RowSums(db, mb, n))
+				k.Release()
+				require.Positive(t, tm.Wall)
 				got := make([]uint32, n+guard)
 				require.NoError(t, ctx.Download(wgpu.Bytes(got), db, 0))
 				for r := 0; r < n; r++ {
@@ -70,35 +78,56 @@ func TestRowSums(t *testing.T) {
 			db.Release()
 			mb.Release()
 		}
-		dst := make([]float32, 3)
-		require.NoError(t, RowSums(ctx, dst, known3, 3, V1))
-		require.Equal(t, []float32{4, 6, 10}, dst)
-		require.ErrorContains(t, RowSums(ctx, dst, known3[:8], 3, V1), "needs 9 matrix entries")
 	})
+}
+
+// maxOf runs Kernels.Max on x.
+func maxOf(t *testing.T, k *Kernels, ctx *wgpu.Context, x []float32) (float32, error) {
+	b, err := ctx.NewBuffer("vector", uint64(len(x))*4)
+	require.NoError(t, err)
+	defer b.Release()
+	require.NoError(t, ctx.Upload(b, 0, wgpu.Bytes(x)))
+	return k.Max(b, len(x))
 }
 
 func TestMax(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), 2))
-		for _, n := range []int{1, 5, 1023, 1024, 1025, 100_003} {
-			x := make([]float32, n)
-			for i := range x {
-				x[i] = rng.Float32() * 1000
-			}
-			// The max somewhere random, once at each end.
-			for _, at := range []int{rng.IntN(n), 0, n - 1} {
-				y := append([]float32(nil), x...)
-				y[at] = 2000 + float32(at)
-				for _, v := range []Variant{V0, V1, V2} {
-					got, err := Max(ctx, y, v)
+		for _, v := range Variants {
+			k, err := NewKernels(ctx, Options{Variant: v})
+			require.NoError(t, err)
+			// One Kernels for every call: the partials grow, the result
+			// of one call does not leak into the next.
+			for _, n := range []int{100_003, 1, 5, 1023, 1024, 1025} {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = rng.Float32() * 1000
+				}
+				// The max somewhere random, once at each end.
+				for _, at := range []int{rng.IntN(n), 0, n - 1} {
+					y := append([]float32(nil), x...)
+					y[at] = 2000 + float32(at)
+					got, err := maxOf(t, k, ctx, y)
 					require.NoError(t, err)
 					require.Equal(t, y[at], got, fmt.Sprintf("n=%d at=%d %s", n, at, v))
 				}
 			}
+			b, err := ctx.NewBuffer("short", 8)
+			require.NoError(t, err)
+			_, err = k.Max(b, 3)
+			require.ErrorContains(t, err, "3 elements need 12 bytes")
+			b.Release()
+			k.Release()
 		}
-		_, err := Max(ctx, []float32{1, -1}, V0)
-		require.ErrorContains(t, err, "element 1 is -1")
-		_, err = Max(ctx, nil, V0)
-		require.ErrorContains(t, err, "empty")
+	})
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		k, err := NewKernels(ctx, Options{})
+		require.NoError(t, err)
+		defer k.Release()
+		got, err := maxOf(t, k, ctx, []float32{3, 9, 2})
+		require.NoError(t, err)
+		require.Equal(t, float32(9), got)
+		_, err = maxOf(t, k, ctx, make([]float32, 20000))
+		require.ErrorContains(t, err, "20000 elements (80000 bytes) exceed the device's storage binding limit of 65536 bytes")
 	})
 }

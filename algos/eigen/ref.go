@@ -2,8 +2,8 @@ package eigen
 
 import (
 	"math"
-	"runtime"
-	"sync"
+
+	"github.com/wgcompute/wgcompute/internal/par"
 )
 
 // Reference64 is the method in float64 arithmetic, in plain Go, on all
@@ -15,7 +15,7 @@ func Reference64(m []float32, n int, opts Options) (Result, error) {
 }
 
 // Reference32 is Reference64 in float32 arithmetic, the precision the GPU
-// kernels work in.
+// kernels work in: the CPU backend of MaxEigen and Solver.
 func Reference32(m []float32, n int, opts Options) (Result, error) {
 	return reference[float32](m, n, opts)
 }
@@ -41,7 +41,8 @@ func reference[F float32 | float64](a []float32, n int, opts Options) (Result, e
 	eps := F(opts.Eps)
 	// The first round sums A; every later round transforms M with the
 	// previous row sums and sums the new rows in the same sweep.
-	parallelRows(n, func(lo, hi int) {
+	grain := max(1, 1<<14/n) // rows of at least 16 Ki entries per goroutine
+	par.For(n, grain, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			var acc F
 			for _, x := range m[r*n : r*n+n] {
@@ -64,13 +65,14 @@ func reference[F float32 | float64](a []float32, n int, opts Options) (Result, e
 		if converged || updates == opts.MaxIter {
 			return Result{Value: float64(s[0]), Vector: normalise(v), Iterations: updates, Converged: converged, Spread: float64(spread)}, nil
 		}
-		parallelRows(n, func(lo, hi int) {
+		par.For(n, grain, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				row := m[r*n : r*n+n]
 				sr := s[r]
 				var acc F
 				for c, x := range row {
-					x = x * s[c] / sr
+					// x/sr ≤ 1 first: x·s[c] could overflow float32.
+					x = x / sr * s[c]
 					row[c] = x
 					acc += x
 				}
@@ -101,27 +103,4 @@ func spreadOf[F float32 | float64](s []F) F {
 		d = max(d, x)
 	}
 	return d
-}
-
-// parallelRows calls fn on contiguous row ranges covering [0, n), one per
-// CPU core, and waits for them.
-func parallelRows(n int, fn func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 || n < 64 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // known3 is the articles' 3×3 example; its dominant eigenvalue is
@@ -93,6 +95,13 @@ func TestCheck(t *testing.T) {
 		{[]float32{1, -2, 3, 4}, 2, "row 0, column 1 is negative"},
 		{[]float32{1, 2, 3, float32(math.NaN())}, 2, "row 1, column 1 is NaN"},
 		{[]float32{float32(math.Inf(1)), 2, 3, 4}, 2, "row 0, column 0 is infinite"},
+		// Row sums past 2^127: the first such row, unless an earlier row has
+		// a bad entry.
+		{[]float32{1, 2, 1e38, 1e38}, 2, "row 1 sums to 2e+38, over the largest row sum accepted, 2^127 ≈ 1.701e+38"},
+		{[]float32{1, 2, 3e38, 3e38}, 2, "row 1 sums to 6e+38"},
+		{[]float32{3e38, 3e38, 0, 1}, 2, "row 0 sums to 6e+38"},
+		{[]float32{1, 0, 3e38, 3e38}, 2, "row 0, column 1 is zero"},
+		{Hilbert(3), 2, "9 entries for n = 2"},
 	} {
 		err := Check(tc.m, tc.n)
 		require.Error(t, err)
@@ -107,30 +116,45 @@ func TestCheck(t *testing.T) {
 	big[90*100+3] = 0
 	big[10*100+7] = -1
 	require.ErrorContains(t, Check(big, 100), "row 10, column 7 is negative")
-	_, err := Reference64(good, 2, Options{Eps: -1})
+	big[5*100+99] = 2e38
+	require.ErrorContains(t, Check(big, 100), "row 5 sums to 2e+38")
+	// 2^127 itself is accepted, and the reference computes with it.
+	edge := []float32{0x1p126, 0x1p126, 1, 1}
+	require.NoError(t, Check(edge, 2))
+	r, err := Reference32(edge, 2, Options{})
+	require.NoError(t, err)
+	require.False(t, math.IsNaN(r.Value) || math.IsInf(r.Value, 0), "eigenvalue %v", r.Value)
+	_, err = Reference64(good, 2, Options{Eps: -1})
 	require.ErrorContains(t, err, "eps")
 	_, err = Reference64(good, 2, Options{MaxIter: -1})
 	require.ErrorContains(t, err, "max-iter")
 }
 
 func TestRowBlocks(t *testing.T) {
-	bs, err := rowBlocks(100, 1<<20)
+	lim := func(binding uint64) wgpu.Limits {
+		return wgpu.Limits{MaxStorageBindingSize: binding, MaxBufferSize: 1 << 40}
+	}
+	bs, err := rowBlocks(100, lim(1<<20))
 	require.NoError(t, err)
 	require.Equal(t, []block{{0, 100}}, bs)
 	// 200 rows of 800 bytes, 51200-byte bindings: 64 rows each.
-	bs, err = rowBlocks(200, 51200+799)
+	bs, err = rowBlocks(200, lim(51200+799))
 	require.NoError(t, err)
 	require.Equal(t, []block{{0, 64}, {64, 64}, {128, 64}, {192, 8}}, bs)
 	for _, b := range bs {
 		require.Zero(t, uint64(b.row0)*800%256, "block offsets stay 256-byte aligned")
 	}
+	// gputest.SmallLimits: 64 KiB bindings hold 64 rows of 256 floats.
+	bs, err = rowBlocks(256, gputest.SmallLimits)
+	require.NoError(t, err)
+	require.Equal(t, []block{{0, 64}, {64, 64}, {128, 64}, {192, 64}}, bs)
 	// lavapipe's 128 MiB bindings hold 5792 rows of 5792 floats but not 5793.
-	bs, err = rowBlocks(5792, 128<<20)
+	bs, err = rowBlocks(5792, lim(128<<20))
 	require.NoError(t, err)
 	require.Len(t, bs, 1)
-	bs, err = rowBlocks(8192, 128<<20)
+	bs, err = rowBlocks(8192, lim(128<<20))
 	require.NoError(t, err)
 	require.Equal(t, []block{{0, 4096}, {4096, 4096}}, bs)
-	_, err = rowBlocks(1000, 63*4000)
+	_, err = rowBlocks(1000, lim(63*4000))
 	require.ErrorContains(t, err, "storage binding limit of 252000 bytes")
 }
