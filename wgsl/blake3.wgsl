@@ -1,25 +1,27 @@
 //!include blake3_lib.wgsl
-// blake3.wgsl: BLAKE3 kernels, composed after blake3_lib.wgsl and after a
-// header that Go writes for the lane design (see algos/blake3):
+// blake3.wgsl: the BLAKE3 tree kernels. A variant's entry file includes it
+// and defines the lane type of the lane kernel (blake3_lane4.wgsl,
+// blake3_lane2.wgsl); Go's prelude sets GROUPS:
 //
 //	alias lane = vec4<u32>;          // or vec2<u32>: chunks per vector
 //	const LANE_W = 4u;               // lanes in one vector
-//	const GROUPS = 1u;               // vectors per invocation (P = LANE_W * GROUPS)
 //	fn to_lane(v: vec4<u32>) -> lane // the first LANE_W components
+//	fn lane_x4(v: lane) -> vec4<u32> // back to a vec4, zero-filled
+//	const GROUPS: u32                // vectors per invocation (P = LANE_W * GROUPS)
 //
 // Plain-Go meaning, for a piece of params.count chunks whose first chunk
 // has the chunk counter params.counter:
 //
 //	chunks / chunks_lanes: for i < count-1 { cvs[i] = chunk i's chaining value }  (full chunks)
 //	chunk_tail:            cvs[count-1] = chaining value of the last chunk (last_len bytes),
-//	                       or, when the piece is the whole input and one chunk, rec = its root node
+//	                       or, when count is 1, rec = its node
 //	parents:               out[g] = the subtree root of nodes in[512g .. 512g+511] (pairs
 //	                       merged level by level, an odd last node carried up); when
-//	                       params.root is set and count <= 512, rec = the root node instead
-//	merge_many:            dst[i] = blake3.Merge(pairs[i].left, pairs[i].right)
+//	                       count <= 512 (the top level), rec = the top node instead
 //
-// A root node record rec is 28 words: block[16], cv[8], counter_lo,
-// counter_hi, block_len, flags (ROOT not set); the host compresses it with
+// rec, the piece's top node, is 28 words: block[16], cv[8], counter_lo,
+// counter_hi, block_len, flags (ROOT not set). The host compresses it for
+// the piece's chaining value, or, when the piece is the whole input, with
 // ROOT for as many output blocks as it needs.
 
 struct Params {
@@ -28,7 +30,6 @@ struct Params {
 	counter_lo: u32,
 	counter_hi: u32,
 	flags: u32,
-	root: u32,
 	k0: u32, k1: u32, k2: u32, k3: u32, k4: u32, k5: u32, k6: u32, k7: u32,
 }
 
@@ -132,7 +133,7 @@ fn chunk_tail() {
 		}
 		if (b + 1u == nb) {
 			fl |= B3_CHUNK_END;
-			if (params.root == 1u && params.count == 1u) {
+			if (params.count == 1u) {
 				write_record(m, cv0, cv1, ctr, blen, fl);
 				return;
 			}
@@ -145,7 +146,7 @@ fn chunk_tail() {
 	cvs[2u * i + 1u] = cv1;
 }
 
-// ---- the lane design: LANE_W chunks in the lanes of each state word ----
+// ---- the lane kernel: LANE_W chunks in the lanes of each state word ----
 
 struct LQ {
 	a: lane,
@@ -324,8 +325,8 @@ fn parents(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) 
 		return;
 	}
 	var c = min(512u, params.count - base);
-	let root = params.root == 1u && params.count <= 512u;
-	if (root && c == 2u) {
+	let top = params.count <= 512u;
+	if (top && c == 2u) {
 		if (t == 0u) {
 			parent_record(data[2u * base], data[2u * base + 1u], data[2u * base + 2u], data[2u * base + 3u]);
 		}
@@ -346,7 +347,7 @@ fn parents(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) 
 		if (c <= 1u) {
 			break;
 		}
-		if (root && c == 2u) {
+		if (top && c == 2u) {
 			if (t == 0u) {
 				parent_record(nodes[0], nodes[1], nodes[2], nodes[3]);
 			}
@@ -375,18 +376,4 @@ fn parents(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) 
 		cvs[2u * g] = nodes[0];
 		cvs[2u * g + 1u] = nodes[1];
 	}
-}
-
-// merge_many: dst[i] = blake3.Merge(left, right) for params.count pairs of
-// 64 bytes in data; results go to cvs.
-@compute @workgroup_size(64)
-fn merge_many(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let i = gid.x + gid.y * nwg.x * WG;
-	if (i >= params.count) {
-		return;
-	}
-	let m = array<vec4<u32>, 4>(data[4u * i], data[4u * i + 1u], data[4u * i + 2u], data[4u * i + 3u]);
-	let o = b3_compress_rows(B3_IV0, B3_IV1, m, 0u, 0u, 64u, B3_CHUNK_START | B3_CHUNK_END | B3_ROOT);
-	cvs[2u * i] = o.a;
-	cvs[2u * i + 1u] = o.b;
 }

@@ -63,27 +63,30 @@ func residentInput(b *testing.B, ctx *wgpu.Context, n int) *wgpu.Buffer {
 	return buf
 }
 
-func benchResident(b *testing.B, ctx *wgpu.Context, buf *wgpu.Buffer, n int, d Design) {
-	// The first hash of a freshly written buffer is slower on the H200
-	// (tens of ms at 1 GiB, once); the benchmark reports it apart and times
-	// the steady state.
-	_, first, err := SumBuffer(ctx, buf, uint64(n), Options{Design: d})
+func benchResident(b *testing.B, ctx *wgpu.Context, buf *wgpu.Buffer, n int, v Variant) {
+	var t wgpu.Timing
+	e, err := NewEngine(ctx, Options{Variant: v, Timing: &t})
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer e.Release()
+	// The first hash of a freshly written buffer is slower on the H200
+	// (tens of ms at 1 GiB, once); the benchmark reports it apart and times
+	// the steady state.
+	if _, err := e.SumBuffer(buf, uint64(n)); err != nil {
+		b.Fatal(err)
+	}
+	first := t
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
 	var kernel time.Duration
-	measured := false
 	for b.Loop() {
-		_, t, err := SumBuffer(ctx, buf, uint64(n), Options{Design: d})
-		if err != nil {
+		if _, err := e.SumBuffer(buf, uint64(n)); err != nil {
 			b.Fatal(err)
 		}
 		kernel += t.Kernel
-		measured = t.Measured
 	}
-	if measured {
+	if t.Measured {
 		per := kernel.Seconds() / float64(b.N)
 		b.ReportMetric(per*1e3, "kernel-ms")
 		b.ReportMetric(float64(n)/per/1e9, "kernel-GB/s")
@@ -92,24 +95,24 @@ func benchResident(b *testing.B, ctx *wgpu.Context, buf *wgpu.Buffer, n int, d D
 }
 
 // BenchmarkSumResident is the whole hash (chunks and tree) of data
-// already on the GPU, default design; kernel-GB/s is from GPU timestamps.
+// already on the GPU, default variant; kernel-GB/s is from GPU timestamps.
 func BenchmarkSumResident(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	for _, n := range benchSizes(ctx) {
 		buf := residentInput(b, ctx, n)
-		b.Run(mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, DesignDefault) })
+		b.Run(mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, Default) })
 	}
 }
 
-// BenchmarkDesigns compares the chunk kernel designs on the largest
+// BenchmarkVariants compares the chunk kernel variants on the largest
 // resident input of the ladder.
-func BenchmarkDesigns(b *testing.B) {
+func BenchmarkVariants(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	sizes := benchSizes(ctx)
 	n := sizes[len(sizes)-1]
 	buf := residentInput(b, ctx, n)
-	for _, d := range Designs {
-		b.Run(d.String()+"/"+mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, d) })
+	for _, v := range Variants {
+		b.Run(v.String()+"/"+mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, v) })
 	}
 }
 
@@ -149,21 +152,30 @@ func BenchmarkMergeMany(b *testing.B) {
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
-		if err := MergeMany(ctx, dst, pairs); err != nil {
+		if err := MergeMany(ctx, dst, pairs, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/time.Since(start).Seconds()/1e6, "Mmerges/s")
 }
 
-// BenchmarkCPU puts the plain-Go reference and zeebo/blake3 (SIMD,
-// multi-threaded with Digest of a large write) beside the GPU.
+// BenchmarkCPU puts the CPU backend (Sum with a nil Context), the plain-Go
+// reference and zeebo/blake3 (SIMD, one thread) beside the GPU.
 func BenchmarkCPU(b *testing.B) {
 	n := 64 << 20
 	if testing.Short() {
 		n = 4 << 20
 	}
 	data := randomBytes(4, n)
+	b.Run("backend/"+mib(n), func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Sum(nil, data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("reference/"+mib(n), func(b *testing.B) {
 		b.SetBytes(int64(n))
 		b.ReportAllocs()

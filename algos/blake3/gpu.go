@@ -2,82 +2,101 @@ package blake3
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
-	"os"
+	"math"
+	"sync/atomic"
+	"time"
 
+	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
-// Design selects the chunk kernel. Both compute the same chaining values;
-// they differ in how the 16 state words map onto vector registers.
-type Design int
+// Variant selects the chunk kernel. Every variant computes the same
+// chaining values; they differ in how the 16 state words map onto vector
+// registers. The zero value, Default, is the fastest measured.
+type Variant int
 
 const (
-	// DesignDefault is the fastest design measured on the GPU machine.
-	DesignDefault Design = iota
-	// DesignRows hashes one chunk per invocation with the state held as
-	// four vec4<u32> rows and swizzles for the diagonal step.
-	DesignRows
-	// DesignLanes2 hashes 2 chunks per invocation, one per vec2 lane.
-	DesignLanes2
-	// DesignLanes4 hashes 4 chunks per invocation, one per vec4 lane.
-	DesignLanes4
-	// DesignLanes8 hashes 8 chunks per invocation: two groups of vec4 lanes.
-	DesignLanes8
-	// DesignLanes16 hashes 16 chunks per invocation: four groups of vec4 lanes.
-	DesignLanes16
+	// Default is the variant measured fastest on the GPU machine (see
+	// Variant.spec).
+	Default Variant = iota
+	// Rows hashes one chunk per invocation with the state held as four
+	// vec4<u32> rows and swizzles for the diagonal step.
+	Rows
+	// Lanes2 hashes 2 chunks per invocation, one per vec2 lane.
+	Lanes2
+	// Lanes4 hashes 4 chunks per invocation, one per vec4 lane.
+	Lanes4
+	// Lanes8 hashes 8 chunks per invocation: two groups of vec4 lanes.
+	Lanes8
+	// Lanes16 hashes 16 chunks per invocation: four groups of vec4 lanes.
+	Lanes16
 )
 
-// defaultDesign is what DesignDefault runs. BenchmarkDesigns on an H200,
-// whole hash of 1 GiB resident: rows 0.746 ms, lanes2 0.781, lanes4 0.897,
-// lanes8 0.978, lanes16 1.098. The rows kernel keeps the fewest registers
-// live, so the most warps hide the loads.
-var defaultDesign = DesignRows
+// Variants lists the selectable variants (Default, which names one of
+// them, excluded).
+var Variants = []Variant{Rows, Lanes2, Lanes4, Lanes8, Lanes16}
 
-// Designs lists the selectable designs (DesignDefault excluded).
-var Designs = []Design{DesignRows, DesignLanes2, DesignLanes4, DesignLanes8, DesignLanes16}
-
-// String names the design as benchmarks and flags do ("rows", "lanes4", ...).
-func (d Design) String() string {
-	switch d {
-	case DesignDefault:
-		return "default"
-	case DesignRows:
-		return "rows"
-	case DesignLanes2:
-		return "lanes2"
-	case DesignLanes4:
-		return "lanes4"
-	case DesignLanes8:
-		return "lanes8"
-	case DesignLanes16:
-		return "lanes16"
-	}
-	return fmt.Sprintf("Design(%d)", int(d))
+// variantSpec is a variant's module, its chunk kernel's entry point and the
+// chunks one invocation of it hashes. Rows and Lanes4 build the same
+// module, so they share one shader module.
+type variantSpec struct {
+	name   string
+	module wgsl.Module
+	entry  string
+	perInv int
 }
 
-// header is the WGSL that parametrises blake3.wgsl's lane kernel, and the
-// number of chunks one invocation of the design's chunk kernel hashes.
-func (d Design) header() (string, int, error) {
-	const vec4 = "alias lane = vec4<u32>;\nconst LANE_W = 4u;\nfn to_lane(v: vec4<u32>) -> lane { return v; }\nfn lane_x4(v: lane) -> vec4<u32> { return v; }\n"
-	switch d {
-	case DesignRows:
-		return vec4 + "const GROUPS = 1u;\n", 1, nil
-	case DesignLanes2:
-		return "alias lane = vec2<u32>;\nconst LANE_W = 2u;\nconst GROUPS = 1u;\n" +
-			"fn to_lane(v: vec4<u32>) -> lane { return v.xy; }\nfn lane_x4(v: lane) -> vec4<u32> { return vec4<u32>(v, 0u, 0u); }\n", 2, nil
-	case DesignLanes4:
-		return vec4 + "const GROUPS = 1u;\n", 4, nil
-	case DesignLanes8:
-		return vec4 + "const GROUPS = 2u;\n", 8, nil
-	case DesignLanes16:
-		return vec4 + "const GROUPS = 4u;\n", 16, nil
+func laneModule(file string, groups uint32) wgsl.Module {
+	return wgsl.Module{Files: []string{file}, Consts: []wgsl.Const{{Name: "GROUPS", Value: groups}}}
+}
+
+var variantSpecs = [...]variantSpec{
+	Rows:    {"rows", laneModule("blake3_lane4.wgsl", 1), "chunks", 1},
+	Lanes2:  {"lanes2", laneModule("blake3_lane2.wgsl", 1), "chunks_lanes", 2},
+	Lanes4:  {"lanes4", laneModule("blake3_lane4.wgsl", 1), "chunks_lanes", 4},
+	Lanes8:  {"lanes8", laneModule("blake3_lane4.wgsl", 2), "chunks_lanes", 8},
+	Lanes16: {"lanes16", laneModule("blake3_lane4.wgsl", 4), "chunks_lanes", 16},
+}
+
+// spec resolves Default and checks v. Default is Rows: BenchmarkVariants on
+// an H200, whole hash of 1 GiB resident: rows 0.746 ms, lanes2 0.781,
+// lanes4 0.897, lanes8 0.978, lanes16 1.098. The rows kernel keeps the
+// fewest registers live, so the most warps hide the loads.
+func (v Variant) spec() (variantSpec, error) {
+	if v == Default {
+		v = Rows
 	}
-	return "", 0, fmt.Errorf("blake3: unknown kernel design %d: accepted are %v", int(d), Designs)
+	if v < Rows || int(v) >= len(variantSpecs) {
+		return variantSpec{}, fmt.Errorf("blake3: unknown variant %d: accepted are %v", int(v), Variants)
+	}
+	return variantSpecs[v], nil
+}
+
+// String names the variant as benchmarks and flags do ("default", "rows",
+// "lanes4", ...).
+func (v Variant) String() string {
+	if v == Default {
+		return "default"
+	}
+	if s, err := v.spec(); err == nil {
+		return s.name
+	}
+	return fmt.Sprintf("Variant(%d)", int(v))
+}
+
+// ParseVariant is the inverse of Variant.String.
+func ParseVariant(s string) (Variant, error) {
+	for _, v := range append([]Variant{Default}, Variants...) {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return Default, fmt.Errorf("blake3: unknown variant %q: accepted are default and %v", s, Variants)
 }
 
 // Options choose the BLAKE3 mode, the output length and the kernel. The
@@ -92,8 +111,11 @@ type Options struct {
 	// Length is the output length in bytes (extended output past 32);
 	// 0 means 32.
 	Length int
-	// Design picks the chunk kernel; DesignDefault is the fastest.
-	Design Design
+	// Variant picks the chunk kernel; the zero value is the fastest.
+	Variant Variant
+	// Timing, when not nil, receives each call's timing: on the GPU, its
+	// submissions' summed; on the CPU (a nil Context), the wall time.
+	Timing *wgpu.Timing
 }
 
 func (o Options) mode() (key [8]uint32, flags uint32, err error) {
@@ -104,31 +126,11 @@ func (o Options) mode() (key [8]uint32, flags uint32, err error) {
 		if len(o.Key) != KeySize {
 			return key, 0, fmt.Errorf("blake3: keyed hash needs a %d-byte key, got %d bytes", KeySize, len(o.Key))
 		}
-		var k [32]byte
-		copy(k[:], o.Key)
-		return cvWords(k), flagKeyedHash, nil
+		return cvWords([32]byte(o.Key)), flagKeyedHash, nil
 	case o.DeriveKey:
 		return deriveKeyWords(o.Context), flagDeriveKeyMaterial, nil
 	}
 	return iv, 0, nil
-}
-
-// engine checks the options and returns the compiled kernels for their
-// design and mode, with the output length they ask for.
-func (o Options) engine(ctx *wgpu.Context) (*engine, int, error) {
-	key, flags, err := o.mode()
-	if err != nil {
-		return nil, 0, err
-	}
-	length, err := o.length()
-	if err != nil {
-		return nil, 0, err
-	}
-	e, err := newEngine(ctx, o.Design, key, flags)
-	if err != nil {
-		return nil, 0, err
-	}
-	return e, length, nil
 }
 
 func (o Options) length() (int, error) {
@@ -141,103 +143,337 @@ func (o Options) length() (int, error) {
 	return o.Length, nil
 }
 
-// maxPieceKnob, when non-zero, caps the bytes one GPU subtree covers, so
-// that tests exercise the split of large inputs with small ones.
-var maxPieceKnob uint64
+// Engine hashes whole inputs in one mode, output length and variant,
+// keeping its kernels and device buffers from one call to the next;
+// Release frees the buffers. On a nil Context it hashes on the CPU, on all
+// cores. An Engine is not safe for concurrent use; the functions Sum and
+// SumReader make one per call.
+//
+// On the GPU an input is hashed in pieces, each a power-of-two run of whole
+// chunks aligned to its size (one subtree of the BLAKE3 tree), the last
+// one shorter: the GPU reduces each piece to its top node, and the host
+// merges the pieces' chaining values as the reference Hasher merges chunks.
+type Engine struct {
+	ctx    *wgpu.Context
+	opts   Options
+	key    [8]uint32
+	flags  uint32
+	length int
+	perInv int
+	// maxPiece is the largest piece, in bytes, the device's limits allow.
+	maxPiece uint64
 
-// streamPiece is the piece SumReader uploads and hashes at a time.
-const streamPiece = 256 << 20
-
-// pieceBytes is the largest power-of-two number of whole chunks that one
-// storage binding (and one buffer) holds: the unit the GPU hashes as one
-// subtree.
-func pieceBytes(l wgpu.Limits) uint64 {
-	limit := l.MaxStorageBindingSize
-	if l.MaxBufferSize < limit {
-		limit = l.MaxBufferSize
-	}
-	if maxPieceKnob != 0 && maxPieceKnob < limit {
-		limit = maxPieceKnob
-	}
-	chunks := limit / ChunkSize
-	if chunks == 0 {
-		chunks = 1
-	}
-	return (uint64(1) << (63 - bits.LeadingZeros64(chunks))) * ChunkSize
+	chunk, tail, parents *wgpu.Kernel
+	in                   [2]*wgpu.Buffer // a piece is uploaded into one while the GPU hashes the other
+	cvA, cvB, rec        *wgpu.Buffer    // chaining values, the parent level, the top node
+	timing               wgpu.Timing     // the current call's, summed over its pieces
 }
 
-// splitPieces returns how many pieces of size piece an input of n bytes
-// is hashed as: all full except the last, which has 1..piece bytes (an
-// empty input is one empty piece).
-func splitPieces(n, piece uint64) uint64 {
-	if n == 0 {
-		return 1
-	}
-	return (n + piece - 1) / piece
-}
-
-// engine holds the compiled kernels of one design and one mode.
-type engine struct {
-	ctx     *wgpu.Context
-	chunk   *wgpu.Kernel
-	tail    *wgpu.Kernel
-	parents *wgpu.Kernel
-	perInv  int
-	key     [8]uint32
-	flags   uint32
-}
-
-func kernelSource(d Design) (string, int, error) {
-	hdr, per, err := d.header()
-	if err != nil {
-		return "", 0, err
-	}
-	src, err := wgsl.Compose("blake3_lib.wgsl", "blake3.wgsl")
-	if err != nil {
-		return "", 0, err
-	}
-	return "// ---- design " + d.String() + " ----\n" + hdr + src, per, nil
-}
-
-func newEngine(ctx *wgpu.Context, d Design, key [8]uint32, flags uint32) (*engine, error) {
-	if d == DesignDefault {
-		d = defaultDesign
-	}
-	src, per, err := kernelSource(d)
+// NewEngine checks opts and returns an Engine on ctx (nil: the CPU).
+func NewEngine(ctx *wgpu.Context, opts Options) (*Engine, error) {
+	key, flags, err := opts.mode()
 	if err != nil {
 		return nil, err
 	}
-	spec := func(entry string) wgpu.KernelSpec {
-		return wgpu.KernelSpec{Label: "blake3.wgsl:" + entry, Source: src, Entry: entry, Storage: 3, Uniform: true, ReadOnly: []bool{true}}
+	length, err := opts.length()
+	if err != nil {
+		return nil, err
 	}
-	e := &engine{ctx: ctx, perInv: per, key: key, flags: flags}
-	entry := "chunks"
-	if d != DesignRows {
-		entry = "chunks_lanes"
+	spec, err := opts.Variant.spec()
+	if err != nil {
+		return nil, err
 	}
-	if e.chunk, err = ctx.Kernel(spec(entry)); err != nil {
-		return nil, fmt.Errorf("blake3: %w", err)
+	e := &Engine{ctx: ctx, opts: opts, key: key, flags: flags, length: length, perInv: spec.perInv}
+	if ctx == nil {
+		return e, nil
 	}
-	if e.tail, err = ctx.Kernel(spec("chunk_tail")); err != nil {
-		return nil, fmt.Errorf("blake3: %w", err)
+	chunks := uint64(wgpu.PieceItems(ctx.Limits(), ChunkSize))
+	if chunks == 0 {
+		return nil, fmt.Errorf("blake3: the device's storage binding limit of %d bytes is below one %d-byte chunk", ctx.Limits().MaxStorageBindingSize, ChunkSize)
 	}
-	if e.parents, err = ctx.Kernel(spec("parents")); err != nil {
-		return nil, fmt.Errorf("blake3: %w", err)
+	e.maxPiece = wgpu.PowerOfTwoBelow(chunks) * ChunkSize
+	for _, k := range []struct {
+		dst   **wgpu.Kernel
+		entry string
+	}{{&e.chunk, spec.entry}, {&e.tail, "chunk_tail"}, {&e.parents, "parents"}} {
+		if *k.dst, err = ctx.Kernel(wgpu.KernelSpec{Label: "blake3.wgsl:" + k.entry, Module: spec.module, Entry: k.entry,
+			Storage: 3, Uniform: true, ReadOnly: []bool{true}}); err != nil {
+			return nil, fmt.Errorf("blake3: %w", err)
+		}
 	}
 	return e, nil
 }
 
-func (e *engine) params(count, lastLen uint32, counter uint64, root bool) []uint32 {
-	p := []uint32{count, lastLen, uint32(counter), uint32(counter >> 32), e.flags, 0}
-	if root {
-		p[5] = 1
+// Release frees the Engine's device buffers; it may be used again after.
+func (e *Engine) Release() {
+	for _, b := range []**wgpu.Buffer{&e.in[0], &e.in[1], &e.cvA, &e.cvB, &e.rec} {
+		(*b).Release()
+		*b = nil
 	}
-	return append(p, e.key[:]...)
 }
 
-// recordBytes is the size of a root node record (28 words), padded to the
-// storage offset alignment so that records of a batch can sit side by side.
-const recordBytes = 256
+// Sum hashes data and returns the Engine's output length of bytes.
+func (e *Engine) Sum(data []byte) ([]byte, error) {
+	if e.ctx == nil {
+		defer e.report(time.Now())
+		return e.output(pendingRoot(data, e.key, e.flags)), nil
+	}
+	return e.SumReader(bytes.NewReader(data))
+}
+
+// SumReader hashes everything r yields from its position on. A file, or
+// any reader that is also an io.ReaderAt and an io.Seeker, is read with
+// ReadAt on several goroutines straight into staging memory; other readers
+// are read in sequence. The length a file reports is only a hint: what
+// reading yields until the end is hashed, whether the file is shorter
+// (truncated while read), longer (growing) or reports no size at all
+// (/proc). The reader is left at the end of what was hashed.
+func (e *Engine) SumReader(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("blake3: SumReader needs a reader, got nil")
+	}
+	e.timing = wgpu.Timing{}
+	defer e.report(time.Now())
+	src, err := newSource(r)
+	if err != nil {
+		return nil, err
+	}
+	var o output
+	var n uint64
+	if e.ctx == nil {
+		o, n, err = e.cpuSum(src)
+	} else {
+		o, n, err = e.tree(uint64(src.hint), min(e.maxPiece, uploadPiece), func(slot int, off, size uint64) (wgpu.Binding, uint64, error) {
+			if int64(off) >= src.hint { // past the reported length: upload a piece only if there is more
+				if more, err := src.more(int64(off)); !more {
+					return wgpu.Binding{}, 0, readError(off, err)
+				}
+			}
+			buf, err := e.grow(&e.in[slot], "blake3 input", size)
+			if err != nil {
+				return wgpu.Binding{}, 0, err
+			}
+			got, err := src.upload(e.ctx, buf, int64(off), int64(size))
+			return wgpu.Binding{Buffer: buf, Size: words16(uint64(got))}, uint64(got), readError(off, err)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if src.seeker != nil {
+		if _, err := src.seeker.Seek(src.base+int64(n), io.SeekStart); err != nil {
+			return nil, fmt.Errorf("blake3: seek past the input: %w", err)
+		}
+	}
+	return e.output(o), nil
+}
+
+// SumBuffer hashes the first n bytes of buf, already on the Engine's
+// device. buf must hold n bytes rounded up to a multiple of 16.
+func (e *Engine) SumBuffer(buf *wgpu.Buffer, n uint64) ([]byte, error) {
+	switch {
+	case buf == nil:
+		return nil, errors.New("blake3: SumBuffer needs a buffer, got nil")
+	case e.ctx == nil:
+		return nil, errors.New("blake3: SumBuffer needs the Context that holds the buffer, got nil (the CPU)")
+	case n > buf.Size():
+		return nil, fmt.Errorf("blake3: SumBuffer of %d bytes from a %d-byte buffer", n, buf.Size())
+	case words16(n) > buf.Size():
+		return nil, fmt.Errorf("blake3: %d bytes need %d bytes of the buffer (whole 16-byte words), it has %d", n, words16(n), buf.Size())
+	}
+	e.timing = wgpu.Timing{}
+	defer e.report(time.Now())
+	o, _, err := e.tree(n, e.maxPiece, func(_ int, off, size uint64) (wgpu.Binding, uint64, error) {
+		got := min(size, n-min(off, n))
+		return wgpu.Binding{Buffer: buf, Offset: off, Size: words16(got)}, got, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.output(o), nil
+}
+
+func (e *Engine) output(o output) []byte {
+	out := make([]byte, e.length)
+	o.rootBytes(out, 0)
+	return out
+}
+
+// report hands the timing of the call that started at start to
+// Options.Timing.
+func (e *Engine) report(start time.Time) {
+	if e.opts.Timing == nil {
+		return
+	}
+	t := e.timing
+	if e.ctx == nil {
+		t = wgpu.Timing{Wall: time.Since(start)}
+	}
+	*e.opts.Timing = t
+}
+
+// cpuSum hashes src on the CPU: on all cores from a ReaderAt of the length
+// it reports, and, when it turns out shorter or longer than that, or for a
+// reader read in sequence, with the reference Hasher.
+func (e *Engine) cpuSum(src *source) (output, uint64, error) {
+	if src.at != nil {
+		o, err := pendingRootReaderAt(src.at, src.hint, e.key, e.flags)
+		if err == nil {
+			more, err := src.more(src.hint)
+			if err != nil {
+				return o, 0, readError(uint64(src.hint), err)
+			}
+			if !more {
+				return o, uint64(src.hint), nil
+			}
+		} else if !errors.Is(err, io.ErrUnexpectedEOF) {
+			return o, 0, err
+		}
+	}
+	h := newHasher(e.key, e.flags)
+	n, err := io.Copy(h, src.sequence())
+	return h.rootOutput(), uint64(n), readError(uint64(n), err)
+}
+
+func readError(off uint64, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("blake3: read input at byte %d: %w", off, err)
+}
+
+// words16 is n rounded up to whole 16-byte words (vec4<u32>), at least one.
+func words16(n uint64) uint64 { return max((n+15)&^15, 16) }
+
+// uploadPiece caps the pieces SumReader uploads: two such buffers are
+// allocated at most.
+const uploadPiece = 256 << 20
+
+// firstPiece is the first piece of an input whose length is not known.
+const firstPiece = 64 << 10
+
+// pieceSize is the capacity of the piece at byte off of the input: a
+// power-of-two number of whole chunks that divides off, so that a full
+// piece is one subtree of the BLAKE3 tree, and at most maxPiece (itself
+// such a number). While the hint (the length the input reports) says bytes
+// are left, it is the smallest that holds one byte more than them, so that
+// an input as long as its hint ends in a short piece, known to be the last;
+// past the hint, pieces double.
+func pieceSize(off, hint, maxPiece uint64) uint64 {
+	size := maxPiece
+	if off > 0 {
+		size = min(size, off&-off)
+	}
+	switch {
+	case hint > off:
+		chunks := (hint-off)/ChunkSize + 1
+		size = min(size, wgpu.PowerOfTwoBelow(2*chunks-1)*ChunkSize)
+	case off == 0:
+		size = min(size, firstPiece)
+	}
+	return size
+}
+
+// tree hashes the input that load yields piece by piece and returns its
+// root node and length. load(slot, off, size) puts up to size bytes of the
+// input from byte off on the device and returns where they lie and how
+// many there were: fewer than size only at the end. slot alternates, so
+// that piece i+1 is uploaded while the GPU hashes piece i.
+func (e *Engine) tree(hint, maxPiece uint64, load func(slot int, off, size uint64) (wgpu.Binding, uint64, error)) (root output, total uint64, err error) {
+	st := subtrees{key: e.key, flags: e.flags}
+	var last output // the top node of the latest piece
+	var prev *wgpu.Pending
+	var prevSize uint64
+	defer func() {
+		if prev != nil {
+			prev.Wait() // every submission is waited for, even after an error
+		}
+	}()
+	for i, off := 0, uint64(0); ; i++ {
+		size := pieceSize(off, hint, maxPiece)
+		data, n, err := load(i%2, off, size)
+		if err != nil {
+			return root, total, err
+		}
+		if prev != nil {
+			p := prev
+			prev = nil
+			if last, err = e.topNode(p); err != nil {
+				return root, total, err
+			}
+			if n > 0 { // the previous piece was full and not the last
+				st.push(last.chainingValue(), prevSize)
+			}
+		}
+		if n == 0 {
+			break
+		}
+		if prev, err = e.submit(data, n, off/ChunkSize); err != nil {
+			return root, total, err
+		}
+		prevSize, total, off = size, total+n, off+size
+		if n < size {
+			p := prev
+			prev = nil
+			if last, err = e.topNode(p); err != nil {
+				return root, total, err
+			}
+			break
+		}
+	}
+	if total == 0 {
+		empty := newChunkState(e.key, 0, e.flags)
+		return empty.output(), 0, nil
+	}
+	return st.root(last), total, nil
+}
+
+// subtrees holds the chaining values of the complete pieces hashed so far,
+// merged as the reference Hasher merges chunks: two neighbours of the same
+// size become their parent.
+type subtrees struct {
+	key   [8]uint32
+	flags uint32
+	cvs   [][8]uint32
+	sizes []uint64
+}
+
+func (s *subtrees) push(cv [8]uint32, size uint64) {
+	for k := len(s.cvs) - 1; k >= 0 && s.sizes[k] == size; k-- {
+		cv = parentOutput(s.cvs[k], cv, s.key, s.flags).chainingValue()
+		size *= 2
+		s.cvs, s.sizes = s.cvs[:k], s.sizes[:k]
+	}
+	s.cvs, s.sizes = append(s.cvs, cv), append(s.sizes, size)
+}
+
+// root is the root node of the input whose last piece has the top node
+// last.
+func (s *subtrees) root(last output) output {
+	for k := len(s.cvs) - 1; k >= 0; k-- {
+		last = parentOutput(s.cvs[k], last.chainingValue(), s.key, s.flags)
+	}
+	return last
+}
+
+// grow makes *b hold at least size bytes, replacing a smaller buffer.
+func (e *Engine) grow(b **wgpu.Buffer, label string, size uint64) (*wgpu.Buffer, error) {
+	if *b != nil && (*b).Size() >= size {
+		return *b, nil
+	}
+	(*b).Release()
+	*b = nil
+	nb, err := e.ctx.NewBuffer(label, size)
+	if err != nil {
+		return nil, fmt.Errorf("blake3: %w", err)
+	}
+	*b = nb
+	return nb, nil
+}
+
+func (e *Engine) params(count, lastLen uint32, counter uint64) []uint32 {
+	return append([]uint32{count, lastLen, uint32(counter), uint32(counter >> 32), e.flags}, e.key[:]...)
+}
 
 // cvBytesFor is the size of the first chaining-value level of n chunks.
 func cvBytesFor(chunks uint64) uint64 { return 32 * max(chunks, 1) }
@@ -245,527 +481,260 @@ func cvBytesFor(chunks uint64) uint64 { return 32 * max(chunks, 1) }
 // levelBytes is the size of the second (ping-pong) level.
 func levelBytes(chunks uint64) uint64 { return 32 * max((chunks+511)/512, 1) }
 
-// plan returns the dispatches that hash n bytes at data (a subtree whose
-// first chunk has the given counter) into a chaining value, or, when root
-// is set, into a root record in rec. It reports where the chaining value
-// ends up: cvA or cvB at its offset 0.
-func (e *engine) plan(data, cvA, cvB, rec wgpu.Binding, n uint64, counter uint64, root bool) (ds []wgpu.Dispatch, inB bool) {
+// plan returns the dispatches that hash the n bytes at data (a subtree
+// whose first chunk has the given counter, or the tail of an input) down to
+// its top node in rec.
+func (e *Engine) plan(data, cvA, cvB, rec wgpu.Binding, n, counter uint64) (ds []wgpu.Dispatch) {
 	chunks := max((n+ChunkSize-1)/ChunkSize, 1)
 	lastLen := uint32(n - (chunks-1)*ChunkSize)
 	if chunks >= 2 {
 		inv := (chunks - 1 + uint64(e.perInv) - 1) / uint64(e.perInv)
 		ds = append(ds, wgpu.Dispatch{Kernel: e.chunk, Bindings: []wgpu.Binding{data, cvA, rec},
-			Params: e.params(uint32(chunks), lastLen, counter, root), Groups: e.ctx.Grid(inv, 64)})
+			Params: e.params(uint32(chunks), lastLen, counter), Groups: e.ctx.Grid(inv, 64)})
 	}
 	ds = append(ds, wgpu.Dispatch{Kernel: e.tail, Bindings: []wgpu.Binding{data, cvA, rec},
-		Params: e.params(uint32(chunks), lastLen, counter, root), Groups: [3]uint32{1, 1, 1}})
+		Params: e.params(uint32(chunks), lastLen, counter), Groups: [3]uint32{1, 1, 1}})
 	src, dst := cvA, cvB
 	for count := chunks; count > 1; count = (count + 511) / 512 {
 		groups := (count + 511) / 512
 		ds = append(ds, wgpu.Dispatch{Kernel: e.parents, Bindings: []wgpu.Binding{src, dst, rec},
-			Params: e.params(uint32(count), 0, 0, root), Groups: e.ctx.Grid(groups*256, 256)})
+			Params: e.params(uint32(count), 0, 0), Groups: e.ctx.Grid(groups*256, 256)})
 		src, dst = dst, src
-		inB = !inB
 	}
-	return ds, inB
+	return ds
 }
 
-// scratch is the device memory for hashing pieces of up to piece bytes.
-type scratch struct {
-	cvA, cvB, rec *wgpu.Buffer
-}
-
-func newScratch(ctx *wgpu.Context, piece uint64) (*scratch, error) {
-	chunks := (piece + ChunkSize - 1) / ChunkSize
-	s := &scratch{}
-	var err error
-	if s.cvA, err = ctx.NewBuffer("blake3 chaining values", cvBytesFor(chunks)); err != nil {
-		return nil, fmt.Errorf("blake3: %w", err)
-	}
-	if s.cvB, err = ctx.NewBuffer("blake3 parent level", levelBytes(chunks)); err != nil {
-		s.release()
-		return nil, fmt.Errorf("blake3: %w", err)
-	}
-	if s.rec, err = ctx.NewBuffer("blake3 root record", recordBytes); err != nil {
-		s.release()
-		return nil, fmt.Errorf("blake3: %w", err)
-	}
-	return s, nil
-}
-
-func (s *scratch) release() {
-	s.rec.Release()
-	s.cvB.Release()
-	s.cvA.Release()
-}
-
-// dataBinding binds n bytes of buf at off, rounded up to whole vec4s.
-func dataBinding(buf *wgpu.Buffer, off, n uint64) (wgpu.Binding, error) {
-	size := max((n+15)&^15, 16)
-	if off+size > buf.Size() {
-		return wgpu.Binding{}, fmt.Errorf("blake3: %d bytes at offset %d need %d bytes of the buffer (whole 16-byte words), it has %d", n, off, off+size, buf.Size())
-	}
-	return wgpu.Binding{Buffer: buf, Offset: off, Size: size}, nil
-}
-
-// subtree submits the hash of n bytes of buf at off to the GPU and
-// returns a function that waits for it: with root set, it yields the root
-// node; otherwise the subtree's chaining value.
-func (e *engine) subtree(s *scratch, buf *wgpu.Buffer, off, n, counter uint64, root bool) (func() ([8]uint32, output, wgpu.Timing, error), error) {
-	data, err := dataBinding(buf, off, n)
+// submit queues the hash of the n bytes at data (1 or more), the first
+// with chunk counter counter, down to its top node; topNode waits for it.
+func (e *Engine) submit(data wgpu.Binding, n, counter uint64) (*wgpu.Pending, error) {
+	chunks := (n + ChunkSize - 1) / ChunkSize
+	cvA, err := e.grow(&e.cvA, "blake3 chaining values", cvBytesFor(chunks))
 	if err != nil {
 		return nil, err
 	}
-	chunks := max((n+ChunkSize-1)/ChunkSize, 1)
-	cvA := wgpu.Binding{Buffer: s.cvA, Size: cvBytesFor(chunks)}
-	cvB := wgpu.Binding{Buffer: s.cvB, Size: levelBytes(chunks)}
-	ds, inB := e.plan(data, cvA, cvB, wgpu.Bind(s.rec), n, counter, root)
+	cvB, err := e.grow(&e.cvB, "blake3 parent level", levelBytes(chunks))
+	if err != nil {
+		return nil, err
+	}
+	rec, err := e.grow(&e.rec, "blake3 top node", 4*28)
+	if err != nil {
+		return nil, err
+	}
+	ds := e.plan(data, wgpu.Binding{Buffer: cvA, Size: cvBytesFor(chunks)}, wgpu.Binding{Buffer: cvB, Size: levelBytes(chunks)}, wgpu.Bind(rec), n, counter)
 	p, err := e.ctx.Submit(ds...)
 	if err != nil {
 		return nil, fmt.Errorf("blake3: hash %d bytes: %w", n, err)
 	}
-	return func() (cv [8]uint32, o output, t wgpu.Timing, err error) {
-		if t, err = p.Wait(); err != nil {
-			return cv, o, t, fmt.Errorf("blake3: hash %d bytes: %w", n, err)
-		}
-		if root {
-			var w [28]uint32
-			if err := e.ctx.Download(wgpu.Bytes(w[:]), s.rec, 0); err != nil {
-				return cv, o, t, fmt.Errorf("blake3: read root node: %w", err)
-			}
-			return cv, recordOutput(w), t, nil
-		}
-		from := s.cvA
-		if inB {
-			from = s.cvB
-		}
-		if err := e.ctx.Download(wgpu.Bytes(cv[:]), from, 0); err != nil {
-			return cv, o, t, fmt.Errorf("blake3: read chaining value: %w", err)
-		}
-		return cv, o, t, nil
-	}, nil
+	return p, nil
+}
+
+// topNode waits for p and returns the top node it wrote.
+func (e *Engine) topNode(p *wgpu.Pending) (output, error) {
+	t, err := p.Wait()
+	e.timing = e.timing.Add(t)
+	if err != nil {
+		return output{}, fmt.Errorf("blake3: %w", err)
+	}
+	var w [28]uint32
+	if err := e.ctx.Download(wgpu.Bytes(w[:]), e.rec, 0); err != nil {
+		return output{}, fmt.Errorf("blake3: read the top node: %w", err)
+	}
+	return recordOutput(w), nil
 }
 
 func recordOutput(w [28]uint32) output {
-	var o output
+	o := output{counter: uint64(w[24]) | uint64(w[25])<<32, blockLen: w[26], flags: w[27]}
 	copy(o.block[:], w[:16])
 	copy(o.cv[:], w[16:24])
-	o.counter = uint64(w[24]) | uint64(w[25])<<32
-	o.blockLen = w[26]
-	o.flags = w[27]
 	return o
 }
 
-// rootOf merges the chaining values of consecutive power-of-two subtrees
-// (the last one may be smaller) level by level, carrying an odd last node
-// up, and returns the root node: the tree BLAKE3 defines. len(cvs) >= 2.
-func rootOf(cvs [][8]uint32, key [8]uint32, flags uint32) output {
-	for len(cvs) > 2 {
-		next := make([][8]uint32, 0, (len(cvs)+1)/2)
-		for i := 0; i+1 < len(cvs); i += 2 {
-			o := parentOutput(cvs[i], cvs[i+1], key, flags)
-			next = append(next, o.chainingValue())
-		}
-		if len(cvs)%2 == 1 {
-			next = append(next, cvs[len(cvs)-1])
-		}
-		cvs = next
-	}
-	return parentOutput(cvs[0], cvs[1], key, flags)
+// source is SumReader's input: read with ReadAt from its position when the
+// reader is an io.ReaderAt and an io.Seeker (a file, a bytes.Reader), else
+// in sequence.
+type source struct {
+	at     *io.SectionReader // nil: read in sequence from seq
+	seq    *bufio.Reader
+	hint   int64 // the length the reader reports (0 if none): a guess
+	seeker io.Seeker
+	base   int64 // the reader's position when the hash started
 }
 
-// hashPieces drives the split of an n-byte input into subtrees of piece
-// bytes: load(i, off, size) puts piece i on the device and returns the
-// buffer and offset where it lies.
-func (e *engine) hashPieces(n, piece uint64, load func(i, off, size uint64) (*wgpu.Buffer, uint64, error)) (output, wgpu.Timing, error) {
-	var total wgpu.Timing
-	pieces := splitPieces(n, piece)
-	s, err := newScratch(e.ctx, min(max(n, 1), piece))
-	if err != nil {
-		return output{}, total, err
-	}
-	defer s.release()
-	var cvs [][8]uint32
-	var wait func() ([8]uint32, output, wgpu.Timing, error)
-	// collect waits for the piece in flight; the next piece's upload
-	// (load) runs before it, while the GPU hashes.
-	collect := func() (output, error) {
-		cv, o, t, err := wait()
-		wait = nil
-		total.Kernel += t.Kernel
-		total.Wall += t.Wall
-		total.Measured = t.Measured
-		if err == nil && pieces > 1 {
-			cvs = append(cvs, cv)
-		}
-		return o, err
-	}
-	defer func() {
-		if wait != nil {
-			wait() // every submission is waited for, even after an error
-		}
-	}()
-	for i := uint64(0); i < pieces; i++ {
-		off := i * piece
-		size := min(piece, n-off)
-		buf, at, err := load(i, off, size)
-		if err != nil {
-			return output{}, total, err
-		}
-		if wait != nil {
-			if _, err := collect(); err != nil {
-				return output{}, total, err
+func newSource(r io.Reader) (*source, error) {
+	ra, isAt := r.(io.ReaderAt)
+	sk, isSeeker := r.(io.Seeker)
+	if isAt && isSeeker {
+		if base, err := sk.Seek(0, io.SeekCurrent); err == nil {
+			if end, err := sk.Seek(0, io.SeekEnd); err == nil {
+				if _, err := sk.Seek(base, io.SeekStart); err != nil {
+					return nil, fmt.Errorf("blake3: seek back to byte %d: %w", base, err)
+				}
+				return &source{at: io.NewSectionReader(ra, base, math.MaxInt64-base), hint: max(end-base, 0), seeker: sk, base: base}, nil
 			}
 		}
-		if wait, err = e.subtree(s, buf, at, size, off/ChunkSize, pieces == 1); err != nil {
-			return output{}, total, err
+	}
+	return &source{seq: bufio.NewReaderSize(r, 64<<10)}, nil
+}
+
+// sequence reads the input from its start in sequence.
+func (s *source) sequence() io.Reader {
+	if s.at != nil {
+		return s.at
+	}
+	return s.seq
+}
+
+// more reports whether the input has a byte at off (for a reader read in
+// sequence: at the next byte).
+func (s *source) more(off int64) (bool, error) {
+	if s.at == nil {
+		_, err := s.seq.Peek(1)
+		if err == io.EOF {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	var b [1]byte
+	k, err := s.at.ReadAt(b[:], off)
+	if k == 1 || err == io.EOF {
+		err = nil
+	}
+	return k == 1, err
+}
+
+// upload puts the input's bytes from off, up to size, into buf and returns
+// how many there were.
+func (s *source) upload(ctx *wgpu.Context, buf *wgpu.Buffer, off, size int64) (int64, error) {
+	p := &padded{s: s, off: off}
+	p.end.Store(size)
+	var r io.Reader = struct{ io.Reader }{p} // in sequence: no ReadAt
+	if s.at != nil {
+		r = p
+	}
+	if err := ctx.UploadFrom(buf, 0, r, size); err != nil {
+		return 0, err
+	}
+	return p.end.Load(), nil
+}
+
+// padded gives UploadFrom the size bytes it asks for: past the input's end
+// a read reports bytes that it leaves as they were (the kernels never read
+// past a piece's length), and end records where the input ended.
+type padded struct {
+	s   *source
+	off int64 // where the upload starts in the input
+	pos int64 // read in sequence so far
+	end atomic.Int64
+}
+
+func (p *padded) ended(at int64) {
+	for cur := p.end.Load(); at < cur && !p.end.CompareAndSwap(cur, at); cur = p.end.Load() {
+	}
+}
+
+func (p *padded) ReadAt(b []byte, at int64) (int, error) {
+	for k := 0; k < len(b); {
+		n, err := p.s.at.ReadAt(b[k:], p.off+at+int64(k))
+		k += n
+		if err == io.EOF || (err == nil && n == 0) {
+			p.ended(at + int64(k))
+			break
+		}
+		if err != nil {
+			return k, err
 		}
 	}
-	o, err := collect()
-	if err != nil || pieces == 1 {
-		return o, total, err
+	return len(b), nil
+}
+
+func (p *padded) Read(b []byte) (int, error) {
+	k, err := io.ReadFull(p.s.seq, b)
+	p.pos += int64(k)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		p.ended(p.pos)
+		return len(b), nil
 	}
-	return rootOf(cvs, e.key, e.flags), total, nil
+	return k, err
 }
 
-func finish(o output, length int) []byte {
-	out := make([]byte, length)
-	o.rootBytes(out, 0)
-	return out
-}
-
-// Sum is the 32-byte BLAKE3 hash of data (default mode), computed on the
-// GPU: it equals Sum256(data).
+// Sum is the 32-byte BLAKE3 hash of data (default mode), computed on ctx's
+// GPU, or on all CPU cores when ctx is nil: it equals Sum256(data). For
+// other modes and lengths, use an Engine or SumReader.
 func Sum(ctx *wgpu.Context, data []byte) ([32]byte, error) {
 	var d [32]byte
-	out, err := SumOptions(ctx, data, Options{})
+	e, err := NewEngine(ctx, Options{})
+	if err != nil {
+		return d, err
+	}
+	defer e.Release()
+	out, err := e.Sum(data)
 	copy(d[:], out)
 	return d, err
 }
 
-// SumOptions hashes data on the GPU in the mode, output length and design
-// that opts choose.
-func SumOptions(ctx *wgpu.Context, data []byte, opts Options) ([]byte, error) {
-	return SumReader(ctx, &sized{data: data}, opts)
-}
-
-// sized is an in-memory reader whose length is known up front.
-type sized struct {
-	data []byte
-	pos  int
-}
-
-func (s *sized) Read(p []byte) (int, error) {
-	if s.pos >= len(s.data) {
-		return 0, io.EOF
-	}
-	n := copy(p, s.data[s.pos:])
-	s.pos += n
-	return n, nil
-}
-
-// ReadAt lets the upload read with several goroutines at once.
-func (s *sized) ReadAt(p []byte, off int64) (int, error) {
-	if off >= int64(len(s.data)) {
-		return 0, io.EOF
-	}
-	n := copy(p, s.data[off:])
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
-func (s *sized) Seek(off int64, whence int) (int64, error) {
-	switch whence {
-	case io.SeekStart:
-		s.pos = int(off)
-	case io.SeekCurrent:
-		s.pos += int(off)
-	case io.SeekEnd:
-		s.pos = len(s.data) + int(off)
-	}
-	return int64(s.pos), nil
-}
-
-func (s *sized) remaining() int64 { return int64(len(s.data) - s.pos) }
-
-// knownLength reports how many bytes r will still yield, when that is
-// known without reading: an in-memory reader or a regular file.
-func knownLength(r io.Reader) (int64, bool) {
-	switch v := r.(type) {
-	case *sized:
-		return v.remaining(), true
-	case *os.File:
-		st, err := v.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return 0, false
-		}
-		pos, err := v.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return 0, false
-		}
-		return st.Size() - pos, true
-	case interface{ Len() int }:
-		return int64(v.Len()), true
-	}
-	return 0, false
-}
-
-// SumReader hashes everything r yields on the GPU, in pieces: a regular
-// file or an in-memory reader goes straight into staging memory through
-// ctx.UploadFrom; any other reader is buffered a piece at a time. Each
-// piece is a power-of-two subtree of chunks hashed on the GPU, and the
-// subtree roots are merged on the CPU. The output has opts.Length bytes.
+// SumReader hashes everything r yields (see Engine.SumReader) on ctx's GPU,
+// or on the CPU when ctx is nil, in the mode, output length and variant
+// that opts choose; the output has opts.Length bytes.
 func SumReader(ctx *wgpu.Context, r io.Reader, opts Options) ([]byte, error) {
-	e, length, err := opts.engine(ctx)
+	e, err := NewEngine(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	piece := min(pieceBytes(ctx.Limits()), streamPiece)
-	if n, ok := knownLength(r); ok {
-		// Two input buffers: piece i+1 is read into one while the GPU
-		// hashes piece i from the other.
-		var bufs [2]*wgpu.Buffer
-		defer func() {
-			for _, b := range bufs {
-				b.Release()
-			}
-		}()
-		o, _, err := e.hashPieces(uint64(n), piece, func(i, off, size uint64) (*wgpu.Buffer, uint64, error) {
-			buf := bufs[i%2]
-			if buf == nil {
-				var err error
-				if buf, err = ctx.NewBuffer("blake3 input", max((min(uint64(n), piece)+15)&^15, 16)); err != nil {
-					return nil, 0, fmt.Errorf("blake3: %w", err)
-				}
-				bufs[i%2] = buf
-			}
-			if err := ctx.UploadFrom(buf, 0, r, int64(size)); err != nil {
-				return nil, 0, fmt.Errorf("blake3: read input at byte %d: %w", off, err)
-			}
-			return buf, 0, nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		return finish(o, length), nil
-	}
-	return sumStream(ctx, e, r, piece, length)
+	defer e.Release()
+	return e.SumReader(r)
 }
 
-// sumStream hashes a reader of unknown length: a piece is only known to be
-// the last (and, if also the first, the whole tree's root) once the next
-// read finds nothing more.
-func sumStream(ctx *wgpu.Context, e *engine, r io.Reader, piece uint64, length int) ([]byte, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	host := make([]byte, piece)
-	buf, err := ctx.NewBuffer("blake3 input", piece)
-	if err != nil {
-		return nil, fmt.Errorf("blake3: %w", err)
-	}
-	defer buf.Release()
-	s, err := newScratch(ctx, piece)
-	if err != nil {
-		return nil, err
-	}
-	defer s.release()
-	var cvs [][8]uint32
-	for i := uint64(0); ; i++ {
-		n, err := io.ReadFull(br, host)
-		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("blake3: read input at byte %d: %w", i*piece, err)
-		}
-		last := uint64(n) < piece
-		if !last {
-			if _, perr := br.Peek(1); perr == io.EOF {
-				last = true
-			} else if perr != nil {
-				return nil, fmt.Errorf("blake3: read input at byte %d: %w", (i+1)*piece, perr)
-			}
-		}
-		if n == 0 && i > 0 {
-			break // a full previous piece already ended the input
-		}
-		if err := ctx.Upload(buf, 0, host[:n]); err != nil {
-			return nil, fmt.Errorf("blake3: %w", err)
-		}
-		root := last && i == 0
-		wait, err := e.subtree(s, buf, 0, uint64(n), i*piece/ChunkSize, root)
-		if err != nil {
-			return nil, err
-		}
-		cv, o, _, err := wait()
-		if err != nil {
-			return nil, err
-		}
-		if root {
-			return finish(o, length), nil
-		}
-		cvs = append(cvs, cv)
-		if last {
-			break
-		}
-	}
-	return finish(rootOf(cvs, e.key, e.flags), length), nil
-}
+var mergeModule = wgsl.Module{Files: []string{"blake3_merge.wgsl"}}
 
-// SumBuffer hashes the first n bytes of buf, already on the device, and
-// returns opts.Length bytes of output and the GPU time of the hash (kernel
-// time summed over the subtrees when n exceeds one storage binding). buf
-// must hold n bytes rounded up to a multiple of 16.
-func SumBuffer(ctx *wgpu.Context, buf *wgpu.Buffer, n uint64, opts Options) ([]byte, wgpu.Timing, error) {
-	var t wgpu.Timing
-	if buf == nil {
-		return nil, t, errors.New("blake3: SumBuffer needs a buffer, got nil")
-	}
-	if n > buf.Size() {
-		return nil, t, fmt.Errorf("blake3: SumBuffer of %d bytes from a %d-byte buffer", n, buf.Size())
-	}
-	e, length, err := opts.engine(ctx)
-	if err != nil {
-		return nil, t, err
-	}
-	if n == 0 && buf.Size() < 16 {
-		// Nothing is read, but the kernels bind at least one vec4.
-		empty, err := ctx.NewBuffer("blake3 empty input", 16)
-		if err != nil {
-			return nil, t, fmt.Errorf("blake3: %w", err)
-		}
-		defer empty.Release()
-		buf = empty
-	}
-	o, t, err := e.hashPieces(n, pieceBytes(ctx.Limits()), func(i, off, size uint64) (*wgpu.Buffer, uint64, error) {
-		return buf, off, nil
-	})
-	if err != nil {
-		return nil, t, err
-	}
-	return finish(o, length), t, nil
-}
-
-// MergeMany is `for i := range dst { dst[i] = Merge(pairs[i][:32], pairs[i][32:]) }`
-// on the GPU: the 2-to-1 Merkle merge of many pairs at once.
-func MergeMany(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte) error {
+// MergeMany is `for i := range dst { dst[i] = Merge(pairs[i][:32], pairs[i][32:]) }`:
+// the 2-to-1 Merkle merge of many pairs at once, on the GPU, or on all
+// CPU cores when ctx is nil. Of opts, only Timing applies.
+func MergeMany(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte, opts Options) error {
 	if len(dst) != len(pairs) {
 		return fmt.Errorf("blake3: MergeMany has %d outputs for %d pairs: they must be equal", len(dst), len(pairs))
 	}
-	if len(pairs) == 0 {
-		return nil
+	if opts.Key != nil || opts.DeriveKey || (opts.Length != 0 && opts.Length != Size) {
+		return errors.New("blake3: MergeMany computes the unkeyed 32-byte Merge: its options take no Key, DeriveKey or Length")
 	}
-	src, err := kernelSourceDefault()
-	if err != nil {
-		return err
-	}
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "blake3.wgsl:merge_many", Source: src, Entry: "merge_many", Storage: 3, Uniform: true, ReadOnly: []bool{true}})
-	if err != nil {
-		return fmt.Errorf("blake3: %w", err)
-	}
-	batch := int(min(ctx.Limits().MaxStorageBindingSize/64, 1<<22))
-	batch = min(batch, len(pairs))
-	in, err := ctx.NewBuffer("blake3 merge pairs", uint64(64*batch))
-	if err != nil {
-		return fmt.Errorf("blake3: %w", err)
-	}
-	defer in.Release()
-	out, err := ctx.NewBuffer("blake3 merge digests", uint64(32*batch))
-	if err != nil {
-		return fmt.Errorf("blake3: %w", err)
-	}
-	defer out.Release()
-	rec, err := ctx.NewBuffer("blake3 unused", 16)
-	if err != nil {
-		return fmt.Errorf("blake3: %w", err)
-	}
-	defer rec.Release()
-	for lo := 0; lo < len(pairs); lo += batch {
-		hi := min(lo+batch, len(pairs))
-		m := hi - lo
-		if err := ctx.Upload(in, 0, wgpu.Bytes(pairs[lo:hi])); err != nil {
-			return fmt.Errorf("blake3: MergeMany upload: %w", err)
+	var t wgpu.Timing
+	var err error
+	if ctx == nil {
+		start := time.Now()
+		par.For(len(pairs), 1<<12, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				dst[i] = Merge([32]byte(pairs[i][:32]), [32]byte(pairs[i][32:]))
+			}
+		})
+		t.Wall = time.Since(start)
+	} else {
+		var b wgpu.Batch
+		if b, err = mergeBatch(ctx, dst, pairs); err == nil {
+			t, err = ctx.RunBatch(b)
 		}
-		_, err := ctx.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(in), wgpu.Bind(out), wgpu.Bind(rec)},
-			Params: mergeParams(uint32(m)), Groups: ctx.Grid(uint64(m), 64)})
-		if err != nil {
-			return fmt.Errorf("blake3: MergeMany pairs %d..%d: %w", lo, hi, err)
-		}
-		if err := ctx.Download(wgpu.Bytes(dst[lo:hi]), out, 0); err != nil {
-			return fmt.Errorf("blake3: MergeMany download: %w", err)
-		}
+	}
+	if opts.Timing != nil {
+		*opts.Timing = t
+	}
+	if err != nil {
+		return fmt.Errorf("blake3: MergeMany: %w", err)
 	}
 	return nil
 }
 
-func mergeParams(count uint32) []uint32 {
-	p := make([]uint32, 14)
-	p[0] = count
-	return p
-}
-
-func kernelSourceDefault() (string, error) {
-	src, _, err := kernelSource(defaultDesign)
-	return src, err
-}
-
-// sumBatch hashes many inputs, each no larger than one piece, with one Run
-// for the lot: the inputs sit side by side in one buffer and each has its
-// own regions of the chaining-value buffers. It serves tests that sweep
-// thousands of lengths, where a Run per input would dominate.
-func sumBatch(ctx *wgpu.Context, inputs [][]byte, opts Options) ([][]byte, error) {
-	e, length, err := opts.engine(ctx)
+// mergeBatch is MergeMany's job for the GPU.
+func mergeBatch(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte) (wgpu.Batch, error) {
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "blake3_merge.wgsl:merge_many", Module: mergeModule, Entry: "merge_many",
+		Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 	if err != nil {
-		return nil, err
+		return wgpu.Batch{}, err
 	}
-	align := func(n uint64) uint64 { return (n + 255) &^ 255 }
-	var dataOff, aOff, bOff []uint64
-	var dataN, aN, bN uint64
-	for _, in := range inputs {
-		n := uint64(len(in))
-		if n > pieceBytes(ctx.Limits()) {
-			return nil, fmt.Errorf("blake3: batch input of %d bytes exceeds one piece", n)
-		}
-		chunks := max((n+ChunkSize-1)/ChunkSize, 1)
-		dataOff, aOff, bOff = append(dataOff, dataN), append(aOff, aN), append(bOff, bN)
-		dataN += align(max(n, 16))
-		aN += align(cvBytesFor(chunks))
-		bN += align(levelBytes(chunks))
-	}
-	host := make([]byte, dataN)
-	for i, in := range inputs {
-		copy(host[dataOff[i]:], in)
-	}
-	bufs := make([]*wgpu.Buffer, 4)
-	for i, size := range []uint64{dataN, aN, bN, recordBytes * uint64(len(inputs))} {
-		if bufs[i], err = ctx.NewBuffer("blake3 batch", size); err != nil {
-			return nil, fmt.Errorf("blake3: %w", err)
-		}
-		defer bufs[i].Release()
-	}
-	if err := ctx.Upload(bufs[0], 0, host); err != nil {
-		return nil, fmt.Errorf("blake3: %w", err)
-	}
-	var ds []wgpu.Dispatch
-	for i, in := range inputs {
-		n := uint64(len(in))
-		chunks := max((n+ChunkSize-1)/ChunkSize, 1)
-		d, _ := e.plan(wgpu.Binding{Buffer: bufs[0], Offset: dataOff[i], Size: max((n+15)&^15, 16)},
-			wgpu.Binding{Buffer: bufs[1], Offset: aOff[i], Size: cvBytesFor(chunks)},
-			wgpu.Binding{Buffer: bufs[2], Offset: bOff[i], Size: levelBytes(chunks)},
-			wgpu.Binding{Buffer: bufs[3], Offset: recordBytes * uint64(i), Size: recordBytes}, n, 0, true)
-		ds = append(ds, d...)
-	}
-	if _, err := ctx.Run(ds...); err != nil {
-		return nil, fmt.Errorf("blake3: batch: %w", err)
-	}
-	recs := make([]uint32, recordBytes/4*len(inputs))
-	if err := ctx.Download(wgpu.Bytes(recs), bufs[3], 0); err != nil {
-		return nil, fmt.Errorf("blake3: batch: %w", err)
-	}
-	out := make([][]byte, len(inputs))
-	for i := range inputs {
-		var w [28]uint32
-		copy(w[:], recs[i*recordBytes/4:])
-		out[i] = finish(recordOutput(w), length)
-	}
-	return out, nil
+	return wgpu.Batch{
+		Label:  "blake3 merge",
+		Count:  len(pairs),
+		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(pairs), ItemBytes: 64}},
+		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 32},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), 64)}}
+		},
+	}, nil
 }

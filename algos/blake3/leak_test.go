@@ -20,10 +20,10 @@ func TestNoLeaks(t *testing.T) {
 			return err
 		})
 		gputest.NoLeaks(t, ctx, func() error {
-			return MergeMany(ctx, make([][32]byte, 33), make([][64]byte, 33))
+			return MergeMany(ctx, make([][32]byte, 33), make([][64]byte, 33), Options{})
 		})
 		gputest.NoLeaks(t, ctx, func() error { // an error path
-			return MergeMany(ctx, make([][32]byte, 3), make([][64]byte, 4))
+			return MergeMany(ctx, make([][32]byte, 3), make([][64]byte, 4), Options{})
 		})
 	})
 }

@@ -5,8 +5,9 @@
 // The Go code in this file is the reference: it follows the BLAKE3
 // specification's reference implementation word for word, and every GPU
 // result is tested against it. Hasher is a hash.Hash that runs on the CPU;
-// the GPU entry points (Sum, SumReader, SumBuffer, MergeMany) are batch
-// functions that return errors.
+// the GPU entry points (Sum, SumReader, MergeMany, and an Engine for
+// repeated calls) return errors, and run on all CPU cores when given a nil
+// Context.
 package blake3
 
 import (

@@ -120,17 +120,6 @@ func TestMergeReference(t *testing.T) {
 	}
 }
 
-func TestPieceBytesAndSplit(t *testing.T) {
-	require.Equal(t, uint64(128<<20), pieceBytes(limitsOf(128<<20, 2<<30)))
-	require.Equal(t, uint64(1<<30), pieceBytes(limitsOf(2<<30-1, 1<<36)))
-	require.Equal(t, uint64(2<<30), pieceBytes(limitsOf(2<<30, 1<<36)))
-	require.Equal(t, uint64(ChunkSize), pieceBytes(limitsOf(100, 1<<36)))
-	require.Equal(t, uint64(4096), pieceBytes(limitsOf(5000, 1<<36)))
-	require.Equal(t, uint64(1), splitPieces(0, 4096))
-	require.Equal(t, uint64(1), splitPieces(4096, 4096))
-	require.Equal(t, uint64(2), splitPieces(4097, 4096))
-}
-
 // TestReferenceAgainstZeebo checks the reference against a well-kept
 // independent Go implementation, in all three modes, on random lengths
 // and extended-output lengths.
