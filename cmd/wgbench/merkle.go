@@ -59,8 +59,8 @@ With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
 		Use:   "prove --hash blake3|rescue --in LEAVES --index I",
 		Short: "Print the JSON membership proof of leaf I",
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
-{"index": I, "leaf": hex, "path": [hex, ...], "root": hex}, the path ordered
-from the leaf's sibling up to the child of the root.`,
+{"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex}, the
+path ordered from the leaf's sibling up to the child of the root.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tree, err := merkleBuild(g, hashName, in, approach)
@@ -129,7 +129,7 @@ func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, e
 	}
 	// The CPU path has no approaches, but a typo must not pass there and
 	// fail only on a GPU.
-	if approach < 0 || approach > merkle.Subtrees {
+	if approach < 0 || approach > int(merkle.Subtrees) {
 		return nil, fmt.Errorf("merkle: approach %d: accepted are 1 (a dispatch per level), 2 (workgroup levels through global memory), 3 (subtrees in workgroup memory), or 0 for the fastest", approach)
 	}
 	leaves, err := readLeaves(in, g.hostMemory()/3)
@@ -149,7 +149,7 @@ func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, e
 	if ctx != nil {
 		defer ctx.Close()
 	}
-	return merkle.Build(ctx, leaves, hash, merkle.Options{Approach: approach})
+	return merkle.Build(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)})
 }
 
 // readLeaves reads a leaves file: a regular file, a pipe or a FIFO, of at

@@ -89,17 +89,19 @@ func TestMerkleProveVerify(t *testing.T) {
 
 			var fields map[string]json.RawMessage
 			require.NoError(t, json.Unmarshal([]byte(stdout), &fields), what)
-			require.ElementsMatch(t, []string{"index", "leaf", "path", "root"}, keys(fields), what)
+			require.ElementsMatch(t, []string{"index", "leaves", "leaf", "path", "root"}, keys(fields), what)
 			var p struct {
-				Index int      `json:"index"`
-				Leaf  string   `json:"leaf"`
-				Path  []string `json:"path"`
-				Root  string   `json:"root"`
+				Index  int      `json:"index"`
+				Leaves int      `json:"leaves"`
+				Leaf   string   `json:"leaf"`
+				Path   []string `json:"path"`
+				Root   string   `json:"root"`
 			}
 			require.NoError(t, json.Unmarshal([]byte(stdout), &p))
 			want, err := ref.Proof(index)
 			require.NoError(t, err)
 			require.Equal(t, index, p.Index)
+			require.Equal(t, n, p.Leaves)
 			require.Equal(t, hex.EncodeToString(leaves[index][:]), p.Leaf)
 			require.Equal(t, hex.EncodeToString(want.Root[:]), p.Root)
 			require.Len(t, p.Path, 6, what)
