@@ -64,9 +64,9 @@ var variantSpecs = [...]variantSpec{
 }
 
 // spec resolves Default and checks v. Default is Rows: BenchmarkVariants on
-// an H200, whole hash of 1 GiB resident: rows 0.746 ms, lanes2 0.781,
-// lanes4 0.897, lanes8 0.978, lanes16 1.098. The rows kernel keeps the
-// fewest registers live, so the most warps hide the loads.
+// an H200, whole hash of 1 GiB resident (2026-11-23): rows 0.729 ms, lanes2
+// 0.743, lanes4 0.833, lanes8 0.856, lanes16 0.894. The rows kernel keeps
+// the fewest registers live, so the most warps hide the loads.
 func (v Variant) spec() (variantSpec, error) {
 	if v == Default {
 		v = Rows
@@ -330,8 +330,12 @@ func (e *Engine) cpuSum(src *source) (output, uint64, error) {
 			return o, 0, err
 		}
 	}
+	var r io.Reader = src.seq
+	if src.at != nil {
+		r = src.at
+	}
 	h := newHasher(e.key, e.flags)
-	n, err := io.Copy(h, src.sequence())
+	n, err := io.Copy(h, r)
 	return h.rootOutput(), uint64(n), readError(uint64(n), err)
 }
 
@@ -574,14 +578,6 @@ func newSource(r io.Reader) (*source, error) {
 		}
 	}
 	return &source{seq: bufio.NewReaderSize(r, 64<<10)}, nil
-}
-
-// sequence reads the input from its start in sequence.
-func (s *source) sequence() io.Reader {
-	if s.at != nil {
-		return s.at
-	}
-	return s.seq
 }
 
 // more reports whether the input has a byte at off (for a reader read in
