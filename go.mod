@@ -12,6 +12,7 @@ require (
 	golang.org/x/term v0.44.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.17.0
+	lukechampine.com/blake3 v1.4.1
 )
 
 require (
