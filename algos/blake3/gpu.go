@@ -216,7 +216,7 @@ func (e *Engine) Release() {
 func (e *Engine) Sum(data []byte) ([]byte, error) {
 	if e.ctx == nil {
 		defer e.report(time.Now())
-		return e.output(pendingRoot(data, e.key, e.flags)), nil
+		return e.output(cpuRoot(data, e.key, e.flags)), nil
 	}
 	return e.SumReader(bytes.NewReader(data))
 }
@@ -317,7 +317,7 @@ func (e *Engine) report(start time.Time) {
 // reader read in sequence, with the reference Hasher.
 func (e *Engine) cpuSum(src *source) (output, uint64, error) {
 	if src.at != nil {
-		o, err := pendingRootReaderAt(src.at, src.hint, e.key, e.flags)
+		o, err := cpuRootReaderAt(src.at, src.hint, e.key, e.flags)
 		if err == nil {
 			more, err := src.more(src.hint)
 			if err != nil {
