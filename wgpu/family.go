@@ -255,15 +255,20 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	return total, err
 }
 
-// nextPiece scales the piece size toward submitTarget from the last
-// piece's duration: four times larger while it took under an eighth of the
-// target, smaller in proportion when it took longer than the target.
+// nextPiece scales the piece size toward half of submitTarget from the
+// last piece's duration, in proportion (up to 256 times larger at once, so
+// a fast GPU reaches its limit-sized pieces after one small piece).
 func nextPiece(piece, lastN int, took time.Duration, limit int) int {
+	aim := float64(submitTarget / 2)
 	switch {
 	case took > submitTarget && lastN > 1:
-		return max(1, int(float64(lastN)*float64(submitTarget)/float64(took)/2))
-	case took < submitTarget/8 && lastN == piece:
-		return min(limit, piece*4)
+		return max(1, int(float64(lastN)*aim/float64(took)))
+	case took < submitTarget/4 && lastN == piece:
+		scale := 256.0
+		if took > 0 {
+			scale = min(scale, aim/float64(took))
+		}
+		return int(min(float64(limit), float64(piece)*scale))
 	}
 	return piece
 }

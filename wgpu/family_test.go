@@ -196,3 +196,17 @@ func TestTrace(t *testing.T) {
 	require.NoError(t, wgpu.WriteTrace(&sb))
 	require.Contains(t, sb.String(), "test phase")
 }
+
+func TestNextPiece(t *testing.T) {
+	const limit = 1 << 26
+	// A fast first piece grows in proportion, at most 256 times at once.
+	require.Equal(t, 1<<24, wgpu.NextPiece(1<<16, 1<<16, time.Microsecond, limit))
+	require.Equal(t, limit, wgpu.NextPiece(1<<24, 1<<24, time.Microsecond, limit))
+	// 12.5 ms of a 125 ms aim: ten times larger.
+	require.Equal(t, 10<<16, wgpu.NextPiece(1<<16, 1<<16, 12500*time.Microsecond, limit))
+	// Too slow: shrunk to aim at half the target.
+	require.Equal(t, 1<<14, wgpu.NextPiece(1<<16, 1<<16, time.Second/2, limit))
+	// In between, or a last short piece: unchanged.
+	require.Equal(t, 1<<16, wgpu.NextPiece(1<<16, 1<<16, 200*time.Millisecond, limit))
+	require.Equal(t, 1<<16, wgpu.NextPiece(1<<16, 100, time.Microsecond, limit))
+}
