@@ -73,8 +73,10 @@ type Options struct {
 	// stop flag back once per submission, and kernels of rounds after the
 	// stop return at once. Zero means DefaultBatch. Whatever Batch is, a
 	// submission holds fewer rounds when the rounds measured so far say it
-	// would run past 250 ms (the first submission holds one round), so that
-	// no GPU watchdog or driver timeout is approached.
+	// would run past 250 ms, so that no GPU watchdog or driver timeout is
+	// approached: a Solver sizes its first submission from a pessimistic
+	// guess (see guessRoundTime), the others from the time its rounds took,
+	// which it remembers for its later Solves.
 	Batch int
 	// Timing, when not nil, receives each call's timing summed over its
 	// submissions (the wall time alone on the CPU backend).

@@ -140,6 +140,10 @@ type Solver struct {
 	s       [2]*wgpu.Buffer
 	v, st   *wgpu.Buffer
 	loaded  bool
+	// roundTime is how long a round took in the last submission that did
+	// not stop, guessRoundTime before: it sizes the next submission (see
+	// roundsFor).
+	roundTime time.Duration
 	// The kernels of a round: the row sums, the finish, and those of the
 	// options chosen (nil when not used).
 	rowsum, finish, copyRows, transform, reduceMax *wgpu.Kernel
@@ -159,7 +163,7 @@ func NewSolver(ctx *wgpu.Context, n int, opts Options, g ...GPU) (_ *Solver, err
 	if err := CheckSize(ctx, n); err != nil {
 		return nil, err
 	}
-	s := &Solver{ctx: ctx, n: n, opts: opts}
+	s := &Solver{ctx: ctx, n: n, opts: opts, roundTime: guessRoundTime(n)}
 	if ctx == nil {
 		return s, nil
 	}
@@ -270,8 +274,8 @@ func (s *Solver) solve() (Result, wgpu.Timing, error) {
 	res := Result{Blocks: len(s.blocks)}
 	state := make([]uint32, 8)
 	rounds := s.opts.MaxIter + 1
-	for k0, per := 0, 1; k0 < rounds && state[stStopped] == 0; {
-		k1 := min(k0+per, rounds)
+	for k0 := 0; k0 < rounds && state[stStopped] == 0; {
+		k1 := min(k0+roundsFor(s.roundTime, s.opts.target, s.opts.Batch), rounds)
 		var ds []wgpu.Dispatch
 		for k := k0; k < k1; k++ {
 			ds = s.round(ds, k)
@@ -285,7 +289,9 @@ func (s *Solver) solve() (Result, wgpu.Timing, error) {
 		if err := s.ctx.Download(wgpu.Bytes(state), s.st, 0); err != nil {
 			return Result{}, total, fmt.Errorf("eigen: read state: %w", err)
 		}
-		per = nextRounds(k1-k0, t.Elapsed(), s.opts.target, s.opts.Batch)
+		if state[stStopped] == 0 { // rounds after a stop return at once: no measure
+			s.roundTime = t.Elapsed() / time.Duration(k1-k0)
+		}
 		k0 = k1
 	}
 	if state[stStopped] == 0 || state[stRounds] != state[stUpdates]+1 {
@@ -303,21 +309,28 @@ func (s *Solver) solve() (Result, wgpu.Timing, error) {
 	return res, total, nil
 }
 
-// nextRounds is how many rounds the next submission holds after the last
-// one ran r rounds in took: as many as fit target at the rate measured
-// (rounds all cost alike; the measured time includes the submission's
-// fixed costs, so the estimate errs short), at least one and at most
-// limit. This, with a first submission of one round, is the time bound of
-// Options.Batch: it keeps every submission near the target on any device.
-func nextRounds(r int, took, target time.Duration, limit int) int {
-	if took <= 0 {
-		return limit
+// roundsFor is how many rounds one submission holds when a round takes
+// perRound: as many as fit target, at least one and at most limit. With
+// the time of a Solver's rounds measured as they run (the measure includes
+// a submission's fixed costs, so it errs long), this is the time bound of
+// Options.Batch.
+func roundsFor(perRound, target time.Duration, limit int) int {
+	if perRound <= 0 {
+		return 1
 	}
-	fit := float64(r) * float64(target) / float64(took)
+	fit := float64(target) / float64(perRound)
 	if fit >= float64(limit) {
 		return limit
 	}
 	return max(1, int(fit))
+}
+
+// guessRoundTime is a round's time before one is measured: M read at
+// 100 MB/s, a tenth of what lavapipe on two cores manages. The first
+// submission of a small matrix then holds a whole Batch (n = 512: 16
+// rounds, about 230 ms on lavapipe), that of a large one a single round.
+func guessRoundTime(n int) time.Duration {
+	return time.Duration(n) * time.Duration(n) * 4 * 10 * time.Nanosecond
 }
 
 func (s *Solver) blockBinding(buf *wgpu.Buffer, b block) wgpu.Binding {

@@ -222,23 +222,28 @@ func TestSubmissionsAdapt(t *testing.T) {
 	})
 }
 
-func TestNextRounds(t *testing.T) {
+func TestRoundsFor(t *testing.T) {
 	const target = 250 * time.Millisecond
 	for _, tc := range []struct {
-		r          int
-		took       time.Duration
+		perRound   time.Duration
 		limit, out int
 	}{
-		{1, time.Millisecond, 16, 16},         // fast: straight to the limit
-		{1, time.Millisecond, 1000, 250},      // as many as fit the target
-		{4, 100 * time.Millisecond, 1000, 10}, // 25 ms a round
-		{10, 2 * time.Second, 1000, 1},        // too slow: one round, the least
-		{1, 5 * time.Second, 16, 1},
-		{16, 0, 16, 16},                                      // no time measured
-		{1 << 40, time.Nanosecond, math.MaxInt, math.MaxInt}, // no overflow
+		{0, 16, 1},                    // no time: one round
+		{time.Millisecond, 16, 16},    // fast: the limit
+		{time.Millisecond, 1000, 250}, // as many as fit the target
+		{25 * time.Millisecond, 1000, 10},
+		{200 * time.Millisecond, 1000, 1},
+		{5 * time.Second, 16, 1}, // too slow: one round, the least
+		{time.Nanosecond, math.MaxInt, 250_000_000},
+		{time.Nanosecond, 3, 3},
 	} {
-		require.Equal(t, tc.out, nextRounds(tc.r, tc.took, target, tc.limit), "%+v", tc)
+		require.Equal(t, tc.out, roundsFor(tc.perRound, target, tc.limit), "%+v", tc)
 	}
+	// The first guess: a whole Batch for small matrices, one round for
+	// large ones.
+	require.Equal(t, 16, roundsFor(guessRoundTime(512), target, 16))
+	require.Equal(t, 5, roundsFor(guessRoundTime(1024), target, 1000))
+	require.Equal(t, 1, roundsFor(guessRoundTime(2500), target, 16))
 }
 
 // TestNilContext: a nil Context is the CPU backend, Reference32 exactly.
@@ -358,6 +363,20 @@ func TestSolverResident(t *testing.T) {
 			}
 			s.Release()
 		}
+		// A Solver sizes its submissions from the time its rounds took,
+		// and remembers it from one Solve to the next.
+		s, err := NewSolver(gpu, n, Options{})
+		require.NoError(t, err)
+		defer s.Release()
+		require.NoError(t, s.Load(h))
+		s.roundTime = time.Hour // as if a round had taken an hour
+		first, err := s.Solve()
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, first.Submissions, 2, "a first submission of one round")
+		require.Less(t, s.roundTime, time.Hour, "the rounds' time measured")
+		again, err := s.Solve()
+		require.NoError(t, err)
+		require.Equal(t, first.Vector, again.Vector)
 	})
 }
 
