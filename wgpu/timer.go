@@ -3,6 +3,7 @@ package wgpu
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"time"
 
 	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
@@ -84,23 +85,32 @@ var errMapTimeout = fmt.Errorf("map buffer: no answer from the device in %v (dev
 // returns as if the work were done, and what is released after that is
 // still in use by the GPU (a crash in lavapipe's worker threads).
 func (c *Context) pollUntil(limit time.Duration, done func(queueEmpty bool) bool) bool {
-	deadline := time.Now().Add(limit)
+	start := time.Now()
+	deadline := start.Add(limit)
 	pause := time.Duration(0)
 	for {
 		if done(c.device.Poll(false, nil)) {
 			return true
 		}
-		if time.Now().After(deadline) {
+		now := time.Now()
+		if now.After(deadline) {
 			return false
 		}
-		// A spin first (a short kernel finishes in microseconds), then
-		// sleeps growing to a millisecond.
-		if pause > 0 {
-			time.Sleep(pause)
+		// Most waits are short: poll back to back for the first
+		// milliseconds (a sleep's wake-up alone costs tens of microseconds
+		// and overshoots), then sleep briefly, so that a long submission
+		// costs no core and is seen done within a fifth of a millisecond.
+		if now.Sub(start) < spinFor {
+			runtime.Gosched()
+			continue
 		}
-		pause = min(max(pause*2, 20*time.Microsecond), time.Millisecond)
+		pause = min(max(pause*2, 25*time.Microsecond), 200*time.Microsecond)
+		time.Sleep(pause)
 	}
 }
+
+// spinFor is how long a wait polls without sleeping.
+const spinFor = 3 * time.Millisecond
 
 // waitIdle waits until the queue has finished all submitted work. Callers
 // hold c.mu, so no submission can join the queue meanwhile.
