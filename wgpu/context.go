@@ -166,7 +166,8 @@ type Context struct {
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
-	timers      []*timer // free timestamp sets, one per submission in flight
+	timers      []*timer      // free timestamp sets, one per submission in flight
+	uniforms    []*uniformBuf // free parameter buffers
 	staging     *stagingPool
 }
 
@@ -520,6 +521,10 @@ func (c *Context) Close() error {
 		tm.release()
 	}
 	c.timers = nil
+	for _, u := range c.uniforms {
+		u.buf.Release()
+	}
+	c.uniforms = nil
 	c.queue.Release()
 	c.device.Release()
 	if c.liveBuffers > 0 {
@@ -548,8 +553,8 @@ var (
 // closed. Callers hold c.mu.
 func (c *Context) park() {
 	p := &Context{key: c.key, device: c.device, queue: c.queue, info: c.info,
-		kernels: c.kernels, modules: c.modules, timers: c.timers}
-	c.device, c.queue, c.kernels, c.modules, c.timers = nil, nil, nil, nil, nil
+		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms}
+	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()
 	idle[p.key] = append(idle[p.key], p)
 	idleMu.Unlock()

@@ -235,10 +235,44 @@ func (c *Context) Submit(ds ...Dispatch) (*Pending, error) { return c.submit(fal
 
 // Pending is submitted work that has not been waited for.
 type Pending struct {
-	c     *Context
-	timer *timer
-	start time.Time
-	done  bool
+	c       *Context
+	timer   *timer
+	uniform *uniformBuf // returned to the pool once the work is done
+	start   time.Time
+	done    bool
+}
+
+// uniformAlign is the largest minUniformBufferOffsetAlignment WebGPU lets a
+// device require: offsets aligned to it are valid everywhere.
+const uniformAlign = 256
+
+// uniformBuf is a pooled uniform buffer for a submission's parameters.
+type uniformBuf struct {
+	buf  *gpu.Buffer
+	size uint64
+}
+
+// takeUniform returns a free uniform buffer of at least size bytes,
+// reusing the pool's (the smallest that fits) or making one. Callers hold
+// c.mu.
+func (c *Context) takeUniform(size uint64) (*uniformBuf, error) {
+	best := -1
+	for i, u := range c.uniforms {
+		if u.size >= size && (best < 0 || u.size < c.uniforms[best].size) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		u := c.uniforms[best]
+		c.uniforms = append(c.uniforms[:best], c.uniforms[best+1:]...)
+		return u, nil
+	}
+	size = max(size, 4096)
+	buf, err := c.device.CreateBuffer(&gpu.BufferDescriptor{Label: "params", Usage: gpu.BufferUsage_Uniform | gpu.BufferUsage_CopyDst, Size: size})
+	if err != nil {
+		return nil, err
+	}
+	return &uniformBuf{buf: buf, size: size}, nil
 }
 
 // Wait blocks until the submission has finished and reports its timing.
@@ -257,6 +291,9 @@ func (p *Pending) Wait() (t Timing, err error) {
 	}
 	if err := c.waitIdle(); err != nil {
 		return t, fmt.Errorf("wgpu: wait: %w", err)
+	}
+	if p.uniform != nil {
+		c.uniforms = append(c.uniforms, p.uniform)
 	}
 	t.Wall = time.Since(p.start)
 	if p.timer != nil {
@@ -282,17 +319,44 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 		return nil, err
 	}
 	var groups []*gpu.BindGroup
-	var uniforms []*gpu.Buffer
 	defer func() {
 		for _, g := range groups {
 			g.Release()
 		}
-		// Release, not Destroy: a submitted run may still read them, and
-		// wgpu frees them once its last submission is done.
-		for _, u := range uniforms {
-			u.Release()
-		}
 	}()
+	// Every dispatch's parameters go into one pooled uniform buffer,
+	// written once, each at an offset aligned as any device allows.
+	var params []byte
+	offsets := make([]uint64, len(ds))
+	for i, d := range ds {
+		if d.Kernel == nil || !d.Kernel.uniform {
+			continue
+		}
+		words := d.Params
+		if len(words) == 0 {
+			words = []uint32{0}
+		}
+		offsets[i] = uint64(len(params)+uniformAlign-1) &^ (uniformAlign - 1)
+		// Uniform buffers are read in 16-byte units.
+		params = append(params, make([]byte, int(offsets[i])-len(params)+(len(words)*4+15)&^15)...)
+		for j, w := range words {
+			binary.LittleEndian.PutUint32(params[int(offsets[i])+4*j:], w)
+		}
+	}
+	var uniform *uniformBuf
+	if len(params) > 0 {
+		if uniform, err = c.takeUniform(uint64(len(params))); err != nil {
+			return nil, fmt.Errorf("wgpu: run: params: %w", err)
+		}
+		defer func() {
+			if p == nil {
+				c.uniforms = append(c.uniforms, uniform)
+			}
+		}()
+		if err := c.queue.WriteBuffer(uniform.buf, 0, params); err != nil {
+			return nil, fmt.Errorf("wgpu: run: params: %w", err)
+		}
+	}
 	for i, d := range ds {
 		if d.Kernel == nil {
 			return nil, fmt.Errorf("wgpu: run: dispatch %d has no kernel", i)
@@ -327,21 +391,8 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(j), Buffer: b.Buffer.buf, Offset: b.Offset, Size: size})
 		}
 		if k.uniform {
-			words := d.Params
-			if len(words) == 0 {
-				words = []uint32{0}
-			}
-			// Uniform buffers are read in 16-byte units.
-			raw := make([]byte, (len(words)*4+15)&^15)
-			for j, w := range words {
-				binary.LittleEndian.PutUint32(raw[4*j:], w)
-			}
-			u, err := c.device.CreateBufferInit(&gpu.BufferInitDescriptor{Label: k.name + " params", Contents: raw, Usage: gpu.BufferUsage_Uniform})
-			if err != nil {
-				return nil, fmt.Errorf("wgpu: run %s: params: %w", k.name, err)
-			}
-			uniforms = append(uniforms, u)
-			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: u, Size: uint64(len(raw))})
+			size := uint64(max(len(d.Params), 1)*4+15) &^ 15
+			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: uniform.buf, Offset: offsets[i], Size: size})
 		}
 		g, err := c.device.CreateBindGroup(&gpu.BindGroupDescriptor{Label: k.name, Layout: k.layout, Entries: entries})
 		if err != nil {
@@ -401,5 +452,5 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 	defer cmd.Release()
 	start := time.Now()
 	c.queue.Submit(cmd)
-	return &Pending{c: c, timer: tm, start: start}, nil
+	return &Pending{c: c, timer: tm, uniform: uniform, start: start}, nil
 }

@@ -76,6 +76,12 @@ func TestLongSubmission(t *testing.T) {
 		}
 		groups = uint32(want)
 		took = run(groups)
+		// A machine busy with other work during the calibration makes the
+		// guess short: aim again from the long run itself.
+		for took < 10*time.Second && groups < maxGroups {
+			groups = uint32(min(maxGroups, float64(groups)*float64(12*time.Second)/float64(took)))
+			took = run(groups)
+		}
 		t.Logf("one submission of %d workgroups took %v", groups, took)
 		require.Greater(t, took, 10*time.Second, "the long submission was too short to test anything")
 		got := make([]uint32, groups)
