@@ -1,0 +1,381 @@
+package selftest
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/eigen"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// Families returns the self-test of every kernel family, in the order
+// they are reported: a fresh table, which a test may change.
+func Families() []Family {
+	return []Family{
+		{Name: "blake3", Run: runBLAKE3},
+		{Name: "u64emu", Run: runU64emu},
+		{Name: "rescue", Run: runRescue},
+		{Name: "merkle", Run: runMerkle},
+		{Name: "eigen", Tolerance: EigenTolerance, Run: runEigen, Reference: eigenReference},
+	}
+}
+
+// cpuVariant names the one variant of the CPU backend.
+const cpuVariant = "cpu"
+
+// newRand returns the PCG generator of a seed: every input is drawn from
+// one, so that the same seed gives the same input everywhere.
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x5e1f7e57c0ffee))
+}
+
+// randomBytes returns n bytes from r.
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, (n+7)&^7)
+	for i := 0; i < len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
+	}
+	return b[:n]
+}
+
+// element draws a field element (below P) from r.
+func element(r *rand.Rand) uint64 { return r.Uint64N(u64emu.P) }
+
+// b3Lengths are the BLAKE3 input lengths: around the block (64 bytes),
+// the chunk (1024) and the subtrees of 2 to 1024 chunks, where the GPU's
+// lane variants and the host's merging of subtree roots change hands.
+var b3Lengths = []int{
+	0, 1, 63, 64, 65, 1023, 1024, 1025, 2047, 2048, 2049, 3*1024 + 7,
+	4095, 4096, 4097, 8*1024 - 1, 8 * 1024, 8*1024 + 1, 16 * 1024, 16*1024 + 1,
+	31*1024 + 500, 32*1024 + 1, 64 * 1024, 64*1024 + 1, 100_000,
+	256*1024 + 1, 1 << 20, 1<<20 + 3*1024 + 5,
+}
+
+// b3Modes are the BLAKE3 modes, each with the lengths it hashes; xof asks
+// for 1000 bytes of extended output (16 output blocks, the last partial).
+func b3Modes() []struct {
+	name    string
+	opts    blake3.Options
+	lengths []int
+} {
+	key := randomBytes(newRand(3), blake3.KeySize)
+	return []struct {
+		name    string
+		opts    blake3.Options
+		lengths []int
+	}{
+		{"hash", blake3.Options{}, b3Lengths},
+		{"keyed", blake3.Options{Key: key}, b3Lengths},
+		{"derive", blake3.Options{DeriveKey: true, Context: "wgcompute selftest 2026-11-24 derive_key"}, b3Lengths},
+		{"xof", blake3.Options{Length: 1000}, []int{0, 1, 1025, 16*1024 + 1, 1<<20 + 3*1024 + 5}},
+	}
+}
+
+// b3MergePairs is how many pairs the MergeMany case merges.
+const b3MergePairs = 1000
+
+// runBLAKE3 hashes every mode at every length with every chunk kernel,
+// and merges pairs with MergeMany (which has one kernel, variant
+// "merge").
+func runBLAKE3(ctx *wgpu.Context) ([]Output, error) {
+	data := randomBytes(newRand(1), b3Lengths[len(b3Lengths)-1])
+	variants := blake3.Variants
+	if ctx == nil {
+		variants = []blake3.Variant{blake3.Default}
+	}
+	var outs []Output
+	for _, v := range variants {
+		name := v.String()
+		if ctx == nil {
+			name = cpuVariant
+		}
+		for _, m := range b3Modes() {
+			opts := m.opts
+			opts.Variant = v
+			e, err := blake3.NewEngine(ctx, opts)
+			if err != nil {
+				outs = append(outs, Output{Variant: name, Case: m.name, Err: err})
+				continue
+			}
+			for _, n := range m.lengths {
+				c := fmt.Sprintf("%s/len=%d", m.name, n)
+				sum, err := e.Sum(data[:n])
+				outs = append(outs, Output{Variant: name, Case: c, Digest: Digest(sum), Err: err})
+			}
+			e.Release()
+		}
+	}
+	r := newRand(2)
+	pairs := make([][64]byte, b3MergePairs)
+	for i := range pairs {
+		copy(pairs[i][:], randomBytes(r, 64))
+	}
+	dst := make([][32]byte, len(pairs))
+	err := blake3.MergeMany(ctx, dst, pairs, blake3.Options{})
+	name := "merge"
+	if ctx == nil {
+		name = cpuVariant
+	}
+	outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("merge/pairs=%d", len(pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+	return outs, nil
+}
+
+// u64Edges are field elements where carries and the reduction mod P
+// change: every pair of them is an input of the binary operations.
+var u64Edges = []uint64{
+	0, 1, 2, 3, 1<<31 - 1, 1 << 31, 1<<32 - 1, 1 << 32, 1<<32 + 1,
+	1<<63 - 1, 1 << 63, u64emu.P - 1<<32, u64emu.P - 2, u64emu.P - 1,
+}
+
+// u64Count is how many elements each operation computes: every pair of
+// edges, then random elements, past a multiple of the workgroup size.
+const u64Count = 5000
+
+// u64Inputs returns the operands of the u64emu cases.
+func u64Inputs() (a, b []uint64) {
+	a = make([]uint64, 0, u64Count)
+	b = make([]uint64, 0, u64Count)
+	for _, x := range u64Edges {
+		for _, y := range u64Edges {
+			a, b = append(a, x), append(b, y)
+		}
+	}
+	r := newRand(4)
+	for len(a) < u64Count {
+		a, b = append(a, element(r)), append(b, element(r))
+	}
+	return a, b
+}
+
+// runU64emu runs every batch operation of package u64emu.
+func runU64emu(ctx *wgpu.Context) ([]Output, error) {
+	a, b := u64Inputs()
+	name := "wgsl"
+	if ctx == nil {
+		name = cpuVariant
+	}
+	ops := []struct {
+		name string
+		run  func(dst []uint64) error
+	}{
+		{"add", func(dst []uint64) error { return u64emu.AddTo(ctx, dst, a, b) }},
+		{"sub", func(dst []uint64) error { return u64emu.SubTo(ctx, dst, a, b) }},
+		{"mul", func(dst []uint64) error { return u64emu.MulTo(ctx, dst, a, b) }},
+		{"pow7", func(dst []uint64) error { return u64emu.Pow7To(ctx, dst, a) }},
+		{"invpow7", func(dst []uint64) error { return u64emu.InvPow7To(ctx, dst, a) }},
+	}
+	var outs []Output
+	for _, op := range ops {
+		dst := make([]uint64, len(a))
+		err := op.run(dst)
+		outs = append(outs, Output{Variant: name, Case: op.name, Digest: Digest(wgpu.Bytes(dst)), Err: err})
+	}
+	return outs, nil
+}
+
+// Sizes of the Rescue cases: states permuted, pairs merged, and inputs of
+// each length hashed (lengths below, at and past the rate of 8).
+const (
+	rescueStates = 300
+	rescuePairs  = 300
+	rescueInputs = 129
+)
+
+var rescueLengths = []int{1, 7, 8, 9, 16, 23}
+
+// runRescue permutes, hashes and merges with every variant.
+func runRescue(ctx *wgpu.Context) ([]Output, error) {
+	r := newRand(5)
+	states := make([][12]uint64, rescueStates)
+	for i := range states {
+		for j := range states[i] {
+			states[i][j] = element(r)
+		}
+	}
+	states[0] = [12]uint64{}
+	for j := range states[1] {
+		states[1][j] = u64emu.P - 1
+	}
+	pairs := make([][8]uint64, rescuePairs)
+	for i := range pairs {
+		for j := range pairs[i] {
+			pairs[i][j] = element(r)
+		}
+	}
+	inputs := map[int][]uint64{}
+	for _, m := range rescueLengths {
+		in := make([]uint64, m*rescueInputs)
+		for i := range in {
+			in[i] = element(r)
+		}
+		inputs[m] = in
+	}
+	variants := rescue.Variants
+	if ctx == nil {
+		variants = []rescue.Variant{rescue.Fast}
+	}
+	var outs []Output
+	for _, v := range variants {
+		name := v.String()
+		if ctx == nil {
+			name = cpuVariant
+		}
+		b, err := rescue.NewBatcher(ctx, rescue.Options{Variant: v})
+		if err != nil {
+			outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
+			continue
+		}
+		st := append([][12]uint64(nil), states...)
+		err = b.PermuteMany(st)
+		outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err})
+		for _, m := range rescueLengths {
+			dst := make([][4]uint64, rescueInputs)
+			err := b.HashElementsMany(dst, inputs[m], m)
+			outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("hash/elements=%d", m), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+		}
+		dst := make([][4]uint64, len(pairs))
+		err = b.MergeMany(dst, pairs)
+		outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("merge/pairs=%d", len(pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+		b.Release()
+	}
+	return outs, nil
+}
+
+// merkleSizes are the tree sizes, in leaves.
+var merkleSizes = []int{2, 4, 64, 1024, 4096}
+
+// runMerkle builds trees of every size with both hashes by every
+// approach; a case's digest covers all of the tree's nodes.
+func runMerkle(ctx *wgpu.Context) ([]Output, error) {
+	n := merkleSizes[len(merkleSizes)-1]
+	r := newRand(6)
+	b3Leaves := make([][32]byte, n)
+	rpLeaves := make([][32]byte, n)
+	for i := range n {
+		copy(b3Leaves[i][:], randomBytes(r, 32))
+		for j := 0; j < 4; j++ {
+			binary.LittleEndian.PutUint64(rpLeaves[i][8*j:], element(r))
+		}
+	}
+	hashes := []struct {
+		h      merkle.Hash
+		leaves [][32]byte
+	}{{blake3.MerkleMerge{}, b3Leaves}, {rescue.MerkleMerge{}, rpLeaves}}
+	approaches := merkle.Approaches
+	if ctx == nil {
+		approaches = []merkle.Approach{0}
+	}
+	var outs []Output
+	for _, a := range approaches {
+		name := a.String()
+		if ctx == nil {
+			name = cpuVariant
+		}
+		for _, h := range hashes {
+			b, err := merkle.NewBuilder(ctx, h.h, merkle.Options{Approach: a})
+			if err != nil {
+				outs = append(outs, Output{Variant: name, Case: h.h.Name(), Err: err})
+				continue
+			}
+			for _, n := range merkleSizes {
+				c := fmt.Sprintf("%s/leaves=%d", h.h.Name(), n)
+				t, err := b.Build(h.leaves[:n])
+				if err != nil {
+					outs = append(outs, Output{Variant: name, Case: c, Err: err})
+					continue
+				}
+				outs = append(outs, Output{Variant: name, Case: c, Digest: Digest(wgpu.Bytes(t.Nodes()))})
+			}
+			b.Release()
+		}
+	}
+	return outs, nil
+}
+
+// EigenTolerance is the largest relative error of the eigen family's
+// results against the float64 reference: 1e-5, about 16 of float32's 24
+// significand bits. The solver stops once adjacent row sums agree to
+// eigenEps, so its float32 results may differ from the reference's by
+// about that much even where every operation rounds correctly.
+const EigenTolerance = 1e-5
+
+// eigenEps is the stop threshold of the eigen cases.
+const eigenEps = 1e-6
+
+// eigenCases are the matrices: random entries (a PCG from a fixed seed),
+// with a row count that fills no workgroup exactly, and a Hilbert matrix.
+func eigenCases() []struct {
+	name string
+	n    int
+	m    []float32
+} {
+	const n = 100
+	r := newRand(7)
+	m := make([]float32, n*n)
+	for i := range m {
+		m[i] = float32((1 - r.Float64()) / n)
+	}
+	return []struct {
+		name string
+		n    int
+		m    []float32
+	}{{"random-n100", n, m}, {"hilbert-n33", 33, eigen.Hilbert(33)}}
+}
+
+// eigenOutputs are a result's outputs: the eigenvalue, then the vector.
+func eigenOutputs(variant, c string, res eigen.Result, err error) []Output {
+	if err == nil && !res.Converged {
+		err = fmt.Errorf("did not converge in %d iterations (spread %.3g, eps %.3g)", res.Iterations, res.Spread, eigenEps)
+	}
+	if err != nil {
+		return []Output{{Variant: variant, Case: c, Err: err}}
+	}
+	return []Output{
+		{Variant: variant, Case: c + "/value", Values: []float64{res.Value}},
+		{Variant: variant, Case: c + "/vector", Values: res.Vector},
+	}
+}
+
+// runEigen solves every case with every variant, with the implicit
+// transform and the explicit one, fused and not.
+func runEigen(ctx *wgpu.Context) ([]Output, error) {
+	type config struct {
+		name string
+		opts eigen.Options
+	}
+	configs := []config{{cpuVariant, eigen.Options{}}}
+	if ctx != nil {
+		configs = nil
+		for _, v := range eigen.Variants {
+			configs = append(configs,
+				config{v.String(), eigen.Options{Variant: v}},
+				config{v.String() + "/explicit", eigen.Options{Variant: v, Explicit: true}},
+				config{v.String() + "/explicit-unfused", eigen.Options{Variant: v, Explicit: true, Unfused: true}})
+		}
+	}
+	var outs []Output
+	for _, cfg := range configs {
+		for _, c := range eigenCases() {
+			opts := cfg.opts
+			opts.Eps = eigenEps
+			res, err := eigen.MaxEigen(ctx, c.m, c.n, opts)
+			outs = append(outs, eigenOutputs(cfg.name, c.name, res, err)...)
+		}
+	}
+	return outs, nil
+}
+
+// eigenReference is the float64 reference of every case.
+func eigenReference() ([]Output, error) {
+	var outs []Output
+	for _, c := range eigenCases() {
+		res, err := eigen.Reference64(c.m, c.n, eigen.Options{Eps: eigenEps})
+		outs = append(outs, eigenOutputs("float64", c.name, res, err)...)
+	}
+	return outs, nil
+}
