@@ -152,11 +152,7 @@ type Solver struct {
 // NewSolver allocates GPU memory for an n×n matrix, after checking opts and
 // CheckSize(ctx, n). M is bound in blocks of whole rows when it exceeds
 // the device's storage binding limit. A nil ctx is the CPU backend.
-//
-// The trailing GPU argument is deprecated (see compat.go): set its fields
-// in opts.
-func NewSolver(ctx *wgpu.Context, n int, opts Options, g ...GPU) (_ *Solver, err error) {
-	opts = legacyGPU(opts, g)
+func NewSolver(ctx *wgpu.Context, n int, opts Options) (_ *Solver, err error) {
 	if opts, err = opts.withDefaults(); err != nil {
 		return nil, err
 	}

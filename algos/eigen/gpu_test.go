@@ -379,25 +379,3 @@ func TestSolverResident(t *testing.T) {
 		require.Equal(t, first.Vector, again.Vector)
 	})
 }
-
-// TestCompat: the deprecated names still answer as before.
-func TestCompat(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		want, err := MaxEigen(ctx, known3, 3, Options{Variant: V1, Batch: 2})
-		require.NoError(t, err)
-		got, st, err := MaxEigenGPU(ctx, known3, 3, Options{}, GPU{Variant: V1, Batch: 2})
-		require.NoError(t, err)
-		require.Equal(t, want, got)
-		require.Equal(t, got.Iterations+1, st.Rounds)
-		require.Equal(t, got.Submissions, st.Submits)
-		require.Equal(t, ctx.Info().Timestamps, st.Measured)
-		s, err := NewSolver(ctx, 3, Options{}, GPU{Variant: V1, Batch: 2})
-		require.NoError(t, err)
-		defer s.Release()
-		require.NoError(t, s.Load(known3))
-		got, st, err = s.Run()
-		require.NoError(t, err)
-		require.Equal(t, want, got)
-		require.Positive(t, st.Wall)
-	})
-}

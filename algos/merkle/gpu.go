@@ -88,7 +88,7 @@ const regLevels = 2
 // settings returns the approach and workgroup size a build of n leaves
 // runs with: the options', else the hash's Tuning, else Subtrees with 64
 // invocations. It is the one place where the defaults are chosen.
-func settings(hash Hasher, opts Options, n int) (Approach, int, error) {
+func settings(hash Hash, opts Options, n int) (Approach, int, error) {
 	a, wg := opts.Approach, opts.WorkgroupSize
 	tuning, tuned := hash.(Tuning)
 	if a == 0 && tuned {
@@ -119,7 +119,7 @@ func settings(hash Hasher, opts Options, n int) (Approach, int, error) {
 // on all CPU cores (BuildCPU). len(leaves) must be a power of two, at least
 // 2, and every leaf a digest the hash accepts. The tree keeps leaves (it
 // does not copy them).
-func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hasher, opts Options) (*Tree, error) {
+func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hasher, opts Options) (*Tr
 // nil Context builds on the CPU.
 type Builder struct {
 	ctx  *wgpu.Context
-	hash Hasher
+	hash Hash
 	opts Options
 	// maxLeaves is the most leaves of one subtree: the largest power of
 	// two whose digests fit one storage binding and one buffer.
@@ -146,7 +146,7 @@ type Builder struct {
 
 // NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
 // It holds no device memory until its first build.
-func NewBuilder(ctx *wgpu.Context, hash Hasher, opts Options) (*Builder, error) {
+func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}

@@ -9,11 +9,12 @@ import (
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
-// Hasher is the 2-to-1 merge a tree is built with, in Go and in WGSL. Hash
-// packages provide their own (blake3.MerkleMerge, rescue.MerkleMerge)
-// without importing this package: any type with these methods is a
-// Hasher, so a new hash plugs in without a change here.
-type Hasher interface {
+// Hash is the 2-to-1 merge a tree is built with, in Go and in WGSL. The
+// packages of the hashes provide their own (blake3.MerkleMerge,
+// rescue.MerkleMerge) without importing this package: any type with these
+// methods is a Hash, so a new hash plugs in without a change here. A
+// program lists the hashes it offers and matches them by Name.
+type Hash interface {
 	// Name names the hash in errors ("blake3").
 	Name() string
 	// Merge returns the parent of left and right: the plain-Go merge, the
@@ -35,7 +36,7 @@ type Hasher interface {
 	MergeModule() wgpu.Module
 }
 
-// Tuning is implemented by a Hasher that knows which build is fastest for
+// Tuning is implemented by a Hash that knows which build is fastest for
 // it; Build asks it when Options leave the approach or the workgroup size
 // zero. Its answers are basic types, so hash packages need not import
 // merkle.
@@ -49,11 +50,11 @@ type Tuning interface {
 	MerkleWorkgroupSize(approach string) int
 }
 
-var errNoHash = errors.New("merkle: no hash given: pass a Hasher such as blake3.MerkleMerge{} or rescue.MerkleMerge{}")
+var errNoHash = errors.New("merkle: no hash given: pass a Hash such as blake3.MerkleMerge{} or rescue.MerkleMerge{}")
 
 // checkLeaves returns an error naming the first leaf the hash does not
 // accept.
-func checkLeaves(hash Hasher, leaves [][32]byte) error {
+func checkLeaves(hash Hash, leaves [][32]byte) error {
 	if i := par.First(len(leaves), 1<<12, func(i int) bool { return hash.CheckDigest(leaves[i]) != nil }); i >= 0 {
 		return fmt.Errorf("merkle: leaf %d: %w", i, hash.CheckDigest(leaves[i]))
 	}
@@ -65,7 +66,7 @@ func checkLeaves(hash Hasher, leaves [][32]byte) error {
 // with its prelude. The hash's module may be any wgpu.Module (a hash from
 // outside this repository cannot name files embedded in package wgsl), so
 // the two are compiled as one text, one after the other.
-func kernelModule(hash Hasher, wg int) (wgpu.Module, error) {
+func kernelModule(hash Hash, wg int) (wgpu.Module, error) {
 	m := hash.MergeModule()
 	if m == nil {
 		return nil, fmt.Errorf("merkle: %s: MergeModule returned no module", hash.Name())

@@ -1,5 +1,5 @@
 // Package merkle builds binary Merkle trees on the GPU or on all CPU
-// cores, with any 2-to-1 merge (a Hasher: blake3.MerkleMerge,
+// cores, with any 2-to-1 merge (a Hash: blake3.MerkleMerge,
 // rescue.MerkleMerge, or one of your own), and proves and verifies
 // membership on the CPU.
 //
@@ -43,7 +43,7 @@ const DigestSize = 32
 
 // Tree is a built Merkle tree: the leaves and all N nodes.
 type Tree struct {
-	hash   Hasher
+	hash   Hash
 	leaves [][32]byte
 	nodes  [][32]byte
 }
@@ -61,7 +61,7 @@ func CheckSize(n int) error {
 // for i := n-1; i >= 1; i-- { node[i] = merge(node[2i], node[2i+1]) } with
 // node n+j = leaves[j], each level's merges spread over all cores. The tree
 // keeps leaves (it does not copy them).
-func BuildCPU(leaves [][32]byte, hash Hasher) (*Tree, error) {
+func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func BuildCPU(leaves [][32]byte, hash Hasher) (*Tree, error) {
 }
 
 // Hash returns the hash the tree was built with.
-func (t *Tree) Hash() Hasher { return t.hash }
+func (t *Tree) Hash() Hash { return t.hash }
 
 // Len returns the number of leaves.
 func (t *Tree) Len() int { return len(t.leaves) }
@@ -136,7 +136,7 @@ type Proof struct {
 // accepts, p must state the same n and root, and hashing the leaf with each
 // path entry in turn (on the left when the current index is odd) must give
 // root. A nil hash verifies nothing.
-func Verify(hash Hasher, root [32]byte, n int, p Proof) bool {
+func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 	if hash == nil || CheckSize(n) != nil || p.Leaves != n || p.Root != root ||
 		len(p.Path) != bits.Len(uint(n))-1 || p.Index < 0 || p.Index >= n {
 		return false
@@ -165,7 +165,7 @@ func Verify(hash Hasher, root [32]byte, n int, p Proof) bool {
 // Verify(hash, p.Root, p.Leaves, p). It says only that the proof is
 // consistent; a verifier must also check p.Root and p.Leaves against the
 // root and size it trusts, or call the package's Verify with them.
-func (p Proof) Verify(hash Hasher) bool { return Verify(hash, p.Root, p.Leaves, p) }
+func (p Proof) Verify(hash Hash) bool { return Verify(hash, p.Root, p.Leaves, p) }
 
 type proofJSON struct {
 	Index  int      `json:"index"`

@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden proof files in testd
 
 // hashes are the hashes every test covers: the two of this repository and
 // mix, a hash defined here alone.
-var hashes = []merkle.Hasher{blake3.MerkleMerge{}, rescue.MerkleMerge{}, mixHash{}}
+var hashes = []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}, mixHash{}}
 
 // mixHash is a cheap, order-sensitive merge that plugs into merkle from
 // outside, as a new hash would: its WGSL is a module of this test. It
@@ -70,7 +70,7 @@ func (m textModule) ID() string              { return m.id }
 func (m textModule) Source() (string, error) { return m.src, nil }
 
 // randomLeaves returns n seeded random leaves the hash accepts.
-func randomLeaves(hash merkle.Hasher, n int, seed uint64) [][32]byte {
+func randomLeaves(hash merkle.Hash, n int, seed uint64) [][32]byte {
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	leaves := make([][32]byte, n)
 	for i := range leaves {
@@ -87,7 +87,7 @@ func randomLeaves(hash merkle.Hasher, n int, seed uint64) [][32]byte {
 
 // reference is the tree's definition, one node at a time: the oracle of
 // BuildCPU and of the kernels.
-func reference(leaves [][32]byte, hash merkle.Hasher) [][32]byte {
+func reference(leaves [][32]byte, hash merkle.Hash) [][32]byte {
 	n := len(leaves)
 	node := func(nodes [][32]byte, i int) [32]byte {
 		if i >= n {
@@ -234,8 +234,6 @@ func TestBadInput(t *testing.T) {
 		require.ErrorContains(t, err, "5 leaves")
 		_, err = merkle.Build(ctx, good, nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
-		_, err = merkle.KernelTimes(ctx, good, mixHash{}, merkle.Options{}, -1)
-		require.ErrorContains(t, err, "-1 runs")
 
 		b, err := merkle.NewBuilder(ctx, mixHash{}, merkle.Options{})
 		require.NoError(t, err)
@@ -388,50 +386,6 @@ func TestBuilder(t *testing.T) {
 	})
 }
 
-func TestKernelTimes(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		leaves := randomLeaves(merkle.Blake3, 256, 4)
-		ts, err := merkle.KernelTimes(ctx, leaves, merkle.Blake3, merkle.Options{}, 3)
-		if !ctx.Info().Timestamps {
-			require.ErrorContains(t, err, "no timestamp queries")
-			return
-		}
-		require.NoError(t, err)
-		require.Len(t, ts, 3)
-		for _, d := range ts {
-			require.NotZero(t, d)
-		}
-	})
-	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
-		_, err := merkle.KernelTimes(ctx, randomLeaves(merkle.Blake3, 1<<12, 4), merkle.Blake3, merkle.Options{}, 1)
-		if ctx.Info().Timestamps {
-			require.ErrorContains(t, err, "exceed one subtree of 2048")
-		}
-	})
-}
-
-// TestCompat: the deprecated names give the same trees as the Hashers.
-func TestCompat(t *testing.T) {
-	require.Equal(t, []*merkle.Hash{merkle.Blake3, merkle.Rescue}, merkle.Hashes)
-	for _, h := range merkle.Hashes {
-		got, err := merkle.ParseHash(h.String())
-		require.NoError(t, err)
-		require.Same(t, h, got)
-		leaves := randomLeaves(h.Hasher, 64, 1)
-		a, err := merkle.BuildCPU(leaves, h)
-		require.NoError(t, err)
-		b, err := merkle.BuildCPU(leaves, h.Hasher)
-		require.NoError(t, err)
-		require.Equal(t, b.Nodes(), a.Nodes())
-		require.Equal(t, h.Hasher.(merkle.Tuning).MerkleApproach(1<<23), h.MerkleApproach(1<<23))
-	}
-	h, err := merkle.ParseHash("Rescue")
-	require.NoError(t, err)
-	require.Same(t, merkle.Rescue, h)
-	_, err = merkle.ParseHash("sha1")
-	require.ErrorContains(t, err, "accepted are blake3, rescue")
-}
-
 // rp64 reads the vectors of testdata/rp64_256.json with function fn, each
 // list of decimal elements as digests.
 func rp64(t *testing.T, fn string) [][3][][32]byte {
@@ -516,7 +470,7 @@ func TestProofs(t *testing.T) {
 // tamperFails flips one byte at a time, in turn in the leaf, the root and
 // every path entry, and changes the index and the size; each must fail
 // verification.
-func tamperFails(t *testing.T, hash merkle.Hasher, p merkle.Proof) {
+func tamperFails(t *testing.T, hash merkle.Hash, p merkle.Proof) {
 	t.Helper()
 	for b := 0; b < merkle.DigestSize; b += 7 {
 		q := p
@@ -583,7 +537,7 @@ func TestInteriorNodeAsLeaf(t *testing.T) {
 }
 
 func TestGoldenProofs(t *testing.T) {
-	for _, hash := range []merkle.Hasher{blake3.MerkleMerge{}, rescue.MerkleMerge{}} {
+	for _, hash := range []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}} {
 		t.Run(hash.Name(), func(t *testing.T) {
 			tree, err := merkle.BuildCPU(randomLeaves(hash, 64, 42), hash)
 			require.NoError(t, err)
@@ -674,10 +628,6 @@ func TestNoLeaks(t *testing.T) {
 				}
 			}
 			return nil
-		})
-		gputest.NoLeaks(t, ctx, func() error {
-			_, err := merkle.KernelTimes(ctx, randomLeaves(mixHash{}, 64, 1), mixHash{}, merkle.Options{}, 2)
-			return err
 		})
 	}
 	gputest.ForEach(t, small)

@@ -13,11 +13,11 @@ func TestPlan(t *testing.T) {
 	require.Equal(t, []int{7}, plan(128, 7))
 }
 
-// tuned is a Hasher with Tuning; untuned one without.
+// tuned is a Hash with Tuning; untuned one without.
 type (
-	untuned struct{ Hasher }
+	untuned struct{ Hash }
 	tuned   struct {
-		Hasher
+		Hash
 		approach string
 		wg       int
 	}
@@ -29,7 +29,7 @@ func (h tuned) MerkleWorkgroupSize(a string) int { return map[string]int{"subtre
 
 func TestSettings(t *testing.T) {
 	for _, tc := range []struct {
-		hash     Hasher
+		hash     Hash
 		opts     Options
 		approach Approach
 		wg       int

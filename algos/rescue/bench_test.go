@@ -124,7 +124,7 @@ func BenchmarkMergeCPU(b *testing.B) {
 	b.SetBytes(int64(n * 64))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if err := MergeMany(nil, dst, pairs); err != nil {
+		if err := MergeMany(nil, dst, pairs, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

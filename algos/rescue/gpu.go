@@ -119,10 +119,6 @@ type Options struct {
 	// Timing, when not nil, receives each call's timing, summed over its
 	// submissions (on the CPU path, a nil Context, the host time as Wall).
 	Timing *wgpu.Timing
-	// Stats, when not nil, receives each call's kernel time.
-	//
-	// Deprecated: use Timing (see compat.go).
-	Stats *Stats
 }
 
 // Operation codes of params.op in wgsl/rescue.wgsl.
@@ -315,39 +311,29 @@ func (b *Batcher) report(t wgpu.Timing) {
 	if b.opts.Timing != nil {
 		*b.opts.Timing = t
 	}
-	b.opts.reportStats(t)
 }
 
 // MergeMany runs Batcher.MergeMany once with a Batcher of its own: on the
 // GPU, or on all cores when ctx is nil.
-//
-// opts takes at most one Options; it is variadic only until cmd/wgbench
-// passes Options on every call (see compat.go).
-func MergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, opts ...Options) error {
+func MergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, opts Options) error {
 	return withBatcher(ctx, opts, func(b *Batcher) error { return b.MergeMany(dst, pairs) })
 }
 
 // HashElementsMany runs Batcher.HashElementsMany once with a Batcher of its
 // own: on the GPU, or on all cores when ctx is nil.
-//
-// opts takes at most one Options, as for MergeMany.
-func HashElementsMany(ctx *wgpu.Context, dst [][4]uint64, inputs []uint64, m int, opts ...Options) error {
+func HashElementsMany(ctx *wgpu.Context, dst [][4]uint64, inputs []uint64, m int, opts Options) error {
 	return withBatcher(ctx, opts, func(b *Batcher) error { return b.HashElementsMany(dst, inputs, m) })
 }
 
 // PermuteMany runs Batcher.PermuteMany once with a Batcher of its own: on
 // the GPU, or on all cores when ctx is nil.
 func PermuteMany(ctx *wgpu.Context, states [][12]uint64, opts Options) error {
-	return withBatcher(ctx, []Options{opts}, func(b *Batcher) error { return b.PermuteMany(states) })
+	return withBatcher(ctx, opts, func(b *Batcher) error { return b.PermuteMany(states) })
 }
 
 // withBatcher runs fn with a Batcher for ctx and opts, released after.
-func withBatcher(ctx *wgpu.Context, opts []Options, fn func(*Batcher) error) error {
-	o, err := oneOptions(opts)
-	if err != nil {
-		return err
-	}
-	b, err := NewBatcher(ctx, o)
+func withBatcher(ctx *wgpu.Context, opts Options, fn func(*Batcher) error) error {
+	b, err := NewBatcher(ctx, opts)
 	if err != nil {
 		return err
 	}

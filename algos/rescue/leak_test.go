@@ -10,10 +10,10 @@ import (
 func TestNoLeaks(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		gputest.NoLeaks(t, ctx, func() error {
-			return MergeMany(ctx, make([][4]uint64, 101), make([][8]uint64, 101))
+			return MergeMany(ctx, make([][4]uint64, 101), make([][8]uint64, 101), Options{})
 		})
 		gputest.NoLeaks(t, ctx, func() error {
-			return HashElementsMany(ctx, make([][4]uint64, 7), make([]uint64, 7*13), 13)
+			return HashElementsMany(ctx, make([][4]uint64, 7), make([]uint64, 7*13), 13, Options{})
 		})
 		gputest.NoLeaks(t, ctx, func() error {
 			return PermuteMany(ctx, make([][12]uint64, 5), Options{})

@@ -9,7 +9,7 @@ import (
 )
 
 // MerkleMerge is Rescue Prime (Rp64_256) as the 2-to-1 merge of package
-// merkle's trees (a merkle.Hasher), as winterfell builds them: a digest is
+// merkle's trees (a merkle.Hash), as winterfell builds them: a digest is
 // DigestSize field elements, each a little-endian uint64 below P, and the
 // parent of two digests is Merge of their elements.
 type MerkleMerge struct{}

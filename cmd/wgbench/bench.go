@@ -13,7 +13,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -143,22 +142,24 @@ func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) 
 	return ds[len(ds)/2], nil
 }
 
-// gpuTime is the median of fn's kernel time, or of its wall time where
-// the adapter has no timestamp queries.
-func (cfg *benchConfig) gpuTime(fn func() (wgpu.Timing, error)) (time.Duration, error) {
+// gpuTime is the median GPU time of fn, a call that reports its timing to
+// t (as its Options.Timing): t.Elapsed(), the kernel time where the adapter
+// measures it, else the wall time of the submissions.
+func (cfg *benchConfig) gpuTime(t *wgpu.Timing, fn func() error) (time.Duration, error) {
 	return cfg.median(func() (time.Duration, error) {
-		t, err := fn()
-		return kernelOrWall(t.Measured, t.Kernel, t.Wall), err
+		*t = wgpu.Timing{}
+		err := fn()
+		return t.Elapsed(), err
 	})
 }
 
-// kernelOrWall is the kernel time where it was measured, else the wall
-// time.
-func kernelOrWall(measured bool, kernel, wall time.Duration) time.Duration {
-	if measured {
-		return kernel
-	}
-	return wall
+// wallTime is the median wall time of fn.
+func (cfg *benchConfig) wallTime(fn func() error) (time.Duration, error) {
+	return cfg.median(func() (time.Duration, error) {
+		start := time.Now()
+		err := fn()
+		return time.Since(start), err
+	})
 }
 
 // timeKind names what the kernel columns of ctx's tables measure.
@@ -478,23 +479,6 @@ func svgName(t table) string {
 		name = strings.ReplaceAll(name, "--", "-")
 	}
 	return filepath.Clean(strings.Trim(name, "-") + ".svg")
-}
-
-// cpuParallel runs fn(i) for i in [0, n) on all cores, for the CPU
-// reference columns and the CPU path of the commands.
-func cpuParallel(n int, fn func(i int)) {
-	w := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for g := 0; g < w; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := g; i < n; i += w {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // hostCPU names this machine's CPU count, for CPU-reference columns.

@@ -19,13 +19,16 @@ const (
 )
 
 // blake3Bench holds what every size of the BLAKE3 suite shares: the input
-// on the host and resident on the GPU, and a second buffer that uploads
-// are timed into.
+// on the host and resident on the GPU, a second buffer that uploads are
+// timed into, and an Engine that hashes the resident input and reports
+// its timing to timing.
 type blake3Bench struct {
 	ctx          *wgpu.Context
 	cfg          *benchConfig
 	data         []byte
 	buf, scratch *wgpu.Buffer
+	engine       *blake3.Engine
+	timing       wgpu.Timing
 }
 
 func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
@@ -99,10 +102,16 @@ func newBLAKE3Bench(ctx *wgpu.Context, cfg *benchConfig, largest int64) (_ *blak
 	if err := ctx.Download(make([]byte, 4), b.buf, 0); err != nil {
 		return nil, err
 	}
+	if b.engine, err = blake3.NewEngine(ctx, blake3.Options{Timing: &b.timing}); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
 func (b *blake3Bench) release() {
+	if b.engine != nil {
+		b.engine.Release()
+	}
 	b.scratch.Release()
 	b.buf.Release()
 }
@@ -112,44 +121,37 @@ func (b *blake3Bench) release() {
 func (b *blake3Bench) size(n int64) ([]string, time.Duration, error) {
 	ctx, cfg, data := b.ctx, b.cfg, b.data[:n]
 	want := zeebo.Sum256(data)
-	got, _, err := blake3.SumBuffer(ctx, b.buf, uint64(n), blake3.Options{})
+	got, err := b.engine.SumBuffer(b.buf, uint64(n))
 	if err != nil {
 		return nil, 0, err
 	}
 	if !bytes.Equal(got, want[:]) {
 		return nil, 0, fmt.Errorf("blake3 of %s on the GPU differs from the CPU", sizeName(n))
 	}
-	kernel, err := cfg.gpuTime(func() (wgpu.Timing, error) {
-		_, tm, err := blake3.SumBuffer(ctx, b.buf, uint64(n), blake3.Options{})
-		return tm, err
+	kernel, err := cfg.gpuTime(&b.timing, func() error {
+		_, err := b.engine.SumBuffer(b.buf, uint64(n))
+		return err
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	h2d, err := cfg.median(func() (time.Duration, error) {
-		start := time.Now()
+	h2d, err := cfg.wallTime(func() error {
 		if err := ctx.Upload(b.scratch, 0, data); err != nil {
-			return 0, err
+			return err
 		}
 		// A 4-byte read-back waits for the copies to land.
-		err := ctx.Download(make([]byte, 4), b.scratch, 0)
-		return time.Since(start), err
+		return ctx.Download(make([]byte, 4), b.scratch, 0)
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	d2h, err := cfg.median(func() (time.Duration, error) {
-		start := time.Now()
-		err := ctx.Download(make([]byte, 32), b.buf, 0)
-		return time.Since(start), err
-	})
+	d2h, err := cfg.wallTime(func() error { return ctx.Download(make([]byte, 32), b.buf, 0) })
 	if err != nil {
 		return nil, 0, err
 	}
-	e2e, err := cfg.median(func() (time.Duration, error) {
-		start := time.Now()
+	e2e, err := cfg.wallTime(func() error {
 		_, err := blake3.Sum(ctx, data)
-		return time.Since(start), err
+		return err
 	})
 	if err != nil {
 		return nil, 0, err

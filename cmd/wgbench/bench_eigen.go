@@ -45,15 +45,22 @@ func eigenRowSumsTable(ctx *wgpu.Context, cfg *benchConfig, sizes []int) (table,
 		if err != nil {
 			return t, err
 		}
-		best := slices.Min(times)
-		row := []string{fmt.Sprint(n)}
-		for _, d := range times {
-			row = append(row, ms(d))
-		}
-		t.Rows = append(t.Rows, append(row, fmt.Sprintf("%.1f", gbps(int64(n*n)*4, best)), "float64 sums within 1e-5"))
-		t.Points = append(t.Points, point{X: float64(n), Y: gbps(int64(n*n)*4, best)})
+		addVariantRow(&t, fmt.Sprint(n), float64(n), int64(n*n)*4, times, "float64 sums within 1e-5")
 	}
 	return t, nil
+}
+
+// addVariantRow adds to t the row of one size of an eigen kernel: its
+// name, the variants' times, the best throughput over bytes and what was
+// checked; and the point (x, the best throughput).
+func addVariantRow(t *table, name string, x float64, bytes int64, times []time.Duration, checked string) {
+	best := gbps(bytes, slices.Min(times))
+	row := []string{name}
+	for _, d := range times {
+		row = append(row, ms(d))
+	}
+	t.Rows = append(t.Rows, append(row, fmt.Sprintf("%.1f", best), checked))
+	t.Points = append(t.Points, point{X: x, Y: best})
 }
 
 // eigenRowSums times each variant's row sums of the n×n Hilbert matrix,
@@ -73,15 +80,30 @@ func eigenRowSums(ctx *wgpu.Context, cfg *benchConfig, n int) ([]time.Duration, 
 	if err := ctx.Upload(m, 0, wgpu.Bytes(h)); err != nil {
 		return nil, err
 	}
+	return eigenKernelTimes(cfg, ctx, fmt.Sprintf("row sums n=%d", n),
+		func(k *eigen.Kernels) error { return k.RowSums(dst, m, n) },
+		func() error { return checkRowSums(ctx, dst, h, n) })
+}
+
+// eigenKernelTimes returns the median GPU time of run with each variant's
+// Kernels, in the order of eigen.Variants, and calls check after each
+// variant's runs.
+func eigenKernelTimes(cfg *benchConfig, ctx *wgpu.Context, what string, run func(*eigen.Kernels) error, check func() error) ([]time.Duration, error) {
 	var times []time.Duration
-	for _, v := range []eigen.Variant{eigen.V0, eigen.V1, eigen.V2} {
-		cfg.step(fmt.Sprintf("eigen row sums %s n=%d", v, n))
-		d, err := cfg.gpuTime(func() (wgpu.Timing, error) { return eigen.RowSumsBuffer(ctx, dst, m, n, v) })
-		if err == nil {
-			err = checkRowSums(ctx, dst, h, n)
-		}
+	for _, v := range eigen.Variants {
+		cfg.step(fmt.Sprintf("eigen %s %s", what, v))
+		var tm wgpu.Timing
+		k, err := eigen.NewKernels(ctx, eigen.Options{Variant: v, Timing: &tm})
 		if err != nil {
 			return nil, err
+		}
+		d, err := cfg.gpuTime(&tm, func() error { return run(k) })
+		k.Release()
+		if err == nil {
+			err = check()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", what, v, err)
 		}
 		times = append(times, d)
 	}
@@ -99,13 +121,7 @@ func eigenMaxTable(ctx *wgpu.Context, cfg *benchConfig, vecs []int) (table, erro
 		if err != nil {
 			return t, err
 		}
-		best := slices.Min(times)
-		row := []string{fmt.Sprintf("2^%d", k)}
-		for _, d := range times {
-			row = append(row, ms(d))
-		}
-		t.Rows = append(t.Rows, append(row, fmt.Sprintf("%.1f", gbps(int64(n)*4, best)), "equal to Go's max"))
-		t.Points = append(t.Points, point{X: float64(n), Y: gbps(int64(n)*4, best)})
+		addVariantRow(&t, fmt.Sprintf("2^%d", k), float64(n), int64(n)*4, times, "equal to Go's max")
 	}
 	return t, nil
 }
@@ -127,22 +143,18 @@ func eigenMax(ctx *wgpu.Context, cfg *benchConfig, k int) ([]time.Duration, erro
 	if err := ctx.Upload(buf, 0, wgpu.Bytes(x)); err != nil {
 		return nil, err
 	}
-	var times []time.Duration
-	for _, v := range []eigen.Variant{eigen.V0, eigen.V1, eigen.V2} {
-		cfg.step(fmt.Sprintf("eigen max %s 2^%d", v, k))
-		d, err := cfg.gpuTime(func() (wgpu.Timing, error) {
-			got, t, err := eigen.MaxBuffer(ctx, buf, n, v)
-			if err == nil && got != want {
-				err = fmt.Errorf("max %s of 2^%d elements = %v, want %v", v, k, got, want)
+	var got float32
+	return eigenKernelTimes(cfg, ctx, fmt.Sprintf("max of 2^%d", k),
+		func(kernels *eigen.Kernels) (err error) {
+			got, err = kernels.Max(buf, n)
+			return err
+		},
+		func() error {
+			if got != want {
+				return fmt.Errorf("max of 2^%d elements = %v, want %v", k, got, want)
 			}
-			return t, err
+			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
-		times = append(times, d)
-	}
-	return times, nil
 }
 
 // eigenMethodTable times the whole method on N×N Hilbert matrices against
@@ -161,22 +173,21 @@ func eigenMethodTable(ctx *wgpu.Context, cfg *benchConfig, sizes []int, gonumMax
 			return t, err
 		}
 		cpu := time.Since(cpuStart)
-		kernel, wall, r, err := eigenResident(ctx, cfg, h, n, ref, eigen.GPU{})
+		kernel, wall, r, err := eigenResident(ctx, cfg, h, n, ref, eigen.Options{})
 		if err != nil {
 			return t, err
 		}
 		var others []string
-		for _, g := range []eigen.GPU{{Variant: eigen.V0}, {Variant: eigen.V1}, {Variant: eigen.V2, Explicit: true}} {
-			k, _, _, err := eigenResident(ctx, cfg, h, n, ref, g)
+		for _, o := range []eigen.Options{{Variant: eigen.V0}, {Variant: eigen.V1}, {Variant: eigen.V2, Explicit: true}} {
+			k, _, _, err := eigenResident(ctx, cfg, h, n, ref, o)
 			if err != nil {
 				return t, err
 			}
 			others = append(others, ms(k))
 		}
-		e2e, err := cfg.median(func() (time.Duration, error) {
-			start := time.Now()
+		e2e, err := cfg.wallTime(func() error {
 			_, err := eigen.MaxEigen(ctx, h, n, eigen.Options{})
-			return time.Since(start), err
+			return err
 		})
 		if err != nil {
 			return t, err
@@ -202,11 +213,13 @@ func eigenMethodTable(ctx *wgpu.Context, cfg *benchConfig, sizes []int, gonumMax
 }
 
 // eigenResident times the method on the n×n matrix h resident on the GPU,
-// with the kernels g chooses, and checks each run against ref. It returns
-// the median GPU time (or wall time, without timestamps), the median wall
-// time and the last result.
-func eigenResident(ctx *wgpu.Context, cfg *benchConfig, h []float32, n int, ref eigen.Result, g eigen.GPU) (kernel, wall time.Duration, r eigen.Result, err error) {
-	s, err := eigen.NewSolver(ctx, n, eigen.Options{}, g)
+// with the kernels opts chooses, and checks each run against ref. It
+// returns the median GPU time (or wall time, without timestamps), the
+// median wall time and the last result.
+func eigenResident(ctx *wgpu.Context, cfg *benchConfig, h []float32, n int, ref eigen.Result, opts eigen.Options) (kernel, wall time.Duration, r eigen.Result, err error) {
+	var tm wgpu.Timing
+	opts.Timing = &tm
+	s, err := eigen.NewSolver(ctx, n, opts)
 	if err != nil {
 		return 0, 0, r, err
 	}
@@ -217,20 +230,19 @@ func eigenResident(ctx *wgpu.Context, cfg *benchConfig, h []float32, n int, ref 
 	// Warm the GPU up to its clocks first: a few short runs after an idle
 	// spell measure the ramp, not the kernels.
 	for start := time.Now(); time.Since(start) < 200*time.Millisecond; {
-		if _, _, err := s.Run(); err != nil {
+		if _, err := s.Solve(); err != nil {
 			return 0, 0, r, err
 		}
 	}
 	var walls []time.Duration
-	kernel, err = cfg.median(func() (time.Duration, error) {
-		var st eigen.Stats
+	kernel, err = cfg.gpuTime(&tm, func() error {
 		start := time.Now()
-		r, st, err = s.Run()
+		r, err = s.Solve()
 		walls = append(walls, time.Since(start))
 		if err == nil && (r.Iterations != ref.Iterations || math.Abs(r.Value-ref.Value) > 1e-4*ref.Value) {
-			err = fmt.Errorf("n=%d %+v: GPU gives %v after %d iterations, the CPU reference %v after %d", n, g, r.Value, r.Iterations, ref.Value, ref.Iterations)
+			err = fmt.Errorf("n=%d variant %s explicit %v: GPU gives %v after %d iterations, the CPU reference %v after %d", n, opts.Variant, opts.Explicit, r.Value, r.Iterations, ref.Value, ref.Iterations)
 		}
-		return kernelOrWall(st.Measured, st.Kernel, st.Wall), err
+		return err
 	})
 	slices.Sort(walls)
 	return kernel, walls[len(walls)/2], r, err

@@ -4,11 +4,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -18,28 +19,26 @@ type merkleVariant struct {
 	opts merkle.Options
 }
 
-// merkleLadder is one hash's sizes, 2^lo to 2^hi leaves, with the
-// article's V100 figures in ms by log2 of the size.
+// merkleLadder is one hash's sizes, 2^lo to 2^hi leaves (2^quick at most
+// with --quick), with the article's V100 figures in ms by log2 of the size.
 type merkleLadder struct {
-	hash    *merkle.Hash
-	lo, hi  int
-	article map[int]string
+	hash          merkle.Hash
+	lo, hi, quick int
+	article       map[int]string
 }
 
 // benchMerkle times Build per hash, size and approach: GPU kernel time
 // (timestamps) and end to end (upload, kernels, download into host nodes).
 func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	ladders := []merkleLadder{
-		{merkle.Rescue, 20, 24, map[int]string{20: "63.1", 21: "116.3", 22: "219.8", 23: "431.5", 24: "849.1"}},
-		{merkle.Blake3, 20, 25, map[int]string{25: "7.31"}},
+		// A software adapter merges about 4e4 Rescue pairs per second.
+		{rescue.MerkleMerge{}, 20, 24, 12, map[int]string{20: "63.1", 21: "116.3", 22: "219.8", 23: "431.5", 24: "849.1"}},
+		{blake3.MerkleMerge{}, 20, 25, 14, map[int]string{25: "7.31"}},
 	}
 	var tables []table
 	for _, l := range ladders {
 		if cfg.quick {
-			l.lo, l.hi = 10, 14
-			if l.hash == merkle.Rescue {
-				l.hi = 12 // a software adapter merges about 4e4 Rescue pairs per second
-			}
+			l.lo, l.hi = 10, l.quick
 		}
 		t, err := merkleTable(ctx, cfg, l)
 		if err != nil {
@@ -58,8 +57,9 @@ func merkleTable(ctx *wgpu.Context, cfg *benchConfig, l merkleLadder) (table, er
 		{"2: workgroup levels", merkle.Options{Approach: merkle.WorkgroupLevels}},
 		{"3: subtrees", merkle.Options{Approach: merkle.Subtrees}},
 	}
+	name := l.hash.Name()
 	t := table{
-		Title: fmt.Sprintf("Merkle tree, %s merge", l.hash),
+		Title: fmt.Sprintf("Merkle tree, %s merge", name),
 		Columns: []string{"leaves", "approach", "kernel ms", "end-to-end ms (Build)", "V100 approach 1 ms (article)", "kernel vs V100",
 			"CPU ref ms (" + hostCPU() + ", est.)", "kernel vs CPU", "checked"},
 		XLabel: "leaves", YLabel: "leaves per second (kernel)", LogX: true,
@@ -70,119 +70,103 @@ func merkleTable(ctx *wgpu.Context, cfg *benchConfig, l merkleLadder) (table, er
 	}
 	for lg := l.lo; lg <= l.hi; lg++ {
 		n := 1 << lg
-		leaves := benchLeaves(l.hash, n)
+		leaves := randomLeaves(l.hash, n, 0x6d65726b6c65)
 		cpu := time.Duration(float64(n) * cpuPerLeaf)
 		art := l.article[lg]
 		if art == "" {
 			art = "-"
 		}
 		for _, v := range variants {
-			cfg.step(fmt.Sprintf("merkle %s 2^%d %s", l.hash, lg, v.name))
-			wall, kernel, measured, err := merkleTimes(ctx, cfg, leaves, l.hash, v)
+			cfg.step(fmt.Sprintf("merkle %s 2^%d %s", name, lg, v.name))
+			kernel, wall, err := merkleTimes(ctx, cfg, leaves, l.hash, v.opts)
 			if err != nil {
-				return t, fmt.Errorf("%s 2^%d approach %s: %w", l.hash, lg, v.name, err)
+				return t, fmt.Errorf("%s 2^%d approach %s: %w", name, lg, v.name, err)
 			}
-			kms, vsV100, vsCPU := "n/a", "-", "-"
-			if measured {
-				kms = ms(kernel)
-				vsCPU = fmt.Sprintf("%.1f×", float64(cpu)/float64(kernel))
-				if a, err := strconv.ParseFloat(art, 64); err == nil {
-					vsV100 = fmt.Sprintf("%.2f×", a/(float64(kernel)/1e6))
-				}
-				t.Points = append(t.Points, point{X: float64(n), Y: float64(n) / kernel.Seconds(), Series: v.name})
+			vsV100 := "-"
+			if a, err := strconv.ParseFloat(art, 64); err == nil {
+				vsV100 = fmt.Sprintf("%.2f×", a/(float64(kernel)/1e6))
 			}
-			t.Rows = append(t.Rows, []string{"2^" + strconv.Itoa(lg), v.name, kms, ms(wall), art, vsV100, ms(cpu), vsCPU, "1000 nodes = merge of children"})
+			t.Points = append(t.Points, point{X: float64(n), Y: float64(n) / kernel.Seconds(), Series: v.name})
+			t.Rows = append(t.Rows, []string{"2^" + strconv.Itoa(lg), v.name, ms(kernel), ms(wall), art, vsV100, ms(cpu),
+				fmt.Sprintf("%.1f×", float64(cpu)/float64(kernel)), "1000 nodes = merge of children"})
 		}
 	}
-	t.Notes = append(t.Notes, "End to end: upload of the leaves, the kernels, download of all N nodes into host memory. The article's V100 figures are approach 1.",
+	t.Notes = append(t.Notes, "Kernel: "+timeKind(ctx)+", of builds from leaves already on the GPU where the tree fits one subtree. "+
+		"End to end: upload of the leaves, the kernels, download of all N nodes into host memory. The article's V100 figures are approach 1.",
 		fmt.Sprintf("CPU ref: the plain-Go merges level by level on all cores, timed on 2^%d leaves and scaled linearly (a whole reference tree at the top sizes would take the CPU minutes).", min(16, l.hi)))
 	return t, nil
 }
 
-// merkleTimes checks one tree built with v against the CPU merge and
-// returns the median wall time of Build and, where the adapter has
-// timestamps (measured), the median kernel time of resident builds.
-func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash *merkle.Hash, v merkleVariant) (wall, kernel time.Duration, measured bool, err error) {
-	tree, err := merkle.Build(ctx, leaves, hash, v.opts)
+// merkleTimes checks one tree built with opts against the CPU merge and
+// returns the median GPU time of a build, from leaves already on the GPU
+// where the tree fits one subtree (an upload before each build would let
+// the GPU clock down), and the median wall time of Build from host memory.
+func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash merkle.Hash, opts merkle.Options) (kernel, wall time.Duration, err error) {
+	var tm wgpu.Timing
+	timed := opts
+	timed.Timing = &tm
+	b, err := merkle.NewBuilder(ctx, hash, timed)
 	if err != nil {
-		return 0, 0, false, err
+		return 0, 0, err
+	}
+	defer b.Release()
+	tree, err := b.Build(leaves)
+	if err != nil {
+		return 0, 0, err
 	}
 	if err := spotCheck(tree, 1000); err != nil {
-		return 0, 0, false, err
+		return 0, 0, err
 	}
 	tree = nil
-	repeats := max(cfg.repeats, 1)
-	var walls []time.Duration
-	for r := 0; r < repeats; r++ {
-		start := time.Now()
-		if _, err := merkle.Build(ctx, leaves, hash, v.opts); err != nil {
-			return 0, 0, false, err
+	build := func() error {
+		_, err := b.Build(leaves)
+		return err
+	}
+	if n := len(leaves); n <= b.SubtreeLeaves() {
+		var bufs [2]*wgpu.Buffer // leaves, nodes
+		for i := range bufs {
+			if bufs[i], err = ctx.NewBuffer("bench merkle", uint64(n*merkle.DigestSize)); err != nil {
+				return 0, 0, err
+			}
+			defer bufs[i].Release()
 		}
-		walls = append(walls, time.Since(start))
+		if err := ctx.Upload(bufs[0], 0, wgpu.Bytes(leaves)); err != nil {
+			return 0, 0, err
+		}
+		build = func() error { return b.BuildBuffers(bufs[1], bufs[0], n) }
 	}
-	slices.Sort(walls)
-	wall = walls[len(walls)/2]
-	if !ctx.Info().Timestamps {
-		return wall, 0, false, nil
+	if kernel, err = cfg.gpuTime(&tm, build); err != nil {
+		return 0, 0, err
 	}
-	// Resident leaves, back to back: Build's own kernel time follows an
-	// upload that let the GPU clock down.
-	first, err := merkle.KernelTimes(ctx, leaves, hash, v.opts, 1)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	// Back-to-back runs for at least the warm-up: only the last repeats
-	// count, once the GPU's clock is up.
-	runs := repeats + int(cfg.nextWarmUp()/max(first[0], time.Microsecond))
-	ks, err := merkle.KernelTimes(ctx, leaves, hash, v.opts, min(runs, 5000))
-	if err != nil {
-		return 0, 0, false, err
-	}
-	ks = ks[len(ks)-repeats:]
-	slices.Sort(ks)
-	return wall, ks[len(ks)/2], true, nil
+	wall, err = cfg.wallTime(func() error {
+		_, err := merkle.Build(ctx, leaves, hash, opts)
+		return err
+	})
+	return kernel, wall, err
 }
 
-// cpuMerkleRate times a tree of n leaves built level by level on all cores
-// with the CPU merge and returns the time per leaf in nanoseconds.
-func cpuMerkleRate(hash *merkle.Hash, n int) (float64, error) {
-	leaves := benchLeaves(hash, n)
-	nodes := make([][32]byte, n)
-	start := time.Now()
-	for lo := n / 2; lo >= 1; lo /= 2 {
-		child := func(c int) [32]byte {
-			if c >= n {
-				return leaves[c-n]
-			}
-			return nodes[c]
-		}
-		cpuParallel(lo, func(k int) {
-			i := lo + k
-			nodes[i] = hash.Merge(child(2*i), child(2*i+1))
-		})
-	}
-	d := time.Since(start)
-	ref, err := merkle.BuildCPU(leaves, hash)
-	if err != nil {
+// cpuMerkleRate times a tree of n leaves built on the CPU backend (the
+// merges of each level on all cores) and returns the time per leaf in
+// nanoseconds.
+func cpuMerkleRate(hash merkle.Hash, n int) (float64, error) {
+	var t wgpu.Timing
+	if _, err := merkle.Build(nil, randomLeaves(hash, n, 0x6d65726b6c65), hash, merkle.Options{Timing: &t}); err != nil {
 		return 0, err
 	}
-	if ref.Root() != nodes[1] {
-		return 0, fmt.Errorf("merkle: the parallel CPU tree's root differs from the reference")
-	}
-	return float64(d.Nanoseconds()) / float64(n), nil
+	return float64(t.Wall.Nanoseconds()) / float64(n), nil
 }
 
-// benchLeaves returns n seeded leaves the hash accepts.
-func benchLeaves(hash *merkle.Hash, n int) [][32]byte {
-	r := rand.New(rand.NewPCG(uint64(n), 0x6d65726b6c65))
+// randomLeaves returns n leaves from seed that hash accepts: random
+// bytes, drawn again for the rare leaf it does not (a Rescue element must
+// be below p).
+func randomLeaves(hash merkle.Hash, n int, seed uint64) [][32]byte {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	leaves := make([][32]byte, n)
 	for i := range leaves {
-		for j := 0; j < 4; j++ {
-			v := r.Uint64()
-			if hash == merkle.Rescue {
-				v >>= 1 // below p
+		for ok := false; !ok; ok = hash.CheckDigest(leaves[i]) == nil {
+			for j := 0; j < 4; j++ {
+				binary.LittleEndian.PutUint64(leaves[i][8*j:], r.Uint64())
 			}
-			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
 		}
 	}
 	return leaves

@@ -23,7 +23,10 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	t := table{Title: "Rescue Prime Rp64_256: merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
 		Columns: []string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", rescueHashElements), "hash_elements/s (end to end)", "V100 (article) merges/s", "kernel vs V100", "CPU ref merges/s (" + hostCPU() + ")", "kernel vs CPU", "checked"}}
-	cpu := rescueCPURate(1 << 16)
+	cpu, err := rescueCPURate(1 << 16)
+	if err != nil {
+		return nil, err
+	}
 	var vt table
 	for _, side := range sides {
 		n := side * side
@@ -71,34 +74,33 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 }
 
 // rescueMerges checks the merges of pairs into dst against the CPU
-// reference (up to 4096, evenly spaced) and returns their median kernel
-// and end-to-end times.
+// reference and returns their median kernel and end-to-end times.
 func rescueMerges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, pairs [][8]uint64) (kernel, e2e time.Duration, err error) {
-	n := len(pairs)
-	if err := rescue.MergeMany(ctx, dst, pairs); err != nil {
+	if err := rescue.MergeMany(ctx, dst, pairs, rescue.Options{}); err != nil {
 		return 0, 0, err
 	}
-	for k := 0; k < min(n, 4096); k++ {
-		i := k * (n / min(n, 4096))
+	if _, err := checkMerges(dst, pairs); err != nil {
+		return 0, 0, fmt.Errorf("rescue merge %d: %w", len(pairs), err)
+	}
+	var tm wgpu.Timing
+	merge := func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{Timing: &tm}) }
+	if kernel, err = cfg.gpuTime(&tm, merge); err != nil {
+		return 0, 0, err
+	}
+	e2e, err = cfg.wallTime(merge)
+	return kernel, e2e, err
+}
+
+// checkMerges compares up to 4096 evenly spaced merges in dst with the CPU
+// reference and returns how many it compared.
+func checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) {
+	step := max(1, len(pairs)/4096)
+	for i := 0; i < len(pairs); i += step {
 		if dst[i] != rescue.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
-			return 0, 0, fmt.Errorf("rescue merge %d: pair %d differs from the CPU reference", n, i)
+			return 0, fmt.Errorf("pair %d differs from the CPU reference", i)
 		}
 	}
-	var st rescue.Stats
-	kernel, err = cfg.median(func() (time.Duration, error) {
-		start := time.Now()
-		err := rescue.MergeManyWith(ctx, dst, pairs, rescue.Options{Stats: &st})
-		return kernelOrWall(st.Measured, st.Kernel, time.Since(start)), err
-	})
-	if err != nil {
-		return 0, 0, err
-	}
-	e2e, err = cfg.median(func() (time.Duration, error) {
-		start := time.Now()
-		err := rescue.MergeMany(ctx, dst, pairs)
-		return time.Since(start), err
-	})
-	return kernel, e2e, err
+	return (len(pairs) + step - 1) / step, nil
 }
 
 // rescueHashes times hash_elements over as many inputs of
@@ -113,21 +115,14 @@ func rescueHashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64) (hn in
 	}
 	els = els[:hn*rescueHashElements]
 	hdst := make([][4]uint64, hn)
-	var st rescue.Stats
-	kernel, err = cfg.median(func() (time.Duration, error) {
-		start := time.Now()
-		err := rescue.HashElementsManyWith(ctx, hdst, els, rescueHashElements, rescue.Options{Stats: &st})
-		return kernelOrWall(st.Measured, st.Kernel, time.Since(start)), err
-	})
-	if err != nil {
+	var tm wgpu.Timing
+	hash := func() error {
+		return rescue.HashElementsMany(ctx, hdst, els, rescueHashElements, rescue.Options{Timing: &tm})
+	}
+	if kernel, err = cfg.gpuTime(&tm, hash); err != nil {
 		return 0, 0, 0, err
 	}
-	e2e, err = cfg.median(func() (time.Duration, error) {
-		start := time.Now()
-		err := rescue.HashElementsMany(ctx, hdst, els, rescueHashElements)
-		return time.Since(start), err
-	})
-	if err != nil {
+	if e2e, err = cfg.wallTime(hash); err != nil {
 		return 0, 0, 0, err
 	}
 	if hdst[hn-1] != rescue.HashElements(els[(hn-1)*rescueHashElements:]) {
@@ -145,22 +140,16 @@ func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, 
 	var fast float64
 	for _, v := range rescue.Variants {
 		clear(dst)
-		var st rescue.Stats
-		opts := rescue.Options{Variant: v, Stats: &st}
-		if err := rescue.MergeManyWith(ctx, dst, pairs, opts); err != nil {
+		var tm wgpu.Timing
+		merge := func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{Variant: v, Timing: &tm}) }
+		if err := merge(); err != nil {
 			return t, fmt.Errorf("rescue variant %s: %w", v, err)
 		}
-		step := max(1, n/1024)
-		for i := 0; i < n; i += step {
-			if dst[i] != rescue.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
-				return t, fmt.Errorf("rescue variant %s: pair %d differs from the CPU reference", v, i)
-			}
+		checked, err := checkMerges(dst, pairs)
+		if err != nil {
+			return t, fmt.Errorf("rescue variant %s: %w", v, err)
 		}
-		mk, err := cfg.median(func() (time.Duration, error) {
-			start := time.Now()
-			err := rescue.MergeManyWith(ctx, dst, pairs, opts)
-			return kernelOrWall(st.Measured, st.Kernel, time.Since(start)), err
-		})
+		mk, err := cfg.gpuTime(&tm, merge)
 		if err != nil {
 			return t, fmt.Errorf("rescue variant %s: %w", v, err)
 		}
@@ -171,7 +160,7 @@ func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, 
 		}
 		t.Rows = append(t.Rows, []string{v.String(), fmt.Sprintf("%.3f", float64(mk.Microseconds())/1e3),
 			fmt.Sprintf("%.2f", float64(mk.Nanoseconds())/float64(n)), fmt.Sprintf("%.3g", rate),
-			fmt.Sprintf("%.2f×", rate/fast), fmt.Sprintf("%d evenly spaced merges equal to the CPU reference", (n+step-1)/step)})
+			fmt.Sprintf("%.2f×", rate/fast), fmt.Sprintf("%d evenly spaced merges equal to the CPU reference", checked)})
 	}
 	t.Notes = []string{
 		"Kernel: " + timeKind(ctx) + ", median of the timed repeats.",
@@ -182,10 +171,14 @@ func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, 
 	return t, nil
 }
 
-// rescueCPURate is the CPU reference's merges per second on all cores.
-func rescueCPURate(n int) float64 {
-	out := make([][4]uint64, n)
-	start := time.Now()
-	cpuParallel(n, func(i int) { out[i] = rescue.Merge([4]uint64{uint64(i)}, [4]uint64{uint64(i), 1}) })
-	return float64(n) / time.Since(start).Seconds()
+// rescueCPURate is the CPU backend's merges per second (the reference on
+// all cores).
+func rescueCPURate(n int) (float64, error) {
+	pairs := make([][8]uint64, n)
+	for i := range pairs {
+		pairs[i] = [8]uint64{uint64(i), 0, 0, 0, uint64(i), 1}
+	}
+	var t wgpu.Timing
+	err := rescue.MergeMany(nil, make([][4]uint64, n), pairs, rescue.Options{Timing: &t})
+	return float64(n) / t.Wall.Seconds(), err
 }

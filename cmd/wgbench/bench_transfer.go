@@ -59,24 +59,16 @@ func transferSize(ctx *wgpu.Context, cfg *benchConfig, n int64) (up, down, file 
 	if !bytes.Equal(check, host) {
 		return 0, 0, 0, fmt.Errorf("round trip of %s changed the data", sizeName(n))
 	}
-	up, err = cfg.median(func() (time.Duration, error) {
-		start := time.Now()
+	up, err = cfg.wallTime(func() error {
 		if err := ctx.Upload(dev, 0, host); err != nil {
-			return 0, err
+			return err
 		}
-		if err := ctx.Clear(dev, 0, 4); err != nil {
-			return 0, err
-		}
-		return time.Since(start), nil
+		return ctx.Clear(dev, 0, 4)
 	})
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	down, err = cfg.median(func() (time.Duration, error) {
-		start := time.Now()
-		err := ctx.Download(check, dev, 0)
-		return time.Since(start), err
-	})
+	down, err = cfg.wallTime(func() error { return ctx.Download(check, dev, 0) })
 	if err != nil {
 		return 0, 0, 0, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -40,8 +39,8 @@ entries in (0, 1]/N from a seeded generator (--random N --seed S).
 
 The iteration stops when every pair of cyclically adjacent row sums differs
 by less than --eps (absolute), or after --max-iter updates; then it exits 1
-after printing, with converged false. --cpu, or WGCOMPUTE_BACKEND=cpu, runs the
-float64 CPU reference instead.`,
+after printing, with converged false. --backend cpu runs the same float32
+arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			chosen := 0
@@ -84,17 +83,12 @@ float64 CPU reference instead.`,
 			}
 			var ctx *wgpu.Context
 			if !cpuReference {
-				ctx, err = g.openContext()
-				switch {
-				case errors.Is(err, wgpu.ErrCPUBackend):
-					ctx = nil
-				case err != nil:
+				if ctx, err = g.openContext(); err != nil {
 					return err
-				default:
-					defer ctx.Close()
 				}
+				defer ctx.Close()
 			}
-			if err := checkMatrixFits(g, ctx, flag, size); err != nil {
+			if err := checkMatrixFits(g, ctx, cpuReference, flag, size); err != nil {
 				return err
 			}
 			var m []float32
@@ -108,21 +102,26 @@ float64 CPU reference instead.`,
 			default:
 				m = eigen.Random(random, seed)
 			}
-			opts := eigen.Options{Eps: eps, MaxIter: maxIter}
+			var t wgpu.Timing
+			opts := eigen.Options{Eps: eps, MaxIter: maxIter, Variant: v, Explicit: explicit, Unfused: unfused, Batch: batch, Timing: &t}
 			var r eigen.Result
 			start := time.Now()
-			where := "CPU reference (float64, " + hostCPU() + ")"
-			var stats eigen.Stats
-			if ctx == nil {
+			if cpuReference {
 				r, err = eigen.Reference64(m, size, opts)
 			} else {
-				where = ctx.Info().Name + " (" + ctx.Info().Backend + ")"
-				r, stats, err = eigen.MaxEigenGPU(ctx, m, size, opts, eigen.GPU{Variant: v, Explicit: explicit, Unfused: unfused, Batch: batch})
+				r, err = eigen.MaxEigen(ctx, m, size, opts)
 			}
 			if err != nil {
 				return err
 			}
 			elapsed := time.Since(start)
+			where := "CPU reference (float64, " + hostCPU() + ")"
+			switch {
+			case ctx != nil:
+				where = ctx.Info().Name + " (" + ctx.Info().Backend + ")"
+			case !cpuReference:
+				where = "CPU backend (float32, " + hostCPU() + ")"
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
@@ -137,11 +136,11 @@ float64 CPU reference instead.`,
 			} else {
 				fmt.Fprintf(out, "eigenvalue  %.9g\niterations  %d\nconverged   %v (largest adjacent row-sum difference %.3g)\n", r.Value, r.Iterations, r.Converged, r.Spread)
 				fmt.Fprintf(out, "on          %s, %.3f ms", where, float64(elapsed)/1e6)
-				if stats.Submits > 0 {
+				if r.Submissions > 0 {
 					fmt.Fprintf(out, " including upload")
 				}
-				if stats.Measured {
-					fmt.Fprintf(out, ", GPU %.3f ms in %d submissions", float64(stats.Kernel)/1e6, stats.Submits)
+				if t.Measured {
+					fmt.Fprintf(out, ", GPU %.3f ms in %d submissions", float64(t.Kernel)/1e6, r.Submissions)
 				}
 				fmt.Fprintln(out)
 				const show = 8
@@ -191,27 +190,23 @@ func checkOrder(flag string, n int) error {
 }
 
 // checkMatrixFits checks, before the matrix is built, that an N×N
-// float32 matrix fits the host memory available (three times over for the
-// CPU reference, which works on a float64 copy) and the device's largest
-// buffer.
-func checkMatrixFits(g *globals, ctx *wgpu.Context, flag string, n int) error {
+// float32 matrix fits the host memory available (twice over on the CPU
+// backend, which works on a copy; three times for the float64 CPU
+// reference) and the device (eigen.CheckSize).
+func checkMatrixFits(g *globals, ctx *wgpu.Context, reference64 bool, flag string, n int) error {
 	bytes := uint64(n) * uint64(n) * 4
 	host, what := bytes, "the matrix takes"
-	if ctx == nil {
+	switch {
+	case reference64:
 		host, what = 3*bytes, "the matrix and the CPU reference's float64 copy take"
+	case ctx == nil:
+		host, what = 2*bytes, "the matrix and the CPU backend's copy take"
 	}
 	if avail := g.hostMemory(); host > uint64(avail) {
 		return fmt.Errorf("eigen: %s %d: %s %s of host memory, over the %s available (N ≤ %d here)",
 			flag, n, what, byteSize(int64(host)), byteSize(avail), int(math.Sqrt(float64(avail)/float64(host/bytes*4))))
 	}
-	if ctx == nil {
-		return nil
-	}
-	if lim := ctx.Limits().MaxBufferSize; bytes > lim {
-		return fmt.Errorf("eigen: %s %d: the matrix takes %s, over the device's largest buffer of %s (N ≤ %d on %s)",
-			flag, n, byteSize(int64(bytes)), byteSize(int64(lim)), int(math.Sqrt(float64(lim/4))), ctx.Info().Name)
-	}
-	return nil
+	return eigen.CheckSize(ctx, n)
 }
 
 // readMatrix reads an n×n row-major little-endian float32 file: exactly

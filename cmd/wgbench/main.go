@@ -39,9 +39,16 @@ func (g *globals) hostMemory() int64 {
 	return g.memory
 }
 
-// openContext opens the adapter the global flags choose.
+// openContext opens the adapter the global flags choose. The CPU backend
+// (--backend cpu, or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every
+// library call takes as the CPU: the plain-Go code on all cores. Close is
+// safe on it.
 func (g *globals) openContext() (*wgpu.Context, error) {
-	return wgpu.Open(g.gpu)
+	ctx, err := wgpu.Open(g.gpu)
+	if errors.Is(err, wgpu.ErrCPUBackend) {
+		return nil, nil
+	}
+	return ctx, err
 }
 
 // newRootCmd builds the wgbench command tree with its own globals.
@@ -70,7 +77,7 @@ a message on standard error.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
-	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newMerkleCmd(g), newEigenCmd(g), newBenchCmd(g))
+	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newMerkleCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root
 }
 

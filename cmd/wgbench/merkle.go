@@ -5,14 +5,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
+
+// merkleHashes lists the merges the merkle commands offer, matched by
+// name.
+func merkleHashes() []merkle.Hash {
+	return []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}}
+}
+
+// parseHash returns the hash of merkleHashes named name (in any case).
+func parseHash(name string) (merkle.Hash, error) {
+	var names []string
+	for _, h := range merkleHashes() {
+		if strings.EqualFold(name, h.Name()) {
+			return h, nil
+		}
+		names = append(names, h.Name())
+	}
+	return nil, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
+}
 
 func newMerkleCmd(g *globals) *cobra.Command {
 	var (
@@ -22,6 +44,8 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		approach int
 		index    int
 		proofIn  string
+		rootHex  string
+		leaves   int
 	)
 	cmd := &cobra.Command{
 		Use:   "merkle --hash blake3|rescue --in LEAVES [--out NODES] [--approach 1|2|3]",
@@ -32,7 +56,7 @@ uint64 field elements below p = 2^64 - 2^32 + 1). It prints the root in hex;
 --out writes all N nodes (N x 32 bytes, node 0 zero, node 1 the root, node i
 the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 
-With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
+With --backend cpu the tree is built by the plain-Go merges on all cores.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tree, err := merkleBuild(g, hashName, in, approach)
@@ -49,11 +73,14 @@ With WGCOMPUTE_BACKEND=cpu the tree is built by the plain-Go reference.`,
 			return err
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&hashName, "hash", "", "merge hash: blake3 or rescue")
-	f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
-	f.StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file")
-	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
+	buildFlags := func(c *cobra.Command) {
+		f := c.Flags()
+		f.StringVar(&hashName, "hash", "", "merge hash: blake3 or rescue")
+		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
+		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
+	}
+	buildFlags(cmd)
+	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file")
 
 	prove := &cobra.Command{
 		Use:   "prove --hash blake3|rescue --in LEAVES --index I",
@@ -79,77 +106,113 @@ path ordered from the leaf's sibling up to the child of the root.`,
 			return err
 		},
 	}
-	pf := prove.Flags()
-	pf.StringVar(&hashName, "hash", "", "merge hash: blake3 or rescue")
-	pf.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
-	pf.IntVar(&index, "index", -1, "leaf index, 0..N-1")
-	pf.IntVar(&approach, "approach", 0, "build approach 1, 2 or 3 (default: fastest)")
+	buildFlags(prove)
+	prove.Flags().IntVar(&index, "index", -1, "leaf index, 0..N-1")
 
 	verify := &cobra.Command{
-		Use:   "verify --hash blake3|rescue --proof FILE",
+		Use:   "verify --hash blake3|rescue --proof FILE [--root HEX --leaves N]",
 		Short: "Check a JSON proof on the CPU: exit 0 if valid, 1 if not",
-		Args:  noArgs,
+		Long: `verify checks that the proof's leaf is leaf "index" of the tree with root --root
+and --leaves leaves, merged with --hash: the exit status is 0 if it is, 1 if
+not. A proof states its root and its tree's size, but anyone can write a
+consistent proof of a tree of their own, or of a smaller tree inside the real
+one (an interior node of the real tree posing as a leaf): only the root and
+size the verifier trusts make it a proof of membership. Without --root or
+--leaves the values the proof states are used, and a line on standard error
+says so.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			hash, err := merkle.ParseHash(hashName)
-			if err != nil {
-				return err
-			}
-			if proofIn == "" {
-				return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
-			}
-			p, err := readProof(proofIn)
-			if err != nil {
-				return fmt.Errorf("merkle verify: %w", err)
-			}
-			if !p.Verify(hash) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: leaf %d and its path of %d digests do not give root %x with the %s merge\n",
-					proofIn, p.Index, len(p.Path), p.Root[:], hash)
-				return exitError{1}
-			}
-			return nil
+			return merkleVerify(cmd, hashName, proofIn, rootHex, leaves)
 		},
 	}
 	vf := verify.Flags()
 	vf.StringVar(&hashName, "hash", "", "merge hash: blake3 or rescue")
 	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove")
+	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
+	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
 
 	cmd.AddCommand(prove, verify)
 	return cmd
 }
 
-// merkleBuild reads the leaves file and builds its tree on the GPU (or with
-// the CPU reference under WGCOMPUTE_BACKEND=cpu).
+// merkleBuild reads the leaves file and builds its tree on the adapter the
+// flags choose (the CPU backend included).
 func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, error) {
-	hash, err := merkle.ParseHash(hashName)
+	hash, err := parseHash(hashName)
 	if err != nil {
 		return nil, err
 	}
 	if in == "" {
 		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
-	// The CPU path has no approaches, but a typo must not pass there and
-	// fail only on a GPU.
-	if approach < 0 || approach > int(merkle.Subtrees) {
-		return nil, fmt.Errorf("merkle: approach %d: accepted are 1 (a dispatch per level), 2 (workgroup levels through global memory), 3 (subtrees in workgroup memory), or 0 for the fastest", approach)
-	}
 	leaves, err := readLeaves(in, g.hostMemory()/3)
 	if err != nil {
 		return nil, err
 	}
-	if err := merkle.CheckSize(len(leaves)); err != nil {
-		return nil, err
-	}
 	ctx, err := g.openContext()
-	if errors.Is(err, wgpu.ErrCPUBackend) {
-		ctx, err = nil, nil
-	}
 	if err != nil {
 		return nil, err
 	}
-	if ctx != nil {
-		defer ctx.Close()
-	}
+	defer ctx.Close()
 	return merkle.Build(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)})
+}
+
+// merkleVerify checks the proof in proofIn against the trusted root and
+// size where given, else against the proof's own with a warning.
+func merkleVerify(cmd *cobra.Command, hashName, proofIn, rootHex string, leaves int) error {
+	hash, err := parseHash(hashName)
+	if err != nil {
+		return err
+	}
+	if proofIn == "" {
+		return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
+	}
+	p, err := readProof(proofIn)
+	if err != nil {
+		return fmt.Errorf("merkle verify: %w", err)
+	}
+	root, n := p.Root, p.Leaves
+	var assumed []string
+	if rootHex != "" {
+		if root, err = merkle.ParseDigest(rootHex); err != nil {
+			return fmt.Errorf("merkle verify: --root %s: want 64 hex digits (32 bytes)", shortQuote(rootHex))
+		}
+	} else {
+		assumed = append(assumed, "root")
+	}
+	if cmd.Flags().Changed("leaves") {
+		if err := merkle.CheckSize(leaves); err != nil {
+			return fmt.Errorf("merkle verify: --leaves: %w", err)
+		}
+		n = leaves
+	} else {
+		assumed = append(assumed, "size")
+	}
+	stderr := cmd.ErrOrStderr()
+	if !merkle.Verify(hash, root, n, p) {
+		why := fmt.Sprintf("leaf %d and its path of %d digests do not give root %x with the %s merge", p.Index, len(p.Path), root[:], hash.Name())
+		switch depth := bits.Len(uint(n)) - 1; {
+		case p.Leaves != n:
+			why = fmt.Sprintf("it is a proof for a tree of %d leaves, not of the %d given by --leaves", p.Leaves, n)
+		case p.Root != root:
+			why = fmt.Sprintf("it states root %x, not the %x given by --root", p.Root[:], root[:])
+		case len(p.Path) != depth:
+			why = fmt.Sprintf("a tree of %d leaves needs a path of %d digests, the proof's has %d", n, depth, len(p.Path))
+		case p.Index < 0 || p.Index >= n:
+			why = fmt.Sprintf("leaf %d is not one of a tree of %d leaves", p.Index, n)
+		}
+		fmt.Fprintf(stderr, "merkle verify: %s does not verify: %s\n", proofIn, why)
+		return exitError{1}
+	}
+	if len(assumed) > 0 {
+		what := strings.Join(assumed, " and ") + " were"
+		if len(assumed) == 1 {
+			what = assumed[0] + " was"
+		}
+		fmt.Fprintf(stderr, "merkle verify: the proof is consistent, but the tree's %s taken from the proof itself (root %x, %d leaves): "+
+			"compare them with the ones you trust, or pass --root and --leaves\n", what, p.Root[:], p.Leaves)
+	}
+	return nil
 }
 
 // readLeaves reads a leaves file: a regular file, a pipe or a FIFO, of at

@@ -1,41 +1,27 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// goldilocksP is the Rescue field's modulus; leaves hold elements below it.
-const goldilocksP = 0xffffffff00000001
-
 // writeLeaves writes n seeded random leaves that hash accepts to a file in
 // dir and returns them with the file's path.
-func writeLeaves(t *testing.T, dir string, hash *merkle.Hash, n int, seed uint64) ([][32]byte, string) {
+func writeLeaves(t *testing.T, dir string, hash merkle.Hash, n int, seed uint64) ([][32]byte, string) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, uint64(n)))
-	leaves := make([][32]byte, n)
-	for i := range leaves {
-		for j := 0; j < 4; j++ {
-			v := r.Uint64()
-			if hash == merkle.Rescue {
-				v = r.Uint64N(goldilocksP)
-			}
-			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
-		}
-	}
-	path := filepath.Join(dir, fmt.Sprintf("%s-%d.bin", hash, n))
+	leaves := randomLeaves(hash, n, seed)
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.bin", hash.Name(), n))
 	require.NoError(t, os.WriteFile(path, wgpu.Bytes(leaves), 0o644))
 	return leaves, path
 }
@@ -44,7 +30,7 @@ func TestMerkleRootAndNodes(t *testing.T) {
 	for _, backend := range append(gputest.Backends(), "cpu") {
 		t.Run(backend, func(t *testing.T) {
 			dir := t.TempDir()
-			for _, hash := range merkle.Hashes {
+			for _, hash := range merkleHashes() {
 				// Each run opens a device and compiles its kernel, so every
 				// approach sees one size with several workgroups, and the
 				// default the smallest tree.
@@ -60,7 +46,7 @@ func TestMerkleRootAndNodes(t *testing.T) {
 					want := hex.EncodeToString(root[:])
 					what := fmt.Sprintf("%s n=%d approach %s", hash, n, approach)
 					out := filepath.Join(dir, "nodes.bin")
-					stdout, _, err := wgbench(t, "merkle", "--backend", backend, "--hash", hash.String(), "--in", in, "--out", out, "--approach", approach)
+					stdout, _, err := wgbench(t, "merkle", "--backend", backend, "--hash", hash.Name(), "--in", in, "--out", out, "--approach", approach)
 					require.NoError(t, err, what)
 					require.Equal(t, want+"\n", stdout, what)
 					nodes, err := os.ReadFile(out)
@@ -77,14 +63,14 @@ func TestMerkleRootAndNodes(t *testing.T) {
 
 func TestMerkleProveVerify(t *testing.T) {
 	dir := t.TempDir()
-	for _, hash := range merkle.Hashes {
+	for _, hash := range merkleHashes() {
 		const n = 64
 		leaves, in := writeLeaves(t, dir, hash, n, 11)
 		ref, err := merkle.BuildCPU(leaves, hash)
 		require.NoError(t, err)
 		for _, index := range []int{0, 37, n - 1} {
 			what := fmt.Sprintf("%s leaf %d", hash, index)
-			stdout, _, err := wgbench(t, "merkle", "prove", "--backend", gputest.Backends()[0], "--hash", hash.String(), "--in", in, "--index", fmt.Sprint(index))
+			stdout, _, err := wgbench(t, "merkle", "prove", "--backend", gputest.Backends()[0], "--hash", hash.Name(), "--in", in, "--index", fmt.Sprint(index))
 			require.NoError(t, err, what)
 
 			var fields map[string]json.RawMessage
@@ -111,15 +97,15 @@ func TestMerkleProveVerify(t *testing.T) {
 
 			proof := filepath.Join(dir, "proof.json")
 			require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
-			_, _, err = wgbench(t, "merkle", "verify", "--hash", hash.String(), "--proof", proof)
+			_, _, err = wgbench(t, "merkle", "verify", "--hash", hash.Name(), "--proof", proof)
 			require.NoError(t, err, "%s: the printed proof must verify", what)
 
 			// The other hash's merge does not give this root.
-			other := merkle.Blake3
-			if hash == merkle.Blake3 {
-				other = merkle.Rescue
+			other := merkleHashes()[0]
+			if other == hash {
+				other = merkleHashes()[1]
 			}
-			_, _, err = wgbench(t, "merkle", "verify", "--hash", other.String(), "--proof", proof)
+			_, _, err = wgbench(t, "merkle", "verify", "--hash", other.Name(), "--proof", proof)
 			require.Equal(t, exitError{1}, err, "%s verified with %s", what, other)
 
 			// One hex digit changed in the leaf, the root or a path entry, or
@@ -134,7 +120,7 @@ func TestMerkleProveVerify(t *testing.T) {
 			for k, s := range tampered {
 				require.NotEqual(t, stdout, s, "tamper %d did not change the proof", k)
 				require.NoError(t, os.WriteFile(proof, []byte(s), 0o644))
-				stdout, stderr, err := wgbench(t, "merkle", "verify", "--hash", hash.String(), "--proof", proof)
+				stdout, stderr, err := wgbench(t, "merkle", "verify", "--hash", hash.Name(), "--proof", proof)
 				require.Equal(t, exitError{1}, err, "%s: tamper %d verified", what, k)
 				require.Empty(t, stdout)
 				require.Contains(t, stderr, "proof.json does not verify")
@@ -162,7 +148,7 @@ func flipDigit(s string, i int) string {
 
 func TestMerkleBadInput(t *testing.T) {
 	dir := t.TempDir()
-	_, in4 := writeLeaves(t, dir, merkle.Blake3, 4, 1)
+	_, in4 := writeLeaves(t, dir, blake3.MerkleMerge{}, 4, 1)
 	file := func(name string, size int) string {
 		p := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(p, make([]byte, size), 0o644))

@@ -72,8 +72,8 @@ func TestReliability(t *testing.T) {
 	wantDigests := rescueCPU(t, pairsIn)
 
 	// Merkle leaves and a proof.
-	leaves, leavesIn := writeLeaves(t, dir, merkle.Blake3, 4, 3)
-	tree, err := merkle.BuildCPU(leaves, merkle.Blake3)
+	leaves, leavesIn := writeLeaves(t, dir, blake3.MerkleMerge{}, 4, 3)
+	tree, err := merkle.BuildCPU(leaves, blake3.MerkleMerge{})
 	require.NoError(t, err)
 	rootHex := hex.EncodeToString(func() []byte { r := tree.Root(); return r[:] }())
 	proof, err := tree.Proof(1)
@@ -84,6 +84,25 @@ func TestReliability(t *testing.T) {
 	longDigest := strings.Repeat("ab", 100_000)
 	badDigest := write("bad-digest.json", []byte(`{"index": 0, "leaf": "`+longDigest+`", "path": [], "root": "`+rootHex+`"}`), 0o644)
 	oneLeaf := write("one-leaf.bin", make([]byte, 32), 0o644)
+	goodProof := write("proof.json", proofJSON, 0o644)
+	otherRoot := strings.Repeat("0", 64)
+
+	// Issue 14 item 10: node 2 of an 8-leaf tree, with the path [node 3],
+	// is a valid proof of leaf 0 of a 2-leaf tree with the same root;
+	// only the trusted size tells them apart. forged claims the 8 leaves.
+	leaves8, _ := writeLeaves(t, dir, blake3.MerkleMerge{}, 8, 5)
+	tree8, err := merkle.BuildCPU(leaves8, blake3.MerkleMerge{})
+	require.NoError(t, err)
+	root8 := hex.EncodeToString(func() []byte { r := tree8.Root(); return r[:] }())
+	proofFile := func(name string, p merkle.Proof) string {
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		return write(name, b, 0o644)
+	}
+	interior := merkle.Proof{Index: 0, Leaves: 2, Leaf: tree8.Nodes()[2], Path: [][32]byte{tree8.Nodes()[3]}, Root: tree8.Root()}
+	interiorProof := proofFile("interior.json", interior)
+	interior.Leaves = 8
+	forgedProof := proofFile("forged.json", interior)
 
 	// Plot inputs that a log scale cannot draw.
 	results := func(name string, pts ...point) string {
@@ -185,7 +204,7 @@ func TestReliability(t *testing.T) {
 		{name: "eigen --random 262144 before building it", args: []string{"eigen", "--random", "262144", "--seed", "1", "--backend", gpu}, memory: 1 << 30,
 			code: 2, errs: []string{"--random 262144", "256.0 GiB of host memory, over the 1.0 GiB available"}, maxAlloc: 64 << 20},
 		{name: "eigen --hilbert 100000 over the device's buffer", args: []string{"eigen", "--hilbert", "100000", "--backend", gpu}, memory: 1 << 50,
-			code: 2, errs: []string{"--hilbert 100000", "over the device's largest buffer", "N ≤ "}, maxAlloc: 64 << 20},
+			code: 2, errs: []string{"n = 100000", "over the device's largest buffer", "n ≤ "}, maxAlloc: 64 << 20},
 		{name: "eigen --hilbert 100000 --cpu over host memory", args: []string{"eigen", "--hilbert", "100000", "--cpu"}, memory: 1 << 30,
 			code: 2, errs: []string{"--hilbert 100000", "float64 copy", "over the 1.0 GiB available"}, maxAlloc: 64 << 20},
 		{name: "rescue merge --in /dev/zero", args: []string{"rescue", "merge", "--backend", "cpu", "--in", "/dev/zero"}, memory: 4 << 20,
@@ -227,6 +246,25 @@ func TestReliability(t *testing.T) {
 			code: 2, errs: []string{`unknown command "prov" for "wgbench merkle": choose from prove, verify`}},
 		{name: "an invalid proof says so", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", tampered},
 			code: 1, errs: []string{"tampered.json does not verify: leaf 1 and its path of 2 digests do not give root " + rootHex}},
+		{name: "merkle verify against a trusted root and size", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--root", rootHex, "--leaves", "4"}},
+		{name: "merkle verify without a trusted root and size says so", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof},
+			errs: []string{"the proof is consistent, but the tree's root and size were taken from the proof itself (root " + rootHex + ", 4 leaves)", "pass --root and --leaves"}},
+		{name: "merkle verify with --leaves alone says the root is the proof's", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--leaves", "4"},
+			errs: []string{"the tree's root was taken from the proof itself"}},
+		{name: "merkle verify against another root", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--root", otherRoot, "--leaves", "4"},
+			code: 1, errs: []string{"proof.json does not verify: it states root " + rootHex + ", not the " + otherRoot + " given by --root"}},
+		{name: "merkle verify against another size", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--root", rootHex, "--leaves", "8"},
+			code: 1, errs: []string{"it is a proof for a tree of 4 leaves, not of the 8 given by --leaves"}},
+		{name: "an interior node as a leaf is only self-consistent", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", interiorProof},
+			errs: []string{"the tree's root and size were taken from the proof itself (root " + root8 + ", 2 leaves)"}},
+		{name: "an interior node as a leaf fails against the trusted size", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", interiorProof, "--root", root8, "--leaves", "8"},
+			code: 1, errs: []string{"interior.json does not verify: it is a proof for a tree of 2 leaves, not of the 8 given by --leaves"}},
+		{name: "an interior node claiming the trusted size fails", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", forgedProof, "--root", root8, "--leaves", "8"},
+			code: 1, errs: []string{"forged.json does not verify: a tree of 8 leaves needs a path of 3 digests, the proof's has 1"}},
+		{name: "merkle verify --leaves not a tree size", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--leaves", "6"},
+			code: 2, errs: []string{"merkle verify: --leaves: merkle: 6 leaves: a tree needs a power of two"}},
+		{name: "merkle verify --root not a digest", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--root", "xyz"},
+			code: 2, errs: []string{`merkle verify: --root "xyz": want 64 hex digits`}},
 		{name: "bench --json into a missing directory fails before the run", args: []string{"bench", "--backend", gpu, "--json", at("missing/r.json")},
 			code: 2, errs: []string{"bench: write " + at("missing/r.json") + ": ", "no such file or directory"}, maxAlloc: 16 << 20},
 		{name: "bench --md onto a directory fails before the run", args: []string{"bench", "--backend", gpu, "--md", dir},

@@ -2,14 +2,12 @@ package main
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/fileout"
-	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 func newRescueCmd(g *globals) *cobra.Command {
@@ -25,7 +23,7 @@ Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
 digests are 4 such elements (32 bytes). Input is validated in full before
 any output is written; --out never holds a partial result (a file is written
 beside it and renamed over it; a link is followed, a device written to).
-WGCOMPUTE_BACKEND=cpu computes with the Go reference instead.`,
+--backend cpu computes with the Go reference on all cores instead.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
@@ -117,16 +115,12 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 	return nil
 }
 
-// rescueDigests hashes the k = len(dst) records of m elements in els: on the
-// GPU, or with the reference on all cores when WGCOMPUTE_BACKEND=cpu
-// selects it. Merge records (m = 8) go through MergeMany, which equals
-// HashElements of the eight elements.
+// rescueDigests hashes the k = len(dst) records of m elements in els, on
+// the adapter the flags choose (the CPU backend included). Merge records
+// (m = 8) go through MergeMany, which equals HashElements of the eight
+// elements.
 func rescueDigests(g *globals, dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
 	ctx, err := g.openContext()
-	if errors.Is(err, wgpu.ErrCPUBackend) {
-		cpuParallel(len(dst), func(i int) { dst[i] = rescue.HashElements(els[i*m : (i+1)*m]) })
-		return nil
-	}
 	if err != nil {
 		return err
 	}
@@ -137,7 +131,7 @@ func rescueDigests(g *globals, dst [][4]uint64, els []uint64, m int, v rescue.Va
 		for i := range pairs {
 			pairs[i] = [8]uint64(els[8*i:])
 		}
-		return rescue.MergeManyWith(ctx, dst, pairs, opts)
+		return rescue.MergeMany(ctx, dst, pairs, opts)
 	}
-	return rescue.HashElementsManyWith(ctx, dst, els, m, opts)
+	return rescue.HashElementsMany(ctx, dst, els, m, opts)
 }
