@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/internal/selftest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func newSelftestCmd(g *globals) *cobra.Command {
+	return selftestCmd(g, selftest.Families())
+}
+
+// selftestReport is the --json file: what a user attaches to a bug.
+type selftestReport struct {
+	Build    selftest.Build    `json:"build"`
+	OS       string            `json:"os"`
+	Arch     string            `json:"arch"`
+	Time     string            `json:"time"`
+	Pass     bool              `json:"pass"`
+	Adapters []selftest.Report `json:"adapters"`
+}
+
+// selftestCmd is the selftest command checking fams (the tests swap in a
+// wrong kernel).
+func selftestCmd(g *globals, fams []selftest.Family) *cobra.Command {
+	var all bool
+	var jsonPath, limits string
+	cmd := &cobra.Command{
+		Use:   "selftest",
+		Short: "Check that this GPU computes what the CPU reference computes",
+		Long: `selftest runs every kernel family, every variant, on fixed inputs and compares
+the results with digests of the CPU reference built into wgbench: BLAKE3 (every
+mode, lengths across chunk and subtree boundaries, the Merkle merge), Goldilocks
+field operations, Rescue Prime (permutation, hashing, merging), Merkle trees of
+both hashes by every approach, all bit for bit; and the eigenvalue solver
+within 1e-5 of the float64 reference, with the leading bits that agree.
+
+It prints one PASS or FAIL line per family with the adapter, its driver and
+its limits, and exits with status 1 if any family fails. Run it first on a new
+GPU or driver; --json writes a report to attach to a bug.
+
+The adapter is the one --backend and --adapter choose; --all checks every
+adapter (of --backend, if given). --limits webgpu opens each device with the
+limits WebGPU guarantees on every adapter (as WGCOMPUTE_LIMITS=webgpu does),
+to check the smallest conformant GPU.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := g.gpu
+			if limits != "" {
+				lim, ok := wgpu.LimitProfiles[strings.ToLower(limits)]
+				if !ok {
+					return fmt.Errorf("selftest: --limits %q: accepted is webgpu (or leave it out for the adapter's own limits)", limits)
+				}
+				opts.Limits = lim
+			}
+			if jsonPath != "" {
+				if err := fileout.Check(jsonPath); err != nil {
+					return err
+				}
+			}
+			golden, err := selftest.LoadGolden()
+			if err != nil {
+				return err
+			}
+			// The adapters to check, each with what the listing says of
+			// it (nothing for the one the flags choose).
+			targets := []wgpu.Options{opts}
+			infos := []wgpu.AdapterInfo{{}}
+			if all {
+				listed, err := wgpu.Adapters(opts)
+				if err != nil {
+					return err
+				}
+				if len(listed) > 0 { // else the CPU backend
+					targets, infos = nil, listed
+				}
+				for _, in := range listed {
+					o := opts
+					o.Adapter = strconv.Itoa(in.Index)
+					targets = append(targets, o)
+				}
+			}
+			out := cmd.OutOrStdout()
+			rep := selftestReport{Build: selftest.ReadBuild(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+				Time: time.Now().UTC().Format(time.RFC3339), Pass: true}
+			for i, o := range targets {
+				r, err := selftestAdapter(out, o, infos[i], fams, golden, all)
+				if err != nil {
+					return err
+				}
+				rep.Pass = rep.Pass && r.Pass
+				rep.Adapters = append(rep.Adapters, r)
+			}
+			if jsonPath != "" {
+				b, err := json.MarshalIndent(rep, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := fileout.WriteFile(jsonPath, append(b, '\n')); err != nil {
+					return err
+				}
+			}
+			if !rep.Pass {
+				fmt.Fprintln(cmd.ErrOrStderr(), "wgbench: selftest failed: this adapter computes results that differ from the reference; please report it with the --json report attached")
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "check every adapter (of --backend, if given)")
+	cmd.Flags().StringVar(&jsonPath, "json", "", "write a JSON report (adapters, limits, every family's result, wgbench's version) to this file")
+	cmd.Flags().StringVar(&limits, "limits", "", "open each device with a limits profile: webgpu (default: the adapter's own limits; env WGCOMPUTE_LIMITS)")
+	return cmd
+}
+
+// selftestAdapter opens the adapter o chooses (the CPU backend for
+// --backend cpu) and checks fams on it, printing a line per family. Under
+// --all (keepGoing) an adapter that cannot be opened is a failed report
+// on listed, the adapter as listed; otherwise it is the command's error.
+func selftestAdapter(out io.Writer, o wgpu.Options, listed wgpu.AdapterInfo, fams []selftest.Family, golden selftest.Golden, keepGoing bool) (selftest.Report, error) {
+	ctx, err := wgpu.Open(o)
+	if errors.Is(err, wgpu.ErrCPUBackend) {
+		ctx, err = nil, nil
+	}
+	if err != nil {
+		if !keepGoing {
+			return selftest.Report{}, err
+		}
+		fmt.Fprintf(out, "FAIL  open %s: %s: %v\n", listed.Backend, listed.Name, err)
+		return selftest.Report{Adapter: listed, Error: err.Error()}, nil
+	}
+	defer ctx.Close()
+	info := ctx.Info()
+	return selftest.Run(ctx, fams, golden, func(r selftest.Result) {
+		fmt.Fprintln(out, r.Line(info))
+		for _, f := range r.Failures {
+			fmt.Fprintln(out, "      "+f)
+		}
+	}), nil
+}

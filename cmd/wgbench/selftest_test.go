@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/selftest"
+	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// runSelftest runs 'wgbench args...' with the selftest command checking
+// fams, and returns stdout and RunE's error.
+func runSelftest(t *testing.T, fams []selftest.Family, args ...string) (string, error) {
+	t.Helper()
+	g := &globals{args: args}
+	root := newRoot(g)
+	for _, c := range root.Commands() {
+		if c.Name() == "selftest" {
+			root.RemoveCommand(c)
+		}
+	}
+	root.AddCommand(selftestCmd(g, fams))
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+// requireLines checks that out has one line per family and adapter, each
+// PASS, and returns them.
+func requireLines(t *testing.T, out string, adapters int) []string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, adapters*len(selftest.Families()), out)
+	for _, l := range lines {
+		require.True(t, strings.HasPrefix(l, "PASS  "), l)
+	}
+	return lines
+}
+
+// Every adapter passes, and the report says so: one JSON object per
+// adapter with its limits and every family's result.
+func TestSelftestAll(t *testing.T) {
+	infos, err := wgpu.Adapters(wgpu.Options{})
+	require.NoError(t, err)
+	require.Len(t, infos, len(gputest.Backends()), "one software adapter per backend")
+	path := filepath.Join(t.TempDir(), "report.json")
+	var out, errOut bytes.Buffer
+	code := run([]string{"selftest", "--all", "--json", path}, strings.NewReader(""), &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	lines := requireLines(t, out.String(), len(infos))
+	for i, in := range infos {
+		require.Contains(t, lines[i*len(selftest.Families())], "["+in.Backend+": "+in.Name)
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var rep selftestReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.True(t, rep.Pass)
+	require.NotEmpty(t, rep.Build.Go)
+	require.Len(t, rep.Adapters, len(infos))
+	for i, a := range rep.Adapters {
+		require.Equal(t, infos[i].Name, a.Adapter.Name)
+		require.NotZero(t, a.Adapter.Limits.MaxStorageBindingSize)
+		require.Len(t, a.Results, len(selftest.Families()))
+		for _, r := range a.Results {
+			require.True(t, r.Pass, r.Family)
+			require.NotZero(t, r.Cases, r.Family)
+		}
+	}
+}
+
+// Under the limits WebGPU guarantees, every family still passes, and the
+// lines say which limits they ran with.
+func TestSelftestWebGPULimits(t *testing.T) {
+	out, err := runSelftest(t, selftest.Families(), "--backend", gputest.Backends()[0], "selftest", "--limits", "webgpu")
+	require.NoError(t, err)
+	for _, l := range requireLines(t, out, 1) {
+		require.Contains(t, l, ", limits webgpu]")
+	}
+}
+
+// The CPU backend checks the reference itself against the built-in
+// digests.
+func TestSelftestCPU(t *testing.T) {
+	out, err := runSelftest(t, selftest.Families(), "--backend", "cpu", "selftest", "--all")
+	require.NoError(t, err)
+	for _, l := range requireLines(t, out, 1) {
+		require.Contains(t, l, "[cpu: ")
+	}
+}
+
+// A family whose kernel computes something else fails: its line says
+// FAIL and names the case, the others still pass, the report records it,
+// and wgbench exits with status 1.
+func TestSelftestWrongKernel(t *testing.T) {
+	var fams []selftest.Family // u64emu, wrong, and eigen, right
+	for _, f := range selftest.Families() {
+		switch f.Name {
+		case "eigen":
+			fams = append(fams, f)
+		case "u64emu":
+			run := f.Run
+			f.Run = func(ctx *wgpu.Context) ([]selftest.Output, error) {
+				outs, err := run(ctx)
+				// mul's result replaced by another product from
+				// the GPU: a kernel that computes something else.
+				a := []uint64{2, u64emu.P - 1}
+				dst := make([]uint64, len(a))
+				if err := u64emu.MulTo(ctx, dst, a, a); err != nil {
+					return nil, err
+				}
+				for j := range outs {
+					if outs[j].Case == "mul" {
+						outs[j].Digest = selftest.Digest(wgpu.Bytes(dst))
+					}
+				}
+				return outs, err
+			}
+			fams = append(fams, f)
+		}
+	}
+	for _, backend := range gputest.Backends() {
+		t.Run(backend, func(t *testing.T) { requireWrongKernelFails(t, fams, backend) })
+	}
+}
+
+func requireWrongKernelFails(t *testing.T, fams []selftest.Family, backend string) {
+	path := filepath.Join(t.TempDir(), "report.json")
+	out, err := runSelftest(t, fams, "--backend", backend, "selftest", "--json", path)
+	require.Equal(t, exitError{1}, err)
+	var fails []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(l, "PASS") {
+			fails = append(fails, l)
+		}
+	}
+	require.Len(t, fails, 2, out)
+	require.True(t, strings.HasPrefix(fails[0], "FAIL  u64emu "), fails[0])
+	require.Contains(t, fails[1], "wgsl mul: digest")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var rep selftestReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.False(t, rep.Pass)
+	require.False(t, rep.Adapters[0].Pass)
+	require.Len(t, rep.Adapters[0].Results, 2)
+	for _, r := range rep.Adapters[0].Results {
+		require.Equal(t, r.Family != "u64emu", r.Pass, r.Family)
+	}
+}
+
+func TestSelftestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"selftest", "--limits", "tiny"}, `--limits "tiny": accepted is webgpu`},
+		{[]string{"selftest", "extra"}, `unknown command "extra" for "wgbench selftest"`},
+		{[]string{"--backend", gputest.Backends()[0], "--adapter", "no such adapter", "selftest"}, `no adapter matches "no such adapter"`},
+		{[]string{"selftest", "--json", "/nonexistent/dir/report.json"}, "/nonexistent/dir/report.json"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(tc.args, strings.NewReader(""), &out, &errOut)
+		require.Equal(t, 2, code, tc.args)
+		require.Contains(t, errOut.String(), tc.want, tc.args)
+		require.Empty(t, out.String(), tc.args)
+	}
+}
