@@ -47,18 +47,7 @@ type KernelSpec struct {
 	Storage  int    // storage buffers at bindings 0..Storage-1
 	Uniform  bool   // a uniform of u32 params at binding Storage
 	ReadOnly []bool // optional: ReadOnly[i] marks binding i var<storage, read>
-
-	// Source is WGSL text, used when Module is nil.
-	//
-	// Deprecated: transitional; use Module.
-	Source string
 }
-
-// textModule is a module given as its text, identified by it.
-type textModule string
-
-func (t textModule) ID() string              { return string(t) }
-func (t textModule) Source() (string, error) { return string(t), nil }
 
 // Kernel compiles spec once per Context and returns the cached pipeline on
 // later calls.
@@ -72,9 +61,6 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	defer guard(op, &err)
 	if err := c.check(op); err != nil {
 		return nil, err
-	}
-	if spec.Module == nil && spec.Source != "" {
-		spec.Module = textModule(spec.Source)
 	}
 	if spec.Module == nil {
 		return nil, fmt.Errorf("wgpu: %s: no module", op)

@@ -202,9 +202,3 @@ func Names() []string {
 	}
 	return names
 }
-
-// Compose returns the named files concatenated in order with their
-// includes resolved; it is Build without constants.
-//
-// Deprecated: use Module.
-func Compose(names ...string) (string, error) { return Build(names) }
