@@ -162,6 +162,20 @@ func (cfg *benchConfig) wallTime(fn func() error) (time.Duration, error) {
 	})
 }
 
+// residentBuffer returns a new device buffer holding data; the caller
+// releases it.
+func residentBuffer(ctx *wgpu.Context, label string, data []byte) (*wgpu.Buffer, error) {
+	buf, err := ctx.NewBuffer(label, uint64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Upload(buf, 0, data); err != nil {
+		buf.Release()
+		return nil, err
+	}
+	return buf, nil
+}
+
 // timeKind names what the kernel columns of ctx's tables measure.
 func timeKind(ctx *wgpu.Context) string {
 	if ctx.Info().Timestamps {

@@ -67,7 +67,7 @@ func addVariantRow(t *table, name string, x float64, bytes int64, times []time.D
 // resident on the GPU, and checks them.
 func eigenRowSums(ctx *wgpu.Context, cfg *benchConfig, n int) ([]time.Duration, error) {
 	h := eigen.Hilbert(n)
-	m, err := ctx.NewBuffer("bench eigen matrix", uint64(n*n)*4)
+	m, err := residentBuffer(ctx, "bench eigen matrix", wgpu.Bytes(h))
 	if err != nil {
 		return nil, err
 	}
@@ -77,9 +77,6 @@ func eigenRowSums(ctx *wgpu.Context, cfg *benchConfig, n int) ([]time.Duration, 
 		return nil, err
 	}
 	defer dst.Release()
-	if err := ctx.Upload(m, 0, wgpu.Bytes(h)); err != nil {
-		return nil, err
-	}
 	return eigenKernelTimes(cfg, ctx, fmt.Sprintf("row sums n=%d", n),
 		func(k *eigen.Kernels) error { return k.RowSums(dst, m, n) },
 		func() error { return checkRowSums(ctx, dst, h, n) })
@@ -135,14 +132,11 @@ func eigenMax(ctx *wgpu.Context, cfg *benchConfig, k int) ([]time.Duration, erro
 		x[i] = float32(i%1000003) + 1
 	}
 	want := slices.Max(x)
-	buf, err := ctx.NewBuffer("bench eigen vector", uint64(n)*4)
+	buf, err := residentBuffer(ctx, "bench eigen vector", wgpu.Bytes(x))
 	if err != nil {
 		return nil, err
 	}
 	defer buf.Release()
-	if err := ctx.Upload(buf, 0, wgpu.Bytes(x)); err != nil {
-		return nil, err
-	}
 	var got float32
 	return eigenKernelTimes(cfg, ctx, fmt.Sprintf("max of 2^%d", k),
 		func(kernels *eigen.Kernels) (err error) {

@@ -123,17 +123,17 @@ func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash me
 		return err
 	}
 	if n := len(leaves); n <= b.SubtreeLeaves() {
-		var bufs [2]*wgpu.Buffer // leaves, nodes
-		for i := range bufs {
-			if bufs[i], err = ctx.NewBuffer("bench merkle", uint64(n*merkle.DigestSize)); err != nil {
-				return 0, 0, err
-			}
-			defer bufs[i].Release()
-		}
-		if err := ctx.Upload(bufs[0], 0, wgpu.Bytes(leaves)); err != nil {
+		leafBuf, err := residentBuffer(ctx, "bench merkle leaves", wgpu.Bytes(leaves))
+		if err != nil {
 			return 0, 0, err
 		}
-		build = func() error { return b.BuildBuffers(bufs[1], bufs[0], n) }
+		defer leafBuf.Release()
+		nodeBuf, err := ctx.NewBuffer("bench merkle nodes", uint64(n*merkle.DigestSize))
+		if err != nil {
+			return 0, 0, err
+		}
+		defer nodeBuf.Release()
+		build = func() error { return b.BuildBuffers(nodeBuf, leafBuf, n) }
 	}
 	if kernel, err = cfg.gpuTime(&tm, build); err != nil {
 		return 0, 0, err

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
@@ -124,35 +125,12 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				if err := enc.Encode(struct {
-					Eigenvalue  float64   `json:"eigenvalue"`
-					Eigenvector []float64 `json:"eigenvector"`
-					Iterations  int       `json:"iterations"`
-					Converged   bool      `json:"converged"`
-				}{r.Value, r.Vector, r.Iterations, r.Converged}); err != nil {
-					return err
-				}
+				err = json.NewEncoder(out).Encode(eigenJSON{r.Value, r.Vector, r.Iterations, r.Converged})
 			} else {
-				fmt.Fprintf(out, "eigenvalue  %.9g\niterations  %d\nconverged   %v (largest adjacent row-sum difference %.3g)\n", r.Value, r.Iterations, r.Converged, r.Spread)
-				fmt.Fprintf(out, "on          %s, %.3f ms", where, float64(elapsed)/1e6)
-				if r.Submissions > 0 {
-					fmt.Fprintf(out, " including upload")
-				}
-				if t.Measured {
-					fmt.Fprintf(out, ", GPU %.3f ms in %d submissions", float64(t.Kernel)/1e6, r.Submissions)
-				}
-				fmt.Fprintln(out)
-				const show = 8
-				fmt.Fprintf(out, "eigenvector (largest component 1)")
-				for i, x := range r.Vector {
-					if i == show && len(r.Vector) > show+1 {
-						fmt.Fprintf(out, " ... (%d more; --json prints all)", len(r.Vector)-show)
-						break
-					}
-					fmt.Fprintf(out, " %.6g", x)
-				}
-				fmt.Fprintln(out)
+				printEigen(out, r, where, elapsed, t)
+			}
+			if err != nil {
+				return err
 			}
 			if !r.Converged {
 				return exitError{1}
@@ -175,6 +153,38 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 	f.IntVar(&batch, "batch", eigen.DefaultBatch, "rounds per GPU submission (the stop flag is read back once per batch)")
 	f.BoolVar(&cpuReference, "cpu", false, "run the float64 CPU reference instead of the GPU")
 	return cmd
+}
+
+// printEigen prints r as text: where it ran and how long it took
+// (elapsed, and t on the GPU), and the start of the eigenvector.
+func printEigen(out io.Writer, r eigen.Result, where string, elapsed time.Duration, t wgpu.Timing) {
+	fmt.Fprintf(out, "eigenvalue  %.9g\niterations  %d\nconverged   %v (largest adjacent row-sum difference %.3g)\n", r.Value, r.Iterations, r.Converged, r.Spread)
+	fmt.Fprintf(out, "on          %s, %.3f ms", where, float64(elapsed)/1e6)
+	if r.Submissions > 0 {
+		fmt.Fprintf(out, " including upload")
+	}
+	if t.Measured {
+		fmt.Fprintf(out, ", GPU %.3f ms in %d submissions", float64(t.Kernel)/1e6, r.Submissions)
+	}
+	fmt.Fprintln(out)
+	const show = 8
+	fmt.Fprintf(out, "eigenvector (largest component 1)")
+	for i, x := range r.Vector {
+		if i == show && len(r.Vector) > show+1 {
+			fmt.Fprintf(out, " ... (%d more; --json prints all)", len(r.Vector)-show)
+			break
+		}
+		fmt.Fprintf(out, " %.6g", x)
+	}
+	fmt.Fprintln(out)
+}
+
+// eigenJSON is what eigen --json prints.
+type eigenJSON struct {
+	Eigenvalue  float64   `json:"eigenvalue"`
+	Eigenvector []float64 `json:"eigenvector"`
+	Iterations  int       `json:"iterations"`
+	Converged   bool      `json:"converged"`
 }
 
 // maxOrder bounds N. Its matrix takes 4·N² = 256 GiB, more than any GPU

@@ -13,13 +13,6 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-type eigenJSON struct {
-	Eigenvalue  float64   `json:"eigenvalue"`
-	Eigenvector []float64 `json:"eigenvector"`
-	Iterations  int       `json:"iterations"`
-	Converged   bool      `json:"converged"`
-}
-
 // runEigenJSON runs 'wgbench eigen args... --json' and decodes its output.
 func runEigenJSON(t *testing.T, args ...string) eigenJSON {
 	t.Helper()
@@ -141,14 +134,7 @@ func TestEigenBadInput(t *testing.T) {
 			{[]string{"--hilbert", "4", "--n", "x"}, []string{`invalid argument "x"`}},
 			{[]string{"--hilbert", "4", "extra"}, []string{"unknown command", "extra"}},
 		} {
-			args := append(append([]string{"eigen"}, tc.args...), "--backend", backend)
-			var err error
-			require.NotPanics(t, func() { _, _, err = wgbench(t, args...) }, "%q", args)
-			require.Error(t, err, "%q", args)
-			require.NotEqual(t, exitError{1}, err, "%q: bad input must be an error, not a failed run", args)
-			for _, w := range tc.want {
-				require.Contains(t, err.Error(), w, "%q", args)
-			}
+			requireInputError(t, append(append([]string{"eigen"}, tc.args...), "--backend", backend), tc.want...)
 		}
 	}
 	_, _, err := wgbench(t, "eigen", "--hilbert", "4", "--variant", "v9", "--backend", gputest.Backends()[0])

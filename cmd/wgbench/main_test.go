@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // wgbench runs 'wgbench args...' in-process on a fresh command tree and
@@ -25,4 +27,18 @@ func wgbenchIn(t *testing.T, stdin string, args ...string) (string, string, erro
 	root.SetArgs(args)
 	err := root.Execute()
 	return out.String(), errOut.String(), err
+}
+
+// requireInputError runs 'wgbench args...' and checks that it fails as bad
+// input does (an error, not the exit 1 of a negative result) with a
+// message holding each of want.
+func requireInputError(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	var err error
+	require.NotPanics(t, func() { _, _, err = wgbench(t, args...) }, "%q", args)
+	require.Error(t, err, "%q", args)
+	require.NotEqual(t, exitError{1}, err, "%q: bad input must be an error, not a negative result", args)
+	for _, w := range want {
+		require.Contains(t, err.Error(), w, "%q", args)
+	}
 }
