@@ -210,7 +210,9 @@ func Check(ctx *wgpu.Context, f Family, golden Golden) (r Result) {
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	fail := func(format string, args ...any) {
 		if len(r.Failures) < maxFailures {
-			r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+			// One line each: wgpu's validation errors span several.
+			msg := strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " ")
+			r.Failures = append(r.Failures, msg)
 		} else if len(r.Failures) == maxFailures {
 			r.Failures = append(r.Failures, "(more failures not listed)")
 		}

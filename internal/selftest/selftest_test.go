@@ -253,6 +253,7 @@ func TestFailures(t *testing.T) {
 		{"pass", Family{Name: "ints", Run: ok(a, b)}, ""},
 		{"corrupt", Family{Name: "ints", Run: ok(a, Output{Variant: "v", Case: "b", Digest: Digest([]byte("c"))})}, "v b: digest"},
 		{"error", Family{Name: "ints", Run: ok(a, b, Output{Variant: "w", Case: "a", Err: fmt.Errorf("device lost")})}, "w a: device lost"},
+		{"multi-line error", Family{Name: "ints", Run: ok(a, b, Output{Variant: "w", Case: "a", Err: fmt.Errorf("Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline")})}, "w a: Validation Error Caused by: In wgpuDeviceCreateComputePipeline"},
 		{"family error", Family{Name: "ints", Run: func(*wgpu.Context) ([]Output, error) { return nil, fmt.Errorf("no kernel") }}, "no kernel"},
 		{"panic", Family{Name: "ints", Run: func(*wgpu.Context) ([]Output, error) { panic("index out of range") }}, "panic: index out of range"},
 		{"unknown case", Family{Name: "ints", Run: ok(a, b, Output{Variant: "v", Case: "z", Digest: "00"})}, "v z: no golden result"},
