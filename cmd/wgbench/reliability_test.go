@@ -82,7 +82,8 @@ func TestReliability(t *testing.T) {
 	require.NoError(t, err)
 	tampered := write("tampered.json", bytes.Replace(proofJSON, []byte(hex.EncodeToString(proof.Leaf[:4])), []byte("00000000"), 1), 0o644)
 	longDigest := strings.Repeat("ab", 100_000)
-	badDigest := write("bad-digest.json", []byte(`{"index": 0, "leaf": "`+longDigest+`", "path": [], "root": "`+rootHex+`"}`), 0o644)
+	badDigest := write("bad-digest.json", []byte(`{"index": 0, "leaves": 4, "leaf": "`+longDigest+`", "path": [], "root": "`+rootHex+`"}`), 0o644)
+	badPath := write("bad-path.json", []byte(`{"index": 0, "leaves": 2, "leaf": "`+rootHex+`", "path": ["`+strings.Repeat("zz", 32)+`"], "root": "`+rootHex+`"}`), 0o644)
 	oneLeaf := write("one-leaf.bin", make([]byte, 32), 0o644)
 	goodProof := write("proof.json", proofJSON, 0o644)
 	otherRoot := strings.Repeat("0", 64)
@@ -216,8 +217,10 @@ func TestReliability(t *testing.T) {
 			code: 2, errs: []string{"/dev/zero is larger than 1.0 MiB"}},
 		{name: "merkle verify --proof /dev/zero", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", "/dev/zero"},
 			code: 2, errs: []string{"/dev/zero is larger than 1.0 MiB, the most a proof file can hold"}},
-		{name: "a long bad digest is quoted short", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", badDigest},
-			code: 2, errs: []string{`leaf is "abababab`, "… (200000 bytes): want 64 hex digits"}},
+		{name: "a bad path digest is named", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", badPath},
+			code: 2, errs: []string{`proof path[0]: digest "` + strings.Repeat("zz", 32) + `": want 64 hex digits`}},
+		{name: "a long bad digest is not echoed", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", badDigest},
+			code: 2, errs: []string{"bad-digest.json is not a proof", "leaf: digest of 200000 characters: want 64 hex digits"}},
 
 		// Item 7: lost output is an error.
 		{name: "b3sum > /dev/full", args: []string{"b3sum", hello}, setup: needFull, code: 1, errs: []string{"write standard output: no space left on device"}},
@@ -264,7 +267,7 @@ func TestReliability(t *testing.T) {
 		{name: "merkle verify --leaves not a tree size", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--leaves", "6"},
 			code: 2, errs: []string{"merkle verify: --leaves: merkle: 6 leaves: a tree needs a power of two"}},
 		{name: "merkle verify --root not a digest", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--root", "xyz"},
-			code: 2, errs: []string{`merkle verify: --root "xyz": want 64 hex digits`}},
+			code: 2, errs: []string{"merkle verify: --root: merkle: digest of 3 characters: want 64 hex digits"}},
 		{name: "bench --json into a missing directory fails before the run", args: []string{"bench", "--backend", gpu, "--json", at("missing/r.json")},
 			code: 2, errs: []string{"bench: write " + at("missing/r.json") + ": ", "no such file or directory"}, maxAlloc: 16 << 20},
 		{name: "bench --md onto a directory fails before the run", args: []string{"bench", "--backend", gpu, "--md", dir},
