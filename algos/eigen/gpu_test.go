@@ -19,8 +19,18 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 // within 1e-4 relative, vector within 1e-3, the same iteration count.
 func requireMatches(t *testing.T, want, got Result, what string) {
 	t.Helper()
+	requireNear(t, want, got, 0, what)
+}
+
+// requireNear is requireMatches allowing the iteration counts to differ by
+// slack: on fresh random matrices a float32 run and the float64 reference
+// can meet the stop criterion one round apart when a difference of row sums
+// sits right at eps (seen: n = 7, seed 15322215104368966399, 7 rounds in
+// float64 and 8 in float32).
+func requireNear(t *testing.T, want, got Result, slack int, what string) {
+	t.Helper()
 	require.Equal(t, want.Converged, got.Converged, "%s: converged", what)
-	require.Equal(t, want.Iterations, got.Iterations, "%s: iterations", what)
+	require.LessOrEqual(t, abs(want.Iterations-got.Iterations), slack, "%s: iterations %d, want %d", what, got.Iterations, want.Iterations)
 	require.InEpsilon(t, want.Value, got.Value, 1e-4, "%s: eigenvalue", what)
 	require.Len(t, got.Vector, len(want.Vector))
 	for i := range want.Vector {
@@ -139,7 +149,7 @@ func TestRandom(t *testing.T) {
 			require.NoError(t, err)
 			for j := 0; j < 3; j++ {
 				c := cs[(3*i+j)%len(cs)]
-				requireMatches(t, want, solve(t, ctx, c, a, n, opts), fmt.Sprintf("random %d seed %d %s", n, seed+uint64(i), c.name))
+				requireNear(t, want, solve(t, ctx, c, a, n, opts), 1, fmt.Sprintf("random %d seed %d %s", n, seed+uint64(i), c.name))
 			}
 		}
 	})
@@ -378,4 +388,11 @@ func TestSolverResident(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, first.Vector, again.Vector)
 	})
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
