@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Windows cross-build: wgbench.exe and every package's test binary for
+# windows/amd64, with MinGW-w64 (go-webgpu links its windows/amd64 static
+# wgpu-native library), into bin/windows-amd64/.
+#
+#   .ci/windows.sh              build only
+#   .ci/windows.sh --run        build, then run 'wgbench.exe selftest' under
+#                               Wine, on Vulkan over lavapipe (winevulkan),
+#                               with the adapter's limits and with webgpu's
+#   .ci/windows.sh --run-tests  also run the test binaries under Wine
+#                               (Vulkan only, -test.short), each in its
+#                               package's directory; reported, not fatal
+#
+# Missing Debian packages are installed with apt-get: gcc-mingw-w64-x86-64,
+# and for --run wine64, xvfb and xauth (winevulkan needs Wine's X11 driver,
+# so Wine runs under Xvfb). Go 1.22+ programs need bcryptprimitives.dll
+# (ProcessPrng), which Wine 8.0 lacks: --run builds a one-function stand-in
+# with MinGW and puts it in the Wine prefix's system32.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+run=0 tests=0
+for arg in "$@"; do
+	case $arg in
+	--run) run=1 ;;
+	--run-tests) run=1 tests=1 ;;
+	*) echo "usage: $0 [--run | --run-tests]" >&2; exit 2 ;;
+	esac
+done
+
+out=bin/windows-amd64
+cc=x86_64-w64-mingw32-gcc
+
+need() { # need COMMAND PACKAGE...: install the packages unless COMMAND exists
+	local cmd=$1
+	shift
+	command -v "$cmd" >/dev/null 2>&1 || [ -x "$cmd" ] && return 0
+	echo "installing $*"
+	local sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get install -y --no-install-recommends "$@" >/dev/null ||
+		{ $sudo apt-get update >/dev/null && $sudo apt-get install -y --no-install-recommends "$@" >/dev/null; }
+}
+
+need $cc gcc-mingw-w64-x86-64
+
+export CGO_ENABLED=1 CC=$cc GOOS=windows GOARCH=amd64
+rm -rf "$out"
+mkdir -p "$out"
+start=$SECONDS
+go build -o "$out/wgbench.exe" ./cmd/wgbench
+# Test binaries: 'go test -c' names each pkg.test.exe; a package that does
+# not build fails the script, at the end, after the rest is built and run.
+status=0
+go test -c -o "$out/" ./... || status=1
+echo "windows/amd64 build: $((SECONDS - start)) s, $(ls "$out" | wc -l) binaries in $out"
+unset CGO_ENABLED CC GOOS GOARCH
+finish() {
+	[ $status = 0 ] || echo "windows/amd64: some test binaries do not build (see above)" >&2
+	exit $status
+}
+[ $run = 1 ] || finish
+
+wine=/usr/lib/wine/wine64
+need $wine wine64
+need xvfb-run xvfb xauth
+export WINEPREFIX=${WINEPREFIX:-$PWD/bin/wineprefix} WINEDEBUG=${WINEDEBUG:--all}
+sys32=$WINEPREFIX/drive_c/windows/system32
+if [ ! -f "$sys32/bcryptprimitives.dll" ] && [ ! -f "/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/bcryptprimitives.dll" ]; then
+	xvfb-run -a $wine cmd /c exit >/dev/null 2>&1 || true # create the prefix
+	shim=$(mktemp -d)
+	cat >"$shim/bcryptprimitives.c" <<'EOF'
+/* ProcessPrng, the one bcryptprimitives.dll export Go's runtime needs. */
+#include <windows.h>
+#define SystemFunction036 NTAPI SystemFunction036
+#include <ntsecapi.h>
+#undef SystemFunction036
+BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T n) {
+	while (n > 0) {
+		ULONG k = n > 0x10000000 ? 0x10000000 : (ULONG)n;
+		if (!RtlGenRandom(data, k)) return FALSE;
+		data += k;
+		n -= k;
+	}
+	return TRUE;
+}
+EOF
+	printf 'LIBRARY bcryptprimitives\nEXPORTS\n  ProcessPrng\n' >"$shim/bcryptprimitives.def"
+	$cc -O2 -shared -o "$sys32/bcryptprimitives.dll" "$shim/bcryptprimitives.c" "$shim/bcryptprimitives.def" -ladvapi32
+	rm -rf "$shim"
+fi
+
+winrun() { xvfb-run -a $wine "$@"; }
+
+# Wine also offers a D3D12 adapter, whose shader compiler (d3dcompiler_47)
+# does not implement compute shaders: the self-test runs on Vulkan.
+winrun "$out/wgbench.exe" --backend vulkan devices
+winrun "$out/wgbench.exe" --backend vulkan selftest
+winrun "$out/wgbench.exe" --backend vulkan selftest --limits webgpu
+[ $tests = 1 ] || finish
+
+failed=()
+for exe in "$out"/*.test.exe; do
+	name=$(basename "$exe" .test.exe)
+	dir=$(go list -f '{{.Dir}}' ./... | awk -v n="/$name" 'substr($0, length($0) - length(n) + 1) == n' | head -1)
+	echo "== $name ($dir)"
+	(cd "$dir" && WGCOMPUTE_BACKEND=vulkan xvfb-run -a $wine "$OLDPWD/$exe" -test.short) || failed+=("$name")
+done
+echo "test binaries failing under Wine: ${failed[*]:-none}"
+finish
