@@ -219,6 +219,47 @@ func (b *Builder) Build(leaves [][32]byte) (*Tree, error) {
 	return t, nil
 }
 
+// Root returns the root of the tree of leaves, as Build(...).Root() would,
+// without bringing the other nodes back: the read-back is one digest per
+// subtree instead of all N nodes, and no host memory is allocated for them.
+func Root(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	b, err := NewBuilder(ctx, hash, opts)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer b.Release()
+	return b.Root(leaves)
+}
+
+// Root returns the root of the tree of leaves, as the package's Root does.
+func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
+	n := len(leaves)
+	if b.ctx == nil {
+		t, err := b.Build(leaves)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		return t.Root(), nil
+	}
+	if err := CheckSize(n); err != nil {
+		return [32]byte{}, err
+	}
+	if err := checkLeaves(b.hash, leaves); err != nil {
+		return [32]byte{}, err
+	}
+	r, err := b.run(n)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	r.rootOnly = true
+	nodes := make([][32]byte, 2)
+	if err := r.build(nodes, leaves); err != nil {
+		return [32]byte{}, err
+	}
+	b.report(r.total)
+	return nodes[1], nil
+}
+
 // BuildBuffers builds the tree of the n leaves at the start of leaves (n
 // digests) into the first n digests of nodes, on the device alone: nothing
 // is uploaded, read back or checked, so leaves can come from another kernel
@@ -264,6 +305,8 @@ type run struct {
 	wg       int
 	kernel   *wgpu.Kernel
 	total    wgpu.Timing
+	// rootOnly builds into nodes of length 2 and reads back node 1 alone.
+	rootOnly bool
 }
 
 var entries = [...]string{LevelPerDispatch: "mk_level", WorkgroupLevels: "mk_levels", Subtrees: "mk_subtree"}
@@ -327,16 +370,25 @@ func (r *run) build(nodes, leaves [][32]byte) error {
 	}
 	k := n / c
 	local := make([][32]byte, c)
+	if r.rootOnly {
+		local = local[:2]
+	}
 	roots := make([][32]byte, k)
 	for s := 0; s < k; s++ {
 		if err := r.subtree(local, leaves[s*c:(s+1)*c]); err != nil {
 			return fmt.Errorf("subtree %d of %d: %w", s, k, err)
 		}
+		roots[s] = local[1]
+		if r.rootOnly {
+			continue
+		}
 		// Level w of the subtree lands at level w*k of the tree.
 		for w := c / 2; w >= 1; w /= 2 {
 			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
 		}
-		roots[s] = local[1]
+	}
+	if r.rootOnly {
+		return r.build(nodes, roots)
 	}
 	return r.build(nodes[:k], roots)
 }
@@ -356,6 +408,12 @@ func (r *run) subtree(nodes, leaves [][32]byte) error {
 	}
 	if err := r.dispatch(len(leaves), r.leafBuf, r.nodeBuf); err != nil {
 		return err
+	}
+	if r.rootOnly {
+		if err := r.ctx.Download(wgpu.Bytes(nodes[1:2]), r.nodeBuf, DigestSize); err != nil {
+			return fmt.Errorf("merkle: download the root: %w", err)
+		}
+		return nil
 	}
 	if err := r.ctx.Download(wgpu.Bytes(nodes), r.nodeBuf, 0); err != nil {
 		return fmt.Errorf("merkle: download nodes: %w", err)

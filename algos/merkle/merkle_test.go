@@ -322,6 +322,25 @@ func TestGPUMatchesCPU(t *testing.T) {
 	}
 }
 
+// TestRoot: the root alone equals the whole build's root for every hash,
+// on every backend, for trees of one subtree and (under small limits) of
+// many.
+func TestRoot(t *testing.T) {
+	for _, hash := range hashes {
+		leaves := randomLeaves(hash, 1<<13, rand.Uint64())
+		ref := reference(leaves, hash)
+		forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
+			for _, n := range []int{2, 64, 1 << 13} {
+				root, err := merkle.Root(ctx, leaves[:n], hash, merkle.Options{})
+				require.NoError(t, err)
+				require.Equal(t, prefixNodes(ref, n)[1], root, "%s n=%d", hash.Name(), n)
+			}
+			_, err := merkle.Root(ctx, leaves[:3], hash, merkle.Options{})
+			require.ErrorContains(t, err, "power of two")
+		})
+	}
+}
+
 // TestDeepSplit: with storage bindings of 256 bytes a subtree holds 8
 // leaves, so a tree of 2^10 leaves is 128 subtrees whose roots are 16
 // subtrees whose roots are 2 subtrees: three levels of splitting.
@@ -339,6 +358,9 @@ func TestDeepSplit(t *testing.T) {
 					got, err := b.Build(leaves[:n])
 					require.NoError(t, err)
 					requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("n=%d %s", n, o.Approach))
+					root, err := b.Root(leaves[:n])
+					require.NoError(t, err)
+					require.Equal(t, got.Root(), root, "root only, n=%d %s", n, o.Approach)
 				}
 				b.Release()
 			}

@@ -9,6 +9,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // openInput opens an input file for reading: a regular file, or a pipe,
@@ -50,6 +53,32 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 	// Room for the stat size and one byte more, to find the end without
 	// growing; past that the buffer doubles, up to limit+1 bytes.
 	buf := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
+	if fi.Mode().IsRegular() && fi.Size() >= parallelRead {
+		// A large file is read by every core at once (page cache copies
+		// and the page faults of the new buffer alike); what follows the
+		// stat size, if the file grew, is read as any stream is.
+		n := fi.Size()
+		defer wgpu.Span("read input")(n)
+		if err := par.ForErr(int(n), readGrain, func(lo, hi int) error {
+			k, err := f.ReadAt(buf[lo:hi], int64(lo))
+			if k == hi-lo {
+				return nil
+			}
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, fmt.Errorf("%s: shorter than its size of %d bytes while read", path, n)
+			}
+			return nil, fmt.Errorf("%s: %w", path, bare(err))
+		}
+		buf = buf[:n]
+		if _, err := f.Seek(n, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, bare(err))
+		}
+	}
 	for {
 		if len(buf) == cap(buf) {
 			grown := make([]byte, len(buf), min(max(2*int64(cap(buf)), 64<<10), limit+1))
@@ -69,6 +98,14 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 		}
 	}
 }
+
+const (
+	// parallelRead is the size from which a regular file is read by all
+	// cores.
+	parallelRead = 8 << 20
+	// readGrain is the least one goroutine reads.
+	readGrain = 4 << 20
+)
 
 // readExactly reads exactly len(dst) bytes of path and checks that nothing
 // follows: a file of another size, a regular file whose stat size says

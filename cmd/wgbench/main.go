@@ -23,6 +23,8 @@ import (
 type globals struct {
 	// gpu holds --backend and --adapter.
 	gpu wgpu.Options
+	// trace is --trace: print where the time went on standard error.
+	trace bool
 	// args are the command-line arguments, for the Command line of bench
 	// results.
 	args []string
@@ -77,6 +79,12 @@ a message on standard error.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
+	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
+	root.PersistentPreRun = func(*cobra.Command, []string) {
+		if g.trace {
+			wgpu.EnableTrace(true)
+		}
+	}
 	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newMerkleCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root
 }
@@ -143,6 +151,9 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
+	if wgpu.Tracing() {
+		wgpu.WriteTrace(stderr)
+	}
 	if out.err != nil {
 		// Whatever else failed followed from the lost output.
 		err = fmt.Errorf("write standard output: %w", bare(out.err))

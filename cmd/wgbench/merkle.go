@@ -58,7 +58,8 @@ the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 With --backend cpu the tree is built by the plain-Go merges on all cores.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tree, err := merkleBuild(g, hashName, in, approach)
+			// Without --out only the root comes back from the device.
+			tree, root, err := merkleBuild(g, hashName, in, approach, out == "")
 			if err != nil {
 				return err
 			}
@@ -67,7 +68,6 @@ With --backend cpu the tree is built by the plain-Go merges on all cores.`,
 					return fmt.Errorf("merkle: %w", err)
 				}
 			}
-			root := tree.Root()
 			_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
 			return err
 		},
@@ -89,7 +89,7 @@ With --backend cpu the tree is built by the plain-Go merges on all cores.`,
 path ordered from the leaf's sibling up to the child of the root.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tree, err := merkleBuild(g, hashName, in, approach)
+			tree, _, err := merkleBuild(g, hashName, in, approach, false)
 			if err != nil {
 				return err
 			}
@@ -135,25 +135,34 @@ says so.`,
 }
 
 // merkleBuild reads the leaves file and builds its tree on the adapter the
-// flags choose (the CPU backend included).
-func merkleBuild(g *globals, hashName, in string, approach int) (*merkle.Tree, error) {
+// flags choose (the CPU backend included), returning the tree and its
+// root, or with rootOnly the root alone.
+func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (tree *merkle.Tree, root [32]byte, err error) {
 	hash, err := parseHash(hashName)
 	if err != nil {
-		return nil, err
+		return nil, root, err
 	}
 	if in == "" {
-		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
+		return nil, root, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
 	leaves, err := readLeaves(in, g.hostMemory()/3)
 	if err != nil {
-		return nil, err
+		return nil, root, err
 	}
 	ctx, err := g.openContext()
 	if err != nil {
-		return nil, err
+		return nil, root, err
 	}
 	defer ctx.Close()
-	return merkle.Build(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)})
+	opts := merkle.Options{Approach: merkle.Approach(approach)}
+	if rootOnly {
+		root, err = merkle.Root(ctx, leaves, hash, opts)
+		return nil, root, err
+	}
+	if tree, err = merkle.Build(ctx, leaves, hash, opts); err != nil {
+		return nil, root, err
+	}
+	return tree, tree.Root(), nil
 }
 
 // merkleVerify checks the proof in proofIn against the trusted root and
