@@ -16,9 +16,12 @@ demo: build
 	bin/wgbench bench all --quick
 
 # Formatting, vet, and the tests: GPU tests run on every backend the
-# machine has (on CPU-only machines: Vulkan via lavapipe and GL via llvmpipe).
+# machine has (on CPU-only machines: Vulkan via lavapipe and GL via llvmpipe),
+# then a third time on Vulkan with the limits WebGPU guarantees on every
+# adapter (the smallest conformant GPU).
 test: setup check
 	$(GO) test -count=1 -timeout 30m ./...
+	WGCOMPUTE_LIMITS=webgpu WGCOMPUTE_BACKEND=vulkan $(GO) test -count=1 -timeout 30m ./...
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

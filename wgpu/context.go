@@ -44,8 +44,8 @@ type Options struct {
 	// its pieces and workgroups from the Context's limits, so this is how
 	// tests exercise small devices. The zero value grants the adapter's
 	// own limits. WebGPULimits is the profile every conformant adapter
-	// grants; the environment variable WGCOMPUTE_LIMITS=webgpu selects it
-	// when this field is zero.
+	// grants; the environment variable WGCOMPUTE_LIMITS=webgpu applies it
+	// on top of this field (the smaller of the two, field by field).
 	Limits Limits
 }
 
@@ -125,7 +125,11 @@ func capLimits(l gpu.Limits, lim Limits) gpu.Limits {
 	low32(&l.MaxComputeWorkgroupSizeX, lim.MaxWorkgroupSizeX)
 	low32(&l.MaxComputeWorkgroupsPerDimension, lim.MaxWorkgroupsPerDimension)
 	low32(&l.MaxStorageBuffersPerShaderStage, lim.MaxStorageBuffersPerStage)
-	if lim == WebGPULimits {
+	if lim.webgpu() {
+		// Alignments are minimums: the profile raises them to the
+		// specification's 256, which lavapipe (32) would otherwise relax.
+		l.MinStorageBufferOffsetAlignment = max(l.MinStorageBufferOffsetAlignment, 256)
+		l.MinUniformBufferOffsetAlignment = max(l.MinUniformBufferOffsetAlignment, 256)
 		low32(&l.MaxComputeWorkgroupSizeY, 256)
 		low32(&l.MaxComputeWorkgroupSizeZ, 64)
 		low64(&l.MaxUniformBufferBindingSize, 64<<10)
@@ -136,6 +140,39 @@ func capLimits(l gpu.Limits, lim Limits) gpu.Limits {
 		l.MaxStorageBufferBindingSize = l.MaxBufferSize
 	}
 	return l
+}
+
+// webgpu reports whether lim is at or under the WebGPU profile in every
+// field it names: such a device is treated as the profile's throughout.
+func (lim Limits) webgpu() bool {
+	return lim == lim.Min(WebGPULimits) && lim.MaxBufferSize != 0 && lim.MaxStorageBindingSize != 0 &&
+		lim.MaxWorkgroupStorage != 0 && lim.MaxInvocationsPerWorkgroup != 0
+}
+
+// Min returns the field-by-field minimum of lim and o, where a zero field
+// means "no cap" and loses to any other value.
+func (lim Limits) Min(o Limits) Limits {
+	m64 := func(a, b uint64) uint64 {
+		if a == 0 || (b != 0 && b < a) {
+			return b
+		}
+		return a
+	}
+	m32 := func(a, b uint32) uint32 {
+		if a == 0 || (b != 0 && b < a) {
+			return b
+		}
+		return a
+	}
+	return Limits{
+		MaxBufferSize:              m64(lim.MaxBufferSize, o.MaxBufferSize),
+		MaxStorageBindingSize:      m64(lim.MaxStorageBindingSize, o.MaxStorageBindingSize),
+		MaxWorkgroupStorage:        m32(lim.MaxWorkgroupStorage, o.MaxWorkgroupStorage),
+		MaxInvocationsPerWorkgroup: m32(lim.MaxInvocationsPerWorkgroup, o.MaxInvocationsPerWorkgroup),
+		MaxWorkgroupSizeX:          m32(lim.MaxWorkgroupSizeX, o.MaxWorkgroupSizeX),
+		MaxWorkgroupsPerDimension:  m32(lim.MaxWorkgroupsPerDimension, o.MaxWorkgroupsPerDimension),
+		MaxStorageBuffersPerStage:  m32(lim.MaxStorageBuffersPerStage, o.MaxStorageBuffersPerStage),
+	}
 }
 
 func publicLimits(l gpu.Limits) Limits {
@@ -251,14 +288,14 @@ func rank(info AdapterInfo) int {
 }
 
 func fromEnv(opts Options) (Options, error) {
-	if opts.Limits == (Limits{}) {
-		if name := os.Getenv("WGCOMPUTE_LIMITS"); name != "" {
-			lim, ok := LimitProfiles[strings.ToLower(name)]
-			if !ok {
-				return opts, fmt.Errorf("wgpu: WGCOMPUTE_LIMITS=%q: accepted is webgpu (or unset for the adapter's own limits)", name)
-			}
-			opts.Limits = lim
+	// The profile caps whatever Options.Limits asks for as well, so that a
+	// test run under it also runs its small-limits cases within it.
+	if name := os.Getenv("WGCOMPUTE_LIMITS"); name != "" {
+		lim, ok := LimitProfiles[strings.ToLower(name)]
+		if !ok {
+			return opts, fmt.Errorf("wgpu: WGCOMPUTE_LIMITS=%q: accepted is webgpu (or unset for the adapter's own limits)", name)
 		}
+		opts.Limits = opts.Limits.Min(lim)
 	}
 	if opts.Backend == "" {
 		opts.Backend = os.Getenv("WGCOMPUTE_BACKEND")

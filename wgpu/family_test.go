@@ -143,9 +143,24 @@ func TestLimitsCap(t *testing.T) {
 		require.ErrorContains(t, err, "storage binding limit")
 		buf.Release()
 	}
+	// The profile from the environment caps explicit limits too.
+	t.Setenv("WGCOMPUTE_LIMITS", "webgpu")
+	both, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0], Limits: gputest.SmallLimits})
+	require.NoError(t, err)
+	require.Equal(t, gputest.SmallLimits.MaxStorageBindingSize, both.Limits().MaxStorageBindingSize)
+	require.LessOrEqual(t, both.Limits().MaxWorkgroupStorage, wgpu.WebGPULimits.MaxWorkgroupStorage)
+	require.NoError(t, both.Close())
 	t.Setenv("WGCOMPUTE_LIMITS", "tiny")
-	_, err := wgpu.Open(wgpu.Options{})
+	_, err = wgpu.Open(wgpu.Options{})
 	require.ErrorContains(t, err, "accepted is webgpu")
+}
+
+func TestLimitsMin(t *testing.T) {
+	a := wgpu.Limits{MaxBufferSize: 100, MaxWorkgroupStorage: 7}
+	b := wgpu.Limits{MaxBufferSize: 50, MaxStorageBindingSize: 9}
+	require.Equal(t, wgpu.Limits{MaxBufferSize: 50, MaxStorageBindingSize: 9, MaxWorkgroupStorage: 7}, a.Min(b))
+	require.Equal(t, a.Min(b), b.Min(a))
+	require.Equal(t, wgpu.WebGPULimits, wgpu.Limits{}.Min(wgpu.WebGPULimits))
 }
 
 func TestTiming(t *testing.T) {

@@ -11,8 +11,9 @@ import (
 
 // spin runs spinSteps rounds of an xorshift in every invocation and stores
 // the result of each workgroup's first: a kernel whose duration the test
-// chooses through the number of workgroups. (One long loop would not do:
-// llvmpipe and lavapipe stop any loop after 65535 iterations.)
+// chooses through the number of workgroups. (Longer loops would not do:
+// llvmpipe and lavapipe give each invocation a budget of about 65535 loop
+// iterations, shared by all its loops, and then end every loop silently.)
 const spin = `
 @group(0) @binding(0) var<storage, read_write> dst: array<u32>;
 struct Params { steps: u32 }

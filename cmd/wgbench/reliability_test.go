@@ -1,3 +1,8 @@
+//go:build unix
+
+// The reliability cases use what Unix systems have: /proc, /dev/full,
+// FIFOs and the umask.
+
 package main
 
 import (
