@@ -56,24 +56,24 @@ func cpuSubtreeCV(data []byte, chunkCounter uint64, key [8]uint32, flags uint32)
 		panic(fmt.Sprintf("blake3: cpuSubtreeCV of %d bytes, not a power-of-two number of chunks", len(data)))
 	}
 	st := cvStack{key: key, flags: flags}
-	cpuHashMemory(&st, data, chunks, chunkCounter)
+	cpuHashMemory(&st, data, chunks, chunkCounter, 0)
 	return st.cv[bits.TrailingZeros64(chunks)]
 }
 
 // cpuRoot returns the root output node of the whole input data (any
-// length, 0 included) in the given mode, hashing subtrees on all cores;
-// output.rootBytes gives any output length from it.
-func cpuRoot(data []byte, key [8]uint32, flags uint32) output {
+// length, 0 included) in the given mode, hashing subtrees on up to threads
+// cores (0: all); output.rootBytes gives any output length from it.
+func cpuRoot(data []byte, key [8]uint32, flags uint32, threads int) output {
 	tail := tailOffset(int64(len(data)))
 	st := cvStack{key: key, flags: flags}
-	cpuHashMemory(&st, data[:tail], uint64(tail/ChunkSize), 0)
+	cpuHashMemory(&st, data[:tail], uint64(tail/ChunkSize), 0, threads)
 	return st.root(data[tail:])
 }
 
 // cpuRootReaderAt is cpuRoot over n bytes read from r (an *os.File or an
 // mmap.ReaderAt), reading and hashing pieces of a few MiB on all cores with
 // bounded memory (O(workers × piece)); a short read is an error.
-func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32) (output, error) {
+func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32, threads int) (output, error) {
 	if n < 0 {
 		return output{}, fmt.Errorf("blake3: negative input length %d", n)
 	}
@@ -84,12 +84,12 @@ func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32) (outpu
 		if err := readAtFull(r, buf, 0); err != nil {
 			return output{}, err
 		}
-		return cpuRoot(buf, key, flags), nil
+		return cpuRoot(buf, key, flags, threads), nil
 	}
 	tail := tailOffset(n)
 	chunks := uint64(tail / ChunkSize)
 	taskChunks := uint64(cpuPiece / ChunkSize)
-	workers := min(runtime.GOMAXPROCS(0), int((chunks+taskChunks-1)/taskChunks))
+	workers := min(cpuThreads(threads), int((chunks+taskChunks-1)/taskChunks))
 	bufs := make([]*[]byte, workers)
 	defer func() {
 		for _, p := range bufs {
@@ -149,11 +149,20 @@ func readAtFull(r io.ReaderAt, b []byte, off int64) error {
 	return fmt.Errorf("blake3: read %d bytes at offset %d: got %d: %w", len(b), off, got, err)
 }
 
+// cpuThreads is the number of cores a CPU hash with the threads option
+// runs on: threads, or all of them (GOMAXPROCS) for 0.
+func cpuThreads(threads int) int {
+	if threads > 0 {
+		return threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // cpuHashMemory pushes into st the chaining values of the complete
 // subtrees of data (chunks whole chunks, the first with counter base), on
-// all cores when data is large enough to pay for them.
-func cpuHashMemory(st *cvStack, data []byte, chunks, base uint64) {
-	workers := min(runtime.GOMAXPROCS(0), len(data)/cpuWorkerBytes)
+// up to threads cores (0: all) when data is large enough to pay for them.
+func cpuHashMemory(st *cvStack, data []byte, chunks, base uint64, threads int) {
+	workers := min(cpuThreads(threads), len(data)/cpuWorkerBytes)
 	if workers <= 1 {
 		// No goroutine and no allocation: each subtree is one task.
 		eachTask(chunks, chunks, func(first, count uint64) bool {
@@ -173,7 +182,9 @@ func cpuHashMemory(st *cvStack, data []byte, chunks, base uint64) {
 	}
 	key, flags := st.key, st.flags // not st: the workers would move it to the heap
 	cpuRun(st, chunks, taskChunks, workers, func(_ int, first, count uint64) ([8]uint32, error) {
-		return subtreeCVSerial(data[first*ChunkSize:(first+count)*ChunkSize], base+first, &key, flags), nil
+		task := data[first*ChunkSize : (first+count)*ChunkSize]
+		prefault(task)
+		return subtreeCVSerial(task, base+first, &key, flags), nil
 	})
 }
 

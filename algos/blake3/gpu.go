@@ -113,6 +113,9 @@ type Options struct {
 	Length int
 	// Variant picks the chunk kernel; the zero value is the fastest.
 	Variant Variant
+	// Threads bounds the goroutines that hash on the CPU (a nil Context,
+	// or the CPU's share of an Auto's work); 0 means GOMAXPROCS.
+	Threads int
 	// Timing, when not nil, receives each call's timing: on the GPU, its
 	// submissions' summed; on the CPU (a nil Context), the wall time.
 	Timing *wgpu.Timing
@@ -216,7 +219,7 @@ func (e *Engine) Release() {
 func (e *Engine) Sum(data []byte) ([]byte, error) {
 	if e.ctx == nil {
 		defer e.report(time.Now())
-		return e.output(cpuRoot(data, e.key, e.flags)), nil
+		return e.output(cpuRoot(data, e.key, e.flags, e.opts.Threads)), nil
 	}
 	return e.SumReader(bytes.NewReader(data))
 }
@@ -234,9 +237,19 @@ func (e *Engine) SumReader(r io.Reader) ([]byte, error) {
 	}
 	e.timing = wgpu.Timing{}
 	defer e.report(time.Now())
-	src, err := newSource(r)
+	o, err := e.readerRoot(r)
 	if err != nil {
 		return nil, err
+	}
+	return e.output(o), nil
+}
+
+// readerRoot is SumReader's root node, for callers that read any length of
+// output from it.
+func (e *Engine) readerRoot(r io.Reader) (output, error) {
+	src, err := newSource(r)
+	if err != nil {
+		return output{}, err
 	}
 	var o output
 	var n uint64
@@ -258,14 +271,14 @@ func (e *Engine) SumReader(r io.Reader) ([]byte, error) {
 		})
 	}
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	if src.seeker != nil {
 		if _, err := src.seeker.Seek(src.base+int64(n), io.SeekStart); err != nil {
-			return nil, fmt.Errorf("blake3: seek past the input: %w", err)
+			return output{}, fmt.Errorf("blake3: seek past the input: %w", err)
 		}
 	}
-	return e.output(o), nil
+	return o, nil
 }
 
 // SumBuffer hashes the first n bytes of buf, already on the Engine's
@@ -314,10 +327,10 @@ func (e *Engine) report(start time.Time) {
 
 // cpuSum hashes src on the CPU: on all cores from a ReaderAt of the length
 // it reports, and, when it turns out shorter or longer than that, or for a
-// reader read in sequence, with the reference Hasher.
+// reader read in sequence, block by block as it is read.
 func (e *Engine) cpuSum(src *source) (output, uint64, error) {
 	if src.at != nil {
-		o, err := cpuRootReaderAt(src.at, src.hint, e.key, e.flags)
+		o, err := cpuRootReaderAt(src.at, src.hint, e.key, e.flags, e.opts.Threads)
 		if err == nil {
 			more, err := src.more(src.hint)
 			if err != nil {
@@ -334,9 +347,8 @@ func (e *Engine) cpuSum(src *source) (output, uint64, error) {
 	if src.at != nil {
 		r = src.at
 	}
-	h := newHasher(e.key, e.flags)
-	n, err := io.Copy(h, r)
-	return h.rootOutput(), uint64(n), readError(uint64(n), err)
+	o, n, err := cpuRootStream(r, e.key, e.flags, e.opts.Threads)
+	return o, uint64(n), readError(uint64(n), err)
 }
 
 func readError(off uint64, err error) error {
