@@ -1,0 +1,355 @@
+package blake3
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"lukechampine.com/blake3/guts"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// Device says where an Auto hashes. The zero value, DeviceAuto, is the
+// default.
+type Device int
+
+const (
+	// DeviceAuto hashes on the CPU, on all cores, and adds the GPU for an
+	// input held in memory (a mapped file included) of HybridBytes or
+	// more, when the machine has a GPU that is not the CPU in disguise
+	// (an adapter of type "cpu", such as lavapipe or llvmpipe): the GPU is
+	// opened while the CPU hashes and takes subtrees once it is ready.
+	// Below HybridBytes the GPU is never opened.
+	DeviceAuto Device = iota
+	// DeviceCPU hashes on the CPU only.
+	DeviceCPU
+	// DeviceGPU hashes every input on the GPU that AutoOptions.GPU opens,
+	// whatever its type, as an Engine does. The CPU backend
+	// (WGCOMPUTE_BACKEND=cpu) still means the CPU.
+	DeviceGPU
+)
+
+// Devices lists the accepted Device values.
+var Devices = []Device{DeviceAuto, DeviceCPU, DeviceGPU}
+
+// String names the device as flags do: "auto", "cpu" or "gpu".
+func (d Device) String() string {
+	if d >= 0 && int(d) < len(deviceNames) {
+		return deviceNames[d]
+	}
+	return fmt.Sprintf("Device(%d)", int(d))
+}
+
+var deviceNames = [...]string{DeviceAuto: "auto", DeviceCPU: "cpu", DeviceGPU: "gpu"}
+
+// ParseDevice is the inverse of Device.String.
+func ParseDevice(s string) (Device, error) {
+	for _, d := range Devices {
+		if d.String() == s {
+			return d, nil
+		}
+	}
+	return DeviceAuto, fmt.Errorf("blake3: unknown device %q: accepted are %v", s, Devices)
+}
+
+// HybridBytes is the crossover of DeviceAuto: the smallest input for which
+// the GPU is opened to hash beside the CPU; below it, the GPU is never
+// opened. Measured on the H200 machine (16 cores, files in /dev/shm,
+// medians of 3, 2026-11-23): the CPU alone hashed 4, 16 and 32 GiB in
+// 0.21, 0.92 and 1.64 s, the CPU and the GPU together in 0.32, 0.96 and
+// 1.61 s. The GPU is ready only after 0.3 s (opening it while every core
+// hashes) and 0.15 s more (its first staging buffers), and then takes
+// about 7 GB/s, bound by the copies into staging memory that the CPU's
+// cores make, while the cores it frees for them hashed about as much: the
+// two break even at 32 GiB. On the 2-core CI machine the only GPU is
+// lavapipe, which DeviceAuto never uses.
+const HybridBytes = 32 << 30
+
+// mmapBytes is the smallest file an Auto maps into memory rather than
+// reads (b3sum's rule: mapping a smaller file costs more than it saves).
+const mmapBytes = 16 << 10
+
+// AutoOptions choose an Auto's hash (Options: mode, output length, CPU
+// threads, GPU variant, timing), where it runs and how files are read.
+type AutoOptions struct {
+	Options
+	// Device picks the CPU, the GPU or, by default, the CPU with the GPU
+	// added for large inputs.
+	Device Device
+	// GPU chooses the adapter when the GPU is used (see wgpu.Options).
+	GPU wgpu.Options
+	// NoMmap reads files with read calls instead of mapping them into
+	// memory. A mapped file that another process truncates while it is
+	// hashed kills the process with SIGBUS, as it does b3sum; a read one
+	// is hashed as far as it goes.
+	NoMmap bool
+}
+
+// Auto hashes inputs on the CPU, the GPU or both, as AutoOptions.Device
+// chooses, in one mode and output length. It opens the GPU only when an
+// input needs it and keeps it, with its kernels and buffers, until Close.
+// Regular files of 16 KiB or more are mapped into memory and hashed in
+// place. An Auto is not safe for concurrent use.
+type Auto struct {
+	opts   AutoOptions
+	key    [8]uint32
+	flags  uint32
+	length int
+	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt
+	timing wgpu.Timing
+	gpu    struct {
+		started bool
+		ready   chan struct{} // closed once the GPU is open, or known to be absent
+		ctx     *wgpu.Context
+		eng     *Engine
+		own     bool  // ctx was opened by the Auto, which closes it
+		err     error // why there is no GPU
+	}
+	// The hybrid's sizes (see hybridRoot), which tests lower; software
+	// lets DeviceAuto use an adapter of type "cpu" (tests on lavapipe),
+	// and gpuFirst holds the CPU's workers until the GPU claims its first
+	// subtree, so that tests know it takes part.
+	hybridMin          int64
+	hybridTask         uint64
+	gpuMin, gpuMax     uint64
+	software, gpuFirst bool
+	gpuBytes           uint64 // what the GPU hashed in the last hybrid call
+}
+
+// NewAuto checks opts and returns an Auto; it opens nothing.
+func NewAuto(opts AutoOptions) (*Auto, error) {
+	if !slices.Contains(Devices, opts.Device) {
+		return nil, fmt.Errorf("blake3: unknown device %d: accepted are %v", int(opts.Device), Devices)
+	}
+	if opts.Threads < 0 {
+		return nil, fmt.Errorf("blake3: %d threads: accepted are 0 (all cores) or more", opts.Threads)
+	}
+	if _, err := opts.Variant.spec(); err != nil {
+		return nil, err
+	}
+	inner := opts.Options
+	inner.Timing = nil // the Auto reports its calls' timing itself
+	cpu, err := NewEngine(nil, inner)
+	if err != nil {
+		return nil, err
+	}
+	a := &Auto{opts: opts, key: cpu.key, flags: cpu.flags, length: cpu.length, cpu: cpu,
+		hybridMin: HybridBytes, hybridTask: hybridTask, gpuMin: hybridGPUMin, gpuMax: hybridGPUMax}
+	a.gpu.ready = make(chan struct{})
+	return a, nil
+}
+
+// Close releases the GPU, if the Auto opened one, after waiting for it to
+// finish opening. The Auto may be used again after.
+func (a *Auto) Close() error {
+	if !a.gpu.started {
+		return nil
+	}
+	<-a.gpu.ready
+	var err error
+	if a.gpu.eng != nil {
+		a.gpu.eng.Release()
+	}
+	if a.gpu.own {
+		err = a.gpu.ctx.Close()
+	}
+	a.gpu.started, a.gpu.ready, a.gpu.ctx, a.gpu.eng, a.gpu.own, a.gpu.err = false, make(chan struct{}), nil, nil, false, nil
+	return err
+}
+
+// Sum hashes data and returns Options.Length bytes of output (32 for 0).
+func (a *Auto) Sum(data []byte) ([]byte, error) {
+	o, err := a.call(func(e *Engine) (output, error) {
+		if e != nil {
+			return e.readerRoot(bytes.NewReader(data))
+		}
+		return a.memRoot(data), nil
+	})
+	return a.output(o, err)
+}
+
+// SumReader hashes everything r yields from its position on and returns
+// Options.Length bytes of output. A regular file is mapped into memory
+// (unless NoMmap) and hashed as long as its size says; other readers are
+// read as Engine.SumReader reads them. The reader is left at the end of
+// what was hashed.
+func (a *Auto) SumReader(r io.Reader) ([]byte, error) {
+	o, err := a.call(func(e *Engine) (output, error) { return a.readerRoot(e, r) })
+	return a.output(o, err)
+}
+
+// Output is SumReader with the output as a reader of any length, from
+// which Options.Length does not apply: b3sum's --length of terabytes.
+func (a *Auto) Output(r io.Reader) (*OutputReader, error) {
+	o, err := a.call(func(e *Engine) (output, error) { return a.readerRoot(e, r) })
+	if err != nil {
+		return nil, err
+	}
+	return &OutputReader{root: o}, nil
+}
+
+func (a *Auto) output(o output, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, a.length)
+	o.rootBytes(out, 0)
+	return out, nil
+}
+
+// call runs one hash: on the GPU's Engine for DeviceGPU (unless the
+// environment selects the CPU backend), else with a nil Engine, and
+// reports its timing.
+func (a *Auto) call(hash func(e *Engine) (output, error)) (output, error) {
+	start := time.Now()
+	a.timing = wgpu.Timing{}
+	var e *Engine
+	if a.opts.Device == DeviceGPU {
+		a.startGPU(false)
+		<-a.gpu.ready
+		if a.gpu.err != nil && !errors.Is(a.gpu.err, wgpu.ErrCPUBackend) {
+			return output{}, fmt.Errorf("blake3: open the GPU: %w", a.gpu.err)
+		}
+		if e = a.gpu.eng; e != nil {
+			e.timing = wgpu.Timing{}
+		}
+	}
+	o, err := hash(e)
+	if e != nil {
+		a.timing = e.timing
+	}
+	if a.opts.Timing != nil {
+		t := a.timing
+		if t == (wgpu.Timing{}) {
+			t.Wall = time.Since(start)
+		}
+		*a.opts.Timing = t
+	}
+	return o, err
+}
+
+// readerRoot hashes r on e, or where DeviceAuto or DeviceCPU chooses: a
+// mapped file in memory, other readers on the CPU.
+func (a *Auto) readerRoot(e *Engine, r io.Reader) (output, error) {
+	if r == nil {
+		return output{}, errors.New("blake3: SumReader needs a reader, got nil")
+	}
+	if e != nil {
+		return e.readerRoot(r)
+	}
+	if f, ok := r.(*os.File); ok && !a.opts.NoMmap {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() >= mmapBytes {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && pos <= fi.Size() {
+				end := wgpu.Span("blake3 map file")
+				data, err := mapFile(f, fi.Size())
+				end(0)
+				if err == nil {
+					defer unmap(data)
+					o := a.memRoot(data[pos:])
+					if _, err := f.Seek(fi.Size(), io.SeekStart); err != nil {
+						return output{}, fmt.Errorf("blake3: seek past the input: %w", err)
+					}
+					return o, nil
+				}
+			}
+		}
+	}
+	defer wgpu.Span("blake3 read and hash on the CPU")(0)
+	return a.cpu.readerRoot(r)
+}
+
+// memRoot hashes data on the CPU, or with the GPU's help when DeviceAuto
+// finds data large enough and a GPU that may help.
+func (a *Auto) memRoot(data []byte) output {
+	if a.opts.Device == DeviceAuto && int64(len(data)) >= a.hybridMin {
+		a.startGPU(!a.software)
+		if !a.gpuAbsent() {
+			return a.hybridRoot(data)
+		}
+	}
+	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
+	return cpuRoot(data, a.key, a.flags, a.opts.Threads)
+}
+
+// gpuAbsent reports whether the GPU is known to be unavailable.
+func (a *Auto) gpuAbsent() bool {
+	select {
+	case <-a.gpu.ready:
+		return a.gpu.eng == nil
+	default:
+		return false
+	}
+}
+
+// errSoftwareGPU is why DeviceAuto uses no GPU where the only adapters are
+// the CPU in disguise.
+var errSoftwareGPU = errors.New("blake3: the only GPU adapters are software renderers (type cpu), which DeviceAuto does not use")
+
+// startGPU opens the GPU in the background, once: hardware only when
+// requireHardware (DeviceAuto).
+func (a *Auto) startGPU(requireHardware bool) {
+	if a.gpu.started {
+		return
+	}
+	a.gpu.started = true
+	go func() {
+		defer close(a.gpu.ready)
+		defer wgpu.Span("blake3 open the GPU")(0)
+		if requireHardware {
+			infos, err := wgpu.Adapters(a.opts.GPU)
+			if err == nil && !slices.ContainsFunc(infos, func(i wgpu.AdapterInfo) bool { return i.Type != "cpu" }) {
+				err = errSoftwareGPU
+			}
+			if err != nil {
+				a.gpu.err = err
+				return
+			}
+		}
+		ctx, err := wgpu.Open(a.opts.GPU)
+		if err == nil && requireHardware && ctx.Info().Type == "cpu" {
+			ctx.Close()
+			err = errSoftwareGPU
+		}
+		if err != nil {
+			a.gpu.err = err
+			return
+		}
+		a.gpu.ctx, a.gpu.own = ctx, true
+		inner := a.opts.Options
+		inner.Timing = nil
+		if a.gpu.eng, a.gpu.err = NewEngine(ctx, inner); a.gpu.err != nil {
+			ctx.Close()
+			a.gpu.ctx, a.gpu.own = nil, false
+		}
+	}()
+}
+
+// OutputReader reads a hash's extended output: every Read continues where
+// the previous one stopped, without end.
+type OutputReader struct {
+	root output
+	pos  uint64
+}
+
+// Read fills p with the next len(p) bytes of output; it never fails.
+func (r *OutputReader) Read(p []byte) (int, error) {
+	const batch = guts.MaxSIMD * BlockSize
+	n := len(p)
+	for len(p) > 0 {
+		if r.pos%batch == 0 && len(p) >= batch {
+			guts.CompressBlocks((*[batch]byte)(p), guts.Node{CV: r.root.cv, Block: r.root.block,
+				Counter: r.pos / BlockSize, BlockLen: r.root.blockLen, Flags: r.root.flags | flagRoot})
+			p, r.pos = p[batch:], r.pos+batch
+			continue
+		}
+		k := min(len(p), int(batch-r.pos%batch))
+		r.root.rootBytes(p[:k], r.pos)
+		p, r.pos = p[k:], r.pos+uint64(k)
+	}
+	return n, nil
+}

@@ -1,0 +1,266 @@
+package blake3
+
+// The CPU and the GPU hashing one input together. The input's complete
+// subtrees before its tail are cut into tasks of hybridTask bytes (aligned
+// power-of-two runs of chunks). The CPU's workers take tasks from the
+// front at once; the GPU, once it is open, takes runs of tasks from the
+// back, each run a power of two of them aligned to its size, so that it is
+// one subtree of the BLAKE3 tree. Every task and run leaves one chaining
+// value, and the host merges them in input order on a cvStack, as the
+// reference Hasher merges chunks; what follows the last whole task (less
+// than one task, and the tail) is hashed on the CPU at the end. A run the
+// GPU fails on is hashed on the CPU instead, and the GPU is not used again.
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+const (
+	// hybridTask is the CPU's task: small enough that the CPU's last task
+	// ends soon after the GPU's last run.
+	hybridTask = 1 << 20
+	// hybridGPUMin is the smallest run the GPU takes: below it a
+	// submission's fixed cost outweighs its work.
+	hybridGPUMin = 4 << 20
+	// hybridGPUMax is the largest run the GPU takes (64 MiB: 2 ms of
+	// upload at 32 GB/s, so that the CPU waits little for the GPU's last
+	// run); the device's binding limit may lower it.
+	hybridGPUMax = 64 << 20
+	// hybridGPUCores: once the GPU runs, 1 in hybridGPUCores of the CPU's
+	// workers stops, so that the uploads' copies find cores.
+	hybridGPUCores = 4
+)
+
+// hybridQueue hands out the tasks not yet taken: [front, back), which
+// both sides take, and [rest, end), the tasks after the last whole run of
+// the GPU's largest size, which only the CPU takes (first), so that back
+// starts aligned to every run the GPU may take.
+type hybridQueue struct {
+	mu                     sync.Mutex
+	front, back, rest, end uint64
+	hold                   chan struct{} // when not nil, the CPU waits for it to close
+	holdOnce               sync.Once
+	gpuOn                  atomic.Bool // the GPU has taken a run
+}
+
+// newHybridQueue is the queue of tasks tasks, for runs of at most most
+// tasks (a power of two).
+func newHybridQueue(tasks, most uint64) *hybridQueue {
+	back := tasks / most * most
+	return &hybridQueue{back: back, rest: back, end: tasks}
+}
+
+// cpuTake takes a task left after the aligned runs, or else the first one.
+func (q *hybridQueue) cpuTake() (uint64, bool) {
+	if q.hold != nil {
+		<-q.hold
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch {
+	case q.rest < q.end:
+		q.rest++
+		return q.rest - 1, true
+	case q.front < q.back:
+		q.front++
+		return q.front - 1, true
+	}
+	return 0, false
+}
+
+// gpuTake takes the largest run of tasks at the back that is a power of
+// two aligned to its size, of at most most tasks (a power of two), if it
+// has least tasks or more.
+func (q *hybridQueue) gpuTake(least, most uint64) (start, count uint64, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.front >= q.back {
+		return 0, 0, false
+	}
+	count = min(most, q.back&-q.back, wgpu.PowerOfTwoBelow(q.back-q.front))
+	if count < least {
+		return 0, 0, false
+	}
+	q.back -= count
+	return q.back, count, true
+}
+
+// release lets the CPU's workers start.
+func (q *hybridQueue) release() {
+	if q.hold != nil {
+		q.holdOnce.Do(func() { close(q.hold) })
+	}
+}
+
+// hybridRun is a run of tasks the GPU took, and its chaining value or the
+// error it failed with.
+type hybridRun struct {
+	start, count uint64
+	cv           [8]uint32
+	err          error
+}
+
+// hybridRoot returns the root node of data, hashed by the CPU's workers
+// and, once it is open, the GPU.
+func (a *Auto) hybridRoot(data []byte) output {
+	defer wgpu.Span("blake3 hash on the CPU and the GPU")(int64(len(data)))
+	task := a.hybridTask / ChunkSize // chunks per task
+	tail := uint64(tailOffset(int64(len(data))))
+	tasks := tail / a.hybridTask
+	q := newHybridQueue(tasks, a.gpuMaxTasks())
+	if a.gpuFirst {
+		q.hold = make(chan struct{})
+	}
+	cvs := make([][8]uint32, tasks)
+	stop := make(chan struct{})
+	gpuRuns := make(chan []hybridRun, 1)
+	go func() { gpuRuns <- a.gpuWork(data, q, stop) }()
+
+	// The CPU hashes on one core fewer than the CPU path while the GPU's
+	// driver opens the device, and on a quarter fewer once the GPU runs:
+	// the uploads' copies into staging memory need cores, and with every
+	// core hashing they waited for one and ran at 5 GB/s (H200 machine).
+	threads := cpuThreads(a.opts.Threads)
+	keep := max(threads-threads/hybridGPUCores, 1)
+	key, flags := a.key, a.flags
+	work := func(w int) {
+		for {
+			if w >= keep && q.gpuOn.Load() {
+				return
+			}
+			i, ok := q.cpuTake()
+			if !ok {
+				return
+			}
+			first := i * task
+			in := data[first*ChunkSize : (first+task)*ChunkSize]
+			prefault(in)
+			cvs[i] = subtreeCVSerial(in, first, &key, flags)
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < max(threads-1, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(0)
+	wg.Wait()
+	close(stop)
+	runs := <-gpuRuns
+
+	slices.SortFunc(runs, func(x, y hybridRun) int { return cmp.Compare(x.start, y.start) })
+	a.gpuBytes = 0
+	st := cvStack{key: key, flags: flags}
+	for i := uint64(0); i < tasks; {
+		if len(runs) == 0 || runs[0].start != i {
+			st.push(cvs[i], task)
+			i++
+			continue
+		}
+		r := runs[0]
+		runs = runs[1:]
+		first, chunks := i*task, r.count*task
+		if r.err != nil {
+			sub := cvStack{key: key, flags: flags}
+			cpuHashMemory(&sub, data[first*ChunkSize:(first+chunks)*ChunkSize], chunks, first, a.opts.Threads)
+			r.cv = sub.cv[bits.TrailingZeros64(chunks)]
+			a.dropGPU(r.err)
+		} else {
+			a.gpuBytes += chunks * ChunkSize
+		}
+		st.push(r.cv, chunks)
+		i += r.count
+	}
+	rest := tasks * a.hybridTask
+	cpuHashMemory(&st, data[rest:tail], (tail-rest)/ChunkSize, rest/ChunkSize, a.opts.Threads)
+	return st.root(data[tail:])
+}
+
+// gpuWork waits for the GPU (or for stop, when the CPU has finished
+// first), then hashes runs of tasks from the back of q until none is left
+// that is worth it, uploading each run while the GPU hashes the one
+// before. It returns the runs it took.
+func (a *Auto) gpuWork(data []byte, q *hybridQueue, stop <-chan struct{}) (runs []hybridRun) {
+	defer q.release()
+	select {
+	case <-a.gpu.ready:
+	case <-stop:
+		return nil
+	}
+	e := a.gpu.eng
+	if e == nil {
+		return nil
+	}
+	e.timing = wgpu.Timing{}
+	end := wgpu.Span("blake3 the GPU's share of a hybrid hash")
+	defer func() {
+		a.timing = e.timing
+		var n uint64
+		for _, r := range runs {
+			n += r.count * a.hybridTask
+		}
+		end(int64(n))
+	}()
+	most := min(a.gpuMaxTasks(), wgpu.PowerOfTwoBelow(max(e.maxPiece/a.hybridTask, 1)))
+	least := max(a.gpuMin/a.hybridTask, 1)
+	var prev *wgpu.Pending
+	var prevRun hybridRun
+	for slot := 0; ; slot ^= 1 {
+		start, count, ok := q.gpuTake(least, most)
+		q.gpuOn.Store(ok)
+		q.release()
+		off, size := start*a.hybridTask, count*a.hybridTask
+		var buf *wgpu.Buffer
+		var err error
+		if ok {
+			if buf, err = e.grow(&e.in[slot], "blake3 input", size); err == nil {
+				err = e.ctx.Upload(buf, 0, data[off:off+size])
+			}
+		}
+		if prev != nil {
+			node, werr := e.topNode(prev)
+			prevRun.cv, prevRun.err = node.chainingValue(), werr
+			runs = append(runs, prevRun)
+			if err == nil {
+				err = werr
+			}
+		}
+		if !ok {
+			return runs
+		}
+		if err == nil {
+			prev, err = e.submit(wgpu.Binding{Buffer: buf, Size: size}, size, off/ChunkSize)
+		}
+		if err != nil {
+			return append(runs, hybridRun{start: start, count: count, err: err})
+		}
+		prevRun = hybridRun{start: start, count: count}
+	}
+}
+
+// gpuMaxTasks is the most tasks a run of the GPU holds, a power of two.
+func (a *Auto) gpuMaxTasks() uint64 {
+	return wgpu.PowerOfTwoBelow(max(a.gpuMax/a.hybridTask, 1))
+}
+
+// dropGPU gives up the GPU after it failed with err: later calls hash on
+// the CPU alone.
+func (a *Auto) dropGPU(err error) {
+	if a.gpu.eng == nil {
+		return
+	}
+	a.gpu.eng.Release()
+	if a.gpu.own {
+		a.gpu.ctx.Close()
+	}
+	a.gpu.ctx, a.gpu.eng, a.gpu.own, a.gpu.err = nil, nil, false, err
+}
