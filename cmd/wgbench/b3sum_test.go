@@ -12,17 +12,15 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 )
 
-// runB3sum runs 'wgbench b3sum args...' with stdin and returns stdout,
-// stderr and the error RunE returned.
-func runB3sum(t *testing.T, stdin string, args ...string) (string, string, error) {
-	t.Helper()
-	return wgbenchIn(t, stdin, append([]string{"b3sum"}, args...)...)
-}
-
+// TestB3sum runs b3sum on the CPU backend, with the default device (the
+// CPU here) and on the GPU of each backend (--device gpu).
 func TestB3sum(t *testing.T) {
-	for _, backend := range []string{"cpu", "vulkan"} {
-		t.Run(backend, func(t *testing.T) {
-			t.Setenv("WGCOMPUTE_BACKEND", backend)
+	for _, env := range []struct{ backend, device string }{{"cpu", "gpu"}, {"", "auto"}, {"vulkan", "gpu"}, {"gl", "gpu"}} {
+		t.Run(env.backend+"/"+env.device, func(t *testing.T) {
+			t.Setenv("WGCOMPUTE_BACKEND", env.backend)
+			runB3sum := func(t *testing.T, stdin string, args ...string) (string, string, error) {
+				return wgbenchIn(t, stdin, append([]string{"b3sum", "--device", env.device}, args...)...)
+			}
 			dir := t.TempDir()
 			a := filepath.Join(dir, "a.txt")
 			big := filepath.Join(dir, "big.bin")
@@ -55,10 +53,13 @@ func TestB3sum(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, hexOf(want)+"  "+a+"\n", out)
 
-			_, _, err = runB3sum(t, "short key", "--keyed", a)
-			require.ErrorContains(t, err, "exactly 32 key bytes")
-			_, _, err = runB3sum(t, string(key), "--keyed")
-			require.ErrorContains(t, err, "must come from files")
+			_, errOut, err = runB3sum(t, "short key", "--keyed", a)
+			require.Equal(t, exitError{1}, err)
+			require.Equal(t, "Error: expected 32 key bytes from stdin, found 9\n", errOut)
+			out, errOut, err = runB3sum(t, string(key), "--keyed", "-", a)
+			require.Equal(t, exitError{1}, err)
+			require.Equal(t, "b3sum: -: Cannot open `-` in keyed mode\n", errOut)
+			require.Equal(t, hexOf(want[:32])+"  "+a+"\n", out)
 
 			d := blake3.NewDeriveKey("ctx")
 			d.Write([]byte("hello"))
@@ -78,7 +79,9 @@ func TestB3sum(t *testing.T) {
 func b3lineString(t *testing.T, sum []byte, name string) string {
 	t.Helper()
 	var b bytes.Buffer
-	require.NoError(t, b3line(bufio.NewWriter(&b), bytes.NewReader(sum), name, false))
+	w := bufio.NewWriter(&b)
+	require.NoError(t, (&b3out{w: w}).line(bytes.NewReader(sum), uint64(len(sum)), name, false))
+	require.NoError(t, w.Flush())
 	return b.String()
 }
 
