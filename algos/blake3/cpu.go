@@ -182,9 +182,7 @@ func cpuHashMemory(st *cvStack, data []byte, chunks, base uint64, threads int) {
 	}
 	key, flags := st.key, st.flags // not st: the workers would move it to the heap
 	cpuRun(st, chunks, taskChunks, workers, func(_ int, first, count uint64) ([8]uint32, error) {
-		task := data[first*ChunkSize : (first+count)*ChunkSize]
-		prefault(task)
-		return subtreeCVSerial(task, base+first, &key, flags), nil
+		return subtreeCVSerial(data[first*ChunkSize:(first+count)*ChunkSize], base+first, &key, flags), nil
 	})
 }
 

@@ -139,9 +139,7 @@ func (a *Auto) hybridRoot(data []byte) output {
 				return
 			}
 			first := i * task
-			in := data[first*ChunkSize : (first+task)*ChunkSize]
-			prefault(in)
-			cvs[i] = subtreeCVSerial(in, first, &key, flags)
+			cvs[i] = subtreeCVSerial(data[first*ChunkSize:(first+task)*ChunkSize], first, &key, flags)
 		}
 	}
 	var wg sync.WaitGroup
