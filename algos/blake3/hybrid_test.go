@@ -2,6 +2,9 @@ package blake3
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -60,6 +63,12 @@ func TestHybrid(t *testing.T) {
 						require.Positive(t, a.gpuBytes, "%d bytes: the GPU took no run", n)
 						require.Positive(t, timing.Wall, "%d bytes: the GPU's timing", n)
 					}
+					if k%4 == 0 { // the file is mapped, from its position on
+						f := fileAt(t, data[:n], 7)
+						got, err := a.SumReader(f)
+						require.NoError(t, err)
+						require.Equal(t, wants[i][k], got, "a %d-byte file in tasks of %d", n, task)
+					}
 				}
 			}
 		}
@@ -68,6 +77,18 @@ func TestHybrid(t *testing.T) {
 			gputest.ForEachSmall(t, test)
 		})
 	}
+}
+
+// fileAt is a file holding skip bytes and then data, open at data.
+func fileAt(t *testing.T, data []byte, skip int64) *os.File {
+	path := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, os.WriteFile(path, append(make([]byte, skip), data...), 0o644))
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	_, err = f.Seek(skip, io.SeekStart)
+	require.NoError(t, err)
+	return f
 }
 
 // TestHybridQueue checks the runs the GPU takes: aligned powers of two,

@@ -37,8 +37,9 @@ or a newline is escaped, and its line starts with a backslash.
 input of 32 GiB or more when the machine has a GPU that is not a software
 renderer; --device cpu never opens a GPU; --device gpu hashes everything on
 the adapter --backend and --adapter choose. WGCOMPUTE_BACKEND=cpu (or
---backend cpu) keeps every device on the CPU. Regular files of 16 KiB or
-more are memory-mapped unless --no-mmap. --trace (or WGCOMPUTE_TRACE=1)
+--backend cpu) keeps every device on the CPU. Files are read on all cores;
+one that the CPU and the GPU hash together is memory-mapped, unless
+--no-mmap, which leaves it to the CPU. --trace (or WGCOMPUTE_TRACE=1)
 prints where the time went on standard error.
 
 Exit status: 0 when every file was hashed (and, with --check, matched); 1
@@ -49,7 +50,7 @@ otherwise, and for usage errors.`,
 	f := cmd.Flags()
 	f.BoolVarP(&fl.check, "check", "c", false, "reads BLAKE3 sums from the FILEs and checks them")
 	f.BoolVar(&fl.keyed, "keyed", false, "uses the keyed mode; the 32-byte key is read from standard input")
-	f.BoolVar(&fl.noMmap, "no-mmap", false, "reads files instead of mapping them into memory")
+	f.BoolVar(&fl.noMmap, "no-mmap", false, "never maps files into memory (which only hashing with the GPU's help does)")
 	f.BoolVar(&fl.noNames, "no-names", false, "omits file names in the output")
 	f.BoolVar(&fl.quiet, "quiet", false, "skips printing OK for each verified file (with --check)")
 	f.BoolVar(&fl.raw, "raw", false, "writes raw output bytes instead of hex; one input only")
@@ -196,11 +197,8 @@ func (r *b3run) hashFiles(names []string, opts blake3.AutoOptions) error {
 	for i := range res {
 		res[i].done = make(chan struct{})
 	}
-	// Small files are read, not mapped: unmapping a file interrupts the
-	// other cores to flush their TLBs, and 200 files of 256 KiB on 2 cores
-	// took 20.3 ms mapped, 16.6 ms read.
 	small := opts
-	small.Device, small.Threads, small.NoMmap = blake3.DeviceCPU, 1, true
+	small.Device, small.Threads = blake3.DeviceCPU, 1
 	var next atomic.Int64
 	var stop atomic.Bool
 	// claim hashes the next file nobody took yet, if any is left.
