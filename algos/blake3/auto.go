@@ -20,8 +20,7 @@ type Device int
 
 const (
 	// DeviceAuto hashes on the CPU, on all cores, and adds the GPU for an
-	// input in memory or a regular file (unless NoMmap) of HybridBytes or
-	// more, when the machine has a GPU that is not the CPU in disguise
+	// input in memory or a regular file of HybridBytes or more, when the machine has a GPU that is not the CPU in disguise
 	// (an adapter of type "cpu", such as lavapipe or llvmpipe): the GPU is
 	// opened while the CPU hashes and takes subtrees once it is ready.
 	// Below HybridBytes the GPU is never opened.
@@ -59,19 +58,21 @@ func ParseDevice(s string) (Device, error) {
 
 // HybridBytes is the crossover of DeviceAuto: the smallest input for which
 // the GPU is opened to hash beside the CPU; below it, the GPU is never
-// opened. Measured on the H200 machine (16 cores, files in /dev/shm,
-// medians of 3, 2026-11-23): the CPU alone hashed 4, 16 and 32 GiB in
-// 0.21, 0.92 and 1.64 s, the CPU and the GPU together in 0.32, 0.96 and
-// 1.61 s. The GPU is ready only after 0.3 s (opening it while every core
-// hashes) and 0.15 s more (its first staging buffers), and then takes
-// about 7 GB/s, bound by the copies into staging memory that the CPU's
-// cores make, while the cores it frees for them hashed about as much: the
-// two break even at 32 GiB. On the 2-core CI machine the only GPU is
-// lavapipe, which DeviceAuto never uses.
+// opened. The GPU is ready only after about 0.25 s (opened while every core
+// hashes) and 0.15 s more (its first staging buffers), and then takes 7 to
+// 8 GB/s, bound by the copies into staging memory that the CPU's cores
+// make, while the cores left to it for them would have hashed almost as
+// much. Measured on the GPU machines (16 cores, files in /dev/shm,
+// 2026-11-23): on the H100 machine a 32 GiB file took 1.60 s on the CPU
+// alone and 1.54 s with the GPU (5 runs each, the GPU hashing 7.7 GB of
+// it), and 16 GiB 0.80 s on the CPU; on the H200 machine, an earlier
+// version (files mapped into memory) lost with the GPU at 4 and 16 GiB,
+// 0.32 s against 0.21 and 0.96 against 0.92. On the 2-core CI machine the
+// only GPU is lavapipe, which DeviceAuto never uses.
 const HybridBytes = 32 << 30
 
 // AutoOptions choose an Auto's hash (Options: mode, output length, CPU
-// threads, GPU variant, timing), where it runs and how files are read.
+// threads, GPU variant, timing) and where it runs.
 type AutoOptions struct {
 	Options
 	// Device picks the CPU, the GPU or, by default, the CPU with the GPU
@@ -79,23 +80,18 @@ type AutoOptions struct {
 	Device Device
 	// GPU chooses the adapter when the GPU is used (see wgpu.Options).
 	GPU wgpu.Options
-	// NoMmap keeps the CPU and the GPU from hashing a file together,
-	// which needs it mapped into memory; the CPU alone reads files. A
-	// mapped file that another process truncates while it is hashed kills
-	// the process with SIGBUS, as it does b3sum; a read one is hashed as
-	// far as it goes.
-	NoMmap bool
 }
 
 // Auto hashes inputs on the CPU, the GPU or both, as AutoOptions.Device
 // chooses, in one mode and output length. It opens the GPU only when an
 // input needs it and keeps it, with its kernels and buffers, until Close.
-// The CPU reads files with parallel reads into small buffers, which
-// measured faster than mapping them (wgbench b3sum of a 64 MiB file on the
-// 2-core machine: 16.8 ms read, 19.8 ms mapped, whose faults and unmapping
-// cost more than the copies of read); a file the GPU helps with is mapped,
-// so that its uploads read it in place. An Auto is not safe for concurrent
-// use.
+// Files are read with parallel reads, into small buffers for the CPU and
+// straight into staging memory for the GPU. That measured faster than
+// mapping them into memory, whose page faults and unmapping cost more than
+// the copies of read: wgbench b3sum of a 64 MiB file on the 2-core
+// machine took 16.8 ms read, 19.8 ms mapped; of 32 GiB on the H200
+// machine (CPU and GPU) 1.32 s mapped, of which 0.36 s to unmap. An Auto
+// is not safe for concurrent use.
 type Auto struct {
 	opts   AutoOptions
 	key    [8]uint32
@@ -175,9 +171,8 @@ func (a *Auto) Sum(data []byte) ([]byte, error) {
 }
 
 // SumReader hashes everything r yields from its position on and returns
-// Options.Length bytes of output, reading r as Engine.SumReader does (a
-// file that the CPU and the GPU hash together: as long as its size says).
-// The reader is left at the end of what was hashed.
+// Options.Length bytes of output, reading r as Engine.SumReader does. The
+// reader is left at the end of what was hashed.
 func (a *Auto) SumReader(r io.Reader) ([]byte, error) {
 	o, err := a.call(func(e *Engine) (output, error) { return a.readerRoot(e, r) })
 	return a.output(o, err)
@@ -234,8 +229,8 @@ func (a *Auto) call(hash func(e *Engine) (output, error)) (output, error) {
 }
 
 // readerRoot hashes r on e, or where DeviceAuto or DeviceCPU chooses: a
-// regular file large enough for the CPU and the GPU together mapped into
-// memory, everything else on the CPU.
+// regular file large enough with the GPU's help, everything else on the
+// CPU.
 func (a *Auto) readerRoot(e *Engine, r io.Reader) (output, error) {
 	if r == nil {
 		return output{}, errors.New("blake3: SumReader needs a reader, got nil")
@@ -243,32 +238,46 @@ func (a *Auto) readerRoot(e *Engine, r io.Reader) (output, error) {
 	if e != nil {
 		return e.readerRoot(r)
 	}
-	if f, ok := r.(*os.File); ok && !a.opts.NoMmap && a.opts.Device == DeviceAuto {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 && fi.Size() >= a.hybridMin && a.gpuMayHelp() {
-			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && pos <= fi.Size() {
-				end := wgpu.Span("blake3 map file")
-				data, err := mapFile(f, fi.Size())
-				end(0)
-				if err == nil {
-					defer unmap(data)
-					o := a.memRoot(data[pos:])
-					if _, err := f.Seek(fi.Size(), io.SeekStart); err != nil {
-						return output{}, fmt.Errorf("blake3: seek past the input: %w", err)
-					}
-					return o, nil
-				}
-			}
+	if f, ok := r.(*os.File); ok && a.opts.Device == DeviceAuto {
+		if o, ok, err := a.fileRoot(f); ok || err != nil {
+			return o, err
 		}
 	}
 	defer wgpu.Span("blake3 read and hash on the CPU")(0)
 	return a.cpu.readerRoot(r)
 }
 
+// fileRoot hashes f with the GPU's help, if it is a regular file of
+// HybridBytes or more and a GPU may help; ok reports whether it did. A
+// file found shorter or longer than its size is left to the CPU.
+func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return o, false, nil
+	}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || fi.Size()-pos < max(a.hybridMin, 1) || !a.gpuMayHelp() {
+		return o, false, nil
+	}
+	n := fi.Size() - pos
+	o, err = a.hybridRoot(hybridInput{at: io.NewSectionReader(f, pos, n), n: uint64(n)})
+	var more [1]byte
+	if k, _ := f.ReadAt(more[:], fi.Size()); errors.Is(err, io.ErrUnexpectedEOF) || k > 0 {
+		_, err = f.Seek(pos, io.SeekStart) // the file changed: read it in sequence
+		return o, false, err
+	}
+	if err == nil {
+		_, err = f.Seek(fi.Size(), io.SeekStart)
+	}
+	return o, true, err
+}
+
 // memRoot hashes data on the CPU, or with the GPU's help when DeviceAuto
 // finds data large enough and a GPU that may help.
 func (a *Auto) memRoot(data []byte) output {
 	if a.opts.Device == DeviceAuto && int64(len(data)) >= a.hybridMin && a.gpuMayHelp() {
-		return a.hybridRoot(data)
+		o, _ := a.hybridRoot(hybridInput{mem: data, n: uint64(len(data))}) // memory cannot fail to read
+		return o
 	}
 	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
 	return cpuRoot(data, a.key, a.flags, a.opts.Threads)

@@ -104,64 +104,62 @@ func autoLengths() []int {
 }
 
 // TestAutoSources hashes every kind of input an Auto reads (memory, a
-// file mapped or read, from its start or from the middle, a ReaderAt, a
-// stream, a reader that returns one byte at a time), in all modes, and
-// reads the output both whole and through Output in odd pieces.
+// file from the middle, a ReaderAt, a stream, a reader that returns one
+// byte at a time), in all modes, and reads the output both whole and
+// through Output in odd pieces.
 func TestAutoSources(t *testing.T) {
 	lengths := autoLengths()
 	data := randomBytes(32, lengths[len(lengths)-1]+100)
 	dir := t.TempDir()
 	for _, mode := range testModes {
-		for _, noMmap := range []bool{false, true} {
-			t.Run(fmt.Sprintf("key=%t/derive=%t/no-mmap=%t", mode.Key != nil, mode.DeriveKey, noMmap), func(t *testing.T) {
-				a := newAuto(t, AutoOptions{Options: mode, NoMmap: noMmap})
-				for _, n := range lengths {
-					in := data[:n]
-					want := refSum(t, in, mode)
-					got, err := a.Sum(in)
-					require.NoError(t, err)
-					require.Equal(t, want, got, "Sum of %d bytes", n)
+		t.Run(fmt.Sprintf("key=%t/derive=%t", mode.Key != nil, mode.DeriveKey), func(t *testing.T) {
+			a := newAuto(t, AutoOptions{Options: mode})
+			for _, n := range lengths {
+				in := data[:n]
+				want := refSum(t, in, mode)
+				got, err := a.Sum(in)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "Sum of %d bytes", n)
 
-					path := filepath.Join(dir, fmt.Sprintf("in%d", n))
-					require.NoError(t, os.WriteFile(path, append([]byte("0123456789"), in...), 0o644))
-					f, err := os.Open(path)
+				path := filepath.Join(dir, fmt.Sprintf("in%d", n))
+				require.NoError(t, os.WriteFile(path, append([]byte("0123456789"), in...), 0o644))
+				f, err := os.Open(path)
+				require.NoError(t, err)
+				_, err = f.Seek(10, io.SeekStart)
+				require.NoError(t, err)
+				got, err = a.SumReader(f)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "SumReader of a %d-byte file from byte 10", n)
+				pos, err := f.Seek(0, io.SeekCurrent)
+				require.NoError(t, err)
+				require.Equal(t, int64(n+10), pos, "the file is left at its end")
+				_, err = f.Seek(10, io.SeekStart)
+				require.NoError(t, err)
+				out, err := a.Output(f)
+				require.NoError(t, err)
+				long := make([]byte, 3000)
+				for k := 0; k < len(long); {
+					step := min(len(long)-k, 1+k%1500) // reads of odd lengths, some over 1 KiB
+					_, err := out.Read(long[k : k+step])
 					require.NoError(t, err)
-					_, err = f.Seek(10, io.SeekStart)
-					require.NoError(t, err)
-					got, err = a.SumReader(f)
-					require.NoError(t, err)
-					require.Equal(t, want, got, "SumReader of a %d-byte file from byte 10", n)
-					pos, err := f.Seek(0, io.SeekCurrent)
-					require.NoError(t, err)
-					require.Equal(t, int64(n+10), pos, "the file is left at its end")
-					_, err = f.Seek(10, io.SeekStart)
-					require.NoError(t, err)
-					out, err := a.Output(f)
-					require.NoError(t, err)
-					long := make([]byte, 3000)
-					for k := 0; k < len(long); {
-						step := min(len(long)-k, 1+k%1500) // reads of odd lengths, some over 1 KiB
-						_, err := out.Read(long[k : k+step])
-						require.NoError(t, err)
-						k += step
-					}
-					require.Equal(t, refSum(t, in, Options{Key: mode.Key, DeriveKey: mode.DeriveKey, Context: mode.Context, Length: len(long)}), long,
-						"Output of a %d-byte file", n)
-					require.NoError(t, f.Close())
-
-					for name, r := range map[string]io.Reader{"ReaderAt": bytes.NewReader(in), "stream": stream{bytes.NewReader(in)}} {
-						got, err = a.SumReader(r)
-						require.NoError(t, err)
-						require.Equal(t, want, got, "SumReader of a %d-byte %s", n, name)
-					}
-					if n < 100_000 {
-						got, err = a.SumReader(iotest.OneByteReader(bytes.NewReader(in)))
-						require.NoError(t, err)
-						require.Equal(t, want, got, "SumReader of %d bytes one at a time", n)
-					}
+					k += step
 				}
-			})
-		}
+				require.Equal(t, refSum(t, in, Options{Key: mode.Key, DeriveKey: mode.DeriveKey, Context: mode.Context, Length: len(long)}), long,
+					"Output of a %d-byte file", n)
+				require.NoError(t, f.Close())
+
+				for name, r := range map[string]io.Reader{"ReaderAt": bytes.NewReader(in), "stream": stream{bytes.NewReader(in)}} {
+					got, err = a.SumReader(r)
+					require.NoError(t, err)
+					require.Equal(t, want, got, "SumReader of a %d-byte %s", n, name)
+				}
+				if n < 100_000 {
+					got, err = a.SumReader(iotest.OneByteReader(bytes.NewReader(in)))
+					require.NoError(t, err)
+					require.Equal(t, want, got, "SumReader of %d bytes one at a time", n)
+				}
+			}
+		})
 	}
 }
 

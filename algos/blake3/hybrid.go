@@ -13,7 +13,7 @@ package blake3
 
 import (
 	"cmp"
-	"math/bits"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -23,8 +23,9 @@ import (
 
 const (
 	// hybridTask is the CPU's task: small enough that the CPU's last task
-	// ends soon after the GPU's last run.
-	hybridTask = 1 << 20
+	// ends soon after the GPU's last run, and a worker's read buffer fits
+	// in its core's cache (as cpuPiece).
+	hybridTask = 512 << 10
 	// hybridGPUMin is the smallest run the GPU takes: below it a
 	// submission's fixed cost outweighs its work.
 	hybridGPUMin = 4 << 20
@@ -91,6 +92,13 @@ func (q *hybridQueue) gpuTake(least, most uint64) (start, count uint64, ok bool)
 	return q.back, count, true
 }
 
+// drain takes every task left, after an error.
+func (q *hybridQueue) drain() {
+	q.mu.Lock()
+	q.front, q.rest = q.back, q.end
+	q.mu.Unlock()
+}
+
 // release lets the CPU's workers start.
 func (q *hybridQueue) release() {
 	if q.hold != nil {
@@ -106,12 +114,37 @@ type hybridRun struct {
 	err          error
 }
 
-// hybridRoot returns the root node of data, hashed by the CPU's workers
-// and, once it is open, the GPU.
-func (a *Auto) hybridRoot(data []byte) output {
-	defer wgpu.Span("blake3 hash on the CPU and the GPU")(int64(len(data)))
+// hybridInput is what the hybrid hashes: n bytes in memory, or read from
+// a file with ReadAt, by the CPU's workers into their buffers and by the
+// GPU straight into staging memory.
+type hybridInput struct {
+	mem []byte      // the input, when it is in memory
+	at  io.ReaderAt // else where it is read from
+	n   uint64
+}
+
+// read returns the n bytes at off: a part of mem, or read into buf.
+func (in hybridInput) read(buf []byte, off, n uint64) ([]byte, error) {
+	if in.at == nil {
+		return in.mem[off : off+n], nil
+	}
+	return buf[:n], readAtFull(in.at, buf[:n], int64(off))
+}
+
+// upload puts the n bytes at off into dst.
+func (in hybridInput) upload(ctx *wgpu.Context, dst *wgpu.Buffer, off, n uint64) error {
+	if in.at == nil {
+		return ctx.Upload(dst, 0, in.mem[off:off+n])
+	}
+	return ctx.UploadFrom(dst, 0, io.NewSectionReader(in.at, int64(off), int64(n)), int64(n))
+}
+
+// hybridRoot returns the root node of in, hashed by the CPU's workers and,
+// once it is open, the GPU; a read error stops it.
+func (a *Auto) hybridRoot(in hybridInput) (output, error) {
+	defer wgpu.Span("blake3 hash on the CPU and the GPU")(int64(in.n))
 	task := a.hybridTask / ChunkSize // chunks per task
-	tail := uint64(tailOffset(int64(len(data))))
+	tail := uint64(tailOffset(int64(in.n)))
 	tasks := tail / a.hybridTask
 	q := newHybridQueue(tasks, a.gpuMaxTasks())
 	if a.gpuFirst {
@@ -120,7 +153,7 @@ func (a *Auto) hybridRoot(data []byte) output {
 	cvs := make([][8]uint32, tasks)
 	stop := make(chan struct{})
 	gpuRuns := make(chan []hybridRun, 1)
-	go func() { gpuRuns <- a.gpuWork(data, q, stop) }()
+	go func() { gpuRuns <- a.gpuWork(in, q, stop) }()
 
 	// The CPU hashes on one core fewer than the CPU path while the GPU's
 	// driver opens the device, and on a quarter fewer once the GPU runs:
@@ -129,17 +162,32 @@ func (a *Auto) hybridRoot(data []byte) output {
 	threads := cpuThreads(a.opts.Threads)
 	keep := max(threads-threads/hybridGPUCores, 1)
 	key, flags := a.key, a.flags
+	hashTask := func(i uint64, buf []byte) ([8]uint32, error) {
+		first := i * task
+		b, err := in.read(buf, first*ChunkSize, a.hybridTask)
+		return subtreeCVSerial(b, first, &key, flags), err
+	}
+	var mu sync.Mutex
+	var readErr error
 	work := func(w int) {
-		for {
-			if w >= keep && q.gpuOn.Load() {
-				return
-			}
+		buf := make([]byte, 0)
+		if in.at != nil {
+			buf = make([]byte, a.hybridTask)
+		}
+		for !(w >= keep && q.gpuOn.Load()) {
 			i, ok := q.cpuTake()
 			if !ok {
 				return
 			}
-			first := i * task
-			cvs[i] = subtreeCVSerial(data[first*ChunkSize:(first+task)*ChunkSize], first, &key, flags)
+			cv, err := hashTask(i, buf)
+			if err != nil {
+				mu.Lock()
+				readErr = cmp.Or(readErr, err)
+				mu.Unlock()
+				q.drain()
+				return
+			}
+			cvs[i] = cv
 		}
 	}
 	var wg sync.WaitGroup
@@ -154,10 +202,14 @@ func (a *Auto) hybridRoot(data []byte) output {
 	wg.Wait()
 	close(stop)
 	runs := <-gpuRuns
+	if readErr != nil {
+		return output{}, readErr
+	}
 
 	slices.SortFunc(runs, func(x, y hybridRun) int { return cmp.Compare(x.start, y.start) })
 	a.gpuBytes = 0
 	st := cvStack{key: key, flags: flags}
+	buf := make([]byte, a.hybridTask)
 	for i := uint64(0); i < tasks; {
 		if len(runs) == 0 || runs[0].start != i {
 			st.push(cvs[i], task)
@@ -166,28 +218,35 @@ func (a *Auto) hybridRoot(data []byte) output {
 		}
 		r := runs[0]
 		runs = runs[1:]
-		first, chunks := i*task, r.count*task
-		if r.err != nil {
-			sub := cvStack{key: key, flags: flags}
-			cpuHashMemory(&sub, data[first*ChunkSize:(first+chunks)*ChunkSize], chunks, first, a.opts.Threads)
-			r.cv = sub.cv[bits.TrailingZeros64(chunks)]
-			a.dropGPU(r.err)
-		} else {
-			a.gpuBytes += chunks * ChunkSize
+		if r.err == nil {
+			a.gpuBytes += r.count * a.hybridTask
+			st.push(r.cv, r.count*task)
+			i += r.count
+			continue
 		}
-		st.push(r.cv, chunks)
-		i += r.count
+		a.dropGPU(r.err) // its run is hashed here, a task at a time
+		for end := i + r.count; i < end; i++ {
+			cv, err := hashTask(i, buf)
+			if err != nil {
+				return output{}, err
+			}
+			st.push(cv, task)
+		}
 	}
 	rest := tasks * a.hybridTask
-	cpuHashMemory(&st, data[rest:tail], (tail-rest)/ChunkSize, rest/ChunkSize, a.opts.Threads)
-	return st.root(data[tail:])
+	b, err := in.read(make([]byte, in.n-rest), rest, in.n-rest)
+	if err != nil {
+		return output{}, err
+	}
+	cpuHashMemory(&st, b[:tail-rest], (tail-rest)/ChunkSize, rest/ChunkSize, a.opts.Threads)
+	return st.root(b[tail-rest:]), nil
 }
 
 // gpuWork waits for the GPU (or for stop, when the CPU has finished
 // first), then hashes runs of tasks from the back of q until none is left
 // that is worth it, uploading each run while the GPU hashes the one
 // before. It returns the runs it took.
-func (a *Auto) gpuWork(data []byte, q *hybridQueue, stop <-chan struct{}) (runs []hybridRun) {
+func (a *Auto) gpuWork(in hybridInput, q *hybridQueue, stop <-chan struct{}) (runs []hybridRun) {
 	defer q.release()
 	select {
 	case <-a.gpu.ready:
@@ -221,7 +280,7 @@ func (a *Auto) gpuWork(data []byte, q *hybridQueue, stop <-chan struct{}) (runs 
 		var err error
 		if ok {
 			if buf, err = e.grow(&e.in[slot], "blake3 input", size); err == nil {
-				err = e.ctx.Upload(buf, 0, data[off:off+size])
+				err = in.upload(e.ctx, buf, off, size)
 			}
 		}
 		if prev != nil {

@@ -91,6 +91,22 @@ func fileAt(t *testing.T, data []byte, skip int64) *os.File {
 	return f
 }
 
+// TestHybridReadErrors checks that a file that fails to read, or ends
+// early, fails the hybrid hash, on the CPU's side or the GPU's (whose
+// failed run the CPU reads again).
+func TestHybridReadErrors(t *testing.T) {
+	data := randomBytes(42, 200_000)
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		a := hybridOn(t, ctx, Options{}, ChunkSize, 8*ChunkSize)
+		for _, at := range []int64{0, 100_000, 199_000} {
+			_, err := a.hybridRoot(hybridInput{at: failReaderAt{data, at}, n: uint64(len(data))})
+			require.ErrorIs(t, err, errCPUTestRead, "failing at %d", at)
+		}
+		_, err := a.hybridRoot(hybridInput{at: eofReaderAt(data[:150_000]), n: uint64(len(data))})
+		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	})
+}
+
 // TestHybridQueue checks the runs the GPU takes: aligned powers of two,
 // from the back, never below least, and the CPU's tasks: those after the
 // last aligned run of the largest size first, then from the front.

@@ -37,9 +37,9 @@ or a newline is escaped, and its line starts with a backslash.
 input of 32 GiB or more when the machine has a GPU that is not a software
 renderer; --device cpu never opens a GPU; --device gpu hashes everything on
 the adapter --backend and --adapter choose. WGCOMPUTE_BACKEND=cpu (or
---backend cpu) keeps every device on the CPU. Files are read on all cores;
-one that the CPU and the GPU hash together is memory-mapped, unless
---no-mmap, which leaves it to the CPU. --trace (or WGCOMPUTE_TRACE=1)
+--backend cpu) keeps every device on the CPU. Files are read with parallel
+reads, which measured faster than mapping them into memory: --no-mmap is
+accepted and changes nothing. --trace (or WGCOMPUTE_TRACE=1)
 prints where the time went on standard error.
 
 Exit status: 0 when every file was hashed (and, with --check, matched); 1
@@ -50,7 +50,7 @@ otherwise, and for usage errors.`,
 	f := cmd.Flags()
 	f.BoolVarP(&fl.check, "check", "c", false, "reads BLAKE3 sums from the FILEs and checks them")
 	f.BoolVar(&fl.keyed, "keyed", false, "uses the keyed mode; the 32-byte key is read from standard input")
-	f.BoolVar(&fl.noMmap, "no-mmap", false, "never maps files into memory (which only hashing with the GPU's help does)")
+	f.BoolVar(&fl.noMmap, "no-mmap", false, "accepted for b3sum's sake: files are always read, never mapped")
 	f.BoolVar(&fl.noNames, "no-names", false, "omits file names in the output")
 	f.BoolVar(&fl.quiet, "quiet", false, "skips printing OK for each verified file (with --check)")
 	f.BoolVar(&fl.raw, "raw", false, "writes raw output bytes instead of hex; one input only")
@@ -116,7 +116,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if fl.raw && len(args) > 1 {
 		return fail("Error: Only one filename can be provided when using --raw")
 	}
-	opts := blake3.AutoOptions{Device: device, GPU: g.gpu, NoMmap: fl.noMmap}
+	opts := blake3.AutoOptions{Device: device, GPU: g.gpu}
 	r := &b3run{fl: fl, stdin: cmd.InOrStdin(), out: b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}, errOut: errOut}
 	if fl.keyed {
 		key, err := io.ReadAll(io.LimitReader(r.stdin, blake3.KeySize+1))
