@@ -20,10 +20,11 @@ type Device int
 
 const (
 	// DeviceAuto hashes on the CPU, on all cores, and adds the GPU for an
-	// input in memory or a regular file of HybridBytes or more, when the machine has a GPU that is not the CPU in disguise
-	// (an adapter of type "cpu", such as lavapipe or llvmpipe): the GPU is
-	// opened while the CPU hashes and takes subtrees once it is ready.
-	// Below HybridBytes the GPU is never opened.
+	// input in memory or a regular file of HybridBytes or more, when the
+	// machine has a GPU that is not the CPU in disguise (an adapter of
+	// type "cpu", such as lavapipe or llvmpipe): the GPU is opened while
+	// the CPU hashes and takes subtrees once it is ready. Below
+	// HybridBytes the GPU is never opened.
 	DeviceAuto Device = iota
 	// DeviceCPU hashes on the CPU only.
 	DeviceCPU
