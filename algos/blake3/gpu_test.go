@@ -565,10 +565,13 @@ func TestTiming(t *testing.T) {
 			buf, err := ctx.NewBuffer("timed", 100_000)
 			require.NoError(t, err)
 			defer buf.Release()
-			var old wgpu.Timing
-			_, old, err = SumBuffer(ctx, buf, buf.Size(), Options{})
+			var bt wgpu.Timing
+			be, err := NewEngine(ctx, Options{Timing: &bt})
 			require.NoError(t, err)
-			require.NotZero(t, old.Wall)
+			defer be.Release()
+			_, err = be.SumBuffer(buf, buf.Size())
+			require.NoError(t, err)
+			require.NotZero(t, bt.Wall)
 		}
 	})
 }

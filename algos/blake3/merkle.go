@@ -6,7 +6,7 @@ import (
 )
 
 // MerkleMerge is BLAKE3 as the 2-to-1 merge of package merkle's trees (a
-// merkle.Hasher): the parent of two 32-byte digests is BLAKE3 of their 64
+// merkle.Hash): the parent of two 32-byte digests is BLAKE3 of their 64
 // concatenated bytes (Merge). Every 32 bytes are a digest.
 type MerkleMerge struct{}
 
