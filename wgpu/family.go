@@ -157,7 +157,9 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		limit = min(limit, b.MaxItems)
 	}
 	limit = min(limit, b.Count)
-	if err := r.reserve(b.Label, sizes, limit+guard); err != nil {
+	// The second set is made only when a second piece needs it: a batch
+	// of one piece allocates one set.
+	if err := r.reserve(0, b.Label, sizes, limit+guard); err != nil {
 		return total, err
 	}
 	var guardItem []byte
@@ -215,6 +217,11 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	piece := min(limit, firstPiece)
 	for lo, i := 0, 0; lo < b.Count; i++ {
 		n := min(piece, b.Count-lo)
+		if i == 1 {
+			if err := r.reserve(1, b.Label, sizes, limit+guard); err != nil {
+				return total, err
+			}
+		}
 		set := r.sets[i%2]
 		bind := make([]Binding, 0, len(sizes)+len(b.Extra))
 		for k, in := range b.Inputs {
@@ -273,28 +280,26 @@ func nextPiece(piece, lastN int, took time.Duration, limit int) int {
 	return piece
 }
 
-// reserve makes both buffer sets hold count items of each size, keeping
+// reserve makes buffer set s hold count items of each size, keeping
 // buffers that are large enough already.
-func (r *Batcher) reserve(label string, sizes []int, count int) error {
-	for s := range r.sets {
-		set := r.sets[s]
-		for k, sz := range sizes {
-			need := uint64(count * sz)
-			if k < len(set) && set[k].Size() >= need {
-				continue
-			}
-			b, err := r.ctx.NewBuffer(fmt.Sprintf("%s binding %d", label, k), need)
-			if err != nil {
-				return fmt.Errorf("wgpu: %s: %w", label, err)
-			}
-			if k < len(set) {
-				set[k].Release()
-				set[k] = b
-			} else {
-				set = append(set, b)
-			}
+func (r *Batcher) reserve(s int, label string, sizes []int, count int) error {
+	set := r.sets[s]
+	for k, sz := range sizes {
+		need := uint64(count * sz)
+		if k < len(set) && set[k].Size() >= need {
+			continue
 		}
-		r.sets[s] = set
+		b, err := r.ctx.NewBuffer(fmt.Sprintf("%s binding %d", label, k), need)
+		if err != nil {
+			return fmt.Errorf("wgpu: %s: %w", label, err)
+		}
+		if k < len(set) {
+			set[k].Release()
+			set[k] = b
+		} else {
+			set = append(set, b)
+		}
 	}
+	r.sets[s] = set
 	return nil
 }
