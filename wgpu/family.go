@@ -168,10 +168,9 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	}
 
 	type inflight struct {
-		p      *Pending
-		set    int
-		lo, n  int
-		failed bool
+		p     *Pending
+		set   int
+		lo, n int
 	}
 	var prev *inflight
 	finish := func(f *inflight) (time.Duration, error) {
@@ -181,23 +180,22 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 			return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
 		ob := r.sets[f.set][len(b.Inputs)]
-		raw := out.Data
+		size := f.n * out.ItemBytes
 		var dst []byte
 		if out.Gather != nil {
-			if need := f.n * out.ItemBytes; len(r.gather) < need {
-				r.gather = make([]byte, need)
+			if len(r.gather) < size {
+				r.gather = make([]byte, size)
 			}
-			raw = r.gather
-			dst = raw
+			dst = r.gather[:size]
 		} else {
-			dst = raw[f.lo*out.ItemBytes : (f.lo+f.n)*out.ItemBytes]
+			dst = out.Data[f.lo*out.ItemBytes:][:size]
 		}
-		if err := c.Download(dst[:f.n*out.ItemBytes], ob, 0); err != nil {
+		if err := c.Download(dst, ob, 0); err != nil {
 			return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
 		if guard > 0 {
 			got := make([]byte, out.ItemBytes)
-			if err := c.Download(got, ob, uint64(f.n*out.ItemBytes)); err != nil {
+			if err := c.Download(got, ob, uint64(size)); err != nil {
 				return 0, fmt.Errorf("guard: %w", err)
 			}
 			if !bytes.Equal(got, guardItem) {
@@ -205,7 +203,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 			}
 		}
 		if out.Gather != nil {
-			out.Gather(f.lo, f.n, raw[:f.n*out.ItemBytes])
+			out.Gather(f.lo, f.n, dst)
 		}
 		return t.Elapsed(), nil
 	}

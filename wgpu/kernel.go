@@ -313,7 +313,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 	// Every dispatch's parameters go into one pooled uniform buffer,
 	// written once, each at an offset aligned as any device allows.
 	var params []byte
-	offsets := make([]uint64, len(ds))
+	offsets, sizes := make([]uint64, len(ds)), make([]uint64, len(ds))
 	for i, d := range ds {
 		if d.Kernel == nil || !d.Kernel.uniform {
 			continue
@@ -324,7 +324,8 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 		}
 		offsets[i] = uint64(len(params)+uniformAlign-1) &^ (uniformAlign - 1)
 		// Uniform buffers are read in 16-byte units.
-		params = append(params, make([]byte, int(offsets[i])-len(params)+(len(words)*4+15)&^15)...)
+		sizes[i] = uint64(len(words)*4+15) &^ 15
+		params = append(params, make([]byte, offsets[i]+sizes[i]-uint64(len(params)))...)
 		for j, w := range words {
 			binary.LittleEndian.PutUint32(params[int(offsets[i])+4*j:], w)
 		}
@@ -377,8 +378,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(j), Buffer: b.Buffer.buf, Offset: b.Offset, Size: size})
 		}
 		if k.uniform {
-			size := uint64(max(len(d.Params), 1)*4+15) &^ 15
-			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: uniform.buf, Offset: offsets[i], Size: size})
+			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: uniform.buf, Offset: offsets[i], Size: sizes[i]})
 		}
 		g, err := c.device.CreateBindGroup(&gpu.BindGroupDescriptor{Label: k.name, Layout: k.layout, Entries: entries})
 		if err != nil {
