@@ -5,7 +5,7 @@
 //
 //	//!include goldilocks.wgsl
 //
-// which Build resolves depth first, each file once, so the Goldilocks
+// which Module.Source resolves depth first, each file once, so the Goldilocks
 // library is written once and every kernel that needs field arithmetic says
 // so itself; Go never lists a shader's dependencies or writes WGSL text.
 // What varies between variants of one family (a workgroup size, a lane
@@ -113,7 +113,7 @@ func (m Module) Source() (string, error) {
 	if s, ok := built[id]; ok {
 		return s, nil
 	}
-	s, err := Build(m.Files, m.Consts...)
+	s, err := build(Source, m.Files, m.Consts)
 	if err != nil {
 		return "", err
 	}
@@ -121,15 +121,11 @@ func (m Module) Source() (string, error) {
 	return s, nil
 }
 
-// Build returns the text of files with their includes resolved: every
-// file, its includes first (depth first, in the order they are named),
-// appears once, preceded by a comment naming it so that compiler messages
-// can be traced to a file; the constants come first. An include cycle or a
-// missing file is an error naming the chain.
-func Build(names []string, consts ...Const) (string, error) {
-	return build(Source, names, consts)
-}
-
+// build returns the text of files, read with read, with their includes
+// resolved: every file, its includes first (depth first, in the order they
+// are named), appears once, preceded by a comment naming it so that
+// compiler messages can be traced to a file; the constants come first. An
+// include cycle or a missing file is an error naming the chain.
 func build(read func(string) (string, error), names []string, consts []Const) (string, error) {
 	var b strings.Builder
 	if len(consts) > 0 {
@@ -161,7 +157,7 @@ func build(read func(string) (string, error), names []string, consts []Const) (s
 			}
 			return err
 		}
-		for _, dep := range Includes(src) {
+		for _, dep := range includes(src) {
 			if err := visit(dep, chain); err != nil {
 				return err
 			}
@@ -179,8 +175,8 @@ func build(read func(string) (string, error), names []string, consts []Const) (s
 	return b.String(), nil
 }
 
-// Includes lists the files src names on its include lines, in order.
-func Includes(src string) []string {
+// includes lists the files src names on its include lines, in order.
+func includes(src string) []string {
 	var deps []string
 	for _, line := range strings.Split(src, "\n") {
 		line = strings.TrimSpace(line)
@@ -193,8 +189,8 @@ func Includes(src string) []string {
 	return deps
 }
 
-// Names lists every embedded shader file.
-func Names() []string {
+// names lists every embedded shader file.
+func names() []string {
 	entries, _ := files.ReadDir(".")
 	var names []string
 	for _, e := range entries {

@@ -73,11 +73,11 @@ func TestBuildErrors(t *testing.T) {
 
 // Every embedded file's includes name embedded files, with no cycle.
 func TestEmbeddedIncludesResolve(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range names() {
 		if !strings.HasSuffix(name, ".wgsl") {
 			continue
 		}
-		if _, err := Build([]string{name}); err != nil {
+		if _, err := build(Source, []string{name}, nil); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
