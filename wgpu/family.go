@@ -89,15 +89,16 @@ func (r *Batcher) Release() {
 	r.gather = nil
 }
 
-// submitTarget is how long one submission should take at most: well short
+// SubmitTarget is how long one submission should take at most, for every
+// kernel family that splits its work (the Batcher, eigen's rounds): well short
 // of the watchdogs that reset a GPU whose submission runs for seconds
 // (Windows' 2 s) and of slow adapters' timeouts, long enough that the cost
 // of a submission is noise.
-const submitTarget = 250 * time.Millisecond
+const SubmitTarget = 250 * time.Millisecond
 
 // firstPiece is the most items the first piece of a batch takes: small
 // enough that even a software adapter finishes it quickly; later pieces
-// grow or shrink toward submitTarget.
+// grow or shrink toward SubmitTarget.
 const firstPiece = 1 << 16
 
 // PieceItems is how many items of the given per-item sizes (bytes, one per
@@ -260,15 +261,15 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	return total, err
 }
 
-// nextPiece scales the piece size toward half of submitTarget from the
+// nextPiece scales the piece size toward half of SubmitTarget from the
 // last piece's duration, in proportion (up to 256 times larger at once, so
 // a fast GPU reaches its limit-sized pieces after one small piece).
 func nextPiece(piece, lastN int, took time.Duration, limit int) int {
-	aim := float64(submitTarget / 2)
+	aim := float64(SubmitTarget / 2)
 	switch {
-	case took > submitTarget && lastN > 1:
+	case took > SubmitTarget && lastN > 1:
 		return max(1, int(float64(lastN)*aim/float64(took)))
-	case took < submitTarget/4 && lastN == piece:
+	case took < SubmitTarget/4 && lastN == piece:
 		scale := 256.0
 		if took > 0 {
 			scale = min(scale, aim/float64(took))
