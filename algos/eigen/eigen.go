@@ -73,8 +73,8 @@ type Options struct {
 	// stop flag back once per submission, and kernels of rounds after the
 	// stop return at once. Zero means DefaultBatch. Whatever Batch is, a
 	// submission holds fewer rounds when the rounds measured so far say it
-	// would run past 250 ms, so that no GPU watchdog or driver timeout is
-	// approached: a Solver sizes its first submission from a pessimistic
+	// would run past wgpu.SubmitTarget (250 ms), so that no GPU watchdog or
+	// driver timeout is approached: a Solver sizes its first submission from a pessimistic
 	// guess (see guessRoundTime), the others from the time its rounds took,
 	// which it remembers for its later Solves.
 	Batch int
@@ -82,16 +82,10 @@ type Options struct {
 	// submissions (the wall time alone on the CPU backend).
 	Timing *wgpu.Timing
 
-	// target, when non-zero, replaces submitTarget; set only by tests, to
+	// target, when non-zero, replaces wgpu.SubmitTarget; set only by tests, to
 	// force the split of the rounds into submissions.
 	target time.Duration
 }
-
-// submitTarget is how long one submission should take at most: the shared
-// layer's target for its batches (wgpu's submitTarget, unexported there),
-// well short of the watchdogs that reset a GPU whose submission runs for
-// seconds and of slow adapters' timeouts.
-const submitTarget = 250 * time.Millisecond
 
 // withDefaults fills in the defaults and checks every field: the one place
 // the defaults are chosen.
@@ -106,7 +100,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Batch = DefaultBatch
 	}
 	if o.target == 0 {
-		o.target = submitTarget
+		o.target = wgpu.SubmitTarget
 	}
 	var err error
 	switch o.Variant, err = o.Variant.resolve(); {
