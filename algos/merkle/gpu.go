@@ -251,7 +251,6 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 	if err != nil {
 		return [32]byte{}, err
 	}
-	r.rootOnly = true
 	nodes := make([][32]byte, 2)
 	if err := r.build(nodes, leaves); err != nil {
 		return [32]byte{}, err
@@ -305,8 +304,6 @@ type run struct {
 	wg       int
 	kernel   *wgpu.Kernel
 	total    wgpu.Timing
-	// rootOnly builds into nodes of length 2 and reads back node 1 alone.
-	rootOnly bool
 }
 
 var entries = [...]string{LevelPerDispatch: "mk_level", WorkgroupLevels: "mk_levels", Subtrees: "mk_subtree"}
@@ -354,13 +351,15 @@ func (b *Builder) reserve(c int) error {
 	return nil
 }
 
-// build fills nodes (len(leaves) of them) from leaves. A tree that fits one
-// subtree is built in one submission; a larger one a subtree of c leaves at
-// a time in the same two buffers, and the subtree roots, node K..2K-1 of
-// the whole tree for K subtrees, are then built into nodes[:K] as a tree of
-// their own.
+// build fills nodes (len(leaves) of them) from leaves, or, when nodes holds
+// 2 alone, its root node 1 (Root: only roots are read back). A tree that
+// fits one subtree is built in one submission; a larger one a subtree of c
+// leaves at a time in the same two buffers, and the subtree roots, node
+// K..2K-1 of the whole tree for K subtrees, are then built into nodes[:K]
+// as a tree of their own.
 func (r *run) build(nodes, leaves [][32]byte) error {
 	n := len(leaves)
+	rootOnly := len(nodes) < n
 	c := min(n, r.maxLeaves)
 	if err := r.reserve(c); err != nil {
 		return err
@@ -370,7 +369,7 @@ func (r *run) build(nodes, leaves [][32]byte) error {
 	}
 	k := n / c
 	local := make([][32]byte, c)
-	if r.rootOnly {
+	if rootOnly {
 		local = local[:2]
 	}
 	roots := make([][32]byte, k)
@@ -379,7 +378,7 @@ func (r *run) build(nodes, leaves [][32]byte) error {
 			return fmt.Errorf("subtree %d of %d: %w", s, k, err)
 		}
 		roots[s] = local[1]
-		if r.rootOnly {
+		if rootOnly {
 			continue
 		}
 		// Level w of the subtree lands at level w*k of the tree.
@@ -387,14 +386,15 @@ func (r *run) build(nodes, leaves [][32]byte) error {
 			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
 		}
 	}
-	if r.rootOnly {
+	if rootOnly {
 		return r.build(nodes, roots)
 	}
 	return r.build(nodes[:k], roots)
 }
 
-// subtree builds the tree of leaves (at most maxLeaves) into nodes,
-// through the Builder's buffers.
+// subtree builds the tree of leaves (at most maxLeaves) into nodes, or
+// node 1 alone when nodes holds fewer than len(leaves), through the
+// Builder's buffers.
 func (r *run) subtree(nodes, leaves [][32]byte) error {
 	if err := r.ctx.Upload(r.leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
 		return fmt.Errorf("merkle: upload leaves: %w", err)
@@ -409,7 +409,7 @@ func (r *run) subtree(nodes, leaves [][32]byte) error {
 	if err := r.dispatch(len(leaves), r.leafBuf, r.nodeBuf); err != nil {
 		return err
 	}
-	if r.rootOnly {
+	if len(nodes) < len(leaves) {
 		if err := r.ctx.Download(wgpu.Bytes(nodes[1:2]), r.nodeBuf, DigestSize); err != nil {
 			return fmt.Errorf("merkle: download the root: %w", err)
 		}
