@@ -1,7 +1,7 @@
 // Command wgbench runs wgcompute's kernels from the command line: hashing,
 // Merkle trees, the eigenvalue solver, and the benchmark suite.
 //
-// newRootCmd builds the command tree: every subcommand comes from a
+// newRoot builds the command tree: every subcommand comes from a
 // newXxxCmd constructor, one per file, that takes the globals the root's
 // persistent flags fill in. Nothing lives in package-level variables, so
 // each test builds a fresh tree.
@@ -41,23 +41,22 @@ func (g *globals) hostMemory() int64 {
 	return g.memory
 }
 
-// openContext opens the adapter the global flags choose. The CPU backend
-// (--backend cpu, or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every
-// library call takes as the CPU: the plain-Go code on all cores. Close is
-// safe on it.
-func (g *globals) openContext() (*wgpu.Context, error) {
-	ctx, err := wgpu.Open(g.gpu)
+// openContext opens the adapter the global flags choose, as openAdapter
+// does.
+func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gpu) }
+
+// openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
+// or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every library call
+// takes as the CPU: the plain-Go code on all cores. Close is safe on it.
+func openAdapter(o wgpu.Options) (*wgpu.Context, error) {
+	ctx, err := wgpu.Open(o)
 	if errors.Is(err, wgpu.ErrCPUBackend) {
 		return nil, nil
 	}
 	return ctx, err
 }
 
-// newRootCmd builds the wgbench command tree with its own globals.
-func newRootCmd() *cobra.Command {
-	return newRoot(&globals{})
-}
-
+// newRoot builds the wgbench command tree on the globals g.
 func newRoot(g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "wgbench",

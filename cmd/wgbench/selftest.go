@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -128,10 +127,7 @@ to check the smallest conformant GPU.`,
 // --all (keepGoing) an adapter that cannot be opened is a failed report
 // on listed, the adapter as listed; otherwise it is the command's error.
 func selftestAdapter(out io.Writer, o wgpu.Options, listed wgpu.AdapterInfo, fams []selftest.Family, golden selftest.Golden, keepGoing bool) (selftest.Report, error) {
-	ctx, err := wgpu.Open(o)
-	if errors.Is(err, wgpu.ErrCPUBackend) {
-		ctx, err = nil, nil
-	}
+	ctx, err := openAdapter(o)
 	if err != nil {
 		if !keepGoing {
 			return selftest.Report{}, err
