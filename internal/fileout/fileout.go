@@ -107,9 +107,6 @@ func stat(name string) (string, fs.FileInfo, error) {
 	return target, fi, nil
 }
 
-// Name is the path the caller gave.
-func (f *File) Name() string { return f.name }
-
 // Write writes p; after the first error every Write returns it.
 func (f *File) Write(p []byte) (int, error) {
 	if f.err != nil {
