@@ -318,13 +318,18 @@ func (s *cvStack) root(tail []byte) output {
 		copy(buf[:], tail)
 		n = guts.CompressBuffer(&buf, len(tail), &s.key, s.chunks, s.flags)
 	}
-	o := output{cv: n.CV, block: n.Block, counter: n.Counter, blockLen: n.BlockLen, flags: n.Flags}
+	return s.rootOver(output{cv: n.CV, block: n.Block, counter: n.Counter, blockLen: n.BlockLen, flags: n.Flags})
+}
+
+// rootOver returns the root node of the input made of the chunks pushed
+// and then the subtree (or tail) whose top node is last.
+func (s *cvStack) rootOver(last output) output {
 	for h := range 64 {
 		if s.chunks&(1<<h) != 0 {
-			o = parentOutput(s.cv[h], o.chainingValue(), s.key, s.flags)
+			last = parentOutput(s.cv[h], last.chainingValue(), s.key, s.flags)
 		}
 	}
-	return o
+	return last
 }
 
 // subtreeCVSerial is the CV of data (a power-of-two number of whole

@@ -396,7 +396,7 @@ func pieceSize(off, hint, maxPiece uint64) uint64 {
 // many there were: fewer than size only at the end. slot alternates, so
 // that piece i+1 is uploaded while the GPU hashes piece i.
 func (e *Engine) tree(hint, maxPiece uint64, load func(slot int, off, size uint64) (wgpu.Binding, uint64, error)) (root output, total uint64, err error) {
-	st := subtrees{key: e.key, flags: e.flags}
+	st := cvStack{key: e.key, flags: e.flags}
 	var last output // the top node of the latest piece
 	var prev *wgpu.Pending
 	var prevSize uint64
@@ -418,7 +418,7 @@ func (e *Engine) tree(hint, maxPiece uint64, load func(slot int, off, size uint6
 				return root, total, err
 			}
 			if n > 0 { // the previous piece was full and not the last
-				st.push(last.chainingValue(), prevSize)
+				st.push(last.chainingValue(), prevSize/ChunkSize)
 			}
 		}
 		if n == 0 {
@@ -441,35 +441,7 @@ func (e *Engine) tree(hint, maxPiece uint64, load func(slot int, off, size uint6
 		empty := newChunkState(e.key, 0, e.flags)
 		return empty.output(), 0, nil
 	}
-	return st.root(last), total, nil
-}
-
-// subtrees holds the chaining values of the complete pieces hashed so far,
-// merged as the reference Hasher merges chunks: two neighbours of the same
-// size become their parent.
-type subtrees struct {
-	key   [8]uint32
-	flags uint32
-	cvs   [][8]uint32
-	sizes []uint64
-}
-
-func (s *subtrees) push(cv [8]uint32, size uint64) {
-	for k := len(s.cvs) - 1; k >= 0 && s.sizes[k] == size; k-- {
-		cv = parentOutput(s.cvs[k], cv, s.key, s.flags).chainingValue()
-		size *= 2
-		s.cvs, s.sizes = s.cvs[:k], s.sizes[:k]
-	}
-	s.cvs, s.sizes = append(s.cvs, cv), append(s.sizes, size)
-}
-
-// root is the root node of the input whose last piece has the top node
-// last.
-func (s *subtrees) root(last output) output {
-	for k := len(s.cvs) - 1; k >= 0; k-- {
-		last = parentOutput(s.cvs[k], last.chainingValue(), s.key, s.flags)
-	}
-	return last
+	return st.rootOver(last), total, nil
 }
 
 // grow makes *b hold at least size bytes, replacing a smaller buffer.
