@@ -5,8 +5,8 @@
 // constants for arkuniform) after the storage bindings (binding 2,
 // or 3 when binding 2 holds the round constants), fn permute_variant(s),
 // which calls the variant's permutation, and the entry point main, which
-// calls run(k) for k < params.count (rescue_main.wgsl for the variants
-// that need nothing more).
+// calls run(k) for k < params.count (rescue_entry.wgsl's, for every
+// variant but arkworkgroup, which fills workgroup memory first).
 //
 //   OP_PERMUTE: out[k] = Permute(in[k]) (12 elements in and out).
 //   OP_MERGE:   out[k] = Merge(in[k][0..4], in[k][4..8]) (8 in, 4 out).

@@ -1,16 +1,8 @@
-//!include rescue.wgsl
-// The entry point of the Rescue kernels whose round constants are literals
+//!include rescue_entry.wgsl
+// The bindings of the Rescue kernels whose round constants are literals
 // (fast, densemds, libinv, vec4): storage bindings 0 and 1 as rescue.wgsl
 // declares them, the parameters' uniform at binding 2. Each variant's file,
 // rescue_main_<variant>.wgsl, includes this one and defines
 // permute_variant.
 
 @group(0) @binding(2) var<uniform> params: Params;
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let k = index(gid, nwg);
-	if (k < params.count) {
-		run(k);
-	}
-}

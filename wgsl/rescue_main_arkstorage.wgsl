@@ -1,5 +1,4 @@
-//!include rescue.wgsl
-//!include rescue_ark_mem.wgsl
+//!include rescue_entry_ark.wgsl
 // Rescue kernel, variant arkstorage (Go: rescue.ArkStorage): the round
 // constants read from the storage buffer at binding 2 (Go: arkWords), the
 // parameters' uniform at binding 3.
@@ -9,16 +8,4 @@
 
 fn rp_ark_at(i: u32) -> vec2<u32> {
 	return rp_ark[i];
-}
-
-fn permute_variant(s: ptr<function, array<vec2<u32>, 12>>) {
-	rp_permute_arkmem(s);
-}
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let k = index(gid, nwg);
-	if (k < params.count) {
-		run(k);
-	}
 }

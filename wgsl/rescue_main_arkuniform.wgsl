@@ -1,5 +1,4 @@
-//!include rescue.wgsl
-//!include rescue_ark_mem.wgsl
+//!include rescue_entry_ark.wgsl
 // Rescue kernel, variant arkuniform (Go: rescue.ArkUniform): the round
 // constants follow the four parameter words in the uniform at binding 2
 // (Go: arkWords), two elements per vec4 since uniform arrays have a
@@ -18,16 +17,4 @@ struct ParamsArk {
 fn rp_ark_at(i: u32) -> vec2<u32> {
 	let v = params.ark[i >> 1u];
 	return select(v.xy, v.zw, (i & 1u) == 1u);
-}
-
-fn permute_variant(s: ptr<function, array<vec2<u32>, 12>>) {
-	rp_permute_arkmem(s);
-}
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let k = index(gid, nwg);
-	if (k < params.count) {
-		run(k);
-	}
 }
