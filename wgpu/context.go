@@ -56,6 +56,19 @@ type TransferOptions struct {
 	Workers   int    // goroutines copying into or out of one slot; default min(NumCPU, 16)
 }
 
+// CPU reports whether o, or WGCOMPUTE_BACKEND where o leaves the backend
+// open, chooses the CPU backend: Open then returns ErrCPUBackend and
+// Adapters lists none.
+func (o Options) CPU() bool {
+	if o.Backend == "" {
+		o.Backend = os.Getenv("WGCOMPUTE_BACKEND")
+	}
+	return o.cpu()
+}
+
+// cpu is CPU for options the environment has already filled in.
+func (o Options) cpu() bool { return strings.EqualFold(o.Backend, "cpu") }
+
 // Backends lists the accepted Options.Backend values.
 var Backends = []string{"vulkan", "gl", "metal", "dx12"}
 
@@ -397,7 +410,7 @@ func Adapters(opts Options) ([]AdapterInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.EqualFold(opts.Backend, "cpu") {
+	if opts.cpu() {
 		return nil, nil
 	}
 	backends, err := instanceBackends(opts.Backend)
@@ -420,7 +433,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	if opts, err = fromEnv(opts); err != nil {
 		return nil, err
 	}
-	if strings.EqualFold(opts.Backend, "cpu") {
+	if opts.cpu() {
 		return nil, ErrCPUBackend
 	}
 	backends, err := instanceBackends(opts.Backend)

@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,7 +29,7 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				}
 				return enc.Encode(infos)
 			}
-			if len(infos) == 0 && cpuBackend(g.gpu) {
+			if len(infos) == 0 && g.gpu.CPU() {
 				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, rescue, merkle and eigen run their plain-Go reference on %s instead.\n", hostCPU())
 				return err
 			}
@@ -49,16 +47,6 @@ func newDevicesCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-// cpuBackend reports whether opts, or WGCOMPUTE_BACKEND where opts leave
-// the backend open, choose the CPU reference path.
-func cpuBackend(opts wgpu.Options) bool {
-	b := opts.Backend
-	if b == "" {
-		b = os.Getenv("WGCOMPUTE_BACKEND")
-	}
-	return strings.EqualFold(b, "cpu")
 }
 
 func mib(n uint64) string {
