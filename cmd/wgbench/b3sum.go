@@ -232,6 +232,9 @@ func (r *b3run) hashFiles(names []string, opts blake3.AutoOptions) error {
 	if threads == 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
+	if opts.Device == blake3.DeviceGPU {
+		threads = 1 // every file goes to the command's Auto: no one to help
+	}
 	var wg sync.WaitGroup
 	defer func() {
 		stop.Store(true)
