@@ -73,8 +73,8 @@ func cpuRoot(data []byte, key [8]uint32, flags uint32, threads int) output {
 	return st.root(data[tail:])
 }
 
-// cpuRootReaderAt is cpuRoot over n bytes read from r (an *os.File or an
-// mmap.ReaderAt), reading and hashing pieces of a few MiB on all cores with
+// cpuRootReaderAt is cpuRoot over n bytes read from r (a file), reading
+// and hashing pieces of cpuPiece bytes on up to threads cores (0: all) with
 // bounded memory (O(workers × piece)); a short read is an error.
 func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32, threads int) (output, error) {
 	if n < 0 {
@@ -233,16 +233,7 @@ func cpuRun(st *cvStack, chunks, taskChunks uint64, workers int, hash func(w int
 				cvs[i] = cv
 			}
 		}
-		var wg sync.WaitGroup
-		for w := 1; w < min(workers, len(batch)); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(w)
-			}()
-		}
-		work(0)
-		wg.Wait()
+		spawnWorkers(min(workers, len(batch)), work)
 		if firstErr == nil {
 			for i, t := range batch {
 				st.push(cvs[i], t.count)
@@ -261,6 +252,22 @@ func cpuRun(st *cvStack, chunks, taskChunks uint64, workers int, hash func(w int
 		run()
 	}
 	return firstErr
+}
+
+// spawnWorkers calls work(w) for each w in [0, n), work(0) on the calling
+// goroutine and the others on goroutines of their own, and returns when
+// all have returned.
+func spawnWorkers(n int, work func(w int)) {
+	var wg sync.WaitGroup
+	for w := 1; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(0)
+	wg.Wait()
 }
 
 // eachTask calls fn(first, count) for the tasks covering the complete

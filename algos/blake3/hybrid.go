@@ -190,16 +190,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 			cvs[i] = cv
 		}
 	}
-	var wg sync.WaitGroup
-	for w := 1; w < max(threads-1, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(w)
-		}()
-	}
-	work(0)
-	wg.Wait()
+	spawnWorkers(max(threads-1, 1), work)
 	close(stop)
 	runs := <-gpuRuns
 	if readErr != nil {
