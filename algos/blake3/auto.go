@@ -95,10 +95,7 @@ type AutoOptions struct {
 // is not safe for concurrent use.
 type Auto struct {
 	opts   AutoOptions
-	key    [8]uint32
-	flags  uint32
-	length int
-	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt
+	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt; its key, flags and length are the Auto's
 	timing wgpu.Timing
 	gpu    struct {
 		started bool
@@ -136,7 +133,7 @@ func NewAuto(opts AutoOptions) (*Auto, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Auto{opts: opts, key: cpu.key, flags: cpu.flags, length: cpu.length, cpu: cpu,
+	a := &Auto{opts: opts, cpu: cpu,
 		hybridMin: HybridBytes, hybridTask: hybridTask, gpuMin: hybridGPUMin, gpuMax: hybridGPUMax}
 	a.gpu.ready = make(chan struct{})
 	return a, nil
@@ -193,9 +190,7 @@ func (a *Auto) output(o output, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, a.length)
-	o.rootBytes(out, 0)
-	return out, nil
+	return a.cpu.output(o), nil
 }
 
 // call runs one hash: on the GPU's Engine for DeviceGPU (unless the
@@ -281,7 +276,7 @@ func (a *Auto) memRoot(data []byte) output {
 		return o
 	}
 	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
-	return cpuRoot(data, a.key, a.flags, a.opts.Threads)
+	return cpuRoot(data, a.cpu.key, a.cpu.flags, a.opts.Threads)
 }
 
 // gpuMayHelp starts opening the GPU for DeviceAuto, if that has not begun,

@@ -161,7 +161,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	// core hashing they waited for one and ran at 5 GB/s (H200 machine).
 	threads := cpuThreads(a.opts.Threads)
 	keep := max(threads-threads/hybridGPUCores, 1)
-	key, flags := a.key, a.flags
+	key, flags := a.cpu.key, a.cpu.flags
 	hashTask := func(i uint64, buf []byte) ([8]uint32, error) {
 		first := i * task
 		b, err := in.read(buf, first*ChunkSize, a.hybridTask)
