@@ -15,8 +15,7 @@ package blake3
 // own BLAKE3 tree is what the Hasher's remaining merges build from its last
 // t chunks, so one SIMD call gives its root node, and the root of the input
 // is folded from it leftwards with parentOutput. The SIMD code compresses
-// no padding, except for a tail (or a cpuSubtreeCV input) of fewer than 16
-// chunks.
+// no padding, except for a tail or a subtree of fewer than 16 chunks.
 
 import (
 	"fmt"
@@ -48,20 +47,6 @@ const (
 	// simdChunks is the most chunks guts compresses in one call.
 	simdChunks = guts.MaxSIMD
 )
-
-// cpuSubtreeCV returns the chaining value of data hashed as a subtree
-// whose first chunk has counter chunkCounter (data: a power-of-two number
-// of whole 1024-byte chunks, at least one chunk; it may be hashed on all
-// cores).
-func cpuSubtreeCV(data []byte, chunkCounter uint64, key [8]uint32, flags uint32) [8]uint32 {
-	chunks := uint64(len(data) / ChunkSize)
-	if len(data)%ChunkSize != 0 || bits.OnesCount64(chunks) != 1 {
-		panic(fmt.Sprintf("blake3: cpuSubtreeCV of %d bytes, not a power-of-two number of chunks", len(data)))
-	}
-	st := cvStack{key: key, flags: flags}
-	cpuHashMemory(&st, data, chunks, chunkCounter, 0)
-	return st.cv[bits.TrailingZeros64(chunks)]
-}
 
 // cpuRoot returns the root output node of the whole input data (any
 // length, 0 included) in the given mode, hashing subtrees on up to threads

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -136,6 +137,20 @@ func TestCPURootBoundaries(t *testing.T) {
 			})
 		})
 	}
+}
+
+// cpuSubtreeCV (a test of cpuHashMemory at any counter) returns the chaining value of data hashed as a subtree
+// whose first chunk has counter chunkCounter (data: a power-of-two number
+// of whole 1024-byte chunks, at least one chunk; it may be hashed on all
+// cores).
+func cpuSubtreeCV(data []byte, chunkCounter uint64, key [8]uint32, flags uint32) [8]uint32 {
+	chunks := uint64(len(data) / ChunkSize)
+	if len(data)%ChunkSize != 0 || bits.OnesCount64(chunks) != 1 {
+		panic(fmt.Sprintf("blake3: cpuSubtreeCV of %d bytes, not a power-of-two number of chunks", len(data)))
+	}
+	st := cvStack{key: key, flags: flags}
+	cpuHashMemory(&st, data, chunks, chunkCounter, 0)
+	return st.cv[bits.TrailingZeros64(chunks)]
 }
 
 // refSubtreeCV is the CV of data hashed as a subtree whose first chunk has
