@@ -128,7 +128,7 @@ func NewAuto(opts AutoOptions) (*Auto, error) {
 		return nil, err
 	}
 	inner := opts.Options
-	inner.Timing = nil // the Auto reports its calls' timing itself
+	inner.Timing = nil // the Auto reports its calls' timing itself; its GPU Engine takes these options too
 	cpu, err := NewEngine(nil, inner)
 	if err != nil {
 		return nil, err
@@ -325,9 +325,7 @@ func (a *Auto) startGPU(requireHardware bool) {
 			return
 		}
 		a.gpu.ctx, a.gpu.own = ctx, true
-		inner := a.opts.Options
-		inner.Timing = nil
-		if a.gpu.eng, a.gpu.err = NewEngine(ctx, inner); a.gpu.err != nil {
+		if a.gpu.eng, a.gpu.err = NewEngine(ctx, a.cpu.opts); a.gpu.err != nil {
 			ctx.Close()
 			a.gpu.ctx, a.gpu.own = nil, false
 		}
