@@ -206,19 +206,25 @@ const maxBufferClamp = 1 << 36
 
 // Context is an open device on one adapter.
 type Context struct {
-	mu      sync.Mutex
-	key     idleKey // the adapter and the limits the device was opened with
-	device  *gpu.Device
-	queue   *gpu.Queue
-	info    AdapterInfo
-	kernels map[kernelKey]*Kernel
-	modules map[string]*gpu.ShaderModule // by module identity
+	mu sync.Mutex
+	// downloads is held from the start of a download to its end (see
+	// download): the download ring serves one transfer at a time. Taken
+	// before mu, never while holding it.
+	downloads sync.Mutex
+	key       idleKey // the adapter and the limits the device was opened with
+	device    *gpu.Device
+	queue     *gpu.Queue
+	info      AdapterInfo
+	kernels   map[kernelKey]*Kernel
+	modules   map[string]*gpu.ShaderModule // by module identity
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
 	timers      []*timer      // free timestamp sets, one per submission in flight
 	uniforms    []*uniformBuf // free parameter buffers
 	staging     *stagingPool
+	pool        []pooled // released buffers, oldest first
+	poolBytes   uint64
 }
 
 func backendName(b gpu.BackendType) string {
@@ -555,6 +561,7 @@ func (c *Context) Close() error {
 	c.closed = true
 	c.staging.release()
 	c.staging = nil
+	c.emptyPool()
 	if c.liveBuffers == 0 && c.waitIdle() == nil {
 		c.park()
 		return nil

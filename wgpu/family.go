@@ -173,40 +173,58 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		set   int
 		lo, n int
 	}
+	// Each piece's read-back is queued right after its kernels end and
+	// before the next piece's kernels, and copied out while they run: one
+	// queue runs copies and kernels in order, so a read-back queued after
+	// the next kernels would wait for them. A piece's inputs and output
+	// each fit the staging ring, so that all of a read-back is queued at
+	// once and the next upload fills staging while the kernels run.
+	ring := int(c.stagingRingBytes())
+	for _, sz := range sizes {
+		limit = min(limit, max(1, ring/sz-guard))
+	}
 	var prev *inflight
-	finish := func(f *inflight) (time.Duration, error) {
+	// collect waits for f's kernels and queues its read-back; the returned
+	// function copies it out.
+	collect := func(f *inflight) (func() (time.Duration, error), error) {
 		t, err := f.p.Wait()
 		total = total.Add(t)
 		if err != nil {
-			return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
+			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
 		ob := r.sets[f.set][len(b.Inputs)]
 		size := f.n * out.ItemBytes
 		var dst []byte
-		if out.Gather != nil {
-			if len(r.gather) < size {
-				r.gather = make([]byte, size)
+		if out.Gather != nil || guard > 0 {
+			if len(r.gather) < size+guard*out.ItemBytes {
+				r.gather = make([]byte, size+guard*out.ItemBytes)
 			}
-			dst = r.gather[:size]
+			dst = r.gather[:size+guard*out.ItemBytes]
 		} else {
 			dst = out.Data[f.lo*out.ItemBytes:][:size]
 		}
-		if err := c.Download(dst, ob, 0); err != nil {
-			return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
+		d, err := c.startDownload(dst, ob, 0)
+		if err != nil {
+			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
-		if guard > 0 {
-			got := make([]byte, out.ItemBytes)
-			if err := c.Download(got, ob, uint64(size)); err != nil {
-				return 0, fmt.Errorf("guard: %w", err)
+		return func() (time.Duration, error) {
+			if err := d.finish(); err != nil {
+				return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 			}
-			if !bytes.Equal(got, guardItem) {
-				return 0, fmt.Errorf("wgpu: %s: a kernel wrote past the %d items of its piece (guard item now % x)", b.Label, f.n, got)
+			if guard > 0 {
+				if got := dst[size:]; !bytes.Equal(got, guardItem) {
+					return 0, fmt.Errorf("wgpu: %s: a kernel wrote past the %d items of its piece (guard item now % x)", b.Label, f.n, got)
+				}
+				dst = dst[:size]
+				if out.Gather == nil {
+					copy(out.Data[f.lo*out.ItemBytes:], dst)
+				}
 			}
-		}
-		if out.Gather != nil {
-			out.Gather(f.lo, f.n, dst)
-		}
-		return t.Elapsed(), nil
+			if out.Gather != nil {
+				out.Gather(f.lo, f.n, dst)
+			}
+			return t.Elapsed(), nil
+		}, nil
 	}
 	defer func() {
 		if prev != nil {
@@ -237,27 +255,42 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		}
 		bind = append(bind, Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
 		bind = append(bind, b.Extra...)
-		p, err := c.Submit(b.Dispatches(n, bind)...)
-		if err != nil {
-			return total, fmt.Errorf("items %d..%d: %w", lo, lo+n, err)
-		}
-		cur := &inflight{p: p, set: i % 2, lo: lo, n: n}
+		var copyOut func() (time.Duration, error)
+		var measured int // the items of the piece copyOut brings back
 		if prev != nil {
 			f := prev
 			prev = nil
-			took, err := finish(f)
-			if err != nil {
-				prev = cur
+			var err error
+			if copyOut, err = collect(f); err != nil {
 				return total, err
 			}
-			piece = nextPiece(piece, f.n, took, limit)
+			measured = f.n
 		}
-		prev = cur
+		p, err := c.Submit(b.Dispatches(n, bind)...)
+		if err == nil {
+			prev = &inflight{p: p, set: i % 2, lo: lo, n: n}
+		}
+		if copyOut != nil {
+			took, cerr := copyOut()
+			if err == nil {
+				err = cerr
+			}
+			if err == nil {
+				piece = nextPiece(piece, measured, took, limit)
+			}
+		}
+		if err != nil {
+			return total, fmt.Errorf("items %d..%d: %w", lo, lo+n, err)
+		}
 		lo += n
 	}
 	f := prev
 	prev = nil
-	_, err = finish(f)
+	copyOut, err := collect(f)
+	if err != nil {
+		return total, err
+	}
+	_, err = copyOut()
 	return total, err
 }
 

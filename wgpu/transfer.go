@@ -361,66 +361,140 @@ func (c *Context) submitCopy(src *gpu.Buffer, srcOff uint64, dst *gpu.Buffer, ds
 
 // Download copies len(dst) bytes of src from srcOffset (a multiple of 4)
 // into dst, and returns when they are there.
-func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) (err error) {
-	if c == nil {
-		return errNilContext("download")
+func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) error {
+	d, err := c.startDownload(dst, src, srcOffset)
+	if err != nil {
+		return err
 	}
-	defer Span("download")(int64(len(dst)))
+	return d.finish()
+}
+
+// download is a Download in two halves, so that a caller can queue a
+// kernel between them: startDownload queues the GPU copies of as much of
+// the transfer as the download ring holds, ahead of any later submission,
+// and finish copies them out and queues the rest. The Batcher queues the
+// read-back of a piece before the next piece's kernels this way, so the
+// host copies it out while they run. Between the two halves the download
+// ring belongs to this transfer (Context.downloads is held).
+type download struct {
+	c        *Context
+	dst      []byte
+	src      *Buffer
+	srcOff   uint64
+	pos      int64 // the next byte to queue a copy of
+	slots    int   // ring slots used so far
+	queue    []downloadPiece
+	end      func(int64)
+	finished bool
+}
+
+type downloadPiece struct {
+	s        *slot
+	pos, len int64
+}
+
+func (c *Context) startDownload(dst []byte, src *Buffer, srcOffset uint64) (d *download, err error) {
+	if c == nil {
+		return nil, errNilContext("download")
+	}
+	c.downloads.Lock()
+	end := Span("download")
+	d = &download{c: c, dst: dst, src: src, srcOff: srcOffset, end: end}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer func() {
+		if err != nil {
+			end(0)
+			c.downloads.Unlock()
+		}
+	}()
+	defer guard("download", &err)
+	if err := c.check("download"); err != nil {
+		return nil, err
+	}
+	if err := c.checkRange("download from", src, srcOffset, len(dst)); err != nil {
+		return nil, err
+	}
+	if err := d.queueCopies(); err != nil {
+		return nil, fmt.Errorf("wgpu: download from %s: %w", src.label, err)
+	}
+	return d, nil
+}
+
+// queueCopies queues copies into free ring slots until the ring is full
+// or the transfer is all queued. Callers hold c.mu.
+func (d *download) queueCopies() error {
+	p := d.c.staging
+	n := int64(len(d.dst))
+	for d.pos < n && len(d.queue) < p.ring {
+		s, err := p.downSlot(d.slots%p.ring, p.slotFor(uint64(n-d.pos)))
+		if err != nil {
+			return err
+		}
+		d.slots++
+		chunk := min(int64(s.size), n-d.pos)
+		if _, err = d.c.submitCopy(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
+			return err
+		}
+		d.queue = append(d.queue, downloadPiece{s, d.pos, chunk})
+		d.pos += chunk
+	}
+	return nil
+}
+
+// finish waits for the queued copies, copies them into dst and queues the
+// rest of the transfer, until all of it is in dst.
+func (d *download) finish() (err error) {
+	c := d.c
+	if d.finished {
+		return nil
+	}
+	d.finished = true
+	defer c.downloads.Unlock()
+	defer func() { d.end(int64(len(d.dst))) }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer guard("download", &err)
 	if err := c.check("download"); err != nil {
 		return err
 	}
-	if err := c.checkRange("download from", src, srcOffset, len(dst)); err != nil {
-		return err
-	}
 	p := c.staging
-	n := int64(len(dst))
-	type piece struct {
-		s        *slot
-		pos, len int64
-	}
-	var queue []piece
-	drain := func() error {
-		pc := queue[0]
-		queue = queue[1:]
+	for len(d.queue) > 0 {
+		pc := d.queue[0]
+		d.queue = d.queue[1:]
 		if err := p.waitMapped(pc.s, gpu.MapMode_Read); err != nil {
-			return err
+			return fmt.Errorf("wgpu: download from %s: %w", d.src.label, err)
 		}
 		m := pc.s.buf.GetMappedRange(0, uint(pc.s.size))
 		err := p.parallel(int(pc.len), func(lo, hi int) error {
-			copy(dst[pc.pos+int64(lo):pc.pos+int64(hi)], m[lo:hi])
+			copy(d.dst[pc.pos+int64(lo):pc.pos+int64(hi)], m[lo:hi])
 			return nil
 		})
 		pc.s.mapped = false
 		if uerr := pc.s.buf.Unmap(); err == nil {
 			err = uerr
 		}
-		return err
-	}
-	i := 0
-	for pos := int64(0); pos < n || len(queue) > 0; {
-		if pos < n && len(queue) < p.ring {
-			s, err := p.downSlot(i%p.ring, p.slotFor(uint64(n-pos)))
-			if err != nil {
-				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
-			}
-			i++
-			chunk := int64(s.size)
-			if n-pos < chunk {
-				chunk = n - pos
-			}
-			if _, err = c.submitCopy(src.buf, srcOffset+uint64(pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
-				return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
-			}
-			queue = append(queue, piece{s, pos, chunk})
-			pos += chunk
-			continue
+		if err == nil {
+			err = d.queueCopies()
 		}
-		if err := drain(); err != nil {
-			return fmt.Errorf("wgpu: download from %s: %w", src.label, err)
+		if err != nil {
+			return fmt.Errorf("wgpu: download from %s: %w", d.src.label, err)
 		}
 	}
 	return nil
 }
+
+// stagingRingBytes is how many bytes one direction's staging ring holds
+// (0 once c is closed).
+func (c *Context) stagingRingBytes() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.staging == nil {
+		return 0
+	}
+	return c.staging.ringBytes()
+}
+
+// ringBytes is how many bytes one direction's staging ring holds at most:
+// a transfer that fits is queued whole before the host waits.
+func (p *stagingPool) ringBytes() uint64 { return uint64(p.ring) * p.slotSz }

@@ -285,3 +285,38 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	})
 }
+
+// A released buffer is handed out again by the next NewBuffer of its size
+// class, and reads as zeros, as a new one does.
+func TestPooledBufferReadsZeros(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		const n = 3 << 20 // over the small-transfer size, so the staging ring is used
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i*7 + 1)
+		}
+		wasOn := wgpu.Tracing()
+		wgpu.EnableTrace(true)
+		defer wgpu.EnableTrace(wasOn)
+		reused := func() int {
+			for _, r := range wgpu.TraceRows() {
+				if r.Phase == "reuse a pooled buffer" {
+					return r.Count
+				}
+			}
+			return 0
+		}
+		before := reused()
+		for round := 0; round < 3; round++ {
+			b, err := ctx.NewBuffer("pooled", n-4*uint64(round))
+			require.NoError(t, err)
+			got := make([]byte, b.Size())
+			require.NoError(t, ctx.Download(got, b, 0))
+			require.Equal(t, make([]byte, len(got)), got, "round %d: a new buffer must read as zeros", round)
+			require.NoError(t, ctx.Upload(b, 0, data[:b.Size()]))
+			b.Release()
+		}
+		require.GreaterOrEqual(t, reused()-before, 2, "rounds 2 and 3 should reuse round 1's buffer")
+		require.Zero(t, ctx.LiveBuffers())
+	})
+}

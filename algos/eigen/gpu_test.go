@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -371,6 +372,13 @@ func TestSolverResident(t *testing.T) {
 				require.Positive(t, tm.Wall)
 				require.Equal(t, !c.cpu && gpu.Info().Timestamps, tm.Measured)
 			}
+			// A matrix that fails Load's check unloads the one before:
+			// on the GPU it was partly overwritten while being checked.
+			bad := slices.Clone(h)
+			bad[n*n-1] = -1
+			require.ErrorIs(t, s.Load(bad), ErrInput)
+			_, err = s.Solve()
+			require.ErrorContains(t, err, "no matrix loaded", c.name)
 			s.Release()
 		}
 		// A Solver sizes its submissions from the time its rounds took,

@@ -55,6 +55,7 @@ var errNoHash = errors.New("merkle: no hash given: pass a Hash such as blake3.Me
 // checkLeaves returns an error naming the first leaf the hash does not
 // accept.
 func checkLeaves(hash Hash, leaves [][32]byte) error {
+	defer wgpu.Span("merkle check leaves")(int64(len(leaves)) * DigestSize)
 	if i := par.First(len(leaves), 1<<12, func(i int) bool { return hash.CheckDigest(leaves[i]) != nil }); i >= 0 {
 		return fmt.Errorf("merkle: leaf %d: %w", i, hash.CheckDigest(leaves[i]))
 	}

@@ -61,7 +61,11 @@ func CheckSize(n int) error {
 // for i := n-1; i >= 1; i-- { node[i] = merge(node[2i], node[2i+1]) } with
 // node n+j = leaves[j], each level's merges spread over all cores. The tree
 // keeps leaves (it does not copy them).
-func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {
+func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) { return buildCPU(nil, leaves, hash) }
+
+// buildCPU is BuildCPU into t's node memory when it holds enough (see
+// Builder.BuildInto).
+func buildCPU(t *Tree, leaves [][32]byte, hash Hash) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {
 		return nil, err
@@ -72,7 +76,13 @@ func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {
 	if err := checkLeaves(hash, leaves); err != nil {
 		return nil, err
 	}
-	nodes := make([][32]byte, n)
+	var nodes [][32]byte
+	if t != nil && cap(t.nodes) >= n {
+		nodes = t.nodes[:n]
+		nodes[0] = [32]byte{}
+	} else {
+		nodes = make([][32]byte, n)
+	}
 	for w := n / 2; w >= 1; w /= 2 {
 		below := leaves // the level under level w: its 2w nodes
 		if w < n/2 {
@@ -84,7 +94,12 @@ func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {
 			}
 		})
 	}
-	return &Tree{hash: hash, leaves: leaves, nodes: nodes}, nil
+	built := &Tree{hash: hash, leaves: leaves, nodes: nodes}
+	if t != nil {
+		*t = *built
+		return t, nil
+	}
+	return built, nil
 }
 
 // Hash returns the hash the tree was built with.

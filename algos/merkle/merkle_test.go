@@ -386,6 +386,24 @@ func TestBuilder(t *testing.T) {
 			requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("n=%d", n))
 			require.NotZero(t, tm.Elapsed())
 		}
+		// BuildInto reuses a tree's node memory when it is large enough,
+		// and gives the same nodes as a fresh build; node 0 stays zero.
+		var into *merkle.Tree
+		for _, n := range []int{1 << 12, 1 << 10, 4, 1 << 12} {
+			prev := into
+			if into != nil {
+				for i := range into.Nodes() {
+					into.Nodes()[i] = [32]byte{0xEE}
+				}
+			}
+			got, err := b.BuildInto(into, leaves[:n])
+			require.NoError(t, err)
+			requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("into, n=%d", n))
+			if prev != nil {
+				require.Same(t, prev, got)
+			}
+			into = got
+		}
 		if ctx == nil {
 			return
 		}
