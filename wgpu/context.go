@@ -35,6 +35,9 @@ type Options struct {
 	// Adapter picks an adapter among those of the backend, by index in the
 	// order Adapters lists them, or by a case-insensitive name substring.
 	Adapter string
+	// Devices chooses the adapters of a Group: read by OpenGroup only
+	// (see there), after the environment variable WGCOMPUTE_DEVICES.
+	Devices string
 	// Transfer tunes the host-device transfer path; the zero value is the
 	// default measured best on our GPU machine.
 	Transfer TransferOptions
@@ -321,6 +324,9 @@ func fromEnv(opts Options) (Options, error) {
 	}
 	if opts.Adapter == "" {
 		opts.Adapter = os.Getenv("WGCOMPUTE_ADAPTER")
+	}
+	if opts.Devices == "" {
+		opts.Devices = os.Getenv("WGCOMPUTE_DEVICES")
 	}
 	return opts, nil
 }

@@ -183,6 +183,13 @@ func (t Timing) Add(u Timing) Timing {
 	return Timing{Kernel: t.Kernel + u.Kernel, Measured: measured, Wall: t.Wall + u.Wall}
 }
 
+// Parallel returns the timing of t and u run side by side, on two
+// devices at once: the longer of each time, Measured as Add says.
+func (t Timing) Parallel(u Timing) Timing {
+	measured := u.Measured && (t.Measured || t == Timing{})
+	return Timing{Kernel: max(t.Kernel, u.Kernel), Measured: measured, Wall: max(t.Wall, u.Wall)}
+}
+
 // Elapsed is the kernel time when it was measured, else the wall time:
 // the figure to report for "how long the GPU took".
 func (t Timing) Elapsed() time.Duration {

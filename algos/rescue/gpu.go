@@ -2,7 +2,9 @@ package rescue
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -194,12 +196,24 @@ func (b *Batcher) Release() {
 // len(dst) must equal len(pairs), and every element must be below P (the
 // error names the first pair and element that is not).
 func (b *Batcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
+	if err := checkMerge(dst, pairs); err != nil {
+		return err
+	}
+	return b.merge(dst, pairs)
+}
+
+func checkMerge(dst [][4]uint64, pairs [][8]uint64) error {
 	if len(dst) != len(pairs) {
 		return fmt.Errorf("rescue: merge: %d destination digests for %d pairs: they must be equal", len(dst), len(pairs))
 	}
 	if i := firstNonCanonical(flat(pairs)); i >= 0 {
 		return fmt.Errorf("rescue: merge: pair %d element %d is %d, not a field element (must be below p = %d)", i/8, i%8, pairs[i/8][i%8], uint64(P))
 	}
+	return nil
+}
+
+// merge is MergeMany on checked input.
+func (b *Batcher) merge(dst [][4]uint64, pairs [][8]uint64) error {
 	return b.run(opMerge, "merge", len(pairs), 0, flat(pairs), wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 8 * DigestSize}, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			dst[k] = Merge([4]uint64(pairs[k][:4]), [4]uint64(pairs[k][4:]))
@@ -215,6 +229,13 @@ func (b *Batcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
 // error names the first input and element that is not). The kernel takes
 // one dispatch per block of Rate elements, all in one submission.
 func (b *Batcher) HashElementsMany(dst [][4]uint64, inputs []uint64, m int) error {
+	if err := checkHash(dst, inputs, m); err != nil {
+		return err
+	}
+	return b.hash(dst, inputs, m)
+}
+
+func checkHash(dst [][4]uint64, inputs []uint64, m int) error {
 	if m < 0 {
 		return fmt.Errorf("rescue: hash: %d elements per input: must be zero or more", m)
 	}
@@ -224,6 +245,11 @@ func (b *Batcher) HashElementsMany(dst [][4]uint64, inputs []uint64, m int) erro
 	if i := firstNonCanonical(inputs); i >= 0 {
 		return fmt.Errorf("rescue: hash: input %d element %d is %d, not a field element (must be below p = %d)", i/m, i%m, inputs[i], uint64(P))
 	}
+	return nil
+}
+
+// hash is HashElementsMany on checked input.
+func (b *Batcher) hash(dst [][4]uint64, inputs []uint64, m int) error {
 	if m == 0 {
 		// HashElements of nothing permutes never: the zero digest.
 		clear(dst)
@@ -252,10 +278,23 @@ func (b *Batcher) HashElementsMany(dst [][4]uint64, inputs []uint64, m int) erro
 // Every element must be below P (the error names the first state and
 // element that is not).
 func (b *Batcher) PermuteMany(states [][12]uint64) error {
+	if err := checkPermute(states); err != nil {
+		return err
+	}
+	return b.permute(states)
+}
+
+func checkPermute(states [][12]uint64) error {
 	els := flat(states)
 	if i := firstNonCanonical(els); i >= 0 {
 		return fmt.Errorf("rescue: permute: state %d element %d is %d, not a field element (must be below p = %d)", i/12, i%12, els[i], uint64(P))
 	}
+	return nil
+}
+
+// permute is PermuteMany on checked input.
+func (b *Batcher) permute(states [][12]uint64) error {
+	els := flat(states)
 	return b.run(opPermute, "permute", len(states), 0, els, wgpu.BatchOutput{Data: wgpu.Bytes(els), ItemBytes: 8 * Width}, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			Permute(&states[k])
@@ -354,4 +393,65 @@ func flat[T [4]uint64 | [8]uint64 | [12]uint64](s []T) []uint64 {
 // upload.
 func firstNonCanonical(els []uint64) int {
 	return par.First(len(els), 1<<20, func(i int) bool { return els[i] >= P })
+}
+
+// MergeManyOn is MergeMany with the pairs split into one contiguous range
+// per device of g, each device with a Batcher of its own, all at once. The
+// digests are the same as on one device. opts.Timing receives the
+// devices' timings side by side (Timing.Parallel: the slowest device's).
+func MergeManyOn(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, opts Options) error {
+	if err := checkMerge(dst, pairs); err != nil {
+		return err
+	}
+	return onGroup(g, len(pairs), opts, func(b *Batcher, lo, hi int) error { return b.merge(dst[lo:hi], pairs[lo:hi]) })
+}
+
+// HashElementsManyOn is HashElementsMany split over the devices of g, as
+// MergeManyOn splits MergeMany.
+func HashElementsManyOn(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, opts Options) error {
+	if err := checkHash(dst, inputs, m); err != nil {
+		return err
+	}
+	return onGroup(g, len(dst), opts, func(b *Batcher, lo, hi int) error { return b.hash(dst[lo:hi], inputs[lo*m:hi*m], m) })
+}
+
+// PermuteManyOn is PermuteMany split over the devices of g, as MergeManyOn
+// splits MergeMany.
+func PermuteManyOn(g *wgpu.Group, states [][12]uint64, opts Options) error {
+	if err := checkPermute(states); err != nil {
+		return err
+	}
+	return onGroup(g, len(states), opts, func(b *Batcher, lo, hi int) error { return b.permute(states[lo:hi]) })
+}
+
+// onGroup runs fn on one contiguous range of [0, n) per device of g, each
+// with a Batcher of its own, and reports the timings side by side.
+func onGroup(g *wgpu.Group, n int, opts Options, fn func(b *Batcher, lo, hi int) error) error {
+	if g == nil {
+		return errors.New("rescue: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+	}
+	var mu sync.Mutex
+	var total wgpu.Timing
+	err := g.Split(n, 1, func(ctx *wgpu.Context, lo, hi int) error {
+		var t wgpu.Timing
+		o := opts
+		o.Timing = &t
+		b, err := NewBatcher(ctx, o)
+		if err != nil {
+			return err
+		}
+		defer b.Release()
+		err = fn(b, lo, hi)
+		mu.Lock()
+		total = total.Parallel(t)
+		mu.Unlock()
+		return err
+	})
+	if opts.Timing != nil {
+		*opts.Timing = total
+	}
+	if err != nil {
+		return fmt.Errorf("rescue: %w", err)
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package rescue
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -307,4 +309,46 @@ func TestFirstNonCanonical(t *testing.T) {
 			require.Equal(t, at, firstNonCanonical(els), "n=%d", n)
 		}
 	}
+}
+
+// TestGroupSplits runs each operation split over Groups of 2, 3 and 7
+// devices (gputest.ForEachGroup: members of different limits) on odd
+// sizes, and compares with the CPU: the split must not change a digest.
+func TestGroupSplits(t *testing.T) {
+	rng := newRand(t)
+	const n, m = 1003, 13
+	pairs := make([][8]uint64, n)
+	states := make([][12]uint64, n)
+	for i := range pairs {
+		pairs[i] = [8]uint64(randElements(rng, 8))
+		states[i] = [12]uint64(randElements(rng, 12))
+	}
+	inputs := randElements(rng, n*m)
+	wantMerge := make([][4]uint64, n)
+	wantHash := make([][4]uint64, n)
+	wantPerm := slices.Clone(states)
+	require.NoError(t, MergeMany(nil, wantMerge, pairs, Options{}))
+	require.NoError(t, HashElementsMany(nil, wantHash, inputs, m, Options{}))
+	require.NoError(t, PermuteMany(nil, wantPerm, Options{}))
+	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+		var tm wgpu.Timing
+		got := make([][4]uint64, n)
+		require.NoError(t, MergeManyOn(g, got, pairs, Options{Timing: &tm}))
+		require.Equal(t, wantMerge, got)
+		require.NotZero(t, tm.Wall)
+		got = make([][4]uint64, n)
+		require.NoError(t, HashElementsManyOn(g, got, inputs, m, Options{}))
+		require.Equal(t, wantHash, got)
+		perm := slices.Clone(states)
+		require.NoError(t, PermuteManyOn(g, perm, Options{}))
+		require.Equal(t, wantPerm, perm)
+		// A bad element is named by its index in the whole input.
+		bad := slices.Clone(pairs)
+		bad[n-2][3] = P
+		require.ErrorContains(t, MergeManyOn(g, got, bad, Options{}), fmt.Sprintf("pair %d element 3", n-2))
+		for _, c := range g.Contexts() {
+			require.Zero(t, c.LiveBuffers())
+		}
+	})
+	require.ErrorContains(t, MergeManyOn(nil, nil, nil, Options{}), "no Group")
 }

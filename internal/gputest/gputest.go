@@ -8,6 +8,7 @@
 package gputest
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -104,5 +105,36 @@ func NoLeaks(t *testing.T, ctx *wgpu.Context, fn func() error) {
 	}
 	if after := ctx.LiveBuffers(); after != before {
 		t.Fatalf("leak: %d buffers alive before, %d after three calls", before, after)
+	}
+}
+
+// GroupSizes are the forced splits ForEachGroup runs: 2, 3 and 7 members,
+// so that pieces come out uneven.
+var GroupSizes = []int{2, 3, 7}
+
+// ForEachGroup runs fn as a subtest on every backend with Groups of each
+// of GroupSizes members, several devices on one adapter: the members
+// alternate between the backend's shared Context and its SmallLimits one,
+// so that a split also meets members of different limits, as GPUs of
+// different kinds would be.
+func ForEachGroup(t *testing.T, fn func(t *testing.T, g *wgpu.Group)) {
+	t.Helper()
+	for _, b := range Backends() {
+		for _, n := range GroupSizes {
+			t.Run(fmt.Sprintf("%s/%d", b, n), func(t *testing.T) {
+				members := make([]*wgpu.Context, n)
+				for i := range members {
+					members[i] = Context(t, b)
+					if i%2 == 1 {
+						members[i] = Limited(t, b, SmallLimits)
+					}
+				}
+				g, err := wgpu.NewGroup(members...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fn(t, g)
+			})
+		}
 	}
 }

@@ -1,0 +1,224 @@
+package wgpu
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Group is several devices used at once: one Context per GPU of a host,
+// each driven from its own goroutine. Algorithms split their work over a
+// Group's members (rescue.MergeManyOn, merkle.BuildOn, blake3.SumOn) and
+// give the same result as on one device.
+//
+// A member may be nil, the CPU backend, and a Context may be a member more
+// than once (several devices on one adapter): tests force splits of 2, 3
+// and 7 pieces that way on a machine with one software adapter.
+type Group struct {
+	members []*Context
+	owned   bool // OpenGroup opened the members: Close closes them
+}
+
+// OpenGroup opens one device on each adapter that opts.Devices chooses
+// among the adapters of one backend: opts.Backend, or the default
+// adapter's backend when that is empty, so that a GPU is never opened
+// twice through its Vulkan and GL twins. opts.Devices is
+//
+//   - "" or "all": every adapter that is not a CPU (software) adapter; a
+//     machine whose only adapter is a CPU one gets that one alone;
+//   - a count "N": the first N of those, an error if there are fewer;
+//   - a list of adapter indices "0,1", as Adapters lists them for the
+//     backend (the list may name a CPU adapter, and an index twice).
+//
+// The environment variable WGCOMPUTE_DEVICES is read when opts.Devices is
+// empty. opts.Adapter is ignored. The CPU backend (WGCOMPUTE_BACKEND=cpu)
+// is a Group of one nil member.
+func OpenGroup(opts Options) (*Group, error) {
+	opts, err := fromEnv(opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.cpu() {
+		return &Group{members: []*Context{nil}}, nil
+	}
+	infos, err := Adapters(Options{Backend: opts.Backend})
+	if err != nil {
+		return nil, err
+	}
+	if len(infos) == 0 {
+		return nil, noAdapterError(opts, "")
+	}
+	backend := opts.Backend
+	if backend == "" {
+		backend = infos[0].Backend
+		if infos, err = Adapters(Options{Backend: backend}); err != nil {
+			return nil, err
+		}
+	}
+	picks, err := pickDevices(opts.Devices, infos)
+	if err != nil {
+		return nil, err
+	}
+	g := &Group{members: make([]*Context, len(picks)), owned: true}
+	errs := make([]error, len(picks))
+	var wg sync.WaitGroup
+	for i, a := range picks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := opts
+			o.Backend, o.Adapter, o.Devices = backend, strconv.Itoa(a), ""
+			g.members[i], errs[i] = Open(o)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		g.Close()
+		return nil, err
+	}
+	return g, nil
+}
+
+// pickDevices returns the adapter indices spec chooses among infos (see
+// OpenGroup).
+func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
+	spec = strings.TrimSpace(strings.ToLower(spec))
+	var gpus []int
+	for _, info := range infos {
+		if info.Type != "cpu" {
+			gpus = append(gpus, info.Index)
+		}
+	}
+	accepted := fmt.Sprintf(`accepted: "all", a count from 1 to %d, or adapter indices from 0 to %d separated by commas ("0,1")`, max(len(gpus), 1), len(infos)-1)
+	switch {
+	case spec == "" || spec == "all":
+		if len(gpus) == 0 {
+			return []int{infos[0].Index}, nil
+		}
+		return gpus, nil
+	case !strings.Contains(spec, ","):
+		if n, err := strconv.Atoi(spec); err == nil {
+			if n < 1 {
+				return nil, fmt.Errorf("wgpu: devices %q: a count must be at least 1; %s", spec, accepted)
+			}
+			if n > len(gpus) {
+				return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, %d found on the %s backend; %s", spec, n, len(gpus), infos[0].Backend, accepted)
+			}
+			return gpus[:n], nil
+		}
+	}
+	var picks []int
+	for _, f := range strings.Split(spec, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 0 || i >= len(infos) {
+			return nil, fmt.Errorf("wgpu: devices %q: %q is not an adapter index; %s", spec, f, accepted)
+		}
+		picks = append(picks, i)
+	}
+	return picks, nil
+}
+
+// NewGroup returns a Group of the given members, which stay the caller's
+// to close (Group.Close leaves them open). A nil member is the CPU
+// backend.
+func NewGroup(members ...*Context) (*Group, error) {
+	if len(members) == 0 {
+		return nil, errors.New("wgpu: a Group needs at least one member")
+	}
+	return &Group{members: append([]*Context(nil), members...)}, nil
+}
+
+// Len is the number of members.
+func (g *Group) Len() int { return len(g.members) }
+
+// Contexts returns the members, in order.
+func (g *Group) Contexts() []*Context { return append([]*Context(nil), g.members...) }
+
+// Close closes the members OpenGroup opened (members given to NewGroup
+// are left open) and reports what their Close reported.
+func (g *Group) Close() error {
+	if g == nil || !g.owned {
+		return nil
+	}
+	var errs []error
+	for _, c := range g.members {
+		if c != nil {
+			errs = append(errs, c.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Ranges splits [0, n) into one contiguous range per member, as even as
+// align allows: every boundary is a multiple of align (at least 1), so a
+// range may be empty when n is small. Range i is [b[i], b[i+1]).
+func (g *Group) Ranges(n, align int) []int {
+	align = max(align, 1)
+	units := (n + align - 1) / align
+	k := len(g.members)
+	b := make([]int, k+1)
+	for i := 1; i <= k; i++ {
+		b[i] = min(n, units*i/k*align)
+	}
+	return b
+}
+
+// Split runs fn for each member on its own goroutine, member i over the
+// range i of Ranges(n, align), skipping empty ranges, and returns the
+// members' errors joined, each naming its device.
+func (g *Group) Split(n, align int, fn func(ctx *Context, lo, hi int) error) error {
+	b := g.Ranges(n, align)
+	return g.run(func(i int, ctx *Context) error {
+		if b[i] == b[i+1] {
+			return nil
+		}
+		return fn(ctx, b[i], b[i+1])
+	})
+}
+
+// Each runs fn(ctx, task) for tasks 0..tasks-1, each member taking the
+// next task as soon as it is free, so a faster device takes more. After an
+// error no new task is started; the errors are returned joined, each
+// naming its device.
+func (g *Group) Each(tasks int, fn func(ctx *Context, task int) error) error {
+	var next atomic.Int64
+	var failed atomic.Bool
+	return g.run(func(_ int, ctx *Context) error {
+		for !failed.Load() {
+			t := int(next.Add(1) - 1)
+			if t >= tasks {
+				return nil
+			}
+			if err := fn(ctx, t); err != nil {
+				failed.Store(true)
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// run runs fn once per member, each on its own goroutine.
+func (g *Group) run(fn func(i int, ctx *Context) error) error {
+	errs := make([]error, len(g.members))
+	var wg sync.WaitGroup
+	for i, ctx := range g.members {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] = fmt.Errorf("device %d: panic: %v", i, r)
+				}
+			}()
+			if err := fn(i, ctx); err != nil {
+				errs[i] = fmt.Errorf("device %d (%s): %w", i, ctx.Info().Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,126 @@
+package wgpu_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func TestGroupRanges(t *testing.T) {
+	for _, members := range []int{1, 2, 3, 7} {
+		ctxs := make([]*wgpu.Context, members)
+		g, err := wgpu.NewGroup(ctxs...)
+		require.NoError(t, err)
+		for _, c := range []struct{ n, align int }{{0, 1}, {1, 1}, {5, 1}, {1000003, 1}, {1 << 20, 1024}, {3*1024 + 7, 1024}, {10, 0}} {
+			b := g.Ranges(c.n, c.align)
+			require.Len(t, b, members+1)
+			require.Equal(t, 0, b[0])
+			require.Equal(t, c.n, b[members], "%+v: the ranges cover [0, n)", c)
+			for i := 0; i < members; i++ {
+				require.LessOrEqual(t, b[i], b[i+1])
+				if i > 0 && b[i] < c.n {
+					require.Zero(t, b[i]%max(c.align, 1), "%+v: boundary %d aligned", c, i)
+				}
+				// As even as alignment allows: no range is more than one
+				// unit (and a rounding) longer than another.
+				require.LessOrEqual(t, b[i+1]-b[i], c.n/members+2*max(c.align, 1), "%+v: range %d", c, i)
+			}
+		}
+	}
+	_, err := wgpu.NewGroup()
+	require.Error(t, err)
+}
+
+func TestGroupSplitAndEach(t *testing.T) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+		const n = 1000003
+		seen := make([]int32, n)
+		var mu sync.Mutex
+		require.NoError(t, g.Split(n, 1, func(ctx *wgpu.Context, lo, hi int) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+			return nil
+		}))
+		for i, v := range seen {
+			require.EqualValues(t, 1, v, "item %d", i)
+		}
+		// Each hands out every task once, the faster members taking more.
+		counts := make([]int, 50)
+		byMember := map[*wgpu.Context]int{}
+		require.NoError(t, g.Each(len(counts), func(ctx *wgpu.Context, task int) error {
+			if ctx != g.Contexts()[0] {
+				time.Sleep(time.Millisecond)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			counts[task]++
+			byMember[ctx]++
+			return nil
+		}))
+		for task, c := range counts {
+			require.Equal(t, 1, c, "task %d", task)
+		}
+		// An error names the device and stops new tasks.
+		boom := errors.New("boom")
+		started := 0
+		err := g.Each(1000, func(ctx *wgpu.Context, task int) error {
+			mu.Lock()
+			started++
+			mu.Unlock()
+			if task == 3 {
+				return boom
+			}
+			time.Sleep(100 * time.Microsecond)
+			return nil
+		})
+		require.ErrorIs(t, err, boom)
+		require.ErrorContains(t, err, "device ")
+		require.Less(t, started, 1000)
+	})
+}
+
+func TestOpenGroup(t *testing.T) {
+	b := gputest.Backends()[0]
+	infos, err := wgpu.Adapters(wgpu.Options{Backend: b})
+	require.NoError(t, err)
+	g, err := wgpu.OpenGroup(wgpu.Options{Backend: b})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, g.Len(), 1)
+	for _, c := range g.Contexts() {
+		require.Equal(t, b, c.Info().Backend)
+	}
+	require.NoError(t, g.Close())
+
+	// An index twice: two devices on one adapter.
+	g, err = wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: "0,0"})
+	require.NoError(t, err)
+	require.Equal(t, 2, g.Len())
+	require.NotSame(t, g.Contexts()[0], g.Contexts()[1])
+	require.NoError(t, g.Close())
+
+	for spec, want := range map[string]string{
+		"99":  "GPUs asked",
+		"0":   "at least 1",
+		"x":   "is not an adapter index",
+		"0,9": "is not an adapter index",
+	} {
+		_, err := wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: spec})
+		if spec == "99" && len(infos) >= 99 {
+			continue
+		}
+		require.ErrorContains(t, err, want, "devices %q", spec)
+	}
+
+	g, err = wgpu.OpenGroup(wgpu.Options{Backend: "cpu"})
+	require.NoError(t, err)
+	require.Equal(t, []*wgpu.Context{nil}, g.Contexts())
+	require.NoError(t, g.Close())
+}
