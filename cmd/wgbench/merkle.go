@@ -95,16 +95,30 @@ M records, from as many machines, and prints the whole tree's root. With
 	}
 	buildFlags(cmd)
 	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file; with --range, the record line")
-	rf.add(cmd)
+	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
-		Use:   "prove --hash blake3|rescue --in LEAVES --index I",
+		Use:   "prove --hash blake3|rescue --in LEAVES --index I [--range R/M [--leaves N]]",
 		Short: "Print the JSON membership proof of leaf I",
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
 {"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex}, the
-path ordered from the leaf's sibling up to the child of the root.`,
+path ordered from the leaf's sibling up to the child of the root.
+
+With --range R/M (and --leaves, as merkle --range takes them) it builds the
+tree of range R alone and prints leaf I's proof in it (I is the leaf's index
+in the whole tree, in range R; the proof's index is its index in the range).
+'wgbench merkle combine --prove R' prints the proof of the range's root
+among the M, and 'wgbench merkle join' joins the two into the proof of leaf
+I in the whole tree.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rf.set(cmd) {
+				p, err := rf.prove(cmd, g, hashName, in, approach, index)
+				if err != nil {
+					return err
+				}
+				return printProof(cmd.OutOrStdout(), p)
+			}
 			tree, _, err := merkleBuild(g, hashName, in, approach, false)
 			if err != nil {
 				return err
@@ -113,16 +127,12 @@ path ordered from the leaf's sibling up to the child of the root.`,
 			if err != nil {
 				return err
 			}
-			b, err := json.MarshalIndent(p, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), string(b))
-			return err
+			return printProof(cmd.OutOrStdout(), p)
 		},
 	}
 	buildFlags(prove)
 	prove.Flags().IntVar(&index, "index", -1, "leaf index, 0..N-1")
+	rf.add(prove, "prove leaf I in the tree of range R of M equal ranges of the leaves alone (R/M, as 3/16)")
 
 	verify := &cobra.Command{
 		Use:   "verify --hash blake3|rescue --proof FILE [--root HEX --leaves N]",
@@ -146,7 +156,7 @@ says so.`,
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
 
-	cmd.AddCommand(prove, verify, newMerkleCombineCmd(g))
+	cmd.AddCommand(prove, verify, newMerkleCombineCmd(g), newMerkleJoinCmd())
 	return cmd
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,59 +83,79 @@ type rangeFlags struct {
 	leaves int
 }
 
-func (rf *rangeFlags) add(c *cobra.Command) {
+// add adds --range, described by use, and --leaves to c.
+func (rf *rangeFlags) add(c *cobra.Command, use string) {
 	f := c.Flags()
-	f.StringVar(&rf.spec, "range", "", "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
+	f.StringVar(&rf.spec, "range", "", use)
 	f.IntVar(&rf.leaves, "leaves", 0, "with --range: the whole tree's number of leaves, when --in holds the range's leaves alone")
 }
 
-// set reports whether the command was asked for a range's root.
+// set reports whether the command was asked for a range.
 func (rf *rangeFlags) set(c *cobra.Command) bool {
 	return c.Flags().Changed("range") || c.Flags().Changed("leaves")
 }
 
-// run prints (and with out, writes) the record of the range's root.
-func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, approach int, out string) error {
+// leafRange is one range's leaves, read and checked.
+type leafRange struct {
+	hash   merkle.Hash
+	r      merkle.Range
+	total  int // the whole tree's leaves
+	lo     int // the index of the range's first leaf in the tree
+	leaves [][32]byte
+}
+
+// read reads the range's leaves of in, as --range and --leaves say, and
+// checks them against the hash.
+func (rf *rangeFlags) read(c *cobra.Command, g *globals, hashName, in string) (*leafRange, error) {
 	hash, err := parseHash(hashName)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !c.Flags().Changed("range") {
-		return errors.New("merkle: --leaves N needs --range I/M: it says how many leaves the whole tree has when --in holds one range's")
+		return nil, errors.New("merkle: --leaves N needs --range I/M: it says how many leaves the whole tree has when --in holds one range's")
 	}
 	r, err := merkle.ParseRange(rf.spec)
 	if err != nil {
-		return fmt.Errorf("--range: %w", err)
+		return nil, fmt.Errorf("--range: %w", err)
 	}
 	if in == "" {
-		return errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves, or with --leaves N of the range's N/M)")
+		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves, or with --leaves N of the range's N/M)")
 	}
 	limit := g.hostMemory() / 3
 	limit -= limit % merkle.DigestSize
-	rec := rangeRecord{hash: hash, r: r, leaves: rf.leaves}
-	var leaves [][32]byte
+	lr := &leafRange{hash: hash, r: r, total: rf.leaves}
 	if c.Flags().Changed("leaves") {
-		leaves, err = readRangeLeaves(in, r, rf.leaves, limit)
+		lr.leaves, err = readRangeLeaves(in, r, rf.leaves, limit)
 	} else {
-		leaves, rec.leaves, err = readLeafRange(in, r, limit)
+		lr.leaves, lr.total, err = readLeafRange(in, r, limit)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// Checked here to name the leaf by its index in the whole file, which
-	// RangeRoot, given the range's leaves alone, cannot.
-	lo := r.Index * len(leaves)
-	for i := range leaves {
-		if err := hash.CheckDigest(leaves[i]); err != nil {
-			return fmt.Errorf("merkle: leaf %d (leaf %d of range %s): %w", lo+i, i, r, err)
+	// Checked here to name the leaf by its index in the whole tree, which
+	// the library, given the range's leaves alone, cannot.
+	lr.lo = r.Index * len(lr.leaves)
+	for i := range lr.leaves {
+		if err := hash.CheckDigest(lr.leaves[i]); err != nil {
+			return nil, fmt.Errorf("merkle: leaf %d (leaf %d of range %s): %w", lr.lo+i, i, r, err)
 		}
+	}
+	return lr, nil
+}
+
+// run prints (and with out, writes) the record of the range's root.
+func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, approach int, out string) error {
+	lr, err := rf.read(c, g, hashName, in)
+	if err != nil {
+		return err
 	}
 	ctx, err := g.openContext()
 	if err != nil {
 		return err
 	}
 	defer ctx.Close()
-	if rec.root, err = merkle.RangeRoot(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)}); err != nil {
+	rec := rangeRecord{hash: lr.hash, r: lr.r, leaves: lr.total}
+	if rec.root, err = merkle.RangeRoot(ctx, lr.leaves, lr.hash, merkle.Options{Approach: merkle.Approach(approach)}); err != nil {
 		return err
 	}
 	line := rec.String() + "\n"
@@ -144,6 +165,49 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 		}
 	}
 	_, err = io.WriteString(c.OutOrStdout(), line)
+	return err
+}
+
+// prove returns the proof of leaf index of the tree (its index in the
+// whole tree) in the tree of its range: the lower half of a proof that
+// merkle join completes.
+func (rf *rangeFlags) prove(c *cobra.Command, g *globals, hashName, in string, approach, index int) (merkle.Proof, error) {
+	lr, err := rf.read(c, g, hashName, in)
+	if err != nil {
+		return merkle.Proof{}, err
+	}
+	if hi := lr.lo + len(lr.leaves); index < lr.lo || index >= hi {
+		return merkle.Proof{}, fmt.Errorf("merkle prove: --index %d: range %s of the tree of %d leaves holds leaves %d..%d", index, lr.r, lr.total, lr.lo, hi-1)
+	}
+	return subtreeProof(g, lr.leaves, lr.hash, approach, index-lr.lo)
+}
+
+// subtreeProof returns the proof of leaf i of the tree of leaves, built
+// on the adapter the flags choose; a tree of one leaf has the proof
+// merkle.JoinProofs takes for it, of an empty path.
+func subtreeProof(g *globals, leaves [][32]byte, hash merkle.Hash, approach, i int) (merkle.Proof, error) {
+	if len(leaves) == 1 {
+		return merkle.Proof{Index: 0, Leaves: 1, Leaf: leaves[0], Root: leaves[0]}, nil
+	}
+	ctx, err := g.openContext()
+	if err != nil {
+		return merkle.Proof{}, err
+	}
+	defer ctx.Close()
+	tree, err := merkle.Build(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)})
+	if err != nil {
+		return merkle.Proof{}, err
+	}
+	return tree.Proof(i)
+}
+
+// printProof prints p as JSON, as merkle prove does.
+func printProof(w io.Writer, p merkle.Proof) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
 	return err
 }
 
@@ -204,8 +268,9 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 }
 
 func newMerkleCombineCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "combine [RECORDS...|-]",
+	prove := -1
+	cmd := &cobra.Command{
+		Use:   "combine [RECORDS...|-] [--prove R]",
 		Short: "Print a tree's root from the records of its ranges' roots (merkle --range)",
 		Long: `combine reads the records 'wgbench merkle --range I/M' printed, one line each:
 
@@ -216,12 +281,41 @@ of records to a file, blank lines ignored. They must be the M ranges of one
 tree, each once: the same hash and M and N in every record, and every index
 0..M-1. It prints the tree's root in hex, as 'wgbench merkle' does: the root
 of the tree whose leaves are the M range roots in order of I, which is the
-whole tree's root.`,
+whole tree's root.
+
+With --prove R it prints instead the JSON proof of range R's root as leaf R
+of that tree of M roots, which 'wgbench merkle join' joins with a proof from
+'wgbench merkle prove --range R/M'. (For M = 1 it is the proof of a tree of
+one leaf, the root, with an empty path: join takes it, verify does not.)`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
-			root, err := merkleCombine(g, cmd.InOrStdin(), args)
+			recs, err := readRecords(cmd.InOrStdin(), args, g.hostMemory()/3)
+			if err != nil {
+				return err
+			}
+			roots, err := rangeRoots(recs)
+			if err != nil {
+				return err
+			}
+			hash := recs[0].hash
+			if cmd.Flags().Changed("prove") {
+				if prove < 0 || prove >= len(roots) {
+					return fmt.Errorf("merkle combine: --prove %d: the records are of ranges 0..%d", prove, len(roots)-1)
+				}
+				p, err := subtreeProof(g, roots, hash, 0, prove)
+				if err != nil {
+					return err
+				}
+				return printProof(cmd.OutOrStdout(), p)
+			}
+			ctx, err := g.openContext()
+			if err != nil {
+				return err
+			}
+			defer ctx.Close()
+			root, err := merkle.Combine(ctx, roots, hash, merkle.Options{})
 			if err != nil {
 				return err
 			}
@@ -229,26 +323,44 @@ whole tree's root.`,
 			return err
 		},
 	}
+	cmd.Flags().IntVar(&prove, "prove", -1, "print the proof of range R's root among the M range roots instead of the root, R from 0 to M-1")
+	return cmd
 }
 
-// merkleCombine reads the records in the files names ("-": stdin), checks
-// that they are every range of one tree once, and combines their roots.
-func merkleCombine(g *globals, stdin io.Reader, names []string) ([32]byte, error) {
-	var root [32]byte
-	recs, err := readRecords(stdin, names, g.hostMemory()/3)
-	if err != nil {
-		return root, err
+func newMerkleJoinCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "join LOWER UPPER",
+		Short: "Join a proof inside a range with the proof of the range's root into one of the whole tree",
+		Long: `join reads two JSON proofs: LOWER, of leaf J of range R's tree, as
+'wgbench merkle prove --range R/M' prints it, and UPPER, of range R's root
+among the M range roots, as 'wgbench merkle combine --prove R' prints it. It
+prints the proof of the leaf in the whole tree of N leaves (index R*N/M + J,
+the lower path then the upper path, the upper proof's root), as
+'wgbench merkle prove' would print it for the whole tree; check it with
+'wgbench merkle verify'. It is an error if the proofs do not fit together:
+the lower proof's root must be the upper proof's leaf, and each path as long
+as its tree is deep.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return fmt.Errorf("merkle join: %d arguments: want two proof files, LOWER UPPER", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var pieces [2]merkle.Proof
+			for k, path := range args {
+				var err error
+				if pieces[k], err = readProof(path); err != nil {
+					return fmt.Errorf("merkle join: %w", err)
+				}
+			}
+			p, err := merkle.JoinProofs(pieces[0], pieces[1])
+			if err != nil {
+				return err
+			}
+			return printProof(cmd.OutOrStdout(), p)
+		},
 	}
-	roots, err := rangeRoots(recs)
-	if err != nil {
-		return root, err
-	}
-	ctx, err := g.openContext()
-	if err != nil {
-		return root, err
-	}
-	defer ctx.Close()
-	return merkle.Combine(ctx, roots, recs[0].hash, merkle.Options{})
 }
 
 // placedRecord is a record and where it was read: "file:line".

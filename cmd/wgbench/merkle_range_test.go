@@ -262,3 +262,75 @@ func TestRecordRoundTrip(t *testing.T) {
 		require.Equal(t, rec, got)
 	}
 }
+
+// TestMerkleRangeProofs: a leaf's proof in its range's tree (prove
+// --range), joined with the proof of the range's root among the ranges'
+// (combine --prove), is the proof merkle prove prints for the whole tree,
+// byte for byte, and verifies against the whole tree's root; for ranges
+// of one leaf and for the one range of the whole tree too.
+func TestMerkleRangeProofs(t *testing.T) {
+	dir := t.TempDir()
+	const n = 64
+	for _, hash := range merkleHashes() {
+		leaves, in := writeLeaves(t, dir, hash, n, 5)
+		ref, err := merkle.BuildCPU(leaves, hash)
+		require.NoError(t, err)
+		root := ref.Root()
+		for _, m := range []int{1, 4, n} {
+			backend := "cpu"
+			if m == 4 {
+				backend = gputest.Backends()[0]
+			}
+			var records strings.Builder
+			for i := 0; i < m; i++ {
+				out, _, err := wgbench(t, "merkle", "--backend", "cpu", "--hash", hash.Name(), "--in", in, "--range", fmt.Sprintf("%d/%d", i, m))
+				require.NoError(t, err)
+				records.WriteString(out)
+			}
+			for _, x := range []int{0, 37, n - 1} {
+				what := fmt.Sprintf("%s m=%d leaf %d", hash.Name(), m, x)
+				i := x / (n / m)
+				direct, _, err := wgbench(t, "merkle", "prove", "--backend", "cpu", "--hash", hash.Name(), "--in", in, "--index", fmt.Sprint(x))
+				require.NoError(t, err, what)
+				lower, _, err := wgbench(t, "merkle", "prove", "--backend", backend, "--hash", hash.Name(), "--in", in, "--index", fmt.Sprint(x), "--range", fmt.Sprintf("%d/%d", i, m))
+				require.NoError(t, err, what)
+				upper, _, err := wgbenchIn(t, records.String(), "merkle", "combine", "--backend", backend, "--prove", fmt.Sprint(i))
+				require.NoError(t, err, what)
+				lowerPath, upperPath, joinedPath := filepath.Join(dir, "lower.json"), filepath.Join(dir, "upper.json"), filepath.Join(dir, "joined.json")
+				require.NoError(t, os.WriteFile(lowerPath, []byte(lower), 0o644))
+				require.NoError(t, os.WriteFile(upperPath, []byte(upper), 0o644))
+				joined, _, err := wgbench(t, "merkle", "join", lowerPath, upperPath)
+				require.NoError(t, err, what)
+				require.Equal(t, direct, joined, what)
+				require.NoError(t, os.WriteFile(joinedPath, []byte(joined), 0o644))
+				_, _, err = wgbench(t, "merkle", "verify", "--hash", hash.Name(), "--proof", joinedPath, "--root", hex.EncodeToString(root[:]), "--leaves", fmt.Sprint(n))
+				require.NoError(t, err, what)
+				// The pieces the other way round do not fit (the top tree of
+				// one root aside, where both pieces may be the same).
+				if m > 1 {
+					requireInputError(t, []string{"merkle", "join", upperPath, lowerPath}, "merkle: join: ")
+				}
+			}
+		}
+	}
+
+	_, in := writeLeaves(t, dir, blake3.MerkleMerge{}, n, 5)
+	requireInputError(t, []string{"merkle", "prove", "--backend", "cpu", "--hash", "blake3", "--in", in, "--index", "0", "--range", "1/4"},
+		"--index 0: range 1/4 of the tree of 64 leaves holds leaves 16..31")
+	requireInputError(t, []string{"merkle", "prove", "--backend", "cpu", "--hash", "blake3", "--in", in, "--index", "0", "--leaves", "64"}, "--leaves N needs --range")
+	var records strings.Builder
+	for i := 0; i < 4; i++ {
+		out, _, err := wgbench(t, "merkle", "--backend", "cpu", "--hash", "blake3", "--in", in, "--range", fmt.Sprintf("%d/4", i))
+		require.NoError(t, err)
+		records.WriteString(out)
+	}
+	for _, r := range []string{"4", "-1"} {
+		_, _, err := wgbenchIn(t, records.String(), "merkle", "combine", "--backend", "cpu", "--prove", r)
+		require.ErrorContains(t, err, "--prove "+r+": the records are of ranges 0..3")
+	}
+	garbage := filepath.Join(dir, "garbage.json")
+	require.NoError(t, os.WriteFile(garbage, []byte("{"), 0o644))
+	requireInputError(t, []string{"merkle", "join", garbage}, "1 arguments: want two proof files")
+	requireInputError(t, []string{"merkle", "join", garbage, garbage}, "garbage.json is not a proof")
+	requireInputError(t, []string{"merkle", "join", filepath.Join(dir, "missing.json"), garbage}, "missing.json", "no such file")
+}
