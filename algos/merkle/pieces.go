@@ -81,8 +81,9 @@ func (r Range) Bounds(n int) (lo, hi int, err error) {
 	return r.Index * size, (r.Index + 1) * size, nil
 }
 
-// Leaves returns range r of all, a tree's leaves: all[lo:hi] for Bounds
-// (not a copy).
+// Leaves returns range r of all, a tree's leaves: all[lo:hi] for Bounds,
+// not a copy, its capacity ending at hi so that an append to it cannot
+// write over the next range.
 func (r Range) Leaves(all [][32]byte) ([][32]byte, error) {
 	lo, hi, err := r.Bounds(len(all))
 	if err != nil {

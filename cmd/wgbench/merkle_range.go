@@ -14,9 +14,11 @@ import (
 	"github.com/wgcompute/wgcompute/internal/fileout"
 )
 
-// A tree's root from pieces built apart: 'merkle --range I/M' prints the
-// root of one range as a record line, and 'merkle combine' reads the M
-// records and prints the tree's root (merkle.RangeRoot and merkle.Combine).
+// A tree built in pieces, apart: 'merkle --range I/M' prints the root of
+// one range as a record line, and 'merkle combine' reads the M records and
+// prints the tree's root (merkle.RangeRoot and merkle.Combine); 'merkle
+// prove --range', 'merkle combine --prove' and 'merkle join' make a leaf's
+// proof from the same pieces (merkle.JoinProofs).
 
 // recordTag starts every record line; a later format would take another.
 const recordTag = "merkle-range"
@@ -77,7 +79,7 @@ func parseRecord(line string) (rangeRecord, error) {
 	return rec, nil
 }
 
-// rangeFlags are merkle's --range and --leaves.
+// rangeFlags are the --range and --leaves of merkle and merkle prove.
 type rangeFlags struct {
 	spec   string
 	leaves int
