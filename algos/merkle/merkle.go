@@ -14,6 +14,12 @@
 // roots are then merged as a small tree of their own. A Builder keeps its
 // buffers from one build to the next.
 //
+// The same split composes across machines: the roots of M equal ranges of
+// the leaves (RangeRoot of each Range's leaves, which a worker can hold
+// alone) are the leaves of the tree's top log2(M) levels, so Combine of
+// them is the whole tree's root, and JoinProofs joins a proof inside a
+// range with the proof of its root among the M into a proof of the tree.
+//
 // What the tree separates: leaves and interior nodes are both 32-byte
 // digests merged by the same function, with no domain separation (this is
 // winterfell's layout, kept so that roots match winterfell's). So the nodes

@@ -58,17 +58,7 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 		// and the page faults of the new buffer alike); what follows the
 		// stat size, if the file grew, is read as any stream is.
 		n := fi.Size()
-		defer wgpu.Span("read input")(n)
-		if err := par.ForErr(int(n), readGrain, func(lo, hi int) error {
-			k, err := f.ReadAt(buf[lo:hi], int64(lo))
-			if k == hi-lo {
-				return nil
-			}
-			if err == nil || errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return err
-		}); err != nil {
+		if err := readAt(f, buf[:n], 0); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) {
 				return nil, fmt.Errorf("%s: shorter than its size of %d bytes while read", path, n)
 			}
@@ -97,6 +87,27 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", path, bare(err))
 		}
 	}
+}
+
+// readAt fills dst from f at offset off, with every core at once from
+// parallelRead bytes on (page cache copies and the page faults of a new
+// buffer alike); a file that ends first is io.ErrUnexpectedEOF.
+func readAt(f *os.File, dst []byte, off int64) error {
+	defer wgpu.Span("read input")(int64(len(dst)))
+	grain := readGrain
+	if len(dst) < parallelRead {
+		grain = len(dst)
+	}
+	return par.ForErr(len(dst), grain, func(lo, hi int) error {
+		k, err := f.ReadAt(dst[lo:hi], off+int64(lo))
+		if k == hi-lo {
+			return nil
+		}
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	})
 }
 
 const (

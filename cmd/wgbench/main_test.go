@@ -2,11 +2,37 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
+
+// asMainEnv, set to 1 in the environment of the test binary, makes the
+// binary wgbench itself: a test that needs commands in processes of their
+// own (as on separate machines) runs its own binary, which is wgbench
+// built as the tests are, instead of building one.
+const asMainEnv = "WGBENCH_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMainEnv) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// wgbenchCommand returns the command that runs 'wgbench args...' in a
+// process of its own.
+func wgbenchCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	return cmd
+}
 
 // wgbench runs 'wgbench args...' in-process on a fresh command tree and
 // returns stdout, stderr and the error RunE returned (what main would

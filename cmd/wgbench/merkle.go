@@ -45,9 +45,10 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		proofIn  string
 		rootHex  string
 		leaves   int
+		rf       rangeFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "merkle --hash blake3|rescue --in LEAVES [--out NODES] [--approach 1|2|3]",
+		Use:   "merkle --hash blake3|rescue --in LEAVES [--out NODES] [--approach 1|2|3] [--range I/M [--leaves N]]",
 		Short: "Build a binary Merkle tree on the GPU and print its root in hex",
 		Long: `merkle builds the binary Merkle tree of the leaves in --in: N 32-byte digests,
 N a power of two and at least 2 (for Rescue, each leaf is 4 little-endian
@@ -55,9 +56,23 @@ uint64 field elements below p = 2^64 - 2^32 + 1). It prints the root in hex;
 --out writes all N nodes (N x 32 bytes, node 0 zero, node 1 the root, node i
 the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 
-With --backend cpu the tree is built by the plain-Go merges on all cores.`,
+With --backend cpu the tree is built by the plain-Go merges on all cores.
+
+With --range I/M it computes the root of range I of M equal ranges of the
+leaves (M a power of two from 1 to N; range I holds leaves I*N/M up to
+(I+1)*N/M), reading only that range's bytes of --in, and prints a record
+line instead of the root:
+
+  ` + recordFormat + `
+
+--out writes the line to a file as well. 'wgbench merkle combine' reads the
+M records, from as many machines, and prints the whole tree's root. With
+--leaves N, --in holds the range's N/M leaves alone (a pipe will do).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rf.set(cmd) {
+				return rf.run(cmd, g, hashName, in, approach, out)
+			}
 			// Without --out only the root comes back from the device.
 			tree, root, err := merkleBuild(g, hashName, in, approach, out == "")
 			if err != nil {
@@ -79,16 +94,31 @@ With --backend cpu the tree is built by the plain-Go merges on all cores.`,
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
 	buildFlags(cmd)
-	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file")
+	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file; with --range, the record line")
+	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
-		Use:   "prove --hash blake3|rescue --in LEAVES --index I",
+		Use:   "prove --hash blake3|rescue --in LEAVES --index I [--range R/M [--leaves N]]",
 		Short: "Print the JSON membership proof of leaf I",
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
 {"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex}, the
-path ordered from the leaf's sibling up to the child of the root.`,
+path ordered from the leaf's sibling up to the child of the root.
+
+With --range R/M (and --leaves, as merkle --range takes them) it builds the
+tree of range R alone and prints leaf I's proof in it (I is the leaf's index
+in the whole tree, in range R; the proof's index is its index in the range).
+'wgbench merkle combine --prove R' prints the proof of the range's root
+among the M, and 'wgbench merkle join' joins the two into the proof of leaf
+I in the whole tree.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rf.set(cmd) {
+				p, err := rf.prove(cmd, g, hashName, in, approach, index)
+				if err != nil {
+					return err
+				}
+				return printProof(cmd.OutOrStdout(), p)
+			}
 			tree, _, err := merkleBuild(g, hashName, in, approach, false)
 			if err != nil {
 				return err
@@ -97,16 +127,12 @@ path ordered from the leaf's sibling up to the child of the root.`,
 			if err != nil {
 				return err
 			}
-			b, err := json.MarshalIndent(p, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), string(b))
-			return err
+			return printProof(cmd.OutOrStdout(), p)
 		},
 	}
 	buildFlags(prove)
 	prove.Flags().IntVar(&index, "index", -1, "leaf index, 0..N-1")
+	rf.add(prove, "prove leaf I in the tree of range R of M equal ranges of the leaves alone (R/M, as 3/16)")
 
 	verify := &cobra.Command{
 		Use:   "verify --hash blake3|rescue --proof FILE [--root HEX --leaves N]",
@@ -130,7 +156,7 @@ says so.`,
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
 
-	cmd.AddCommand(prove, verify)
+	cmd.AddCommand(prove, verify, newMerkleCombineCmd(g), newMerkleJoinCmd())
 	return cmd
 }
 
@@ -235,15 +261,29 @@ func readLeaves(path string, limit int64) ([][32]byte, error) {
 		return nil, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, len(b))
 	}
 	n := len(b) / merkle.DigestSize
+	if err := checkLeafCount(path, n); err != nil {
+		return nil, err
+	}
+	return asLeaves(b), nil
+}
+
+// checkLeafCount returns an error unless the n leaves of the leaves file
+// path make a tree.
+func checkLeafCount(path string, n int) error {
 	if n < 2 || n&(n-1) != 0 {
 		count := fmt.Sprintf("%d leaves", n)
 		if n == 1 {
 			count = "1 leaf"
 		}
-		return nil, fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
+		return fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
 	}
-	// The bytes as leaves, without a copy: [32]byte has no alignment.
-	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
+	return nil
+}
+
+// asLeaves returns the bytes b as leaves, without a copy: [32]byte has no
+// alignment. len(b) is a multiple of 32.
+func asLeaves(b []byte) [][32]byte {
+	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/merkle.DigestSize)
 }
 
 // maxProofBytes bounds a proof file: a proof holds at most 64 path

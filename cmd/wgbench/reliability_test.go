@@ -251,7 +251,7 @@ func TestReliability(t *testing.T) {
 		{name: "mistyped rescue subcommand", args: []string{"rescue", "merg"},
 			code: 2, errs: []string{`unknown command "merg" for "wgbench rescue": choose from hash, merge`}},
 		{name: "mistyped merkle subcommand", args: []string{"merkle", "prov"},
-			code: 2, errs: []string{`unknown command "prov" for "wgbench merkle": choose from prove, verify`}},
+			code: 2, errs: []string{`unknown command "prov" for "wgbench merkle": choose from combine, join, prove, verify`}},
 		{name: "an invalid proof says so", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", tampered},
 			code: 1, errs: []string{"tampered.json does not verify: leaf 1 and its path of 2 digests do not give root " + rootHex}},
 		{name: "merkle verify against a trusted root and size", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", goodProof, "--root", rootHex, "--leaves", "4"}},

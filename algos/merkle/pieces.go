@@ -1,0 +1,203 @@
+package merkle
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// A tree's work splits into pieces that compose, each of which can run on
+// another machine: because node i is merge(2i, 2i+1) all the way down, the
+// subtree under node M+i of a tree of N leaves (M a power of two, at most
+// N) is exactly the tree of leaves [i·N/M, (i+1)·N/M), and the M subtree
+// roots, nodes M..2M-1, are the leaves of the tree of the top log2(M)
+// levels, whose root is the whole tree's. So each of M workers computes
+// RangeRoot of its own leaves, and one Combine of their roots gives the
+// root; JoinProofs joins a proof inside a range with the proof of that
+// range's root into a proof of the whole tree.
+
+// Range is range Index of Count equal ranges of a tree's leaves: in a tree
+// of N leaves it holds leaves [Index·N/Count, (Index+1)·N/Count), and its
+// root is node Count+Index of the whole tree (the root itself when Count
+// is 1, leaf Index when Count is N). Count is a power of two from 1 to N.
+type Range struct {
+	Index, Count int
+}
+
+// String returns the range as ParseRange reads it: "Index/Count".
+func (r Range) String() string { return fmt.Sprintf("%d/%d", r.Index, r.Count) }
+
+// ParseRange reads a range written "I/M": range I of M, with M a power of
+// two and I from 0 to M-1 ("3/16").
+func ParseRange(s string) (Range, error) {
+	is, ms, ok := strings.Cut(s, "/")
+	i, errI := strconv.Atoi(is)
+	m, errM := strconv.Atoi(ms)
+	if !ok || errI != nil || errM != nil {
+		return Range{}, fmt.Errorf("merkle: range %q: want I/M, range I of M equal ranges, M a power of two and I from 0 to M-1 (3/16)", s)
+	}
+	r := Range{Index: i, Count: m}
+	return r, r.check()
+}
+
+// check returns an error unless Count is a power of two and Index one of
+// its ranges, whatever the tree.
+func (r Range) check() error {
+	if r.Count < 1 || r.Count&(r.Count-1) != 0 {
+		return fmt.Errorf("merkle: range %s: the count of ranges must be a power of two (1, 2, 4, ...)", r)
+	}
+	if r.Index < 0 || r.Index >= r.Count {
+		return fmt.Errorf("merkle: range %s: the index must be 0..%d", r, r.Count-1)
+	}
+	return nil
+}
+
+// Check returns an error unless r is a range of a tree of n leaves: n a
+// tree size (CheckSize), Count a power of two from 1 to n, and Index from
+// 0 to Count-1.
+func (r Range) Check(n int) error {
+	if err := CheckSize(n); err != nil {
+		return err
+	}
+	if err := r.check(); err != nil {
+		return err
+	}
+	if r.Count > n {
+		return fmt.Errorf("merkle: range %s of a tree of %d leaves: at most %d ranges, of one leaf each", r, n, n)
+	}
+	return nil
+}
+
+// Bounds returns the leaves range r of a tree of n leaves holds: leaf
+// indices lo up to hi, hi excluded, n/Count of them.
+func (r Range) Bounds(n int) (lo, hi int, err error) {
+	if err := r.Check(n); err != nil {
+		return 0, 0, err
+	}
+	size := n / r.Count
+	return r.Index * size, (r.Index + 1) * size, nil
+}
+
+// Leaves returns range r of all, a tree's leaves: all[lo:hi] for Bounds,
+// not a copy, its capacity ending at hi so that an append to it cannot
+// write over the next range.
+func (r Range) Leaves(all [][32]byte) ([][32]byte, error) {
+	lo, hi, err := r.Bounds(len(all))
+	if err != nil {
+		return nil, err
+	}
+	return all[lo:hi:hi], nil
+}
+
+// RangeRoot returns the root of the subtree over leaves, the leaves of one
+// range of a larger tree (Range.Leaves, or a worker's own share): Root's
+// result on ctx (nil: the CPU), except that a range of one leaf is allowed
+// and its root is that leaf. The root does not depend on where the range
+// lies in the tree, so a worker needs only its own leaves. len(leaves) must
+// be a power of two, and every leaf a digest the hash accepts.
+func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	n := len(leaves)
+	if n < 1 || n&(n-1) != 0 {
+		return [32]byte{}, fmt.Errorf("merkle: range of %d leaves: a range holds a power of two of leaves (1, 2, 4, ...)", n)
+	}
+	if n > 1 {
+		return Root(ctx, leaves, hash, opts)
+	}
+	// A subtree of one leaf is the leaf: node N+i of the tree, which
+	// CheckSize does not accept as a tree of its own.
+	if hash == nil {
+		return [32]byte{}, errNoHash
+	}
+	if err := checkLeaves(hash, leaves); err != nil {
+		return [32]byte{}, err
+	}
+	if opts.Timing != nil {
+		*opts.Timing = wgpu.Timing{}
+	}
+	return leaves[0], nil
+}
+
+// Combine returns the root of the tree whose top levels have the subtree
+// roots roots as leaves: given the RangeRoot of each range i of M, in
+// order of i, it returns the root of the whole tree. It builds on ctx
+// (nil: the CPU). len(roots) must be a power of two, M, and every root a
+// digest the hash accepts; one root (M = 1, the range was the whole tree)
+// is the root itself.
+func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	m := len(roots)
+	if m < 1 || m&(m-1) != 0 {
+		return [32]byte{}, fmt.Errorf("merkle: combine %d subtree roots: want one per range, a power of two of them (1, 2, 4, ...)", m)
+	}
+	if hash == nil {
+		return [32]byte{}, errNoHash
+	}
+	// Checked here to name a root rather than a leaf in the error.
+	for i, d := range roots {
+		if err := hash.CheckDigest(d); err != nil {
+			return [32]byte{}, fmt.Errorf("merkle: combine: root of range %d/%d: %w", i, m, err)
+		}
+	}
+	return RangeRoot(ctx, roots, hash, opts)
+}
+
+// JoinProofs joins two proofs into one of the whole tree: lower proves
+// leaf j of a range's subtree of 2^k leaves (a proof of that subtree's
+// tree, as Tree.Proof of the range's leaves gives), and upper proves that
+// subtree's root as leaf i of the top tree of the 2^m range roots (as
+// Tree.Proof of the roots gives). The result proves lower.Leaf as leaf
+// i·2^k + j of the tree of 2^(k+m) leaves, with lower's path then upper's,
+// and upper's root; the package's Verify checks it.
+//
+// A range of one leaf (k = 0), or a top tree of one root (m = 0), has the
+// proof {Index: 0, Leaves: 1, Leaf: d, Path: none, Root: d}; JoinProofs
+// accepts it, though Verify does not (a tree has two leaves at least).
+//
+// JoinProofs checks that the pieces fit (lower's root is upper's leaf,
+// each path is as long as its tree is deep, the indices are in their
+// trees, the joined tree is a size this package builds); it does not
+// merge anything: whether the result proves membership is Verify's
+// answer, with the root and size the verifier trusts.
+func JoinProofs(lower, upper Proof) (Proof, error) {
+	if err := checkPiece("lower", lower); err != nil {
+		return Proof{}, err
+	}
+	if err := checkPiece("upper", upper); err != nil {
+		return Proof{}, err
+	}
+	if lower.Root != upper.Leaf {
+		return Proof{}, fmt.Errorf("merkle: join: the lower proof's root %x is not the upper proof's leaf %x: the upper proof is not of the lower one's subtree", lower.Root[:], upper.Leaf[:])
+	}
+	k, m := len(lower.Path), len(upper.Path)
+	if k+m >= bits.UintSize-1 {
+		return Proof{}, fmt.Errorf("merkle: join: a tree of 2^%d leaves (%d lower levels, %d upper): more than an int counts", k+m, k, m)
+	}
+	n := lower.Leaves * upper.Leaves
+	if err := CheckSize(n); err != nil {
+		return Proof{}, fmt.Errorf("merkle: join: both proofs are of one-leaf trees: %w", err)
+	}
+	path := make([][32]byte, 0, k+m)
+	path = append(append(path, lower.Path...), upper.Path...)
+	return Proof{Index: upper.Index*lower.Leaves + lower.Index, Leaves: n, Leaf: lower.Leaf, Path: path, Root: upper.Root}, nil
+}
+
+// checkPiece returns an error unless p has the shape of a proof in a tree
+// of p.Leaves leaves, one leaf allowed.
+func checkPiece(which string, p Proof) error {
+	n := p.Leaves
+	if n < 1 || n&(n-1) != 0 {
+		return fmt.Errorf("merkle: join: the %s proof states %d leaves: want a power of two (1, 2, 4, ...)", which, n)
+	}
+	if depth := bits.Len(uint(n)) - 1; len(p.Path) != depth {
+		return fmt.Errorf("merkle: join: the %s proof's path has %d digests: a tree of %d leaves needs %d", which, len(p.Path), n, depth)
+	}
+	if p.Index < 0 || p.Index >= n {
+		return fmt.Errorf("merkle: join: the %s proof is of leaf %d: a tree of %d leaves has leaves 0..%d", which, p.Index, n, n-1)
+	}
+	if n == 1 && p.Leaf != p.Root {
+		return fmt.Errorf("merkle: join: the %s proof is of a tree of one leaf, whose root is the leaf, but states root %x and leaf %x", which, p.Root[:], p.Leaf[:])
+	}
+	return nil
+}
