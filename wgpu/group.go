@@ -166,33 +166,34 @@ func (g *Group) Ranges(n, align int) []int {
 	return b
 }
 
-// Split runs fn for each member on its own goroutine, member i over the
-// range i of Ranges(n, align), skipping empty ranges, and returns the
-// members' errors joined, each naming its device.
-func (g *Group) Split(n, align int, fn func(ctx *Context, lo, hi int) error) error {
+// Split runs fn for each member on its own goroutine, member i (its
+// index, for per-member state) over the range i of Ranges(n, align),
+// skipping empty ranges, and returns the members' errors joined, each
+// naming its device.
+func (g *Group) Split(n, align int, fn func(member int, ctx *Context, lo, hi int) error) error {
 	b := g.Ranges(n, align)
 	return g.run(func(i int, ctx *Context) error {
 		if b[i] == b[i+1] {
 			return nil
 		}
-		return fn(ctx, b[i], b[i+1])
+		return fn(i, ctx, b[i], b[i+1])
 	})
 }
 
-// Each runs fn(ctx, task) for tasks 0..tasks-1, each member taking the
-// next task as soon as it is free, so a faster device takes more. After an
-// error no new task is started; the errors are returned joined, each
-// naming its device.
-func (g *Group) Each(tasks int, fn func(ctx *Context, task int) error) error {
+// Each runs fn(member, ctx, task) for tasks 0..tasks-1, each member taking
+// the next task as soon as it is free, so a faster device takes more; a
+// member runs its tasks one after another. After an error no new task is
+// started; the errors are returned joined, each naming its device.
+func (g *Group) Each(tasks int, fn func(member int, ctx *Context, task int) error) error {
 	var next atomic.Int64
 	var failed atomic.Bool
-	return g.run(func(_ int, ctx *Context) error {
+	return g.run(func(i int, ctx *Context) error {
 		for !failed.Load() {
 			t := int(next.Add(1) - 1)
 			if t >= tasks {
 				return nil
 			}
-			if err := fn(ctx, t); err != nil {
+			if err := fn(i, ctx, t); err != nil {
 				failed.Store(true)
 				return err
 			}

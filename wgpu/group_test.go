@@ -41,7 +41,7 @@ func TestGroupSplitAndEach(t *testing.T) {
 		const n = 1000003
 		seen := make([]int32, n)
 		var mu sync.Mutex
-		require.NoError(t, g.Split(n, 1, func(ctx *wgpu.Context, lo, hi int) error {
+		require.NoError(t, g.Split(n, 1, func(_ int, ctx *wgpu.Context, lo, hi int) error {
 			mu.Lock()
 			defer mu.Unlock()
 			for i := lo; i < hi; i++ {
@@ -55,7 +55,7 @@ func TestGroupSplitAndEach(t *testing.T) {
 		// Each hands out every task once, the faster members taking more.
 		counts := make([]int, 50)
 		byMember := map[*wgpu.Context]int{}
-		require.NoError(t, g.Each(len(counts), func(ctx *wgpu.Context, task int) error {
+		require.NoError(t, g.Each(len(counts), func(_ int, ctx *wgpu.Context, task int) error {
 			if ctx != g.Contexts()[0] {
 				time.Sleep(time.Millisecond)
 			}
@@ -71,7 +71,7 @@ func TestGroupSplitAndEach(t *testing.T) {
 		// An error names the device and stops new tasks.
 		boom := errors.New("boom")
 		started := 0
-		err := g.Each(1000, func(ctx *wgpu.Context, task int) error {
+		err := g.Each(1000, func(_ int, ctx *wgpu.Context, task int) error {
 			mu.Lock()
 			started++
 			mu.Unlock()

@@ -432,7 +432,7 @@ func onGroup(g *wgpu.Group, n int, opts Options, fn func(b *Batcher, lo, hi int)
 	}
 	var mu sync.Mutex
 	var total wgpu.Timing
-	err := g.Split(n, 1, func(ctx *wgpu.Context, lo, hi int) error {
+	err := g.Split(n, 1, func(_ int, ctx *wgpu.Context, lo, hi int) error {
 		var t wgpu.Timing
 		o := opts
 		o.Timing = &t

@@ -1,0 +1,136 @@
+package merkle
+
+import (
+	"fmt"
+	"math/bits"
+	"sync"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// groupRanges is how many ranges a tree of n leaves is split into over a
+// Group of k devices: about four per device, so that a faster device takes
+// more of them (Group.Each), a power of two, at most n/2 (two leaves a
+// range at least).
+func groupRanges(n, k int) int {
+	m := 1 << bits.Len(uint(4*k-1))
+	return max(1, min(m, n/2))
+}
+
+// RootOn returns the root of the tree of leaves, as Root does, built on
+// the devices of g: the tree splits into ranges (about four per device,
+// each taken by the next free device), each range's root is built on its
+// device (RangeRoot), and the top levels over the range roots on the
+// group's first device (Combine). The root equals Root's. opts.Timing
+// receives the slowest device's range time plus the top's.
+func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	var root [32]byte
+	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
+		return Root(ctx, part, hash, o)
+	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
+		var err error
+		root, err = Combine(ctx, roots, hash, o)
+		return err
+	})
+	return root, err
+}
+
+// BuildOn builds the tree of leaves, as Build does, on the devices of g:
+// each range's subtree on the device that takes it, its nodes copied into
+// place on the host by that device's goroutine, and the top levels on the
+// group's first device. The nodes equal Build's.
+func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+	n := len(leaves)
+	var nodes [][32]byte
+	if CheckSize(n) == nil {
+		nodes = make([][32]byte, n)
+	}
+	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
+		t, err := Build(ctx, part, hash, o)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		// Level w of range i of m lands at level w·m of the tree.
+		c, i, m := len(part), r.Index, r.Count
+		for w := c / 2; w >= 1; w /= 2 {
+			copy(nodes[w*m+i*w:w*m+(i+1)*w], t.nodes[w:2*w])
+		}
+		return t.Root(), nil
+	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
+		if len(roots) == 1 {
+			return nil // the one range was the whole tree: its nodes are in place
+		}
+		t, err := Build(ctx, roots, hash, o)
+		if err != nil {
+			return err
+		}
+		copy(nodes[:len(roots)], t.nodes)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Tree{hash: hash, leaves: leaves, nodes: nodes}, nil
+}
+
+// onGroup checks the tree, splits it into ranges over g's devices, runs
+// rangeFn on each (its range, leaves, and options with their own Timing),
+// then topFn on the first device with the range roots in order.
+func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
+	rangeFn func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error),
+	topFn func(ctx *wgpu.Context, roots [][32]byte, o Options) error) error {
+	if g == nil {
+		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+	}
+	n := len(leaves)
+	if err := CheckSize(n); err != nil {
+		return err
+	}
+	if hash == nil {
+		return errNoHash
+	}
+	if _, _, err := settings(hash, opts, n); err != nil {
+		return err
+	}
+	if err := checkLeaves(hash, leaves); err != nil {
+		return err
+	}
+	m := groupRanges(n, g.Len())
+	roots := make([][32]byte, m)
+	times := make([]wgpu.Timing, g.Len()) // each device's ranges, one after another
+	var mu sync.Mutex
+	err := g.Each(m, func(member int, ctx *wgpu.Context, i int) error {
+		var t wgpu.Timing
+		o := opts
+		o.Timing = &t
+		r := Range{Index: i, Count: m}
+		part, err := r.Leaves(leaves)
+		if err != nil {
+			return err
+		}
+		roots[i], err = rangeFn(ctx, r, part, o)
+		mu.Lock()
+		times[member] = times[member].Add(t)
+		mu.Unlock()
+		if err != nil {
+			return fmt.Errorf("range %d/%d: %w", i, m, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("merkle: %w", err)
+	}
+	var total, top wgpu.Timing
+	for _, t := range times {
+		total = total.Parallel(t)
+	}
+	o := opts
+	o.Timing = &top
+	if err := topFn(g.Contexts()[0], roots, o); err != nil {
+		return fmt.Errorf("merkle: the top %d levels: %w", bits.Len(uint(m))-1, err)
+	}
+	if opts.Timing != nil {
+		*opts.Timing = total.Add(top)
+	}
+	return nil
+}
