@@ -3,6 +3,7 @@ package wgpu
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,6 +81,16 @@ func OpenGroup(opts Options) (*Group, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// WantsGroup reports whether o, or WGCOMPUTE_DEVICES where o leaves
+// Devices empty, asks for several devices: a program then opens a Group
+// (OpenGroup) where it would open a Context.
+func (o Options) WantsGroup() bool {
+	if o.Devices == "" {
+		o.Devices = os.Getenv("WGCOMPUTE_DEVICES")
+	}
+	return o.Devices != ""
 }
 
 // pickDevices returns the adapter indices spec chooses among infos (see

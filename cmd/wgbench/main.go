@@ -45,6 +45,9 @@ func (g *globals) hostMemory() int64 {
 // does.
 func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gpu) }
 
+// openGroup opens the devices --devices chooses (see wgpu.OpenGroup).
+func (g *globals) openGroup() (*wgpu.Group, error) { return wgpu.OpenGroup(g.gpu) }
+
 // openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
 // or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every library call
 // takes as the CPU: the plain-Go code on all cores. Close is safe on it.
@@ -78,6 +81,7 @@ a message on standard error.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
+	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
 	root.PersistentPreRun = func(*cobra.Command, []string) {
 		if g.trace {

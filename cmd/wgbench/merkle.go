@@ -175,12 +175,27 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 	if err != nil {
 		return nil, root, err
 	}
+	opts := merkle.Options{Approach: merkle.Approach(approach)}
+	if g.gpu.WantsGroup() {
+		grp, err := g.openGroup()
+		if err != nil {
+			return nil, root, err
+		}
+		defer grp.Close()
+		if rootOnly {
+			root, err = merkle.RootOn(grp, leaves, hash, opts)
+			return nil, root, err
+		}
+		if tree, err = merkle.BuildOn(grp, leaves, hash, opts); err != nil {
+			return nil, root, err
+		}
+		return tree, tree.Root(), nil
+	}
 	ctx, err := g.openContext()
 	if err != nil {
 		return nil, root, err
 	}
 	defer ctx.Close()
-	opts := merkle.Options{Approach: merkle.Approach(approach)}
 	if rootOnly {
 		root, err = merkle.Root(ctx, leaves, hash, opts)
 		return nil, root, err

@@ -120,17 +120,31 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 // (m = 8) go through MergeMany, which equals HashElements of the eight
 // elements.
 func rescueDigests(g *globals, dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
+	var pairs [][8]uint64
+	if merge {
+		pairs = make([][8]uint64, len(dst))
+		for i := range pairs {
+			pairs[i] = [8]uint64(els[8*i:])
+		}
+	}
+	opts := rescue.Options{Variant: v}
+	if g.gpu.WantsGroup() {
+		grp, err := g.openGroup()
+		if err != nil {
+			return err
+		}
+		defer grp.Close()
+		if merge {
+			return rescue.MergeManyOn(grp, dst, pairs, opts)
+		}
+		return rescue.HashElementsManyOn(grp, dst, els, m, opts)
+	}
 	ctx, err := g.openContext()
 	if err != nil {
 		return err
 	}
 	defer ctx.Close()
-	opts := rescue.Options{Variant: v}
 	if merge {
-		pairs := make([][8]uint64, len(dst))
-		for i := range pairs {
-			pairs[i] = [8]uint64(els[8*i:])
-		}
 		return rescue.MergeMany(ctx, dst, pairs, opts)
 	}
 	return rescue.HashElementsMany(ctx, dst, els, m, opts)

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+)
+
+// TestDevicesFlag runs rescue and merkle split over several devices of
+// one adapter (--devices 0,0,0) and compares with one device's output.
+func TestDevicesFlag(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(9, 9))
+	els, raw := rescueRecords(rng, 41, 8)
+	records := filepath.Join(dir, "records")
+	require.NoError(t, os.WriteFile(records, raw, 0o644))
+	leaves := make([]byte, 32<<10)
+	for i := range leaves {
+		leaves[i] = byte(rng.Uint32())
+	}
+	leafFile := filepath.Join(dir, "leaves")
+	require.NoError(t, os.WriteFile(leafFile, leaves, 0o644))
+	for _, b := range gputest.Backends() {
+		one, _, err := wgbench(t, "--backend", b, "merkle", "--hash", "blake3", "--in", leafFile)
+		require.NoError(t, err)
+		three, _, err := wgbench(t, "--backend", b, "--devices", "0,0,0", "merkle", "--hash", "blake3", "--in", leafFile)
+		require.NoError(t, err)
+		require.Equal(t, one, three, b)
+		nodesOne, nodesThree := filepath.Join(dir, "n1"), filepath.Join(dir, "n3")
+		_, _, err = wgbench(t, "--backend", b, "merkle", "--hash", "blake3", "--in", leafFile, "--out", nodesOne)
+		require.NoError(t, err)
+		_, _, err = wgbench(t, "--backend", b, "--devices", "0,0,0", "merkle", "--hash", "blake3", "--in", leafFile, "--out", nodesThree)
+		require.NoError(t, err)
+		a, _ := os.ReadFile(nodesOne)
+		c, _ := os.ReadFile(nodesThree)
+		require.Equal(t, a, c, b)
+
+		out, err := runRescue(t, "--backend", b, "--devices", "0,0", "merge", "--in", records)
+		require.NoError(t, err)
+		require.Equal(t, digestBytes(els, 8), out, b)
+
+		_, _, err = wgbench(t, "--backend", b, "--devices", "7,x", "merkle", "--hash", "blake3", "--in", leafFile)
+		require.ErrorContains(t, err, "not an adapter index")
+	}
+}
