@@ -48,6 +48,46 @@ func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gp
 // openGroup opens the devices --devices chooses (see wgpu.OpenGroup).
 func (g *globals) openGroup() (*wgpu.Group, error) { return wgpu.OpenGroup(g.gpu) }
 
+// opening is a device (or, with --devices, a Group) being opened on
+// another goroutine while the command reads its input: the driver's
+// set-up, about 150 ms for the instance and the device on an H100, then
+// overlaps the read instead of following it.
+type opening struct {
+	done chan struct{}
+	ctx  *wgpu.Context
+	grp  *wgpu.Group
+	err  error
+}
+
+// openSoon starts opening what the global flags choose.
+func (g *globals) openSoon() *opening {
+	o := &opening{done: make(chan struct{})}
+	group := g.gpu.WantsGroup()
+	go func() {
+		defer close(o.done)
+		if group {
+			o.grp, o.err = g.openGroup()
+		} else {
+			o.ctx, o.err = g.openContext()
+		}
+	}()
+	return o
+}
+
+// wait returns the opened Context, or the Group when --devices asked for
+// one (the Context is then nil).
+func (o *opening) wait() (*wgpu.Context, *wgpu.Group, error) {
+	<-o.done
+	return o.ctx, o.grp, o.err
+}
+
+// close closes what was opened, waiting for the opening to end.
+func (o *opening) close() {
+	<-o.done
+	o.ctx.Close()
+	o.grp.Close()
+}
+
 // openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
 // or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every library call
 // takes as the CPU: the plain-Go code on all cores. Close is safe on it.

@@ -171,17 +171,18 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 	if in == "" {
 		return nil, root, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
+	devices := g.openSoon()
+	defer devices.close()
 	leaves, err := readLeaves(in, g.hostMemory()/3)
 	if err != nil {
 		return nil, root, err
 	}
+	ctx, grp, err := devices.wait()
+	if err != nil {
+		return nil, root, err
+	}
 	opts := merkle.Options{Approach: merkle.Approach(approach)}
-	if g.gpu.WantsGroup() {
-		grp, err := g.openGroup()
-		if err != nil {
-			return nil, root, err
-		}
-		defer grp.Close()
+	if grp != nil {
 		if rootOnly {
 			root, err = merkle.RootOn(grp, leaves, hash, opts)
 			return nil, root, err
@@ -191,11 +192,6 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 		}
 		return tree, tree.Root(), nil
 	}
-	ctx, err := g.openContext()
-	if err != nil {
-		return nil, root, err
-	}
-	defer ctx.Close()
 	if rootOnly {
 		root, err = merkle.Root(ctx, leaves, hash, opts)
 		return nil, root, err

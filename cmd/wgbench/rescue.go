@@ -75,6 +75,8 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 	}
 	// The input, its elements, the digests and their bytes are in host
 	// memory at once: about 3.5 times the input for merges.
+	devices := g.openSoon()
+	defer devices.close()
 	raw, err := readInput(inPath, g.hostMemory()/4, "rescue can hash in the host memory available (it holds the input about 4 times over)")
 	if err != nil {
 		return fmt.Errorf("rescue %s: %w", name, err)
@@ -95,7 +97,7 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 	}
 	dst := make([][4]uint64, k)
 	if k > 0 {
-		if err := rescueDigests(g, dst, els, m, v, name == "merge"); err != nil {
+		if err := rescueDigests(devices, dst, els, m, v, name == "merge"); err != nil {
 			return err
 		}
 	}
@@ -116,10 +118,10 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 }
 
 // rescueDigests hashes the k = len(dst) records of m elements in els, on
-// the adapter the flags choose (the CPU backend included). Merge records
+// the devices being opened (the CPU backend included). Merge records
 // (m = 8) go through MergeMany, which equals HashElements of the eight
 // elements.
-func rescueDigests(g *globals, dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
+func rescueDigests(devices *opening, dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
 	var pairs [][8]uint64
 	if merge {
 		pairs = make([][8]uint64, len(dst))
@@ -127,24 +129,17 @@ func rescueDigests(g *globals, dst [][4]uint64, els []uint64, m int, v rescue.Va
 			pairs[i] = [8]uint64(els[8*i:])
 		}
 	}
-	opts := rescue.Options{Variant: v}
-	if g.gpu.WantsGroup() {
-		grp, err := g.openGroup()
-		if err != nil {
-			return err
-		}
-		defer grp.Close()
-		if merge {
-			return rescue.MergeManyOn(grp, dst, pairs, opts)
-		}
-		return rescue.HashElementsManyOn(grp, dst, els, m, opts)
-	}
-	ctx, err := g.openContext()
+	ctx, grp, err := devices.wait()
 	if err != nil {
 		return err
 	}
-	defer ctx.Close()
-	if merge {
+	opts := rescue.Options{Variant: v}
+	switch {
+	case grp != nil && merge:
+		return rescue.MergeManyOn(grp, dst, pairs, opts)
+	case grp != nil:
+		return rescue.HashElementsManyOn(grp, dst, els, m, opts)
+	case merge:
 		return rescue.MergeMany(ctx, dst, pairs, opts)
 	}
 	return rescue.HashElementsMany(ctx, dst, els, m, opts)
