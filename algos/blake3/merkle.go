@@ -19,6 +19,10 @@ func (MerkleMerge) Merge(left, right [32]byte) [32]byte { return Merge(left, rig
 // CheckDigest returns nil: BLAKE3 accepts every 32 bytes.
 func (MerkleMerge) CheckDigest([32]byte) error { return nil }
 
+// AcceptsAnyDigest reports that CheckDigest accepts every 32 bytes, so
+// that merkle skips checking leaves.
+func (MerkleMerge) AcceptsAnyDigest() bool { return true }
+
 // MergeModule returns merkle_blake3.wgsl, which defines merge_node with
 // blake3_lib.wgsl's b3_merge.
 func (MerkleMerge) MergeModule() wgpu.Module {

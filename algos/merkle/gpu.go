@@ -142,6 +142,9 @@ type Builder struct {
 	// leafBuf and nodeBuf hold one subtree's leaves and nodes; they grow
 	// to the largest subtree built so far.
 	leafBuf, nodeBuf *wgpu.Buffer
+	// checked: the caller has checked the leaves (a range of a tree that
+	// BuildOn checked whole).
+	checked bool
 }
 
 // NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
@@ -332,6 +335,9 @@ type run struct {
 
 // checkLeaves starts checking leaves on other goroutines.
 func (r *run) checkLeaves(leaves [][32]byte) {
+	if r.Builder.checked {
+		return
+	}
 	r.checked = make(chan error, 1)
 	go func() { r.checked <- checkLeaves(r.hash, leaves) }()
 }

@@ -26,7 +26,12 @@ func groupRanges(n, k int) int {
 func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	var root [32]byte
 	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
-		return Root(ctx, part, hash, o)
+		b, err := checkedBuilder(ctx, hash, o)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		defer b.Release()
+		return b.Root(part)
 	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
 		var err error
 		root, err = Combine(ctx, roots, hash, o)
@@ -46,7 +51,12 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 		nodes = make([][32]byte, n)
 	}
 	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
-		t, err := Build(ctx, part, hash, o)
+		b, err := checkedBuilder(ctx, hash, o)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		defer b.Release()
+		t, err := b.Build(part)
 		if err != nil {
 			return [32]byte{}, err
 		}
@@ -71,6 +81,16 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 		return nil, err
 	}
 	return &Tree{hash: hash, leaves: leaves, nodes: nodes}, nil
+}
+
+// checkedBuilder is a Builder for leaves onGroup has checked already.
+func checkedBuilder(ctx *wgpu.Context, hash Hash, o Options) (*Builder, error) {
+	b, err := NewBuilder(ctx, hash, o)
+	if err != nil {
+		return nil, err
+	}
+	b.checked = true
+	return b, nil
 }
 
 // onGroup checks the tree, splits it into ranges over g's devices, runs

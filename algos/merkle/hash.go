@@ -52,9 +52,21 @@ type Tuning interface {
 
 var errNoHash = errors.New("merkle: no hash given: pass a Hash such as blake3.MerkleMerge{} or rescue.MerkleMerge{}")
 
+// AnyDigest is implemented by a Hash whose CheckDigest accepts every 32
+// bytes (BLAKE3): the package then skips checking leaves, which would read
+// them all for nothing (25 ms of every core for 2^25 leaves on an H100
+// host, while they are uploaded).
+type AnyDigest interface {
+	// AcceptsAnyDigest reports that CheckDigest returns nil for every d.
+	AcceptsAnyDigest() bool
+}
+
 // checkLeaves returns an error naming the first leaf the hash does not
 // accept.
 func checkLeaves(hash Hash, leaves [][32]byte) error {
+	if a, ok := hash.(AnyDigest); ok && a.AcceptsAnyDigest() {
+		return nil
+	}
 	defer wgpu.Span("merkle check leaves")(int64(len(leaves)) * DigestSize)
 	if i := par.First(len(leaves), 1<<12, func(i int) bool { return hash.CheckDigest(leaves[i]) != nil }); i >= 0 {
 		return fmt.Errorf("merkle: leaf %d: %w", i, hash.CheckDigest(leaves[i]))
