@@ -276,7 +276,7 @@ func (a *Auto) memRoot(data []byte) output {
 		return o
 	}
 	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
-	return cpuRoot(data, a.cpu.key, a.cpu.flags, a.opts.Threads)
+	return cpuRoot(data, 0, a.cpu.key, a.cpu.flags, a.opts.Threads)
 }
 
 // gpuMayHelp starts opening the GPU for DeviceAuto, if that has not begun,
