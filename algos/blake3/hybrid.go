@@ -201,7 +201,6 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	}
 
 	slices.SortFunc(runs, func(x, y hybridRun) int { return cmp.Compare(x.start, y.start) })
-	a.gpuBytes = 0
 	st := cvStack{key: key, flags: flags, base: in.base}
 	buf := make([]byte, a.hybridTask)
 	for i := uint64(0); i < tasks; {
@@ -254,7 +253,7 @@ func (a *Auto) gpuWork(in hybridInput, q *hybridQueue, stop <-chan struct{}) (ru
 	e.timing = wgpu.Timing{}
 	end := wgpu.Span("blake3 the GPU's share of a hybrid hash")
 	defer func() {
-		a.timing = e.timing
+		a.timing = a.timing.Add(e.timing) // a call may hash several subtrees
 		var n uint64
 		for _, r := range runs {
 			n += r.count * a.hybridTask
