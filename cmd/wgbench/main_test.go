@@ -2,11 +2,36 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
+
+// mainEnv, set to 1, makes the test binary wgbench itself: tests that need
+// separate processes run it with wgbench's arguments (wgbenchProcess).
+const mainEnv = "WGBENCH_TEST_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// wgbenchProcess is 'wgbench args...' in a process of its own: the test
+// binary, run as wgbench, with stdin.
+func wgbenchProcess(t *testing.T, stdin string, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	cmd.Stdin = strings.NewReader(stdin)
+	return cmd
+}
 
 // wgbench runs 'wgbench args...' in-process on a fresh command tree and
 // returns stdout, stderr and the error RunE returned (what main would
