@@ -146,11 +146,11 @@ func (o Options) length() (int, error) {
 	return o.Length, nil
 }
 
-// Engine hashes whole inputs in one mode, output length and variant,
-// keeping its kernels and device buffers from one call to the next;
-// Release frees the buffers. On a nil Context it hashes on the CPU, on all
-// cores. An Engine is not safe for concurrent use; the functions Sum and
-// SumReader make one per call.
+// Engine hashes whole inputs, or ranges of them into pieces (SumPieces),
+// in one mode, output length and variant, keeping its kernels and device
+// buffers from one call to the next; Release frees the buffers. On a nil
+// Context it hashes on the CPU, on all cores. An Engine is not safe for
+// concurrent use; the functions Sum and SumReader make one per call.
 //
 // On the GPU an input is hashed in pieces, each a power-of-two run of whole
 // chunks aligned to its size (one subtree of the BLAKE3 tree), the last
