@@ -113,7 +113,7 @@ type Auto struct {
 	hybridTask         uint64
 	gpuMin, gpuMax     uint64
 	software, gpuFirst bool
-	gpuBytes           uint64 // what the GPU hashed in the last hybrid call
+	gpuBytes           uint64 // what the GPU hashed in the hybrid in the last call
 }
 
 // NewAuto checks opts and returns an Auto; it opens nothing.
@@ -198,7 +198,7 @@ func (a *Auto) output(o output, err error) ([]byte, error) {
 // reports its timing.
 func (a *Auto) call(hash func(e *Engine) (output, error)) (output, error) {
 	start := time.Now()
-	a.timing = wgpu.Timing{}
+	a.timing, a.gpuBytes = wgpu.Timing{}, 0
 	var e *Engine
 	if a.opts.Device == DeviceGPU {
 		a.startGPU(false)
@@ -276,7 +276,7 @@ func (a *Auto) memRoot(data []byte) output {
 		return o
 	}
 	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
-	return cpuRoot(data, a.cpu.key, a.cpu.flags, a.opts.Threads)
+	return cpuRoot(data, 0, a.cpu.key, a.cpu.flags, a.opts.Threads)
 }
 
 // gpuMayHelp starts opening the GPU for DeviceAuto, if that has not begun,

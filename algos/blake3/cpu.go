@@ -50,18 +50,21 @@ const (
 
 // cpuRoot returns the root output node of the whole input data (any
 // length, 0 included) in the given mode, hashing subtrees on up to threads
-// cores (0: all); output.rootBytes gives any output length from it.
-func cpuRoot(data []byte, key [8]uint32, flags uint32, threads int) output {
+// cores (0: all); output.rootBytes gives any output length from it. With
+// a base other than 0, data is the subtree of a larger input whose first
+// chunk has counter base, and the node returned is its top node, whose
+// chainingValue is the subtree's.
+func cpuRoot(data []byte, base uint64, key [8]uint32, flags uint32, threads int) output {
 	tail := tailOffset(int64(len(data)))
-	st := cvStack{key: key, flags: flags}
-	cpuHashMemory(&st, data[:tail], uint64(tail/ChunkSize), 0, threads)
+	st := cvStack{key: key, flags: flags, base: base}
+	cpuHashMemory(&st, data[:tail], uint64(tail/ChunkSize), threads)
 	return st.root(data[tail:])
 }
 
 // cpuRootReaderAt is cpuRoot over n bytes read from r (a file), reading
 // and hashing pieces of cpuPiece bytes on up to threads cores (0: all) with
 // bounded memory (O(workers × piece)); a short read is an error.
-func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32, threads int) (output, error) {
+func cpuRootReaderAt(r io.ReaderAt, n int64, base uint64, key [8]uint32, flags uint32, threads int) (output, error) {
 	if n < 0 {
 		return output{}, fmt.Errorf("blake3: negative input length %d", n)
 	}
@@ -72,7 +75,7 @@ func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32, thread
 		if err := readAtFull(r, buf, 0); err != nil {
 			return output{}, err
 		}
-		return cpuRoot(buf, key, flags, threads), nil
+		return cpuRoot(buf, base, key, flags, threads), nil
 	}
 	tail := tailOffset(n)
 	chunks := uint64(tail / ChunkSize)
@@ -86,7 +89,7 @@ func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32, thread
 			}
 		}
 	}()
-	st := cvStack{key: key, flags: flags}
+	st := cvStack{key: key, flags: flags, base: base}
 	err := cpuRun(&st, chunks, taskChunks, workers, func(w int, first, count uint64) ([8]uint32, error) {
 		if bufs[w] == nil {
 			bufs[w] = cpuPieces.Get().(*[]byte)
@@ -95,7 +98,7 @@ func cpuRootReaderAt(r io.ReaderAt, n int64, key [8]uint32, flags uint32, thread
 		if err := readAtFull(r, b, int64(first*ChunkSize)); err != nil {
 			return [8]uint32{}, err
 		}
-		return subtreeCVSerial(b, first, &key, flags), nil
+		return subtreeCVSerial(b, base+first, &key, flags), nil
 	})
 	if err != nil {
 		return output{}, err
@@ -147,9 +150,11 @@ func cpuThreads(threads int) int {
 }
 
 // cpuHashMemory pushes into st the chaining values of the complete
-// subtrees of data (chunks whole chunks, the first with counter base), on
-// up to threads cores (0: all) when data is large enough to pay for them.
-func cpuHashMemory(st *cvStack, data []byte, chunks, base uint64, threads int) {
+// subtrees of data (chunks whole chunks, the first being the chunk after
+// those st holds), on up to threads cores (0: all) when data is large
+// enough to pay for them.
+func cpuHashMemory(st *cvStack, data []byte, chunks uint64, threads int) {
+	base := st.base + st.chunks // the counter of data's first chunk
 	workers := min(cpuThreads(threads), len(data)/cpuWorkerBytes)
 	if workers <= 1 {
 		// No goroutine and no allocation: each subtree is one task.
@@ -278,10 +283,13 @@ func eachTask(chunks, taskChunks uint64, fn func(first, count uint64) bool) {
 // cvStack merges the chaining values of aligned power-of-two runs of
 // chunks, pushed in input order, into the subtrees the reference Hasher
 // would hold after as many chunks: cv[h] is the subtree of 2^h chunks for
-// every 1 bit h of chunks.
+// every 1 bit h of chunks. The chunks pushed start at chunk counter base:
+// 0 for a whole input, or the first chunk of a subtree of a larger one
+// (whose alignment makes the merges the same).
 type cvStack struct {
 	key    [8]uint32
 	flags  uint32
+	base   uint64
 	chunks uint64
 	cv     [64][8]uint32
 }
@@ -303,12 +311,12 @@ func (s *cvStack) push(cv [8]uint32, count uint64) {
 func (s *cvStack) root(tail []byte) output {
 	var n guts.Node
 	if len(tail) <= ChunkSize {
-		n = guts.CompressChunk(tail, &s.key, s.chunks, s.flags)
+		n = guts.CompressChunk(tail, &s.key, s.base+s.chunks, s.flags)
 	} else {
 		// guts reads a whole batch; give it one.
 		var buf [simdChunks * ChunkSize]byte
 		copy(buf[:], tail)
-		n = guts.CompressBuffer(&buf, len(tail), &s.key, s.chunks, s.flags)
+		n = guts.CompressBuffer(&buf, len(tail), &s.key, s.base+s.chunks, s.flags)
 	}
 	return s.rootOver(output{cv: n.CV, block: n.Block, counter: n.Counter, blockLen: n.BlockLen, flags: n.Flags})
 }
@@ -316,12 +324,27 @@ func (s *cvStack) root(tail []byte) output {
 // rootOver returns the root node of the input made of the chunks pushed
 // and then the subtree (or tail) whose top node is last.
 func (s *cvStack) rootOver(last output) output {
+	if s.chunks == 0 {
+		return last
+	}
+	return s.rootOverCV(last.chainingValue())
+}
+
+// rootOverCV returns the root node of the input made of the chunks pushed
+// (at least one) and then the subtree whose chaining value is cv: the
+// Hasher's final merges, from the smallest subtree on its stack to the
+// largest, the last of them the root.
+func (s *cvStack) rootOverCV(cv [8]uint32) output {
+	var o output
 	for h := range 64 {
 		if s.chunks&(1<<h) != 0 {
-			last = parentOutput(s.cv[h], last.chainingValue(), s.key, s.flags)
+			if h > bits.TrailingZeros64(s.chunks) {
+				cv = o.chainingValue()
+			}
+			o = parentOutput(s.cv[h], cv, s.key, s.flags)
 		}
 	}
-	return last
+	return o
 }
 
 // subtreeCVSerial is the CV of data (a power-of-two number of whole

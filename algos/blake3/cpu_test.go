@@ -53,7 +53,7 @@ func (m cpuMode) refXOF(data []byte, n int) []byte {
 func checkCPURoot(t *testing.T, m cpuMode, data []byte) {
 	t.Helper()
 	want := m.refXOF(data, 131)
-	o := cpuRoot(data, m.key, m.flags, 0)
+	o := cpuRoot(data, 0, m.key, m.flags, 0)
 	for _, n := range []int{32, 131} {
 		got := make([]byte, n)
 		o.rootBytes(got, 0)
@@ -81,7 +81,7 @@ func TestCPUVectors(t *testing.T) {
 		in := vectorInput(c.InputLen)
 		for i, want := range []string{c.Hash, c.KeyedHash, c.DeriveKey} {
 			got := make([]byte, len(want)/2)
-			o := cpuRoot(in, modes[i].key, modes[i].flags, 0)
+			o := cpuRoot(in, 0, modes[i].key, modes[i].flags, 0)
 			o.rootBytes(got, 0)
 			require.Equal(t, want, hex.EncodeToString(got), "%s len %d", modes[i].name, c.InputLen)
 		}
@@ -127,7 +127,7 @@ func TestCPURootBoundaries(t *testing.T) {
 			}
 			withProcs(t, func(t *testing.T) {
 				for _, n := range lengths {
-					o := cpuRoot(data[:n], m.key, m.flags, 0)
+					o := cpuRoot(data[:n], 0, m.key, m.flags, 0)
 					for _, size := range []int{32, 131} {
 						got := make([]byte, size)
 						o.rootBytes(got, 0)
@@ -148,8 +148,8 @@ func cpuSubtreeCV(data []byte, chunkCounter uint64, key [8]uint32, flags uint32)
 	if len(data)%ChunkSize != 0 || bits.OnesCount64(chunks) != 1 {
 		panic(fmt.Sprintf("blake3: cpuSubtreeCV of %d bytes, not a power-of-two number of chunks", len(data)))
 	}
-	st := cvStack{key: key, flags: flags}
-	cpuHashMemory(&st, data, chunks, chunkCounter, 0)
+	st := cvStack{key: key, flags: flags, base: chunkCounter}
+	cpuHashMemory(&st, data, chunks, 0)
 	return st.cv[bits.TrailingZeros64(chunks)]
 }
 
@@ -231,10 +231,10 @@ func TestCPURootReaderAt(t *testing.T) {
 			withProcs(t, func(t *testing.T) {
 				for _, n := range lengths {
 					want := make([]byte, 131)
-					o := cpuRoot(data[:n], m.key, m.flags, 0)
+					o := cpuRoot(data[:n], 0, m.key, m.flags, 0)
 					o.rootBytes(want, 0)
 					for _, r := range []io.ReaderAt{f, eofReaderAt(data[:n])} {
-						o, err := cpuRootReaderAt(r, int64(n), m.key, m.flags, 0)
+						o, err := cpuRootReaderAt(r, int64(n), 0, m.key, m.flags, 0)
 						require.NoError(t, err, "len %d", n)
 						got := make([]byte, 131)
 						o.rootBytes(got, 0)
@@ -251,14 +251,14 @@ func TestCPURootReaderAtErrors(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for _, n := range []int{10, 5000, cpuPiece + 1, len(data)} {
 		// The reader holds one byte less than asked for.
-		_, err := cpuRootReaderAt(eofReaderAt(data[:n-1]), int64(n), iv, 0, 0)
+		_, err := cpuRootReaderAt(eofReaderAt(data[:n-1]), int64(n), 0, iv, 0, 0)
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF, "len %d", n)
 	}
 	for _, at := range []int64{0, 1000, cpuPiece / 2, cpuPiece + 1, 2*cpuPiece + 1, int64(len(data)) - 1} {
-		_, err := cpuRootReaderAt(failReaderAt{data, at}, int64(len(data)), iv, 0, 0)
+		_, err := cpuRootReaderAt(failReaderAt{data, at}, int64(len(data)), 0, iv, 0, 0)
 		require.ErrorIs(t, err, errCPUTestRead, "failing past %d", at)
 	}
-	_, err := cpuRootReaderAt(eofReaderAt(data), -1, iv, 0, 0)
+	_, err := cpuRootReaderAt(eofReaderAt(data), -1, 0, iv, 0, 0)
 	require.Error(t, err)
 	// The workers of the failed calls have all returned.
 	require.LessOrEqual(t, runtime.NumGoroutine(), before)
@@ -304,7 +304,7 @@ func TestCPURunBatches(t *testing.T) {
 func TestCPUSmallNoAllocs(t *testing.T) {
 	data := randomBytes(16, 2*cpuWorkerBytes-1)
 	for _, n := range []int{0, 1000, 4096, len(data)} {
-		allocs := testing.AllocsPerRun(10, func() { cpuRoot(data[:n], iv, 0, 0) })
+		allocs := testing.AllocsPerRun(10, func() { cpuRoot(data[:n], 0, iv, 0, 0) })
 		require.Zero(t, allocs, "len %d", n)
 	}
 }
@@ -316,7 +316,7 @@ func BenchmarkCPURoot(b *testing.B) {
 			b.SetBytes(int64(n))
 			b.ReportAllocs()
 			for b.Loop() {
-				o := cpuRoot(data, iv, 0, 0)
+				o := cpuRoot(data, 0, iv, 0, 0)
 				var d [Size]byte
 				o.rootBytes(d[:], 0)
 			}
@@ -336,7 +336,7 @@ func BenchmarkCPURootReaderAt(b *testing.B) {
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
 	for b.Loop() {
-		o, err := cpuRootReaderAt(f, int64(n), iv, 0, 0)
+		o, err := cpuRootReaderAt(f, int64(n), 0, iv, 0, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -146,11 +146,11 @@ func (o Options) length() (int, error) {
 	return o.Length, nil
 }
 
-// Engine hashes whole inputs in one mode, output length and variant,
-// keeping its kernels and device buffers from one call to the next;
-// Release frees the buffers. On a nil Context it hashes on the CPU, on all
-// cores. An Engine is not safe for concurrent use; the functions Sum and
-// SumReader make one per call.
+// Engine hashes whole inputs, or ranges of them into pieces (SumPieces),
+// in one mode, output length and variant, keeping its kernels and device
+// buffers from one call to the next; Release frees the buffers. On a nil
+// Context it hashes on the CPU, on all cores. An Engine is not safe for
+// concurrent use; the functions Sum and SumReader make one per call.
 //
 // On the GPU an input is hashed in pieces, each a power-of-two run of whole
 // chunks aligned to its size (one subtree of the BLAKE3 tree), the last
@@ -219,7 +219,7 @@ func (e *Engine) Release() {
 func (e *Engine) Sum(data []byte) ([]byte, error) {
 	if e.ctx == nil {
 		defer e.report(time.Now())
-		return e.output(cpuRoot(data, e.key, e.flags, e.opts.Threads)), nil
+		return e.output(cpuRoot(data, 0, e.key, e.flags, e.opts.Threads)), nil
 	}
 	return e.SumReader(bytes.NewReader(data))
 }
@@ -256,19 +256,7 @@ func (e *Engine) readerRoot(r io.Reader) (output, error) {
 	if e.ctx == nil {
 		o, n, err = e.cpuSum(src)
 	} else {
-		o, n, err = e.tree(uint64(src.hint), min(e.maxPiece, uploadPiece), func(slot int, off, size uint64) (wgpu.Binding, uint64, error) {
-			if int64(off) >= src.hint { // past the reported length: upload a piece only if there is more
-				if more, err := src.more(int64(off)); !more {
-					return wgpu.Binding{}, 0, readError(off, err)
-				}
-			}
-			buf, err := e.grow(&e.in[slot], "blake3 input", size)
-			if err != nil {
-				return wgpu.Binding{}, 0, err
-			}
-			got, err := src.upload(e.ctx, buf, int64(off), int64(size))
-			return wgpu.Binding{Buffer: buf, Size: words16(uint64(got))}, uint64(got), readError(off, err)
-		})
+		o, n, err = e.sourceTree(src, 0)
 	}
 	if err != nil {
 		return output{}, err
@@ -279,6 +267,25 @@ func (e *Engine) readerRoot(r io.Reader) (output, error) {
 		}
 	}
 	return o, nil
+}
+
+// sourceTree hashes src on the GPU, uploading it piece by piece, as the
+// subtree whose first chunk has counter base (0: a whole input), and
+// returns its top node and length.
+func (e *Engine) sourceTree(src *source, base uint64) (output, uint64, error) {
+	return e.tree(base, uint64(src.hint), min(e.maxPiece, uploadPiece), func(slot int, off, size uint64) (wgpu.Binding, uint64, error) {
+		if int64(off) >= src.hint { // past the reported length: upload a piece only if there is more
+			if more, err := src.more(int64(off)); !more {
+				return wgpu.Binding{}, 0, readError(off, err)
+			}
+		}
+		buf, err := e.grow(&e.in[slot], "blake3 input", size)
+		if err != nil {
+			return wgpu.Binding{}, 0, err
+		}
+		got, err := src.upload(e.ctx, buf, int64(off), int64(size))
+		return wgpu.Binding{Buffer: buf, Size: words16(uint64(got))}, uint64(got), readError(off, err)
+	})
 }
 
 // SumBuffer hashes the first n bytes of buf, already on the Engine's
@@ -296,7 +303,7 @@ func (e *Engine) SumBuffer(buf *wgpu.Buffer, n uint64) ([]byte, error) {
 	}
 	e.timing = wgpu.Timing{}
 	defer e.report(time.Now())
-	o, _, err := e.tree(n, e.maxPiece, func(_ int, off, size uint64) (wgpu.Binding, uint64, error) {
+	o, _, err := e.tree(0, n, e.maxPiece, func(_ int, off, size uint64) (wgpu.Binding, uint64, error) {
 		got := min(size, n-min(off, n))
 		return wgpu.Binding{Buffer: buf, Offset: off, Size: words16(got)}, got, nil
 	})
@@ -330,7 +337,7 @@ func (e *Engine) report(start time.Time) {
 // reader read in sequence, block by block as it is read.
 func (e *Engine) cpuSum(src *source) (output, uint64, error) {
 	if src.at != nil {
-		o, err := cpuRootReaderAt(src.at, src.hint, e.key, e.flags, e.opts.Threads)
+		o, err := cpuRootReaderAt(src.at, src.hint, 0, e.key, e.flags, e.opts.Threads)
 		if err == nil {
 			more, err := src.more(src.hint)
 			if err != nil {
@@ -394,9 +401,11 @@ func pieceSize(off, hint, maxPiece uint64) uint64 {
 // root node and length. load(slot, off, size) puts up to size bytes of the
 // input from byte off on the device and returns where they lie and how
 // many there were: fewer than size only at the end. slot alternates, so
-// that piece i+1 is uploaded while the GPU hashes piece i.
-func (e *Engine) tree(hint, maxPiece uint64, load func(slot int, off, size uint64) (wgpu.Binding, uint64, error)) (root output, total uint64, err error) {
-	st := cvStack{key: e.key, flags: e.flags}
+// that piece i+1 is uploaded while the GPU hashes piece i. With a base
+// other than 0, the input is the subtree of a larger one whose first chunk
+// has counter base, and the node returned is its top node.
+func (e *Engine) tree(base, hint, maxPiece uint64, load func(slot int, off, size uint64) (wgpu.Binding, uint64, error)) (root output, total uint64, err error) {
+	st := cvStack{key: e.key, flags: e.flags, base: base}
 	var last output // the top node of the latest piece
 	var prev *wgpu.Pending
 	var prevSize uint64
@@ -424,7 +433,7 @@ func (e *Engine) tree(hint, maxPiece uint64, load func(slot int, off, size uint6
 		if n == 0 {
 			break
 		}
-		if prev, err = e.submit(data, n, off/ChunkSize); err != nil {
+		if prev, err = e.submit(data, n, base+off/ChunkSize); err != nil {
 			return root, total, err
 		}
 		prevSize, total, off = size, total+n, off+size

@@ -116,11 +116,13 @@ type hybridRun struct {
 
 // hybridInput is what the hybrid hashes: n bytes in memory, or read from
 // a file with ReadAt, by the CPU's workers into their buffers and by the
-// GPU straight into staging memory.
+// GPU straight into staging memory. They are a whole input, or the
+// subtree of a larger one whose first chunk has counter base.
 type hybridInput struct {
-	mem []byte      // the input, when it is in memory
-	at  io.ReaderAt // else where it is read from
-	n   uint64
+	mem  []byte      // the input, when it is in memory
+	at   io.ReaderAt // else where it is read from
+	n    uint64
+	base uint64
 }
 
 // read returns the n bytes at off: a part of mem, or read into buf.
@@ -139,8 +141,9 @@ func (in hybridInput) upload(ctx *wgpu.Context, dst *wgpu.Buffer, off, n uint64)
 	return ctx.UploadFrom(dst, 0, io.NewSectionReader(in.at, int64(off), int64(n)), int64(n))
 }
 
-// hybridRoot returns the root node of in, hashed by the CPU's workers and,
-// once it is open, the GPU; a read error stops it.
+// hybridRoot returns the root node of in (the top node of a subtree),
+// hashed by the CPU's workers and, once it is open, the GPU; a read error
+// stops it.
 func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	defer wgpu.Span("blake3 hash on the CPU and the GPU")(int64(in.n))
 	task := a.hybridTask / ChunkSize // chunks per task
@@ -165,7 +168,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	hashTask := func(i uint64, buf []byte) ([8]uint32, error) {
 		first := i * task
 		b, err := in.read(buf, first*ChunkSize, a.hybridTask)
-		return subtreeCVSerial(b, first, &key, flags), err
+		return subtreeCVSerial(b, in.base+first, &key, flags), err
 	}
 	var mu sync.Mutex
 	var readErr error
@@ -198,8 +201,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	}
 
 	slices.SortFunc(runs, func(x, y hybridRun) int { return cmp.Compare(x.start, y.start) })
-	a.gpuBytes = 0
-	st := cvStack{key: key, flags: flags}
+	st := cvStack{key: key, flags: flags, base: in.base}
 	buf := make([]byte, a.hybridTask)
 	for i := uint64(0); i < tasks; {
 		if len(runs) == 0 || runs[0].start != i {
@@ -229,7 +231,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	cpuHashMemory(&st, b[:tail-rest], (tail-rest)/ChunkSize, rest/ChunkSize, a.opts.Threads)
+	cpuHashMemory(&st, b[:tail-rest], (tail-rest)/ChunkSize, a.opts.Threads)
 	return st.root(b[tail-rest:]), nil
 }
 
@@ -251,7 +253,7 @@ func (a *Auto) gpuWork(in hybridInput, q *hybridQueue, stop <-chan struct{}) (ru
 	e.timing = wgpu.Timing{}
 	end := wgpu.Span("blake3 the GPU's share of a hybrid hash")
 	defer func() {
-		a.timing = e.timing
+		a.timing = a.timing.Add(e.timing) // a call may hash several subtrees
 		var n uint64
 		for _, r := range runs {
 			n += r.count * a.hybridTask
@@ -286,7 +288,7 @@ func (a *Auto) gpuWork(in hybridInput, q *hybridQueue, stop <-chan struct{}) (ru
 			return runs
 		}
 		if err == nil {
-			prev, err = e.submit(wgpu.Binding{Buffer: buf, Size: size}, size, off/ChunkSize)
+			prev, err = e.submit(wgpu.Binding{Buffer: buf, Size: size}, size, in.base+off/ChunkSize)
 		}
 		if err != nil {
 			return append(runs, hybridRun{start: start, count: count, err: err})

@@ -7,7 +7,9 @@
 // result is tested against it. Hasher is a hash.Hash that runs on the CPU;
 // the GPU entry points (Sum, SumReader, MergeMany, and an Engine for
 // repeated calls) return errors, and run on all CPU cores when given a nil
-// Context.
+// Context. SumPieces hashes a range of an input into the chaining values of
+// its subtrees, and Combine merges the pieces of a whole input, hashed on
+// any number of machines, into its hash (see Piece).
 package blake3
 
 import (

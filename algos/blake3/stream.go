@@ -32,11 +32,11 @@ func cpuRootStream(r io.Reader, key [8]uint32, flags uint32, threads int) (outpu
 		} else if err != nil {
 			return output{}, total + int64(fill), err
 		}
-		cpuHashMemory(&st, buf, uint64(len(buf)/ChunkSize), uint64(total/ChunkSize), threads)
+		cpuHashMemory(&st, buf, uint64(len(buf)/ChunkSize), threads)
 		total += int64(len(buf))
 		buf[0], fill = next[0], 1
 	}
 	tail := tailOffset(int64(fill))
-	cpuHashMemory(&st, buf[:tail], uint64(tail/ChunkSize), uint64(total/ChunkSize), threads)
+	cpuHashMemory(&st, buf[:tail], uint64(tail/ChunkSize), threads)
 	return st.root(buf[tail:fill]), total + int64(fill), nil
 }

@@ -17,10 +17,12 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 )
 
-// b3flags are b3sum's flags, as b3sum 1.2.0 names them, and --device.
+// b3flags are b3sum's flags, as b3sum 1.2.0 names them, --device and
+// --subtree.
 type b3flags struct {
 	keyed, noNames, raw, check, quiet, noMmap bool
 	deriveKey, length, numThreads, device     string
+	subtree                                   string
 }
 
 func newB3sumCmd(g *globals) *cobra.Command {
@@ -42,10 +44,29 @@ reads, which measured faster than mapping them into memory: --no-mmap is
 accepted and changes nothing. --trace (or WGCOMPUTE_TRACE=1)
 prints where the time went on standard error.
 
+--subtree RANGE hashes one range of one FILE into piece records, which
+'wgbench b3sum combine' merges into the FILE's hash: the range may be
+hashed on another machine than the rest of the file. RANGE is OFFSET:LEN,
+in bytes (OFFSET a multiple of 1024, and OFFSET+LEN one too or the file's
+size), or I/K: part I of K parts of nearly equal size, I from 0 to K-1.
+Each line printed is one complete subtree of the file's BLAKE3 tree:
+
+  b3piece MODE TOTAL OFFSET LENGTH CV [LAST]
+
+MODE is hash, keyed or derive-key; TOTAL is the file's size; OFFSET and
+LENGTH are the subtree's bytes; CV is its chaining value in hex. A file of
+1024 bytes or less has one piece, all of it, which holds its root node
+instead: CV and LAST, the file's last block in hex (- when empty), so that
+its record shows up to 64 bytes of the file. A range that holds no subtree
+prints nothing. --keyed, --derive-key, --device and
+--num-threads apply; the key and the context are not recorded. A file
+named combine is hashed as ./combine or after --.
+
 Exit status: 0 when every file was hashed (and, with --check, matched); 1
 otherwise, and for usage errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(g, cmd, args) },
 	}
+	cmd.AddCommand(newB3combineCmd())
 	cmd.Annotations = map[string]string{exitOnError: "1"}
 	f := cmd.Flags()
 	f.BoolVarP(&fl.check, "check", "c", false, "reads BLAKE3 sums from the FILEs and checks them")
@@ -58,6 +79,7 @@ otherwise, and for usage errors.`,
 	f.StringVarP(&fl.length, "length", "l", "32", "the number of output bytes, before hex encoding (any length streams)")
 	f.StringVar(&fl.numThreads, "num-threads", "0", "the most threads that hash on the CPU; 0: all cores, or RAYON_NUM_THREADS")
 	f.StringVar(&fl.device, "device", "auto", "where to hash: auto, cpu or gpu")
+	f.StringVar(&fl.subtree, "subtree", "", "prints the piece records of this `RANGE` of one FILE (OFFSET:LEN or I/K) for 'b3sum combine'")
 	return cmd
 }
 
@@ -103,6 +125,11 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if fl.quiet && !fl.check {
 		return fail("error: The following required arguments were not provided:\n    --check\n\nFor more information try --help")
 	}
+	if set("subtree") {
+		if msg := subtreeUsage(set, args); msg != "" {
+			return fail("Error: " + msg)
+		}
+	}
 	if fl.keyed && len(args) == 0 {
 		return fail("error: The following required arguments were not provided:\n    <FILE>...\n\nFor more information try --help")
 	}
@@ -119,14 +146,9 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	opts := blake3.AutoOptions{Device: device, GPU: g.gpu}
 	r := &b3run{fl: fl, stdin: cmd.InOrStdin(), out: b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}, errOut: errOut}
 	if fl.keyed {
-		key, err := io.ReadAll(io.LimitReader(r.stdin, blake3.KeySize+1))
-		switch {
-		case err != nil:
-			return fail("Error: " + rustError(err))
-		case len(key) < blake3.KeySize:
-			return fail(fmt.Sprintf("Error: expected %d key bytes from stdin, found %d", blake3.KeySize, len(key)))
-		case len(key) > blake3.KeySize:
-			return fail(fmt.Sprintf("Error: read more than %d key bytes from stdin", blake3.KeySize))
+		key, msg := readKey(r.stdin)
+		if msg != "" {
+			return fail("Error: " + msg)
 		}
 		opts.Key = key
 	}
@@ -148,6 +170,9 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 		return fail("Error: " + err.Error())
 	}
 	defer r.auto.Close()
+	if set("subtree") {
+		return r.subtree(args[0], fl.subtree)
+	}
 	if fl.check {
 		for _, name := range args {
 			if err := r.checkFile(name); err != nil {
@@ -161,6 +186,21 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// readKey reads the 32-byte key of --keyed from standard input; the
+// message, when not empty, is b3sum's for a key of another length.
+func readKey(stdin io.Reader) ([]byte, string) {
+	key, err := io.ReadAll(io.LimitReader(stdin, blake3.KeySize+1))
+	switch {
+	case err != nil:
+		return nil, rustError(err)
+	case len(key) < blake3.KeySize:
+		return nil, fmt.Sprintf("expected %d key bytes from stdin, found %d", blake3.KeySize, len(key))
+	case len(key) > blake3.KeySize:
+		return nil, fmt.Sprintf("read more than %d key bytes from stdin", blake3.KeySize)
+	}
+	return key, ""
 }
 
 // open opens an input: name, or standard input for "-" (b3sum's rule,

@@ -201,3 +201,35 @@ func availableMemory() int64 {
 	}
 	return avail
 }
+
+// eachRecordLine reads the record files names ("-": standard input), each
+// at most limit bytes, and calls fn with every line that is not blank (a
+// trailing CR removed) and where it is, "file:line"; it stops at fn's
+// first error. Both combine commands read their records through it.
+func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, at string) error) error {
+	for _, name := range names {
+		var b []byte
+		var err error
+		if name == "-" {
+			if b, err = io.ReadAll(io.LimitReader(stdin, limit+1)); err == nil && int64(len(b)) > limit {
+				err = fmt.Errorf("larger than %s, the most the records can take here", byteSize(limit))
+			}
+			if err != nil {
+				return fmt.Errorf("standard input: %w", err)
+			}
+			name = "standard input"
+		} else if b, err = readInput(name, limit, "the records can take here"); err != nil {
+			return err
+		}
+		for k, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSuffix(line, "\r")
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if err := fn(line, fmt.Sprintf("%s:%d", name, k+1)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

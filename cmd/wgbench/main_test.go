@@ -10,27 +10,26 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// asMainEnv, set to 1 in the environment of the test binary, makes the
-// binary wgbench itself: a test that needs commands in processes of their
-// own (as on separate machines) runs its own binary, which is wgbench
-// built as the tests are, instead of building one.
-const asMainEnv = "WGBENCH_TEST_AS_MAIN"
+// mainEnv, set to 1, makes the test binary wgbench itself: tests that need
+// separate processes run it with wgbench's arguments (wgbenchProcess).
+const mainEnv = "WGBENCH_TEST_MAIN"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(asMainEnv) == "1" {
-		main()
+	if os.Getenv(mainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
 
-// wgbenchCommand returns the command that runs 'wgbench args...' in a
-// process of its own.
-func wgbenchCommand(t *testing.T, args ...string) *exec.Cmd {
+// wgbenchProcess is 'wgbench args...' in a process of its own: the test
+// binary, run as wgbench, with stdin.
+func wgbenchProcess(t *testing.T, stdin string, args ...string) *exec.Cmd {
 	t.Helper()
-	self, err := os.Executable()
+	exe, err := os.Executable()
 	require.NoError(t, err)
-	cmd := exec.Command(self, args...)
-	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	cmd.Stdin = strings.NewReader(stdin)
 	return cmd
 }
 

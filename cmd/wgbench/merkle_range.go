@@ -293,7 +293,7 @@ one leaf, the root, with an empty path: join takes it, verify does not.)`,
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
-			recs, err := readRecords(cmd.InOrStdin(), args, g.hostMemory()/3)
+			recs, err := readRangeRecords(cmd.InOrStdin(), args, g.hostMemory()/3)
 			if err != nil {
 				return err
 			}
@@ -371,35 +371,20 @@ type placedRecord struct {
 	at string
 }
 
-// readRecords reads and parses every record of the files names, at most
-// limit bytes each.
-func readRecords(stdin io.Reader, names []string, limit int64) ([]placedRecord, error) {
+// readRangeRecords reads and parses every record of the files names, at
+// most limit bytes each.
+func readRangeRecords(stdin io.Reader, names []string, limit int64) ([]placedRecord, error) {
 	var recs []placedRecord
-	for _, name := range names {
-		var b []byte
-		var err error
-		if name == "-" {
-			if b, err = io.ReadAll(io.LimitReader(stdin, limit+1)); err == nil && int64(len(b)) > limit {
-				err = fmt.Errorf("larger than %s, the most the records can take here", byteSize(limit))
-			}
-			if err != nil {
-				return nil, fmt.Errorf("merkle combine: standard input: %w", err)
-			}
-			name = "standard input"
-		} else if b, err = readInput(name, limit, "the records can take here"); err != nil {
-			return nil, fmt.Errorf("merkle combine: %w", err)
+	err := eachRecordLine(stdin, names, limit, func(line, at string) error {
+		rec, err := parseRecord(line)
+		if err != nil {
+			return fmt.Errorf("%s: %w", at, err)
 		}
-		for k, line := range strings.Split(string(b), "\n") {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			at := fmt.Sprintf("%s:%d", name, k+1)
-			rec, err := parseRecord(line)
-			if err != nil {
-				return nil, fmt.Errorf("merkle combine: %s: %w", at, err)
-			}
-			recs = append(recs, placedRecord{rec, at})
-		}
+		recs = append(recs, placedRecord{rec, at})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("merkle combine: %w", err)
 	}
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("merkle combine: no records in %s: give the files merkle --range wrote, or - for standard input", strings.Join(names, ", "))

@@ -60,7 +60,7 @@ func TestMerkleRangesInProcesses(t *testing.T) {
 				if i == 5 {
 					args = append(args[:len(args)-1], own, "--leaves", fmt.Sprint(c.n))
 				}
-				cmd := wgbenchCommand(t, args...)
+				cmd := wgbenchProcess(t, "", args...)
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
@@ -88,7 +88,7 @@ func TestMerkleRangesInProcesses(t *testing.T) {
 				args = append(args, records[(7*i+3)%m])
 			}
 			var stdout, stderr bytes.Buffer
-			cmd := wgbenchCommand(t, args...)
+			cmd := wgbenchProcess(t, "", args...)
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			require.NoError(t, cmd.Run(), stderr.String())
 			require.Equal(t, want, stdout.String(), "combine of the records")

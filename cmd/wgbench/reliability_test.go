@@ -122,6 +122,7 @@ func TestReliability(t *testing.T) {
 
 	hello := write("hello.txt", []byte("hello"), 0o644)
 	helloSum := blake3.Sum256([]byte("hello"))
+	helloRecord := write("hello.rec", []byte("b3piece hash 5 0 5 "+strings.Repeat("0", 64)+" 68656c6c6f\n"), 0o644)
 	matrix := write("m.bin", wgpu.Bytes([]float32{1, 1, 2, 2, 1, 3, 2, 3, 5}), 0o644)
 
 	full := func(t *testing.T) io.Writer {
@@ -229,6 +230,10 @@ func TestReliability(t *testing.T) {
 
 		// Item 7: lost output is an error.
 		{name: "b3sum > /dev/full", args: []string{"b3sum", hello}, setup: needFull, code: 1, errs: []string{"write standard output: no space left on device"}},
+		{name: "b3sum --subtree > /dev/full", args: []string{"b3sum", "--subtree", "0/1", hello}, setup: needFull,
+			code: 1, errs: []string{"write standard output: no space left on device"}},
+		{name: "b3sum combine > /dev/full", args: []string{"b3sum", "combine", helloRecord}, setup: needFull,
+			code: 1, errs: []string{"write standard output: no space left on device"}},
 		{name: "merkle > /dev/full", args: []string{"merkle", "--backend", "cpu", "--hash", "blake3", "--in", leavesIn}, setup: needFull,
 			code: 2, errs: []string{"write standard output: no space left on device"}},
 		{name: "merkle prove > /dev/full", args: []string{"merkle", "prove", "--backend", "cpu", "--hash", "blake3", "--in", leavesIn, "--index", "1"}, setup: needFull,
@@ -317,6 +322,13 @@ func TestReliability(t *testing.T) {
 			check: func(t *testing.T, stdout string) { requireSum(t, stdout, "-", mustRead(t, "/proc/version")) }},
 		{name: "b3sum of a file shorter than its stat size", args: []string{"b3sum", "--device", "gpu", "--backend", gpu, sysFile}, setup: needSys,
 			check: func(t *testing.T, stdout string) { requireSum(t, stdout, sysFile, sysContent()) }},
+		{name: "b3sum --subtree of a file shorter than its stat size", args: []string{"b3sum", "--subtree", "0/1", sysFile}, setup: needSys,
+			code: 1, errs: []string{"Error: " + sysFile + ": ", "unexpected EOF"}},
+		{name: "b3sum --subtree of a FIFO", args: []string{"b3sum", "--subtree", "0/1", at("subtree.fifo")},
+			setup: func(t *testing.T) { fifo(t, at("subtree.fifo"), []byte("fifo")) },
+			code:  1, errs: []string{"--subtree reads a file of known size at any offset, not a pipe or a stream"}},
+		{name: "b3sum combine of a record", args: []string{"b3sum", "combine", "--name", hello, helloRecord},
+			out: hex.EncodeToString(helloSum[:]) + "  " + hello + "\n"},
 		{name: "b3sum of a FIFO on the GPU", args: []string{"b3sum", "--device", "gpu", "--backend", gpu, at("b3.fifo")},
 			setup: func(t *testing.T) { fifo(t, at("b3.fifo"), bytes.Repeat([]byte("fifo "), 3000)) },
 			check: func(t *testing.T, stdout string) {

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/blake3"
+)
+
+// subtreeUsage checks the flags and arguments that go with --subtree,
+// and returns what is wrong with them, if anything.
+func subtreeUsage(set func(string) bool, args []string) string {
+	for _, f := range []string{"check", "raw", "length", "no-names"} {
+		if set(f) {
+			return "--" + f + " does not apply to --subtree, which prints piece records"
+		}
+	}
+	switch {
+	case len(args) != 1:
+		return fmt.Sprintf("--subtree hashes a range of one FILE, got %d", len(args))
+	case args[0] == "-":
+		return "--subtree reads its FILE at the range's offset: name a file, not standard input"
+	}
+	return ""
+}
+
+// parseRange parses --subtree's RANGE for a total-byte file: OFFSET:LEN
+// or I/K.
+func parseRange(s string, total uint64) (off, n uint64, err error) {
+	num := func(v string) (uint64, bool) {
+		x, err := strconv.ParseUint(v, 10, 64)
+		return x, err == nil
+	}
+	if a, b, ok := strings.Cut(s, ":"); ok {
+		if off, ok1 := num(a); ok1 {
+			if n, ok2 := num(b); ok2 {
+				return off, n, nil
+			}
+		}
+	} else if a, b, ok := strings.Cut(s, "/"); ok {
+		if i, ok1 := num(a); ok1 {
+			if k, ok2 := num(b); ok2 {
+				return blake3.Part(total, i, k)
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("--subtree %q: a range is OFFSET:LEN (decimal bytes) or I/K (part I of K, I from 0)", s)
+}
+
+// subtree prints the piece records of the range spec of the file name,
+// all of them once all are hashed, or nothing and the error.
+func (r *b3run) subtree(name, spec string) error {
+	fail := func(err error) error {
+		fmt.Fprintf(r.errOut, "Error: %s: %s\n", lossyUTF8(name), rustError(err))
+		return exitError{1}
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	// The size where the file ends: a regular file's or a block device's.
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return fail(fmt.Errorf("no size to find (%s): --subtree reads a file of known size at any offset, not a pipe or a stream", rustError(err)))
+	}
+	off, n, err := parseRange(spec, uint64(size))
+	if err != nil {
+		return fail(err)
+	}
+	ps, err := r.auto.SumPieces(f, uint64(size), off, n)
+	if err != nil {
+		return fail(err)
+	}
+	var b []byte
+	for _, p := range ps {
+		if b, err = p.AppendText(b); err != nil {
+			return fail(err)
+		}
+		b = append(b, '\n')
+	}
+	_, err = r.out.w.Write(b)
+	if err == nil {
+		err = r.out.w.Flush()
+	}
+	return err
+}
+
+// b3combine is one 'b3sum combine' command.
+type b3combine struct {
+	keyed, raw              bool
+	deriveKey, length, name string
+}
+
+func newB3combineCmd() *cobra.Command {
+	var fl b3combine
+	cmd := &cobra.Command{
+		Use:   "combine [FLAGS] [RECORDS]...",
+		Short: "Combine the piece records of one file (b3sum --subtree) into its BLAKE3 hash",
+		Long: `combine reads the piece records that 'wgbench b3sum --subtree' printed for
+ranges of one file, from the RECORDS files ('-' or none: standard input),
+checks them, and prints the file's hash as b3sum does: "<hex>" alone, or
+"<hex>  NAME" with --name NAME, so that --name FILE prints what
+'wgbench b3sum FILE' prints (and b3sum --check accepts). The records may
+come in any order and from any number of files; empty lines are skipped,
+and a record repeated (a range hashed twice) counts once.
+
+The records must be of one file and one mode and cover it without gaps or
+overlaps, or combine prints nothing and exits 1 saying why. The mode must
+be the records' own: --keyed (the 32-byte key from standard input, the
+records then from named files) or --derive-key CONTEXT with the key or
+context the ranges were hashed with, which the records do not hold: a
+wrong key or context gives a wrong hash, not an error.
+
+Exit status: 0 when the hash was printed; 1 otherwise.`,
+		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
+	}
+	cmd.Annotations = map[string]string{exitOnError: "1"}
+	f := cmd.Flags()
+	f.BoolVar(&fl.keyed, "keyed", false, "the records are of the keyed mode; the 32-byte key is read from standard input")
+	f.StringVar(&fl.deriveKey, "derive-key", "", "the records are of the key derivation mode with this `CONTEXT` string")
+	f.StringVarP(&fl.length, "length", "l", "32", "the number of output bytes, before hex encoding (any length streams)")
+	f.BoolVar(&fl.raw, "raw", false, "writes raw output bytes instead of hex")
+	f.StringVar(&fl.name, "name", "", "prints this `NAME` after the hash, as b3sum prints a file's")
+	return cmd
+}
+
+func (fl *b3combine) run(cmd *cobra.Command, args []string) error {
+	set := cmd.Flags().Changed
+	if fl.keyed && set("derive-key") {
+		return errors.New("--keyed and --derive-key exclude each other: the records are of one mode")
+	}
+	if fl.raw && set("name") {
+		return errors.New("--raw writes the output bytes alone: it takes no --name")
+	}
+	length, msg := parseRustUint(fl.length)
+	if msg != "" {
+		return fmt.Errorf("invalid --length %q: %s", fl.length, msg)
+	}
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	var opts blake3.Options
+	stdin := cmd.InOrStdin()
+	if fl.keyed {
+		for _, a := range args {
+			if a == "-" {
+				return errors.New("--keyed reads the key from standard input: name the records files")
+			}
+		}
+		key, msg := readKey(stdin)
+		if msg != "" {
+			return errors.New(msg)
+		}
+		opts.Key = key
+	}
+	if set("derive-key") {
+		opts.DeriveKey, opts.Context = true, fl.deriveKey
+	}
+	var pieces []blake3.Piece
+	// A whole file's records take about 230 bytes per piece, 64 pieces at
+	// most per range: the bound is for a mistaken file.
+	err := eachRecordLine(stdin, args, 64<<20, func(line, at string) error {
+		var p blake3.Piece
+		if err := p.UnmarshalText([]byte(line)); err != nil {
+			return fmt.Errorf("%s: %w", at, err)
+		}
+		pieces = append(pieces, p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sum, err := blake3.CombineOutput(pieces, opts)
+	if err != nil {
+		return err
+	}
+	out := b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}
+	if fl.raw {
+		err = out.output(sum, length, false)
+	} else {
+		err = out.line(sum, length, fl.name, !set("name"))
+	}
+	if err == nil {
+		err = out.w.Flush()
+	}
+	return err
+}
+
