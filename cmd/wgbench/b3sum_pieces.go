@@ -192,4 +192,3 @@ func (fl *b3combine) run(cmd *cobra.Command, args []string) error {
 	}
 	return err
 }
-
