@@ -80,6 +80,9 @@ type AutoOptions struct {
 	// added for large inputs.
 	Device Device
 	// GPU chooses the adapter when the GPU is used (see wgpu.Options).
+	// With DeviceGPU, GPU.Devices (or WGCOMPUTE_DEVICES) asks for several
+	// GPUs: files and other inputs read with ReadAt are then hashed on
+	// all of them at once (SumOn), inputs read in sequence on the first.
 	GPU wgpu.Options
 }
 
@@ -102,8 +105,9 @@ type Auto struct {
 		ready   chan struct{} // closed once the GPU is open, or known to be absent
 		ctx     *wgpu.Context
 		eng     *Engine
-		own     bool  // ctx was opened by the Auto, which closes it
-		err     error // why there is no GPU
+		own     bool        // ctx was opened by the Auto, which closes it
+		group   *wgpu.Group // with several devices asked for: ctx is its first
+		err     error       // why there is no GPU
 	}
 	// The hybrid's sizes (see hybridRoot), which tests lower; software
 	// lets DeviceAuto use an adapter of type "cpu" (tests on lavapipe),
@@ -146,15 +150,32 @@ func (a *Auto) Close() error {
 		return nil
 	}
 	<-a.gpu.ready
+	err := a.releaseGPU(nil)
+	a.gpu.started, a.gpu.ready = false, make(chan struct{})
+	return err
+}
+
+// releaseGPU releases the GPU's Engine and closes the devices the Auto
+// opened, keeping why as the reason there is no GPU now, and returns what
+// closing reported.
+func (a *Auto) releaseGPU(why error) error {
 	var err error
 	if a.gpu.eng != nil {
 		a.gpu.eng.Release()
 	}
 	if a.gpu.own {
-		err = a.gpu.ctx.Close()
+		err = a.closeDevices()
 	}
-	a.gpu.started, a.gpu.ready, a.gpu.ctx, a.gpu.eng, a.gpu.own, a.gpu.err = false, make(chan struct{}), nil, nil, false, nil
+	a.gpu.ctx, a.gpu.eng, a.gpu.own, a.gpu.group, a.gpu.err = nil, nil, false, nil, why
 	return err
+}
+
+// closeDevices closes the devices the Auto opened.
+func (a *Auto) closeDevices() error {
+	if a.gpu.group != nil {
+		return a.gpu.group.Close()
+	}
+	return a.gpu.ctx.Close()
 }
 
 // Sum hashes data and returns Options.Length bytes of output (32 for 0).
@@ -232,6 +253,11 @@ func (a *Auto) readerRoot(e *Engine, r io.Reader) (output, error) {
 		return output{}, errors.New("blake3: SumReader needs a reader, got nil")
 	}
 	if e != nil {
+		if a.gpu.group != nil && a.gpu.group.Len() > 1 {
+			if o, ok, err := a.groupRoot(r); ok || err != nil {
+				return o, err
+			}
+		}
 		return e.readerRoot(r)
 	}
 	if f, ok := r.(*os.File); ok && a.opts.Device == DeviceAuto {
@@ -265,6 +291,36 @@ func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
 	if err == nil {
 		_, err = f.Seek(fi.Size(), io.SeekStart)
 	}
+	return o, true, err
+}
+
+// groupRoot hashes r on every device of the Auto's Group (SumOn), if r is
+// a regular file or another reader with ReadAt and a size; ok reports
+// whether it did. The reader is left at its end, as SumReader leaves it.
+func (a *Auto) groupRoot(r io.Reader) (o output, ok bool, err error) {
+	at, isAt := r.(io.ReaderAt)
+	seeker, isSeeker := r.(io.Seeker)
+	if !isAt || !isSeeker {
+		return o, false, nil
+	}
+	if f, isFile := r.(*os.File); isFile {
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return o, false, nil
+		}
+	}
+	pos, err := seeker.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return o, false, nil
+	}
+	end, err := seeker.Seek(0, io.SeekEnd)
+	if err != nil {
+		return o, false, nil
+	}
+	var t wgpu.Timing
+	opts := a.cpu.opts
+	opts.Timing = &t
+	o, err = sumOnRoot(a.gpu.group, io.NewSectionReader(at, pos, end-pos), end-pos, opts)
+	a.gpu.eng.timing = t
 	return o, true, err
 }
 
@@ -315,19 +371,30 @@ func (a *Auto) startGPU(requireHardware bool) {
 				return
 			}
 		}
-		ctx, err := wgpu.Open(a.opts.GPU)
+		var ctx *wgpu.Context
+		var err error
+		if !requireHardware && a.opts.GPU.WantsGroup() {
+			if a.gpu.group, err = wgpu.OpenGroup(a.opts.GPU); err == nil {
+				if ctx = a.gpu.group.Contexts()[0]; ctx == nil {
+					err = wgpu.ErrCPUBackend
+				}
+			}
+		} else {
+			ctx, err = wgpu.Open(a.opts.GPU)
+		}
 		if err == nil && requireHardware && ctx.Info().Type == "cpu" {
 			ctx.Close()
 			err = errSoftwareGPU
 		}
 		if err != nil {
-			a.gpu.err = err
+			a.gpu.group.Close()
+			a.gpu.group, a.gpu.err = nil, err
 			return
 		}
 		a.gpu.ctx, a.gpu.own = ctx, true
 		if a.gpu.eng, a.gpu.err = NewEngine(ctx, a.cpu.opts); a.gpu.err != nil {
-			ctx.Close()
-			a.gpu.ctx, a.gpu.own = nil, false
+			a.closeDevices()
+			a.gpu.ctx, a.gpu.own, a.gpu.group = nil, false, nil
 		}
 	}()
 }

@@ -294,3 +294,34 @@ func TestAutoNoLeaks(t *testing.T) {
 		check(t, ctx, autoOn(t, ctx, AutoOptions{Device: DeviceGPU}), 10_000)
 	})
 }
+
+// TestAutoDevices hashes with an Auto on several devices of one adapter
+// (AutoOptions.GPU.Devices): a file and a bytes.Reader go through SumOn
+// on all of them, a reader without ReadAt through the first; every output
+// equals the reference.
+func TestAutoDevices(t *testing.T) {
+	data := randomBytes(61, 3<<20+777)
+	path := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	for _, b := range gputest.Backends() {
+		for _, mode := range testModes {
+			a, err := NewAuto(AutoOptions{Options: mode, Device: DeviceGPU, GPU: wgpu.Options{Backend: b, Devices: "0,0,0"}})
+			require.NoError(t, err)
+			want := refSum(t, data, mode)
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			got, err := a.SumReader(f)
+			f.Close()
+			require.NoError(t, err)
+			require.Equal(t, want, got, b)
+			require.Equal(t, 3, a.gpu.group.Len())
+			got, err = a.SumReader(bytes.NewReader(data))
+			require.NoError(t, err)
+			require.Equal(t, want, got, b)
+			got, err = a.SumReader(io.MultiReader(bytes.NewReader(data[:5]), bytes.NewReader(data[5:])))
+			require.NoError(t, err)
+			require.Equal(t, want, got, b)
+			require.NoError(t, a.Close())
+		}
+	}
+}

@@ -308,9 +308,5 @@ func (a *Auto) dropGPU(err error) {
 	if a.gpu.eng == nil {
 		return
 	}
-	a.gpu.eng.Release()
-	if a.gpu.own {
-		a.gpu.ctx.Close()
-	}
-	a.gpu.ctx, a.gpu.eng, a.gpu.own, a.gpu.err = nil, nil, false, err
+	a.releaseGPU(err)
 }

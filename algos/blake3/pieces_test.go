@@ -441,3 +441,29 @@ func FuzzPieceText(f *testing.F) {
 		}
 	})
 }
+
+// TestSumOn hashes inputs split over Groups of 2, 3 and 7 devices (members
+// of different limits) in every mode and compares with the reference.
+func TestSumOn(t *testing.T) {
+	data := randomBytes(53, 1<<20+4097)
+	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+		for mi, mode := range testModes {
+			for _, n := range []int{0, 1, 1024, 1025, 3*1024 + 7, 64*1024 + 1, 300_001, 1<<20 + 4097} {
+				var tm wgpu.Timing
+				opts := mode
+				opts.Timing = &tm
+				got, err := SumOn(g, bytes.NewReader(data[:n]), int64(n), opts)
+				require.NoError(t, err, "%d bytes, mode %d", n, mi)
+				require.Equal(t, refSum(t, data[:n], mode), got, "%d bytes, mode %d", n, mi)
+				require.NotZero(t, tm.Wall)
+			}
+		}
+		_, err := SumOn(g, bytes.NewReader(data[:10]), 11, Options{})
+		require.Error(t, err, "a reader shorter than the length given")
+		for _, c := range g.Contexts() {
+			require.Zero(t, c.LiveBuffers())
+		}
+	})
+	_, err := SumOn(nil, bytes.NewReader(nil), 0, Options{})
+	require.ErrorContains(t, err, "no Group")
+}

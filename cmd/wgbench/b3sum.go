@@ -38,7 +38,8 @@ or a newline is escaped, and its line starts with a backslash.
 --device auto (the default) hashes on all CPU cores, and adds the GPU for an
 input of 32 GiB or more when the machine has a GPU that is not a software
 renderer; --device cpu never opens a GPU; --device gpu hashes everything on
-the adapter --backend and --adapter choose. WGCOMPUTE_BACKEND=cpu (or
+the adapter --backend and --adapter choose, or, with --devices, each file on
+all the GPUs it names at once. WGCOMPUTE_BACKEND=cpu (or
 --backend cpu) keeps every device on the CPU. Files are read with parallel
 reads, which measured faster than mapping them into memory: --no-mmap is
 accepted and changes nothing. --trace (or WGCOMPUTE_TRACE=1)

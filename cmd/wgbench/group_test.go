@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 
@@ -42,6 +44,15 @@ func TestDevicesFlag(t *testing.T) {
 		out, err := runRescue(t, "--backend", b, "--devices", "0,0", "merge", "--in", records)
 		require.NoError(t, err)
 		require.Equal(t, digestBytes(els, 8), out, b)
+
+		big := filepath.Join(dir, "big")
+		require.NoError(t, os.WriteFile(big, append(leaves, leaves[:12345]...), 0o644))
+		whole, _, err := wgbench(t, "--backend", b, "b3sum", "--device", "gpu", big)
+		require.NoError(t, err)
+		split, _, err := wgbench(t, "--backend", b, "--devices", "0,0,0", "b3sum", "--device", "gpu", big)
+		require.NoError(t, err)
+		require.Equal(t, whole, split, b)
+		require.Equal(t, fmt.Sprintf("%x  %s\n", blake3.Sum256(append(leaves, leaves[:12345]...)), big), split)
 
 		_, _, err = wgbench(t, "--backend", b, "--devices", "7,x", "merkle", "--hash", "blake3", "--in", leafFile)
 		require.ErrorContains(t, err, "not an adapter index")

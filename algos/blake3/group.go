@@ -1,0 +1,101 @@
+package blake3
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// SumOn hashes the n bytes r holds (a file, a bytes.Reader) on the
+// devices of g, in the mode and output length opts choose, and returns
+// the same output as an Engine's Sum of them. The input is cut into parts
+// of a power-of-two number of chunks, about four per device; each part is
+// hashed to its pieces (SumPieces) by the next free device, each device
+// with an Engine of its own, and the pieces are merged on the host
+// (Combine). opts.Timing receives the devices' timings side by side (the
+// slowest device's).
+func SumOn(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) {
+	root, err := sumOnRoot(g, r, n, opts)
+	if err != nil {
+		return nil, err
+	}
+	length, _ := opts.length() // checked by sumOnRoot
+	out := make([]byte, length)
+	root.rootBytes(out, 0)
+	return out, nil
+}
+
+// sumOnRoot is SumOn's root node, for callers that read any length of
+// output from it.
+func sumOnRoot(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) (output, error) {
+	switch {
+	case g == nil:
+		return output{}, errors.New("blake3: SumOn: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+	case r == nil:
+		return output{}, errors.New("blake3: SumOn needs a reader, got nil")
+	case n < 0:
+		return output{}, errors.New("blake3: SumOn of a negative length")
+	}
+	if _, _, err := opts.mode(); err != nil {
+		return output{}, err
+	}
+	if _, err := opts.length(); err != nil {
+		return output{}, err
+	}
+	start := time.Now()
+	total := uint64(n)
+	// Parts of whole subtrees, so that each is one piece (the last may
+	// be a few).
+	part := wgpu.PowerOfTwoBelow(max(chunksOf(total)/uint64(4*g.Len()), 1)) * ChunkSize
+	parts := int(max((total+part-1)/part, 1))
+	found := make([][]Piece, parts)
+	engines := make([]*Engine, g.Len())
+	times := make([]wgpu.Timing, g.Len())
+	var mu sync.Mutex
+	defer func() {
+		for _, e := range engines {
+			if e != nil {
+				e.Release()
+			}
+		}
+	}()
+	inner := opts
+	err := g.Each(parts, func(member int, ctx *wgpu.Context, i int) error {
+		e := engines[member]
+		var t wgpu.Timing
+		if e == nil {
+			o := inner
+			o.Timing = &t
+			var err error
+			if e, err = NewEngine(ctx, o); err != nil {
+				return err
+			}
+			engines[member] = e
+		}
+		e.opts.Timing = &t
+		off := uint64(i) * part
+		ps, err := e.SumPieces(r, total, off, min(part, total-off))
+		mu.Lock()
+		times[member] = times[member].Add(t)
+		mu.Unlock()
+		found[i] = ps
+		return err
+	})
+	if err != nil {
+		return output{}, err
+	}
+	root, err := combineRoot(slices.Concat(found...), opts)
+	if opts.Timing != nil {
+		var all wgpu.Timing
+		for _, t := range times {
+			all = all.Parallel(t)
+		}
+		all.Wall = time.Since(start)
+		*opts.Timing = all
+	}
+	return root, err
+}
