@@ -404,3 +404,78 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestRowOK compares rowOK's four-lane check with scanRow's left-to-right
+// one, on rows of every kind of bad entry and on sums around MaxRowSum.
+func TestRowOK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for k := 0; k < 2000; k++ {
+		n := 1 + rng.IntN(70)
+		row := make([]float32, n)
+		for i := range row {
+			row[i] = rng.Float32() + 0x1p-20
+		}
+		switch k % 6 {
+		case 1:
+			row[rng.IntN(n)] = []float32{0, -1, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}[rng.IntN(5)]
+		case 2, 3:
+			// Sums at the bound: entries of MaxRowSum/n, nudged.
+			for i := range row {
+				row[i] = float32(MaxRowSum / float64(n) * (1 + (rng.Float64()-0.5)*1e-6))
+			}
+		case 4:
+			row[rng.IntN(n)] = math.MaxFloat32
+		}
+		c, sum := scanRow(row)
+		want := c < 0 && sum <= MaxRowSum
+		require.Equal(t, want, rowOK(row), "row %v", row)
+	}
+}
+
+// TestRowChecker cuts matrices into random parts, as the upload's
+// goroutines do, with a bad entry or row sum anywhere (in a cut row
+// often), and checks that the checker fails exactly when Check does, and
+// copies every byte.
+func TestRowChecker(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for k := 0; k < 300; k++ {
+		n := 1 + rng.IntN(40)
+		m := Hilbert(n)
+		if k%4 != 0 {
+			r, c := rng.IntN(n), rng.IntN(n)
+			m[r*n+c] = []float32{-1, 0, float32(math.NaN()), float32(math.Inf(1)), 0x1.8p127}[rng.IntN(5)]
+		}
+		src := wgpu.Bytes(m)
+		dst := make([]byte, len(src))
+		rc := &rowChecker{m: m, n: int64(n)}
+		for pos := 0; pos < len(src); {
+			size := min(4*(1+rng.IntN(3*n)), len(src)-pos)
+			require.NoError(t, rc.fill(dst[pos:pos+size], int64(pos)))
+			pos += size
+		}
+		require.Equal(t, Check(m, n) == nil, rc.ok(), "n=%d matrix %v", n, m)
+		require.Equal(t, src, dst)
+	}
+}
+
+// TestLoadRejects loads bad matrices on the GPU: Load fails as Check does
+// and loads nothing.
+func TestLoadRejects(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, gpu *wgpu.Context) {
+		const n = 999 // rows of 3996 bytes: the upload's parts cut some
+		h := Hilbert(n)
+		s, err := NewSolver(gpu, n, Options{})
+		require.NoError(t, err)
+		defer s.Release()
+		for _, r := range []int{0, 262, 500, 998} {
+			bad := slices.Clone(h)
+			bad[r*n+r] = -2
+			err := s.Load(bad)
+			require.ErrorIs(t, err, ErrInput)
+			require.Equal(t, Check(bad, n), err)
+			_, err = s.Solve()
+			require.ErrorContains(t, err, "no matrix loaded")
+		}
+		require.NoError(t, s.Load(h))
+	})
+}
