@@ -54,8 +54,8 @@ type Options struct {
 
 // TransferOptions tune the staging ring that Upload and Download use.
 type TransferOptions struct {
-	SlotBytes uint64 // size of one staging buffer; default 64 MiB
-	Slots     int    // staging buffers per direction; default 4
+	SlotBytes uint64 // size of one staging buffer; default 32 MiB
+	Slots     int    // staging buffers per direction; default 2
 	Workers   int    // goroutines copying into or out of one slot; default min(NumCPU, 16)
 }
 
