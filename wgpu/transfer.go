@@ -240,20 +240,6 @@ func (c *Context) Upload(dst *Buffer, dstOffset uint64, src []byte) (err error) 
 	}, src)
 }
 
-// UploadFunc uploads n bytes to dst at dstOffset that fill writes
-// straight into staging memory: fill(m, pos) must fill m with bytes
-// [pos, pos+len(m)) of the upload. Several goroutines call it at once, on
-// disjoint parts, so a caller that must also read its data (to check it,
-// say) does both in one pass: eigen checks a matrix while it uploads it.
-// fill's first error ends the upload.
-func (c *Context) UploadFunc(dst *Buffer, dstOffset uint64, n int64, fill func(m []byte, pos int64) error) error {
-	return c.upload(dst, dstOffset, n, func(m []byte, pos int64) error {
-		return c.staging.parallel(len(m), func(lo, hi int) error {
-			return fill(m[lo:hi], pos+int64(lo))
-		})
-	}, nil)
-}
-
 // UploadFrom reads n bytes from r straight into staging memory and copies
 // them to dst at dstOffset, with no intermediate host buffer. When r is an
 // io.ReaderAt (an *os.File, say), several goroutines read at once. A short

@@ -3,12 +3,10 @@ package wgpu_test
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -320,35 +318,5 @@ func TestPooledBufferReadsZeros(t *testing.T) {
 		}
 		require.GreaterOrEqual(t, reused()-before, 2, "rounds 2 and 3 should reuse round 1's buffer")
 		require.Zero(t, ctx.LiveBuffers())
-	})
-}
-
-// UploadFunc's fill writes each part of the upload once, from several
-// goroutines, and its error ends the upload.
-func TestUploadFunc(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		const n = 5<<20 + 12
-		want := make([]byte, n)
-		for i := range want {
-			want[i] = byte(i*13 + i>>9)
-		}
-		b, err := ctx.NewBuffer("upload func", n)
-		require.NoError(t, err)
-		defer b.Release()
-		var mu sync.Mutex
-		parts := 0
-		require.NoError(t, ctx.UploadFunc(b, 0, n, func(m []byte, pos int64) error {
-			copy(m, want[pos:])
-			mu.Lock()
-			parts++
-			mu.Unlock()
-			return nil
-		}))
-		got := make([]byte, n)
-		require.NoError(t, ctx.Download(got, b, 0))
-		require.Equal(t, want, got)
-		require.Greater(t, parts, 1)
-		boom := errors.New("boom")
-		require.ErrorIs(t, ctx.UploadFunc(b, 0, n, func(m []byte, pos int64) error { return boom }), boom)
 	})
 }

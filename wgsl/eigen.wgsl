@@ -50,6 +50,7 @@ const ST_UPDATES: u32 = 2u;
 const ST_VALUE: u32 = 3u;  // f32 bits of s[0] in the last finished round
 const ST_SPREAD: u32 = 4u; // f32 bits of max |s[i] - s[i+1]| in that round
 const ST_ROUNDS: u32 = 5u; // rounds finished
+const ST_SUSPECT: u32 = 6u; // validate: nonzero if a row may fail the host's check
 const HIST_BASE: u32 = 8u;
 const HIST: u32 = 256u; // ring of per-round records, 4 words each: max bits, spread bits, s[0] bits, 0
 
@@ -201,6 +202,36 @@ fn rowsum_v2(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 	let total = sum_tree(lid, acc);
 	if (lid == 0u && i < P.rows) {
 		s_out[r] = row_result(r, total);
+	}
+}
+
+// validate flags, in st[ST_SUSPECT], a block whose matrix the host must
+// check (eigen.Check) before it is solved: an entry that is not a
+// positive finite float, found on its bits (a shader compiler may assume
+// floats are never NaN or infinite, so comparisons would not do), or a
+// row whose float32 sum is not below 2^126 (bits 0x7e800000), half the host's bound of 2^127
+// on the float64 sum, far more than float32 rounding can move a sum of
+// positive entries. One workgroup per row, as rowsum_v2. A matrix that
+// passes here passes the host's check, which then never reads it.
+@compute @workgroup_size(256)
+fn validate(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let i = lin(wid, nwg);
+	var acc = 0.0;
+	var bad = 0u;
+	if (i < P.rows) {
+		let base = i * P.n;
+		for (var c = lid; c < P.n; c += WG) {
+			let x = mat[base + c];
+			let b = bitcast<u32>(x);
+			// Zero, the sign bit, or an exponent of all ones (inf, NaN).
+			bad |= select(0u, 1u, b == 0u || b >= 0x7f800000u);
+			acc += x;
+		}
+	}
+	let total = sum_tree(lid, acc);
+	let any_bad = max_tree(lid, bad);
+	if (lid == 0u && i < P.rows && (any_bad != 0u || !(total < bitcast<f32>(0x7e800000u)))) {
+		atomicOr(&st[ST_SUSPECT], 1u);
 	}
 }
 
