@@ -59,18 +59,18 @@ func ParseDevice(s string) (Device, error) {
 
 // HybridBytes is the crossover of DeviceAuto: the smallest input for which
 // the GPU is opened to hash beside the CPU; below it, the GPU is never
-// opened. The GPU is ready only after about 0.25 s (opened while every core
-// hashes) and 0.15 s more (its first staging buffers), and then takes 7 to
-// 8 GB/s, bound by the copies into staging memory that the CPU's cores
-// make, while the cores left to it for them would have hashed almost as
-// much. Measured on the GPU machines (16 cores, files in /dev/shm,
-// 2026-11-23): on the H100 machine a 32 GiB file took 1.60 s on the CPU
-// alone and 1.54 s with the GPU (5 runs each, the GPU hashing 7.7 GB of
-// it), and 16 GiB 0.80 s on the CPU; on the H200 machine, an earlier
-// version (files mapped into memory) lost with the GPU at 4 and 16 GiB,
-// 0.32 s against 0.21 and 0.96 against 0.92. On the 2-core CI machine the
-// only GPU is lavapipe, which DeviceAuto never uses.
-const HybridBytes = 32 << 30
+// opened. The GPU is ready only after about 0.2 s (instance and device,
+// opened while every core hashes) and its first staging buffers, and then
+// takes what the copies into staging memory, made by the CPU's cores,
+// allow, while those cores would have hashed almost as much. Measured on
+// the H100 machine (16 cores, files in /dev/shm, 2026-11-23, a fresh Auto
+// per hash, `blake3.test -test.bench AutoFile`): a 16 GiB file took
+// 610 ms on the CPU alone, 590 ms with the GPU added, 622 ms on the GPU
+// alone; 32 GiB 1.60 s on the CPU and 1.54 s with the GPU (an earlier
+// version). Below 16 GiB the GPU's set-up is a larger share and was not
+// measured to pay. On the 2-core CI machine the only GPU is lavapipe,
+// which DeviceAuto never uses.
+const HybridBytes = 16 << 30
 
 // AutoOptions choose an Auto's hash (Options: mode, output length, CPU
 // threads, GPU variant, timing) and where it runs.

@@ -2,6 +2,7 @@ package blake3
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -190,4 +191,45 @@ func BenchmarkCPU(b *testing.B) {
 			zeebo.Sum256(data)
 		}
 	})
+}
+
+// BenchmarkAutoFile hashes the file WGCOMPUTE_BENCH_FILE (skipped when
+// unset) with an Auto on the CPU alone, on the CPU and the GPU together
+// from the first byte (the hybrid, whatever HybridBytes says), and on the
+// GPU alone: where the crossover HybridBytes comes from. Each iteration
+// is a fresh Auto, as a one-shot b3sum is, GPU opening included.
+func BenchmarkAutoFile(b *testing.B) {
+	path := os.Getenv("WGCOMPUTE_BENCH_FILE")
+	if path == "" {
+		b.Skip("WGCOMPUTE_BENCH_FILE names no file")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		device Device
+		min    int64
+	}{{"cpu", DeviceCPU, HybridBytes}, {"cpu+gpu", DeviceAuto, 1}, {"gpu", DeviceGPU, HybridBytes}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(fi.Size())
+			for b.Loop() {
+				a, err := NewAuto(AutoOptions{Device: c.device})
+				if err != nil {
+					b.Fatal(err)
+				}
+				a.hybridMin = c.min
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := a.SumReader(f); err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+				a.Close()
+			}
+		})
+	}
 }

@@ -291,11 +291,14 @@ func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, erro
 // float32.
 func Hilbert(n int) []float32 {
 	m := make([]float32, n*n)
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			m[r*n+c] = float32(1 / float64(r+c+1))
+	// On all cores: 8192² took 230 ms on one, as long as the GPU's set-up.
+	par.For(n, max(1, 1<<14/max(n, 1)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			for c := 0; c < n; c++ {
+				m[r*n+c] = float32(1 / float64(r+c+1))
+			}
 		}
-	}
+	})
 	return m
 }
 
