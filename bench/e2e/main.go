@@ -1,0 +1,270 @@
+// Command e2e times the library's end-to-end paths from host memory on one
+// adapter and breaks each into the phases of the process trace (upload,
+// download, kernels, allocations, checks), per call: the measurements
+// behind BENCHMARKS.md's end-to-end tables and the choices they justify.
+//
+//	go run ./bench/e2e [-what transfer,staging,blake3,merkle,eigen,rescue,group] [-reps 5] [-size BYTES] [-backend vulkan]
+//	go run ./bench/e2e -what read -file PATH    (a file read by 16 goroutines, nothing hashed)
+//
+// Each measurement runs once to warm up, then -reps times; it prints the
+// median and the minimum, then each traced phase's time per call.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/eigen"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func main() {
+	what := flag.String("what", "transfer,blake3,merkle,eigen,rescue,group", "comma-separated measurements: transfer, staging, blake3, merkle, eigen, rescue, group, read")
+	reps := flag.Int("reps", 5, "timed calls per measurement, after one warm-up call")
+	size := flag.Int("size", 1<<30, "bytes of host data for the transfer, BLAKE3 and Merkle measurements")
+	backend := flag.String("backend", "", "backend (default: any)")
+	file := flag.String("file", "", "the file -what read reads")
+	n := flag.Int("n", 8192, "matrix order for eigen")
+	flag.Parse()
+	if err := run(strings.Split(*what, ","), *reps, *size, *n, *backend, *file); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+}
+
+func run(what []string, reps, size, n int, backend, file string) error {
+	if slices.Contains(what, "read") {
+		return readFile(file)
+	}
+	wgpu.EnableTrace(true)
+	ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+	if err != nil {
+		return err
+	}
+	defer ctx.Close()
+	fmt.Printf("%s (%s), %d bytes\n", ctx.Info().Name, ctx.Info().Backend, size)
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte(i*7 + i>>11)
+	}
+	m := measurer{reps: reps}
+	for _, w := range what {
+		switch w {
+		case "transfer":
+			buf, err := ctx.NewBuffer("e2e", uint64(size))
+			if err != nil {
+				return err
+			}
+			out := make([]byte, size)
+			m.run("upload (until the GPU has it)", func() error {
+				if err := ctx.Upload(buf, 0, data); err != nil {
+					return err
+				}
+				return ctx.Clear(buf, 0, 4)
+			})
+			m.run("download into reused memory", func() error { return ctx.Download(out, buf, 0) })
+			m.run("download into new memory", func() error { return ctx.Download(make([]byte, size), buf, 0) })
+			m.run("allocate and touch host memory (one core)", func() error {
+				b := make([]byte, size)
+				for i := 0; i < len(b); i += 4096 {
+					b[i] = 1
+				}
+				return nil
+			})
+			buf.Release()
+		case "staging":
+			if err := staging(data); err != nil {
+				return err
+			}
+		case "blake3":
+			m.run("blake3.Sum", func() error { _, err := blake3.Sum(ctx, data); return err })
+			e, err := blake3.NewEngine(ctx, blake3.Options{})
+			if err != nil {
+				return err
+			}
+			m.run("blake3 Engine.Sum", func() error { _, err := e.Sum(data); return err })
+			e.Release()
+		case "merkle":
+			leaves := leavesOf(data)
+			b, err := merkle.NewBuilder(ctx, blake3.MerkleMerge{}, merkle.Options{})
+			if err != nil {
+				return err
+			}
+			m.run(fmt.Sprintf("merkle Builder.Build, %d BLAKE3 leaves", len(leaves)), func() error { _, err := b.Build(leaves); return err })
+			var into *merkle.Tree
+			m.run("merkle Builder.BuildInto (the tree's memory reused)", func() error { into, err = b.BuildInto(into, leaves); return err })
+			m.run("merkle Builder.Root", func() error { _, err := b.Root(leaves); return err })
+			b.Release()
+		case "eigen":
+			h := eigen.Hilbert(n)
+			m.run(fmt.Sprintf("eigen.MaxEigen, %d² Hilbert", n), func() error { _, err := eigen.MaxEigen(ctx, h, n, eigen.Options{}); return err })
+			s, err := eigen.NewSolver(ctx, n, eigen.Options{})
+			if err != nil {
+				return err
+			}
+			m.run("eigen Solver Load+Solve", func() error {
+				if err := s.Load(h); err != nil {
+					return err
+				}
+				_, err := s.Solve()
+				return err
+			})
+			s.Release()
+		case "rescue":
+			pairs := make([][8]uint64, 4096*4096)
+			dst := make([][4]uint64, len(pairs))
+			m.run("rescue.MergeMany, 4096² pairs", func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{}) })
+		case "group":
+			// Two members on one GPU: the splits' cost where no second
+			// GPU can share the work.
+			g, err := wgpu.NewGroup(ctx, ctx)
+			if err != nil {
+				return err
+			}
+			m.run("blake3.SumOn, 2 members on 1 GPU", func() error {
+				_, err := blake3.SumOn(g, bytes.NewReader(data), int64(len(data)), blake3.Options{})
+				return err
+			})
+			leaves := leavesOf(data)
+			m.run("merkle.RootOn, 2 members on 1 GPU", func() error { _, err := merkle.RootOn(g, leaves, blake3.MerkleMerge{}, merkle.Options{}); return err })
+			pairs := make([][8]uint64, 1<<22)
+			dst := make([][4]uint64, len(pairs))
+			m.run("rescue.MergeMany, 2^22 pairs, 1 Context", func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{}) })
+			m.run("rescue.MergeManyOn, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.MergeManyOn(g, dst, pairs, rescue.Options{}) })
+		default:
+			return fmt.Errorf("unknown measurement %q", w)
+		}
+	}
+	return nil
+}
+
+// leavesOf views data as 32-byte leaves, a power of two of them.
+func leavesOf(data []byte) [][32]byte {
+	leaves := make([][32]byte, wgpu.PowerOfTwoBelow(uint64(max(len(data)/32, 2))))
+	for i := range leaves {
+		copy(leaves[i][:], data[32*i:])
+	}
+	return leaves
+}
+
+// measurer times calls and prints the trace's phases per call.
+type measurer struct{ reps int }
+
+func (m measurer) run(name string, call func() error) {
+	if err := call(); err != nil {
+		fmt.Printf("%s: %v\n", name, err)
+		return
+	}
+	before := phases()
+	times := make([]time.Duration, m.reps)
+	for i := range times {
+		start := time.Now()
+		if err := call(); err != nil {
+			fmt.Printf("%s: %v\n", name, err)
+			return
+		}
+		times[i] = time.Since(start)
+	}
+	slices.Sort(times)
+	fmt.Printf("%s: median %.2f ms, min %.2f ms\n", name, ms(times[len(times)/2]), ms(times[0]))
+	for _, r := range wgpu.TraceRows() {
+		if c := r.Count - before[r.Phase].Count; c > 0 {
+			fmt.Printf("    %-44s %5d per call %9.2f ms per call\n", r.Phase, c/m.reps, ms(r.Total-before[r.Phase].Total)/float64(m.reps))
+		}
+	}
+}
+
+func phases() map[string]wgpu.TraceRow {
+	rows := map[string]wgpu.TraceRow{}
+	for _, r := range wgpu.TraceRows() {
+		rows[r.Phase] = r
+	}
+	return rows
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// staging times a one-shot upload and download (a fresh Context, whose
+// staging ring is created by the first transfer) and then a warm one, for
+// several rings: what the default ring was chosen from.
+func staging(data []byte) error {
+	for _, o := range []wgpu.TransferOptions{{SlotBytes: 64 << 20, Slots: 4}, {SlotBytes: 32 << 20, Slots: 2}, {SlotBytes: 64 << 20, Slots: 2}, {SlotBytes: 16 << 20, Slots: 2}} {
+		for range 2 {
+			ctx, err := wgpu.Open(wgpu.Options{Transfer: o})
+			if err != nil {
+				return err
+			}
+			buf, err := ctx.NewBuffer("e2e", uint64(len(data)))
+			if err != nil {
+				return err
+			}
+			out := make([]byte, len(data))
+			var t [4]time.Duration
+			for i := range t {
+				start := time.Now()
+				if i < 2 {
+					err = ctx.Upload(buf, 0, data)
+					if err == nil {
+						err = ctx.Clear(buf, 0, 4)
+					}
+				} else {
+					err = ctx.Download(out, buf, 0)
+				}
+				if err != nil {
+					return err
+				}
+				t[i] = time.Since(start)
+			}
+			buf.Release()
+			ctx.Close()
+			fmt.Printf("ring of %d × %d MiB: upload first %.1f ms, then %.1f ms; download first %.1f ms, then %.1f ms\n",
+				o.Slots, o.SlotBytes>>20, ms(t[0]), ms(t[1]), ms(t[2]), ms(t[3]))
+		}
+	}
+	return nil
+}
+
+// readFile reads path with 16 goroutines, 1 MiB at a time, three times,
+// hashing nothing: the host's read bandwidth, against which hashing a
+// file is measured.
+func readFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := fi.Size()
+	for range 3 {
+		start := time.Now()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				buf := make([]byte, 1<<20)
+				for off := next.Add(1<<20) - 1<<20; off < size; off = next.Add(1<<20) - 1<<20 {
+					f.ReadAt(buf, off)
+				}
+			}()
+		}
+		wg.Wait()
+		d := time.Since(start)
+		fmt.Printf("read %d bytes with 16 goroutines: %.1f ms, %.1f GB/s\n", size, ms(d), float64(size)/d.Seconds()/1e9)
+	}
+	return nil
+}
