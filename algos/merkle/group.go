@@ -21,9 +21,13 @@ func groupRanges(n, k int) int {
 // the devices of g: the tree splits into ranges (about four per device,
 // each taken by the next free device), each range's root is built on its
 // device (RangeRoot), and the top levels over the range roots on the
-// group's first device (Combine). The root equals Root's. opts.Timing
+// group's first device (Combine). The root equals Root's; a Group of one
+// builds as Root does. opts.Timing
 // receives the slowest device's range time plus the top's.
 func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	if g != nil && g.Len() == 1 {
+		return Root(g.Contexts()[0], leaves, hash, opts)
+	}
 	var root [32]byte
 	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
 		b, err := checkedBuilder(ctx, hash, o)
@@ -45,6 +49,9 @@ func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 // place on the host by that device's goroutine, and the top levels on the
 // group's first device. The nodes equal Build's.
 func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+	if g != nil && g.Len() == 1 {
+		return Build(g.Contexts()[0], leaves, hash, opts)
+	}
 	n := len(leaves)
 	var nodes [][32]byte
 	if CheckSize(n) == nil {

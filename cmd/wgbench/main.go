@@ -48,44 +48,46 @@ func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gp
 // openGroup opens the devices --devices chooses (see wgpu.OpenGroup).
 func (g *globals) openGroup() (*wgpu.Group, error) { return wgpu.OpenGroup(g.gpu) }
 
-// opening is a device (or, with --devices, a Group) being opened on
-// another goroutine while the command reads its input: the driver's
-// set-up, about 150 ms for the instance and the device on an H100, then
-// overlaps the read instead of following it.
+// opening is the devices of a command being opened on another goroutine
+// while the command reads its input: the driver's set-up, about 150 ms
+// for the instance and the device on an H100, then overlaps the read
+// instead of following it. It is a Group: the GPUs --devices names, or a
+// Group of the one adapter the flags choose (nil for the CPU backend),
+// which every library call on a Group takes as that one device.
 type opening struct {
 	done chan struct{}
-	ctx  *wgpu.Context
 	grp  *wgpu.Group
+	ctx  *wgpu.Context // the one device of a Group of one, closed with it
 	err  error
 }
 
 // openSoon starts opening what the global flags choose.
 func (g *globals) openSoon() *opening {
 	o := &opening{done: make(chan struct{})}
-	group := g.gpu.WantsGroup()
 	go func() {
 		defer close(o.done)
-		if group {
+		if g.gpu.WantsGroup() {
 			o.grp, o.err = g.openGroup()
-		} else {
-			o.ctx, o.err = g.openContext()
+			return
+		}
+		if o.ctx, o.err = g.openContext(); o.err == nil {
+			o.grp, o.err = wgpu.NewGroup(o.ctx)
 		}
 	}()
 	return o
 }
 
-// wait returns the opened Context, or the Group when --devices asked for
-// one (the Context is then nil).
-func (o *opening) wait() (*wgpu.Context, *wgpu.Group, error) {
+// wait returns the opened Group.
+func (o *opening) wait() (*wgpu.Group, error) {
 	<-o.done
-	return o.ctx, o.grp, o.err
+	return o.grp, o.err
 }
 
 // close closes what was opened, waiting for the opening to end.
 func (o *opening) close() {
 	<-o.done
-	o.ctx.Close()
 	o.grp.Close()
+	o.ctx.Close()
 }
 
 // openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,

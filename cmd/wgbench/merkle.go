@@ -177,26 +177,16 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 	if err != nil {
 		return nil, root, err
 	}
-	ctx, grp, err := devices.wait()
+	grp, err := devices.wait()
 	if err != nil {
 		return nil, root, err
 	}
 	opts := merkle.Options{Approach: merkle.Approach(approach)}
-	if grp != nil {
-		if rootOnly {
-			root, err = merkle.RootOn(grp, leaves, hash, opts)
-			return nil, root, err
-		}
-		if tree, err = merkle.BuildOn(grp, leaves, hash, opts); err != nil {
-			return nil, root, err
-		}
-		return tree, tree.Root(), nil
-	}
 	if rootOnly {
-		root, err = merkle.Root(ctx, leaves, hash, opts)
+		root, err = merkle.RootOn(grp, leaves, hash, opts)
 		return nil, root, err
 	}
-	if tree, err = merkle.Build(ctx, leaves, hash, opts); err != nil {
+	if tree, err = merkle.BuildOn(grp, leaves, hash, opts); err != nil {
 		return nil, root, err
 	}
 	return tree, tree.Root(), nil

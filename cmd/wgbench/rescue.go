@@ -129,18 +129,13 @@ func rescueDigests(devices *opening, dst [][4]uint64, els []uint64, m int, v res
 			pairs[i] = [8]uint64(els[8*i:])
 		}
 	}
-	ctx, grp, err := devices.wait()
+	grp, err := devices.wait()
 	if err != nil {
 		return err
 	}
 	opts := rescue.Options{Variant: v}
-	switch {
-	case grp != nil && merge:
+	if merge {
 		return rescue.MergeManyOn(grp, dst, pairs, opts)
-	case grp != nil:
-		return rescue.HashElementsManyOn(grp, dst, els, m, opts)
-	case merge:
-		return rescue.MergeMany(ctx, dst, pairs, opts)
 	}
-	return rescue.HashElementsMany(ctx, dst, els, m, opts)
+	return rescue.HashElementsManyOn(grp, dst, els, m, opts)
 }
