@@ -242,6 +242,27 @@ func (c *Context) Clear(b *Buffer, offset, size uint64) (err error) {
 	return c.submitAndWait("clear "+b.label, enc)
 }
 
+// Wait returns once every transfer and kernel queued on c has finished.
+// Upload returns with its last copies still queued, ahead of any later
+// kernel; a caller timing its kernels (Timing.Kernel) waits for them
+// first, so that the copies are not counted as kernel time.
+func (c *Context) Wait() (err error) {
+	if c == nil {
+		return errNilContext("wait")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer guard("wait", &err)
+	if err := c.check("wait"); err != nil {
+		return err
+	}
+	defer Span("wait for queued transfers")(0)
+	if err := c.waitIdle(); err != nil {
+		return fmt.Errorf("wgpu: wait: %w", err)
+	}
+	return nil
+}
+
 // submitAndWait finishes enc, submits it and waits for the queue to finish
 // it. Callers hold c.mu.
 func (c *Context) submitAndWait(op string, enc *gpu.CommandEncoder) error {

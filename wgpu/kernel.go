@@ -168,7 +168,8 @@ type Timing struct {
 	// compute work, from timestamp queries; zero when Measured is false
 	// (adapters without TimestampQuery, such as GL). Transfers still
 	// copying when the run starts (Upload returns before its last copy is
-	// done) are counted in it: wait for them first when timing a kernel.
+	// done) are counted in it: call Context.Wait first when timing a
+	// kernel.
 	Kernel   time.Duration
 	Measured bool
 	// Wall is the host time from submission to completion.

@@ -320,3 +320,21 @@ func TestPooledBufferReadsZeros(t *testing.T) {
 		require.Zero(t, ctx.LiveBuffers())
 	})
 }
+
+// Wait returns once queued uploads are done, and errs on nil or closed
+// Contexts instead of panicking.
+func TestWait(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		b, err := ctx.NewBuffer("wait", 4<<20)
+		require.NoError(t, err)
+		defer b.Release()
+		require.NoError(t, ctx.Upload(b, 0, make([]byte, 4<<20)))
+		require.NoError(t, ctx.Wait())
+	})
+	var nilCtx *wgpu.Context
+	require.ErrorContains(t, nilCtx.Wait(), "nil Context")
+	c, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0]})
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	require.ErrorContains(t, c.Wait(), "closed")
+}

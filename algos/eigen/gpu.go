@@ -258,8 +258,8 @@ func (s *Solver) checkAndUpload(m []float32) error {
 	if err := s.ctx.Upload(s.a, 0, wgpu.Bytes(m)); err != nil {
 		return fmt.Errorf("eigen: upload matrix: %w", err)
 	}
-	if err := s.ctx.Clear(s.st, 0, 0); err != nil {
-		return fmt.Errorf("eigen: clear state: %w", err)
+	if err := s.clearState(); err != nil {
+		return err
 	}
 	var ds []wgpu.Dispatch
 	for _, b := range s.blocks {
@@ -268,11 +268,17 @@ func (s *Solver) checkAndUpload(m []float32) error {
 			Params:   []uint32{uint32(s.n), uint32(b.row0), uint32(b.rows), 0, 0, 0, 0, 0},
 			Groups:   s.ctx.Grid(uint64(b.rows)*256, 256)})
 	}
-	if _, err := s.ctx.Run(ds...); err != nil {
+	// Queued, not waited for: the read-back of the flag waits for it.
+	p, err := s.ctx.Submit(ds...)
+	if err != nil {
 		return fmt.Errorf("eigen: validate matrix: %w", err)
 	}
 	state := make([]uint32, 8)
-	if err := s.ctx.Download(wgpu.Bytes(state), s.st, 0); err != nil {
+	err = s.ctx.Download(wgpu.Bytes(state), s.st, 0)
+	if _, werr := p.Wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
 		return fmt.Errorf("eigen: validate matrix: %w", err)
 	}
 	if state[stSuspect] != 0 {
@@ -306,8 +312,8 @@ func (s *Solver) solve() (Result, wgpu.Timing, error) {
 	if err := s.ctx.Upload(s.v, 0, wgpu.Bytes(ones)); err != nil {
 		return Result{}, total, fmt.Errorf("eigen: upload vector: %w", err)
 	}
-	if err := s.ctx.Clear(s.st, 0, 0); err != nil {
-		return Result{}, total, fmt.Errorf("eigen: clear state: %w", err)
+	if err := s.clearState(); err != nil {
+		return Result{}, total, err
 	}
 	res := Result{Blocks: len(s.blocks)}
 	state := make([]uint32, 8)
@@ -345,6 +351,16 @@ func (s *Solver) solve() (Result, wgpu.Timing, error) {
 	res.Converged = state[stConverged] != 0
 	res.Spread = float64(math.Float32frombits(state[stSpread]))
 	return res, total, nil
+}
+
+// clearState zeroes the state buffer with a queued write (4 KiB), ordered
+// before the next submission, rather than a clear that waits for the
+// queue: each wait is a round trip to the device.
+func (s *Solver) clearState() error {
+	if err := s.ctx.Upload(s.st, 0, make([]byte, stWords*4)); err != nil {
+		return fmt.Errorf("eigen: clear state: %w", err)
+	}
+	return nil
 }
 
 // roundsFor is how many rounds one submission holds when a round takes

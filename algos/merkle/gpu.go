@@ -450,9 +450,8 @@ func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	}
 	// Upload returns with its last staging copies still queued, and the
 	// run's start timestamp would be taken while they drain: wait for them
-	// (a 4-byte clear of node 0, which no kernel writes) so that the kernel
-	// time is the kernels' alone.
-	if err := r.ctx.Clear(r.nodeBuf, 0, 4); err != nil {
+	// so that the kernel time is the kernels' alone.
+	if err := r.ctx.Wait(); err != nil {
 		return fmt.Errorf("merkle: %w", err)
 	}
 	if err := r.waitChecked(); err != nil {
