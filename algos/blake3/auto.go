@@ -63,15 +63,14 @@ func ParseDevice(s string) (Device, error) {
 // opened while every core hashes) and its first staging buffers, and then
 // takes what the copies into staging memory, made by the CPU's cores,
 // allow, while those cores would have hashed almost as much. Measured on
-// the H100 machine (16 cores, files in /dev/shm, 2026-11-23): 32 GiB took
-// 1.60 s on the CPU alone and 1.54 s with the GPU; 16 GiB, a fresh Auto per
-// hash (`blake3.test -test.bench AutoFile`), 610 ms on the CPU, 590 ms with
-// the GPU, 622 ms on the GPU alone, but in a later run on a busier host
-// `wgbench b3sum` with the GPU added took 1.19 times b3sum's time where the
-// CPU alone had taken 1.04 times: at 16 GiB the gain is within the host's
-// noise, so the crossover stays at 32 GiB. On the 2-core CI machine the
-// only GPU is lavapipe, which DeviceAuto never uses.
-const HybridBytes = 32 << 30
+// the H100 machine (16 cores, files in /dev/shm, 2026-11-23, a fresh Auto
+// per hash, `blake3.test -test.bench AutoFile`), a 16 GiB file: on the
+// CPU alone 603 and 636 ms, with the GPU added 569 and 601 ms (two rounds
+// in one run; b3sum 1.2.0 took 513-616 ms in the same run). Smaller
+// inputs were not measured to gain: the GPU's set-up is a larger share of
+// them. On the 2-core CI machine the only GPU is lavapipe, which
+// DeviceAuto never uses.
+const HybridBytes = 16 << 30
 
 // AutoOptions choose an Auto's hash (Options: mode, output length, CPU
 // threads, GPU variant, timing) and where it runs.
@@ -117,6 +116,7 @@ type Auto struct {
 	hybridMin          int64
 	hybridTask         uint64
 	gpuMin, gpuMax     uint64
+	gpuCores           int // once the GPU runs, 1 in gpuCores of the CPU's workers stops (hybridGPUCores)
 	software, gpuFirst bool
 	gpuBytes           uint64 // what the GPU hashed in the hybrid in the last call
 }
@@ -139,7 +139,7 @@ func NewAuto(opts AutoOptions) (*Auto, error) {
 		return nil, err
 	}
 	a := &Auto{opts: opts, cpu: cpu,
-		hybridMin: HybridBytes, hybridTask: hybridTask, gpuMin: hybridGPUMin, gpuMax: hybridGPUMax}
+		hybridMin: HybridBytes, hybridTask: hybridTask, gpuMin: hybridGPUMin, gpuMax: hybridGPUMax, gpuCores: hybridGPUCores}
 	a.gpu.ready = make(chan struct{})
 	return a, nil
 }

@@ -208,10 +208,19 @@ func BenchmarkAutoFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
-		name   string
-		device Device
-		min    int64
-	}{{"cpu", DeviceCPU, HybridBytes}, {"cpu+gpu", DeviceAuto, 1}, {"gpu", DeviceGPU, HybridBytes}} {
+		name     string
+		device   Device
+		min      int64
+		gpuMax   uint64 // 0: the default
+		gpuCores int    // 0: the default
+	}{
+		{"cpu", DeviceCPU, HybridBytes, 0, 0},
+		{"cpu+gpu", DeviceAuto, 1, 0, 0},
+		{"cpu+gpu/runs=256MiB", DeviceAuto, 1, 256 << 20, 0},
+		{"cpu+gpu/cpu-keeps-half", DeviceAuto, 1, 0, 2},
+		{"cpu+gpu/runs=256MiB/cpu-keeps-half", DeviceAuto, 1, 256 << 20, 2},
+		{"gpu", DeviceGPU, HybridBytes, 0, 0},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(fi.Size())
 			for b.Loop() {
@@ -220,6 +229,12 @@ func BenchmarkAutoFile(b *testing.B) {
 					b.Fatal(err)
 				}
 				a.hybridMin = c.min
+				if c.gpuMax != 0 {
+					a.gpuMax = c.gpuMax
+				}
+				if c.gpuCores != 0 {
+					a.gpuCores = c.gpuCores
+				}
 				f, err := os.Open(path)
 				if err != nil {
 					b.Fatal(err)

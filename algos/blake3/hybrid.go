@@ -29,13 +29,17 @@ const (
 	// hybridGPUMin is the smallest run the GPU takes: below it a
 	// submission's fixed cost outweighs its work.
 	hybridGPUMin = 4 << 20
-	// hybridGPUMax is the largest run the GPU takes (64 MiB: 2 ms of
+	// hybridGPUMax is the largest run the GPU takes (256 MiB: 8 ms of
 	// upload at 32 GB/s, so that the CPU waits little for the GPU's last
-	// run); the device's binding limit may lower it.
-	hybridGPUMax = 64 << 20
-	// hybridGPUCores: once the GPU runs, 1 in hybridGPUCores of the CPU's
-	// workers stops, so that the uploads' copies find cores.
-	hybridGPUCores = 4
+	// run); the device's binding limit may lower it. hybridGPUCores: once
+	// the GPU runs, 1 in hybridGPUCores of the CPU's workers stops, so that
+	// the uploads' copies find cores. Measured on the H100 machine (16 GiB
+	// in /dev/shm, `blake3.test -test.bench AutoFile`, two rounds in one
+	// run, 2026-11-23): runs of 64 MiB with a quarter of the workers
+	// stopped took 761 and 661 ms, slower than the CPU alone (603, 636 ms);
+	// runs of 256 MiB with half of them stopped 569 and 601 ms.
+	hybridGPUMax   = 256 << 20
+	hybridGPUCores = 2
 )
 
 // hybridQueue hands out the tasks not yet taken: [front, back), which
@@ -163,7 +167,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	// the uploads' copies into staging memory need cores, and with every
 	// core hashing they waited for one and ran at 5 GB/s (H200 machine).
 	threads := cpuThreads(a.opts.Threads)
-	keep := max(threads-threads/hybridGPUCores, 1)
+	keep := max(threads-threads/a.gpuCores, 1)
 	key, flags := a.cpu.key, a.cpu.flags
 	hashTask := func(i uint64, buf []byte) ([8]uint32, error) {
 		first := i * task
