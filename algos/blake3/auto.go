@@ -59,18 +59,21 @@ func ParseDevice(s string) (Device, error) {
 
 // HybridBytes is the crossover of DeviceAuto: the smallest input for which
 // the GPU is opened to hash beside the CPU; below it, the GPU is never
-// opened. The GPU is ready only after about 0.2 s (instance and device,
-// opened while every core hashes) and its first staging buffers, and then
-// takes what the copies into staging memory, made by the CPU's cores,
-// allow, while those cores would have hashed almost as much. Measured on
-// the H100 machine (16 cores, files in /dev/shm, 2026-11-23, a fresh Auto
-// per hash, `blake3.test -test.bench AutoFile`), a 16 GiB file: on the
-// CPU alone 603 and 636 ms, with the GPU added 569 and 601 ms (two rounds
-// in one run; b3sum 1.2.0 took 513-616 ms in the same run). Smaller
-// inputs were not measured to gain: the GPU's set-up is a larger share of
-// them. On the 2-core CI machine the only GPU is lavapipe, which
+// opened. The GPU is ready only after about 0.2 s in a new process
+// (instance and device, opened while every core hashes) and its first
+// staging buffers, and then takes what the copies into staging memory,
+// made by the CPU's cores, allow, while those cores would have hashed
+// almost as much. Measured on the H100 machine (16 cores, files in
+// /dev/shm, 2026-11-23), a 16 GiB file: in one process, with the device
+// already open from an earlier hash (`blake3.test -test.bench AutoFile`),
+// the CPU alone took 603 and 636 ms, with the GPU added 569 and 601 ms;
+// but `wgbench b3sum`, a new process each time, took 727 ms with the GPU
+// against 653 ms on the CPU (11 alternating runs; b3sum 1.2.0 619 ms), the
+// device's set-up included. So a one-shot hash gains from the GPU only
+// above 16 GiB; 32 GiB is where it was measured to (1.54 s against 1.60 s
+// on the CPU). On the 2-core CI machine the only GPU is lavapipe, which
 // DeviceAuto never uses.
-const HybridBytes = 16 << 30
+const HybridBytes = 32 << 30
 
 // AutoOptions choose an Auto's hash (Options: mode, output length, CPU
 // threads, GPU variant, timing) and where it runs.

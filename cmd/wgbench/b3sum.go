@@ -36,7 +36,7 @@ exit status; '-' or no FILE reads standard input. A name holding a backslash
 or a newline is escaped, and its line starts with a backslash.
 
 --device auto (the default) hashes on all CPU cores, and adds the GPU for an
-input of 16 GiB or more when the machine has a GPU that is not a software
+input of 32 GiB or more when the machine has a GPU that is not a software
 renderer; --device cpu never opens a GPU; --device gpu hashes everything on
 the adapter --backend and --adapter choose, or, with --devices, each file on
 all the GPUs it names at once. WGCOMPUTE_BACKEND=cpu (or
