@@ -284,6 +284,42 @@ func (e *Engine) SumPieces(r io.ReaderAt, total, off, n uint64) ([]Piece, error)
 	return sumPieces(r, total, off, n, e.flags, e.node)
 }
 
+// SumPiecesBuffer is SumPieces for a range already on the Engine's
+// device: buf holds bytes [off, off+n) of a total-byte input from its
+// start (n rounded up to whole 16-byte words). Each GPU of a Group can so
+// hash its share of data its kernels made, in place, and Combine merges
+// the pieces of all of them; nothing crosses to the host but the pieces.
+func (e *Engine) SumPiecesBuffer(buf *wgpu.Buffer, total, off, n uint64) ([]Piece, error) {
+	switch {
+	case buf == nil:
+		return nil, errors.New("blake3: SumPiecesBuffer needs a buffer, got nil")
+	case e.ctx == nil:
+		return nil, errors.New("blake3: SumPiecesBuffer needs the Context that holds the buffer, got nil (the CPU)")
+	case words16(n) > buf.Size():
+		return nil, fmt.Errorf("blake3: %d bytes need %d bytes of the buffer (whole 16-byte words), it has %d", n, words16(n), buf.Size())
+	}
+	ps, err := Subtrees(total, off, n)
+	if err != nil {
+		return nil, err
+	}
+	e.timing = wgpu.Timing{}
+	defer e.report(time.Now())
+	for i := range ps {
+		p := &ps[i]
+		rel := p.Offset - off
+		o, _, err := e.tree(p.Offset/ChunkSize, p.Length, e.maxPiece, func(_ int, at, size uint64) (wgpu.Binding, uint64, error) {
+			got := min(size, p.Length-min(at, p.Length))
+			return wgpu.Binding{Buffer: buf, Offset: rel + at, Size: words16(got)}, got, nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("blake3: hash the %s: %w", p.describe(), err)
+		}
+		p.Mode = modeOf(e.flags)
+		p.setNode(o)
+	}
+	return ps, nil
+}
+
 // SumPieces is the function SumPieces where the Auto's Device chooses:
 // each piece is hashed as an input of its size would be (DeviceAuto adds
 // the GPU to the CPU for a piece of HybridBytes or more).

@@ -467,3 +467,54 @@ func TestSumOn(t *testing.T) {
 	_, err := SumOn(nil, bytes.NewReader(nil), 0, Options{})
 	require.ErrorContains(t, err, "no Group")
 }
+
+// TestSumPiecesBuffer hashes ranges of inputs already on the device, each
+// in a buffer of its own as each GPU of a Group would hold its share, and
+// checks that their pieces combine into the reference hash.
+func TestSumPiecesBuffer(t *testing.T) {
+	data := randomBytes(54, 1<<20+4097)
+	forGPUs := func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(55, 56))
+		for mi, mode := range testModes {
+			e, err := NewEngine(ctx, mode)
+			require.NoError(t, err)
+			for _, n := range []int{0, 1, 1024, 1025, 3*1024 + 7, 64*1024 + 1, 200_001, 1<<20 + 4097} {
+				if words16(uint64(n)) > ctx.Limits().MaxBufferSize {
+					continue // small limits: the ranges must fit a buffer; their bindings are still split
+				}
+				in := data[:n]
+				for _, k := range []int{1, 2, 3} {
+					var all []Piece
+					for _, c := range randomCuts(rng, uint64(n), k) {
+						buf, err := ctx.NewBuffer("range", words16(c.n))
+						require.NoError(t, err)
+						require.NoError(t, ctx.Upload(buf, 0, in[c.off:c.off+c.n]))
+						ps, err := e.SumPiecesBuffer(buf, uint64(n), c.off, c.n)
+						buf.Release()
+						require.NoError(t, err, "%d bytes, range %+v", n, c)
+						all = append(all, ps...)
+					}
+					got, err := Combine(all, mode)
+					require.NoError(t, err)
+					require.Equal(t, refSum(t, in, mode), got, "%d bytes in %d ranges, mode %d", n, k, mi)
+				}
+			}
+			e.Release()
+			require.Zero(t, ctx.LiveBuffers())
+		}
+		e, err := NewEngine(ctx, Options{})
+		require.NoError(t, err)
+		_, err = e.SumPiecesBuffer(nil, 10, 0, 10)
+		require.ErrorContains(t, err, "needs a buffer")
+		small, err := ctx.NewBuffer("small", 16)
+		require.NoError(t, err)
+		_, err = e.SumPiecesBuffer(small, 4096, 0, 4096)
+		require.ErrorContains(t, err, "need 4096 bytes of the buffer")
+		_, err = e.SumPiecesBuffer(small, 4096, 5, 7)
+		require.Error(t, err, "a range that does not start on a chunk")
+		small.Release()
+		e.Release()
+	}
+	gputest.ForEach(t, forGPUs)
+	gputest.ForEachSmall(t, forGPUs)
+}
