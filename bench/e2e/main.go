@@ -5,6 +5,13 @@
 //
 //	go run ./bench/e2e [-what transfer,staging,blake3,merkle,eigen,rescue,group] [-reps 5] [-size BYTES] [-backend vulkan]
 //	go run ./bench/e2e -what read -file PATH    (a file read by 16 goroutines, nothing hashed)
+//	go run ./bench/e2e -what scaling [-devices all] [-resident BYTES] [-pairs N] [-leaves N]
+//
+// scaling runs the several-GPU targets on the first k devices of a Group,
+// k = 1 and all: BLAKE3 of data resident on the GPUs (each its share,
+// SumPiecesBuffer, then Combine), Rescue MergeManyOn and a Rescue Merkle
+// RootOn from host memory, and uploads to every GPU at once (the host's
+// transfer bound).
 //
 // Each measurement runs once to warm up, then -reps times; it prints the
 // median and the minimum, then each traced phase's time per call.
@@ -35,7 +42,18 @@ func main() {
 	backend := flag.String("backend", "", "backend (default: any)")
 	file := flag.String("file", "", "the file -what read reads")
 	n := flag.Int("n", 8192, "matrix order for eigen")
+	devices := flag.String("devices", "all", "scaling: the Group's devices, as wgpu.Options.Devices reads them")
+	resident := flag.Uint64("resident", 8<<30, "scaling: bytes of BLAKE3 input resident on the GPUs")
+	pairs := flag.Int("pairs", 1<<26, "scaling: Rescue merges")
+	leaves := flag.Int("leaves", 1<<24, "scaling: Rescue Merkle leaves")
 	flag.Parse()
+	if *what == "scaling" {
+		if err := scaling(wgpu.Options{Backend: *backend, Devices: *devices}, *reps, *resident, *pairs, *leaves); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(strings.Split(*what, ","), *reps, *size, *n, *backend, *file); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
@@ -265,6 +283,149 @@ func readFile(path string) error {
 		wg.Wait()
 		d := time.Since(start)
 		fmt.Printf("read %d bytes with 16 goroutines: %.1f ms, %.1f GB/s\n", size, ms(d), float64(size)/d.Seconds()/1e9)
+	}
+	return nil
+}
+
+// scaling measures the several-GPU targets on the first k members of the
+// Group opts opens, for k = 1 and every member.
+func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) error {
+	g, err := wgpu.OpenGroup(opts)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	all := g.Contexts()
+	for i, c := range all {
+		fmt.Printf("device %d: %s (%s)\n", i, c.Info().Name, c.Info().Backend)
+	}
+	counts := []int{1}
+	if len(all) > 1 {
+		counts = append(counts, len(all))
+	}
+	pattern := make([]byte, 256<<20)
+	for i := range pattern {
+		pattern[i] = byte(i*131 + i>>13)
+	}
+	pairData := make([][8]uint64, pairs)
+	for i := range pairData {
+		pairData[i] = [8]uint64{uint64(i), uint64(i) * 3, 7, 11, 13, 17, 19, uint64(i) ^ 0xabc}
+	}
+	dst := make([][4]uint64, pairs)
+	leafData := make([][32]byte, leaves)
+	for i := range leafData {
+		leafData[i][0], leafData[i][1], leafData[i][2] = byte(i), byte(i>>8), byte(i>>16)
+	}
+	var firstHash []byte
+	for _, k := range counts {
+		sub, err := wgpu.NewGroup(all[:k]...)
+		if err != nil {
+			return err
+		}
+		// BLAKE3, resident: each member holds its part, uploaded untimed.
+		bufs := make([]*wgpu.Buffer, k)
+		engines := make([]*blake3.Engine, k)
+		times := make([]wgpu.Timing, k)
+		err = sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
+			off, n, err := blake3.Part(resident, uint64(i), uint64(k))
+			if err != nil {
+				return err
+			}
+			if bufs[i], err = ctx.NewBuffer("resident", (n+15)&^15); err != nil {
+				return err
+			}
+			// Byte x of the input is pattern[x mod len(pattern)], whatever
+			// the split.
+			for at := uint64(0); at < n; {
+				pos := (off + at) % uint64(len(pattern))
+				chunk := min(uint64(len(pattern))-pos, n-at)
+				if err := ctx.Upload(bufs[i], at, pattern[pos:pos+chunk]); err != nil {
+					return err
+				}
+				at += chunk
+			}
+			engines[i], err = blake3.NewEngine(ctx, blake3.Options{Timing: &times[i]})
+			if err != nil {
+				return err
+			}
+			return ctx.Wait()
+		})
+		if err != nil {
+			return fmt.Errorf("blake3 resident on %d devices: %w", k, err)
+		}
+		var walls []time.Duration
+		var kernel time.Duration
+		for r := 0; r <= reps; r++ {
+			pieces := make([][]blake3.Piece, k)
+			start := time.Now()
+			err := sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
+				off, n, _ := blake3.Part(resident, uint64(i), uint64(k))
+				var err error
+				pieces[i], err = engines[i].SumPiecesBuffer(bufs[i], resident, off, n)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			sum, err := blake3.Combine(slices.Concat(pieces...), blake3.Options{})
+			if err != nil {
+				return err
+			}
+			wall := time.Since(start)
+			if firstHash == nil {
+				firstHash = sum
+			} else if !bytes.Equal(sum, firstHash) {
+				return fmt.Errorf("blake3 resident on %d devices: %x, on one %x", k, sum, firstHash)
+			}
+			if r == 0 {
+				continue // warm-up
+			}
+			walls = append(walls, wall)
+			var t wgpu.Timing
+			for _, x := range times {
+				t = t.Parallel(x)
+			}
+			kernel += t.Elapsed()
+		}
+		slices.Sort(walls)
+		kernel /= time.Duration(reps)
+		fmt.Printf("BLAKE3 %d bytes resident on %d device(s): kernels %.3f ms (%.0f GB/s, slowest device), wall %.3f ms median\n",
+			resident, k, ms(kernel), float64(resident)/kernel.Seconds()/1e9, ms(walls[len(walls)/2]))
+		for i := range bufs {
+			engines[i].Release()
+			bufs[i].Release()
+		}
+		// Rescue merges and a Rescue Merkle tree, from host memory.
+		var t wgpu.Timing
+		m := measurer{reps: reps}
+		m.run(fmt.Sprintf("rescue.MergeManyOn %d pairs on %d device(s)", pairs, k), func() error {
+			return rescue.MergeManyOn(sub, dst, pairData, rescue.Options{Timing: &t})
+		})
+		fmt.Printf("    kernels of the last call: %.2f ms (slowest device)\n", ms(t.Elapsed()))
+		m.run(fmt.Sprintf("merkle.RootOn %d Rescue leaves on %d device(s)", leaves, k), func() error {
+			_, err := merkle.RootOn(sub, leafData, rescue.MerkleMerge{}, merkle.Options{Timing: &t})
+			return err
+		})
+		fmt.Printf("    kernels of the last call: %.2f ms (slowest device plus the top)\n", ms(t.Elapsed()))
+		// The host's transfer bound: 1 GiB up to each device at once.
+		up := make([]*wgpu.Buffer, k)
+		for i, c := range all[:k] {
+			if up[i], err = c.NewBuffer("upload", 1<<30); err != nil {
+				return err
+			}
+		}
+		host := make([]byte, 1<<30)
+		m.run(fmt.Sprintf("1 GiB to each of %d device(s) at once", k), func() error {
+			return sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
+				if err := ctx.Upload(up[i], 0, host); err != nil {
+					return err
+				}
+				return ctx.Wait()
+			})
+		})
+		for _, b := range up {
+			b.Release()
+		}
 	}
 	return nil
 }
