@@ -322,31 +322,37 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 		if err != nil {
 			return err
 		}
-		// BLAKE3, resident: each member holds its part, uploaded untimed.
-		bufs := make([]*wgpu.Buffer, k)
+		// BLAKE3, resident: each member holds its share, uploaded untimed,
+		// in buffers of at most 2 GiB (an H100 refused one of 8 GiB
+		// through wgpu, "not enough memory left", below its maxBufferSize).
+		per := int((resident/uint64(k) + (2 << 30) - 1) / (2 << 30))
+		parts := uint64(k * per)
+		bufs := make([]*wgpu.Buffer, k*per)
 		engines := make([]*blake3.Engine, k)
 		times := make([]wgpu.Timing, k)
 		err = sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
-			off, n, err := blake3.Part(resident, uint64(i), uint64(k))
-			if err != nil {
+			var err error
+			if engines[i], err = blake3.NewEngine(ctx, blake3.Options{Timing: &times[i]}); err != nil {
 				return err
 			}
-			if bufs[i], err = ctx.NewBuffer("resident", (n+15)&^15); err != nil {
-				return err
-			}
-			// Byte x of the input is pattern[x mod len(pattern)], whatever
-			// the split.
-			for at := uint64(0); at < n; {
-				pos := (off + at) % uint64(len(pattern))
-				chunk := min(uint64(len(pattern))-pos, n-at)
-				if err := ctx.Upload(bufs[i], at, pattern[pos:pos+chunk]); err != nil {
+			for j := i * per; j < (i+1)*per; j++ {
+				off, n, err := blake3.Part(resident, uint64(j), parts)
+				if err != nil {
 					return err
 				}
-				at += chunk
-			}
-			engines[i], err = blake3.NewEngine(ctx, blake3.Options{Timing: &times[i]})
-			if err != nil {
-				return err
+				if bufs[j], err = ctx.NewBuffer("resident", max((n+15)&^15, 16)); err != nil {
+					return err
+				}
+				// Byte x of the input is pattern[x mod len(pattern)],
+				// whatever the split.
+				for at := uint64(0); at < n; {
+					pos := (off + at) % uint64(len(pattern))
+					chunk := min(uint64(len(pattern))-pos, n-at)
+					if err := ctx.Upload(bufs[j], at, pattern[pos:pos+chunk]); err != nil {
+						return err
+					}
+					at += chunk
+				}
 			}
 			return ctx.Wait()
 		})
@@ -356,13 +362,19 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 		var walls []time.Duration
 		var kernel time.Duration
 		for r := 0; r <= reps; r++ {
-			pieces := make([][]blake3.Piece, k)
+			pieces := make([][]blake3.Piece, k*per)
+			memberTime := make([]wgpu.Timing, k)
 			start := time.Now()
 			err := sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
-				off, n, _ := blake3.Part(resident, uint64(i), uint64(k))
-				var err error
-				pieces[i], err = engines[i].SumPiecesBuffer(bufs[i], resident, off, n)
-				return err
+				for j := i * per; j < (i+1)*per; j++ {
+					off, n, _ := blake3.Part(resident, uint64(j), parts)
+					var err error
+					if pieces[j], err = engines[i].SumPiecesBuffer(bufs[j], resident, off, n); err != nil {
+						return err
+					}
+					memberTime[i] = memberTime[i].Add(times[i])
+				}
+				return nil
 			})
 			if err != nil {
 				return err
@@ -382,7 +394,7 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 			}
 			walls = append(walls, wall)
 			var t wgpu.Timing
-			for _, x := range times {
+			for _, x := range memberTime {
 				t = t.Parallel(x)
 			}
 			kernel += t.Elapsed()
@@ -391,9 +403,11 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 		kernel /= time.Duration(reps)
 		fmt.Printf("BLAKE3 %d bytes resident on %d device(s): kernels %.3f ms (%.0f GB/s, slowest device), wall %.3f ms median\n",
 			resident, k, ms(kernel), float64(resident)/kernel.Seconds()/1e9, ms(walls[len(walls)/2]))
-		for i := range bufs {
-			engines[i].Release()
-			bufs[i].Release()
+		for _, e := range engines {
+			e.Release()
+		}
+		for _, b := range bufs {
+			b.Release()
 		}
 		// Rescue merges and a Rescue Merkle tree, from host memory.
 		var t wgpu.Timing
