@@ -359,9 +359,9 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 		if err != nil {
 			return fmt.Errorf("blake3 resident on %d devices: %w", k, err)
 		}
-		var walls []time.Duration
-		var kernel time.Duration
-		for r := 0; r <= reps; r++ {
+		// hash hashes the resident input once on every member and checks
+		// the hash against the first one.
+		hash := func() (wgpu.Timing, time.Duration, error) {
 			pieces := make([][]blake3.Piece, k*per)
 			memberTime := make([]wgpu.Timing, k)
 			start := time.Now()
@@ -377,26 +377,39 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 				return nil
 			})
 			if err != nil {
-				return err
+				return wgpu.Timing{}, 0, err
 			}
 			sum, err := blake3.Combine(slices.Concat(pieces...), blake3.Options{})
 			if err != nil {
-				return err
+				return wgpu.Timing{}, 0, err
 			}
 			wall := time.Since(start)
 			if firstHash == nil {
 				firstHash = sum
 			} else if !bytes.Equal(sum, firstHash) {
-				return fmt.Errorf("blake3 resident on %d devices: %x, on one %x", k, sum, firstHash)
+				return wgpu.Timing{}, 0, fmt.Errorf("blake3 resident on %d devices: %x, on one %x", k, sum, firstHash)
 			}
-			if r == 0 {
-				continue // warm-up
-			}
-			walls = append(walls, wall)
 			var t wgpu.Timing
 			for _, x := range memberTime {
 				t = t.Parallel(x)
 			}
+			return t, wall, nil
+		}
+		// Half a second of warm-up first: an idle GPU clocks down, and
+		// the uploads left it idle.
+		for warm := time.Now(); time.Since(warm) < 500*time.Millisecond; {
+			if _, _, err := hash(); err != nil {
+				return err
+			}
+		}
+		var walls []time.Duration
+		var kernel time.Duration
+		for range reps {
+			t, wall, err := hash()
+			if err != nil {
+				return err
+			}
+			walls = append(walls, wall)
 			kernel += t.Elapsed()
 		}
 		slices.Sort(walls)
