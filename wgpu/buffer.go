@@ -80,6 +80,21 @@ func (c *Context) putPooled(buf *gpu.Buffer, cp uint64) {
 	c.poolBytes += cp
 }
 
+// FreeUnused frees the device memory the Context keeps for reuse: the
+// released buffers of its pool. Later calls create buffers again. Close
+// frees them too; this is for a program that keeps a Context open and
+// wants the memory back for something else.
+func (c *Context) FreeUnused() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.emptyPool()
+	}
+}
+
 // emptyPool frees every pooled buffer. Callers hold c.mu.
 func (c *Context) emptyPool() {
 	for _, b := range c.pool {

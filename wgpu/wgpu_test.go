@@ -318,6 +318,13 @@ func TestPooledBufferReadsZeros(t *testing.T) {
 		}
 		require.GreaterOrEqual(t, reused()-before, 2, "rounds 2 and 3 should reuse round 1's buffer")
 		require.Zero(t, ctx.LiveBuffers())
+		// FreeUnused empties the pool: the next buffer is a new one.
+		ctx.FreeUnused()
+		before = reused()
+		b, err := ctx.NewBuffer("after free", n)
+		require.NoError(t, err)
+		b.Release()
+		require.Equal(t, before, reused())
 	})
 }
 
