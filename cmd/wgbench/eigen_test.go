@@ -140,3 +140,19 @@ func TestEigenBadInput(t *testing.T) {
 	_, _, err := wgbench(t, "eigen", "--hilbert", "4", "--variant", "v9", "--backend", gputest.Backends()[0])
 	require.ErrorContains(t, err, "v9")
 }
+
+// TestEigenLargeFile reads a matrix of more than parallelRead bytes (every
+// core reads a part) and gets the answer of the same matrix in memory; one
+// byte more or less in the file is an error.
+func TestEigenLargeFile(t *testing.T) {
+	const n = 1500 // 9 MB
+	m := eigen.Random(n, 3)
+	in := writeMatrix(t, filepath.Join(t.TempDir(), "big.bin"), m)
+	want, err := eigen.MaxEigen(nil, m, n, eigen.Options{})
+	require.NoError(t, err)
+	r := runEigenJSON(t, "--in", in, "--n", "1500", "--backend", "cpu")
+	require.Equal(t, want.Value, r.Eigenvalue)
+	require.Equal(t, want.Iterations, r.Iterations)
+	_, _, err = wgbench(t, "eigen", "--in", in, "--n", "1499", "--backend", "cpu")
+	require.ErrorContains(t, err, "has 9000000 bytes")
+}

@@ -132,6 +132,19 @@ func readExactly(path string, dst []byte, size string) error {
 	if fi.Mode().IsRegular() && fi.Size() != 0 && fi.Size() != want {
 		return fmt.Errorf("%s has %d bytes; %s has %d", path, fi.Size(), size, want)
 	}
+	if fi.Mode().IsRegular() && fi.Size() == want && want >= parallelRead {
+		// Every core at once, as readInput reads a large file.
+		if err := readAt(f, dst, 0); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return fmt.Errorf("%s: shorter than its size of %d bytes while read", path, want)
+			}
+			return fmt.Errorf("%s: %w", path, bare(err))
+		}
+		if _, err := f.Seek(want, io.SeekStart); err != nil {
+			return fmt.Errorf("%s: %w", path, bare(err))
+		}
+		dst = dst[:0] // read; what follows is checked below
+	}
 	r := bufio.NewReader(f)
 	n, err := io.ReadFull(r, dst)
 	switch {
