@@ -242,11 +242,8 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", r, path, byteSize(want), byteSize(limit))
 	}
 	b := make([]byte, want)
-	if err := readAt(f, b, int64(lo)*merkle.DigestSize); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, 0, fmt.Errorf("merkle: %s: shorter than its size of %d bytes while read", path, size)
-		}
-		return nil, 0, fmt.Errorf("merkle: %s: %w", path, bare(err))
+	if err := readFileAt(path, f, b, int64(lo)*merkle.DigestSize, size); err != nil {
+		return nil, 0, fmt.Errorf("merkle: %w", err)
 	}
 	return asLeaves(b), n, nil
 }
