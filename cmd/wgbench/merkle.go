@@ -269,16 +269,16 @@ func readLeaves(path string, limit int64) ([][32]byte, error) {
 }
 
 // checkLeafCount returns an error unless the n leaves of the leaves file
-// path make a tree.
+// path make a tree (merkle.CheckSize), naming the file.
 func checkLeafCount(path string, n int) error {
-	if n < 2 || n&(n-1) != 0 {
-		count := fmt.Sprintf("%d leaves", n)
-		if n == 1 {
-			count = "1 leaf"
-		}
-		return fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
+	if merkle.CheckSize(n) == nil {
+		return nil
 	}
-	return nil
+	count := fmt.Sprintf("%d leaves", n)
+	if n == 1 {
+		count = "1 leaf"
+	}
+	return fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
 }
 
 // asLeaves returns the bytes b as leaves, without a copy: [32]byte has no
