@@ -358,9 +358,10 @@ func runEigen(ctx *wgpu.Context) ([]Output, error) {
 				config{v.String() + "/explicit-unfused", eigen.Options{Variant: v, Explicit: true, Unfused: true}})
 		}
 	}
+	cases := eigenCases()
 	var outs []Output
 	for _, cfg := range configs {
-		for _, c := range eigenCases() {
+		for _, c := range cases {
 			opts := cfg.opts
 			opts.Eps = eigenEps
 			res, err := eigen.MaxEigen(ctx, c.m, c.n, opts)
