@@ -166,7 +166,8 @@ func run(what []string, reps, size, n int, backend, file string) error {
 	return nil
 }
 
-// leavesOf views data as 32-byte leaves, a power of two of them.
+// leavesOf copies the start of data into 32-byte leaves, a power of two
+// of them.
 func leavesOf(data []byte) [][32]byte {
 	leaves := make([][32]byte, wgpu.PowerOfTwoBelow(uint64(max(len(data)/32, 2))))
 	for i := range leaves {

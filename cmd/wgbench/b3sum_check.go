@@ -135,7 +135,11 @@ func parseCheckLine(line string) (checkLine, error) {
 				return c, errors.New("Invalid backslash escape")
 			}
 			b.WriteString(rest[:i])
-			b.WriteByte(map[byte]byte{'n': '\n', '\\': '\\'}[rest[i+1]])
+			if rest[i+1] == 'n' {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte('\\')
+			}
 			rest = rest[i+2:]
 		}
 		c.path = b.String()

@@ -120,7 +120,7 @@ func TestB3sumSubtreeErrors(t *testing.T) {
 	text := filepath.Join(dir, "text")
 	require.NoError(t, os.WriteFile(text, []byte("hello\n"), 0o644))
 	bad := filepath.Join(dir, "bad")
-	require.NoError(t, os.WriteFile(bad, []byte("\n"+mustReadString(t, a0)+"b3piece hash 5000 0 4096 xyz\n"), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("\n"+string(mustRead(t, a0))+"b3piece hash 5000 0 4096 xyz\n"), 0o644))
 	for _, tc := range []struct {
 		stdin string
 		args  []string
@@ -166,13 +166,6 @@ func TestB3sumSubtreeErrors(t *testing.T) {
 	code, out, stderr := runCLI("", "b3sum", "--", "combine")
 	require.Zero(t, code, stderr)
 	require.Equal(t, "ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f  combine\n", out)
-}
-
-func mustReadString(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return string(b)
 }
 
 // TestB3sumPiecesInProcesses hashes a file in 7 uneven ranges, each in a

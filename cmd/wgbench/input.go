@@ -58,11 +58,8 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 		// and the page faults of the new buffer alike); what follows the
 		// stat size, if the file grew, is read as any stream is.
 		n := fi.Size()
-		if err := readAt(f, buf[:n], 0); err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, fmt.Errorf("%s: shorter than its size of %d bytes while read", path, n)
-			}
-			return nil, fmt.Errorf("%s: %w", path, bare(err))
+		if err := readFileAt(path, f, buf[:n], 0, n); err != nil {
+			return nil, err
 		}
 		buf = buf[:n]
 		if _, err := f.Seek(n, io.SeekStart); err != nil {
@@ -110,6 +107,19 @@ func readAt(f *os.File, dst []byte, off int64) error {
 	})
 }
 
+// readFileAt is readAt of the file path, of size bytes, with errors that
+// name path once; a file that ends before dst is filled is "shorter than
+// its size of size bytes while read".
+func readFileAt(path string, f *os.File, dst []byte, off, size int64) error {
+	if err := readAt(f, dst, off); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s: shorter than its size of %d bytes while read", path, size)
+		}
+		return fmt.Errorf("%s: %w", path, bare(err))
+	}
+	return nil
+}
+
 const (
 	// parallelRead is the size from which a regular file is read by all
 	// cores.
@@ -134,11 +144,8 @@ func readExactly(path string, dst []byte, size string) error {
 	}
 	if fi.Mode().IsRegular() && fi.Size() == want && want >= parallelRead {
 		// Every core at once, as readInput reads a large file.
-		if err := readAt(f, dst, 0); err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return fmt.Errorf("%s: shorter than its size of %d bytes while read", path, want)
-			}
-			return fmt.Errorf("%s: %w", path, bare(err))
+		if err := readFileAt(path, f, dst, 0, want); err != nil {
+			return err
 		}
 		if _, err := f.Seek(want, io.SeekStart); err != nil {
 			return fmt.Errorf("%s: %w", path, bare(err))

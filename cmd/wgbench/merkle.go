@@ -258,27 +258,28 @@ func readLeaves(path string, limit int64) ([][32]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
-	if len(b)%merkle.DigestSize != 0 {
-		return nil, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, len(b))
-	}
-	n := len(b) / merkle.DigestSize
-	if err := checkLeafCount(path, n); err != nil {
+	if _, err := leafCount(path, int64(len(b))); err != nil {
 		return nil, err
 	}
 	return asLeaves(b), nil
 }
 
-// checkLeafCount returns an error unless the n leaves of the leaves file
-// path make a tree.
-func checkLeafCount(path string, n int) error {
-	if n < 2 || n&(n-1) != 0 {
-		count := fmt.Sprintf("%d leaves", n)
-		if n == 1 {
-			count = "1 leaf"
-		}
-		return fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
+// leafCount returns the number of leaves in the size bytes of the leaves
+// file path, or an error naming the file unless they make a tree: whole
+// 32-byte leaves, as many as merkle.CheckSize accepts.
+func leafCount(path string, size int64) (int, error) {
+	if size%merkle.DigestSize != 0 {
+		return 0, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, size)
 	}
-	return nil
+	n := int(size / merkle.DigestSize)
+	if merkle.CheckSize(n) == nil {
+		return n, nil
+	}
+	count := fmt.Sprintf("%d leaves", n)
+	if n == 1 {
+		count = "1 leaf"
+	}
+	return 0, fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
 }
 
 // asLeaves returns the bytes b as leaves, without a copy: [32]byte has no

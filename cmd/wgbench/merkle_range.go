@@ -226,11 +226,8 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 		return nil, 0, fmt.Errorf("merkle: %s is not a regular file: --range reads its range at an offset; to send the range's leaves alone through a pipe, give the tree's size with --leaves N", path)
 	}
 	size := fi.Size()
-	if size%merkle.DigestSize != 0 {
-		return nil, 0, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, size)
-	}
-	n := int(size / merkle.DigestSize)
-	if err := checkLeafCount(path, n); err != nil {
+	n, err := leafCount(path, size)
+	if err != nil {
 		return nil, 0, err
 	}
 	lo, hi, err := r.Bounds(n)
@@ -242,11 +239,8 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", r, path, byteSize(want), byteSize(limit))
 	}
 	b := make([]byte, want)
-	if err := readAt(f, b, int64(lo)*merkle.DigestSize); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, 0, fmt.Errorf("merkle: %s: shorter than its size of %d bytes while read", path, size)
-		}
-		return nil, 0, fmt.Errorf("merkle: %s: %w", path, bare(err))
+	if err := readFileAt(path, f, b, int64(lo)*merkle.DigestSize, size); err != nil {
+		return nil, 0, fmt.Errorf("merkle: %w", err)
 	}
 	return asLeaves(b), n, nil
 }

@@ -196,9 +196,7 @@ func TestMerkleRangeBadInput(t *testing.T) {
 	out := filepath.Join(dir, "rec.txt")
 	stdout, _, err := wgbench(t, "merkle", "--backend", "cpu", "--hash", "blake3", "--in", in16, "--range", "2/4", "--out", out)
 	require.NoError(t, err)
-	b, err := os.ReadFile(out)
-	require.NoError(t, err)
-	require.Equal(t, stdout, string(b))
+	require.Equal(t, stdout, string(mustRead(t, out)))
 	require.True(t, strings.HasPrefix(stdout, "merkle-range hash=blake3 range=2/4 leaves=16 root="), stdout)
 }
 

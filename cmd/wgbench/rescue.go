@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/rescue"
@@ -74,7 +75,7 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 		return err
 	}
 	// The input, its elements, the digests and their bytes are in host
-	// memory at once: about 3.5 times the input for merges.
+	// memory at once: 3 times the input for merges.
 	devices := g.openSoon()
 	defer devices.close()
 	raw, err := readInput(inPath, g.hostMemory()/4, "rescue can hash in the host memory available (it holds the input about 4 times over)")
@@ -120,21 +121,15 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 // rescueDigests hashes the k = len(dst) records of m elements in els, on
 // the devices being opened (the CPU backend included). Merge records
 // (m = 8) go through MergeMany, which equals HashElements of the eight
-// elements.
+// elements, on els viewed as pairs (not a copy).
 func rescueDigests(devices *opening, dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
-	var pairs [][8]uint64
-	if merge {
-		pairs = make([][8]uint64, len(dst))
-		for i := range pairs {
-			pairs[i] = [8]uint64(els[8*i:])
-		}
-	}
 	grp, err := devices.wait()
 	if err != nil {
 		return err
 	}
 	opts := rescue.Options{Variant: v}
 	if merge {
+		pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), len(dst))
 		return rescue.MergeManyOn(grp, dst, pairs, opts)
 	}
 	return rescue.HashElementsManyOn(grp, dst, els, m, opts)

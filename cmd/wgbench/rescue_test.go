@@ -77,9 +77,7 @@ func TestRescueCLI(t *testing.T) {
 			out, err = runRescue(t, "hash", "--elements", "13", "--in", in, "--out", outPath)
 			require.NoError(t, err)
 			require.Empty(t, out, "--out given: nothing on stdout")
-			got, err := os.ReadFile(outPath)
-			require.NoError(t, err)
-			require.Equal(t, wantHash, got)
+			requireFile(t, outPath, wantHash)
 		})
 	}
 }
@@ -115,11 +113,7 @@ func TestRescueCLIBadInput(t *testing.T) {
 		require.Empty(t, stdout)
 		_, err := os.Stat(outPath)
 		require.True(t, os.IsNotExist(err), "--out must not be written on bad input")
-		entries, err := os.ReadDir(dir)
-		require.NoError(t, err)
-		for _, e := range entries {
-			require.NotContains(t, e.Name(), ".tmp", "temporary output left behind")
-		}
+		requireNoTemp(t, dir)
 	}
 
 	_, raw := rescueRecords(rng, 6, 8)

@@ -24,13 +24,28 @@ func requireOnly(t *testing.T, dir string, names ...string) {
 	require.ElementsMatch(t, names, got)
 }
 
+// requireContent checks that the file path holds want.
+func requireContent(t *testing.T, path, want string, msgAndArgs ...any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, want, string(b), msgAndArgs...)
+}
+
+// requireType checks that path itself, not what a link at path names,
+// has the type bit (fs.ModeSymlink, fs.ModeCharDevice, ...).
+func requireType(t *testing.T, path string, bit fs.FileMode, msgAndArgs ...any) {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	require.NoError(t, err)
+	require.NotZero(t, fi.Mode()&bit, msgAndArgs...)
+}
+
 func TestWriteNew(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.bin")
 	require.NoError(t, WriteFile(p, []byte("hello")))
-	b, err := os.ReadFile(p)
-	require.NoError(t, err)
-	require.Equal(t, "hello", string(b))
+	requireContent(t, p, "hello")
 	requireOnly(t, dir, "out.bin")
 }
 
@@ -44,9 +59,7 @@ func TestReplaceKeepsMode(t *testing.T) {
 		fi, err := os.Stat(p)
 		require.NoError(t, err)
 		require.Equal(t, mode, fi.Mode().Perm(), "a replaced file keeps its mode")
-		b, err := os.ReadFile(p)
-		require.NoError(t, err)
-		require.Equal(t, "new", string(b))
+		requireContent(t, p, "new")
 	}
 	requireOnly(t, dir, "out.bin")
 }
@@ -64,9 +77,7 @@ func TestWriteOverInput(t *testing.T) {
 	fi, err := os.Stat(p)
 	require.NoError(t, err)
 	require.Equal(t, fs.FileMode(0o644), fi.Mode().Perm())
-	b, err := os.ReadFile(p)
-	require.NoError(t, err)
-	require.Equal(t, "input hashed", string(b))
+	requireContent(t, p, "input hashed")
 }
 
 func TestSymlink(t *testing.T) {
@@ -81,27 +92,19 @@ func TestSymlink(t *testing.T) {
 
 	require.NoError(t, WriteFile(chain, []byte("through two links")))
 	for _, l := range []string{link, chain} {
-		fi, err := os.Lstat(l)
-		require.NoError(t, err)
-		require.NotZero(t, fi.Mode()&fs.ModeSymlink, "%s must stay a link", l)
+		requireType(t, l, fs.ModeSymlink, "%s must stay a link", l)
 	}
 	fi, err := os.Stat(target)
 	require.NoError(t, err)
 	require.Equal(t, fs.FileMode(0o640), fi.Mode().Perm(), "the target keeps its mode")
-	b, err := os.ReadFile(target)
-	require.NoError(t, err)
-	require.Equal(t, "through two links", string(b))
+	requireContent(t, target, "through two links")
 
 	// A dangling link: its target is created, the link stays.
 	dangling := filepath.Join(dir, "dangling")
 	require.NoError(t, os.Symlink("created", dangling))
 	require.NoError(t, WriteFile(dangling, []byte("new target")))
-	fi, err = os.Lstat(dangling)
-	require.NoError(t, err)
-	require.NotZero(t, fi.Mode()&fs.ModeSymlink)
-	b, err = os.ReadFile(filepath.Join(dir, "created"))
-	require.NoError(t, err)
-	require.Equal(t, "new target", string(b))
+	requireType(t, dangling, fs.ModeSymlink)
+	requireContent(t, filepath.Join(dir, "created"), "new target")
 	requireOnly(t, dir, "target", "link", "chain", "dangling", "created")
 
 	// A loop is an error naming the path, not a hang.
@@ -144,9 +147,7 @@ func TestFillErrorLeavesNothing(t *testing.T) {
 		w.Write([]byte("partial"))
 		return fail
 	}), fail)
-	b, err := os.ReadFile(p)
-	require.NoError(t, err)
-	require.Equal(t, "before", string(b))
+	requireContent(t, p, "before")
 	requireOnly(t, dir, "out.bin")
 }
 
@@ -187,9 +188,7 @@ func TestCheck(t *testing.T) {
 	require.NoError(t, Check(p))
 	require.NoError(t, os.WriteFile(p, []byte("kept"), 0o644))
 	require.NoError(t, Check(p))
-	b, err := os.ReadFile(p)
-	require.NoError(t, err)
-	require.Equal(t, "kept", string(b), "Check writes nothing")
+	requireContent(t, p, "kept", "Check writes nothing")
 	requireOnly(t, dir, "out.bin")
 	require.ErrorContains(t, Check(dir), "write "+dir+": is a directory")
 	require.ErrorContains(t, Check(filepath.Join(dir, "missing", "x")), "no such file or directory")

@@ -28,6 +28,24 @@ func Families() []Family {
 // cpuVariant names the one variant of the CPU backend.
 const cpuVariant = "cpu"
 
+// variantsOn returns the variants to run on ctx: all of them, or on the
+// CPU backend (ctx nil) the zero value alone, every family's default.
+func variantsOn[V any](ctx *wgpu.Context, all []V) []V {
+	if ctx == nil {
+		return make([]V, 1)
+	}
+	return all
+}
+
+// variantName is what outputs call the variant named gpu: that name, or
+// cpuVariant on the CPU backend (ctx nil).
+func variantName(ctx *wgpu.Context, gpu string) string {
+	if ctx == nil {
+		return cpuVariant
+	}
+	return gpu
+}
+
 // newRand returns the PCG generator of a seed: every input is drawn from
 // one, so that the same seed gives the same input everywhere.
 func newRand(seed uint64) *rand.Rand {
@@ -84,16 +102,9 @@ const b3MergePairs = 1000
 // "merge").
 func runBLAKE3(ctx *wgpu.Context) ([]Output, error) {
 	data := randomBytes(newRand(1), b3Lengths[len(b3Lengths)-1])
-	variants := blake3.Variants
-	if ctx == nil {
-		variants = []blake3.Variant{blake3.Default}
-	}
 	var outs []Output
-	for _, v := range variants {
-		name := v.String()
-		if ctx == nil {
-			name = cpuVariant
-		}
+	for _, v := range variantsOn(ctx, blake3.Variants) {
+		name := variantName(ctx, v.String())
 		for _, m := range b3Modes() {
 			opts := m.opts
 			opts.Variant = v
@@ -117,11 +128,7 @@ func runBLAKE3(ctx *wgpu.Context) ([]Output, error) {
 	}
 	dst := make([][32]byte, len(pairs))
 	err := blake3.MergeMany(ctx, dst, pairs, blake3.Options{})
-	name := "merge"
-	if ctx == nil {
-		name = cpuVariant
-	}
-	outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("merge/pairs=%d", len(pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+	outs = append(outs, Output{Variant: variantName(ctx, "merge"), Case: fmt.Sprintf("merge/pairs=%d", len(pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
 	return outs, nil
 }
 
@@ -155,10 +162,7 @@ func u64Inputs() (a, b []uint64) {
 // runU64emu runs every batch operation of package u64emu.
 func runU64emu(ctx *wgpu.Context) ([]Output, error) {
 	a, b := u64Inputs()
-	name := "wgsl"
-	if ctx == nil {
-		name = cpuVariant
-	}
+	name := variantName(ctx, "wgsl")
 	ops := []struct {
 		name string
 		run  func(dst []uint64) error
@@ -215,16 +219,9 @@ func runRescue(ctx *wgpu.Context) ([]Output, error) {
 		}
 		inputs[m] = in
 	}
-	variants := rescue.Variants
-	if ctx == nil {
-		variants = []rescue.Variant{rescue.Fast}
-	}
 	var outs []Output
-	for _, v := range variants {
-		name := v.String()
-		if ctx == nil {
-			name = cpuVariant
-		}
+	for _, v := range variantsOn(ctx, rescue.Variants) {
+		name := variantName(ctx, v.String())
 		b, err := rescue.NewBatcher(ctx, rescue.Options{Variant: v})
 		if err != nil {
 			outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
@@ -276,16 +273,9 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 			return merkle.NewBuilder(ctx, rescue.MerkleMerge{}, o)
 		}},
 	}
-	approaches := merkle.Approaches
-	if ctx == nil {
-		approaches = []merkle.Approach{0}
-	}
 	var outs []Output
-	for _, a := range approaches {
-		name := a.String()
-		if ctx == nil {
-			name = cpuVariant
-		}
+	for _, a := range variantsOn(ctx, merkle.Approaches) {
+		name := variantName(ctx, a.String())
 		for _, h := range hashes {
 			b, err := h.builder(merkle.Options{Approach: a})
 			if err != nil {
@@ -368,9 +358,10 @@ func runEigen(ctx *wgpu.Context) ([]Output, error) {
 				config{v.String() + "/explicit-unfused", eigen.Options{Variant: v, Explicit: true, Unfused: true}})
 		}
 	}
+	cases := eigenCases()
 	var outs []Output
 	for _, cfg := range configs {
-		for _, c := range eigenCases() {
+		for _, c := range cases {
 			opts := cfg.opts
 			opts.Eps = eigenEps
 			res, err := eigen.MaxEigen(ctx, c.m, c.n, opts)
