@@ -41,7 +41,8 @@ renderer; --device cpu never opens a GPU; --device gpu hashes everything on
 the adapter --backend and --adapter choose, or, with --devices, each file on
 all the GPUs it names at once. WGCOMPUTE_BACKEND=cpu (or
 --backend cpu) keeps every device on the CPU. Files are read with parallel
-reads, which measured faster than mapping them into memory: --no-mmap is
+reads, which measured faster than mapping them into memory (64 MiB on a
+2-core machine, 2026-11-23: 16.8 ms read, 19.8 ms mapped): --no-mmap is
 accepted and changes nothing. --trace (or WGCOMPUTE_TRACE=1)
 prints where the time went on standard error.
 

@@ -265,7 +265,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 		slotMiB   uint64
 		slots     int
 		workers   int
-		noProgess bool
+		noProgress bool
 	)
 	suites := benchSuites()
 	cmd := &cobra.Command{
@@ -313,7 +313,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				repeats = 3
 			}
 			cfg := newBenchConfig(quick, repeats)
-			if f, ok := cmd.ErrOrStderr().(*os.File); !noProgess && ok && term.IsTerminal(int(f.Fd())) {
+			if f, ok := cmd.ErrOrStderr().(*os.File); !noProgress && ok && term.IsTerminal(int(f.Fd())) {
 				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 			}
@@ -359,7 +359,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
 	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
-	f.BoolVar(&noProgess, "no-progress", false, "no progress bar on stderr")
+	f.BoolVar(&noProgress, "no-progress", false, "no progress bar on stderr")
 	cmd.AddCommand(newBenchPlotCmd())
 	return cmd
 }

@@ -64,7 +64,7 @@ func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		"kernel: the whole hash of data already on the GPU ("+kind+"), chunk kernel, parent levels and the read-back of the root's inputs. "+
 			"host→device: the upload of the input through the staging ring. device→host: reading a 32-byte result. end-to-end: blake3.Sum on host data (upload, hash, read-back). "+
 			"V100 (article): 1 GiB of whole chunks, kernel 11.9 ms (about 90 GB/s), transfer 97.6 ms. "+
-			"CPU: zeebo/blake3 (SIMD) on one thread of this machine; b3sum with 16 threads did about 27 GB/s on the H200 machine's CPUs.",
+			"CPU: zeebo/blake3 (SIMD) on one thread of this machine; b3sum 1.2.0 with 16 threads: BENCHMARKS.md's b3sum tables (H200 and H100 machines, 2026-11-23).",
 		"Each size was checked against the CPU hash once before timing; medians of the repeats after a warm-up.")
 	return []table{t}, nil
 }

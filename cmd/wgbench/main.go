@@ -49,8 +49,9 @@ func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gp
 func (g *globals) openGroup() (*wgpu.Group, error) { return wgpu.OpenGroup(g.gpu) }
 
 // opening is the devices of a command being opened on another goroutine
-// while the command reads its input: the driver's set-up, about 150 ms
-// for the instance and the device on an H100, then overlaps the read
+// while the command reads its input: the driver's set-up, 190 ms for the
+// instance and the device on the H100 machine (wgbench --trace merkle,
+// 2026-11-23, BENCHMARKS.md "One-shot commands"), then overlaps the read
 // instead of following it. It is a Group: the GPUs --devices names, or a
 // Group of the one adapter the flags choose (nil for the CPU backend),
 // which every library call on a Group takes as that one device.

@@ -74,11 +74,14 @@ func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant stri
 	if err != nil {
 		return err
 	}
-	// The input, its elements, the digests and their bytes are in host
-	// memory at once: 3 times the input for merges.
+	// The input and its elements (8 bytes each, twice), the digests and
+	// their bytes (32 each, twice) are in host memory at once: 2 + 8/m
+	// times the input (3 for merges), bounded at 4 times or more.
+	times := max(4, 2+8/float64(m))
 	devices := g.openSoon()
 	defer devices.close()
-	raw, err := readInput(inPath, g.hostMemory()/4, "rescue can hash in the host memory available (it holds the input about 4 times over)")
+	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
+		fmt.Sprintf("rescue can hash in the host memory available (it needs up to %.3g times the input)", times))
 	if err != nil {
 		return fmt.Errorf("rescue %s: %w", name, err)
 	}
