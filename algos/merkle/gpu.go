@@ -142,9 +142,9 @@ type Builder struct {
 	// leafBuf and nodeBuf hold one subtree's leaves and nodes; they grow
 	// to the largest subtree built so far.
 	leafBuf, nodeBuf *wgpu.Buffer
-	// checked: the caller has checked the leaves (a range of a tree that
-	// BuildOn checked whole).
-	checked bool
+	// leavesChecked: the caller has checked the leaves (the ranges of a
+	// tree that onGroup checked whole), so no build checks them again.
+	leavesChecked bool
 }
 
 // NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
@@ -212,7 +212,7 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 			return nil, err
 		}
 		start := time.Now()
-		built, err := buildCPU(t, leaves, b.hash)
+		built, err := buildCPU(t, leaves, b.hash, !b.leavesChecked)
 		b.report(wgpu.Timing{Wall: time.Since(start)})
 		return built, err
 	}
@@ -335,7 +335,7 @@ type run struct {
 
 // checkLeaves starts checking leaves on other goroutines.
 func (r *run) checkLeaves(leaves [][32]byte) {
-	if r.Builder.checked {
+	if r.leavesChecked {
 		return
 	}
 	r.checked = make(chan error, 1)
