@@ -746,3 +746,24 @@ func TestGroupCPUMembers(t *testing.T) {
 		require.Equal(t, want[1], root, name)
 	}
 }
+
+// TestGroupTimingIdleMember builds trees of fewer ranges than the Group
+// has members: the timing is measured whenever one device's is, a member
+// that took no range aside.
+func TestGroupTimingIdleMember(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		ctx := gputest.Context(t, b)
+		g, err := wgpu.NewGroup(ctx, ctx, ctx)
+		require.NoError(t, err)
+		leaves := randomLeaves(mixHash{}, 4, 1) // two ranges over three members
+		var one, tm wgpu.Timing
+		_, err = merkle.Build(ctx, leaves, mixHash{}, merkle.Options{Timing: &one})
+		require.NoError(t, err)
+		_, err = merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
+		require.NoError(t, err)
+		require.Equal(t, one.Measured, tm.Measured, b)
+		_, err = merkle.RootOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
+		require.NoError(t, err)
+		require.Equal(t, one.Measured, tm.Measured, b)
+	}
+}
