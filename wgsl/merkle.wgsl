@@ -109,7 +109,7 @@ fn mk_levels(id: MkIds) {
 }
 
 // Two vec4 per digest: llvmpipe's GL compiler took seconds per shader on an
-// array of array<u32, 8>.
+// array of array<u32, 8> (2026-11-22).
 var<workgroup> mk_sh: array<vec4<u32>, MK_SH>;
 
 fn mk_sh_load(k: u32) -> array<u32, 8> {
@@ -132,7 +132,7 @@ fn mk_sh_store(k: u32, h: array<u32, 8>) {
 //
 // All merges go through the one merge_node call at the loop's end: a
 // Rescue merge is large, and four inlined copies took llvmpipe's GL
-// compiler 15 s.
+// compiler 15 s (2026-11-22).
 fn mk_subtree(id: MkIds) {
 	let t = id.t;
 	let g = id.wid.x + id.wid.y * id.nwg.x;

@@ -129,8 +129,8 @@ func rowBlocks(n int, lim wgpu.Limits) ([]block, error) {
 // transform the loaded matrix is never written; with Options.Explicit each
 // Solve first copies it into a working matrix. Release frees the GPU
 // memory. On the CPU backend (a nil Context) the matrix is kept in host
-// memory and Solve runs Reference32. A Solver is not safe for concurrent
-// use.
+// memory and Solve runs Reference32 on it, which Load has checked. A
+// Solver is not safe for concurrent use.
 type Solver struct {
 	ctx     *wgpu.Context
 	n       int
@@ -249,10 +249,10 @@ func (s *Solver) load(m []float32, keep bool) error {
 }
 
 // checkAndUpload uploads m and checks it as Check does. The GPU reads
-// the matrix once (validate, a tenth of a millisecond for 8192² on an
-// H100) and the host checks it only when the GPU flags a row: reading
-// 256 MiB on the host took 7 ms of every core on an H100 machine, as long
-// as the upload itself. A matrix that fails leaves the device's copy
+// the matrix once (validate) and the host checks it only when the GPU
+// flags a row: on the H100 machine (2026-11-23) validate took a tenth of
+// a millisecond for 8192², and reading its 256 MiB on the host 7 ms of
+// every core, as long as the upload itself. A matrix that fails leaves the device's copy
 // unused, and Check names what is wrong.
 func (s *Solver) checkAndUpload(m []float32) error {
 	if err := s.ctx.Upload(s.a, 0, wgpu.Bytes(m)); err != nil {
@@ -301,9 +301,10 @@ func (s *Solver) solve() (Result, wgpu.Timing, error) {
 		return Result{}, total, fmt.Errorf("eigen: solve: no matrix loaded")
 	}
 	if s.ctx == nil {
+		// Load checked the matrix: Reference32 without its check.
 		start := time.Now()
-		r, err := Reference32(s.host, s.n, s.opts)
-		return r, wgpu.Timing{Wall: time.Since(start)}, err
+		r := iterate[float32](s.host, s.n, s.opts)
+		return r, wgpu.Timing{Wall: time.Since(start)}, nil
 	}
 	ones := make([]float32, s.n)
 	for i := range ones {
@@ -380,9 +381,11 @@ func roundsFor(perRound, target time.Duration, limit int) int {
 }
 
 // guessRoundTime is a round's time before one is measured: M read at
-// 100 MB/s, a tenth of what lavapipe on two cores manages. The first
-// submission of a small matrix then holds a whole Batch (n = 512: 16
-// rounds, about 230 ms on lavapipe), that of a large one a single round.
+// 100 MB/s, below what lavapipe reads on the 2-core machine (2026-11-23,
+// the machine busy: 150 MB/s at n = 512, where a round's fixed costs
+// weigh, 500 MB/s at n = 2048). The first submission of a small matrix
+// then holds a whole Batch (n = 512: 16 rounds, guessed 170 ms, measured
+// 110 ms on lavapipe), that of a large one a single round.
 func guessRoundTime(n int) time.Duration {
 	return time.Duration(n) * time.Duration(n) * 4 * 10 * time.Nanosecond
 }

@@ -28,6 +28,12 @@ func reference[F float32 | float64](a []float32, n int, opts Options) (Result, e
 	if err := Check(a, n); err != nil {
 		return Result{}, err
 	}
+	return iterate[F](a, n, opts), nil
+}
+
+// iterate is the method in F arithmetic on a matrix that Check accepts,
+// with opts' defaults filled in (a Solver's, whose Load checked it).
+func iterate[F float32 | float64](a []float32, n int, opts Options) Result {
 	m := make([]F, len(a))
 	for i, x := range a {
 		m[i] = F(x)
@@ -63,7 +69,7 @@ func reference[F float32 | float64](a []float32, n int, opts Options) (Result, e
 		spread := spreadOf(s)
 		converged := spread < eps
 		if converged || updates == opts.MaxIter {
-			return Result{Value: float64(s[0]), Vector: normalise(v), Iterations: updates, Converged: converged, Spread: float64(spread)}, nil
+			return Result{Value: float64(s[0]), Vector: normalise(v), Iterations: updates, Converged: converged, Spread: float64(spread)}
 		}
 		par.For(n, grain, func(lo, hi int) {
 			for r := lo; r < hi; r++ {

@@ -142,9 +142,9 @@ type Builder struct {
 	// leafBuf and nodeBuf hold one subtree's leaves and nodes; they grow
 	// to the largest subtree built so far.
 	leafBuf, nodeBuf *wgpu.Buffer
-	// checked: the caller has checked the leaves (a range of a tree that
-	// BuildOn checked whole).
-	checked bool
+	// leavesChecked: the caller has checked the leaves (the ranges of a
+	// tree that onGroup checked whole), so no build checks them again.
+	leavesChecked bool
 }
 
 // NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
@@ -198,9 +198,9 @@ func (b *Builder) Build(leaves [][32]byte) (*Tree, error) { return b.BuildInto(n
 // when t holds enough (a Tree from an earlier build that is no longer
 // needed), and returns it; a nil t, or one too small, gets new memory. A
 // prover that builds tree after tree of one size skips allocating and
-// zeroing 32 bytes per leaf every time (1 GiB for 2^25 leaves: about
-// 60 ms of one core, as long as the upload). On an error, t's nodes are
-// undefined.
+// zeroing 32 bytes per leaf every time (1 GiB for 2^25 leaves: 70-240 ms
+// of one core on the H100 machine, 2026-11-23, more than the transfers;
+// BENCHMARKS.md). On an error, t's nodes are undefined.
 func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {
@@ -212,7 +212,7 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 			return nil, err
 		}
 		start := time.Now()
-		built, err := buildCPU(t, leaves, b.hash)
+		built, err := buildCPU(t, leaves, b.hash, !b.leavesChecked)
 		b.report(wgpu.Timing{Wall: time.Since(start)})
 		return built, err
 	}
@@ -335,7 +335,7 @@ type run struct {
 
 // checkLeaves starts checking leaves on other goroutines.
 func (r *run) checkLeaves(leaves [][32]byte) {
-	if r.Builder.checked {
+	if r.leavesChecked {
 		return
 	}
 	r.checked = make(chan error, 1)

@@ -3,7 +3,6 @@ package merkle
 import (
 	"fmt"
 	"math/bits"
-	"sync"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -29,12 +28,7 @@ func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 		return Root(g.Contexts()[0], leaves, hash, opts)
 	}
 	var root [32]byte
-	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
-		b, err := checkedBuilder(ctx, hash, o)
-		if err != nil {
-			return [32]byte{}, err
-		}
-		defer b.Release()
+	err := onGroup(g, leaves, hash, opts, func(_ int, b *Builder, _ Range, part [][32]byte) ([32]byte, error) {
 		return b.Root(part)
 	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
 		var err error
@@ -54,19 +48,17 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 	}
 	n := len(leaves)
 	var nodes [][32]byte
-	if CheckSize(n) == nil {
+	var scratch []*Tree // each member's range tree, its memory reused from range to range
+	if CheckSize(n) == nil && g != nil {
 		nodes = make([][32]byte, n)
+		scratch = make([]*Tree, g.Len())
 	}
-	err := onGroup(g, leaves, hash, opts, func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error) {
-		b, err := checkedBuilder(ctx, hash, o)
+	err := onGroup(g, leaves, hash, opts, func(member int, b *Builder, r Range, part [][32]byte) ([32]byte, error) {
+		t, err := b.BuildInto(scratch[member], part)
 		if err != nil {
 			return [32]byte{}, err
 		}
-		defer b.Release()
-		t, err := b.Build(part)
-		if err != nil {
-			return [32]byte{}, err
-		}
+		scratch[member] = t
 		// Level w of range i of m lands at level w·m of the tree.
 		c, i, m := len(part), r.Index, r.Count
 		for w := c / 2; w >= 1; w /= 2 {
@@ -90,21 +82,13 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 	return &Tree{hash: hash, leaves: leaves, nodes: nodes}, nil
 }
 
-// checkedBuilder is a Builder for leaves onGroup has checked already.
-func checkedBuilder(ctx *wgpu.Context, hash Hash, o Options) (*Builder, error) {
-	b, err := NewBuilder(ctx, hash, o)
-	if err != nil {
-		return nil, err
-	}
-	b.checked = true
-	return b, nil
-}
-
 // onGroup checks the tree, splits it into ranges over g's devices, runs
-// rangeFn on each (its range, leaves, and options with their own Timing),
-// then topFn on the first device with the range roots in order.
+// rangeFn on each with its member's Builder (one per member, kept from
+// range to range, told that the leaves are checked), then topFn on the
+// first device with the range roots in order and options with their own
+// Timing.
 func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
-	rangeFn func(ctx *wgpu.Context, r Range, part [][32]byte, o Options) ([32]byte, error),
+	rangeFn func(member int, b *Builder, r Range, part [][32]byte) ([32]byte, error),
 	topFn func(ctx *wgpu.Context, roots [][32]byte, o Options) error) error {
 	if g == nil {
 		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
@@ -124,32 +108,50 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	}
 	m := groupRanges(n, g.Len())
 	roots := make([][32]byte, m)
-	times := make([]wgpu.Timing, g.Len()) // each device's ranges, one after another
-	var mu sync.Mutex
+	// A member runs its ranges one after another on its own goroutine, so
+	// its slots below are its own: its Builder, the timing that Builder
+	// reports a range's build to, and its ranges' times summed.
+	builders := make([]*Builder, g.Len())
+	last := make([]wgpu.Timing, g.Len())
+	times := make([]wgpu.Timing, g.Len())
 	err := g.Each(m, func(member int, ctx *wgpu.Context, i int) error {
-		var t wgpu.Timing
-		o := opts
-		o.Timing = &t
+		b := builders[member]
+		if b == nil {
+			o := opts
+			o.Timing = &last[member]
+			var err error
+			if b, err = NewBuilder(ctx, hash, o); err != nil {
+				return err
+			}
+			b.leavesChecked = true
+			builders[member] = b
+		}
 		r := Range{Index: i, Count: m}
 		part, err := r.Leaves(leaves)
 		if err != nil {
 			return err
 		}
-		roots[i], err = rangeFn(ctx, r, part, o)
-		mu.Lock()
-		times[member] = times[member].Add(t)
-		mu.Unlock()
+		last[member] = wgpu.Timing{}
+		roots[i], err = rangeFn(member, b, r, part)
+		times[member] = times[member].Add(last[member])
 		if err != nil {
 			return fmt.Errorf("range %d/%d: %w", i, m, err)
 		}
 		return nil
 	})
+	for _, b := range builders {
+		if b != nil {
+			b.Release()
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("merkle: %w", err)
 	}
 	var total, top wgpu.Timing
 	for _, t := range times {
-		total = total.Parallel(t)
+		if t != (wgpu.Timing{}) { // a member that took no range would mark the sum unmeasured
+			total = total.Parallel(t)
+		}
 	}
 	o := opts
 	o.Timing = &top

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -708,4 +709,61 @@ func TestGroupSplits(t *testing.T) {
 	})
 	_, err := merkle.RootOn(nil, make([][32]byte, 4), blake3.MerkleMerge{}, merkle.Options{})
 	require.ErrorContains(t, err, "no Group")
+}
+
+// countingHash is mix, counting the digests it checks.
+type countingHash struct {
+	mixHash
+	checks *atomic.Int64
+}
+
+func (h countingHash) CheckDigest([32]byte) error { h.checks.Add(1); return nil }
+
+// TestGroupCPUMembers builds over Groups with CPU members (nil), beside a
+// GPU or alone: the nodes and the root equal the reference's, and the
+// leaves are checked once, by the whole tree's check, not again by the
+// member that builds a range.
+func TestGroupCPUMembers(t *testing.T) {
+	const n = 1 << 10
+	leaves := randomLeaves(mixHash{}, n, 7)
+	want := reference(leaves, mixHash{})
+	groups := map[string][]*wgpu.Context{"cpu+cpu": {nil, nil}}
+	for _, b := range gputest.Backends() {
+		groups[b+"+cpu"] = []*wgpu.Context{gputest.Context(t, b), nil}
+	}
+	for name, members := range groups {
+		g, err := wgpu.NewGroup(members...)
+		require.NoError(t, err)
+		var checks atomic.Int64
+		hash := countingHash{checks: &checks}
+		tree, err := merkle.BuildOn(g, leaves, hash, merkle.Options{})
+		require.NoError(t, err)
+		requireNodes(t, want, tree, name)
+		// n leaves, and the few range roots the top levels are built from.
+		require.Less(t, checks.Load(), int64(n+n/8), "%s: digests checked", name)
+		root, err := merkle.RootOn(g, leaves, hash, merkle.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want[1], root, name)
+	}
+}
+
+// TestGroupTimingIdleMember builds trees of fewer ranges than the Group
+// has members: the timing is measured whenever one device's is, a member
+// that took no range aside.
+func TestGroupTimingIdleMember(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		ctx := gputest.Context(t, b)
+		g, err := wgpu.NewGroup(ctx, ctx, ctx)
+		require.NoError(t, err)
+		leaves := randomLeaves(mixHash{}, 4, 1) // two ranges over three members
+		var one, tm wgpu.Timing
+		_, err = merkle.Build(ctx, leaves, mixHash{}, merkle.Options{Timing: &one})
+		require.NoError(t, err)
+		_, err = merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
+		require.NoError(t, err)
+		require.Equal(t, one.Measured, tm.Measured, b)
+		_, err = merkle.RootOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
+		require.NoError(t, err)
+		require.Equal(t, one.Measured, tm.Measured, b)
+	}
 }

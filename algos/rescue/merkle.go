@@ -40,8 +40,9 @@ func (MerkleMerge) MergeModule() wgpu.Module {
 }
 
 // MerkleApproach returns a dispatch per level, the fastest for Rescue at
-// every size measured on an H200: its large merge keeps few warps per SM
-// and so pays for the idle invocations of in-workgroup levels.
+// every size measured on an H200 (2026-11-23, BENCHMARKS.md): its large
+// merge keeps few warps per SM and so pays for the idle invocations of
+// in-workgroup levels.
 func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
 
 // MerkleWorkgroupSize returns 0: merkle's default for every approach.
