@@ -257,14 +257,14 @@ func suitesHelp(suites []suite) string {
 
 func newBenchCmd(g *globals) *cobra.Command {
 	var (
-		quick     bool
-		repeats   int
-		jsonPath  string
-		mdPath    string
-		svgDir    string
-		slotMiB   uint64
-		slots     int
-		workers   int
+		quick      bool
+		repeats    int
+		jsonPath   string
+		mdPath     string
+		svgDir     string
+		slotMiB    uint64
+		slots      int
+		workers    int
 		noProgress bool
 	)
 	suites := benchSuites()
