@@ -282,7 +282,7 @@ func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
 		return o, false, nil
 	}
 	pos, err := f.Seek(0, io.SeekCurrent)
-	if err != nil || fi.Size()-pos < max(a.hybridMin, 1) || !a.gpuMayHelp() {
+	if err != nil || !a.hybrid(fi.Size()-pos) {
 		return o, false, nil
 	}
 	n := fi.Size() - pos
@@ -331,12 +331,19 @@ func (a *Auto) groupRoot(r io.Reader) (o output, ok bool, err error) {
 // memRoot hashes data on the CPU, or with the GPU's help when DeviceAuto
 // finds data large enough and a GPU that may help.
 func (a *Auto) memRoot(data []byte) output {
-	if a.opts.Device == DeviceAuto && int64(len(data)) >= a.hybridMin && a.gpuMayHelp() {
+	if a.hybrid(int64(len(data))) {
 		o, _ := a.hybridRoot(hybridInput{mem: data, n: uint64(len(data))}) // memory cannot fail to read
 		return o
 	}
 	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
 	return cpuRoot(data, 0, a.cpu.key, a.cpu.flags, a.opts.Threads)
+}
+
+// hybrid reports whether an input of n bytes is hashed by the CPU and the
+// GPU together: with DeviceAuto, from HybridBytes (hybridMin) on, when a
+// GPU may help, which starts opening it.
+func (a *Auto) hybrid(n int64) bool {
+	return a.opts.Device == DeviceAuto && n >= max(a.hybridMin, 1) && a.gpuMayHelp()
 }
 
 // gpuMayHelp starts opening the GPU for DeviceAuto, if that has not begun,

@@ -311,7 +311,7 @@ func (a *Auto) SumPieces(r io.ReaderAt, total, off, n uint64) ([]Piece, error) {
 			switch {
 			case e != nil:
 				return e.node(sec, base)
-			case a.opts.Device == DeviceAuto && sec.Size() >= max(a.hybridMin, 1) && a.gpuMayHelp():
+			case a.hybrid(sec.Size()):
 				return a.hybridRoot(hybridInput{at: sec, n: uint64(sec.Size()), base: base})
 			}
 			return a.cpu.node(sec, base)
