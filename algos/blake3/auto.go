@@ -95,10 +95,10 @@ type AutoOptions struct {
 // Files are read with parallel reads, into small buffers for the CPU and
 // straight into staging memory for the GPU. That measured faster than
 // mapping them into memory, whose page faults and unmapping cost more than
-// the copies of read: wgbench b3sum of a 64 MiB file on the 2-core
-// machine took 16.8 ms read, 19.8 ms mapped; of 32 GiB on the H200
-// machine (CPU and GPU) 1.32 s mapped, of which 0.36 s to unmap. An Auto
-// is not safe for concurrent use.
+// the copies of read (2026-11-23): wgbench b3sum of a 64 MiB file on the
+// 2-core CI machine took 16.8 ms read, 19.8 ms mapped; of 32 GiB on the
+// H200 machine (CPU and GPU) 1.32 s mapped, of which 0.36 s to unmap. An
+// Auto is not safe for concurrent use.
 type Auto struct {
 	opts   AutoOptions
 	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt; its key, flags and length are the Auto's

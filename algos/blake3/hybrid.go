@@ -163,9 +163,10 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	go func() { gpuRuns <- a.gpuWork(in, q, stop) }()
 
 	// The CPU hashes on one core fewer than the CPU path while the GPU's
-	// driver opens the device, and on a quarter fewer once the GPU runs:
-	// the uploads' copies into staging memory need cores, and with every
-	// core hashing they waited for one and ran at 5 GB/s (H200 machine).
+	// driver opens the device, and on threads/gpuCores fewer (half, with
+	// hybridGPUCores) once the GPU runs: the uploads' copies into staging
+	// memory need cores, and with every core hashing they waited for one
+	// and ran at 5 GB/s (H200 machine, 2026-11-23).
 	threads := cpuThreads(a.opts.Threads)
 	keep := max(threads-threads/a.gpuCores, 1)
 	key, flags := a.cpu.key, a.cpu.flags
