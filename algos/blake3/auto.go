@@ -394,18 +394,14 @@ func (a *Auto) startGPU(requireHardware bool) {
 			ctx, err = wgpu.Open(a.opts.GPU)
 		}
 		if err == nil && requireHardware && ctx.Info().Type == "cpu" {
-			ctx.Close()
 			err = errSoftwareGPU
 		}
-		if err != nil {
-			a.gpu.group.Close()
-			a.gpu.group, a.gpu.err = nil, err
-			return
-		}
 		a.gpu.ctx, a.gpu.own = ctx, true
-		if a.gpu.eng, a.gpu.err = NewEngine(ctx, a.cpu.opts); a.gpu.err != nil {
-			a.closeDevices()
-			a.gpu.ctx, a.gpu.own, a.gpu.group = nil, false, nil
+		if err == nil {
+			a.gpu.eng, err = NewEngine(ctx, a.cpu.opts)
+		}
+		if err != nil {
+			a.releaseGPU(err) // closes what was opened
 		}
 	}()
 }

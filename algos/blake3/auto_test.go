@@ -226,6 +226,16 @@ func TestAutoCPUBackend(t *testing.T) {
 		require.Nil(t, a.gpu.eng)
 		require.Positive(t, timing.Wall)
 	}
+	// Several devices asked for: the Group the CPU backend opens (one nil
+	// member) is closed and forgotten, and the CPU hashes.
+	a := newAuto(t, AutoOptions{Device: DeviceGPU, GPU: wgpu.Options{Devices: "all"}})
+	got, err := a.Sum(data)
+	require.NoError(t, err)
+	require.Equal(t, want[:], got)
+	require.Nil(t, a.gpu.eng)
+	require.Nil(t, a.gpu.group)
+	require.Nil(t, a.gpu.ctx)
+	require.ErrorIs(t, a.gpu.err, wgpu.ErrCPUBackend)
 }
 
 // TestAutoGPU checks DeviceGPU on every backend: the whole input on the
