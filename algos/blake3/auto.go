@@ -302,22 +302,13 @@ func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
 // a regular file or another reader with ReadAt and a size; ok reports
 // whether it did. The reader is left at its end, as SumReader leaves it.
 func (a *Auto) groupRoot(r io.Reader) (o output, ok bool, err error) {
-	at, isAt := r.(io.ReaderAt)
-	seeker, isSeeker := r.(io.Seeker)
-	if !isAt || !isSeeker {
-		return o, false, nil
-	}
 	if f, isFile := r.(*os.File); isFile {
 		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 			return o, false, nil
 		}
 	}
-	pos, err := seeker.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return o, false, nil
-	}
-	end, err := seeker.Seek(0, io.SeekEnd)
-	if err != nil {
+	at, _, pos, end, ok := seekEnd(r)
+	if !ok {
 		return o, false, nil
 	}
 	var t wgpu.Timing

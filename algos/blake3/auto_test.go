@@ -328,6 +328,15 @@ func TestAutoDevices(t *testing.T) {
 			got, err = a.SumReader(bytes.NewReader(data))
 			require.NoError(t, err)
 			require.Equal(t, want, got, b)
+			if mode.Key == nil && !mode.DeriveKey { // from a position, left at the end
+				f := fileAt(t, data, 7)
+				got, err = a.SumReader(f)
+				require.NoError(t, err)
+				require.Equal(t, refSum(t, data, mode), got, b)
+				pos, err := f.Seek(0, io.SeekCurrent)
+				require.NoError(t, err)
+				require.EqualValues(t, 7+len(data), pos, b)
+			}
 			got, err = a.SumReader(io.MultiReader(bytes.NewReader(data[:5]), bytes.NewReader(data[5:])))
 			require.NoError(t, err)
 			require.Equal(t, want, got, b)

@@ -574,19 +574,32 @@ type source struct {
 }
 
 func newSource(r io.Reader) (*source, error) {
-	ra, isAt := r.(io.ReaderAt)
-	sk, isSeeker := r.(io.Seeker)
-	if isAt && isSeeker {
-		if base, err := sk.Seek(0, io.SeekCurrent); err == nil {
-			if end, err := sk.Seek(0, io.SeekEnd); err == nil {
-				if _, err := sk.Seek(base, io.SeekStart); err != nil {
-					return nil, fmt.Errorf("blake3: seek back to byte %d: %w", base, err)
-				}
-				return &source{at: io.NewSectionReader(ra, base, math.MaxInt64-base), hint: max(end-base, 0), seeker: sk, base: base}, nil
-			}
+	if ra, sk, base, end, ok := seekEnd(r); ok {
+		if _, err := sk.Seek(base, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("blake3: seek back to byte %d: %w", base, err)
 		}
+		return &source{at: io.NewSectionReader(ra, base, math.MaxInt64-base), hint: max(end-base, 0), seeker: sk, base: base}, nil
 	}
 	return &source{seq: bufio.NewReaderSize(r, 64<<10)}, nil
+}
+
+// seekEnd returns r as an io.ReaderAt and an io.Seeker, its position pos
+// and the end it reports, and leaves it at that end; ok is false when r is
+// not both or cannot seek.
+func seekEnd(r io.Reader) (ra io.ReaderAt, sk io.Seeker, pos, end int64, ok bool) {
+	ra, isAt := r.(io.ReaderAt)
+	sk, isSeeker := r.(io.Seeker)
+	if !isAt || !isSeeker {
+		return nil, nil, 0, 0, false
+	}
+	pos, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, nil, 0, 0, false
+	}
+	if end, err = sk.Seek(0, io.SeekEnd); err != nil {
+		return nil, nil, 0, 0, false
+	}
+	return ra, sk, pos, end, true
 }
 
 // more reports whether the input has a byte at off (for a reader read in
