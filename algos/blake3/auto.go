@@ -95,10 +95,10 @@ type AutoOptions struct {
 // Files are read with parallel reads, into small buffers for the CPU and
 // straight into staging memory for the GPU. That measured faster than
 // mapping them into memory, whose page faults and unmapping cost more than
-// the copies of read: wgbench b3sum of a 64 MiB file on the 2-core
-// machine took 16.8 ms read, 19.8 ms mapped; of 32 GiB on the H200
-// machine (CPU and GPU) 1.32 s mapped, of which 0.36 s to unmap. An Auto
-// is not safe for concurrent use.
+// the copies of read (2026-11-23): wgbench b3sum of a 64 MiB file on the
+// 2-core CI machine took 16.8 ms read, 19.8 ms mapped; of 32 GiB on the
+// H200 machine (CPU and GPU) 1.32 s mapped, of which 0.36 s to unmap. An
+// Auto is not safe for concurrent use.
 type Auto struct {
 	opts   AutoOptions
 	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt; its key, flags and length are the Auto's
@@ -282,7 +282,7 @@ func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
 		return o, false, nil
 	}
 	pos, err := f.Seek(0, io.SeekCurrent)
-	if err != nil || fi.Size()-pos < max(a.hybridMin, 1) || !a.gpuMayHelp() {
+	if err != nil || !a.hybrid(fi.Size()-pos) {
 		return o, false, nil
 	}
 	n := fi.Size() - pos
@@ -302,22 +302,13 @@ func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
 // a regular file or another reader with ReadAt and a size; ok reports
 // whether it did. The reader is left at its end, as SumReader leaves it.
 func (a *Auto) groupRoot(r io.Reader) (o output, ok bool, err error) {
-	at, isAt := r.(io.ReaderAt)
-	seeker, isSeeker := r.(io.Seeker)
-	if !isAt || !isSeeker {
-		return o, false, nil
-	}
 	if f, isFile := r.(*os.File); isFile {
 		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 			return o, false, nil
 		}
 	}
-	pos, err := seeker.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return o, false, nil
-	}
-	end, err := seeker.Seek(0, io.SeekEnd)
-	if err != nil {
+	at, _, pos, end, ok := seekEnd(r)
+	if !ok {
 		return o, false, nil
 	}
 	var t wgpu.Timing
@@ -331,12 +322,19 @@ func (a *Auto) groupRoot(r io.Reader) (o output, ok bool, err error) {
 // memRoot hashes data on the CPU, or with the GPU's help when DeviceAuto
 // finds data large enough and a GPU that may help.
 func (a *Auto) memRoot(data []byte) output {
-	if a.opts.Device == DeviceAuto && int64(len(data)) >= a.hybridMin && a.gpuMayHelp() {
+	if a.hybrid(int64(len(data))) {
 		o, _ := a.hybridRoot(hybridInput{mem: data, n: uint64(len(data))}) // memory cannot fail to read
 		return o
 	}
 	defer wgpu.Span("blake3 hash on the CPU")(int64(len(data)))
 	return cpuRoot(data, 0, a.cpu.key, a.cpu.flags, a.opts.Threads)
+}
+
+// hybrid reports whether an input of n bytes is hashed by the CPU and the
+// GPU together: with DeviceAuto, from HybridBytes (hybridMin) on, when a
+// GPU may help, which starts opening it.
+func (a *Auto) hybrid(n int64) bool {
+	return a.opts.Device == DeviceAuto && n >= max(a.hybridMin, 1) && a.gpuMayHelp()
 }
 
 // gpuMayHelp starts opening the GPU for DeviceAuto, if that has not begun,
@@ -387,18 +385,14 @@ func (a *Auto) startGPU(requireHardware bool) {
 			ctx, err = wgpu.Open(a.opts.GPU)
 		}
 		if err == nil && requireHardware && ctx.Info().Type == "cpu" {
-			ctx.Close()
 			err = errSoftwareGPU
 		}
-		if err != nil {
-			a.gpu.group.Close()
-			a.gpu.group, a.gpu.err = nil, err
-			return
-		}
 		a.gpu.ctx, a.gpu.own = ctx, true
-		if a.gpu.eng, a.gpu.err = NewEngine(ctx, a.cpu.opts); a.gpu.err != nil {
-			a.closeDevices()
-			a.gpu.ctx, a.gpu.own, a.gpu.group = nil, false, nil
+		if err == nil {
+			a.gpu.eng, err = NewEngine(ctx, a.cpu.opts)
+		}
+		if err != nil {
+			a.releaseGPU(err) // closes what was opened
 		}
 	}()
 }

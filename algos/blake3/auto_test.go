@@ -226,6 +226,16 @@ func TestAutoCPUBackend(t *testing.T) {
 		require.Nil(t, a.gpu.eng)
 		require.Positive(t, timing.Wall)
 	}
+	// Several devices asked for: the Group the CPU backend opens (one nil
+	// member) is closed and forgotten, and the CPU hashes.
+	a := newAuto(t, AutoOptions{Device: DeviceGPU, GPU: wgpu.Options{Devices: "all"}})
+	got, err := a.Sum(data)
+	require.NoError(t, err)
+	require.Equal(t, want[:], got)
+	require.Nil(t, a.gpu.eng)
+	require.Nil(t, a.gpu.group)
+	require.Nil(t, a.gpu.ctx)
+	require.ErrorIs(t, a.gpu.err, wgpu.ErrCPUBackend)
 }
 
 // TestAutoGPU checks DeviceGPU on every backend: the whole input on the
@@ -318,6 +328,15 @@ func TestAutoDevices(t *testing.T) {
 			got, err = a.SumReader(bytes.NewReader(data))
 			require.NoError(t, err)
 			require.Equal(t, want, got, b)
+			if mode.Key == nil && !mode.DeriveKey { // from a position, left at the end
+				f := fileAt(t, data, 7)
+				got, err = a.SumReader(f)
+				require.NoError(t, err)
+				require.Equal(t, refSum(t, data, mode), got, b)
+				pos, err := f.Seek(0, io.SeekCurrent)
+				require.NoError(t, err)
+				require.EqualValues(t, 7+len(data), pos, b)
+			}
 			got, err = a.SumReader(io.MultiReader(bytes.NewReader(data[:5]), bytes.NewReader(data[5:])))
 			require.NoError(t, err)
 			require.Equal(t, want, got, b)

@@ -31,18 +31,18 @@ import (
 const (
 	// cpuWorkerBytes is the least input per worker goroutine: a worker
 	// that is started for less costs more than it saves, as waking an idle
-	// thread took 130 to 170 µs on the 2-core CI machine (a VM), the time
-	// to hash about 600 KiB. Inputs under twice this are hashed on the
-	// calling goroutine alone.
+	// thread took 130 to 170 µs on the 2-core CI machine (an AMD EPYC VM,
+	// 2026-11-23), the time to hash about 600 KiB. Inputs under twice this
+	// are hashed on the calling goroutine alone.
 	cpuWorkerBytes = 512 << 10
 	// cpuTaskMax is the largest task a worker hashes in one go from memory.
 	cpuTaskMax = 1 << 20
 	// cpuPiece is what a worker reads and hashes at a time in
 	// cpuRootReaderAt; each worker holds one such buffer. In a warm
 	// process 512 KiB and 2 MiB hash a 64 MiB file in the page cache
-	// equally fast (7.8 GB/s on the 2-core machine), but a fresh process
-	// faults its buffers in first: wgbench b3sum of that file took
-	// 16.8 ms with 512 KiB, 17.0 with 256 KiB, 20.5 with 2 MiB.
+	// equally fast (7.8 GB/s on the 2-core CI machine, 2026-11-23), but a
+	// fresh process faults its buffers in first: wgbench b3sum of that file
+	// took 16.8 ms with 512 KiB, 17.0 with 256 KiB, 20.5 with 2 MiB.
 	cpuPiece = 512 << 10
 	// simdChunks is the most chunks guts compresses in one call.
 	simdChunks = guts.MaxSIMD
@@ -365,7 +365,8 @@ func subtreeCVSerial(data []byte, counter uint64, key *[8]uint32, flags uint32) 
 	// 16 streams 1 KiB apart, which the hardware prefetcher follows poorly
 	// from memory. Copying each batch first (one sequential stream, into
 	// L1) took one core from 2.3 to 4.7 GB/s on 64 MiB in memory, for 3%
-	// lost on data already in cache.
+	// lost on data already in cache (the 2-core CI machine, an AMD EPYC
+	// with AVX-512, 2026-11-23).
 	st := cvStack{key: *key, flags: flags}
 	var buf [batch]byte
 	for off := 0; off < len(data); off += batch {

@@ -291,26 +291,42 @@ func (e *Engine) sourceTree(src *source, base uint64) (output, uint64, error) {
 // SumBuffer hashes the first n bytes of buf, already on the Engine's
 // device. buf must hold n bytes rounded up to a multiple of 16.
 func (e *Engine) SumBuffer(buf *wgpu.Buffer, n uint64) ([]byte, error) {
-	switch {
-	case buf == nil:
-		return nil, errors.New("blake3: SumBuffer needs a buffer, got nil")
-	case e.ctx == nil:
-		return nil, errors.New("blake3: SumBuffer needs the Context that holds the buffer, got nil (the CPU)")
-	case n > buf.Size():
-		return nil, fmt.Errorf("blake3: SumBuffer of %d bytes from a %d-byte buffer", n, buf.Size())
-	case words16(n) > buf.Size():
-		return nil, fmt.Errorf("blake3: %d bytes need %d bytes of the buffer (whole 16-byte words), it has %d", n, words16(n), buf.Size())
+	if err := e.checkBuffer("SumBuffer", buf, n); err != nil {
+		return nil, err
 	}
 	e.timing = wgpu.Timing{}
 	defer e.report(time.Now())
-	o, _, err := e.tree(0, n, e.maxPiece, func(_ int, off, size uint64) (wgpu.Binding, uint64, error) {
-		got := min(size, n-min(off, n))
-		return wgpu.Binding{Buffer: buf, Offset: off, Size: words16(got)}, got, nil
-	})
+	o, err := e.bufferNode(buf, 0, n, 0)
 	if err != nil {
 		return nil, err
 	}
 	return e.output(o), nil
+}
+
+// checkBuffer checks the arguments of the Engine's method fn (SumBuffer,
+// SumPiecesBuffer): buf, on the Engine's device, holds n bytes of input in
+// whole 16-byte words.
+func (e *Engine) checkBuffer(fn string, buf *wgpu.Buffer, n uint64) error {
+	switch {
+	case buf == nil:
+		return fmt.Errorf("blake3: %s needs a buffer, got nil", fn)
+	case e.ctx == nil:
+		return fmt.Errorf("blake3: %s needs the Context that holds the buffer, got nil (the CPU)", fn)
+	case words16(n) > buf.Size():
+		return fmt.Errorf("blake3: %s of %d bytes from a %d-byte buffer: they need %d bytes of the buffer (whole 16-byte words)", fn, n, buf.Size(), words16(n))
+	}
+	return nil
+}
+
+// bufferNode returns the top node of the n bytes at byte off of buf, on
+// the Engine's device: a subtree whose first chunk has counter base, or,
+// with base 0, a whole input, whose top node is its root.
+func (e *Engine) bufferNode(buf *wgpu.Buffer, off, n, base uint64) (output, error) {
+	o, _, err := e.tree(base, n, e.maxPiece, func(_ int, at, size uint64) (wgpu.Binding, uint64, error) {
+		got := min(size, n-min(at, n))
+		return wgpu.Binding{Buffer: buf, Offset: off + at, Size: words16(got)}, got, nil
+	})
+	return o, err
 }
 
 func (e *Engine) output(o output) []byte {
@@ -558,19 +574,32 @@ type source struct {
 }
 
 func newSource(r io.Reader) (*source, error) {
-	ra, isAt := r.(io.ReaderAt)
-	sk, isSeeker := r.(io.Seeker)
-	if isAt && isSeeker {
-		if base, err := sk.Seek(0, io.SeekCurrent); err == nil {
-			if end, err := sk.Seek(0, io.SeekEnd); err == nil {
-				if _, err := sk.Seek(base, io.SeekStart); err != nil {
-					return nil, fmt.Errorf("blake3: seek back to byte %d: %w", base, err)
-				}
-				return &source{at: io.NewSectionReader(ra, base, math.MaxInt64-base), hint: max(end-base, 0), seeker: sk, base: base}, nil
-			}
+	if ra, sk, base, end, ok := seekEnd(r); ok {
+		if _, err := sk.Seek(base, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("blake3: seek back to byte %d: %w", base, err)
 		}
+		return &source{at: io.NewSectionReader(ra, base, math.MaxInt64-base), hint: max(end-base, 0), seeker: sk, base: base}, nil
 	}
 	return &source{seq: bufio.NewReaderSize(r, 64<<10)}, nil
+}
+
+// seekEnd returns r as an io.ReaderAt and an io.Seeker, its position pos
+// and the end it reports, and leaves it at that end; ok is false when r is
+// not both or cannot seek.
+func seekEnd(r io.Reader) (ra io.ReaderAt, sk io.Seeker, pos, end int64, ok bool) {
+	ra, isAt := r.(io.ReaderAt)
+	sk, isSeeker := r.(io.Seeker)
+	if !isAt || !isSeeker {
+		return nil, nil, 0, 0, false
+	}
+	pos, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, nil, 0, 0, false
+	}
+	if end, err = sk.Seek(0, io.SeekEnd); err != nil {
+		return nil, nil, 0, 0, false
+	}
+	return ra, sk, pos, end, true
 }
 
 // more reports whether the input has a byte at off (for a reader read in

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -55,7 +54,6 @@ func sumOnRoot(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) (output, err
 	found := make([][]Piece, parts)
 	engines := make([]*Engine, g.Len())
 	times := make([]wgpu.Timing, g.Len())
-	var mu sync.Mutex
 	defer func() {
 		for _, e := range engines {
 			if e != nil {
@@ -63,25 +61,22 @@ func sumOnRoot(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) (output, err
 			}
 		}
 	}()
-	inner := opts
+	// A member runs its tasks one after another, on its own goroutine:
+	// engines[member] and times[member] are its alone.
 	err := g.Each(parts, func(member int, ctx *wgpu.Context, i int) error {
 		e := engines[member]
-		var t wgpu.Timing
 		if e == nil {
-			o := inner
-			o.Timing = &t
 			var err error
-			if e, err = NewEngine(ctx, o); err != nil {
+			if e, err = NewEngine(ctx, opts); err != nil {
 				return err
 			}
 			engines[member] = e
 		}
+		var t wgpu.Timing
 		e.opts.Timing = &t
 		off := uint64(i) * part
 		ps, err := e.SumPieces(r, total, off, min(part, total-off))
-		mu.Lock()
 		times[member] = times[member].Add(t)
-		mu.Unlock()
 		found[i] = ps
 		return err
 	})

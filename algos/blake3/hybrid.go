@@ -129,6 +129,15 @@ type hybridInput struct {
 	base uint64
 }
 
+// buffer is what read needs to read n bytes: nothing for an input in
+// memory.
+func (in hybridInput) buffer(n uint64) []byte {
+	if in.at == nil {
+		return nil
+	}
+	return make([]byte, n)
+}
+
 // read returns the n bytes at off: a part of mem, or read into buf.
 func (in hybridInput) read(buf []byte, off, n uint64) ([]byte, error) {
 	if in.at == nil {
@@ -163,9 +172,10 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	go func() { gpuRuns <- a.gpuWork(in, q, stop) }()
 
 	// The CPU hashes on one core fewer than the CPU path while the GPU's
-	// driver opens the device, and on a quarter fewer once the GPU runs:
-	// the uploads' copies into staging memory need cores, and with every
-	// core hashing they waited for one and ran at 5 GB/s (H200 machine).
+	// driver opens the device, and on threads/gpuCores fewer (half, with
+	// hybridGPUCores) once the GPU runs: the uploads' copies into staging
+	// memory need cores, and with every core hashing they waited for one
+	// and ran at 5 GB/s (H200 machine, 2026-11-23).
 	threads := cpuThreads(a.opts.Threads)
 	keep := max(threads-threads/a.gpuCores, 1)
 	key, flags := a.cpu.key, a.cpu.flags
@@ -177,10 +187,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	var mu sync.Mutex
 	var readErr error
 	work := func(w int) {
-		buf := make([]byte, 0)
-		if in.at != nil {
-			buf = make([]byte, a.hybridTask)
-		}
+		buf := in.buffer(a.hybridTask)
 		for !(w >= keep && q.gpuOn.Load()) {
 			i, ok := q.cpuTake()
 			if !ok {
@@ -206,7 +213,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 
 	slices.SortFunc(runs, func(x, y hybridRun) int { return cmp.Compare(x.start, y.start) })
 	st := cvStack{key: key, flags: flags, base: in.base}
-	buf := make([]byte, a.hybridTask)
+	var buf []byte // for the runs the GPU failed on
 	for i := uint64(0); i < tasks; {
 		if len(runs) == 0 || runs[0].start != i {
 			st.push(cvs[i], task)
@@ -222,6 +229,9 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 			continue
 		}
 		a.dropGPU(r.err) // its run is hashed here, a task at a time
+		if buf == nil {
+			buf = in.buffer(a.hybridTask)
+		}
 		for end := i + r.count; i < end; i++ {
 			cv, err := hashTask(i, buf)
 			if err != nil {
@@ -231,7 +241,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 		}
 	}
 	rest := tasks * a.hybridTask
-	b, err := in.read(make([]byte, in.n-rest), rest, in.n-rest)
+	b, err := in.read(in.buffer(in.n-rest), rest, in.n-rest)
 	if err != nil {
 		return output{}, err
 	}

@@ -290,34 +290,14 @@ func (e *Engine) SumPieces(r io.ReaderAt, total, off, n uint64) ([]Piece, error)
 // hash its share of data its kernels made, in place, and Combine merges
 // the pieces of all of them; nothing crosses to the host but the pieces.
 func (e *Engine) SumPiecesBuffer(buf *wgpu.Buffer, total, off, n uint64) ([]Piece, error) {
-	switch {
-	case buf == nil:
-		return nil, errors.New("blake3: SumPiecesBuffer needs a buffer, got nil")
-	case e.ctx == nil:
-		return nil, errors.New("blake3: SumPiecesBuffer needs the Context that holds the buffer, got nil (the CPU)")
-	case words16(n) > buf.Size():
-		return nil, fmt.Errorf("blake3: %d bytes need %d bytes of the buffer (whole 16-byte words), it has %d", n, words16(n), buf.Size())
-	}
-	ps, err := Subtrees(total, off, n)
-	if err != nil {
+	if err := e.checkBuffer("SumPiecesBuffer", buf, n); err != nil {
 		return nil, err
 	}
 	e.timing = wgpu.Timing{}
 	defer e.report(time.Now())
-	for i := range ps {
-		p := &ps[i]
-		rel := p.Offset - off
-		o, _, err := e.tree(p.Offset/ChunkSize, p.Length, e.maxPiece, func(_ int, at, size uint64) (wgpu.Binding, uint64, error) {
-			got := min(size, p.Length-min(at, p.Length))
-			return wgpu.Binding{Buffer: buf, Offset: rel + at, Size: words16(got)}, got, nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("blake3: hash the %s: %w", p.describe(), err)
-		}
-		p.Mode = modeOf(e.flags)
-		p.setNode(o)
-	}
-	return ps, nil
+	return hashPieces(total, off, n, e.flags, func(p Piece) (output, error) {
+		return e.bufferNode(buf, p.Offset-off, p.Length, p.Offset/ChunkSize)
+	})
 }
 
 // SumPieces is the function SumPieces where the Auto's Device chooses:
@@ -331,7 +311,7 @@ func (a *Auto) SumPieces(r io.ReaderAt, total, off, n uint64) ([]Piece, error) {
 			switch {
 			case e != nil:
 				return e.node(sec, base)
-			case a.opts.Device == DeviceAuto && sec.Size() >= max(a.hybridMin, 1) && a.gpuMayHelp():
+			case a.hybrid(sec.Size()):
 				return a.hybridRoot(hybridInput{at: sec, n: uint64(sec.Size()), base: base})
 			}
 			return a.cpu.node(sec, base)
@@ -364,18 +344,11 @@ func sumPieces(r io.ReaderAt, total, off, n uint64, flags uint32, node func(sec 
 	if total > math.MaxInt64 {
 		return nil, fmt.Errorf("blake3: SumPieces of a %d-byte input: it reads at most %d bytes", total, int64(math.MaxInt64))
 	}
-	ps, err := Subtrees(total, off, n)
+	ps, err := hashPieces(total, off, n, flags, func(p Piece) (output, error) {
+		return node(io.NewSectionReader(r, int64(p.Offset), int64(p.Length)), p.Offset/ChunkSize)
+	})
 	if err != nil {
 		return nil, err
-	}
-	for i := range ps {
-		p := &ps[i]
-		o, err := node(io.NewSectionReader(r, int64(p.Offset), int64(p.Length)), p.Offset/ChunkSize)
-		if err != nil {
-			return nil, fmt.Errorf("blake3: hash the %s: %w", p.describe(), err)
-		}
-		p.Mode = modeOf(flags)
-		p.setNode(o)
 	}
 	if len(ps) > 0 && off+n == total {
 		var b [1]byte
@@ -384,6 +357,26 @@ func sumPieces(r io.ReaderAt, total, off, n uint64, flags uint32, node func(sec 
 		} else if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("blake3: read past the input's end at byte %d: %w", total, err)
 		}
+	}
+	return ps, nil
+}
+
+// hashPieces returns the pieces of the range [off, off+n) of a total-byte
+// input (Subtrees), each filled in from node(p), the top node of its
+// subtree hashed in the mode of flags.
+func hashPieces(total, off, n uint64, flags uint32, node func(p Piece) (output, error)) ([]Piece, error) {
+	ps, err := Subtrees(total, off, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ps {
+		p := &ps[i]
+		o, err := node(*p)
+		if err != nil {
+			return nil, fmt.Errorf("blake3: hash the %s: %w", p.describe(), err)
+		}
+		p.Mode = modeOf(flags)
+		p.setNode(o)
 	}
 	return ps, nil
 }
