@@ -158,6 +158,16 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		limit = min(limit, b.MaxItems)
 	}
 	limit = min(limit, b.Count)
+	// Each piece's read-back is queued right after its kernels end and
+	// before the next piece's kernels, and copied out while they run: one
+	// queue runs copies and kernels in order, so a read-back queued after
+	// the next kernels would wait for them. A piece's inputs and output
+	// each fit the staging ring, so that all of a read-back is queued at
+	// once and the next upload fills staging while the kernels run.
+	ring := int(c.stagingRingBytes())
+	for _, sz := range sizes {
+		limit = min(limit, max(1, ring/sz-guard))
+	}
 	// The second set is made only when a second piece needs it: a batch
 	// of one piece allocates one set.
 	if err := r.reserve(0, b.Label, sizes, limit+guard); err != nil {
@@ -172,16 +182,6 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		p     *Pending
 		set   int
 		lo, n int
-	}
-	// Each piece's read-back is queued right after its kernels end and
-	// before the next piece's kernels, and copied out while they run: one
-	// queue runs copies and kernels in order, so a read-back queued after
-	// the next kernels would wait for them. A piece's inputs and output
-	// each fit the staging ring, so that all of a read-back is queued at
-	// once and the next upload fills staging while the kernels run.
-	ring := int(c.stagingRingBytes())
-	for _, sz := range sizes {
-		limit = min(limit, max(1, ring/sz-guard))
 	}
 	var prev *inflight
 	// collect waits for f's kernels and queues its read-back; the returned
