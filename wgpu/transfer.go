@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 
 	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	"github.com/wgcompute/wgcompute/internal/par"
 )
 
 // Transfers between host and device go through a ring of persistent staging
@@ -175,41 +175,16 @@ func (p *stagingPool) waitMapped(s *slot, mode gpu.MapMode) error {
 	return nil
 }
 
-// parallel runs fn over [0, n) split into pieces of at least copyGrain
-// bytes, on up to p.workers goroutines.
+// parallel runs fn over [0, n) split into at most p.workers pieces of at
+// least copyGrain bytes, each on its own goroutine; pieces start on cache
+// lines (64 bytes).
 func (p *stagingPool) parallel(n int, fn func(lo, hi int) error) error {
-	pieces := n / copyGrain
-	if pieces > p.workers {
-		pieces = p.workers
-	}
-	if pieces <= 1 {
-		return fn(0, n)
-	}
-	var wg sync.WaitGroup
-	errs := make([]error, pieces)
-	step := (n + pieces - 1) / pieces
-	step = (step + 63) &^ 63
-	for k := 0; k < pieces; k++ {
-		lo, hi := k*step, (k+1)*step
-		if hi > n {
-			hi = n
-		}
-		if lo >= hi {
-			break
-		}
-		wg.Add(1)
-		go func(k, lo, hi int) {
-			defer wg.Done()
-			errs[k] = fn(lo, hi)
-		}(k, lo, hi)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	const line = 64
+	pieces := max(1, min(n/copyGrain, p.workers))
+	lines := (n + line - 1) / line
+	return par.ForErrWorkers(lines, (lines+pieces-1)/pieces, p.workers, func(lo, hi int) error {
+		return fn(lo*line, min(hi*line, n))
+	})
 }
 
 func (c *Context) checkRange(op string, b *Buffer, offset uint64, n int) error {
