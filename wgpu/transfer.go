@@ -31,11 +31,9 @@ const (
 )
 
 type slot struct {
-	buf     *gpu.Buffer
-	size    uint64
-	mapped  bool // mapped and ready for the host
-	mapping bool // a MapAsync is outstanding
-	failed  error
+	buf    *gpu.Buffer
+	size   uint64
+	mapped bool // mapped and ready for the host
 }
 
 type stagingPool struct {
@@ -138,40 +136,17 @@ func (p *stagingPool) downSlot(i int, size uint64) (*slot, error) {
 	return p.slot(&p.down, i, size, false)
 }
 
-// startMap asks for s to be mapped once its submission is done. It is only
-// called right before waiting for the mapping: go-webgpu 0.17.1 hands wgpu
-// a pointer to a Go variable as the callback's userdata, so a map left
-// pending while the garbage collector runs, or across Close, can fire its
-// callback on freed memory.
-func (p *stagingPool) startMap(s *slot, mode gpu.MapMode) error {
-	s.mapping = true
-	return s.buf.MapAsync(mode, 0, s.size, func(st gpu.BufferMapAsyncStatus) {
-		s.mapping = false
-		if st == gpu.BufferMapAsyncStatus_Success {
-			s.mapped = true
-		} else {
-			s.failed = fmt.Errorf("map staging buffer: %v", st)
-		}
-	})
-}
-
+// waitMapped maps s for the host, unless it is mapped already, and waits
+// for the mapping: a slot is mapped only right before it is used (see
+// mapSync).
 func (p *stagingPool) waitMapped(s *slot, mode gpu.MapMode) error {
 	if s.mapped {
 		return nil
 	}
-	if !s.mapping {
-		if err := p.startMap(s, mode); err != nil {
-			return err
-		}
-	}
-	if !p.c.pollUntil(mapTimeout, func(bool) bool { return !s.mapping }) {
-		return errMapTimeout
-	}
-	if s.failed != nil {
-		err := s.failed
-		s.failed = nil
+	if err := p.c.mapSync(s.buf, mode, s.size); err != nil {
 		return err
 	}
+	s.mapped = true
 	return nil
 }
 
