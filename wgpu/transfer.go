@@ -286,31 +286,14 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		s.mapped = false
-		if _, err = c.submitCopy(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded)); err != nil {
+		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error {
+			return enc.CopyBufferToBuffer(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded))
+		}); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		pos += chunk
 	}
 	return nil
-}
-
-// submitCopy submits one buffer-to-buffer copy without waiting for it.
-// Callers hold c.mu.
-func (c *Context) submitCopy(src *gpu.Buffer, srcOff uint64, dst *gpu.Buffer, dstOff, size uint64) (gpu.SubmissionIndex, error) {
-	enc, err := c.device.CreateCommandEncoder(nil)
-	if err != nil {
-		return 0, err
-	}
-	defer enc.Release()
-	if err := enc.CopyBufferToBuffer(src, srcOff, dst, dstOff, size); err != nil {
-		return 0, err
-	}
-	cmd, err := enc.Finish(nil)
-	if err != nil {
-		return 0, err
-	}
-	defer cmd.Release()
-	return c.queue.Submit(cmd), nil
 }
 
 // Download copies len(dst) bytes of src from srcOffset (a multiple of 4)
@@ -387,7 +370,9 @@ func (d *download) queueCopies() error {
 		}
 		d.slots++
 		chunk := min(int64(s.size), n-d.pos)
-		if _, err = d.c.submitCopy(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
+		if err := d.c.submitCommands(func(enc *gpu.CommandEncoder) error {
+			return enc.CopyBufferToBuffer(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3))
+		}); err != nil {
 			return err
 		}
 		d.queue = append(d.queue, downloadPiece{s, d.pos, chunk})
