@@ -11,8 +11,9 @@ import (
 
 // Transfers between host and device go through a ring of persistent staging
 // buffers. queue.WriteBuffer copies everything twice and ran at 1.7 GB/s on
-// an H200; here the host copies straight into mapped staging memory with
-// several goroutines while the GPU copies the previous slot into place.
+// an H200 (2026-11-21, BENCHMARKS.md); here the host copies straight into
+// mapped staging memory with several goroutines while the GPU copies the
+// previous slot into place.
 
 const (
 	// stagingSlot is the size of one staging buffer, and stagingRing how
