@@ -180,7 +180,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 
 	type inflight struct {
 		p     *Pending
-		set   int
+		out   *Buffer // the piece's output
 		lo, n int
 	}
 	var prev *inflight
@@ -192,7 +192,6 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
-		ob := r.sets[f.set][len(b.Inputs)]
 		size := f.n * out.ItemBytes
 		var dst []byte
 		if out.Gather != nil || guard > 0 {
@@ -203,7 +202,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		} else {
 			dst = out.Data[f.lo*out.ItemBytes:][:size]
 		}
-		d, err := c.startDownload(dst, ob, 0)
+		d, err := c.startDownload(dst, f.out, 0)
 		if err != nil {
 			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
@@ -256,19 +255,17 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		bind = append(bind, Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
 		bind = append(bind, b.Extra...)
 		var copyOut func() (time.Duration, error)
-		var measured int // the items of the piece copyOut brings back
-		if prev != nil {
-			f := prev
+		last := prev // the piece copyOut brings back
+		if last != nil {
 			prev = nil
 			var err error
-			if copyOut, err = collect(f); err != nil {
+			if copyOut, err = collect(last); err != nil {
 				return total, err
 			}
-			measured = f.n
 		}
 		p, err := c.Submit(b.Dispatches(n, bind)...)
 		if err == nil {
-			prev = &inflight{p: p, set: i % 2, lo: lo, n: n}
+			prev = &inflight{p: p, out: ob, lo: lo, n: n}
 		}
 		if copyOut != nil {
 			took, cerr := copyOut()
@@ -276,7 +273,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 				err = cerr
 			}
 			if err == nil {
-				piece = nextPiece(piece, measured, took, limit)
+				piece = nextPiece(piece, last.n, took, limit)
 			}
 		}
 		if err != nil {
