@@ -20,7 +20,8 @@ type Buffer struct {
 // Released buffers go back to their Context's pool, and NewBuffer takes a
 // pooled buffer of the same class before it creates one: creating device
 // memory costs far more than using it (an H100 took 19 ms per buffer of
-// Rescue's 4096² batch, about a third of the batch's transfers), and
+// Rescue's 4096² batch, about a third of the batch's transfers, 2026-11-23,
+// BENCHMARKS.md), and
 // one-shot calls (blake3.Sum, rescue.MergeMany, eigen.MaxEigen) would pay
 // it on every call. A pooled buffer is cleared on the GPU before it is
 // handed out again, so NewBuffer's memory reads as zeros either way.
@@ -132,7 +133,7 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	cp := min(poolClass(size), c.info.Limits.MaxBufferSize&^3)
 	if buf := c.takePooled(cp); buf != nil {
 		defer Span("reuse a pooled buffer")(int64(size))
-		if err := c.clearQueued(buf, cp); err != nil {
+		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.ClearBuffer(buf, 0, cp) }); err != nil {
 			buf.Destroy()
 			buf.Release()
 			return nil, fmt.Errorf("wgpu: new buffer %s (%d bytes): %w", label, size, err)
@@ -161,15 +162,16 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	return &Buffer{ctx: c, buf: buf, size: size, cap: cp, label: label}, nil
 }
 
-// clearQueued queues a clear of the first size bytes of buf, ordered
-// before any later submission, without waiting for it. Callers hold c.mu.
-func (c *Context) clearQueued(buf *gpu.Buffer, size uint64) error {
+// submitCommands records commands with record and submits them, ordered
+// before any later submission, without waiting for them. Callers hold
+// c.mu.
+func (c *Context) submitCommands(record func(enc *gpu.CommandEncoder) error) error {
 	enc, err := c.device.CreateCommandEncoder(nil)
 	if err != nil {
 		return err
 	}
 	defer enc.Release()
-	if err := enc.ClearBuffer(buf, 0, size); err != nil {
+	if err := record(enc); err != nil {
 		return err
 	}
 	cmd, err := enc.Finish(nil)
@@ -246,15 +248,14 @@ func (c *Context) Clear(b *Buffer, offset, size uint64) (err error) {
 	if offset%4 != 0 || size%4 != 0 || size > b.size-offset {
 		return fmt.Errorf("wgpu: clear %s: range [%d, %d) is not 4-byte aligned inside its %d bytes", b.label, offset, offset+size, b.size)
 	}
-	enc, err := c.device.CreateCommandEncoder(nil)
+	err = c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.ClearBuffer(b.buf, offset, size) })
+	if err == nil {
+		err = c.waitIdle()
+	}
 	if err != nil {
 		return fmt.Errorf("wgpu: clear %s: %w", b.label, err)
 	}
-	defer enc.Release()
-	if err := enc.ClearBuffer(b.buf, offset, size); err != nil {
-		return fmt.Errorf("wgpu: clear %s: %w", b.label, err)
-	}
-	return c.submitAndWait("clear "+b.label, enc)
+	return nil
 }
 
 // Wait returns once every transfer and kernel queued on c has finished.
@@ -274,21 +275,6 @@ func (c *Context) Wait() (err error) {
 	defer Span("wait for queued transfers")(0)
 	if err := c.waitIdle(); err != nil {
 		return fmt.Errorf("wgpu: wait: %w", err)
-	}
-	return nil
-}
-
-// submitAndWait finishes enc, submits it and waits for the queue to finish
-// it. Callers hold c.mu.
-func (c *Context) submitAndWait(op string, enc *gpu.CommandEncoder) error {
-	cmd, err := enc.Finish(nil)
-	if err != nil {
-		return fmt.Errorf("wgpu: %s: %w", op, err)
-	}
-	defer cmd.Release()
-	c.queue.Submit(cmd)
-	if err := c.waitIdle(); err != nil {
-		return fmt.Errorf("wgpu: %s: %w", op, err)
 	}
 	return nil
 }

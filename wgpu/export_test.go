@@ -2,3 +2,14 @@ package wgpu
 
 // NextPiece exposes nextPiece to the package's external tests.
 var NextPiece = nextPiece
+
+// BufferSizes lists the sizes of the device buffers r holds, set by set.
+func (r *Batcher) BufferSizes() []uint64 {
+	var sizes []uint64
+	for _, set := range r.sets {
+		for _, b := range set {
+			sizes = append(sizes, b.Size())
+		}
+	}
+	return sizes
+}

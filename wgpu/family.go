@@ -158,6 +158,16 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		limit = min(limit, b.MaxItems)
 	}
 	limit = min(limit, b.Count)
+	// Each piece's read-back is queued right after its kernels end and
+	// before the next piece's kernels, and copied out while they run: one
+	// queue runs copies and kernels in order, so a read-back queued after
+	// the next kernels would wait for them. A piece's inputs and output
+	// each fit the staging ring, so that all of a read-back is queued at
+	// once and the next upload fills staging while the kernels run.
+	ring := int(c.stagingRingBytes())
+	for _, sz := range sizes {
+		limit = min(limit, max(1, ring/sz-guard))
+	}
 	// The second set is made only when a second piece needs it: a batch
 	// of one piece allocates one set.
 	if err := r.reserve(0, b.Label, sizes, limit+guard); err != nil {
@@ -170,18 +180,8 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 
 	type inflight struct {
 		p     *Pending
-		set   int
+		out   *Buffer // the piece's output
 		lo, n int
-	}
-	// Each piece's read-back is queued right after its kernels end and
-	// before the next piece's kernels, and copied out while they run: one
-	// queue runs copies and kernels in order, so a read-back queued after
-	// the next kernels would wait for them. A piece's inputs and output
-	// each fit the staging ring, so that all of a read-back is queued at
-	// once and the next upload fills staging while the kernels run.
-	ring := int(c.stagingRingBytes())
-	for _, sz := range sizes {
-		limit = min(limit, max(1, ring/sz-guard))
 	}
 	var prev *inflight
 	// collect waits for f's kernels and queues its read-back; the returned
@@ -192,7 +192,6 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
-		ob := r.sets[f.set][len(b.Inputs)]
 		size := f.n * out.ItemBytes
 		var dst []byte
 		if out.Gather != nil || guard > 0 {
@@ -203,7 +202,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		} else {
 			dst = out.Data[f.lo*out.ItemBytes:][:size]
 		}
-		d, err := c.startDownload(dst, ob, 0)
+		d, err := c.startDownload(dst, f.out, 0)
 		if err != nil {
 			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
@@ -256,19 +255,17 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		bind = append(bind, Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
 		bind = append(bind, b.Extra...)
 		var copyOut func() (time.Duration, error)
-		var measured int // the items of the piece copyOut brings back
-		if prev != nil {
-			f := prev
+		last := prev // the piece copyOut brings back
+		if last != nil {
 			prev = nil
 			var err error
-			if copyOut, err = collect(f); err != nil {
+			if copyOut, err = collect(last); err != nil {
 				return total, err
 			}
-			measured = f.n
 		}
 		p, err := c.Submit(b.Dispatches(n, bind)...)
 		if err == nil {
-			prev = &inflight{p: p, set: i % 2, lo: lo, n: n}
+			prev = &inflight{p: p, out: ob, lo: lo, n: n}
 		}
 		if copyOut != nil {
 			took, cerr := copyOut()
@@ -276,7 +273,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 				err = cerr
 			}
 			if err == nil {
-				piece = nextPiece(piece, measured, took, limit)
+				piece = nextPiece(piece, last.n, took, limit)
 			}
 		}
 		if err != nil {

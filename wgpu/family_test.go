@@ -95,6 +95,32 @@ func TestRunBatchPieces(t *testing.T) {
 	})
 }
 
+// Pieces fit the staging ring, and so do the buffers of both of a
+// Batcher's sets: the first set is not sized for pieces it never runs.
+func TestBatcherBuffersFitTheRing(t *testing.T) {
+	const slot, slots = 64 << 10, 2
+	for _, backend := range gputest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			ctx, err := wgpu.Open(wgpu.Options{Backend: backend, Transfer: wgpu.TransferOptions{SlotBytes: slot, Slots: slots}})
+			require.NoError(t, err)
+			defer ctx.Close()
+			n := 4 * slots * slot / 8 // the 8-byte input alone fills the ring four times
+			require.Less(t, slots*slot, wgpu.PieceItems(ctx.Limits(), 8, 4, 8)*8, "the limits alone would allow larger pieces")
+			want, got, job := addPairsBatch(t, ctx, n, false)
+			r := ctx.NewBatcher()
+			defer r.Release()
+			_, err = r.Run(job)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			sizes := r.BufferSizes()
+			require.Len(t, sizes, 6, "two sets of three bindings")
+			for _, size := range sizes {
+				require.LessOrEqual(t, size, uint64(slots*slot))
+			}
+		})
+	}
+}
+
 func TestRunBatchErrors(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		_, _, job := addPairsBatch(t, ctx, 10, false)

@@ -121,8 +121,11 @@ func (c *Context) waitIdle() error {
 	return nil
 }
 
-// mapSync maps buf and waits for the mapping, polling the device. Callers
-// hold c.mu.
+// mapSync maps buf and waits for the mapping, polling the device. A map
+// is only asked for right before waiting for it: go-webgpu 0.17.1 hands
+// wgpu a pointer to a Go variable as the callback's userdata, so a map left
+// pending while the garbage collector runs, or across Close, can fire its
+// callback on freed memory. Callers hold c.mu.
 func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64) error {
 	var status gpu.BufferMapAsyncStatus
 	done := false

@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 
 	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	"github.com/wgcompute/wgcompute/internal/par"
 )
 
 // Transfers between host and device go through a ring of persistent staging
 // buffers. queue.WriteBuffer copies everything twice and ran at 1.7 GB/s on
-// an H200; here the host copies straight into mapped staging memory with
-// several goroutines while the GPU copies the previous slot into place.
+// an H200 (2026-11-21, BENCHMARKS.md); here the host copies straight into
+// mapped staging memory with several goroutines while the GPU copies the
+// previous slot into place.
 
 const (
 	// stagingSlot is the size of one staging buffer, and stagingRing how
@@ -31,11 +32,9 @@ const (
 )
 
 type slot struct {
-	buf     *gpu.Buffer
-	size    uint64
-	mapped  bool // mapped and ready for the host
-	mapping bool // a MapAsync is outstanding
-	failed  error
+	buf    *gpu.Buffer
+	size   uint64
+	mapped bool // mapped and ready for the host
 }
 
 type stagingPool struct {
@@ -138,78 +137,30 @@ func (p *stagingPool) downSlot(i int, size uint64) (*slot, error) {
 	return p.slot(&p.down, i, size, false)
 }
 
-// startMap asks for s to be mapped once its submission is done. It is only
-// called right before waiting for the mapping: go-webgpu 0.17.1 hands wgpu
-// a pointer to a Go variable as the callback's userdata, so a map left
-// pending while the garbage collector runs, or across Close, can fire its
-// callback on freed memory.
-func (p *stagingPool) startMap(s *slot, mode gpu.MapMode) error {
-	s.mapping = true
-	return s.buf.MapAsync(mode, 0, s.size, func(st gpu.BufferMapAsyncStatus) {
-		s.mapping = false
-		if st == gpu.BufferMapAsyncStatus_Success {
-			s.mapped = true
-		} else {
-			s.failed = fmt.Errorf("map staging buffer: %v", st)
-		}
-	})
-}
-
+// waitMapped maps s for the host, unless it is mapped already, and waits
+// for the mapping: a slot is mapped only right before it is used (see
+// mapSync).
 func (p *stagingPool) waitMapped(s *slot, mode gpu.MapMode) error {
 	if s.mapped {
 		return nil
 	}
-	if !s.mapping {
-		if err := p.startMap(s, mode); err != nil {
-			return err
-		}
-	}
-	if !p.c.pollUntil(mapTimeout, func(bool) bool { return !s.mapping }) {
-		return errMapTimeout
-	}
-	if s.failed != nil {
-		err := s.failed
-		s.failed = nil
+	if err := p.c.mapSync(s.buf, mode, s.size); err != nil {
 		return err
 	}
+	s.mapped = true
 	return nil
 }
 
-// parallel runs fn over [0, n) split into pieces of at least copyGrain
-// bytes, on up to p.workers goroutines.
+// parallel runs fn over [0, n) split into at most p.workers pieces of at
+// least copyGrain bytes, each on its own goroutine; pieces start on cache
+// lines (64 bytes).
 func (p *stagingPool) parallel(n int, fn func(lo, hi int) error) error {
-	pieces := n / copyGrain
-	if pieces > p.workers {
-		pieces = p.workers
-	}
-	if pieces <= 1 {
-		return fn(0, n)
-	}
-	var wg sync.WaitGroup
-	errs := make([]error, pieces)
-	step := (n + pieces - 1) / pieces
-	step = (step + 63) &^ 63
-	for k := 0; k < pieces; k++ {
-		lo, hi := k*step, (k+1)*step
-		if hi > n {
-			hi = n
-		}
-		if lo >= hi {
-			break
-		}
-		wg.Add(1)
-		go func(k, lo, hi int) {
-			defer wg.Done()
-			errs[k] = fn(lo, hi)
-		}(k, lo, hi)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	const line = 64
+	pieces := max(1, min(n/copyGrain, p.workers))
+	lines := (n + line - 1) / line
+	return par.ForErrWorkers(lines, (lines+pieces-1)/pieces, p.workers, func(lo, hi int) error {
+		return fn(lo*line, min(hi*line, n))
+	})
 }
 
 func (c *Context) checkRange(op string, b *Buffer, offset uint64, n int) error {
@@ -336,31 +287,14 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		s.mapped = false
-		if _, err = c.submitCopy(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded)); err != nil {
+		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error {
+			return enc.CopyBufferToBuffer(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded))
+		}); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		pos += chunk
 	}
 	return nil
-}
-
-// submitCopy submits one buffer-to-buffer copy without waiting for it.
-// Callers hold c.mu.
-func (c *Context) submitCopy(src *gpu.Buffer, srcOff uint64, dst *gpu.Buffer, dstOff, size uint64) (gpu.SubmissionIndex, error) {
-	enc, err := c.device.CreateCommandEncoder(nil)
-	if err != nil {
-		return 0, err
-	}
-	defer enc.Release()
-	if err := enc.CopyBufferToBuffer(src, srcOff, dst, dstOff, size); err != nil {
-		return 0, err
-	}
-	cmd, err := enc.Finish(nil)
-	if err != nil {
-		return 0, err
-	}
-	defer cmd.Release()
-	return c.queue.Submit(cmd), nil
 }
 
 // Download copies len(dst) bytes of src from srcOffset (a multiple of 4)
@@ -437,7 +371,9 @@ func (d *download) queueCopies() error {
 		}
 		d.slots++
 		chunk := min(int64(s.size), n-d.pos)
-		if _, err = d.c.submitCopy(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3)); err != nil {
+		if err := d.c.submitCommands(func(enc *gpu.CommandEncoder) error {
+			return enc.CopyBufferToBuffer(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3))
+		}); err != nil {
 			return err
 		}
 		d.queue = append(d.queue, downloadPiece{s, d.pos, chunk})

@@ -188,13 +188,3 @@ func includes(src string) []string {
 	}
 	return deps
 }
-
-// names lists every embedded shader file.
-func names() []string {
-	entries, _ := files.ReadDir(".")
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}

@@ -19,11 +19,17 @@ func For(n, grain int, fn func(lo, hi int)) {
 // lowest failing range, and ranges not yet started when one fails are
 // skipped.
 func ForErr(n, grain int, fn func(lo, hi int) error) error {
+	return ForErrWorkers(n, grain, runtime.GOMAXPROCS(0), fn)
+}
+
+// ForErrWorkers is ForErr on up to workers goroutines instead of
+// GOMAXPROCS (for work that waits on reads, or a count the caller tunes).
+func ForErrWorkers(n, grain, workers int, fn func(lo, hi int) error) error {
 	if n <= 0 {
 		return nil
 	}
 	grain = max(grain, 1)
-	workers := runtime.GOMAXPROCS(0)
+	workers = max(workers, 1)
 	pieces := (n + grain - 1) / grain
 	if pieces < 2 || workers == 1 {
 		return fn(0, n)

@@ -58,3 +58,31 @@ func TestFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestForErrWorkersBoundsGoroutines(t *testing.T) {
+	for _, workers := range []int{0, 1, 3, 16} {
+		var running, most atomic.Int32
+		seen := make([]atomic.Int32, 1000)
+		err := ForErrWorkers(len(seen), 10, workers, func(lo, hi int) error {
+			r := running.Add(1)
+			for m := most.Load(); r > m && !most.CompareAndSwap(m, r); m = most.Load() {
+			}
+			for i := lo; i < hi; i++ {
+				seen[i].Add(1)
+			}
+			running.Add(-1)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := int(most.Load()); m > max(workers, 1) {
+			t.Fatalf("workers=%d: %d ranges ran at once", workers, m)
+		}
+		for i := range seen {
+			if seen[i].Load() != 1 {
+				t.Fatalf("workers=%d: index %d visited %d times", workers, i, seen[i].Load())
+			}
+		}
+	}
+}
