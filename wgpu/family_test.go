@@ -198,6 +198,14 @@ func TestTiming(t *testing.T) {
 	sum = sum.Add(wgpu.Timing{Wall: 1})
 	require.False(t, sum.Measured)
 	require.Equal(t, time.Duration(13), sum.Elapsed())
+
+	// The zero Timing is no work on either side: a device that ran
+	// nothing leaves its neighbours' timing measured.
+	m := wgpu.Timing{Kernel: 4, Measured: true, Wall: 6}
+	require.Equal(t, m, m.Add(wgpu.Timing{}))
+	require.Equal(t, m, m.Parallel(wgpu.Timing{}))
+	require.Equal(t, m, wgpu.Timing{}.Parallel(m))
+	require.Equal(t, wgpu.Timing{Kernel: 4, Measured: true, Wall: 9}, m.Parallel(wgpu.Timing{Kernel: 1, Measured: true, Wall: 9}))
 }
 
 // Ranges near 2^64 are rejected, not wrapped; a nil Context is an error.

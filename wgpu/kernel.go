@@ -177,18 +177,30 @@ type Timing struct {
 }
 
 // Add returns the timing of t and u one after the other: the times
-// summed, Measured only if both were (the zero Timing counts as measured
-// when added to, so sums can start from it).
+// summed, Measured only if both were. The zero Timing is no work on
+// either side, so sums can start from it and a part that ran nothing
+// does not make the sum unmeasured.
 func (t Timing) Add(u Timing) Timing {
-	measured := u.Measured && (t.Measured || t == Timing{})
-	return Timing{Kernel: t.Kernel + u.Kernel, Measured: measured, Wall: t.Wall + u.Wall}
+	return combine(t, u, func(a, b time.Duration) time.Duration { return a + b })
 }
 
 // Parallel returns the timing of t and u run side by side, on two
-// devices at once: the longer of each time, Measured as Add says.
+// devices at once: the longer of each time, Measured as Add says (a
+// device that ran nothing is the zero Timing).
 func (t Timing) Parallel(u Timing) Timing {
-	measured := u.Measured && (t.Measured || t == Timing{})
-	return Timing{Kernel: max(t.Kernel, u.Kernel), Measured: measured, Wall: max(t.Wall, u.Wall)}
+	return combine(t, u, func(a, b time.Duration) time.Duration { return max(a, b) })
+}
+
+// combine is Add and Parallel: times joined by join, the zero Timing
+// neutral.
+func combine(t, u Timing, join func(a, b time.Duration) time.Duration) Timing {
+	switch {
+	case t == Timing{}:
+		return u
+	case u == Timing{}:
+		return t
+	}
+	return Timing{Kernel: join(t.Kernel, u.Kernel), Measured: t.Measured && u.Measured, Wall: join(t.Wall, u.Wall)}
 }
 
 // Elapsed is the kernel time when it was measured, else the wall time:
