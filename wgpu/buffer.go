@@ -133,7 +133,7 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	cp := min(poolClass(size), c.info.Limits.MaxBufferSize&^3)
 	if buf := c.takePooled(cp); buf != nil {
 		defer Span("reuse a pooled buffer")(int64(size))
-		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.ClearBuffer(buf, 0, cp) }); err != nil {
+		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.ClearBuffer(buf, 0, size) }); err != nil {
 			buf.Destroy()
 			buf.Release()
 			return nil, fmt.Errorf("wgpu: new buffer %s (%d bytes): %w", label, size, err)
