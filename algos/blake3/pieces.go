@@ -302,7 +302,10 @@ func (e *Engine) SumPiecesBuffer(buf *wgpu.Buffer, total, off, n uint64) ([]Piec
 
 // SumPieces is the function SumPieces where the Auto's Device chooses:
 // each piece is hashed as an input of its size would be (DeviceAuto adds
-// the GPU to the CPU for a piece of HybridBytes or more).
+// the GPU to the CPU for a piece of HybridBytes or more). With DeviceGPU
+// on several devices, the pieces are hashed on the first: a range's
+// pieces are the unit a distributed job hashes, and SumOn is the call
+// that spreads one input over every GPU of a machine.
 func (a *Auto) SumPieces(r io.ReaderAt, total, off, n uint64) ([]Piece, error) {
 	var ps []Piece
 	_, err := a.call(func(e *Engine) (output, error) {
