@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,4 +68,31 @@ func requireInputError(t *testing.T, args []string, want ...string) {
 	for _, w := range want {
 		require.Contains(t, err.Error(), w, "%q", args)
 	}
+}
+
+// The file helpers below serve tests on every system (the reliability
+// table, which uses them too, builds on Unix only).
+
+// requireNoTemp checks that no temporary output file is left in dir.
+func requireNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		require.NoError(t, err)
+		require.NotContains(t, d.Name(), ".tmp", "temporary file left behind")
+		return nil
+	}))
+}
+
+// requireFile checks that path holds want.
+func requireFile(t *testing.T, path string, want []byte) {
+	t.Helper()
+	require.Equal(t, want, mustRead(t, path), path)
+}
+
+// mustRead returns path's content.
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
 }

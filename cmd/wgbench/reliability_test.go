@@ -422,23 +422,6 @@ func fifo(t *testing.T, path string, data []byte) {
 	})
 }
 
-// requireNoTemp checks that no temporary output file is left in dir.
-func requireNoTemp(t *testing.T, dir string) {
-	t.Helper()
-	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		require.NoError(t, err)
-		require.NotContains(t, d.Name(), ".tmp", "temporary file left behind")
-		return nil
-	}))
-}
-
-func requireFile(t *testing.T, path string, want []byte) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, want, b, path)
-}
-
 func requireMode(t *testing.T, path string, want fs.FileMode) {
 	t.Helper()
 	fi, err := os.Stat(path)
@@ -452,13 +435,6 @@ func requireSum(t *testing.T, stdout, name string, content []byte) {
 	require.NotEmpty(t, content, "%s must have content for the test to mean anything", name)
 	sum := blake3.Sum256(content)
 	require.Equal(t, hex.EncodeToString(sum[:])+"  "+name+"\n", stdout)
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return b
 }
 
 func mustOpen(t *testing.T, path string) *os.File {
