@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	gpu "github.com/oliverbestmann/webgpu/wgpu"
 )
 
 // Buffer is a device-local storage buffer that kernels read and write and
@@ -133,7 +133,7 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	cp := min(poolClass(size), c.info.Limits.MaxBufferSize&^3)
 	if buf := c.takePooled(cp); buf != nil {
 		defer Span("reuse a pooled buffer")(int64(size))
-		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.ClearBuffer(buf, 0, size) }); err != nil {
+		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.TryClearBuffer(buf, 0, size) }); err != nil {
 			buf.Destroy()
 			buf.Release()
 			return nil, fmt.Errorf("wgpu: new buffer %s (%d bytes): %w", label, size, err)
@@ -143,9 +143,9 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 	}
 	defer Span("allocate buffers")(int64(size))
 	create := func() (*gpu.Buffer, error) {
-		return c.device.CreateBuffer(&gpu.BufferDescriptor{
+		return c.createBuffer(&gpu.BufferDescriptor{
 			Label: label,
-			Usage: gpu.BufferUsage_Storage | gpu.BufferUsage_CopySrc | gpu.BufferUsage_CopyDst,
+			Usage: gpu.BufferUsageStorage | gpu.BufferUsageCopySrc | gpu.BufferUsageCopyDst,
 			Size:  cp,
 		})
 	}
@@ -166,21 +166,39 @@ func (c *Context) NewBuffer(label string, size uint64) (b *Buffer, err error) {
 // before any later submission, without waiting for them. Callers hold
 // c.mu.
 func (c *Context) submitCommands(record func(enc *gpu.CommandEncoder) error) error {
-	enc, err := c.device.CreateCommandEncoder(nil)
+	enc, err := c.device.TryCreateCommandEncoder(nil)
 	if err != nil {
-		return err
+		return c.lostFrom(err)
 	}
 	defer enc.Release()
 	if err := record(enc); err != nil {
 		return err
 	}
-	cmd, err := enc.Finish(nil)
+	cmd, err := enc.TryFinish(nil)
 	if err != nil {
 		return err
 	}
 	defer cmd.Release()
 	c.queue.Submit(cmd)
-	return nil
+	return c.native.takeError()
+}
+
+// createBuffer creates a buffer inside error scopes, so that memory the
+// device cannot give is an error here rather than a fatal uncaptured one.
+func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (*gpu.Buffer, error) {
+	var buf *gpu.Buffer
+	err := scoped(c.device, c.native, func() (err error) {
+		buf, err = c.device.TryCreateBuffer(desc)
+		return err
+	})
+	if err != nil {
+		if buf != nil {
+			buf.Release()
+			buf = nil
+		}
+		err = c.lostFrom(err)
+	}
+	return buf, err
 }
 
 // LiveBuffers counts the Buffers created on c and not yet released. Tests
@@ -248,7 +266,7 @@ func (c *Context) Clear(b *Buffer, offset, size uint64) (err error) {
 	if offset%4 != 0 || size%4 != 0 || size > b.size-offset {
 		return fmt.Errorf("wgpu: clear %s: range [%d, %d) is not 4-byte aligned inside its %d bytes", b.label, offset, offset+size, b.size)
 	}
-	err = c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.ClearBuffer(b.buf, offset, size) })
+	err = c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.TryClearBuffer(b.buf, offset, size) })
 	if err == nil {
 		err = c.waitIdle()
 	}

@@ -1,7 +1,7 @@
 // Package wgpu is the small context layer every wgcompute algorithm runs on:
 // adapter choice, device limits, buffers, a pipeline cache, dispatch,
 // transfers between host and device, and GPU kernel timing, over
-// github.com/rajveermalviya/go-webgpu (wgpu-native, linked statically).
+// github.com/oliverbestmann/webgpu (wgpu-native, linked statically).
 //
 // A Context is safe for concurrent use: every call that touches the device
 // holds the Context's lock, so goroutines may share one Context. Work from
@@ -21,7 +21,7 @@ import (
 	"strings"
 	"sync"
 
-	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	gpu "github.com/oliverbestmann/webgpu/wgpu"
 )
 
 // Options choose the adapter. The zero value picks the high-performance
@@ -103,6 +103,50 @@ type AdapterInfo struct {
 	Driver     string `json:"driver"`     // driver description, when the backend reports one
 	Timestamps bool   `json:"timestamps"` // GPU timestamp queries available (kernel timing)
 	Limits     Limits `json:"limits"`
+	// Features lists the optional features the kernels can use that the
+	// adapter has: "shader-int64" (64-bit integers in WGSL), "subgroups",
+	// "timestamp-query".
+	Features []string `json:"features"`
+	// Unusable says why the adapter cannot run compute kernels, if it
+	// cannot; such an adapter is listed, never chosen by default, and
+	// Open on it returns this reason.
+	Unusable string `json:"unusable,omitempty"`
+}
+
+// optionalFeatures are the features AdapterInfo.Features reports, by name.
+var optionalFeatures = []struct {
+	name string
+	f    gpu.FeatureName
+}{
+	{"shader-int64", gpu.NativeFeatureShaderInt64},
+	{"subgroups", gpu.FeatureNameSubgroups},
+	{"timestamp-query", gpu.FeatureNameTimestampQuery},
+}
+
+// HasFeature reports whether the adapter has the named optional feature.
+func (a AdapterInfo) HasFeature(name string) bool {
+	for _, f := range a.Features {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unusableGL returns why a GL adapter whose driver reports version
+// cannot run compute shaders: a desktop OpenGL context below 4.3 (what
+// wgpu-native 29 opens through NVIDIA's EGL: a 3.3 core context) has
+// none. OpenGL ES versions ("OpenGL ES 3.1 ...") are left to wgpu.
+func unusableGL(version string) string {
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		return ""
+	}
+	if major > 4 || major == 4 && minor >= 3 {
+		return ""
+	}
+	return fmt.Sprintf("its OpenGL %d.%d context has no compute shaders (4.3 or OpenGL ES 3.1 is needed; "+
+		"wgpu-native 29 opens desktop OpenGL 3.3 through NVIDIA's EGL): use its Vulkan adapter", major, minor)
 }
 
 // WebGPULimits are the limits the WebGPU specification guarantees on every
@@ -216,10 +260,15 @@ type Context struct {
 	downloads sync.Mutex
 	key       idleKey // the adapter and the limits the device was opened with
 	device    *gpu.Device
+	native    nativeDevice // errors no scope caught, device loss
 	queue     *gpu.Queue
-	info      AdapterInfo
-	kernels   map[kernelKey]*Kernel
-	modules   map[string]*gpu.ShaderModule // by module identity
+	tickNanos float64 // nanoseconds per timestamp tick
+	// shaderFeatures are the optional features enabled on the device that
+	// shaders may use (wgsl.Module.Features).
+	shaderFeatures []string
+	info           AdapterInfo
+	kernels        map[kernelKey]*Kernel
+	modules        map[string]*gpu.ShaderModule // by module identity
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
@@ -232,15 +281,15 @@ type Context struct {
 
 func backendName(b gpu.BackendType) string {
 	switch b {
-	case gpu.BackendType_Vulkan:
+	case gpu.BackendTypeVulkan:
 		return "vulkan"
-	case gpu.BackendType_OpenGL, gpu.BackendType_OpenGLES:
+	case gpu.BackendTypeOpenGL, gpu.BackendTypeOpenGLES:
 		return "gl"
-	case gpu.BackendType_Metal:
+	case gpu.BackendTypeMetal:
 		return "metal"
-	case gpu.BackendType_D3D12:
+	case gpu.BackendTypeD3D12:
 		return "dx12"
-	case gpu.BackendType_D3D11:
+	case gpu.BackendTypeD3D11:
 		return "dx11"
 	}
 	return strings.ToLower(b.String())
@@ -248,34 +297,45 @@ func backendName(b gpu.BackendType) string {
 
 func typeName(t gpu.AdapterType) string {
 	switch t {
-	case gpu.AdapterType_DiscreteGPU:
+	case gpu.AdapterTypeDiscreteGPU:
 		return "discrete"
-	case gpu.AdapterType_IntegratedGPU:
+	case gpu.AdapterTypeIntegratedGPU:
 		return "integrated"
-	case gpu.AdapterType_CPU:
+	case gpu.AdapterTypeCPU:
 		return "cpu"
 	}
 	return "unknown"
 }
 
+// The binding defines only InstanceBackendAll; these are wgpu-native's
+// WGPUInstanceBackend bits.
+const (
+	backendVulkan  gpu.InstanceBackend = 1 << 0
+	backendGL      gpu.InstanceBackend = 1 << 1
+	backendMetal   gpu.InstanceBackend = 1 << 2
+	backendDX12    gpu.InstanceBackend = 1 << 3
+	backendBrowser gpu.InstanceBackend = 1 << 5
+	backendPrimary                     = backendVulkan | backendMetal | backendDX12 | backendBrowser
+)
+
 func instanceBackends(name string) (gpu.InstanceBackend, error) {
 	switch strings.ToLower(name) {
 	case "":
-		return gpu.InstanceBackend_Primary | gpu.InstanceBackend_GL, nil
+		return backendPrimary | backendGL, nil
 	case "vulkan", "vk":
-		return gpu.InstanceBackend_Vulkan, nil
+		return backendVulkan, nil
 	case "gl", "opengl", "gles":
-		return gpu.InstanceBackend_GL, nil
+		return backendGL, nil
 	case "metal":
-		return gpu.InstanceBackend_Metal, nil
+		return backendMetal, nil
 	case "dx12", "d3d12":
-		return gpu.InstanceBackend_DX12, nil
+		return backendDX12, nil
 	}
 	return 0, fmt.Errorf("wgpu: unknown backend %q: accepted are %s (or cpu for the reference path)", name, strings.Join(Backends, ", "))
 }
 
 func adapterLimits(a *gpu.Adapter) (gpu.Limits, Limits) {
-	l := a.GetLimits().Limits
+	l := a.GetLimits()
 	if l.MaxBufferSize > maxBufferClamp {
 		l.MaxBufferSize = maxBufferClamp
 	}
@@ -286,17 +346,26 @@ func adapterLimits(a *gpu.Adapter) (gpu.Limits, Limits) {
 }
 
 func describe(i int, a *gpu.Adapter) AdapterInfo {
-	p := a.GetProperties()
+	p := a.GetInfo()
 	_, lim := adapterLimits(a)
-	return AdapterInfo{
+	info := AdapterInfo{
 		Index:      i,
-		Name:       p.Name,
+		Name:       p.Device,
 		Backend:    backendName(p.BackendType),
 		Type:       typeName(p.AdapterType),
-		Driver:     strings.TrimSpace(p.DriverDescription),
-		Timestamps: a.HasFeature(gpu.FeatureName_TimestampQuery),
+		Driver:     strings.TrimSpace(p.Description),
+		Timestamps: a.HasFeature(gpu.FeatureNameTimestampQuery),
 		Limits:     lim,
 	}
+	for _, f := range optionalFeatures {
+		if a.HasFeature(f.f) {
+			info.Features = append(info.Features, f.name)
+		}
+	}
+	if info.Backend == "gl" {
+		info.Unusable = unusableGL(info.Driver)
+	}
+	return info
 }
 
 // rank orders adapters for the default choice: discrete before integrated
@@ -305,6 +374,9 @@ func rank(info AdapterInfo) int {
 	r := map[string]int{"discrete": 0, "integrated": 10, "unknown": 20, "cpu": 30}[info.Type]
 	if info.Backend == "gl" {
 		r += 5
+	}
+	if info.Unusable != "" {
+		r += 100
 	}
 	return r
 }
@@ -340,6 +412,7 @@ func fromEnv(opts Options) (Options, error) {
 type enumeration struct {
 	adapters []*gpu.Adapter
 	infos    []AdapterInfo
+	err      error
 }
 
 var (
@@ -356,10 +429,13 @@ func adaptersOf(backends gpu.InstanceBackend) *enumeration {
 	}
 	setLogLevel()
 	end := Span("create instance")
-	inst := gpu.CreateInstance(&gpu.InstanceDescriptor{Backends: backends})
+	inst, err := createInstance(backends)
 	end(0)
+	e := &enumeration{err: err}
+	if err != nil {
+		return e // not kept: the environment may be corrected
+	}
 	end = Span("enumerate adapters")
-	e := &enumeration{}
 	e.adapters, e.infos = enumerate(inst, backends)
 	end(0)
 	enumerations[backends] = e
@@ -371,14 +447,14 @@ func setLogLevel() {
 		ensureRuntimeDir()
 		// wgpu warns on stderr about normal conditions (EGL's "No config
 		// found!" on every GL device); WGCOMPUTE_LOG=warn|info|debug shows them.
-		level := gpu.LogLevel_Error
+		level := gpu.LogLevelError
 		switch strings.ToLower(os.Getenv("WGCOMPUTE_LOG")) {
 		case "warn":
-			level = gpu.LogLevel_Warn
+			level = gpu.LogLevelWarn
 		case "info":
-			level = gpu.LogLevel_Info
+			level = gpu.LogLevelInfo
 		case "debug":
-			level = gpu.LogLevel_Debug
+			level = gpu.LogLevelDebug
 		}
 		gpu.SetLogLevel(level)
 	})
@@ -429,7 +505,11 @@ func Adapters(opts Options) ([]AdapterInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]AdapterInfo(nil), adaptersOf(backends).infos...), nil
+	e := adaptersOf(backends)
+	if e.err != nil {
+		return nil, e.err
+	}
+	return append([]AdapterInfo(nil), e.infos...), nil
 }
 
 func noAdapterError(opts Options, what string) error {
@@ -458,6 +538,9 @@ func Open(opts Options) (ctx *Context, err error) {
 		}
 	}()
 	e := adaptersOf(backends)
+	if e.err != nil {
+		return nil, e.err
+	}
 	adapters, infos := e.adapters, e.infos
 	where := ""
 	if opts.Backend != "" {
@@ -490,10 +573,14 @@ func Open(opts Options) (ctx *Context, err error) {
 				ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
 		}
 	}
+	if why := infos[pick].Unusable; why != "" {
+		return nil, fmt.Errorf("%w: adapter %d, %s (%s): %s", ErrNoAdapter, pick, infos[pick].Name, infos[pick].Backend, why)
+	}
 	adapter := adapters[pick]
 	limits, _ := adapterLimits(adapter)
 	limits = capLimits(limits, opts.Limits)
-	key := idleKey{adapter, limits}
+	int64 := infos[pick].HasFeature("shader-int64") && !strings.EqualFold(os.Getenv("WGCOMPUTE_SHADER_INT64"), "off")
+	key := idleKey{adapter, limits, int64}
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
@@ -504,20 +591,19 @@ func Open(opts Options) (ctx *Context, err error) {
 	c.info.Limits = publicLimits(limits)
 	var features []gpu.FeatureName
 	if c.info.Timestamps {
-		features = append(features, gpu.FeatureName_TimestampQuery)
+		features = append(features, gpu.FeatureNameTimestampQuery)
 	}
-	dev, err := adapter.RequestDevice(&gpu.DeviceDescriptor{
-		Label:            "wgcompute",
-		RequiredFeatures: features,
-		RequiredLimits:   &gpu.RequiredLimits{Limits: limits},
-		// No DeviceLostCallback: go-webgpu 0.17.1 passes its userdata as a
-		// Go pointer inside Go memory, which cgo's pointer check rejects.
-	})
+	if int64 {
+		features = append(features, gpu.NativeFeatureShaderInt64)
+		c.shaderFeatures = append(c.shaderFeatures, "shader-int64")
+	}
+	dev, native, err := requestDevice(adapter, features, limits)
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: request device on %s (%s): %w", c.info.Name, c.info.Backend, err)
 	}
-	c.device = dev
+	c.device, c.native = dev, native
 	c.queue = dev.GetQueue()
+	c.tickNanos = timestampPeriod(c.queue)
 	if c.info.Timestamps {
 		tm, err := newTimer(dev)
 		if err != nil {
@@ -540,6 +626,17 @@ func (c *Context) Info() AdapterInfo {
 		return CPUInfo
 	}
 	return c.info
+}
+
+// ShaderFeatures lists the optional features enabled on the device that
+// kernels use when they have a variant for them ("shader-int64": the
+// Goldilocks field on native 64-bit integers). Nil for the nil Context.
+// WGCOMPUTE_SHADER_INT64=off leaves shader-int64 off (the portable path).
+func (c *Context) ShaderFeatures() []string {
+	if c == nil {
+		return nil
+	}
+	return append([]string(nil), c.shaderFeatures...)
 }
 
 // Limits returns the limits granted to the device (zero for nil).
@@ -568,7 +665,7 @@ func (c *Context) Close() error {
 	c.staging.release()
 	c.staging = nil
 	c.emptyPool()
-	if c.liveBuffers == 0 && c.waitIdle() == nil {
+	if c.liveBuffers == 0 && c.native.lostError() == nil && c.waitIdle() == nil {
 		c.park()
 		return nil
 	}
@@ -597,15 +694,17 @@ func (c *Context) Close() error {
 }
 
 // Closed devices are kept for the next Open of the same adapter and
-// limits instead of being released: wgpu 0.17 frees a released device only
-// when a poll finds it unused, which never happens once it is released, so
-// each Open/Close cycle leaked about 3 MB and a driver thread (lavapipe,
-// 200 cycles grew a process from 85 to 697 MB, 2026-11-23).
+// limits instead of being released: wgpu 0.17 freed a released device only
+// when a poll found it unused, which never happened once it was released,
+// so each Open/Close cycle leaked about 3 MB and a driver thread (lavapipe,
+// 200 cycles grew a process from 85 to 697 MB, 2026-11-23); a parked device
+// also keeps its compiled kernels, which makes the next Open cheaper.
 // A parked device has no buffers of the caller's and no staging memory; it
 // keeps its compiled kernels, so the next Open also skips their compiles.
 type idleKey struct {
 	adapter *gpu.Adapter
 	limits  gpu.Limits
+	int64   bool // the shader-int64 feature enabled
 }
 
 var (
@@ -616,7 +715,7 @@ var (
 // park moves c's device into a fresh Context in the idle pool; c stays
 // closed. Callers hold c.mu.
 func (c *Context) park() {
-	p := &Context{key: c.key, device: c.device, queue: c.queue, info: c.info,
+	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, tickNanos: c.tickNanos, shaderFeatures: c.shaderFeatures, info: c.info,
 		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms}
 	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()
@@ -648,10 +747,13 @@ func (c *Context) check(op string) error {
 	if c.closed {
 		return fmt.Errorf("wgpu: %s: context is closed", op)
 	}
+	if err := c.native.lostError(); err != nil {
+		return fmt.Errorf("wgpu: %s: %w", op, err)
+	}
 	return nil
 }
 
-// guard turns a panic inside go-webgpu into an error naming op.
+// guard turns a panic inside the binding into an error naming op.
 func guard(op string, err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("wgpu: %s: %v", op, r)

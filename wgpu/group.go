@@ -99,7 +99,7 @@ func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
 	spec = strings.TrimSpace(strings.ToLower(spec))
 	var gpus []int
 	for _, info := range infos {
-		if info.Type != "cpu" {
+		if info.Type != "cpu" && info.Unusable == "" {
 			gpus = append(gpus, info.Index)
 		}
 	}

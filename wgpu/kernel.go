@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	gpu "github.com/oliverbestmann/webgpu/wgpu"
 )
 
 // Kernel is a compiled compute pipeline: one WGSL entry point. Kernels are
@@ -39,6 +39,26 @@ type Module interface {
 	Source() (string, error)
 }
 
+// FeatureModule is a Module with variants for optional device features
+// (package wgsl's Module is one): Kernel compiles ForFeatures(the device's
+// shader features) instead of Source, under the ID it returns.
+type FeatureModule interface {
+	Module
+	ForFeatures(features []string) (id, src string, err error)
+}
+
+// ModuleFor returns m's ID and text on a device with the given shader
+// features: ForFeatures for a FeatureModule, else ID and Source. A module
+// made of others (a Merkle kernel joins its hash's module to its own)
+// implements ForFeatures with it.
+func ModuleFor(m Module, features []string) (id, src string, err error) {
+	if fm, ok := m.(FeatureModule); ok && len(features) > 0 {
+		return fm.ForFeatures(features)
+	}
+	src, err = m.Source()
+	return m.ID(), src, err
+}
+
 // KernelSpec names one entry point of a module and its bindings.
 type KernelSpec struct {
 	Label    string // shown in errors, for example "blake3.wgsl:chunks"
@@ -66,6 +86,12 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 		return nil, fmt.Errorf("wgpu: %s: no module", op)
 	}
 	id := spec.Module.ID()
+	var src string
+	if _, ok := spec.Module.(FeatureModule); ok && len(c.shaderFeatures) > 0 {
+		if id, src, err = ModuleFor(spec.Module, c.shaderFeatures); err != nil {
+			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
+		}
+	}
 	key := kernelKey{id, spec.Entry, spec.Storage, spec.Uniform, fmt.Sprint(spec.ReadOnly)}
 	if k := c.kernels[key]; k != nil {
 		return k, nil
@@ -73,14 +99,12 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	module := c.modules[id]
 	if module == nil {
 		defer Span("compile " + id)(0)
-		src, err := spec.Module.Source()
-		if err != nil {
-			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
+		if src == "" {
+			if src, err = spec.Module.Source(); err != nil {
+				return nil, fmt.Errorf("wgpu: %s: %w", op, err)
+			}
 		}
-		if module, err = c.device.CreateShaderModule(&gpu.ShaderModuleDescriptor{
-			Label:          id,
-			WGSLDescriptor: &gpu.ShaderModuleWGSLDescriptor{Code: src},
-		}); err != nil {
+		if module, err = createShaderModule(c.device, id, src); err != nil {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}
 		c.modules[id] = module
@@ -96,30 +120,30 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	}()
 	var entries []gpu.BindGroupLayoutEntry
 	for i := 0; i < spec.Storage; i++ {
-		t := gpu.BufferBindingType_Storage
+		t := gpu.BufferBindingTypeStorage
 		if i < len(spec.ReadOnly) && spec.ReadOnly[i] {
-			t = gpu.BufferBindingType_ReadOnlyStorage
+			t = gpu.BufferBindingTypeReadOnlyStorage
 		}
 		entries = append(entries, gpu.BindGroupLayoutEntry{
-			Binding: uint32(i), Visibility: gpu.ShaderStage_Compute,
+			Binding: uint32(i), Visibility: gpu.ShaderStageCompute,
 			Buffer: gpu.BufferBindingLayout{Type: t},
 		})
 	}
 	if spec.Uniform {
 		entries = append(entries, gpu.BindGroupLayoutEntry{
-			Binding: uint32(spec.Storage), Visibility: gpu.ShaderStage_Compute,
-			Buffer: gpu.BufferBindingLayout{Type: gpu.BufferBindingType_Uniform},
+			Binding: uint32(spec.Storage), Visibility: gpu.ShaderStageCompute,
+			Buffer: gpu.BufferBindingLayout{Type: gpu.BufferBindingTypeUniform},
 		})
 	}
-	k.layout, err = c.device.CreateBindGroupLayout(&gpu.BindGroupLayoutDescriptor{Label: spec.Label, Entries: entries})
+	k.layout, err = c.device.TryCreateBindGroupLayout(&gpu.BindGroupLayoutDescriptor{Label: spec.Label, Entries: entries})
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: %s: bind group layout: %w", op, err)
 	}
-	k.playout, err = c.device.CreatePipelineLayout(&gpu.PipelineLayoutDescriptor{Label: spec.Label, BindGroupLayouts: []*gpu.BindGroupLayout{k.layout}})
+	k.playout, err = c.device.TryCreatePipelineLayout(&gpu.PipelineLayoutDescriptor{Label: spec.Label, BindGroupLayouts: []*gpu.BindGroupLayout{k.layout}})
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: %s: pipeline layout: %w", op, err)
 	}
-	k.pipeline, err = c.device.CreateComputePipeline(&gpu.ComputePipelineDescriptor{
+	k.pipeline, err = c.device.TryCreateComputePipeline(&gpu.ComputePipelineDescriptor{
 		Label:   spec.Label,
 		Layout:  k.playout,
 		Compute: gpu.ProgrammableStageDescriptor{Module: module, EntryPoint: spec.Entry},
@@ -274,7 +298,7 @@ func (c *Context) takeUniform(size uint64) (*uniformBuf, error) {
 		return u, nil
 	}
 	size = max(size, 4096)
-	buf, err := c.device.CreateBuffer(&gpu.BufferDescriptor{Label: "params", Usage: gpu.BufferUsage_Uniform | gpu.BufferUsage_CopyDst, Size: size})
+	buf, err := c.device.TryCreateBuffer(&gpu.BufferDescriptor{Label: "params", Usage: gpu.BufferUsageUniform | gpu.BufferUsageCopyDst, Size: size})
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +384,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 				c.uniforms = append(c.uniforms, uniform)
 			}
 		}()
-		if err := c.queue.WriteBuffer(uniform.buf, 0, params); err != nil {
+		if err := c.queue.TryWriteBuffer(uniform.buf, 0, params); err != nil {
 			return nil, fmt.Errorf("wgpu: run: params: %w", err)
 		}
 	}
@@ -400,15 +424,15 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 		if k.uniform {
 			entries = append(entries, gpu.BindGroupEntry{Binding: uint32(k.storage), Buffer: uniform.buf, Offset: offsets[i], Size: sizes[i]})
 		}
-		g, err := c.device.CreateBindGroup(&gpu.BindGroupDescriptor{Label: k.name, Layout: k.layout, Entries: entries})
+		g, err := c.device.TryCreateBindGroup(&gpu.BindGroupDescriptor{Label: k.name, Layout: k.layout, Entries: entries})
 		if err != nil {
-			return nil, fmt.Errorf("wgpu: run %s: bind group: %w", k.name, err)
+			return nil, fmt.Errorf("wgpu: run %s: bind group: %w", k.name, c.lostFrom(err))
 		}
 		groups = append(groups, g)
 	}
-	enc, err := c.device.CreateCommandEncoder(nil)
+	enc, err := c.device.TryCreateCommandEncoder(nil)
 	if err != nil {
-		return nil, fmt.Errorf("wgpu: run: %w", err)
+		return nil, fmt.Errorf("wgpu: run: %w", c.lostFrom(err))
 	}
 	defer enc.Release()
 	var tm *timer
@@ -423,14 +447,24 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 				c.timers = append(c.timers, tm)
 			}
 		}()
-		if err := enc.WriteTimestamp(tm.set, 0); err != nil {
-			return nil, fmt.Errorf("wgpu: run: timestamp: %w", err)
-		}
 	}
 	var pass *gpu.ComputePassEncoder
 	for i, d := range ds {
 		if pass == nil {
-			pass = enc.BeginComputePass(nil)
+			// The first pass writes the start time, the last the end.
+			var desc *gpu.ComputePassDescriptor
+			if tm != nil && (i == 0 || passEach && i == len(ds)-1) {
+				w := &gpu.PassTimestampWrites{QuerySet: tm.set,
+					BeginningOfPassWriteIndex: gpu.QuerySetIndexUndefined, EndOfPassWriteIndex: gpu.QuerySetIndexUndefined}
+				if i == 0 {
+					w.BeginningOfPassWriteIndex = 0
+				}
+				if i == len(ds)-1 || !passEach {
+					w.EndOfPassWriteIndex = 1
+				}
+				desc = &gpu.ComputePassDescriptor{TimestampWrites: w}
+			}
+			pass = enc.BeginComputePass(desc)
 		}
 		pass.SetPipeline(d.Kernel.pipeline)
 		pass.SetBindGroup(0, groups[i], nil)
@@ -438,7 +472,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 			pass.DispatchWorkgroups(d.Groups[0], d.Groups[1], d.Groups[2])
 		}
 		if passEach || i == len(ds)-1 {
-			err := pass.End()
+			err := pass.TryEnd()
 			pass.Release()
 			pass = nil
 			if err != nil {
@@ -451,12 +485,15 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 			return nil, fmt.Errorf("wgpu: run: timestamps: %w", err)
 		}
 	}
-	cmd, err := enc.Finish(nil)
+	cmd, err := enc.TryFinish(nil)
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: run: %w", err)
 	}
 	defer cmd.Release()
 	start := time.Now()
 	c.queue.Submit(cmd)
+	if err := c.native.takeError(); err != nil {
+		return nil, fmt.Errorf("wgpu: run: %w", err)
+	}
 	return &Pending{c: c, timer: tm, uniform: uniform, start: start}, nil
 }

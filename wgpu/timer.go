@@ -6,12 +6,11 @@ import (
 	"runtime"
 	"time"
 
-	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	gpu "github.com/oliverbestmann/webgpu/wgpu"
 )
 
-// timer brackets a run with two GPU timestamps. wgpu 0.17 exposes no
-// timestamp period; Vulkan drivers we run on (NVIDIA, lavapipe) tick in
-// nanoseconds, so ticks are read as nanoseconds.
+// timer brackets a run with two GPU timestamps, written by its first and
+// last compute pass; ticks are scaled by the queue's timestamp period.
 type timer struct {
 	set        *gpu.QuerySet
 	resolveBuf *gpu.Buffer
@@ -19,16 +18,16 @@ type timer struct {
 }
 
 func newTimer(dev *gpu.Device) (*timer, error) {
-	set, err := dev.CreateQuerySet(&gpu.QuerySetDescriptor{Label: "timing", Type: gpu.QueryType_Timestamp, Count: 2})
+	set, err := dev.TryCreateQuerySet(&gpu.QuerySetDescriptor{Label: "timing", Type: gpu.QueryTypeTimestamp, Count: 2})
 	if err != nil {
 		return nil, err
 	}
-	res, err := dev.CreateBuffer(&gpu.BufferDescriptor{Label: "timing resolve", Usage: gpu.BufferUsage_QueryResolve | gpu.BufferUsage_CopySrc, Size: 16})
+	res, err := dev.TryCreateBuffer(&gpu.BufferDescriptor{Label: "timing resolve", Usage: gpu.BufferUsageQueryResolve | gpu.BufferUsageCopySrc, Size: 16})
 	if err != nil {
 		set.Release()
 		return nil, err
 	}
-	rb, err := dev.CreateBuffer(&gpu.BufferDescriptor{Label: "timing read", Usage: gpu.BufferUsage_MapRead | gpu.BufferUsage_CopyDst, Size: 16})
+	rb, err := dev.TryCreateBuffer(&gpu.BufferDescriptor{Label: "timing read", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopyDst, Size: 16})
 	if err != nil {
 		set.Release()
 		res.Release()
@@ -38,28 +37,25 @@ func newTimer(dev *gpu.Device) (*timer, error) {
 }
 
 func (t *timer) resolve(enc *gpu.CommandEncoder) error {
-	if err := enc.WriteTimestamp(t.set, 1); err != nil {
+	if err := enc.TryResolveQuerySet(t.set, 0, 2, t.resolveBuf, 0); err != nil {
 		return err
 	}
-	if err := enc.ResolveQuerySet(t.set, 0, 2, t.resolveBuf, 0); err != nil {
-		return err
-	}
-	return enc.CopyBufferToBuffer(t.resolveBuf, 0, t.readback, 0, 16)
+	return enc.TryCopyBufferToBuffer(t.resolveBuf, 0, t.readback, 0, 16)
 }
 
 func (t *timer) read(c *Context) (time.Duration, error) {
-	if err := c.mapSync(t.readback, gpu.MapMode_Read, 16); err != nil {
+	if err := c.mapSync(t.readback, gpu.MapModeRead, 16); err != nil {
 		return 0, err
 	}
 	b := t.readback.GetMappedRange(0, 16)
 	start, end := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-	if err := t.readback.Unmap(); err != nil {
+	if err := t.readback.TryUnmap(); err != nil {
 		return 0, err
 	}
 	if end < start {
 		return 0, nil
 	}
-	return time.Duration(end - start), nil
+	return time.Duration(float64(end-start) * c.tickNanos), nil
 }
 
 func (t *timer) release() {
@@ -68,9 +64,9 @@ func (t *timer) release() {
 	t.readback.Release()
 }
 
-// mapTimeout bounds a wait for a buffer mapping. go-webgpu 0.17.1 cannot
-// report a lost device (its callback's userdata breaks cgo's pointer rules),
-// and a lost device's map never completes: without a bound that is a hang.
+// mapTimeout bounds a wait for a buffer mapping: a lost device is seen
+// through its callback, but a device that hangs without being declared lost
+// never completes a map, and without a bound that is a hang.
 const mapTimeout = 2 * time.Minute
 
 // idleTimeout bounds a wait for submitted work: long enough for any kernel
@@ -81,14 +77,19 @@ var errMapTimeout = fmt.Errorf("map buffer: no answer from the device in %v (dev
 
 // pollUntil polls the device without blocking until done reports true,
 // sleeping a little longer each time nothing has changed, up to limit.
-// wgpu 0.17's blocking Poll is never used: it gives up after 5 seconds and
-// returns as if the work were done, and what is released after that is
-// still in use by the GPU (a crash in lavapipe's worker threads).
+// The blocking Poll is never used: it waits without limit, so a hung
+// kernel would hang the caller with it (wgpu 0.17's gave up after 5 seconds
+// and returned as if the work were done); polling also notices a lost
+// device.
 func (c *Context) pollUntil(limit time.Duration, done func(queueEmpty bool) bool) bool {
 	start := time.Now()
 	deadline := start.Add(limit)
 	pause := time.Duration(0)
 	for {
+		// Never poll a lost device: wgpu-native aborts the process.
+		if c.native.lostError() != nil {
+			return false
+		}
 		if done(c.device.Poll(false, nil)) {
 			return true
 		}
@@ -116,26 +117,29 @@ const spinFor = 3 * time.Millisecond
 // hold c.mu, so no submission can join the queue meanwhile.
 func (c *Context) waitIdle() error {
 	if !c.pollUntil(idleTimeout, func(empty bool) bool { return empty }) {
+		if err := c.native.lostError(); err != nil {
+			return err
+		}
 		return fmt.Errorf("the device has not finished its work in %v", idleTimeout)
 	}
 	return nil
 }
 
-// mapSync maps buf and waits for the mapping, polling the device. A map
-// is only asked for right before waiting for it: go-webgpu 0.17.1 hands
-// wgpu a pointer to a Go variable as the callback's userdata, so a map left
-// pending while the garbage collector runs, or across Close, can fire its
-// callback on freed memory. Callers hold c.mu.
+// mapSync maps buf and waits for the mapping, polling the device. Callers
+// hold c.mu.
 func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64) error {
-	var status gpu.BufferMapAsyncStatus
+	var status gpu.MapAsyncStatus
 	done := false
-	if err := buf.MapAsync(mode, 0, size, func(s gpu.BufferMapAsyncStatus) { status, done = s, true }); err != nil {
+	if err := buf.TryMapAsync(mode, 0, size, func(s gpu.MapAsyncStatus) { status, done = s, true }); err != nil {
 		return err
 	}
 	if !c.pollUntil(mapTimeout, func(bool) bool { return done }) {
+		if err := c.native.lostError(); err != nil {
+			return err
+		}
 		return errMapTimeout
 	}
-	if status != gpu.BufferMapAsyncStatus_Success {
+	if status != gpu.MapAsyncStatusSuccess {
 		return fmt.Errorf("map buffer: %v", status)
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime"
 
-	gpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	gpu "github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/wgcompute/wgcompute/internal/par"
 )
 
@@ -101,7 +101,7 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 	if s := (*ring)[i]; s != nil {
 		if s.size >= size {
 			if upload {
-				return s, p.waitMapped(s, gpu.MapMode_Write)
+				return s, p.waitMapped(s, gpu.MapModeWrite)
 			}
 			return s, nil
 		}
@@ -112,12 +112,12 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 		s.buf.Release()
 		(*ring)[i] = nil
 	}
-	desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsage_MapRead | gpu.BufferUsage_CopyDst, Size: size}
+	desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopyDst, Size: size}
 	if upload {
-		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsage_MapWrite | gpu.BufferUsage_CopySrc, Size: size, MappedAtCreation: true}
+		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsageMapWrite | gpu.BufferUsageCopySrc, Size: size, MappedAtCreation: true}
 	}
 	end := Span("create staging")
-	buf, err := p.c.device.CreateBuffer(desc)
+	buf, err := p.c.createBuffer(desc)
 	end(int64(size))
 	if err != nil {
 		return nil, err
@@ -257,7 +257,7 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			padded = make([]byte, (n+3)&^3)
 			copy(padded, small)
 		}
-		if err := c.queue.WriteBuffer(dst.buf, dstOffset, padded); err != nil {
+		if err := c.queue.TryWriteBuffer(dst.buf, dstOffset, padded); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		return nil
@@ -279,16 +279,16 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			m[i] = 0
 		}
 		if err := fill(m[:chunk], pos); err != nil {
-			s.buf.Unmap()
+			s.buf.TryUnmap()
 			s.mapped = false
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
-		if err := s.buf.Unmap(); err != nil {
+		if err := s.buf.TryUnmap(); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		s.mapped = false
 		if err := c.submitCommands(func(enc *gpu.CommandEncoder) error {
-			return enc.CopyBufferToBuffer(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded))
+			return enc.TryCopyBufferToBuffer(s.buf, 0, dst.buf, dstOffset+uint64(pos), uint64(padded))
 		}); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
@@ -372,7 +372,7 @@ func (d *download) queueCopies() error {
 		d.slots++
 		chunk := min(int64(s.size), n-d.pos)
 		if err := d.c.submitCommands(func(enc *gpu.CommandEncoder) error {
-			return enc.CopyBufferToBuffer(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3))
+			return enc.TryCopyBufferToBuffer(d.src.buf, d.srcOff+uint64(d.pos), s.buf, 0, uint64((chunk+3)&^3))
 		}); err != nil {
 			return err
 		}
@@ -402,7 +402,7 @@ func (d *download) finish() (err error) {
 	for len(d.queue) > 0 {
 		pc := d.queue[0]
 		d.queue = d.queue[1:]
-		if err := p.waitMapped(pc.s, gpu.MapMode_Read); err != nil {
+		if err := p.waitMapped(pc.s, gpu.MapModeRead); err != nil {
 			return fmt.Errorf("wgpu: download from %s: %w", d.src.label, err)
 		}
 		m := pc.s.buf.GetMappedRange(0, uint(pc.s.size))
@@ -411,7 +411,7 @@ func (d *download) finish() (err error) {
 			return nil
 		})
 		pc.s.mapped = false
-		if uerr := pc.s.buf.Unmap(); err == nil {
+		if uerr := pc.s.buf.TryUnmap(); err == nil {
 			err = uerr
 		}
 		if err == nil {

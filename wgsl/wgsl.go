@@ -82,6 +82,36 @@ func (c Const) wgsl() (string, error) {
 type Module struct {
 	Files  []string
 	Consts []Const
+	// Features names optional device features the module may use: where
+	// feature F is on, a file NAME.F.wgsl, if embedded, replaces NAME.wgsl
+	// wherever it is named or included (goldilocks.shader-int64.wgsl, the
+	// field on native 64-bit integers, for goldilocks.wgsl). The kernel
+	// layer sets it from the device (ForFeatures); the replacement must
+	// define the same functions with the same results.
+	Features []string
+}
+
+// ForFeatures returns the ID and text of m on a device with the given
+// optional features (see Module.Features); the kernel layer calls it.
+func (m Module) ForFeatures(features []string) (id, src string, err error) {
+	m.Features = features
+	src, err = m.Source()
+	return m.ID(), src, err
+}
+
+// resolve returns the file that stands for name under m's features.
+func (m Module) resolve(name string) string {
+	stem, ok := strings.CutSuffix(name, ".wgsl")
+	if !ok {
+		return name
+	}
+	for _, f := range m.Features {
+		alt := stem + "." + f + ".wgsl"
+		if _, err := files.ReadFile(alt); err == nil {
+			return alt
+		}
+	}
+	return name
 }
 
 // ID identifies the module, for pipeline caches and error messages:
@@ -96,6 +126,9 @@ func (m Module) ID() string {
 		}
 		sort.Strings(cs)
 		b.WriteString("{" + strings.Join(cs, ",") + "}")
+	}
+	if len(m.Features) > 0 {
+		b.WriteString("[" + strings.Join(m.Features, ",") + "]")
 	}
 	return b.String()
 }
@@ -113,7 +146,11 @@ func (m Module) Source() (string, error) {
 	if s, ok := built[id]; ok {
 		return s, nil
 	}
-	s, err := build(Source, m.Files, m.Consts)
+	s, err := build(func(name string) (string, string, error) {
+		name = m.resolve(name)
+		src, err := Source(name)
+		return name, src, err
+	}, m.Files, m.Consts)
 	if err != nil {
 		return "", err
 	}
@@ -126,7 +163,8 @@ func (m Module) Source() (string, error) {
 // are named), appears once, preceded by a comment naming it so that
 // compiler messages can be traced to a file; the constants come first. An
 // include cycle or a missing file is an error naming the chain.
-func build(read func(string) (string, error), names []string, consts []Const) (string, error) {
+// read returns the file that stands for a name, and its text.
+func build(read func(string) (string, string, error), names []string, consts []Const) (string, error) {
 	var b strings.Builder
 	if len(consts) > 0 {
 		b.WriteString("// ---- prelude ----\n")
@@ -150,7 +188,7 @@ func build(read func(string) (string, error), names []string, consts []Const) (s
 			return fmt.Errorf("wgsl: include cycle %s", strings.Join(chain, " -> "))
 		}
 		active[name] = true
-		src, err := read(name)
+		file, src, err := read(name)
 		if err != nil {
 			if len(chain) > 1 {
 				return fmt.Errorf("%w (included by %s)", err, strings.Join(chain[:len(chain)-1], " -> "))
@@ -164,7 +202,7 @@ func build(read func(string) (string, error), names []string, consts []Const) (s
 		}
 		active[name] = false
 		done[name] = true
-		fmt.Fprintf(&b, "// ---- %s ----\n%s\n", name, src)
+		fmt.Fprintf(&b, "// ---- %s ----\n%s\n", file, src)
 		return nil
 	}
 	for _, n := range names {

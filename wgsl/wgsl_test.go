@@ -6,13 +6,21 @@ import (
 	"testing"
 )
 
-func fakeFS(files map[string]string) func(string) (string, error) {
-	return func(name string) (string, error) {
+func fakeFS(files map[string]string) func(string) (string, string, error) {
+	return named(func(name string) (string, error) {
 		s, ok := files[name]
 		if !ok {
 			return "", fmt.Errorf("wgsl: no embedded shader %q", name)
 		}
 		return s, nil
+	})
+}
+
+// named adapts a reader of files by name to build's reader.
+func named(read func(string) (string, error)) func(string) (string, string, error) {
+	return func(name string) (string, string, error) {
+		s, err := read(name)
+		return name, s, err
 	}
 }
 
@@ -82,7 +90,7 @@ func TestEmbeddedIncludesResolve(t *testing.T) {
 		if !strings.HasSuffix(name, ".wgsl") {
 			continue
 		}
-		if _, err := build(Source, []string{name}, nil); err != nil {
+		if _, err := build(named(Source), []string{name}, nil); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -104,5 +112,29 @@ func TestModuleIDAndCache(t *testing.T) {
 	s2, _ := b.Source()
 	if s1 != s2 || !strings.Contains(s1, "const A: u32 = 1u;") {
 		t.Fatalf("sources differ or lack the prelude")
+	}
+}
+
+// A feature's file replaces the file it names wherever that is included,
+// and the module's ID says so; without the feature nothing changes.
+func TestModuleFeatures(t *testing.T) {
+	plain := Module{Files: []string{"u64emu.wgsl"}}
+	id, src, err := plain.ForFeatures([]string{"shader-int64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(src, "GL_P64") || !strings.Contains(src, "---- goldilocks.shader-int64.wgsl ----") {
+		t.Fatalf("shader-int64 variant not included:\n%.300s", src)
+	}
+	if strings.Contains(src, "---- goldilocks.wgsl ----") || id == plain.ID() {
+		t.Fatalf("both variants, or the same ID %q", id)
+	}
+	src, err = plain.Source()
+	if err != nil || strings.Contains(src, "GL_P64") {
+		t.Fatalf("plain module took the variant (err %v)", err)
+	}
+	_, other, err := plain.ForFeatures([]string{"subgroups"})
+	if err != nil || other != src {
+		t.Fatalf("a feature without files changed the text (err %v)", err)
 	}
 }

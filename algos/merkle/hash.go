@@ -92,6 +92,20 @@ type joined struct{ a, b wgpu.Module }
 
 func (j joined) ID() string { return j.a.ID() + "+" + j.b.ID() }
 
+// ForFeatures lets the hash's module use the device's optional features
+// (wgpu.FeatureModule).
+func (j joined) ForFeatures(features []string) (string, string, error) {
+	aid, a, err := wgpu.ModuleFor(j.a, features)
+	if err != nil {
+		return "", "", err
+	}
+	bid, b, err := wgpu.ModuleFor(j.b, features)
+	if err != nil {
+		return "", "", err
+	}
+	return aid + "+" + bid, a + "\n" + b, nil
+}
+
 func (j joined) Source() (string, error) {
 	a, err := j.a.Source()
 	if err != nil {

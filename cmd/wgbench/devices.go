@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -37,12 +38,28 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				return fmt.Errorf("no adapters found: install a GPU driver, or Mesa's software drivers (Debian: mesa-vulkan-drivers libvulkan1)")
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tMAX BINDING\tMAX BUFFER\tWG STORAGE")
+			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
+			var notes []string
 			for _, in := range infos {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%d KiB\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
-					in.Timestamps, mib(in.Limits.MaxStorageBindingSize), mib(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024)
+				features := strings.Join(in.Features, ",")
+				if features == "" {
+					features = "-"
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%d KiB\t%s\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
+					in.Timestamps, mib(in.Limits.MaxStorageBindingSize), mib(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
+				if in.Unusable != "" {
+					notes = append(notes, fmt.Sprintf("adapter %d cannot run kernels: %s", in.Index, in.Unusable))
+				}
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, n := range notes {
+				if _, err := fmt.Fprintln(out, n); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")

@@ -81,9 +81,14 @@ to check the smallest conformant GPU.`,
 					return err
 				}
 				if len(listed) > 0 { // else the CPU backend
-					targets, infos = nil, listed
+					targets, infos = nil, nil
 				}
 				for _, in := range listed {
+					if in.Unusable != "" {
+						fmt.Fprintf(cmd.OutOrStdout(), "adapter %d: %s (%s): not checked: %s\n", in.Index, in.Name, in.Backend, in.Unusable)
+						continue
+					}
+					infos = append(infos, in)
 					o := opts
 					o.Adapter = strconv.Itoa(in.Index)
 					targets = append(targets, o)

@@ -1,0 +1,165 @@
+package wgpu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func openForTest(t *testing.T, backend string) *Context {
+	t.Helper()
+	ctx, err := Open(Options{Backend: backend})
+	require.NoError(t, err)
+	return ctx
+}
+
+// The handles read out of the binding's structs must be the objects
+// themselves: the wrapped device answers as the one requested.
+func TestNativeHandles(t *testing.T) {
+	for _, backend := range []string{"vulkan", "gl"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := openForTest(t, backend)
+			defer ctx.Close()
+			require.NotNil(t, deviceRef(ctx.device))
+			require.NotNil(t, queueRef(ctx.queue))
+			lim := ctx.device.GetLimits()
+			require.Equal(t, ctx.Limits().MaxBufferSize, lim.MaxBufferSize)
+			require.Greater(t, ctx.tickNanos, 0.0, "timestamp period")
+		})
+	}
+}
+
+// An error no scope captures (fatal by default since wgpu-native 27) is
+// returned by the next call, and the device goes on working.
+func TestUncapturedErrorIsReturned(t *testing.T) {
+	for _, backend := range []string{"vulkan", "gl"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := openForTest(t, backend)
+			defer ctx.Close()
+			ctx.mu.Lock()
+			ctx.badBufferForTest()
+			err := ctx.native.takeError()
+			ctx.mu.Unlock()
+			require.Error(t, err)
+			require.Contains(t, err.Error(), "validation error")
+			require.NoError(t, ctx.native.takeError(), "taken once")
+			b, err := ctx.NewBuffer("after", 64)
+			require.NoError(t, err)
+			b.Release()
+		})
+	}
+}
+
+// A lost device makes every later call an ErrDeviceLost error, not a hang
+// or a crash, and Close still works.
+func TestDeviceLost(t *testing.T) {
+	for _, backend := range []string{"vulkan", "gl"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := openForTest(t, backend)
+			b, err := ctx.NewBuffer("kept", 64)
+			require.NoError(t, err)
+			ctx.destroyForTest()
+			_, err = ctx.NewBuffer("after loss", 64)
+			require.Error(t, err)
+			require.True(t, errors.Is(err, ErrDeviceLost), "%v", err)
+			require.ErrorIs(t, ctx.Upload(b, 0, []byte{1, 2, 3, 4}), ErrDeviceLost)
+			require.ErrorIs(t, ctx.Download(make([]byte, 4), b, 0), ErrDeviceLost)
+			b.Release()
+			require.NoError(t, ctx.Close())
+			// The lost device is not parked for reuse.
+			ctx2 := openForTest(t, backend)
+			defer ctx2.Close()
+			b2, err := ctx2.NewBuffer("fresh", 64)
+			require.NoError(t, err)
+			b2.Release()
+		})
+	}
+}
+
+func TestShaderCompileErrorIsReturned(t *testing.T) {
+	ctx := openForTest(t, "vulkan")
+	defer ctx.Close()
+	_, err := ctx.Kernel(KernelSpec{Label: "broken", Module: rawModule{"broken", "@compute @workgroup_size(1) fn main() { let x: u32 = ; }"}, Entry: "main"})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "broken")
+}
+
+type rawModule struct{ id, src string }
+
+func (m rawModule) ID() string              { return "test:" + m.id }
+func (m rawModule) Source() (string, error) { return m.src, nil }
+
+func TestEnvironmentSettings(t *testing.T) {
+	for v, ok := range map[string]bool{"": true, "none": true, "all": true, "bounds": true, "loops": true, "some": false} {
+		t.Setenv("WGCOMPUTE_SHADER_CHECKS", v)
+		_, err := runtimeChecks()
+		require.Equal(t, ok, err == nil, "%q: %v", v, err)
+		if !ok {
+			require.Contains(t, err.Error(), "accepted are none")
+		}
+	}
+	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "")
+	t.Setenv("WGCOMPUTE_GLES_MINOR", "7")
+	// A backend no other test opens: instances are made once per process.
+	_, err := Adapters(Options{Backend: "metal"})
+	require.ErrorContains(t, err, "WGCOMPUTE_GLES_MINOR")
+}
+
+func TestUnusableGL(t *testing.T) {
+	for version, unusable := range map[string]bool{
+		"3.3.0 NVIDIA 580.159.04":        true,
+		"4.1 Metal - 89.3":               true,
+		"4.3.0 NVIDIA":                   false,
+		"4.5 (Core Profile) Mesa 22.3.6": false,
+		"OpenGL ES 3.2 NVIDIA 580":       false,
+		"":                               false,
+	} {
+		why := unusableGL(version)
+		require.Equal(t, unusable, why != "", version)
+		if unusable {
+			require.True(t, strings.Contains(why, "compute shaders"), why)
+		}
+	}
+}
+
+// featureText is a module whose text depends on the device's features.
+type featureText struct{}
+
+func (featureText) ID() string { return "test:feature" }
+func (featureText) Source() (string, error) {
+	return "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(1) fn main() { out[0] = 1u; }", nil
+}
+func (featureText) ForFeatures(f []string) (string, string, error) {
+	return "test:feature+int64", "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(1) fn main() { let x: u64 = 1lu << 33u; out[0] = u32(x >> 32u); }", nil
+}
+
+// A FeatureModule is compiled for the device's features: lavapipe's
+// Vulkan has 64-bit integers (and the u64 variant runs), llvmpipe's GL has
+// not (the portable text runs), and WGCOMPUTE_SHADER_INT64=off turns the
+// variant off.
+func TestShaderFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		backend, env string
+		want         uint32
+	}{{"vulkan", "", 2}, {"gl", "", 1}, {"vulkan", "off", 1}} {
+		t.Run(tc.backend+tc.env, func(t *testing.T) {
+			t.Setenv("WGCOMPUTE_SHADER_INT64", tc.env)
+			ctx := openForTest(t, tc.backend)
+			defer ctx.Close()
+			info := ctx.Info()
+			require.Equal(t, tc.want == 2, len(ctx.ShaderFeatures()) == 1, "%v %v", info.Features, ctx.ShaderFeatures())
+			k, err := ctx.Kernel(KernelSpec{Label: "feature", Module: featureText{}, Entry: "main", Storage: 1})
+			require.NoError(t, err)
+			b, err := ctx.NewBuffer("out", 4)
+			require.NoError(t, err)
+			defer b.Release()
+			_, err = ctx.Run(Dispatch{Kernel: k, Bindings: []Binding{{Buffer: b}}, Groups: [3]uint32{1, 1, 1}})
+			require.NoError(t, err)
+			got := make([]byte, 4)
+			require.NoError(t, ctx.Download(got, b, 0))
+			require.Equal(t, tc.want, uint32(got[0]))
+		})
+	}
+}

@@ -1,0 +1,147 @@
+// Goldilocks field arithmetic, p = 2^64 - 2^32 + 1, on native 64-bit
+// integers: what replaces goldilocks.wgsl on devices with the shader-int64
+// feature (wgsl.Module.Features). Same functions, same arguments (elements
+// stay vec2<u32>, x = low word, y = high word, in registers and in memory),
+// same canonical results: kernels include goldilocks.wgsl and get this file
+// where the device allows it. What changes is the arithmetic: a 32x32 -> 64
+// product is one widening multiply instead of four 16-bit ones, and sums
+// carry through 64-bit adds.
+//
+// Every function is checked against the Go model (u64emu) like the u32
+// version, on lavapipe, which has 64-bit integers.
+
+const GL_P = vec2<u32>(1u, 0xffffffffu);
+const GL_P64: u64 = 0xffffffff00000001lu;
+// 2^64 mod p.
+const GL_EPS64: u64 = 0xfffffffflu;
+
+fn gl_to64(a: vec2<u32>) -> u64 {
+    return (u64(a.y) << 32u) | u64(a.x);
+}
+
+fn gl_from64(x: u64) -> vec2<u32> {
+    return vec2<u32>(u32(x & 0xfffffffflu), u32(x >> 32u));
+}
+
+// gl_canon64 maps any 64-bit value to [0, p).
+fn gl_canon64(x: u64) -> u64 {
+    return select(x, x - GL_P64, x >= GL_P64);
+}
+
+fn gl_canon(a: vec2<u32>) -> vec2<u32> {
+    return gl_from64(gl_canon64(gl_to64(a)));
+}
+
+// gl_add: a carry out of 64 bits is worth 2^64 = 2^32 - 1 (mod p), and
+// adding it back cannot carry again for canonical inputs.
+fn gl_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let x = gl_to64(a);
+    let s = x + gl_to64(b);
+    return gl_from64(select(gl_canon64(s), s + GL_EPS64, s < x));
+}
+
+// gl_sub: on a borrow add p, which mod 2^64 is subtracting 2^32 - 1.
+fn gl_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let x = gl_to64(a);
+    let y = gl_to64(b);
+    let d = x - y;
+    return gl_from64(select(d, d - GL_EPS64, x < y));
+}
+
+fn gl_neg(a: vec2<u32>) -> vec2<u32> {
+    return gl_sub(vec2<u32>(0u, 0u), a);
+}
+
+fn gl_mul32(a: u32, b: u32) -> vec2<u32> {
+    return gl_from64(u64(a) * u64(b));
+}
+
+// gl_reduce96_64 returns (x + hi*2^64) mod p, not always canonical:
+// hi*(2^32 - 1) fits in 64 bits, and a carry out of the sum is worth
+// 2^32 - 1 again, which cannot carry a second time.
+fn gl_reduce96_64(x: u64, hi: u32) -> u64 {
+    let s = x + u64(hi) * GL_EPS64;
+    return select(s, s + GL_EPS64, s < x);
+}
+
+fn gl_reduce96(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
+    return gl_from64(gl_canon64(gl_reduce96_64(gl_to64(vec2<u32>(lo, mid)), hi)));
+}
+
+// gl_reduce128_64 returns (lo + hi*2^64) mod p, canonical, as
+// lo - hi.hi + hi.lo*(2^32 - 1): 2^96 = -1 and 2^64 = 2^32 - 1 (mod p).
+fn gl_reduce128_64(lo: u64, hi: u64) -> u64 {
+    let hh = hi >> 32u;
+    var t = lo - hh;
+    // A borrow is worth -2^64 = -(2^32 - 1); then t >= 2^64 - 2^32 + 1,
+    // so this cannot borrow again.
+    t = select(t, t - GL_EPS64, lo < hh);
+    return gl_canon64(gl_reduce96_64(t, u32(hi & 0xfffffffflu)));
+}
+
+fn gl_reduce128(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
+    return gl_from64(gl_reduce128_64(gl_to64(vec2<u32>(r0, r1)), gl_to64(vec2<u32>(r2, r3))));
+}
+
+// gl_mul: the 128-bit product from four widening 32x32 products.
+fn gl_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let A = u64(a.x) * u64(b.x);
+    let B = u64(a.x) * u64(b.y);
+    let C = u64(a.y) * u64(b.x);
+    let D = u64(a.y) * u64(b.y);
+    // Word 1 and its carry: three values below 2^32 each.
+    let mid = (A >> 32u) + (B & 0xfffffffflu) + (C & 0xfffffffflu);
+    let lo = (A & 0xfffffffflu) | (mid << 32u);
+    // Cannot wrap: the product is below 2^128.
+    let hi = D + (B >> 32u) + (C >> 32u) + (mid >> 32u);
+    return gl_from64(gl_reduce128_64(lo, hi));
+}
+
+fn gl_square(a: vec2<u32>) -> vec2<u32> {
+    let A = u64(a.x) * u64(a.x);
+    let B = u64(a.x) * u64(a.y);
+    let D = u64(a.y) * u64(a.y);
+    let mid = (A >> 32u) + 2lu * (B & 0xfffffffflu);
+    let lo = (A & 0xfffffffflu) | (mid << 32u);
+    let hi = D + 2lu * (B >> 32u) + (mid >> 32u);
+    return gl_from64(gl_reduce128_64(lo, hi));
+}
+
+// gl_mul_small: a 96-bit product from two widening products.
+fn gl_mul_small(a: vec2<u32>, c: u32) -> vec2<u32> {
+    let A = u64(a.x) * u64(c);
+    let C = u64(a.y) * u64(c);
+    let mid = (A >> 32u) + (C & 0xfffffffflu);
+    let lo = (A & 0xfffffffflu) | (mid << 32u);
+    let hi = u32((C >> 32u) + (mid >> 32u));
+    return gl_from64(gl_canon64(gl_reduce96_64(lo, hi)));
+}
+
+fn gl_pow7(a: vec2<u32>) -> vec2<u32> {
+    let a2 = gl_square(a);
+    let a3 = gl_mul(a2, a);
+    let a4 = gl_square(a2);
+    return gl_mul(a4, a3);
+}
+
+fn gl_exp_acc(base: vec2<u32>, m: u32, tail: vec2<u32>) -> vec2<u32> {
+    var r = base;
+    for (var i = 0u; i < m; i++) {
+        r = gl_square(r);
+    }
+    return gl_mul(r, tail);
+}
+
+// gl_inv_pow7 is goldilocks.wgsl's addition chain for the 7th root.
+fn gl_inv_pow7(a: vec2<u32>) -> vec2<u32> {
+    let t1 = gl_square(a);
+    let t2 = gl_square(t1);
+    let t3 = gl_exp_acc(t2, 3u, t2);
+    let t4 = gl_exp_acc(t3, 6u, t3);
+    let t5 = gl_exp_acc(t4, 12u, t4);
+    let t6 = gl_exp_acc(t5, 6u, t3);
+    let t7 = gl_exp_acc(t6, 31u, t6);
+    let x = gl_square(gl_square(gl_mul(gl_square(t7), t6)));
+    let y = gl_mul(gl_mul(t1, t2), a);
+    return gl_mul(x, y);
+}
