@@ -34,6 +34,8 @@
 // the length by other means.
 package poseidon2
 
+//go:generate go run ./internal/gen -dir ../../wgsl
+
 import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
+	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // spec is the part of testdata/poseidon2_goldilocks_w12.json the tests read.
@@ -227,4 +228,20 @@ func TestSponge(t *testing.T) {
 	long := append(append([]uint64(nil), els[:8]...), els[8])
 	long = append(long, st[1:8]...)
 	require.Equal(t, HashElements(els[:9]), HashElements(long))
+}
+
+// TestGeneratedWGSLIsFresh fails when the generated file in wgsl/ was not
+// regenerated after a change to the constants or the generator: run
+// go generate ./algos/poseidon2.
+func TestGeneratedWGSLIsFresh(t *testing.T) {
+	for name, want := range params.Files() {
+		got, err := wgsl.Source(name)
+		require.NoError(t, err)
+		if got != string(want) {
+			t.Fatalf("wgsl/%s is stale: run go generate ./algos/poseidon2 and commit the result", name)
+		}
+		onDisk, err := os.ReadFile("../../wgsl/" + name)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./algos/poseidon2", name)
+	}
 }
