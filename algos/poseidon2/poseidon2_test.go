@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
+	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -243,5 +244,55 @@ func TestGeneratedWGSLIsFresh(t *testing.T) {
 		onDisk, err := os.ReadFile("../../wgsl/" + name)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./algos/poseidon2", name)
+	}
+}
+
+// randElementT draws canonical elements with the edges over-represented.
+func randElementT(rng *rand.Rand) uint64 {
+	switch rng.IntN(6) {
+	case 0:
+		return P - 1 - rng.Uint64N(1<<33)
+	case 1:
+		return rng.Uint64N(1 << 33)
+	case 2:
+		return uint64(rng.Uint32()) | 0xFFFF_FFFE_0000_0000
+	}
+	return rng.Uint64N(P)
+}
+
+// TestFastMatchesReference holds the CPU backend's permutation, merge and
+// hash equal to the reference's, on states near p and at random.
+func TestFastMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, x := range []uint64{0, 1, 2, 3, P - 1, P - 2, P / 2, P/2 + 1, 1 << 63, 1<<32 - 1, 1 << 32} {
+		require.Equal(t, u64emu.Mul(x, params.DiagM1[3]), halve(x), "x=%d", x)
+	}
+	for it := 0; it < 20000; it++ {
+		a, b := randElementT(rng), randElementT(rng)
+		require.Equal(t, u64emu.Add(a, b), add(a, b), "%d + %d", a, b)
+		require.Equal(t, u64emu.Sub(a, b), sub(a, b), "%d - %d", a, b)
+		require.Equal(t, u64emu.Mul(a, b), mul(a, b), "%d * %d", a, b)
+		require.Equal(t, u64emu.Pow7(a), pow7(a), "%d^7", a)
+		c := rng.Uint64()
+		require.Equal(t, u64emu.Canon(c), canon(c), "canon %d", c)
+	}
+	for it := 0; it < 2000; it++ {
+		st := randState(rng, it)
+		want, got := st, st
+		mdsLight(&want)
+		mdsLightFast(&got)
+		require.Equal(t, want, got, "external layer, state %v", st)
+		internalLayer(&want)
+		internalLayerFast(&got)
+		require.Equal(t, want, got, "internal layer, state %v", st)
+		if it%10 == 0 {
+			Permute(&want)
+			permuteFast(&got)
+			require.Equal(t, want, got)
+			a, b := [4]uint64(st[:4]), [4]uint64(st[4:8])
+			require.Equal(t, Merge(a, b), mergeFast(a, b))
+			els := st[:1+it%12]
+			require.Equal(t, HashElements(els), hashElementsFast(els))
+		}
 	}
 }
