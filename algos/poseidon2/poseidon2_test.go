@@ -229,6 +229,7 @@ func TestSponge(t *testing.T) {
 	long := append(append([]uint64(nil), els[:8]...), els[8])
 	long = append(long, st[1:8]...)
 	require.Equal(t, HashElements(els[:9]), HashElements(long))
+	require.Equal(t, HashElements(els[:1]), HashElements([]uint64{els[0], 0}), "[a] and [a, 0] collide")
 }
 
 // TestGeneratedWGSLIsFresh fails when the generated file in wgsl/ was not
