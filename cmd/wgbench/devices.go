@@ -31,7 +31,7 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				return enc.Encode(infos)
 			}
 			if len(infos) == 0 && g.gpu.CPU() {
-				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, rescue, merkle and eigen run their plain-Go reference on %s instead.\n", hostCPU())
+				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, rescue, poseidon2, merkle and eigen run their plain-Go code on %s instead.\n", hostCPU())
 				return err
 			}
 			if len(infos) == 0 {

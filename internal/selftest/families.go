@@ -8,6 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -20,6 +21,7 @@ func Families() []Family {
 		{Name: "blake3", Run: runBLAKE3},
 		{Name: "u64emu", Run: runU64emu},
 		{Name: "rescue", Run: runRescue},
+		{Name: "poseidon2", Run: runPoseidon2, Reference: poseidon2Reference},
 		{Name: "merkle", Run: runMerkle},
 		{Name: "eigen", Tolerance: EigenTolerance, Run: runEigen, Reference: eigenReference},
 	}
@@ -243,10 +245,106 @@ func runRescue(ctx *wgpu.Context) ([]Output, error) {
 	return outs, nil
 }
 
+// poseidon2Inputs are the Poseidon2 cases' inputs: states to permute,
+// pairs to merge, and inputs of each of poseidon2Lengths to hash (below,
+// at and past the rate of 8), the same sizes as Rescue's.
+type poseidon2Inputs struct {
+	states [][12]uint64
+	pairs  [][8]uint64
+	hash   map[int][]uint64
+}
+
+var poseidon2Lengths = []int{1, 7, 8, 9, 16, 23}
+
+func newPoseidon2Inputs() poseidon2Inputs {
+	r := newRand(8)
+	in := poseidon2Inputs{states: make([][12]uint64, rescueStates), pairs: make([][8]uint64, rescuePairs), hash: map[int][]uint64{}}
+	for i := range in.states {
+		for j := range in.states[i] {
+			in.states[i][j] = element(r)
+		}
+	}
+	in.states[0] = [12]uint64{}
+	for j := range in.states[1] {
+		in.states[1][j] = u64emu.P - 1
+	}
+	for i := range in.pairs {
+		for j := range in.pairs[i] {
+			in.pairs[i][j] = element(r)
+		}
+	}
+	for _, m := range poseidon2Lengths {
+		els := make([]uint64, m*rescueInputs)
+		for i := range els {
+			els[i] = element(r)
+		}
+		in.hash[m] = els
+	}
+	return in
+}
+
+// poseidon2Outputs returns the outputs of every case computed by permute,
+// hash and merge, under the variant name v.
+func poseidon2Outputs(v string, in poseidon2Inputs, permute func([][12]uint64) error, hash func(dst [][4]uint64, els []uint64, m int) error, merge func(dst [][4]uint64, pairs [][8]uint64) error) []Output {
+	st := append([][12]uint64(nil), in.states...)
+	err := permute(st)
+	outs := []Output{{Variant: v, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err}}
+	for _, m := range poseidon2Lengths {
+		dst := make([][4]uint64, rescueInputs)
+		err := hash(dst, in.hash[m], m)
+		outs = append(outs, Output{Variant: v, Case: fmt.Sprintf("hash/elements=%d", m), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+	}
+	dst := make([][4]uint64, len(in.pairs))
+	err = merge(dst, in.pairs)
+	return append(outs, Output{Variant: v, Case: fmt.Sprintf("merge/pairs=%d", len(in.pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+}
+
+// runPoseidon2 permutes, hashes and merges with every variant.
+func runPoseidon2(ctx *wgpu.Context) ([]Output, error) {
+	in := newPoseidon2Inputs()
+	var outs []Output
+	for _, v := range variantsOn(ctx, poseidon2.Variants) {
+		name := variantName(ctx, v.String())
+		b, err := poseidon2.NewBatcher(ctx, poseidon2.Options{Variant: v})
+		if err != nil {
+			outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
+			continue
+		}
+		outs = append(outs, poseidon2Outputs(name, in, b.PermuteMany, b.HashElementsMany, b.MergeMany)...)
+		b.Release()
+	}
+	return outs, nil
+}
+
+// poseidon2Reference computes the golden outputs with the plain-Go
+// reference (Permute, HashElements, Merge) one item at a time: the CPU
+// backend runs a faster twin of it, which the golden file then checks.
+func poseidon2Reference() ([]Output, error) {
+	permute := func(st [][12]uint64) error {
+		for i := range st {
+			poseidon2.Permute(&st[i])
+		}
+		return nil
+	}
+	hash := func(dst [][4]uint64, els []uint64, m int) error {
+		for i := range dst {
+			dst[i] = poseidon2.HashElements(els[i*m : (i+1)*m])
+		}
+		return nil
+	}
+	merge := func(dst [][4]uint64, pairs [][8]uint64) error {
+		for i := range dst {
+			dst[i] = poseidon2.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:]))
+		}
+		return nil
+	}
+	return poseidon2Outputs(cpuVariant, newPoseidon2Inputs(), permute, hash, merge), nil
+}
+
 // merkleSizes are the tree sizes, in leaves.
 var merkleSizes = []int{2, 4, 64, 1024, 4096}
 
-// runMerkle builds trees of every size with both hashes by every
+// runMerkle builds trees of every size with every hash by every
 // approach; a case's digest covers all of the tree's nodes.
 func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 	n := merkleSizes[len(merkleSizes)-1]
@@ -271,6 +369,9 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 		}},
 		{"rescue", rpLeaves, func(o merkle.Options) (*merkle.Builder, error) {
 			return merkle.NewBuilder(ctx, rescue.MerkleMerge{}, o)
+		}},
+		{"poseidon2", rpLeaves, func(o merkle.Options) (*merkle.Builder, error) {
+			return merkle.NewBuilder(ctx, poseidon2.MerkleMerge{}, o)
 		}},
 	}
 	var outs []Output

@@ -3,9 +3,9 @@
 // variant on a Context and compares the outputs with golden digests
 // generated from the CPU reference and embedded in the binary.
 //
-// Integer families (BLAKE3, the Goldilocks field, Rescue, Merkle trees) must
-// match bit for bit: each case's output bytes are hashed with BLAKE3 and
-// the digest compared. The eigenvalue solver works in float32 and adds in
+// Integer families (BLAKE3, the Goldilocks field, Rescue, Poseidon2, Merkle
+// trees) must match bit for bit: each case's output bytes are hashed with
+// BLAKE3 and the digest compared. The eigenvalue solver works in float32 and adds in
 // a different order on each variant, so its results are compared with the
 // float64 reference within a stated tolerance, and the report says how many
 // leading significand bits agree.
@@ -355,7 +355,7 @@ func (r Result) Line(info wgpu.AdapterInfo) string {
 	if !r.Pass {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "%s  %-7s %d cases, %s, ", verdict, r.Family, r.Cases, plural(len(r.Variants), "variant"))
+	fmt.Fprintf(&b, "%s  %-9s %d cases, %s, ", verdict, r.Family, r.Cases, plural(len(r.Variants), "variant"))
 	if r.Tolerance != 0 {
 		fmt.Fprintf(&b, "within %.0e of the float64 reference (agreeing bits: %s)", r.Tolerance, bitsSummary(r.Bits))
 	} else {

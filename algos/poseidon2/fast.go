@@ -1,0 +1,160 @@
+package poseidon2
+
+import (
+	"math/bits"
+
+	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
+)
+
+// epsilon is 2^64 mod P = 2^32 - 1.
+const epsilon = 1<<32 - 1
+
+// canon returns a mod P for any 64-bit a (u64emu.Canon).
+func canon(a uint64) uint64 {
+	d, borrow := bits.Sub64(a, P, 0)
+	m := -borrow // all ones when a < P
+	return a&m | d&^m
+}
+
+// add returns a + b mod P (u64emu.Add).
+func add(a, b uint64) uint64 {
+	s, c := bits.Add64(a, b, 0)
+	// A carry is worth 2^64 = epsilon; s + epsilon cannot carry again.
+	return canon(s + -c&epsilon)
+}
+
+// sub returns a - b mod P (u64emu.Sub).
+func sub(a, b uint64) uint64 {
+	d, borrow := bits.Sub64(a, b, 0)
+	// A borrow is worth -2^64 = -epsilon; d - epsilon cannot borrow again
+	// since then d = a - b + 2^64 > 2^64 - P.
+	return d - -borrow&epsilon
+}
+
+// mul returns a * b mod P (u64emu.Mul): the 128-bit product reduced with
+// 2^64 = epsilon and 2^96 = -1.
+func mul(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	t0, borrow := bits.Sub64(lo, hi>>32, 0)
+	t0 -= -borrow & epsilon // lo < hi>>32 < 2^32: no new borrow
+	t1 := (hi & epsilon) * epsilon
+	t2, carry := bits.Add64(t0, t1, 0)
+	return canon(t2 + -carry&epsilon) // t1 <= (2^32-1)^2: no new carry
+}
+
+// pow7 returns a^7 mod P.
+func pow7(a uint64) uint64 {
+	a2 := mul(a, a)
+	a3 := mul(a2, a)
+	a4 := mul(a2, a2)
+	return mul(a4, a3)
+}
+
+// This file is the CPU backend's permutation: Permute with field operations
+// that do not branch on their data (u64emu's branch on carries and on the
+// result's range, which random elements mispredict half of the time), and
+// the internal layer's twelve products by the diagonal replaced by
+// additions and halvings (the diagonal is -2, 1, 2, 1/2, 3, 4, -1/2, -3,
+// -4, 1/4, -1/4, 1/8), as Plonky3's internal_layer_mat_mul_goldilocks_12
+// does. The tests hold every function here equal to its u64emu or
+// reference counterpart.
+
+// permuteFast is Permute, faster.
+func permuteFast(state *[Width]uint64) {
+	mdsLightFast(state)
+	for r := range params.ExternalInitial {
+		fullRoundFast(state, &params.ExternalInitial[r])
+	}
+	for _, c := range params.Internal {
+		state[0] = pow7(add(state[0], c))
+		internalLayerFast(state)
+	}
+	for r := range params.ExternalFinal {
+		fullRoundFast(state, &params.ExternalFinal[r])
+	}
+}
+
+// fullRoundFast is fullRound.
+func fullRoundFast(state *[Width]uint64, rc *[Width]uint64) {
+	for i := range state {
+		state[i] = pow7(add(state[i], rc[i]))
+	}
+	mdsLightFast(state)
+}
+
+// mdsLightFast is mdsLight.
+func mdsLightFast(s *[Width]uint64) {
+	mat4Fast((*[4]uint64)(s[0:4]))
+	mat4Fast((*[4]uint64)(s[4:8]))
+	mat4Fast((*[4]uint64)(s[8:12]))
+	for k := 0; k < 4; k++ {
+		sum := add(add(s[k], s[4+k]), s[8+k])
+		s[k] = add(s[k], sum)
+		s[4+k] = add(s[4+k], sum)
+		s[8+k] = add(s[8+k], sum)
+	}
+}
+
+// mat4Fast is mat4.
+func mat4Fast(x *[4]uint64) {
+	t01 := add(x[0], x[1])
+	t23 := add(x[2], x[3])
+	t0123 := add(t01, t23)
+	t01123 := add(t0123, x[1])
+	t01233 := add(t0123, x[3])
+	x0, x2 := x[0], x[2]
+	x[3] = add(t01233, add(x0, x0))
+	x[1] = add(t01123, add(x2, x2))
+	x[0] = add(t01123, t01)
+	x[2] = add(t01233, t23)
+}
+
+// halve returns x/2 mod P: x>>1 for even x, (x+P)/2 = (x>>1) + (P+1)/2 for
+// odd x (below P either way).
+func halve(x uint64) uint64 { return x>>1 + (x&1)*(P/2+1) }
+
+// internalLayerFast is internalLayer by additions and halvings.
+func internalLayerFast(s *[Width]uint64) {
+	sum := add(add(add(s[0], s[1]), add(s[2], s[3])), add(add(s[4], s[5]), add(s[6], s[7])))
+	sum = add(sum, add(add(s[8], s[9]), add(s[10], s[11])))
+	d4, d5, d7, d8 := add(s[4], s[4]), add(s[5], s[5]), add(s[7], s[7]), add(s[8], s[8])
+	s[0] = sub(sum, add(s[0], s[0]))             // -2
+	s[1] = add(sum, s[1])                        // 1
+	s[2] = add(sum, add(s[2], s[2]))             // 2
+	s[3] = add(sum, halve(s[3]))                 // 1/2
+	s[4] = add(sum, add(d4, s[4]))               // 3
+	s[5] = add(sum, add(d5, d5))                 // 4
+	s[6] = sub(sum, halve(s[6]))                 // -1/2
+	s[7] = sub(sum, add(d7, s[7]))               // -3
+	s[8] = sub(sum, add(d8, d8))                 // -4
+	s[9] = add(sum, halve(halve(s[9])))          // 1/4
+	s[10] = sub(sum, halve(halve(s[10])))        // -1/4
+	s[11] = add(sum, halve(halve(halve(s[11])))) // 1/8
+}
+
+// mergeFast is Merge with permuteFast.
+func mergeFast(a, b [DigestSize]uint64) [DigestSize]uint64 {
+	var s [Width]uint64
+	copy(s[0:4], a[:])
+	copy(s[4:8], b[:])
+	permuteFast(&s)
+	return [DigestSize]uint64(s[0:4])
+}
+
+// hashElementsFast is HashElements with permuteFast.
+func hashElementsFast(els []uint64) [DigestSize]uint64 {
+	var s [Width]uint64
+	i := 0
+	for _, e := range els {
+		s[i] = e
+		i++
+		if i == Rate {
+			permuteFast(&s)
+			i = 0
+		}
+	}
+	if i > 0 {
+		permuteFast(&s)
+	}
+	return [DigestSize]uint64(s[0:4])
+}

@@ -1,0 +1,28 @@
+// Command gen writes wgsl/poseidon2_consts.wgsl from the Go Poseidon2
+// constants.
+//
+//	go run ./algos/poseidon2/internal/gen -dir wgsl
+//
+// A test in algos/poseidon2 fails when the committed file differs from what
+// this program writes.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
+)
+
+func main() {
+	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
+	flag.Parse()
+	for name, text := range params.Files() {
+		if err := os.WriteFile(filepath.Join(*dir, name), text, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+	}
+}
