@@ -127,6 +127,7 @@ var hash = &rescueprime.Hash{Name: "rescue", Permute: Permute, Merge: Merge, Has
 // Options tune the batch functions; the zero value runs Fast and reports
 // no timing.
 type Options struct {
+	// Variant is the kernel variant; the zero value is Fast.
 	Variant Variant
 	// Timing, when not nil, receives each call's timing, summed over its
 	// submissions (on the CPU path, a nil Context, the host time as Wall).

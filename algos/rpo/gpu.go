@@ -77,6 +77,7 @@ var hash = &rescueprime.Hash{Name: "rpo", Permute: Permute, Merge: Merge, HashEl
 // Options tune the batch functions; the zero value runs Fast and reports
 // no timing.
 type Options struct {
+	// Variant is the kernel variant; the zero value is Fast.
 	Variant Variant
 	// Timing, when not nil, receives each call's timing, summed over its
 	// submissions (on the CPU path, a nil Context, the host time as Wall).

@@ -17,7 +17,10 @@ import (
 // every error and labels its GPU work, and its plain-Go functions, which
 // the CPU backend (a nil Context) runs on all cores.
 type Hash struct {
-	Name         string
+	// Name starts errors and labels: "rescue", "rpo".
+	Name string
+	// Permute, Merge and HashElements are the hash's references, which
+	// the kernel body (built with the hash's RP_SPONGE_RPO) equals.
 	Permute      func(state *[Width]uint64)
 	Merge        func(a, b [DigestSize]uint64) [DigestSize]uint64
 	HashElements func(els []uint64) [DigestSize]uint64
@@ -31,12 +34,13 @@ type Kernel struct {
 	// Variant names the kernel in errors.
 	Variant string
 	// Label is the pipeline's label: the entry file's name.
-	Label  string
+	Label string
+	// Module is the entry file with its prelude (SpongeConst).
 	Module wgsl.Module
 	// Ark, when not nil, are the round constants as u32 words, which the
 	// kernel reads from a storage buffer at binding 2 (its uniform then at
-	// binding 3) or, with ArkParams, after the four parameter words in its
-	// uniform.
+	// binding 3) or, when ArkParams is set, after the four parameter words
+	// in its uniform.
 	Ark       []uint32
 	ArkParams bool
 }
