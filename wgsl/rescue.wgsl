@@ -1,18 +1,31 @@
-//!include rescue_lib.wgsl
-// Rescue Prime Rp64_256 batch kernel body, shared by every variant. Each
-// variant's entry file, wgsl/rescue_main_<variant>.wgsl, includes it and
-// defines the rest: the uniform `params` (Params, followed by the round
-// constants for arkuniform) after the storage bindings (binding 2,
-// or 3 when binding 2 holds the round constants), fn permute_variant(s),
-// which calls the variant's permutation, and the entry point main, which
-// calls run(k) for k < params.count (rescue_entry.wgsl's, for every
-// variant but arkworkgroup, which fills workgroup memory first).
+//!include rescue_round.wgsl
+// Rescue-Prime batch kernel body over Goldilocks, shared by every variant
+// of Rp64_256 (winterfell; Go: package rescue) and by RPO256 (miden-crypto;
+// Go: package rpo). Each kernel's entry file includes it and its hash's
+// library, and defines the rest: the uniform `params` (Params, followed by
+// the round constants for arkuniform) after the storage bindings (binding
+// 2, or 3 when binding 2 holds the round constants), fn
+// permute_variant(s), which calls the kernel's permutation, and the entry
+// point main, which calls run(k) for k < params.count (rescue_entry.wgsl's,
+// for every kernel but Rp64_256's arkworkgroup, which fills workgroup
+// memory first).
+//
+// The prelude constant RP_SPONGE_RPO (Go: rescueprime.SpongeConst) says
+// whose sponge the kernel follows:
+//   false, winterfell's Rp64_256: a fresh state has s[0] = m (elements
+//          hashed); elements are added into the rate; a partial last block
+//          leaves the rest of the rate as it is.
+//   true,  miden-crypto's RPO256: a fresh state has s[0] = m mod 8;
+//          elements overwrite the rate; a partial last block is padded
+//          with zeros.
+// In both a merge is HashElements of the eight elements of its two
+// digests: s[0] = 8 or 0, s[4..12] = a||b, one permutation.
 //
 //   OP_PERMUTE: out[k] = Permute(in[k]) (12 elements in and out).
 //   OP_MERGE:   out[k] = Merge(in[k][0..4], in[k][4..8]) (8 in, 4 out).
 //   OP_ABSORB:  one block of HashElements: the state out[k] (12 elements;
-//               a fresh state with s[0] = m when params.j = 0) gets
-//               in[k*m + j ..][..min(8, m-j)] added to its rate and is
+//               a fresh state when params.j = 0) takes
+//               in[k*m + j ..][..min(8, m-j)] into its rate and is
 //               permuted. The host dispatches it for j = 0, 8, 16, ... < m
 //               and reads the digest from state elements 4..8.
 //
@@ -59,11 +72,20 @@ fn store_state(k: u32, s: ptr<function, array<vec2<u32>, 12>>) {
 	}
 }
 
+// rp_capacity0 is s[0] of a fresh state for m elements, in the kernel's
+// sponge.
+fn rp_capacity0(m: u32) -> vec2<u32> {
+	return vec2<u32>(select(m, m % 8u, RP_SPONGE_RPO), 0u);
+}
+
+// merge_load returns the state that merges pair k: a fresh state for 8
+// elements with the pair in its rate (in either sponge, adding into a zero
+// rate is overwriting it).
 fn merge_load(k: u32) -> array<vec2<u32>, 12> {
 	let b = k * 8u;
-	let l = array<vec2<u32>, 4>(rp_in[b], rp_in[b + 1u], rp_in[b + 2u], rp_in[b + 3u]);
-	let r = array<vec2<u32>, 4>(rp_in[b + 4u], rp_in[b + 5u], rp_in[b + 6u], rp_in[b + 7u]);
-	return rp_merge_state(l, r);
+	let z = vec2<u32>(0u, 0u);
+	return array<vec2<u32>, 12>(rp_capacity0(8u), z, z, z, rp_in[b], rp_in[b + 1u], rp_in[b + 2u], rp_in[b + 3u],
+		rp_in[b + 4u], rp_in[b + 5u], rp_in[b + 6u], rp_in[b + 7u]);
 }
 
 fn store_digest(k: u32, s: array<vec2<u32>, 12>) {
@@ -75,20 +97,28 @@ fn store_digest(k: u32, s: array<vec2<u32>, 12>) {
 }
 
 // absorb_load returns the state of input k with the block at element
-// params.j added into its rate.
+// params.j taken into its rate.
 fn absorb_load(k: u32) -> array<vec2<u32>, 12> {
 	let m = params.m;
 	let j = params.j;
 	var s: array<vec2<u32>, 12>;
 	if (j == 0u) {
-		s[0] = vec2<u32>(m, 0u);
+		s[0] = rp_capacity0(m);
 	} else {
 		s = load_out_state(k);
 	}
 	let n = min(8u, m - j);
 	let base = k * m + j;
-	for (var t = 0u; t < n; t++) {
-		s[4u + t] = gl_add(s[4u + t], rp_in[base + t]);
+	if (RP_SPONGE_RPO) {
+		// Overwrite all eight rate elements, zeros past the input; the
+		// index is clamped so that no read passes the input's end.
+		for (var t = 0u; t < 8u; t++) {
+			s[4u + t] = select(vec2<u32>(0u, 0u), rp_in[base + min(t, n - 1u)], t < n);
+		}
+	} else {
+		for (var t = 0u; t < n; t++) {
+			s[4u + t] = gl_add(s[4u + t], rp_in[base + t]);
+		}
 	}
 	return s;
 }

@@ -1,84 +1,14 @@
-//!include goldilocks.wgsl
+//!include rescue_round.wgsl
 //!include rescue_consts.wgsl
 // Rescue Prime Rp64_256 (winterfell) on Goldilocks elements held as
 // vec2<u32> (x = low word, y = high word). Library only: no bindings, no
-// entry points.
+// entry points. The round's layers are rescue_round.wgsl's, which RPO256
+// shares; the round constants are rescue_consts.wgsl's.
 //
 // rp_permute(s) is Go's rescue.Permute: seven rounds of
 //   s[i] = s[i]^7; s = MDS*s; s += ARK1[r]; s[i] = s[i]^INV_ALPHA; s = MDS*s; s += ARK2[r].
 // rp_merge(a, b) is rescue.Merge: state 0, s[0] = 8, s[4..8] = a,
 // s[8..12] = b, one permutation, digest s[4..8].
-
-// rp_fold_limbs reduces a.x + a.y*2^16 + a.z*2^32 + a.w*2^48 (each limb
-// below 2^24) to a canonical element.
-fn rp_fold_limbs(a: vec4<u32>) -> vec2<u32> {
-	let lo = a.x + (a.y << 16u);
-	let c0 = select(0u, 1u, lo < a.x);
-	let m0 = a.z + (a.y >> 16u) + c0;
-	let mid = m0 + (a.w << 16u);
-	let c1 = select(0u, 1u, mid < m0);
-	return gl_reduce96(lo, mid, (a.w >> 16u) + c1);
-}
-
-// rp_exp_acc squares base n times, then multiplies by tail.
-fn rp_exp_acc(base: vec2<u32>, tail: vec2<u32>, n: u32) -> vec2<u32> {
-	var r = base;
-	for (var i = 0u; i < n; i++) {
-		r = gl_square(r);
-	}
-	return gl_mul(r, tail);
-}
-
-// rp_inv_sbox is x^INV_ALPHA (INV_ALPHA = 10540996611094048183) by
-// winterfell's addition chain: 63 squarings and 9 multiplications, where a
-// generic square-and-multiply takes about 100.
-fn rp_inv_sbox(x: vec2<u32>) -> vec2<u32> {
-	let t1 = gl_square(x);
-	let t2 = gl_square(t1);
-	let t3 = rp_exp_acc(t2, t2, 3u);
-	let t4 = rp_exp_acc(t3, t3, 6u);
-	let t5 = rp_exp_acc(t4, t4, 12u);
-	let t6 = rp_exp_acc(t5, t3, 6u);
-	let t7 = rp_exp_acc(t6, t6, 31u);
-	let a = gl_square(gl_square(gl_mul(gl_square(t7), t6)));
-	let b = gl_mul(gl_mul(t1, t2), x);
-	return gl_mul(a, b);
-}
-
-// rp_rotate moves every element one place down, s[0] to s[11]. The S-box
-// loops below take s[0], rotate, and write s[11]: after twelve steps the
-// order is back, every index is a constant (the state stays in registers),
-// and the loop is not indexed by its counter, which Mesa's NIR would
-// otherwise unroll into twelve copies of a 72-multiplication chain.
-fn rp_rotate(s: ptr<function, array<vec2<u32>, 12>>) -> vec2<u32> {
-	let x = (*s)[0];
-	(*s)[0] = (*s)[1];
-	(*s)[1] = (*s)[2];
-	(*s)[2] = (*s)[3];
-	(*s)[3] = (*s)[4];
-	(*s)[4] = (*s)[5];
-	(*s)[5] = (*s)[6];
-	(*s)[6] = (*s)[7];
-	(*s)[7] = (*s)[8];
-	(*s)[8] = (*s)[9];
-	(*s)[9] = (*s)[10];
-	(*s)[10] = (*s)[11];
-	return x;
-}
-
-// rp_sbox is s[i] = s[i]^7 for every i.
-fn rp_sbox(s: ptr<function, array<vec2<u32>, 12>>) {
-	for (var i = 0u; i < 12u; i++) {
-		(*s)[11] = gl_pow7(rp_rotate(s));
-	}
-}
-
-// rp_inv_sbox_all is s[i] = s[i]^INV_ALPHA for every i, by the chain.
-fn rp_inv_sbox_all(s: ptr<function, array<vec2<u32>, 12>>) {
-	for (var i = 0u; i < 12u; i++) {
-		(*s)[11] = rp_inv_sbox(rp_rotate(s));
-	}
-}
 
 // rp_permute applies the Rp64_256 permutation in place. The variants below
 // differ in one step each and exist to be measured against it; each is a

@@ -1,15 +1,10 @@
 package rescue
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"sync"
-	"time"
-	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
-	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -114,24 +109,30 @@ var arkWords = func() []uint32 {
 	return w
 }()
 
+// kernel describes the variant's kernel to the batch runner that Rescue
+// shares with RPO (package rescueprime): its module, built for winterfell's
+// sponge, and where its round constants come from.
+func (s variantSpec) kernel() rescueprime.Kernel {
+	k := rescueprime.Kernel{Variant: s.name, Label: s.file,
+		Module: wgsl.Module{Files: []string{s.file}, Consts: []wgsl.Const{rescueprime.SpongeConst(false)}}}
+	if s.storage == 3 || s.arkParams {
+		k.Ark, k.ArkParams = arkWords, s.arkParams
+	}
+	return k
+}
+
+// hash is Rp64_256 as the batch runner sees it.
+var hash = &rescueprime.Hash{Name: "rescue", Permute: Permute, Merge: Merge, HashElements: HashElements}
+
 // Options tune the batch functions; the zero value runs Fast and reports
 // no timing.
 type Options struct {
+	// Variant is the kernel variant; the zero value is Fast.
 	Variant Variant
 	// Timing, when not nil, receives each call's timing, summed over its
 	// submissions (on the CPU path, a nil Context, the host time as Wall).
 	Timing *wgpu.Timing
 }
-
-// Operation codes of params.op in wgsl/rescue.wgsl.
-const (
-	opPermute uint32 = 0
-	opMerge   uint32 = 1
-	opAbsorb  uint32 = 2 // one block of HashElements
-)
-
-// workgroup is WG in wgsl/rescue.wgsl.
-const workgroup = 64
 
 // Batcher runs Rescue batches of one variant on one Context, holding the
 // variant's kernel, one piece's device buffers and, for the variants that
@@ -139,12 +140,7 @@ const workgroup = 64
 // a nil Context it runs the Go reference (Merge, HashElements, Permute) on
 // all cores and holds nothing. A Batcher is not safe for concurrent use.
 type Batcher struct {
-	ctx    *wgpu.Context
-	opts   Options
-	spec   variantSpec
-	kernel *wgpu.Kernel
-	ark    *wgpu.Buffer // the round constants, bound after the output
-	batch  *wgpu.Batcher
+	b *rescueprime.Batcher
 }
 
 // NewBatcher compiles opts.Variant's kernel on ctx (once per Context) and
@@ -153,41 +149,16 @@ func NewBatcher(ctx *wgpu.Context, opts Options) (*Batcher, error) {
 	if opts.Variant < 0 || int(opts.Variant) >= len(variantSpecs) {
 		return nil, fmt.Errorf("rescue: unknown variant %d: accepted are %v (0..%d)", int(opts.Variant), VariantNames(), len(variantSpecs)-1)
 	}
-	b := &Batcher{ctx: ctx, opts: opts, spec: variantSpecs[opts.Variant]}
-	if ctx == nil {
-		return b, nil
-	}
-	s := b.spec
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: s.file, Module: wgsl.Module{Files: []string{s.file}}, Entry: "main",
-		Storage: s.storage, Uniform: true, ReadOnly: []bool{true, false, true}[:s.storage]})
+	b, err := rescueprime.NewBatcher(ctx, hash, variantSpecs[opts.Variant].kernel(), opts.Timing)
 	if err != nil {
-		return nil, fmt.Errorf("rescue: variant %s: %w", s.name, err)
+		return nil, err
 	}
-	b.kernel = k
-	if s.storage == 3 {
-		if b.ark, err = ctx.NewBuffer("rescue round constants", uint64(4*len(arkWords))); err != nil {
-			return nil, fmt.Errorf("rescue: round constants: %w", err)
-		}
-		if err := ctx.Upload(b.ark, 0, wgpu.Bytes(arkWords)); err != nil {
-			b.ark.Release()
-			return nil, fmt.Errorf("rescue: round constants: %w", err)
-		}
-	}
-	b.batch = ctx.NewBatcher()
-	return b, nil
+	return &Batcher{b}, nil
 }
 
 // Release frees the Batcher's device memory; the Batcher must not be used
 // after.
-func (b *Batcher) Release() {
-	if b.batch != nil {
-		b.batch.Release()
-	}
-	if b.ark != nil {
-		b.ark.Release()
-		b.ark = nil
-	}
-}
+func (b *Batcher) Release() { b.b.Release() }
 
 // MergeMany is
 //
@@ -196,29 +167,10 @@ func (b *Batcher) Release() {
 // len(dst) must equal len(pairs), and every element must be below P (the
 // error names the first pair and element that is not).
 func (b *Batcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
-	if err := checkMerge(dst, pairs); err != nil {
+	if err := rescueprime.CheckMerge(hash.Name, dst, pairs); err != nil {
 		return err
 	}
-	return b.merge(dst, pairs)
-}
-
-func checkMerge(dst [][4]uint64, pairs [][8]uint64) error {
-	if len(dst) != len(pairs) {
-		return fmt.Errorf("rescue: merge: %d destination digests for %d pairs: they must be equal", len(dst), len(pairs))
-	}
-	if i := firstNonCanonical(flat(pairs)); i >= 0 {
-		return fmt.Errorf("rescue: merge: pair %d element %d is %d, not a field element (must be below p = %d)", i/8, i%8, pairs[i/8][i%8], uint64(P))
-	}
-	return nil
-}
-
-// merge is MergeMany on checked input.
-func (b *Batcher) merge(dst [][4]uint64, pairs [][8]uint64) error {
-	return b.run(opMerge, "merge", len(pairs), 0, flat(pairs), wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 8 * DigestSize}, func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			dst[k] = Merge([4]uint64(pairs[k][:4]), [4]uint64(pairs[k][4:]))
-		}
-	})
+	return b.b.Merge(dst, pairs)
 }
 
 // HashElementsMany is
@@ -229,46 +181,10 @@ func (b *Batcher) merge(dst [][4]uint64, pairs [][8]uint64) error {
 // error names the first input and element that is not). The kernel takes
 // one dispatch per block of Rate elements, all in one submission.
 func (b *Batcher) HashElementsMany(dst [][4]uint64, inputs []uint64, m int) error {
-	if err := checkHash(dst, inputs, m); err != nil {
+	if err := rescueprime.CheckHash(hash.Name, dst, inputs, m); err != nil {
 		return err
 	}
-	return b.hash(dst, inputs, m)
-}
-
-func checkHash(dst [][4]uint64, inputs []uint64, m int) error {
-	if m < 0 {
-		return fmt.Errorf("rescue: hash: %d elements per input: must be zero or more", m)
-	}
-	if uint64(len(dst))*uint64(m) != uint64(len(inputs)) {
-		return fmt.Errorf("rescue: hash: %d elements for %d inputs of %d elements: need exactly %d", len(inputs), len(dst), m, uint64(len(dst))*uint64(m))
-	}
-	if i := firstNonCanonical(inputs); i >= 0 {
-		return fmt.Errorf("rescue: hash: input %d element %d is %d, not a field element (must be below p = %d)", i/m, i%m, inputs[i], uint64(P))
-	}
-	return nil
-}
-
-// hash is HashElementsMany on checked input.
-func (b *Batcher) hash(dst [][4]uint64, inputs []uint64, m int) error {
-	if m == 0 {
-		// HashElements of nothing permutes never: the zero digest.
-		clear(dst)
-		b.report(wgpu.Timing{})
-		return nil
-	}
-	// The kernel leaves whole states; the digest is elements 4..8.
-	gather := func(lo, n int, raw []byte) {
-		for i := range n {
-			for e := range dst[lo+i] {
-				dst[lo+i][e] = binary.LittleEndian.Uint64(raw[8*(i*Width+4+e):])
-			}
-		}
-	}
-	return b.run(opAbsorb, "hash", len(dst), m, inputs, wgpu.BatchOutput{ItemBytes: 8 * Width, Gather: gather}, func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			dst[k] = HashElements(inputs[k*m : (k+1)*m])
-		}
-	})
+	return b.b.Hash(dst, inputs, m)
 }
 
 // PermuteMany is
@@ -278,78 +194,10 @@ func (b *Batcher) hash(dst [][4]uint64, inputs []uint64, m int) error {
 // Every element must be below P (the error names the first state and
 // element that is not).
 func (b *Batcher) PermuteMany(states [][12]uint64) error {
-	if err := checkPermute(states); err != nil {
+	if err := rescueprime.CheckPermute(hash.Name, states); err != nil {
 		return err
 	}
-	return b.permute(states)
-}
-
-func checkPermute(states [][12]uint64) error {
-	els := flat(states)
-	if i := firstNonCanonical(els); i >= 0 {
-		return fmt.Errorf("rescue: permute: state %d element %d is %d, not a field element (must be below p = %d)", i/12, i%12, els[i], uint64(P))
-	}
-	return nil
-}
-
-// permute is PermuteMany on checked input.
-func (b *Batcher) permute(states [][12]uint64) error {
-	els := flat(states)
-	return b.run(opPermute, "permute", len(states), 0, els, wgpu.BatchOutput{Data: wgpu.Bytes(els), ItemBytes: 8 * Width}, func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			Permute(&states[k])
-		}
-	})
-}
-
-// run runs op on count items, the elements of in split evenly among them,
-// on the GPU, or cpu over [0, count) on all cores when the Context is nil,
-// and reports the timing.
-func (b *Batcher) run(op uint32, name string, count, m int, in []uint64, out wgpu.BatchOutput, cpu func(lo, hi int)) error {
-	if b.ctx == nil {
-		start := time.Now()
-		par.For(count, 64, cpu)
-		b.report(wgpu.Timing{Wall: time.Since(start)})
-		return nil
-	}
-	blocks := 1
-	if op == opAbsorb {
-		blocks = (m + Rate - 1) / Rate
-	}
-	var extra []wgpu.Binding
-	if b.ark != nil {
-		extra = []wgpu.Binding{wgpu.Bind(b.ark)}
-	}
-	t, err := b.batch.Run(wgpu.Batch{
-		Label:  "rescue " + name,
-		Count:  count,
-		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: 8 * len(in) / max(count, 1)}},
-		Output: out,
-		Extra:  extra,
-		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
-			ds := make([]wgpu.Dispatch, blocks)
-			for j := range ds {
-				p := []uint32{uint32(n), uint32(m), op, uint32(j * Rate)}
-				if b.spec.arkParams {
-					p = append(p, arkWords...)
-				}
-				ds[j] = wgpu.Dispatch{Kernel: b.kernel, Bindings: bind, Params: p, Groups: b.ctx.Grid(uint64(n), workgroup)}
-			}
-			return ds
-		},
-	})
-	b.report(t)
-	if err != nil {
-		return fmt.Errorf("rescue: %s: %w", name, err)
-	}
-	return nil
-}
-
-// report hands a call's timing to the options that asked for it.
-func (b *Batcher) report(t wgpu.Timing) {
-	if b.opts.Timing != nil {
-		*b.opts.Timing = t
-	}
+	return b.b.Permute(states)
 }
 
 // MergeMany runs Batcher.MergeMany once with a Batcher of its own: on the
@@ -380,78 +228,50 @@ func withBatcher(ctx *wgpu.Context, opts Options, fn func(*Batcher) error) error
 	return fn(b)
 }
 
-// flat views a slice of uint64 arrays as its elements, without copying.
-func flat[T [4]uint64 | [8]uint64 | [12]uint64](s []T) []uint64 {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice(&s[0][0], len(s)*len(s[0]))
-}
-
 // firstNonCanonical returns the index of the first element >= P, or -1.
-// Large inputs are scanned by all cores, since validation runs before every
-// upload.
-func firstNonCanonical(els []uint64) int {
-	return par.First(len(els), 1<<20, func(i int) bool { return els[i] >= P })
-}
+func firstNonCanonical(els []uint64) int { return rescueprime.FirstNonCanonical(els) }
 
 // MergeManyOn is MergeMany with the pairs split into one contiguous range
 // per device of g, each device with a Batcher of its own, all at once. The
 // digests are the same as on one device. opts.Timing receives the
 // devices' timings side by side (Timing.Parallel: the slowest device's).
 func MergeManyOn(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, opts Options) error {
-	if err := checkMerge(dst, pairs); err != nil {
+	if err := rescueprime.CheckMerge(hash.Name, dst, pairs); err != nil {
 		return err
 	}
-	return onGroup(g, len(pairs), opts, func(b *Batcher, lo, hi int) error { return b.merge(dst[lo:hi], pairs[lo:hi]) })
+	return onGroup(g, len(pairs), opts, func(b *rescueprime.Batcher, lo, hi int) error { return b.Merge(dst[lo:hi], pairs[lo:hi]) })
 }
 
 // HashElementsManyOn is HashElementsMany split over the devices of g, as
 // MergeManyOn splits MergeMany.
 func HashElementsManyOn(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, opts Options) error {
-	if err := checkHash(dst, inputs, m); err != nil {
+	if err := rescueprime.CheckHash(hash.Name, dst, inputs, m); err != nil {
 		return err
 	}
-	return onGroup(g, len(dst), opts, func(b *Batcher, lo, hi int) error { return b.hash(dst[lo:hi], inputs[lo*m:hi*m], m) })
+	return onGroup(g, len(dst), opts, func(b *rescueprime.Batcher, lo, hi int) error { return b.Hash(dst[lo:hi], inputs[lo*m:hi*m], m) })
 }
 
 // PermuteManyOn is PermuteMany split over the devices of g, as MergeManyOn
 // splits MergeMany.
 func PermuteManyOn(g *wgpu.Group, states [][12]uint64, opts Options) error {
-	if err := checkPermute(states); err != nil {
+	if err := rescueprime.CheckPermute(hash.Name, states); err != nil {
 		return err
 	}
-	return onGroup(g, len(states), opts, func(b *Batcher, lo, hi int) error { return b.permute(states[lo:hi]) })
+	return onGroup(g, len(states), opts, func(b *rescueprime.Batcher, lo, hi int) error { return b.Permute(states[lo:hi]) })
 }
 
 // onGroup runs fn on one contiguous range of [0, n) per device of g, each
-// with a Batcher of its own, and reports the timings side by side.
-func onGroup(g *wgpu.Group, n int, opts Options, fn func(b *Batcher, lo, hi int) error) error {
-	if g == nil {
-		return errors.New("rescue: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
-	}
-	var mu sync.Mutex
-	var total wgpu.Timing
-	err := g.Split(n, 1, func(_ int, ctx *wgpu.Context, lo, hi int) error {
-		var t wgpu.Timing
+// with a Batcher of opts' variant of its own, and reports the timings side
+// by side.
+func onGroup(g *wgpu.Group, n int, opts Options, fn func(b *rescueprime.Batcher, lo, hi int) error) error {
+	newBatcher := func(ctx *wgpu.Context, t *wgpu.Timing) (*rescueprime.Batcher, error) {
 		o := opts
-		o.Timing = &t
+		o.Timing = t
 		b, err := NewBatcher(ctx, o)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer b.Release()
-		err = fn(b, lo, hi)
-		mu.Lock()
-		total = total.Parallel(t)
-		mu.Unlock()
-		return err
-	})
-	if opts.Timing != nil {
-		*opts.Timing = total
+		return b.b, nil
 	}
-	if err != nil {
-		return fmt.Errorf("rescue: %w", err)
-	}
-	return nil
+	return rescueprime.OnGroup(g, hash.Name, n, opts.Timing, newBatcher, fn)
 }

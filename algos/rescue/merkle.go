@@ -1,9 +1,7 @@
 package rescue
 
 import (
-	"encoding/binary"
-	"fmt"
-
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -19,19 +17,12 @@ func (MerkleMerge) Name() string { return "rescue" }
 
 // Merge returns Merge of the digests' elements, as a digest.
 func (MerkleMerge) Merge(left, right [32]byte) [32]byte {
-	return merkleDigest(Merge(merkleElements(left), merkleElements(right)))
+	return rescueprime.DigestBytes(Merge(rescueprime.DigestElements(left), rescueprime.DigestElements(right)))
 }
 
 // CheckDigest returns an error naming the first element of d that is not a
 // field element (not below P).
-func (MerkleMerge) CheckDigest(d [32]byte) error {
-	for j, v := range merkleElements(d) {
-		if v >= P {
-			return fmt.Errorf("element %d is %d, not a Goldilocks field element: Rescue digests are 4 little-endian uint64 values below p = %d", j, v, uint64(P))
-		}
-	}
-	return nil
-}
+func (MerkleMerge) CheckDigest(d [32]byte) error { return rescueprime.CheckDigest("Rescue", d) }
 
 // MergeModule returns merkle_rescue.wgsl, which defines merge_node with
 // rescue_lib.wgsl's rp_merge.
@@ -47,19 +38,3 @@ func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
 
 // MerkleWorkgroupSize returns 0: merkle's default for every approach.
 func (MerkleMerge) MerkleWorkgroupSize(string) int { return 0 }
-
-func merkleElements(d [32]byte) [DigestSize]uint64 {
-	var e [DigestSize]uint64
-	for j := range e {
-		e[j] = binary.LittleEndian.Uint64(d[8*j:])
-	}
-	return e
-}
-
-func merkleDigest(e [DigestSize]uint64) [32]byte {
-	var d [32]byte
-	for j, v := range e {
-		binary.LittleEndian.PutUint64(d[8*j:], v)
-	}
-	return d
-}

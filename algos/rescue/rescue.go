@@ -14,8 +14,7 @@ package rescue
 //go:generate go run ./internal/gen -dir ../../wgsl
 
 import (
-	"math/bits"
-
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
 )
@@ -60,46 +59,12 @@ func Permute(state *[Width]uint64) {
 	}
 }
 
-// mds is state = MDS·state for the circulant matrix
-// MDS[i][j] = MDSRow[(j-i) mod 12]; the constants are below 32, so the sum
-// of twelve products stays below 2^73 and is reduced once.
-func mds(state *[Width]uint64) {
-	var out [Width]uint64
-	for i := range out {
-		var lo, hi uint64
-		for j := range state {
-			h, l := bits.Mul64(state[j], params.MDSRow[(j-i+Width)%Width])
-			var c uint64
-			lo, c = bits.Add64(lo, l, 0)
-			hi += h + c
-		}
-		out[i] = u64emu.Add(u64emu.Mul(hi%P, 1<<32-1), lo%P)
-	}
-	*state = out
-}
+// mds is state = MDS·state, and invSbox is x^InvAlpha by winterfell's
+// addition chain: the layers Rp64_256 shares with RPO256 (package
+// rescueprime).
+func mds(state *[Width]uint64) { rescueprime.MDS(state) }
 
-// invSbox is x^InvAlpha by winterfell's addition chain (63 squarings, 9
-// multiplications); the tests check it against u64emu.Exp.
-func invSbox(x uint64) uint64 {
-	t1 := u64emu.Square(x)
-	t2 := u64emu.Square(t1)
-	t3 := expAcc(t2, t2, 3)
-	t4 := expAcc(t3, t3, 6)
-	t5 := expAcc(t4, t4, 12)
-	t6 := expAcc(t5, t3, 6)
-	t7 := expAcc(t6, t6, 31)
-	a := u64emu.Square(u64emu.Square(u64emu.Mul(u64emu.Square(t7), t6)))
-	b := u64emu.Mul(u64emu.Mul(t1, t2), x)
-	return u64emu.Mul(a, b)
-}
-
-// expAcc squares base n times, then multiplies by tail.
-func expAcc(base, tail uint64, n int) uint64 {
-	for i := 0; i < n; i++ {
-		base = u64emu.Square(base)
-	}
-	return u64emu.Mul(base, tail)
-}
+func invSbox(x uint64) uint64 { return rescueprime.InvSbox(x) }
 
 // Merge is the 2-to-1 merge of two digests used by Merkle trees: state
 // zero, state[0] = 8, state[4..8] = a, state[8..12] = b, one permutation,

@@ -39,6 +39,7 @@ func benchSuites() []suite {
 		{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle},
 		{name: "poseidon2", about: "Poseidon2 (Plonky3, Goldilocks, width 12) merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²", run: benchPoseidon2},
 		{name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue},
+		{name: "rpo", about: "RPO256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; against Rp64_256 at 4096²", run: benchRPO},
 	}
 }
 

@@ -23,7 +23,7 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	t := table{Title: "Rescue Prime Rp64_256: merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
 		Columns: []string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", rescueHashElements), "hash_elements/s (end to end)", "V100 (article) merges/s", "kernel vs V100", "CPU ref merges/s (" + hostCPU() + ")", "kernel vs CPU", "checked"}}
-	cpu, err := rescueCPURate(1 << 16)
+	cpu, err := rescueBench.cpuRate(1 << 16)
 	if err != nil {
 		return nil, err
 	}
@@ -37,12 +37,12 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			}
 		}
 		dst := make([][4]uint64, n)
-		mergeKernel, mergeE2E, err := rescueMerges(ctx, cfg, dst, pairs)
+		mergeKernel, mergeE2E, err := rescueBench.merges(ctx, cfg, dst, pairs)
 		if err != nil {
 			return nil, err
 		}
 		cfg.step(fmt.Sprintf("rescue merge %d", n))
-		hn, hashKernel, hashE2E, err := rescueHashes(ctx, cfg, pairs)
+		hn, hashKernel, hashE2E, err := rescueBench.hashes(ctx, cfg, pairs)
 		if err != nil {
 			return nil, err
 		}
@@ -73,17 +73,41 @@ func benchRescue(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	return []table{t, vt}, nil
 }
 
-// rescueMerges checks the merges of pairs into dst against the CPU
-// reference and returns their median kernel and end-to-end times.
-func rescueMerges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, pairs [][8]uint64) (kernel, e2e time.Duration, err error) {
-	if err := rescue.MergeMany(ctx, dst, pairs, rescue.Options{}); err != nil {
+// benchHash is a hash of Goldilocks elements as the rescue and rpo suites
+// measure it: its batch functions with the default variant, and its
+// reference.
+type benchHash struct {
+	name         string // starts errors: "rescue"
+	mergeMany    func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, t *wgpu.Timing) error
+	hashMany     func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error
+	merge        func(a, b [4]uint64) [4]uint64
+	hashElements func(els []uint64) [4]uint64
+}
+
+// rescueBench is Rp64_256's default variant.
+var rescueBench = benchHash{
+	name: "rescue",
+	mergeMany: func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, t *wgpu.Timing) error {
+		return rescue.MergeMany(ctx, dst, pairs, rescue.Options{Timing: t})
+	},
+	hashMany: func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
+		return rescue.HashElementsMany(ctx, dst, els, m, rescue.Options{Timing: t})
+	},
+	merge:        rescue.Merge,
+	hashElements: rescue.HashElements,
+}
+
+// merges checks the merges of pairs into dst against the CPU reference
+// and returns their median kernel and end-to-end times.
+func (h benchHash) merges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, pairs [][8]uint64) (kernel, e2e time.Duration, err error) {
+	if err := h.mergeMany(ctx, dst, pairs, nil); err != nil {
 		return 0, 0, err
 	}
-	if _, err := checkMerges(dst, pairs); err != nil {
-		return 0, 0, fmt.Errorf("rescue merge %d: %w", len(pairs), err)
+	if _, err := h.checkMerges(dst, pairs); err != nil {
+		return 0, 0, fmt.Errorf("%s merge %d: %w", h.name, len(pairs), err)
 	}
 	var tm wgpu.Timing
-	merge := func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{Timing: &tm}) }
+	merge := func() error { return h.mergeMany(ctx, dst, pairs, &tm) }
 	if kernel, err = cfg.gpuTime(&tm, merge); err != nil {
 		return 0, 0, err
 	}
@@ -93,21 +117,21 @@ func rescueMerges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, pairs []
 
 // checkMerges compares up to 4096 evenly spaced merges in dst with the CPU
 // reference and returns how many it compared.
-func checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) {
+func (h benchHash) checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) {
 	step := max(1, len(pairs)/4096)
 	for i := 0; i < len(pairs); i += step {
-		if dst[i] != rescue.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
+		if dst[i] != h.merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
 			return 0, fmt.Errorf("pair %d differs from the CPU reference", i)
 		}
 	}
 	return (len(pairs) + step - 1) / step, nil
 }
 
-// rescueHashes times hash_elements over as many inputs of
-// rescueHashElements elements as the pairs' elements fill, and checks the
-// last against the CPU reference. It returns the number of inputs and the
-// median kernel and end-to-end times.
-func rescueHashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64) (hn int, kernel, e2e time.Duration, err error) {
+// hashes times hash_elements over as many inputs of rescueHashElements
+// elements as the pairs' elements fill, and checks the last against the
+// CPU reference. It returns the number of inputs and the median kernel
+// and end-to-end times.
+func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64) (hn int, kernel, e2e time.Duration, err error) {
 	hn = len(pairs) * 8 / rescueHashElements
 	els := make([]uint64, 0, hn*rescueHashElements)
 	for _, p := range pairs {
@@ -116,17 +140,15 @@ func rescueHashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64) (hn in
 	els = els[:hn*rescueHashElements]
 	hdst := make([][4]uint64, hn)
 	var tm wgpu.Timing
-	hash := func() error {
-		return rescue.HashElementsMany(ctx, hdst, els, rescueHashElements, rescue.Options{Timing: &tm})
-	}
+	hash := func() error { return h.hashMany(ctx, hdst, els, rescueHashElements, &tm) }
 	if kernel, err = cfg.gpuTime(&tm, hash); err != nil {
 		return 0, 0, 0, err
 	}
 	if e2e, err = cfg.wallTime(hash); err != nil {
 		return 0, 0, 0, err
 	}
-	if hdst[hn-1] != rescue.HashElements(els[(hn-1)*rescueHashElements:]) {
-		return 0, 0, 0, fmt.Errorf("rescue hash %d: last input differs from the CPU reference", hn)
+	if hdst[hn-1] != h.hashElements(els[(hn-1)*rescueHashElements:]) {
+		return 0, 0, 0, fmt.Errorf("%s hash %d: last input differs from the CPU reference", h.name, hn)
 	}
 	return hn, kernel, e2e, nil
 }
@@ -145,7 +167,7 @@ func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, 
 		if err := merge(); err != nil {
 			return t, fmt.Errorf("rescue variant %s: %w", v, err)
 		}
-		checked, err := checkMerges(dst, pairs)
+		checked, err := rescueBench.checkMerges(dst, pairs)
 		if err != nil {
 			return t, fmt.Errorf("rescue variant %s: %w", v, err)
 		}
@@ -171,14 +193,14 @@ func rescueVariantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, 
 	return t, nil
 }
 
-// rescueCPURate is the CPU backend's merges per second (the reference on
-// all cores).
-func rescueCPURate(n int) (float64, error) {
+// cpuRate is the CPU backend's merges per second (the reference on all
+// cores).
+func (h benchHash) cpuRate(n int) (float64, error) {
 	pairs := make([][8]uint64, n)
 	for i := range pairs {
 		pairs[i] = [8]uint64{uint64(i), 0, 0, 0, uint64(i), 1}
 	}
 	var t wgpu.Timing
-	err := rescue.MergeMany(nil, make([][4]uint64, n), pairs, rescue.Options{Timing: &t})
+	err := h.mergeMany(nil, make([][4]uint64, n), pairs, &t)
 	return float64(n) / t.Wall.Seconds(), err
 }

@@ -107,8 +107,9 @@ func newRoot(g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "wgbench",
 		Short: "GPU hashing, Merkle trees and an eigenvalue solver through WebGPU",
-		Long: `wgbench runs wgcompute's WebGPU kernels: BLAKE3, Rescue Prime, Poseidon2, Merkle
-trees and the dominant eigenpair of a positive matrix, on any Vulkan, Metal, D3D12 or GL GPU.
+		Long: `wgbench runs wgcompute's WebGPU kernels: BLAKE3, Rescue Prime (Rp64_256 and
+RPO256), Poseidon2, Merkle trees and the dominant eigenpair of a positive
+matrix, on any Vulkan, Metal, D3D12 or GL GPU.
 
 The adapter is chosen by --backend and --adapter, or by the environment
 variables WGCOMPUTE_BACKEND and WGCOMPUTE_ADAPTER; by default the
@@ -124,14 +125,14 @@ a message on standard error.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
-	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
+	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
 	root.PersistentPreRun = func(*cobra.Command, []string) {
 		if g.trace {
 			wgpu.EnableTrace(true)
 		}
 	}
-	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
+	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newRPOCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root
 }
 

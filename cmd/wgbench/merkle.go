@@ -14,6 +14,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -21,7 +22,7 @@ import (
 // merkleHashes lists the merges the merkle commands offer, matched by
 // name.
 func merkleHashes() []merkle.Hash {
-	return []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}, poseidon2.MerkleMerge{}}
+	return []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}, rpo.MerkleMerge{}, poseidon2.MerkleMerge{}}
 }
 
 // parseHash returns the hash of merkleHashes named name (in any case).
@@ -49,13 +50,13 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		rf       rangeFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "merkle --hash blake3|rescue|poseidon2 --in LEAVES [--out NODES] [--approach 1|2|3] [--range I/M [--leaves N]]",
+		Use:   "merkle --hash blake3|rescue|rpo|poseidon2 --in LEAVES [--out NODES] [--approach 1|2|3] [--range I/M [--leaves N]]",
 		Short: "Build a binary Merkle tree on the GPU and print its root in hex",
 		Long: `merkle builds the binary Merkle tree of the leaves in --in: N 32-byte digests,
-N a power of two and at least 2 (for Rescue and Poseidon2, each leaf is 4
-little-endian uint64 field elements below p = 2^64 - 2^32 + 1). It prints the root in hex;
---out writes all N nodes (N x 32 bytes, node 0 zero, node 1 the root, node i
-the merge of nodes 2i and 2i+1, where node N+j is leaf j).
+N a power of two and at least 2 (for Rescue, RPO and Poseidon2, each leaf is 4
+little-endian uint64 field elements below p = 2^64 - 2^32 + 1). It prints
+the root in hex; --out writes all N nodes (N x 32 bytes, node 0 zero, node 1
+the root, node i the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 
 With --backend cpu the tree is built by the plain-Go merges on all cores.
 
@@ -90,7 +91,7 @@ M records, from as many machines, and prints the whole tree's root. With
 	}
 	buildFlags := func(c *cobra.Command) {
 		f := c.Flags()
-		f.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue or poseidon2")
+		f.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2")
 		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
@@ -99,7 +100,7 @@ M records, from as many machines, and prints the whole tree's root. With
 	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
-		Use:   "prove --hash blake3|rescue|poseidon2 --in LEAVES --index I [--range R/M [--leaves N]]",
+		Use:   "prove --hash blake3|rescue|rpo|poseidon2 --in LEAVES --index I [--range R/M [--leaves N]]",
 		Short: "Print the JSON membership proof of leaf I",
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
 {"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex}, the
@@ -136,7 +137,7 @@ I in the whole tree.`,
 	rf.add(prove, "prove leaf I in the tree of range R of M equal ranges of the leaves alone (R/M, as 3/16)")
 
 	verify := &cobra.Command{
-		Use:   "verify --hash blake3|rescue|poseidon2 --proof FILE [--root HEX --leaves N]",
+		Use:   "verify --hash blake3|rescue|rpo|poseidon2 --proof FILE [--root HEX --leaves N]",
 		Short: "Check a JSON proof on the CPU: exit 0 if valid, 1 if not",
 		Long: `verify checks that the proof's leaf is leaf "index" of the tree with root --root
 and --leaves leaves, merged with --hash: the exit status is 0 if it is, 1 if
@@ -152,7 +153,7 @@ says so.`,
 		},
 	}
 	vf := verify.Flags()
-	vf.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue or poseidon2")
+	vf.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2")
 	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")

@@ -1,139 +1,29 @@
 package main
 
 import (
-	"encoding/binary"
-	"fmt"
-	"strings"
-	"unsafe"
-
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 func newRescueCmd(g *globals) *cobra.Command {
-	var (
-		inPath, outPath, variant string
-		elements                 int
-	)
-	parent := &cobra.Command{
-		Use:   "rescue",
-		Short: "Rescue Prime Rp64_256 (winterfell) merges and hash_elements on the GPU",
-		Long: `rescue hashes Goldilocks field elements with Rp64_256 on the GPU.
+	return newElementHashCmd(g, elementHash[rescue.Variant]{
+		name:  "rescue",
+		short: "Rescue Prime Rp64_256 (winterfell) merges and hash_elements on the GPU",
+		long: `rescue hashes Goldilocks field elements with Rp64_256 on the GPU.
 Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
 digests are 4 such elements (32 bytes). Input is validated in full before
 any output is written; --out never holds a partial result (a file is written
 beside it and renamed over it; a link is followed, a device written to).
 --backend cpu computes with the Go reference on all cores instead.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
-	}
-	merge := &cobra.Command{
-		Use:   "merge --in FILE [--out FILE]",
-		Short: "Merge K pairs of digests: 64-byte records in, 32-byte digests out",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return rescueFileCmd(g, cmd, inPath, outPath, variant, 8)
+		variants: rescue.VariantNames(),
+		fast:     rescue.Fast,
+		parse:    rescue.ParseVariant,
+		mergeOn: func(grp *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, v rescue.Variant) error {
+			return rescue.MergeManyOn(grp, dst, pairs, rescue.Options{Variant: v})
 		},
-	}
-	hash := &cobra.Command{
-		Use:   "hash --elements M --in FILE [--out FILE]",
-		Short: "hash_elements of K inputs of M elements: M*8-byte records in, 32-byte digests out",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if elements < 1 || elements > maxElements {
-				return fmt.Errorf("rescue hash: --elements is %d: give the number of field elements per record, 1 to %d", elements, maxElements)
-			}
-			return rescueFileCmd(g, cmd, inPath, outPath, variant, elements)
+		hashOn: func(grp *wgpu.Group, dst [][4]uint64, els []uint64, m int, v rescue.Variant) error {
+			return rescue.HashElementsManyOn(grp, dst, els, m, rescue.Options{Variant: v})
 		},
-	}
-	for _, c := range []*cobra.Command{merge, hash} {
-		c.Flags().StringVar(&inPath, "in", "", "input file of records (required)")
-		c.Flags().StringVar(&outPath, "out", "", "output file (default: stdout)")
-		c.Flags().StringVar(&variant, "variant", rescue.Fast.String(), "kernel variant, one of "+strings.Join(rescue.VariantNames(), ", "))
-		c.MarkFlagRequired("in")
-		parent.AddCommand(c)
-	}
-	hash.Flags().IntVar(&elements, "elements", 0, "field elements per record (required)")
-	hash.MarkFlagRequired("elements")
-	return parent
-}
-
-// maxElements bounds hash's --elements: the GPU kernels take inputs of at
-// most 2^31 elements (16 GiB records).
-const maxElements = 1 << 31
-
-// rescueFileCmd hashes the records of inPath (m elements each; m = 8 is a
-// merge of two digests) and writes the digests to outPath or stdout.
-func rescueFileCmd(g *globals, cmd *cobra.Command, inPath, outPath, variant string, m int) error {
-	name := "hash"
-	if cmd.Name() == "merge" {
-		name = "merge"
-	}
-	v, err := rescue.ParseVariant(variant)
-	if err != nil {
-		return err
-	}
-	// The input and its elements (8 bytes each, twice), the digests and
-	// their bytes (32 each, twice) are in host memory at once: 2 + 8/m
-	// times the input (3 for merges), bounded at 4 times or more.
-	times := max(4, 2+8/float64(m))
-	devices := g.openSoon()
-	defer devices.close()
-	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
-		fmt.Sprintf("rescue can hash in the host memory available (it needs up to %.3g times the input)", times))
-	if err != nil {
-		return fmt.Errorf("rescue %s: %w", name, err)
-	}
-	rec := 8 * m
-	if len(raw)%rec != 0 {
-		return fmt.Errorf("rescue %s: %s is %d bytes, not a whole number of %d-byte records: record %d has only %d bytes",
-			name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
-	}
-	k := len(raw) / rec
-	els := make([]uint64, k*m)
-	for i := range els {
-		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
-		if els[i] >= rescue.P {
-			return fmt.Errorf("rescue %s: record %d element %d is %d, not a field element (must be below p = %d)",
-				name, i/m, i%m, els[i], uint64(rescue.P))
-		}
-	}
-	dst := make([][4]uint64, k)
-	if k > 0 {
-		if err := rescueDigests(devices, dst, els, m, v, name == "merge"); err != nil {
-			return err
-		}
-	}
-	out := make([]byte, 32*k)
-	for i, d := range dst {
-		for j, e := range d {
-			binary.LittleEndian.PutUint64(out[32*i+8*j:], e)
-		}
-	}
-	if outPath == "" {
-		_, err := cmd.OutOrStdout().Write(out)
-		return err
-	}
-	if err := fileout.WriteFile(outPath, out); err != nil {
-		return fmt.Errorf("rescue %s: %w", name, err)
-	}
-	return nil
-}
-
-// rescueDigests hashes the k = len(dst) records of m elements in els, on
-// the devices being opened (the CPU backend included). Merge records
-// (m = 8) go through MergeMany, which equals HashElements of the eight
-// elements, on els viewed as pairs (not a copy).
-func rescueDigests(devices *opening, dst [][4]uint64, els []uint64, m int, v rescue.Variant, merge bool) error {
-	grp, err := devices.wait()
-	if err != nil {
-		return err
-	}
-	opts := rescue.Options{Variant: v}
-	if merge {
-		pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), len(dst))
-		return rescue.MergeManyOn(grp, dst, pairs, opts)
-	}
-	return rescue.HashElementsManyOn(grp, dst, els, m, opts)
+	})
 }

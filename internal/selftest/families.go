@@ -10,6 +10,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -21,6 +22,7 @@ func Families() []Family {
 		{Name: "blake3", Run: runBLAKE3},
 		{Name: "u64emu", Run: runU64emu},
 		{Name: "rescue", Run: runRescue},
+		{Name: "rpo", Run: runRPO},
 		{Name: "poseidon2", Run: runPoseidon2, Reference: poseidon2Reference},
 		{Name: "merkle", Run: runMerkle},
 		{Name: "eigen", Tolerance: EigenTolerance, Run: runEigen, Reference: eigenReference},
@@ -194,10 +196,12 @@ const (
 
 var rescueLengths = []int{1, 7, 8, 9, 16, 23}
 
-// runRescue permutes, hashes and merges with every variant.
-func runRescue(ctx *wgpu.Context) ([]Output, error) {
-	r := newRand(5)
-	states := make([][12]uint64, rescueStates)
+// elementHashInputs draws the Rescue-Prime cases' inputs from seed: states
+// (the zero state and the all p-1 state first), pairs, and inputs of each
+// of rescueLengths.
+func elementHashInputs(seed uint64) (states [][12]uint64, pairs [][8]uint64, inputs map[int][]uint64) {
+	r := newRand(seed)
+	states = make([][12]uint64, rescueStates)
 	for i := range states {
 		for j := range states[i] {
 			states[i][j] = element(r)
@@ -207,13 +211,13 @@ func runRescue(ctx *wgpu.Context) ([]Output, error) {
 	for j := range states[1] {
 		states[1][j] = u64emu.P - 1
 	}
-	pairs := make([][8]uint64, rescuePairs)
+	pairs = make([][8]uint64, rescuePairs)
 	for i := range pairs {
 		for j := range pairs[i] {
 			pairs[i][j] = element(r)
 		}
 	}
-	inputs := map[int][]uint64{}
+	inputs = map[int][]uint64{}
 	for _, m := range rescueLengths {
 		in := make([]uint64, m*rescueInputs)
 		for i := range in {
@@ -221,10 +225,26 @@ func runRescue(ctx *wgpu.Context) ([]Output, error) {
 		}
 		inputs[m] = in
 	}
+	return states, pairs, inputs
+}
+
+// elementBatcher is what the Rescue-Prime families run a variant with:
+// rescue.Batcher or rpo.Batcher.
+type elementBatcher interface {
+	PermuteMany(states [][12]uint64) error
+	HashElementsMany(dst [][4]uint64, inputs []uint64, m int) error
+	MergeMany(dst [][4]uint64, pairs [][8]uint64) error
+	Release()
+}
+
+// runElementHash permutes, hashes and merges the inputs of seed with
+// every variant, each a Batcher from newBatcher.
+func runElementHash[V fmt.Stringer](ctx *wgpu.Context, seed uint64, variants []V, newBatcher func(V) (elementBatcher, error)) []Output {
+	states, pairs, inputs := elementHashInputs(seed)
 	var outs []Output
-	for _, v := range variantsOn(ctx, rescue.Variants) {
+	for _, v := range variantsOn(ctx, variants) {
 		name := variantName(ctx, v.String())
-		b, err := rescue.NewBatcher(ctx, rescue.Options{Variant: v})
+		b, err := newBatcher(v)
 		if err != nil {
 			outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
 			continue
@@ -242,7 +262,22 @@ func runRescue(ctx *wgpu.Context) ([]Output, error) {
 		outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("merge/pairs=%d", len(pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
 		b.Release()
 	}
-	return outs, nil
+	return outs
+}
+
+// runRescue permutes, hashes and merges with every variant.
+func runRescue(ctx *wgpu.Context) ([]Output, error) {
+	return runElementHash(ctx, 5, rescue.Variants, func(v rescue.Variant) (elementBatcher, error) {
+		return rescue.NewBatcher(ctx, rescue.Options{Variant: v})
+	}), nil
+}
+
+// runRPO permutes, hashes and merges with every variant of RPO256, on
+// inputs of their own.
+func runRPO(ctx *wgpu.Context) ([]Output, error) {
+	return runElementHash(ctx, 7, rpo.Variants, func(v rpo.Variant) (elementBatcher, error) {
+		return rpo.NewBatcher(ctx, rpo.Options{Variant: v})
+	}), nil
 }
 
 // poseidon2Inputs are the Poseidon2 cases' inputs: states to permute,
@@ -369,6 +404,9 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 		}},
 		{"rescue", rpLeaves, func(o merkle.Options) (*merkle.Builder, error) {
 			return merkle.NewBuilder(ctx, rescue.MerkleMerge{}, o)
+		}},
+		{"rpo", rpLeaves, func(o merkle.Options) (*merkle.Builder, error) {
+			return merkle.NewBuilder(ctx, rpo.MerkleMerge{}, o)
 		}},
 		{"poseidon2", rpLeaves, func(o merkle.Options) (*merkle.Builder, error) {
 			return merkle.NewBuilder(ctx, poseidon2.MerkleMerge{}, o)

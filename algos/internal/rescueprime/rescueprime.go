@@ -1,0 +1,90 @@
+// Package rescueprime holds what the two Rescue-Prime hashes over the
+// Goldilocks field share: Rp64_256 (package rescue, winterfell's) and
+// RPO256 (package rpo, miden-crypto's Rescue Prime Optimized). Both permute
+// a 12-element state in 7 rounds of the S-box x^7, the MDS product, round
+// constants, the inverse S-box x^InvAlpha, the MDS product and round
+// constants again, with the same MDS matrix; they differ in the round
+// constants, in where the round starts (Rp64_256 with the S-box, RPO with
+// the MDS product) and in the sponge around the permutation.
+//
+// Shared here, so that neither hash has a copy of the other's code: the
+// MDS matrix and its product and the inverse S-box's addition chain in Go
+// (the references' layers), the WGSL generator of the MDS product and of
+// round-constant functions, the checks and helpers of the batch functions,
+// and the Batcher that runs the shared kernel body wgsl/rescue.wgsl for
+// either hash. The shaders share the same way: wgsl/rescue_round.wgsl
+// holds the layers (S-boxes, the generated MDS product of rescue_mds.wgsl)
+// that rescue_lib.wgsl and rpo_lib.wgsl order into their permutations.
+package rescueprime
+
+//go:generate go run ./gen -dir ../../../wgsl
+
+import (
+	"math/bits"
+
+	"github.com/wgcompute/wgcompute/u64emu"
+)
+
+// P is the Goldilocks prime 2^64 - 2^32 + 1.
+const P = u64emu.P
+
+const (
+	// Width is the state size in field elements: capacity state[0..4],
+	// rate state[4..12], digest state[4..8], in both hashes.
+	Width = 12
+	// Rate is the number of elements absorbed per permutation.
+	Rate = 8
+	// DigestSize is the digest size in field elements.
+	DigestSize = 4
+	// Rounds is the number of rounds of either permutation.
+	Rounds = 7
+)
+
+// InvAlpha is the inverse S-box exponent, 7^-1 mod p-1.
+const InvAlpha uint64 = u64emu.InvAlpha
+
+// MDSRow is the first row of the circulant MDS matrix of both hashes:
+// MDS[i][j] = MDSRow[(j-i) mod 12] (winterfell's Rp64_256 and
+// miden-crypto's RPO256 list the same 144 entries).
+var MDSRow = [Width]uint64{7, 23, 8, 26, 13, 10, 9, 7, 6, 22, 21, 8}
+
+// MDS is state = MDS·state. The constants are below 32, so the sum of
+// twelve products stays below 2^73 and is reduced once.
+func MDS(state *[Width]uint64) {
+	var out [Width]uint64
+	for i := range out {
+		var lo, hi uint64
+		for j := range state {
+			h, l := bits.Mul64(state[j], MDSRow[(j-i+Width)%Width])
+			var c uint64
+			lo, c = bits.Add64(lo, l, 0)
+			hi += h + c
+		}
+		out[i] = u64emu.Add(u64emu.Mul(hi%P, 1<<32-1), lo%P)
+	}
+	*state = out
+}
+
+// InvSbox is x^InvAlpha by winterfell's addition chain (63 squarings, 9
+// multiplications), which miden-crypto uses too; the tests check it
+// against u64emu.Exp.
+func InvSbox(x uint64) uint64 {
+	t1 := u64emu.Square(x)
+	t2 := u64emu.Square(t1)
+	t3 := expAcc(t2, t2, 3)
+	t4 := expAcc(t3, t3, 6)
+	t5 := expAcc(t4, t4, 12)
+	t6 := expAcc(t5, t3, 6)
+	t7 := expAcc(t6, t6, 31)
+	a := u64emu.Square(u64emu.Square(u64emu.Mul(u64emu.Square(t7), t6)))
+	b := u64emu.Mul(u64emu.Mul(t1, t2), x)
+	return u64emu.Mul(a, b)
+}
+
+// expAcc squares base n times, then multiplies by tail.
+func expAcc(base, tail uint64, n int) uint64 {
+	for i := 0; i < n; i++ {
+		base = u64emu.Square(base)
+	}
+	return u64emu.Mul(base, tail)
+}

@@ -1,0 +1,95 @@
+package rescueprime
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// TestGeneratedWGSLIsFresh fails when wgsl/rescue_mds.wgsl was not
+// regenerated after a change to MDSRow or the generator: run
+// go generate ./algos/internal/rescueprime.
+func TestGeneratedWGSLIsFresh(t *testing.T) {
+	for name, want := range Files() {
+		got, err := wgsl.Source(name)
+		require.NoError(t, err)
+		if !bytes.Equal([]byte(got), want) {
+			t.Fatalf("wgsl/%s is stale: run go generate ./algos/internal/rescueprime and commit the result", name)
+		}
+		onDisk, err := os.ReadFile("../../../wgsl/" + name)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale", name)
+	}
+}
+
+func TestInvSboxChain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	edge := []uint64{0, 1, 2, P - 1, P - 2, 1 << 32, 1<<32 - 1, 1 << 63}
+	for i := 0; i < 2000; i++ {
+		x := rng.Uint64() % P
+		if i < len(edge) {
+			x = edge[i]
+		}
+		require.Equal(t, u64emu.Exp(x, InvAlpha), InvSbox(x), "x=%d", x)
+		require.Equal(t, x, InvSbox(u64emu.Pow7(x)), "x=%d", x)
+	}
+}
+
+// TestMDSMatchesDense compares the single-reduction MDS with a big.Int
+// matrix product, on elements near p where the wide sum is largest.
+func TestMDSMatchesDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	bp := new(big.Int).SetUint64(P)
+	for it := 0; it < 500; it++ {
+		var st [Width]uint64
+		for i := range st {
+			st[i] = rng.Uint64() % P
+			if it%2 == 0 {
+				st[i] = P - 1 - rng.Uint64()%16
+			}
+		}
+		want := make([]uint64, Width)
+		for i := range want {
+			acc := new(big.Int)
+			for j := range st {
+				acc.Add(acc, new(big.Int).Mul(new(big.Int).SetUint64(MDSRow[(j-i+Width)%Width]), new(big.Int).SetUint64(st[j])))
+			}
+			want[i] = acc.Mod(acc, bp).Uint64()
+		}
+		MDS(&st)
+		require.Equal(t, want, st[:])
+	}
+	for _, c := range MDSRow {
+		require.Less(t, c, uint64(32), "the small-constant MDS product needs constants below 32")
+	}
+}
+
+func TestChecks(t *testing.T) {
+	pairs := make([][8]uint64, 4)
+	pairs[2][6] = P
+	require.ErrorContains(t, CheckMerge("h", make([][4]uint64, 4), pairs), "h: merge: pair 2 element 6 is")
+	require.ErrorContains(t, CheckMerge("h", nil, pairs), "h: merge: 0 destination digests for 4 pairs")
+	in := make([]uint64, 12)
+	in[7] = P + 1
+	require.ErrorContains(t, CheckHash("h", make([][4]uint64, 4), in, 3), "h: hash: input 2 element 1")
+	require.ErrorContains(t, CheckHash("h", make([][4]uint64, 4), in, 2), "need exactly 8")
+	require.ErrorContains(t, CheckHash("h", nil, nil, -1), "zero or more")
+	states := make([][12]uint64, 2)
+	states[1][0] = ^uint64(0)
+	require.ErrorContains(t, CheckPermute("h", states), "h: permute: state 1 element 0")
+	require.NoError(t, CheckPermute("h", nil))
+
+	d := DigestBytes([4]uint64{1, 2, P, 4})
+	require.Equal(t, [4]uint64{1, 2, P, 4}, DigestElements(d))
+	err := CheckDigest("Name", d)
+	require.ErrorContains(t, err, "element 2 is")
+	require.True(t, strings.Contains(err.Error(), "Name digests are 4 little-endian uint64 values below p"))
+	require.NoError(t, CheckDigest("Name", DigestBytes([4]uint64{P - 1})))
+}

@@ -1,0 +1,25 @@
+// Command gen writes wgsl/rpo_consts.wgsl from the Go RPO256 constants.
+//
+//	go run ./algos/rpo/internal/gen -dir wgsl
+//
+// A test in algos/rpo fails when the committed file differs from what
+// this program writes.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
+	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
+)
+
+func main() {
+	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
+	flag.Parse()
+	if err := rescueprime.WriteFiles(*dir, params.Files()); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,41 @@
+package rpo
+
+import (
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// MerkleMerge is RPO256 as the 2-to-1 merge of package merkle's trees (a
+// merkle.Hash), as miden-crypto's MerkleTree merges nodes: a digest is
+// DigestSize field elements, each a little-endian uint64 below P, and the
+// parent of two digests is Merge of their elements.
+type MerkleMerge struct{}
+
+// Name returns "rpo".
+func (MerkleMerge) Name() string { return "rpo" }
+
+// Merge returns Merge of the digests' elements, as a digest.
+func (MerkleMerge) Merge(left, right [32]byte) [32]byte {
+	return rescueprime.DigestBytes(Merge(rescueprime.DigestElements(left), rescueprime.DigestElements(right)))
+}
+
+// CheckDigest returns an error naming the first element of d that is not a
+// field element (not below P).
+func (MerkleMerge) CheckDigest(d [32]byte) error { return rescueprime.CheckDigest("RPO", d) }
+
+// MergeModule returns merkle_rpo.wgsl, which defines merge_node with
+// rpo_lib.wgsl's rpo_merge.
+func (MerkleMerge) MergeModule() wgpu.Module {
+	return wgsl.Module{Files: []string{"merkle_rpo.wgsl"}}
+}
+
+// MerkleApproach returns a dispatch per level, as rescue.MerkleMerge does:
+// RPO's merge is as large as Rp64_256's (the same layers and state, other
+// constants and order), for which it was the fastest approach at every
+// size measured on an H200 (2026-11-23, BENCHMARKS.md). Not measured for
+// RPO itself.
+func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
+
+// MerkleWorkgroupSize returns 0: merkle's default for every approach.
+func (MerkleMerge) MerkleWorkgroupSize(string) int { return 0 }

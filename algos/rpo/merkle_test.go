@@ -1,0 +1,130 @@
+package rpo_test
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rpo"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// MerkleMerge is a merkle.Hash with Tuning, without importing merkle.
+var (
+	_ merkle.Hash   = rpo.MerkleMerge{}
+	_ merkle.Tuning = rpo.MerkleMerge{}
+)
+
+// emptyRoots returns testdata/rpo256.json's merge chain as digests: the
+// root of 2^d all-zero leaves is emptyRoots[d] (miden-crypto's
+// EMPTY_SUBTREES).
+func emptyRoots(t testing.TB) [][32]byte {
+	t.Helper()
+	raw, err := os.ReadFile("../../testdata/rpo256.json")
+	require.NoError(t, err)
+	var s struct {
+		MergeChain struct {
+			Chain [][]string `json:"chain"`
+		} `json:"merge_chain"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &s))
+	roots := make([][32]byte, len(s.MergeChain.Chain))
+	for d, el := range s.MergeChain.Chain {
+		for j, e := range el {
+			v, err := strconv.ParseUint(e, 10, 64)
+			require.NoError(t, err)
+			binary.LittleEndian.PutUint64(roots[d][8*j:], v)
+		}
+	}
+	return roots
+}
+
+func randomLeaves(rng *rand.Rand, n int) [][32]byte {
+	leaves := make([][32]byte, n)
+	for i := range leaves {
+		for j := 0; j < 4; j++ {
+			v := rng.Uint64N(rpo.P)
+			if rng.IntN(8) == 0 {
+				v = rpo.P - 1
+			}
+			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
+		}
+	}
+	return leaves
+}
+
+// TestMerkleTrees builds RPO trees on every backend, with every approach,
+// of random leaves and of zero leaves, and holds them to merkle.BuildCPU
+// and to miden-crypto's roots of empty trees.
+func TestMerkleTrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	h := rpo.MerkleMerge{}
+	roots := emptyRoots(t)
+	sizes := []int{2, 4, 64, 1024, 4096}
+	random := randomLeaves(rng, sizes[len(sizes)-1])
+	zero := make([][32]byte, sizes[len(sizes)-1])
+	want := map[int]*merkle.Tree{}
+	for _, n := range sizes {
+		tr, err := merkle.BuildCPU(random[:n], h)
+		require.NoError(t, err)
+		want[n] = tr
+		z, err := merkle.BuildCPU(zero[:n], h)
+		require.NoError(t, err)
+		d := 0
+		for 1<<d < n {
+			d++
+		}
+		require.Equal(t, roots[d], z.Root(), "reference: root of %d zero leaves", n)
+	}
+	check := func(t *testing.T, ctx *wgpu.Context, opts merkle.Options) {
+		for _, n := range sizes {
+			got, err := merkle.Build(ctx, random[:n], h, opts)
+			require.NoError(t, err, "%d leaves", n)
+			require.Equal(t, want[n].Nodes(), got.Nodes(), "%d leaves", n)
+			z, err := merkle.Root(ctx, zero[:n], h, opts)
+			require.NoError(t, err)
+			d := 0
+			for 1<<d < n {
+				d++
+			}
+			require.Equal(t, roots[d], z, "root of %d zero leaves", n)
+		}
+		p, err := want[64].Proof(37)
+		require.NoError(t, err)
+		require.True(t, merkle.Verify(h, want[64].Root(), 64, p))
+		p.Leaf[3] ^= 1
+		require.False(t, merkle.Verify(h, want[64].Root(), 64, p))
+	}
+	t.Run("cpu", func(t *testing.T) { check(t, nil, merkle.Options{}) })
+	each := func(t *testing.T, ctx *wgpu.Context) {
+		for _, a := range merkle.Approaches {
+			t.Run(a.String(), func(t *testing.T) { check(t, ctx, merkle.Options{Approach: a}) })
+		}
+	}
+	gputest.ForEach(t, each)
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) { check(t, ctx, merkle.Options{}) })
+}
+
+// TestMerkleRejectsNonCanonical: a leaf element >= p is an error naming
+// it, on the CPU and the GPU.
+func TestMerkleRejectsNonCanonical(t *testing.T) {
+	h := rpo.MerkleMerge{}
+	leaves := randomLeaves(rand.New(rand.NewPCG(1, 1)), 16)
+	binary.LittleEndian.PutUint64(leaves[11][16:], rpo.P)
+	_, err := merkle.BuildCPU(leaves, h)
+	require.ErrorContains(t, err, "leaf 11")
+	require.ErrorContains(t, err, "element 2")
+	require.ErrorContains(t, err, "RPO digests are 4 little-endian uint64 values below p")
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		_, err := merkle.Build(ctx, leaves, h, merkle.Options{})
+		require.ErrorContains(t, err, "leaf 11")
+	})
+	require.Equal(t, "rpo", h.Name())
+	require.Equal(t, "level-per-dispatch", h.MerkleApproach(1<<20))
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// elementHash is a hash of Goldilocks field elements with 4-element
+// digests as the commands 'rescue' and 'rpo' run it; V is its package's
+// Variant type.
+type elementHash[V fmt.Stringer] struct {
+	// name is the command's name; its errors start with it.
+	name        string
+	short, long string
+	// variants names every variant, fast the default.
+	variants []string
+	fast     V
+	parse    func(string) (V, error)
+	// mergeOn and hashOn are the package's MergeManyOn and
+	// HashElementsManyOn with the variant v.
+	mergeOn func(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, v V) error
+	hashOn  func(g *wgpu.Group, dst [][4]uint64, els []uint64, m int, v V) error
+}
+
+// newElementHashCmd builds the command of h, with its subcommands merge
+// and hash.
+func newElementHashCmd[V fmt.Stringer](g *globals, h elementHash[V]) *cobra.Command {
+	var (
+		inPath, outPath, variant string
+		elements                 int
+	)
+	parent := &cobra.Command{
+		Use:   h.name,
+		Short: h.short,
+		Long:  h.long,
+		Args:  noArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	merge := &cobra.Command{
+		Use:   "merge --in FILE [--out FILE]",
+		Short: "Merge K pairs of digests: 64-byte records in, 32-byte digests out",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return elementFileCmd(g, cmd, h, inPath, outPath, variant, 8)
+		},
+	}
+	hash := &cobra.Command{
+		Use:   "hash --elements M --in FILE [--out FILE]",
+		Short: "hash_elements of K inputs of M elements: M*8-byte records in, 32-byte digests out",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if elements < 1 || elements > maxElements {
+				return fmt.Errorf("%s hash: --elements is %d: give the number of field elements per record, 1 to %d", h.name, elements, maxElements)
+			}
+			return elementFileCmd(g, cmd, h, inPath, outPath, variant, elements)
+		},
+	}
+	for _, c := range []*cobra.Command{merge, hash} {
+		c.Flags().StringVar(&inPath, "in", "", "input file of records (required)")
+		c.Flags().StringVar(&outPath, "out", "", "output file (default: stdout)")
+		c.Flags().StringVar(&variant, "variant", h.fast.String(), "kernel variant, one of "+strings.Join(h.variants, ", "))
+		c.MarkFlagRequired("in")
+		parent.AddCommand(c)
+	}
+	hash.Flags().IntVar(&elements, "elements", 0, "field elements per record (required)")
+	hash.MarkFlagRequired("elements")
+	return parent
+}
+
+// maxElements bounds hash's --elements: the GPU kernels take inputs of at
+// most 2^31 elements (16 GiB records).
+const maxElements = 1 << 31
+
+// elementFileCmd hashes the records of inPath (m elements each; m = 8 is
+// a merge of two digests) with h and writes the digests to outPath or
+// stdout.
+func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHash[V], inPath, outPath, variant string, m int) error {
+	name := "hash"
+	if cmd.Name() == "merge" {
+		name = "merge"
+	}
+	v, err := h.parse(variant)
+	if err != nil {
+		return err
+	}
+	// The input and its elements (8 bytes each, twice), the digests and
+	// their bytes (32 each, twice) are in host memory at once: 2 + 8/m
+	// times the input (3 for merges), bounded at 4 times or more.
+	times := max(4, 2+8/float64(m))
+	devices := g.openSoon()
+	defer devices.close()
+	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
+		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", h.name, times))
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", h.name, name, err)
+	}
+	rec := 8 * m
+	if len(raw)%rec != 0 {
+		return fmt.Errorf("%s %s: %s is %d bytes, not a whole number of %d-byte records: record %d has only %d bytes",
+			h.name, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
+	}
+	k := len(raw) / rec
+	els := make([]uint64, k*m)
+	for i := range els {
+		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
+		if els[i] >= u64emu.P {
+			return fmt.Errorf("%s %s: record %d element %d is %d, not a field element (must be below p = %d)",
+				h.name, name, i/m, i%m, els[i], u64emu.P)
+		}
+	}
+	dst := make([][4]uint64, k)
+	if k > 0 {
+		grp, err := devices.wait()
+		if err != nil {
+			return err
+		}
+		if name == "merge" {
+			// MergeMany equals HashElements of the eight elements, on els
+			// viewed as pairs (not a copy).
+			pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), k)
+			err = h.mergeOn(grp, dst, pairs, v)
+		} else {
+			err = h.hashOn(grp, dst, els, m, v)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	out := make([]byte, 32*k)
+	for i, d := range dst {
+		for j, e := range d {
+			binary.LittleEndian.PutUint64(out[32*i+8*j:], e)
+		}
+	}
+	if outPath == "" {
+		_, err := cmd.OutOrStdout().Write(out)
+		return err
+	}
+	if err := fileout.WriteFile(outPath, out); err != nil {
+		return fmt.Errorf("%s %s: %w", h.name, name, err)
+	}
+	return nil
+}

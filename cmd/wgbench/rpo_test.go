@@ -1,0 +1,204 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/rpo"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+)
+
+// rpoDigestBytes is the reference output: rpo.HashElements of each record
+// of m elements, 32 little-endian bytes each.
+func rpoDigestBytes(els []uint64, m int) []byte {
+	out := make([]byte, 0, 32*len(els)/m)
+	for i := 0; i < len(els); i += m {
+		d := rpo.HashElements(els[i : i+m])
+		for _, e := range d {
+			out = binary.LittleEndian.AppendUint64(out, e)
+		}
+	}
+	return out
+}
+
+func TestRPOCLI(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	mergeEls, mergeRaw := rescueRecords(rng, 37, 8)
+	hashEls, hashRaw := rescueRecords(rng, 29, 13)
+	wantMerge, wantHash := rpoDigestBytes(mergeEls, 8), rpoDigestBytes(hashEls, 13)
+	for i := 0; i < 37; i++ {
+		m := rpo.Merge([4]uint64(mergeEls[8*i:]), [4]uint64(mergeEls[8*i+4:]))
+		require.Equal(t, m[0], binary.LittleEndian.Uint64(wantMerge[32*i:]), "record %d", i)
+	}
+	for _, backend := range append([]string{"cpu"}, gputest.Backends()...) {
+		t.Run(backend, func(t *testing.T) {
+			t.Setenv("WGCOMPUTE_BACKEND", backend)
+			dir := t.TempDir()
+			in := filepath.Join(dir, "pairs.bin")
+			require.NoError(t, os.WriteFile(in, mergeRaw, 0o644))
+			out, _, err := wgbench(t, "rpo", "merge", "--in", in)
+			require.NoError(t, err)
+			require.Equal(t, wantMerge, []byte(out))
+
+			in = filepath.Join(dir, "records.bin")
+			outPath := filepath.Join(dir, "digests.bin")
+			require.NoError(t, os.WriteFile(in, hashRaw, 0o644))
+			out, _, err = wgbench(t, "rpo", "hash", "--elements", "13", "--in", in, "--out", outPath, "--variant", "fast")
+			require.NoError(t, err)
+			require.Empty(t, out, "--out given: nothing on stdout")
+			requireFile(t, outPath, wantHash)
+
+			// Split over three devices of one adapter: the same digests.
+			if backend != "cpu" {
+				out, _, err = wgbench(t, "--devices", "0,0,0", "rpo", "hash", "--elements", "13", "--in", in)
+				require.NoError(t, err)
+				require.Equal(t, wantHash, []byte(out))
+			}
+		})
+	}
+}
+
+// TestRPOCLIVectors hashes miden-crypto's vectors from a file: the 19
+// prefixes of 0..18, each its own file of one record.
+func TestRPOCLIVectors(t *testing.T) {
+	t.Setenv("WGCOMPUTE_BACKEND", gputest.Backends()[0])
+	raw, err := os.ReadFile("../../testdata/rpo256.json")
+	require.NoError(t, err)
+	var spec struct {
+		Vectors []struct {
+			Fn     string   `json:"fn"`
+			Input  []string `json:"input"`
+			Output []string `json:"output"`
+		} `json:"vectors"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &spec))
+	dir := t.TempDir()
+	for i, v := range spec.Vectors {
+		var rec, want []byte
+		for _, s := range v.Input {
+			e, err := strconv.ParseUint(s, 10, 64)
+			require.NoError(t, err)
+			rec = binary.LittleEndian.AppendUint64(rec, e)
+		}
+		for _, s := range v.Output {
+			e, err := strconv.ParseUint(s, 10, 64)
+			require.NoError(t, err)
+			want = binary.LittleEndian.AppendUint64(want, e)
+		}
+		in := filepath.Join(dir, "v"+strconv.Itoa(i))
+		require.NoError(t, os.WriteFile(in, rec, 0o644))
+		args := []string{"rpo", "hash", "--elements", strconv.Itoa(len(v.Input)), "--in", in}
+		if v.Fn == "merge" {
+			args = []string{"rpo", "merge", "--in", in}
+		}
+		out, _, err := wgbench(t, args...)
+		require.NoError(t, err, "vector %d", i)
+		require.Equal(t, want, []byte(out), "vector %d", i)
+	}
+}
+
+func TestRPOCLIBadInput(t *testing.T) {
+	t.Setenv("WGCOMPUTE_BACKEND", "cpu")
+	rng := rand.New(rand.NewPCG(1, 4))
+	dir := t.TempDir()
+	outPath := filepath.Join(dir, "out.bin")
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		return p
+	}
+	_, raw := rescueRecords(rng, 6, 8)
+	binary.LittleEndian.PutUint64(raw[8*(3*8+2):], rpo.P)
+	out, _, err := wgbench(t, "rpo", "merge", "--in", write("bad.bin", raw), "--out", outPath)
+	require.ErrorContains(t, err, "rpo merge: record 3 element 2")
+	require.ErrorContains(t, err, "below p")
+	require.Empty(t, out)
+	_, err = os.Stat(outPath)
+	require.True(t, os.IsNotExist(err), "--out must not be written on bad input")
+	requireNoTemp(t, dir)
+
+	_, raw = rescueRecords(rng, 3, 8)
+	_, _, err = wgbench(t, "rpo", "hash", "--elements", "5", "--in", write("short.bin", raw[:41]))
+	require.ErrorContains(t, err, "rpo hash:")
+	require.ErrorContains(t, err, "not a whole number of 40-byte records")
+	_, _, err = wgbench(t, "rpo", "hash", "--elements", "0", "--in", write("any.bin", raw))
+	require.ErrorContains(t, err, "rpo hash: --elements is 0")
+	_, _, err = wgbench(t, "rpo", "merge", "--in", write("any.bin", raw), "--variant", "vec4")
+	require.ErrorContains(t, err, `rpo: unknown variant "vec4": accepted are [fast]`)
+	_, _, err = wgbench(t, "rpo", "merg")
+	require.ErrorContains(t, err, `unknown command "merg" for "wgbench rpo": choose from hash, merge`)
+
+	out, _, err = wgbench(t, "rpo", "merge", "--in", write("empty.bin", nil))
+	require.NoError(t, err)
+	require.Empty(t, out)
+
+	help, _, err := wgbench(t, "rpo", "--help")
+	require.NoError(t, err)
+	require.True(t, strings.Contains(help, "Rpo256::merge"), help)
+}
+
+// TestRPOMerkleCLI builds an RPO tree with 'merkle --hash rpo' and checks
+// its root against the library's CPU reference.
+func TestRPOMerkleCLI(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	_, raw := rescueRecords(rng, 64, 4)
+	in := filepath.Join(t.TempDir(), "leaves.bin")
+	require.NoError(t, os.WriteFile(in, raw, 0o644))
+	want := rpoRoot(raw)
+	for _, backend := range append([]string{"cpu"}, gputest.Backends()...) {
+		out, _, err := wgbench(t, "--backend", backend, "merkle", "--hash", "rpo", "--in", in)
+		require.NoError(t, err, backend)
+		require.Contains(t, out, want, backend)
+	}
+}
+
+// rpoRoot is the hex root of the tree over raw's 32-byte leaves, merged
+// with rpo.MerkleMerge.
+func rpoRoot(raw []byte) string {
+	level := make([][32]byte, len(raw)/32)
+	for i := range level {
+		copy(level[i][:], raw[32*i:])
+	}
+	for len(level) > 1 {
+		next := make([][32]byte, len(level)/2)
+		for i := range next {
+			next[i] = rpo.MerkleMerge{}.Merge(level[2*i], level[2*i+1])
+		}
+		level = next
+	}
+	return hex.EncodeToString(level[0][:])
+}
+
+func TestBenchRPO(t *testing.T) {
+	backend := gputest.Backends()[0]
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	stdout, _, err := wgbench(t, "bench", "rpo", "--quick", "--repeats", "1", "--backend", backend, "--json", jsonPath, "--no-progress")
+	require.NoError(t, err)
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var tables []table
+	require.NoError(t, json.Unmarshal(b, &tables))
+	require.Len(t, tables, 2)
+	tb := tables[0]
+	require.Equal(t, "rpo", tb.Suite)
+	require.Len(t, tb.Rows, 2, "--quick measures 64² and 128² inputs")
+	for _, row := range tb.Rows {
+		require.Len(t, row, len(tb.Columns))
+		for _, cell := range row[1:7] {
+			v, err := strconv.ParseFloat(cell, 64)
+			require.NoError(t, err, "cell %q", cell)
+			require.Positive(t, v, "cell %q", cell)
+		}
+	}
+	require.Equal(t, "128² = 16384", tb.Rows[1][0])
+	require.Len(t, tables[1].Rows, 2)
+	require.Contains(t, stdout, "### RPO256 (miden-crypto Rpo256): merges and hash_elements per second")
+}
