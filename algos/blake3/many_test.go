@@ -150,3 +150,35 @@ func TestSumManyErrors(t *testing.T) {
 		gputest.NoLeaks(t, ctx, func() error { return SumMany(ctx, d, make([]byte, 10), 3, Options{}) })
 	})
 }
+
+// FuzzSumManyGPU holds SumMany on the GPU to the reference: count inputs
+// of size bytes, cut from the fuzzer's bytes repeated, each equal to
+// Sum256 of itself.
+func FuzzSumManyGPU(f *testing.F) {
+	f.Add([]byte{}, uint16(0), uint8(3))
+	f.Add([]byte("abc"), uint16(1), uint8(5))
+	f.Add([]byte{0xff, 1}, uint16(BlockSize+1), uint8(7))
+	f.Add([]byte("wgcompute"), uint16(ChunkSize+1), uint8(2))
+	f.Add(randomBytes(5, 3000), uint16(3*ChunkSize-1), uint8(9))
+	ctx := gputest.Context(f, gputest.Backends()[0])
+	f.Fuzz(func(t *testing.T, seed []byte, size uint16, count uint8) {
+		n, sz := int(count%64), int(size)%(8*ChunkSize)
+		data := make([]byte, n*sz)
+		for i := range data {
+			if len(seed) == 0 {
+				data[i] = byte(i * 7)
+			} else {
+				data[i] = seed[i%len(seed)] ^ byte(i>>8)
+			}
+		}
+		got := make([][32]byte, n)
+		if err := SumMany(ctx, got, data, sz, Options{}); err != nil {
+			t.Fatalf("SumMany of %d inputs of %d bytes: %v", n, sz, err)
+		}
+		for i := range got {
+			if want := Sum256(data[i*sz : (i+1)*sz]); got[i] != want {
+				t.Fatalf("input %d of %d, %d bytes: %x, want %x", i, n, sz, got[i], want)
+			}
+		}
+	})
+}
