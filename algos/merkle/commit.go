@@ -62,7 +62,7 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	if len(c.sched) == 1 {
 		return c.b.Build(leaves)
 	}
-	if err := c.checkSettings(hs, len(leaves)); err != nil {
+	if err := c.checkSettings(len(leaves)); err != nil {
 		return nil, err
 	}
 	if err := checkLeaves(hs[0], leaves); err != nil {
@@ -130,12 +130,12 @@ func (c *Committer) leafLevels(leaf Hash, n int) ([]Hash, error) {
 	if leaf.Name() != hs[0].Name() {
 		return nil, fmt.Errorf("merkle: the leaves are %s digests, but the schedule %s merges the first level with %s: hash the leaves with the first level's hash", leaf.Name(), c.sched, hs[0].Name())
 	}
-	return hs, c.checkSettings(hs, n)
+	return hs, c.checkSettings(n)
 }
 
 // checkSettings returns an error if the options do not suit a hash of the
 // schedule (a build with one hash checks them itself).
-func (c *Committer) checkSettings(hs []Hash, n int) error {
+func (c *Committer) checkSettings(n int) error {
 	for _, l := range c.sched {
 		if _, _, err := settings(l.Hash, c.opts, n); err != nil {
 			return err
