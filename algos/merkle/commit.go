@@ -25,6 +25,9 @@ type Committer struct {
 	b *Builder
 	// data holds one piece of a matrix's elements or of records.
 	data *wgpu.Buffer
+	// inj holds one subtree's row digests to inject (CommitMatrices),
+	// in the layout of its nodes.
+	inj *wgpu.Buffer
 }
 
 // NewCommitter returns a Committer of trees with schedule s on ctx (nil:
@@ -43,9 +46,11 @@ func NewCommitter(ctx *wgpu.Context, s Schedule, opts Options) (*Committer, erro
 // Release frees the Committer's buffers. The Committer may be used again.
 func (c *Committer) Release() {
 	c.b.Release()
-	if c.data != nil {
-		c.data.Release()
-		c.data = nil
+	for _, b := range []**wgpu.Buffer{&c.data, &c.inj} {
+		if *b != nil {
+			(*b).Release()
+			*b = nil
+		}
 	}
 }
 
@@ -76,7 +81,7 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	}
 	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, len(leaves))}
 	var total wgpu.Timing
-	if err := c.levels(&total, t.nodes, leaves, nil, hs, nil); err != nil {
+	if err := c.levels(&total, t.nodes, leaves, nil, hs, nil, 0, nil); err != nil {
 		return nil, err
 	}
 	c.report(total)
@@ -98,7 +103,7 @@ func (c *Committer) CommitMatrix(m Matrix, rows RowHash) (*Tree, error) {
 		return nil, err
 	}
 	cpu := func(leaves [][32]byte) { matrixLeavesCPU(leaves, m, rows) }
-	return c.commit(hs, m.Rows, cpu, func() (leafFill, error) { return c.matrixFill(m, rows) })
+	return c.commit(hs, m.Rows, cpu, func() (rowFill, error) { return c.matrixFill(m, rows) }, nil)
 }
 
 // CommitRecords returns the tree whose leaf i is hash.HashRecord of record
@@ -117,7 +122,7 @@ func (c *Committer) CommitRecords(records []byte, size int, hash RecordHash) (*T
 		return nil, err
 	}
 	cpu := func(leaves [][32]byte) { recordLeavesCPU(leaves, records, size, hash) }
-	return c.commit(hs, n, cpu, func() (leafFill, error) { return c.recordFill(records, size, hash) })
+	return c.commit(hs, n, cpu, func() (rowFill, error) { return c.recordFill(records, size, hash) }, nil)
 }
 
 // leafLevels returns the level hashes of a tree of n leaves made by leaf,
@@ -144,13 +149,19 @@ func (c *Committer) checkSettings(n int) error {
 	return nil
 }
 
-// leafFill computes leaves [lo, lo+count) into the first count digests of
-// the leaf buffer, adding its timing to total.
-type leafFill func(total *wgpu.Timing, lo, count int) error
+// rowFill computes the digests of items [lo, lo+count) (rows, records)
+// into digests first..first+count-1 of dst, adding its timing to total.
+type rowFill func(total *wgpu.Timing, dst *wgpu.Buffer, first, lo, count int) error
+
+// injections are the digests merged into the nodes of chosen levels
+// (CommitMatrices): for a level j in the map, node i of the level becomes
+// Merge(node i, digest i), digest i computed by the level's rowFill.
+type injections map[int]rowFill
 
 // commit builds the tree of n leaves made by fill on the device (cpu on
-// the host, with a nil Context) with the level hashes hs.
-func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (leafFill, error)) (*Tree, error) {
+// the host, with a nil Context) with the level hashes hs, and the
+// injections inj (from injFills, on the device).
+func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (rowFill, error), injFills func() (injections, error)) (*Tree, error) {
 	start := time.Now()
 	leaves := make([][32]byte, n)
 	if c.ctx == nil {
@@ -171,9 +182,15 @@ func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill f
 	if err != nil {
 		return nil, err
 	}
+	var inj injections
+	if injFills != nil {
+		if inj, err = injFills(); err != nil {
+			return nil, err
+		}
+	}
 	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, n)}
 	var total wgpu.Timing
-	if err := c.levels(&total, t.nodes, leaves, f, hs, nil); err != nil {
+	if err := c.levels(&total, t.nodes, leaves, f, hs, nil, 0, inj); err != nil {
 		return nil, err
 	}
 	c.report(total)
@@ -190,17 +207,28 @@ func (c *Committer) report(t wgpu.Timing) {
 // 0), with level j+1 merged by hs[j] and next the hash of the level above
 // the tree's root (nil when the root is the whole tree's). With fill nil
 // the leaves are given and uploaded; else fill computes them on the
-// device and they are read back into leaves. A tree larger than one
+// device and they are read back into leaves. base is the level of the
+// whole tree that these leaves are (0 but for a tree of subtree roots),
+// and inj the whole tree's injections by level. A tree larger than one
 // subtree is built a subtree at a time, and the subtree roots then as a
 // tree of their own with the upper hashes, as Builder.Build does.
-func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill leafFill, hs []Hash, next Hash) error {
+func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections) error {
 	n := len(leaves)
 	sub := min(n, c.b.maxLeaves)
 	if err := c.b.reserve(sub); err != nil {
 		return err
 	}
 	lg := bits.Len(uint(sub)) - 1
-	ds, err := c.subtreeDispatches(sub, hs[:lg], levelAbove(hs, lg, next), n)
+	injected := make([]bool, lg+1) // by level of the subtree
+	for t := 1; t <= lg; t++ {
+		if inj[base+t] != nil {
+			injected[t] = true
+			if err := c.reserveInj(sub); err != nil {
+				return err
+			}
+		}
+	}
+	ds, err := c.subtreeDispatches(sub, hs[:lg], levelAbove(hs, lg, next), n, injected)
 	if err != nil {
 		return err
 	}
@@ -219,8 +247,16 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill le
 			if err := c.ctx.Wait(); err != nil { // the kernel time is the kernels' alone
 				return fmt.Errorf("merkle: %w", err)
 			}
-		} else if err := fill(total, s*sub, sub); err != nil {
+		} else if err := fill(total, c.b.leafBuf, 0, s*sub, sub); err != nil {
 			return err
+		}
+		for t := 1; t <= lg; t++ {
+			if injected[t] {
+				w := sub >> t
+				if err := inj[base+t](total, c.inj, w, s*w, w); err != nil {
+					return err
+				}
+			}
 		}
 		tm, err := c.ctx.Run(ds...)
 		*total = total.Add(tm)
@@ -245,7 +281,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill le
 	if k == 1 {
 		return nil
 	}
-	return c.levels(total, nodes[:k], roots, nil, hs[lg:], next)
+	return c.levels(total, nodes[:k], roots, nil, hs[lg:], next, base+lg, inj)
 }
 
 // levelAbove returns the hash of the level above the first lg of hs.
@@ -258,17 +294,18 @@ func levelAbove(hs []Hash, lg int, next Hash) Hash {
 
 // subtreeDispatches returns the dispatches that build a subtree of sub
 // leaves from the leaf buffer into the node buffer, level j+1 merged with
-// hs[j] and converted for the level above where the hash changes (next:
-// the hash above the subtree's root, or nil). A run of levels of one hash
-// is built as Build builds it, by that hash's approach; the tree size n
+// hs[j], merged with the injection buffer's digests where injected[j+1],
+// and converted for the level above where the hash changes (next: the
+// hash above the subtree's root, or nil). A run of levels of one hash is
+// built as Build builds it, by that hash's approach; the tree size n
 // picks the approach.
-func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int) ([]wgpu.Dispatch, error) {
+func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int, injected []bool) ([]wgpu.Dispatch, error) {
 	size := uint64(sub * DigestSize)
 	binds := []wgpu.Binding{{Buffer: c.b.leafBuf, Size: size}, {Buffer: c.b.nodeBuf, Size: size}}
 	var ds []wgpu.Dispatch
 	for lo := 0; lo < len(hs); {
 		hi := lo + 1
-		for hi < len(hs) && hs[hi].Name() == hs[lo].Name() {
+		for hi < len(hs) && hs[hi].Name() == hs[lo].Name() && !injected[hi] {
 			hi++
 		}
 		hb := *c.b // the Builder's buffers, with this run's hash
@@ -278,6 +315,13 @@ func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int) ([]w
 			return nil, err
 		}
 		ds = append(ds, r.levelDispatches(sub>>lo, hi-lo, lo == 0, binds)...)
+		if injected[hi] {
+			d, err := c.injectDispatch(hs[hi-1], sub>>hi)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		}
 		if conv := convertAfter(hs, hi-1, next); conv != nil {
 			up := levelAbove(hs, hi, next)
 			d, err := c.convertDispatch(up, conv, sub>>hi)
@@ -336,6 +380,44 @@ func (c *Committer) convertDispatch(up Hash, conv DigestConverter, count int) (w
 	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), convertWG)}, nil
 }
 
+// reserveInj makes the injection buffer hold sub digests.
+func (c *Committer) reserveInj(sub int) error {
+	size := uint64(sub * DigestSize)
+	if c.inj != nil && c.inj.Size() >= size {
+		return nil
+	}
+	if c.inj != nil {
+		c.inj.Release()
+		c.inj = nil
+	}
+	var err error
+	if c.inj, err = c.ctx.NewBuffer("merkle injected digests", size); err != nil {
+		return fmt.Errorf("merkle: %w", err)
+	}
+	return nil
+}
+
+// injectDispatch merges the count nodes count..2count-1 of the node
+// buffer with the injection buffer's digests of the same places, with
+// hash: node = Merge(node, digest).
+func (c *Committer) injectDispatch(hash Hash, count int) (wgpu.Dispatch, error) {
+	m := hash.MergeModule()
+	if m == nil {
+		return wgpu.Dispatch{}, fmt.Errorf("merkle: %s: MergeModule returned no module", hash.Name())
+	}
+	k, err := c.ctx.Kernel(wgpu.KernelSpec{
+		Label:  "merkle_inject.wgsl:mk_inject (" + hash.Name() + ")",
+		Module: joined{m, wgsl.Module{Files: []string{"merkle_inject.wgsl"}}}, Entry: "mk_inject",
+		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return wgpu.Dispatch{}, fmt.Errorf("merkle: %w", err)
+	}
+	size := uint64(2 * count * DigestSize)
+	bind := []wgpu.Binding{{Buffer: c.inj, Size: size}, {Buffer: c.b.nodeBuf, Size: size}}
+	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), convertWG)}, nil
+}
+
 // reserveData makes the data buffer hold size bytes.
 func (c *Committer) reserveData(size uint64) error {
 	if c.data != nil && c.data.Size() >= size {
@@ -355,12 +437,12 @@ func (c *Committer) reserveData(size uint64) error {
 // leafWG is the workgroup size of the matrix and records kernels.
 const leafWG = 64
 
-// pieceFill returns a leafFill that uploads the input of items [lo, hi)
+// pieceFill returns a rowFill that uploads the input of items [lo, hi)
 // (bytes from input(lo, hi)) a piece of at most per items at a time into
 // the data buffer, and runs k over it with params(items of the piece, the
-// first leaf of the piece).
-func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes int, input func(lo, hi int) []byte, params func(count, first int) []uint32) (leafFill, error) {
-	return func(total *wgpu.Timing, lo, count int) error {
+// digest its first item goes to).
+func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes int, input func(lo, hi int) []byte, params func(count, first int) []uint32) (rowFill, error) {
+	return func(total *wgpu.Timing, dst *wgpu.Buffer, dstFirst, lo, count int) error {
 		per := min(per, count)
 		if err := c.reserveData(uint64(max(4, per*itemBytes+3)) &^ 3); err != nil {
 			return err
@@ -384,9 +466,9 @@ func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes i
 			}
 			bind := []wgpu.Binding{
 				{Buffer: c.data, Size: uint64(max(4, len(in)+3)) &^ 3},
-				{Buffer: c.b.leafBuf, Size: uint64(count * DigestSize)},
+				{Buffer: dst, Size: uint64((dstFirst + count) * DigestSize)},
 			}
-			p, err := c.ctx.Submit(wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params(m, first), Groups: c.ctx.Grid(uint64(m), leafWG)})
+			p, err := c.ctx.Submit(wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params(m, dstFirst+first), Groups: c.ctx.Grid(uint64(m), leafWG)})
 			if werr := wait(); err == nil {
 				err = werr
 			}
@@ -405,8 +487,8 @@ func (c *Committer) pieceItems(itemBytes int) int {
 	return max(1, min(wgpu.PieceItems(c.ctx.Limits(), itemBytes), (1<<32-1-4)/itemBytes))
 }
 
-// matrixFill is the leafFill that hashes rows of m on the device.
-func (c *Committer) matrixFill(m Matrix, rows RowHash) (leafFill, error) {
+// matrixFill is the rowFill that hashes rows of m on the device.
+func (c *Committer) matrixFill(m Matrix, rows RowHash) (rowFill, error) {
 	mod := rows.RowModule()
 	if mod == nil {
 		return nil, fmt.Errorf("merkle: %s: RowModule returned no module", rows.Name())
@@ -429,8 +511,8 @@ func (c *Committer) matrixFill(m Matrix, rows RowHash) (leafFill, error) {
 		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first)} })
 }
 
-// recordFill is the leafFill that hashes records on the device.
-func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (leafFill, error) {
+// recordFill is the rowFill that hashes records on the device.
+func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFill, error) {
 	mod := hash.RecordModule()
 	if mod == nil {
 		return nil, fmt.Errorf("merkle: %s: RecordModule returned no module", hash.Name())

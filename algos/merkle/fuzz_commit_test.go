@@ -52,3 +52,33 @@ func FuzzMixedGPU(f *testing.F) {
 		requireNodes(t, mixedReference(leaves, hs), got, s.String())
 	})
 }
+
+// FuzzCommitMatricesGPU holds commitments to matrices of several heights
+// on the GPU to the reference: up to 5 matrices of 1 to 64 rows and 1 to
+// 12 columns, shapes drawn from the fuzzer's bytes.
+func FuzzCommitMatricesGPU(f *testing.F) {
+	f.Add(uint64(1), []byte{1, 1})
+	f.Add(uint64(2), []byte{5, 3, 5, 9, 2, 1, 0, 4})
+	f.Add(uint64(3), []byte{6, 8, 3, 3, 6, 1})
+	ctx := gputest.Context(f, gputest.Backends()[0])
+	f.Fuzz(func(t *testing.T, seed uint64, shape []byte) {
+		var shapes [][2]int
+		tall := 0
+		for k := 0; k+1 < len(shape) && len(shapes) < 5; k += 2 {
+			h := 1 << (int(shape[k]) % 7)
+			shapes = append(shapes, [2]int{h, 1 + int(shape[k+1])%12})
+			tall = max(tall, h)
+		}
+		if tall < 2 {
+			shapes = append(shapes, [2]int{2, 1})
+		}
+		ms := randomMatrices(shapes, seed)
+		leaves, nodes := matricesReference(ms, rescue.MerkleMerge{})
+		got, err := merkle.CommitMatrices(ctx, ms, rescue.MerkleMerge{}, merkle.Options{})
+		if err != nil {
+			t.Fatalf("%v: %v", shapes, err)
+		}
+		requireLeaves(t, leaves, got, "fuzz")
+		requireNodes(t, nodes, got, "fuzz")
+	})
+}
