@@ -117,15 +117,16 @@ func parseShape(s string) (rows, cols int, err error) {
 
 func newCommitCmd(g *globals) *cobra.Command {
 	var (
-		matrix   string
+		matrices []string
 		records  int
 		hashName string
-		in, out  string
+		ins      []string
+		out      string
 		approach int
 		prove    int
 	)
 	cmd := &cobra.Command{
-		Use:   "commit (--matrix ROWSxCOLS | --records SIZE) --in FILE [--hash H|SCHEDULE] [--out NODES] [--prove I]",
+		Use:   "commit (--matrix ROWSxCOLS --in FILE ... | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
 		Short: "Commit to a matrix of field elements or to byte records with a Merkle tree, leaves hashed on the GPU",
 		Long: `commit builds a Merkle tree whose leaves it hashes itself, on the GPU (rows or
 records hashed straight into the tree's leaf buffer), and prints the root in
@@ -136,6 +137,14 @@ row: ROWS x COLS little-endian uint64 values, each below p = 2^64 - 2^32 + 1
 (ROWSxCOLSx8 bytes exactly; ROWS a power of two, at least 2). Leaf r is the
 hash of row r (Rescue: hash_elements of its COLS elements). --hash defaults to
 rescue.
+
+Several --matrix ROWSxCOLS --in FILE pairs, in that order, commit to matrices
+of different power-of-two heights in one tree, as Plonky3's MMCS does: the
+tree has as many leaves as the tallest matrix has rows, leaf i is the hash of
+row i of the tallest matrices (their rows concatenated in the order given),
+and at each level as wide as some matrices are tall each node is merged again
+with the hash of their rows. Such a tree takes one hash (no schedule) and no
+--prove: its proofs open a row of every matrix (merkle.VerifyMatrices).
 
 --records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N a
 power of two, at least 2). Leaf i is the BLAKE3 hash of record i. --hash
@@ -151,7 +160,7 @@ is the schedule's first.
 'wgbench merkle verify --hash H' checks (with the same H).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tree, err := commitFile(cmd, g, matrix, records, hashName, in, approach)
+			tree, err := commitFiles(cmd, g, matrices, records, hashName, ins, approach)
 			if err != nil {
 				return err
 			}
@@ -161,6 +170,9 @@ is the schedule's first.
 				}
 			}
 			if cmd.Flags().Changed("prove") {
+				if len(matrices) > 1 {
+					return errors.New("commit: --prove opens one matrix or the records: the proofs of several matrices open a row of each (merkle.MatricesOpening and VerifyMatrices in Go)")
+				}
 				p, err := tree.Proof(prove)
 				if err != nil {
 					return err
@@ -173,25 +185,32 @@ is the schedule's first.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&matrix, "matrix", "", "commit to a matrix of ROWSxCOLS field elements (little-endian uint64, row by row)")
+	f.StringArrayVar(&matrices, "matrix", nil, "commit to a matrix of ROWSxCOLS field elements (little-endian uint64, row by row); repeat with --in for several")
 	f.IntVar(&records, "records", 0, "commit to records of SIZE bytes")
 	f.StringVar(&hashName, "hash", "", "hash or schedule: rescue (default for --matrix), blake3 (default for --records), or as blake3:4,rescue")
-	f.StringVar(&in, "in", "", "input file")
+	f.StringArrayVar(&ins, "in", nil, "input file (one per --matrix)")
 	f.StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file")
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
 	return cmd
 }
 
-// commitFile reads --in and commits to it as the flags say.
-func commitFile(cmd *cobra.Command, g *globals, matrix string, size int, hashName, in string, approach int) (*merkle.Tree, error) {
-	isMatrix, isRecords := matrix != "", cmd.Flags().Changed("records")
+// commitFiles reads the --in files and commits to them as the flags say.
+func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName string, ins []string, approach int) (*merkle.Tree, error) {
+	isMatrix, isRecords := len(matrices) > 0, cmd.Flags().Changed("records")
 	if isMatrix == isRecords {
 		return nil, errors.New("commit: give one of --matrix ROWSxCOLS (field elements) and --records SIZE (byte records)")
 	}
-	if in == "" {
+	if len(ins) == 0 {
 		return nil, errors.New("commit: --in FILE is required")
 	}
+	if isRecords && len(ins) > 1 {
+		return nil, errors.New("commit: --records takes one --in FILE")
+	}
+	if isMatrix && len(ins) != len(matrices) {
+		return nil, fmt.Errorf("commit: %d --matrix shapes and %d --in files: give one file per matrix, in the same order", len(matrices), len(ins))
+	}
+	in := ins[0]
 	if hashName == "" {
 		hashName = "blake3"
 		if isMatrix {
@@ -202,22 +221,27 @@ func commitFile(cmd *cobra.Command, g *globals, matrix string, size int, hashNam
 	if err != nil {
 		return nil, err
 	}
-	var rows, cols int
-	if isMatrix {
-		if rows, cols, err = parseShape(matrix); err != nil {
+	shapes := make([][2]int, len(matrices))
+	for k, m := range matrices {
+		if shapes[k][0], shapes[k][1], err = parseShape(m); err != nil {
 			return nil, err
 		}
-	} else if size < 1 {
+	}
+	if isRecords && size < 1 {
 		return nil, fmt.Errorf("commit: --records %d: a record has 1 byte or more", size)
 	}
 	devices := g.openSoon()
 	defer devices.close()
 	// The input, the tree's leaves and nodes (64 bytes a leaf), and for a
 	// matrix the elements decoded.
-	raw, err := readInput(in, g.hostMemory()/3, "a commitment's input can take here (its tree takes host memory too)")
-	if err != nil {
-		return nil, fmt.Errorf("commit: %w", err)
+	limit := g.hostMemory() / 3 / int64(len(ins))
+	raws := make([][]byte, len(ins))
+	for k, path := range ins {
+		if raws[k], err = readInput(path, limit, "a commitment's input can take here (its tree takes host memory too)"); err != nil {
+			return nil, fmt.Errorf("commit: %w", err)
+		}
 	}
+	raw := raws[0]
 	grp, err := devices.wait()
 	if err != nil {
 		return nil, err
@@ -241,14 +265,21 @@ func commitFile(cmd *cobra.Command, g *globals, matrix string, size int, hashNam
 	if !ok {
 		return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
 	}
-	if want := uint64(rows) * uint64(cols) * 8; uint64(len(raw)) != want {
-		return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint64 is %d bytes", in, len(raw), rows, cols, want)
+	ms := make([]merkle.Matrix, len(ins))
+	for k, raw := range raws {
+		rows, cols := shapes[k][0], shapes[k][1]
+		if want := uint64(rows) * uint64(cols) * 8; uint64(len(raw)) != want {
+			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint64 is %d bytes", ins[k], len(raw), rows, cols, want)
+		}
+		ms[k] = merkle.Matrix{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}
+		for i := range ms[k].Data {
+			ms[k].Data[i] = binary.LittleEndian.Uint64(raw[8*i:])
+		}
 	}
-	els := make([]uint64, rows*cols)
-	for i := range els {
-		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
+	if len(ms) > 1 {
+		return c.CommitMatrices(ms, hash)
 	}
-	return c.CommitMatrix(merkle.Matrix{Rows: rows, Cols: cols, Data: els}, hash)
+	return c.CommitMatrix(ms[0], hash)
 }
 
 // The hashes the commit command's leaves come from.

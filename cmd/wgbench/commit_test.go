@@ -88,6 +88,31 @@ func TestCommitMatrixCLI(t *testing.T) {
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--hash", "sha1", "--in", in}, `unknown hash "sha1"`)
 }
 
+// TestCommitMatricesCLI: several --matrix/--in pairs commit to matrices
+// of different heights in one tree.
+func TestCommitMatricesCLI(t *testing.T) {
+	dir := t.TempDir()
+	a, inA := writeFieldMatrix(t, dir, 32, 3, 1)
+	b, inB := writeFieldMatrix(t, dir, 8, 5, 2)
+	c, inC := writeFieldMatrix(t, dir, 32, 2, 3)
+	ref, err := merkle.CommitMatrices(nil, []merkle.Matrix{a, b, c}, rescue.MerkleMerge{}, merkle.Options{})
+	require.NoError(t, err)
+	root := ref.Root()
+	for _, backend := range append(gputest.Backends(), "cpu") {
+		out := filepath.Join(dir, "nodes")
+		stdout, _, err := wgbench(t, "commit", "--backend", backend, "--matrix", "32x3", "--in", inA, "--matrix", "8x5", "--in", inB, "--matrix", "32x2", "--in", inC, "--out", out)
+		require.NoError(t, err, backend)
+		require.Equal(t, hex.EncodeToString(root[:])+"\n", stdout, backend)
+		requireFile(t, out, wgpu.Bytes(ref.Nodes()))
+	}
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "8x5"}, "2 --matrix shapes and 1 --in files")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "8x5", "--in", inB, "--prove", "3"}, "--prove opens one matrix")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "8x5", "--in", inB, "--hash", "rescue:2,blake3"}, "one hash, not the schedule")
+	_, inD := writeFieldMatrix(t, dir, 6, 5, 4)
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "6x5", "--in", inD}, "matrix 1 has 6 rows: matrices committed together have power-of-two heights")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "3", "--in", inA, "--in", inB}, "--records takes one --in")
+}
+
 func TestCommitRecordsCLI(t *testing.T) {
 	dir := t.TempDir()
 	const n, size = 64, 37
