@@ -3,6 +3,7 @@ package blake3
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"time"
 
@@ -60,8 +61,8 @@ func SumMany(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, opts Opti
 	if size < 0 {
 		return fmt.Errorf("blake3: SumMany: inputs of %d bytes: the size is 0 or more", size)
 	}
-	if uint64(len(data)) != uint64(n)*uint64(size) {
-		return fmt.Errorf("blake3: SumMany: %d bytes for %d inputs of %d bytes: need exactly %d, the inputs one after the other", len(data), n, size, uint64(n)*uint64(size))
+	if hi, want := bits.Mul64(uint64(n), uint64(size)); hi != 0 || uint64(len(data)) != want {
+		return fmt.Errorf("blake3: SumMany: %d bytes for %d inputs of %d bytes: need exactly inputs × size, the inputs one after the other", len(data), n, size)
 	}
 	start := time.Now()
 	var t wgpu.Timing
@@ -203,9 +204,11 @@ func SumManyBuffer(ctx *wgpu.Context, dst, src *wgpu.Buffer, n, size int, opts O
 		return errors.New("blake3: SumManyBuffer needs a source and a destination buffer, got nil")
 	case n < 0 || size < 0:
 		return fmt.Errorf("blake3: SumManyBuffer: %d inputs of %d bytes: both are 0 or more", n, size)
-	case uint64(n)*uint64(size) > src.Size() || (uint64(n)*uint64(size)+3)&^3 > src.Size():
+	case size > 0 && uint64(n) > src.Size()/uint64(size):
+		return fmt.Errorf("blake3: SumManyBuffer: %d inputs of %d bytes do not fit the %d-byte source", n, size, src.Size())
+	case (uint64(n)*uint64(size)+3)&^3 > src.Size():
 		return fmt.Errorf("blake3: SumManyBuffer: %d inputs of %d bytes need a source of %d bytes (whole words), not %d", n, size, (uint64(n)*uint64(size)+3)&^3, src.Size())
-	case uint64(n)*Size > dst.Size():
+	case uint64(n) > dst.Size()/Size:
 		return fmt.Errorf("blake3: SumManyBuffer: %d digests need a destination of %d bytes, not %d", n, uint64(n)*Size, dst.Size())
 	}
 	var total wgpu.Timing

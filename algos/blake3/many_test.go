@@ -131,8 +131,9 @@ func TestSumManyBuffer(t *testing.T) {
 
 func TestSumManyErrors(t *testing.T) {
 	d := make([][32]byte, 3)
-	require.ErrorContains(t, SumMany(nil, d, make([]byte, 10), 3, Options{}), "need exactly 9")
+	require.ErrorContains(t, SumMany(nil, d, make([]byte, 10), 3, Options{}), "need exactly inputs × size")
 	require.ErrorContains(t, SumMany(nil, d, nil, -1, Options{}), "0 or more")
+	require.ErrorContains(t, SumMany(nil, make([][32]byte, 4), nil, 1<<62, Options{}), "need exactly") // 4 × 2^62 wraps to 0
 	require.ErrorContains(t, SumMany(nil, d, make([]byte, 9), 3, Options{Length: 64}), "Length must be 0 or 32")
 	require.ErrorContains(t, SumMany(nil, d, make([]byte, 9), 3, Options{Key: []byte("short")}), "32-byte key")
 	require.ErrorContains(t, SumManyBuffer(nil, nil, nil, 1, 1, Options{}), "needs the Context")
@@ -141,7 +142,8 @@ func TestSumManyErrors(t *testing.T) {
 		require.NoError(t, err)
 		defer buf.Release()
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, nil, 1, 1, Options{}), "got nil")
-		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 3, 30, Options{}), "source of 92 bytes")
+		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 3, 30, Options{}), "3 inputs of 30 bytes do not fit the 64-byte source")
+		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 4, 1<<62, Options{}), "do not fit")
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 3, 1, Options{}), "destination of 96 bytes")
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, -1, 1, Options{}), "0 or more")
 		gputest.NoLeaks(t, ctx, func() error {

@@ -2,6 +2,7 @@ package merkle
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/u64emu"
@@ -71,8 +72,8 @@ func (m Matrix) checkShape() error {
 	if err := CheckSize(m.Rows); err != nil {
 		return fmt.Errorf("merkle: matrix of %d rows: %w", m.Rows, err)
 	}
-	if want := uint64(m.Rows) * uint64(m.Cols); uint64(len(m.Data)) != want {
-		return fmt.Errorf("merkle: matrix of %d × %d elements has %d: want rows × columns = %d, row by row", m.Rows, m.Cols, len(m.Data), want)
+	if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
+		return fmt.Errorf("merkle: matrix of %d × %d elements has %d: want rows × columns, row by row", m.Rows, m.Cols, len(m.Data))
 	}
 	return nil
 }

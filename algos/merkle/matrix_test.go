@@ -200,6 +200,7 @@ func TestCommitMatrixBadInput(t *testing.T) {
 			{Rows: 1, Cols: 1, Data: make([]uint64, 1)},
 			{Rows: 8, Cols: 2, Data: make([]uint64, 15)},
 			{Rows: -8, Cols: -2, Data: make([]uint64, 16)},
+			{Rows: 1 << 32, Cols: 1 << 32, Data: nil}, // rows × columns wraps to 0
 		} {
 			_, err := merkle.CommitMatrix(ctx, bad, hash, merkle.Options{})
 			require.ErrorContains(t, err, "merkle: matrix of", "%d×%d", bad.Rows, bad.Cols)

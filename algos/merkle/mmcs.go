@@ -42,8 +42,8 @@ func checkMatrices(ms []Matrix) (int, error) {
 		if m.Cols < 1 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
 		}
-		if want := uint64(m.Rows) * uint64(m.Cols); uint64(len(m.Data)) != want {
-			return 0, fmt.Errorf("merkle: matrix %d of %d × %d elements has %d: want rows × columns = %d, row by row", k, m.Rows, m.Cols, len(m.Data), want)
+		if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
+			return 0, fmt.Errorf("merkle: matrix %d of %d × %d elements has %d: want rows × columns, row by row", k, m.Rows, m.Cols, len(m.Data))
 		}
 		if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {
 			return 0, fmt.Errorf("merkle: matrix %d element %d (row %d, column %d) is %d, not a Goldilocks field element: elements are values below p = %d", k, i, i/m.Cols, i%m.Cols, m.Data[i], u64emu.P)
