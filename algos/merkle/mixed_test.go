@@ -396,3 +396,37 @@ func TestMixedNoLeaks(t *testing.T) {
 		})
 	})
 }
+
+// TestSumManyBufferLeaves: BLAKE3 leaves hashed from records already on
+// the device (blake3.SumManyBuffer) into a buffer that Builder.BuildBuffers
+// builds the tree from, nothing read back in between.
+func TestSumManyBufferLeaves(t *testing.T) {
+	const n, size = 256, 77
+	records := make([]byte, n*size)
+	for i := range records {
+		records[i] = byte(i*7 + i>>9)
+	}
+	leaves, err := merkle.RecordLeaves(records, size, blake3.MerkleMerge{})
+	require.NoError(t, err)
+	want := reference(leaves, blake3.MerkleMerge{})
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		src, err := ctx.NewBuffer("records", uint64(len(records)+3)&^3)
+		require.NoError(t, err)
+		defer src.Release()
+		leafBuf, err := ctx.NewBuffer("leaves", n*merkle.DigestSize)
+		require.NoError(t, err)
+		defer leafBuf.Release()
+		nodeBuf, err := ctx.NewBuffer("nodes", n*merkle.DigestSize)
+		require.NoError(t, err)
+		defer nodeBuf.Release()
+		require.NoError(t, ctx.Upload(src, 0, records))
+		require.NoError(t, blake3.SumManyBuffer(ctx, leafBuf, src, n, size, blake3.Options{}))
+		b, err := merkle.NewBuilder(ctx, blake3.MerkleMerge{}, merkle.Options{})
+		require.NoError(t, err)
+		defer b.Release()
+		require.NoError(t, b.BuildBuffers(nodeBuf, leafBuf, n))
+		got := make([][32]byte, n)
+		require.NoError(t, ctx.Download(wgpu.Bytes(got[1:]), nodeBuf, merkle.DigestSize))
+		require.Equal(t, want, got)
+	})
+}
