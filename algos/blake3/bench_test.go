@@ -248,3 +248,42 @@ func BenchmarkAutoFile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSumMany hashes many inputs of one length (-short: the first
+// shape), on the CPU (all cores) and on the first backend: kernel-ms is
+// the GPU's time, e2e-ms the call's (upload, kernels, read-back).
+func BenchmarkSumMany(b *testing.B) {
+	shapes := [][2]int{{1 << 14, 64}, {1 << 12, 1024}, {1 << 10, 16 << 10}, {1 << 16, 1000}}
+	if testing.Short() {
+		shapes = shapes[:1]
+	}
+	for _, s := range shapes {
+		n, size := s[0], s[1]
+		data := randomBytes(1, n*size)
+		dst := make([][32]byte, n)
+		for _, backend := range []string{"cpu", gputest.Backends()[0]} {
+			b.Run(fmt.Sprintf("%dx%dB/%s", n, size, backend), func(b *testing.B) {
+				var ctx *wgpu.Context
+				if backend != "cpu" {
+					ctx = gputest.Context(b, backend)
+				}
+				var t wgpu.Timing
+				if err := SumMany(ctx, dst, data, size, Options{Timing: &t}); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				var kernel time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := SumMany(ctx, dst, data, size, Options{Timing: &t}); err != nil {
+						b.Fatal(err)
+					}
+					kernel += t.Elapsed()
+				}
+				b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
+			})
+		}
+	}
+}

@@ -5,7 +5,7 @@
 // The Go code in this file is the reference: it follows the BLAKE3
 // specification's reference implementation word for word, and every GPU
 // result is tested against it. Hasher is a hash.Hash that runs on the CPU;
-// the GPU entry points (Sum, SumReader, MergeMany, and an Engine for
+// the GPU entry points (Sum, SumReader, SumMany, MergeMany, and an Engine for
 // repeated calls) return errors, and run on all CPU cores when given a nil
 // Context. SumPieces hashes a range of an input into the chaining values of
 // its subtrees, and Combine merges the pieces of a whole input, hashed on

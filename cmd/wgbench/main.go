@@ -132,7 +132,7 @@ a message on standard error.`,
 			wgpu.EnableTrace(true)
 		}
 	}
-	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newRPOCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
+	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newRPOCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newCommitCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root
 }
 

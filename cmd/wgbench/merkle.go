@@ -34,6 +34,9 @@ func parseHash(name string) (merkle.Hash, error) {
 		}
 		names = append(names, h.Name())
 	}
+	if isSchedule(name) {
+		return nil, fmt.Errorf("merkle: hash schedule %q: this command builds trees of one hash (%s)", name, strings.Join(names, ", "))
+	}
 	return nil, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
@@ -59,6 +62,12 @@ the root in hex; --out writes all N nodes (N x 32 bytes, node 0 zero, node 1
 the root, node i the merge of nodes 2i and 2i+1, where node N+j is leaf j).
 
 With --backend cpu the tree is built by the plain-Go merges on all cores.
+
+--hash also takes a schedule of hashes by level, from the leaves up:
+blake3:4,rescue merges the lowest 4 levels with BLAKE3 and the levels above
+with Rescue (the leaves are BLAKE3 digests; the BLAKE3 digests of level 4
+enter the Rescue levels as their four little-endian words reduced mod p). A
+mixed tree is built on one device; prove and verify take the same schedule.
 
 With --range I/M it computes the root of range I of M equal ranges of the
 leaves (M a power of two from 1 to N; range I holds leaves I*N/M up to
@@ -91,7 +100,7 @@ M records, from as many machines, and prints the whole tree's root. With
 	}
 	buildFlags := func(c *cobra.Command) {
 		f := c.Flags()
-		f.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2")
+		f.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2, or a schedule of them by level (blake3:4,rescue)")
 		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
@@ -153,7 +162,7 @@ says so.`,
 		},
 	}
 	vf := verify.Flags()
-	vf.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2")
+	vf.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2, or a schedule of them by level (blake3:4,rescue)")
 	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
@@ -166,6 +175,12 @@ says so.`,
 // flags choose (the CPU backend included), returning the tree and its
 // root, or with rootOnly the root alone.
 func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (tree *merkle.Tree, root [32]byte, err error) {
+	if isSchedule(hashName) {
+		if tree, err = mixedBuild(g, hashName, in, approach); err != nil {
+			return nil, root, err
+		}
+		return tree, tree.Root(), nil
+	}
 	hash, err := parseHash(hashName)
 	if err != nil {
 		return nil, root, err
@@ -197,6 +212,9 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 // merkleVerify checks the proof in proofIn against the trusted root and
 // size where given, else against the proof's own with a warning.
 func merkleVerify(cmd *cobra.Command, hashName, proofIn, rootHex string, leaves int) error {
+	if isSchedule(hashName) {
+		return verifyMixed(cmd, hashName, proofIn, rootHex, leaves)
+	}
 	hash, err := parseHash(hashName)
 	if err != nil {
 		return err

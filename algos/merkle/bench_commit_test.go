@@ -1,0 +1,92 @@
+package merkle_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// benchCommit runs build b.N times on a Committer of s and opts, on the
+// CPU (a nil Context) and on the first backend, reporting kernel-ms (GPU
+// time from timestamps, or the wall time where there are none) and e2e-ms
+// (upload, leaf hashing, levels and download of leaves and nodes).
+func benchCommit(b *testing.B, name string, s merkle.Schedule, bytes int64, build func(c *merkle.Committer) error) {
+	for _, backend := range []string{"cpu", gputest.Backends()[0]} {
+		b.Run(name+"/"+backend, func(b *testing.B) {
+			var ctx *wgpu.Context
+			if backend != "cpu" {
+				ctx = gputest.Context(b, backend)
+			}
+			var tm wgpu.Timing
+			c, err := merkle.NewCommitter(ctx, s, merkle.Options{Timing: &tm})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Release()
+			if err := build(c); err != nil { // compiles the kernels
+				b.Fatal(err)
+			}
+			b.SetBytes(bytes)
+			b.ReportAllocs()
+			var kernel time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := build(c); err != nil {
+					b.Fatal(err)
+				}
+				kernel += tm.Elapsed()
+			}
+			b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
+		})
+	}
+}
+
+// BenchmarkCommitMatrix commits Rescue matrices of 2^12 to 2^16 rows
+// (-short: 2^12) of 8 and 16 columns (one and two permutations a row);
+// the bytes are the matrix's.
+func BenchmarkCommitMatrix(b *testing.B) {
+	logs := []int{12, 14, 16}
+	if testing.Short() {
+		logs = logs[:1]
+	}
+	hash := rescue.MerkleMerge{}
+	for _, lg := range logs {
+		for _, cols := range []int{8, 16} {
+			m := randomMatrix(1<<lg, cols, 1)
+			benchCommit(b, fmt.Sprintf("rescue/2^%dx%d", lg, cols), merkle.Uniform(hash), int64(len(m.Data))*8, func(c *merkle.Committer) error {
+				_, err := c.CommitMatrix(m, hash)
+				return err
+			})
+		}
+	}
+}
+
+// BenchmarkCommitRecords commits 2^14 records of 64 and 1024 bytes
+// (2^12 with -short) with BLAKE3 leaves, in a BLAKE3 tree and in a mixed
+// one (BLAKE3 for the lowest 8 levels, Rescue above).
+func BenchmarkCommitRecords(b *testing.B) {
+	n := 1 << 14
+	if testing.Short() {
+		n = 1 << 12
+	}
+	hash := blake3.MerkleMerge{}
+	for _, size := range []int{64, 1024} {
+		records := make([]byte, n*size)
+		for i := range records {
+			records[i] = byte(i * 131)
+		}
+		for _, s := range []merkle.Schedule{merkle.Uniform(hash), {{Hash: hash, Count: 8}, {Hash: rescue.MerkleMerge{}}}} {
+			benchCommit(b, fmt.Sprintf("%s/%dx%dB", s, n, size), s, int64(len(records)), func(c *merkle.Committer) error {
+				_, err := c.CommitRecords(records, size, hash)
+				return err
+			})
+		}
+	}
+}

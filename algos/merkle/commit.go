@@ -1,0 +1,536 @@
+package merkle
+
+import (
+	"fmt"
+	"math/bits"
+	"time"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// Committer builds trees with one Schedule of hashes and one set of
+// options on one Context: from leaves (Build), from the rows of a matrix
+// (CommitMatrix) or from byte records (CommitRecords), the last two with
+// the leaves computed on the device into the buffer the levels are built
+// from. It keeps its buffers, one subtree's worth and one piece of input,
+// from one build to the next until Release. It is not safe for concurrent
+// use. A Committer on a nil Context builds on the CPU.
+type Committer struct {
+	ctx   *wgpu.Context
+	sched Schedule
+	opts  Options
+	// b holds the leaf and node buffers and the subtree size; its hash
+	// is the schedule's first.
+	b *Builder
+	// data holds one piece of a matrix's elements or of records.
+	data *wgpu.Buffer
+	// inj holds one subtree's row digests to inject (CommitMatrices),
+	// in the layout of its nodes.
+	inj *wgpu.Buffer
+}
+
+// NewCommitter returns a Committer of trees with schedule s on ctx (nil:
+// the CPU). It holds no device memory until its first build.
+func NewCommitter(ctx *wgpu.Context, s Schedule, opts Options) (*Committer, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	b, err := NewBuilder(ctx, s[0].Hash, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Committer{ctx: ctx, sched: s, opts: opts, b: b}, nil
+}
+
+// Release frees the Committer's buffers. The Committer may be used again.
+func (c *Committer) Release() {
+	c.b.Release()
+	for _, b := range []**wgpu.Buffer{&c.data, &c.inj} {
+		if *b != nil {
+			(*b).Release()
+			*b = nil
+		}
+	}
+}
+
+// Schedule returns the Committer's schedule.
+func (c *Committer) Schedule() Schedule { return c.sched }
+
+// Build builds the tree of leaves, digests of the schedule's first hash,
+// as BuildMixed does. With a schedule of one hash it is Builder.Build.
+func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
+	hs, err := c.sched.Levels(len(leaves))
+	if err != nil {
+		return nil, err
+	}
+	if len(c.sched) == 1 {
+		return c.b.Build(leaves)
+	}
+	if err := c.checkSettings(len(leaves)); err != nil {
+		return nil, err
+	}
+	if err := checkLeaves(hs[0], leaves); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if c.ctx == nil {
+		t := buildMixedCPU(nil, leaves, hs)
+		c.report(wgpu.Timing{Wall: time.Since(start)})
+		return t, nil
+	}
+	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, len(leaves))}
+	var total wgpu.Timing
+	if err := c.levels(&total, t.nodes, leaves, nil, hs, nil, 0, nil); err != nil {
+		return nil, err
+	}
+	c.report(total)
+	return t, nil
+}
+
+// CommitMatrix returns the tree whose leaf r is rows.HashRow of row r of
+// m, merged by the schedule, as the package's CommitMatrix does; rows must
+// be the schedule's first hash (by Name).
+func (c *Committer) CommitMatrix(m Matrix, rows RowHash) (*Tree, error) {
+	if rows == nil {
+		return nil, errNoHash
+	}
+	if err := m.Check(); err != nil {
+		return nil, err
+	}
+	hs, err := c.leafLevels(rows, m.Rows)
+	if err != nil {
+		return nil, err
+	}
+	cpu := func(leaves [][32]byte) { matrixLeavesCPU(leaves, m, rows) }
+	return c.commit(hs, m.Rows, cpu, func() (rowFill, error) { return c.matrixFill(m, rows) }, nil)
+}
+
+// CommitRecords returns the tree whose leaf i is hash.HashRecord of record
+// i of size bytes, merged by the schedule, as the package's CommitRecords
+// does; hash must be the schedule's first hash (by Name).
+func (c *Committer) CommitRecords(records []byte, size int, hash RecordHash) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	n, err := checkRecords(records, size)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := c.leafLevels(hash, n)
+	if err != nil {
+		return nil, err
+	}
+	cpu := func(leaves [][32]byte) { recordLeavesCPU(leaves, records, size, hash) }
+	return c.commit(hs, n, cpu, func() (rowFill, error) { return c.recordFill(records, size, hash) }, nil)
+}
+
+// leafLevels returns the level hashes of a tree of n leaves made by leaf,
+// which must be the schedule's first hash.
+func (c *Committer) leafLevels(leaf Hash, n int) ([]Hash, error) {
+	hs, err := c.sched.Levels(n)
+	if err != nil {
+		return nil, err
+	}
+	if leaf.Name() != hs[0].Name() {
+		return nil, fmt.Errorf("merkle: the leaves are %s digests, but the schedule %s merges the first level with %s: hash the leaves with the first level's hash", leaf.Name(), c.sched, hs[0].Name())
+	}
+	return hs, c.checkSettings(n)
+}
+
+// checkSettings returns an error if the options do not suit a hash of the
+// schedule (a build with one hash checks them itself).
+func (c *Committer) checkSettings(n int) error {
+	for _, l := range c.sched {
+		if _, _, err := settings(l.Hash, c.opts, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowFill computes the digests of items [lo, lo+count) (rows, records)
+// into digests first..first+count-1 of dst, adding its timing to total.
+type rowFill func(total *wgpu.Timing, dst *wgpu.Buffer, first, lo, count int) error
+
+// injections are the digests merged into the nodes of chosen levels
+// (CommitMatrices): for a level j in the map, node i of the level becomes
+// Merge(node i, digest i), digest i computed by the level's rowFill.
+type injections map[int]rowFill
+
+// commit builds the tree of n leaves made by fill on the device (cpu on
+// the host, with a nil Context) with the level hashes hs, and the
+// injections inj (from injFills, on the device).
+func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (rowFill, error), injFills func() (injections, error)) (*Tree, error) {
+	start := time.Now()
+	leaves := make([][32]byte, n)
+	if c.ctx == nil {
+		cpu(leaves)
+		var t *Tree
+		if len(c.sched) == 1 {
+			var err error
+			if t, err = buildCPU(nil, leaves, hs[0], false); err != nil {
+				return nil, err
+			}
+		} else {
+			t = buildMixedCPU(nil, leaves, hs)
+		}
+		c.report(wgpu.Timing{Wall: time.Since(start)})
+		return t, nil
+	}
+	f, err := fill()
+	if err != nil {
+		return nil, err
+	}
+	var inj injections
+	if injFills != nil {
+		if inj, err = injFills(); err != nil {
+			return nil, err
+		}
+	}
+	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, n)}
+	var total wgpu.Timing
+	if err := c.levels(&total, t.nodes, leaves, f, hs, nil, 0, inj); err != nil {
+		return nil, err
+	}
+	c.report(total)
+	return t, nil
+}
+
+func (c *Committer) report(t wgpu.Timing) {
+	if c.opts.Timing != nil {
+		*c.opts.Timing = t
+	}
+}
+
+// levels builds the tree of len(leaves) leaves into nodes (all but node
+// 0), with level j+1 merged by hs[j] and next the hash of the level above
+// the tree's root (nil when the root is the whole tree's). With fill nil
+// the leaves are given and uploaded; else fill computes them on the
+// device and they are read back into leaves. base is the level of the
+// whole tree that these leaves are (0 but for a tree of subtree roots),
+// and inj the whole tree's injections by level. A tree larger than one
+// subtree is built a subtree at a time, and the subtree roots then as a
+// tree of their own with the upper hashes, as Builder.Build does.
+func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections) error {
+	n := len(leaves)
+	sub := min(n, c.b.maxLeaves)
+	if err := c.b.reserve(sub); err != nil {
+		return err
+	}
+	lg := bits.Len(uint(sub)) - 1
+	injected := make([]bool, lg+1) // by level of the subtree
+	for t := 1; t <= lg; t++ {
+		if inj[base+t] != nil {
+			injected[t] = true
+			if err := c.reserveInj(sub); err != nil {
+				return err
+			}
+		}
+	}
+	ds, err := c.subtreeDispatches(sub, hs[:lg], levelAbove(hs, lg, next), n, injected)
+	if err != nil {
+		return err
+	}
+	k := n / sub
+	local := nodes
+	if k > 1 {
+		local = make([][32]byte, sub)
+	}
+	roots := make([][32]byte, k)
+	for s := 0; s < k; s++ {
+		part := leaves[s*sub : (s+1)*sub]
+		if fill == nil {
+			if err := c.ctx.Upload(c.b.leafBuf, 0, wgpu.Bytes(part)); err != nil {
+				return fmt.Errorf("merkle: upload leaves: %w", err)
+			}
+			if err := c.ctx.Wait(); err != nil { // the kernel time is the kernels' alone
+				return fmt.Errorf("merkle: %w", err)
+			}
+		} else if err := fill(total, c.b.leafBuf, 0, s*sub, sub); err != nil {
+			return err
+		}
+		for t := 1; t <= lg; t++ {
+			if injected[t] {
+				w := sub >> t
+				if err := inj[base+t](total, c.inj, w, s*w, w); err != nil {
+					return err
+				}
+			}
+		}
+		tm, err := c.ctx.Run(ds...)
+		*total = total.Add(tm)
+		if err != nil {
+			return fmt.Errorf("merkle: %d leaves, schedule %s: %w", sub, c.sched, err)
+		}
+		if fill != nil {
+			if err := c.ctx.Download(wgpu.Bytes(part), c.b.leafBuf, 0); err != nil {
+				return fmt.Errorf("merkle: download leaves: %w", err)
+			}
+		}
+		if err := c.ctx.Download(wgpu.Bytes(local[:sub]), c.b.nodeBuf, 0); err != nil {
+			return fmt.Errorf("merkle: download nodes: %w", err)
+		}
+		local[0] = [32]byte{} // never written by the kernels
+		roots[s] = local[1]
+		// Level w of the subtree lands at level w*k of the tree.
+		for w := sub / 2; w >= 1 && k > 1; w /= 2 {
+			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
+		}
+	}
+	if k == 1 {
+		return nil
+	}
+	return c.levels(total, nodes[:k], roots, nil, hs[lg:], next, base+lg, inj)
+}
+
+// levelAbove returns the hash of the level above the first lg of hs.
+func levelAbove(hs []Hash, lg int, next Hash) Hash {
+	if lg < len(hs) {
+		return hs[lg]
+	}
+	return next
+}
+
+// subtreeDispatches returns the dispatches that build a subtree of sub
+// leaves from the leaf buffer into the node buffer, level j+1 merged with
+// hs[j], merged with the injection buffer's digests where injected[j+1],
+// and converted for the level above where the hash changes (next: the
+// hash above the subtree's root, or nil). A run of levels of one hash is
+// built as Build builds it, by that hash's approach; the tree size n
+// picks the approach.
+func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int, injected []bool) ([]wgpu.Dispatch, error) {
+	size := uint64(sub * DigestSize)
+	binds := []wgpu.Binding{{Buffer: c.b.leafBuf, Size: size}, {Buffer: c.b.nodeBuf, Size: size}}
+	var ds []wgpu.Dispatch
+	for lo := 0; lo < len(hs); {
+		hi := lo + 1
+		for hi < len(hs) && hs[hi].Name() == hs[lo].Name() && !injected[hi] {
+			hi++
+		}
+		hb := *c.b // the Builder's buffers, with this run's hash
+		hb.hash = hs[lo]
+		r, err := hb.run(n)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, r.levelDispatches(sub>>lo, hi-lo, lo == 0, binds)...)
+		if injected[hi] {
+			d, err := c.injectDispatch(hs[hi-1], sub>>hi)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		}
+		if conv := convertAfter(hs, hi-1, next); conv != nil {
+			up := levelAbove(hs, hi, next)
+			d, err := c.convertDispatch(up, conv, sub>>hi)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		}
+		lo = hi
+	}
+	return ds, nil
+}
+
+// levelDispatches lists the dispatches that build levels levels above an
+// input level of inW nodes (the leaf buffer when fromLeaves, else
+// nodes inW..2inW-1), as dispatches does for a whole subtree.
+func (r *run) levelDispatches(inW, levels int, fromLeaves bool, binds []wgpu.Binding) []wgpu.Dispatch {
+	var ds []wgpu.Dispatch
+	for i, d := range plan(1<<levels, r.levelsPer()) {
+		var groups [3]uint32
+		var regs, busyGroups int
+		switch r.approach {
+		case LevelPerDispatch:
+			groups = r.ctx.Grid(uint64(inW/2), uint32(r.wg))
+		default:
+			busyGroups = inW >> d
+			groups = r.ctx.Grid(uint64(busyGroups)*uint64(r.wg), uint32(r.wg))
+			if r.approach == Subtrees {
+				regs = min(regLevels, d)
+			}
+		}
+		ds = append(ds, wgpu.Dispatch{Kernel: r.kernel, Bindings: binds, Params: params(inW, d, regs, fromLeaves && i == 0, busyGroups), Groups: groups})
+		inW >>= d
+	}
+	return ds
+}
+
+// convertWG is the workgroup size of merkle_convert.wgsl.
+const convertWG = 64
+
+// convertDispatch converts the count nodes count..2count-1 of the node
+// buffer to digests of up, in place.
+func (c *Committer) convertDispatch(up Hash, conv DigestConverter, count int) (wgpu.Dispatch, error) {
+	m := conv.ConvertModule()
+	if m == nil {
+		return wgpu.Dispatch{}, fmt.Errorf("merkle: %s: ConvertModule returned no module", up.Name())
+	}
+	k, err := c.ctx.Kernel(wgpu.KernelSpec{
+		Label:  "merkle_convert.wgsl:mk_convert (" + up.Name() + ")",
+		Module: joined{m, wgsl.Module{Files: []string{"merkle_convert.wgsl"}}}, Entry: "mk_convert", Storage: 1, Uniform: true,
+	})
+	if err != nil {
+		return wgpu.Dispatch{}, fmt.Errorf("merkle: %w", err)
+	}
+	bind := []wgpu.Binding{{Buffer: c.b.nodeBuf, Size: uint64(2 * count * DigestSize)}}
+	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), convertWG)}, nil
+}
+
+// reserveInj makes the injection buffer hold sub digests.
+func (c *Committer) reserveInj(sub int) error {
+	size := uint64(sub * DigestSize)
+	if c.inj != nil && c.inj.Size() >= size {
+		return nil
+	}
+	if c.inj != nil {
+		c.inj.Release()
+		c.inj = nil
+	}
+	var err error
+	if c.inj, err = c.ctx.NewBuffer("merkle injected digests", size); err != nil {
+		return fmt.Errorf("merkle: %w", err)
+	}
+	return nil
+}
+
+// injectDispatch merges the count nodes count..2count-1 of the node
+// buffer with the injection buffer's digests of the same places, with
+// hash: node = Merge(node, digest).
+func (c *Committer) injectDispatch(hash Hash, count int) (wgpu.Dispatch, error) {
+	m := hash.MergeModule()
+	if m == nil {
+		return wgpu.Dispatch{}, fmt.Errorf("merkle: %s: MergeModule returned no module", hash.Name())
+	}
+	k, err := c.ctx.Kernel(wgpu.KernelSpec{
+		Label:  "merkle_inject.wgsl:mk_inject (" + hash.Name() + ")",
+		Module: joined{m, wgsl.Module{Files: []string{"merkle_inject.wgsl"}}}, Entry: "mk_inject",
+		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return wgpu.Dispatch{}, fmt.Errorf("merkle: %w", err)
+	}
+	size := uint64(2 * count * DigestSize)
+	bind := []wgpu.Binding{{Buffer: c.inj, Size: size}, {Buffer: c.b.nodeBuf, Size: size}}
+	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), convertWG)}, nil
+}
+
+// reserveData makes the data buffer hold size bytes.
+func (c *Committer) reserveData(size uint64) error {
+	if c.data != nil && c.data.Size() >= size {
+		return nil
+	}
+	if c.data != nil {
+		c.data.Release()
+		c.data = nil
+	}
+	var err error
+	if c.data, err = c.ctx.NewBuffer("merkle leaf input", size); err != nil {
+		return fmt.Errorf("merkle: %w", err)
+	}
+	return nil
+}
+
+// leafWG is the workgroup size of the matrix and records kernels.
+const leafWG = 64
+
+// pieceFill returns a rowFill that uploads the input of items [lo, hi)
+// (bytes from input(lo, hi)) a piece of at most per items at a time into
+// the data buffer, and runs k over it with params(items of the piece, the
+// digest its first item goes to).
+func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes int, input func(lo, hi int) []byte, params func(count, first int) []uint32) (rowFill, error) {
+	return func(total *wgpu.Timing, dst *wgpu.Buffer, dstFirst, lo, count int) error {
+		per := min(per, count)
+		if err := c.reserveData(uint64(max(4, per*itemBytes+3)) &^ 3); err != nil {
+			return err
+		}
+		var prev *wgpu.Pending
+		wait := func() error {
+			if prev == nil {
+				return nil
+			}
+			t, err := prev.Wait()
+			*total = total.Add(t)
+			prev = nil
+			return err
+		}
+		defer wait()
+		for first := 0; first < count; first += per {
+			m := min(per, count-first)
+			in := input(lo+first, lo+first+m)
+			if err := c.ctx.Upload(c.data, 0, in); err != nil {
+				return fmt.Errorf("merkle: upload %s: %w", label, err)
+			}
+			bind := []wgpu.Binding{
+				{Buffer: c.data, Size: uint64(max(4, len(in)+3)) &^ 3},
+				{Buffer: dst, Size: uint64((dstFirst + count) * DigestSize)},
+			}
+			p, err := c.ctx.Submit(wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params(m, dstFirst+first), Groups: c.ctx.Grid(uint64(m), leafWG)})
+			if werr := wait(); err == nil {
+				err = werr
+			}
+			if err != nil {
+				return fmt.Errorf("merkle: hash %s %d..%d: %w", label, lo+first, lo+first+m, err)
+			}
+			prev = p
+		}
+		return wait()
+	}, nil
+}
+
+// pieceItems returns how many items of itemBytes one piece of input
+// holds: the storage binding limit, and u32 word indices.
+func (c *Committer) pieceItems(itemBytes int) int {
+	return max(1, min(wgpu.PieceItems(c.ctx.Limits(), itemBytes), (1<<32-1-4)/itemBytes))
+}
+
+// matrixFill is the rowFill that hashes rows of m on the device.
+func (c *Committer) matrixFill(m Matrix, rows RowHash) (rowFill, error) {
+	mod := rows.RowModule()
+	if mod == nil {
+		return nil, fmt.Errorf("merkle: %s: RowModule returned no module", rows.Name())
+	}
+	k, err := c.ctx.Kernel(wgpu.KernelSpec{
+		Label:  "merkle_matrix.wgsl:mk_rows (" + rows.Name() + ")",
+		Module: joined{mod, wgsl.Module{Files: []string{"merkle_matrix.wgsl"}}}, Entry: "mk_rows",
+		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("merkle: %w", err)
+	}
+	rowBytes := 8 * m.Cols
+	per := c.pieceItems(rowBytes)
+	if wgpu.PieceItems(c.ctx.Limits(), rowBytes) == 0 {
+		return nil, fmt.Errorf("merkle: a row of %d elements (%d bytes) does not fit the device's storage binding limit of %d bytes", m.Cols, rowBytes, c.ctx.Limits().MaxStorageBindingSize)
+	}
+	return c.pieceFill("rows", k, per, rowBytes,
+		func(lo, hi int) []byte { return wgpu.Bytes(m.Data[lo*m.Cols : hi*m.Cols]) },
+		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first)} })
+}
+
+// recordFill is the rowFill that hashes records on the device.
+func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFill, error) {
+	mod := hash.RecordModule()
+	if mod == nil {
+		return nil, fmt.Errorf("merkle: %s: RecordModule returned no module", hash.Name())
+	}
+	k, err := c.ctx.Kernel(wgpu.KernelSpec{
+		Label:  "merkle_records.wgsl:mk_records (" + hash.Name() + ")",
+		Module: joined{mod, wgsl.Module{Files: []string{"merkle_records.wgsl"}}}, Entry: "mk_records",
+		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("merkle: %w", err)
+	}
+	// A piece's bytes are padded to whole words.
+	if wgpu.PieceItems(c.ctx.Limits(), size+4) == 0 {
+		return nil, fmt.Errorf("merkle: a record of %d bytes does not fit the device's storage binding limit of %d bytes", size, c.ctx.Limits().MaxStorageBindingSize)
+	}
+	per := max(1, (min(c.ctx.Limits().MaxStorageBindingSize, c.ctx.Limits().MaxBufferSize, 1<<32-1)-4)/uint64(size))
+	return c.pieceFill("records", k, int(min(per, 1<<31)), size,
+		func(lo, hi int) []byte { return records[lo*size : hi*size] },
+		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(size), uint32(first)} })
+}

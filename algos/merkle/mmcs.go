@@ -1,0 +1,246 @@
+package merkle
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"time"
+
+	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// Several matrices of different heights committed in one tree, in the
+// shape of Plonky3's mixed-matrix commitment scheme (MerkleTreeMmcs): a
+// prover commits to all of a round's matrices with one root, and one
+// proof opens a row of each.
+//
+// The heights are powers of two; the tree has H leaves, H the tallest
+// height. Leaf i is HashRow of row i of every matrix of height H, their
+// rows concatenated in the order the matrices are given. At level j
+// (width H>>j, level 0 the leaves), if some matrices are H>>j tall, node
+// i is Merge(Merge(left, right), HashRow of row i of those matrices,
+// concatenated); other nodes are Merge(left, right). Leaf i's proof is
+// the tree's path of leaf i, and opens row i>>j of every matrix of height
+// H>>j. The hash is Plonky3's shape with this package's hashes (Rescue's
+// hash_elements and merge), so roots are not Plonky3's.
+
+// checkMatrices returns an error unless ms can be committed together:
+// at least one matrix, each with a power-of-two height (1 or more) and
+// 1 column or more, the tallest at least 2 high, every element below p.
+// It returns the tallest height.
+func checkMatrices(ms []Matrix) (int, error) {
+	if len(ms) == 0 {
+		return 0, errors.New("merkle: no matrices: commit to one or more")
+	}
+	tall := 0
+	for k, m := range ms {
+		if m.Rows < 1 || m.Rows&(m.Rows-1) != 0 {
+			return 0, fmt.Errorf("merkle: matrix %d has %d rows: matrices committed together have power-of-two heights (1, 2, 4, ...)", k, m.Rows)
+		}
+		if m.Cols < 1 {
+			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
+		}
+		if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
+			return 0, fmt.Errorf("merkle: matrix %d of %d × %d elements has %d: want rows × columns, row by row", k, m.Rows, m.Cols, len(m.Data))
+		}
+		if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {
+			return 0, fmt.Errorf("merkle: matrix %d element %d (row %d, column %d) is %d, not a Goldilocks field element: elements are values below p = %d", k, i, i/m.Cols, i%m.Cols, m.Data[i], u64emu.P)
+		}
+		tall = max(tall, m.Rows)
+	}
+	if err := CheckSize(tall); err != nil {
+		return 0, fmt.Errorf("merkle: the tallest matrix has %d rows: %w", tall, err)
+	}
+	return tall, nil
+}
+
+// byLevel returns, for each level j of a tree over matrices whose tallest
+// has tall rows, the matrices H>>j tall with their rows concatenated in
+// the given order (level 0: the leaves' rows). A height of one matrix
+// alone is that matrix, uncopied.
+func byLevel(ms []Matrix, tall int) map[int]Matrix {
+	groups := map[int][]Matrix{}
+	for _, m := range ms {
+		j := bits.Len(uint(tall)) - bits.Len(uint(m.Rows))
+		groups[j] = append(groups[j], m)
+	}
+	out := make(map[int]Matrix, len(groups))
+	for j, g := range groups {
+		if len(g) == 1 {
+			out[j] = g[0]
+			continue
+		}
+		cat := Matrix{Rows: g[0].Rows}
+		for _, m := range g {
+			cat.Cols += m.Cols
+		}
+		cat.Data = make([]uint64, cat.Rows*cat.Cols)
+		par.For(cat.Rows, max(1, 4096/cat.Cols), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				row := cat.Data[r*cat.Cols : r*cat.Cols]
+				for _, m := range g {
+					row = append(row, m.Row(r)...)
+				}
+			}
+		})
+		out[j] = cat
+	}
+	return out
+}
+
+// CommitMatrices commits to several matrices of power-of-two heights in
+// one tree of hash, as the package says above Plonky3's scheme: on ctx's
+// GPU, every row hashed on the device and merged into the levels there,
+// or with a nil ctx on all CPU cores. The tree's leaves are the digests
+// of the tallest matrices' rows; Tree.Proof(i) with MatricesOpening(ms,
+// i) is what VerifyMatrices checks.
+func CommitMatrices(ctx *wgpu.Context, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	c, err := NewCommitter(ctx, Uniform(hash), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	return c.CommitMatrices(ms, hash)
+}
+
+// CommitMatrices commits to several matrices of power-of-two heights in
+// one tree, as the package's CommitMatrices does. The Committer's
+// schedule must be of one hash, rows.
+func (c *Committer) CommitMatrices(ms []Matrix, rows RowHash) (*Tree, error) {
+	if rows == nil {
+		return nil, errNoHash
+	}
+	if len(c.sched) != 1 {
+		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
+	}
+	tall, err := checkMatrices(ms)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := c.leafLevels(rows, tall)
+	if err != nil {
+		return nil, err
+	}
+	levels := byLevel(ms, tall)
+	if c.ctx == nil {
+		start := time.Now()
+		t := commitMatricesCPU(levels, tall, rows)
+		c.report(wgpu.Timing{Wall: time.Since(start)})
+		return t, nil
+	}
+	return c.commit(hs, tall, nil, func() (rowFill, error) { return c.matrixFill(levels[0], rows) }, func() (injections, error) {
+		inj := injections{}
+		for j, m := range levels {
+			if j == 0 {
+				continue
+			}
+			f, err := c.matrixFill(m, rows)
+			if err != nil {
+				return nil, err
+			}
+			inj[j] = f
+		}
+		return inj, nil
+	})
+}
+
+// commitMatricesCPU is the reference of CommitMatrices, given the
+// matrices by level.
+func commitMatricesCPU(levels map[int]Matrix, tall int, hash RowHash) *Tree {
+	leaves := make([][32]byte, tall)
+	matrixLeavesCPU(leaves, levels[0], hash)
+	nodes := make([][32]byte, tall)
+	for j, w := 1, tall/2; w >= 1; j, w = j+1, w/2 {
+		below := leaves
+		if w < tall/2 {
+			below = nodes[2*w : 4*w]
+		}
+		m, inject := levels[j]
+		par.For(w, 64, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d := hash.Merge(below[2*i], below[2*i+1])
+				if inject {
+					d = hash.Merge(d, hash.HashRow(m.Row(i)))
+				}
+				nodes[w+i] = d
+			}
+		})
+	}
+	return &Tree{hash: hash, leaves: leaves, nodes: nodes}
+}
+
+// MatricesOpening returns the rows that leaf i of CommitMatrices' tree
+// over ms opens: for each matrix, in order, its row i>>j, j the level as
+// wide as it is tall. The rows alias the matrices' data.
+func MatricesOpening(ms []Matrix, i int) ([][]uint64, error) {
+	tall, err := checkMatrices(ms)
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= tall {
+		return nil, fmt.Errorf("merkle: opening of leaf %d: the tree has leaves 0..%d", i, tall-1)
+	}
+	rows := make([][]uint64, len(ms))
+	for k, m := range ms {
+		rows[k] = m.Row(i / (tall / m.Rows))
+	}
+	return rows, nil
+}
+
+// VerifyMatrices reports whether p proves that rows are the rows leaf
+// p.Index opens (MatricesOpening) of matrices of the given heights
+// committed together with hash under root: the heights powers of two, the
+// tallest the proof's tree size, rows one of 1 or more elements below p
+// per matrix, the leaf the hash of the tallest matrices' rows, and the
+// path, merged level by level with the rows of the matrices as wide as
+// each level, giving root.
+func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64, p Proof) bool {
+	if hash == nil || len(heights) == 0 || len(heights) != len(rows) {
+		return false
+	}
+	tall := 0
+	for k, h := range heights {
+		if h < 1 || h&(h-1) != 0 || len(rows[k]) == 0 {
+			return false
+		}
+		for _, v := range rows[k] {
+			if v >= u64emu.P {
+				return false
+			}
+		}
+		tall = max(tall, h)
+	}
+	if CheckSize(tall) != nil || p.Leaves != tall || p.Root != root || len(p.Path) != bits.Len(uint(tall))-1 || p.Index < 0 || p.Index >= tall {
+		return false
+	}
+	// The rows of each level's matrices, concatenated.
+	cat := make([][]uint64, len(p.Path)+1)
+	for k, h := range heights {
+		j := bits.Len(uint(tall)) - bits.Len(uint(h))
+		cat[j] = append(cat[j], rows[k]...)
+	}
+	if len(cat[0]) == 0 || hash.HashRow(cat[0]) != p.Leaf || hash.CheckDigest(root) != nil {
+		return false
+	}
+	d, i := p.Leaf, p.Index
+	for j, s := range p.Path {
+		if hash.CheckDigest(s) != nil {
+			return false
+		}
+		if i&1 == 0 {
+			d = hash.Merge(d, s)
+		} else {
+			d = hash.Merge(s, d)
+		}
+		if len(cat[j+1]) > 0 {
+			d = hash.Merge(d, hash.HashRow(cat[j+1]))
+		}
+		i >>= 1
+	}
+	return d == root
+}

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// isSchedule reports whether a --hash value names a schedule of several
+// hashes ("blake3:4,rescue") rather than one hash.
+func isSchedule(s string) bool { return strings.ContainsAny(s, ":,") }
+
+// parseSchedule reads a --hash value, one hash or a schedule, as a
+// schedule of the hashes the merkle commands offer.
+func parseSchedule(s string) (merkle.Schedule, error) {
+	if s == "" {
+		return nil, errors.New("merkle: --hash is required: blake3, rescue, or a schedule such as blake3:4,rescue")
+	}
+	return merkle.ParseSchedule(s, parseHash)
+}
+
+// mixedBuild reads the leaves file and builds its mixed tree on the first
+// device the flags open (or the CPU).
+func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, error) {
+	s, err := parseSchedule(schedule)
+	if err != nil {
+		return nil, err
+	}
+	if in == "" {
+		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
+	}
+	devices := g.openSoon()
+	defer devices.close()
+	leaves, err := readLeaves(in, g.hostMemory()/3)
+	if err != nil {
+		return nil, err
+	}
+	grp, err := devices.wait()
+	if err != nil {
+		return nil, err
+	}
+	return merkle.BuildMixed(firstDevice(grp), leaves, s, merkle.Options{Approach: merkle.Approach(approach)})
+}
+
+// firstDevice returns the group's first Context (nil: the CPU). Mixed
+// trees and commitments are built on one device.
+func firstDevice(g *wgpu.Group) *wgpu.Context {
+	if g == nil || g.Len() == 0 {
+		return nil
+	}
+	return g.Contexts()[0]
+}
+
+// verifyMixed is merkle verify for a schedule: VerifyMixed against the
+// trusted root and size, else the proof's own with a warning.
+func verifyMixed(cmd *cobra.Command, schedule, proofIn, rootHex string, leaves int) error {
+	s, err := parseSchedule(schedule)
+	if err != nil {
+		return err
+	}
+	if proofIn == "" {
+		return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
+	}
+	p, err := readProof(proofIn)
+	if err != nil {
+		return fmt.Errorf("merkle verify: %w", err)
+	}
+	root, n := p.Root, p.Leaves
+	trusted := true
+	if rootHex != "" {
+		if root, err = merkle.ParseDigest(rootHex); err != nil {
+			return fmt.Errorf("merkle verify: --root: %w", err)
+		}
+	} else {
+		trusted = false
+	}
+	if cmd.Flags().Changed("leaves") {
+		n = leaves
+	} else {
+		trusted = false
+	}
+	if _, err := s.Levels(n); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: %v\n", proofIn, err)
+		return exitError{1}
+	}
+	if !merkle.VerifyMixed(s, root, n, p) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: leaf %d of %d and its path of %d digests do not give root %x with the schedule %s\n", proofIn, p.Index, n, len(p.Path), root[:], s)
+		return exitError{1}
+	}
+	if !trusted {
+		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: the proof is consistent, but the tree's root and size were taken from the proof itself where not given (root %x, %d leaves): "+
+			"compare them with the ones you trust, or pass --root and --leaves\n", p.Root[:], p.Leaves)
+	}
+	return nil
+}
+
+// parseShape reads ROWSxCOLS ("1024x8").
+func parseShape(s string) (rows, cols int, err error) {
+	r, c, ok := strings.Cut(strings.ToLower(s), "x")
+	rows, errR := strconv.Atoi(r)
+	cols, errC := strconv.Atoi(c)
+	if !ok || errR != nil || errC != nil || rows < 1 || cols < 1 {
+		return 0, 0, fmt.Errorf("commit: --matrix %q: want ROWSxCOLS, as 1024x8 (rows a power of two, at least 2; 1 column or more)", s)
+	}
+	return rows, cols, nil
+}
+
+func newCommitCmd(g *globals) *cobra.Command {
+	var (
+		matrices []string
+		records  int
+		hashName string
+		ins      []string
+		out      string
+		approach int
+		prove    int
+	)
+	cmd := &cobra.Command{
+		Use:   "commit (--matrix ROWSxCOLS --in FILE ... | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
+		Short: "Commit to a matrix of field elements or to byte records with a Merkle tree, leaves hashed on the GPU",
+		Long: `commit builds a Merkle tree whose leaves it hashes itself, on the GPU (rows or
+records hashed straight into the tree's leaf buffer), and prints the root in
+hex.
+
+--matrix ROWSxCOLS: --in holds a matrix of Goldilocks field elements, row by
+row: ROWS x COLS little-endian uint64 values, each below p = 2^64 - 2^32 + 1
+(ROWSxCOLSx8 bytes exactly; ROWS a power of two, at least 2). Leaf r is the
+hash of row r (Rescue: hash_elements of its COLS elements). --hash defaults to
+rescue.
+
+Several --matrix ROWSxCOLS --in FILE pairs, in that order, commit to matrices
+of different power-of-two heights in one tree, as Plonky3's MMCS does: the
+tree has as many leaves as the tallest matrix has rows, leaf i is the hash of
+row i of the tallest matrices (their rows concatenated in the order given),
+and at each level as wide as some matrices are tall each node is merged again
+with the hash of their rows. Such a tree takes one hash (no schedule) and no
+--prove: its proofs open a row of every matrix (merkle.VerifyMatrices).
+
+--records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N a
+power of two, at least 2). Leaf i is the BLAKE3 hash of record i. --hash
+defaults to blake3.
+
+--hash takes one hash or a schedule: blake3:4,rescue merges the lowest 4
+levels with BLAKE3 and the levels above with Rescue (BLAKE3 digests enter the
+Rescue levels as their four little-endian words reduced mod p). The leaf hash
+is the schedule's first.
+
+--out writes all N nodes (N x 32 bytes, node 0 zero, node 1 the root);
+--prove I prints the JSON proof of leaf I instead of the root, which
+'wgbench merkle verify --hash H' checks (with the same H).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tree, err := commitFiles(cmd, g, matrices, records, hashName, ins, approach)
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				if err := fileout.WriteFile(out, wgpu.Bytes(tree.Nodes())); err != nil {
+					return fmt.Errorf("commit: %w", err)
+				}
+			}
+			if cmd.Flags().Changed("prove") {
+				if len(matrices) > 1 {
+					return errors.New("commit: --prove opens one matrix or the records: the proofs of several matrices open a row of each (merkle.MatricesOpening and VerifyMatrices in Go)")
+				}
+				p, err := tree.Proof(prove)
+				if err != nil {
+					return err
+				}
+				return printProof(cmd.OutOrStdout(), p)
+			}
+			root := tree.Root()
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&matrices, "matrix", nil, "commit to a matrix of ROWSxCOLS field elements (little-endian uint64, row by row); repeat with --in for several")
+	f.IntVar(&records, "records", 0, "commit to records of SIZE bytes")
+	f.StringVar(&hashName, "hash", "", "hash or schedule: rescue (default for --matrix), blake3 (default for --records), or as blake3:4,rescue")
+	f.StringArrayVar(&ins, "in", nil, "input file (one per --matrix)")
+	f.StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file")
+	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
+	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
+	return cmd
+}
+
+// commitFiles reads the --in files and commits to them as the flags say.
+func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName string, ins []string, approach int) (*merkle.Tree, error) {
+	isMatrix, isRecords := len(matrices) > 0, cmd.Flags().Changed("records")
+	if isMatrix == isRecords {
+		return nil, errors.New("commit: give one of --matrix ROWSxCOLS (field elements) and --records SIZE (byte records)")
+	}
+	if len(ins) == 0 {
+		return nil, errors.New("commit: --in FILE is required")
+	}
+	if isRecords && len(ins) > 1 {
+		return nil, errors.New("commit: --records takes one --in FILE")
+	}
+	if isMatrix && len(ins) != len(matrices) {
+		return nil, fmt.Errorf("commit: %d --matrix shapes and %d --in files: give one file per matrix, in the same order", len(matrices), len(ins))
+	}
+	in := ins[0]
+	if hashName == "" {
+		hashName = "blake3"
+		if isMatrix {
+			hashName = "rescue"
+		}
+	}
+	s, err := parseSchedule(hashName)
+	if err != nil {
+		return nil, err
+	}
+	shapes := make([][2]int, len(matrices))
+	for k, m := range matrices {
+		if shapes[k][0], shapes[k][1], err = parseShape(m); err != nil {
+			return nil, err
+		}
+	}
+	if isRecords && size < 1 {
+		return nil, fmt.Errorf("commit: --records %d: a record has 1 byte or more", size)
+	}
+	devices := g.openSoon()
+	defer devices.close()
+	// The input, the tree's leaves and nodes (64 bytes a leaf), and for a
+	// matrix the elements decoded.
+	limit := g.hostMemory() / 3 / int64(len(ins))
+	raws := make([][]byte, len(ins))
+	for k, path := range ins {
+		if raws[k], err = readInput(path, limit, "a commitment's input can take here (its tree takes host memory too)"); err != nil {
+			return nil, fmt.Errorf("commit: %w", err)
+		}
+	}
+	raw := raws[0]
+	grp, err := devices.wait()
+	if err != nil {
+		return nil, err
+	}
+	c, err := merkle.NewCommitter(firstDevice(grp), s, merkle.Options{Approach: merkle.Approach(approach)})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	if isRecords {
+		hash, ok := s[0].Hash.(merkle.RecordHash)
+		if !ok {
+			return nil, fmt.Errorf("commit: --records: %s does not hash records: the schedule's first hash makes the leaves (blake3 does)", s[0].Hash.Name())
+		}
+		if len(raw)%size != 0 {
+			return nil, fmt.Errorf("commit: %s has %d bytes, not a whole number of %d-byte records", in, len(raw), size)
+		}
+		return c.CommitRecords(raw, size, hash)
+	}
+	hash, ok := s[0].Hash.(merkle.RowHash)
+	if !ok {
+		return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
+	}
+	ms := make([]merkle.Matrix, len(ins))
+	for k, raw := range raws {
+		rows, cols := shapes[k][0], shapes[k][1]
+		if want := uint64(rows) * uint64(cols) * 8; uint64(len(raw)) != want {
+			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint64 is %d bytes", ins[k], len(raw), rows, cols, want)
+		}
+		ms[k] = merkle.Matrix{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}
+		for i := range ms[k].Data {
+			ms[k].Data[i] = binary.LittleEndian.Uint64(raw[8*i:])
+		}
+	}
+	if len(ms) > 1 {
+		return c.CommitMatrices(ms, hash)
+	}
+	return c.CommitMatrix(ms[0], hash)
+}
+
+// The hashes the commit command's leaves come from.
+var (
+	_ merkle.RowHash    = rescue.MerkleMerge{}
+	_ merkle.RecordHash = blake3.MerkleMerge{}
+)

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// writeFieldMatrix writes a seeded rows x cols matrix of field elements as
+// little-endian uint64, row by row, and returns it with the file's path.
+func writeFieldMatrix(t *testing.T, dir string, rows, cols int, seed uint64) (merkle.Matrix, string) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 3))
+	m := merkle.Matrix{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}
+	raw := make([]byte, 8*len(m.Data))
+	for i := range m.Data {
+		m.Data[i] = r.Uint64N(rescue.P)
+		if i%7 == 0 {
+			m.Data[i] = rescue.P - 1
+		}
+		binary.LittleEndian.PutUint64(raw[8*i:], m.Data[i])
+	}
+	path := filepath.Join(dir, fmt.Sprintf("matrix-%dx%d.bin", rows, cols))
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+	return m, path
+}
+
+func schedule(t *testing.T, s string) merkle.Schedule {
+	t.Helper()
+	sc, err := parseSchedule(s)
+	require.NoError(t, err)
+	return sc
+}
+
+func TestCommitMatrixCLI(t *testing.T) {
+	dir := t.TempDir()
+	m, in := writeFieldMatrix(t, dir, 16, 9, 5)
+	ref, err := merkle.CommitMatrix(nil, m, rescue.MerkleMerge{}, merkle.Options{})
+	require.NoError(t, err)
+	root := ref.Root()
+	for _, backend := range append(gputest.Backends(), "cpu") {
+		out := filepath.Join(dir, "nodes-"+backend)
+		stdout, _, err := wgbench(t, "commit", "--backend", backend, "--matrix", "16x9", "--in", in, "--out", out)
+		require.NoError(t, err, backend)
+		require.Equal(t, hex.EncodeToString(root[:])+"\n", stdout, backend)
+		requireFile(t, out, wgpu.Bytes(ref.Nodes()))
+	}
+	// A proof of row 5: its leaf is the row's hash, and merkle verify
+	// takes it.
+	stdout, _, err := wgbench(t, "commit", "--backend", gputest.Backends()[0], "--matrix", "16X9", "--hash", "rescue", "--in", in, "--prove", "5")
+	require.NoError(t, err)
+	proof := filepath.Join(dir, "proof.json")
+	require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
+	p, err := readProof(proof)
+	require.NoError(t, err)
+	require.Equal(t, rescue.MerkleMerge{}.HashRow(m.Row(5)), p.Leaf)
+	require.True(t, merkle.VerifyRow(rescue.MerkleMerge{}, root, 16, m.Row(5), p))
+	_, _, err = wgbench(t, "merkle", "verify", "--hash", "rescue", "--proof", proof, "--root", hex.EncodeToString(root[:]), "--leaves", "16")
+	require.NoError(t, err)
+
+	// Bad input says what is wrong.
+	bad := mustRead(t, in)
+	binary.LittleEndian.PutUint64(bad[8*(3*9+4):], rescue.P+2)
+	badPath := filepath.Join(dir, "bad.bin")
+	require.NoError(t, os.WriteFile(badPath, bad, 0o644))
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--in", badPath}, "row 3, column 4", "not a Goldilocks field element")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x8", "--in", in}, "has 1152 bytes: a 16x8 matrix of little-endian uint64 is 1024 bytes")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "12x12", "--in", in}, "power of two")
+	for _, shape := range []string{"16", "16x", "x9", "0x9", "16x-1", "axb"} {
+		requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", shape, "--in", in}, "want ROWSxCOLS")
+	}
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--in", in}, "give one of --matrix")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--records", "8", "--in", in}, "give one of --matrix")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9"}, "--in FILE is required")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--hash", "blake3", "--in", in}, "blake3 does not hash rows")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--hash", "sha1", "--in", in}, `unknown hash "sha1"`)
+}
+
+// TestCommitMatricesCLI: several --matrix/--in pairs commit to matrices
+// of different heights in one tree.
+func TestCommitMatricesCLI(t *testing.T) {
+	dir := t.TempDir()
+	a, inA := writeFieldMatrix(t, dir, 32, 3, 1)
+	b, inB := writeFieldMatrix(t, dir, 8, 5, 2)
+	c, inC := writeFieldMatrix(t, dir, 32, 2, 3)
+	ref, err := merkle.CommitMatrices(nil, []merkle.Matrix{a, b, c}, rescue.MerkleMerge{}, merkle.Options{})
+	require.NoError(t, err)
+	root := ref.Root()
+	for _, backend := range append(gputest.Backends(), "cpu") {
+		out := filepath.Join(dir, "nodes")
+		stdout, _, err := wgbench(t, "commit", "--backend", backend, "--matrix", "32x3", "--in", inA, "--matrix", "8x5", "--in", inB, "--matrix", "32x2", "--in", inC, "--out", out)
+		require.NoError(t, err, backend)
+		require.Equal(t, hex.EncodeToString(root[:])+"\n", stdout, backend)
+		requireFile(t, out, wgpu.Bytes(ref.Nodes()))
+	}
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "8x5"}, "2 --matrix shapes and 1 --in files")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "8x5", "--in", inB, "--prove", "3"}, "--prove opens one matrix")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "8x5", "--in", inB, "--hash", "rescue:2,blake3"}, "one hash, not the schedule")
+	_, inD := writeFieldMatrix(t, dir, 6, 5, 4)
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "32x3", "--in", inA, "--matrix", "6x5", "--in", inD}, "matrix 1 has 6 rows: matrices committed together have power-of-two heights")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "3", "--in", inA, "--in", inB}, "--records takes one --in")
+}
+
+func TestCommitRecordsCLI(t *testing.T) {
+	dir := t.TempDir()
+	const n, size = 64, 37
+	records := make([]byte, n*size)
+	for i := range records {
+		records[i] = byte(i*13 + i>>8)
+	}
+	in := filepath.Join(dir, "records.bin")
+	require.NoError(t, os.WriteFile(in, records, 0o644))
+	for _, h := range []string{"", "blake3", "blake3:2,rescue"} {
+		s := schedule(t, "blake3")
+		if h != "" {
+			s = schedule(t, h)
+		}
+		c, err := merkle.NewCommitter(nil, s, merkle.Options{})
+		require.NoError(t, err)
+		ref, err := c.CommitRecords(records, size, blake3.MerkleMerge{})
+		require.NoError(t, err)
+		root := ref.Root()
+		for _, backend := range append(gputest.Backends(), "cpu") {
+			args := []string{"commit", "--backend", backend, "--records", "37", "--in", in}
+			if h != "" {
+				args = append(args, "--hash", h)
+			}
+			stdout, _, err := wgbench(t, args...)
+			require.NoError(t, err, "%s %s", h, backend)
+			require.Equal(t, hex.EncodeToString(root[:])+"\n", stdout, "%s %s", h, backend)
+		}
+		if h == "" {
+			continue
+		}
+		stdout, _, err := wgbench(t, "commit", "--backend", gputest.Backends()[0], "--records", "37", "--in", in, "--hash", h, "--prove", "41")
+		require.NoError(t, err)
+		proof := filepath.Join(dir, "proof.json")
+		require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
+		p, err := readProof(proof)
+		require.NoError(t, err)
+		require.Equal(t, blake3.Sum256(records[41*size:42*size]), p.Leaf)
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", h, "--proof", proof, "--root", hex.EncodeToString(root[:]), "--leaves", "64")
+		require.NoError(t, err, h)
+	}
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "36", "--in", in}, "not a whole number of 36-byte records")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "0", "--in", in}, "1 byte or more")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "37", "--hash", "rescue", "--in", in}, "rescue does not hash records")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "37", "--hash", "rescue:2,blake3", "--in", in}, "rescue does not hash records")
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--records", "37", "--hash", "blake3:9,rescue", "--in", in}, "covers 10 levels, but a tree of 64 leaves has 6")
+}
+
+// TestMerkleMixedCLI: merkle, prove and verify with a schedule for --hash.
+func TestMerkleMixedCLI(t *testing.T) {
+	dir := t.TempDir()
+	const n = 64
+	leaves, in := writeLeaves(t, dir, blake3.MerkleMerge{}, n, 9)
+	for _, h := range []string{"blake3:2,rescue", "blake3:5,rescue", "rescue:1,blake3"} {
+		s := schedule(t, h)
+		if h == "rescue:1,blake3" {
+			leaves, in = writeLeaves(t, dir, rescue.MerkleMerge{}, n, 9)
+		}
+		ref, err := merkle.BuildMixedCPU(leaves, s)
+		require.NoError(t, err)
+		r := ref.Root()
+		root := hex.EncodeToString(r[:])
+		for _, backend := range append(gputest.Backends(), "cpu") {
+			out := filepath.Join(dir, "nodes")
+			stdout, _, err := wgbench(t, "merkle", "--backend", backend, "--hash", h, "--in", in, "--out", out)
+			require.NoError(t, err, "%s %s", h, backend)
+			require.Equal(t, root+"\n", stdout, "%s %s", h, backend)
+			requireFile(t, out, wgpu.Bytes(ref.Nodes()))
+		}
+		stdout, _, err := wgbench(t, "merkle", "prove", "--backend", gputest.Backends()[0], "--hash", h, "--in", in, "--index", "13")
+		require.NoError(t, err)
+		proof := filepath.Join(dir, "proof.json")
+		require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", h, "--proof", proof, "--root", root, "--leaves", "64")
+		require.NoError(t, err, h)
+		_, stderr, err := wgbench(t, "merkle", "verify", "--hash", h, "--proof", proof)
+		require.NoError(t, err, h)
+		require.Contains(t, stderr, "taken from the proof itself")
+		// Another schedule, or one hash, does not give this root.
+		_, stderr, err = wgbench(t, "merkle", "verify", "--hash", "blake3:3,rescue", "--proof", proof, "--root", root, "--leaves", "64")
+		require.Equal(t, exitError{1}, err, h)
+		require.Contains(t, stderr, "does not verify")
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", "blake3", "--proof", proof, "--root", root, "--leaves", "64")
+		require.Equal(t, exitError{1}, err, h)
+		var p merkle.Proof
+		p, err = readProof(proof)
+		require.NoError(t, err)
+		leaf := hex.EncodeToString(p.Leaf[:])
+		require.NoError(t, os.WriteFile(proof, []byte(strings.Replace(stdout, leaf, flipDigit(leaf, 3), 1)), 0o644))
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", h, "--proof", proof, "--root", root, "--leaves", "64")
+		require.Equal(t, exitError{1}, err, h)
+	}
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:7,rescue", "--in", in}, "a tree of 64 leaves has 6")
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,sha1", "--in", in}, `unknown hash "sha1"`)
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,rescue", "--in", in, "--range", "1/4"}, "builds trees of one hash")
+}
