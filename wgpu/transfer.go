@@ -264,7 +264,9 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 	}
 	p := c.staging
 	for pos := int64(0); pos < n; {
+		endWait := Span("upload: map a staging slot")
 		s, err := p.upSlot(p.next%p.ring, p.slotFor(uint64(n-pos)))
+		endWait(0)
 		if err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
@@ -278,12 +280,18 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 		for i := chunk; i < padded; i++ {
 			m[i] = 0
 		}
-		if err := fill(m[:chunk], pos); err != nil {
+		endFill := Span("upload: fill staging")
+		err = fill(m[:chunk], pos)
+		endFill(chunk)
+		if err != nil {
 			s.buf.TryUnmap()
 			s.mapped = false
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
-		if err := s.buf.TryUnmap(); err != nil {
+		endUnmap := Span("upload: unmap")
+		err = s.buf.TryUnmap()
+		endUnmap(0)
+		if err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		s.mapped = false

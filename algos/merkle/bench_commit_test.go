@@ -7,6 +7,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -88,5 +89,63 @@ func BenchmarkCommitRecords(b *testing.B) {
 				return err
 			})
 		}
+	}
+}
+
+// BenchmarkCommitMatrix1M commits a 2^20 x 128 matrix of Goldilocks
+// elements (1 GiB: a trace or LDE commitment of the size provers publish
+// figures for) with Rescue and Poseidon2 on the first backend's GPU,
+// reporting the kernel time (rows hashed and tree built), the end-to-end
+// time and, beside them, the upload of the matrix alone (upload-ms). Not
+// run with -short (the CPU would take minutes); -test.bench CommitMatrix1M.
+func BenchmarkCommitMatrix1M(b *testing.B) {
+	if testing.Short() {
+		b.Skip("2^20 x 128 matrix: not with -short")
+	}
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	m := randomMatrix(1<<20, 128, 7)
+	bytes := int64(len(m.Data)) * 8
+	buf, err := ctx.NewBuffer("matrix upload", uint64(bytes))
+	if err != nil {
+		b.Fatal(err)
+	}
+	upload := func() time.Duration {
+		start := time.Now()
+		if err := ctx.Upload(buf, 0, wgpu.Bytes(m.Data)); err != nil {
+			b.Fatal(err)
+		}
+		if err := ctx.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	upload()
+	up := upload()
+	buf.Release()
+	for _, hash := range []merkle.RowHash{rescue.MerkleMerge{}, poseidon2.MerkleMerge{}} {
+		b.Run(hash.(merkle.Hash).Name(), func(b *testing.B) {
+			var tm wgpu.Timing
+			c, err := merkle.NewCommitter(ctx, merkle.Uniform(hash.(merkle.Hash)), merkle.Options{Timing: &tm})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Release()
+			if _, err := c.CommitMatrix(m, hash); err != nil { // compiles the kernels
+				b.Fatal(err)
+			}
+			b.SetBytes(bytes)
+			var kernel time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := c.CommitMatrix(m, hash); err != nil {
+					b.Fatal(err)
+				}
+				kernel += tm.Elapsed()
+			}
+			b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
+			b.ReportMetric(float64(up.Microseconds())/1e3, "upload-ms")
+			b.ReportMetric(float64(len(m.Data)/128)*float64(b.N)/kernel.Seconds(), "rows/s")
+		})
 	}
 }

@@ -13,11 +13,12 @@ import (
 // adapterJSON holds the fields of devices --json that scripts read; JSON
 // field names match case-insensitively.
 type adapterJSON struct {
-	Index   int    `json:"index"`
-	Name    string `json:"name"`
-	Backend string `json:"backend"`
-	Type    string `json:"type"`
-	Limits  struct {
+	Index    int      `json:"index"`
+	Name     string   `json:"name"`
+	Backend  string   `json:"backend"`
+	Type     string   `json:"type"`
+	Features []string `json:"features"`
+	Limits   struct {
 		MaxStorageBindingSize uint64 `json:"max_storage_binding_size"`
 	} `json:"limits"`
 }
@@ -61,14 +62,17 @@ func TestDevicesTable(t *testing.T) {
 	stdout, _, err := wgbench(t, "devices")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
-	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +MAX BINDING +MAX BUFFER +WG STORAGE$`, lines[0])
+	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +MAX BINDING +MAX BUFFER +WG STORAGE +FEATURES$`, lines[0])
 	all := listAdapters(t)
 	require.Len(t, lines, 1+len(all))
 	for i, a := range all {
 		require.Equal(t, strconv.Itoa(a.Index), strings.Fields(lines[i+1])[0])
 		require.Contains(t, lines[i+1], a.Name)
 		require.Contains(t, lines[i+1], "  "+a.Backend+"  ")
-		require.Regexp(t, ` \d+ KiB$`, lines[i+1], "workgroup storage column")
+		require.Regexp(t, ` \d+ KiB +\S+$`, lines[i+1], "workgroup storage and features columns")
+		if len(a.Features) > 0 {
+			require.True(t, strings.HasSuffix(lines[i+1], strings.Join(a.Features, ",")), lines[i+1])
+		}
 	}
 
 	stdout, _, err = wgbench(t, "devices", "--backend", "cpu")

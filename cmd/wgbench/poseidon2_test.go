@@ -180,7 +180,7 @@ func TestPoseidon2Merkle(t *testing.T) {
 		})
 	}
 	_, _, err = wgbench(t, "merkle", "--hash", "nope", "--in", in)
-	require.ErrorContains(t, err, "blake3, rescue, poseidon2")
+	require.ErrorContains(t, err, "blake3, rescue, rpo, poseidon2")
 }
 
 // TestBenchPoseidon2 runs the suite at its quick sizes and checks the
