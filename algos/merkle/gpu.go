@@ -76,6 +76,14 @@ type Options struct {
 	// Timing, when non-nil, receives each build's timing, summed over its
 	// submissions (on the CPU, its wall time).
 	Timing *wgpu.Timing
+	// CapHeight, when above 0, keeps on the host only the top CapHeight+1
+	// levels of the trees Build and a Builder make: the root down to the
+	// cap, at most 2^CapHeight nodes that are the roots of equal subtrees
+	// (plonky2's Merkle cap). The levels below are neither brought back
+	// from the device nor allocated; a proof rebuilds the subtrees it needs
+	// from the leaves (Tree.Subtree). 0 keeps every node, as does a height
+	// of the tree's depth minus 1 or more. BuildOn does not take it.
+	CapHeight int
 }
 
 // defaultWorkgroup is the workgroup size of a hash without Tuning.
@@ -153,6 +161,9 @@ func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
+	if err := checkCapHeight(opts.CapHeight); err != nil {
+		return nil, err
+	}
 	b := &Builder{ctx: ctx, hash: hash, opts: opts}
 	if ctx != nil {
 		items := wgpu.PieceItems(ctx.Limits(), DigestSize)
@@ -205,6 +216,9 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {
 		return nil, err
+	}
+	if b.byLevels(n) {
+		return b.buildByLevels(t, leaves)
 	}
 	if b.ctx == nil {
 		// Options the GPU would reject are errors here too.
@@ -270,6 +284,9 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 	if err := CheckSize(n); err != nil {
 		return [32]byte{}, err
 	}
+	if !perfect(n) {
+		return b.rootByLevels(leaves)
+	}
 	r, err := b.run(n)
 	if err != nil {
 		return [32]byte{}, err
@@ -287,10 +304,10 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 // digests) into the first n digests of nodes, on the device alone: nothing
 // is uploaded, read back or checked, so leaves can come from another kernel
 // and the nodes go on to one. Node 0 is not written. n must be a power of
-// two from 2 to SubtreeLeaves().
+// two from 2 to SubtreeLeaves(); CapHeight does not apply.
 func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
-	if err := CheckSize(n); err != nil {
-		return err
+	if !perfect(n) {
+		return fmt.Errorf("merkle: BuildBuffers: %d leaves: it builds a power of two of leaves, from 2 to SubtreeLeaves() (build other counts with Build)", n)
 	}
 	if b.ctx == nil {
 		return fmt.Errorf("merkle: BuildBuffers: device buffers need a Context (a nil one builds on the CPU: use Build)")
@@ -442,8 +459,9 @@ func (r *run) build(dst func() [][32]byte, leaves [][32]byte) error {
 }
 
 // subtree builds the tree of leaves (at most maxLeaves) into the nodes dst
-// returns, or node 1 alone when they are fewer than len(leaves), through
-// the Builder's buffers.
+// returns, through the Builder's buffers; when they are fewer than
+// len(leaves), a power of two, only that prefix of the nodes comes back
+// (node 1 alone for 2; node 0 is not written), the top levels of the heap.
 func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	if err := r.ctx.Upload(r.leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
 		return fmt.Errorf("merkle: upload leaves: %w", err)
@@ -462,8 +480,8 @@ func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	}
 	nodes := dst()
 	if len(nodes) < len(leaves) {
-		if err := r.ctx.Download(wgpu.Bytes(nodes[1:2]), r.nodeBuf, DigestSize); err != nil {
-			return fmt.Errorf("merkle: download the root: %w", err)
+		if err := r.ctx.Download(wgpu.Bytes(nodes[1:]), r.nodeBuf, DigestSize); err != nil {
+			return fmt.Errorf("merkle: download the top %d nodes: %w", len(nodes)-1, err)
 		}
 		return nil
 	}
