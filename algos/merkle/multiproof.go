@@ -376,7 +376,10 @@ const (
 // checkFormat returns an error unless format and version name the form
 // want (what names it in errors); a single proof may leave both out.
 func checkFormat(what, want, format string, version *int, required bool) error {
-	if format == "" && !required {
+	if format == "" {
+		if required {
+			return fmt.Errorf(`merkle: %s: no "format": want "format": %q (a proof without one is a single Proof)`, what, want)
+		}
 		format = want
 	}
 	if format != want {
