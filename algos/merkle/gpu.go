@@ -78,8 +78,8 @@ type Options struct {
 	Timing *wgpu.Timing
 	// CapHeight, when above 0, keeps on the host only the top CapHeight+1
 	// levels of the trees Build and a Builder make: the root down to the
-	// cap, at most 2^CapHeight nodes that are the roots of equal subtrees
-	// (plonky2's Merkle cap). The levels below are neither brought back
+	// cap, at most 2^CapHeight nodes that are the roots of equal subtrees,
+	// the last of which may hold fewer leaves (plonky2's Merkle cap). The levels below are neither brought back
 	// from the device nor allocated; a proof rebuilds the subtrees it needs
 	// from the leaves (Tree.Subtree). 0 keeps every node, as does a height
 	// of the tree's depth minus 1 or more. BuildOn does not take it.
@@ -124,9 +124,10 @@ func settings(hash Hash, opts Options, n int) (Approach, int, error) {
 }
 
 // Build builds the tree of leaves with hash on ctx's GPU, or with a nil ctx
-// on all CPU cores (BuildCPU). len(leaves) must be a power of two, at least
-// 2, and every leaf a digest the hash accepts. The tree keeps leaves (it
-// does not copy them).
+// on all CPU cores (BuildCPU). There must be at least one leaf (any count:
+// the package doc says how counts that are not powers of two are built),
+// and every leaf a digest the hash accepts. The tree keeps leaves (it does
+// not copy them).
 func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {
@@ -261,7 +262,8 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 
 // Root returns the root of the tree of leaves, as Build(...).Root() would,
 // without bringing the other nodes back: the read-back is one digest per
-// subtree instead of all N nodes, and no host memory is allocated for them.
+// subtree instead of all the nodes, and no host memory is allocated for
+// them.
 func Root(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -15,10 +16,12 @@ import (
 // paths to the root that are not themselves on one of those paths. Shared
 // nodes appear once and nodes computable from the leaves not at all. Its
 // nodes are in a fixed order, level by level from the leaves up and left
-// to right in a level, the order of merkletreejs's level-wise multi-proofs
-// (testdata/merkletreejs_blake3.json). A verifier walks the same order:
+// to right in a level (the order of merkletreejs's multi-proofs, which can
+// repeat a node and, for counts that are not powers of two, hold one that
+// is no sibling; these do neither). A verifier walks the same order:
 // merging the leaves and nodes it has, it takes the next proof node
-// whenever a node's sibling is neither proven nor computed.
+// whenever a node's sibling is neither proven nor computed, and a proof
+// must hold exactly the nodes the walk takes, so it has one form.
 //
 // Pruned paths are plonky2's compressed Merkle proofs
 // (plonky2/src/hash/path_compression.rs): one path per proven leaf, in the
@@ -90,7 +93,7 @@ func walkMulti(n int, pos []int, vals [][32]byte, merge func(a, b [32]byte) [32]
 func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 	l := newLayout(len(t.leaves))
 	out := make([][32]byte, len(ps))
-	below := map[int][]int{} // subtree: the indices in ps of its nodes
+	var below map[int][]int // subtree: the indices in ps of its nodes
 	for k, p := range ps {
 		switch {
 		case p.level == 0:
@@ -98,16 +101,14 @@ func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 		case t.capped == nil || p.level >= t.capped.level:
 			out[k] = t.nodes[l.off[p.level]+p.pos]
 		default:
+			if below == nil {
+				below = map[int][]int{}
+			}
 			s := p.pos >> (t.capped.level - p.level)
 			below[s] = append(below[s], k)
 		}
 	}
-	subtrees := make([]int, 0, len(below))
-	for s := range below {
-		subtrees = append(subtrees, s)
-	}
-	slices.Sort(subtrees)
-	for _, s := range subtrees {
+	for _, s := range slices.Sorted(maps.Keys(below)) {
 		sub, err := t.Subtree(t.capped.ctx, s, t.capped.opts)
 		if err != nil {
 			return nil, err
