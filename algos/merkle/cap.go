@@ -17,9 +17,9 @@ import (
 // last one may hold fewer), and the levels above it. These are the first
 // nodes of the whole tree's array, in the same places. Building costs the
 // same merges, but the GPU brings back only the top levels, and the CPU
-// keeps only one subtree's nodes per core at a time (TestCapMemory: for
-// 2^16 leaves and cap height 6, the full build allocates 2 MiB, the
-// capped one under 1/8 of that on the CPU and 15 KB on the GPU). A proof of a leaf
+// keeps only one subtree's nodes per core at a time (TestCapMemory builds
+// 2^16 leaves with cap height 6 and requires the capped build to allocate
+// under 1/8 of the full build's 2 MiB, on the CPU and on the GPU). A proof of a leaf
 // rebuilds the leaf's subtree from the leaves, which the tree keeps (they
 // are the caller's memory): the nodes of 2^k leaves, once for each subtree
 // a proof touches, on the Context the tree was built on.
