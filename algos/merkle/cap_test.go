@@ -226,3 +226,33 @@ func FuzzBuildGPU(f *testing.F) {
 		require.Equal(t, bits.Len(uint(n-1)), len(levels)-1)
 	})
 }
+
+// TestPartsNoLeaks: builds by parts, capped builds and the proofs that
+// rebuild subtrees leave no device buffers behind, failing or not.
+func TestPartsNoLeaks(t *testing.T) {
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		leaves := randomLeaves(mixHash{}, 3000, 4) // parts of 2048 and less under small limits
+		bad := randomLeaves(rescue.MerkleMerge{}, 13, 4)
+		bad[12] = [32]byte{0: 1, 1: 0xff, 2: 0xff, 3: 0xff, 4: 0xff, 5: 0xff, 6: 0xff, 7: 0xff}
+		gputest.NoLeaks(t, ctx, func() error {
+			if _, err := merkle.Build(ctx, leaves, mixHash{}, merkle.Options{}); err != nil {
+				return err
+			}
+			if _, err := merkle.Root(ctx, leaves, mixHash{}, merkle.Options{}); err != nil {
+				return err
+			}
+			tree, err := merkle.Build(ctx, leaves, mixHash{}, merkle.Options{CapHeight: 3})
+			if err != nil {
+				return err
+			}
+			if _, err := tree.MultiProof([]int{0, 1500, 2999}); err != nil {
+				return err
+			}
+			_, err = merkle.Build(ctx, bad, rescue.MerkleMerge{}, merkle.Options{CapHeight: 1})
+			require.ErrorContains(t, err, "leaf 12")
+			return nil
+		})
+	}
+	gputest.ForEach(t, check)
+	gputest.ForEachSmall(t, check)
+}
