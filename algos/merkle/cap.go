@@ -79,14 +79,7 @@ func (b *Builder) buildByLevels(t *Tree, leaves [][32]byte) (*Tree, error) {
 	if k > 0 {
 		low = k
 	}
-	size := l.size(low)
-	var nodes [][32]byte
-	if t != nil && cap(t.nodes) >= size {
-		nodes = t.nodes[:size]
-		nodes[0] = [32]byte{}
-	} else {
-		nodes = make([][32]byte, size)
-	}
+	nodes := t.reuse(l.size(low))
 	if b.ctx != nil {
 		if _, err := b.buildParts(nodes, leaves, l, low); err != nil {
 			return nil, err

@@ -62,6 +62,17 @@ func (l *layout) level(nodes [][32]byte, j int) [][32]byte {
 	return nodes[l.off[j] : l.off[j]+l.width(j)]
 }
 
+// reuse returns size nodes for a build into t: t's node memory when t is
+// not nil and holds enough, else new memory; node 0 is zero.
+func (t *Tree) reuse(size int) [][32]byte {
+	if t == nil || cap(t.nodes) < size {
+		return make([][32]byte, size)
+	}
+	nodes := t.nodes[:size]
+	nodes[0] = [32]byte{}
+	return nodes
+}
+
 // perfect reports whether n leaves make a perfect tree, a power of two of
 // at least 2: the trees the GPU builds as one heap.
 func perfect(n int) bool { return n >= 2 && n&(n-1) == 0 }

@@ -111,14 +111,7 @@ func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool) (*Tree, error) 
 		}
 	}
 	l := newLayout(n)
-	size := l.size(l.low())
-	var nodes [][32]byte
-	if t != nil && cap(t.nodes) >= size {
-		nodes = t.nodes[:size]
-		nodes[0] = [32]byte{}
-	} else {
-		nodes = make([][32]byte, size)
-	}
+	nodes := t.reuse(l.size(l.low()))
 	l.buildCPU(nodes, leaves, hash)
 	built := &Tree{hash: hash, leaves: leaves, nodes: nodes}
 	if t != nil {
