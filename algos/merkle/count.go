@@ -245,6 +245,12 @@ func (b *Builder) buildParts(nodes, leaves [][32]byte, l *layout, low int) ([32]
 	return l.tails(nodes, &roots, low, b.hash), nil
 }
 
+// bigLevel is the most nodes of a level that levels brings back through
+// its scratch memory (1 MiB): larger levels go straight to their places,
+// so that a tree that is not a power of two costs no second copy of its
+// nodes in host memory.
+var bigLevel = 1 << 15
+
 // levels builds the perfect tree of leaves on the GPU and puts each level
 // j (1 to log2(len(leaves))) that dst(j) wants into dst(j), a slice of
 // that level's width; it returns the root. Only what is wanted comes back:
@@ -267,7 +273,14 @@ func (r *run) levels(leaves [][32]byte, dst func(j int) [][32]byte, scratch *[][
 				break
 			}
 		}
-		size := 2 * (m >> lowest)
+		// The levels of more than bigLevel nodes come back straight into
+		// their places, one download each; the smaller ones above them in
+		// one download of the heap's prefix, through scratch.
+		top := lowest
+		for top < depth && m>>top > bigLevel {
+			top++
+		}
+		size := 2 * (m >> top)
 		if cap(*scratch) < size {
 			*scratch = make([][32]byte, size)
 		}
@@ -276,9 +289,15 @@ func (r *run) levels(leaves [][32]byte, dst func(j int) [][32]byte, scratch *[][
 			return [32]byte{}, err
 		}
 		for j := lowest; j <= depth; j++ {
-			if d := dst(j); d != nil {
-				w := m >> j
+			d := dst(j)
+			if d == nil {
+				continue
+			}
+			w := m >> j
+			if j >= top {
 				copy(d, buf[w:2*w])
+			} else if err := r.ctx.Download(wgpu.Bytes(d), r.nodeBuf, uint64(w*DigestSize)); err != nil {
+				return [32]byte{}, fmt.Errorf("merkle: download level %d: %w", j, err)
 			}
 		}
 		return buf[1], nil
