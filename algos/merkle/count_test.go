@@ -2,7 +2,6 @@ package merkle_test
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/bits"
@@ -445,6 +444,3 @@ func TestRangesRejectOddCounts(t *testing.T) {
 	_, err = merkle.JoinProofs(p, merkle.Proof{Leaves: 1, Leaf: p.Root, Root: p.Root})
 	require.ErrorContains(t, err, "the lower proof states 6 leaves: join takes proofs in trees of a power of two")
 }
-
-// hexOf is a digest's hex form, for messages.
-func hexOf(d [32]byte) string { return hex.EncodeToString(d[:]) }
