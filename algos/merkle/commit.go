@@ -534,3 +534,13 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 		func(lo, hi int) []byte { return records[lo*size : hi*size] },
 		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(size), uint32(first)} })
 }
+
+// checkPerfect returns an error unless n leaves make a perfect tree (a
+// power of two, at least 2): what matrix commitments, record trees and
+// mixed trees build; other counts are built by Build and BuildCPU.
+func checkPerfect(n int) error {
+	if n < 2 || n&(n-1) != 0 {
+		return fmt.Errorf("merkle: %d leaves: matrix commitments, record trees and mixed trees take a power of two of leaves, at least 2 (Build takes any count)", n)
+	}
+	return nil
+}

@@ -3,8 +3,10 @@ package merkle_test
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -129,4 +131,122 @@ func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
 	if q.Verify(rp) {
 		t.Errorf("a proof with path[0] element 0 stored as 0+p verifies")
 	}
+}
+
+// fuzzTree is the tree the set-proof fuzzers check claims against: the
+// golden trees' leaves, 64 of them or 100.
+func fuzzTree(f *testing.F, hash merkle.Hash, n int) *merkle.Tree {
+	tree, err := merkle.BuildCPU(randomLeaves(hash, n, 42), hash)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return tree
+}
+
+// setSeeds adds the golden file name of each hash, and variants of it,
+// to f's corpus.
+func setSeeds(f *testing.F, name string) {
+	for _, h := range []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}} {
+		b, err := os.ReadFile(filepath.Join("testdata", name+"_"+h.Name()+".json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		s := string(b)
+		f.Add(b)
+		f.Add([]byte(strings.ToUpper(s)))
+		f.Add([]byte(strings.Replace(s, `"version": 1`, `"version": 2`, 1)))
+		f.Add([]byte(strings.Replace(s, `"leaves": 64`, `"leaves": 63`, 1)))
+		f.Add([]byte(strings.Replace(s, `"leaves": 100`, `"leaves": 101`, 1)))
+		f.Add([]byte(strings.Replace(s, "    3,\n", "    4,\n", 1)))
+		f.Add([]byte(strings.Replace(s, "    5,\n", "    -5,\n", 1)))
+		f.Add([]byte(strings.Replace(s, "  ],\n  \"root\"", "  , []],\n  \"root\"", 1)))
+	}
+	for _, s := range []string{
+		``, `null`, `{}`, `[]`, `{"format":"multi"}`, `{"format":"pruned","version":1}`,
+		`{"format":"multi","version":1,"leaves":1,"indices":[0],"values":["` + strings.Repeat("ab", 32) + `"],"nodes":[],"root":"` + strings.Repeat("ab", 32) + `"}`,
+		`{"format":"pruned","version":1,"leaves":1,"indices":[0,0],"values":["` + strings.Repeat("ab", 32) + `","` + strings.Repeat("ab", 32) + `"],"paths":[[],null],"root":"` + strings.Repeat("ab", 32) + `"}`,
+		`{"format":"multi","version":1,"leaves":9223372036854775807,"indices":[9223372036854775806],"values":["` + strings.Repeat("0", 64) + `"],"nodes":[],"root":"` + strings.Repeat("1", 64) + `"}`,
+	} {
+		f.Add([]byte(s))
+	}
+}
+
+// sound fails t if a proof that verifies against the tree's root and size
+// claims a leaf the tree does not have: its values must be the leaves at
+// its indices.
+func sound(t *testing.T, tree *merkle.Tree, indices []int, values [][32]byte) {
+	for k, i := range indices {
+		if i < 0 || i >= tree.Len() || tree.Leaves()[i] != values[k] {
+			t.Fatalf("a proof that leaf %d is %x verified", i, values[k])
+		}
+	}
+}
+
+// FuzzMultiProofJSON parses arbitrary text as a multi-proof. Parsing never
+// panics; what parses marshals to JSON that parses to the same proof; and
+// a proof that verifies against one of the golden trees' roots and sizes
+// states only leaves that tree has.
+func FuzzMultiProofJSON(f *testing.F) {
+	setSeeds(f, "multiproof")
+	hashes := []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}}
+	trees := map[merkle.Hash]*merkle.Tree{}
+	for _, h := range hashes {
+		trees[h] = fuzzTree(f, h, 64)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var mp merkle.MultiProof
+		if err := json.Unmarshal(b, &mp); err != nil {
+			return
+		}
+		out, err := json.Marshal(mp)
+		if err != nil {
+			t.Fatalf("marshal %+v: %v", mp, err)
+		}
+		var back merkle.MultiProof
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("the proof's own JSON %s does not parse: %v", out, err)
+		}
+		if !reflect.DeepEqual(mp, back) {
+			t.Fatalf("JSON round trip changed the proof: %s", out)
+		}
+		for _, h := range hashes {
+			tree := trees[h]
+			if merkle.VerifyMulti(h, tree.Root(), tree.Len(), mp) {
+				sound(t, tree, mp.Indices, mp.Values)
+			}
+		}
+	})
+}
+
+// FuzzPrunedProofJSON is FuzzMultiProofJSON for pruned paths.
+func FuzzPrunedProofJSON(f *testing.F) {
+	setSeeds(f, "pruned")
+	hashes := []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}}
+	trees := map[merkle.Hash]*merkle.Tree{}
+	for _, h := range hashes {
+		trees[h] = fuzzTree(f, h, 100)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var pp merkle.PrunedProof
+		if err := json.Unmarshal(b, &pp); err != nil {
+			return
+		}
+		out, err := json.Marshal(pp)
+		if err != nil {
+			t.Fatalf("marshal %+v: %v", pp, err)
+		}
+		var back merkle.PrunedProof
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("the proof's own JSON %s does not parse: %v", out, err)
+		}
+		if len(back.Indices) != len(pp.Indices) || len(back.Paths) != len(pp.Paths) || fmt.Sprint(back) != fmt.Sprint(pp) {
+			t.Fatalf("JSON round trip changed the proof: %s", out)
+		}
+		for _, h := range hashes {
+			tree := trees[h]
+			if merkle.VerifyPruned(h, tree.Root(), tree.Len(), pp) {
+				sound(t, tree, pp.Indices, pp.Values)
+			}
+		}
+	})
 }

@@ -76,6 +76,14 @@ type Options struct {
 	// Timing, when non-nil, receives each build's timing, summed over its
 	// submissions (on the CPU, its wall time).
 	Timing *wgpu.Timing
+	// CapHeight, when above 0, keeps on the host only the top CapHeight+1
+	// levels of the trees Build and a Builder make: the root down to the
+	// cap, at most 2^CapHeight nodes that are the roots of equal subtrees,
+	// the last of which may hold fewer leaves (plonky2's Merkle cap). The levels below are neither brought back
+	// from the device nor allocated; a proof rebuilds the subtrees it needs
+	// from the leaves (Tree.Subtree). 0 keeps every node, as does a height
+	// of the tree's depth minus 1 or more. BuildOn does not take it.
+	CapHeight int
 }
 
 // defaultWorkgroup is the workgroup size of a hash without Tuning.
@@ -116,9 +124,10 @@ func settings(hash Hash, opts Options, n int) (Approach, int, error) {
 }
 
 // Build builds the tree of leaves with hash on ctx's GPU, or with a nil ctx
-// on all CPU cores (BuildCPU). len(leaves) must be a power of two, at least
-// 2, and every leaf a digest the hash accepts. The tree keeps leaves (it
-// does not copy them).
+// on all CPU cores (BuildCPU). There must be at least one leaf (any count:
+// the package doc says how counts that are not powers of two are built),
+// and every leaf a digest the hash accepts. The tree keeps leaves (it does
+// not copy them).
 func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {
@@ -152,6 +161,9 @@ type Builder struct {
 func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 	if hash == nil {
 		return nil, errNoHash
+	}
+	if err := checkCapHeight(opts.CapHeight); err != nil {
+		return nil, err
 	}
 	b := &Builder{ctx: ctx, hash: hash, opts: opts}
 	if ctx != nil {
@@ -206,6 +218,9 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 	if err := CheckSize(n); err != nil {
 		return nil, err
 	}
+	if b.byLevels(n) {
+		return b.buildByLevels(t, leaves)
+	}
 	if b.ctx == nil {
 		// Options the GPU would reject are errors here too.
 		if _, _, err := settings(b.hash, b.opts, n); err != nil {
@@ -247,7 +262,8 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 
 // Root returns the root of the tree of leaves, as Build(...).Root() would,
 // without bringing the other nodes back: the read-back is one digest per
-// subtree instead of all N nodes, and no host memory is allocated for them.
+// subtree instead of all the nodes, and no host memory is allocated for
+// them.
 func Root(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {
@@ -270,6 +286,9 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 	if err := CheckSize(n); err != nil {
 		return [32]byte{}, err
 	}
+	if !perfect(n) {
+		return b.rootByLevels(leaves)
+	}
 	r, err := b.run(n)
 	if err != nil {
 		return [32]byte{}, err
@@ -287,10 +306,10 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 // digests) into the first n digests of nodes, on the device alone: nothing
 // is uploaded, read back or checked, so leaves can come from another kernel
 // and the nodes go on to one. Node 0 is not written. n must be a power of
-// two from 2 to SubtreeLeaves().
+// two from 2 to SubtreeLeaves(); CapHeight does not apply.
 func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
-	if err := CheckSize(n); err != nil {
-		return err
+	if !perfect(n) {
+		return fmt.Errorf("merkle: BuildBuffers: %d leaves: it builds a power of two of leaves, from 2 to SubtreeLeaves() (build other counts with Build)", n)
 	}
 	if b.ctx == nil {
 		return fmt.Errorf("merkle: BuildBuffers: device buffers need a Context (a nil one builds on the CPU: use Build)")
@@ -442,8 +461,9 @@ func (r *run) build(dst func() [][32]byte, leaves [][32]byte) error {
 }
 
 // subtree builds the tree of leaves (at most maxLeaves) into the nodes dst
-// returns, or node 1 alone when they are fewer than len(leaves), through
-// the Builder's buffers.
+// returns, through the Builder's buffers; when they are fewer than
+// len(leaves), a power of two, only that prefix of the nodes comes back
+// (node 1 alone for 2; node 0 is not written), the top levels of the heap.
 func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	if err := r.ctx.Upload(r.leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
 		return fmt.Errorf("merkle: upload leaves: %w", err)
@@ -462,8 +482,8 @@ func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	}
 	nodes := dst()
 	if len(nodes) < len(leaves) {
-		if err := r.ctx.Download(wgpu.Bytes(nodes[1:2]), r.nodeBuf, DigestSize); err != nil {
-			return fmt.Errorf("merkle: download the root: %w", err)
+		if err := r.ctx.Download(wgpu.Bytes(nodes[1:]), r.nodeBuf, DigestSize); err != nil {
+			return fmt.Errorf("merkle: download the top %d nodes: %w", len(nodes)-1, err)
 		}
 		return nil
 	}

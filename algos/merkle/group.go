@@ -22,10 +22,15 @@ func groupRanges(n, k int) int {
 // device (RangeRoot), and the top levels over the range roots on the
 // group's first device (Combine). The root equals Root's; a Group of one
 // builds as Root does. opts.Timing
-// receives the slowest device's range time plus the top's.
+// receives the slowest device's range time plus the top's. A count that is
+// not a power of two is built as its perfect parts, one after another,
+// each over the whole group (count.go).
 func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	if g != nil && g.Len() == 1 {
 		return Root(g.Contexts()[0], leaves, hash, opts)
+	}
+	if !perfect(len(leaves)) {
+		return rootOnParts(g, leaves, hash, opts)
 	}
 	var root [32]byte
 	err := onGroup(g, leaves, hash, opts, func(_ int, b *Builder, _ Range, part [][32]byte) ([32]byte, error) {
@@ -41,10 +46,18 @@ func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 // BuildOn builds the tree of leaves, as Build does, on the devices of g:
 // each range's subtree on the device that takes it, its nodes copied into
 // place on the host by that device's goroutine, and the top levels on the
-// group's first device. The nodes equal Build's.
+// group's first device. The nodes equal Build's. A count that is not a
+// power of two is built as RootOn builds it. It does not take
+// opts.CapHeight: a capped tree is built on one device with Build.
 func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+	if opts.CapHeight != 0 {
+		return nil, fmt.Errorf("merkle: BuildOn: CapHeight %d: a capped tree is built on one device, with Build (or the whole tree on the group with CapHeight 0)", opts.CapHeight)
+	}
 	if g != nil && g.Len() == 1 {
 		return Build(g.Contexts()[0], leaves, hash, opts)
+	}
+	if !perfect(len(leaves)) {
+		return buildOnParts(g, leaves, hash, opts)
 	}
 	n := len(leaves)
 	var nodes [][32]byte

@@ -69,7 +69,7 @@ func (m Matrix) checkShape() error {
 	if m.Cols < 1 {
 		return fmt.Errorf("merkle: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
-	if err := CheckSize(m.Rows); err != nil {
+	if err := checkPerfect(m.Rows); err != nil {
 		return fmt.Errorf("merkle: matrix of %d rows: %w", m.Rows, err)
 	}
 	if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {

@@ -3,10 +3,26 @@
 // rescue.MerkleMerge, or one of your own), and proves and verifies
 // membership on the CPU.
 //
-// The layout is winterfell's: N leaves, N a power of two and at least 2; the
-// tree is an array of N nodes where node 0 is unused (zero), node i is
+// The layout is winterfell's: for N leaves, N a power of two, the tree is
+// an array of N nodes where node 0 is unused (zero), node i is
 // merge(node 2i, node 2i+1), nodes N..2N-1 stand for the leaves, and node 1
 // is the root. Leaves and nodes are 32-byte digests.
+//
+// Any other number of leaves (at least 1) makes a tree by merkletreejs's
+// default rule, which is also the shape of RFC 6962's Merkle Tree Hash:
+// each level's nodes are paired left to right and an odd last node is
+// carried up unchanged, neither hashed nor duplicated. Bitcoin's rule,
+// duplicating it, gives [a, b, c] and [a, b, c, c] the same root
+// (CVE-2012-2459) and spends a merge on nothing; padding to a power of two
+// doubles the work and needs a padding value that cannot be a leaf. The
+// carried node costs nothing, every leaf keeps one position, a tree is the
+// perfect trees of its count's binary decomposition joined from the right
+// (so power-of-two trees are unchanged), and proofs are those of
+// merkletreejs and RFC 6962's shape, tested against merkletreejs's
+// outputs (testdata/merkletreejs_blake3.json). The node array of such a
+// tree holds node 0, then each level from the root down to the one above
+// the leaves, left to right (NodeCount nodes); for a power of two this is
+// the heap layout above. count.go says more.
 //
 // Build runs on the GPU, or with a nil Context on the CPU; BuildCPU is the
 // plain-Go reference it is tested against. Trees larger than one storage
@@ -20,15 +36,24 @@
 // them is the whole tree's root, and JoinProofs joins a proof inside a
 // range with the proof of its root among the M into a proof of the tree.
 //
+// A proof of a set of leaves (MultiProof) holds every node the verifier
+// cannot compute from them once; pruned paths (PrunedProof) are the same
+// nodes as one path per leaf, each without the nodes earlier paths or the
+// leaves already give, as plonky2 compresses its Merkle proofs. Options'
+// CapHeight keeps only the top levels of a tree on the host (plonky2's
+// Merkle cap); its proofs rebuild the subtrees they need (cap.go).
+//
 // What the tree separates: leaves and interior nodes are both 32-byte
 // digests merged by the same function, with no domain separation (this is
 // winterfell's layout, kept so that roots match winterfell's). So the nodes
 // of any level are themselves the leaves of a smaller tree with the same
 // root: node 2 of an 8-leaf tree with the path [node 3] is a valid proof for
-// a 2-leaf tree. A Proof therefore states the tree's size, and Verify
-// checks that the path is exactly log2(N) long and the index below N; a
-// verifier that checks the size against the one it trusts, as it checks the
-// root, cannot be shown an interior node as a leaf. The leaves are taken as
+// a 2-leaf tree, and with carried nodes a proof of leaf 0 of 4 leaves is
+// also one of leaf 0 of 3. A Proof therefore states the tree's size, and
+// Verify checks that the path has exactly the length the size and index
+// give and the index is below N; a verifier that checks the size against
+// the one it trusts, as it checks the root, cannot be shown an interior
+// node as a leaf or a proof of another tree shape. The leaves are taken as
 // given: hashing the data into leaves with a function domain-separated from
 // the merge (a keyed or prefixed hash, as RFC 6962 does with 0x00 and 0x01)
 // is the caller's choice.
@@ -39,34 +64,35 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
-
-	"github.com/wgcompute/wgcompute/internal/par"
 )
 
 // DigestSize is the size in bytes of a leaf and of a node.
 const DigestSize = 32
 
-// Tree is a built Merkle tree: the leaves and all N nodes.
+// Tree is a built Merkle tree: the leaves and its nodes (all of them, or
+// the top levels of a capped tree).
 type Tree struct {
 	hash   Hash
 	leaves [][32]byte
 	nodes  [][32]byte
+	capped *capInfo // nil: every node is kept
 }
 
-// CheckSize returns an error unless n is a tree size this package builds: a
-// power of two, at least 2.
+// CheckSize returns an error unless n is a tree size this package builds:
+// at least 1 leaf.
 func CheckSize(n int) error {
-	if n < 2 || n&(n-1) != 0 {
-		return fmt.Errorf("merkle: %d leaves: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", n)
+	if n < 1 {
+		return fmt.Errorf("merkle: %d leaves: a tree needs at least 1 leaf (any count: 1, 2, 3, ...)", n)
 	}
 	return nil
 }
 
-// BuildCPU is the plain-Go reference:
+// BuildCPU is the plain-Go reference: for a power of two,
 // for i := n-1; i >= 1; i-- { node[i] = merge(node[2i], node[2i+1]) } with
-// node n+j = leaves[j], each level's merges spread over all cores. The tree
-// keeps leaves (it does not copy them).
+// node n+j = leaves[j]; for any count, level by level, each level's pairs
+// merged and an odd last node carried up (count.go). Each level's merges
+// are spread over all cores. The tree keeps leaves (it does not copy
+// them).
 func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) { return buildCPU(nil, leaves, hash, true) }
 
 // buildCPU is BuildCPU into t's node memory when it holds enough (see
@@ -84,24 +110,9 @@ func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool) (*Tree, error) 
 			return nil, err
 		}
 	}
-	var nodes [][32]byte
-	if t != nil && cap(t.nodes) >= n {
-		nodes = t.nodes[:n]
-		nodes[0] = [32]byte{}
-	} else {
-		nodes = make([][32]byte, n)
-	}
-	for w := n / 2; w >= 1; w /= 2 {
-		below := leaves // the level under level w: its 2w nodes
-		if w < n/2 {
-			below = nodes[2*w : 4*w]
-		}
-		par.For(w, 256, func(lo, hi int) {
-			for j := lo; j < hi; j++ {
-				nodes[w+j] = hash.Merge(below[2*j], below[2*j+1])
-			}
-		})
-	}
+	l := newLayout(n)
+	nodes := t.reuse(l.size(l.low()))
+	l.buildCPU(nodes, leaves, hash)
 	built := &Tree{hash: hash, leaves: leaves, nodes: nodes}
 	if t != nil {
 		*t = *built
@@ -116,26 +127,30 @@ func (t *Tree) Hash() Hash { return t.hash }
 // Len returns the number of leaves.
 func (t *Tree) Len() int { return len(t.leaves) }
 
-// Root returns node 1.
+// Root returns node 1: the root (for one leaf, the leaf).
 func (t *Tree) Root() [32]byte { return t.nodes[1] }
 
-// Nodes returns the N nodes (node 0 zero). The slice is the tree's own.
+// Nodes returns the node array (node 0 zero): NodeCount(Len()) nodes, N
+// for a power of two, or for a capped tree its first nodes, the levels
+// kept. The slice is the tree's own.
 func (t *Tree) Nodes() [][32]byte { return t.nodes }
 
 // Leaves returns the leaves the tree was built from.
 func (t *Tree) Leaves() [][32]byte { return t.leaves }
 
 // Proof returns the authentication path of leaf i: its sibling first, then
-// the sibling of each ancestor below the root.
+// the sibling of each ancestor below the root, skipping the levels where
+// the ancestor is carried up without a sibling (PathLen digests). A
+// capped tree rebuilds the leaf's subtree (Subtree) on the Context it was
+// built on.
 func (t *Tree) Proof(i int) (Proof, error) {
 	n := len(t.leaves)
 	if i < 0 || i >= n {
 		return Proof{}, fmt.Errorf("merkle: proof of leaf %d: the tree has leaves 0..%d", i, n-1)
 	}
-	path := make([][32]byte, 0, bits.Len(uint(n))-1)
-	path = append(path, t.leaves[i^1])
-	for k := (n + i) / 2; k > 1; k /= 2 {
-		path = append(path, t.nodes[k^1])
+	path, err := t.digests(pathNodes(n, i))
+	if err != nil {
+		return Proof{}, fmt.Errorf("merkle: proof of leaf %d: %w", i, err)
 	}
 	return Proof{Index: i, Leaves: n, Leaf: t.leaves[i], Path: path, Root: t.Root()}, nil
 }
@@ -144,7 +159,9 @@ func (t *Tree) Proof(i int) (Proof, error) {
 // leaves whose root is Root. Its JSON form is
 // {"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex},
 // each digest as 64 hex digits of its 32 bytes (for Rescue, the 4 elements
-// as little-endian bytes).
+// as little-endian bytes). It is written without a format; reading takes
+// "format": "single" and "version": 1 too (MultiProof and PrunedProof
+// have formats of their own).
 type Proof struct {
 	Index  int
 	Leaves int
@@ -154,14 +171,15 @@ type Proof struct {
 }
 
 // Verify reports whether p proves that p.Leaf is leaf p.Index of the tree
-// of n leaves with root root, merged with hash: the path must have log2(n)
-// entries, the index must be below n, every digest must be one the hash
-// accepts, p must state the same n and root, and hashing the leaf with each
-// path entry in turn (on the left when the current index is odd) must give
-// root. A nil hash verifies nothing.
+// of n leaves with root root, merged with hash: the index must be below n,
+// the path must have PathLen(n, p.Index) entries (log2(n) for a power of
+// two), every digest must be one the hash accepts, p must state the same n
+// and root, and hashing the leaf with each path entry in turn (on the left
+// when the current index is odd), past the levels where it has no sibling,
+// must give root. A nil hash verifies nothing.
 func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 	if hash == nil || CheckSize(n) != nil || p.Leaves != n || p.Root != root ||
-		len(p.Path) != bits.Len(uint(n))-1 || p.Index < 0 || p.Index >= n {
+		p.Index < 0 || p.Index >= n || len(p.Path) != PathLen(n, p.Index) {
 		return false
 	}
 	// A digest has one encoding: for Rescue, e and e+p (which fits in 64
@@ -169,15 +187,19 @@ func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 	if hash.CheckDigest(p.Leaf) != nil || hash.CheckDigest(root) != nil {
 		return false
 	}
-	h, i := p.Leaf, p.Index
-	for _, s := range p.Path {
-		if hash.CheckDigest(s) != nil {
-			return false
-		}
-		if i&1 == 0 {
-			h = hash.Merge(h, s)
-		} else {
-			h = hash.Merge(s, h)
+	h, i, k := p.Leaf, p.Index, 0
+	for w := n; w > 1; w = (w + 1) / 2 {
+		if i^1 < w {
+			s := p.Path[k]
+			k++
+			if hash.CheckDigest(s) != nil {
+				return false
+			}
+			if i&1 == 0 {
+				h = hash.Merge(h, s)
+			} else {
+				h = hash.Merge(s, h)
+			}
 		}
 		i >>= 1
 	}
@@ -191,11 +213,13 @@ func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 func (p Proof) Verify(hash Hash) bool { return Verify(hash, p.Root, p.Leaves, p) }
 
 type proofJSON struct {
-	Index  int      `json:"index"`
-	Leaves *int     `json:"leaves"`
-	Leaf   string   `json:"leaf"`
-	Path   []string `json:"path"`
-	Root   string   `json:"root"`
+	Format  string   `json:"format,omitempty"`  // "single" or absent
+	Version *int     `json:"version,omitempty"` // 1 or absent
+	Index   int      `json:"index"`
+	Leaves  *int     `json:"leaves"`
+	Leaf    string   `json:"leaf"`
+	Path    []string `json:"path"`
+	Root    string   `json:"root"`
 }
 
 // MarshalJSON writes the proof's JSON form.
@@ -212,6 +236,9 @@ func (p *Proof) UnmarshalJSON(b []byte) error {
 	var j proofJSON
 	if err := json.Unmarshal(b, &j); err != nil {
 		return fmt.Errorf("merkle: proof: %w", err)
+	}
+	if err := checkFormat("proof", formatSingle, j.Format, j.Version, false); err != nil {
+		return err
 	}
 	if j.Leaves == nil {
 		return errors.New(`merkle: proof: no "leaves": a proof states the tree's number of leaves`)

@@ -137,12 +137,12 @@ func TestPrefixNodes(t *testing.T) {
 }
 
 func TestCheckSize(t *testing.T) {
-	for _, n := range []int{-4, 0, 1, 3, 6, 12, 1000} {
+	for _, n := range []int{-4, 0} {
 		err := merkle.CheckSize(n)
-		require.ErrorContains(t, err, "power of two", "n=%d", n)
+		require.ErrorContains(t, err, "at least 1 leaf", "n=%d", n)
 		require.ErrorContains(t, err, strconv.Itoa(n)+" leaves")
 	}
-	for n := 2; n <= 1<<30; n *= 2 {
+	for _, n := range []int{1, 2, 3, 6, 12, 1000, 1 << 30, 1<<30 + 1} {
 		require.NoError(t, merkle.CheckSize(n))
 	}
 }
@@ -188,15 +188,15 @@ func TestTuning(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	good := randomLeaves(mixHash{}, 8, 2)
-	for _, n := range []int{0, 1, 3, 24} {
-		_, err := merkle.BuildCPU(make([][32]byte, n), blake3.MerkleMerge{})
-		require.ErrorContains(t, err, "a power of two of leaves, at least 2")
-		_, err = merkle.Build(nil, make([][32]byte, n), blake3.MerkleMerge{}, merkle.Options{})
-		require.ErrorContains(t, err, "a power of two of leaves, at least 2")
-	}
+	_, err := merkle.BuildCPU(nil, blake3.MerkleMerge{})
+	require.ErrorContains(t, err, "0 leaves: a tree needs at least 1 leaf")
+	_, err = merkle.Build(nil, nil, blake3.MerkleMerge{}, merkle.Options{})
+	require.ErrorContains(t, err, "0 leaves: a tree needs at least 1 leaf")
+	_, err = merkle.NewBuilder(nil, mixHash{}, merkle.Options{CapHeight: -1})
+	require.ErrorContains(t, err, "CapHeight -1: accepted are 0")
 	bad := randomLeaves(rescue.MerkleMerge{}, 16, 1)
 	binary.LittleEndian.PutUint64(bad[11][16:], rescue.P)
-	_, err := merkle.BuildCPU(bad, rescue.MerkleMerge{})
+	_, err = merkle.BuildCPU(bad, rescue.MerkleMerge{})
 	require.ErrorContains(t, err, "leaf 11: element 2")
 	require.ErrorContains(t, err, "below p")
 
@@ -231,8 +231,14 @@ func TestBadInput(t *testing.T) {
 			_, err = merkle.Build(ctx, good, mixHash{}, merkle.Options{WorkgroupSize: wg})
 			require.ErrorContains(t, err, "powers of two")
 		}
-		_, err = merkle.Build(ctx, good[:5], mixHash{}, merkle.Options{})
-		require.ErrorContains(t, err, "5 leaves")
+		_, err = merkle.Build(ctx, good[:0], mixHash{}, merkle.Options{})
+		require.ErrorContains(t, err, "0 leaves")
+		for _, n := range []int{13, 16} { // built by parts, or capped
+			_, err = merkle.Build(ctx, bad[:n], rescue.MerkleMerge{}, merkle.Options{CapHeight: 1})
+			require.ErrorContains(t, err, "leaf 11")
+		}
+		_, err = merkle.Root(ctx, bad[:13], rescue.MerkleMerge{}, merkle.Options{})
+		require.ErrorContains(t, err, "leaf 11")
 		_, err = merkle.Build(ctx, good, nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
 
@@ -336,8 +342,8 @@ func TestRoot(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, prefixNodes(ref, n)[1], root, "%s n=%d", hash.Name(), n)
 			}
-			_, err := merkle.Root(ctx, leaves[:3], hash, merkle.Options{})
-			require.ErrorContains(t, err, "power of two")
+			_, err := merkle.Root(ctx, nil, hash, merkle.Options{})
+			require.ErrorContains(t, err, "at least 1 leaf")
 		})
 	}
 }
@@ -697,8 +703,10 @@ func TestGroupSplits(t *testing.T) {
 				require.Equal(t, want[1], root, "%s n=%d", hash.Name(), n)
 			}
 		}
-		_, err := merkle.RootOn(g, make([][32]byte, 6), blake3.MerkleMerge{}, merkle.Options{})
-		require.ErrorContains(t, err, "power of two")
+		_, err := merkle.RootOn(g, nil, blake3.MerkleMerge{}, merkle.Options{})
+		require.ErrorContains(t, err, "at least 1 leaf")
+		_, err = merkle.BuildOn(g, make([][32]byte, 4), blake3.MerkleMerge{}, merkle.Options{CapHeight: 1})
+		require.ErrorContains(t, err, "a capped tree is built on one device")
 		bad := randomLeaves(rescue.MerkleMerge{}, 16, 3)
 		bad[11] = [32]byte{0: 1, 1: 0xff, 2: 0xff, 3: 0xff, 4: 0xff, 5: 0xff, 6: 0xff, 7: 0xff}
 		_, err = merkle.BuildOn(g, bad, rescue.MerkleMerge{}, merkle.Options{})

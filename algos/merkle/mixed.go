@@ -150,7 +150,7 @@ func converter(from, to Hash) (DigestConverter, error) {
 // leave at least one level to a zero-Count last run, and fill the tree
 // when the last run is counted too.
 func (s Schedule) Levels(n int) ([]Hash, error) {
-	if err := CheckSize(n); err != nil {
+	if err := checkPerfect(n); err != nil {
 		return nil, err
 	}
 	if err := s.check(); err != nil {

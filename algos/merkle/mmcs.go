@@ -50,7 +50,7 @@ func checkMatrices(ms []Matrix) (int, error) {
 		}
 		tall = max(tall, m.Rows)
 	}
-	if err := CheckSize(tall); err != nil {
+	if err := checkPerfect(tall); err != nil {
 		return 0, fmt.Errorf("merkle: the tallest matrix has %d rows: %w", tall, err)
 	}
 	return tall, nil
@@ -215,7 +215,7 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 		}
 		tall = max(tall, h)
 	}
-	if CheckSize(tall) != nil || p.Leaves != tall || p.Root != root || len(p.Path) != bits.Len(uint(tall))-1 || p.Index < 0 || p.Index >= tall {
+	if checkPerfect(tall) != nil || p.Leaves != tall || p.Root != root || len(p.Path) != bits.Len(uint(tall))-1 || p.Index < 0 || p.Index >= tall {
 		return false
 	}
 	// The rows of each level's matrices, concatenated.

@@ -56,11 +56,12 @@ func (r Range) check() error {
 }
 
 // Check returns an error unless r is a range of a tree of n leaves: n a
-// tree size (CheckSize), Count a power of two from 1 to n, and Index from
-// 0 to Count-1.
+// power of two (ranges split those trees alone: equal ranges of another
+// count are not subtrees), Count a power of two from 1 to n, and Index
+// from 0 to Count-1.
 func (r Range) Check(n int) error {
-	if err := CheckSize(n); err != nil {
-		return err
+	if n < 1 || n&(n-1) != 0 {
+		return fmt.Errorf("merkle: range %s of a tree of %d leaves: ranges split a tree of a power of two of leaves (1, 2, 4, ...); build a tree of %d leaves whole (Build, BuildOn)", r, n, n)
 	}
 	if err := r.check(); err != nil {
 		return err
@@ -94,10 +95,10 @@ func (r Range) Leaves(all [][32]byte) ([][32]byte, error) {
 
 // RangeRoot returns the root of the subtree over leaves, the leaves of one
 // range of a larger tree (Range.Leaves, or a worker's own share): Root's
-// result on ctx (nil: the CPU), except that a range of one leaf is allowed
-// and its root is that leaf. The root does not depend on where the range
-// lies in the tree, so a worker needs only its own leaves. len(leaves) must
-// be a power of two, and every leaf a digest the hash accepts.
+// result on ctx (nil: the CPU); a range of one leaf has that leaf as its
+// root. The root does not depend on where the range lies in the tree, so a
+// worker needs only its own leaves. len(leaves) must be a power of two, as
+// Range splits trees, and every leaf a digest the hash accepts.
 func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	n := len(leaves)
 	if n < 1 || n&(n-1) != 0 {
@@ -106,8 +107,7 @@ func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([
 	if n > 1 {
 		return Root(ctx, leaves, hash, opts)
 	}
-	// A subtree of one leaf is the leaf: node N+i of the tree, which
-	// CheckSize does not accept as a tree of its own.
+	// A subtree of one leaf is the leaf, with no work to time.
 	if hash == nil {
 		return [32]byte{}, errNoHash
 	}
@@ -123,9 +123,9 @@ func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([
 // Combine returns the root of the tree whose top levels have the subtree
 // roots roots as leaves: given the RangeRoot of each range i of M, in
 // order of i, it returns the root of the whole tree. It builds on ctx
-// (nil: the CPU). len(roots) must be a power of two, M, and every root a
-// digest the hash accepts; one root (M = 1, the range was the whole tree)
-// is the root itself.
+// (nil: the CPU). len(roots) must be a power of two, M, as Range splits
+// trees, and every root a digest the hash accepts; one root (M = 1, the
+// range was the whole tree) is the root itself.
 func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	m := len(roots)
 	if m < 1 || m&(m-1) != 0 {
@@ -143,7 +143,8 @@ func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]
 	return RangeRoot(ctx, roots, hash, opts)
 }
 
-// JoinProofs joins two proofs into one of the whole tree: lower proves
+// JoinProofs joins two proofs into one of the whole tree of a power of
+// two of leaves, as Range splits it: lower proves
 // leaf j of a range's subtree of 2^k leaves (a proof of that subtree's
 // tree, as Tree.Proof of the range's leaves gives), and upper proves that
 // subtree's root as leaf i of the top tree of the 2^m range roots (as
@@ -152,8 +153,8 @@ func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]
 // and upper's root; the package's Verify checks it.
 //
 // A range of one leaf (k = 0), or a top tree of one root (m = 0), has the
-// proof {Index: 0, Leaves: 1, Leaf: d, Path: none, Root: d}; JoinProofs
-// accepts it, though Verify does not (a tree has two leaves at least).
+// proof {Index: 0, Leaves: 1, Leaf: d, Path: none, Root: d}, the proof of
+// the tree of one leaf.
 //
 // JoinProofs checks that the pieces fit (lower's root is upper's leaf,
 // each path is as long as its tree is deep, the indices are in their
@@ -175,9 +176,6 @@ func JoinProofs(lower, upper Proof) (Proof, error) {
 		return Proof{}, fmt.Errorf("merkle: join: a tree of 2^%d leaves (%d lower levels, %d upper): more than an int counts", k+m, k, m)
 	}
 	n := lower.Leaves * upper.Leaves
-	if err := CheckSize(n); err != nil {
-		return Proof{}, fmt.Errorf("merkle: join: both proofs are of one-leaf trees: %w", err)
-	}
 	path := make([][32]byte, 0, k+m)
 	path = append(append(path, lower.Path...), upper.Path...)
 	return Proof{Index: upper.Index*lower.Leaves + lower.Index, Leaves: n, Leaf: lower.Leaf, Path: path, Root: upper.Root}, nil
@@ -188,7 +186,7 @@ func JoinProofs(lower, upper Proof) (Proof, error) {
 func checkPiece(which string, p Proof) error {
 	n := p.Leaves
 	if n < 1 || n&(n-1) != 0 {
-		return fmt.Errorf("merkle: join: the %s proof states %d leaves: want a power of two (1, 2, 4, ...)", which, n)
+		return fmt.Errorf("merkle: join: the %s proof states %d leaves: join takes proofs in trees of a power of two of leaves (1, 2, 4, ...), as Range splits them", which, n)
 	}
 	if depth := bits.Len(uint(n)) - 1; len(p.Path) != depth {
 		return fmt.Errorf("merkle: join: the %s proof's path has %d digests: a tree of %d leaves needs %d", which, len(p.Path), n, depth)

@@ -54,8 +54,10 @@ func TestRangeBounds(t *testing.T) {
 		{merkle.Range{3, 4}, 4, 3, 4, ""},
 		{merkle.Range{3, 16}, 1 << 20, 3 << 16, 4 << 16, ""},
 		{merkle.Range{0, 4}, 2, 0, 0, "at most 2 ranges, of one leaf each"},
-		{merkle.Range{0, 2}, 1, 0, 0, "1 leaves: a tree needs a power of two"},
-		{merkle.Range{0, 2}, 12, 0, 0, "12 leaves: a tree needs a power of two"},
+		{merkle.Range{0, 1}, 1, 0, 1, ""},
+		{merkle.Range{0, 2}, 1, 0, 0, "at most 1 ranges, of one leaf each"},
+		{merkle.Range{0, 2}, 12, 0, 0, "a tree of 12 leaves: ranges split a tree of a power of two of leaves"},
+		{merkle.Range{0, 1}, 0, 0, 0, "a tree of 0 leaves: ranges split a tree of a power of two"},
 		{merkle.Range{2, 2}, 8, 0, 0, "the index must be 0..1"},
 		{merkle.Range{0, 3}, 8, 0, 0, "a power of two"},
 	} {
@@ -300,6 +302,10 @@ func TestJoinProofsBadInput(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 9, p.Index)
 	require.True(t, p.Verify(hash))
+	// Two trees of one leaf join into the tree of one leaf.
+	p, err = merkle.JoinProofs(merkle.Proof{Leaves: 1, Leaf: leaves[0], Root: leaves[0]}, merkle.Proof{Leaves: 1, Leaf: leaves[0], Root: leaves[0]})
+	require.NoError(t, err)
+	require.True(t, merkle.Verify(hash, leaves[0], 1, p))
 
 	one := merkle.Proof{Leaves: 1, Leaf: leaves[0], Root: leaves[0]}
 	with := func(p merkle.Proof, f func(*merkle.Proof)) merkle.Proof {
@@ -322,7 +328,6 @@ func TestJoinProofsBadInput(t *testing.T) {
 		{"negative index", lo2, with(up2, func(p *merkle.Proof) { p.Index = -1 }), "the upper proof is of leaf -1"},
 		{"one leaf, other root", with(one, func(p *merkle.Proof) { p.Root = leaves[1] }), one, "a tree of one leaf, whose root is the leaf"},
 		{"one leaf, a path", with(one, func(p *merkle.Proof) { p.Path = [][32]byte{leaves[1]} }), one, "the lower proof's path has 1 digests: a tree of 1 leaves needs 0"},
-		{"both one leaf", one, one, "both proofs are of one-leaf trees"},
 		{"too large", merkle.Proof{Leaves: 1 << 40, Path: make([][32]byte, 40)}, merkle.Proof{Leaves: 1 << 30, Path: make([][32]byte, 30)}, "more than an int counts"},
 	} {
 		_, err := merkle.JoinProofs(c.lower, c.upper)

@@ -46,7 +46,7 @@ func checkRecords(records []byte, size int) (int, error) {
 		return 0, fmt.Errorf("merkle: %d bytes of records of %d bytes: the bytes must be a whole number of records", len(records), size)
 	}
 	n := len(records) / size
-	if err := CheckSize(n); err != nil {
+	if err := checkPerfect(n); err != nil {
 		return 0, fmt.Errorf("merkle: %d records: %w", n, err)
 	}
 	return n, nil

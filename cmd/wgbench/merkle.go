@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -46,7 +45,9 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		in       string
 		out      string
 		approach int
-		index    int
+		indices  []int
+		format   string
+		capH     int
 		proofIn  string
 		rootHex  string
 		leaves   int
@@ -56,10 +57,15 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		Use:   "merkle --hash blake3|rescue|rpo|poseidon2 --in LEAVES [--out NODES] [--approach 1|2|3] [--range I/M [--leaves N]]",
 		Short: "Build a binary Merkle tree on the GPU and print its root in hex",
 		Long: `merkle builds the binary Merkle tree of the leaves in --in: N 32-byte digests,
-N a power of two and at least 2 (for Rescue, RPO and Poseidon2, each leaf is 4
-little-endian uint64 field elements below p = 2^64 - 2^32 + 1). It prints
-the root in hex; --out writes all N nodes (N x 32 bytes, node 0 zero, node 1
-the root, node i the merge of nodes 2i and 2i+1, where node N+j is leaf j).
+N at least 1 (for Rescue, RPO and Poseidon2, each leaf is 4 little-endian
+uint64 field elements below p = 2^64 - 2^32 + 1). It prints the root in hex; --out writes all the
+nodes. For N a power of two they are N nodes (N x 32 bytes, node 0 zero,
+node 1 the root, node i the merge of nodes 2i and 2i+1, where node N+j is
+leaf j). For other counts each level's nodes are paired left to right and an
+odd last node is carried up unhashed (merkletreejs's default, RFC 6962's
+shape), and --out writes node 0 (zero), then each level from the root down
+to the one above the leaves, left to right: a level j holds ceil(N/2^j)
+nodes (one leaf: node 0 and the leaf).
 
 With --backend cpu the tree is built by the plain-Go merges on all cores.
 
@@ -70,7 +76,7 @@ enter the Rescue levels as their four little-endian words reduced mod p). A
 mixed tree is built on one device; prove and verify take the same schedule.
 
 With --range I/M it computes the root of range I of M equal ranges of the
-leaves (M a power of two from 1 to N; range I holds leaves I*N/M up to
+leaves (N and M powers of two, M from 1 to N; range I holds leaves I*N/M up to
 (I+1)*N/M), reading only that range's bytes of --in, and prints a record
 line instead of the root:
 
@@ -109,40 +115,54 @@ M records, from as many machines, and prints the whole tree's root. With
 	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
-		Use:   "prove --hash blake3|rescue|rpo|poseidon2 --in LEAVES --index I [--range R/M [--leaves N]]",
-		Short: "Print the JSON membership proof of leaf I",
+		Use:   "prove --hash blake3|rescue|rpo|poseidon2 --in LEAVES --index I[,I...] [--format single|multi|pruned] [--cap H] [--range R/M [--leaves N]]",
+		Short: "Print the JSON membership proof of leaf I, or of several leaves",
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
 {"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex}, the
-path ordered from the leaf's sibling up to the child of the root.
+path ordered from the leaf's sibling up to the child of the root (levels
+where the leaf's ancestor is carried up without a sibling have no entry).
+
+Several indices (--index 3,17,99, or --index repeated) print a multi-proof:
+{"format": "multi", "version": 1, "leaves": N, "indices": [...],
+"values": [hex, ...], "nodes": [hex, ...], "root": hex}: the leaves, in
+ascending order of index, each once, and every node a verifier cannot compute
+from them, once, level by level from the leaves up and left to right.
+--format pruned prints pruned paths instead, plonky2's compressed proofs:
+{"format": "pruned", "version": 1, "leaves": N, "indices": [...],
+"values": [...], "paths": [[hex, ...], ...], "root": hex}, one path per
+index in the order given (repeats allowed), each without the nodes the
+leaves or earlier paths give. --format multi or pruned takes one index too.
+
+--cap H keeps only the top H+1 levels of the tree in memory (at most 2^(H+1)
+nodes) and rebuilds the subtrees the proof needs from the leaves, on one
+device: for trees whose nodes would not fit beside the leaves.
 
 With --range R/M (and --leaves, as merkle --range takes them) it builds the
 tree of range R alone and prints leaf I's proof in it (I is the leaf's index
 in the whole tree, in range R; the proof's index is its index in the range).
 'wgbench merkle combine --prove R' prints the proof of the range's root
 among the M, and 'wgbench merkle join' joins the two into the proof of leaf
-I in the whole tree.`,
+I in the whole tree. --range proves one leaf, in the single form.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rf.set(cmd) {
-				p, err := rf.prove(cmd, g, hashName, in, approach, index)
+				if len(indices) != 1 || format != "" && format != "single" || capH != 0 {
+					return errors.New("merkle prove: --range proves one leaf, in the single form: give one --index, and no --format or --cap")
+				}
+				p, err := rf.prove(cmd, g, hashName, in, approach, indices[0])
 				if err != nil {
 					return err
 				}
 				return printProof(cmd.OutOrStdout(), p)
 			}
-			tree, _, err := merkleBuild(g, hashName, in, approach, false)
-			if err != nil {
-				return err
-			}
-			p, err := tree.Proof(index)
-			if err != nil {
-				return err
-			}
-			return printProof(cmd.OutOrStdout(), p)
+			return merkleProve(cmd, g, proveFlags{hashName: hashName, in: in, approach: approach, indices: indices, format: format, capHeight: capH})
 		},
 	}
 	buildFlags(prove)
-	prove.Flags().IntVar(&index, "index", -1, "leaf index, 0..N-1")
+	pf := prove.Flags()
+	pf.IntSliceVar(&indices, "index", nil, "leaf index, 0..N-1; several (3,17,99, or the flag repeated) for a multi-proof")
+	pf.StringVar(&format, "format", "", "single (one index), multi (the default for several) or pruned")
+	pf.IntVar(&capH, "cap", 0, "keep the top H+1 levels of the tree in memory and rebuild the subtrees the proof needs")
 	rf.add(prove, "prove leaf I in the tree of range R of M equal ranges of the leaves alone (R/M, as 3/16)")
 
 	verify := &cobra.Command{
@@ -150,7 +170,9 @@ I in the whole tree.`,
 		Short: "Check a JSON proof on the CPU: exit 0 if valid, 1 if not",
 		Long: `verify checks that the proof's leaf is leaf "index" of the tree with root --root
 and --leaves leaves, merged with --hash: the exit status is 0 if it is, 1 if
-not. A proof states its root and its tree's size, but anyone can write a
+not. A multi-proof or pruned paths (as merkle prove prints them for several
+indices) must prove every leaf they state. A proof states its root and its
+tree's size, but anyone can write a
 consistent proof of a tree of their own, or of a smaller tree inside the real
 one (an interior node of the real tree posing as a leaf): only the root and
 size the verifier trusts make it a proof of membership. Without --root or
@@ -163,7 +185,7 @@ says so.`,
 	}
 	vf := verify.Flags()
 	vf.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2, or a schedule of them by level (blake3:4,rescue)")
-	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove")
+	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
 
@@ -181,32 +203,42 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 		}
 		return tree, tree.Root(), nil
 	}
+	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
+		opts := merkle.Options{Approach: merkle.Approach(approach)}
+		if rootOnly {
+			root, err = merkle.RootOn(grp, leaves, hash, opts)
+			return err
+		}
+		if tree, err = merkle.BuildOn(grp, leaves, hash, opts); err != nil {
+			return err
+		}
+		root = tree.Root()
+		return nil
+	})
+	return tree, root, err
+}
+
+// withLeaves reads the leaves file while the devices the flags choose
+// open, and calls fn with them, the devices closed when it returns.
+func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
 	hash, err := parseHash(hashName)
 	if err != nil {
-		return nil, root, err
+		return err
 	}
 	if in == "" {
-		return nil, root, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
+		return errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
 	devices := g.openSoon()
 	defer devices.close()
 	leaves, err := readLeaves(in, g.hostMemory()/3)
 	if err != nil {
-		return nil, root, err
+		return err
 	}
 	grp, err := devices.wait()
 	if err != nil {
-		return nil, root, err
+		return err
 	}
-	opts := merkle.Options{Approach: merkle.Approach(approach)}
-	if rootOnly {
-		root, err = merkle.RootOn(grp, leaves, hash, opts)
-		return nil, root, err
-	}
-	if tree, err = merkle.BuildOn(grp, leaves, hash, opts); err != nil {
-		return nil, root, err
-	}
-	return tree, tree.Root(), nil
+	return fn(hash, leaves, grp)
 }
 
 // merkleVerify checks the proof in proofIn against the trusted root and
@@ -222,51 +254,43 @@ func merkleVerify(cmd *cobra.Command, hashName, proofIn, rootHex string, leaves 
 	if proofIn == "" {
 		return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
 	}
-	p, err := readProof(proofIn)
+	b, err := readInput(proofIn, maxProofBytes, proofLimit)
 	if err != nil {
 		return fmt.Errorf("merkle verify: %w", err)
 	}
+	form, err := proofForm(proofIn, b)
+	if err != nil {
+		return fmt.Errorf("merkle verify: %w", err)
+	}
+	if form != nil {
+		return verifySet(cmd, hash, proofIn, form, rootHex, leaves)
+	}
+	var p merkle.Proof
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("merkle verify: %s is not a proof as merkle prove prints it: %w", proofIn, err)
+	}
 	root, n := p.Root, p.Leaves
-	var assumed []string
-	if rootHex != "" {
-		if root, err = merkle.ParseDigest(rootHex); err != nil {
-			return fmt.Errorf("merkle verify: --root: %w", err)
-		}
-	} else {
-		assumed = append(assumed, "root")
+	tr, err := trustedTree(cmd, rootHex, leaves, root, n)
+	if err != nil {
+		return err
 	}
-	if cmd.Flags().Changed("leaves") {
-		if err := merkle.CheckSize(leaves); err != nil {
-			return fmt.Errorf("merkle verify: --leaves: %w", err)
-		}
-		n = leaves
-	} else {
-		assumed = append(assumed, "size")
-	}
-	stderr := cmd.ErrOrStderr()
+	root, n = tr.root, tr.n
 	if !merkle.Verify(hash, root, n, p) {
 		why := fmt.Sprintf("leaf %d and its path of %d digests do not give root %x with the %s merge", p.Index, len(p.Path), root[:], hash.Name())
-		switch depth := bits.Len(uint(n)) - 1; {
+		switch {
 		case p.Leaves != n:
 			why = fmt.Sprintf("it is a proof for a tree of %d leaves, not of the %d given by --leaves", p.Leaves, n)
 		case p.Root != root:
 			why = fmt.Sprintf("it states root %x, not the %x given by --root", p.Root[:], root[:])
-		case len(p.Path) != depth:
-			why = fmt.Sprintf("a tree of %d leaves needs a path of %d digests, the proof's has %d", n, depth, len(p.Path))
 		case p.Index < 0 || p.Index >= n:
 			why = fmt.Sprintf("leaf %d is not one of a tree of %d leaves", p.Index, n)
+		case len(p.Path) != merkle.PathLen(n, p.Index):
+			why = fmt.Sprintf("leaf %d of a tree of %d leaves needs a path of %d digests, the proof's has %d", p.Index, n, merkle.PathLen(n, p.Index), len(p.Path))
 		}
-		fmt.Fprintf(stderr, "merkle verify: %s does not verify: %s\n", proofIn, why)
+		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: %s\n", proofIn, why)
 		return exitError{1}
 	}
-	if len(assumed) > 0 {
-		what := strings.Join(assumed, " and ") + " were"
-		if len(assumed) == 1 {
-			what = assumed[0] + " was"
-		}
-		fmt.Fprintf(stderr, "merkle verify: the proof is consistent, but the tree's %s taken from the proof itself (root %x, %d leaves): "+
-			"compare them with the ones you trust, or pass --root and --leaves\n", what, p.Root[:], p.Leaves)
-	}
+	tr.warn(cmd)
 	return nil
 }
 
@@ -286,20 +310,16 @@ func readLeaves(path string, limit int64) ([][32]byte, error) {
 
 // leafCount returns the number of leaves in the size bytes of the leaves
 // file path, or an error naming the file unless they make a tree: whole
-// 32-byte leaves, as many as merkle.CheckSize accepts.
+// 32-byte leaves, at least one.
 func leafCount(path string, size int64) (int, error) {
 	if size%merkle.DigestSize != 0 {
 		return 0, fmt.Errorf("merkle: %s has %d bytes, not a whole number of 32-byte leaves", path, size)
 	}
 	n := int(size / merkle.DigestSize)
-	if merkle.CheckSize(n) == nil {
-		return n, nil
+	if merkle.CheckSize(n) != nil {
+		return 0, fmt.Errorf("merkle: %s holds no leaves: a tree needs at least 1 leaf (32 bytes)", path)
 	}
-	count := fmt.Sprintf("%d leaves", n)
-	if n == 1 {
-		count = "1 leaf"
-	}
-	return 0, fmt.Errorf("merkle: %s holds %s: a tree needs a power of two of leaves, at least 2 (2, 4, 8, ...)", path, count)
+	return n, nil
 }
 
 // asLeaves returns the bytes b as leaves, without a copy: [32]byte has no
@@ -308,14 +328,18 @@ func asLeaves(b []byte) [][32]byte {
 	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/merkle.DigestSize)
 }
 
-// maxProofBytes bounds a proof file: a proof holds at most 64 path
-// digests, about 5 KiB as merkle prove prints it.
-const maxProofBytes = 1 << 20
+// maxProofBytes bounds a proof file: a single proof holds at most 64 path
+// digests, about 5 KiB as merkle prove prints it; a multi-proof holds its
+// leaves' values and its nodes, 70 bytes each.
+const maxProofBytes = 64 << 20
 
-// readProof reads a proof as merkle prove prints it.
+// proofLimit says what maxProofBytes is, in errors.
+const proofLimit = "a proof file can hold (a single proof holds at most 64 path digests; a multi-proof about 900000 values and nodes)"
+
+// readProof reads a single proof as merkle prove prints it.
 func readProof(path string) (merkle.Proof, error) {
 	var p merkle.Proof
-	b, err := readInput(path, maxProofBytes, "a proof file can hold (a proof holds at most 64 path digests)")
+	b, err := readInput(path, maxProofBytes, proofLimit)
 	if err != nil {
 		return p, err
 	}

@@ -203,8 +203,9 @@ func subtreeProof(g *globals, leaves [][32]byte, hash merkle.Hash, approach, i i
 	return tree.Proof(i)
 }
 
-// printProof prints p as JSON, as merkle prove does.
-func printProof(w io.Writer, p merkle.Proof) error {
+// printProof prints p, a proof of any form, as indented JSON, as merkle
+// prove does.
+func printProof(w io.Writer, p any) error {
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err

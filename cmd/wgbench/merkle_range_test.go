@@ -168,7 +168,7 @@ func TestMerkleRangeBadInput(t *testing.T) {
 		{[]string{"--in", in16, "--range", "0/32"}, []string{"range 0/32 of a tree of 16 leaves", "at most 16 ranges"}},
 		{[]string{"--in", in16, "--leaves", "16"}, []string{"--leaves N needs --range I/M"}},
 		{[]string{"--range", "0/2"}, []string{"--in LEAVES is required"}},
-		{[]string{"--in", three, "--range", "0/2"}, []string{"three.bin holds 3 leaves", "power of two"}},
+		{[]string{"--in", three, "--range", "0/2"}, []string{"range 0/2 of a tree of 3 leaves: ranges split a tree of a power of two of leaves"}},
 		{[]string{"--in", odd, "--range", "0/2"}, []string{"65 bytes", "whole number of 32-byte leaves"}},
 		{[]string{"--in", os.DevNull, "--range", "0/2"}, []string{"not a regular file", "--leaves N"}},
 		{[]string{"--in", dir, "--range", "0/2"}, []string{"is a directory"}},

@@ -376,8 +376,9 @@ func poseidon2Reference() ([]Output, error) {
 	return poseidon2Outputs(cpuVariant, newPoseidon2Inputs(), permute, hash, merge), nil
 }
 
-// merkleSizes are the tree sizes, in leaves.
-var merkleSizes = []int{2, 4, 64, 1024, 4096}
+// merkleSizes are the tree sizes, in leaves, ending with the largest: 3
+// and 1000 are no powers of two, built by parts.
+var merkleSizes = []int{2, 3, 4, 64, 1000, 1024, 4096}
 
 // runMerkle builds trees of every size with every hash by every
 // approach; a case's digest covers all of the tree's nodes.

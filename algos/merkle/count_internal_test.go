@@ -1,0 +1,38 @@
+package merkle
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// TestBigLevels: with bigLevel at 2 nodes, every level of more than 2
+// nodes comes back in a download of its own, straight into its place; the
+// trees, whole or capped, and roots still equal the reference's.
+func TestBigLevels(t *testing.T) {
+	defer func(b int) { bigLevel = b }(bigLevel)
+	bigLevel = 2
+	hash := blake3.MerkleMerge{}
+	leaves := make([][32]byte, 3000)
+	for i := range leaves {
+		binary.LittleEndian.PutUint64(leaves[i][:], uint64(i)*0x9e3779b97f4a7c15)
+	}
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		for _, n := range []int{3, 100, 1024, 3000} {
+			want, err := BuildCPU(leaves[:n], hash)
+			require.NoError(t, err)
+			for _, h := range []int{0, 2, 5} {
+				got, err := Build(ctx, leaves[:n], hash, Options{CapHeight: h})
+				require.NoError(t, err)
+				require.Equal(t, want.nodes[:len(got.nodes)], got.nodes, fmt.Sprintf("n=%d cap height %d", n, h))
+			}
+		}
+	}
+	gputest.ForEach(t, check)
+	gputest.ForEachSmall(t, check)
+}
