@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Windows cross-build: wgbench.exe and every package's test binary for
-# windows/amd64, with MinGW-w64 (go-webgpu links its windows/amd64 static
+# windows/amd64, with MinGW-w64 (the WebGPU binding links its windows/amd64 static
 # wgpu-native library), into bin/windows-amd64/.
 #
 #   .ci/windows.sh              build only

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what wgcompute needs to build and run on Debian or Ubuntu:
-#   - a C compiler (go-webgpu links wgpu-native through cgo);
+#   - a C compiler (the WebGPU binding links wgpu-native through cgo);
 #   - Mesa's software drivers when no Vulkan / EGL driver is installed, so
 #     every kernel runs on the CPU: lavapipe (Vulkan) and llvmpipe (GL).
 # On a machine that already has a GPU driver (Vulkan ICD and EGL vendor

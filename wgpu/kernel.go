@@ -190,7 +190,7 @@ type Dispatch struct {
 type Timing struct {
 	// Kernel is the GPU time between the start and the end of the run's
 	// compute work, from timestamp queries; zero when Measured is false
-	// (adapters without TimestampQuery, such as GL). Transfers still
+	// (adapters without TimestampQuery). Transfers still
 	// copying when the run starts (Upload returns before its last copy is
 	// done) are counted in it: call Context.Wait first when timing a
 	// kernel.

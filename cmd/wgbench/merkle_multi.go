@@ -44,6 +44,22 @@ func merkleProve(cmd *cobra.Command, g *globals, f proveFlags) error {
 	if f.capHeight < 0 {
 		return fmt.Errorf("merkle prove: --cap %d: accepted are 0 (keep every node) or a height above 0", f.capHeight)
 	}
+	if isSchedule(f.hashName) {
+		// A mixed tree proves one leaf, in the single form that
+		// merkle verify --hash SCHEDULE checks.
+		if len(f.indices) != 1 || format != "single" || f.capHeight != 0 {
+			return fmt.Errorf("merkle prove: --hash %s (a schedule) proves one leaf, in the single form: give one --index, and no --format or --cap", f.hashName)
+		}
+		tree, _, err := merkleBuild(g, f.hashName, f.in, f.approach, false)
+		if err != nil {
+			return err
+		}
+		p, err := tree.Proof(f.indices[0])
+		if err != nil {
+			return err
+		}
+		return printProof(cmd.OutOrStdout(), p)
+	}
 	return withLeaves(g, f.hashName, f.in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
 		opts := merkle.Options{Approach: merkle.Approach(f.approach)}
 		var tree *merkle.Tree
