@@ -57,6 +57,14 @@ type TransferOptions struct {
 	SlotBytes uint64 // size of one staging buffer; default 32 MiB
 	Slots     int    // staging buffers per direction; default 2
 	Workers   int    // goroutines copying into or out of one slot; default min(NumCPU, 16)
+	// HostUploads asks for upload staging that wgpu places in host memory:
+	// buffers also usable for reading (MAP_READ | MAP_WRITE | COPY_SRC,
+	// which the mappable-primary-buffers feature allows), where plain
+	// upload staging (MAP_WRITE | COPY_SRC) may land in device memory
+	// that the CPU writes across PCIe (wgpu-native 29 on an H200: uploads
+	// bound by those writes, BENCHMARKS.md). Ignored on adapters without
+	// the feature. WGCOMPUTE_UPLOAD_STAGING=host sets it.
+	HostUploads bool
 }
 
 // CPU reports whether o, or WGCOMPUTE_BACKEND where o leaves the backend
@@ -119,7 +127,7 @@ var optionalFeatures = []struct {
 	f    gpu.FeatureName
 }{
 	{"shader-int64", gpu.NativeFeatureShaderInt64},
-	{"subgroups", gpu.FeatureNameSubgroups},
+	{"subgroups", gpu.NativeFeatureSubgroup},
 	{"timestamp-query", gpu.FeatureNameTimestampQuery},
 }
 
@@ -266,9 +274,12 @@ type Context struct {
 	// shaderFeatures are the optional features enabled on the device that
 	// shaders may use (wgsl.Module.Features).
 	shaderFeatures []string
-	info           AdapterInfo
-	kernels        map[kernelKey]*Kernel
-	modules        map[string]*gpu.ShaderModule // by module identity
+	// mappablePrimary: the device may map buffers of any usage
+	// (TransferOptions.HostUploads).
+	mappablePrimary bool
+	info            AdapterInfo
+	kernels         map[kernelKey]*Kernel
+	modules         map[string]*gpu.ShaderModule // by module identity
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
@@ -593,6 +604,11 @@ func Open(opts Options) (ctx *Context, err error) {
 	if c.info.Timestamps {
 		features = append(features, gpu.FeatureNameTimestampQuery)
 	}
+	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
+		// Only upload staging uses it, and only with HostUploads.
+		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
+		c.mappablePrimary = true
+	}
 	if int64 {
 		features = append(features, gpu.NativeFeatureShaderInt64)
 		c.shaderFeatures = append(c.shaderFeatures, "shader-int64")
@@ -715,7 +731,7 @@ var (
 // park moves c's device into a fresh Context in the idle pool; c stays
 // closed. Callers hold c.mu.
 func (c *Context) park() {
-	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, tickNanos: c.tickNanos, shaderFeatures: c.shaderFeatures, info: c.info,
+	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, tickNanos: c.tickNanos, shaderFeatures: c.shaderFeatures, mappablePrimary: c.mappablePrimary, info: c.info,
 		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms}
 	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()

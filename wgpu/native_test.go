@@ -163,3 +163,28 @@ func TestShaderFeatures(t *testing.T) {
 		})
 	}
 }
+
+// Upload staging that is also MAP_READ (TransferOptions.HostUploads) moves
+// the same bytes, on an adapter with mappable primary buffers (lavapipe's
+// Vulkan) and one without (llvmpipe's GL, which ignores the option).
+func TestHostUploads(t *testing.T) {
+	for _, backend := range []string{"vulkan", "gl"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx, err := Open(Options{Backend: backend, Transfer: TransferOptions{HostUploads: true, SlotBytes: 1 << 20}})
+			require.NoError(t, err)
+			defer ctx.Close()
+			require.Equal(t, backend == "vulkan", ctx.staging.hostUploads)
+			src := make([]byte, 3<<20+12)
+			for i := range src {
+				src[i] = byte(i*7 + i>>9)
+			}
+			b, err := ctx.NewBuffer("host uploads", uint64(len(src)))
+			require.NoError(t, err)
+			defer b.Release()
+			require.NoError(t, ctx.Upload(b, 0, src))
+			got := make([]byte, len(src))
+			require.NoError(t, ctx.Download(got, b, 0))
+			require.Equal(t, src, got)
+		})
+	}
+}

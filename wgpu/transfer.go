@@ -3,7 +3,9 @@ package wgpu
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strings"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/wgcompute/wgcompute/internal/par"
@@ -45,10 +47,13 @@ type stagingPool struct {
 	down    []*slot
 	next    int
 	workers int
+	// hostUploads: upload staging is also MAP_READ (TransferOptions.HostUploads).
+	hostUploads bool
 }
 
 func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
+	p.hostUploads = (o.HostUploads || strings.EqualFold(os.Getenv("WGCOMPUTE_UPLOAD_STAGING"), "host")) && c.mappablePrimary
 	if p.slotSz == 0 {
 		p.slotSz = stagingSlot
 	}
@@ -115,6 +120,9 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 	desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopyDst, Size: size}
 	if upload {
 		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsageMapWrite | gpu.BufferUsageCopySrc, Size: size, MappedAtCreation: true}
+		if p.hostUploads {
+			desc.Usage |= gpu.BufferUsageMapRead
+		}
 	}
 	end := Span("create staging")
 	buf, err := p.c.createBuffer(desc)

@@ -259,15 +259,16 @@ func suitesHelp(suites []suite) string {
 
 func newBenchCmd(g *globals) *cobra.Command {
 	var (
-		quick      bool
-		repeats    int
-		jsonPath   string
-		mdPath     string
-		svgDir     string
-		slotMiB    uint64
-		slots      int
-		workers    int
-		noProgress bool
+		quick       bool
+		repeats     int
+		jsonPath    string
+		mdPath      string
+		svgDir      string
+		slotMiB     uint64
+		slots       int
+		workers     int
+		hostUploads bool
+		noProgress  bool
 	)
 	suites := benchSuites()
 	cmd := &cobra.Command{
@@ -305,7 +306,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				return err
 			}
 			opts := g.gpu
-			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers}
+			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, HostUploads: hostUploads}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err
@@ -360,6 +361,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.StringVar(&svgDir, "svg", "", "draw throughput plots as SVG files into this directory")
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
+	f.BoolVar(&hostUploads, "staging-host", false, "transfer tuning: upload staging that wgpu places in host memory (MAP_READ|MAP_WRITE; env WGCOMPUTE_UPLOAD_STAGING=host)")
 	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar on stderr")
 	cmd.AddCommand(newBenchPlotCmd())
