@@ -115,6 +115,10 @@ type AdapterInfo struct {
 	// adapter has: "shader-int64" (64-bit integers in WGSL), "subgroups",
 	// "timestamp-query".
 	Features []string `json:"features"`
+	// TimestampPeriod is the nanoseconds per GPU timestamp tick, which
+	// kernel times are scaled by; known once a device is open (Context.Info),
+	// zero in Adapters' listing.
+	TimestampPeriod float64 `json:"timestamp_period_ns,omitempty"`
 	// Unusable says why the adapter cannot run compute kernels, if it
 	// cannot; such an adapter is listed, never chosen by default, and
 	// Open on it returns this reason.
@@ -620,6 +624,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	c.device, c.native = dev, native
 	c.queue = dev.GetQueue()
 	c.tickNanos = timestampPeriod(c.queue)
+	c.info.TimestampPeriod = c.tickNanos
 	if c.info.Timestamps {
 		tm, err := newTimer(dev)
 		if err != nil {

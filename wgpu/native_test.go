@@ -27,6 +27,7 @@ func TestNativeHandles(t *testing.T) {
 			lim := ctx.device.GetLimits()
 			require.Equal(t, ctx.Limits().MaxBufferSize, lim.MaxBufferSize)
 			require.Greater(t, ctx.tickNanos, 0.0, "timestamp period")
+			require.Equal(t, ctx.tickNanos, ctx.Info().TimestampPeriod)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -21,6 +22,20 @@ func newDevicesCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The timestamp period is the device's: open each adapter that
+			// can run kernels briefly to read it (a closed device is kept
+			// for the process, so this costs one device each).
+			for i, in := range infos {
+				if in.Unusable != "" || !in.Timestamps {
+					continue
+				}
+				ctx, err := wgpu.Open(wgpu.Options{Backend: g.gpu.Backend, Adapter: strconv.Itoa(in.Index)})
+				if err != nil {
+					continue // listed without a period; Open says why when used
+				}
+				infos[i].TimestampPeriod = ctx.Info().TimestampPeriod
+				ctx.Close()
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
@@ -38,15 +53,19 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				return fmt.Errorf("no adapters found: install a GPU driver, or Mesa's software drivers (Debian: mesa-vulkan-drivers libvulkan1)")
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
+			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tTICK\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
 			var notes []string
 			for _, in := range infos {
 				features := strings.Join(in.Features, ",")
 				if features == "" {
 					features = "-"
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%d KiB\t%s\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
-					in.Timestamps, mib(in.Limits.MaxStorageBindingSize), mib(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
+				tick := "-"
+				if in.TimestampPeriod > 0 {
+					tick = strconv.FormatFloat(in.TimestampPeriod, 'g', 4, 64) + " ns"
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%d KiB\t%s\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
+					in.Timestamps, tick, mib(in.Limits.MaxStorageBindingSize), mib(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
 				if in.Unusable != "" {
 					notes = append(notes, fmt.Sprintf("adapter %d cannot run kernels: %s", in.Index, in.Unusable))
 				}

@@ -62,7 +62,7 @@ func TestDevicesTable(t *testing.T) {
 	stdout, _, err := wgbench(t, "devices")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
-	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +MAX BINDING +MAX BUFFER +WG STORAGE +FEATURES$`, lines[0])
+	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +TICK +MAX BINDING +MAX BUFFER +WG STORAGE +FEATURES$`, lines[0])
 	all := listAdapters(t)
 	require.Len(t, lines, 1+len(all))
 	for i, a := range all {
