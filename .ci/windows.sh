@@ -49,10 +49,21 @@ rm -rf "$out"
 mkdir -p "$out"
 start=$SECONDS
 go build -o "$out/wgbench.exe" ./cmd/wgbench
-# Test binaries: 'go test -c' names each pkg.test.exe; a package that does
-# not build fails the script, at the end, after the rest is built and run.
+# Test binaries, one per package with tests, named by its path in the
+# module (algos-rescue-internal-params.test.exe: several packages share a
+# last element); packages.txt maps each name to its directory. A package
+# that does not build fails the script, at the end, after the rest is built
+# and run.
 status=0
-go test -c -o "$out/" ./... || status=1
+mod=$(go list -m)
+: >"$out/packages.txt"
+for pkg in $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do
+	rel=${pkg#"$mod"}
+	rel=${rel#/}
+	name=${rel//\//-}
+	go test -c -o "$out/${name:-root}.test.exe" "$pkg" || status=1
+	echo "${name:-root} $(go list -f '{{.Dir}}' "$pkg")" >>"$out/packages.txt"
+done
 echo "windows/amd64 build: $((SECONDS - start)) s, $(ls "$out" | wc -l) binaries in $out"
 unset CGO_ENABLED CC GOOS GOARCH
 finish() {
@@ -100,11 +111,11 @@ winrun "$out/wgbench.exe" --backend vulkan selftest --limits webgpu
 [ $tests = 1 ] || finish
 
 failed=()
-for exe in "$out"/*.test.exe; do
-	name=$(basename "$exe" .test.exe)
-	dir=$(go list -f '{{.Dir}}' ./... | awk -v n="/$name" 'substr($0, length($0) - length(n) + 1) == n' | head -1)
+while read -r name dir; do
+	exe=$out/$name.test.exe
+	[ -f "$exe" ] || continue
 	echo "== $name ($dir)"
-	(cd "$dir" && WGCOMPUTE_BACKEND=vulkan xvfb-run -a $wine "$OLDPWD/$exe" -test.short) || failed+=("$name")
-done
+	(cd "$dir" && WGCOMPUTE_BACKEND=vulkan xvfb-run -a $wine "$OLDPWD/$exe" -test.short </dev/null) || failed+=("$name")
+done <"$out/packages.txt"
 echo "test binaries failing under Wine: ${failed[*]:-none}"
 finish
