@@ -125,8 +125,8 @@ fn rowsum_v0(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 }
 
 // rowsum_v1: s_out[r] = Σ_c elem(r, c), four rows per workgroup, a 64-lane
-// slice per row (wgpu 0.17's WGSL has no subgroup operations, so a slice of
-// the workgroup stands in for one), each lane a strided partial sum, then a
+// slice per row (a slice of the workgroup stands in for a subgroup, so
+// that it runs on adapters without subgroup operations), each lane a strided partial sum, then a
 // tree within the slice; one store per row.
 @compute @workgroup_size(256)
 fn rowsum_v1(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {

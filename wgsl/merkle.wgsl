@@ -11,8 +11,9 @@
 // MK_SH, the vec4 slots of workgroup memory: 4 * the workgroup size (two
 // vec4 for each of 2 * size digests).
 //
-// naga 0.13 (wgpu 0.17) takes only integer literals in @workgroup_size and
-// evaluates no const expressions in array sizes, so each kernel has one entry
+// naga 0.13 (wgpu 0.17, which this was written for) took only integer
+// literals in @workgroup_size and evaluated no const expressions in array
+// sizes, so each kernel has one entry
 // point per workgroup size, kernel_N with @workgroup_size(N) (see the end of
 // the file), and the module is built per size for mk_sh's length; a module's
 // entry points of other sizes are never dispatched.

@@ -23,8 +23,8 @@ const (
 	// right; the max is one atomicMax per element on a global word.
 	V0
 	// V1, workgroup reduction then one atomic per group: a 64-lane slice
-	// of a workgroup per row (standing in for a subgroup, which wgpu 0.17's
-	// WGSL lacks) reduces in workgroup memory; the max is a workgroup tree
+	// of a workgroup per row (standing in for a subgroup, so that it runs
+	// on adapters without subgroups) reduces in workgroup memory; the max is a workgroup tree
 	// then one atomicMax per workgroup.
 	V1
 	// V2, reduction in workgroup memory: a 256-invocation workgroup per row,
