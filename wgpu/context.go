@@ -595,7 +595,8 @@ func Open(opts Options) (ctx *Context, err error) {
 	limits, _ := adapterLimits(adapter)
 	limits = capLimits(limits, opts.Limits)
 	int64 := infos[pick].HasFeature("shader-int64") && !strings.EqualFold(os.Getenv("WGCOMPUTE_SHADER_INT64"), "off")
-	key := idleKey{adapter, limits, int64}
+	subgroups := infos[pick].HasFeature("subgroups") && !strings.EqualFold(os.Getenv("WGCOMPUTE_SUBGROUPS"), "off")
+	key := idleKey{adapter, limits, int64, subgroups}
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
@@ -616,6 +617,10 @@ func Open(opts Options) (ctx *Context, err error) {
 	if int64 {
 		features = append(features, gpu.NativeFeatureShaderInt64)
 		c.shaderFeatures = append(c.shaderFeatures, "shader-int64")
+	}
+	if subgroups {
+		features = append(features, gpu.NativeFeatureSubgroup)
+		c.shaderFeatures = append(c.shaderFeatures, "subgroups")
 	}
 	dev, native, err := requestDevice(adapter, features, limits)
 	if err != nil {
@@ -651,8 +656,10 @@ func (c *Context) Info() AdapterInfo {
 
 // ShaderFeatures lists the optional features enabled on the device that
 // kernels use when they have a variant for them ("shader-int64": the
-// Goldilocks field on native 64-bit integers). Nil for the nil Context.
-// WGCOMPUTE_SHADER_INT64=off leaves shader-int64 off (the portable path).
+// Goldilocks field on native 64-bit integers; "subgroups": eigen's
+// reductions finish inside subgroups). Nil for the nil Context.
+// WGCOMPUTE_SHADER_INT64=off and WGCOMPUTE_SUBGROUPS=off leave them off (the
+// portable paths).
 func (c *Context) ShaderFeatures() []string {
 	if c == nil {
 		return nil
@@ -723,9 +730,10 @@ func (c *Context) Close() error {
 // A parked device has no buffers of the caller's and no staging memory; it
 // keeps its compiled kernels, so the next Open also skips their compiles.
 type idleKey struct {
-	adapter *gpu.Adapter
-	limits  gpu.Limits
-	int64   bool // the shader-int64 feature enabled
+	adapter   *gpu.Adapter
+	limits    gpu.Limits
+	int64     bool // the shader-int64 feature enabled
+	subgroups bool // the subgroups feature enabled
 }
 
 var (

@@ -1,3 +1,4 @@
+//!include eigen_reduce.wgsl
 // Dominant eigenpair of a positive matrix by iterative similarity
 // transformation (package algos/eigen). One round of the method is
 //
@@ -152,37 +153,6 @@ fn rowsum_v1(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 	if (lane == 0u && i < P.rows) {
 		s_out[r] = row_result(r, sh_f[lid]);
 	}
-}
-
-// sum_tree adds sh_f[0..WG) pairwise in a fixed tree and returns the total
-// to every invocation.
-fn sum_tree(lid: u32, x: f32) -> f32 {
-	sh_f[lid] = x;
-	workgroupBarrier();
-	for (var k = WG / 2u; k > 0u; k >>= 1u) {
-		if (lid < k) {
-			sh_f[lid] += sh_f[lid + k];
-		}
-		workgroupBarrier();
-	}
-	let total = sh_f[0];
-	workgroupBarrier();
-	return total;
-}
-
-// max_tree is sum_tree's shape for the max of u32 values.
-fn max_tree(lid: u32, x: u32) -> u32 {
-	sh[lid] = x;
-	workgroupBarrier();
-	for (var k = WG / 2u; k > 0u; k >>= 1u) {
-		if (lid < k) {
-			sh[lid] = max(sh[lid], sh[lid + k]);
-		}
-		workgroupBarrier();
-	}
-	let m = sh[0];
-	workgroupBarrier();
-	return m;
 }
 
 // rowsum_v2: s_out[r] = Σ_c elem(r, c), one workgroup per row, each

@@ -471,3 +471,38 @@ func TestLoadRejects(t *testing.T) {
 		requireMatches(t, want, got, "after the rejected loads")
 	})
 }
+
+// TestSubgroupsSameBits: on a device with subgroup operations (lavapipe's
+// Vulkan) the reductions finish inside subgroups
+// (eigen_reduce.subgroups.wgsl), and every variant and configuration gives
+// the same bits as the workgroup-memory reductions (WGCOMPUTE_SUBGROUPS=off)
+// on the same adapter.
+func TestSubgroupsSameBits(t *testing.T) {
+	n := 300
+	a := Random(n, 13)
+	h := Hilbert(97)
+	type out struct {
+		results []Result
+	}
+	run := func(env string) (out, []string) {
+		t.Setenv("WGCOMPUTE_SUBGROUPS", env)
+		ctx, err := wgpu.Open(wgpu.Options{Backend: "vulkan"})
+		require.NoError(t, err)
+		defer ctx.Close()
+		var o out
+		for _, c := range configs() {
+			o.results = append(o.results, solve(t, ctx, c, a, n, Options{Eps: 1e-6}), solve(t, ctx, c, h, 97, Options{Eps: 1e-6}))
+		}
+		return o, ctx.ShaderFeatures()
+	}
+	with, features := run("")
+	require.Contains(t, features, "subgroups", "lavapipe's Vulkan offers subgroups: this test must run them")
+	without, features := run("off")
+	require.NotContains(t, features, "subgroups")
+	require.Equal(t, len(without.results), len(with.results))
+	for i := range with.results {
+		require.Equal(t, math.Float64bits(without.results[i].Value), math.Float64bits(with.results[i].Value), "result %d", i)
+		require.Equal(t, without.results[i].Vector, with.results[i].Vector, "result %d", i)
+		require.Equal(t, without.results[i].Iterations, with.results[i].Iterations, "result %d", i)
+	}
+}
