@@ -172,7 +172,7 @@ func TestGuard(t *testing.T) {
 		for _, v := range Variants {
 			b, err := NewBatcher(ctx, Options{Variant: v})
 			require.NoError(t, err)
-			b.guard = true
+			b.b.Guard = true
 			dst := make([][4]uint64, n)
 			require.NoError(t, b.MergeMany(dst, pairs), "variant %s", v)
 			require.Equal(t, Merge([4]uint64(pairs[n-1][:4]), [4]uint64(pairs[n-1][4:])), dst[n-1])
@@ -326,20 +326,6 @@ func TestParseVariant(t *testing.T) {
 	require.True(t, strings.HasPrefix(Variant(9).String(), "Variant("))
 	require.Equal(t, Fast, Variant(0), "the zero value is the default")
 	require.Equal(t, []string{"fast", "muldiag"}, VariantNames())
-}
-
-func TestFirstNonCanonical(t *testing.T) {
-	for _, n := range []int{0, 1, 5, 3<<20 + 7} {
-		els := make([]uint64, n)
-		require.Equal(t, -1, firstNonCanonical(els))
-		if n == 0 {
-			continue
-		}
-		for _, at := range []int{n - 1, n / 2, 0} {
-			els[at] = P
-			require.Equal(t, at, firstNonCanonical(els), "n=%d", n)
-		}
-	}
 }
 
 // TestGroupSplits runs each operation split over Groups of 2, 3 and 7

@@ -297,20 +297,6 @@ func TestParseVariant(t *testing.T) {
 	require.Equal(t, Fast, Variant(0), "the zero value is the default")
 }
 
-func TestFirstNonCanonical(t *testing.T) {
-	for _, n := range []int{0, 1, 5, 3<<20 + 7} {
-		els := make([]uint64, n)
-		require.Equal(t, -1, firstNonCanonical(els))
-		if n == 0 {
-			continue
-		}
-		for _, at := range []int{n - 1, n / 2, 0} {
-			els[at] = P
-			require.Equal(t, at, firstNonCanonical(els), "n=%d", n)
-		}
-	}
-}
-
 // TestGroupSplits runs each operation split over Groups of 2, 3 and 7
 // devices (gputest.ForEachGroup: members of different limits) on odd
 // sizes, and compares with the CPU: the split must not change a digest.
