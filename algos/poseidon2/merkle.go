@@ -1,9 +1,7 @@
 package poseidon2
 
 import (
-	"encoding/binary"
-	"fmt"
-
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -20,38 +18,15 @@ func (MerkleMerge) Name() string { return "poseidon2" }
 
 // Merge returns Merge of the digests' elements, as a digest.
 func (MerkleMerge) Merge(left, right [32]byte) [32]byte {
-	return merkleDigest(Merge(merkleElements(left), merkleElements(right)))
+	return goldilocks.DigestBytes(Merge(goldilocks.DigestElements(left), goldilocks.DigestElements(right)))
 }
 
 // CheckDigest returns an error naming the first element of d that is not a
 // field element (not below P).
-func (MerkleMerge) CheckDigest(d [32]byte) error {
-	for j, v := range merkleElements(d) {
-		if v >= P {
-			return fmt.Errorf("element %d is %d, not a Goldilocks field element: Poseidon2 digests are 4 little-endian uint64 values below p = %d", j, v, uint64(P))
-		}
-	}
-	return nil
-}
+func (MerkleMerge) CheckDigest(d [32]byte) error { return goldilocks.CheckDigest("Poseidon2", d) }
 
 // MergeModule returns merkle_poseidon2.wgsl, which defines merge_node with
 // poseidon2_lib.wgsl's p2_merge.
 func (MerkleMerge) MergeModule() wgpu.Module {
 	return wgsl.Module{Files: []string{"merkle_poseidon2.wgsl"}}
-}
-
-func merkleElements(d [32]byte) [DigestSize]uint64 {
-	var e [DigestSize]uint64
-	for j := range e {
-		e[j] = binary.LittleEndian.Uint64(d[8*j:])
-	}
-	return e
-}
-
-func merkleDigest(e [DigestSize]uint64) [32]byte {
-	var d [32]byte
-	for j, v := range e {
-		binary.LittleEndian.PutUint64(d[8*j:], v)
-	}
-	return d
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -18,7 +19,7 @@ func randLeaves(t *testing.T, n int) [][32]byte {
 	rng := newRand(t)
 	leaves := make([][32]byte, n)
 	for i := range leaves {
-		leaves[i] = merkleDigest([4]uint64(randElements(rng, 4)))
+		leaves[i] = goldilocks.DigestBytes([4]uint64(randElements(rng, 4)))
 	}
 	return leaves
 }
@@ -29,10 +30,10 @@ func TestMerkleCPU(t *testing.T) {
 	leaves := randLeaves(t, 4)
 	tree, err := merkle.BuildCPU(leaves, MerkleMerge{})
 	require.NoError(t, err)
-	el := merkleElements
+	el := goldilocks.DigestElements
 	l := Merge(el(leaves[0]), el(leaves[1]))
 	r := Merge(el(leaves[2]), el(leaves[3]))
-	require.Equal(t, merkleDigest(Merge(l, r)), tree.Root())
+	require.Equal(t, goldilocks.DigestBytes(Merge(l, r)), tree.Root())
 	for i := range leaves {
 		p, err := tree.Proof(i)
 		require.NoError(t, err)

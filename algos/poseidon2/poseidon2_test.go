@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -51,17 +52,8 @@ func loadSpec(t testing.TB) spec {
 	return s
 }
 
-// nums parses the file's "0x..." elements.
-func nums(t testing.TB, ss []string) []uint64 {
-	t.Helper()
-	out := make([]uint64, len(ss))
-	for i, s := range ss {
-		v, err := strconv.ParseUint(s, 0, 64)
-		require.NoError(t, err)
-		out[i] = v
-	}
-	return out
-}
+// nums parses the file's elements.
+var nums = hashtest.Nums
 
 // allVectors are the official vectors, then the computed ones.
 func allVectors(s spec) []vector { return append(append([]vector(nil), s.Vectors...), s.Computed...) }

@@ -1,8 +1,7 @@
 package poseidon2
 
 import (
-	"encoding/binary"
-
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -12,7 +11,7 @@ import (
 // commits a matrix's rows with its PaddingFreeSponge. The elements must be
 // below P, as HashElements requires.
 func (MerkleMerge) HashRow(row []uint64) [32]byte {
-	return merkleDigest(HashElements(row))
+	return goldilocks.DigestBytes(HashElements(row))
 }
 
 // RowModule returns poseidon2_row.wgsl, which defines hash_row with
@@ -27,13 +26,7 @@ func (MerkleMerge) RowModule() wgpu.Module {
 // merkle.DigestConverter): each of the four little-endian 64-bit words is
 // reduced mod P, the rule every Goldilocks hash here uses (see
 // rescue.MerkleMerge.ConvertDigest for why).
-func (MerkleMerge) ConvertDigest(d [32]byte) [32]byte {
-	var out [32]byte
-	for j := 0; j < DigestSize; j++ {
-		binary.LittleEndian.PutUint64(out[8*j:], binary.LittleEndian.Uint64(d[8*j:])%P)
-	}
-	return out
-}
+func (MerkleMerge) ConvertDigest(d [32]byte) [32]byte { return goldilocks.ConvertDigest(d) }
 
 // ConvertModule returns goldilocks_digest.wgsl, which defines
 // convert_digest as ConvertDigest does.

@@ -1,7 +1,7 @@
 package rescue
 
 import (
-	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -17,12 +17,12 @@ func (MerkleMerge) Name() string { return "rescue" }
 
 // Merge returns Merge of the digests' elements, as a digest.
 func (MerkleMerge) Merge(left, right [32]byte) [32]byte {
-	return rescueprime.DigestBytes(Merge(rescueprime.DigestElements(left), rescueprime.DigestElements(right)))
+	return goldilocks.DigestBytes(Merge(goldilocks.DigestElements(left), goldilocks.DigestElements(right)))
 }
 
 // CheckDigest returns an error naming the first element of d that is not a
 // field element (not below P).
-func (MerkleMerge) CheckDigest(d [32]byte) error { return rescueprime.CheckDigest("Rescue", d) }
+func (MerkleMerge) CheckDigest(d [32]byte) error { return goldilocks.CheckDigest("Rescue", d) }
 
 // MergeModule returns merkle_rescue.wgsl, which defines merge_node with
 // rescue_lib.wgsl's rp_merge.

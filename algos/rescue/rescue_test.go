@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -43,16 +44,8 @@ func loadSpec(t testing.TB) spec {
 	return s
 }
 
-func nums(t testing.TB, ss []string) []uint64 {
-	t.Helper()
-	out := make([]uint64, len(ss))
-	for i, s := range ss {
-		v, err := strconv.ParseUint(s, 10, 64)
-		require.NoError(t, err)
-		out[i] = v
-	}
-	return out
-}
+// nums parses the file's elements.
+var nums = hashtest.Nums
 
 func TestConstantsMatchSpec(t *testing.T) {
 	s := loadSpec(t)

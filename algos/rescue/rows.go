@@ -1,9 +1,7 @@
 package rescue
 
 import (
-	"encoding/binary"
-
-	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -12,7 +10,7 @@ import (
 // package merkle's matrix commitments (a merkle.RowHash). The elements
 // must be below P, as HashElements requires.
 func (MerkleMerge) HashRow(row []uint64) [32]byte {
-	return rescueprime.DigestBytes(HashElements(row))
+	return goldilocks.DigestBytes(HashElements(row))
 }
 
 // RowModule returns rescue_row.wgsl, which defines hash_row with
@@ -30,13 +28,7 @@ func (MerkleMerge) RowModule() wgpu.Module {
 // and w+P, for w < 2^32-1), so a collision after the conversion costs
 // about 2^128 work, as one before it does; taking 56-bit limbs instead
 // would keep 224 bits (2^112).
-func (MerkleMerge) ConvertDigest(d [32]byte) [32]byte {
-	var out [32]byte
-	for j := 0; j < DigestSize; j++ {
-		binary.LittleEndian.PutUint64(out[8*j:], binary.LittleEndian.Uint64(d[8*j:])%P)
-	}
-	return out
-}
+func (MerkleMerge) ConvertDigest(d [32]byte) [32]byte { return goldilocks.ConvertDigest(d) }
 
 // ConvertModule returns goldilocks_digest.wgsl, which defines
 // convert_digest as ConvertDigest does.

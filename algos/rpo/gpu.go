@@ -1,8 +1,9 @@
 package rpo
 
 import (
-	"fmt"
+	"slices"
 
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -26,53 +27,32 @@ const (
 // Variants lists every Variant, Fast first.
 var Variants = []Variant{Fast}
 
-// variantSpec is a variant's name and entry file, which includes what it
-// needs (see wgsl/rpo_main.wgsl).
-type variantSpec struct {
-	name string
-	file string
-}
-
-var variantSpecs = [...]variantSpec{
-	Fast: {"fast", "rpo_main.wgsl"},
-}
+// variants names every Variant.
+var variants = goldilocks.Variants{Hash: "rpo", Names: []string{Fast: "fast"}}
 
 // String names the variant as the benchmarks and wgbench do.
-func (v Variant) String() string {
-	if v >= 0 && int(v) < len(variantSpecs) {
-		return variantSpecs[v].name
-	}
-	return fmt.Sprintf("Variant(%d)", int(v))
-}
+func (v Variant) String() string { return variants.Name(int(v)) }
 
 // VariantNames returns the names of Variants, in order.
-func VariantNames() []string {
-	names := make([]string, len(Variants))
-	for i, v := range Variants {
-		names[i] = v.String()
-	}
-	return names
-}
+func VariantNames() []string { return slices.Clone(variants.Names) }
 
 // ParseVariant is the inverse of Variant.String.
 func ParseVariant(s string) (Variant, error) {
-	for _, v := range Variants {
-		if v.String() == s {
-			return v, nil
-		}
-	}
-	return 0, fmt.Errorf("rpo: unknown variant %q: accepted are %v", s, VariantNames())
+	v, err := variants.Parse(s)
+	return Variant(v), err
 }
 
-// kernel describes the variant's kernel to the batch runner RPO shares
-// with Rescue: the kernel body built for miden-crypto's sponge.
-func (s variantSpec) kernel() rescueprime.Kernel {
-	return rescueprime.Kernel{Variant: s.name, Label: s.file,
-		Module: wgsl.Module{Files: []string{s.file}, Consts: []wgsl.Const{rescueprime.SpongeConst(true)}}}
+// kernel describes v's kernel to the batch runner RPO shares with Rescue:
+// its entry file, which includes what it needs (see wgsl/rpo_main.wgsl),
+// with the kernel body built for miden-crypto's sponge.
+func kernel(v Variant) rescueprime.Kernel {
+	const file = "rpo_main.wgsl"
+	return rescueprime.Kernel{Variant: v.String(), Label: file,
+		Module: wgsl.Module{Files: []string{file}, Consts: []wgsl.Const{rescueprime.SpongeConst(true)}}}
 }
 
 // hash is RPO256 as the batch runner sees it.
-var hash = &rescueprime.Hash{Name: "rpo", Permute: Permute, Merge: Merge, HashElements: HashElements}
+var hash = &goldilocks.Hash{Name: "rpo", Permute: Permute, Merge: Merge, HashElements: HashElements}
 
 // Options tune the batch functions; the zero value runs Fast and reports
 // no timing.
@@ -89,16 +69,16 @@ type Options struct {
 // nil Context it runs the Go reference (Merge, HashElements, Permute) on
 // all cores and holds nothing. A Batcher is not safe for concurrent use.
 type Batcher struct {
-	b *rescueprime.Batcher
+	b *goldilocks.Batcher
 }
 
 // NewBatcher compiles opts.Variant's kernel on ctx (once per Context) and
 // returns a Batcher for it; ctx may be nil, the CPU backend.
 func NewBatcher(ctx *wgpu.Context, opts Options) (*Batcher, error) {
-	if opts.Variant < 0 || int(opts.Variant) >= len(variantSpecs) {
-		return nil, fmt.Errorf("rpo: unknown variant %d: accepted are %v (0..%d)", int(opts.Variant), VariantNames(), len(variantSpecs)-1)
+	if err := variants.Check(int(opts.Variant)); err != nil {
+		return nil, err
 	}
-	b, err := rescueprime.NewBatcher(ctx, hash, variantSpecs[opts.Variant].kernel(), opts.Timing)
+	b, err := rescueprime.NewBatcher(ctx, hash, kernel(opts.Variant), opts.Timing)
 	if err != nil {
 		return nil, err
 	}
@@ -116,10 +96,7 @@ func (b *Batcher) Release() { b.b.Release() }
 // len(dst) must equal len(pairs), and every element must be below P (the
 // error names the first pair and element that is not).
 func (b *Batcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
-	if err := rescueprime.CheckMerge(hash.Name, dst, pairs); err != nil {
-		return err
-	}
-	return b.b.Merge(dst, pairs)
+	return b.b.MergeMany(dst, pairs)
 }
 
 // HashElementsMany is
@@ -130,10 +107,7 @@ func (b *Batcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
 // error names the first input and element that is not). The kernel takes
 // one dispatch per block of Rate elements, all in one submission.
 func (b *Batcher) HashElementsMany(dst [][4]uint64, inputs []uint64, m int) error {
-	if err := rescueprime.CheckHash(hash.Name, dst, inputs, m); err != nil {
-		return err
-	}
-	return b.b.Hash(dst, inputs, m)
+	return b.b.HashElementsMany(dst, inputs, m)
 }
 
 // PermuteMany is
@@ -142,39 +116,24 @@ func (b *Batcher) HashElementsMany(dst [][4]uint64, inputs []uint64, m int) erro
 //
 // Every element must be below P (the error names the first state and
 // element that is not).
-func (b *Batcher) PermuteMany(states [][12]uint64) error {
-	if err := rescueprime.CheckPermute(hash.Name, states); err != nil {
-		return err
-	}
-	return b.b.Permute(states)
-}
+func (b *Batcher) PermuteMany(states [][12]uint64) error { return b.b.PermuteMany(states) }
 
 // MergeMany runs Batcher.MergeMany once with a Batcher of its own: on the
 // GPU, or on all cores when ctx is nil.
 func MergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, opts Options) error {
-	return withBatcher(ctx, opts, func(b *Batcher) error { return b.MergeMany(dst, pairs) })
+	return goldilocks.With(ctx, opts.open, opts.Timing, func(b *goldilocks.Batcher) error { return b.MergeMany(dst, pairs) })
 }
 
 // HashElementsMany runs Batcher.HashElementsMany once with a Batcher of its
 // own: on the GPU, or on all cores when ctx is nil.
 func HashElementsMany(ctx *wgpu.Context, dst [][4]uint64, inputs []uint64, m int, opts Options) error {
-	return withBatcher(ctx, opts, func(b *Batcher) error { return b.HashElementsMany(dst, inputs, m) })
+	return goldilocks.With(ctx, opts.open, opts.Timing, func(b *goldilocks.Batcher) error { return b.HashElementsMany(dst, inputs, m) })
 }
 
 // PermuteMany runs Batcher.PermuteMany once with a Batcher of its own: on
 // the GPU, or on all cores when ctx is nil.
 func PermuteMany(ctx *wgpu.Context, states [][12]uint64, opts Options) error {
-	return withBatcher(ctx, opts, func(b *Batcher) error { return b.PermuteMany(states) })
-}
-
-// withBatcher runs fn with a Batcher for ctx and opts, released after.
-func withBatcher(ctx *wgpu.Context, opts Options, fn func(*Batcher) error) error {
-	b, err := NewBatcher(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer b.Release()
-	return fn(b)
+	return goldilocks.With(ctx, opts.open, opts.Timing, func(b *goldilocks.Batcher) error { return b.PermuteMany(states) })
 }
 
 // MergeManyOn is MergeMany with the pairs split into one contiguous range
@@ -182,42 +141,28 @@ func withBatcher(ctx *wgpu.Context, opts Options, fn func(*Batcher) error) error
 // digests are the same as on one device. opts.Timing receives the
 // devices' timings side by side (Timing.Parallel: the slowest device's).
 func MergeManyOn(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, opts Options) error {
-	if err := rescueprime.CheckMerge(hash.Name, dst, pairs); err != nil {
-		return err
-	}
-	return onGroup(g, len(pairs), opts, func(b *rescueprime.Batcher, lo, hi int) error { return b.Merge(dst[lo:hi], pairs[lo:hi]) })
+	return hash.MergeManyOn(g, opts.open, opts.Timing, dst, pairs)
 }
 
 // HashElementsManyOn is HashElementsMany split over the devices of g, as
 // MergeManyOn splits MergeMany.
 func HashElementsManyOn(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, opts Options) error {
-	if err := rescueprime.CheckHash(hash.Name, dst, inputs, m); err != nil {
-		return err
-	}
-	return onGroup(g, len(dst), opts, func(b *rescueprime.Batcher, lo, hi int) error { return b.Hash(dst[lo:hi], inputs[lo*m:hi*m], m) })
+	return hash.HashElementsManyOn(g, opts.open, opts.Timing, dst, inputs, m)
 }
 
 // PermuteManyOn is PermuteMany split over the devices of g, as MergeManyOn
 // splits MergeMany.
 func PermuteManyOn(g *wgpu.Group, states [][12]uint64, opts Options) error {
-	if err := rescueprime.CheckPermute(hash.Name, states); err != nil {
-		return err
-	}
-	return onGroup(g, len(states), opts, func(b *rescueprime.Batcher, lo, hi int) error { return b.Permute(states[lo:hi]) })
+	return hash.PermuteManyOn(g, opts.open, opts.Timing, states)
 }
 
-// onGroup runs fn on one contiguous range of [0, n) per device of g, each
-// with a Batcher of opts' variant of its own, and reports the timings side
-// by side.
-func onGroup(g *wgpu.Group, n int, opts Options, fn func(b *rescueprime.Batcher, lo, hi int) error) error {
-	newBatcher := func(ctx *wgpu.Context, t *wgpu.Timing) (*rescueprime.Batcher, error) {
-		o := opts
-		o.Timing = t
-		b, err := NewBatcher(ctx, o)
-		if err != nil {
-			return nil, err
-		}
-		return b.b, nil
+// open is NewBatcher with opts reporting to timing, as the shared batch
+// functions open theirs.
+func (opts Options) open(ctx *wgpu.Context, timing *wgpu.Timing) (*goldilocks.Batcher, error) {
+	opts.Timing = timing
+	b, err := NewBatcher(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	return rescueprime.OnGroup(g, hash.Name, n, opts.Timing, newBatcher, fn)
+	return b.b, nil
 }

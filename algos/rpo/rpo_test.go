@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
@@ -46,16 +47,8 @@ func loadSpec(t testing.TB) spec {
 	return s
 }
 
-func nums(t testing.TB, ss []string) []uint64 {
-	t.Helper()
-	out := make([]uint64, len(ss))
-	for i, s := range ss {
-		v, err := strconv.ParseUint(s, 10, 64)
-		require.NoError(t, err)
-		out[i] = v
-	}
-	return out
-}
+// nums parses the file's elements.
+var nums = hashtest.Nums
 
 // chain returns the spec's merge chain: chain[0] is the zero digest and
 // chain[d+1] = Merge(chain[d], chain[d]).

@@ -2,18 +2,19 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 
 	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// rpoBench is RPO256's default variant.
+// rpoBench is RPO256 as the suites measure it.
 var rpoBench = benchHash{
-	name: "rpo",
-	mergeMany: func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, t *wgpu.Timing) error {
-		return rpo.MergeMany(ctx, dst, pairs, rpo.Options{Timing: t})
+	name:     "rpo",
+	title:    "RPO256 (miden-crypto Rpo256)",
+	variants: rpo.VariantNames(),
+	mergeMany: func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
+		return rpo.MergeMany(ctx, dst, pairs, rpo.Options{Variant: rpo.Variants[v], Timing: t})
 	},
 	hashMany: func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
 		return rpo.HashElementsMany(ctx, dst, els, m, rpo.Options{Timing: t})
@@ -26,56 +27,17 @@ var rpoBench = benchHash{
 // ladder and inputs, with the CPU reference beside it, and at the largest
 // size both hashes' merge kernels on the same pairs.
 func benchRPO(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
-	sides := []int{128, 256, 512, 1024, 2048, 4096}
-	if cfg.quick {
-		sides = []int{64, 128}
-	}
-	rng := rand.New(rand.NewPCG(7, 11))
-	t := table{Title: "RPO256 (miden-crypto Rpo256): merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
-		Columns: []string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", rescueHashElements), "hash_elements/s (end to end)", "CPU ref merges/s (" + hostCPU() + ")", "kernel vs CPU", "checked"}}
-	cpu, err := rpoBench.cpuRate(1 << 16)
-	if err != nil {
-		return nil, err
-	}
-	var vs table
-	for _, side := range sides {
-		n := side * side
-		pairs := make([][8]uint64, n)
-		for i := range pairs {
-			for j := range pairs[i] {
-				pairs[i][j] = rng.Uint64N(rpo.P)
+	return rpoBench.suite(ctx, cfg, elementSuite{
+		seed:      11,
+		cpuColumn: "CPU ref merges/s",
+		notes: func(cpu float64) []string {
+			return []string{
+				fmt.Sprintf("hash_elements rows hash inputs of %d elements (two permutations each, the second block zero-padded), as many as fit in the merge input's elements.", benchHashElements),
+				fmt.Sprintf("CPU reference (plain Go, %d goroutines on this host): %.3g merges/s.", runtime.GOMAXPROCS(0), cpu),
 			}
-		}
-		dst := make([][4]uint64, n)
-		mergeKernel, mergeE2E, err := rpoBench.merges(ctx, cfg, dst, pairs)
-		if err != nil {
-			return nil, err
-		}
-		cfg.step(fmt.Sprintf("rpo merge %d", n))
-		hn, hashKernel, hashE2E, err := rpoBench.hashes(ctx, cfg, pairs)
-		if err != nil {
-			return nil, err
-		}
-		cfg.step(fmt.Sprintf("rpo hash %d", hn))
-		rate := float64(n) / mergeKernel.Seconds()
-		t.Rows = append(t.Rows, []string{fmt.Sprintf("%d² = %d", side, n),
-			fmt.Sprintf("%.2f", float64(mergeKernel.Nanoseconds())/float64(n)),
-			fmt.Sprintf("%.3g", rate), fmt.Sprintf("%.3g", float64(n)/mergeE2E.Seconds()),
-			fmt.Sprintf("%.3g", float64(hn)/hashKernel.Seconds()), fmt.Sprintf("%.3g", float64(hn)/hashE2E.Seconds()),
-			fmt.Sprintf("%.3g", cpu), fmt.Sprintf("%.1f×", rate/cpu), "up to 4096 merges (evenly spaced) and the last hash equal to the CPU reference"})
-		t.Points = append(t.Points, point{X: float64(n), Y: rate})
-		if side == sides[len(sides)-1] {
-			if vs, err = rpoVersusRescue(ctx, cfg, pairs, dst, side, rate); err != nil {
-				return nil, err
-			}
-		}
-	}
-	t.Notes = []string{
-		"Kernel: " + timeKind(ctx) + ", summed over the dispatches of a call. End to end: validation, upload, kernels and read-back of host slices.",
-		fmt.Sprintf("hash_elements rows hash inputs of %d elements (two permutations each, the second block zero-padded), as many as fit in the merge input's elements.", rescueHashElements),
-		fmt.Sprintf("CPU reference (plain Go, %d goroutines on this host): %.3g merges/s.", runtime.GOMAXPROCS(0), cpu),
-	}
-	return []table{t, vs}, nil
+		},
+		last: rpoVersusRescue,
+	})
 }
 
 // rpoVersusRescue times Rp64_256's default merge kernel on the pairs RPO

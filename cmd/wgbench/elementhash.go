@@ -13,8 +13,8 @@ import (
 )
 
 // elementHash is a hash of Goldilocks field elements with 4-element
-// digests as the commands 'rescue' and 'rpo' run it; V is its package's
-// Variant type.
+// digests as the commands 'rescue', 'rpo' and 'poseidon2' run it; V is its
+// package's Variant type.
 type elementHash[V fmt.Stringer] struct {
 	// name is the command's name; its errors start with it.
 	name        string

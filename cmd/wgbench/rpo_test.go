@@ -16,55 +16,13 @@ import (
 	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 
-// rpoDigestBytes is the reference output: rpo.HashElements of each record
-// of m elements, 32 little-endian bytes each.
-func rpoDigestBytes(els []uint64, m int) []byte {
-	out := make([]byte, 0, 32*len(els)/m)
-	for i := 0; i < len(els); i += m {
-		d := rpo.HashElements(els[i : i+m])
-		for _, e := range d {
-			out = binary.LittleEndian.AppendUint64(out, e)
-		}
-	}
-	return out
-}
+// rpoCLI is 'wgbench rpo' as the shared CLI tests run it.
+var rpoCLI = cliHash{name: "rpo", merge: rpo.Merge, hashElements: rpo.HashElements,
+	seed: 8, variant: "fast", lastVariant: "fast"}
 
-func TestRPOCLI(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 8))
-	mergeEls, mergeRaw := rescueRecords(rng, 37, 8)
-	hashEls, hashRaw := rescueRecords(rng, 29, 13)
-	wantMerge, wantHash := rpoDigestBytes(mergeEls, 8), rpoDigestBytes(hashEls, 13)
-	for i := 0; i < 37; i++ {
-		m := rpo.Merge([4]uint64(mergeEls[8*i:]), [4]uint64(mergeEls[8*i+4:]))
-		require.Equal(t, m[0], binary.LittleEndian.Uint64(wantMerge[32*i:]), "record %d", i)
-	}
-	for _, backend := range append([]string{"cpu"}, gputest.Backends()...) {
-		t.Run(backend, func(t *testing.T) {
-			t.Setenv("WGCOMPUTE_BACKEND", backend)
-			dir := t.TempDir()
-			in := filepath.Join(dir, "pairs.bin")
-			require.NoError(t, os.WriteFile(in, mergeRaw, 0o644))
-			out, _, err := wgbench(t, "rpo", "merge", "--in", in)
-			require.NoError(t, err)
-			require.Equal(t, wantMerge, []byte(out))
+func TestRPOCLI(t *testing.T) { testElementHashCLI(t, rpoCLI) }
 
-			in = filepath.Join(dir, "records.bin")
-			outPath := filepath.Join(dir, "digests.bin")
-			require.NoError(t, os.WriteFile(in, hashRaw, 0o644))
-			out, _, err = wgbench(t, "rpo", "hash", "--elements", "13", "--in", in, "--out", outPath, "--variant", "fast")
-			require.NoError(t, err)
-			require.Empty(t, out, "--out given: nothing on stdout")
-			requireFile(t, outPath, wantHash)
-
-			// Split over three devices of one adapter: the same digests.
-			if backend != "cpu" {
-				out, _, err = wgbench(t, "--devices", "0,0,0", "rpo", "hash", "--elements", "13", "--in", in)
-				require.NoError(t, err)
-				require.Equal(t, wantHash, []byte(out))
-			}
-		})
-	}
-}
+func TestRPOCLIVariant(t *testing.T) { testElementHashCLIVariant(t, rpoCLI) }
 
 // TestRPOCLIVectors hashes miden-crypto's vectors from a file: the 19
 // prefixes of 0..18, each its own file of one record.
@@ -106,39 +64,12 @@ func TestRPOCLIVectors(t *testing.T) {
 }
 
 func TestRPOCLIBadInput(t *testing.T) {
+	testElementHashCLIBadInput(t, rpoCLI)
 	t.Setenv("WGCOMPUTE_BACKEND", "cpu")
-	rng := rand.New(rand.NewPCG(1, 4))
-	dir := t.TempDir()
-	outPath := filepath.Join(dir, "out.bin")
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(p, b, 0o644))
-		return p
-	}
-	_, raw := rescueRecords(rng, 6, 8)
-	binary.LittleEndian.PutUint64(raw[8*(3*8+2):], rpo.P)
-	out, _, err := wgbench(t, "rpo", "merge", "--in", write("bad.bin", raw), "--out", outPath)
-	require.ErrorContains(t, err, "rpo merge: record 3 element 2")
-	require.ErrorContains(t, err, "below p")
-	require.Empty(t, out)
-	_, err = os.Stat(outPath)
-	require.True(t, os.IsNotExist(err), "--out must not be written on bad input")
-	requireNoTemp(t, dir)
-
-	_, raw = rescueRecords(rng, 3, 8)
-	_, _, err = wgbench(t, "rpo", "hash", "--elements", "5", "--in", write("short.bin", raw[:41]))
-	require.ErrorContains(t, err, "rpo hash:")
-	require.ErrorContains(t, err, "not a whole number of 40-byte records")
-	_, _, err = wgbench(t, "rpo", "hash", "--elements", "0", "--in", write("any.bin", raw))
-	require.ErrorContains(t, err, "rpo hash: --elements is 0")
-	_, _, err = wgbench(t, "rpo", "merge", "--in", write("any.bin", raw), "--variant", "vec4")
+	in := filepath.Join(t.TempDir(), "any.bin")
+	require.NoError(t, os.WriteFile(in, make([]byte, 64), 0o644))
+	_, _, err := wgbench(t, "rpo", "merge", "--in", in, "--variant", "vec4")
 	require.ErrorContains(t, err, `rpo: unknown variant "vec4": accepted are [fast]`)
-	_, _, err = wgbench(t, "rpo", "merg")
-	require.ErrorContains(t, err, `unknown command "merg" for "wgbench rpo": choose from hash, merge`)
-
-	out, _, err = wgbench(t, "rpo", "merge", "--in", write("empty.bin", nil))
-	require.NoError(t, err)
-	require.Empty(t, out)
 
 	help, _, err := wgbench(t, "rpo", "--help")
 	require.NoError(t, err)

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,27 +68,4 @@ func TestMDSMatchesDense(t *testing.T) {
 	for _, c := range MDSRow {
 		require.Less(t, c, uint64(32), "the small-constant MDS product needs constants below 32")
 	}
-}
-
-func TestChecks(t *testing.T) {
-	pairs := make([][8]uint64, 4)
-	pairs[2][6] = P
-	require.ErrorContains(t, CheckMerge("h", make([][4]uint64, 4), pairs), "h: merge: pair 2 element 6 is")
-	require.ErrorContains(t, CheckMerge("h", nil, pairs), "h: merge: 0 destination digests for 4 pairs")
-	in := make([]uint64, 12)
-	in[7] = P + 1
-	require.ErrorContains(t, CheckHash("h", make([][4]uint64, 4), in, 3), "h: hash: input 2 element 1")
-	require.ErrorContains(t, CheckHash("h", make([][4]uint64, 4), in, 2), "need exactly 8")
-	require.ErrorContains(t, CheckHash("h", nil, nil, -1), "zero or more")
-	states := make([][12]uint64, 2)
-	states[1][0] = ^uint64(0)
-	require.ErrorContains(t, CheckPermute("h", states), "h: permute: state 1 element 0")
-	require.NoError(t, CheckPermute("h", nil))
-
-	d := DigestBytes([4]uint64{1, 2, P, 4})
-	require.Equal(t, [4]uint64{1, 2, P, 4}, DigestElements(d))
-	err := CheckDigest("Name", d)
-	require.ErrorContains(t, err, "element 2 is")
-	require.True(t, strings.Contains(err.Error(), "Name digests are 4 little-endian uint64 values below p"))
-	require.NoError(t, CheckDigest("Name", DigestBytes([4]uint64{P - 1})))
 }

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// benchHashElements is the element count per input in the hash_elements
+// rows of the rescue, rpo and poseidon2 suites: a full state width, two
+// permutations per input.
+const benchHashElements = 12
+
+// benchHash is a hash of Goldilocks elements as the rescue, rpo and
+// poseidon2 suites measure it: its batch functions and its reference.
+type benchHash struct {
+	name  string // starts errors and steps: "rescue"
+	title string // starts tables' titles: "Rescue Prime Rp64_256"
+	// variants names the kernel variants, the default first.
+	variants []string
+	// mergeMany is the package's MergeMany with variants[v]; hashMany its
+	// HashElementsMany with the default variant.
+	mergeMany    func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error
+	hashMany     func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error
+	merge        func(a, b [4]uint64) [4]uint64
+	hashElements func(els []uint64) [4]uint64
+}
+
+// elementSuite is what one suite of a benchHash adds to the table that
+// suite shares: merges and hash_elements per second over the ladder of
+// 128² to 4096² inputs (64² and 128² with --quick), the CPU backend
+// beside them.
+type elementSuite struct {
+	// seed is the second word of the pairs' generator.
+	seed uint64
+	// cpuColumn heads the CPU backend's rate: "CPU ref merges/s".
+	cpuColumn string
+	// extraColumns follow the hash_elements rates, extraCells(side,
+	// rate) filling them for the row of side² inputs merged at rate.
+	extraColumns []string
+	extraCells   func(side int, rate float64) []string
+	// notes follow the note on the timings, given the CPU rate.
+	notes func(cpu float64) []string
+	// last measures the pairs of the largest size (their digests in
+	// dst), merged at rate, into the suite's second table.
+	last func(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, rate float64) (table, error)
+}
+
+// suite runs s for h and returns its two tables.
+func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([]table, error) {
+	sides := []int{128, 256, 512, 1024, 2048, 4096}
+	if cfg.quick {
+		// Smoke-test sizes: a software adapter merges about 4e4 per second.
+		sides = []int{64, 128}
+	}
+	rng := rand.New(rand.NewPCG(7, s.seed))
+	t := table{Title: h.title + ": merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
+		Columns: append(append([]string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", benchHashElements), "hash_elements/s (end to end)"},
+			s.extraColumns...), s.cpuColumn+" ("+hostCPU()+")", "kernel vs CPU", "checked")}
+	cpu, err := h.cpuRate(1 << 16)
+	if err != nil {
+		return nil, err
+	}
+	var last table
+	for _, side := range sides {
+		n := side * side
+		pairs := make([][8]uint64, n)
+		for i := range pairs {
+			for j := range pairs[i] {
+				pairs[i][j] = rng.Uint64N(u64emu.P)
+			}
+		}
+		dst := make([][4]uint64, n)
+		mergeKernel, mergeE2E, err := h.merges(ctx, cfg, dst, pairs)
+		if err != nil {
+			return nil, err
+		}
+		cfg.step(fmt.Sprintf("%s merge %d", h.name, n))
+		hn, hashKernel, hashE2E, err := h.hashes(ctx, cfg, pairs)
+		if err != nil {
+			return nil, err
+		}
+		cfg.step(fmt.Sprintf("%s hash %d", h.name, hn))
+		rate := float64(n) / mergeKernel.Seconds()
+		row := []string{fmt.Sprintf("%d² = %d", side, n),
+			fmt.Sprintf("%.2f", float64(mergeKernel.Nanoseconds())/float64(n)),
+			fmt.Sprintf("%.3g", rate), fmt.Sprintf("%.3g", float64(n)/mergeE2E.Seconds()),
+			fmt.Sprintf("%.3g", float64(hn)/hashKernel.Seconds()), fmt.Sprintf("%.3g", float64(hn)/hashE2E.Seconds())}
+		if s.extraCells != nil {
+			row = append(row, s.extraCells(side, rate)...)
+		}
+		t.Rows = append(t.Rows, append(row, fmt.Sprintf("%.3g", cpu), fmt.Sprintf("%.1f×", rate/cpu), "up to 4096 merges (evenly spaced) and the last hash equal to the CPU reference"))
+		t.Points = append(t.Points, point{X: float64(n), Y: rate})
+		if side == sides[len(sides)-1] {
+			if last, err = s.last(ctx, cfg, pairs, dst, side, rate); err != nil {
+				return nil, err
+			}
+		}
+	}
+	t.Notes = append([]string{"Kernel: " + timeKind(ctx) + ", summed over the dispatches of a call. End to end: validation, upload, kernels and read-back of host slices."},
+		s.notes(cpu)...)
+	return []table{t, last}, nil
+}
+
+// merges checks the merges of pairs into dst against the CPU reference
+// and returns their median kernel and end-to-end times.
+func (h benchHash) merges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, pairs [][8]uint64) (kernel, e2e time.Duration, err error) {
+	if err := h.mergeMany(ctx, dst, pairs, 0, nil); err != nil {
+		return 0, 0, err
+	}
+	if _, err := h.checkMerges(dst, pairs); err != nil {
+		return 0, 0, fmt.Errorf("%s merge %d: %w", h.name, len(pairs), err)
+	}
+	var tm wgpu.Timing
+	merge := func() error { return h.mergeMany(ctx, dst, pairs, 0, &tm) }
+	if kernel, err = cfg.gpuTime(&tm, merge); err != nil {
+		return 0, 0, err
+	}
+	e2e, err = cfg.wallTime(merge)
+	return kernel, e2e, err
+}
+
+// checkMerges compares up to 4096 evenly spaced merges in dst with the CPU
+// reference and returns how many it compared.
+func (h benchHash) checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) {
+	step := max(1, len(pairs)/4096)
+	for i := 0; i < len(pairs); i += step {
+		if dst[i] != h.merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
+			return 0, fmt.Errorf("pair %d differs from the CPU reference", i)
+		}
+	}
+	return (len(pairs) + step - 1) / step, nil
+}
+
+// hashes times hash_elements over as many inputs of benchHashElements
+// elements as the pairs' elements fill, and checks the last against the
+// CPU reference. It returns the number of inputs and the median kernel
+// and end-to-end times.
+func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64) (hn int, kernel, e2e time.Duration, err error) {
+	const m = benchHashElements
+	hn = len(pairs) * 8 / m
+	els := make([]uint64, 0, hn*m)
+	for _, p := range pairs {
+		els = append(els, p[:]...)
+	}
+	els = els[:hn*m]
+	hdst := make([][4]uint64, hn)
+	var tm wgpu.Timing
+	hash := func() error { return h.hashMany(ctx, hdst, els, m, &tm) }
+	if kernel, err = cfg.gpuTime(&tm, hash); err != nil {
+		return 0, 0, 0, err
+	}
+	if e2e, err = cfg.wallTime(hash); err != nil {
+		return 0, 0, 0, err
+	}
+	if hdst[hn-1] != h.hashElements(els[(hn-1)*m:]) {
+		return 0, 0, 0, fmt.Errorf("%s hash %d: last input differs from the CPU reference", h.name, hn)
+	}
+	return hn, kernel, e2e, nil
+}
+
+// variantTable times every kernel variant on the same pairs, side² of
+// them, and checks a sample of each variant's digests; notes follow the
+// note on the timings.
+func (h benchHash) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, notes ...string) (table, error) {
+	n := len(pairs)
+	t := table{Title: fmt.Sprintf("%s: merge kernel variants at %d² inputs", h.title, side),
+		Columns: []string{"variant", "kernel ms", "merge ns (kernel)", "merges/s (kernel)", "vs " + h.variants[0], "checked"}}
+	var fast float64
+	for v, name := range h.variants {
+		clear(dst)
+		var tm wgpu.Timing
+		merge := func() error { return h.mergeMany(ctx, dst, pairs, v, &tm) }
+		if err := merge(); err != nil {
+			return t, fmt.Errorf("%s variant %s: %w", h.name, name, err)
+		}
+		checked, err := h.checkMerges(dst, pairs)
+		if err != nil {
+			return t, fmt.Errorf("%s variant %s: %w", h.name, name, err)
+		}
+		mk, err := cfg.gpuTime(&tm, merge)
+		if err != nil {
+			return t, fmt.Errorf("%s variant %s: %w", h.name, name, err)
+		}
+		cfg.step(fmt.Sprintf("%s variant %s", h.name, name))
+		rate := float64(n) / mk.Seconds()
+		if v == 0 {
+			fast = rate
+		}
+		t.Rows = append(t.Rows, []string{name, fmt.Sprintf("%.3f", float64(mk.Microseconds())/1e3),
+			fmt.Sprintf("%.2f", float64(mk.Nanoseconds())/float64(n)), fmt.Sprintf("%.3g", rate),
+			fmt.Sprintf("%.2f×", rate/fast), fmt.Sprintf("%d evenly spaced merges equal to the CPU reference", checked)})
+	}
+	t.Notes = append([]string{"Kernel: " + timeKind(ctx) + ", median of the timed repeats."}, notes...)
+	return t, nil
+}
+
+// cpuRate is the CPU backend's merges per second (the reference on all
+// cores).
+func (h benchHash) cpuRate(n int) (float64, error) {
+	pairs := make([][8]uint64, n)
+	for i := range pairs {
+		pairs[i] = [8]uint64{uint64(i), 0, 0, 0, uint64(i), 1}
+	}
+	var t wgpu.Timing
+	err := h.mergeMany(nil, make([][4]uint64, n), pairs, 0, &t)
+	return float64(n) / t.Wall.Seconds(), err
+}
