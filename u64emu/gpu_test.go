@@ -3,6 +3,7 @@ package u64emu
 import (
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -241,4 +242,48 @@ func TestMulThroughputBadBuffers(t *testing.T) {
 	defer small.Release()
 	_, err = mulThroughput(ctx, small, small, small, 2, 1, false)
 	require.ErrorContains(t, err, "every buffer must hold count = 2 elements")
+}
+
+// FuzzGPUFieldPaths checks the two Goldilocks libraries against the
+// native reference on fuzzed inputs: lavapipe's Vulkan runs
+// goldilocks.shader-int64.wgsl (native u64), the same adapter with
+// WGCOMPUTE_SHADER_INT64=off and llvmpipe's GL run goldilocks.wgsl (u32
+// pairs). Each input seeds a batch of 67 elements, half of them built from
+// special words, beside the seeds themselves reduced mod P.
+func FuzzGPUFieldPaths(f *testing.F) {
+	open := func(backend, int64 string) *wgpu.Context {
+		f.Setenv("WGCOMPUTE_SHADER_INT64", int64)
+		ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Cleanup(func() { ctx.Close() })
+		return ctx
+	}
+	native := open("vulkan", "")
+	if !slices.Contains(native.ShaderFeatures(), "shader-int64") {
+		f.Fatal("lavapipe's Vulkan has 64-bit integers: the u64 library must run here")
+	}
+	contexts := []*wgpu.Context{native, open("vulkan", "off"), open("gl", "")}
+	f.Add(uint64(0), uint64(0))
+	f.Add(P-1, P-1)
+	f.Add(uint64(1)<<32, uint64(0xffffffff))
+	f.Fuzz(func(t *testing.T, x, y uint64) {
+		r := rand.New(rand.NewPCG(x, y))
+		a, b := []uint64{x % P, y % P}, []uint64{y % P, x % P}
+		for len(a) < 67 {
+			a, b = append(a, randElem(r)), append(b, randElem(r))
+		}
+		for _, op := range batchOps {
+			want := make([]uint64, len(a))
+			for i := range a {
+				want[i] = op.native(a[i], b[i])
+			}
+			for k, ctx := range contexts {
+				got := make([]uint64, len(a))
+				require.NoError(t, op.run(ctx, got, a, b), "%s context %d", op.name, k)
+				require.Equal(t, want, got, "%s on context %d (%v)", op.name, k, ctx.ShaderFeatures())
+			}
+		}
+	})
 }
