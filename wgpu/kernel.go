@@ -28,7 +28,7 @@ type kernelKey struct {
 	module, entry string
 	storage       int
 	uniform       bool
-	readOnly      string
+	readOnly      uint64 // bit i: binding i is read-only
 }
 
 // Module is a WGSL module a kernel is compiled from: package wgsl's
@@ -92,7 +92,16 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}
 	}
-	key := kernelKey{id, spec.Entry, spec.Storage, spec.Uniform, fmt.Sprint(spec.ReadOnly)}
+	if len(spec.ReadOnly) > 64 {
+		return nil, fmt.Errorf("wgpu: %s: %d read-only flags: at most 64 bindings are accepted", op, len(spec.ReadOnly))
+	}
+	var readOnly uint64
+	for i, ro := range spec.ReadOnly {
+		if ro {
+			readOnly |= 1 << i
+		}
+	}
+	key := kernelKey{id, spec.Entry, spec.Storage, spec.Uniform, readOnly}
 	if k := c.kernels[key]; k != nil {
 		return k, nil
 	}

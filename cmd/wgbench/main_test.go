@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // mainEnv, set to 1, makes the test binary wgbench itself: tests that need
@@ -95,4 +97,26 @@ func mustRead(t *testing.T, path string) []byte {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return b
+}
+
+// TestTraceCommand: --trace prints, after a command's own output, where the
+// time went: the device's set-up, the compiles, the upload and the kernels,
+// and leaves the output unchanged.
+func TestTraceCommand(t *testing.T) {
+	defer wgpu.EnableTrace(false)
+	file := filepath.Join(t.TempDir(), "data")
+	data := make([]byte, 3<<20+5)
+	for i := range data {
+		data[i] = byte(i * 31)
+	}
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	plain, _, err := wgbench(t, "b3sum", "--backend", "cpu", file)
+	require.NoError(t, err)
+	var out, errOut bytes.Buffer
+	code := run([]string{"--trace", "--backend", gputest.Backends()[0], "b3sum", "--device", "gpu", file}, strings.NewReader(""), &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	require.Equal(t, plain, out.String())
+	for _, phase := range []string{"request device", "compile", "upload", "wait for kernels"} {
+		require.Contains(t, errOut.String(), phase)
+	}
 }
