@@ -1,46 +1,16 @@
 package poseidon2
 
 import (
-	"math/bits"
-
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
+	"github.com/wgcompute/wgcompute/u64emu"
 )
 
-// epsilon is 2^64 mod P = 2^32 - 1.
-const epsilon = 1<<32 - 1
-
-// canon returns a mod P for any 64-bit a (u64emu.Canon).
-func canon(a uint64) uint64 {
-	d, borrow := bits.Sub64(a, P, 0)
-	m := -borrow // all ones when a < P
-	return a&m | d&^m
-}
-
-// add returns a + b mod P (u64emu.Add).
-func add(a, b uint64) uint64 {
-	s, c := bits.Add64(a, b, 0)
-	// A carry is worth 2^64 = epsilon; s + epsilon cannot carry again.
-	return canon(s + -c&epsilon)
-}
-
-// sub returns a - b mod P (u64emu.Sub).
-func sub(a, b uint64) uint64 {
-	d, borrow := bits.Sub64(a, b, 0)
-	// A borrow is worth -2^64 = -epsilon; d - epsilon cannot borrow again
-	// since then d = a - b + 2^64 > 2^64 - P.
-	return d - -borrow&epsilon
-}
-
-// mul returns a * b mod P (u64emu.Mul): the 128-bit product reduced with
-// 2^64 = epsilon and 2^96 = -1.
-func mul(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	t0, borrow := bits.Sub64(lo, hi>>32, 0)
-	t0 -= -borrow & epsilon // lo < hi>>32 < 2^32: no new borrow
-	t1 := (hi & epsilon) * epsilon
-	t2, carry := bits.Add64(t0, t1, 0)
-	return canon(t2 + -carry&epsilon) // t1 <= (2^32-1)^2: no new carry
-}
+// The field operations of the CPU twin are u64emu's, which do not branch
+// on their data; direct calls, so that the compiler inlines them.
+func canon(a uint64) uint64  { return u64emu.Canon(a) }
+func add(a, b uint64) uint64 { return u64emu.Add(a, b) }
+func sub(a, b uint64) uint64 { return u64emu.Sub(a, b) }
+func mul(a, b uint64) uint64 { return u64emu.Mul(a, b) }
 
 // pow7 returns a^7 mod P.
 func pow7(a uint64) uint64 {
