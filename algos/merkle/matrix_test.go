@@ -12,6 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -269,30 +270,40 @@ func TestCommitMatrixNoLeaks(t *testing.T) {
 	})
 }
 
-// TestCommitMatrixPoseidon2: rows hashed with Poseidon2's sponge
-// (poseidon2_row.wgsl) give the reference's leaves and nodes, around the
-// rate (8) and at odd column counts, on every backend.
-func TestCommitMatrixPoseidon2(t *testing.T) {
-	hash := poseidon2.MerkleMerge{}
+// TestCommitMatrixOtherHashes: rows hashed with Poseidon2's sponge
+// (poseidon2_row.wgsl) and RPO's (rpo_row.wgsl) give the references' leaves
+// and nodes, around the rate (8) and at odd column counts, on every
+// backend.
+func TestCommitMatrixOtherHashes(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	m := randomMatrix(2, 13, seed)
-	want := poseidon2.HashElements(m.Row(1))
-	got := hash.HashRow(m.Row(1))
-	for j := range want {
-		require.Equal(t, want[j], binary.LittleEndian.Uint64(got[8*j:]))
+	for _, tc := range []struct {
+		hash     merkle.RowHash
+		elements func([]uint64) [4]uint64
+	}{
+		{poseidon2.MerkleMerge{}, poseidon2.HashElements},
+		{rpo.MerkleMerge{}, rpo.HashElements},
+	} {
+		m := randomMatrix(2, 13, seed)
+		want := tc.elements(m.Row(1))
+		got := tc.hash.HashRow(m.Row(1))
+		for j := range want {
+			require.Equal(t, want[j], binary.LittleEndian.Uint64(got[8*j:]))
+		}
 	}
 	type shape struct{ rows, cols int }
 	shapes := []shape{{2, 1}, {8, 7}, {16, 8}, {4, 17}, {64, 3}, {32, 9}}
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
-		for _, s := range shapes {
-			mat := randomMatrix(s.rows, s.cols, seed+uint64(s.cols))
-			leaves, nodes := matrixReference(mat, hash)
-			what := fmt.Sprintf("%d×%d", s.rows, s.cols)
-			got, err := merkle.CommitMatrix(ctx, mat, hash, merkle.Options{})
-			require.NoError(t, err, what)
-			requireLeaves(t, leaves, got, what)
-			requireNodes(t, nodes, got, what)
+		for _, hash := range []merkle.RowHash{poseidon2.MerkleMerge{}, rpo.MerkleMerge{}} {
+			for _, s := range shapes {
+				mat := randomMatrix(s.rows, s.cols, seed+uint64(s.cols))
+				leaves, nodes := matrixReference(mat, hash)
+				what := fmt.Sprintf("%s %d×%d", hash.(merkle.Hash).Name(), s.rows, s.cols)
+				got, err := merkle.CommitMatrix(ctx, mat, hash, merkle.Options{})
+				require.NoError(t, err, what)
+				requireLeaves(t, leaves, got, what)
+				requireNodes(t, nodes, got, what)
+			}
 		}
 	})
 }

@@ -135,7 +135,8 @@ hex.
 --matrix ROWSxCOLS: --in holds a matrix of Goldilocks field elements, row by
 row: ROWS x COLS little-endian uint64 values, each below p = 2^64 - 2^32 + 1
 (ROWSxCOLSx8 bytes exactly; ROWS a power of two, at least 2). Leaf r is the
-hash of row r (Rescue: hash_elements of its COLS elements). --hash defaults to
+hash of row r: hash_elements of its COLS elements with --hash (rescue, rpo or
+poseidon2; Plonky3 commits rows with Poseidon2 this way). --hash defaults to
 rescue.
 
 Several --matrix ROWSxCOLS --in FILE pairs, in that order, commit to matrices

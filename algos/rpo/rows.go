@@ -1,0 +1,33 @@
+package rpo
+
+import (
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// HashRow returns the digest of HashElements(row): the leaf of a row in
+// package merkle's matrix commitments (a merkle.RowHash). The elements
+// must be below P, as HashElements requires.
+func (MerkleMerge) HashRow(row []uint64) [32]byte {
+	return goldilocks.DigestBytes(HashElements(row))
+}
+
+// RowModule returns rpo_row.wgsl, which defines hash_row with rpo_lib.wgsl's
+// permutation: HashElements of a row in one invocation.
+func (MerkleMerge) RowModule() wgpu.Module {
+	return wgsl.Module{Files: []string{"rpo_row.wgsl"}}
+}
+
+// ConvertDigest maps any 32 bytes to an RPO digest, as a mixed Merkle tree
+// takes another hash's digests into its RPO levels (a
+// merkle.DigestConverter): each of the four little-endian 64-bit words is
+// reduced mod P, the rule every Goldilocks hash here uses (see
+// rescue.MerkleMerge.ConvertDigest for why).
+func (MerkleMerge) ConvertDigest(d [32]byte) [32]byte { return goldilocks.ConvertDigest(d) }
+
+// ConvertModule returns goldilocks_digest.wgsl, which defines
+// convert_digest as ConvertDigest does.
+func (MerkleMerge) ConvertModule() wgpu.Module {
+	return wgsl.Module{Files: []string{"goldilocks_digest.wgsl"}}
+}
