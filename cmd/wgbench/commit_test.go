@@ -13,7 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -86,6 +88,24 @@ func TestCommitMatrixCLI(t *testing.T) {
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9"}, "--in FILE is required")
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--hash", "blake3", "--in", in}, "blake3 does not hash rows")
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--hash", "sha1", "--in", in}, `unknown hash "sha1"`)
+}
+
+// TestCommitMatrixOtherHashesCLI: --hash poseidon2 and rpo commit rows
+// with their sponges, on the GPU as on the CPU.
+func TestCommitMatrixOtherHashesCLI(t *testing.T) {
+	dir := t.TempDir()
+	m, in := writeFieldMatrix(t, dir, 8, 11, 6)
+	for _, hash := range []merkle.RowHash{poseidon2.MerkleMerge{}, rpo.MerkleMerge{}} {
+		name := hash.(merkle.Hash).Name()
+		ref, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{})
+		require.NoError(t, err)
+		root := ref.Root()
+		for _, backend := range append(gputest.Backends(), "cpu") {
+			stdout, _, err := wgbench(t, "commit", "--backend", backend, "--matrix", "8x11", "--hash", name, "--in", in)
+			require.NoError(t, err, "%s %s", name, backend)
+			require.Equal(t, hex.EncodeToString(root[:])+"\n", stdout, "%s %s", name, backend)
+		}
+	}
 }
 
 // TestCommitMatricesCLI: several --matrix/--in pairs commit to matrices
