@@ -100,8 +100,8 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 // TestTraceCommand: --trace prints, after a command's own output, where the
-// time went: the device's set-up, the compiles, the upload and the kernels,
-// and leaves the output unchanged.
+// time went: the device's set-up, the upload and the kernels, and leaves
+// the output unchanged.
 func TestTraceCommand(t *testing.T) {
 	defer wgpu.EnableTrace(false)
 	file := filepath.Join(t.TempDir(), "data")
@@ -116,7 +116,11 @@ func TestTraceCommand(t *testing.T) {
 	code := run([]string{"--trace", "--backend", gputest.Backends()[0], "b3sum", "--device", "gpu", file}, strings.NewReader(""), &out, &errOut)
 	require.Equal(t, 0, code, errOut.String())
 	require.Equal(t, plain, out.String())
-	for _, phase := range []string{"request device", "compile", "upload", "wait for kernels"} {
-		require.Contains(t, errOut.String(), phase)
+	trace := errOut.String()
+	for _, phase := range []string{"upload", "wait for kernels", "process so far"} {
+		require.Contains(t, trace, phase)
 	}
+	// A device of an earlier test in this process may be reused, with
+	// its kernels compiled.
+	require.True(t, strings.Contains(trace, "request device") || strings.Contains(trace, "reuse a closed device"), trace)
 }
