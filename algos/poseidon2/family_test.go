@@ -26,12 +26,6 @@ var randElements = hashtest.RandElements
 
 func newRand(t testing.TB) *rand.Rand { return hashtest.NewRand(t, family.Stream) }
 
-// forEachImpl runs fn on the CPU backend and every variant on every GPU
-// backend, under the device's and small limits (Family.ForEachImpl).
-func forEachImpl(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context, opts Options)) {
-	family.ForEachImpl(t, func(t *testing.T, ctx *wgpu.Context, v int) { fn(t, ctx, Options{Variant: Variant(v)}) })
-}
-
 // TestFamily runs the tests every Goldilocks hash family shares.
 func TestFamily(t *testing.T) { hashtest.Run(t, family) }
 
