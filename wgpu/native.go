@@ -198,39 +198,22 @@ import (
 )
 
 // The binding keeps each object's C handle as the first field of its Go
-// struct, unexported: these read and set it. TestNativeHandles checks the
-// assumption against the binding in use.
-func adapterRef(a *gpu.Adapter) C.WGPUAdapter {
-	return *(*C.WGPUAdapter)(unsafe.Pointer(a))
+// struct, unexported: ref reads it and wrap makes a binding object of a
+// handle we created (with no finalizer: the Context releases it).
+// TestNativeHandles checks the assumption against the binding in use.
+func ref[T any](obj *T) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(obj))
 }
 
-func deviceRef(d *gpu.Device) C.WGPUDevice {
-	return *(*C.WGPUDevice)(unsafe.Pointer(d))
+func wrap[T any](handle unsafe.Pointer) *T {
+	obj := new(T)
+	*(*unsafe.Pointer)(unsafe.Pointer(obj)) = handle
+	return obj
 }
 
-func queueRef(q *gpu.Queue) C.WGPUQueue {
-	return *(*C.WGPUQueue)(unsafe.Pointer(q))
-}
+func deviceRef(d *gpu.Device) C.WGPUDevice { return C.WGPUDevice(ref(d)) }
 
-// wrapDevice makes a binding Device of a handle we requested. It has no
-// finalizer: the Context releases it.
-func wrapDevice(ref C.WGPUDevice) *gpu.Device {
-	d := new(gpu.Device)
-	*(*C.WGPUDevice)(unsafe.Pointer(d)) = ref
-	return d
-}
-
-func wrapShaderModule(ref C.WGPUShaderModule) *gpu.ShaderModule {
-	m := new(gpu.ShaderModule)
-	*(*C.WGPUShaderModule)(unsafe.Pointer(m)) = ref
-	return m
-}
-
-func wrapInstance(ref C.WGPUInstance) *gpu.Instance {
-	in := new(gpu.Instance)
-	*(*C.WGPUInstance)(unsafe.Pointer(in)) = ref
-	return in
-}
+func queueRef(q *gpu.Queue) C.WGPUQueue { return C.WGPUQueue(ref(q)) }
 
 // createInstance creates an instance of the given backends. The GL
 // backend is asked for an OpenGL ES 3.1 context (compute shaders' minimum;
@@ -246,11 +229,11 @@ func createInstance(backends gpu.InstanceBackend) (*gpu.Instance, error) {
 	default:
 		return nil, fmt.Errorf("wgpu: WGCOMPUTE_GLES_MINOR=%q: accepted are 0, 1, 2 and auto", v)
 	}
-	ref := C.wgc_instance(C.WGPUInstanceBackend(backends), C.int(minor))
-	if ref == nil {
+	inst := C.wgc_instance(C.WGPUInstanceBackend(backends), C.int(minor))
+	if inst == nil {
 		return nil, errors.New("wgpu: could not create an instance")
 	}
-	return wrapInstance(ref), nil
+	return wrap[gpu.Instance](unsafe.Pointer(inst)), nil
 }
 
 // nativeDevice is the C-side state of one device (errors nobody captured,
@@ -272,7 +255,7 @@ func requestDevice(a *gpu.Adapter, features []gpu.FeatureName, limits gpu.Limits
 	cl := (*C.WGPULimits)(C.calloc(1, C.size_t(unsafe.Sizeof(C.WGPULimits{}))))
 	defer C.free(unsafe.Pointer(cl))
 	*cl = cLimits(limits)
-	d := C.wgc_request_device(adapterRef(a), cf, C.size_t(len(features)), cl)
+	d := C.wgc_request_device(C.WGPUAdapter(ref(a)), cf, C.size_t(len(features)), cl)
 	if d == nil {
 		return nil, nativeDevice{}, errors.New("out of host memory")
 	}
@@ -283,7 +266,7 @@ func requestDevice(a *gpu.Adapter, features []gpu.FeatureName, limits gpu.Limits
 	if d.request_status != C.WGPURequestDeviceStatus_Success || d.device == nil {
 		return nil, nativeDevice{}, fmt.Errorf("request device: %s", C.GoString(&d.request_message[0]))
 	}
-	return wrapDevice(d.device), nativeDevice{d}, nil
+	return wrap[gpu.Device](unsafe.Pointer(d.device)), nativeDevice{d}, nil
 }
 
 func cLimits(l gpu.Limits) C.WGPULimits {
@@ -451,7 +434,7 @@ func createShaderModule(dev *gpu.Device, label, src string) (*gpu.ShaderModule, 
 	if m == nil {
 		return nil, errors.New("the device returned no shader module")
 	}
-	return wrapShaderModule(m), nil
+	return wrap[gpu.ShaderModule](unsafe.Pointer(m)), nil
 }
 
 // timestampPeriod returns the nanoseconds per timestamp tick of q's
