@@ -274,7 +274,6 @@ type Context struct {
 	device    *gpu.Device
 	native    nativeDevice // errors no scope caught, device loss
 	queue     *gpu.Queue
-	tickNanos float64 // nanoseconds per timestamp tick
 	// shaderFeatures are the optional features enabled on the device that
 	// shaders may use (wgsl.Module.Features).
 	shaderFeatures []string
@@ -628,8 +627,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	c.device, c.native = dev, native
 	c.queue = dev.GetQueue()
-	c.tickNanos = timestampPeriod(c.queue)
-	c.info.TimestampPeriod = c.tickNanos
+	c.info.TimestampPeriod = timestampPeriod(c.queue)
 	if c.info.Timestamps {
 		tm, err := newTimer(dev)
 		if err != nil {
@@ -744,7 +742,7 @@ var (
 // park moves c's device into a fresh Context in the idle pool; c stays
 // closed. Callers hold c.mu.
 func (c *Context) park() {
-	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, tickNanos: c.tickNanos, shaderFeatures: c.shaderFeatures, mappablePrimary: c.mappablePrimary, info: c.info,
+	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, shaderFeatures: c.shaderFeatures, mappablePrimary: c.mappablePrimary, info: c.info,
 		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms}
 	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()

@@ -27,8 +27,7 @@ func TestNativeHandles(t *testing.T) {
 			require.NotNil(t, queueRef(ctx.queue))
 			lim := ctx.device.GetLimits()
 			require.Equal(t, ctx.Limits().MaxBufferSize, lim.MaxBufferSize)
-			require.Greater(t, ctx.tickNanos, 0.0, "timestamp period")
-			require.Equal(t, ctx.tickNanos, ctx.Info().TimestampPeriod)
+			require.Greater(t, ctx.Info().TimestampPeriod, 0.0, "timestamp period")
 		})
 	}
 }

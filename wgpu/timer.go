@@ -55,7 +55,7 @@ func (t *timer) read(c *Context) (time.Duration, error) {
 	if end < start {
 		return 0, nil
 	}
-	return time.Duration(float64(end-start) * c.tickNanos), nil
+	return time.Duration(float64(end-start) * c.info.TimestampPeriod), nil
 }
 
 func (t *timer) release() {
