@@ -41,7 +41,7 @@ type Module interface {
 
 // FeatureModule is a Module with variants for optional device features
 // (package wgsl's Module is one): Kernel compiles ForFeatures(the device's
-// shader features) instead of Source, under the ID it returns.
+// shader features) instead of Source, labelled with the ID it returns.
 type FeatureModule interface {
 	Module
 	ForFeatures(features []string) (id, src string, err error)
@@ -85,13 +85,9 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	if spec.Module == nil {
 		return nil, fmt.Errorf("wgpu: %s: no module", op)
 	}
+	// A Context's shader features are fixed, so the module's own ID names
+	// the variant compiled for them too.
 	id := spec.Module.ID()
-	var src string
-	if _, ok := spec.Module.(FeatureModule); ok && len(c.shaderFeatures) > 0 {
-		if id, src, err = ModuleFor(spec.Module, c.shaderFeatures); err != nil {
-			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
-		}
-	}
 	if len(spec.ReadOnly) > 64 {
 		return nil, fmt.Errorf("wgpu: %s: %d read-only flags: at most 64 bindings are accepted", op, len(spec.ReadOnly))
 	}
@@ -107,13 +103,12 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	}
 	module := c.modules[id]
 	if module == nil {
-		defer Span("compile " + id)(0)
-		if src == "" {
-			if src, err = spec.Module.Source(); err != nil {
-				return nil, fmt.Errorf("wgpu: %s: %w", op, err)
-			}
+		variant, src, err := ModuleFor(spec.Module, c.shaderFeatures)
+		if err != nil {
+			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}
-		if module, err = createShaderModule(c.device, id, src); err != nil {
+		defer Span("compile " + variant)(0)
+		if module, err = createShaderModule(c.device, variant, src); err != nil {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}
 		c.modules[id] = module
