@@ -50,6 +50,11 @@ type Options struct {
 	// grants; the environment variable WGCOMPUTE_LIMITS=webgpu applies it
 	// on top of this field (the smaller of the two, field by field).
 	Limits Limits
+
+	// What the environment asks of the device's optional features, read
+	// by fromEnv with the other WGCOMPUTE_* variables.
+	noInt64, noSubgroups bool
+	checks               shaderChecks
 }
 
 // TransferOptions tune the staging ring that Upload and Download use.
@@ -414,7 +419,37 @@ func fromEnv(opts Options) (Options, error) {
 	if opts.Devices == "" {
 		opts.Devices = os.Getenv("WGCOMPUTE_DEVICES")
 	}
+	var err error
+	if opts.noInt64, err = envOff("WGCOMPUTE_SHADER_INT64"); err != nil {
+		return opts, err
+	}
+	if opts.noSubgroups, err = envOff("WGCOMPUTE_SUBGROUPS"); err != nil {
+		return opts, err
+	}
+	if opts.checks, err = runtimeChecks(); err != nil {
+		return opts, err
+	}
+	switch v := os.Getenv("WGCOMPUTE_UPLOAD_STAGING"); strings.ToLower(v) {
+	case "":
+	case "host":
+		opts.Transfer.HostUploads = true
+	default:
+		return opts, fmt.Errorf("wgpu: WGCOMPUTE_UPLOAD_STAGING=%q: accepted is host (or unset for wgpu's upload staging)", v)
+	}
 	return opts, nil
+}
+
+// envOff reads a variable that turns an optional feature off: "off", or
+// "on" or unset for on.
+func envOff(name string) (bool, error) {
+	switch v := os.Getenv(name); strings.ToLower(v) {
+	case "", "on":
+		return false, nil
+	case "off":
+		return true, nil
+	default:
+		return false, fmt.Errorf("wgpu: %s=%q: accepted are off, and on (the default)", name, v)
+	}
 }
 
 // enumeration is one instance of a set of backends and its adapters, made
@@ -593,9 +628,9 @@ func Open(opts Options) (ctx *Context, err error) {
 	adapter := adapters[pick]
 	limits, _ := adapterLimits(adapter)
 	limits = capLimits(limits, opts.Limits)
-	int64 := infos[pick].HasFeature("shader-int64") && !strings.EqualFold(os.Getenv("WGCOMPUTE_SHADER_INT64"), "off")
-	subgroups := infos[pick].HasFeature("subgroups") && !strings.EqualFold(os.Getenv("WGCOMPUTE_SUBGROUPS"), "off")
-	key := idleKey{adapter, limits, int64, subgroups}
+	int64 := infos[pick].HasFeature("shader-int64") && !opts.noInt64
+	subgroups := infos[pick].HasFeature("subgroups") && !opts.noSubgroups
+	key := idleKey{adapter, limits, int64, subgroups, opts.checks}
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
@@ -730,8 +765,9 @@ func (c *Context) Close() error {
 type idleKey struct {
 	adapter   *gpu.Adapter
 	limits    gpu.Limits
-	int64     bool // the shader-int64 feature enabled
-	subgroups bool // the subgroups feature enabled
+	int64     bool         // the shader-int64 feature enabled
+	subgroups bool         // the subgroups feature enabled
+	checks    shaderChecks // the runtime checks its kernels are compiled with
 }
 
 var (

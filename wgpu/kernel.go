@@ -108,7 +108,7 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}
 		defer Span("compile " + variant)(0)
-		if module, err = createShaderModule(c.device, variant, src); err != nil {
+		if module, err = createShaderModule(c.device, variant, src, c.key.checks); err != nil {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}
 		c.modules[id] = module

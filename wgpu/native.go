@@ -386,19 +386,24 @@ func scoped(dev *gpu.Device, n nativeDevice, fn func() error) error {
 	return err
 }
 
-// runtimeChecks are the checks naga adds to every shader unless told not
-// to: clamping every array and buffer index (bounds checks) and a counter
-// on every loop (loop bounding, against the undefined behaviour of an
-// endless loop). The kernels here index within bounds by construction
+// shaderChecks are the runtime checks naga adds to every shader unless
+// told not to: clamping every array and buffer index (bounds checks) and a
+// counter on every loop (loop bounding, against the undefined behaviour of
+// an endless loop). The kernels here index within bounds by construction
 // (tested on every backend, and at the WebGPU limits) and every loop has a
-// bound; the checks cost the memory-bound kernels up to 4x on NVIDIA
-// (BENCHMARKS.md), so kernels are created without them.
-// WGCOMPUTE_SHADER_CHECKS=all|bounds|loops|none overrides (a debugging
-// aid: a kernel that misbehaves only without them indexes out of bounds).
-func runtimeChecks() (C.WGPUShaderRuntimeChecks, error) {
+// bound; the checks cost eigen's whole method 1.72x on an H200
+// (BENCHMARKS.md), so kernels are created without them. A device's
+// compiled kernels carry the checks they were made with, so they are part
+// of its idle key.
+type shaderChecks uint64
+
+// runtimeChecks reads WGCOMPUTE_SHADER_CHECKS=all|bounds|loops|none (once
+// per Open, in fromEnv): a debugging aid, since a kernel that misbehaves
+// only without the checks indexes out of bounds.
+func runtimeChecks() (shaderChecks, error) {
 	// WGPUShaderRuntimeChecks_BoundsChecks and _ForceLoopBounding (static
 	// consts in wgpu.h, which cgo cannot reference).
-	const bounds, loops C.WGPUShaderRuntimeChecks = 1, 2
+	const bounds, loops shaderChecks = 1, 2
 	switch v := strings.ToLower(os.Getenv("WGCOMPUTE_SHADER_CHECKS")); v {
 	case "", "none":
 		return 0, nil
@@ -413,18 +418,14 @@ func runtimeChecks() (C.WGPUShaderRuntimeChecks, error) {
 	}
 }
 
-// createShaderModule compiles WGSL source with the runtime checks chosen
-// by runtimeChecks; a shader that does not compile returns naga's message.
-func createShaderModule(dev *gpu.Device, label, src string) (*gpu.ShaderModule, error) {
-	checks, err := runtimeChecks()
-	if err != nil {
-		return nil, err
-	}
+// createShaderModule compiles WGSL source with the given runtime checks;
+// a shader that does not compile returns naga's message.
+func createShaderModule(dev *gpu.Device, label, src string, checks shaderChecks) (*gpu.ShaderModule, error) {
 	cl, cs := C.CString(label), C.CString(src)
 	defer C.free(unsafe.Pointer(cl))
 	defer C.free(unsafe.Pointer(cs))
 	var s C.wgc_scope
-	m := C.wgc_shader_module(deviceRef(dev), cl, cs, checks, &s)
+	m := C.wgc_shader_module(deviceRef(dev), cl, cs, C.WGPUShaderRuntimeChecks(checks), &s)
 	if s.failed != 0 {
 		if m != nil {
 			C.wgpuShaderModuleRelease(m)

@@ -102,9 +102,20 @@ func TestEnvironmentSettings(t *testing.T) {
 		}
 	}
 	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "")
+	for name, bad := range map[string]string{"WGCOMPUTE_SHADER_INT64": "no", "WGCOMPUTE_SUBGROUPS": "0", "WGCOMPUTE_UPLOAD_STAGING": "device", "WGCOMPUTE_SHADER_CHECKS": "some"} {
+		t.Setenv(name, bad)
+		_, err := Open(Options{Backend: "vulkan"})
+		require.ErrorContains(t, err, name, "Open says which variable is wrong")
+		t.Setenv(name, "")
+	}
+	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "host")
+	o, err := fromEnv(Options{})
+	require.NoError(t, err)
+	require.True(t, o.Transfer.HostUploads)
+	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "")
 	t.Setenv("WGCOMPUTE_GLES_MINOR", "7")
 	// A backend no other test opens: instances are made once per process.
-	_, err := Adapters(Options{Backend: "metal"})
+	_, err = Adapters(Options{Backend: "metal"})
 	require.ErrorContains(t, err, "WGCOMPUTE_GLES_MINOR")
 }
 

@@ -3,9 +3,7 @@ package wgpu
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"strings"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/wgcompute/wgcompute/internal/par"
@@ -53,7 +51,7 @@ type stagingPool struct {
 
 func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
-	p.hostUploads = (o.HostUploads || strings.EqualFold(os.Getenv("WGCOMPUTE_UPLOAD_STAGING"), "host")) && c.mappablePrimary
+	p.hostUploads = o.HostUploads && c.mappablePrimary
 	if p.slotSz == 0 {
 		p.slotSz = stagingSlot
 	}
