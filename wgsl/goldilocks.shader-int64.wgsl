@@ -1,3 +1,4 @@
+//!include goldilocks_pow.wgsl
 // Goldilocks field arithmetic, p = 2^64 - 2^32 + 1, on native 64-bit
 // integers: what replaces goldilocks.wgsl on devices with the shader-int64
 // feature (wgsl.Module.Features). Same functions, same arguments (elements
@@ -46,10 +47,6 @@ fn gl_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let y = gl_to64(b);
     let d = x - y;
     return gl_from64(select(d, d - GL_EPS64, x < y));
-}
-
-fn gl_neg(a: vec2<u32>) -> vec2<u32> {
-    return gl_sub(vec2<u32>(0u, 0u), a);
 }
 
 fn gl_mul32(a: u32, b: u32) -> vec2<u32> {
@@ -115,33 +112,4 @@ fn gl_mul_small(a: vec2<u32>, c: u32) -> vec2<u32> {
     let lo = (A & 0xfffffffflu) | (mid << 32u);
     let hi = u32((C >> 32u) + (mid >> 32u));
     return gl_from64(gl_canon64(gl_reduce96_64(lo, hi)));
-}
-
-fn gl_pow7(a: vec2<u32>) -> vec2<u32> {
-    let a2 = gl_square(a);
-    let a3 = gl_mul(a2, a);
-    let a4 = gl_square(a2);
-    return gl_mul(a4, a3);
-}
-
-fn gl_exp_acc(base: vec2<u32>, m: u32, tail: vec2<u32>) -> vec2<u32> {
-    var r = base;
-    for (var i = 0u; i < m; i++) {
-        r = gl_square(r);
-    }
-    return gl_mul(r, tail);
-}
-
-// gl_inv_pow7 is goldilocks.wgsl's addition chain for the 7th root.
-fn gl_inv_pow7(a: vec2<u32>) -> vec2<u32> {
-    let t1 = gl_square(a);
-    let t2 = gl_square(t1);
-    let t3 = gl_exp_acc(t2, 3u, t2);
-    let t4 = gl_exp_acc(t3, 6u, t3);
-    let t5 = gl_exp_acc(t4, 12u, t4);
-    let t6 = gl_exp_acc(t5, 6u, t3);
-    let t7 = gl_exp_acc(t6, 31u, t6);
-    let x = gl_square(gl_square(gl_mul(gl_square(t7), t6)));
-    let y = gl_mul(gl_mul(t1, t2), a);
-    return gl_mul(x, y);
 }

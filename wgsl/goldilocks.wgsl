@@ -1,3 +1,4 @@
+//!include goldilocks_pow.wgsl
 // Goldilocks field arithmetic, p = 2^64 - 2^32 + 1, on u32 pairs.
 //
 // An element is a vec2<u32>: x = low 32 bits, y = high 32 bits. Every
@@ -6,7 +7,9 @@
 // mulhi, so 32x32 -> 64 products are built from 16-bit halves.
 //
 // This file is a library: no bindings, no entry points. Kernels get it with
-// an include line (//!include goldilocks.wgsl), never by copying.
+// an include line (//!include goldilocks.wgsl), never by copying. What is
+// built only on gl_sub, gl_mul and gl_square (negation and the powers) is
+// goldilocks_pow.wgsl's, shared with goldilocks.shader-int64.wgsl.
 // Every function here has a Go twin in u64emu/model.go that performs the
 // same u32 operations; keep the two in step.
 //
@@ -44,11 +47,6 @@ fn gl_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let hi = a.y - bh;
     // On a borrow add p, which mod 2^64 is subtracting 2^32 - 1.
     return select(vec2<u32>(lo, hi), vec2<u32>(lo + 1u, hi - u32(lo != 0xffffffffu)), a.y < bh);
-}
-
-// gl_neg returns -a mod p.
-fn gl_neg(a: vec2<u32>) -> vec2<u32> {
-    return gl_sub(vec2<u32>(0u, 0u), a);
 }
 
 // gl_mul32 returns the exact 64-bit product of two u32 as (low, high). The
@@ -141,37 +139,4 @@ fn gl_mul_small(a: vec2<u32>, c: u32) -> vec2<u32> {
     // C.y <= 2^32 - 2, so adding the carry cannot wrap.
     let hi = C.y + u32(mid < C.x);
     return gl_reduce96(A.x, mid, hi);
-}
-
-// gl_pow7 returns a^7 mod p (the Rescue-Prime S-box): a^4 * a^3.
-fn gl_pow7(a: vec2<u32>) -> vec2<u32> {
-    let a2 = gl_square(a);
-    let a3 = gl_mul(a2, a);
-    let a4 = gl_square(a2);
-    return gl_mul(a4, a3);
-}
-
-// gl_exp_acc returns base^(2^m) * tail mod p.
-fn gl_exp_acc(base: vec2<u32>, m: u32, tail: vec2<u32>) -> vec2<u32> {
-    var r = base;
-    for (var i = 0u; i < m; i++) {
-        r = gl_square(r);
-    }
-    return gl_mul(r, tail);
-}
-
-// gl_inv_pow7 returns a^10540996611094048183 mod p, the 7th root (the
-// inverse Rescue-Prime S-box), with the 72-multiplication addition chain of
-// winterfell's Rp64_256.
-fn gl_inv_pow7(a: vec2<u32>) -> vec2<u32> {
-    let t1 = gl_square(a);                 // a^2
-    let t2 = gl_square(t1);                // a^4
-    let t3 = gl_exp_acc(t2, 3u, t2);       // a^36
-    let t4 = gl_exp_acc(t3, 6u, t3);
-    let t5 = gl_exp_acc(t4, 12u, t4);
-    let t6 = gl_exp_acc(t5, 6u, t3);
-    let t7 = gl_exp_acc(t6, 31u, t6);
-    let x = gl_square(gl_square(gl_mul(gl_square(t7), t6)));
-    let y = gl_mul(gl_mul(t1, t2), a);
-    return gl_mul(x, y);
 }

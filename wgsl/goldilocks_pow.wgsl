@@ -1,0 +1,43 @@
+// The Goldilocks functions built only on gl_sub, gl_mul and gl_square:
+// negation and the powers of the Rescue-Prime S-boxes. Both field
+// libraries (goldilocks.wgsl on u32 pairs, goldilocks.shader-int64.wgsl on
+// native u64) include this file, so it is written once for both. Library
+// only; its Go twins are in u64emu/model.go.
+
+// gl_neg returns -a mod p.
+fn gl_neg(a: vec2<u32>) -> vec2<u32> {
+    return gl_sub(vec2<u32>(0u, 0u), a);
+}
+
+// gl_pow7 returns a^7 mod p (the Rescue-Prime S-box): a^4 * a^3.
+fn gl_pow7(a: vec2<u32>) -> vec2<u32> {
+    let a2 = gl_square(a);
+    let a3 = gl_mul(a2, a);
+    let a4 = gl_square(a2);
+    return gl_mul(a4, a3);
+}
+
+// gl_exp_acc returns base^(2^m) * tail mod p.
+fn gl_exp_acc(base: vec2<u32>, m: u32, tail: vec2<u32>) -> vec2<u32> {
+    var r = base;
+    for (var i = 0u; i < m; i++) {
+        r = gl_square(r);
+    }
+    return gl_mul(r, tail);
+}
+
+// gl_inv_pow7 returns a^10540996611094048183 mod p, the 7th root (the
+// inverse Rescue-Prime S-box), with the 72-multiplication addition chain of
+// winterfell's Rp64_256.
+fn gl_inv_pow7(a: vec2<u32>) -> vec2<u32> {
+    let t1 = gl_square(a);                 // a^2
+    let t2 = gl_square(t1);                // a^4
+    let t3 = gl_exp_acc(t2, 3u, t2);       // a^36
+    let t4 = gl_exp_acc(t3, 6u, t3);
+    let t5 = gl_exp_acc(t4, 12u, t4);
+    let t6 = gl_exp_acc(t5, 6u, t3);
+    let t7 = gl_exp_acc(t6, 31u, t6);
+    let x = gl_square(gl_square(gl_mul(gl_square(t7), t6)));
+    let y = gl_mul(gl_mul(t1, t2), a);
+    return gl_mul(x, y);
+}
