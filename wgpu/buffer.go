@@ -183,24 +183,6 @@ func (c *Context) submitCommands(record func(enc *gpu.CommandEncoder) error) err
 	return c.native.takeError()
 }
 
-// createBuffer creates a buffer inside error scopes, so that memory the
-// device cannot give is an error here rather than a fatal uncaptured one.
-func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (*gpu.Buffer, error) {
-	var buf *gpu.Buffer
-	err := scoped(c.device, c.native, func() (err error) {
-		buf, err = c.device.TryCreateBuffer(desc)
-		return err
-	})
-	if err != nil {
-		if buf != nil {
-			buf.Release()
-			buf = nil
-		}
-		err = c.lostFrom(err)
-	}
-	return buf, err
-}
-
 // LiveBuffers counts the Buffers created on c and not yet released. Tests
 // use it to check that a call releases every buffer it allocates; the
 // Context's own staging buffers are not counted.

@@ -118,10 +118,8 @@ static void wgc_popped(WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUS
 	wgc_copy(s->message, sizeof s->message, message);
 }
 
-// wgc_shader_module compiles WGSL with the given runtime checks, inside a
-// validation error scope, so a shader that does not compile is an error
-// message and not a fatal uncaptured error.
-static WGPUShaderModule wgc_shader_module(WGPUDevice device, char const *label, char const *code, WGPUShaderRuntimeChecks checks, wgc_scope *scope) {
+// wgc_shader_module compiles WGSL with the given runtime checks.
+static WGPUShaderModule wgc_shader_module(WGPUDevice device, char const *label, char const *code, WGPUShaderRuntimeChecks checks) {
 	WGPUShaderSourceWGSL wgsl = WGPU_SHADER_SOURCE_WGSL_INIT;
 	wgsl.code.data = code;
 	wgsl.code.length = WGPU_STRLEN;
@@ -129,20 +127,14 @@ static WGPUShaderModule wgc_shader_module(WGPUDevice device, char const *label, 
 	desc.nextInChain = &wgsl.chain;
 	desc.label.data = label;
 	desc.label.length = WGPU_STRLEN;
-	wgpuDevicePushErrorScope(device, WGPUErrorFilter_Validation);
-	WGPUShaderModule m = wgpuDeviceCreateShaderModuleTrusted(device, &desc, checks);
-	WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
-	cb.mode = WGPUCallbackMode_AllowSpontaneous;
-	cb.callback = wgc_popped;
-	cb.userdata1 = scope;
-	wgpuDevicePopErrorScope(device, cb);
-	return m;
+	return wgpuDeviceCreateShaderModuleTrusted(device, &desc, checks);
 }
 
-// wgc_push_scope opens an out-of-memory error scope (wgpu-native does not
-// take an internal one: such errors reach the uncaptured handler).
-static void wgc_push_scope(WGPUDevice device) {
-	wgpuDevicePushErrorScope(device, WGPUErrorFilter_OutOfMemory);
+// wgc_push_scope opens an error scope (validation or out-of-memory;
+// wgpu-native aborts on an internal one: such errors reach the uncaptured
+// handler).
+static void wgc_push_scope(WGPUDevice device, WGPUErrorFilter filter) {
+	wgpuDevicePushErrorScope(device, filter);
 }
 
 static void wgc_pop_scope(WGPUDevice device, wgc_scope *scope) {
@@ -368,22 +360,41 @@ func errorTypeName(t int) string {
 	return "device"
 }
 
-// scoped runs fn inside an out-of-memory error scope and returns what it
-// caught (buffer creation that the device cannot satisfy), or fn's own
-// error, or an error that reached the uncaptured handler meanwhile.
-func scoped(dev *gpu.Device, n nativeDevice, fn func() error) error {
+// inErrorScope runs fn inside an error scope of the given filter and
+// returns fn's error or what the scope caught: buffer creation that the
+// device cannot satisfy (out-of-memory), a shader that does not compile
+// (validation), which would otherwise be fatal uncaptured errors.
+func inErrorScope(dev *gpu.Device, filter C.WGPUErrorFilter, fn func() error) error {
 	ref := deviceRef(dev)
-	C.wgc_push_scope(ref)
+	C.wgc_push_scope(ref, filter)
 	err := fn()
 	var s C.wgc_scope
 	C.wgc_pop_scope(ref, &s)
 	if err == nil && s.failed != 0 {
 		err = errors.New(strings.TrimSpace(C.GoString(&s.message[0])))
 	}
-	if err == nil {
-		err = n.takeError()
-	}
 	return err
+}
+
+// createBuffer creates a buffer inside an out-of-memory error scope, so that memory the
+// device cannot give is an error here rather than a fatal uncaptured one.
+func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (*gpu.Buffer, error) {
+	var buf *gpu.Buffer
+	err := inErrorScope(c.device, C.WGPUErrorFilter_OutOfMemory, func() (err error) {
+		buf, err = c.device.TryCreateBuffer(desc)
+		return err
+	})
+	if err == nil {
+		err = c.native.takeError() // what reached the uncaptured handler meanwhile
+	}
+	if err != nil {
+		if buf != nil {
+			buf.Release()
+			buf = nil
+		}
+		err = c.lostFrom(err)
+	}
+	return buf, err
 }
 
 // shaderChecks are the runtime checks naga adds to every shader unless
@@ -424,13 +435,16 @@ func createShaderModule(dev *gpu.Device, label, src string, checks shaderChecks)
 	cl, cs := C.CString(label), C.CString(src)
 	defer C.free(unsafe.Pointer(cl))
 	defer C.free(unsafe.Pointer(cs))
-	var s C.wgc_scope
-	m := C.wgc_shader_module(deviceRef(dev), cl, cs, C.WGPUShaderRuntimeChecks(checks), &s)
-	if s.failed != 0 {
+	var m C.WGPUShaderModule
+	err := inErrorScope(dev, C.WGPUErrorFilter_Validation, func() error {
+		m = C.wgc_shader_module(deviceRef(dev), cl, cs, C.WGPUShaderRuntimeChecks(checks))
+		return nil
+	})
+	if err != nil {
 		if m != nil {
 			C.wgpuShaderModuleRelease(m)
 		}
-		return nil, errors.New(strings.TrimSpace(C.GoString(&s.message[0])))
+		return nil, err
 	}
 	if m == nil {
 		return nil, errors.New("the device returned no shader module")
