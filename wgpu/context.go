@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,14 +142,7 @@ var optionalFeatures = []struct {
 }
 
 // HasFeature reports whether the adapter has the named optional feature.
-func (a AdapterInfo) HasFeature(name string) bool {
-	for _, f := range a.Features {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}
+func (a AdapterInfo) HasFeature(name string) bool { return slices.Contains(a.Features, name) }
 
 // unusableGL returns why a GL adapter whose driver reports version
 // cannot run compute shaders: a desktop OpenGL context below 4.3 (what
