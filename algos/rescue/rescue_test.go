@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -55,7 +55,7 @@ func TestConstantsMatchSpec(t *testing.T) {
 	require.Len(t, s.MDS, Width)
 	for i, row := range s.MDS {
 		for j, v := range nums(t, row) {
-			require.Equal(t, v, params.MDSRow[(j-i+Width)%Width], "MDS[%d][%d]", i, j)
+			require.Equal(t, v, rescueprime.MDSRow[(j-i+Width)%Width], "MDS[%d][%d]", i, j)
 			require.Less(t, v, uint64(32), "MDS constants must fit the small-constant product")
 		}
 	}
@@ -148,53 +148,14 @@ func TestComponentVectors(t *testing.T) {
 			}
 		case "inv_sbox_x^INV_ALPHA":
 			for i := range in {
-				require.Equal(t, want[i], invSbox(in[i]), "input %d", in[i])
+				require.Equal(t, want[i], rescueprime.InvSbox(in[i]), "input %d", in[i])
 			}
 		case "mds":
 			st := [Width]uint64(in)
-			mds(&st)
+			rescueprime.MDS(&st)
 			require.Equal(t, want, st[:])
 		default:
 			t.Fatalf("unknown component %q", v.Fn)
 		}
-	}
-}
-
-func TestInvSboxChain(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	edge := []uint64{0, 1, 2, P - 1, P - 2, 1 << 32, 1<<32 - 1, 1 << 63}
-	for i := 0; i < 2000; i++ {
-		x := rng.Uint64() % P
-		if i < len(edge) {
-			x = edge[i]
-		}
-		require.Equal(t, u64emu.Exp(x, InvAlpha), invSbox(x), "x=%d", x)
-		require.Equal(t, x, invSbox(u64emu.Pow7(x)), "x=%d", x)
-	}
-}
-
-// TestMDSMatchesDense compares the single-reduction MDS with a big.Int
-// matrix product, on elements near p where the wide sum is largest.
-func TestMDSMatchesDense(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	bp := new(big.Int).SetUint64(P)
-	for it := 0; it < 500; it++ {
-		var st [Width]uint64
-		for i := range st {
-			st[i] = rng.Uint64() % P
-			if it%2 == 0 {
-				st[i] = P - 1 - rng.Uint64()%16
-			}
-		}
-		want := make([]uint64, Width)
-		for i := range want {
-			acc := new(big.Int)
-			for j := range st {
-				acc.Add(acc, new(big.Int).Mul(new(big.Int).SetUint64(params.MDSRow[(j-i+Width)%Width]), new(big.Int).SetUint64(st[j])))
-			}
-			want[i] = acc.Mod(acc, bp).Uint64()
-		}
-		mds(&st)
-		require.Equal(t, want, st[:])
 	}
 }

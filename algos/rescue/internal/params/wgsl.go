@@ -79,7 +79,7 @@ func WGSLVec4() []byte {
 				}
 				var cs [4]uint64
 				for c := range cs {
-					cs[c] = MDSRow[(j-(4*g+c)+Width)%Width]
+					cs[c] = rescueprime.MDSRow[(j-(4*g+c)+Width)%Width]
 				}
 				p("vec4<u32>(%du, %du, %du, %du) * e%d.%c", cs[0], cs[1], cs[2], cs[3], j, lanes[l])
 			}
