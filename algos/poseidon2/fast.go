@@ -103,28 +103,7 @@ func internalLayerFast(s *[Width]uint64) {
 }
 
 // mergeFast is Merge with permuteFast.
-func mergeFast(a, b [DigestSize]uint64) [DigestSize]uint64 {
-	var s [Width]uint64
-	copy(s[0:4], a[:])
-	copy(s[4:8], b[:])
-	permuteFast(&s)
-	return [DigestSize]uint64(s[0:4])
-}
+func mergeFast(a, b [DigestSize]uint64) [DigestSize]uint64 { return merge(a, b, permuteFast) }
 
 // hashElementsFast is HashElements with permuteFast.
-func hashElementsFast(els []uint64) [DigestSize]uint64 {
-	var s [Width]uint64
-	i := 0
-	for _, e := range els {
-		s[i] = e
-		i++
-		if i == Rate {
-			permuteFast(&s)
-			i = 0
-		}
-	}
-	if i > 0 {
-		permuteFast(&s)
-	}
-	return [DigestSize]uint64(s[0:4])
-}
+func hashElementsFast(els []uint64) [DigestSize]uint64 { return hashElements(els, permuteFast) }

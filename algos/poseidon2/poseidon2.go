@@ -138,13 +138,7 @@ func internalLayer(state *[Width]uint64) {
 // (Plonky3's TruncatedPermutation<_, 2, 4, 12>): state = a || b || 0, 0, 0,
 // 0, one permutation, digest state[0..4]. It equals HashElements of the
 // eight elements a||b.
-func Merge(a, b [DigestSize]uint64) [DigestSize]uint64 {
-	var s [Width]uint64
-	copy(s[0:4], a[:])
-	copy(s[4:8], b[:])
-	Permute(&s)
-	return [DigestSize]uint64(s[0:4])
-}
+func Merge(a, b [DigestSize]uint64) [DigestSize]uint64 { return merge(a, b, Permute) }
 
 // HashElements hashes a sequence of field elements as Plonky3's
 // PaddingFreeSponge<_, 12, 8, 4>: state zero, element j overwrites
@@ -152,19 +146,32 @@ func Merge(a, b [DigestSize]uint64) [DigestSize]uint64 {
 // after a partial last block (whose lanes past its end keep their values),
 // digest state[0..4]. No padding: HashElements(nil) is the zero digest,
 // and inputs of different lengths may collide (see the package comment).
-func HashElements(els []uint64) [DigestSize]uint64 {
+func HashElements(els []uint64) [DigestSize]uint64 { return hashElements(els, Permute) }
+
+// merge is Merge with the permutation permute (Permute or its CPU twin
+// permuteFast).
+func merge(a, b [DigestSize]uint64, permute func(*[Width]uint64)) [DigestSize]uint64 {
+	var s [Width]uint64
+	copy(s[0:4], a[:])
+	copy(s[4:8], b[:])
+	permute(&s)
+	return [DigestSize]uint64(s[0:4])
+}
+
+// hashElements is HashElements with the permutation permute.
+func hashElements(els []uint64, permute func(*[Width]uint64)) [DigestSize]uint64 {
 	var s [Width]uint64
 	i := 0
 	for _, e := range els {
 		s[i] = e
 		i++
 		if i == Rate {
-			Permute(&s)
+			permute(&s)
 			i = 0
 		}
 	}
 	if i > 0 {
-		Permute(&s)
+		permute(&s)
 	}
 	return [DigestSize]uint64(s[0:4])
 }

@@ -1,10 +1,8 @@
 package poseidon2
 
 import (
-	"encoding/json"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 
@@ -12,7 +10,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // spec is the part of testdata/poseidon2_goldilocks_w12.json the tests read.
@@ -43,12 +40,8 @@ type vector struct {
 	Output []string `json:"output"`
 }
 
-func loadSpec(t testing.TB) spec {
-	t.Helper()
-	raw, err := os.ReadFile("../../testdata/poseidon2_goldilocks_w12.json")
-	require.NoError(t, err)
-	var s spec
-	require.NoError(t, json.Unmarshal(raw, &s))
+func loadSpec(t testing.TB) (s spec) {
+	hashtest.LoadJSON(t, "../../testdata/poseidon2_goldilocks_w12.json", &s)
 	return s
 }
 
@@ -228,16 +221,7 @@ func TestSponge(t *testing.T) {
 // regenerated after a change to the constants or the generator: run
 // go generate ./algos/poseidon2.
 func TestGeneratedWGSLIsFresh(t *testing.T) {
-	for name, want := range params.Files() {
-		got, err := wgsl.Source(name)
-		require.NoError(t, err)
-		if got != string(want) {
-			t.Fatalf("wgsl/%s is stale: run go generate ./algos/poseidon2 and commit the result", name)
-		}
-		onDisk, err := os.ReadFile("../../wgsl/" + name)
-		require.NoError(t, err)
-		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./algos/poseidon2", name)
-	}
+	hashtest.GeneratedFresh(t, params.Files(), "../../wgsl", "algos/poseidon2")
 }
 
 // randElementT draws canonical elements with the edges over-represented.

@@ -24,47 +24,43 @@ const P = u64emu.P
 
 const (
 	// Width is the state size in field elements.
-	Width = params.Width
+	Width = rescueprime.Width
 	// Rate is the number of elements absorbed per permutation.
-	Rate = 8
+	Rate = rescueprime.Rate
 	// DigestSize is the digest size in field elements.
-	DigestSize = 4
+	DigestSize = rescueprime.DigestSize
 	// Rounds is the number of permutation rounds.
-	Rounds = params.Rounds
+	Rounds = rescueprime.Rounds
 )
 
 // InvAlpha is the inverse S-box exponent, the inverse of 7 modulo P-1.
-const InvAlpha = params.InvAlpha
+const InvAlpha = rescueprime.InvAlpha
 
 // Permute applies the Rp64_256 permutation to state in place: seven rounds of
 //
 //	state[i] = state[i]^7; state = MDS·state; state += ARK1[r]
 //	state[i] = state[i]^InvAlpha; state = MDS·state; state += ARK2[r]
+//
+// The MDS product and the inverse S-box's addition chain are the layers
+// Rp64_256 shares with RPO256 (package rescueprime).
 func Permute(state *[Width]uint64) {
 	for r := 0; r < Rounds; r++ {
 		for i := range state {
 			state[i] = u64emu.Pow7(state[i])
 		}
-		mds(state)
+		rescueprime.MDS(state)
 		for i := range state {
 			state[i] = u64emu.Add(state[i], params.ARK1[r][i])
 		}
 		for i := range state {
-			state[i] = invSbox(state[i])
+			state[i] = rescueprime.InvSbox(state[i])
 		}
-		mds(state)
+		rescueprime.MDS(state)
 		for i := range state {
 			state[i] = u64emu.Add(state[i], params.ARK2[r][i])
 		}
 	}
 }
-
-// mds is state = MDS·state, and invSbox is x^InvAlpha by winterfell's
-// addition chain: the layers Rp64_256 shares with RPO256 (package
-// rescueprime).
-func mds(state *[Width]uint64) { rescueprime.MDS(state) }
-
-func invSbox(x uint64) uint64 { return rescueprime.InvSbox(x) }
 
 // Merge is the 2-to-1 merge of two digests used by Merkle trees: state
 // zero, state[0] = 8, state[4..8] = a, state[8..12] = b, one permutation,

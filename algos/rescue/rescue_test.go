@@ -1,31 +1,20 @@
 package rescue
 
 import (
-	"bytes"
-	"encoding/json"
-	"math/big"
-	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
+	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // spec is the part of testdata/rp64_256.json the tests read.
 type spec struct {
-	Modulus    string     `json:"field_modulus"`
-	InvAlpha   string     `json:"inv_alpha"`
-	MDS        [][]string `json:"mds"`
-	ARK1       [][]string `json:"ark1"`
-	ARK2       [][]string `json:"ark2"`
-	Vectors    []vector   `json:"vectors"`
-	Components []vector   `json:"component_vectors"`
-	Rounds     int        `json:"num_rounds"`
+	hashtest.RescueSpec
+	Vectors    []vector `json:"vectors"`
+	Components []vector `json:"component_vectors"`
 }
 
 type vector struct {
@@ -35,12 +24,8 @@ type vector struct {
 	Root   []string `json:"root"`
 }
 
-func loadSpec(t testing.TB) spec {
-	t.Helper()
-	raw, err := os.ReadFile("../../testdata/rp64_256.json")
-	require.NoError(t, err)
-	var s spec
-	require.NoError(t, json.Unmarshal(raw, &s))
+func loadSpec(t testing.TB) (s spec) {
+	hashtest.LoadJSON(t, "../../testdata/rp64_256.json", &s)
 	return s
 }
 
@@ -48,30 +33,7 @@ func loadSpec(t testing.TB) spec {
 var nums = hashtest.Nums
 
 func TestConstantsMatchSpec(t *testing.T) {
-	s := loadSpec(t)
-	require.Equal(t, strconv.FormatUint(P, 10), s.Modulus)
-	require.Equal(t, strconv.FormatUint(InvAlpha, 10), s.InvAlpha)
-	require.Equal(t, Rounds, s.Rounds)
-	require.Len(t, s.MDS, Width)
-	for i, row := range s.MDS {
-		for j, v := range nums(t, row) {
-			require.Equal(t, v, params.MDSRow[(j-i+Width)%Width], "MDS[%d][%d]", i, j)
-			require.Less(t, v, uint64(32), "MDS constants must fit the small-constant product")
-		}
-	}
-	require.Len(t, s.ARK1, Rounds)
-	require.Len(t, s.ARK2, Rounds)
-	for r := 0; r < Rounds; r++ {
-		require.Equal(t, nums(t, s.ARK1[r]), params.ARK1[r][:], "ARK1[%d]", r)
-		require.Equal(t, nums(t, s.ARK2[r]), params.ARK2[r][:], "ARK2[%d]", r)
-		for i := 0; i < Width; i++ {
-			require.Less(t, params.ARK1[r][i], P)
-			require.Less(t, params.ARK2[r][i], P)
-		}
-	}
-	// InvAlpha * 7 = 1 mod p-1.
-	prod := new(big.Int).Mul(new(big.Int).SetUint64(InvAlpha), big.NewInt(7))
-	require.Equal(t, int64(1), prod.Mod(prod, new(big.Int).SetUint64(P-1)).Int64())
+	loadSpec(t).Check(t, InvAlpha, rescueprime.MDSRow, params.ARK1[:], params.ARK2[:])
 }
 
 // TestGeneratedWGSLIsFresh fails when a generated file in wgsl/ was not
@@ -80,16 +42,7 @@ func TestConstantsMatchSpec(t *testing.T) {
 func TestGeneratedWGSLIsFresh(t *testing.T) {
 	files := params.Files()
 	require.Len(t, files, 2)
-	for name, want := range files {
-		got, err := wgsl.Source(name)
-		require.NoError(t, err)
-		if !bytes.Equal([]byte(got), want) {
-			t.Fatalf("wgsl/%s is stale: run go generate ./algos/rescue and commit the result", name)
-		}
-		onDisk, err := os.ReadFile("../../wgsl/" + name)
-		require.NoError(t, err)
-		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./algos/rescue", name)
-	}
+	hashtest.GeneratedFresh(t, files, "../../wgsl", "algos/rescue")
 }
 
 func TestVectors(t *testing.T) {
@@ -148,53 +101,14 @@ func TestComponentVectors(t *testing.T) {
 			}
 		case "inv_sbox_x^INV_ALPHA":
 			for i := range in {
-				require.Equal(t, want[i], invSbox(in[i]), "input %d", in[i])
+				require.Equal(t, want[i], rescueprime.InvSbox(in[i]), "input %d", in[i])
 			}
 		case "mds":
 			st := [Width]uint64(in)
-			mds(&st)
+			rescueprime.MDS(&st)
 			require.Equal(t, want, st[:])
 		default:
 			t.Fatalf("unknown component %q", v.Fn)
 		}
-	}
-}
-
-func TestInvSboxChain(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	edge := []uint64{0, 1, 2, P - 1, P - 2, 1 << 32, 1<<32 - 1, 1 << 63}
-	for i := 0; i < 2000; i++ {
-		x := rng.Uint64() % P
-		if i < len(edge) {
-			x = edge[i]
-		}
-		require.Equal(t, u64emu.Exp(x, InvAlpha), invSbox(x), "x=%d", x)
-		require.Equal(t, x, invSbox(u64emu.Pow7(x)), "x=%d", x)
-	}
-}
-
-// TestMDSMatchesDense compares the single-reduction MDS with a big.Int
-// matrix product, on elements near p where the wide sum is largest.
-func TestMDSMatchesDense(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	bp := new(big.Int).SetUint64(P)
-	for it := 0; it < 500; it++ {
-		var st [Width]uint64
-		for i := range st {
-			st[i] = rng.Uint64() % P
-			if it%2 == 0 {
-				st[i] = P - 1 - rng.Uint64()%16
-			}
-		}
-		want := make([]uint64, Width)
-		for i := range want {
-			acc := new(big.Int)
-			for j := range st {
-				acc.Add(acc, new(big.Int).Mul(new(big.Int).SetUint64(params.MDSRow[(j-i+Width)%Width]), new(big.Int).SetUint64(st[j])))
-			}
-			want[i] = acc.Mod(acc, bp).Uint64()
-		}
-		mds(&st)
-		require.Equal(t, want, st[:])
 	}
 }

@@ -1,13 +1,8 @@
 package rpo
 
 import (
-	"bytes"
 	"encoding/binary"
-	"encoding/json"
-	"math/big"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,18 +10,12 @@ import (
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
 	"github.com/wgcompute/wgcompute/u64emu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // spec is the part of testdata/rpo256.json the tests read.
 type spec struct {
-	Modulus    string     `json:"field_modulus"`
-	InvAlpha   string     `json:"inv_alpha"`
-	Rounds     int        `json:"num_rounds"`
-	MDS        [][]string `json:"mds"`
-	ARK1       [][]string `json:"ark1"`
-	ARK2       [][]string `json:"ark2"`
-	Vectors    []vector   `json:"vectors"`
+	hashtest.RescueSpec
+	Vectors    []vector `json:"vectors"`
 	MergeChain struct {
 		Chain [][]string `json:"chain"`
 	} `json:"merge_chain"`
@@ -38,12 +27,8 @@ type vector struct {
 	Output []string `json:"output"`
 }
 
-func loadSpec(t testing.TB) spec {
-	t.Helper()
-	raw, err := os.ReadFile("../../testdata/rpo256.json")
-	require.NoError(t, err)
-	var s spec
-	require.NoError(t, json.Unmarshal(raw, &s))
+func loadSpec(t testing.TB) (s spec) {
+	hashtest.LoadJSON(t, "../../testdata/rpo256.json", &s)
 	return s
 }
 
@@ -60,29 +45,9 @@ func (s spec) chain(t testing.TB) [][4]uint64 {
 	return c
 }
 
+// TestConstantsMatchSpec: RPO shares Rp64_256's circulant MDS matrix.
 func TestConstantsMatchSpec(t *testing.T) {
-	s := loadSpec(t)
-	require.Equal(t, strconv.FormatUint(P, 10), s.Modulus)
-	require.Equal(t, strconv.FormatUint(InvAlpha, 10), s.InvAlpha)
-	require.Equal(t, Rounds, s.Rounds)
-	require.Len(t, s.MDS, Width)
-	for i, row := range s.MDS {
-		for j, v := range nums(t, row) {
-			require.Equal(t, v, rescueprime.MDSRow[(j-i+Width)%Width], "MDS[%d][%d]: RPO shares Rp64_256's circulant matrix", i, j)
-		}
-	}
-	require.Len(t, s.ARK1, Rounds)
-	require.Len(t, s.ARK2, Rounds)
-	for r := 0; r < Rounds; r++ {
-		require.Equal(t, nums(t, s.ARK1[r]), params.ARK1[r][:], "ARK1[%d]", r)
-		require.Equal(t, nums(t, s.ARK2[r]), params.ARK2[r][:], "ARK2[%d]", r)
-		for i := 0; i < Width; i++ {
-			require.Less(t, params.ARK1[r][i], P)
-			require.Less(t, params.ARK2[r][i], P)
-		}
-	}
-	prod := new(big.Int).Mul(new(big.Int).SetUint64(InvAlpha), big.NewInt(7))
-	require.Equal(t, int64(1), prod.Mod(prod, new(big.Int).SetUint64(P-1)).Int64())
+	loadSpec(t).Check(t, InvAlpha, rescueprime.MDSRow, params.ARK1[:], params.ARK2[:])
 }
 
 // TestGeneratedWGSLIsFresh fails when wgsl/rpo_consts.wgsl was not
@@ -91,16 +56,7 @@ func TestConstantsMatchSpec(t *testing.T) {
 func TestGeneratedWGSLIsFresh(t *testing.T) {
 	files := params.Files()
 	require.Len(t, files, 1)
-	for name, want := range files {
-		got, err := wgsl.Source(name)
-		require.NoError(t, err)
-		if !bytes.Equal([]byte(got), want) {
-			t.Fatalf("wgsl/%s is stale: run go generate ./algos/rpo and commit the result", name)
-		}
-		onDisk, err := os.ReadFile("../../wgsl/" + name)
-		require.NoError(t, err)
-		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./algos/rpo", name)
-	}
+	hashtest.GeneratedFresh(t, files, "../../wgsl", "algos/rpo")
 }
 
 // TestVectors checks the reference against miden-crypto's vectors:

@@ -186,8 +186,9 @@ func runU64emu(ctx *wgpu.Context) ([]Output, error) {
 	return outs, nil
 }
 
-// Sizes of the Rescue cases: states permuted, pairs merged, and inputs of
-// each length hashed (lengths below, at and past the rate of 8).
+// Sizes of the Goldilocks hash cases (Rescue, RPO, Poseidon2): states
+// permuted, pairs merged, and inputs of each length hashed (lengths below,
+// at and past the rate of 8).
 const (
 	rescueStates = 300
 	rescuePairs  = 300
@@ -196,40 +197,45 @@ const (
 
 var rescueLengths = []int{1, 7, 8, 9, 16, 23}
 
-// elementHashInputs draws the Rescue-Prime cases' inputs from seed: states
-// (the zero state and the all p-1 state first), pairs, and inputs of each
-// of rescueLengths.
-func elementHashInputs(seed uint64) (states [][12]uint64, pairs [][8]uint64, inputs map[int][]uint64) {
-	r := newRand(seed)
-	states = make([][12]uint64, rescueStates)
-	for i := range states {
-		for j := range states[i] {
-			states[i][j] = element(r)
-		}
-	}
-	states[0] = [12]uint64{}
-	for j := range states[1] {
-		states[1][j] = u64emu.P - 1
-	}
-	pairs = make([][8]uint64, rescuePairs)
-	for i := range pairs {
-		for j := range pairs[i] {
-			pairs[i][j] = element(r)
-		}
-	}
-	inputs = map[int][]uint64{}
-	for _, m := range rescueLengths {
-		in := make([]uint64, m*rescueInputs)
-		for i := range in {
-			in[i] = element(r)
-		}
-		inputs[m] = in
-	}
-	return states, pairs, inputs
+// elementInputs are the Goldilocks hash cases' inputs.
+type elementInputs struct {
+	states [][12]uint64
+	pairs  [][8]uint64
+	hash   map[int][]uint64
 }
 
-// elementBatcher is what the Rescue-Prime families run a variant with:
-// rescue.Batcher or rpo.Batcher.
+// newElementInputs draws the Goldilocks hash cases' inputs from seed:
+// states (the zero state and the all p-1 state first), pairs, and inputs
+// of each of rescueLengths.
+func newElementInputs(seed uint64) elementInputs {
+	r := newRand(seed)
+	in := elementInputs{states: make([][12]uint64, rescueStates), pairs: make([][8]uint64, rescuePairs), hash: map[int][]uint64{}}
+	for i := range in.states {
+		for j := range in.states[i] {
+			in.states[i][j] = element(r)
+		}
+	}
+	in.states[0] = [12]uint64{}
+	for j := range in.states[1] {
+		in.states[1][j] = u64emu.P - 1
+	}
+	for i := range in.pairs {
+		for j := range in.pairs[i] {
+			in.pairs[i][j] = element(r)
+		}
+	}
+	for _, m := range rescueLengths {
+		els := make([]uint64, m*rescueInputs)
+		for i := range els {
+			els[i] = element(r)
+		}
+		in.hash[m] = els
+	}
+	return in
+}
+
+// elementBatcher is what the Goldilocks hash families run a variant with:
+// rescue.Batcher, rpo.Batcher or poseidon2.Batcher (or refBatcher).
 type elementBatcher interface {
 	PermuteMany(states [][12]uint64) error
 	HashElementsMany(dst [][4]uint64, inputs []uint64, m int) error
@@ -237,10 +243,26 @@ type elementBatcher interface {
 	Release()
 }
 
+// elementOutputs returns the outputs of every case of in computed by b,
+// under the variant name v.
+func elementOutputs(v string, in elementInputs, b elementBatcher) []Output {
+	st := append([][12]uint64(nil), in.states...)
+	err := b.PermuteMany(st)
+	outs := []Output{{Variant: v, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err}}
+	for _, m := range rescueLengths {
+		dst := make([][4]uint64, rescueInputs)
+		err := b.HashElementsMany(dst, in.hash[m], m)
+		outs = append(outs, Output{Variant: v, Case: fmt.Sprintf("hash/elements=%d", m), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+	}
+	dst := make([][4]uint64, len(in.pairs))
+	err = b.MergeMany(dst, in.pairs)
+	return append(outs, Output{Variant: v, Case: fmt.Sprintf("merge/pairs=%d", len(in.pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+}
+
 // runElementHash permutes, hashes and merges the inputs of seed with
 // every variant, each a Batcher from newBatcher.
 func runElementHash[V fmt.Stringer](ctx *wgpu.Context, seed uint64, variants []V, newBatcher func(V) (elementBatcher, error)) []Output {
-	states, pairs, inputs := elementHashInputs(seed)
+	in := newElementInputs(seed)
 	var outs []Output
 	for _, v := range variantsOn(ctx, variants) {
 		name := variantName(ctx, v.String())
@@ -249,17 +271,7 @@ func runElementHash[V fmt.Stringer](ctx *wgpu.Context, seed uint64, variants []V
 			outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
 			continue
 		}
-		st := append([][12]uint64(nil), states...)
-		err = b.PermuteMany(st)
-		outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err})
-		for _, m := range rescueLengths {
-			dst := make([][4]uint64, rescueInputs)
-			err := b.HashElementsMany(dst, inputs[m], m)
-			outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("hash/elements=%d", m), Digest: Digest(wgpu.Bytes(dst)), Err: err})
-		}
-		dst := make([][4]uint64, len(pairs))
-		err = b.MergeMany(dst, pairs)
-		outs = append(outs, Output{Variant: name, Case: fmt.Sprintf("merge/pairs=%d", len(pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
+		outs = append(outs, elementOutputs(name, in, b)...)
 		b.Release()
 	}
 	return outs
@@ -280,100 +292,53 @@ func runRPO(ctx *wgpu.Context) ([]Output, error) {
 	}), nil
 }
 
-// poseidon2Inputs are the Poseidon2 cases' inputs: states to permute,
-// pairs to merge, and inputs of each of poseidon2Lengths to hash (below,
-// at and past the rate of 8), the same sizes as Rescue's.
-type poseidon2Inputs struct {
-	states [][12]uint64
-	pairs  [][8]uint64
-	hash   map[int][]uint64
-}
-
-var poseidon2Lengths = []int{1, 7, 8, 9, 16, 23}
-
-func newPoseidon2Inputs() poseidon2Inputs {
-	r := newRand(8)
-	in := poseidon2Inputs{states: make([][12]uint64, rescueStates), pairs: make([][8]uint64, rescuePairs), hash: map[int][]uint64{}}
-	for i := range in.states {
-		for j := range in.states[i] {
-			in.states[i][j] = element(r)
-		}
-	}
-	in.states[0] = [12]uint64{}
-	for j := range in.states[1] {
-		in.states[1][j] = u64emu.P - 1
-	}
-	for i := range in.pairs {
-		for j := range in.pairs[i] {
-			in.pairs[i][j] = element(r)
-		}
-	}
-	for _, m := range poseidon2Lengths {
-		els := make([]uint64, m*rescueInputs)
-		for i := range els {
-			els[i] = element(r)
-		}
-		in.hash[m] = els
-	}
-	return in
-}
-
-// poseidon2Outputs returns the outputs of every case computed by permute,
-// hash and merge, under the variant name v.
-func poseidon2Outputs(v string, in poseidon2Inputs, permute func([][12]uint64) error, hash func(dst [][4]uint64, els []uint64, m int) error, merge func(dst [][4]uint64, pairs [][8]uint64) error) []Output {
-	st := append([][12]uint64(nil), in.states...)
-	err := permute(st)
-	outs := []Output{{Variant: v, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err}}
-	for _, m := range poseidon2Lengths {
-		dst := make([][4]uint64, rescueInputs)
-		err := hash(dst, in.hash[m], m)
-		outs = append(outs, Output{Variant: v, Case: fmt.Sprintf("hash/elements=%d", m), Digest: Digest(wgpu.Bytes(dst)), Err: err})
-	}
-	dst := make([][4]uint64, len(in.pairs))
-	err = merge(dst, in.pairs)
-	return append(outs, Output{Variant: v, Case: fmt.Sprintf("merge/pairs=%d", len(in.pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
-}
+// poseidon2Seed draws the Poseidon2 cases' inputs.
+const poseidon2Seed = 8
 
 // runPoseidon2 permutes, hashes and merges with every variant.
 func runPoseidon2(ctx *wgpu.Context) ([]Output, error) {
-	in := newPoseidon2Inputs()
-	var outs []Output
-	for _, v := range variantsOn(ctx, poseidon2.Variants) {
-		name := variantName(ctx, v.String())
-		b, err := poseidon2.NewBatcher(ctx, poseidon2.Options{Variant: v})
-		if err != nil {
-			outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
-			continue
-		}
-		outs = append(outs, poseidon2Outputs(name, in, b.PermuteMany, b.HashElementsMany, b.MergeMany)...)
-		b.Release()
-	}
-	return outs, nil
+	return runElementHash(ctx, poseidon2Seed, poseidon2.Variants, func(v poseidon2.Variant) (elementBatcher, error) {
+		return poseidon2.NewBatcher(ctx, poseidon2.Options{Variant: v})
+	}), nil
 }
+
+// refBatcher runs a plain-Go reference one item at a time, as an
+// elementBatcher.
+type refBatcher struct {
+	permute      func(state *[12]uint64)
+	hashElements func(els []uint64) [4]uint64
+	merge        func(a, b [4]uint64) [4]uint64
+}
+
+func (r refBatcher) PermuteMany(states [][12]uint64) error {
+	for i := range states {
+		r.permute(&states[i])
+	}
+	return nil
+}
+
+func (r refBatcher) HashElementsMany(dst [][4]uint64, els []uint64, m int) error {
+	for i := range dst {
+		dst[i] = r.hashElements(els[i*m : (i+1)*m])
+	}
+	return nil
+}
+
+func (r refBatcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
+	for i := range dst {
+		dst[i] = r.merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:]))
+	}
+	return nil
+}
+
+func (refBatcher) Release() {}
 
 // poseidon2Reference computes the golden outputs with the plain-Go
 // reference (Permute, HashElements, Merge) one item at a time: the CPU
 // backend runs a faster twin of it, which the golden file then checks.
 func poseidon2Reference() ([]Output, error) {
-	permute := func(st [][12]uint64) error {
-		for i := range st {
-			poseidon2.Permute(&st[i])
-		}
-		return nil
-	}
-	hash := func(dst [][4]uint64, els []uint64, m int) error {
-		for i := range dst {
-			dst[i] = poseidon2.HashElements(els[i*m : (i+1)*m])
-		}
-		return nil
-	}
-	merge := func(dst [][4]uint64, pairs [][8]uint64) error {
-		for i := range dst {
-			dst[i] = poseidon2.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:]))
-		}
-		return nil
-	}
-	return poseidon2Outputs(cpuVariant, newPoseidon2Inputs(), permute, hash, merge), nil
+	ref := refBatcher{permute: poseidon2.Permute, hashElements: poseidon2.HashElements, merge: poseidon2.Merge}
+	return elementOutputs(cpuVariant, newElementInputs(poseidon2Seed), ref), nil
 }
 
 // merkleSizes are the tree sizes, in leaves, ending with the largest: 3

@@ -8,7 +8,8 @@
 // Kernels, and the Batcher here runs either side.
 //
 // Shared here besides: the checks, the digest helpers of the families'
-// MerkleMerge values, and the naming of kernel variants.
+// MerkleMerge values, the naming of kernel variants, and the writers of
+// their generated WGSL constants files (wgslgen.go).
 package goldilocks
 
 import (

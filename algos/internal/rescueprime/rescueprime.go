@@ -9,11 +9,11 @@
 //
 // Shared here, so that neither hash has a copy of the other's code: the
 // MDS matrix and its product and the inverse S-box's addition chain in Go
-// (the references' layers), the WGSL generator of the MDS product and of
-// round-constant functions, and the kernels of the shared kernel body
-// wgsl/rescue.wgsl for either hash, which package goldilocks's Batcher runs
-// (the batch functions' checks, CPU path and Group split, which Poseidon2
-// shares too). The shaders share the same way: wgsl/rescue_round.wgsl
+// (the references' layers), the WGSL generator of the MDS product, and
+// the kernels of the shared kernel body wgsl/rescue.wgsl for either hash,
+// which package goldilocks's Batcher runs (the batch functions' checks,
+// CPU path and Group split, which Poseidon2 shares too, as it shares the
+// writers of round-constant functions in WGSL). The shaders share the same way: wgsl/rescue_round.wgsl
 // holds the layers (S-boxes, the generated MDS product of rescue_mds.wgsl)
 // that rescue_lib.wgsl and rpo_lib.wgsl order into their permutations.
 package rescueprime

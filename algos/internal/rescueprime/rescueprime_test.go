@@ -1,31 +1,20 @@
 package rescueprime
 
 import (
-	"bytes"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/u64emu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // TestGeneratedWGSLIsFresh fails when wgsl/rescue_mds.wgsl was not
 // regenerated after a change to MDSRow or the generator: run
 // go generate ./algos/internal/rescueprime.
 func TestGeneratedWGSLIsFresh(t *testing.T) {
-	for name, want := range Files() {
-		got, err := wgsl.Source(name)
-		require.NoError(t, err)
-		if !bytes.Equal([]byte(got), want) {
-			t.Fatalf("wgsl/%s is stale: run go generate ./algos/internal/rescueprime and commit the result", name)
-		}
-		onDisk, err := os.ReadFile("../../../wgsl/" + name)
-		require.NoError(t, err)
-		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale", name)
-	}
+	hashtest.GeneratedFresh(t, Files(), "../../../wgsl", "algos/internal/rescueprime")
 }
 
 func TestInvSboxChain(t *testing.T) {

@@ -12,13 +12,14 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 )
 
 func main() {
 	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
 	flag.Parse()
-	if err := rescueprime.WriteFiles(*dir, rescueprime.Files()); err != nil {
+	if err := goldilocks.WriteFiles(*dir, rescueprime.Files()); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}

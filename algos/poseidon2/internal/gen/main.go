@@ -11,18 +11,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
 )
 
 func main() {
 	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
 	flag.Parse()
-	for name, text := range params.Files() {
-		if err := os.WriteFile(filepath.Join(*dir, name), text, 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "gen:", err)
-			os.Exit(1)
-		}
+	if err := goldilocks.WriteFiles(*dir, params.Files()); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
 	}
 }

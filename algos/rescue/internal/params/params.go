@@ -1,8 +1,8 @@
-// Package params holds the Rp64_256 constants (winterfell's Rescue Prime over
-// the Goldilocks field) once, for the Go reference and for the generator of
-// the WGSL constants file, so that the two cannot drift apart. What RPO256
-// shares with it (the MDS matrix, the widths, the inverse S-box exponent)
-// comes from package rescueprime.
+// Package params holds the Rp64_256 round constants (winterfell's Rescue
+// Prime over the Goldilocks field) once, for the Go reference and for the
+// generator of the WGSL constants file, so that the two cannot drift
+// apart. What RPO256 shares with it (the MDS matrix, the widths, the
+// inverse S-box exponent) is in package rescueprime.
 package params
 
 import "github.com/wgcompute/wgcompute/algos/internal/rescueprime"
@@ -12,13 +12,6 @@ const Rounds = rescueprime.Rounds
 
 // Width is the state width: 4 capacity elements then 8 rate elements.
 const Width = rescueprime.Width
-
-// InvAlpha is the inverse S-box exponent, 7^-1 mod p-1.
-const InvAlpha uint64 = rescueprime.InvAlpha
-
-// MDSRow is the first row of the circulant MDS matrix:
-// MDS[i][j] = MDSRow[(j-i) mod 12].
-var MDSRow = rescueprime.MDSRow
 
 // ARK1 are the constants added after the forward half-round, one row per round.
 var ARK1 = [Rounds][Width]uint64{

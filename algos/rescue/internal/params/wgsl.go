@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 )
 
 // Header is the first line of the generated WGSL file.
-var Header = rescueprime.Generated("algos/rescue/internal/gen")
+var Header = goldilocks.Generated("algos/rescue/internal/gen")
 
 // WGSL returns the text of wgsl/rescue_consts.wgsl: the round constants,
 // unrolled with literal constants, so that no kernel indexes a constant
@@ -32,9 +33,9 @@ func WGSL() []byte {
 	p("const RP_ARK_LEN_VEC4: u32 = %du;\n\n", Rounds*Width)
 
 	p("// rp_add_ark1 is s[i] += ARK1[r][i] for all i (mod p).\n")
-	rescueprime.ArkFunc(&b, "rp_add_ark1", &ARK1)
+	goldilocks.ArkFunc(&b, "rp_add_ark1", ARK1[:])
 	p("// rp_add_ark2 is s[i] += ARK2[r][i] for all i (mod p).\n")
-	rescueprime.ArkFunc(&b, "rp_add_ark2", &ARK2)
+	goldilocks.ArkFunc(&b, "rp_add_ark2", ARK2[:])
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
@@ -79,7 +80,7 @@ func WGSLVec4() []byte {
 				}
 				var cs [4]uint64
 				for c := range cs {
-					cs[c] = MDSRow[(j-(4*g+c)+Width)%Width]
+					cs[c] = rescueprime.MDSRow[(j-(4*g+c)+Width)%Width]
 				}
 				p("vec4<u32>(%du, %du, %du, %du) * e%d.%c", cs[0], cs[1], cs[2], cs[3], j, lanes[l])
 			}

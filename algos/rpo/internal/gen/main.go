@@ -11,14 +11,14 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
 )
 
 func main() {
 	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
 	flag.Parse()
-	if err := rescueprime.WriteFiles(*dir, params.Files()); err != nil {
+	if err := goldilocks.WriteFiles(*dir, params.Files()); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,83 @@
+package hashtest
+
+import (
+	"encoding/json"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// LoadJSON reads the test vector file at path into v.
+func LoadJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, v))
+}
+
+// GeneratedFresh fails when a file of files, what package pkg's generator
+// ("algos/rescue") writes into wgsl/, differs from the embedded file or
+// from the one in dir (the test's path to wgsl/): the file was not
+// regenerated after a change to the constants or the generator.
+func GeneratedFresh(t *testing.T, files map[string][]byte, dir, pkg string) {
+	t.Helper()
+	for name, want := range files {
+		got, err := wgsl.Source(name)
+		require.NoError(t, err)
+		if got != string(want) {
+			t.Fatalf("wgsl/%s is stale: run go generate ./%s and commit the result", name, pkg)
+		}
+		onDisk, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./%s", name, pkg)
+	}
+}
+
+// RescueSpec is the constants' part of a Rescue-Prime test vector file
+// (testdata/rp64_256.json, testdata/rpo256.json).
+type RescueSpec struct {
+	Modulus  string     `json:"field_modulus"`
+	InvAlpha string     `json:"inv_alpha"`
+	Rounds   int        `json:"num_rounds"`
+	MDS      [][]string `json:"mds"`
+	ARK1     [][]string `json:"ark1"`
+	ARK2     [][]string `json:"ark2"`
+}
+
+// Check holds the file's constants equal to a hash's: the modulus P, the
+// inverse S-box exponent invAlpha (7^-1 mod p-1), the circulant MDS matrix
+// of first row mdsRow (constants below 32, as the small-constant product
+// needs), and the round constants ark1 and ark2, one row per round, each
+// below P.
+func (s RescueSpec) Check(t *testing.T, invAlpha uint64, mdsRow [12]uint64, ark1, ark2 [][12]uint64) {
+	t.Helper()
+	const width = len(mdsRow)
+	require.Equal(t, strconv.FormatUint(P, 10), s.Modulus)
+	require.Equal(t, strconv.FormatUint(invAlpha, 10), s.InvAlpha)
+	require.Equal(t, len(ark1), s.Rounds)
+	require.Len(t, s.MDS, width)
+	for i, row := range s.MDS {
+		for j, v := range Nums(t, row) {
+			require.Equal(t, v, mdsRow[(j-i+width)%width], "MDS[%d][%d]", i, j)
+			require.Less(t, v, uint64(32), "MDS constants must fit the small-constant product")
+		}
+	}
+	require.Len(t, s.ARK1, len(ark1))
+	require.Len(t, s.ARK2, len(ark2))
+	for r := range ark1 {
+		require.Equal(t, Nums(t, s.ARK1[r]), ark1[r][:], "ARK1[%d]", r)
+		require.Equal(t, Nums(t, s.ARK2[r]), ark2[r][:], "ARK2[%d]", r)
+		for i := 0; i < width; i++ {
+			require.Less(t, ark1[r][i], P)
+			require.Less(t, ark2[r][i], P)
+		}
+	}
+	// invAlpha * 7 = 1 mod p-1.
+	prod := new(big.Int).Mul(new(big.Int).SetUint64(invAlpha), big.NewInt(7))
+	require.Equal(t, int64(1), prod.Mod(prod, new(big.Int).SetUint64(P-1)).Int64())
+}
