@@ -1,5 +1,6 @@
 //!include goldilocks.wgsl
 //!include poseidon2_consts.wgsl
+//!include state12.wgsl
 // Poseidon2 over Goldilocks, width 12, as Plonky3 defines it (p3-goldilocks
 // default_goldilocks_poseidon2_12), on elements held as vec2<u32> (x = low
 // word, y = high word). Library only: no bindings, no entry points. Every
@@ -115,33 +116,12 @@ fn p2_internal_muldiag(s: ptr<function, array<vec2<u32>, 12>>) {
 	(*s)[11] = gl_add(sum, gl_mul((*s)[11], P2_D11));
 }
 
-// p2_rotate moves every element one place down and returns s[0], which the
-// caller writes to s[11]: a loop of twelve such steps visits every element
-// with constant indices only (the state stays in registers) and without
-// indexing by its counter, which Mesa's NIR would otherwise unroll into
-// twelve copies of the S-box (as rescue_lib.wgsl's rp_rotate).
-fn p2_rotate(s: ptr<function, array<vec2<u32>, 12>>) -> vec2<u32> {
-	let x = (*s)[0];
-	(*s)[0] = (*s)[1];
-	(*s)[1] = (*s)[2];
-	(*s)[2] = (*s)[3];
-	(*s)[3] = (*s)[4];
-	(*s)[4] = (*s)[5];
-	(*s)[5] = (*s)[6];
-	(*s)[6] = (*s)[7];
-	(*s)[7] = (*s)[8];
-	(*s)[8] = (*s)[9];
-	(*s)[9] = (*s)[10];
-	(*s)[10] = (*s)[11];
-	return x;
-}
-
 // p2_full_round is full round r (0..7): round constants, the S-box on every
 // element, M_E.
 fn p2_full_round(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 	p2_add_rc_full(s, r);
 	for (var i = 0u; i < 12u; i++) {
-		(*s)[11] = gl_pow7(p2_rotate(s));
+		(*s)[11] = gl_pow7(st12_rotate(s));
 	}
 	p2_mds_light(s);
 }

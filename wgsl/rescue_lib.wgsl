@@ -46,7 +46,7 @@ fn rp_permute_libinv(s: ptr<function, array<vec2<u32>, 12>>) {
 		rp_mds_small(s);
 		rp_add_ark1(s, r);
 		for (var i = 0u; i < 12u; i++) {
-			(*s)[11] = gl_inv_pow7(rp_rotate(s));
+			(*s)[11] = gl_inv_pow7(st12_rotate(s));
 		}
 		rp_mds_small(s);
 		rp_add_ark2(s, r);

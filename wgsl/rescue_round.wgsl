@@ -1,5 +1,6 @@
 //!include goldilocks.wgsl
 //!include rescue_mds.wgsl
+//!include state12.wgsl
 // The layers of a Rescue-Prime round over Goldilocks elements held as
 // vec2<u32> (x = low word, y = high word), shared by Rp64_256
 // (rescue_lib.wgsl) and RPO256 (rpo_lib.wgsl), which differ only in their
@@ -47,37 +48,16 @@ fn rp_inv_sbox(x: vec2<u32>) -> vec2<u32> {
 	return gl_mul(a, b);
 }
 
-// rp_rotate moves every element one place down, s[0] to s[11]. The S-box
-// loops below take s[0], rotate, and write s[11]: after twelve steps the
-// order is back, every index is a constant (the state stays in registers),
-// and the loop is not indexed by its counter, which Mesa's NIR would
-// otherwise unroll into twelve copies of a 72-multiplication chain.
-fn rp_rotate(s: ptr<function, array<vec2<u32>, 12>>) -> vec2<u32> {
-	let x = (*s)[0];
-	(*s)[0] = (*s)[1];
-	(*s)[1] = (*s)[2];
-	(*s)[2] = (*s)[3];
-	(*s)[3] = (*s)[4];
-	(*s)[4] = (*s)[5];
-	(*s)[5] = (*s)[6];
-	(*s)[6] = (*s)[7];
-	(*s)[7] = (*s)[8];
-	(*s)[8] = (*s)[9];
-	(*s)[9] = (*s)[10];
-	(*s)[10] = (*s)[11];
-	return x;
-}
-
 // rp_sbox is s[i] = s[i]^7 for every i.
 fn rp_sbox(s: ptr<function, array<vec2<u32>, 12>>) {
 	for (var i = 0u; i < 12u; i++) {
-		(*s)[11] = gl_pow7(rp_rotate(s));
+		(*s)[11] = gl_pow7(st12_rotate(s));
 	}
 }
 
 // rp_inv_sbox_all is s[i] = s[i]^INV_ALPHA for every i, by the chain.
 fn rp_inv_sbox_all(s: ptr<function, array<vec2<u32>, 12>>) {
 	for (var i = 0u; i < 12u; i++) {
-		(*s)[11] = rp_inv_sbox(rp_rotate(s));
+		(*s)[11] = rp_inv_sbox(st12_rotate(s));
 	}
 }

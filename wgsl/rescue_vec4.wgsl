@@ -135,7 +135,7 @@ fn g4_fold_limbs(s0: vec4<u32>, s1: vec4<u32>, s2: vec4<u32>, s3: vec4<u32>) -> 
 	return g4_reduce96(lo, mid, (s3 >> G4_SH16) + g4_bit(mid < m0));
 }
 
-// rp4_rotate moves every group one place down, s[0] to s[2], as rp_rotate
+// rp4_rotate moves every group one place down, s[0] to s[2], as st12_rotate
 // does for elements: the S-box loops stay loops with constant indices.
 fn rp4_rotate(s: ptr<function, array<G4, 3>>) -> G4 {
 	let x = (*s)[0];
