@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -204,7 +205,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 			cvs[i] = cv
 		}
 	}
-	spawnWorkers(max(threads-1, 1), work)
+	par.Workers(max(threads-1, 1), work)
 	close(stop)
 	runs := <-gpuRuns
 	if readErr != nil {
