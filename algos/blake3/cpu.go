@@ -26,6 +26,8 @@ import (
 	"sync/atomic"
 
 	"lukechampine.com/blake3/guts"
+
+	"github.com/wgcompute/wgcompute/internal/par"
 )
 
 const (
@@ -223,7 +225,7 @@ func cpuRun(st *cvStack, chunks, taskChunks uint64, workers int, hash func(w int
 				cvs[i] = cv
 			}
 		}
-		spawnWorkers(min(workers, len(batch)), work)
+		par.Workers(min(workers, len(batch)), work)
 		if firstErr == nil {
 			for i, t := range batch {
 				st.push(cvs[i], t.count)
@@ -242,22 +244,6 @@ func cpuRun(st *cvStack, chunks, taskChunks uint64, workers int, hash func(w int
 		run()
 	}
 	return firstErr
-}
-
-// spawnWorkers calls work(w) for each w in [0, n), work(0) on the calling
-// goroutine and the others on goroutines of their own, and returns when
-// all have returned.
-func spawnWorkers(n int, work func(w int)) {
-	var wg sync.WaitGroup
-	for w := 1; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(w)
-		}()
-	}
-	work(0)
-	wg.Wait()
 }
 
 // eachTask calls fn(first, count) for the tasks covering the complete

@@ -296,11 +296,11 @@ func (e *Engine) SumBuffer(buf *wgpu.Buffer, n uint64) ([]byte, error) {
 	}
 	e.timing = wgpu.Timing{}
 	defer e.report(time.Now())
-	o, err := e.bufferNode(buf, 0, n, 0)
+	nodes, err := e.bufferNodes(buf, []bufRange{{n: n}})
 	if err != nil {
 		return nil, err
 	}
-	return e.output(o), nil
+	return e.output(nodes[0]), nil
 }
 
 // checkBuffer checks the arguments of the Engine's method fn (SumBuffer,
@@ -318,15 +318,82 @@ func (e *Engine) checkBuffer(fn string, buf *wgpu.Buffer, n uint64) error {
 	return nil
 }
 
-// bufferNode returns the top node of the n bytes at byte off of buf, on
-// the Engine's device: a subtree whose first chunk has counter base, or,
-// with base 0, a whole input, whose top node is its root.
-func (e *Engine) bufferNode(buf *wgpu.Buffer, off, n, base uint64) (output, error) {
-	o, _, err := e.tree(base, n, e.maxPiece, func(_ int, at, size uint64) (wgpu.Binding, uint64, error) {
-		got := min(size, n-min(at, n))
-		return wgpu.Binding{Buffer: buf, Offset: off + at, Size: words16(got)}, got, nil
-	})
-	return o, err
+// bufRange is n bytes at byte off of a buffer on the device: a subtree whose
+// first chunk has counter base, or, with base 0, a whole input.
+type bufRange struct{ off, n, base uint64 }
+
+// recStride is the distance between the top nodes of bufferNodes' pieces
+// in rec, an offset every device binds at; recBytes is one top node.
+const (
+	recStride = bindAlign
+	recBytes  = 4 * 28
+)
+
+// bufferNodes returns the top nodes of spans of buf, on the Engine's
+// device. Data already there has no uploads to overlap, so every piece of
+// every span (pieceSize) is hashed in one submission, each writing its top
+// node to a slot of rec of its own, and the nodes are read back at once; a
+// span of several pieces is merged from theirs on the host.
+func (e *Engine) bufferNodes(buf *wgpu.Buffer, spans []bufRange) ([]output, error) {
+	type piece struct {
+		span  int
+		at, n uint64 // bytes [at, at+n) of the span
+	}
+	var pieces []piece
+	var most uint64 // the largest piece
+	nodes := make([]output, len(spans))
+	for i, s := range spans {
+		if s.n == 0 { // the empty input, which has no piece
+			empty := newChunkState(e.key, 0, e.flags)
+			nodes[i] = empty.output()
+		}
+		for at := uint64(0); at < s.n; {
+			size := pieceSize(at, s.n, e.maxPiece)
+			pieces = append(pieces, piece{i, at, min(size, s.n-at)})
+			most = max(most, min(size, s.n-at))
+			at += size
+		}
+	}
+	if len(pieces) == 0 {
+		return nodes, nil
+	}
+	// The scratch buffers at their largest first: growing one later would
+	// release it under the dispatches planned before.
+	if err := e.growScratch(most); err != nil {
+		return nil, err
+	}
+	rec, err := e.grow(&e.rec, "blake3 top nodes", recStride*uint64(len(pieces)))
+	if err != nil {
+		return nil, err
+	}
+	var ds []wgpu.Dispatch
+	for j, p := range pieces {
+		s := spans[p.span]
+		data := wgpu.Binding{Buffer: buf, Offset: s.off + p.at, Size: words16(p.n)}
+		ds = append(ds, e.planPiece(data, wgpu.Binding{Buffer: rec, Offset: uint64(j) * recStride, Size: recBytes}, p.n, s.base+p.at/ChunkSize)...)
+	}
+	t, err := e.ctx.Run(ds...)
+	e.timing = e.timing.Add(t)
+	if err != nil {
+		return nil, fmt.Errorf("blake3: %w", err)
+	}
+	w := make([]uint32, recStride/4*len(pieces))
+	if err := e.ctx.Download(wgpu.Bytes(w), rec, 0); err != nil {
+		return nil, fmt.Errorf("blake3: read the top nodes: %w", err)
+	}
+	var st cvStack
+	for j, p := range pieces {
+		node := recordOutput([28]uint32(w[j*recStride/4:]))
+		if p.at == 0 {
+			st = cvStack{key: e.key, flags: e.flags, base: spans[p.span].base}
+		}
+		if j+1 < len(pieces) && pieces[j+1].span == p.span { // a whole subtree: not the span's last piece
+			st.push(node.chainingValue(), p.n/ChunkSize)
+		} else {
+			nodes[p.span] = st.rootOver(node)
+		}
+	}
+	return nodes, nil
 }
 
 func (e *Engine) output(o output) []byte {
@@ -494,6 +561,16 @@ func cvBytesFor(chunks uint64) uint64 { return 32 * max(chunks, 1) }
 // levelBytes is the size of the second (ping-pong) level.
 func levelBytes(chunks uint64) uint64 { return 32 * max((chunks+511)/512, 1) }
 
+// growScratch makes the chaining-value levels hold a piece of n bytes.
+func (e *Engine) growScratch(n uint64) error {
+	chunks := (n + ChunkSize - 1) / ChunkSize
+	if _, err := e.grow(&e.cvA, "blake3 chaining values", cvBytesFor(chunks)); err != nil {
+		return err
+	}
+	_, err := e.grow(&e.cvB, "blake3 parent level", levelBytes(chunks))
+	return err
+}
+
 // plan returns the dispatches that hash the n bytes at data (a subtree
 // whose first chunk has the given counter, or the tail of an input) down to
 // its top node in rec.
@@ -517,24 +594,24 @@ func (e *Engine) plan(data, cvA, cvB, rec wgpu.Binding, n, counter uint64) (ds [
 	return ds
 }
 
+// planPiece is plan through the Engine's chaining-value levels, which must
+// hold the piece (growScratch).
+func (e *Engine) planPiece(data, rec wgpu.Binding, n, counter uint64) []wgpu.Dispatch {
+	chunks := (n + ChunkSize - 1) / ChunkSize
+	return e.plan(data, wgpu.Binding{Buffer: e.cvA, Size: cvBytesFor(chunks)}, wgpu.Binding{Buffer: e.cvB, Size: levelBytes(chunks)}, rec, n, counter)
+}
+
 // submit queues the hash of the n bytes at data (1 or more), the first
 // with chunk counter counter, down to its top node; topNode waits for it.
 func (e *Engine) submit(data wgpu.Binding, n, counter uint64) (*wgpu.Pending, error) {
-	chunks := (n + ChunkSize - 1) / ChunkSize
-	cvA, err := e.grow(&e.cvA, "blake3 chaining values", cvBytesFor(chunks))
+	if err := e.growScratch(n); err != nil {
+		return nil, err
+	}
+	rec, err := e.grow(&e.rec, "blake3 top nodes", recBytes)
 	if err != nil {
 		return nil, err
 	}
-	cvB, err := e.grow(&e.cvB, "blake3 parent level", levelBytes(chunks))
-	if err != nil {
-		return nil, err
-	}
-	rec, err := e.grow(&e.rec, "blake3 top node", 4*28)
-	if err != nil {
-		return nil, err
-	}
-	ds := e.plan(data, wgpu.Binding{Buffer: cvA, Size: cvBytesFor(chunks)}, wgpu.Binding{Buffer: cvB, Size: levelBytes(chunks)}, wgpu.Bind(rec), n, counter)
-	p, err := e.ctx.Submit(ds...)
+	p, err := e.ctx.Submit(e.planPiece(data, wgpu.Binding{Buffer: rec, Size: recBytes}, n, counter)...)
 	if err != nil {
 		return nil, fmt.Errorf("blake3: hash %d bytes: %w", n, err)
 	}

@@ -18,14 +18,15 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 const (
 	// hybridTask is the CPU's task: small enough that the CPU's last task
-	// ends soon after the GPU's last run, and a worker's read buffer fits
-	// in its core's cache (as cpuPiece).
-	hybridTask = 512 << 10
+	// ends soon after the GPU's last run, and a worker's read buffer, one
+	// of cpuPieces', fits in its core's cache.
+	hybridTask = cpuPiece
 	// hybridGPUMin is the smallest run the GPU takes: below it a
 	// submission's fixed cost outweighs its work.
 	hybridGPUMin = 4 << 20
@@ -129,19 +130,25 @@ type hybridInput struct {
 	base uint64
 }
 
-// buffer is what read needs to read n bytes: nothing for an input in
-// memory.
-func (in hybridInput) buffer(n uint64) []byte {
+// buffer returns what read needs to read a task (at most cpuPiece bytes)
+// and the function that gives it back: nothing for an input in memory,
+// else one of cpuPieces' buffers, which the CPU path's readers share.
+func (in hybridInput) buffer() ([]byte, func()) {
 	if in.at == nil {
-		return nil
+		return nil, func() {}
 	}
-	return make([]byte, n)
+	p := cpuPieces.Get().(*[]byte)
+	return *p, func() { cpuPieces.Put(p) }
 }
 
-// read returns the n bytes at off: a part of mem, or read into buf.
+// read returns the n bytes at off: a part of mem, or read into buf (a new
+// one if buf is smaller).
 func (in hybridInput) read(buf []byte, off, n uint64) ([]byte, error) {
 	if in.at == nil {
 		return in.mem[off : off+n], nil
+	}
+	if uint64(len(buf)) < n {
+		buf = make([]byte, n)
 	}
 	return buf[:n], readAtFull(in.at, buf[:n], int64(off))
 }
@@ -187,7 +194,8 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	var mu sync.Mutex
 	var readErr error
 	work := func(w int) {
-		buf := in.buffer(a.hybridTask)
+		buf, done := in.buffer()
+		defer done()
 		for !(w >= keep && q.gpuOn.Load()) {
 			i, ok := q.cpuTake()
 			if !ok {
@@ -204,7 +212,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 			cvs[i] = cv
 		}
 	}
-	spawnWorkers(max(threads-1, 1), work)
+	par.Workers(max(threads-1, 1), work)
 	close(stop)
 	runs := <-gpuRuns
 	if readErr != nil {
@@ -230,7 +238,9 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 		}
 		a.dropGPU(r.err) // its run is hashed here, a task at a time
 		if buf == nil {
-			buf = in.buffer(a.hybridTask)
+			var done func()
+			buf, done = in.buffer()
+			defer done()
 		}
 		for end := i + r.count; i < end; i++ {
 			cv, err := hashTask(i, buf)
@@ -241,7 +251,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 		}
 	}
 	rest := tasks * a.hybridTask
-	b, err := in.read(in.buffer(in.n-rest), rest, in.n-rest)
+	b, err := in.read(nil, rest, in.n-rest)
 	if err != nil {
 		return output{}, err
 	}

@@ -295,8 +295,12 @@ func (e *Engine) SumPiecesBuffer(buf *wgpu.Buffer, total, off, n uint64) ([]Piec
 	}
 	e.timing = wgpu.Timing{}
 	defer e.report(time.Now())
-	return hashPieces(total, off, n, e.flags, func(p Piece) (output, error) {
-		return e.bufferNode(buf, p.Offset-off, p.Length, p.Offset/ChunkSize)
+	return hashPieces(total, off, n, e.flags, func(ps []Piece) ([]output, error) {
+		spans := make([]bufRange, len(ps))
+		for i, p := range ps {
+			spans[i] = bufRange{off: p.Offset - off, n: p.Length, base: p.Offset / ChunkSize}
+		}
+		return e.bufferNodes(buf, spans)
 	})
 }
 
@@ -347,8 +351,15 @@ func sumPieces(r io.ReaderAt, total, off, n uint64, flags uint32, node func(sec 
 	if total > math.MaxInt64 {
 		return nil, fmt.Errorf("blake3: SumPieces of a %d-byte input: it reads at most %d bytes", total, int64(math.MaxInt64))
 	}
-	ps, err := hashPieces(total, off, n, flags, func(p Piece) (output, error) {
-		return node(io.NewSectionReader(r, int64(p.Offset), int64(p.Length)), p.Offset/ChunkSize)
+	ps, err := hashPieces(total, off, n, flags, func(ps []Piece) ([]output, error) {
+		nodes := make([]output, len(ps))
+		for i, p := range ps {
+			var err error
+			if nodes[i], err = node(io.NewSectionReader(r, int64(p.Offset), int64(p.Length)), p.Offset/ChunkSize); err != nil {
+				return nil, fmt.Errorf("blake3: hash the %s: %w", p.describe(), err)
+			}
+		}
+		return nodes, nil
 	})
 	if err != nil {
 		return nil, err
@@ -365,21 +376,20 @@ func sumPieces(r io.ReaderAt, total, off, n uint64, flags uint32, node func(sec 
 }
 
 // hashPieces returns the pieces of the range [off, off+n) of a total-byte
-// input (Subtrees), each filled in from node(p), the top node of its
-// subtree hashed in the mode of flags.
-func hashPieces(total, off, n uint64, flags uint32, node func(p Piece) (output, error)) ([]Piece, error) {
+// input (Subtrees), filled in from nodes(ps), the top nodes of their
+// subtrees hashed in the mode of flags.
+func hashPieces(total, off, n uint64, flags uint32, nodes func(ps []Piece) ([]output, error)) ([]Piece, error) {
 	ps, err := Subtrees(total, off, n)
 	if err != nil {
 		return nil, err
 	}
+	os, err := nodes(ps)
+	if err != nil {
+		return nil, err
+	}
 	for i := range ps {
-		p := &ps[i]
-		o, err := node(*p)
-		if err != nil {
-			return nil, fmt.Errorf("blake3: hash the %s: %w", p.describe(), err)
-		}
-		p.Mode = modeOf(flags)
-		p.setNode(o)
+		ps[i].Mode = modeOf(flags)
+		ps[i].setNode(os[i])
 	}
 	return ps, nil
 }

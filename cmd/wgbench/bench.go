@@ -435,7 +435,7 @@ func checkOutputs(jsonPath, mdPath, svgDir string) error {
 			break
 		}
 		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
-			return fmt.Errorf("bench: --svg %s: %w", svgDir, bare(err))
+			return fmt.Errorf("bench: --svg %s: %w", svgDir, fileout.Bare(err))
 		}
 		dir = filepath.Dir(dir)
 	}

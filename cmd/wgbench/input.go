@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -20,12 +21,12 @@ import (
 func openInput(path string) (*os.File, fs.FileInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, bare(err))
+		return nil, nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: %w", path, bare(err))
+		return nil, nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
 	if fi.IsDir() {
 		f.Close()
@@ -63,7 +64,7 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 		}
 		buf = buf[:n]
 		if _, err := f.Seek(n, io.SeekStart); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, bare(err))
+			return nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 		}
 	}
 	for {
@@ -81,7 +82,7 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 			return buf, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, bare(err))
+			return nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 		}
 	}
 }
@@ -115,7 +116,7 @@ func readFileAt(path string, f *os.File, dst []byte, off, size int64) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s: shorter than its size of %d bytes while read", path, size)
 		}
-		return fmt.Errorf("%s: %w", path, bare(err))
+		return fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
 	return nil
 }
@@ -148,7 +149,7 @@ func readExactly(path string, dst []byte, size string) error {
 			return err
 		}
 		if _, err := f.Seek(want, io.SeekStart); err != nil {
-			return fmt.Errorf("%s: %w", path, bare(err))
+			return fmt.Errorf("%s: %w", path, fileout.Bare(err))
 		}
 		dst = dst[:0] // read; what follows is checked below
 	}
@@ -158,24 +159,14 @@ func readExactly(path string, dst []byte, size string) error {
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%s has %d bytes; %s has %d", path, n, size, want)
 	case err != nil:
-		return fmt.Errorf("%s: %w", path, bare(err))
+		return fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
 	if _, err := r.ReadByte(); err == nil {
 		return fmt.Errorf("%s has more than %d bytes; %s has %d", path, want, size, want)
 	} else if !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", path, bare(err))
+		return fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
 	return nil
-}
-
-// bare drops the *fs.PathError around err, whose path the message names
-// already.
-func bare(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // byteSize names n bytes in the largest binary unit that keeps it exact

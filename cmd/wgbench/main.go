@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -203,7 +204,7 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if out.err != nil {
 		// Whatever else failed followed from the lost output.
-		err = fmt.Errorf("write standard output: %w", bare(out.err))
+		err = fmt.Errorf("write standard output: %w", fileout.Bare(out.err))
 	}
 	if err == nil {
 		return 0

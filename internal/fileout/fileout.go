@@ -55,7 +55,7 @@ func Create(name string) (*File, error) {
 	}
 	f, tmp, err := createTemp(target)
 	if err != nil {
-		return nil, pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), bare(err)))
+		return nil, pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), Bare(err)))
 	}
 	out := &File{name: name, f: f, target: target, tmp: tmp}
 	if fi != nil {
@@ -81,7 +81,7 @@ func Check(name string) error {
 	}
 	f, tmp, err := createTemp(target)
 	if err != nil {
-		return pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), bare(err)))
+		return pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), Bare(err)))
 	}
 	f.Close()
 	os.Remove(tmp)
@@ -246,10 +246,13 @@ func createTemp(target string) (*os.File, string, error) {
 // pathError is "write NAME: cause", the cause without the file name an
 // *fs.PathError or *os.LinkError carries (the temporary file's).
 func pathError(name string, err error) error {
-	return fmt.Errorf("write %s: %w", name, bare(err))
+	return fmt.Errorf("write %s: %w", name, Bare(err))
 }
 
-func bare(err error) error {
+// Bare is err without the file name an *fs.PathError or *os.LinkError
+// carries, for a message that names the file itself (or another name: the
+// temporary file's is never shown).
+func Bare(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

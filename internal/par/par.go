@@ -41,34 +41,46 @@ func ForErrWorkers(n, grain, workers int, fn func(lo, hi int) error) error {
 	errs := make([]error, pieces)
 	var next atomic.Int64
 	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, pieces); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				p := int(next.Add(1) - 1)
-				if p >= pieces || failed.Load() {
-					return
-				}
-				lo, hi := p*step, min((p+1)*step, n)
-				if lo >= hi {
-					continue
-				}
-				if err := fn(lo, hi); err != nil {
-					errs[p] = err
-					failed.Store(true)
-				}
+	Workers(min(workers, pieces), func(int) {
+		for {
+			p := int(next.Add(1) - 1)
+			if p >= pieces || failed.Load() {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			lo, hi := p*step, min((p+1)*step, n)
+			if lo >= hi {
+				continue
+			}
+			if err := fn(lo, hi); err != nil {
+				errs[p] = err
+				failed.Store(true)
+			}
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Workers calls work(w) for each w in [0, n) (at least work(0)), work(0)
+// on the calling goroutine and the others on goroutines of their own, and
+// returns when all have returned: w names the worker, so that each may own
+// a buffer. ForErrWorkers runs its ranges on it; callers that hand out
+// their own work (in order, or from a queue) use it directly.
+func Workers(n int, work func(w int)) {
+	var wg sync.WaitGroup
+	for w := 1; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(0)
+	wg.Wait()
 }
 
 // First returns the lowest i in [0, n) for which bad(i) holds, or -1,

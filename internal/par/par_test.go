@@ -86,3 +86,15 @@ func TestForErrWorkersBoundsGoroutines(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkers(t *testing.T) {
+	for _, n := range []int{0, 1, 5} {
+		seen := make([]atomic.Int32, max(n, 1))
+		Workers(n, func(w int) { seen[w].Add(1) })
+		for w := range seen {
+			if seen[w].Load() != 1 {
+				t.Fatalf("n=%d: worker %d ran %d times", n, w, seen[w].Load())
+			}
+		}
+	}
+}
