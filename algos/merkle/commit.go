@@ -335,30 +335,6 @@ func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int, inje
 	return ds, nil
 }
 
-// levelDispatches lists the dispatches that build levels levels above an
-// input level of inW nodes (the leaf buffer when fromLeaves, else
-// nodes inW..2inW-1), as dispatches does for a whole subtree.
-func (r *run) levelDispatches(inW, levels int, fromLeaves bool, binds []wgpu.Binding) []wgpu.Dispatch {
-	var ds []wgpu.Dispatch
-	for i, d := range plan(1<<levels, r.levelsPer()) {
-		var groups [3]uint32
-		var regs, busyGroups int
-		switch r.approach {
-		case LevelPerDispatch:
-			groups = r.ctx.Grid(uint64(inW/2), uint32(r.wg))
-		default:
-			busyGroups = inW >> d
-			groups = r.ctx.Grid(uint64(busyGroups)*uint64(r.wg), uint32(r.wg))
-			if r.approach == Subtrees {
-				regs = min(regLevels, d)
-			}
-		}
-		ds = append(ds, wgpu.Dispatch{Kernel: r.kernel, Bindings: binds, Params: params(inW, d, regs, fromLeaves && i == 0, busyGroups), Groups: groups})
-		inW >>= d
-	}
-	return ds
-}
-
 // convertWG is the workgroup size of merkle_convert.wgsl.
 const convertWG = 64
 
