@@ -273,9 +273,8 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 		}
 		local[0] = [32]byte{} // never written by the kernels
 		roots[s] = local[1]
-		// Level w of the subtree lands at level w*k of the tree.
-		for w := sub / 2; w >= 1 && k > 1; w /= 2 {
-			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
+		if k > 1 {
+			placeSubtree(nodes, local, s, k)
 		}
 	}
 	if k == 1 {

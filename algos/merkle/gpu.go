@@ -449,15 +449,21 @@ func (r *run) build(dst func() [][32]byte, leaves [][32]byte) error {
 		if rootOnly {
 			continue
 		}
-		// Level w of the subtree lands at level w*k of the tree.
-		for w := c / 2; w >= 1; w /= 2 {
-			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
-		}
+		placeSubtree(nodes, local, s, k)
 	}
 	if rootOnly {
 		return r.build(func() [][32]byte { return nodes }, roots)
 	}
 	return r.build(func() [][32]byte { return nodes[:k] }, roots)
+}
+
+// placeSubtree copies sub, the heap of subtree s of the k equal subtrees
+// of a tree, into nodes, the whole tree's heap: level w of the subtree
+// lands at level w·k of the tree.
+func placeSubtree(nodes, sub [][32]byte, s, k int) {
+	for w := len(sub) / 2; w >= 1; w /= 2 {
+		copy(nodes[w*k+s*w:w*k+(s+1)*w], sub[w:2*w])
+	}
 }
 
 // subtree builds the tree of leaves (at most maxLeaves) into the nodes dst
