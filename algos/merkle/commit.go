@@ -75,7 +75,7 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	}
 	start := time.Now()
 	if c.ctx == nil {
-		t := buildMixedCPU(nil, leaves, hs)
+		t := buildMixedCPU(leaves, hs)
 		c.report(wgpu.Timing{Wall: time.Since(start)})
 		return t, nil
 	}
@@ -166,15 +166,7 @@ func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill f
 	leaves := make([][32]byte, n)
 	if c.ctx == nil {
 		cpu(leaves)
-		var t *Tree
-		if len(c.sched) == 1 {
-			var err error
-			if t, err = buildCPU(nil, leaves, hs[0], false); err != nil {
-				return nil, err
-			}
-		} else {
-			t = buildMixedCPU(nil, leaves, hs)
-		}
+		t := buildMixedCPU(leaves, hs)
 		c.report(wgpu.Timing{Wall: time.Since(start)})
 		return t, nil
 	}
