@@ -98,7 +98,9 @@ func multiNodes(n int, pos []int) []nodePos {
 }
 
 // digests returns the tree's nodes at ps. A capped tree rebuilds the
-// subtrees below its cap that they lie in, each once, one at a time.
+// subtrees below its cap that they lie in, each once, one at a time, with
+// one Builder and into one tree's memory; their leaves were checked when
+// the tree was built.
 func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 	l := newLayout(len(t.leaves))
 	out := make([][32]byte, len(ps))
@@ -117,9 +119,18 @@ func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 			below[s] = append(below[s], k)
 		}
 	}
+	if below == nil {
+		return out, nil
+	}
+	b, err := NewBuilder(t.capped.ctx, t.hash, t.capped.opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	b.leavesChecked = true
+	var sub *Tree
 	for _, s := range slices.Sorted(maps.Keys(below)) {
-		sub, err := t.Subtree(t.capped.ctx, s, t.capped.opts)
-		if err != nil {
+		if sub, err = b.BuildInto(sub, t.subtreeLeaves(s)); err != nil {
 			return nil, err
 		}
 		sl := newLayout(sub.Len())
