@@ -162,11 +162,16 @@ func (t *Tree) Subtree(ctx *wgpu.Context, s int, opts Options) (*Tree, error) {
 		return nil, fmt.Errorf("merkle: subtree %d: the tree keeps every node (it was built without Options.CapHeight): read them with Nodes", s)
 	}
 	size := 1 << t.capped.level
-	count := (len(t.leaves)-1)/size + 1
-	if s < 0 || s >= count {
+	if count := (len(t.leaves)-1)/size + 1; s < 0 || s >= count {
 		return nil, fmt.Errorf("merkle: subtree %d: the cap has subtrees 0..%d", s, count-1)
 	}
-	lo, hi := s*size, min(len(t.leaves), (s+1)*size)
 	opts.CapHeight = 0
-	return Build(ctx, t.leaves[lo:hi:hi], t.hash, opts)
+	return Build(ctx, t.subtreeLeaves(s), t.hash, opts)
+}
+
+// subtreeLeaves returns the leaves of subtree s of a capped tree.
+func (t *Tree) subtreeLeaves(s int) [][32]byte {
+	size := 1 << t.capped.level
+	lo, hi := s*size, min(len(t.leaves), (s+1)*size)
+	return t.leaves[lo:hi:hi]
 }

@@ -75,7 +75,7 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	}
 	start := time.Now()
 	if c.ctx == nil {
-		t := buildMixedCPU(nil, leaves, hs)
+		t := buildMixedCPU(leaves, hs)
 		c.report(wgpu.Timing{Wall: time.Since(start)})
 		return t, nil
 	}
@@ -166,15 +166,7 @@ func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill f
 	leaves := make([][32]byte, n)
 	if c.ctx == nil {
 		cpu(leaves)
-		var t *Tree
-		if len(c.sched) == 1 {
-			var err error
-			if t, err = buildCPU(nil, leaves, hs[0], false); err != nil {
-				return nil, err
-			}
-		} else {
-			t = buildMixedCPU(nil, leaves, hs)
-		}
+		t := buildMixedCPU(leaves, hs)
 		c.report(wgpu.Timing{Wall: time.Since(start)})
 		return t, nil
 	}
@@ -223,7 +215,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 	for t := 1; t <= lg; t++ {
 		if inj[base+t] != nil {
 			injected[t] = true
-			if err := c.reserveInj(sub); err != nil {
+			if err := c.grow(&c.inj, "merkle injected digests", uint64(sub*DigestSize)); err != nil {
 				return err
 			}
 		}
@@ -273,9 +265,8 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 		}
 		local[0] = [32]byte{} // never written by the kernels
 		roots[s] = local[1]
-		// Level w of the subtree lands at level w*k of the tree.
-		for w := sub / 2; w >= 1 && k > 1; w /= 2 {
-			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
+		if k > 1 {
+			placeSubtree(nodes, local, s, k)
 		}
 	}
 	if k == 1 {
@@ -335,107 +326,75 @@ func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int, inje
 	return ds, nil
 }
 
-// levelDispatches lists the dispatches that build levels levels above an
-// input level of inW nodes (the leaf buffer when fromLeaves, else
-// nodes inW..2inW-1), as dispatches does for a whole subtree.
-func (r *run) levelDispatches(inW, levels int, fromLeaves bool, binds []wgpu.Binding) []wgpu.Dispatch {
-	var ds []wgpu.Dispatch
-	for i, d := range plan(1<<levels, r.levelsPer()) {
-		var groups [3]uint32
-		var regs, busyGroups int
-		switch r.approach {
-		case LevelPerDispatch:
-			groups = r.ctx.Grid(uint64(inW/2), uint32(r.wg))
-		default:
-			busyGroups = inW >> d
-			groups = r.ctx.Grid(uint64(busyGroups)*uint64(r.wg), uint32(r.wg))
-			if r.approach == Subtrees {
-				regs = min(regLevels, d)
-			}
-		}
-		ds = append(ds, wgpu.Dispatch{Kernel: r.kernel, Bindings: binds, Params: params(inW, d, regs, fromLeaves && i == 0, busyGroups), Groups: groups})
-		inW >>= d
+// kernel compiles entry of file, a kernel over the hash's module m (from
+// its method named method), with storage bindings (of two, the first
+// read-only) and a uniform.
+func (c *Committer) kernel(file, entry string, hash Hash, m wgpu.Module, method string, storage int) (*wgpu.Kernel, error) {
+	if m == nil {
+		return nil, fmt.Errorf("merkle: %s: %s returned no module", hash.Name(), method)
 	}
-	return ds
+	spec := wgpu.KernelSpec{
+		Label:  file + ":" + entry + " (" + hash.Name() + ")",
+		Module: joined{m, wgsl.Module{Files: []string{file}}}, Entry: entry, Storage: storage, Uniform: true,
+	}
+	if storage == 2 {
+		spec.ReadOnly = []bool{true, false}
+	}
+	k, err := c.ctx.Kernel(spec)
+	if err != nil {
+		return nil, fmt.Errorf("merkle: %w", err)
+	}
+	return k, nil
 }
 
-// convertWG is the workgroup size of merkle_convert.wgsl.
-const convertWG = 64
+// grow makes *buf hold size bytes, replacing it (named label) when it
+// holds fewer.
+func (c *Committer) grow(buf **wgpu.Buffer, label string, size uint64) error {
+	if *buf != nil && (*buf).Size() >= size {
+		return nil
+	}
+	if *buf != nil {
+		(*buf).Release()
+		*buf = nil
+	}
+	var err error
+	if *buf, err = c.ctx.NewBuffer(label, size); err != nil {
+		return fmt.Errorf("merkle: %w", err)
+	}
+	return nil
+}
+
+// nodeWG is the workgroup size of the per-node kernels: convert, inject,
+// and the matrix and records kernels.
+const nodeWG = 64
+
+// nodesDispatch runs k over the count nodes count..2count-1 of the node
+// buffer (bound last, after binds), one invocation each.
+func (c *Committer) nodesDispatch(k *wgpu.Kernel, binds []wgpu.Binding, count int) wgpu.Dispatch {
+	binds = append(binds, wgpu.Binding{Buffer: c.b.nodeBuf, Size: uint64(2 * count * DigestSize)})
+	return wgpu.Dispatch{Kernel: k, Bindings: binds, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), nodeWG)}
+}
 
 // convertDispatch converts the count nodes count..2count-1 of the node
 // buffer to digests of up, in place.
 func (c *Committer) convertDispatch(up Hash, conv DigestConverter, count int) (wgpu.Dispatch, error) {
-	m := conv.ConvertModule()
-	if m == nil {
-		return wgpu.Dispatch{}, fmt.Errorf("merkle: %s: ConvertModule returned no module", up.Name())
-	}
-	k, err := c.ctx.Kernel(wgpu.KernelSpec{
-		Label:  "merkle_convert.wgsl:mk_convert (" + up.Name() + ")",
-		Module: joined{m, wgsl.Module{Files: []string{"merkle_convert.wgsl"}}}, Entry: "mk_convert", Storage: 1, Uniform: true,
-	})
+	k, err := c.kernel("merkle_convert.wgsl", "mk_convert", up, conv.ConvertModule(), "ConvertModule", 1)
 	if err != nil {
-		return wgpu.Dispatch{}, fmt.Errorf("merkle: %w", err)
+		return wgpu.Dispatch{}, err
 	}
-	bind := []wgpu.Binding{{Buffer: c.b.nodeBuf, Size: uint64(2 * count * DigestSize)}}
-	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), convertWG)}, nil
-}
-
-// reserveInj makes the injection buffer hold sub digests.
-func (c *Committer) reserveInj(sub int) error {
-	size := uint64(sub * DigestSize)
-	if c.inj != nil && c.inj.Size() >= size {
-		return nil
-	}
-	if c.inj != nil {
-		c.inj.Release()
-		c.inj = nil
-	}
-	var err error
-	if c.inj, err = c.ctx.NewBuffer("merkle injected digests", size); err != nil {
-		return fmt.Errorf("merkle: %w", err)
-	}
-	return nil
+	return c.nodesDispatch(k, nil, count), nil
 }
 
 // injectDispatch merges the count nodes count..2count-1 of the node
 // buffer with the injection buffer's digests of the same places, with
 // hash: node = Merge(node, digest).
 func (c *Committer) injectDispatch(hash Hash, count int) (wgpu.Dispatch, error) {
-	m := hash.MergeModule()
-	if m == nil {
-		return wgpu.Dispatch{}, fmt.Errorf("merkle: %s: MergeModule returned no module", hash.Name())
-	}
-	k, err := c.ctx.Kernel(wgpu.KernelSpec{
-		Label:  "merkle_inject.wgsl:mk_inject (" + hash.Name() + ")",
-		Module: joined{m, wgsl.Module{Files: []string{"merkle_inject.wgsl"}}}, Entry: "mk_inject",
-		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
-	})
+	k, err := c.kernel("merkle_inject.wgsl", "mk_inject", hash, hash.MergeModule(), "MergeModule", 2)
 	if err != nil {
-		return wgpu.Dispatch{}, fmt.Errorf("merkle: %w", err)
+		return wgpu.Dispatch{}, err
 	}
-	size := uint64(2 * count * DigestSize)
-	bind := []wgpu.Binding{{Buffer: c.inj, Size: size}, {Buffer: c.b.nodeBuf, Size: size}}
-	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), convertWG)}, nil
+	return c.nodesDispatch(k, []wgpu.Binding{{Buffer: c.inj, Size: uint64(2 * count * DigestSize)}}, count), nil
 }
-
-// reserveData makes the data buffer hold size bytes.
-func (c *Committer) reserveData(size uint64) error {
-	if c.data != nil && c.data.Size() >= size {
-		return nil
-	}
-	if c.data != nil {
-		c.data.Release()
-		c.data = nil
-	}
-	var err error
-	if c.data, err = c.ctx.NewBuffer("merkle leaf input", size); err != nil {
-		return fmt.Errorf("merkle: %w", err)
-	}
-	return nil
-}
-
-// leafWG is the workgroup size of the matrix and records kernels.
-const leafWG = 64
 
 // pieceFill returns a rowFill that uploads the input of items [lo, hi)
 // (bytes from input(lo, hi)) a piece of at most per items at a time into
@@ -444,7 +403,7 @@ const leafWG = 64
 func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes int, input func(lo, hi int) []byte, params func(count, first int) []uint32) (rowFill, error) {
 	return func(total *wgpu.Timing, dst *wgpu.Buffer, dstFirst, lo, count int) error {
 		per := min(per, count)
-		if err := c.reserveData(uint64(max(4, per*itemBytes+3)) &^ 3); err != nil {
+		if err := c.grow(&c.data, "merkle leaf input", uint64(max(4, per*itemBytes+3))&^3); err != nil {
 			return err
 		}
 		var prev *wgpu.Pending
@@ -468,7 +427,7 @@ func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes i
 				{Buffer: c.data, Size: uint64(max(4, len(in)+3)) &^ 3},
 				{Buffer: dst, Size: uint64((dstFirst + count) * DigestSize)},
 			}
-			p, err := c.ctx.Submit(wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params(m, dstFirst+first), Groups: c.ctx.Grid(uint64(m), leafWG)})
+			p, err := c.ctx.Submit(wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params(m, dstFirst+first), Groups: c.ctx.Grid(uint64(m), nodeWG)})
 			if werr := wait(); err == nil {
 				err = werr
 			}
@@ -489,17 +448,9 @@ func (c *Committer) pieceItems(itemBytes int) int {
 
 // matrixFill is the rowFill that hashes rows of m on the device.
 func (c *Committer) matrixFill(m Matrix, rows RowHash) (rowFill, error) {
-	mod := rows.RowModule()
-	if mod == nil {
-		return nil, fmt.Errorf("merkle: %s: RowModule returned no module", rows.Name())
-	}
-	k, err := c.ctx.Kernel(wgpu.KernelSpec{
-		Label:  "merkle_matrix.wgsl:mk_rows (" + rows.Name() + ")",
-		Module: joined{mod, wgsl.Module{Files: []string{"merkle_matrix.wgsl"}}}, Entry: "mk_rows",
-		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
-	})
+	k, err := c.kernel("merkle_matrix.wgsl", "mk_rows", rows, rows.RowModule(), "RowModule", 2)
 	if err != nil {
-		return nil, fmt.Errorf("merkle: %w", err)
+		return nil, err
 	}
 	rowBytes := 8 * m.Cols
 	per := c.pieceItems(rowBytes)
@@ -513,17 +464,9 @@ func (c *Committer) matrixFill(m Matrix, rows RowHash) (rowFill, error) {
 
 // recordFill is the rowFill that hashes records on the device.
 func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFill, error) {
-	mod := hash.RecordModule()
-	if mod == nil {
-		return nil, fmt.Errorf("merkle: %s: RecordModule returned no module", hash.Name())
-	}
-	k, err := c.ctx.Kernel(wgpu.KernelSpec{
-		Label:  "merkle_records.wgsl:mk_records (" + hash.Name() + ")",
-		Module: joined{mod, wgsl.Module{Files: []string{"merkle_records.wgsl"}}}, Entry: "mk_records",
-		Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
-	})
+	k, err := c.kernel("merkle_records.wgsl", "mk_records", hash, hash.RecordModule(), "RecordModule", 2)
 	if err != nil {
-		return nil, fmt.Errorf("merkle: %w", err)
+		return nil, err
 	}
 	// A piece's bytes are padded to whole words.
 	if wgpu.PieceItems(c.ctx.Limits(), size+4) == 0 {

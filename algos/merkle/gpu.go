@@ -449,15 +449,21 @@ func (r *run) build(dst func() [][32]byte, leaves [][32]byte) error {
 		if rootOnly {
 			continue
 		}
-		// Level w of the subtree lands at level w*k of the tree.
-		for w := c / 2; w >= 1; w /= 2 {
-			copy(nodes[w*k+s*w:w*k+(s+1)*w], local[w:2*w])
-		}
+		placeSubtree(nodes, local, s, k)
 	}
 	if rootOnly {
 		return r.build(func() [][32]byte { return nodes }, roots)
 	}
 	return r.build(func() [][32]byte { return nodes[:k] }, roots)
+}
+
+// placeSubtree copies sub, the heap of subtree s of the k equal subtrees
+// of a tree, into nodes, the whole tree's heap: level w of the subtree
+// lands at level w·k of the tree.
+func placeSubtree(nodes, sub [][32]byte, s, k int) {
+	for w := len(sub) / 2; w >= 1; w /= 2 {
+		copy(nodes[w*k+s*w:w*k+(s+1)*w], sub[w:2*w])
+	}
 }
 
 // subtree builds the tree of leaves (at most maxLeaves) into the nodes dst
@@ -504,7 +510,7 @@ func (r *run) dispatch(n int, leafBuf, nodeBuf *wgpu.Buffer) error {
 	if r.opts.PassPerLevel {
 		exec = r.ctx.RunPasses
 	}
-	tm, err := exec(r.dispatches(n, binds)...)
+	tm, err := exec(r.levelDispatches(n, bits.Len(uint(n))-1, true, binds)...)
 	r.total = r.total.Add(tm)
 	if err != nil {
 		return fmt.Errorf("merkle: %d leaves, approach %s: %w", n, r.approach, err)
@@ -547,11 +553,13 @@ func (r *run) levelsPer() int {
 	return 1
 }
 
-// dispatches lists the dispatches that build a subtree of n leaves.
-func (r *run) dispatches(n int, binds []wgpu.Binding) []wgpu.Dispatch {
+// levelDispatches lists the dispatches that build levels levels above an
+// input level of inW nodes (the leaf buffer when fromLeaves, else nodes
+// inW..2inW-1): every level alone (approach 1), or as many as a workgroup
+// covers, as plan splits them.
+func (r *run) levelDispatches(inW, levels int, fromLeaves bool, binds []wgpu.Binding) []wgpu.Dispatch {
 	var ds []wgpu.Dispatch
-	inW := n
-	for _, d := range plan(n, r.levelsPer()) {
+	for i, d := range plan(1<<levels, r.levelsPer()) {
 		var groups [3]uint32
 		var regs, busyGroups int
 		switch r.approach {
@@ -564,7 +572,7 @@ func (r *run) dispatches(n int, binds []wgpu.Binding) []wgpu.Dispatch {
 				regs = min(regLevels, d)
 			}
 		}
-		ds = append(ds, wgpu.Dispatch{Kernel: r.kernel, Bindings: binds, Params: params(inW, d, regs, inW == n, busyGroups), Groups: groups})
+		ds = append(ds, wgpu.Dispatch{Kernel: r.kernel, Bindings: binds, Params: params(inW, d, regs, fromLeaves && i == 0, busyGroups), Groups: groups})
 		inW >>= d
 	}
 	return ds

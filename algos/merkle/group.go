@@ -72,11 +72,7 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 			return [32]byte{}, err
 		}
 		scratch[member] = t
-		// Level w of range i of m lands at level w·m of the tree.
-		c, i, m := len(part), r.Index, r.Count
-		for w := c / 2; w >= 1; w /= 2 {
-			copy(nodes[w*m+i*w:w*m+(i+1)*w], t.nodes[w:2*w])
-		}
+		placeSubtree(nodes, t.nodes, r.Index, r.Count)
 		return t.Root(), nil
 	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
 		if len(roots) == 1 {

@@ -224,11 +224,7 @@ type proofJSON struct {
 
 // MarshalJSON writes the proof's JSON form.
 func (p Proof) MarshalJSON() ([]byte, error) {
-	j := proofJSON{Index: p.Index, Leaves: &p.Leaves, Leaf: hex.EncodeToString(p.Leaf[:]), Root: hex.EncodeToString(p.Root[:]), Path: make([]string, len(p.Path))}
-	for k := range p.Path {
-		j.Path[k] = hex.EncodeToString(p.Path[k][:])
-	}
-	return json.Marshal(j)
+	return json.Marshal(proofJSON{Index: p.Index, Leaves: &p.Leaves, Leaf: hex.EncodeToString(p.Leaf[:]), Root: hex.EncodeToString(p.Root[:]), Path: hexDigests(p.Path)})
 }
 
 // UnmarshalJSON reads the proof's JSON form; "leaves" is required.
@@ -251,11 +247,8 @@ func (p *Proof) UnmarshalJSON(b []byte) error {
 	if q.Root, err = parseDigest(j.Root); err != nil {
 		return fmt.Errorf("merkle: proof root: %w", err)
 	}
-	q.Path = make([][32]byte, len(j.Path))
-	for k, s := range j.Path {
-		if q.Path[k], err = parseDigest(s); err != nil {
-			return fmt.Errorf("merkle: proof path[%d]: %w", k, err)
-		}
+	if q.Path, err = parseDigests("path", j.Path); err != nil {
+		return fmt.Errorf("merkle: proof %w", err)
 	}
 	*p = q
 	return nil

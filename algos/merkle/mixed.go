@@ -210,20 +210,13 @@ func BuildMixedCPU(leaves [][32]byte, s Schedule) (*Tree, error) {
 	if err := checkLeaves(hs[0], leaves); err != nil {
 		return nil, err
 	}
-	return buildMixedCPU(nil, leaves, hs), nil
+	return buildMixedCPU(leaves, hs), nil
 }
 
-// buildMixedCPU builds the tree of checked leaves with the hashes hs,
-// into t's node memory when it holds enough.
-func buildMixedCPU(t *Tree, leaves [][32]byte, hs []Hash) *Tree {
+// buildMixedCPU builds the tree of checked leaves with the hashes hs.
+func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
 	n := len(leaves)
-	var nodes [][32]byte
-	if t != nil && cap(t.nodes) >= n {
-		nodes = t.nodes[:n]
-		nodes[0] = [32]byte{}
-	} else {
-		nodes = make([][32]byte, n)
-	}
+	nodes := make([][32]byte, n)
 	for j, w := 0, n/2; w >= 1; j, w = j+1, w/2 {
 		below := leaves // the level under level j+1: its 2w nodes
 		if w < n/2 {
@@ -240,12 +233,7 @@ func buildMixedCPU(t *Tree, leaves [][32]byte, hs []Hash) *Tree {
 			}
 		})
 	}
-	built := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
-	if t != nil {
-		*t = *built
-		return t
-	}
-	return built
+	return &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
 }
 
 // BuildMixed builds the tree of leaves with schedule s, on ctx's GPU or,

@@ -88,8 +88,19 @@ func walkMulti(n int, pos []int, vals [][32]byte, merge func(a, b [32]byte) [32]
 	return h[0], nil
 }
 
+// multiNodes lists the nodes of the multi-proof of the leaves at pos
+// (ascending, distinct) of a tree of n leaves, in the proof's order.
+func multiNodes(n int, pos []int) []nodePos {
+	var ps []nodePos
+	_, _ = walkMulti(n, pos, make([][32]byte, len(pos)), func(a, b [32]byte) [32]byte { return a },
+		func(j, p int) ([32]byte, error) { ps = append(ps, nodePos{j, p}); return [32]byte{}, nil })
+	return ps
+}
+
 // digests returns the tree's nodes at ps. A capped tree rebuilds the
-// subtrees below its cap that they lie in, each once, one at a time.
+// subtrees below its cap that they lie in, each once, one at a time, with
+// one Builder and into one tree's memory; their leaves were checked when
+// the tree was built.
 func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 	l := newLayout(len(t.leaves))
 	out := make([][32]byte, len(ps))
@@ -108,9 +119,18 @@ func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 			below[s] = append(below[s], k)
 		}
 	}
+	if below == nil {
+		return out, nil
+	}
+	b, err := NewBuilder(t.capped.ctx, t.hash, t.capped.opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	b.leavesChecked = true
+	var sub *Tree
 	for _, s := range slices.Sorted(maps.Keys(below)) {
-		sub, err := t.Subtree(t.capped.ctx, s, t.capped.opts)
-		if err != nil {
+		if sub, err = b.BuildInto(sub, t.subtreeLeaves(s)); err != nil {
 			return nil, err
 		}
 		sl := newLayout(sub.Len())
@@ -180,10 +200,7 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 		return MultiProof{}, err
 	}
 	idx := slices.Compact(slices.Sorted(slices.Values(indices)))
-	var ps []nodePos
-	_, _ = walkMulti(n, idx, make([][32]byte, len(idx)), func(a, b [32]byte) [32]byte { return a },
-		func(j, p int) ([32]byte, error) { ps = append(ps, nodePos{j, p}); return [32]byte{}, nil })
-	nodes, err := t.digests(ps)
+	nodes, err := t.digests(multiNodes(n, idx))
 	if err != nil {
 		return MultiProof{}, fmt.Errorf("merkle: multi-proof: %w", err)
 	}
@@ -346,20 +363,13 @@ func (pp PrunedProof) multi(n int) (MultiProof, error) {
 		}
 	}
 	mp := MultiProof{Leaves: n, Root: pp.Root}
-	mp.Indices = slices.Sorted(func(yield func(int) bool) {
-		for i := range vals {
-			if !yield(i) {
-				return
-			}
-		}
-	})
+	mp.Indices = slices.Sorted(maps.Keys(vals))
 	for _, i := range mp.Indices {
 		mp.Values = append(mp.Values, vals[i])
 	}
-	_, _ = walkMulti(n, mp.Indices, mp.Values, func(a, b [32]byte) [32]byte { return a }, func(j, p int) ([32]byte, error) {
-		mp.Nodes = append(mp.Nodes, given[nodePos{j, p}])
-		return [32]byte{}, nil
-	})
+	for _, p := range multiNodes(n, mp.Indices) {
+		mp.Nodes = append(mp.Nodes, given[p])
+	}
 	return mp, nil
 }
 

@@ -36,20 +36,13 @@ func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, er
 	if err != nil {
 		return nil, err
 	}
-	if in == "" {
-		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
-	}
-	devices := g.openSoon()
-	defer devices.close()
-	leaves, err := readLeaves(in, g.hostMemory()/3)
-	if err != nil {
-		return nil, err
-	}
-	grp, err := devices.wait()
-	if err != nil {
-		return nil, err
-	}
-	return merkle.BuildMixed(firstDevice(grp), leaves, s, merkle.Options{Approach: merkle.Approach(approach)})
+	var tree *merkle.Tree
+	err = leavesOn(g, in, func(leaves [][32]byte, grp *wgpu.Group) error {
+		var err error
+		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, merkle.Options{Approach: merkle.Approach(approach)})
+		return err
+	})
+	return tree, err
 }
 
 // firstDevice returns the group's first Context (nil: the CPU). Mixed
@@ -62,7 +55,8 @@ func firstDevice(g *wgpu.Group) *wgpu.Context {
 }
 
 // verifyMixed is merkle verify for a schedule: VerifyMixed against the
-// trusted root and size, else the proof's own with a warning.
+// trusted root and size where given, else against the proof's own with a
+// warning, as merkleVerify does.
 func verifyMixed(cmd *cobra.Command, schedule, proofIn, rootHex string, leaves int) error {
 	s, err := parseSchedule(schedule)
 	if err != nil {
@@ -75,32 +69,19 @@ func verifyMixed(cmd *cobra.Command, schedule, proofIn, rootHex string, leaves i
 	if err != nil {
 		return fmt.Errorf("merkle verify: %w", err)
 	}
-	root, n := p.Root, p.Leaves
-	trusted := true
-	if rootHex != "" {
-		if root, err = merkle.ParseDigest(rootHex); err != nil {
-			return fmt.Errorf("merkle verify: --root: %w", err)
-		}
-	} else {
-		trusted = false
+	tr, err := trustedTree(cmd, rootHex, leaves, p.Root, p.Leaves)
+	if err != nil {
+		return err
 	}
-	if cmd.Flags().Changed("leaves") {
-		n = leaves
-	} else {
-		trusted = false
-	}
-	if _, err := s.Levels(n); err != nil {
+	if _, err := s.Levels(tr.n); err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: %v\n", proofIn, err)
 		return exitError{1}
 	}
-	if !merkle.VerifyMixed(s, root, n, p) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: leaf %d of %d and its path of %d digests do not give root %x with the schedule %s\n", proofIn, p.Index, n, len(p.Path), root[:], s)
+	if !merkle.VerifyMixed(s, tr.root, tr.n, p) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: leaf %d of %d and its path of %d digests do not give root %x with the schedule %s\n", proofIn, p.Index, tr.n, len(p.Path), tr.root[:], s)
 		return exitError{1}
 	}
-	if !trusted {
-		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: the proof is consistent, but the tree's root and size were taken from the proof itself where not given (root %x, %d leaves): "+
-			"compare them with the ones you trust, or pass --root and --leaves\n", p.Root[:], p.Leaves)
-	}
+	tr.warn(cmd)
 	return nil
 }
 

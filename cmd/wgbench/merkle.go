@@ -219,12 +219,19 @@ func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (
 }
 
 // withLeaves reads the leaves file while the devices the flags choose
-// open, and calls fn with them, the devices closed when it returns.
+// open, and calls fn with the hash and them, the devices closed when it
+// returns.
 func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
 	hash, err := parseHash(hashName)
 	if err != nil {
 		return err
 	}
+	return leavesOn(g, in, func(leaves [][32]byte, grp *wgpu.Group) error { return fn(hash, leaves, grp) })
+}
+
+// leavesOn reads the leaves file while the devices the flags choose open,
+// and calls fn with them, the devices closed when it returns.
+func leavesOn(g *globals, in string, fn func(leaves [][32]byte, grp *wgpu.Group) error) error {
 	if in == "" {
 		return errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
@@ -238,7 +245,7 @@ func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leave
 	if err != nil {
 		return err
 	}
-	return fn(hash, leaves, grp)
+	return fn(leaves, grp)
 }
 
 // merkleVerify checks the proof in proofIn against the trusted root and
