@@ -2,7 +2,8 @@
 // shape of Plonky3's MMCS): at a level as wide as some matrices are tall,
 // each node is merged once more, with the digest of those matrices' rows.
 //
-// Plain-Go meaning: for i < count { nodes[first + i] = merge(nodes[first + i], digests[first + i]) }
+// Plain-Go meaning: for i < count { nodes[count + i] = merge(nodes[count + i], digests[count + i]) }
+// (a level of count nodes sits at count..2count-1 of the heap).
 //
 // merge_node comes from the hash's merge module, compiled in front of this
 // file, as for merkle.wgsl.
@@ -11,8 +12,7 @@
 @group(0) @binding(1) var<storage, read_write> mk_inj_nodes: array<vec4<u32>>;
 
 struct MkInjParams {
-	first: u32, // the first node to merge
-	count: u32, // nodes to merge
+	count: u32, // nodes to merge, from node count on
 }
 @group(0) @binding(2) var<uniform> mk_ip: MkInjParams;
 
@@ -24,7 +24,7 @@ fn mk_inject(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 	if (i >= mk_ip.count) {
 		return;
 	}
-	let o = 2u * (mk_ip.first + i);
+	let o = 2u * (mk_ip.count + i);
 	let a0 = mk_inj_nodes[o];
 	let a1 = mk_inj_nodes[o + 1u];
 	let b0 = mk_inj[o];

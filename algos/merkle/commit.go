@@ -372,7 +372,7 @@ const nodeWG = 64
 // buffer (bound last, after binds), one invocation each.
 func (c *Committer) nodesDispatch(k *wgpu.Kernel, binds []wgpu.Binding, count int) wgpu.Dispatch {
 	binds = append(binds, wgpu.Binding{Buffer: c.b.nodeBuf, Size: uint64(2 * count * DigestSize)})
-	return wgpu.Dispatch{Kernel: k, Bindings: binds, Params: []uint32{uint32(count), uint32(count)}, Groups: c.ctx.Grid(uint64(count), nodeWG)}
+	return wgpu.Dispatch{Kernel: k, Bindings: binds, Params: []uint32{uint32(count)}, Groups: c.ctx.Grid(uint64(count), nodeWG)}
 }
 
 // convertDispatch converts the count nodes count..2count-1 of the node
