@@ -149,7 +149,7 @@ func TestGPUGuard(t *testing.T) {
 	})
 }
 
-// TestMulThroughputKernel checks both throughput kernels against
+// TestMulThroughputKernel checks every throughput kernel against
 // mulThroughputRef, so that the benchmark measures correct arithmetic.
 func TestMulThroughputKernel(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
@@ -167,14 +167,14 @@ func TestMulThroughputKernel(t *testing.T) {
 		defer bd.Release()
 		require.NoError(t, ctx.Upload(ba, 0, wgpu.Bytes(a)))
 		require.NoError(t, ctx.Upload(bb, 0, wgpu.Bytes(b)))
-		for _, sb := range []bool{false, true} {
+		for _, entry := range throughputKernels {
 			require.NoError(t, ctx.Clear(bd, 0, 0))
-			_, err := mulThroughput(ctx, bd, ba, bb, n, steps, sb)
+			_, err := mulThroughput(ctx, bd, ba, bb, n, steps, entry)
 			require.NoError(t, err)
 			got := make([]uint64, n)
 			require.NoError(t, ctx.Download(wgpu.Bytes(got), bd, 0))
 			for i := range got {
-				require.Equal(t, mulThroughputRef(a[i], b[i], steps), got[i], "schoolbook=%v element %d", sb, i)
+				require.Equal(t, mulThroughputRef(a[i], b[i], steps), got[i], "%s element %d", entry, i)
 			}
 		}
 	})
@@ -182,17 +182,25 @@ func TestMulThroughputKernel(t *testing.T) {
 
 // TestGPULibrary runs the library functions that the batch operations do
 // not expose (gl_canon on any 64-bit value, gl_neg, gl_square,
-// gl_mul_small, gl_reduce96, gl_reduce128) through the k_lib kernel.
+// gl_mul_small, gl_reduce96, gl_reduce128, the products on any 64-bit
+// values, the lazy products) through the k_lib kernel. A lazy product
+// only has to be congruent to the product: the two libraries may return
+// different values >= p.
 func TestGPULibrary(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		const n = 100_003
 		r := rand.New(rand.NewPCG(16, 17))
 		a, b := gpuInputs(r, n)
 		raw := make([]uint64, n) // any 64-bit values, many of them >= p
+		raw2 := make([]uint64, n)
 		for i := range raw {
 			raw[i] = a[i] ^ b[i]<<1
+			raw2[i] = b[i] ^ a[i]<<3
 			if i%3 == 0 {
 				raw[i] = P + uint64(r.Uint32())
+			}
+			if i%5 == 0 {
+				raw2[i] = P + uint64(r.Uint32())
 			}
 		}
 		k, err := kernel(ctx, "k_lib", false)
@@ -204,19 +212,27 @@ func TestGPULibrary(t *testing.T) {
 			defer bufs[i].Release()
 		}
 		for which, tc := range []struct {
-			name string
-			in   []uint64
-			want func(x, y uint64) uint64
+			name      string
+			in, in2   []uint64 // in2: b when nil
+			want      func(x, y uint64) uint64
+			congruent bool // compare Canon of the GPU's value
 		}{
-			{"gl_canon", raw, func(x, _ uint64) uint64 { return Canon(x) }},
-			{"gl_neg", a, func(x, _ uint64) uint64 { return Neg(x) }},
-			{"gl_square", a, func(x, _ uint64) uint64 { return Square(x) }},
-			{"gl_mul_small", a, func(x, y uint64) uint64 { return MulSmall(x, uint32(y)) }},
-			{"gl_reduce96", raw, func(x, y uint64) uint64 { return Reduce96(uint32(x), uint32(x>>32), uint32(y)) }},
-			{"gl_reduce128", raw, func(x, y uint64) uint64 { return reduce128(y, x) }},
+			{name: "gl_canon", in: raw, want: func(x, _ uint64) uint64 { return Canon(x) }},
+			{name: "gl_neg", in: a, want: func(x, _ uint64) uint64 { return Neg(x) }},
+			{name: "gl_square", in: raw, want: func(x, _ uint64) uint64 { return Square(Canon(x)) }},
+			{name: "gl_mul_small", in: a, want: func(x, y uint64) uint64 { return MulSmall(x, uint32(y)) }},
+			{name: "gl_reduce96", in: raw, want: func(x, y uint64) uint64 { return Reduce96(uint32(x), uint32(x>>32), uint32(y)) }},
+			{name: "gl_reduce128", in: raw, want: func(x, y uint64) uint64 { return reduce128(y, x) }},
+			{name: "gl_mul", in: raw, in2: raw2, want: mulAny},
+			{name: "gl_mul_lazy", in: raw, in2: raw2, want: mulAny, congruent: true},
+			{name: "gl_square_lazy", in: raw, want: func(x, _ uint64) uint64 { return Square(Canon(x)) }, congruent: true},
 		} {
+			in2 := tc.in2
+			if in2 == nil {
+				in2 = b
+			}
 			require.NoError(t, ctx.Upload(bufs[0], 0, wgpu.Bytes(tc.in)))
-			require.NoError(t, ctx.Upload(bufs[1], 0, wgpu.Bytes(b)))
+			require.NoError(t, ctx.Upload(bufs[1], 0, wgpu.Bytes(in2)))
 			_, err := ctx.Run(wgpu.Dispatch{
 				Kernel:   k,
 				Bindings: []wgpu.Binding{wgpu.Bind(bufs[0]), wgpu.Bind(bufs[1]), wgpu.Bind(bufs[2])},
@@ -227,20 +243,27 @@ func TestGPULibrary(t *testing.T) {
 			got := make([]uint64, n)
 			require.NoError(t, ctx.Download(wgpu.Bytes(got), bufs[2], 0))
 			for i := range got {
-				if want := tc.want(tc.in[i], b[i]); got[i] != want {
-					t.Fatalf("%s: element %d (x=%#x, y=%#x): GPU %#x, native %#x", tc.name, i, tc.in[i], b[i], got[i], want)
+				g := got[i]
+				if tc.congruent {
+					g = Canon(g)
+				}
+				if want := tc.want(tc.in[i], in2[i]); g != want {
+					t.Fatalf("%s: element %d (x=%#x, y=%#x): GPU %#x, native %#x", tc.name, i, tc.in[i], in2[i], got[i], want)
 				}
 			}
 		}
 	})
 }
 
+// mulAny is the product of any two 64-bit values mod P.
+func mulAny(x, y uint64) uint64 { return Mul(Canon(x), Canon(y)) }
+
 func TestMulThroughputBadBuffers(t *testing.T) {
 	ctx := gputest.Context(t, gputest.Backends()[0])
 	small, err := ctx.NewBuffer("small", 8)
 	require.NoError(t, err)
 	defer small.Release()
-	_, err = mulThroughput(ctx, small, small, small, 2, 1, false)
+	_, err = mulThroughput(ctx, small, small, small, 2, 1, throughputKernels[0])
 	require.ErrorContains(t, err, "every buffer must hold count = 2 elements")
 }
 

@@ -65,26 +65,33 @@ func glMul32(a, b uint32) vec2 {
 	return vec2{a * b, hi}
 }
 
-func glReduce96(lo, mid, hi uint32) vec2 {
+func glReduce96Lazy(lo, mid, hi uint32) vec2 {
 	tx := 0 - hi
 	ty := hi - b2u(hi != 0)
 	x := lo + tx
 	yadd := ty + b2u(x < lo)
 	y := mid + yadd
-	r := sel(vec2{x, y}, vec2{x - 1, y + b2u(x != 0)}, y < mid)
-	return glCanon(r)
+	return sel(vec2{x, y}, vec2{x - 1, y + b2u(x != 0)}, y < mid)
 }
 
-func glReduce128(r0, r1, r2, r3 uint32) vec2 {
+func glReduce96(lo, mid, hi uint32) vec2 {
+	return glCanon(glReduce96Lazy(lo, mid, hi))
+}
+
+func glReduce128Lazy(r0, r1, r2, r3 uint32) vec2 {
 	x := r0 - r3
 	b := b2u(r0 < r3)
 	y := r1 - b
 	under := b > r1
 	t := sel(vec2{x, y}, vec2{x + 1, y - b2u(x != 0xffffffff)}, under)
-	return glReduce96(t.x, t.y, r2)
+	return glReduce96Lazy(t.x, t.y, r2)
 }
 
-func glMul(a, b vec2) vec2 {
+func glReduce128(r0, r1, r2, r3 uint32) vec2 {
+	return glCanon(glReduce128Lazy(r0, r1, r2, r3))
+}
+
+func glMulLazy(a, b vec2) vec2 {
 	A := glMul32(a.x, b.x)
 	B := glMul32(a.x, b.y)
 	C := glMul32(a.y, b.x)
@@ -96,10 +103,14 @@ func glMul(a, b vec2) vec2 {
 	n := m + D.x
 	r2 := n + k
 	r3 := D.y + b2u(m < C.y) + b2u(n < D.x) + b2u(r2 < k)
-	return glReduce128(A.x, r1, r2, r3)
+	return glReduce128Lazy(A.x, r1, r2, r3)
 }
 
-func glSquare(a vec2) vec2 {
+func glMul(a, b vec2) vec2 {
+	return glCanon(glMulLazy(a, b))
+}
+
+func glSquareLazy(a vec2) vec2 {
 	A := glMul32(a.x, a.x)
 	B := glMul32(a.x, a.y)
 	D := glMul32(a.y, a.y)
@@ -110,7 +121,11 @@ func glSquare(a vec2) vec2 {
 	n := m + D.x
 	r2 := n + k
 	r3 := D.y + b2u(m < B.y) + b2u(n < D.x) + b2u(r2 < k)
-	return glReduce128(A.x, r1, r2, r3)
+	return glReduce128Lazy(A.x, r1, r2, r3)
+}
+
+func glSquare(a vec2) vec2 {
+	return glCanon(glSquareLazy(a))
 }
 
 func glMulSmall(a vec2, c uint32) vec2 {
@@ -122,29 +137,29 @@ func glMulSmall(a vec2, c uint32) vec2 {
 }
 
 func glPow7(a vec2) vec2 {
-	a2 := glSquare(a)
-	a3 := glMul(a2, a)
-	a4 := glSquare(a2)
+	a2 := glSquareLazy(a)
+	a3 := glMulLazy(a2, a)
+	a4 := glSquareLazy(a2)
 	return glMul(a4, a3)
 }
 
-func glExpAcc(base vec2, m uint32, tail vec2) vec2 {
+func glExpAccLazy(base vec2, m uint32, tail vec2) vec2 {
 	r := base
 	for i := uint32(0); i < m; i++ {
-		r = glSquare(r)
+		r = glSquareLazy(r)
 	}
-	return glMul(r, tail)
+	return glMulLazy(r, tail)
 }
 
 func glInvPow7(a vec2) vec2 {
-	t1 := glSquare(a)
-	t2 := glSquare(t1)
-	t3 := glExpAcc(t2, 3, t2)
-	t4 := glExpAcc(t3, 6, t3)
-	t5 := glExpAcc(t4, 12, t4)
-	t6 := glExpAcc(t5, 6, t3)
-	t7 := glExpAcc(t6, 31, t6)
-	x := glSquare(glSquare(glMul(glSquare(t7), t6)))
-	y := glMul(glMul(t1, t2), a)
+	t1 := glSquareLazy(a)
+	t2 := glSquareLazy(t1)
+	t3 := glExpAccLazy(t2, 3, t2)
+	t4 := glExpAccLazy(t3, 6, t3)
+	t5 := glExpAccLazy(t4, 12, t4)
+	t6 := glExpAccLazy(t5, 6, t3)
+	t7 := glExpAccLazy(t6, 31, t6)
+	x := glSquareLazy(glSquareLazy(glMulLazy(glSquareLazy(t7), t6)))
+	y := glMulLazy(glMulLazy(t1, t2), a)
 	return glMul(x, y)
 }

@@ -28,6 +28,8 @@ func randElem(r *rand.Rand) uint64 {
 func checkModel(t testing.TB, a, b uint64, c uint32, slow bool) {
 	t.Helper()
 	va, vb := toVec2(a), toVec2(b)
+	// Any 64-bit values, many of them >= P: what the lazy products pass on.
+	ra, rb := a^b<<1, b^a<<3|P
 	for _, tc := range []struct {
 		name      string
 		got, want uint64
@@ -42,6 +44,10 @@ func checkModel(t testing.TB, a, b uint64, c uint32, slow bool) {
 		{"Reduce128", glReduce128(uint32(a), uint32(a>>32), uint32(b), uint32(b>>32)).uint64(), reduce128(b, a)},
 		{"Mul32", glMul32(uint32(a), c).uint64(), uint64(uint32(a)) * uint64(c)},
 		{"Canon(b^a)", glCanon(toVec2(a ^ b<<1)).uint64(), Canon(a ^ b<<1)},
+		{"Mul(any)", glMul(toVec2(ra), toVec2(rb)).uint64(), Mul(Canon(ra), Canon(rb))},
+		{"Square(any)", glSquare(toVec2(rb)).uint64(), Square(Canon(rb))},
+		{"MulLazy(any) congruent", Canon(glMulLazy(toVec2(ra), toVec2(rb)).uint64()), Mul(Canon(ra), Canon(rb))},
+		{"SquareLazy(any) congruent", Canon(glSquareLazy(toVec2(ra)).uint64()), Square(Canon(ra))},
 	} {
 		if tc.got != tc.want {
 			t.Fatalf("%s(a=%#x, b=%#x, c=%#x): model %#x, native %#x", tc.name, a, b, c, tc.got, tc.want)

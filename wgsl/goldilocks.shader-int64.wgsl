@@ -3,8 +3,9 @@
 // integers: what replaces goldilocks.wgsl on devices with the shader-int64
 // feature (wgsl.Module.Features). Same functions, same arguments (elements
 // stay vec2<u32>, x = low word, y = high word, in registers and in memory),
-// same canonical results: kernels include goldilocks.wgsl and get this file
-// where the device allows it. What changes is the arithmetic: a 32x32 -> 64
+// same canonical results (the _lazy functions return values congruent to
+// the other file's, not always the same bits): kernels include
+// goldilocks.wgsl and get this file where the device allows it. What changes is the arithmetic: a 32x32 -> 64
 // product is one widening multiply instead of four 16-bit ones, and sums
 // carry through 64-bit adds.
 //
@@ -61,40 +62,60 @@ fn gl_reduce96_64(x: u64, hi: u32) -> u64 {
     return select(s, s + GL_EPS64, s < x);
 }
 
-fn gl_reduce96(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
-    return gl_from64(gl_canon64(gl_reduce96_64(gl_to64(vec2<u32>(lo, mid)), hi)));
+fn gl_reduce96_lazy(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
+    return gl_from64(gl_reduce96_64(gl_to64(vec2<u32>(lo, mid)), hi));
 }
 
-// gl_reduce128_64 returns (lo + hi*2^64) mod p, canonical, as
-// lo - hi.hi + hi.lo*(2^32 - 1): 2^96 = -1 and 2^64 = 2^32 - 1 (mod p).
+fn gl_reduce96(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
+    return gl_canon(gl_reduce96_lazy(lo, mid, hi));
+}
+
+// gl_reduce128_64 returns a 64-bit value congruent to lo + hi*2^64 mod p,
+// not always canonical, as lo - hi.hi + hi.lo*(2^32 - 1): 2^96 = -1 and
+// 2^64 = 2^32 - 1 (mod p).
 fn gl_reduce128_64(lo: u64, hi: u64) -> u64 {
     let hh = hi >> 32u;
     var t = lo - hh;
     // A borrow is worth -2^64 = -(2^32 - 1); then t >= 2^64 - 2^32 + 1,
     // so this cannot borrow again.
     t = select(t, t - GL_EPS64, lo < hh);
-    return gl_canon64(gl_reduce96_64(t, u32(hi & 0xfffffffflu)));
+    return gl_reduce96_64(t, u32(hi & 0xfffffffflu));
 }
 
-fn gl_reduce128(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
+fn gl_reduce128_lazy(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
     return gl_from64(gl_reduce128_64(gl_to64(vec2<u32>(r0, r1)), gl_to64(vec2<u32>(r2, r3))));
 }
 
-// gl_mul: the 128-bit product from four widening 32x32 products.
-fn gl_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    let A = u64(a.x) * u64(b.x);
-    let B = u64(a.x) * u64(b.y);
-    let C = u64(a.y) * u64(b.x);
-    let D = u64(a.y) * u64(b.y);
-    // Word 1 and its carry: three values below 2^32 each.
-    let mid = (A >> 32u) + (B & 0xfffffffflu) + (C & 0xfffffffflu);
-    let lo = (A & 0xfffffffflu) | (mid << 32u);
-    // Cannot wrap: the product is below 2^128.
-    let hi = D + (B >> 32u) + (C >> 32u) + (mid >> 32u);
-    return gl_from64(gl_reduce128_64(lo, hi));
+fn gl_reduce128(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
+    return gl_canon(gl_reduce128_lazy(r0, r1, r2, r3));
 }
 
-fn gl_square(a: vec2<u32>) -> vec2<u32> {
+// gl_mul128 returns the 128-bit product a*b as (low, high) 64-bit halves,
+// from four widening 32x32 products, each of the middle two accumulating
+// the carry of the one before: (2^32 - 1)^2 + 2^32 - 1 < 2^64, so no sum
+// wraps, and the high half cannot since the product is below 2^128.
+fn gl_mul128(a: vec2<u32>, b: vec2<u32>) -> array<u64, 2> {
+    let A = u64(a.x) * u64(b.x);
+    let t = u64(a.x) * u64(b.y) + (A >> 32u);
+    let u = u64(a.y) * u64(b.x) + (t & 0xfffffffflu);
+    let lo = (A & 0xfffffffflu) | (u << 32u);
+    let hi = u64(a.y) * u64(b.y) + (t >> 32u) + (u >> 32u);
+    return array<u64, 2>(lo, hi);
+}
+
+// gl_mul_lazy returns a 64-bit value congruent to a*b mod p, for any
+// 64-bit a and b.
+fn gl_mul_lazy(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let r = gl_mul128(a, b);
+    return gl_from64(gl_reduce128_64(r[0], r[1]));
+}
+
+fn gl_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    return gl_canon(gl_mul_lazy(a, b));
+}
+
+// gl_square_lazy: three widening products, the cross product doubled.
+fn gl_square_lazy(a: vec2<u32>) -> vec2<u32> {
     let A = u64(a.x) * u64(a.x);
     let B = u64(a.x) * u64(a.y);
     let D = u64(a.y) * u64(a.y);
@@ -102,6 +123,10 @@ fn gl_square(a: vec2<u32>) -> vec2<u32> {
     let lo = (A & 0xfffffffflu) | (mid << 32u);
     let hi = D + 2lu * (B >> 32u) + (mid >> 32u);
     return gl_from64(gl_reduce128_64(lo, hi));
+}
+
+fn gl_square(a: vec2<u32>) -> vec2<u32> {
+    return gl_canon(gl_square_lazy(a));
 }
 
 // gl_mul_small: a 96-bit product from two widening products.

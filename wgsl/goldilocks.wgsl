@@ -2,9 +2,13 @@
 // Goldilocks field arithmetic, p = 2^64 - 2^32 + 1, on u32 pairs.
 //
 // An element is a vec2<u32>: x = low 32 bits, y = high 32 bits. Every
-// function takes canonical inputs (< p) and returns canonical outputs, except
-// gl_canon, which takes any 64-bit value. WGSL has no 64-bit integers and no
-// mulhi, so 32x32 -> 64 products are built from 16-bit halves.
+// function takes canonical inputs (< p) and returns canonical outputs, with
+// two exceptions. gl_canon, gl_mul and gl_square (and the reductions) take
+// any 64-bit values. The _lazy products return any 64-bit value congruent
+// to the product: a chain of products (the S-box powers) reduces to [0, p)
+// once, at its end, with gl_canon or a last gl_mul. WGSL has no 64-bit
+// integers and no mulhi, so 32x32 -> 64 products are built from 16-bit
+// halves.
 //
 // This file is a library: no bindings, no entry points. Kernels get it with
 // an include line (//!include goldilocks.wgsl), never by copying. What is
@@ -64,9 +68,10 @@ fn gl_mul32(a: u32, b: u32) -> vec2<u32> {
     return vec2<u32>(a * b, hi);
 }
 
-// gl_reduce96 returns (lo + mid*2^32 + hi*2^64) mod p for any three words,
-// as (mid:lo) + hi*(2^32 - 1).
-fn gl_reduce96(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
+// gl_reduce96_lazy returns a 64-bit value congruent to
+// lo + mid*2^32 + hi*2^64 mod p for any three words, as
+// (mid:lo) + hi*(2^32 - 1).
+fn gl_reduce96_lazy(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
     // hi*(2^32-1) = (hi - [hi != 0]) * 2^32 + (2^32 - hi) mod 2^32.
     let tx = 0u - hi;
     let ty = hi - u32(hi != 0u);
@@ -76,13 +81,17 @@ fn gl_reduce96(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
     let y = mid + yadd;
     // A carry out of 64 bits is worth 2^64 = 2^32 - 1; adding it back cannot
     // carry again because hi*(2^32-1) <= (2^32-1)^2.
-    let r = select(vec2<u32>(x, y), vec2<u32>(x - 1u, y + u32(x != 0u)), y < mid);
-    return gl_canon(r);
+    return select(vec2<u32>(x, y), vec2<u32>(x - 1u, y + u32(x != 0u)), y < mid);
 }
 
-// gl_reduce128 returns (r0 + r1*2^32 + r2*2^64 + r3*2^96) mod p, as
-// (r1:r0) - r3 + r2*(2^32 - 1).
-fn gl_reduce128(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
+// gl_reduce96 returns (lo + mid*2^32 + hi*2^64) mod p for any three words.
+fn gl_reduce96(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
+    return gl_canon(gl_reduce96_lazy(lo, mid, hi));
+}
+
+// gl_reduce128_lazy returns a 64-bit value congruent to
+// r0 + r1*2^32 + r2*2^64 + r3*2^96 mod p, as (r1:r0) - r3 + r2*(2^32 - 1).
+fn gl_reduce128_lazy(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
     let x = r0 - r3;
     let b = u32(r0 < r3);
     let y = r1 - b;
@@ -91,12 +100,18 @@ fn gl_reduce128(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
     // borrow again.
     let under = b > r1;
     let t = select(vec2<u32>(x, y), vec2<u32>(x + 1u, y - u32(x != 0xffffffffu)), under);
-    return gl_reduce96(t.x, t.y, r2);
+    return gl_reduce96_lazy(t.x, t.y, r2);
 }
 
-// gl_mul returns a * b mod p: the 128-bit product from four 32x32 products
-// A = a.x*b.x, B = a.x*b.y, C = a.y*b.x, D = a.y*b.y, then gl_reduce128.
-fn gl_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+// gl_reduce128 returns (r0 + r1*2^32 + r2*2^64 + r3*2^96) mod p.
+fn gl_reduce128(r0: u32, r1: u32, r2: u32, r3: u32) -> vec2<u32> {
+    return gl_canon(gl_reduce128_lazy(r0, r1, r2, r3));
+}
+
+// gl_mul_lazy returns a 64-bit value congruent to a * b mod p: the 128-bit
+// product from four 32x32 products A = a.x*b.x, B = a.x*b.y, C = a.y*b.x,
+// D = a.y*b.y, then gl_reduce128_lazy.
+fn gl_mul_lazy(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let A = gl_mul32(a.x, b.x);
     let B = gl_mul32(a.x, b.y);
     let C = gl_mul32(a.y, b.x);
@@ -111,12 +126,17 @@ fn gl_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let n = m + D.x;
     let r2 = n + k;
     let r3 = D.y + u32(m < C.y) + u32(n < D.x) + u32(r2 < k);
-    return gl_reduce128(A.x, r1, r2, r3);
+    return gl_reduce128_lazy(A.x, r1, r2, r3);
 }
 
-// gl_square returns a * a mod p: gl_mul with the two cross products equal,
+// gl_mul returns a * b mod p.
+fn gl_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    return gl_canon(gl_mul_lazy(a, b));
+}
+
+// gl_square_lazy is gl_mul_lazy(a, a) with the two cross products equal,
 // so three 32x32 products.
-fn gl_square(a: vec2<u32>) -> vec2<u32> {
+fn gl_square_lazy(a: vec2<u32>) -> vec2<u32> {
     let A = gl_mul32(a.x, a.x);
     let B = gl_mul32(a.x, a.y);
     let D = gl_mul32(a.y, a.y);
@@ -127,7 +147,12 @@ fn gl_square(a: vec2<u32>) -> vec2<u32> {
     let n = m + D.x;
     let r2 = n + k;
     let r3 = D.y + u32(m < B.y) + u32(n < D.x) + u32(r2 < k);
-    return gl_reduce128(A.x, r1, r2, r3);
+    return gl_reduce128_lazy(A.x, r1, r2, r3);
+}
+
+// gl_square returns a * a mod p.
+fn gl_square(a: vec2<u32>) -> vec2<u32> {
+    return gl_canon(gl_square_lazy(a));
 }
 
 // gl_mul_small returns a * c mod p for a 32-bit c: a 96-bit product from two

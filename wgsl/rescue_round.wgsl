@@ -23,28 +23,29 @@ fn rp_fold_limbs(a: vec4<u32>) -> vec2<u32> {
 	return gl_reduce96(lo, mid, (a.w >> 16u) + c1);
 }
 
-// rp_exp_acc squares base n times, then multiplies by tail.
+// rp_exp_acc squares base n times, then multiplies by tail, lazily: the
+// result is congruent, reduced to [0, p) only by the chain's last product.
 fn rp_exp_acc(base: vec2<u32>, tail: vec2<u32>, n: u32) -> vec2<u32> {
 	var r = base;
 	for (var i = 0u; i < n; i++) {
-		r = gl_square(r);
+		r = gl_square_lazy(r);
 	}
-	return gl_mul(r, tail);
+	return gl_mul_lazy(r, tail);
 }
 
 // rp_inv_sbox is x^INV_ALPHA (INV_ALPHA = 10540996611094048183) by
 // winterfell's addition chain: 63 squarings and 9 multiplications, where a
 // generic square-and-multiply takes about 100.
 fn rp_inv_sbox(x: vec2<u32>) -> vec2<u32> {
-	let t1 = gl_square(x);
-	let t2 = gl_square(t1);
+	let t1 = gl_square_lazy(x);
+	let t2 = gl_square_lazy(t1);
 	let t3 = rp_exp_acc(t2, t2, 3u);
 	let t4 = rp_exp_acc(t3, t3, 6u);
 	let t5 = rp_exp_acc(t4, t4, 12u);
 	let t6 = rp_exp_acc(t5, t3, 6u);
 	let t7 = rp_exp_acc(t6, t6, 31u);
-	let a = gl_square(gl_square(gl_mul(gl_square(t7), t6)));
-	let b = gl_mul(gl_mul(t1, t2), x);
+	let a = gl_square_lazy(gl_square_lazy(gl_mul_lazy(gl_square_lazy(t7), t6)));
+	let b = gl_mul_lazy(gl_mul_lazy(t1, t2), x);
 	return gl_mul(a, b);
 }
 

@@ -104,22 +104,37 @@ fn seeds(i: u32) -> array<vec2<u32>, 8> {
                                y, gl_neg(x), gl_sub(y, x), gl_add(y, y));
 }
 
+// Each throughput kernel is the same loop over one multiplication; WGSL has
+// no function parameters of function type, so the loop is written per
+// multiplication, in three lines.
+fn throughput_out(i: u32, acc: array<vec2<u32>, 4>) {
+    dst[i] = gl_add(gl_add(gl_canon(acc[0]), gl_canon(acc[1])), gl_add(gl_canon(acc[2]), gl_canon(acc[3])));
+}
+
 @compute @workgroup_size(256)
-fn mul_throughput(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn mul_throughput_gl_mul(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
     if (i >= params.count) { return; }
     let s = seeds(i);
-    var acc0 = s[0];
-    var acc1 = s[1];
-    var acc2 = s[2];
-    var acc3 = s[3];
+    var acc = array<vec2<u32>, 4>(s[0], s[1], s[2], s[3]);
     for (var k = 0u; k < params.steps; k++) {
-        acc0 = gl_mul(acc0, s[4]);
-        acc1 = gl_mul(acc1, s[5]);
-        acc2 = gl_mul(acc2, s[6]);
-        acc3 = gl_mul(acc3, s[7]);
+        acc = array<vec2<u32>, 4>(gl_mul(acc[0], s[4]), gl_mul(acc[1], s[5]), gl_mul(acc[2], s[6]), gl_mul(acc[3], s[7]));
     }
-    dst[i] = gl_add(gl_add(acc0, acc1), gl_add(acc2, acc3));
+    throughput_out(i, acc);
+}
+
+// mul_throughput_gl_mul_lazy: the accumulators stay below 2^64, reduced to
+// [0, p) once at the end (gl_canon in throughput_out).
+@compute @workgroup_size(256)
+fn mul_throughput_gl_mul_lazy(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = elem_index(gid, nwg);
+    if (i >= params.count) { return; }
+    let s = seeds(i);
+    var acc = array<vec2<u32>, 4>(s[0], s[1], s[2], s[3]);
+    for (var k = 0u; k < params.steps; k++) {
+        acc = array<vec2<u32>, 4>(gl_mul_lazy(acc[0], s[4]), gl_mul_lazy(acc[1], s[5]), gl_mul_lazy(acc[2], s[6]), gl_mul_lazy(acc[3], s[7]));
+    }
+    throughput_out(i, acc);
 }
 
 @compute @workgroup_size(256)
@@ -127,24 +142,20 @@ fn mul_throughput_schoolbook(@builtin(global_invocation_id) gid: vec3<u32>, @bui
     let i = elem_index(gid, nwg);
     if (i >= params.count) { return; }
     let s = seeds(i);
-    var acc0 = s[0];
-    var acc1 = s[1];
-    var acc2 = s[2];
-    var acc3 = s[3];
+    var acc = array<vec2<u32>, 4>(s[0], s[1], s[2], s[3]);
     for (var k = 0u; k < params.steps; k++) {
-        acc0 = sb_mul(acc0, s[4]);
-        acc1 = sb_mul(acc1, s[5]);
-        acc2 = sb_mul(acc2, s[6]);
-        acc3 = sb_mul(acc3, s[7]);
+        acc = array<vec2<u32>, 4>(sb_mul(acc[0], s[4]), sb_mul(acc[1], s[5]), sb_mul(acc[2], s[6]), sb_mul(acc[3], s[7]));
     }
-    dst[i] = gl_add(gl_add(acc0, acc1), gl_add(acc2, acc3));
+    throughput_out(i, acc);
 }
 
 // Coverage kernels: the library functions that no batch operation above
 // exposes on its own, run by the Go tests against the native reference.
 // k_lib computes, by params.steps: 0 gl_canon(a) (any 64-bit a),
 // 1 gl_neg(a), 2 gl_square(a), 3 gl_mul_small(a, b.x),
-// 4 gl_reduce96(a.x, a.y, b.x), 5 gl_reduce128(a.x, a.y, b.x, b.y).
+// 4 gl_reduce96(a.x, a.y, b.x), 5 gl_reduce128(a.x, a.y, b.x, b.y),
+// 6 gl_mul(a, b), 7 gl_mul_lazy(a, b), 8 gl_square_lazy(a) (the last
+// three on any 64-bit a and b).
 @compute @workgroup_size(256)
 fn k_lib(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
@@ -158,7 +169,10 @@ fn k_lib(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
         case 2u: { r = gl_square(x); }
         case 3u: { r = gl_mul_small(x, y.x); }
         case 4u: { r = gl_reduce96(x.x, x.y, y.x); }
-        default: { r = gl_reduce128(x.x, x.y, y.x, y.y); }
+        case 5u: { r = gl_reduce128(x.x, x.y, y.x, y.y); }
+        case 6u: { r = gl_mul(x, y); }
+        case 7u: { r = gl_mul_lazy(x, y); }
+        default: { r = gl_square_lazy(x); }
     }
     dst[i] = r;
 }

@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -136,5 +137,49 @@ func TestModuleFeatures(t *testing.T) {
 	_, other, err := plain.ForFeatures([]string{"subgroups"})
 	if err != nil || other != src {
 		t.Fatalf("a feature without files changed the text (err %v)", err)
+	}
+}
+
+// fnSignature matches a top-level function's name and signature.
+var fnSignature = regexp.MustCompile(`(?m)^fn\s+(\w+)\s*(\([^)]*\)\s*(?:->\s*[^{]+)?)\{`)
+
+// A feature's file stands in for the file it replaces in every kernel that
+// includes it, so it must define every function of that file with the same
+// signature (it may add its own helpers).
+func TestFeatureFilesKeepSignatures(t *testing.T) {
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := 0
+	for _, e := range entries {
+		parts := strings.Split(e.Name(), ".")
+		if len(parts) != 3 {
+			continue
+		}
+		variants++
+		base, err := Source(parts[0] + ".wgsl")
+		if err != nil {
+			t.Fatalf("%s replaces %s.wgsl, which is not embedded", e.Name(), parts[0])
+		}
+		variant, err := Source(e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		have := map[string]string{}
+		for _, m := range fnSignature.FindAllStringSubmatch(variant, -1) {
+			have[m[1]] = strings.Join(strings.Fields(m[2]), " ")
+		}
+		for _, m := range fnSignature.FindAllStringSubmatch(base, -1) {
+			want := strings.Join(strings.Fields(m[2]), " ")
+			if got, ok := have[m[1]]; !ok {
+				t.Errorf("%s does not define %s, which %s.wgsl does", e.Name(), m[1], parts[0])
+			} else if got != want {
+				t.Errorf("%s: %s%s, but %s.wgsl has %s%s", e.Name(), m[1], got, parts[0], m[1], want)
+			}
+		}
+	}
+	if variants < 2 {
+		t.Fatalf("found %d feature files; the shader-int64 and subgroups ones exist", variants)
 	}
 }
