@@ -684,7 +684,8 @@ func (c *Context) Info() AdapterInfo {
 // ShaderFeatures lists the optional features enabled on the device that
 // kernels use when they have a variant for them ("shader-int64": the
 // Goldilocks field on native 64-bit integers; "subgroups": eigen's
-// reductions finish inside subgroups). Nil for the nil Context.
+// reductions and BLAKE3's parent levels finish inside subgroups). Nil for
+// the nil Context.
 // WGCOMPUTE_SHADER_INT64=off and WGCOMPUTE_SUBGROUPS=off leave them off (the
 // portable paths).
 func (c *Context) ShaderFeatures() []string {

@@ -3,6 +3,7 @@ package blake3
 import (
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -114,6 +115,88 @@ func BenchmarkVariants(b *testing.B) {
 	buf := residentInput(b, ctx, n)
 	for _, v := range Variants {
 		b.Run(v.String()+"/"+mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, v) })
+	}
+}
+
+// BenchmarkParentLevels times the parent levels alone (the parents kernel,
+// from chaining values already on the GPU down to the top node, kernel-ms
+// from GPU timestamps) on 2^16 and 2^20 chaining values, the tree of a
+// 64 MiB and a 1 GiB input (SetBytes counts the input bytes they stand
+// for), with the merges inside subgroups where the device has subgroup
+// operations (skipped where it has none; subgroup-W is the most nodes a
+// level has when a subgroup takes it over, 1 meaning never) and in
+// workgroup memory alone (WGCOMPUTE_SUBGROUPS=off), each on a device of
+// its own.
+func BenchmarkParentLevels(b *testing.B) {
+	for _, c := range []struct {
+		name, env string
+		subgroups bool
+	}{{"subgroups", "", true}, {"workgroup", "off", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.Setenv("WGCOMPUTE_SUBGROUPS", c.env)
+			ctx, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0], Adapter: os.Getenv("WGCOMPUTE_ADAPTER")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ctx.Close()
+			if slices.Contains(ctx.ShaderFeatures(), "subgroups") != c.subgroups {
+				b.Skipf("%s (%s) has no subgroup operations", ctx.Info().Name, ctx.Info().Backend)
+			}
+			w := uint32(0)
+			if c.subgroups {
+				w, _ = subgroupLevels(b, ctx)
+			}
+			for _, count := range []int{1 << 16, 1 << 20} {
+				b.Run(fmt.Sprintf("cvs=%d", count), func(b *testing.B) { benchParentLevels(b, ctx, count, w) })
+			}
+		})
+	}
+}
+
+// benchParentLevels times the parent levels of count chaining values on
+// ctx; a w other than 0, the width up to which levels are merged inside a
+// subgroup (subgroupLevels), is reported beside the time as subgroup-W.
+func benchParentLevels(b *testing.B, ctx *wgpu.Context, count int, w uint32) {
+	e, err := NewEngine(ctx, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Release()
+	n := uint64(count)
+	var bufs []*wgpu.Buffer
+	for _, size := range []uint64{cvBytesFor(n), levelBytes(n), recBytes} {
+		buf, err := ctx.NewBuffer("bench parent levels", size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer buf.Release()
+		bufs = append(bufs, buf)
+	}
+	if err := ctx.Upload(bufs[0], 0, randomBytes(5, 32*count)); err != nil {
+		b.Fatal(err)
+	}
+	// The third level writes over the first chaining values, so later runs
+	// merge other values: the same work.
+	ds := e.planParents(wgpu.Bind(bufs[0]), wgpu.Bind(bufs[1]), wgpu.Bind(bufs[2]), n)
+	if _, err := ctx.Run(ds...); err != nil { // also waits for the upload
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(count) * ChunkSize)
+	var kernel time.Duration
+	measured := true
+	for b.Loop() {
+		t, err := ctx.Run(ds...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		kernel += t.Kernel
+		measured = measured && t.Measured
+	}
+	if measured {
+		b.ReportMetric(kernel.Seconds()*1e3/float64(b.N), "kernel-ms")
+	}
+	if w != 0 {
+		b.ReportMetric(float64(w), "subgroup-W")
 	}
 }
 

@@ -584,8 +584,16 @@ func (e *Engine) plan(data, cvA, cvB, rec wgpu.Binding, n, counter uint64) (ds [
 	}
 	ds = append(ds, wgpu.Dispatch{Kernel: e.tail, Bindings: []wgpu.Binding{data, cvA, rec},
 		Params: e.params(uint32(chunks), lastLen, counter), Groups: [3]uint32{1, 1, 1}})
+	return append(ds, e.planParents(cvA, cvB, rec, chunks)...)
+}
+
+// planParents returns the dispatches of the parent levels: the count
+// chaining values at cvA (none when count is 1) merged 512 to one per
+// level, through cvB and back (cvA holds the third level), down to the top
+// node in rec.
+func (e *Engine) planParents(cvA, cvB, rec wgpu.Binding, count uint64) (ds []wgpu.Dispatch) {
 	src, dst := cvA, cvB
-	for count := chunks; count > 1; count = (count + 511) / 512 {
+	for ; count > 1; count = (count + 511) / 512 {
 		groups := (count + 511) / 512
 		ds = append(ds, wgpu.Dispatch{Kernel: e.parents, Bindings: []wgpu.Binding{src, dst, rec},
 			Params: e.params(uint32(count), 0, 0), Groups: e.ctx.Grid(groups*256, 256)})
