@@ -63,13 +63,17 @@ type TransferOptions struct {
 	SlotBytes uint64 // size of one staging buffer; default 32 MiB
 	Slots     int    // staging buffers per direction; default 2
 	Workers   int    // goroutines copying into or out of one slot; default min(NumCPU, 16)
-	// HostUploads asks for upload staging that wgpu places in host memory:
-	// buffers also usable for reading (MAP_READ | MAP_WRITE | COPY_SRC,
-	// which the mappable-primary-buffers feature allows), where plain
-	// upload staging (MAP_WRITE | COPY_SRC) may land in device memory
-	// that the CPU writes across PCIe (wgpu-native 29 on an H200: uploads
-	// bound by those writes, BENCHMARKS.md). Ignored on adapters without
-	// the feature. WGCOMPUTE_UPLOAD_STAGING=host sets it.
+	// HostUploads asks for upload staging in host memory, on Vulkan
+	// adapters with the mappable-primary-buffers feature: the staging is
+	// made like download staging (MAP_READ | COPY_SRC, which wgpu places
+	// in cached host memory), mapped for reading, and written through
+	// that mapping, which Vulkan's host-coherent memory allows. Plain
+	// upload staging (MAP_WRITE | COPY_SRC) is placed by wgpu-native 29 in
+	// device memory that the CPU writes across PCIe where the device
+	// exposes all of it (resizable BAR, an H200: uploads bound by those
+	// writes, BENCHMARKS.md). Ignored elsewhere: other backends give no
+	// such guarantee for writes through a read mapping.
+	// WGCOMPUTE_UPLOAD_STAGING=host sets it.
 	HostUploads bool
 }
 

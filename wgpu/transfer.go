@@ -45,13 +45,20 @@ type stagingPool struct {
 	down    []*slot
 	next    int
 	workers int
-	// hostUploads: upload staging is also MAP_READ (TransferOptions.HostUploads).
+	// hostUploads: upload staging is MAP_READ | COPY_SRC, written through
+	// a read mapping (TransferOptions.HostUploads).
 	hostUploads bool
+	// upMode is how upload staging is mapped.
+	upMode gpu.MapMode
 }
 
 func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
-	p.hostUploads = o.HostUploads && c.mappablePrimary
+	p.hostUploads = o.HostUploads && c.mappablePrimary && c.info.Backend == "vulkan"
+	p.upMode = gpu.MapModeWrite
+	if p.hostUploads {
+		p.upMode = gpu.MapModeRead
+	}
 	if p.slotSz == 0 {
 		p.slotSz = stagingSlot
 	}
@@ -104,7 +111,7 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 	if s := (*ring)[i]; s != nil {
 		if s.size >= size {
 			if upload {
-				return s, p.waitMapped(s, gpu.MapModeWrite)
+				return s, p.waitMapped(s, p.upMode)
 			}
 			return s, nil
 		}
@@ -116,11 +123,11 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 		(*ring)[i] = nil
 	}
 	desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopyDst, Size: size}
-	if upload {
+	switch {
+	case upload && p.hostUploads:
+		desc = &gpu.BufferDescriptor{Label: "upload staging (host)", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopySrc, Size: size}
+	case upload:
 		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsageMapWrite | gpu.BufferUsageCopySrc, Size: size, MappedAtCreation: true}
-		if p.hostUploads {
-			desc.Usage |= gpu.BufferUsageMapRead
-		}
 	}
 	end := Span("create staging")
 	buf, err := p.c.createBuffer(desc)
@@ -128,8 +135,11 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 	if err != nil {
 		return nil, err
 	}
-	s := &slot{buf: buf, size: size, mapped: upload}
+	s := &slot{buf: buf, size: size, mapped: desc.MappedAtCreation}
 	(*ring)[i] = s
+	if upload {
+		return s, p.waitMapped(s, p.upMode)
+	}
 	return s, nil
 }
 
