@@ -63,18 +63,19 @@ type TransferOptions struct {
 	SlotBytes uint64 // size of one staging buffer; default 32 MiB
 	Slots     int    // staging buffers per direction; default 2
 	Workers   int    // goroutines copying into or out of one slot; default min(NumCPU, 16)
-	// HostUploads asks for upload staging in host memory, on Vulkan
-	// adapters with the mappable-primary-buffers feature: the staging is
-	// made like download staging (MAP_READ | COPY_SRC, which wgpu places
-	// in cached host memory), mapped for reading, and written through
-	// that mapping, which Vulkan's host-coherent memory allows. Plain
-	// upload staging (MAP_WRITE | COPY_SRC) is placed by wgpu-native 29 in
-	// device memory that the CPU writes across PCIe where the device
-	// exposes all of it (resizable BAR, an H200: uploads bound by those
-	// writes, BENCHMARKS.md). Ignored elsewhere: other backends give no
-	// such guarantee for writes through a read mapping.
-	// WGCOMPUTE_UPLOAD_STAGING=host sets it.
-	HostUploads bool
+	// MapWriteUploads keeps upload staging as WebGPU describes it
+	// (MAP_WRITE | COPY_SRC) where, by default, Vulkan adapters with the
+	// mappable-primary-buffers feature stage uploads in host memory: in
+	// buffers made like download staging (MAP_READ | COPY_SRC, which wgpu
+	// places in cached host memory), mapped for reading and written
+	// through that mapping, which Vulkan's host-coherent memory allows.
+	// wgpu-native 29 places MAP_WRITE staging in device memory that the
+	// CPU writes across PCIe where the device exposes all of it
+	// (resizable BAR): on an H200 that bounds uploads at 28 GB/s, against
+	// 40.6-42.4 GB/s staged in host memory (BENCHMARKS.md). Other backends
+	// always use MAP_WRITE staging: they give no such guarantee for writes
+	// through a read mapping. WGCOMPUTE_UPLOAD_STAGING=map-write sets it.
+	MapWriteUploads bool
 }
 
 // CPU reports whether o, or WGCOMPUTE_BACKEND where o leaves the backend
@@ -281,7 +282,7 @@ type Context struct {
 	// shaders may use (wgsl.Module.Features).
 	shaderFeatures []string
 	// mappablePrimary: the device may map buffers of any usage
-	// (TransferOptions.HostUploads).
+	// (TransferOptions.MapWriteUploads).
 	mappablePrimary bool
 	info            AdapterInfo
 	kernels         map[kernelKey]*Kernel
@@ -428,11 +429,11 @@ func fromEnv(opts Options) (Options, error) {
 		return opts, err
 	}
 	switch v := os.Getenv("WGCOMPUTE_UPLOAD_STAGING"); strings.ToLower(v) {
-	case "":
-	case "host":
-		opts.Transfer.HostUploads = true
+	case "", "host":
+	case "map-write":
+		opts.Transfer.MapWriteUploads = true
 	default:
-		return opts, fmt.Errorf("wgpu: WGCOMPUTE_UPLOAD_STAGING=%q: accepted is host (or unset for wgpu's upload staging)", v)
+		return opts, fmt.Errorf("wgpu: WGCOMPUTE_UPLOAD_STAGING=%q: accepted are host (the default: host memory where the device allows it) and map-write (MAP_WRITE staging)", v)
 	}
 	return opts, nil
 }
@@ -642,7 +643,7 @@ func Open(opts Options) (ctx *Context, err error) {
 		features = append(features, gpu.FeatureNameTimestampQuery)
 	}
 	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
-		// Only upload staging uses it, and only with HostUploads.
+		// Only upload staging uses it (TransferOptions.MapWriteUploads).
 		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
 		c.mappablePrimary = true
 	}
@@ -688,8 +689,7 @@ func (c *Context) Info() AdapterInfo {
 // ShaderFeatures lists the optional features enabled on the device that
 // kernels use when they have a variant for them ("shader-int64": the
 // Goldilocks field on native 64-bit integers; "subgroups": eigen's
-// reductions and BLAKE3's parent levels finish inside subgroups). Nil for
-// the nil Context.
+// reductions finish inside subgroups). Nil for the nil Context.
 // WGCOMPUTE_SHADER_INT64=off and WGCOMPUTE_SUBGROUPS=off leave them off (the
 // portable paths).
 func (c *Context) ShaderFeatures() []string {

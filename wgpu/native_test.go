@@ -2,6 +2,7 @@ package wgpu
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -108,10 +109,14 @@ func TestEnvironmentSettings(t *testing.T) {
 		require.ErrorContains(t, err, name, "Open says which variable is wrong")
 		t.Setenv(name, "")
 	}
-	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "host")
+	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "map-write")
 	o, err := fromEnv(Options{})
 	require.NoError(t, err)
-	require.True(t, o.Transfer.HostUploads)
+	require.True(t, o.Transfer.MapWriteUploads)
+	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "host")
+	o, err = fromEnv(Options{})
+	require.NoError(t, err)
+	require.False(t, o.Transfer.MapWriteUploads)
 	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "")
 	t.Setenv("WGCOMPUTE_GLES_MINOR", "7")
 	// A backend no other test opens: instances are made once per process.
@@ -180,16 +185,20 @@ func TestShaderFeatures(t *testing.T) {
 	}
 }
 
-// Upload staging that is also MAP_READ (TransferOptions.HostUploads) moves
-// the same bytes, on an adapter with mappable primary buffers (lavapipe's
-// Vulkan) and one without (llvmpipe's GL, which ignores the option).
+// Upload staging in host memory, written through a read mapping (the
+// default on Vulkan: lavapipe has mappable primary buffers), and MAP_WRITE
+// staging (TransferOptions.MapWriteUploads, and always on GL) move the
+// same bytes, through several slots and their reuse.
 func TestHostUploads(t *testing.T) {
-	for _, backend := range []string{"vulkan", "gl"} {
-		t.Run(backend, func(t *testing.T) {
-			ctx, err := Open(Options{Backend: backend, Transfer: TransferOptions{HostUploads: true, SlotBytes: 1 << 20}})
+	for _, tc := range []struct {
+		backend  string
+		mapWrite bool
+	}{{"vulkan", false}, {"vulkan", true}, {"gl", false}} {
+		t.Run(fmt.Sprintf("%s/map-write=%v", tc.backend, tc.mapWrite), func(t *testing.T) {
+			ctx, err := Open(Options{Backend: tc.backend, Transfer: TransferOptions{MapWriteUploads: tc.mapWrite, SlotBytes: 1 << 20}})
 			require.NoError(t, err)
 			defer ctx.Close()
-			require.Equal(t, backend == "vulkan", ctx.staging.hostUploads)
+			require.Equal(t, tc.backend == "vulkan" && !tc.mapWrite, ctx.staging.hostUploads)
 			src := make([]byte, 3<<20+12)
 			for i := range src {
 				src[i] = byte(i*7 + i>>9)

@@ -46,7 +46,7 @@ type stagingPool struct {
 	next    int
 	workers int
 	// hostUploads: upload staging is MAP_READ | COPY_SRC, written through
-	// a read mapping (TransferOptions.HostUploads).
+	// a read mapping (TransferOptions.MapWriteUploads says where and why).
 	hostUploads bool
 	// upMode is how upload staging is mapped.
 	upMode gpu.MapMode
@@ -54,7 +54,7 @@ type stagingPool struct {
 
 func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
-	p.hostUploads = o.HostUploads && c.mappablePrimary && c.info.Backend == "vulkan"
+	p.hostUploads = !o.MapWriteUploads && c.mappablePrimary && c.info.Backend == "vulkan"
 	p.upMode = gpu.MapModeWrite
 	if p.hostUploads {
 		p.upMode = gpu.MapModeRead

@@ -1,5 +1,4 @@
 //!include blake3_lib.wgsl
-//!include blake3_parents.wgsl
 // blake3.wgsl: the BLAKE3 tree kernels. A variant's entry file includes it
 // and defines the lane type of the lane kernel (blake3_lane4.wgsl,
 // blake3_lane2.wgsl); Go's prelude sets GROUPS:
@@ -19,8 +18,6 @@
 //	parents:               out[g] = the subtree root of nodes in[512g .. 512g+511] (pairs
 //	                       merged level by level, an odd last node carried up); when
 //	                       count <= 512 (the top level), rec = the top node instead
-//	                       (blake3_parents.wgsl, or blake3_parents.subgroups.wgsl on
-//	                       devices with subgroup operations: the same nodes)
 //
 // rec, the piece's top node, is 28 words: block[16], cv[8], counter_lo,
 // counter_hi, block_len, flags (ROOT not set). The host compresses it for
@@ -304,16 +301,79 @@ fn chunks_lanes(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 	}
 }
 
-// ---- parent levels: the parents kernel is blake3_parents.wgsl's ----
+// ---- parent levels ----
 
-// parent_cv is the chaining value of the parent of two nodes.
+var<workgroup> nodes: array<vec4<u32>, 512>;
 
 fn parent_cv(l0: vec4<u32>, l1: vec4<u32>, r0: vec4<u32>, r1: vec4<u32>) -> array<vec4<u32>, 2> {
 	let o = b3_compress_rows(key0(), key1(), array<vec4<u32>, 4>(l0, l1, r0, r1), 0u, 0u, 64u, params.flags | B3_PARENT);
 	return array<vec4<u32>, 2>(o.a, o.b);
 }
 
-// parent_record writes the parent of two nodes as the piece's top node.
 fn parent_record(l0: vec4<u32>, l1: vec4<u32>, r0: vec4<u32>, r1: vec4<u32>) {
 	write_record(array<vec4<u32>, 4>(l0, l1, r0, r1), key0(), key1(), vec2<u32>(0u, 0u), 64u, params.flags | B3_PARENT);
+}
+
+// parents: 256 invocations reduce up to 512 nodes to one, level by level
+// in workgroup memory; params.count is the number of nodes in `data`.
+@compute @workgroup_size(256)
+fn parents(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let g = wid.x + wid.y * nwg.x;
+	let t = lid.x;
+	let base = g * 512u;
+	if (base >= params.count) {
+		return;
+	}
+	var c = min(512u, params.count - base);
+	let top = params.count <= 512u;
+	if (top && c == 2u) {
+		if (t == 0u) {
+			parent_record(data[2u * base], data[2u * base + 1u], data[2u * base + 2u], data[2u * base + 3u]);
+		}
+		return;
+	}
+	let l = 2u * (base + 2u * t);
+	if (2u * t + 1u < c) {
+		let p = parent_cv(data[l], data[l + 1u], data[l + 2u], data[l + 3u]);
+		nodes[2u * t] = p[0];
+		nodes[2u * t + 1u] = p[1];
+	} else if (2u * t < c) {
+		nodes[2u * t] = data[l];
+		nodes[2u * t + 1u] = data[l + 1u];
+	}
+	c = (c + 1u) / 2u;
+	workgroupBarrier();
+	loop {
+		if (c <= 1u) {
+			break;
+		}
+		if (top && c == 2u) {
+			if (t == 0u) {
+				parent_record(nodes[0], nodes[1], nodes[2], nodes[3]);
+			}
+			return;
+		}
+		var n0 = vec4<u32>();
+		var n1 = vec4<u32>();
+		let k = 4u * t;
+		if (2u * t + 1u < c) {
+			let p = parent_cv(nodes[k], nodes[k + 1u], nodes[k + 2u], nodes[k + 3u]);
+			n0 = p[0];
+			n1 = p[1];
+		} else if (2u * t < c) {
+			n0 = nodes[k];
+			n1 = nodes[k + 1u];
+		}
+		workgroupBarrier();
+		if (2u * t < c) {
+			nodes[2u * t] = n0;
+			nodes[2u * t + 1u] = n1;
+		}
+		c = (c + 1u) / 2u;
+		workgroupBarrier();
+	}
+	if (t == 0u) {
+		cvs[2u * g] = nodes[0];
+		cvs[2u * g + 1u] = nodes[1];
+	}
 }

@@ -3,7 +3,6 @@ package blake3
 import (
 	"fmt"
 	"os"
-	"slices"
 	"testing"
 	"time"
 
@@ -122,41 +121,17 @@ func BenchmarkVariants(b *testing.B) {
 // from chaining values already on the GPU down to the top node, kernel-ms
 // from GPU timestamps) on 2^16 and 2^20 chaining values, the tree of a
 // 64 MiB and a 1 GiB input (SetBytes counts the input bytes they stand
-// for), with the merges inside subgroups where the device has subgroup
-// operations (skipped where it has none; subgroup-W is the most nodes a
-// level has when a subgroup takes it over, 1 meaning never) and in
-// workgroup memory alone (WGCOMPUTE_SUBGROUPS=off), each on a device of
-// its own.
+// for).
 func BenchmarkParentLevels(b *testing.B) {
-	for _, c := range []struct {
-		name, env string
-		subgroups bool
-	}{{"subgroups", "", true}, {"workgroup", "off", false}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.Setenv("WGCOMPUTE_SUBGROUPS", c.env)
-			ctx, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0], Adapter: os.Getenv("WGCOMPUTE_ADAPTER")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ctx.Close()
-			if slices.Contains(ctx.ShaderFeatures(), "subgroups") != c.subgroups {
-				b.Skipf("%s (%s) has no subgroup operations", ctx.Info().Name, ctx.Info().Backend)
-			}
-			w := uint32(0)
-			if c.subgroups {
-				w, _ = subgroupLevels(b, ctx)
-			}
-			for _, count := range []int{1 << 16, 1 << 20} {
-				b.Run(fmt.Sprintf("cvs=%d", count), func(b *testing.B) { benchParentLevels(b, ctx, count, w) })
-			}
-		})
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	for _, count := range []int{1 << 16, 1 << 20} {
+		b.Run(fmt.Sprintf("cvs=%d", count), func(b *testing.B) { benchParentLevels(b, ctx, count) })
 	}
 }
 
 // benchParentLevels times the parent levels of count chaining values on
-// ctx; a w other than 0, the width up to which levels are merged inside a
-// subgroup (subgroupLevels), is reported beside the time as subgroup-W.
-func benchParentLevels(b *testing.B, ctx *wgpu.Context, count int, w uint32) {
+// ctx.
+func benchParentLevels(b *testing.B, ctx *wgpu.Context, count int) {
 	e, err := NewEngine(ctx, Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -194,9 +169,6 @@ func benchParentLevels(b *testing.B, ctx *wgpu.Context, count int, w uint32) {
 	}
 	if measured {
 		b.ReportMetric(kernel.Seconds()*1e3/float64(b.N), "kernel-ms")
-	}
-	if w != 0 {
-		b.ReportMetric(float64(w), "subgroup-W")
 	}
 }
 

@@ -259,16 +259,16 @@ func suitesHelp(suites []suite) string {
 
 func newBenchCmd(g *globals) *cobra.Command {
 	var (
-		quick       bool
-		repeats     int
-		jsonPath    string
-		mdPath      string
-		svgDir      string
-		slotMiB     uint64
-		slots       int
-		workers     int
-		hostUploads bool
-		noProgress  bool
+		quick           bool
+		repeats         int
+		jsonPath        string
+		mdPath          string
+		svgDir          string
+		slotMiB         uint64
+		slots           int
+		workers         int
+		mapWriteUploads bool
+		noProgress      bool
 	)
 	suites := benchSuites()
 	cmd := &cobra.Command{
@@ -306,7 +306,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				return err
 			}
 			opts := g.gpu
-			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, HostUploads: hostUploads}
+			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, MapWriteUploads: mapWriteUploads}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err
@@ -361,7 +361,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.StringVar(&svgDir, "svg", "", "draw throughput plots as SVG files into this directory")
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
-	f.BoolVar(&hostUploads, "staging-host", false, "transfer tuning: upload staging that wgpu places in host memory (MAP_READ|MAP_WRITE; env WGCOMPUTE_UPLOAD_STAGING=host)")
+	f.BoolVar(&mapWriteUploads, "staging-map-write", false, "transfer tuning: upload staging in MAP_WRITE buffers, not in host memory written through a read mapping (the default on Vulkan; env WGCOMPUTE_UPLOAD_STAGING=map-write)")
 	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar on stderr")
 	cmd.AddCommand(newBenchPlotCmd())
