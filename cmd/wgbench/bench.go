@@ -195,18 +195,6 @@ func gbps(bytes int64, d time.Duration) float64 {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/1e6) }
 
-func sizeName(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // markdown prints t as a Markdown section and returns the first write
 // error.
 func (t *table) markdown(w io.Writer) error {

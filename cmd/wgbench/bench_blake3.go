@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 	zeebo "github.com/zeebo/blake3"
 )
@@ -48,7 +49,7 @@ func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		XLabel: "bytes", YLabel: "kernel GB/s", LogX: true,
 	}
 	for _, n := range sizes {
-		cfg.step("blake3 " + sizeName(n))
+		cfg.step("blake3 " + bytesize.Format(n))
 		row, kernel, err := b.size(n)
 		if err != nil {
 			return nil, err
@@ -126,7 +127,7 @@ func (b *blake3Bench) size(n int64) ([]string, time.Duration, error) {
 		return nil, 0, err
 	}
 	if !bytes.Equal(got, want[:]) {
-		return nil, 0, fmt.Errorf("blake3 of %s on the GPU differs from the CPU", sizeName(n))
+		return nil, 0, fmt.Errorf("blake3 of %s on the GPU differs from the CPU", bytesize.Format(n))
 	}
 	kernel, err := cfg.gpuTime(&b.timing, func() error {
 		_, err := b.engine.SumBuffer(b.buf, uint64(n))
@@ -172,6 +173,6 @@ func (b *blake3Bench) size(n int64) ([]string, time.Duration, error) {
 		article = fmt.Sprintf("%.1f / %.1f", v100BLAKE3Kernel, v100BLAKE3Transfer)
 		vs = fmt.Sprintf("%.1f× faster", v100BLAKE3Kernel/(float64(kernel)/1e6))
 	}
-	return []string{sizeName(n), ms(kernel), fmt.Sprintf("%.1f", gbps(n, kernel)), ms(h2d), ms(d2h), ms(e2e),
+	return []string{bytesize.Format(n), ms(kernel), fmt.Sprintf("%.1f", gbps(n, kernel)), ms(h2d), ms(d2h), ms(e2e),
 		fmt.Sprintf("%.2f", gbps(n, e2e)), article, vs, ms(cpu), fmt.Sprintf("%.1f×", float64(cpu)/float64(e2e)), "equal to zeebo/blake3"}, kernel, nil
 }

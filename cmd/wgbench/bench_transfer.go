@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -24,12 +25,12 @@ func benchTransfer(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		XLabel:  "bytes", YLabel: "host→device GB/s", LogX: true,
 	}
 	for _, n := range sizes {
-		cfg.step(fmt.Sprintf("transfer %s", sizeName(n)))
+		cfg.step(fmt.Sprintf("transfer %s", bytesize.Format(n)))
 		up, down, file, err := transferSize(ctx, cfg, n)
 		if err != nil {
 			return nil, err
 		}
-		t.Rows = append(t.Rows, []string{sizeName(n), ms(up), fmt.Sprintf("%.2f", gbps(n, up)), ms(down), fmt.Sprintf("%.2f", gbps(n, down)),
+		t.Rows = append(t.Rows, []string{bytesize.Format(n), ms(up), fmt.Sprintf("%.2f", gbps(n, up)), ms(down), fmt.Sprintf("%.2f", gbps(n, down)),
 			fmt.Sprintf("%.2f", gbps(n, file)), "round trips equal"})
 		t.Points = append(t.Points, point{X: float64(n), Y: gbps(n, up)})
 	}
@@ -57,7 +58,7 @@ func transferSize(ctx *wgpu.Context, cfg *benchConfig, n int64) (up, down, file 
 		return 0, 0, 0, err
 	}
 	if !bytes.Equal(check, host) {
-		return 0, 0, 0, fmt.Errorf("round trip of %s changed the data", sizeName(n))
+		return 0, 0, 0, fmt.Errorf("round trip of %s changed the data", bytesize.Format(n))
 	}
 	up, err = cfg.wallTime(func() error {
 		if err := ctx.Upload(dev, 0, host); err != nil {
@@ -111,7 +112,7 @@ func timeUploadFrom(ctx *wgpu.Context, cfg *benchConfig, dev *wgpu.Buffer, host,
 		return 0, err
 	}
 	if !bytes.Equal(check[4:], host[4:]) {
-		return 0, fmt.Errorf("file upload of %s changed the data", sizeName(int64(len(host))))
+		return 0, fmt.Errorf("file upload of %s changed the data", bytesize.Format(int64(len(host))))
 	}
 	return cfg.median(run)
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -65,7 +66,7 @@ func newDevicesCmd(g *globals) *cobra.Command {
 					tick = strconv.FormatFloat(in.TimestampPeriod, 'g', 4, 64) + " ns"
 				}
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%d KiB\t%s\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
-					in.Timestamps, tick, mib(in.Limits.MaxStorageBindingSize), mib(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
+					in.Timestamps, tick, bytesize.Format(in.Limits.MaxStorageBindingSize), bytesize.Format(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
 				if in.Unusable != "" {
 					notes = append(notes, fmt.Sprintf("adapter %d cannot run kernels: %s", in.Index, in.Unusable))
 				}
@@ -83,11 +84,4 @@ func newDevicesCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-func mib(n uint64) string {
-	if n >= 1<<30 {
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	}
-	return fmt.Sprintf("%d MiB", n>>20)
 }

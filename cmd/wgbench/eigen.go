@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/eigen"
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -214,7 +215,7 @@ func checkMatrixFits(g *globals, ctx *wgpu.Context, reference64 bool, flag strin
 	}
 	if avail := g.hostMemory(); host > uint64(avail) {
 		return fmt.Errorf("eigen: %s %d: %s %s of host memory, over the %s available (N ≤ %d here)",
-			flag, n, what, byteSize(int64(host)), byteSize(avail), int(math.Sqrt(float64(avail)/float64(host/bytes*4))))
+			flag, n, what, bytesize.Tenths(int64(host)), bytesize.Tenths(avail), int(math.Sqrt(float64(avail)/float64(host/bytes*4))))
 	}
 	return eigen.CheckSize(ctx, n)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/internal/fileout"
-	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -110,10 +109,6 @@ func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHas
 	els := make([]uint64, k*m)
 	for i := range els {
 		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
-		if els[i] >= u64emu.P {
-			return fmt.Errorf("%s %s: record %d element %d is %d, not a field element (must be below p = %d)",
-				h.name, name, i/m, i%m, els[i], u64emu.P)
-		}
 	}
 	dst := make([][4]uint64, k)
 	if k > 0 {
@@ -121,6 +116,12 @@ func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHas
 		if err != nil {
 			return err
 		}
+		// The library checks every element before any kernel runs, on
+		// every backend, and names the first that is not below p: "rescue:
+		// merge: pair 3 element 2 is ..., not a field element (must be
+		// below p = ...)", a pair or an input being a record of the file.
+		// Its error starts with the command's name, so it is returned as
+		// it is; nothing has been written by then.
 		if name == "merge" {
 			// MergeMany equals HashElements of the eight elements, on els
 			// viewed as pairs (not a copy).

@@ -136,8 +136,9 @@ func testElementHashCLIVariant(t *testing.T, h cliHash) {
 // testElementHashCLIBadInput gives h's commands input they must reject
 // before writing anything.
 func testElementHashCLIBadInput(t *testing.T, h cliHash) {
-	// Input is checked before a device is opened, so the CPU path stands
-	// for every backend here.
+	// The command checks the file's size before it waits for a device, and
+	// the library checks the elements before any kernel runs, the same on
+	// every backend: the CPU path stands for every backend here.
 	t.Setenv("WGCOMPUTE_BACKEND", "cpu")
 	rng := rand.New(rand.NewPCG(1, h.seed))
 	dir := t.TempDir()
@@ -160,17 +161,19 @@ func testElementHashCLIBadInput(t *testing.T, h cliHash) {
 	binary.LittleEndian.PutUint64(raw[8*(5*8+7):], ^uint64(0))
 	in := write("bad-element.bin", raw)
 	out, err := h.run(t, "merge", "--in", in, "--out", outPath)
-	require.ErrorContains(t, err, h.name+" merge: record 3 element 2")
-	require.ErrorContains(t, err, "below p")
+	// The library's error: a record of a merge is a pair.
+	require.ErrorContains(t, err, h.name+": merge: pair 3 element 2 is 18446744069414584321, not a field element")
+	require.ErrorContains(t, err, "must be below p = 18446744069414584321")
 	noOutput(t, out)
 	out, err = h.run(t, "merge", "--in", in)
-	require.ErrorContains(t, err, "record 3 element 2")
+	require.ErrorContains(t, err, "pair 3 element 2")
 	noOutput(t, out)
 
 	_, raw = rescueRecords(rng, 4, 3)
 	binary.LittleEndian.PutUint64(raw[8*(2*3+1):], u64emu.P+1) // record 2, element 1
 	out, err = h.run(t, "hash", "--elements", "3", "--in", write("bad-hash.bin", raw), "--out", outPath)
-	require.ErrorContains(t, err, h.name+" hash: record 2 element 1")
+	require.ErrorContains(t, err, h.name+": hash: input 2 element 1 is 18446744069414584322, not a field element")
+	require.ErrorContains(t, err, "must be below p")
 	noOutput(t, out)
 
 	_, raw = rescueRecords(rng, 3, 8)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -46,7 +47,7 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 	}
 	defer f.Close()
 	tooLong := func() error {
-		return fmt.Errorf("%s is larger than %s, the most %s", path, byteSize(limit), why)
+		return fmt.Errorf("%s is larger than %s, the most %s", path, bytesize.Tenths(limit), why)
 	}
 	if fi.Mode().IsRegular() && fi.Size() > limit {
 		return nil, tooLong()
@@ -169,20 +170,6 @@ func readExactly(path string, dst []byte, size string) error {
 	return nil
 }
 
-// byteSize names n bytes in the largest binary unit that keeps it exact
-// to a tenth.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
 // availableMemory is how many bytes of host memory a command may fill:
 // MemAvailable from /proc/meminfo, lowered to what a cgroup v2 memory
 // limit leaves. Where neither is known it is 1 TiB: still a bound, far
@@ -223,7 +210,7 @@ func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, 
 		var err error
 		if name == "-" {
 			if b, err = io.ReadAll(io.LimitReader(stdin, limit+1)); err == nil && int64(len(b)) > limit {
-				err = fmt.Errorf("larger than %s, the most the records can take here", byteSize(limit))
+				err = fmt.Errorf("larger than %s, the most the records can take here", bytesize.Tenths(limit))
 			}
 			if err != nil {
 				return fmt.Errorf("standard input: %w", err)

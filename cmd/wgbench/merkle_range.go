@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 )
 
@@ -237,7 +238,7 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 	}
 	want := int64(hi-lo) * merkle.DigestSize
 	if want > limit {
-		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", r, path, byteSize(want), byteSize(limit))
+		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", r, path, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
 	if err := readFileAt(path, f, b, int64(lo)*merkle.DigestSize, size); err != nil {
@@ -254,7 +255,7 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 	}
 	n := total / r.Count
 	if want := int64(n) * merkle.DigestSize; want > limit {
-		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, byteSize(want), byteSize(limit))
+		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, n*merkle.DigestSize)
 	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -414,17 +415,7 @@ func LimitsString(l wgpu.Limits) string {
 		}
 	}
 	return fmt.Sprintf("binding %s, buffer %s, workgroup %d KiB × %d invocations",
-		size(l.MaxStorageBindingSize), size(l.MaxBufferSize), l.MaxWorkgroupStorage>>10, l.MaxInvocationsPerWorkgroup)
-}
-
-func size(n uint64) string {
-	if n >= 1<<30 && n%(1<<30) == 0 {
-		return fmt.Sprintf("%d GiB", n>>30)
-	}
-	if n >= 1<<30 {
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	}
-	return fmt.Sprintf("%d MiB", n>>20)
+		bytesize.Format(l.MaxStorageBindingSize), bytesize.Format(l.MaxBufferSize), l.MaxWorkgroupStorage>>10, l.MaxInvocationsPerWorkgroup)
 }
 
 // Build describes the program that ran the self-test, from its build
