@@ -96,14 +96,36 @@ func PathLen(n, i int) int {
 	if n < 1 || i < 0 || i >= n {
 		return -1
 	}
-	k := 0
-	for w := n; w > 1; w = (w + 1) / 2 {
-		if i^1 < w {
-			k++
+	return len(pathNodes(n, i))
+}
+
+// pathNodes lists the nodes of leaf i's path in a tree of n leaves, from
+// the leaf's sibling up: the sibling of its ancestor on each level that
+// has one (an odd last node has none, and is carried up).
+func pathNodes(n, i int) []nodePos {
+	var ps []nodePos
+	for j, w := 0, n; w > 1; j, w = j+1, (w+1)/2 {
+		if s := i ^ 1; s < w {
+			ps = append(ps, nodePos{j, s})
 		}
 		i >>= 1
 	}
-	return k
+	return ps
+}
+
+// walkPath returns the node a path leads to: h, a leaf, merged in turn
+// with each digest of path, path[k] standing for node ps[k] (pathNodes of
+// the leaf), on h's right when it is a right node. merge(j, left, right)
+// makes the node above two nodes of level j.
+func walkPath(h [32]byte, ps []nodePos, path [][32]byte, merge func(j int, left, right [32]byte) [32]byte) [32]byte {
+	for k, s := range ps {
+		if s.pos&1 == 1 {
+			h = merge(s.level, h, path[k])
+		} else {
+			h = merge(s.level, path[k], h)
+		}
+	}
+	return h
 }
 
 // mergeLevel sets dst, the level above below, to the merges of below's

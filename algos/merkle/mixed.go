@@ -263,20 +263,17 @@ func VerifyMixed(s Schedule, root [32]byte, n int, p Proof) bool {
 	if hs[0].CheckDigest(p.Leaf) != nil || hs[len(hs)-1].CheckDigest(root) != nil {
 		return false
 	}
-	h, i := p.Leaf, p.Index
 	for j, sib := range p.Path {
 		if hs[j].CheckDigest(sib) != nil {
 			return false
 		}
-		if i&1 == 0 {
-			h = hs[j].Merge(h, sib)
-		} else {
-			h = hs[j].Merge(sib, h)
-		}
+	}
+	// The tree is perfect: path digest j is level j's.
+	return walkPath(p.Leaf, pathNodes(n, p.Index), p.Path, func(j int, l, r [32]byte) [32]byte {
+		h := hs[j].Merge(l, r)
 		if c := convertAfter(hs, j, nil); c != nil {
 			h = c.ConvertDigest(h)
 		}
-		i >>= 1
-	}
-	return h == root
+		return h
+	}) == root
 }

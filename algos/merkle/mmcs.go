@@ -227,20 +227,17 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 	if len(cat[0]) == 0 || hash.HashRow(cat[0]) != p.Leaf || hash.CheckDigest(root) != nil {
 		return false
 	}
-	d, i := p.Leaf, p.Index
-	for j, s := range p.Path {
+	for _, s := range p.Path {
 		if hash.CheckDigest(s) != nil {
 			return false
 		}
-		if i&1 == 0 {
-			d = hash.Merge(d, s)
-		} else {
-			d = hash.Merge(s, d)
-		}
+	}
+	// The tree is perfect: path digest j is level j's.
+	return walkPath(p.Leaf, pathNodes(tall, p.Index), p.Path, func(j int, l, r [32]byte) [32]byte {
+		d := hash.Merge(l, r)
 		if len(cat[j+1]) > 0 {
 			d = hash.Merge(d, hash.HashRow(cat[j+1]))
 		}
-		i >>= 1
-	}
-	return d == root
+		return d
+	}) == root
 }
