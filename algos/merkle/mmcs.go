@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/internal/par"
-	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -36,17 +35,15 @@ func checkMatrices(ms []Matrix) (int, error) {
 	}
 	tall := 0
 	for k, m := range ms {
+		// Not Matrix.Check: a matrix here may be 1 row high, and errors name it by its place.
 		if m.Rows < 1 || m.Rows&(m.Rows-1) != 0 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d rows: matrices committed together have power-of-two heights (1, 2, 4, ...)", k, m.Rows)
 		}
 		if m.Cols < 1 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
 		}
-		if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
-			return 0, fmt.Errorf("merkle: matrix %d of %d × %d elements has %d: want rows × columns, row by row", k, m.Rows, m.Cols, len(m.Data))
-		}
-		if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {
-			return 0, fmt.Errorf("merkle: matrix %d element %d (row %d, column %d) is %d, not a Goldilocks field element: elements are values below p = %d", k, i, i/m.Cols, i%m.Cols, m.Data[i], u64emu.P)
+		if err := m.checkData(fmt.Sprintf("matrix %d", k)); err != nil {
+			return 0, err
 		}
 		tall = max(tall, m.Rows)
 	}
@@ -205,13 +202,8 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 	}
 	tall := 0
 	for k, h := range heights {
-		if h < 1 || h&(h-1) != 0 || len(rows[k]) == 0 {
+		if h < 1 || h&(h-1) != 0 || !fieldRow(rows[k]) {
 			return false
-		}
-		for _, v := range rows[k] {
-			if v >= u64emu.P {
-				return false
-			}
 		}
 		tall = max(tall, h)
 	}
