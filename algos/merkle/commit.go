@@ -417,8 +417,7 @@ func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes i
 			return err
 		}
 		defer wait()
-		for first := 0; first < count; first += per {
-			m := min(per, count-first)
+		for first, m := range pieces(count, per) {
 			in := input(lo+first, lo+first+m)
 			if err := c.ctx.Upload(c.data, 0, in); err != nil {
 				return fmt.Errorf("merkle: upload %s: %w", label, err)
@@ -472,6 +471,8 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 	if wgpu.PieceItems(c.ctx.Limits(), size+4) == 0 {
 		return nil, fmt.Errorf("merkle: a record of %d bytes does not fit the device's storage binding limit of %d bytes", size, c.ctx.Limits().MaxStorageBindingSize)
 	}
+	// Not pieceItems: a piece of records is padded to whole words, which
+	// the binding must hold too (a row is whole words already).
 	per := max(1, (min(c.ctx.Limits().MaxStorageBindingSize, c.ctx.Limits().MaxBufferSize, 1<<32-1)-4)/uint64(size))
 	return c.pieceFill("records", k, int(min(per, 1<<31)), size,
 		func(lo, hi int) []byte { return records[lo*size : hi*size] },
