@@ -128,12 +128,26 @@ func walkPath(h [32]byte, ps []nodePos, path [][32]byte, merge func(j int, left,
 	return h
 }
 
-// mergeLevel sets dst, the level above below, to the merges of below's
-// pairs, carrying an odd last node up, on all cores.
-func mergeLevel(dst, below [][32]byte, hash Hash) {
-	par.For(len(below)/2, 256, func(lo, hi int) {
+// nodeMerge makes node p of a level from its two children.
+type nodeMerge func(p int, left, right [32]byte) [32]byte
+
+// levelMerges gives the nodeMerge of each level j of a tree (from 1).
+type levelMerges func(j int) nodeMerge
+
+// merges returns the levelMerges of a tree of one hash: every node the
+// hash's Merge of its children.
+func merges(hash Hash) levelMerges {
+	m := func(_ int, left, right [32]byte) [32]byte { return hash.Merge(left, right) }
+	return func(int) nodeMerge { return m }
+}
+
+// mergeLevel sets dst, the level above below, to merge's nodes over
+// below's pairs, carrying an odd last node up, on all cores, grain nodes
+// a task.
+func mergeLevel(dst, below [][32]byte, grain int, merge nodeMerge) {
+	par.For(len(below)/2, grain, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
-			dst[p] = hash.Merge(below[2*p], below[2*p+1])
+			dst[p] = merge(p, below[2*p], below[2*p+1])
 		}
 	})
 	if len(below)%2 == 1 {
@@ -141,11 +155,13 @@ func mergeLevel(dst, below [][32]byte, hash Hash) {
 	}
 }
 
-// mergeUp fills levels from+1 to depth of nodes from level from, below.
-func (l *layout) mergeUp(nodes, below [][32]byte, from int, hash Hash) {
+// mergeUp fills levels from+1 to depth of nodes from level from, below,
+// each level j merged by ms(j), grain nodes a task. Every CPU build
+// (BuildCPU, mixed trees, matrix commitments) makes its levels here.
+func (l *layout) mergeUp(nodes, below [][32]byte, from, grain int, ms levelMerges) {
 	for j := from + 1; j <= l.depth; j++ {
 		level := l.level(nodes, j)
-		mergeLevel(level, below, hash)
+		mergeLevel(level, below, grain, ms(j))
 		below = level
 	}
 }
@@ -157,11 +173,12 @@ func (l *layout) buildCPU(nodes, leaves [][32]byte, hash Hash) {
 		nodes[1] = leaves[0]
 		return
 	}
-	l.mergeUp(nodes, leaves, 0, hash)
+	l.mergeUp(nodes, leaves, 0, 256, merges(hash))
 }
 
 // rootCPU returns the root of the tree of leaves (at least one), on one
-// core, through scratch (len(leaves)/2 digests at least).
+// core, through scratch (len(leaves)/2 digests at least). Not mergeUp:
+// it keeps no levels, and runs on one of the cores capCPU spreads over.
 func rootCPU(leaves [][32]byte, hash Hash, scratch [][32]byte) [32]byte {
 	w := len(leaves)
 	if w == 1 {

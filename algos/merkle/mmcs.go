@@ -152,22 +152,16 @@ func commitMatricesCPU(levels map[int]Matrix, tall int, hash RowHash) *Tree {
 	leaves := make([][32]byte, tall)
 	matrixLeavesCPU(leaves, levels[0], hash)
 	nodes := make([][32]byte, tall)
-	for j, w := 1, tall/2; w >= 1; j, w = j+1, w/2 {
-		below := leaves
-		if w < tall/2 {
-			below = nodes[2*w : 4*w]
-		}
+	newLayout(tall).mergeUp(nodes, leaves, 0, 64, func(j int) nodeMerge {
 		m, inject := levels[j]
-		par.For(w, 64, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d := hash.Merge(below[2*i], below[2*i+1])
-				if inject {
-					d = hash.Merge(d, hash.HashRow(m.Row(i)))
-				}
-				nodes[w+i] = d
+		return func(i int, left, right [32]byte) [32]byte {
+			d := hash.Merge(left, right)
+			if inject {
+				d = hash.Merge(d, hash.HashRow(m.Row(i)))
 			}
-		})
-	}
+			return d
+		}
+	})
 	return &Tree{hash: hash, leaves: leaves, nodes: nodes}
 }
 
