@@ -483,7 +483,7 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 // power of two, at least 2): what matrix commitments, record trees and
 // mixed trees build; other counts are built by Build and BuildCPU.
 func checkPerfect(n int) error {
-	if n < 2 || n&(n-1) != 0 {
+	if !perfect(n) {
 		return fmt.Errorf("merkle: %d leaves: matrix commitments, record trees and mixed trees take a power of two of leaves, at least 2 (Build takes any count)", n)
 	}
 	return nil

@@ -75,7 +75,11 @@ func (t *Tree) reuse(size int) [][32]byte {
 
 // perfect reports whether n leaves make a perfect tree, a power of two of
 // at least 2: the trees the GPU builds as one heap.
-func perfect(n int) bool { return n >= 2 && n&(n-1) == 0 }
+func perfect(n int) bool { return n >= 2 && powerOfTwo(n) }
+
+// powerOfTwo reports whether n is 1, 2, 4, ...: the sizes of ranges,
+// of matrices committed together, and of the trees JoinProofs joins.
+func powerOfTwo(n int) bool { return n >= 1 && n&(n-1) == 0 }
 
 // NodeCount returns the length of the node array of a tree of n leaves
 // (n at least 1): node 0, then every level from the root down to the one

@@ -118,7 +118,7 @@ func settings(hash Hash, opts Options, n int) (Approach, int, error) {
 	if wg == 0 {
 		wg = defaultWorkgroup
 	}
-	if wg < 2 || wg > 256 || wg&(wg-1) != 0 {
+	if wg < 2 || wg > 256 || !powerOfTwo(wg) {
 		return 0, 0, fmt.Errorf("merkle: workgroup size %d: accepted are powers of two from 2 to 256", wg)
 	}
 	return a, wg, nil

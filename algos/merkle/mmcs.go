@@ -36,7 +36,7 @@ func checkMatrices(ms []Matrix) (int, error) {
 	tall := 0
 	for k, m := range ms {
 		// Not Matrix.Check: a matrix here may be 1 row high, and errors name it by its place.
-		if m.Rows < 1 || m.Rows&(m.Rows-1) != 0 {
+		if !powerOfTwo(m.Rows) {
 			return 0, fmt.Errorf("merkle: matrix %d has %d rows: matrices committed together have power-of-two heights (1, 2, 4, ...)", k, m.Rows)
 		}
 		if m.Cols < 1 {
@@ -196,7 +196,7 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 	}
 	tall := 0
 	for k, h := range heights {
-		if h < 1 || h&(h-1) != 0 || !fieldRow(rows[k]) {
+		if !powerOfTwo(h) || !fieldRow(rows[k]) {
 			return false
 		}
 		tall = max(tall, h)
