@@ -43,6 +43,20 @@ func NewCommitter(ctx *wgpu.Context, s Schedule, opts Options) (*Committer, erro
 	return &Committer{ctx: ctx, sched: s, opts: opts, b: b}, nil
 }
 
+// commitOnce runs commit with a Committer of trees of hash alone on ctx,
+// released after: CommitMatrix, CommitMatrices and CommitRecords.
+func commitOnce(ctx *wgpu.Context, hash Hash, opts Options, commit func(c *Committer) (*Tree, error)) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	c, err := NewCommitter(ctx, Uniform(hash), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	return commit(c)
+}
+
 // Release frees the Committer's buffers. The Committer may be used again.
 func (c *Committer) Release() {
 	c.b.Release()

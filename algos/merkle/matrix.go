@@ -122,15 +122,7 @@ func matrixLeavesCPU(leaves [][32]byte, m Matrix, hash RowHash) {
 // The tree's leaves are the row digests (a Proof of leaf r opens row r:
 // VerifyRow). m must pass Matrix.Check.
 func CommitMatrix(ctx *wgpu.Context, m Matrix, hash RowHash, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	c, err := NewCommitter(ctx, Uniform(hash), opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Release()
-	return c.CommitMatrix(m, hash)
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrix(m, hash) })
 }
 
 // VerifyRow reports whether p proves that row is row p.Index of the

@@ -94,15 +94,7 @@ func byLevel(ms []Matrix, tall int) map[int]Matrix {
 // of the tallest matrices' rows; Tree.Proof(i) with MatricesOpening(ms,
 // i) is what VerifyMatrices checks.
 func CommitMatrices(ctx *wgpu.Context, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	c, err := NewCommitter(ctx, Uniform(hash), opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Release()
-	return c.CommitMatrices(ms, hash)
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrices(ms, hash) })
 }
 
 // CommitMatrices commits to several matrices of power-of-two heights in
