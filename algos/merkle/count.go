@@ -119,14 +119,15 @@ func pathNodes(n, i int) []nodePos {
 
 // walkPath returns the node a path leads to: h, a leaf, merged in turn
 // with each digest of path, path[k] standing for node ps[k] (pathNodes of
-// the leaf), on h's right when it is a right node. merge(j, left, right)
-// makes the node above two nodes of level j.
-func walkPath(h [32]byte, ps []nodePos, path [][32]byte, merge func(j int, left, right [32]byte) [32]byte) [32]byte {
+// the leaf), on h's right when it is a right node, by ms of the level the
+// merge makes, as the tree was built (mergeUp).
+func walkPath(h [32]byte, ps []nodePos, path [][32]byte, ms levelMerges) [32]byte {
 	for k, s := range ps {
+		merge, p := ms(s.level+1), s.pos>>1
 		if s.pos&1 == 1 {
-			h = merge(s.level, h, path[k])
+			h = merge(p, h, path[k])
 		} else {
-			h = merge(s.level, path[k], h)
+			h = merge(p, path[k], h)
 		}
 	}
 	return h
@@ -135,7 +136,8 @@ func walkPath(h [32]byte, ps []nodePos, path [][32]byte, merge func(j int, left,
 // nodeMerge makes node p of a level from its two children.
 type nodeMerge func(p int, left, right [32]byte) [32]byte
 
-// levelMerges gives the nodeMerge of each level j of a tree (from 1).
+// levelMerges gives the nodeMerge of each level j of a tree (from 1), for
+// a build (mergeUp) and for a proof's walk (walkPath) alike.
 type levelMerges func(j int) nodeMerge
 
 // merges returns the levelMerges of a tree of one hash: every node the

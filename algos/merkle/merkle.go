@@ -196,7 +196,7 @@ func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 			return false
 		}
 	}
-	return walkPath(p.Leaf, ps, p.Path, func(_ int, l, r [32]byte) [32]byte { return hash.Merge(l, r) }) == root
+	return walkPath(p.Leaf, ps, p.Path, merges(hash)) == root
 }
 
 // Verify checks the proof against the root and the size it states itself:

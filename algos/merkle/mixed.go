@@ -215,7 +215,15 @@ func BuildMixedCPU(leaves [][32]byte, s Schedule) (*Tree, error) {
 // buildMixedCPU builds the tree of checked leaves with the hashes hs.
 func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
 	nodes := make([][32]byte, len(leaves))
-	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, func(j int) nodeMerge {
+	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs))
+	return &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
+}
+
+// mixedMerges returns the levelMerges of a mixed tree with the level
+// hashes hs: level j merged by hs[j-1], then converted for the level above
+// where its hash changes.
+func mixedMerges(hs []Hash) levelMerges {
+	return func(j int) nodeMerge {
 		h, conv := hs[j-1], convertAfter(hs, j-1, nil)
 		return func(_ int, left, right [32]byte) [32]byte {
 			d := h.Merge(left, right)
@@ -224,8 +232,7 @@ func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
 			}
 			return d
 		}
-	})
-	return &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
+	}
 }
 
 // BuildMixed builds the tree of leaves with schedule s, on ctx's GPU or,
@@ -260,12 +267,5 @@ func VerifyMixed(s Schedule, root [32]byte, n int, p Proof) bool {
 			return false
 		}
 	}
-	// The tree is perfect: path digest j is level j's.
-	return walkPath(p.Leaf, pathNodes(n, p.Index), p.Path, func(j int, l, r [32]byte) [32]byte {
-		h := hs[j].Merge(l, r)
-		if c := convertAfter(hs, j, nil); c != nil {
-			h = c.ConvertDigest(h)
-		}
-		return h
-	}) == root
+	return walkPath(p.Leaf, pathNodes(n, p.Index), p.Path, mixedMerges(hs)) == root
 }

@@ -210,12 +210,14 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 			return false
 		}
 	}
-	// The tree is perfect: path digest j is level j's.
-	return walkPath(p.Leaf, pathNodes(tall, p.Index), p.Path, func(j int, l, r [32]byte) [32]byte {
-		d := hash.Merge(l, r)
-		if len(cat[j+1]) > 0 {
-			d = hash.Merge(d, hash.HashRow(cat[j+1]))
+	// As commitMatricesCPU merges, but with the opened rows, not the matrices'.
+	return walkPath(p.Leaf, pathNodes(tall, p.Index), p.Path, func(j int) nodeMerge {
+		return func(_ int, left, right [32]byte) [32]byte {
+			d := hash.Merge(left, right)
+			if len(cat[j]) > 0 {
+				d = hash.Merge(d, hash.HashRow(cat[j]))
+			}
+			return d
 		}
-		return d
 	}) == root
 }
