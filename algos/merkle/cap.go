@@ -131,14 +131,13 @@ func (b *Builder) rootByLevels(leaves [][32]byte) ([32]byte, error) {
 // the levels above it.
 func capCPU(nodes, leaves [][32]byte, hash Hash, l *layout, k int) {
 	caps := l.level(nodes, k)
-	size := 1 << k
 	par.For(len(caps), 1, func(lo, hi int) {
-		scratch := make([][32]byte, size/2)
+		scratch := make([][32]byte, 1<<k/2)
 		for s := lo; s < hi; s++ {
-			caps[s] = rootCPU(leaves[s*size:min(l.n, (s+1)*size)], hash, scratch)
+			caps[s] = rootCPU(capLeaves(leaves, k, s), hash, scratch)
 		}
 	})
-	l.mergeUp(nodes, caps, k, hash)
+	l.mergeUp(nodes, caps, k, 256, merges(hash))
 }
 
 // CapLeaves returns the number of leaves under each node of the cap of a
@@ -161,8 +160,7 @@ func (t *Tree) Subtree(ctx *wgpu.Context, s int, opts Options) (*Tree, error) {
 	if t.capped == nil {
 		return nil, fmt.Errorf("merkle: subtree %d: the tree keeps every node (it was built without Options.CapHeight): read them with Nodes", s)
 	}
-	size := 1 << t.capped.level
-	if count := (len(t.leaves)-1)/size + 1; s < 0 || s >= count {
+	if count := newLayout(len(t.leaves)).width(t.capped.level); s < 0 || s >= count {
 		return nil, fmt.Errorf("merkle: subtree %d: the cap has subtrees 0..%d", s, count-1)
 	}
 	opts.CapHeight = 0
@@ -170,8 +168,12 @@ func (t *Tree) Subtree(ctx *wgpu.Context, s int, opts Options) (*Tree, error) {
 }
 
 // subtreeLeaves returns the leaves of subtree s of a capped tree.
-func (t *Tree) subtreeLeaves(s int) [][32]byte {
-	size := 1 << t.capped.level
-	lo, hi := s*size, min(len(t.leaves), (s+1)*size)
-	return t.leaves[lo:hi:hi]
+func (t *Tree) subtreeLeaves(s int) [][32]byte { return capLeaves(t.leaves, t.capped.level, s) }
+
+// capLeaves returns the leaves under node s of level k, the cap's, of the
+// tree of leaves: 2^k of them from s·2^k, or those left for the last. Not
+// Range.Leaves: a range is of a power of two of leaves, all ranges equal.
+func capLeaves(leaves [][32]byte, k, s int) [][32]byte {
+	lo, hi := s<<k, min(len(leaves), (s+1)<<k)
+	return leaves[lo:hi:hi]
 }

@@ -43,6 +43,20 @@ func NewCommitter(ctx *wgpu.Context, s Schedule, opts Options) (*Committer, erro
 	return &Committer{ctx: ctx, sched: s, opts: opts, b: b}, nil
 }
 
+// commitOnce runs commit with a Committer of trees of hash alone on ctx,
+// released after: CommitMatrix, CommitMatrices and CommitRecords.
+func commitOnce(ctx *wgpu.Context, hash Hash, opts Options, commit func(c *Committer) (*Tree, error)) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	c, err := NewCommitter(ctx, Uniform(hash), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	return commit(c)
+}
+
 // Release frees the Committer's buffers. The Committer may be used again.
 func (c *Committer) Release() {
 	c.b.Release()
@@ -417,8 +431,7 @@ func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes i
 			return err
 		}
 		defer wait()
-		for first := 0; first < count; first += per {
-			m := min(per, count-first)
+		for first, m := range pieces(count, per) {
 			in := input(lo+first, lo+first+m)
 			if err := c.ctx.Upload(c.data, 0, in); err != nil {
 				return fmt.Errorf("merkle: upload %s: %w", label, err)
@@ -472,6 +485,8 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 	if wgpu.PieceItems(c.ctx.Limits(), size+4) == 0 {
 		return nil, fmt.Errorf("merkle: a record of %d bytes does not fit the device's storage binding limit of %d bytes", size, c.ctx.Limits().MaxStorageBindingSize)
 	}
+	// Not pieceItems: a piece of records is padded to whole words, which
+	// the binding must hold too (a row is whole words already).
 	per := max(1, (min(c.ctx.Limits().MaxStorageBindingSize, c.ctx.Limits().MaxBufferSize, 1<<32-1)-4)/uint64(size))
 	return c.pieceFill("records", k, int(min(per, 1<<31)), size,
 		func(lo, hi int) []byte { return records[lo*size : hi*size] },
@@ -482,7 +497,7 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 // power of two, at least 2): what matrix commitments, record trees and
 // mixed trees build; other counts are built by Build and BuildCPU.
 func checkPerfect(n int) error {
-	if n < 2 || n&(n-1) != 0 {
+	if !perfect(n) {
 		return fmt.Errorf("merkle: %d leaves: matrix commitments, record trees and mixed trees take a power of two of leaves, at least 2 (Build takes any count)", n)
 	}
 	return nil

@@ -75,7 +75,11 @@ func (t *Tree) reuse(size int) [][32]byte {
 
 // perfect reports whether n leaves make a perfect tree, a power of two of
 // at least 2: the trees the GPU builds as one heap.
-func perfect(n int) bool { return n >= 2 && n&(n-1) == 0 }
+func perfect(n int) bool { return n >= 2 && powerOfTwo(n) }
+
+// powerOfTwo reports whether n is 1, 2, 4, ...: the sizes of ranges,
+// of matrices committed together, and of the trees JoinProofs joins.
+func powerOfTwo(n int) bool { return n >= 1 && n&(n-1) == 0 }
 
 // NodeCount returns the length of the node array of a tree of n leaves
 // (n at least 1): node 0, then every level from the root down to the one
@@ -96,22 +100,60 @@ func PathLen(n, i int) int {
 	if n < 1 || i < 0 || i >= n {
 		return -1
 	}
-	k := 0
-	for w := n; w > 1; w = (w + 1) / 2 {
-		if i^1 < w {
-			k++
+	return len(pathNodes(n, i))
+}
+
+// pathNodes lists the nodes of leaf i's path in a tree of n leaves, from
+// the leaf's sibling up: the sibling of its ancestor on each level that
+// has one (an odd last node has none, and is carried up).
+func pathNodes(n, i int) []nodePos {
+	var ps []nodePos
+	for j, w := 0, n; w > 1; j, w = j+1, (w+1)/2 {
+		if s := i ^ 1; s < w {
+			ps = append(ps, nodePos{j, s})
 		}
 		i >>= 1
 	}
-	return k
+	return ps
 }
 
-// mergeLevel sets dst, the level above below, to the merges of below's
-// pairs, carrying an odd last node up, on all cores.
-func mergeLevel(dst, below [][32]byte, hash Hash) {
-	par.For(len(below)/2, 256, func(lo, hi int) {
+// walkPath returns the node a path leads to: h, a leaf, merged in turn
+// with each digest of path, path[k] standing for node ps[k] (pathNodes of
+// the leaf), on h's right when it is a right node, by ms of the level the
+// merge makes, as the tree was built (mergeUp).
+func walkPath(h [32]byte, ps []nodePos, path [][32]byte, ms levelMerges) [32]byte {
+	for k, s := range ps {
+		merge, p := ms(s.level+1), s.pos>>1
+		if s.pos&1 == 1 {
+			h = merge(p, h, path[k])
+		} else {
+			h = merge(p, path[k], h)
+		}
+	}
+	return h
+}
+
+// nodeMerge makes node p of a level from its two children.
+type nodeMerge func(p int, left, right [32]byte) [32]byte
+
+// levelMerges gives the nodeMerge of each level j of a tree (from 1), for
+// a build (mergeUp) and for a proof's walk (walkPath) alike.
+type levelMerges func(j int) nodeMerge
+
+// merges returns the levelMerges of a tree of one hash: every node the
+// hash's Merge of its children.
+func merges(hash Hash) levelMerges {
+	m := func(_ int, left, right [32]byte) [32]byte { return hash.Merge(left, right) }
+	return func(int) nodeMerge { return m }
+}
+
+// mergeLevel sets dst, the level above below, to merge's nodes over
+// below's pairs, carrying an odd last node up, on all cores, grain nodes
+// a task.
+func mergeLevel(dst, below [][32]byte, grain int, merge nodeMerge) {
+	par.For(len(below)/2, grain, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
-			dst[p] = hash.Merge(below[2*p], below[2*p+1])
+			dst[p] = merge(p, below[2*p], below[2*p+1])
 		}
 	})
 	if len(below)%2 == 1 {
@@ -119,11 +161,13 @@ func mergeLevel(dst, below [][32]byte, hash Hash) {
 	}
 }
 
-// mergeUp fills levels from+1 to depth of nodes from level from, below.
-func (l *layout) mergeUp(nodes, below [][32]byte, from int, hash Hash) {
+// mergeUp fills levels from+1 to depth of nodes from level from, below,
+// each level j merged by ms(j), grain nodes a task. Every CPU build
+// (BuildCPU, mixed trees, matrix commitments) makes its levels here.
+func (l *layout) mergeUp(nodes, below [][32]byte, from, grain int, ms levelMerges) {
 	for j := from + 1; j <= l.depth; j++ {
 		level := l.level(nodes, j)
-		mergeLevel(level, below, hash)
+		mergeLevel(level, below, grain, ms(j))
 		below = level
 	}
 }
@@ -135,11 +179,12 @@ func (l *layout) buildCPU(nodes, leaves [][32]byte, hash Hash) {
 		nodes[1] = leaves[0]
 		return
 	}
-	l.mergeUp(nodes, leaves, 0, hash)
+	l.mergeUp(nodes, leaves, 0, 256, merges(hash))
 }
 
 // rootCPU returns the root of the tree of leaves (at least one), on one
-// core, through scratch (len(leaves)/2 digests at least).
+// core, through scratch (len(leaves)/2 digests at least). Not mergeUp:
+// it keeps no levels, and runs on one of the cores capCPU spreads over.
 func rootCPU(leaves [][32]byte, hash Hash, scratch [][32]byte) [32]byte {
 	w := len(leaves)
 	if w == 1 {

@@ -2,6 +2,7 @@ package merkle
 
 import (
 	"fmt"
+	"iter"
 	"math/bits"
 	"strconv"
 	"time"
@@ -117,7 +118,7 @@ func settings(hash Hash, opts Options, n int) (Approach, int, error) {
 	if wg == 0 {
 		wg = defaultWorkgroup
 	}
-	if wg < 2 || wg > 256 || wg&(wg-1) != 0 {
+	if wg < 2 || wg > 256 || !powerOfTwo(wg) {
 		return 0, 0, fmt.Errorf("merkle: workgroup size %d: accepted are powers of two from 2 to 256", wg)
 	}
 	return a, wg, nil
@@ -531,14 +532,24 @@ func params(inW, levels, regs int, fromLeaves bool, groups int) []uint32 {
 // computes: every level alone (approach 1), or as many as a workgroup
 // covers (per, for approaches 2 and 3), the last dispatch taking the rest.
 func plan(n, per int) []int {
-	total := bits.Len(uint(n)) - 1
 	var ls []int
-	for total > 0 {
-		d := min(per, total)
+	for _, d := range pieces(bits.Len(uint(n))-1, per) {
 		ls = append(ls, d)
-		total -= d
 	}
 	return ls
+}
+
+// pieces yields the consecutive pieces of at most per (at least 1) that
+// count things split into, the last taking the rest: each piece's first
+// thing and its count.
+func pieces(count, per int) iter.Seq2[int, int] {
+	return func(yield func(first, m int) bool) {
+		for first := 0; first < count; first += per {
+			if !yield(first, min(per, count-first)) {
+				return
+			}
+		}
+	}
 }
 
 // levelsPer returns how many levels one dispatch of the approach covers.

@@ -56,26 +56,41 @@ func (m Matrix) Row(r int) []uint64 { return m.Data[r*m.Cols : (r+1)*m.Cols] }
 // element a Goldilocks field element (the error names the first that is
 // not, by index, row and column).
 func (m Matrix) Check() error {
-	if err := m.checkShape(); err != nil {
-		return err
-	}
-	if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {
-		return fmt.Errorf("merkle: matrix element %d (row %d, column %d) is %d, not a Goldilocks field element: elements are values below p = %d", i, i/m.Cols, i%m.Cols, m.Data[i], u64emu.P)
-	}
-	return nil
-}
-
-func (m Matrix) checkShape() error {
 	if m.Cols < 1 {
 		return fmt.Errorf("merkle: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
 	if err := checkPerfect(m.Rows); err != nil {
 		return fmt.Errorf("merkle: matrix of %d rows: %w", m.Rows, err)
 	}
+	return m.checkData("matrix")
+}
+
+// checkData returns an error unless m, whose Rows and Cols are checked,
+// holds Rows × Cols elements, every one a Goldilocks field element; name
+// names m in the errors ("matrix", or "matrix 2" of several). Check and
+// checkMatrices ask for different heights, in errors of their own.
+func (m Matrix) checkData(name string) error {
 	if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
-		return fmt.Errorf("merkle: matrix of %d × %d elements has %d: want rows × columns, row by row", m.Rows, m.Cols, len(m.Data))
+		return fmt.Errorf("merkle: %s of %d × %d elements has %d: want rows × columns, row by row", name, m.Rows, m.Cols, len(m.Data))
+	}
+	if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {
+		return fmt.Errorf("merkle: %s element %d (row %d, column %d) is %d, not a Goldilocks field element: elements are values below p = %d", name, i, i/m.Cols, i%m.Cols, m.Data[i], u64emu.P)
 	}
 	return nil
+}
+
+// fieldRow reports whether row is one a verifier hashes: 1 element or
+// more, each below p.
+func fieldRow(row []uint64) bool {
+	if len(row) == 0 {
+		return false
+	}
+	for _, v := range row {
+		if v >= u64emu.P {
+			return false
+		}
+	}
+	return true
 }
 
 // MatrixLeaves is the plain-Go reference of a matrix commitment's
@@ -107,28 +122,15 @@ func matrixLeavesCPU(leaves [][32]byte, m Matrix, hash RowHash) {
 // The tree's leaves are the row digests (a Proof of leaf r opens row r:
 // VerifyRow). m must pass Matrix.Check.
 func CommitMatrix(ctx *wgpu.Context, m Matrix, hash RowHash, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	c, err := NewCommitter(ctx, Uniform(hash), opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Release()
-	return c.CommitMatrix(m, hash)
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrix(m, hash) })
 }
 
 // VerifyRow reports whether p proves that row is row p.Index of the
 // matrix of n rows committed to with hash under root: every element below
 // p, hash.HashRow(row) equal to p.Leaf, and Verify(hash, root, n, p).
 func VerifyRow(hash RowHash, root [32]byte, n int, row []uint64, p Proof) bool {
-	if hash == nil || len(row) == 0 {
+	if hash == nil || !fieldRow(row) {
 		return false
-	}
-	for _, v := range row {
-		if v >= u64emu.P {
-			return false
-		}
 	}
 	return hash.HashRow(row) == p.Leaf && Verify(hash, root, n, p)
 }

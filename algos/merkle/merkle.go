@@ -179,7 +179,11 @@ type Proof struct {
 // must give root. A nil hash verifies nothing.
 func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 	if hash == nil || CheckSize(n) != nil || p.Leaves != n || p.Root != root ||
-		p.Index < 0 || p.Index >= n || len(p.Path) != PathLen(n, p.Index) {
+		p.Index < 0 || p.Index >= n {
+		return false
+	}
+	ps := pathNodes(n, p.Index)
+	if len(p.Path) != len(ps) {
 		return false
 	}
 	// A digest has one encoding: for Rescue, e and e+p (which fits in 64
@@ -187,23 +191,12 @@ func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 	if hash.CheckDigest(p.Leaf) != nil || hash.CheckDigest(root) != nil {
 		return false
 	}
-	h, i, k := p.Leaf, p.Index, 0
-	for w := n; w > 1; w = (w + 1) / 2 {
-		if i^1 < w {
-			s := p.Path[k]
-			k++
-			if hash.CheckDigest(s) != nil {
-				return false
-			}
-			if i&1 == 0 {
-				h = hash.Merge(h, s)
-			} else {
-				h = hash.Merge(s, h)
-			}
+	for _, s := range p.Path {
+		if hash.CheckDigest(s) != nil {
+			return false
 		}
-		i >>= 1
 	}
-	return h == root
+	return walkPath(p.Leaf, ps, p.Path, merges(hash)) == root
 }
 
 // Verify checks the proof against the root and the size it states itself:

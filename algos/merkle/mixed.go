@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -215,25 +214,25 @@ func BuildMixedCPU(leaves [][32]byte, s Schedule) (*Tree, error) {
 
 // buildMixedCPU builds the tree of checked leaves with the hashes hs.
 func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
-	n := len(leaves)
-	nodes := make([][32]byte, n)
-	for j, w := 0, n/2; w >= 1; j, w = j+1, w/2 {
-		below := leaves // the level under level j+1: its 2w nodes
-		if w < n/2 {
-			below = nodes[2*w : 4*w]
-		}
-		h, conv := hs[j], convertAfter(hs, j, nil)
-		par.For(w, 256, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d := h.Merge(below[2*i], below[2*i+1])
-				if conv != nil {
-					d = conv.ConvertDigest(d)
-				}
-				nodes[w+i] = d
-			}
-		})
-	}
+	nodes := make([][32]byte, len(leaves))
+	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs))
 	return &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
+}
+
+// mixedMerges returns the levelMerges of a mixed tree with the level
+// hashes hs: level j merged by hs[j-1], then converted for the level above
+// where its hash changes.
+func mixedMerges(hs []Hash) levelMerges {
+	return func(j int) nodeMerge {
+		h, conv := hs[j-1], convertAfter(hs, j-1, nil)
+		return func(_ int, left, right [32]byte) [32]byte {
+			d := h.Merge(left, right)
+			if conv != nil {
+				d = conv.ConvertDigest(d)
+			}
+			return d
+		}
+	}
 }
 
 // BuildMixed builds the tree of leaves with schedule s, on ctx's GPU or,
@@ -263,20 +262,10 @@ func VerifyMixed(s Schedule, root [32]byte, n int, p Proof) bool {
 	if hs[0].CheckDigest(p.Leaf) != nil || hs[len(hs)-1].CheckDigest(root) != nil {
 		return false
 	}
-	h, i := p.Leaf, p.Index
 	for j, sib := range p.Path {
 		if hs[j].CheckDigest(sib) != nil {
 			return false
 		}
-		if i&1 == 0 {
-			h = hs[j].Merge(h, sib)
-		} else {
-			h = hs[j].Merge(sib, h)
-		}
-		if c := convertAfter(hs, j, nil); c != nil {
-			h = c.ConvertDigest(h)
-		}
-		i >>= 1
 	}
-	return h == root
+	return walkPath(p.Leaf, pathNodes(n, p.Index), p.Path, mixedMerges(hs)) == root
 }

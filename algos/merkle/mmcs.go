@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/internal/par"
-	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -36,17 +35,15 @@ func checkMatrices(ms []Matrix) (int, error) {
 	}
 	tall := 0
 	for k, m := range ms {
-		if m.Rows < 1 || m.Rows&(m.Rows-1) != 0 {
+		// Not Matrix.Check: a matrix here may be 1 row high, and errors name it by its place.
+		if !powerOfTwo(m.Rows) {
 			return 0, fmt.Errorf("merkle: matrix %d has %d rows: matrices committed together have power-of-two heights (1, 2, 4, ...)", k, m.Rows)
 		}
 		if m.Cols < 1 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
 		}
-		if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
-			return 0, fmt.Errorf("merkle: matrix %d of %d × %d elements has %d: want rows × columns, row by row", k, m.Rows, m.Cols, len(m.Data))
-		}
-		if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {
-			return 0, fmt.Errorf("merkle: matrix %d element %d (row %d, column %d) is %d, not a Goldilocks field element: elements are values below p = %d", k, i, i/m.Cols, i%m.Cols, m.Data[i], u64emu.P)
+		if err := m.checkData(fmt.Sprintf("matrix %d", k)); err != nil {
+			return 0, err
 		}
 		tall = max(tall, m.Rows)
 	}
@@ -97,15 +94,7 @@ func byLevel(ms []Matrix, tall int) map[int]Matrix {
 // of the tallest matrices' rows; Tree.Proof(i) with MatricesOpening(ms,
 // i) is what VerifyMatrices checks.
 func CommitMatrices(ctx *wgpu.Context, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	c, err := NewCommitter(ctx, Uniform(hash), opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Release()
-	return c.CommitMatrices(ms, hash)
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrices(ms, hash) })
 }
 
 // CommitMatrices commits to several matrices of power-of-two heights in
@@ -155,22 +144,16 @@ func commitMatricesCPU(levels map[int]Matrix, tall int, hash RowHash) *Tree {
 	leaves := make([][32]byte, tall)
 	matrixLeavesCPU(leaves, levels[0], hash)
 	nodes := make([][32]byte, tall)
-	for j, w := 1, tall/2; w >= 1; j, w = j+1, w/2 {
-		below := leaves
-		if w < tall/2 {
-			below = nodes[2*w : 4*w]
-		}
+	newLayout(tall).mergeUp(nodes, leaves, 0, 64, func(j int) nodeMerge {
 		m, inject := levels[j]
-		par.For(w, 64, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d := hash.Merge(below[2*i], below[2*i+1])
-				if inject {
-					d = hash.Merge(d, hash.HashRow(m.Row(i)))
-				}
-				nodes[w+i] = d
+		return func(i int, left, right [32]byte) [32]byte {
+			d := hash.Merge(left, right)
+			if inject {
+				d = hash.Merge(d, hash.HashRow(m.Row(i)))
 			}
-		})
-	}
+			return d
+		}
+	})
 	return &Tree{hash: hash, leaves: leaves, nodes: nodes}
 }
 
@@ -205,13 +188,8 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 	}
 	tall := 0
 	for k, h := range heights {
-		if h < 1 || h&(h-1) != 0 || len(rows[k]) == 0 {
+		if !powerOfTwo(h) || !fieldRow(rows[k]) {
 			return false
-		}
-		for _, v := range rows[k] {
-			if v >= u64emu.P {
-				return false
-			}
 		}
 		tall = max(tall, h)
 	}
@@ -227,20 +205,19 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 	if len(cat[0]) == 0 || hash.HashRow(cat[0]) != p.Leaf || hash.CheckDigest(root) != nil {
 		return false
 	}
-	d, i := p.Leaf, p.Index
-	for j, s := range p.Path {
+	for _, s := range p.Path {
 		if hash.CheckDigest(s) != nil {
 			return false
 		}
-		if i&1 == 0 {
-			d = hash.Merge(d, s)
-		} else {
-			d = hash.Merge(s, d)
-		}
-		if len(cat[j+1]) > 0 {
-			d = hash.Merge(d, hash.HashRow(cat[j+1]))
-		}
-		i >>= 1
 	}
-	return d == root
+	// As commitMatricesCPU merges, but with the opened rows, not the matrices'.
+	return walkPath(p.Leaf, pathNodes(tall, p.Index), p.Path, func(j int) nodeMerge {
+		return func(_ int, left, right [32]byte) [32]byte {
+			d := hash.Merge(left, right)
+			if len(cat[j]) > 0 {
+				d = hash.Merge(d, hash.HashRow(cat[j]))
+			}
+			return d
+		}
+	}) == root
 }

@@ -35,24 +35,12 @@ import (
 // nodePos is node pos of level level (level 0: the leaves).
 type nodePos struct{ level, pos int }
 
-// pathNodes lists the nodes of leaf i's path in a tree of n leaves, from
-// the leaf's sibling up.
-func pathNodes(n, i int) []nodePos {
-	var ps []nodePos
-	for j, w := 0, n; w > 1; j, w = j+1, (w+1)/2 {
-		if s := i ^ 1; s < w {
-			ps = append(ps, nodePos{j, s})
-		}
-		i >>= 1
-	}
-	return ps
-}
-
 // walkMulti walks the multi-proof of the leaves at positions pos
 // (ascending, distinct) of a tree of n leaves, holding vals, from the
 // leaves up, each level left to right: need(level, p) gives each node the
 // proof holds, in the proof's order, and walkMulti returns the root
-// merged from vals and those nodes.
+// merged from vals and those nodes. Unlike walkPath, one leaf's walk, it
+// merges known nodes with each other and asks for siblings as it goes.
 func walkMulti(n int, pos []int, vals [][32]byte, merge func(a, b [32]byte) [32]byte, need func(level, p int) ([32]byte, error)) ([32]byte, error) {
 	cur := slices.Clone(pos)
 	h := slices.Clone(vals)
@@ -216,7 +204,7 @@ func (t *Tree) MultiProof(indices []int) (MultiProof, error) {
 func pruned(n int, indices []int) [][]nodePos {
 	known := map[nodePos]bool{}
 	for _, i := range indices {
-		for j, w := 0, n; w > 1; j, w = j+1, (w+1)/2 {
+		for j, w := 0, n; w > 1; j, w = j+1, (w+1)/2 { // the leaf and its ancestors, not its path's siblings
 			known[nodePos{j, i >> j}] = true
 		}
 	}

@@ -46,7 +46,7 @@ func ParseRange(s string) (Range, error) {
 // check returns an error unless Count is a power of two and Index one of
 // its ranges, whatever the tree.
 func (r Range) check() error {
-	if r.Count < 1 || r.Count&(r.Count-1) != 0 {
+	if !powerOfTwo(r.Count) {
 		return fmt.Errorf("merkle: range %s: the count of ranges must be a power of two (1, 2, 4, ...)", r)
 	}
 	if r.Index < 0 || r.Index >= r.Count {
@@ -60,7 +60,7 @@ func (r Range) check() error {
 // count are not subtrees), Count a power of two from 1 to n, and Index
 // from 0 to Count-1.
 func (r Range) Check(n int) error {
-	if n < 1 || n&(n-1) != 0 {
+	if !powerOfTwo(n) {
 		return fmt.Errorf("merkle: range %s of a tree of %d leaves: ranges split a tree of a power of two of leaves (1, 2, 4, ...); build a tree of %d leaves whole (Build, BuildOn)", r, n, n)
 	}
 	if err := r.check(); err != nil {
@@ -101,7 +101,7 @@ func (r Range) Leaves(all [][32]byte) ([][32]byte, error) {
 // Range splits trees, and every leaf a digest the hash accepts.
 func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	n := len(leaves)
-	if n < 1 || n&(n-1) != 0 {
+	if !powerOfTwo(n) {
 		return [32]byte{}, fmt.Errorf("merkle: range of %d leaves: a range holds a power of two of leaves (1, 2, 4, ...)", n)
 	}
 	if n > 1 {
@@ -128,7 +128,7 @@ func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([
 // range was the whole tree) is the root itself.
 func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	m := len(roots)
-	if m < 1 || m&(m-1) != 0 {
+	if !powerOfTwo(m) {
 		return [32]byte{}, fmt.Errorf("merkle: combine %d subtree roots: want one per range, a power of two of them (1, 2, 4, ...)", m)
 	}
 	if hash == nil {
@@ -185,7 +185,7 @@ func JoinProofs(lower, upper Proof) (Proof, error) {
 // of p.Leaves leaves, one leaf allowed.
 func checkPiece(which string, p Proof) error {
 	n := p.Leaves
-	if n < 1 || n&(n-1) != 0 {
+	if !powerOfTwo(n) {
 		return fmt.Errorf("merkle: join: the %s proof states %d leaves: join takes proofs in trees of a power of two of leaves (1, 2, 4, ...), as Range splits them", which, n)
 	}
 	if depth := bits.Len(uint(n)) - 1; len(p.Path) != depth {

@@ -84,13 +84,5 @@ func recordLeavesCPU(leaves [][32]byte, records []byte, size int, hash RecordHas
 // builds mixed trees over records (BLAKE3 leaves and low levels, Rescue
 // above).
 func CommitRecords(ctx *wgpu.Context, records []byte, size int, hash RecordHash, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	c, err := NewCommitter(ctx, Uniform(hash), opts)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Release()
-	return c.CommitRecords(records, size, hash)
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitRecords(records, size, hash) })
 }
