@@ -30,8 +30,13 @@ fn gl_canon64(x: u64) -> u64 {
     return select(x, x - GL_P64, x >= GL_P64);
 }
 
+// gl_canon works on the words, as goldilocks.wgsl's does: a >= p only when
+// the high word is all ones and the low word is not zero, and then
+// a - p = (a.x - 1, 0). Two 32-bit compares and a decrement, where a 64-bit
+// compare and subtract take more.
 fn gl_canon(a: vec2<u32>) -> vec2<u32> {
-    return gl_from64(gl_canon64(gl_to64(a)));
+    let over = a.y == 0xffffffffu && a.x != 0u;
+    return select(a, vec2<u32>(a.x - 1u, 0u), over);
 }
 
 // gl_add: a carry out of 64 bits is worth 2^64 = 2^32 - 1 (mod p), and
@@ -47,7 +52,7 @@ fn gl_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let x = gl_to64(a);
     let y = gl_to64(b);
     let d = x - y;
-    return gl_from64(select(d, d - GL_EPS64, x < y));
+    return gl_from64(d - u64(select(0u, 0xffffffffu, x < y)));
 }
 
 fn gl_mul32(a: u32, b: u32) -> vec2<u32> {
@@ -59,7 +64,7 @@ fn gl_mul32(a: u32, b: u32) -> vec2<u32> {
 // 2^32 - 1 again, which cannot carry a second time.
 fn gl_reduce96_64(x: u64, hi: u32) -> u64 {
     let s = x + u64(hi) * GL_EPS64;
-    return select(s, s + GL_EPS64, s < x);
+    return s + u64(select(0u, 0xffffffffu, s < x));
 }
 
 fn gl_reduce96_lazy(lo: u32, mid: u32, hi: u32) -> vec2<u32> {
@@ -78,7 +83,7 @@ fn gl_reduce128_64(lo: u64, hi: u64) -> u64 {
     var t = lo - hh;
     // A borrow is worth -2^64 = -(2^32 - 1); then t >= 2^64 - 2^32 + 1,
     // so this cannot borrow again.
-    t = select(t, t - GL_EPS64, lo < hh);
+    t -= u64(select(0u, 0xffffffffu, lo < hh));
     return gl_reduce96_64(t, u32(hi & 0xfffffffflu));
 }
 
