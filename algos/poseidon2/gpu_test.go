@@ -15,11 +15,7 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 // the vectors of testdata, then the Go reference on fresh random batches
 // of odd sizes (hashtest.MatchReference).
 func TestImplementationsMatchReference(t *testing.T) {
-	var vectors []hashtest.Vector
-	for _, v := range allVectors(loadSpec(t)) {
-		vectors = append(vectors, hashtest.Vector{Fn: v.Fn, In: nums(t, v.Input), Want: nums(t, v.Output)})
-	}
-	hashtest.MatchReference(t, family, vectors)
+	hashtest.MatchReference(t, family, hashtest.Vectors(t, allVectors(loadSpec(t))))
 }
 
 // TestVariantNames checks the variants' names and default (the rest of

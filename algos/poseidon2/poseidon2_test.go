@@ -18,26 +18,20 @@ type spec struct {
 		Repo   string `json:"repo"`
 		Commit string `json:"commit"`
 	} `json:"source"`
-	Modulus         string     `json:"field_modulus"`
-	Width           int        `json:"state_width"`
-	Rate            int        `json:"rate"`
-	DigestSize      int        `json:"digest_size"`
-	Alpha           int        `json:"alpha"`
-	FullRounds      int        `json:"full_rounds"`
-	PartialRounds   int        `json:"partial_rounds"`
-	MDS4            [][]uint64 `json:"mds4"`
-	ExternalInitial [][]string `json:"external_initial"`
-	ExternalFinal   [][]string `json:"external_final"`
-	Internal        []string   `json:"internal"`
-	DiagM1          []string   `json:"matrix_diag_m1"`
-	Vectors         []vector   `json:"vectors"`
-	Computed        []vector   `json:"computed_vectors"`
-}
-
-type vector struct {
-	Fn     string   `json:"fn"`
-	Input  []string `json:"input"`
-	Output []string `json:"output"`
+	Modulus         string                `json:"field_modulus"`
+	Width           int                   `json:"state_width"`
+	Rate            int                   `json:"rate"`
+	DigestSize      int                   `json:"digest_size"`
+	Alpha           int                   `json:"alpha"`
+	FullRounds      int                   `json:"full_rounds"`
+	PartialRounds   int                   `json:"partial_rounds"`
+	MDS4            [][]uint64            `json:"mds4"`
+	ExternalInitial [][]string            `json:"external_initial"`
+	ExternalFinal   [][]string            `json:"external_final"`
+	Internal        []string              `json:"internal"`
+	DiagM1          []string              `json:"matrix_diag_m1"`
+	Vectors         []hashtest.JSONVector `json:"vectors"`
+	Computed        []hashtest.JSONVector `json:"computed_vectors"`
 }
 
 func loadSpec(t testing.TB) (s spec) {
@@ -49,7 +43,9 @@ func loadSpec(t testing.TB) (s spec) {
 var nums = hashtest.Nums
 
 // allVectors are the official vectors, then the computed ones.
-func allVectors(s spec) []vector { return append(append([]vector(nil), s.Vectors...), s.Computed...) }
+func allVectors(s spec) []hashtest.JSONVector {
+	return append(append([]hashtest.JSONVector(nil), s.Vectors...), s.Computed...)
+}
 
 func TestConstantsMatchSpec(t *testing.T) {
 	s := loadSpec(t)
@@ -103,24 +99,8 @@ func TestVectors(t *testing.T) {
 	require.Len(t, s.Vectors, 1, "Plonky3 has one width-12 Goldilocks vector")
 	seen := map[string]int{}
 	for i, v := range allVectors(s) {
-		in, want := nums(t, v.Input), nums(t, v.Output)
 		seen[v.Fn]++
-		switch v.Fn {
-		case "permutation":
-			st := [Width]uint64(in)
-			Permute(&st)
-			require.Equal(t, want, st[:], "vector %d", i)
-		case "merge":
-			got := Merge([4]uint64(in[:4]), [4]uint64(in[4:]))
-			require.Equal(t, want, got[:], "vector %d", i)
-			he := HashElements(in)
-			require.Equal(t, want, he[:], "vector %d: merge must equal hash_elements", i)
-		case "hash_elements":
-			got := HashElements(in)
-			require.Equal(t, want, got[:], "vector %d (%d elements)", i, len(in))
-		default:
-			t.Fatalf("vector %d: unknown fn %q", i, v.Fn)
-		}
+		family.CheckReference(t, i, v.Vector(t))
 	}
 	require.Equal(t, map[string]int{"permutation": 9, "merge": 5, "hash_elements": 14}, seen)
 }

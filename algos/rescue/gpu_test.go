@@ -16,11 +16,7 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 // the last level of a tree), then odd batches of merges, permutations and
 // hashes over one to three blocks (hashtest.MatchReference).
 func TestImplementationsMatchReference(t *testing.T) {
-	var vectors []hashtest.Vector
-	for _, v := range loadSpec(t).Vectors {
-		vectors = append(vectors, hashtest.Vector{Fn: v.Fn, In: nums(t, v.Input), Want: nums(t, v.Output)})
-	}
-	hashtest.MatchReference(t, family, vectors)
+	hashtest.MatchReference(t, family, hashtest.Vectors(t, loadSpec(t).Vectors))
 }
 
 // TestVariantNames checks the variants' names and default (the rest of

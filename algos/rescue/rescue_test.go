@@ -13,15 +13,8 @@ import (
 // spec is the part of testdata/rp64_256.json the tests read.
 type spec struct {
 	hashtest.RescueSpec
-	Vectors    []vector `json:"vectors"`
-	Components []vector `json:"component_vectors"`
-}
-
-type vector struct {
-	Fn     string   `json:"fn"`
-	Input  []string `json:"input"`
-	Output []string `json:"output"`
-	Root   []string `json:"root"`
+	Vectors    []hashtest.JSONVector `json:"vectors"`
+	Components []hashtest.JSONVector `json:"component_vectors"`
 }
 
 func loadSpec(t testing.TB) (s spec) {
@@ -49,42 +42,30 @@ func TestVectors(t *testing.T) {
 	s := loadSpec(t)
 	seen := map[string]int{}
 	for i, v := range s.Vectors {
-		in, want := nums(t, v.Input), nums(t, v.Output)
 		seen[v.Fn]++
-		switch v.Fn {
-		case "permutation":
-			st := [Width]uint64(in)
-			Permute(&st)
-			require.Equal(t, want, st[:], "vector %d", i)
-		case "hash_elements":
-			got := HashElements(in)
-			require.Equal(t, want, got[:], "vector %d (%d elements)", i, len(in))
-		case "merge":
-			got := Merge([4]uint64(in[:4]), [4]uint64(in[4:]))
-			require.Equal(t, want, got[:], "vector %d", i)
-			he := HashElements(in)
-			require.Equal(t, want, he[:], "vector %d: merge must equal hash_elements", i)
-		case "merklize":
-			n := len(in) / 4
-			nodes := make([][4]uint64, n)
-			for k := n - 1; k >= 1; k-- {
-				child := func(c int) [4]uint64 {
-					if c >= n {
-						return [4]uint64(in[4*(c-n):])
-					}
-					return nodes[c]
-				}
-				nodes[k] = Merge(child(2*k), child(2*k+1))
-			}
-			var flat []uint64
-			for _, d := range nodes {
-				flat = append(flat, d[:]...)
-			}
-			require.Equal(t, want, flat, "vector %d", i)
-			require.Equal(t, nums(t, v.Root), nodes[1][:])
-		default:
-			t.Fatalf("vector %d: unknown fn %q", i, v.Fn)
+		if v.Fn != "merklize" {
+			family.CheckReference(t, i, v.Vector(t))
+			continue
 		}
+		// The whole tree over the leaves, in heap order: nodes[1] is the root.
+		in, want := nums(t, v.Input), nums(t, v.Output)
+		n := len(in) / 4
+		nodes := make([][4]uint64, n)
+		for k := n - 1; k >= 1; k-- {
+			child := func(c int) [4]uint64 {
+				if c >= n {
+					return [4]uint64(in[4*(c-n):])
+				}
+				return nodes[c]
+			}
+			nodes[k] = Merge(child(2*k), child(2*k+1))
+		}
+		var flat []uint64
+		for _, d := range nodes {
+			flat = append(flat, d[:]...)
+		}
+		require.Equal(t, want, flat, "vector %d", i)
+		require.Equal(t, nums(t, v.Root), nodes[1][:])
 	}
 	require.Equal(t, 17, len(s.Vectors))
 	require.Equal(t, map[string]int{"permutation": 3, "hash_elements": 10, "merge": 3, "merklize": 1}, seen)

@@ -19,10 +19,7 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 // of lengths around the rate (hashtest.MatchReference).
 func TestImplementationsMatchReference(t *testing.T) {
 	s := loadSpec(t)
-	var vectors []hashtest.Vector
-	for _, v := range s.Vectors {
-		vectors = append(vectors, hashtest.Vector{Fn: v.Fn, In: nums(t, v.Input), Want: nums(t, v.Output)})
-	}
+	vectors := hashtest.Vectors(t, s.Vectors)
 	chain := s.chain(t)
 	var in, want []uint64
 	for d := range len(chain) - 1 {

@@ -2,13 +2,12 @@ package rpo_test
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
+	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/internal/gputest"
@@ -26,21 +25,15 @@ var (
 // EMPTY_SUBTREES).
 func emptyRoots(t testing.TB) [][32]byte {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/rpo256.json")
-	require.NoError(t, err)
 	var s struct {
 		MergeChain struct {
 			Chain [][]string `json:"chain"`
 		} `json:"merge_chain"`
 	}
-	require.NoError(t, json.Unmarshal(raw, &s))
+	hashtest.LoadJSON(t, "../../testdata/rpo256.json", &s)
 	roots := make([][32]byte, len(s.MergeChain.Chain))
 	for d, el := range s.MergeChain.Chain {
-		for j, e := range el {
-			v, err := strconv.ParseUint(e, 10, 64)
-			require.NoError(t, err)
-			binary.LittleEndian.PutUint64(roots[d][8*j:], v)
-		}
+		roots[d] = goldilocks.DigestBytes([4]uint64(hashtest.Nums(t, el)))
 	}
 	return roots
 }

@@ -15,16 +15,10 @@ import (
 // spec is the part of testdata/rpo256.json the tests read.
 type spec struct {
 	hashtest.RescueSpec
-	Vectors    []vector `json:"vectors"`
+	Vectors    []hashtest.JSONVector `json:"vectors"`
 	MergeChain struct {
 		Chain [][]string `json:"chain"`
 	} `json:"merge_chain"`
-}
-
-type vector struct {
-	Fn     string   `json:"fn"`
-	Input  []string `json:"input"`
-	Output []string `json:"output"`
 }
 
 func loadSpec(t testing.TB) (s spec) {
@@ -66,20 +60,8 @@ func TestVectors(t *testing.T) {
 	s := loadSpec(t)
 	seen := map[string]int{}
 	for i, v := range s.Vectors {
-		in, want := nums(t, v.Input), nums(t, v.Output)
 		seen[v.Fn]++
-		switch v.Fn {
-		case "hash_elements":
-			got := HashElements(in)
-			require.Equal(t, want, got[:], "vector %d (%d elements)", i, len(in))
-		case "merge":
-			got := Merge([4]uint64(in[:4]), [4]uint64(in[4:]))
-			require.Equal(t, want, got[:], "vector %d", i)
-			he := HashElements(in)
-			require.Equal(t, want, he[:], "vector %d: merge must equal hash_elements", i)
-		default:
-			t.Fatalf("vector %d: unknown fn %q", i, v.Fn)
-		}
+		family.CheckReference(t, i, v.Vector(t))
 	}
 	require.Equal(t, map[string]int{"hash_elements": 19, "merge": 1}, seen)
 	c := s.chain(t)

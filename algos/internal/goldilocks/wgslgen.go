@@ -2,6 +2,7 @@ package goldilocks
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,12 +42,16 @@ func ArkFunc(b *bytes.Buffer, name string, rows [][Width]uint64) {
 	fmt.Fprintf(b, "\t}\n}\n\n")
 }
 
-// WriteFiles writes each of files into dir, for the generator commands.
-func WriteFiles(dir string, files map[string][]byte) error {
+// Generate is the main of the generator commands: it writes each of files
+// into the directory its -dir flag names (wgsl by default) and exits with
+// status 1 on an error.
+func Generate(files map[string][]byte) {
+	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
+	flag.Parse()
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
-			return err
+		if err := os.WriteFile(filepath.Join(*dir, name), text, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
 		}
 	}
-	return nil
 }

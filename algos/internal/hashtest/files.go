@@ -20,6 +20,55 @@ func LoadJSON(t testing.TB, path string, v any) {
 	require.NoError(t, json.Unmarshal(raw, v))
 }
 
+// JSONVector is a known answer as the test vector files list it: Fn is
+// one of Vector's, Input and Output its elements, and Root, in a
+// "merklize" vector, the tree's root.
+type JSONVector struct {
+	Fn     string   `json:"fn"`
+	Input  []string `json:"input"`
+	Output []string `json:"output"`
+	Root   []string `json:"root"`
+}
+
+// Vector parses v's elements.
+func (v JSONVector) Vector(t testing.TB) Vector {
+	return Vector{Fn: v.Fn, In: Nums(t, v.Input), Want: Nums(t, v.Output)}
+}
+
+// Vectors parses the elements of every vector of vs.
+func Vectors(t testing.TB, vs []JSONVector) []Vector {
+	out := make([]Vector, len(vs))
+	for i, v := range vs {
+		out[i] = v.Vector(t)
+	}
+	return out
+}
+
+// CheckReference checks vector i on f's Go reference: Permute for
+// "permutation", HashElements for "hash_elements", and Merge of the one
+// pair of a "merge", which must equal HashElements of its eight elements
+// too. Any other function fails the test.
+func (f *Family) CheckReference(t *testing.T, i int, vec Vector) {
+	t.Helper()
+	in, want := vec.In, vec.Want
+	switch vec.Fn {
+	case "permutation":
+		st := [12]uint64(in)
+		f.Permute(&st)
+		require.Equal(t, want, st[:], "vector %d", i)
+	case "hash_elements":
+		got := f.HashElements(in)
+		require.Equal(t, want, got[:], "vector %d (%d elements)", i, len(in))
+	case "merge":
+		got := f.Merge([4]uint64(in[:4]), [4]uint64(in[4:]))
+		require.Equal(t, want, got[:], "vector %d", i)
+		he := f.HashElements(in)
+		require.Equal(t, want, he[:], "vector %d: merge must equal hash_elements", i)
+	default:
+		t.Fatalf("vector %d: unknown fn %q", i, vec.Fn)
+	}
+}
+
 // GeneratedFresh fails when a file of files, what package pkg's generator
 // ("algos/rescue") writes into wgsl/, differs from the embedded file or
 // from the one in dir (the test's path to wgsl/): the file was not

@@ -7,19 +7,8 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
 )
 
-func main() {
-	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
-	flag.Parse()
-	if err := goldilocks.WriteFiles(*dir, params.Files()); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
-	}
-}
+func main() { goldilocks.Generate(params.Files()) }
