@@ -424,14 +424,8 @@ func buildOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*T
 // parts' timings summed.
 func onParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options, fn func(a int, part [][32]byte, o Options) error) (*layout, wgpu.Timing, error) {
 	var total wgpu.Timing
-	if g == nil {
-		return nil, total, fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
-	}
-	if err := CheckSize(len(leaves)); err != nil {
+	if err := checkOn(g, len(leaves), hash); err != nil {
 		return nil, total, err
-	}
-	if hash == nil {
-		return nil, total, errNoHash
 	}
 	l := newLayout(len(leaves))
 	err := parts(l.n, func(a, lo int) error {

@@ -91,6 +91,21 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 	return &Tree{hash: hash, leaves: leaves, nodes: nodes}, nil
 }
 
+// checkOn returns an error unless g is a Group, n a tree size and hash
+// given: what RootOn and BuildOn check first, for any count.
+func checkOn(g *wgpu.Group, n int, hash Hash) error {
+	if g == nil {
+		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+	}
+	if err := CheckSize(n); err != nil {
+		return err
+	}
+	if hash == nil {
+		return errNoHash
+	}
+	return nil
+}
+
 // onGroup checks the tree, splits it into ranges over g's devices, runs
 // rangeFn on each with its member's Builder (one per member, kept from
 // range to range, told that the leaves are checked), then topFn on the
@@ -99,15 +114,9 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	rangeFn func(member int, b *Builder, r Range, part [][32]byte) ([32]byte, error),
 	topFn func(ctx *wgpu.Context, roots [][32]byte, o Options) error) error {
-	if g == nil {
-		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
-	}
 	n := len(leaves)
-	if err := CheckSize(n); err != nil {
+	if err := checkOn(g, n, hash); err != nil {
 		return err
-	}
-	if hash == nil {
-		return errNoHash
 	}
 	if _, _, err := settings(hash, opts, n); err != nil {
 		return err

@@ -397,16 +397,27 @@ func checkFormat(what, want, format string, version *int, required bool) error {
 	return nil
 }
 
-// setJSON is the JSON form of MultiProof and PrunedProof, as read.
+// setJSON is the JSON form of MultiProof and PrunedProof, as read and
+// written: a form holds either nodes or paths, and writes the other as
+// absent.
 type setJSON struct {
 	Format  string      `json:"format"`
 	Version *int        `json:"version"`
 	Leaves  *int        `json:"leaves"`
 	Indices []int       `json:"indices"`
 	Values  []string    `json:"values"`
-	Nodes   *[]string   `json:"nodes"`
-	Paths   *[][]string `json:"paths"`
+	Nodes   *[]string   `json:"nodes,omitempty"`
+	Paths   *[][]string `json:"paths,omitempty"`
 	Root    string      `json:"root"`
+}
+
+// marshalSet writes the form format of a proof of n leaves; j holds its
+// nodes or its paths.
+func marshalSet(j setJSON, format string, n int, indices []int, values [][32]byte, root [32]byte) ([]byte, error) {
+	version := formatVersion
+	j.Format, j.Version, j.Leaves = format, &version, &n
+	j.Indices, j.Values, j.Root = nonNil(indices), hexDigests(values), hex.EncodeToString(root[:])
+	return json.Marshal(j)
 }
 
 // read parses b as the form format (what names it in errors), checking
@@ -455,15 +466,8 @@ func parseDigests(what string, ss []string) ([][32]byte, error) {
 
 // MarshalJSON writes the multi-proof's JSON form.
 func (mp MultiProof) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Format  string   `json:"format"`
-		Version int      `json:"version"`
-		Leaves  int      `json:"leaves"`
-		Indices []int    `json:"indices"`
-		Values  []string `json:"values"`
-		Nodes   []string `json:"nodes"`
-		Root    string   `json:"root"`
-	}{formatMulti, formatVersion, mp.Leaves, nonNil(mp.Indices), hexDigests(mp.Values), hexDigests(mp.Nodes), hex.EncodeToString(mp.Root[:])})
+	nodes := hexDigests(mp.Nodes)
+	return marshalSet(setJSON{Nodes: &nodes}, formatMulti, mp.Leaves, mp.Indices, mp.Values, mp.Root)
 }
 
 // UnmarshalJSON reads the multi-proof's JSON form: "format": "multi" and
@@ -488,15 +492,7 @@ func (pp PrunedProof) MarshalJSON() ([]byte, error) {
 	for k := range pp.Paths {
 		paths[k] = hexDigests(pp.Paths[k])
 	}
-	return json.Marshal(struct {
-		Format  string     `json:"format"`
-		Version int        `json:"version"`
-		Leaves  int        `json:"leaves"`
-		Indices []int      `json:"indices"`
-		Values  []string   `json:"values"`
-		Paths   [][]string `json:"paths"`
-		Root    string     `json:"root"`
-	}{formatPruned, formatVersion, pp.Leaves, nonNil(pp.Indices), hexDigests(pp.Values), paths, hex.EncodeToString(pp.Root[:])})
+	return marshalSet(setJSON{Paths: &paths}, formatPruned, pp.Leaves, pp.Indices, pp.Values, pp.Root)
 }
 
 // UnmarshalJSON reads the pruned paths' JSON form: "format": "pruned" and
