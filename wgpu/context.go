@@ -661,7 +661,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	c.device, c.native = dev, native
 	c.queue = dev.GetQueue()
-	c.info.TimestampPeriod = timestampPeriod(c.queue)
+	c.info.TimestampPeriod = float64(c.queue.GetTimestampPeriod())
 	if c.info.Timestamps {
 		tm, err := newTimer(dev)
 		if err != nil {

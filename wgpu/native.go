@@ -130,13 +130,6 @@ static WGPUShaderModule wgc_shader_module(WGPUDevice device, char const *label, 
 	return wgpuDeviceCreateShaderModuleTrusted(device, &desc, checks);
 }
 
-// wgc_push_scope opens an error scope (validation or out-of-memory;
-// wgpu-native aborts on an internal one: such errors reach the uncaptured
-// handler).
-static void wgc_push_scope(WGPUDevice device, WGPUErrorFilter filter) {
-	wgpuDevicePushErrorScope(device, filter);
-}
-
 static void wgc_pop_scope(WGPUDevice device, wgc_scope *scope) {
 	WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
 	cb.mode = WGPUCallbackMode_AllowSpontaneous;
@@ -174,8 +167,6 @@ static void wgc_mark_lost(wgc_device *d, char const *msg) {
 	strncpy(d->lost_message, msg, sizeof d->lost_message - 1);
 	__atomic_store_n(&d->lost, 1, __ATOMIC_SEQ_CST);
 }
-
-static float wgc_timestamp_period(WGPUQueue q) { return wgpuQueueGetTimestampPeriod(q); }
 */
 import "C"
 
@@ -204,8 +195,6 @@ func wrap[T any](handle unsafe.Pointer) *T {
 }
 
 func deviceRef(d *gpu.Device) C.WGPUDevice { return C.WGPUDevice(ref(d)) }
-
-func queueRef(q *gpu.Queue) C.WGPUQueue { return C.WGPUQueue(ref(q)) }
 
 // createInstance creates an instance of the given backends. The GL
 // backend is asked for an OpenGL ES 3.1 context (compute shaders' minimum;
@@ -363,10 +352,12 @@ func errorTypeName(t int) string {
 // inErrorScope runs fn inside an error scope of the given filter and
 // returns fn's error or what the scope caught: buffer creation that the
 // device cannot satisfy (out-of-memory), a shader that does not compile
-// (validation), which would otherwise be fatal uncaptured errors.
+// (validation), which would otherwise be fatal uncaptured errors. The
+// filter is validation or out-of-memory: wgpu-native aborts on an internal
+// one (such errors reach the uncaptured handler).
 func inErrorScope(dev *gpu.Device, filter C.WGPUErrorFilter, fn func() error) error {
 	ref := deviceRef(dev)
-	C.wgc_push_scope(ref, filter)
+	C.wgpuDevicePushErrorScope(ref, filter)
 	err := fn()
 	var s C.wgc_scope
 	C.wgc_pop_scope(ref, &s)
@@ -450,12 +441,6 @@ func createShaderModule(dev *gpu.Device, label, src string, checks shaderChecks)
 		return nil, errors.New("the device returned no shader module")
 	}
 	return wrap[gpu.ShaderModule](unsafe.Pointer(m)), nil
-}
-
-// timestampPeriod returns the nanoseconds per timestamp tick of q's
-// device.
-func timestampPeriod(q *gpu.Queue) float64 {
-	return float64(C.wgc_timestamp_period(queueRef(q)))
 }
 
 // badBufferForTest makes an uncaptured validation error on c's device.

@@ -25,7 +25,7 @@ func TestNativeHandles(t *testing.T) {
 			ctx := openForTest(t, backend)
 			defer ctx.Close()
 			require.NotNil(t, deviceRef(ctx.device))
-			require.NotNil(t, queueRef(ctx.queue))
+			require.NotNil(t, ref(ctx.queue))
 			lim := ctx.device.GetLimits()
 			require.Equal(t, ctx.Limits().MaxBufferSize, lim.MaxBufferSize)
 			require.Greater(t, ctx.Info().TimestampPeriod, 0.0, "timestamp period")
