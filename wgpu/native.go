@@ -89,16 +89,6 @@ static wgc_device *wgc_request_device(WGPUAdapter adapter, WGPUFeatureName const
 	return d;
 }
 
-static int wgc_take_errors(wgc_device *d, int *type, char *msg, size_t cap) {
-	int n = d->errors;
-	if (n == 0) return 0;
-	*type = d->error_type;
-	strncpy(msg, d->error, cap - 1);
-	msg[cap - 1] = 0;
-	d->errors = 0;
-	return n;
-}
-
 static int wgc_lost_now(wgc_device *d) { return __atomic_load_n(&d->lost, __ATOMIC_SEQ_CST); }
 
 typedef struct {
@@ -324,17 +314,18 @@ func (n nativeDevice) takeError() error {
 	if err := n.lostError(); err != nil {
 		return err
 	}
-	var typ C.int
-	var msg [2048]C.char
-	count := C.wgc_take_errors(n.d, &typ, &msg[0], C.size_t(len(msg)))
+	// Read in place: the handler runs inside the device calls of the
+	// goroutine that holds the Context's lock, as this does.
+	count := int(n.d.errors)
 	if count == 0 {
 		return nil
 	}
-	text := strings.TrimSpace(C.GoString(&msg[0]))
+	n.d.errors = 0
+	text := strings.TrimSpace(C.GoString(&n.d.error[0]))
 	if count > 1 {
 		text += fmt.Sprintf(" (and %d more errors)", count-1)
 	}
-	return fmt.Errorf("%s error: %s", errorTypeName(int(typ)), text)
+	return fmt.Errorf("%s error: %s", errorTypeName(int(n.d.error_type)), text)
 }
 
 func errorTypeName(t int) string {
