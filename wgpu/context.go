@@ -278,9 +278,6 @@ type Context struct {
 	device    *gpu.Device
 	native    nativeDevice // errors no scope caught, device loss
 	queue     *gpu.Queue
-	// shaderFeatures are the optional features enabled on the device that
-	// shaders may use (wgsl.Module.Features).
-	shaderFeatures []string
 	// mappablePrimary: the device may map buffers of any usage
 	// (TransferOptions.MapWriteUploads).
 	mappablePrimary bool
@@ -649,11 +646,9 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	if int64 {
 		features = append(features, gpu.NativeFeatureShaderInt64)
-		c.shaderFeatures = append(c.shaderFeatures, "shader-int64")
 	}
 	if subgroups {
 		features = append(features, gpu.NativeFeatureSubgroup)
-		c.shaderFeatures = append(c.shaderFeatures, "subgroups")
 	}
 	dev, native, err := requestDevice(adapter, features, limits)
 	if err != nil {
@@ -661,7 +656,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	c.device, c.native = dev, native
 	c.queue = dev.GetQueue()
-	c.info.TimestampPeriod = timestampPeriod(c.queue)
+	c.info.TimestampPeriod = float64(c.queue.GetTimestampPeriod())
 	if c.info.Timestamps {
 		tm, err := newTimer(dev)
 		if err != nil {
@@ -696,7 +691,20 @@ func (c *Context) ShaderFeatures() []string {
 	if c == nil {
 		return nil
 	}
-	return append([]string(nil), c.shaderFeatures...)
+	return c.shaderFeatures()
+}
+
+// shaderFeatures lists the optional features enabled on the device that
+// shaders may use (wgsl.Module.Features): those its idle key records.
+func (c *Context) shaderFeatures() []string {
+	var features []string
+	if c.key.int64 {
+		features = append(features, "shader-int64")
+	}
+	if c.key.subgroups {
+		features = append(features, "subgroups")
+	}
+	return features
 }
 
 // Limits returns the limits granted to the device (zero for nil).
@@ -777,7 +785,7 @@ var (
 // park moves c's device into a fresh Context in the idle pool; c stays
 // closed. Callers hold c.mu.
 func (c *Context) park() {
-	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, shaderFeatures: c.shaderFeatures, mappablePrimary: c.mappablePrimary, info: c.info,
+	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, mappablePrimary: c.mappablePrimary, info: c.info,
 		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms}
 	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()

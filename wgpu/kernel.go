@@ -103,7 +103,7 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	}
 	module := c.modules[id]
 	if module == nil {
-		variant, src, err := ModuleFor(spec.Module, c.shaderFeatures)
+		variant, src, err := ModuleFor(spec.Module, c.shaderFeatures())
 		if err != nil {
 			return nil, fmt.Errorf("wgpu: %s: %w", op, err)
 		}

@@ -89,16 +89,6 @@ static wgc_device *wgc_request_device(WGPUAdapter adapter, WGPUFeatureName const
 	return d;
 }
 
-static int wgc_take_errors(wgc_device *d, int *type, char *msg, size_t cap) {
-	int n = d->errors;
-	if (n == 0) return 0;
-	*type = d->error_type;
-	strncpy(msg, d->error, cap - 1);
-	msg[cap - 1] = 0;
-	d->errors = 0;
-	return n;
-}
-
 static int wgc_lost_now(wgc_device *d) { return __atomic_load_n(&d->lost, __ATOMIC_SEQ_CST); }
 
 typedef struct {
@@ -128,13 +118,6 @@ static WGPUShaderModule wgc_shader_module(WGPUDevice device, char const *label, 
 	desc.label.data = label;
 	desc.label.length = WGPU_STRLEN;
 	return wgpuDeviceCreateShaderModuleTrusted(device, &desc, checks);
-}
-
-// wgc_push_scope opens an error scope (validation or out-of-memory;
-// wgpu-native aborts on an internal one: such errors reach the uncaptured
-// handler).
-static void wgc_push_scope(WGPUDevice device, WGPUErrorFilter filter) {
-	wgpuDevicePushErrorScope(device, filter);
 }
 
 static void wgc_pop_scope(WGPUDevice device, wgc_scope *scope) {
@@ -174,8 +157,6 @@ static void wgc_mark_lost(wgc_device *d, char const *msg) {
 	strncpy(d->lost_message, msg, sizeof d->lost_message - 1);
 	__atomic_store_n(&d->lost, 1, __ATOMIC_SEQ_CST);
 }
-
-static float wgc_timestamp_period(WGPUQueue q) { return wgpuQueueGetTimestampPeriod(q); }
 */
 import "C"
 
@@ -204,8 +185,6 @@ func wrap[T any](handle unsafe.Pointer) *T {
 }
 
 func deviceRef(d *gpu.Device) C.WGPUDevice { return C.WGPUDevice(ref(d)) }
-
-func queueRef(q *gpu.Queue) C.WGPUQueue { return C.WGPUQueue(ref(q)) }
 
 // createInstance creates an instance of the given backends. The GL
 // backend is asked for an OpenGL ES 3.1 context (compute shaders' minimum;
@@ -335,17 +314,18 @@ func (n nativeDevice) takeError() error {
 	if err := n.lostError(); err != nil {
 		return err
 	}
-	var typ C.int
-	var msg [2048]C.char
-	count := C.wgc_take_errors(n.d, &typ, &msg[0], C.size_t(len(msg)))
+	// Read in place: the handler runs inside the device calls of the
+	// goroutine that holds the Context's lock, as this does.
+	count := int(n.d.errors)
 	if count == 0 {
 		return nil
 	}
-	text := strings.TrimSpace(C.GoString(&msg[0]))
+	n.d.errors = 0
+	text := strings.TrimSpace(C.GoString(&n.d.error[0]))
 	if count > 1 {
 		text += fmt.Sprintf(" (and %d more errors)", count-1)
 	}
-	return fmt.Errorf("%s error: %s", errorTypeName(int(typ)), text)
+	return fmt.Errorf("%s error: %s", errorTypeName(int(n.d.error_type)), text)
 }
 
 func errorTypeName(t int) string {
@@ -363,10 +343,12 @@ func errorTypeName(t int) string {
 // inErrorScope runs fn inside an error scope of the given filter and
 // returns fn's error or what the scope caught: buffer creation that the
 // device cannot satisfy (out-of-memory), a shader that does not compile
-// (validation), which would otherwise be fatal uncaptured errors.
+// (validation), which would otherwise be fatal uncaptured errors. The
+// filter is validation or out-of-memory: wgpu-native aborts on an internal
+// one (such errors reach the uncaptured handler).
 func inErrorScope(dev *gpu.Device, filter C.WGPUErrorFilter, fn func() error) error {
 	ref := deviceRef(dev)
-	C.wgc_push_scope(ref, filter)
+	C.wgpuDevicePushErrorScope(ref, filter)
 	err := fn()
 	var s C.wgc_scope
 	C.wgc_pop_scope(ref, &s)
@@ -450,12 +432,6 @@ func createShaderModule(dev *gpu.Device, label, src string, checks shaderChecks)
 		return nil, errors.New("the device returned no shader module")
 	}
 	return wrap[gpu.ShaderModule](unsafe.Pointer(m)), nil
-}
-
-// timestampPeriod returns the nanoseconds per timestamp tick of q's
-// device.
-func timestampPeriod(q *gpu.Queue) float64 {
-	return float64(C.wgc_timestamp_period(queueRef(q)))
 }
 
 // badBufferForTest makes an uncaptured validation error on c's device.

@@ -25,7 +25,7 @@ func TestNativeHandles(t *testing.T) {
 			ctx := openForTest(t, backend)
 			defer ctx.Close()
 			require.NotNil(t, deviceRef(ctx.device))
-			require.NotNil(t, queueRef(ctx.queue))
+			require.NotNil(t, ref(ctx.queue))
 			lim := ctx.device.GetLimits()
 			require.Equal(t, ctx.Limits().MaxBufferSize, lim.MaxBufferSize)
 			require.Greater(t, ctx.Info().TimestampPeriod, 0.0, "timestamp period")
@@ -78,6 +78,34 @@ func TestDeviceLost(t *testing.T) {
 			b2.Release()
 		})
 	}
+}
+
+// lostFrom reads a loss from the text of a failed call: that error
+// becomes ErrDeviceLost with the call's message, and the device stays lost
+// for every later call (the first message kept); other errors pass
+// through until then, and a Context without a native device passes all
+// through.
+func TestLostFrom(t *testing.T) {
+	ctx := openForTest(t, "vulkan")
+	require.NoError(t, ctx.lostFrom(nil))
+	other := errors.New("validation error: binding too large")
+	require.Equal(t, other, ctx.lostFrom(other))
+	require.NoError(t, ctx.native.lostError(), "an unrelated error is no loss")
+
+	lost := errors.New("wgpu.(*Device).TryCreateBuffer: Validation Error\n\nCaused by:\n  Parent Device is lost\n")
+	err := ctx.lostFrom(lost)
+	require.ErrorIs(t, err, ErrDeviceLost)
+	require.Contains(t, err.Error(), "Parent Device is lost")
+	require.Contains(t, err.Error(), "unknown reason")
+	require.ErrorIs(t, ctx.native.lostError(), ErrDeviceLost, "marked for later calls")
+	require.ErrorIs(t, ctx.lostFrom(other), ErrDeviceLost, "once lost, every failure is the loss")
+	require.NotContains(t, ctx.lostFrom(errors.New("device is lost, again")).Error(), "again", "the first message is kept")
+	_, err = ctx.NewBuffer("after loss", 64)
+	require.ErrorIs(t, err, ErrDeviceLost)
+	require.NoError(t, ctx.Close())
+
+	var bare Context
+	require.Equal(t, lost, bare.lostFrom(lost))
 }
 
 func TestShaderCompileErrorIsReturned(t *testing.T) {

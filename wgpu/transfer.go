@@ -48,17 +48,20 @@ type stagingPool struct {
 	// hostUploads: upload staging is MAP_READ | COPY_SRC, written through
 	// a read mapping (TransferOptions.MapWriteUploads says where and why).
 	hostUploads bool
-	// upMode is how upload staging is mapped.
-	upMode gpu.MapMode
+}
+
+// upMode is how upload staging is mapped: for reading where it is in
+// host memory (hostUploads), else for writing.
+func (p *stagingPool) upMode() gpu.MapMode {
+	if p.hostUploads {
+		return gpu.MapModeRead
+	}
+	return gpu.MapModeWrite
 }
 
 func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
 	p.hostUploads = !o.MapWriteUploads && c.mappablePrimary && c.info.Backend == "vulkan"
-	p.upMode = gpu.MapModeWrite
-	if p.hostUploads {
-		p.upMode = gpu.MapModeRead
-	}
 	if p.slotSz == 0 {
 		p.slotSz = stagingSlot
 	}
@@ -108,42 +111,40 @@ func (p *stagingPool) slot(ring *[]*slot, i int, size uint64, upload bool) (*slo
 	for len(*ring) <= i {
 		*ring = append(*ring, nil)
 	}
-	if s := (*ring)[i]; s != nil {
-		if s.size >= size {
-			if upload {
-				return s, p.waitMapped(s, p.upMode)
-			}
-			return s, nil
-		}
+	s := (*ring)[i]
+	if s != nil && s.size < size {
 		// Waits for any copy still reading or writing it.
 		if err := p.c.waitIdle(); err != nil {
 			return nil, err
 		}
 		s.buf.Release()
-		(*ring)[i] = nil
+		(*ring)[i], s = nil, nil
 	}
-	desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopyDst, Size: size}
-	switch {
-	case upload && p.hostUploads:
-		desc = &gpu.BufferDescriptor{Label: "upload staging (host)", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopySrc, Size: size}
-	case upload:
-		desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsageMapWrite | gpu.BufferUsageCopySrc, Size: size, MappedAtCreation: true}
+	if s == nil {
+		desc := &gpu.BufferDescriptor{Label: "download staging", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopyDst, Size: size}
+		switch {
+		case upload && p.hostUploads:
+			desc = &gpu.BufferDescriptor{Label: "upload staging (host)", Usage: gpu.BufferUsageMapRead | gpu.BufferUsageCopySrc, Size: size}
+		case upload:
+			desc = &gpu.BufferDescriptor{Label: "upload staging", Usage: gpu.BufferUsageMapWrite | gpu.BufferUsageCopySrc, Size: size, MappedAtCreation: true}
+		}
+		end := Span("create staging")
+		buf, err := p.c.createBuffer(desc)
+		end(int64(size))
+		if err != nil {
+			return nil, err
+		}
+		s = &slot{buf: buf, size: size, mapped: desc.MappedAtCreation}
+		(*ring)[i] = s
 	}
-	end := Span("create staging")
-	buf, err := p.c.createBuffer(desc)
-	end(int64(size))
-	if err != nil {
-		return nil, err
-	}
-	s := &slot{buf: buf, size: size, mapped: desc.MappedAtCreation}
-	(*ring)[i] = s
 	if upload {
-		return s, p.waitMapped(s, p.upMode)
+		return s, p.waitMapped(s, p.upMode())
 	}
 	return s, nil
 }
 
-// upSlot returns upload slot i, at least size bytes, mapped for writing.
+// upSlot returns upload slot i, at least size bytes, mapped for the host
+// to write.
 func (p *stagingPool) upSlot(i int, size uint64) (*slot, error) {
 	return p.slot(&p.up, i, size, true)
 }
