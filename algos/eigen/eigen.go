@@ -64,7 +64,10 @@ type Options struct {
 	// with the next round's row sums. The default (false) never writes M:
 	// round k's row sums of V⁻¹AV are Σ_c A[r][c]·v[c] / v[r], which are the
 	// same numbers (D⁻¹MD composed over the rounds is V⁻¹AV, the scalars m
-	// cancelling) for half the memory traffic.
+	// cancelling) for half the memory traffic. Where v's components fall
+	// below float32's range, and the implicit row sums with them are not
+	// finite or do not converge, the Solver solves again in the explicit
+	// form, whose answer is then the one returned.
 	Explicit bool
 	// Unfused, with Explicit, runs the transform as its own kernel before
 	// the row sums, to measure what fusing saves.
