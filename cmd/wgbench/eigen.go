@@ -114,6 +114,9 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 			} else {
 				r, err = eigen.MaxEigen(ctx, m, size, opts)
 			}
+			if err == nil {
+				err = finiteResult(r)
+			}
 			if err != nil {
 				return err
 			}
@@ -179,6 +182,26 @@ func printEigen(out io.Writer, r eigen.Result, where string, elapsed time.Durati
 		fmt.Fprintf(out, " %.6g", x)
 	}
 	fmt.Fprintln(out)
+}
+
+// finiteResult returns an error unless every number of r is finite: JSON
+// has no NaN, and a table of NaN answers nothing. The library solves a
+// matrix it accepted to finite numbers; this keeps a failure of that
+// from being printed as a result.
+func finiteResult(r eigen.Result) error {
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	switch {
+	case bad(r.Value):
+		return fmt.Errorf("eigen: the method ended with eigenvalue %g after %d updates, not a number: nothing printed (--explicit or --backend cpu solve it another way)", r.Value, r.Iterations)
+	case bad(r.Spread):
+		return fmt.Errorf("eigen: the method ended with row sums differing by %g after %d updates, not a number: nothing printed (--explicit or --backend cpu solve it another way)", r.Spread, r.Iterations)
+	}
+	for i, x := range r.Vector {
+		if bad(x) {
+			return fmt.Errorf("eigen: eigenvector component %d is %g, not a number: nothing printed (--explicit or --backend cpu solve it another way)", i, x)
+		}
+	}
+	return nil
 }
 
 // eigenJSON is what eigen --json prints.
