@@ -148,6 +148,8 @@ Exit status: 0 when the hash was printed; 1 otherwise.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
 	}
 	cmd.Annotations = map[string]string{exitOnError: "1"}
+	// Not b3sum's clap errors: combine is wgbench's own.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	f := cmd.Flags()
 	f.BoolVar(&fl.keyed, "keyed", false, "the records are of the keyed mode; the 32-byte key is read from standard input")
 	f.StringVar(&fl.deriveKey, "derive-key", "", "the records are of the key derivation mode with this `CONTEXT` string")
