@@ -157,7 +157,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if fl.raw && len(args) > 1 {
 		return fail("Error: Only one filename can be provided when using --raw")
 	}
-	opts := blake3.AutoOptions{Device: device, GPU: g.gpu}
+	opts := blake3.AutoOptions{Device: device, GPU: g.gpu, Group: g.group}
 	r := &b3run{fl: fl, stdin: cmd.InOrStdin(), out: b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}, errOut: errOut}
 	if fl.keyed {
 		key, msg := readKey(r.stdin)

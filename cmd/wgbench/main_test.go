@@ -48,8 +48,29 @@ func wgbench(t *testing.T, args ...string) (string, string, error) {
 // wgbenchIn is wgbench with stdin.
 func wgbenchIn(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
+	return wgbenchWith(t, &globals{args: args}, stdin)
+}
+
+// wgbenchOn is wgbench with its commands' devices the Group of ctx taken
+// members times (globals.group): a split over several devices on one
+// adapter.
+func wgbenchOn(t *testing.T, ctx *wgpu.Context, members int, args ...string) (string, string, error) {
+	t.Helper()
+	ctxs := make([]*wgpu.Context, members)
+	for i := range ctxs {
+		ctxs[i] = ctx
+	}
+	grp, err := wgpu.NewGroup(ctxs...)
+	require.NoError(t, err)
+	return wgbenchWith(t, &globals{args: args, group: grp}, "")
+}
+
+// wgbenchWith runs the command g.args on the globals g.
+func wgbenchWith(t *testing.T, g *globals, stdin string) (string, string, error) {
+	t.Helper()
+	args := g.args
 	var out, errOut bytes.Buffer
-	root := newRoot(&globals{args: args})
+	root := newRoot(g)
 	root.SetIn(strings.NewReader(stdin))
 	root.SetOut(&out)
 	root.SetErr(&errOut)
@@ -124,3 +145,4 @@ func TestTraceCommand(t *testing.T) {
 	// its kernels compiled.
 	require.True(t, strings.Contains(trace, "request device") || strings.Contains(trace, "reuse a closed device"), trace)
 }
+
