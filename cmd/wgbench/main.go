@@ -137,10 +137,14 @@ a message on standard error.`,
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
 	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
-	root.PersistentPreRun = func(*cobra.Command, []string) {
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if g.trace {
 			wgpu.EnableTrace(true)
 		}
+		// Every command, whether it opens a device or not (b3sum on the
+		// CPU, combine, verify), refuses the same settings with the same
+		// words.
+		return g.gpu.Check()
 	}
 	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newRPOCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newCommitCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root

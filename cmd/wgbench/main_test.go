@@ -146,3 +146,42 @@ func TestTraceCommand(t *testing.T) {
 	require.True(t, strings.Contains(trace, "request device") || strings.Contains(trace, "reuse a closed device"), trace)
 }
 
+// TestEnvChecked: every command refuses a bad WGCOMPUTE_BACKEND or
+// WGCOMPUTE_DEVICES, or --devices naming an adapter twice, with the same
+// message, whether it opens a device or not (b3sum on the CPU took
+// WGCOMPUTE_BACKEND=bogus silently), in its exit status for errors.
+func TestEnvChecked(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(file, []byte("hello"), 0o644))
+	commands := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"b3sum", file}, 1},
+		{[]string{"b3sum", "--device", "cpu", file}, 1},
+		{[]string{"b3sum", "combine", file}, 1},
+		{[]string{"devices"}, 2},
+		{[]string{"rescue", "merge", "--in", file}, 2},
+		{[]string{"merkle", "--hash", "blake3", "--in", file}, 2},
+		{[]string{"eigen", "--hilbert", "4"}, 2},
+	}
+	for _, env := range []struct{ name, value, want string }{
+		{"WGCOMPUTE_BACKEND", "bogus", `wgbench: wgpu: unknown backend "bogus": accepted are vulkan, gl, metal, dx12 (or cpu for the reference path)` + "\n"},
+		{"WGCOMPUTE_DEVICES", "0,0", `wgbench: wgpu: devices "0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")` + "\n"},
+		{"WGCOMPUTE_LIMITS", "tiny", `wgbench: wgpu: WGCOMPUTE_LIMITS="tiny": accepted is webgpu (or unset for the adapter's own limits)` + "\n"},
+	} {
+		t.Run(env.name, func(t *testing.T) {
+			t.Setenv(env.name, env.value)
+			for _, c := range commands {
+				code, out, stderr := runCLI("", c.args...)
+				require.Equal(t, c.code, code, "%q: %s", c.args, stderr)
+				require.Equal(t, env.want, stderr, "%q", c.args)
+				require.Empty(t, out, "%q", c.args)
+			}
+		})
+	}
+	code, _, stderr := runCLI("", "--devices", "1,1", "b3sum", "--device", "cpu", file)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "adapter 1 is named twice")
+}
