@@ -240,13 +240,17 @@ func (c *Context) Clear(b *Buffer, offset, size uint64) (err error) {
 		return err
 	}
 	if offset > b.size {
-		return fmt.Errorf("wgpu: clear %s: offset %d is past its %d bytes", b.label, offset, b.size)
+		return fmt.Errorf("wgpu: clear %s: offset %d is out of range: the buffer holds %d bytes", b.label, offset, b.size)
 	}
 	if size == 0 {
 		size = b.size - offset
 	}
-	if offset%4 != 0 || size%4 != 0 || size > b.size-offset {
-		return fmt.Errorf("wgpu: clear %s: range [%d, %d) is not 4-byte aligned inside its %d bytes", b.label, offset, offset+size, b.size)
+	// Offset and size are printed apart: their sum may wrap.
+	if size > b.size-offset {
+		return fmt.Errorf("wgpu: clear %s: %d bytes from offset %d are out of range: the buffer holds %d bytes", b.label, size, offset, b.size)
+	}
+	if offset%4 != 0 || size%4 != 0 {
+		return fmt.Errorf("wgpu: clear %s: offset %d and size %d must be multiples of 4", b.label, offset, size)
 	}
 	err = c.submitCommands(func(enc *gpu.CommandEncoder) error { return enc.TryClearBuffer(b.buf, offset, size) })
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +33,9 @@ type Group struct {
 //     machine whose only adapter is a CPU one gets that one alone;
 //   - a count "N": the first N of those, an error if there are fewer;
 //   - a list of adapter indices "0,1", as Adapters lists them for the
-//     backend (the list may name a CPU adapter, and an index twice).
+//     backend (the list may name a CPU adapter, but an index only once:
+//     "0,0" is an error, most likely a typing mistake; NewGroup builds a
+//     Group with a Context twice, for tests).
 //
 // The environment variable WGCOMPUTE_DEVICES is read when opts.Devices is
 // empty. opts.Adapter is ignored. The CPU backend (WGCOMPUTE_BACKEND=cpu)
@@ -93,43 +96,103 @@ func (o Options) WantsGroup() bool {
 	return o.Devices != ""
 }
 
+// deviceSpec is a parsed Options.Devices: every GPU (all), the first
+// count of them, or the adapters of indices.
+type deviceSpec struct {
+	all     bool
+	count   int
+	indices []int
+}
+
+// parseDevices reads an Options.Devices value (see OpenGroup) as far as
+// it can be checked without the adapters; accepted says what it may be,
+// for errors.
+func parseDevices(spec, accepted string) (deviceSpec, error) {
+	s := strings.TrimSpace(strings.ToLower(spec))
+	switch {
+	case s == "" || s == "all":
+		return deviceSpec{all: true}, nil
+	case !strings.Contains(s, ","):
+		if n, err := strconv.Atoi(s); err == nil {
+			if n < 1 {
+				return deviceSpec{}, fmt.Errorf("wgpu: devices %q: a count must be at least 1; %s", spec, accepted)
+			}
+			return deviceSpec{count: n}, nil
+		}
+	}
+	var d deviceSpec
+	for _, f := range strings.Split(s, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 0 {
+			return deviceSpec{}, fmt.Errorf("wgpu: devices %q: %q is not an adapter index; %s", spec, f, accepted)
+		}
+		if slices.Contains(d.indices, i) {
+			return deviceSpec{}, fmt.Errorf("wgpu: devices %q: adapter %d is named twice; %s", spec, i, accepted)
+		}
+		d.indices = append(d.indices, i)
+	}
+	return d, nil
+}
+
+// acceptedDevices is what parseDevices accepts, for errors where the
+// adapters are not known.
+const acceptedDevices = `accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")`
+
 // pickDevices returns the adapter indices spec chooses among infos (see
 // OpenGroup).
 func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
-	spec = strings.TrimSpace(strings.ToLower(spec))
 	var gpus []int
 	for _, info := range infos {
 		if info.Type != "cpu" && info.Unusable == "" {
 			gpus = append(gpus, info.Index)
 		}
 	}
-	accepted := fmt.Sprintf(`accepted: "all", a count from 1 to %d, or adapter indices from 0 to %d separated by commas ("0,1")`, max(len(gpus), 1), len(infos)-1)
+	accepted := fmt.Sprintf(`accepted: "all", a count from 1 to %d, or distinct adapter indices from 0 to %d separated by commas ("0,1")`, max(len(gpus), 1), len(infos)-1)
+	d, err := parseDevices(spec, accepted)
 	switch {
-	case spec == "" || spec == "all":
+	case err != nil:
+		return nil, err
+	case d.all:
 		if len(gpus) == 0 {
 			return []int{infos[0].Index}, nil
 		}
 		return gpus, nil
-	case !strings.Contains(spec, ","):
-		if n, err := strconv.Atoi(spec); err == nil {
-			if n < 1 {
-				return nil, fmt.Errorf("wgpu: devices %q: a count must be at least 1; %s", spec, accepted)
-			}
-			if n > len(gpus) {
-				return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, %d found on the %s backend; %s", spec, n, len(gpus), infos[0].Backend, accepted)
-			}
-			return gpus[:n], nil
+	case d.count > 0:
+		if d.count > len(gpus) {
+			return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, %d found on the %s backend; %s", spec, d.count, len(gpus), infos[0].Backend, accepted)
+		}
+		return gpus[:d.count], nil
+	}
+	for _, i := range d.indices {
+		if i >= len(infos) {
+			return nil, fmt.Errorf("wgpu: devices %q: %q is not an adapter index; %s", spec, strconv.Itoa(i), accepted)
 		}
 	}
-	var picks []int
-	for _, f := range strings.Split(spec, ",") {
-		i, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || i < 0 || i >= len(infos) {
-			return nil, fmt.Errorf("wgpu: devices %q: %q is not an adapter index; %s", spec, f, accepted)
-		}
-		picks = append(picks, i)
+	return d.indices, nil
+}
+
+// Check returns the error Open or OpenGroup would return for o's settings
+// and the WGCOMPUTE_* variables before they look at an adapter: an
+// unknown backend, a malformed Devices (a count below 1, an index that is
+// not a number, or one named twice), a variable of a value it does not
+// accept. A program checks them with it up front, so that a command that
+// opens no device refuses them as one that does; where an adapter index
+// exists is known only once the adapters are listed, by Open.
+func (o Options) Check() error {
+	o, err := fromEnv(o)
+	if err != nil {
+		return err
 	}
-	return picks, nil
+	if _, err := glesMinor(); err != nil {
+		return err
+	}
+	if !o.cpu() {
+		if _, err := instanceBackends(o.Backend); err != nil {
+			return err
+		}
+	}
+	_, err = parseDevices(o.Devices, acceptedDevices)
+	return err
 }
 
 // NewGroup returns a Group of the given members, which stay the caller's

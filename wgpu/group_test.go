@@ -2,6 +2,7 @@ package wgpu_test
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -87,6 +88,35 @@ func TestGroupSplitAndEach(t *testing.T) {
 	})
 }
 
+// TestOptionsCheck: Check refuses what Open and OpenGroup would, from the
+// fields and the environment alike, without opening anything.
+func TestOptionsCheck(t *testing.T) {
+	for _, o := range []wgpu.Options{{}, {Backend: "cpu"}, {Backend: "Vulkan"}, {Backend: "gl", Devices: "all"}, {Devices: "2"}, {Devices: "1,0"}} {
+		require.NoError(t, o.Check(), "%+v", o)
+	}
+	for o, want := range map[wgpu.Options]string{
+		{Backend: "bogus"}:               `wgpu: unknown backend "bogus": accepted are vulkan, gl, metal, dx12 (or cpu for the reference path)`,
+		{Devices: "0,0"}:                 `wgpu: devices "0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")`,
+		{Backend: "cpu", Devices: "1,1"}: "adapter 1 is named twice",
+		{Devices: "0"}:                   "a count must be at least 1",
+		{Devices: "0,x"}:                 `"x" is not an adapter index`,
+	} {
+		require.ErrorContains(t, o.Check(), want, "%+v", o)
+	}
+	for name, value := range map[string]string{
+		"WGCOMPUTE_BACKEND": "bogus", "WGCOMPUTE_DEVICES": "0,0", "WGCOMPUTE_LIMITS": "tiny",
+		"WGCOMPUTE_SHADER_INT64": "maybe", "WGCOMPUTE_GLES_MINOR": "7", "WGCOMPUTE_UPLOAD_STAGING": "x",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, value)
+			require.ErrorContains(t, wgpu.Options{}.Check(), fmt.Sprintf("%q", value))
+		})
+	}
+	// A field wins over its variable.
+	t.Setenv("WGCOMPUTE_BACKEND", "bogus")
+	require.NoError(t, wgpu.Options{Backend: "cpu"}.Check())
+}
+
 func TestOpenGroup(t *testing.T) {
 	b := gputest.Backends()[0]
 	infos, err := wgpu.Adapters(wgpu.Options{Backend: b})
@@ -99,18 +129,15 @@ func TestOpenGroup(t *testing.T) {
 	}
 	require.NoError(t, g.Close())
 
-	// An index twice: two devices on one adapter.
-	g, err = wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: "0,0"})
-	require.NoError(t, err)
-	require.Equal(t, 2, g.Len())
-	require.NotSame(t, g.Contexts()[0], g.Contexts()[1])
-	require.NoError(t, g.Close())
-
 	for spec, want := range map[string]string{
 		"99":  "GPUs asked",
 		"0":   "at least 1",
 		"x":   "is not an adapter index",
 		"0,9": "is not an adapter index",
+		// An index twice is a mistake, not two devices on one adapter.
+		"0,0":   `devices "0,0": adapter 0 is named twice; accepted: "all", a count from 1 to`,
+		"0, 0":  "adapter 0 is named twice",
+		"0,1,0": "adapter 0 is named twice",
 	} {
 		_, err := wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: spec})
 		if spec == "99" && len(infos) >= 99 {

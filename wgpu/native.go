@@ -190,15 +190,9 @@ func deviceRef(d *gpu.Device) C.WGPUDevice { return C.WGPUDevice(ref(d)) }
 // backend is asked for an OpenGL ES 3.1 context (compute shaders' minimum;
 // WGCOMPUTE_GLES_MINOR=0|1|2 picks another, "auto" leaves it to wgpu).
 func createInstance(backends gpu.InstanceBackend) (*gpu.Instance, error) {
-	minor := 2 // WGPUGles3MinorVersion_Version1
-	switch v := os.Getenv("WGCOMPUTE_GLES_MINOR"); v {
-	case "":
-	case "auto":
-		minor = 0
-	case "0", "1", "2":
-		minor = int(v[0]-'0') + 1
-	default:
-		return nil, fmt.Errorf("wgpu: WGCOMPUTE_GLES_MINOR=%q: accepted are 0, 1, 2 and auto", v)
+	minor, err := glesMinor()
+	if err != nil {
+		return nil, err
 	}
 	inst := C.wgc_instance(C.WGPUInstanceBackend(backends), C.int(minor))
 	if inst == nil {
@@ -389,6 +383,21 @@ func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (*gpu.Buffer, error) 
 // compiled kernels carry the checks they were made with, so they are part
 // of its idle key.
 type shaderChecks uint64
+
+// glesMinor reads WGCOMPUTE_GLES_MINOR as a WGPUGles3MinorVersion: by
+// default 2, Version1.
+func glesMinor() (int, error) {
+	switch v := os.Getenv("WGCOMPUTE_GLES_MINOR"); v {
+	case "":
+		return 2, nil
+	case "auto":
+		return 0, nil
+	case "0", "1", "2":
+		return int(v[0]-'0') + 1, nil
+	default:
+		return 0, fmt.Errorf("wgpu: WGCOMPUTE_GLES_MINOR=%q: accepted are 0, 1, 2 and auto", v)
+	}
+}
 
 // runtimeChecks reads WGCOMPUTE_SHADER_CHECKS=all|bounds|loops|none (once
 // per Open, in fromEnv): a debugging aid, since a kernel that misbehaves

@@ -302,7 +302,9 @@ fn max_v2_final(@builtin(local_invocation_index) lid: u32) {
 // finish, one workgroup: m = max(s_out) (computed here when P.mode is 0,
 // else read from st[hist(round)] where max_v0/max_v1 left it); v *= s_out/m;
 // spread = max |s_out[i] - s_out[(i+1) mod n]|; then the stop decision: stop
-// converged if spread < eps, stop unconverged if round == max_iter, else
+// converged if spread < eps, stop unconverged if round == max_iter or the
+// spread is not finite (a row sum is infinite or NaN: no later round
+// recovers, and the host then solves again in the explicit form), else
 // count one more update. Spread and max are taken on bit patterns, so a NaN
 // (whose bits exceed every finite float's) makes the round unconverged.
 @compute @workgroup_size(256)
@@ -344,7 +346,7 @@ fn finish(@builtin(local_invocation_index) lid: u32) {
 		atomicStore(&st[ST_SPREAD], d_bits);
 		atomicStore(&st[ST_ROUNDS], k + 1u);
 		atomicStore(&st[ST_UPDATES], k);
-		if (conv || k >= P.max_iter) {
+		if (conv || k >= P.max_iter || d_bits >= 0x7f800000u) {
 			atomicStore(&st[ST_CONVERGED], select(0u, 1u, conv));
 			atomicStore(&st[ST_STOPPED], 1u);
 		}

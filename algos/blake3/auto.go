@@ -87,6 +87,11 @@ type AutoOptions struct {
 	// GPUs: files and other inputs read with ReadAt are then hashed on
 	// all of them at once (SumOn), inputs read in sequence on the first.
 	GPU wgpu.Options
+	// Group, with DeviceGPU, is the devices to hash on instead of those
+	// GPU chooses, as GPU.Devices's are used; it stays the caller's to
+	// close. A Group of one device several times (wgpu.NewGroup) splits
+	// inputs as several GPUs do.
+	Group *wgpu.Group
 }
 
 // Auto hashes inputs on the CPU, the GPU or both, as AutoOptions.Device
@@ -375,19 +380,26 @@ func (a *Auto) startGPU(requireHardware bool) {
 		}
 		var ctx *wgpu.Context
 		var err error
-		if !requireHardware && a.opts.GPU.WantsGroup() {
+		own := true
+		switch {
+		case !requireHardware && a.opts.Group != nil:
+			a.gpu.group, own = a.opts.Group, false
+			if ctx = a.gpu.group.Contexts()[0]; ctx == nil {
+				err = wgpu.ErrCPUBackend
+			}
+		case !requireHardware && a.opts.GPU.WantsGroup():
 			if a.gpu.group, err = wgpu.OpenGroup(a.opts.GPU); err == nil {
 				if ctx = a.gpu.group.Contexts()[0]; ctx == nil {
 					err = wgpu.ErrCPUBackend
 				}
 			}
-		} else {
+		default:
 			ctx, err = wgpu.Open(a.opts.GPU)
 		}
 		if err == nil && requireHardware && ctx.Info().Type == "cpu" {
 			err = errSoftwareGPU
 		}
-		a.gpu.ctx, a.gpu.own = ctx, true
+		a.gpu.ctx, a.gpu.own = ctx, own
 		if err == nil {
 			a.gpu.eng, err = NewEngine(ctx, a.cpu.opts)
 		}

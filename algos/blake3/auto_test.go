@@ -305,17 +305,31 @@ func TestAutoNoLeaks(t *testing.T) {
 	})
 }
 
-// TestAutoDevices hashes with an Auto on several devices of one adapter
-// (AutoOptions.GPU.Devices): a file and a bytes.Reader go through SumOn
-// on all of them, a reader without ReadAt through the first; every output
-// equals the reference.
+// TestAutoDevices hashes with an Auto on several devices: a file and a
+// bytes.Reader go through SumOn on all of them, a reader without ReadAt
+// through the first; every output equals the reference. The devices are
+// one device three times (wgpu.NewGroup), as the Auto keeps them once it
+// has opened AutoOptions.GPU.Devices, which names each adapter once; that
+// opening is tested with "all".
 func TestAutoDevices(t *testing.T) {
 	data := randomBytes(61, 3<<20+777)
 	path := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	for _, b := range gputest.Backends() {
+		a, err := NewAuto(AutoOptions{Device: DeviceGPU, GPU: wgpu.Options{Backend: b, Devices: "all"}})
+		require.NoError(t, err)
+		got, err := a.Sum(data)
+		require.NoError(t, err)
+		require.Equal(t, refSum(t, data, Options{}), got, b)
+		require.GreaterOrEqual(t, a.gpu.group.Len(), 1) // every GPU, or the one software adapter
+		require.NoError(t, a.Close())
+	}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		b := ctx.Info().Backend
+		g, err := wgpu.NewGroup(ctx, ctx, ctx)
+		require.NoError(t, err)
 		for _, mode := range testModes {
-			a, err := NewAuto(AutoOptions{Options: mode, Device: DeviceGPU, GPU: wgpu.Options{Backend: b, Devices: "0,0,0"}})
+			a, err := NewAuto(AutoOptions{Options: mode, Device: DeviceGPU, Group: g})
 			require.NoError(t, err)
 			want := refSum(t, data, mode)
 			f, err := os.Open(path)
@@ -342,5 +356,9 @@ func TestAutoDevices(t *testing.T) {
 			require.Equal(t, want, got, b)
 			require.NoError(t, a.Close())
 		}
-	}
+		// The Auto left the Group's device open: it is the caller's.
+		buf, err := ctx.NewBuffer("after", 4)
+		require.NoError(t, err)
+		buf.Release()
+	})
 }

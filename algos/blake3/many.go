@@ -3,10 +3,10 @@ package blake3
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"time"
 
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -61,7 +61,11 @@ func SumMany(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, opts Opti
 	if size < 0 {
 		return fmt.Errorf("blake3: SumMany: inputs of %d bytes: the size is 0 or more", size)
 	}
-	if hi, want := bits.Mul64(uint64(n), uint64(size)); hi != 0 || uint64(len(data)) != want {
+	want, err := checked.Mul(n, size)
+	if err != nil {
+		return fmt.Errorf("blake3: SumMany: %d inputs of %d bytes: %w bytes", n, size, err)
+	}
+	if len(data) != want {
 		return fmt.Errorf("blake3: SumMany: %d bytes for %d inputs of %d bytes: need exactly inputs × size, the inputs one after the other", len(data), n, size)
 	}
 	start := time.Now()
@@ -209,7 +213,11 @@ func SumManyBuffer(ctx *wgpu.Context, dst, src *wgpu.Buffer, n, size int, opts O
 	case (uint64(n)*uint64(size)+3)&^3 > src.Size():
 		return fmt.Errorf("blake3: SumManyBuffer: %d inputs of %d bytes need a source of %d bytes (whole words), not %d", n, size, (uint64(n)*uint64(size)+3)&^3, src.Size())
 	case uint64(n) > dst.Size()/Size:
-		return fmt.Errorf("blake3: SumManyBuffer: %d digests need a destination of %d bytes, not %d", n, uint64(n)*Size, dst.Size())
+		need, err := checked.Mul(uint64(n), Size)
+		if err != nil {
+			return fmt.Errorf("blake3: SumManyBuffer: %d digests need a destination of %w bytes", n, err)
+		}
+		return fmt.Errorf("blake3: SumManyBuffer: %d digests need a destination of %d bytes, not %d", n, need, dst.Size())
 	}
 	var total wgpu.Timing
 	defer func() {

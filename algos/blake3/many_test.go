@@ -133,7 +133,7 @@ func TestSumManyErrors(t *testing.T) {
 	d := make([][32]byte, 3)
 	require.ErrorContains(t, SumMany(nil, d, make([]byte, 10), 3, Options{}), "need exactly inputs × size")
 	require.ErrorContains(t, SumMany(nil, d, nil, -1, Options{}), "0 or more")
-	require.ErrorContains(t, SumMany(nil, make([][32]byte, 4), nil, 1<<62, Options{}), "need exactly") // 4 × 2^62 wraps to 0
+	require.ErrorContains(t, SumMany(nil, make([][32]byte, 4), nil, 1<<62, Options{}), "4 inputs of 4611686018427387904 bytes: 4 × 4611686018427387904 is more than 9223372036854775807 bytes") // wrapped to 0
 	require.ErrorContains(t, SumMany(nil, d, make([]byte, 9), 3, Options{Length: 64}), "Length must be 0 or 32")
 	require.ErrorContains(t, SumMany(nil, d, make([]byte, 9), 3, Options{Key: []byte("short")}), "32-byte key")
 	require.ErrorContains(t, SumManyBuffer(nil, nil, nil, 1, 1, Options{}), "needs the Context")
@@ -145,6 +145,8 @@ func TestSumManyErrors(t *testing.T) {
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 3, 30, Options{}), "3 inputs of 30 bytes do not fit the 64-byte source")
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 4, 1<<62, Options{}), "do not fit")
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 3, 1, Options{}), "destination of 96 bytes")
+		// 2^59 × 32 bytes wrapped to 0.
+		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, 1<<59, 0, Options{}), "576460752303423488 digests need a destination of 576460752303423488 × 32 is more than 9223372036854775807 bytes")
 		require.ErrorContains(t, SumManyBuffer(ctx, buf, buf, -1, 1, Options{}), "0 or more")
 		gputest.NoLeaks(t, ctx, func() error {
 			return SumMany(ctx, make([][32]byte, 5), make([]byte, 5*1025), 1025, Options{})

@@ -28,10 +28,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"time"
 
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -64,7 +64,10 @@ type Options struct {
 	// with the next round's row sums. The default (false) never writes M:
 	// round k's row sums of V⁻¹AV are Σ_c A[r][c]·v[c] / v[r], which are the
 	// same numbers (D⁻¹MD composed over the rounds is V⁻¹AV, the scalars m
-	// cancelling) for half the memory traffic.
+	// cancelling) for half the memory traffic. Where v's components fall
+	// below float32's range, and the implicit row sums with them are not
+	// finite or do not converge, the Solver solves again in the explicit
+	// form, whose answer is then the one returned.
 	Explicit bool
 	// Unfused, with Explicit, runs the transform as its own kernel before
 	// the row sums, to measure what fusing saves.
@@ -161,7 +164,7 @@ func Check[F float32 | float64](m []F, n int) error {
 	if n <= 0 {
 		return errSize(n)
 	}
-	if hi, lo := bits.Mul64(uint64(n), uint64(n)); hi != 0 || lo != uint64(len(m)) {
+	if entries, err := checked.Mul(n, n); err != nil || entries != len(m) {
 		return fmt.Errorf("%w: %d entries for n = %d: an n×n matrix has n² entries", ErrInput, len(m), n)
 	}
 	r := par.First(n, max(1, 1<<14/n), func(r int) bool { return !rowOK(m[r*n : r*n+n]) })
@@ -250,14 +253,14 @@ func CheckSize(ctx *wgpu.Context, n int) error {
 	if n <= 0 {
 		return errSize(n)
 	}
-	hi, entries := bits.Mul64(uint64(n), uint64(n))
-	if hi != 0 || entries > math.MaxInt/8 {
-		return fmt.Errorf("eigen: n = %d: the matrix's n² entries overflow this machine's address space", n)
+	// Eight bytes an entry: the float64 reference's copy.
+	if _, err := checked.Mul(n, n, 8); err != nil {
+		return fmt.Errorf("eigen: n = %d: the matrix's n² entries overflow this machine's address space: %w bytes in float64", n, err)
 	}
 	if ctx == nil {
 		return nil
 	}
-	bytes, lim := 4*entries, ctx.Limits()
+	bytes, lim := uint64(n)*uint64(n)*4, ctx.Limits()
 	if bytes > lim.MaxBufferSize {
 		return fmt.Errorf("eigen: n = %d: the matrix takes %d bytes (%.1f GiB), over the device's largest buffer of %d bytes (%.1f GiB): n ≤ %d on this device",
 			n, bytes, float64(bytes)/(1<<30), lim.MaxBufferSize, float64(lim.MaxBufferSize)/(1<<30), int(math.Sqrt(float64(lim.MaxBufferSize/4))))
@@ -273,7 +276,7 @@ func CheckSize(ctx *wgpu.Context, n int) error {
 // matrix is an error; not converging within opts.MaxIter updates is not
 // (Result.Converged is false).
 func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, error) {
-	if n > 0 && len(m) != n*n {
+	if entries, err := checked.Mul(n, n); n > 0 && (err != nil || len(m) != entries) {
 		return Result{}, Check(m, n) // the shape, before allocating
 	}
 	s, err := NewSolver(ctx, n, opts)

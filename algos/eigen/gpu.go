@@ -186,11 +186,9 @@ func NewSolver(ctx *wgpu.Context, n int, opts Options) (_ *Solver, err error) {
 			*k, err = kernel(ctx, entry)
 		}
 	}
-	bytes := uint64(n) * uint64(n) * 4
-	newBuffer(&s.a, "eigen matrix", bytes)
-	if opts.Explicit {
-		newBuffer(&s.work, "eigen working matrix", bytes)
-		compile(&s.copyRows, "copy_rows")
+	newBuffer(&s.a, "eigen matrix", uint64(n)*uint64(n)*4)
+	if err == nil && opts.Explicit {
+		err = s.explicitBuffers()
 	}
 	newBuffer(&s.s[0], "eigen row sums", uint64(n)*4)
 	newBuffer(&s.s[1], "eigen row sums", uint64(n)*4)
@@ -209,6 +207,26 @@ func NewSolver(ctx *wgpu.Context, n int, opts Options) (_ *Solver, err error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// explicitBuffers makes what the explicit form needs beside the matrix:
+// the working matrix and the kernel that copies the matrix into it.
+func (s *Solver) explicitBuffers() error {
+	if s.work == nil {
+		w, err := s.ctx.NewBuffer("eigen working matrix", s.a.Size())
+		if err != nil {
+			return fmt.Errorf("eigen: %w", err)
+		}
+		s.work = w
+	}
+	if s.copyRows == nil {
+		k, err := kernel(s.ctx, "copy_rows")
+		if err != nil {
+			return err
+		}
+		s.copyRows = k
+	}
+	return nil
 }
 
 // Release frees the Solver's GPU memory; it is safe to call more than once.
@@ -295,7 +313,47 @@ func (s *Solver) Solve() (Result, error) {
 	return r, err
 }
 
+// solve runs the method in the form the options choose. The implicit form
+// divides by the eigenvector's components, which float32 cannot hold
+// when the matrix's entries span more than its range (a row of 4e37 and
+// the rest 1e-30: components of 2.5e-68, flushed to 0); its row sums then
+// are not finite, or unconverged from such components, and the explicit
+// form, which never divides by them, solves the matrix again: its answer
+// is the CPU's.
 func (s *Solver) solve() (Result, wgpu.Timing, error) {
+	r, t, err := s.run()
+	if err != nil || s.ctx == nil || s.opts.Explicit || !vectorLost(r) {
+		return r, t, err
+	}
+	if err := s.explicitBuffers(); err != nil {
+		return Result{}, t, err
+	}
+	s.opts.Explicit = true
+	defer func() { s.opts.Explicit = false }()
+	again, t2, err := s.run()
+	again.Submissions += r.Submissions
+	return again, t.Add(t2), err
+}
+
+// vectorLost reports whether an implicit run's result may owe to
+// eigenvector components below float32's normal range (2^-126).
+func vectorLost(r Result) bool {
+	if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) || math.IsNaN(r.Spread) || math.IsInf(r.Spread, 0) {
+		return true
+	}
+	if r.Converged {
+		return false
+	}
+	for _, x := range r.Vector {
+		if !(x >= 0x1p-126) {
+			return true
+		}
+	}
+	return false
+}
+
+// run runs the method once on the loaded matrix.
+func (s *Solver) run() (Result, wgpu.Timing, error) {
 	var total wgpu.Timing
 	if !s.loaded {
 		return Result{}, total, fmt.Errorf("eigen: solve: no matrix loaded")

@@ -191,6 +191,30 @@ func TestNotConverged(t *testing.T) {
 	})
 }
 
+// TestVectorUnderflow: a matrix whose eigenvector has components below
+// float32's range (row 0 is 4e37, every other entry 1e-30: the components
+// are about 2.5e-68) gives every backend the CPU's eigenvalue, finite.
+// The implicit form divided by the components, which underflowed to 0,
+// and answered NaN after 1000 rounds.
+func TestVectorUnderflow(t *testing.T) {
+	a := make([]float32, 16)
+	for i := range a {
+		a[i] = 1e-30
+		if i < 4 {
+			a[i] = 4e37
+		}
+	}
+	want, err := Reference32(a, 4, Options{})
+	require.NoError(t, err)
+	require.InEpsilon(t, 4e37, want.Value, 1e-6)
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		for _, c := range configs() {
+			got := solve(t, ctx, c, a, 4, Options{})
+			requireMatches(t, want, got, c.name)
+		}
+	})
+}
+
 // TestDeterministic: the same input gives the same bits, run after run and
 // however the rounds are split into submissions.
 func TestDeterministic(t *testing.T) {

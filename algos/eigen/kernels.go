@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -56,9 +57,16 @@ func (k *Kernels) Release() {
 // exceeds the storage binding limit.
 func (k *Kernels) RowSums(dst, m *wgpu.Buffer, n int) error {
 	v := k.opts.Variant
-	if n <= 0 || m.Size() < uint64(n)*uint64(n)*4 || dst.Size() < uint64(n)*4 {
+	if n <= 0 {
+		return fmt.Errorf("eigen: row sums: n = %d: the size must be at least 1", n)
+	}
+	mBytes, err := checked.Mul(uint64(n), uint64(n), 4)
+	if err != nil {
+		return fmt.Errorf("eigen: row sums: n = %d: the matrix's bytes, %w", n, err)
+	}
+	if m.Size() < mBytes || dst.Size() < uint64(n)*4 {
 		return fmt.Errorf("eigen: row sums: n = %d needs a %d-byte matrix and a %d-byte result; have %d and %d bytes",
-			n, uint64(n)*uint64(n)*4, uint64(n)*4, m.Size(), dst.Size())
+			n, mBytes, uint64(n)*4, m.Size(), dst.Size())
 	}
 	blocks, err := rowBlocks(n, k.ctx.Limits())
 	if err != nil {
@@ -90,11 +98,18 @@ func (k *Kernels) RowSums(dst, m *wgpu.Buffer, n int) error {
 // one storage binding.
 func (k *Kernels) Max(x *wgpu.Buffer, count int) (float32, error) {
 	v := k.opts.Variant
-	if count <= 0 || x.Size() < uint64(count)*4 {
-		return 0, fmt.Errorf("eigen: max: %d elements need %d bytes; the buffer has %d", count, uint64(count)*4, x.Size())
+	if count <= 0 {
+		return 0, fmt.Errorf("eigen: max: %d elements: the count must be at least 1", count)
 	}
-	if lim := k.ctx.Limits().MaxStorageBindingSize; uint64(count)*4 > lim {
-		return 0, fmt.Errorf("eigen: max: %d elements (%d bytes) exceed the device's storage binding limit of %d bytes", count, uint64(count)*4, lim)
+	bytes, err := checked.Mul(uint64(count), 4)
+	if err != nil {
+		return 0, fmt.Errorf("eigen: max: %d elements need %w bytes", count, err)
+	}
+	if x.Size() < bytes {
+		return 0, fmt.Errorf("eigen: max: %d elements need %d bytes; the buffer has %d", count, bytes, x.Size())
+	}
+	if lim := k.ctx.Limits().MaxStorageBindingSize; bytes > lim {
+		return 0, fmt.Errorf("eigen: max: %d elements (%d bytes) exceed the device's storage binding limit of %d bytes", count, bytes, lim)
 	}
 	groups := (count + wg*maxItems - 1) / (wg * maxItems)
 	if k.part.Size() < uint64(groups)*4 {

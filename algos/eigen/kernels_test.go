@@ -116,6 +116,10 @@ func TestMax(t *testing.T) {
 			require.NoError(t, err)
 			_, err = k.Max(b, 3)
 			require.ErrorContains(t, err, "3 elements need 12 bytes")
+			// 2^62 × 4 bytes wrapped to 0, which passed both checks.
+			_, err = k.Max(b, 1<<62)
+			require.ErrorContains(t, err, "4611686018427387904 elements need 4611686018427387904 × 4 is more than 9223372036854775807 bytes")
+			require.ErrorContains(t, k.RowSums(b, b, 1<<31), "n = 2147483648: the matrix's bytes, 2147483648 × 2147483648 × 4 is more than")
 			b.Release()
 			k.Release()
 		}

@@ -2,8 +2,8 @@ package merkle
 
 import (
 	"fmt"
-	"math/bits"
 
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -70,7 +70,11 @@ func (m Matrix) Check() error {
 // names m in the errors ("matrix", or "matrix 2" of several). Check and
 // checkMatrices ask for different heights, in errors of their own.
 func (m Matrix) checkData(name string) error {
-	if hi, want := bits.Mul64(uint64(m.Rows), uint64(m.Cols)); hi != 0 || uint64(len(m.Data)) != want {
+	want, err := checked.Mul(m.Rows, m.Cols)
+	if err != nil {
+		return fmt.Errorf("merkle: %s of %d × %d elements: %w elements", name, m.Rows, m.Cols, err)
+	}
+	if len(m.Data) != want {
 		return fmt.Errorf("merkle: %s of %d × %d elements has %d: want rows × columns, row by row", name, m.Rows, m.Cols, len(m.Data))
 	}
 	if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= u64emu.P }); i >= 0 {

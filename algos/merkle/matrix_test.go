@@ -207,6 +207,8 @@ func TestCommitMatrixBadInput(t *testing.T) {
 			_, err := merkle.CommitMatrix(ctx, bad, hash, merkle.Options{})
 			require.ErrorContains(t, err, "merkle: matrix of", "%d×%d", bad.Rows, bad.Cols)
 		}
+		_, err = merkle.CommitMatrix(ctx, merkle.Matrix{Rows: 1 << 32, Cols: 1 << 32}, hash, merkle.Options{})
+		require.ErrorContains(t, err, "4294967296 × 4294967296 is more than 9223372036854775807 elements")
 		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
 		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), hash, merkle.Options{Approach: 9})

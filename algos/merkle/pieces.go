@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -172,10 +173,10 @@ func JoinProofs(lower, upper Proof) (Proof, error) {
 		return Proof{}, fmt.Errorf("merkle: join: the lower proof's root %x is not the upper proof's leaf %x: the upper proof is not of the lower one's subtree", lower.Root[:], upper.Leaf[:])
 	}
 	k, m := len(lower.Path), len(upper.Path)
-	if k+m >= bits.UintSize-1 {
-		return Proof{}, fmt.Errorf("merkle: join: a tree of 2^%d leaves (%d lower levels, %d upper): more than an int counts", k+m, k, m)
+	n, err := checked.Mul(lower.Leaves, upper.Leaves)
+	if err != nil {
+		return Proof{}, fmt.Errorf("merkle: join: a tree of 2^%d leaves (%d lower levels, %d upper): more than an int counts: %w", k+m, k, m, err)
 	}
-	n := lower.Leaves * upper.Leaves
 	path := make([][32]byte, 0, k+m)
 	path = append(append(path, lower.Path...), upper.Path...)
 	return Proof{Index: upper.Index*lower.Leaves + lower.Index, Leaves: n, Leaf: lower.Leaf, Path: path, Root: upper.Root}, nil

@@ -328,7 +328,7 @@ func TestJoinProofsBadInput(t *testing.T) {
 		{"negative index", lo2, with(up2, func(p *merkle.Proof) { p.Index = -1 }), "the upper proof is of leaf -1"},
 		{"one leaf, other root", with(one, func(p *merkle.Proof) { p.Root = leaves[1] }), one, "a tree of one leaf, whose root is the leaf"},
 		{"one leaf, a path", with(one, func(p *merkle.Proof) { p.Path = [][32]byte{leaves[1]} }), one, "the lower proof's path has 1 digests: a tree of 1 leaves needs 0"},
-		{"too large", merkle.Proof{Leaves: 1 << 40, Path: make([][32]byte, 40)}, merkle.Proof{Leaves: 1 << 30, Path: make([][32]byte, 30)}, "more than an int counts"},
+		{"too large", merkle.Proof{Leaves: 1 << 40, Path: make([][32]byte, 40)}, merkle.Proof{Leaves: 1 << 30, Path: make([][32]byte, 30)}, "more than an int counts: 1099511627776 × 1073741824 is more than 9223372036854775807"},
 	} {
 		_, err := merkle.JoinProofs(c.lower, c.upper)
 		require.ErrorContains(t, err, c.want, c.name)

@@ -20,9 +20,11 @@ import (
 // b3flags are b3sum's flags, as b3sum 1.2.0 names them, --device and
 // --subtree.
 type b3flags struct {
-	keyed, noNames, raw, check, quiet, noMmap bool
-	deriveKey, length, numThreads, device     string
-	subtree                                   string
+	keyed, noNames, raw, check, quiet, noMmap, version bool
+	deriveKey, length, numThreads, device              string
+	subtree                                            string
+	// repeated is the flag given twice, which b3sum's parser refuses.
+	repeated string
 }
 
 func newB3sumCmd(g *globals) *cobra.Command {
@@ -64,12 +66,17 @@ prints nothing. --keyed, --derive-key, --device and
 --num-threads apply; the key and the context are not recorded. A file
 named combine is hashed as ./combine or after --.
 
+-V (--version) prints "b3sum 1.2.0", the version whose output, errors and
+exit status these are, as b3sum does; usage errors are b3sum's too, in its
+words (error: ..., USAGE: ...).
+
 Exit status: 0 when every file was hashed (and, with --check, matched); 1
 otherwise, and for usage errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(g, cmd, args) },
 	}
 	cmd.AddCommand(newB3combineCmd())
 	cmd.Annotations = map[string]string{exitOnError: "1"}
+	cmd.SetFlagErrorFunc(fl.flagError)
 	f := cmd.Flags()
 	f.BoolVarP(&fl.check, "check", "c", false, "reads BLAKE3 sums from the FILEs and checks them")
 	f.BoolVar(&fl.keyed, "keyed", false, "uses the keyed mode; the 32-byte key is read from standard input")
@@ -82,6 +89,8 @@ otherwise, and for usage errors.`,
 	f.StringVar(&fl.numThreads, "num-threads", "0", "the most threads that hash on the CPU; 0: all cores, or RAYON_NUM_THREADS")
 	f.StringVar(&fl.device, "device", "auto", "where to hash: auto, cpu or gpu")
 	f.StringVar(&fl.subtree, "subtree", "", "prints the piece records of this `RANGE` of one FILE (OFFSET:LEN or I/K) for 'b3sum combine'")
+	f.BoolVarP(&fl.version, "version", "V", false, `prints "`+b3sumVersion+`", the b3sum whose behaviour this is`)
+	clapFlags(f, &fl.repeated)
 	return cmd
 }
 
@@ -108,24 +117,27 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 		fmt.Fprintln(errOut, msg)
 		return exitError{1}
 	}
+	if fl.version {
+		return fl.printVersion(cmd.OutOrStdout())
+	}
 	set := cmd.Flags().Changed
 	for _, c := range []struct {
-		bad  bool
-		what string
+		bad        bool
+		arg, other string
 	}{
-		{fl.keyed && set("derive-key"), "--keyed' cannot be used with '--derive-key <CONTEXT>"},
-		{fl.check && set("derive-key"), "--derive-key <CONTEXT>' cannot be used with '--check"},
-		{fl.check && fl.keyed, "--keyed' cannot be used with '--check"},
-		{fl.check && set("length"), "--length <LEN>' cannot be used with '--check"},
-		{fl.check && fl.raw, "--raw' cannot be used with '--check"},
-		{fl.check && fl.noNames, "--no-names' cannot be used with '--check"},
+		{fl.keyed && set("derive-key"), "keyed", "derive-key"},
+		{fl.check && set("derive-key"), "derive-key", "check"},
+		{fl.check && fl.keyed, "keyed", "check"},
+		{fl.check && set("length"), "length", "check"},
+		{fl.check && fl.raw, "raw", "check"},
+		{fl.check && fl.noNames, "no-names", "check"},
 	} {
 		if c.bad {
-			return fail("error: The argument '" + c.what + "'\n\nFor more information try --help")
+			return usageError(cmd, fmt.Sprintf("The argument '%s' cannot be used with '%s'", clapNames[c.arg], clapNames[c.other]))
 		}
 	}
 	if fl.quiet && !fl.check {
-		return fail("error: The following required arguments were not provided:\n    --check\n\nFor more information try --help")
+		return usageError(cmd, "The following required arguments were not provided:\n    --check", "check")
 	}
 	if set("subtree") {
 		if msg := subtreeUsage(set, args); msg != "" {
@@ -133,7 +145,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 		}
 	}
 	if fl.keyed && len(args) == 0 {
-		return fail("error: The following required arguments were not provided:\n    <FILE>...\n\nFor more information try --help")
+		return usageError(cmd, "The following required arguments were not provided:\n    <FILE>...")
 	}
 	device, err := blake3.ParseDevice(fl.device)
 	if err != nil {
@@ -145,7 +157,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if fl.raw && len(args) > 1 {
 		return fail("Error: Only one filename can be provided when using --raw")
 	}
-	opts := blake3.AutoOptions{Device: device, GPU: g.gpu}
+	opts := blake3.AutoOptions{Device: device, GPU: g.gpu, Group: g.group}
 	r := &b3run{fl: fl, stdin: cmd.InOrStdin(), out: b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}, errOut: errOut}
 	if fl.keyed {
 		key, msg := readKey(r.stdin)

@@ -65,6 +65,16 @@ func (r *b3run) subtree(name, spec string) error {
 		return fail(err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	// Only these have a size to split: a directory's "end" is a hash
+	// cookie (2^63-1 on ext4), taken as a size it asked the hasher for
+	// petabytes of chaining values, and a character device's is 0.
+	if m := fi.Mode(); !m.IsRegular() && (m&os.ModeDevice == 0 || m&os.ModeCharDevice != 0) {
+		return fail(fmt.Errorf("%s: --subtree hashes a regular file or a block device, of known size", fileKind(m)))
+	}
 	// The size where the file ends: a regular file's or a block device's.
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -90,6 +100,22 @@ func (r *b3run) subtree(name, spec string) error {
 		err = r.out.w.Flush()
 	}
 	return err
+}
+
+// fileKind names what a file of mode m is, for errors about files that
+// are not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "is a directory"
+	case m&os.ModeCharDevice != 0:
+		return "is a character device"
+	case m&os.ModeNamedPipe != 0:
+		return "is a named pipe"
+	case m&os.ModeSocket != 0:
+		return "is a socket"
+	}
+	return "is not a regular file"
 }
 
 // b3combine is one 'b3sum combine' command.
@@ -122,6 +148,8 @@ Exit status: 0 when the hash was printed; 1 otherwise.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
 	}
 	cmd.Annotations = map[string]string{exitOnError: "1"}
+	// Not b3sum's clap errors: combine is wgbench's own.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	f := cmd.Flags()
 	f.BoolVar(&fl.keyed, "keyed", false, "the records are of the keyed mode; the 32-byte key is read from standard input")
 	f.StringVar(&fl.deriveKey, "derive-key", "", "the records are of the key derivation mode with this `CONTEXT` string")

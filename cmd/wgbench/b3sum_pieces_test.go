@@ -139,6 +139,8 @@ func TestB3sumSubtreeErrors(t *testing.T) {
 		{"", []string{"--subtree", "0/1", "-l", "64", a}, "--length does not apply"},
 		{"", []string{"--subtree", "0/1", "--raw", a}, "--raw does not apply"},
 		{"", []string{"--subtree", "0/1", filepath.Join(dir, "missing")}, "No such file or directory (os error 2)"},
+		{"", []string{"--subtree", "0/1", dir}, "Error: " + dir + ": is a directory: --subtree hashes a regular file or a block device, of known size"},
+		{"", []string{"--subtree", "0:0", "/dev/null"}, "Error: /dev/null: is a character device: --subtree hashes a regular file"},
 		{"short", []string{"--keyed", "--subtree", "0/1", a}, "expected 32 key bytes from stdin, found 5"},
 		{"", []string{"combine", a0}, "blake3: bytes [2048, 5000) of the 5000-byte input are in no piece"},
 		{"", []string{"combine", a1, b1}, "pieces of inputs of different lengths"},

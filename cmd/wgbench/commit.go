@@ -12,6 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -85,15 +86,22 @@ func verifyMixed(cmd *cobra.Command, schedule, proofIn, rootHex string, leaves i
 	return nil
 }
 
+// shape is a --matrix shape and the bytes of its file.
+type shape struct{ rows, cols, bytes int }
+
 // parseShape reads ROWSxCOLS ("1024x8").
-func parseShape(s string) (rows, cols int, err error) {
+func parseShape(s string) (shape, error) {
 	r, c, ok := strings.Cut(strings.ToLower(s), "x")
 	rows, errR := strconv.Atoi(r)
 	cols, errC := strconv.Atoi(c)
 	if !ok || errR != nil || errC != nil || rows < 1 || cols < 1 {
-		return 0, 0, fmt.Errorf("commit: --matrix %q: want ROWSxCOLS, as 1024x8 (rows a power of two, at least 2; 1 column or more)", s)
+		return shape{}, fmt.Errorf("commit: --matrix %q: want ROWSxCOLS, as 1024x8 (rows a power of two, at least 2; 1 column or more)", s)
 	}
-	return rows, cols, nil
+	bytes, err := checked.Mul(rows, cols, 8)
+	if err != nil {
+		return shape{}, fmt.Errorf("commit: --matrix %q: a matrix of little-endian uint64 of that shape has too many bytes: %w", s, err)
+	}
+	return shape{rows, cols, bytes}, nil
 }
 
 func newCommitCmd(g *globals) *cobra.Command {
@@ -203,9 +211,9 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if err != nil {
 		return nil, err
 	}
-	shapes := make([][2]int, len(matrices))
+	shapes := make([]shape, len(matrices))
 	for k, m := range matrices {
-		if shapes[k][0], shapes[k][1], err = parseShape(m); err != nil {
+		if shapes[k], err = parseShape(m); err != nil {
 			return nil, err
 		}
 	}
@@ -249,8 +257,8 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	ms := make([]merkle.Matrix, len(ins))
 	for k, raw := range raws {
-		rows, cols := shapes[k][0], shapes[k][1]
-		if want := uint64(rows) * uint64(cols) * 8; uint64(len(raw)) != want {
+		rows, cols := shapes[k].rows, shapes[k].cols
+		if want := shapes[k].bytes; len(raw) != want {
 			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint64 is %d bytes", ins[k], len(raw), rows, cols, want)
 		}
 		ms[k] = merkle.Matrix{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}

@@ -80,6 +80,13 @@ func TestCommitMatrixCLI(t *testing.T) {
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x9", "--in", badPath}, "row 3, column 4", "not a Goldilocks field element")
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "16x8", "--in", in}, "has 1152 bytes: a 16x8 matrix of little-endian uint64 is 1024 bytes")
 	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "12x12", "--in", in}, "power of two")
+	// Shapes whose bytes pass 2^63 (2^64 wrapped to 0 and matched an
+	// empty file) are refused, their factors named.
+	empty := filepath.Join(t.TempDir(), "empty")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "1152921504606846976x2", "--in", empty},
+		`--matrix "1152921504606846976x2": a matrix of little-endian uint64 of that shape has too many bytes: 1152921504606846976 × 2 × 8 is more than 9223372036854775807`)
+	requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", "4294967296x4294967296", "--in", empty}, "4294967296 × 4294967296 × 8 is more than")
 	for _, shape := range []string{"16", "16x", "x9", "0x9", "16x-1", "axb"} {
 		requireInputError(t, []string{"commit", "--backend", "cpu", "--matrix", shape, "--in", in}, "want ROWSxCOLS")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -113,6 +114,9 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 			} else {
 				r, err = eigen.MaxEigen(ctx, m, size, opts)
 			}
+			if err == nil {
+				err = finiteResult(r)
+			}
 			if err != nil {
 				return err
 			}
@@ -180,6 +184,26 @@ func printEigen(out io.Writer, r eigen.Result, where string, elapsed time.Durati
 	fmt.Fprintln(out)
 }
 
+// finiteResult returns an error unless every number of r is finite: JSON
+// has no NaN, and a table of NaN answers nothing. The library solves a
+// matrix it accepted to finite numbers; this keeps a failure of that
+// from being printed as a result.
+func finiteResult(r eigen.Result) error {
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	switch {
+	case bad(r.Value):
+		return fmt.Errorf("eigen: the method ended with eigenvalue %g after %d updates, not a number: nothing printed (--explicit or --backend cpu solve it another way)", r.Value, r.Iterations)
+	case bad(r.Spread):
+		return fmt.Errorf("eigen: the method ended with row sums differing by %g after %d updates, not a number: nothing printed (--explicit or --backend cpu solve it another way)", r.Spread, r.Iterations)
+	}
+	for i, x := range r.Vector {
+		if bad(x) {
+			return fmt.Errorf("eigen: eigenvector component %d is %g, not a number: nothing printed (--explicit or --backend cpu solve it another way)", i, x)
+		}
+	}
+	return nil
+}
+
 // eigenJSON is what eigen --json prints.
 type eigenJSON struct {
 	Eigenvalue  float64   `json:"eigenvalue"`
@@ -205,17 +229,20 @@ func checkOrder(flag string, n int) error {
 // backend, which works on a copy; three times for the float64 CPU
 // reference) and the device (eigen.CheckSize).
 func checkMatrixFits(g *globals, ctx *wgpu.Context, reference64 bool, flag string, n int) error {
-	bytes := uint64(n) * uint64(n) * 4
-	host, what := bytes, "the matrix takes"
+	copies, what := uint64(1), "the matrix takes"
 	switch {
 	case reference64:
-		host, what = 3*bytes, "the matrix and the CPU reference's float64 copy take"
+		copies, what = 3, "the matrix and the CPU reference's float64 copy take"
 	case ctx == nil:
-		host, what = 2*bytes, "the matrix and the CPU backend's copy take"
+		copies, what = 2, "the matrix and the CPU backend's copy take"
+	}
+	host, err := checked.Mul(uint64(n), uint64(n), 4, copies)
+	if err != nil {
+		return fmt.Errorf("eigen: %s %d: %s %w bytes of host memory", flag, n, what, err)
 	}
 	if avail := g.hostMemory(); host > uint64(avail) {
 		return fmt.Errorf("eigen: %s %d: %s %s of host memory, over the %s available (N ≤ %d here)",
-			flag, n, what, bytesize.Tenths(int64(host)), bytesize.Tenths(avail), int(math.Sqrt(float64(avail)/float64(host/bytes*4))))
+			flag, n, what, bytesize.Tenths(int64(host)), bytesize.Tenths(avail), int(math.Sqrt(float64(avail)/float64(copies*4))))
 	}
 	return eigen.CheckSize(ctx, n)
 }

@@ -40,6 +40,32 @@ func TestEigenHilbert(t *testing.T) {
 	}
 }
 
+// TestEigenUnderflow: a matrix whose eigenvector's components are below
+// float32's range (about 2.5e-68) gives 4e37 in every form on every
+// backend; the GPU's implicit form printed NaN, and --json failed on it.
+func TestEigenUnderflow(t *testing.T) {
+	m := make([]float32, 16)
+	for i := range m {
+		m[i] = 1e-30
+		if i < 4 {
+			m[i] = 4e37
+		}
+	}
+	in := writeMatrix(t, filepath.Join(t.TempDir(), "m.bin"), m)
+	for _, backend := range []string{gputest.Backends()[0], "cpu"} {
+		for _, form := range [][]string{nil, {"--explicit"}} {
+			r := runEigenJSON(t, append([]string{"--in", in, "--n", "4", "--backend", backend}, form...)...)
+			require.True(t, r.Converged, "%s %q", backend, form)
+			require.InEpsilon(t, 4e37, r.Eigenvalue, 1e-6, "%s %q", backend, form)
+			require.Equal(t, []float64{1, 0, 0, 0}, r.Eigenvector, "%s %q", backend, form)
+		}
+	}
+	for _, r := range []eigen.Result{{Value: math.NaN()}, {Value: 1, Spread: math.Inf(1)}, {Value: 1, Vector: []float64{1, math.NaN()}}} {
+		require.ErrorContains(t, finiteResult(r), "not a number: nothing printed")
+	}
+	require.NoError(t, finiteResult(eigen.Result{Value: 1, Vector: []float64{1, 0}}))
+}
+
 func TestEigenFile(t *testing.T) {
 	dir := t.TempDir()
 	in := writeMatrix(t, filepath.Join(dir, "m.bin"), []float32{1, 1, 2, 2, 1, 3, 2, 3, 5})

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -100,7 +101,10 @@ func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHas
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", h.name, name, err)
 	}
-	rec := 8 * m
+	rec, err := checked.Mul(8, m)
+	if err != nil {
+		return fmt.Errorf("%s %s: records of %d elements: %w bytes", h.name, name, m, err)
+	}
 	if len(raw)%rec != 0 {
 		return fmt.Errorf("%s %s: %s is %d bytes, not a whole number of %d-byte records: record %d has only %d bytes",
 			h.name, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)

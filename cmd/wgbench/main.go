@@ -32,6 +32,10 @@ type globals struct {
 	// memory is how many bytes of host memory a command may fill with its
 	// input and results; 0 means what the host has available now.
 	memory int64
+	// group, when set, is the devices of every command that --devices
+	// would open, left open: tests split work over one device several
+	// times, which --devices (an adapter named once) cannot ask for.
+	group *wgpu.Group
 }
 
 // hostMemory is the bound on what a command holds in host memory.
@@ -68,6 +72,10 @@ func (g *globals) openSoon() *opening {
 	o := &opening{done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
+		if g.group != nil {
+			o.grp = g.group
+			return
+		}
 		if g.gpu.WantsGroup() {
 			o.grp, o.err = g.openGroup()
 			return
@@ -85,7 +93,8 @@ func (o *opening) wait() (*wgpu.Group, error) {
 	return o.grp, o.err
 }
 
-// close closes what was opened, waiting for the opening to end.
+// close closes what was opened, waiting for the opening to end (a
+// Group of globals.group is left open: wgpu.NewGroup's Close does nothing).
 func (o *opening) close() {
 	<-o.done
 	o.grp.Close()
@@ -128,10 +137,14 @@ a message on standard error.`,
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
 	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
-	root.PersistentPreRun = func(*cobra.Command, []string) {
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if g.trace {
 			wgpu.EnableTrace(true)
 		}
+		// Every command, whether it opens a device or not (b3sum on the
+		// CPU, combine, verify), refuses the same settings with the same
+		// words.
+		return g.gpu.Check()
 	}
 	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newRPOCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newCommitCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root

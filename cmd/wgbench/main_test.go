@@ -48,8 +48,29 @@ func wgbench(t *testing.T, args ...string) (string, string, error) {
 // wgbenchIn is wgbench with stdin.
 func wgbenchIn(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
+	return wgbenchWith(t, &globals{args: args}, stdin)
+}
+
+// wgbenchOn is wgbench with its commands' devices the Group of ctx taken
+// members times (globals.group): a split over several devices on one
+// adapter.
+func wgbenchOn(t *testing.T, ctx *wgpu.Context, members int, args ...string) (string, string, error) {
+	t.Helper()
+	ctxs := make([]*wgpu.Context, members)
+	for i := range ctxs {
+		ctxs[i] = ctx
+	}
+	grp, err := wgpu.NewGroup(ctxs...)
+	require.NoError(t, err)
+	return wgbenchWith(t, &globals{args: args, group: grp}, "")
+}
+
+// wgbenchWith runs the command g.args on the globals g.
+func wgbenchWith(t *testing.T, g *globals, stdin string) (string, string, error) {
+	t.Helper()
+	args := g.args
 	var out, errOut bytes.Buffer
-	root := newRoot(&globals{args: args})
+	root := newRoot(g)
 	root.SetIn(strings.NewReader(stdin))
 	root.SetOut(&out)
 	root.SetErr(&errOut)
@@ -123,4 +144,44 @@ func TestTraceCommand(t *testing.T) {
 	// A device of an earlier test in this process may be reused, with
 	// its kernels compiled.
 	require.True(t, strings.Contains(trace, "request device") || strings.Contains(trace, "reuse a closed device"), trace)
+}
+
+// TestEnvChecked: every command refuses a bad WGCOMPUTE_BACKEND or
+// WGCOMPUTE_DEVICES, or --devices naming an adapter twice, with the same
+// message, whether it opens a device or not (b3sum on the CPU took
+// WGCOMPUTE_BACKEND=bogus silently), in its exit status for errors.
+func TestEnvChecked(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(file, []byte("hello"), 0o644))
+	commands := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"b3sum", file}, 1},
+		{[]string{"b3sum", "--device", "cpu", file}, 1},
+		{[]string{"b3sum", "combine", file}, 1},
+		{[]string{"devices"}, 2},
+		{[]string{"rescue", "merge", "--in", file}, 2},
+		{[]string{"merkle", "--hash", "blake3", "--in", file}, 2},
+		{[]string{"eigen", "--hilbert", "4"}, 2},
+	}
+	for _, env := range []struct{ name, value, want string }{
+		{"WGCOMPUTE_BACKEND", "bogus", `wgbench: wgpu: unknown backend "bogus": accepted are vulkan, gl, metal, dx12 (or cpu for the reference path)` + "\n"},
+		{"WGCOMPUTE_DEVICES", "0,0", `wgbench: wgpu: devices "0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")` + "\n"},
+		{"WGCOMPUTE_LIMITS", "tiny", `wgbench: wgpu: WGCOMPUTE_LIMITS="tiny": accepted is webgpu (or unset for the adapter's own limits)` + "\n"},
+	} {
+		t.Run(env.name, func(t *testing.T) {
+			t.Setenv(env.name, env.value)
+			for _, c := range commands {
+				code, out, stderr := runCLI("", c.args...)
+				require.Equal(t, c.code, code, "%q: %s", c.args, stderr)
+				require.Equal(t, env.want, stderr, "%q", c.args)
+				require.Empty(t, out, "%q", c.args)
+			}
+		})
+	}
+	code, _, stderr := runCLI("", "--devices", "1,1", "b3sum", "--device", "cpu", file)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "adapter 1 is named twice")
 }

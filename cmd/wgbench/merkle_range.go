@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 )
 
@@ -254,10 +255,14 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 		return nil, fmt.Errorf("--leaves: %w", err)
 	}
 	n := total / r.Count
-	if want := int64(n) * merkle.DigestSize; want > limit {
+	want, err := checked.Mul(int64(n), merkle.DigestSize)
+	if err != nil {
+		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves: %w bytes", r, total, err)
+	}
+	if want > limit {
 		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
-	b := make([]byte, n*merkle.DigestSize)
+	b := make([]byte, want)
 	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)
 	if err := readExactly(path, b, what); err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)

@@ -316,6 +316,11 @@ func TestMerkleRangeProofs(t *testing.T) {
 	requireInputError(t, []string{"merkle", "prove", "--backend", "cpu", "--hash", "blake3", "--in", in, "--index", "0", "--range", "1/4"},
 		"--index 0: range 1/4 of the tree of 64 leaves holds leaves 16..31")
 	requireInputError(t, []string{"merkle", "prove", "--backend", "cpu", "--hash", "blake3", "--in", in, "--index", "0", "--leaves", "64"}, "--leaves N needs --range")
+	// 2^59 leaves of 32 bytes wrapped to 0 bytes, which an empty file holds.
+	empty := filepath.Join(t.TempDir(), "empty")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3", "--in", empty, "--range", "0/1", "--leaves", "576460752303423488"},
+		"range 0/1 of a tree of 576460752303423488 leaves: 576460752303423488 × 32 is more than 9223372036854775807 bytes")
 	var records strings.Builder
 	for i := 0; i < 4; i++ {
 		out, _, err := wgbench(t, "merkle", "--backend", "cpu", "--hash", "blake3", "--in", in, "--range", fmt.Sprintf("%d/4", i))

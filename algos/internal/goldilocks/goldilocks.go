@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/u64emu"
 )
@@ -69,8 +70,12 @@ func (h *Hash) CheckHash(dst [][4]uint64, inputs []uint64, m int) error {
 	if m < 0 {
 		return fmt.Errorf("%s: hash: %d elements per input: must be zero or more", h.Name, m)
 	}
-	if uint64(len(dst))*uint64(m) != uint64(len(inputs)) {
-		return fmt.Errorf("%s: hash: %d elements for %d inputs of %d elements: need exactly %d", h.Name, len(inputs), len(dst), m, uint64(len(dst))*uint64(m))
+	want, err := checked.Mul(len(dst), m)
+	if err != nil {
+		return fmt.Errorf("%s: hash: %d inputs of %d elements: %w elements", h.Name, len(dst), m, err)
+	}
+	if want != len(inputs) {
+		return fmt.Errorf("%s: hash: %d elements for %d inputs of %d elements: need exactly %d", h.Name, len(inputs), len(dst), m, want)
 	}
 	if i := FirstNonCanonical(inputs); i >= 0 {
 		return fmt.Errorf("%s: hash: input %d element %d is %d, not a field element (must be below p = %d)", h.Name, i/m, i%m, inputs[i], uint64(P))

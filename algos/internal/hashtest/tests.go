@@ -257,6 +257,9 @@ func BadInput(t *testing.T, f *Family) {
 			require.ErrorContains(t, f.HashElementsMany(ctx, nil, nil, f.MaxElements+1, 0, nil), fmt.Sprintf("must be 0 to %d", f.MaxElements))
 		} else {
 			require.ErrorContains(t, f.HashElementsMany(ctx, make([][4]uint64, 3), in, -1, 0, nil), "zero or more")
+			// 4 × 2^62 elements wrapped to 0, which no inputs matched.
+			require.ErrorContains(t, f.HashElementsMany(ctx, make([][4]uint64, 4), nil, 1<<62, 0, nil),
+				"4 inputs of 4611686018427387904 elements: 4 × 4611686018427387904 is more than 9223372036854775807 elements")
 		}
 
 		states := make([][12]uint64, 4)
