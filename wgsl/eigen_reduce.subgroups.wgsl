@@ -1,6 +1,9 @@
-// eigen_reduce.wgsl on devices with subgroup operations (naga takes them
-// without an enable directive where the device has the feature): the same
-// functions, the same results to the bit. The trees' levels whose stride is
+// eigen_reduce.wgsl on devices with subgroup operations: the same
+// functions, the same results to the bit. naga (wgpu-native 29) takes the
+// subgroup builtins without an enable directive where the device has the
+// feature, and rejects `enable subgroups;`, which Tint (Chrome) requires:
+// no one text serves both, so a browser build is to decline the feature and
+// run eigen_reduce.wgsl (docs/PORTABILITY.md). The trees' levels whose stride is
 // at least the subgroup size run in workgroup memory as there; the rest run
 // inside every subgroup on the first subgroup-size partial values, by
 // subgroupShuffleDown: lane i adds lane i + k's value to its own, the same

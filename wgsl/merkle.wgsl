@@ -60,18 +60,25 @@ fn mk_store(i: u32, h: array<u32, 8>) {
 	mk_nodes[2u * i + 1u] = vec4<u32>(h[4], h[5], h[6], h[7]);
 }
 
-// MkIds are the builtins every entry point hands its kernel.
+// MkIds and MkGroup are the builtins every entry point hands its kernel:
+// MkIds the invocation's own, MkGroup those its whole workgroup shares.
+// Tint's uniformity analysis takes a struct as non-uniform where any member
+// is, so a workgroup's early exit, which the barriers after it need to be
+// uniform, is computed from MkGroup alone.
 struct MkIds {
 	@builtin(global_invocation_id) gid: vec3<u32>,
 	@builtin(local_invocation_index) t: u32,
+}
+
+struct MkGroup {
 	@builtin(workgroup_id) wid: vec3<u32>,
 	@builtin(num_workgroups) nwg: vec3<u32>,
 }
 
 // mk_level: one level per dispatch (approach 1); one invocation per node.
 // wg is the entry point's workgroup size.
-fn mk_level(id: MkIds, wg: u32) {
-	let t = id.gid.x + id.gid.y * id.nwg.x * wg;
+fn mk_level(id: MkIds, grp: MkGroup, wg: u32) {
+	let t = id.gid.x + id.gid.y * grp.nwg.x * wg;
 	let w = mk.in_w >> 1u;
 	if (t >= w) {
 		return;
@@ -82,9 +89,9 @@ fn mk_level(id: MkIds, wg: u32) {
 // mk_levels: the articles' workgroup variant (approach 2). A workgroup owns
 // 2^levels input nodes and walks up its subtree through global memory, with
 // a storage barrier between levels; each level halves the busy invocations.
-fn mk_levels(id: MkIds) {
+fn mk_levels(id: MkIds, grp: MkGroup) {
 	let t = id.t;
-	let g = id.wid.x + id.wid.y * id.nwg.x;
+	let g = grp.wid.x + grp.wid.y * grp.nwg.x;
 	if (g >= mk.groups) {
 		return;
 	}
@@ -134,9 +141,9 @@ fn mk_sh_store(k: u32, h: array<u32, 8>) {
 // All merges go through the one merge_node call at the loop's end: a
 // Rescue merge is large, and four inlined copies took llvmpipe's GL
 // compiler 15 s (2026-11-22).
-fn mk_subtree(id: MkIds) {
+fn mk_subtree(id: MkIds, grp: MkGroup) {
 	let t = id.t;
-	let g = id.wid.x + id.wid.y * id.nwg.x;
+	let g = grp.wid.x + grp.wid.y * grp.nwg.x;
 	if (g >= mk.groups) {
 		return;
 	}
@@ -198,27 +205,27 @@ fn mk_subtree(id: MkIds) {
 }
 
 // The entry points: kernel_N runs kernel with N invocations per workgroup.
-@compute @workgroup_size(2) fn mk_level_2(id: MkIds) { mk_level(id, 2u); }
-@compute @workgroup_size(4) fn mk_level_4(id: MkIds) { mk_level(id, 4u); }
-@compute @workgroup_size(8) fn mk_level_8(id: MkIds) { mk_level(id, 8u); }
-@compute @workgroup_size(16) fn mk_level_16(id: MkIds) { mk_level(id, 16u); }
-@compute @workgroup_size(32) fn mk_level_32(id: MkIds) { mk_level(id, 32u); }
-@compute @workgroup_size(64) fn mk_level_64(id: MkIds) { mk_level(id, 64u); }
-@compute @workgroup_size(128) fn mk_level_128(id: MkIds) { mk_level(id, 128u); }
-@compute @workgroup_size(256) fn mk_level_256(id: MkIds) { mk_level(id, 256u); }
-@compute @workgroup_size(2) fn mk_levels_2(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(4) fn mk_levels_4(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(8) fn mk_levels_8(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(16) fn mk_levels_16(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(32) fn mk_levels_32(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(64) fn mk_levels_64(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(128) fn mk_levels_128(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(256) fn mk_levels_256(id: MkIds) { mk_levels(id); }
-@compute @workgroup_size(2) fn mk_subtree_2(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(4) fn mk_subtree_4(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(8) fn mk_subtree_8(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(16) fn mk_subtree_16(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(32) fn mk_subtree_32(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(64) fn mk_subtree_64(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(128) fn mk_subtree_128(id: MkIds) { mk_subtree(id); }
-@compute @workgroup_size(256) fn mk_subtree_256(id: MkIds) { mk_subtree(id); }
+@compute @workgroup_size(2) fn mk_level_2(id: MkIds, grp: MkGroup) { mk_level(id, grp, 2u); }
+@compute @workgroup_size(4) fn mk_level_4(id: MkIds, grp: MkGroup) { mk_level(id, grp, 4u); }
+@compute @workgroup_size(8) fn mk_level_8(id: MkIds, grp: MkGroup) { mk_level(id, grp, 8u); }
+@compute @workgroup_size(16) fn mk_level_16(id: MkIds, grp: MkGroup) { mk_level(id, grp, 16u); }
+@compute @workgroup_size(32) fn mk_level_32(id: MkIds, grp: MkGroup) { mk_level(id, grp, 32u); }
+@compute @workgroup_size(64) fn mk_level_64(id: MkIds, grp: MkGroup) { mk_level(id, grp, 64u); }
+@compute @workgroup_size(128) fn mk_level_128(id: MkIds, grp: MkGroup) { mk_level(id, grp, 128u); }
+@compute @workgroup_size(256) fn mk_level_256(id: MkIds, grp: MkGroup) { mk_level(id, grp, 256u); }
+@compute @workgroup_size(2) fn mk_levels_2(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(4) fn mk_levels_4(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(8) fn mk_levels_8(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(16) fn mk_levels_16(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(32) fn mk_levels_32(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(64) fn mk_levels_64(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(128) fn mk_levels_128(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(256) fn mk_levels_256(id: MkIds, grp: MkGroup) { mk_levels(id, grp); }
+@compute @workgroup_size(2) fn mk_subtree_2(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(4) fn mk_subtree_4(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(8) fn mk_subtree_8(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(16) fn mk_subtree_16(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(32) fn mk_subtree_32(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(64) fn mk_subtree_64(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(128) fn mk_subtree_128(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }
+@compute @workgroup_size(256) fn mk_subtree_256(id: MkIds, grp: MkGroup) { mk_subtree(id, grp); }

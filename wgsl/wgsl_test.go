@@ -183,3 +183,50 @@ func TestFeatureFilesKeepSignatures(t *testing.T) {
 		t.Fatalf("found %d feature files; the shader-int64 and subgroups ones exist", variants)
 	}
 }
+
+var (
+	structDecl = regexp.MustCompile(`(?s)struct\s+(\w+)\s*\{(.*?)\}`)
+	builtinUse = regexp.MustCompile(`@builtin\((\w+)\)`)
+)
+
+// Tint's uniformity analysis (Chrome) takes a struct parameter as
+// non-uniform where any member is, so a struct that carries workgroup_id or
+// num_workgroups beside a per-invocation builtin makes everything computed
+// from it non-uniform, and a barrier after an early exit on it is rejected
+// (naga, which has no such analysis, accepts it). docs/PORTABILITY.md.
+func TestBuiltinStructsKeepUniformity(t *testing.T) {
+	uniform := map[string]bool{"workgroup_id": true, "num_workgroups": true}
+	varying := map[string]bool{"local_invocation_id": true, "local_invocation_index": true,
+		"global_invocation_id": true, "subgroup_invocation_id": true}
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	structs := 0
+	for _, e := range entries {
+		src, err := Source(e.Name())
+		if err != nil {
+			continue
+		}
+		for _, m := range structDecl.FindAllStringSubmatch(src, -1) {
+			var u, v []string
+			for _, b := range builtinUse.FindAllStringSubmatch(m[2], -1) {
+				if uniform[b[1]] {
+					u = append(u, b[1])
+				} else if varying[b[1]] {
+					v = append(v, b[1])
+				}
+			}
+			if len(u)+len(v) > 0 {
+				structs++
+			}
+			if len(u) > 0 && len(v) > 0 {
+				t.Errorf("%s: struct %s holds the workgroup-uniform %v with the per-invocation %v: Tint takes all of them as non-uniform; give the uniform ones a struct of their own",
+					e.Name(), m[1], u, v)
+			}
+		}
+	}
+	if structs == 0 {
+		t.Fatal("found no struct of builtins; merkle.wgsl has two")
+	}
+}
