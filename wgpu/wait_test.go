@@ -10,9 +10,9 @@ import (
 )
 
 // slowWGSL keeps each invocation busy for params.n steps of a recurrence
-// no compiler can shorten. Mesa's gallivm (lavapipe, llvmpipe) leaves a
-// loop after 65,535 iterations, so a longer wait takes more dispatches,
-// not a larger n.
+// no compiler can shorten. Mesa's software drivers stop an invocation
+// after 65535 loop iterations (docs/PORTABILITY.md), so a longer wait
+// takes more dispatches, not a larger n.
 const slowWGSL = `
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 struct Params { n: u32 }
