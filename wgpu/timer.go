@@ -203,5 +203,7 @@ func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64) error 
 	if status != gpu.MapAsyncStatusSuccess {
 		return c.lostFrom(fmt.Errorf("map buffer: %v", status))
 	}
-	return nil
+	// A destroyed device's mappings report success, and reading one
+	// aborts the process: ask once more.
+	return c.probeLost()
 }
