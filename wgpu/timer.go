@@ -79,10 +79,12 @@ var ErrWaitLimit = errors.New("wgpu: the device did not answer within the wait l
 // WaitLimit times the dispatches of the oldest one still running (see
 // Options.WaitLimit): the bound follows the work submitted.
 //
-// The blocking Poll is never used: it waits without limit, so a hung
-// kernel would hang the caller with it (wgpu 0.17's gave up after 5 seconds
-// and returned as if the work were done), and it aborts the process on a
-// lost device; polling notices a loss.
+// A kernel that hangs without the driver reporting the device lost is
+// waited for unless the caller set a WaitLimit: GPU watchdogs report a
+// hung kernel as a lost device. The blocking Poll is never used: no
+// WaitLimit could bound it (wgpu 0.17's gave up after 5 seconds and
+// returned as if the work were done), and it aborts the process on a lost
+// device, where polling notices the loss.
 func (c *Context) pollUntil(done func() bool) error {
 	start := time.Now()
 	answered := start // when the queue last finished a submission
