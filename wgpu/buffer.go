@@ -180,6 +180,7 @@ func (c *Context) submitCommands(record func(enc *gpu.CommandEncoder) error) err
 	}
 	defer cmd.Release()
 	c.queue.Submit(cmd)
+	c.submitted(1)
 	return c.native.takeError()
 }
 

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
 )
@@ -51,6 +52,17 @@ type Options struct {
 	// grants; the environment variable WGCOMPUTE_LIMITS=webgpu applies it
 	// on top of this field (the smaller of the two, field by field).
 	Limits Limits
+	// WaitLimit bounds a wait for the device (Run, Pending.Wait, Wait, a
+	// transfer's mapping) by the work submitted: the wait gives up when
+	// the queue has finished no submission for WaitLimit times the
+	// dispatches of the oldest one still running (a copy counts as one
+	// dispatch), with an error wrapping ErrWaitLimit that says the device
+	// was not reported lost. Zero, the default, sets no bound: a wait
+	// ends when its work is done or when the device is lost (the
+	// device-lost callback, or a call refused as lost), however slow the
+	// device is. WGCOMPUTE_WAIT_LIMIT (a Go duration: "30s") sets it
+	// where this field is zero.
+	WaitLimit time.Duration
 
 	// What the environment asks of the device's optional features, read
 	// by fromEnv with the other WGCOMPUTE_* variables.
@@ -292,6 +304,12 @@ type Context struct {
 	staging     *stagingPool
 	pool        []pooled // released buffers, oldest first
 	poolBytes   uint64
+	waitLimit   time.Duration // Options.WaitLimit
+	// running holds the dispatches of each submission not yet seen
+	// finished, oldest first, and retired how many were taken off its
+	// front: what a wait's bound scales with (pollUntil).
+	running []int
+	retired uint64
 }
 
 func backendName(b gpu.BackendType) string {
@@ -414,6 +432,16 @@ func fromEnv(opts Options) (Options, error) {
 	}
 	if opts.Devices == "" {
 		opts.Devices = os.Getenv("WGCOMPUTE_DEVICES")
+	}
+	if v := os.Getenv("WGCOMPUTE_WAIT_LIMIT"); v != "" && opts.WaitLimit == 0 {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return opts, fmt.Errorf("wgpu: WGCOMPUTE_WAIT_LIMIT=%q: accepted is a duration of 0 (no limit, the default) or more, such as 90s or 10m", v)
+		}
+		opts.WaitLimit = d
+	}
+	if opts.WaitLimit < 0 {
+		return opts, fmt.Errorf("wgpu: Options.WaitLimit %v: accepted is 0 (no limit) or a positive duration", opts.WaitLimit)
 	}
 	var err error
 	if opts.noInt64, err = envOff("WGCOMPUTE_SHADER_INT64"); err != nil {
@@ -630,6 +658,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
+		c.waitLimit = opts.WaitLimit
 		return c, nil
 	}
 	defer Span("request device")(0)
@@ -666,6 +695,7 @@ func Open(opts Options) (ctx *Context, err error) {
 		}
 	}
 	c.staging = newStagingPool(c, opts.Transfer)
+	c.waitLimit = opts.WaitLimit
 	return c, nil
 }
 
@@ -786,7 +816,7 @@ var (
 // closed. Callers hold c.mu.
 func (c *Context) park() {
 	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, mappablePrimary: c.mappablePrimary, info: c.info,
-		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms}
+		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms, running: c.running, retired: c.retired}
 	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()
 	idle[p.key] = append(idle[p.key], p)

@@ -323,11 +323,16 @@ func (p *Pending) Wait() (t Timing, err error) {
 	if err := c.check("wait"); err != nil {
 		return t, err
 	}
-	if err := c.waitIdle(); err != nil {
-		return t, fmt.Errorf("wgpu: wait: %w", err)
-	}
+	// The pools take the submission's buffers back even if the wait gives
+	// up (ErrWaitLimit): the queue orders their next use after it.
 	if p.uniform != nil {
 		c.uniforms = append(c.uniforms, p.uniform)
+	}
+	if err := c.waitIdle(); err != nil {
+		if p.timer != nil {
+			c.timers = append(c.timers, p.timer)
+		}
+		return t, fmt.Errorf("wgpu: wait: %w", err)
 	}
 	t.Wall = time.Since(p.start)
 	if p.timer != nil {
@@ -496,6 +501,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 	defer cmd.Release()
 	start := time.Now()
 	c.queue.Submit(cmd)
+	c.submitted(len(ds))
 	if err := c.native.takeError(); err != nil {
 		return nil, fmt.Errorf("wgpu: run: %w", err)
 	}

@@ -27,6 +27,10 @@ typedef struct {
 	int lost;
 	int lost_reason;
 	char lost_message[1024];
+	// Submissions made, and those whose work the queue reported done
+	// (wgc_submitted), counted so that a wait can tell a device that is
+	// slow from one that stopped answering.
+	unsigned long long submitted, finished;
 	// The answer to the device request.
 	int request_done;
 	int request_status;
@@ -87,6 +91,29 @@ static wgc_device *wgc_request_device(WGPUAdapter adapter, WGPUFeatureName const
 	cb.userdata1 = d;
 	wgpuAdapterRequestDevice(adapter, &desc, cb);
 	return d;
+}
+
+static void wgc_work_done(WGPUQueueWorkDoneStatus status, WGPUStringView message, void *u1, void *u2) {
+	wgc_device *d = u1;
+	__atomic_add_fetch(&d->finished, 1, __ATOMIC_SEQ_CST);
+}
+
+// wgc_submitted counts a submission just made on queue and asks to be
+// told when the queue has finished it: wgpu-native 29's non-blocking poll
+// reports an empty queue while lavapipe still runs a kernel, so the
+// work-done callback is the evidence that submitted work is done.
+static void wgc_submitted(WGPUQueue queue, wgc_device *d) {
+	WGPUQueueWorkDoneCallbackInfo cb = WGPU_QUEUE_WORK_DONE_CALLBACK_INFO_INIT;
+	cb.mode = WGPUCallbackMode_AllowSpontaneous;
+	cb.callback = wgc_work_done;
+	cb.userdata1 = d;
+	__atomic_add_fetch(&d->submitted, 1, __ATOMIC_SEQ_CST);
+	wgpuQueueOnSubmittedWorkDone(queue, cb);
+}
+
+// wgc_count reads the count of submissions made (which 0) or finished (1).
+static unsigned long long wgc_count(wgc_device *d, int which) {
+	return __atomic_load_n(which ? &d->finished : &d->submitted, __ATOMIC_SEQ_CST);
 }
 
 static int wgc_lost_now(wgc_device *d) { return __atomic_load_n(&d->lost, __ATOMIC_SEQ_CST); }
@@ -202,8 +229,25 @@ func createInstance(backends gpu.InstanceBackend) (*gpu.Instance, error) {
 }
 
 // nativeDevice is the C-side state of one device (errors nobody captured,
-// loss).
+// loss, submissions finished).
 type nativeDevice struct{ d *C.wgc_device }
+
+// submitted counts a submission just made on queue and has its end
+// counted (see wgc_submitted). Callers hold the Context's lock.
+func (n nativeDevice) submitted(queue *gpu.Queue) {
+	if n.d != nil {
+		C.wgc_submitted(C.WGPUQueue(ref(queue)), n.d)
+	}
+}
+
+// progress returns how many submissions were made and how many of them
+// the queue has reported finished.
+func (n nativeDevice) progress() (submitted, finished uint64) {
+	if n.d == nil {
+		return 0, 0
+	}
+	return uint64(C.wgc_count(n.d, 0)), uint64(C.wgc_count(n.d, 1))
+}
 
 // requestDevice opens a device on a with the given features and limits,
 // with the handlers installed.

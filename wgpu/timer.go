@@ -2,6 +2,7 @@ package wgpu
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -64,38 +65,60 @@ func (t *timer) release() {
 	t.readback.Release()
 }
 
-// mapTimeout bounds a wait for a buffer mapping: a lost device is seen
-// through its callback, but a device that hangs without being declared lost
-// never completes a map, and without a bound that is a hang.
-const mapTimeout = 2 * time.Minute
+// ErrWaitLimit is wrapped by the error of a wait that gave up because the
+// queue finished no submission within the bound Options.WaitLimit sets.
+// The device was not reported lost: it may only be slow, the Context can
+// still be used, and a later wait may well succeed.
+var ErrWaitLimit = errors.New("wgpu: the device did not answer within the wait limit")
 
-// idleTimeout bounds a wait for submitted work: long enough for any kernel
-// we run on a software adapter, short of a hang.
-const idleTimeout = 10 * time.Minute
-
-var errMapTimeout = fmt.Errorf("map buffer: no answer from the device in %v (device lost?)", mapTimeout)
-
-// pollUntil polls the device without blocking until done reports true,
-// sleeping a little longer each time nothing has changed, up to limit.
-// The blocking Poll is never used: it waits without limit, so a hung
-// kernel would hang the caller with it (wgpu 0.17's gave up after 5 seconds
-// and returned as if the work were done); polling also notices a lost
-// device.
-func (c *Context) pollUntil(limit time.Duration, done func(queueEmpty bool) bool) bool {
+// pollUntil polls the device without blocking until done reports true or
+// the device is lost, whatever the time that takes: a slow device (a
+// software adapter under load) is not a lost one, and a wait that ends
+// early only loses the caller's work. Only a Context opened with a
+// WaitLimit gives up, when the queue has finished no submission for
+// WaitLimit times the dispatches of the oldest one still running (see
+// Options.WaitLimit): the bound follows the work submitted.
+//
+// A kernel that hangs without the driver reporting the device lost is
+// waited for unless the caller set a WaitLimit: GPU watchdogs report a
+// hung kernel as a lost device. The blocking Poll is never used: no
+// WaitLimit could bound it (wgpu 0.17's gave up after 5 seconds and
+// returned as if the work were done), and it aborts the process on a lost
+// device, where polling notices the loss.
+func (c *Context) pollUntil(done func() bool) error {
 	start := time.Now()
-	deadline := start.Add(limit)
+	answered := start // when the queue last finished a submission
+	probed := start
 	pause := time.Duration(0)
 	for {
 		// Never poll a lost device: wgpu-native aborts the process.
-		if c.native.lostError() != nil {
-			return false
+		if err := c.native.lostError(); err != nil {
+			return err
 		}
-		if done(c.device.Poll(false, nil)) {
-			return true
+		c.device.Poll(false, nil)
+		// The poll may have delivered the loss, and a loss can complete a
+		// wait (a destroyed buffer's mapping ends).
+		if err := c.native.lostError(); err != nil {
+			return err
+		}
+		if done() {
+			return nil
 		}
 		now := time.Now()
-		if now.After(deadline) {
-			return false
+		if now.Sub(probed) >= probeEvery {
+			probed = now
+			if err := c.probeLost(); err != nil {
+				return err
+			}
+		}
+		if c.retire() {
+			answered = now
+		}
+		if c.waitLimit > 0 && len(c.running) > 0 {
+			if bound := c.waitLimit * time.Duration(c.running[0]); now.Sub(answered) >= bound {
+				return fmt.Errorf("%w: a submission of %d dispatches did not finish in %v (WaitLimit %v per dispatch), and the device was not reported lost (it may be slow: raise or clear Options.WaitLimit; the Context can still be used)",
+					ErrWaitLimit, c.running[0], bound, c.waitLimit)
+			}
 		}
 		// Most waits are short: poll back to back for the first
 		// milliseconds (a sleep's wake-up alone costs tens of microseconds
@@ -110,19 +133,62 @@ func (c *Context) pollUntil(limit time.Duration, done func(queueEmpty bool) bool
 	}
 }
 
+// submitted records a submission of the given number of dispatches just
+// made (a copy counts as one). Callers hold c.mu.
+func (c *Context) submitted(dispatches int) {
+	c.native.submitted(c.queue)
+	c.retire()
+	c.running = append(c.running, max(1, dispatches))
+}
+
+// retire takes the submissions the queue has finished off c.running and
+// reports whether there were any.
+func (c *Context) retire() bool {
+	_, finished := c.native.progress()
+	n := min(int(finished-c.retired), len(c.running))
+	if n <= 0 {
+		return false
+	}
+	c.running = c.running[n:]
+	c.retired += uint64(n)
+	return true
+}
+
 // spinFor is how long a wait polls without sleeping.
 const spinFor = 3 * time.Millisecond
 
-// waitIdle waits until the queue has finished all submitted work. Callers
-// hold c.mu, so no submission can join the queue meanwhile.
-func (c *Context) waitIdle() error {
-	if !c.pollUntil(idleTimeout, func(empty bool) bool { return empty }) {
-		if err := c.native.lostError(); err != nil {
+// probeEvery is how often a long wait asks the device whether it is lost
+// (probeLost).
+const probeEvery = 20 * time.Millisecond
+
+// probeLost returns an ErrDeviceLost error if a call on the device fails
+// saying that it is lost. wgpu finishes the work a destroyed device was
+// running (TestDeviceLost destroys one) and calls its device-lost
+// callback only from a later call: without one, a wait would see the loss
+// only once that work is done (TestWaitDeviceLost). An encoder is the
+// cheapest object to ask for; any other failure is left to the wait's own
+// calls.
+func (c *Context) probeLost() error {
+	enc, err := c.device.TryCreateCommandEncoder(nil)
+	if err != nil {
+		if err := c.lostFrom(err); errors.Is(err, ErrDeviceLost) {
 			return err
 		}
-		return fmt.Errorf("the device has not finished its work in %v", idleTimeout)
+		return nil
 	}
+	enc.Release()
 	return nil
+}
+
+// waitIdle waits until the queue has finished all submitted work: until
+// the work-done callback of the last submission (wgc_submitted) has run.
+// Callers hold c.mu, so no submission can join the queue meanwhile.
+func (c *Context) waitIdle() error {
+	submitted, _ := c.native.progress()
+	return c.pollUntil(func() bool {
+		_, finished := c.native.progress()
+		return finished >= submitted
+	})
 }
 
 // mapSync maps buf and waits for the mapping, polling the device. Callers
@@ -131,16 +197,15 @@ func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64) error 
 	var status gpu.MapAsyncStatus
 	done := false
 	if err := buf.TryMapAsync(mode, 0, size, func(s gpu.MapAsyncStatus) { status, done = s, true }); err != nil {
-		return err
+		return c.lostFrom(err)
 	}
-	if !c.pollUntil(mapTimeout, func(bool) bool { return done }) {
-		if err := c.native.lostError(); err != nil {
-			return err
-		}
-		return errMapTimeout
+	if err := c.pollUntil(func() bool { return done }); err != nil {
+		return fmt.Errorf("map buffer: %w", err)
 	}
 	if status != gpu.MapAsyncStatusSuccess {
-		return fmt.Errorf("map buffer: %v", status)
+		return c.lostFrom(fmt.Errorf("map buffer: %v", status))
 	}
-	return nil
+	// A destroyed device's mappings report success, and reading one
+	// aborts the process: ask once more.
+	return c.probeLost()
 }

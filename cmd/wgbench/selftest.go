@@ -45,8 +45,12 @@ both hashes by every approach, all bit for bit; and the eigenvalue solver
 within 1e-5 of the float64 reference, with the leading bits that agree.
 
 It prints one PASS or FAIL line per family with the adapter, its driver and
-its limits, and exits with status 1 if any family fails. Run it first on a new
-GPU or driver; --json writes a report to attach to a bug.
+its limits, and exits with status 1 if any family fails. A family fails in one
+of two ways, told apart in the lines, the message at the end and the --json
+report's "status": its results differ from the reference ("mismatch"), or its
+kernels cannot be compiled or run on this adapter ("error", with the first
+error): nothing was computed to compare. Run it first on a new GPU or driver;
+--json writes a report to attach to a bug.
 
 The adapter is the one --backend and --adapter choose; --all checks every
 adapter (of --backend, if given). --limits webgpu opens each device with the
@@ -115,7 +119,7 @@ to check the smallest conformant GPU.`,
 				}
 			}
 			if !rep.Pass {
-				fmt.Fprintln(cmd.ErrOrStderr(), "wgbench: selftest failed: this adapter computes results that differ from the reference; please report it with the --json report attached")
+				selftestVerdict(cmd.ErrOrStderr(), rep.Adapters)
 				return exitError{1}
 			}
 			return nil
@@ -125,6 +129,30 @@ to check the smallest conformant GPU.`,
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write a JSON report (adapters, limits, every family's result, wgbench's version) to this file")
 	cmd.Flags().StringVar(&limits, "limits", "", "open each device with a limits profile: webgpu (default: the adapter's own limits; env WGCOMPUTE_LIMITS)")
 	return cmd
+}
+
+// selftestVerdict says why the self-test failed: adapters that compute
+// results differing from the reference, and apart from them adapters that
+// cannot compile or run the kernels (with the first error), which computed
+// nothing to compare.
+func selftestVerdict(w io.Writer, reps []selftest.Report) {
+	const report = "please report it with the --json report attached"
+	for _, r := range reps {
+		name := r.Adapter.Name
+		if r.Adapter.Backend != "" {
+			name += " (" + r.Adapter.Backend + ")"
+		}
+		switch r.Status {
+		case selftest.StatusMismatch:
+			fmt.Fprintf(w, "wgbench: selftest failed: %s computes results that differ from the reference; %s\n", name, report)
+		case selftest.StatusError:
+			if fam, err := r.FirstError(); fam != "" {
+				fmt.Fprintf(w, "wgbench: selftest failed: %s cannot compile or run kernels on this adapter: %s (family %s); %s\n", name, err, fam, report)
+			} else {
+				fmt.Fprintf(w, "wgbench: selftest failed: %s could not be opened: %s\n", name, r.Error)
+			}
+		}
+	}
 }
 
 // selftestAdapter opens the adapter o chooses (the CPU backend for
@@ -138,14 +166,16 @@ func selftestAdapter(out io.Writer, o wgpu.Options, listed wgpu.AdapterInfo, fam
 			return selftest.Report{}, err
 		}
 		fmt.Fprintf(out, "FAIL  open %s: %s: %v\n", listed.Backend, listed.Name, err)
-		return selftest.Report{Adapter: listed, Error: err.Error()}, nil
+		return selftest.Report{Adapter: listed, Status: selftest.StatusError, Error: err.Error()}, nil
 	}
 	defer ctx.Close()
 	info := ctx.Info()
 	return selftest.Run(ctx, fams, golden, func(r selftest.Result) {
 		fmt.Fprintln(out, r.Line(info))
 		for _, f := range r.Failures {
-			fmt.Fprintln(out, "      "+f)
+			if r.Status != selftest.StatusError || f != r.Error { // else the line has it
+				fmt.Fprintln(out, "      "+f)
+			}
 		}
 	}), nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +21,13 @@ import (
 // fams, and returns stdout and RunE's error.
 func runSelftest(t *testing.T, fams []selftest.Family, args ...string) (string, error) {
 	t.Helper()
+	out, _, err := runSelftestStderr(t, fams, args...)
+	return out, err
+}
+
+// runSelftestStderr is runSelftest, returning stderr too.
+func runSelftestStderr(t *testing.T, fams []selftest.Family, args ...string) (string, string, error) {
+	t.Helper()
 	g := &globals{args: args}
 	root := newRoot(g)
 	for _, c := range root.Commands() {
@@ -32,7 +41,7 @@ func runSelftest(t *testing.T, fams []selftest.Family, args ...string) (string, 
 	root.SetErr(&errOut)
 	root.SetArgs(args)
 	err := root.Execute()
-	return out.String(), err
+	return out.String(), errOut.String(), err
 }
 
 // requireLines checks that out has one line per family and adapter, each
@@ -153,9 +162,66 @@ func requireWrongKernelFails(t *testing.T, fams []selftest.Family, backend strin
 	require.NoError(t, json.Unmarshal(b, &rep))
 	require.False(t, rep.Pass)
 	require.False(t, rep.Adapters[0].Pass)
+	require.Equal(t, selftest.StatusMismatch, rep.Adapters[0].Status)
 	require.Len(t, rep.Adapters[0].Results, 2)
 	for _, r := range rep.Adapters[0].Results {
 		require.Equal(t, r.Family != "u64emu", r.Pass, r.Family)
+	}
+}
+
+// brokenShader is a module naga refuses, as an adapter's shader compiler
+// refuses every kernel (D3D12 through Wine's FXC: "Not implemented").
+type brokenShader struct{}
+
+func (brokenShader) ID() string { return "test:broken" }
+func (brokenShader) Source() (string, error) {
+	return "@compute @workgroup_size(1) fn main() { let x: u32 = ; }", nil
+}
+
+// A family whose kernels cannot be compiled fails as such: its line, the
+// message at the end and the report's status say that the kernels cannot
+// compile or run on this adapter, with the first error, and never that the
+// adapter computes results that differ; a family that computes a wrong
+// result beside it is still a mismatch.
+func TestSelftestKernelCannotCompile(t *testing.T) {
+	var fams []selftest.Family // u64emu, not compiling, and eigen, right
+	for _, f := range selftest.Families() {
+		switch f.Name {
+		case "eigen":
+			fams = append(fams, f)
+		case "u64emu":
+			f.Run = func(ctx *wgpu.Context) ([]selftest.Output, error) {
+				if _, err := ctx.Kernel(wgpu.KernelSpec{Label: "broken", Module: brokenShader{}, Entry: "main"}); err != nil {
+					return nil, fmt.Errorf("u64emu: %w", err)
+				}
+				return nil, errors.New("the broken shader compiled")
+			}
+			fams = append(fams, f)
+		}
+	}
+	for _, backend := range gputest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "report.json")
+			out, stderr, err := runSelftestStderr(t, fams, "--backend", backend, "selftest", "--json", path)
+			require.Equal(t, exitError{1}, err)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			require.True(t, strings.HasPrefix(lines[0], "FAIL  u64emu    cannot compile or run kernels on this adapter: u64emu: "), lines[0])
+			require.Contains(t, lines[0], "broken")
+			require.Len(t, lines, 2, "the error is not listed again under its line")
+			require.Contains(t, stderr, "cannot compile or run kernels on this adapter: u64emu: ")
+			require.Contains(t, stderr, "(family u64emu)")
+			require.NotContains(t, stderr, "differ")
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			var rep selftestReport
+			require.NoError(t, json.Unmarshal(b, &rep))
+			require.False(t, rep.Pass)
+			a := rep.Adapters[0]
+			require.Equal(t, selftest.StatusError, a.Status)
+			require.Equal(t, selftest.StatusError, a.Results[0].Status)
+			require.Contains(t, a.Results[0].Error, "broken")
+			require.Equal(t, selftest.StatusPass, a.Results[1].Status, "eigen")
+		})
 	}
 }
 

@@ -181,10 +181,29 @@ func sameWant(a, b Want) bool {
 	return true
 }
 
+// The verdicts a Result's and a Report's Status hold.
+const (
+	// StatusPass: every case matched the reference.
+	StatusPass = "pass"
+	// StatusMismatch: the adapter computed results that differ from the
+	// reference.
+	StatusMismatch = "mismatch"
+	// StatusError: the adapter could not compile or run the kernels
+	// (a pipeline the device refused, a validation error, a lost device),
+	// so nothing it would compute was compared.
+	StatusError = "error"
+)
+
 // Result is one family's verdict on one adapter.
 type Result struct {
 	Family string `json:"family"`
 	Pass   bool   `json:"pass"`
+	// Status is StatusPass, StatusMismatch (some output differs from the
+	// reference, whatever else failed) or StatusError (kernels failed
+	// to compile or run, and every output produced matched).
+	Status string `json:"status"`
+	// Error is the first error of a kernel that did not compile or run.
+	Error string `json:"error,omitempty"`
 	// Variants lists the variants run, Cases how many outputs were
 	// checked.
 	Variants []string `json:"variants"`
@@ -209,7 +228,9 @@ func Check(ctx *wgpu.Context, f Family, golden Golden) (r Result) {
 	r = Result{Family: f.Name, Tolerance: f.Tolerance}
 	start := time.Now()
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
+	mismatch := false
 	fail := func(format string, args ...any) {
+		mismatch = true
 		if len(r.Failures) < maxFailures {
 			// One line each: wgpu's validation errors span several.
 			msg := strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " ")
@@ -218,11 +239,29 @@ func Check(ctx *wgpu.Context, f Family, golden Golden) (r Result) {
 			r.Failures = append(r.Failures, "(more failures not listed)")
 		}
 	}
+	// failed records a kernel that produced nothing: no comparison was
+	// made, so it is no mismatch.
+	failed := func(format string, args ...any) {
+		m := mismatch
+		fail(format, args...)
+		mismatch = m
+		if r.Error == "" {
+			r.Error = strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " ")
+		}
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			fail("panic: %v", p)
+			failed("panic: %v", p)
 		}
 		r.Pass = len(r.Failures) == 0
+		switch {
+		case r.Pass:
+			r.Status = StatusPass
+		case mismatch:
+			r.Status = StatusMismatch
+		default:
+			r.Status = StatusError
+		}
 	}()
 	want, ok := golden[f.Name]
 	if !ok || len(want) == 0 {
@@ -231,7 +270,7 @@ func Check(ctx *wgpu.Context, f Family, golden Golden) (r Result) {
 	}
 	outs, err := f.Run(ctx)
 	if err != nil {
-		fail("%v", err)
+		failed("%v", err)
 		return r
 	}
 	seen := map[string]bool{}  // cases checked, by any variant
@@ -242,7 +281,7 @@ func Check(ctx *wgpu.Context, f Family, golden Golden) (r Result) {
 			r.Variants = append(r.Variants, o.Variant)
 		}
 		if o.Err != nil {
-			fail("%s %s: %v", o.Variant, o.Case, o.Err)
+			failed("%s %s: %v", o.Variant, o.Case, o.Err)
 			continue
 		}
 		w, ok := want[o.Case]
@@ -328,7 +367,11 @@ func agreeingBits(got, want float64) int {
 type Report struct {
 	Adapter wgpu.AdapterInfo `json:"adapter"`
 	Pass    bool             `json:"pass"`
-	Results []Result         `json:"results"`
+	// Status is StatusMismatch if any family's is, else StatusError if
+	// any family's is or the adapter could not be opened, else
+	// StatusPass.
+	Status  string   `json:"status"`
+	Results []Result `json:"results"`
 	// Error is set when the adapter could not be opened.
 	Error string `json:"error,omitempty"`
 }
@@ -336,10 +379,13 @@ type Report struct {
 // Run checks every family on ctx (nil: the CPU backend), calling each (when
 // not nil) with each family's result as it comes.
 func Run(ctx *wgpu.Context, fams []Family, golden Golden, each func(Result)) Report {
-	rep := Report{Adapter: ctx.Info(), Pass: true}
+	rep := Report{Adapter: ctx.Info(), Pass: true, Status: StatusPass}
 	for _, f := range fams {
 		r := Check(ctx, f, golden)
 		rep.Pass = rep.Pass && r.Pass
+		if r.Status == StatusMismatch || rep.Status == StatusPass {
+			rep.Status = r.Status
+		}
 		rep.Results = append(rep.Results, r)
 		if each != nil {
 			each(r)
@@ -348,19 +394,35 @@ func Run(ctx *wgpu.Context, fams []Family, golden Golden, each func(Result)) Rep
 	return rep
 }
 
+// FirstError returns the first family whose kernels could not compile or
+// run and its first error, or "", "" if there is none.
+func (rep Report) FirstError() (family, err string) {
+	for _, r := range rep.Results {
+		if r.Error != "" {
+			return r.Family, r.Error
+		}
+	}
+	return "", ""
+}
+
 // Line is the result's one-line summary, PASS or FAIL first, then what was
-// checked, then the adapter, its driver and its limits.
+// checked (or, for StatusError, that the kernels cannot compile or run,
+// and the first error), then the adapter, its driver and its limits.
 func (r Result) Line(info wgpu.AdapterInfo) string {
 	var b strings.Builder
 	verdict := "PASS"
 	if !r.Pass {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "%s  %-9s %d cases, %s, ", verdict, r.Family, r.Cases, plural(len(r.Variants), "variant"))
-	if r.Tolerance != 0 {
-		fmt.Fprintf(&b, "within %.0e of the float64 reference (agreeing bits: %s)", r.Tolerance, bitsSummary(r.Bits))
-	} else {
-		b.WriteString("bit for bit")
+	fmt.Fprintf(&b, "%s  %-9s ", verdict, r.Family)
+	switch {
+	case r.Status == StatusError:
+		fmt.Fprintf(&b, "cannot compile or run kernels on this adapter: %s", r.Error)
+	case r.Tolerance != 0:
+		fmt.Fprintf(&b, "%d cases, %s, within %.0e of the float64 reference (agreeing bits: %s)",
+			r.Cases, plural(len(r.Variants), "variant"), r.Tolerance, bitsSummary(r.Bits))
+	default:
+		fmt.Fprintf(&b, "%d cases, %s, bit for bit", r.Cases, plural(len(r.Variants), "variant"))
 	}
 	fmt.Fprintf(&b, ", %.2f s  [%s: %s", r.Seconds, info.Backend, info.Name)
 	if info.Backend != wgpu.CPUInfo.Backend {

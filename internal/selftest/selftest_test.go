@@ -234,7 +234,10 @@ func TestWrongKernelFails(t *testing.T) {
 // Whatever goes wrong in a family is a failure of that family, never a
 // pass and never a crash: a corrupt digest, a value out of tolerance, an
 // error, a panic, a case missing from the golden file, or a golden case
-// not run.
+// not run. A kernel that produced nothing (an error, a panic) is
+// StatusError, with its first error, and its line says the kernels cannot
+// compile or run; an output that differs is StatusMismatch, even beside
+// such an error.
 func TestFailures(t *testing.T) {
 	golden := Golden{
 		"ints":   {"a": {Digest: Digest([]byte("a"))}, "b": {Digest: Digest([]byte("b"))}},
@@ -245,35 +248,51 @@ func TestFailures(t *testing.T) {
 	}
 	a := Output{Variant: "v", Case: "a", Digest: Digest([]byte("a"))}
 	b := Output{Variant: "v", Case: "b", Digest: Digest([]byte("b"))}
+	corrupt := Output{Variant: "v", Case: "b", Digest: Digest([]byte("c"))}
+	pipeline := fmt.Errorf("Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline")
 	for _, tc := range []struct {
-		name string
-		f    Family
-		want string // "" passes
+		name   string
+		f      Family
+		want   string // "" passes
+		status string
+		err    string // Result.Error
 	}{
-		{"pass", Family{Name: "ints", Run: ok(a, b)}, ""},
-		{"corrupt", Family{Name: "ints", Run: ok(a, Output{Variant: "v", Case: "b", Digest: Digest([]byte("c"))})}, "v b: digest"},
-		{"error", Family{Name: "ints", Run: ok(a, b, Output{Variant: "w", Case: "a", Err: fmt.Errorf("device lost")})}, "w a: device lost"},
-		{"multi-line error", Family{Name: "ints", Run: ok(a, b, Output{Variant: "w", Case: "a", Err: fmt.Errorf("Validation Error\n\nCaused by:\n    In wgpuDeviceCreateComputePipeline")})}, "w a: Validation Error Caused by: In wgpuDeviceCreateComputePipeline"},
-		{"family error", Family{Name: "ints", Run: func(*wgpu.Context) ([]Output, error) { return nil, fmt.Errorf("no kernel") }}, "no kernel"},
-		{"panic", Family{Name: "ints", Run: func(*wgpu.Context) ([]Output, error) { panic("index out of range") }}, "panic: index out of range"},
-		{"unknown case", Family{Name: "ints", Run: ok(a, b, Output{Variant: "v", Case: "z", Digest: "00"})}, "v z: no golden result"},
-		{"case not run", Family{Name: "ints", Run: ok(a)}, "1 golden cases were not run (b, …)"},
-		{"nothing run", Family{Name: "ints", Run: ok()}, "2 golden cases were not run"},
-		{"no golden", Family{Name: "other", Run: ok(a)}, `no golden results for family "other"`},
-		{"within", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{1 + 5e-6, 0.5}})}, ""},
-		{"outside", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{1, 0.5 + 2e-5}})}, "v x: value 1 is 0.50002"},
-		{"NaN", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{math.NaN(), 0.5}})}, "value 0 is NaN"},
-		{"length", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{1}})}, "1 values, want 2"},
+		{"pass", Family{Name: "ints", Run: ok(a, b)}, "", StatusPass, ""},
+		{"corrupt", Family{Name: "ints", Run: ok(a, corrupt)}, "v b: digest", StatusMismatch, ""},
+		{"error", Family{Name: "ints", Run: ok(a, b, Output{Variant: "w", Case: "a", Err: fmt.Errorf("device lost")})}, "w a: device lost", StatusError, "w a: device lost"},
+		{"multi-line error", Family{Name: "ints", Run: ok(a, b, Output{Variant: "w", Case: "a", Err: pipeline}, Output{Variant: "w", Case: "b", Err: fmt.Errorf("second")})},
+			"w a: Validation Error Caused by: In wgpuDeviceCreateComputePipeline", StatusError, "w a: Validation Error Caused by: In wgpuDeviceCreateComputePipeline"},
+		{"error and corrupt", Family{Name: "ints", Run: ok(Output{Variant: "w", Case: "a", Err: pipeline}, a, corrupt)}, "v b: digest", StatusMismatch, "w a: Validation Error Caused by: In wgpuDeviceCreateComputePipeline"},
+		{"family error", Family{Name: "ints", Run: func(*wgpu.Context) ([]Output, error) { return nil, fmt.Errorf("no kernel") }}, "no kernel", StatusError, "no kernel"},
+		{"panic", Family{Name: "ints", Run: func(*wgpu.Context) ([]Output, error) { panic("index out of range") }}, "panic: index out of range", StatusError, "panic: index out of range"},
+		{"unknown case", Family{Name: "ints", Run: ok(a, b, Output{Variant: "v", Case: "z", Digest: "00"})}, "v z: no golden result", StatusMismatch, ""},
+		{"case not run", Family{Name: "ints", Run: ok(a)}, "1 golden cases were not run (b, …)", StatusMismatch, ""},
+		{"nothing run", Family{Name: "ints", Run: ok()}, "2 golden cases were not run", StatusMismatch, ""},
+		{"no golden", Family{Name: "other", Run: ok(a)}, `no golden results for family "other"`, StatusMismatch, ""},
+		{"within", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{1 + 5e-6, 0.5}})}, "", StatusPass, ""},
+		{"outside", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{1, 0.5 + 2e-5}})}, "v x: value 1 is 0.50002", StatusMismatch, ""},
+		{"NaN", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{math.NaN(), 0.5}})}, "value 0 is NaN", StatusMismatch, ""},
+		{"length", Family{Name: "floats", Tolerance: 1e-5, Run: ok(Output{Variant: "v", Case: "x", Values: []float64{1}})}, "1 values, want 2", StatusMismatch, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Check(nil, tc.f, golden)
+			require.Equal(t, tc.status, r.Status)
+			require.Equal(t, tc.err, r.Error)
+			line := r.Line(wgpu.CPUInfo)
 			if tc.want == "" {
 				require.True(t, r.Pass, r.Failures)
+				require.True(t, strings.HasPrefix(line, "PASS"), line)
 				return
 			}
 			require.False(t, r.Pass)
 			require.Contains(t, strings.Join(r.Failures, "\n"), tc.want)
-			require.True(t, strings.HasPrefix(r.Line(wgpu.CPUInfo), "FAIL"))
+			require.True(t, strings.HasPrefix(line, "FAIL"), line)
+			require.Equal(t, tc.status == StatusError, strings.Contains(line, "cannot compile or run kernels on this adapter: "+tc.err), line)
+			rep := Run(nil, []Family{{Name: "ints", Run: ok(a, b)}, tc.f}, golden, nil)
+			require.Equal(t, tc.status, rep.Status)
+			fam, err := rep.FirstError()
+			require.Equal(t, tc.err, err)
+			require.Equal(t, tc.err != "", fam == tc.f.Name, fam)
 		})
 	}
 }
