@@ -90,7 +90,7 @@ func (c *Context) pollUntil(limit time.Duration, done func(queueEmpty bool) bool
 		if c.native.lostError() != nil {
 			return false
 		}
-		if done(c.device.Poll(false, nil)) {
+		if done(c.poll()) {
 			return true
 		}
 		now := time.Now()
