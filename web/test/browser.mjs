@@ -1,0 +1,72 @@
+// What the browser tests share: a static file server and headless Chromium
+// with WebGPU on. Chromium runs WebGPU through Dawn; on a machine without a
+// GPU, on SwiftShader's CPU Vulkan.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+// serve serves the files of dir on a free port of 127.0.0.1 (a file://
+// page cannot fetch its .wasm) and resolves to {url, close}.
+export function serve(dir) {
+  const root = path.resolve(dir);
+  const server = http.createServer((req, res) => {
+    const file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () => server.close(),
+  })));
+}
+
+// launch starts headless Chromium with WebGPU: CHROMIUM names the binary
+// (default /usr/bin/chromium); WGCOMPUTE_CHROMIUM_FLAGS adds flags.
+export function launch() {
+  const args = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-webgpu-adapter=swiftshader'];
+  if (process.getuid && process.getuid() === 0) args.push('--no-sandbox'); // Chromium refuses root otherwise
+  if (process.env.WGCOMPUTE_CHROMIUM_FLAGS) args.push(...process.env.WGCOMPUTE_CHROMIUM_FLAGS.split(/\s+/).filter(Boolean));
+  return puppeteer.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args,
+    protocolTimeout: 0, // the self-test's calls may take minutes
+    dumpio: !!process.env.WGCOMPUTE_CHROMIUM_LOG, // Chromium's own messages (the GPU process's) on stderr
+  });
+}
+
+// openPage opens url in browser, printing the page's errors (and, with
+// echo, its console) as they come.
+export async function openPage(browser, url, { echo = false, lines = [] } = {}) {
+  const page = await browser.newPage();
+  page.on('console', (m) => {
+    for (const line of m.text().split('\n')) {
+      lines.push(line);
+      if (echo) console.log(line);
+    }
+  });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(url);
+  return page;
+}
+
+// waitStatus waits until #status leaves the given states, up to seconds.
+export async function waitStatus(page, pending, seconds) {
+  await page.waitForFunction(
+    (p) => !p.includes(document.getElementById('status')?.textContent),
+    { timeout: seconds * 1000, polling: 500 }, pending);
+  return page.$eval('#status', (e) => e.textContent);
+}
