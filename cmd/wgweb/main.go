@@ -9,6 +9,7 @@
 //	wgcompute.b3sum(bytes, {cpu}) → Promise<hex>
 //	wgcompute.merkleRoot(leaves, {hash, cpu}) → Promise<hex>
 //	wgcompute.device({limits, cpu}) → Promise<adapter>
+//	wgcompute.families: the self-test's family names, in its order
 //
 // selftest runs `wgbench selftest`'s families and cases on the browser's
 // WebGPU adapter and resolves to the report `wgbench selftest --json`
@@ -49,6 +50,11 @@ func main() {
 	api.Set("b3sum", asyncFunc(b3sumJS))
 	api.Set("merkleRoot", asyncFunc(merkleRootJS))
 	api.Set("device", asyncFunc(deviceJS))
+	var names []any
+	for _, f := range selftest.Families() {
+		names = append(names, f.Name)
+	}
+	api.Set("families", names)
 	js.Global().Set("wgcompute", api)
 	if ready := js.Global().Get("onwgcomputeready"); ready.Type() == js.TypeFunction {
 		ready.Invoke(api)

@@ -34,7 +34,8 @@ export function serve(dir) {
 }
 
 // launch starts headless Chromium with WebGPU: CHROMIUM names the binary
-// (default /usr/bin/chromium); WGCOMPUTE_CHROMIUM_FLAGS adds flags.
+// (default /usr/bin/chromium); WGCOMPUTE_CHROMIUM_FLAGS adds flags, and
+// WGCOMPUTE_CHROMIUM_LOG=1 shows Chromium's own messages on stderr.
 export function launch() {
   const args = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-webgpu-adapter=swiftshader'];
   if (process.getuid && process.getuid() === 0) args.push('--no-sandbox'); // Chromium refuses root otherwise
@@ -44,12 +45,68 @@ export function launch() {
     headless: true,
     args,
     protocolTimeout: 0, // the self-test's calls may take minutes
-    dumpio: !!process.env.WGCOMPUTE_CHROMIUM_LOG, // Chromium's own messages (the GPU process's) on stderr
+    dumpio: !!process.env.WGCOMPUTE_CHROMIUM_LOG,
   });
 }
 
-// openPage opens url in browser, printing the page's errors (and, with
-// echo, its console) as they come.
+// close closes browser, and kills it if it does not close in 10 s (its GPU
+// process may be deep in a shader compile).
+export async function close(browser) {
+  const proc = browser.process();
+  const timer = setTimeout(() => proc?.kill('SIGKILL'), 10000);
+  await browser.close().catch(() => proc?.kill('SIGKILL'));
+  clearTimeout(timer);
+}
+
+// descendants lists the process ids under pid (Linux /proc).
+function descendants(pid) {
+  const children = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+    } catch { /* gone meanwhile */ }
+  }
+  const out = [];
+  const walk = (p) => { for (const c of children.get(p) || []) { out.push(c); walk(c); } };
+  walk(pid);
+  return out;
+}
+
+// guardMemory kills browser's GPU process when its resident memory passes
+// limitBytes, so that a shader compile that grows without bound (Chromium's
+// SwiftShader on the largest kernels, docs/PORTABILITY.md) fails its test
+// instead of the machine. It returns a function that stops watching and
+// tells the largest size seen and whether it killed.
+export function guardMemory(browser, limitBytes) {
+  const pid = browser.process()?.pid;
+  const page = 4096;
+  let peak = 0;
+  let killed = false;
+  const timer = pid && fs.existsSync('/proc/self/stat') ? setInterval(() => {
+    for (const p of descendants(pid)) {
+      try {
+        if (!fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=gpu-process')) continue;
+        const rss = Number(fs.readFileSync(`/proc/${p}/statm`, 'utf8').split(' ')[1]) * page;
+        peak = Math.max(peak, rss);
+        if (rss > limitBytes) {
+          killed = true;
+          process.kill(p, 'SIGKILL');
+        }
+      } catch { /* gone meanwhile */ }
+    }
+  }, 1000) : null;
+  return () => {
+    if (timer) clearInterval(timer);
+    return { peak, killed };
+  };
+}
+
+// openPage opens url in browser, collecting the page's console lines in
+// lines (and printing them with echo) and printing its errors.
 export async function openPage(browser, url, { echo = false, lines = [] } = {}) {
   const page = await browser.newPage();
   page.on('console', (m) => {

@@ -6,7 +6,7 @@
 //
 //   node web/test/digests.mjs DIR NATIVE.txt
 import fs from 'node:fs';
-import { serve, launch, openPage, waitStatus } from './browser.mjs';
+import { serve, launch, close, openPage, waitStatus } from './browser.mjs';
 
 const [dir, nativePath] = process.argv.slice(2);
 if (!dir || !nativePath) {
@@ -30,7 +30,8 @@ try {
     if (got[i] !== want[i]) diffs.push(`  line ${i + 1}: browser ${got[i] ?? '(none)'}\n          native  ${want[i] ?? '(none)'}`);
   }
   if (status !== 'exit 0') {
-    console.log(got.join('\n'));
+    console.log(`FAIL  the program ended with ${status}:\n${lines.filter(Boolean).join('\n')}`);
+    code = 1;
   } else if (!device.includes('(webgpu)')) {
     console.log(`FAIL  the browser run did not use WebGPU (${device})`);
     code = 1;
@@ -44,7 +45,7 @@ try {
 } catch (e) {
   console.error(`digests: ${e.message}`);
 } finally {
-  await browser.close();
+  await close(browser);
   server.close();
 }
 process.exit(code);
