@@ -47,16 +47,20 @@ setup-web:
 # make Chromium's SwiftShader grow past 6 GB compiling (docs/PORTABILITY.md,
 # "In the browser"); web/digests checks BLAKE3 trees in the browser.
 WEB_SKIP ?= rescue,rpo,merkle
-# Before them, under Node (no WebGPU): wgpu's js tests, and web/digests on
-# the CPU backend, which must print the same. Every step runs; the target
-# fails if any did.
+# Before them, under Node (no WebGPU): wgpu's js tests, every self-test
+# family's CPU backend against the golden digests, and web/digests on the
+# CPU backend, which must print the same; and in Chromium, cmd/wgweb's
+# JavaScript API (web/test/api.mjs). Every step runs; the target fails if
+# any did.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 web-test: setup-web web
 	WGCOMPUTE_BACKEND=cpu $(GO) run ./web/digests >bin/web/digests-native.txt
 	@fail=0; \
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestJS|TestOpenWithoutWebGPU' ./wgpu/ || fail=1; \
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestCPU$$|TestGoldenReproduced' ./internal/selftest/ || fail=1; \
 	GOOS=js GOARCH=wasm WGCOMPUTE_BACKEND=cpu $(GO) run -exec="$(WASM_EXEC)" ./web/digests | diff -u bin/web/digests-native.txt - \
 		&& echo "PASS  web/digests on the CPU backend under Node equals the native build" || fail=1; \
 	node web/test/digests.mjs bin/web bin/web/digests-native.txt || fail=1; \
+	node web/test/api.mjs bin/web testdata/blake3_test_vectors.json || fail=1; \
 	node web/test/selftest.mjs bin/web bin/web/selftest-browser.json --limits webgpu --skip '$(WEB_SKIP)' || fail=1; \
 	exit $$fail
