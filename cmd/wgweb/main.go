@@ -186,6 +186,22 @@ func contextFor(o js.Value, fallback bool) (*wgpu.Context, error) {
 	return c, nil
 }
 
+// forget closes and drops the shared Context ctx, so that the next call
+// opens a new one: after its device was lost.
+func forget(ctx *wgpu.Context) {
+	if ctx == nil {
+		return
+	}
+	ctxMu.Lock()
+	defer ctxMu.Unlock()
+	for name, c := range contexts {
+		if c == ctx {
+			delete(contexts, name)
+			c.Close()
+		}
+	}
+}
+
 func selftestJS(args []js.Value) (func() (any, error), error) {
 	o := options(args, 0)
 	if _, _, err := limitsOf(o); err != nil {
@@ -227,14 +243,20 @@ func selftestJS(args []js.Value) (func() (any, error), error) {
 		}
 		info := ctx.Info()
 		file := selftest.NewFile()
-		file.Add(selftest.Run(ctx, fams, golden, func(r selftest.Result) {
+		rep := selftest.Run(ctx, fams, golden, func(r selftest.Result) {
 			if onResult.Type() == js.TypeFunction {
 				v, err := fromJSON(r)
 				if err == nil {
 					onResult.Invoke(v, r.Line(info))
 				}
 			}
-		}))
+		})
+		file.Add(rep)
+		if !rep.Pass {
+			// A failure may have lost the device (the failures say so):
+			// the next call starts on a new one.
+			forget(ctx)
+		}
 		return fromJSON(file)
 	}, nil
 }
@@ -252,6 +274,9 @@ func b3sumJS(args []js.Value) (func() (any, error), error) {
 		}
 		d, err := blake3.Sum(ctx, data)
 		if err != nil {
+			if errors.Is(err, wgpu.ErrDeviceLost) {
+				forget(ctx)
+			}
 			return nil, err
 		}
 		return fmt.Sprintf("%x", d), nil
@@ -293,6 +318,9 @@ func merkleRootJS(args []js.Value) (func() (any, error), error) {
 		}
 		root, err := merkle.Root(ctx, leaves, hash, merkle.Options{})
 		if err != nil {
+			if errors.Is(err, wgpu.ErrDeviceLost) {
+				forget(ctx)
+			}
 			return nil, err
 		}
 		return fmt.Sprintf("%x", root), nil
