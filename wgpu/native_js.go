@@ -290,6 +290,10 @@ func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (buf *gpu.Buffer, err
 // offer: its robustness (bounds clamping) is always on.
 type shaderChecks uint64
 
+// glesMinor has nothing to read in the browser: it has no GL backend to
+// ask for a version.
+func glesMinor() (int, error) { return 0, nil }
+
 // runtimeChecks has nothing to read in the browser.
 func runtimeChecks() (shaderChecks, error) { return 0, nil }
 
