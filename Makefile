@@ -3,7 +3,7 @@
 GO ?= go
 export XDG_RUNTIME_DIR ?= /tmp
 
-.PHONY: setup build demo test check bench-gpu
+.PHONY: setup build demo test check bench-gpu setup-web web web-test
 
 setup:
 	@bash scripts/setup.sh
@@ -26,3 +26,41 @@ test: setup check
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# The browser build (GOOS=js GOARCH=wasm): cmd/wgweb and its self-test page,
+# web/digests and its page, and Go's wasm_exec.js, in bin/web. Serve that
+# folder over http and open index.html in a browser with WebGPU.
+web:
+	@mkdir -p bin/web
+	GOOS=js GOARCH=wasm $(GO) build -o bin/web/wgweb.wasm ./cmd/wgweb
+	GOOS=js GOARCH=wasm $(GO) build -o bin/web/digests.wasm ./web/digests
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/index.html web/digests.html web/wgcompute.js bin/web/
+
+setup-web:
+	@bash scripts/setup-web.sh
+
+# The browser tests, in headless Chromium (Dawn): web/digests in the page
+# must print what the native build prints on the CPU reference, and the
+# self-test runs every family under WebGPU's default limits, each in a
+# browser of its own. WEB_SKIP lists the families left out: kernels with
+# Rescue's permutation (rescue, rpo, and merkle's Rescue and RPO trees)
+# make Chromium's SwiftShader grow past 6 GB compiling (docs/PORTABILITY.md,
+# "In the browser"); web/digests checks BLAKE3 trees in the browser.
+WEB_SKIP ?= rescue,rpo,merkle
+# Before them, under Node (no WebGPU): wgpu's js tests, every self-test
+# family's CPU backend against the golden digests, and web/digests on the
+# CPU backend, which must print the same; and in Chromium, cmd/wgweb's
+# JavaScript API (web/test/api.mjs). Every step runs; the target fails if
+# any did.
+WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+web-test: setup-web web
+	WGCOMPUTE_BACKEND=cpu $(GO) run ./web/digests >bin/web/digests-native.txt
+	@fail=0; \
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestJS|TestOpenWithoutWebGPU' ./wgpu/ || fail=1; \
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestCPU$$|TestGoldenReproduced' ./internal/selftest/ || fail=1; \
+	GOOS=js GOARCH=wasm WGCOMPUTE_BACKEND=cpu $(GO) run -exec="$(WASM_EXEC)" ./web/digests | diff -u bin/web/digests-native.txt - \
+		&& echo "PASS  web/digests on the CPU backend under Node equals the native build" || fail=1; \
+	node web/test/digests.mjs bin/web bin/web/digests-native.txt || fail=1; \
+	node web/test/api.mjs bin/web testdata/blake3_test_vectors.json || fail=1; \
+	node web/test/selftest.mjs bin/web bin/web/selftest-browser.json --limits webgpu --skip '$(WEB_SKIP)' || fail=1; \
+	exit $$fail

@@ -324,6 +324,8 @@ func backendName(b gpu.BackendType) string {
 		return "dx12"
 	case gpu.BackendTypeD3D11:
 		return "dx11"
+	case gpu.BackendTypeWebGPU:
+		return "webgpu" // a browser's adapter
 	}
 	return strings.ToLower(b.String())
 }
@@ -379,7 +381,7 @@ func adapterLimits(a *gpu.Adapter) (gpu.Limits, Limits) {
 }
 
 func describe(i int, a *gpu.Adapter) AdapterInfo {
-	p := a.GetInfo()
+	p := adapterInfo(a)
 	_, lim := adapterLimits(a)
 	info := AdapterInfo{
 		Index:      i,

@@ -147,11 +147,7 @@ func (c *Context) Kernel(spec KernelSpec) (k *Kernel, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: %s: pipeline layout: %w", op, err)
 	}
-	k.pipeline, err = c.device.TryCreateComputePipeline(&gpu.ComputePipelineDescriptor{
-		Label:   spec.Label,
-		Layout:  k.playout,
-		Compute: gpu.ProgrammableStageDescriptor{Module: module, EntryPoint: spec.Entry},
-	})
+	k.pipeline, err = createPipeline(c.device, spec.Label, k.playout, module, spec.Entry)
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: %s: pipeline: %w", op, err)
 	}
@@ -393,7 +389,7 @@ func (c *Context) submit(passEach bool, ds []Dispatch) (p *Pending, err error) {
 				c.uniforms = append(c.uniforms, uniform)
 			}
 		}()
-		if err := c.queue.TryWriteBuffer(uniform.buf, 0, params); err != nil {
+		if err := c.writeBuffer(uniform.buf, 0, params); err != nil {
 			return nil, fmt.Errorf("wgpu: run: params: %w", err)
 		}
 	}

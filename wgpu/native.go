@@ -1,3 +1,5 @@
+//go:build !js
+
 package wgpu
 
 // What the Go binding does not expose, called on wgpu-native directly: a
@@ -314,11 +316,6 @@ func cLimits(l gpu.Limits) C.WGPULimits {
 		maxImmediateSize:                          C.uint32_t(l.MaxImmediateSize),
 	}
 }
-
-// ErrDeviceLost is wrapped by every error of a Context whose device was
-// lost (a driver reset, a removed GPU, a hung kernel): the Context can only
-// be closed; open a new one.
-var ErrDeviceLost = errors.New("wgpu: device lost")
 
 // lostError returns an error wrapping ErrDeviceLost if the device was
 // lost, else nil.

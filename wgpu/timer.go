@@ -95,7 +95,7 @@ func (c *Context) pollUntil(done func() bool) error {
 		if err := c.native.lostError(); err != nil {
 			return err
 		}
-		c.device.Poll(false, nil)
+		c.poll()
 		// The poll may have delivered the loss, and a loss can complete a
 		// wait (a destroyed buffer's mapping ends).
 		if err := c.native.lostError(); err != nil {

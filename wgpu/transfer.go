@@ -274,7 +274,13 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 			padded = make([]byte, (n+3)&^3)
 			copy(padded, small)
 		}
-		if err := c.queue.TryWriteBuffer(dst.buf, dstOffset, padded); err != nil {
+		if err := c.writeBuffer(dst.buf, dstOffset, padded); err != nil {
+			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
+		}
+		return nil
+	}
+	if !mappedStaging {
+		if err := c.uploadByWrites(dst, dstOffset, n, fill); err != nil {
 			return fmt.Errorf("wgpu: upload to %s: %w", dst.label, err)
 		}
 		return nil
@@ -463,3 +469,25 @@ func (c *Context) stagingRingBytes() uint64 {
 // ringBytes is how many bytes one direction's staging ring holds at most:
 // a transfer that fits is queued whole before the host waits.
 func (p *stagingPool) ringBytes() uint64 { return uint64(p.ring) * p.slotSz }
+
+// uploadByWrites is upload where staging cannot be written through a
+// mapping (mappedStaging: the browser): each staging slot's worth is
+// filled in host memory and written with queue.writeBuffer, which copies
+// it on. Callers hold c.mu.
+func (c *Context) uploadByWrites(dst *Buffer, dstOffset uint64, n int64, fill func(m []byte, pos int64) error) error {
+	most := int64(c.staging.slotSz)
+	host := make([]byte, (min(n, most)+3)&^3)
+	for pos := int64(0); pos < n; {
+		chunk := min(n-pos, most)
+		m := host[:(chunk+3)&^3]
+		clear(m[chunk:])
+		if err := fill(m[:chunk], pos); err != nil {
+			return err
+		}
+		if err := c.writeBuffer(dst.buf, dstOffset+uint64(pos), m); err != nil {
+			return err
+		}
+		pos += chunk
+	}
+	return nil
+}

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/internal/fileout"
@@ -17,16 +15,6 @@ import (
 
 func newSelftestCmd(g *globals) *cobra.Command {
 	return selftestCmd(g, selftest.Families())
-}
-
-// selftestReport is the --json file: what a user attaches to a bug.
-type selftestReport struct {
-	Build    selftest.Build    `json:"build"`
-	OS       string            `json:"os"`
-	Arch     string            `json:"arch"`
-	Time     string            `json:"time"`
-	Pass     bool              `json:"pass"`
-	Adapters []selftest.Report `json:"adapters"`
 }
 
 // selftestCmd is the selftest command checking fams (the tests swap in a
@@ -99,15 +87,13 @@ to check the smallest conformant GPU.`,
 				}
 			}
 			out := cmd.OutOrStdout()
-			rep := selftestReport{Build: selftest.ReadBuild(), OS: runtime.GOOS, Arch: runtime.GOARCH,
-				Time: time.Now().UTC().Format(time.RFC3339), Pass: true}
+			rep := selftest.NewFile()
 			for i, o := range targets {
 				r, err := selftestAdapter(out, o, infos[i], fams, golden, all)
 				if err != nil {
 					return err
 				}
-				rep.Pass = rep.Pass && r.Pass
-				rep.Adapters = append(rep.Adapters, r)
+				rep.Add(r)
 			}
 			if jsonPath != "" {
 				b, err := json.MarshalIndent(rep, "", "  ")

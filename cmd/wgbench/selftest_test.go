@@ -72,7 +72,7 @@ func TestSelftestAll(t *testing.T) {
 	}
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var rep selftestReport
+	var rep selftest.File
 	require.NoError(t, json.Unmarshal(b, &rep))
 	require.True(t, rep.Pass)
 	require.NotEmpty(t, rep.Build.Go)
@@ -158,7 +158,7 @@ func requireWrongKernelFails(t *testing.T, fams []selftest.Family, backend strin
 	require.Contains(t, fails[1], "wgsl mul: digest")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var rep selftestReport
+	var rep selftest.File
 	require.NoError(t, json.Unmarshal(b, &rep))
 	require.False(t, rep.Pass)
 	require.False(t, rep.Adapters[0].Pass)
@@ -213,7 +213,7 @@ func TestSelftestKernelCannotCompile(t *testing.T) {
 			require.NotContains(t, stderr, "differ")
 			b, err := os.ReadFile(path)
 			require.NoError(t, err)
-			var rep selftestReport
+			var rep selftest.File
 			require.NoError(t, json.Unmarshal(b, &rep))
 			require.False(t, rep.Pass)
 			a := rep.Adapters[0]

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -374,6 +375,31 @@ type Report struct {
 	Results []Result `json:"results"`
 	// Error is set when the adapter could not be opened.
 	Error string `json:"error,omitempty"`
+}
+
+// File is the report of a self-test run, `wgbench selftest --json`'s
+// file and what the browser's self-test returns: what a user attaches to
+// a bug.
+type File struct {
+	Build    Build    `json:"build"`
+	OS       string   `json:"os"`
+	Arch     string   `json:"arch"`
+	Time     string   `json:"time"`
+	Pass     bool     `json:"pass"`
+	Adapters []Report `json:"adapters"`
+}
+
+// NewFile starts the File of a run of this program, now: passing until a
+// report that fails is added.
+func NewFile() File {
+	return File{Build: ReadBuild(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+		Time: time.Now().UTC().Format(time.RFC3339), Pass: true}
+}
+
+// Add adds one adapter's report.
+func (f *File) Add(r Report) {
+	f.Pass = f.Pass && r.Pass
+	f.Adapters = append(f.Adapters, r)
 }
 
 // Run checks every family on ctx (nil: the CPU backend), calling each (when
