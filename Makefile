@@ -27,14 +27,15 @@ check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# The browser build (GOOS=js GOARCH=wasm): cmd/wgweb and its self-test page,
-# web/digests and its page, and Go's wasm_exec.js, in bin/web. Serve that
-# folder over http and open index.html in a browser with WebGPU.
+# The browser build (GOOS=js GOARCH=wasm): cmd/wgweb with its self-test
+# page (selftest.html), web/digests and its page, and Go's wasm_exec.js, in
+# bin/web. Serve that folder over http and open selftest.html in a browser
+# with WebGPU.
 web:
 	@mkdir -p bin/web
 	GOOS=js GOARCH=wasm $(GO) build -o bin/web/wgweb.wasm ./cmd/wgweb
 	GOOS=js GOARCH=wasm $(GO) build -o bin/web/digests.wasm ./web/digests
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/index.html web/digests.html web/wgcompute.js bin/web/
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/selftest.html web/digests.html web/wgcompute.js bin/web/
 
 setup-web:
 	@bash scripts/setup-web.sh
