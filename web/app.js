@@ -6,9 +6,10 @@
 // Query parameters: gpu=0 starts on the CPU; bench=MiB runs the
 // measurement mode (BLAKE3 of that many MiB, best of 3) and shows it in
 // #bench-result.
-'use strict';
+import { load } from './wgcompute.js';
 
 const $ = (id) => document.getElementById(id);
+let wg; // the wasm module's API (cmd/wgweb/main.go); wgpage is the page's own (page.go)
 const params = new URLSearchParams(location.search);
 const state = {
   ready: false,
@@ -87,11 +88,11 @@ function showDevice(st) {
   notice(st.notice || '');
 }
 
-// afterCall shows a call's notice (a lost GPU) and, when it ran on the
-// CPU, that the CPU is now in use.
+// afterCall shows a call's notice (a lost GPU, a kernel done on the CPU
+// instead) and, when the GPU was lost, that the CPU is now in use.
 function afterCall(r) {
   if (r.notice) notice(r.notice);
-  if (!r.gpu && $('device-kind').textContent === 'GPU') {
+  if (!r.device && $('device-kind').textContent === 'GPU') {
     const kind = $('device-kind');
     kind.textContent = 'CPU';
     kind.className = 'badge cpu';
@@ -220,15 +221,12 @@ async function commitLeavesFile(file) {
 
 // ---- 3. Self-test ----
 
-// selftest runs the wasm module's self-test and returns its report as
-// JSON text, the bytes wgbench selftest --json writes.
+// selftest runs the wasm module's self-test, showing each family's row
+// as it finishes, and returns its report as JSON text, laid out as
+// wgbench selftest --json writes it.
 async function selftest() {
-  const api = globalThis.wgcompute;
-  if (!api || typeof api.selftest !== 'function') {
-    throw new Error('this build has no self-test entry point (wgcompute.selftest)');
-  }
-  const r = await api.selftest();
-  return typeof r === 'string' ? r : JSON.stringify(r, null, 2) + '\n';
+  const rep = await wg.selftest({limits: $('limits').value, onResult: (r) => addResult(r)});
+  return JSON.stringify(rep, null, 2) + '\n';
 }
 
 function limitsText(l) {
@@ -237,65 +235,70 @@ function limitsText(l) {
     `workgroup storage ${formatBytes(l.max_workgroup_storage)}, ${l.max_invocations_per_workgroup} invocations per workgroup`;
 }
 
-function renderReport(rep) {
-  const tbody = $('results').querySelector('tbody');
-  tbody.replaceChildren();
+// addResult adds a family's row to the results table.
+function addResult(r) {
+  const table = $('results');
+  table.hidden = false;
+  const tr = table.querySelector('tbody').insertRow();
+  tr.insertCell().textContent = r.family;
+  const v = tr.insertCell();
+  v.className = 'verdict ' + (r.pass ? 'pass' : 'fail');
+  v.textContent = r.pass ? 'PASS' : 'FAIL';
+  if (r.failures && r.failures.length) {
+    const ul = document.createElement('ul');
+    ul.className = 'failures';
+    for (const f of r.failures) { const li = document.createElement('li'); li.textContent = f; ul.append(li); }
+    v.append(ul);
+  }
+  const c = tr.insertCell(); c.className = 'num'; c.textContent = r.cases;
+  tr.insertCell().textContent = (r.variants || []).join(', ');
+  const s = tr.insertCell(); s.className = 'num'; s.textContent = (r.seconds || 0).toFixed(2);
+}
+
+// showAdapter describes the adapter a report is of: its name, backend,
+// driver, features and limits.
+function showAdapter(a) {
+  const ad = a.adapter || {};
   const box = $('adapter');
   box.replaceChildren();
-  for (const a of rep.adapters || []) {
-    const ad = a.adapter || {};
-    const line = document.createElement('div');
-    line.innerHTML = '<strong></strong> <span></span><div class="limits"></div>';
-    line.querySelector('strong').textContent = ad.name || 'adapter';
-    line.querySelector('span').textContent = `(${[ad.backend, ad.type, ad.driver].filter(Boolean).join(', ')})` +
-      (ad.features && ad.features.length ? ' · features: ' + ad.features.join(', ') : '');
-    line.querySelector('.limits').textContent = 'limits: ' + limitsText(ad.limits);
-    box.append(line);
-    if (a.error) {
-      const tr = tbody.insertRow();
-      tr.insertCell().textContent = 'open';
-      const c = tr.insertCell();
-      c.className = 'verdict fail';
-      c.textContent = 'FAIL';
-      const d = tr.insertCell();
-      d.colSpan = 3;
-      d.textContent = a.error;
-    }
-    for (const r of a.results || []) {
-      const tr = tbody.insertRow();
-      tr.insertCell().textContent = r.family;
-      const v = tr.insertCell();
-      v.className = 'verdict ' + (r.pass ? 'pass' : 'fail');
-      v.textContent = r.pass ? 'PASS' : 'FAIL';
-      if (r.failures && r.failures.length) {
-        const ul = document.createElement('ul');
-        ul.className = 'failures';
-        for (const f of r.failures) { const li = document.createElement('li'); li.textContent = f; ul.append(li); }
-        v.append(ul);
-      }
-      const c = tr.insertCell(); c.className = 'num'; c.textContent = r.cases;
-      tr.insertCell().textContent = (r.variants || []).join(', ');
-      const s = tr.insertCell(); s.className = 'num'; s.textContent = (r.seconds || 0).toFixed(2);
-    }
-  }
+  const name = document.createElement('strong');
+  name.textContent = ad.name || 'adapter';
+  const what = document.createElement('span');
+  what.textContent = ` (${[ad.backend, ad.type, ad.driver].filter(Boolean).join(', ')})` +
+    (ad.features && ad.features.length ? ' · features: ' + ad.features.join(', ') : '');
+  const lim = document.createElement('div');
+  lim.className = 'limits';
+  lim.textContent = 'limits: ' + limitsText(ad.limits);
+  box.append(name, what, lim);
   box.hidden = false;
-  $('results').hidden = false;
+}
+
+function showReport(rep) {
+  const a = (rep.adapters || [])[0] || {};
+  showAdapter(a);
+  const tbody = $('results').querySelector('tbody');
+  if (tbody.rows.length !== (a.results || []).length) { // rows came in another way, or not at all
+    tbody.replaceChildren();
+    (a.results || []).forEach(addResult);
+  }
   const st = $('selftest-status');
   st.className = 'summary ' + (rep.pass ? 'pass' : 'fail');
-  st.textContent = rep.pass
-    ? 'PASS: every family computes what the CPU reference computes.'
-    : 'FAIL: this GPU computes results that differ from the reference. Please save the report and send it to us.';
+  st.textContent = a.error ? 'FAIL: the device could not be opened: ' + a.error
+    : rep.pass ? 'PASS: every family computes what the CPU reference computes.'
+      : 'FAIL: this GPU computes results that differ from the reference. Please save the report and send it to us.';
 }
 
 async function runSelftest() {
   $('run-selftest').disabled = true;
   const st = $('selftest-status');
   st.className = 'hint';
-  st.textContent = 'Running… (a minute or more on a software GPU)';
+  st.textContent = 'Running… (minutes on a software GPU)';
+  $('results').querySelector('tbody').replaceChildren();
+  $('save-report').disabled = true;
   try {
     const text = await queue(selftest);
     state.report = text;
-    renderReport(JSON.parse(text));
+    showReport(JSON.parse(text));
     $('save-report').disabled = false;
   } catch (err) {
     st.className = 'summary fail';
@@ -355,11 +358,7 @@ async function start() {
     return;
   }
   try {
-    const go = new Go();
-    const src = await fetch('wgweb.wasm');
-    if (!src.ok) throw new Error(`fetching wgweb.wasm: ${src.status} ${src.statusText}`);
-    const {instance} = await WebAssembly.instantiateStreaming(src, go.importObject);
-    go.run(instance).then(() => notice('The WebAssembly module stopped; reload the page.', 'error'));
+    wg = await load('wgweb.wasm');
   } catch (err) {
     notice('Could not load the WebAssembly module: ' + explain(err), 'error');
     $('device-name').textContent = 'not loaded';

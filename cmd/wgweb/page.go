@@ -8,15 +8,16 @@ package main
 // Blob or waiting for the GPU blocks.
 //
 //	wgpage.open(gpu)                   -> {gpu, info, notice}
-//	wgpage.b3sum(blob, progress)       -> {hex, gpu, notice}
-//	wgpage.merkle(leaves)              -> {root, leaves, gpu, notice}
+//	wgpage.b3sum(blob, progress)       -> {hex, gpu, device, notice}
+//	wgpage.merkle(leaves)              -> {root, leaves, gpu, device, notice}
 //	wgpage.proof(index)                -> the proof, as wgbench merkle prove prints it
 //	wgpage.bench(bytes, reps, blob)    -> {mbps, ...}: the measurement mode
 //
 // open chooses the device: the visitor's GPU through navigator.gpu, or the
 // CPU (a nil Context) where there is none, it fails to open, or gpu is
 // false. A GPU that is lost mid-way is closed, the work is done again on
-// the CPU, and notice says so in words.
+// the CPU, and notice says so in words. gpu says whether a call ran on the
+// GPU, device whether the page still has one.
 
 import (
 	"encoding/hex"
@@ -24,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -173,24 +175,29 @@ func (p *page) status(notice string) (any, error) {
 }
 
 // onGPU runs fn on the page's device. If the GPU is lost on the way, it
-// is closed and fn runs again on the CPU, and notice says why.
-func (p *page) onGPU(fn func(ctx *wgpu.Context) error) (notice string, err error) {
+// is closed and fn runs again on the CPU, as do all later calls; if the
+// GPU fails otherwise (a kernel the browser's compiler rejects), fn runs
+// again on the CPU this once. notice says which, and why, in words. A
+// file the browser cannot read is not tried again.
+func (p *page) onGPU(fn func(ctx *wgpu.Context) error) (notice string, onGPU bool, err error) {
 	err = fn(p.ctx)
-	if p.ctx == nil || !errors.Is(err, wgpu.ErrDeviceLost) {
-		if p.lost != "" {
-			notice = p.lost
-		}
-		return notice, err
+	switch {
+	case p.ctx == nil || err == nil || errors.Is(err, errBlobRead):
+		return p.lost, p.ctx != nil, err
+	case errors.Is(err, wgpu.ErrDeviceLost):
+		p.ctx.Close()
+		p.ctx = nil
+		p.lost = "The GPU device was lost (" + err.Error() + "). Everything since runs on the CPU; reload the page to use the GPU again."
+		notice = p.lost
+	default:
+		notice = "The GPU could not do this (" + err.Error() + "); it was done on the CPU instead, with the same result."
 	}
-	p.ctx.Close()
-	p.ctx = nil
-	p.lost = "The GPU device was lost (" + err.Error() + "). Everything since runs on the CPU; reload the page to use the GPU again."
-	return p.lost, fn(nil)
+	return notice, false, fn(nil)
 }
 
 // b3sum hashes the Blob (a File) args[0], calling args[1] (when a
 // function) with the bytes read so far and the total as it goes, and
-// returns {hex, gpu, notice}.
+// returns {hex, gpu, device, notice}.
 func (p *page) b3sum(args []js.Value) (any, error) {
 	blob, progress := arg(args, 0), arg(args, 1)
 	if blob.Type() != js.TypeObject || blob.Get("size").Type() != js.TypeNumber {
@@ -199,7 +206,7 @@ func (p *page) b3sum(args []js.Value) (any, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var sum []byte
-	notice, err := p.onGPU(func(ctx *wgpu.Context) error {
+	notice, gpu, err := p.onGPU(func(ctx *wgpu.Context) error {
 		e, err := blake3.NewEngine(ctx, blake3.Options{})
 		if err != nil {
 			return err
@@ -212,12 +219,12 @@ func (p *page) b3sum(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("b3sum: %w", err)
 	}
-	return map[string]any{"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil, "notice": notice}, nil
+	return map[string]any{"hex": hex.EncodeToString(sum), "gpu": gpu, "device": p.ctx != nil, "notice": notice}, nil
 }
 
 // merkle commits to the leaves in args[0] (a Uint8Array of N×32 bytes,
 // as wgbench merkle --in reads them) with BLAKE3 merges, keeps the tree
-// for proof, and returns {root, leaves, gpu, notice}.
+// for proof, and returns {root, leaves, gpu, device, notice}.
 func (p *page) merkle(args []js.Value) (any, error) {
 	a := arg(args, 0)
 	if !a.InstanceOf(js.Global().Get("Uint8Array")) {
@@ -241,7 +248,7 @@ func (p *page) merkle(args []js.Value) (any, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	notice, err := p.onGPU(func(ctx *wgpu.Context) error {
+	notice, gpu, err := p.onGPU(func(ctx *wgpu.Context) error {
 		t, err := merkle.Build(ctx, leaves, blake3.MerkleMerge{}, merkle.Options{})
 		p.tree = t
 		return err
@@ -251,7 +258,7 @@ func (p *page) merkle(args []js.Value) (any, error) {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
 	root := p.tree.Root()
-	return map[string]any{"root": hex.EncodeToString(root[:]), "leaves": len(leaves), "gpu": p.ctx != nil, "notice": notice}, nil
+	return map[string]any{"root": hex.EncodeToString(root[:]), "leaves": len(leaves), "gpu": gpu, "device": p.ctx != nil, "notice": notice}, nil
 }
 
 // proof returns the proof of leaf args[0] of the last tree, as wgbench
@@ -280,7 +287,7 @@ func (p *page) proof(args []js.Value) (any, error) {
 // bench is the measurement mode: it hashes args[0] bytes (a pattern made
 // in Go memory, or the Blob args[2] when given) args[1] times on the
 // page's device, after one warm-up run, and returns the best run's MB/s
-// and seconds with the hash.
+// and seconds with the hash, and the trace of every run (wgpu.WriteTrace).
 func (p *page) bench(args []js.Value) (any, error) {
 	n, reps, blob := arg(args, 0), arg(args, 1), arg(args, 2)
 	if n.Type() != js.TypeNumber || n.Int() < 0 || reps.Type() != js.TypeNumber || reps.Int() < 1 {
@@ -292,11 +299,14 @@ func (p *page) bench(args []js.Value) (any, error) {
 	for i := range data {
 		data[i] = byte(i % 251) // b3sum's test input pattern
 	}
-	e, err := blake3.NewEngine(p.ctx, blake3.Options{})
+	var t, bestT wgpu.Timing
+	e, err := blake3.NewEngine(p.ctx, blake3.Options{Timing: &t})
 	if err != nil {
 		return nil, err
 	}
 	defer e.Release()
+	wgpu.EnableTrace(true)
+	defer wgpu.EnableTrace(false)
 	var sum []byte
 	best := time.Duration(1<<63 - 1)
 	for r := -1; r < reps.Int(); r++ {
@@ -310,16 +320,24 @@ func (p *page) bench(args []js.Value) (any, error) {
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 		if d := time.Since(start); r >= 0 && d < best {
-			best = d
+			best, bestT = d, t
 		}
 	}
 	size := n.Int()
 	if blob.Truthy() {
 		size = blob.Get("size").Int()
 	}
+	var trace strings.Builder
+	if err := wgpu.WriteTrace(&trace); err != nil {
+		return nil, err
+	}
 	return map[string]any{"bytes": size, "seconds": best.Seconds(), "mbps": float64(size) / best.Seconds() / 1e6,
-		"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil}, nil
+		"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil, "trace": trace.String(),
+		"kernel_seconds": bestT.Kernel.Seconds(), "kernel_measured": bestT.Measured, "wait_seconds": bestT.Wall.Seconds()}, nil
 }
+
+// errBlobRead is wrapped by the errors of reading a Blob.
+var errBlobRead = errors.New("the browser could not read")
 
 // blobReader reads a Blob (a File) as an io.Reader, io.ReaderAt and
 // io.Seeker, so that blake3 knows its size and reads it in large pieces,
@@ -353,7 +371,7 @@ func (r *blobReader) ReadAt(b []byte, off int64) (int, error) {
 		k = min(k, r.size-off)
 		ab, err := await(r.blob.Call("slice", off, off+k).Call("arrayBuffer"))
 		if err != nil {
-			return n, fmt.Errorf("the browser could not read %s at byte %d (%w): the file may have been changed or removed since it was chosen, or the tab is out of memory", r.name(), off, err)
+			return n, fmt.Errorf("%w %s at byte %d (%w): the file may have been changed or removed since it was chosen, or the tab is out of memory", errBlobRead, r.name(), off, err)
 		}
 		got := js.CopyBytesToGo(b[n:n+int(k)], js.Global().Get("Uint8Array").New(ab))
 		if int64(got) != k {
