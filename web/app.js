@@ -3,9 +3,8 @@
 // for hashing and Merkle trees, and the self-test's. Everything the page
 // says about an error is written here, in words.
 //
-// Query parameters: gpu=0 starts on the CPU; bench=MiB runs the
-// measurement mode (BLAKE3 of that many MiB, best of 3) and shows it in
-// #bench-result.
+// The query parameter gpu=0 starts on the CPU. web/test/measure.mjs
+// measures through wgpage.bench and wgpage.dispatch.
 import { load } from './wgcompute.js';
 
 const $ = (id) => document.getElementById(id);
@@ -130,8 +129,9 @@ async function hashFiles(files) {
     li.append(name, bar, pct);
     $('progress').append(li);
     try {
-      const t0 = performance.now();
+      let t0;
       const r = await queue(() => {
+        t0 = performance.now();
         pct.textContent = '0%';
         return wgpage.b3sum(file, (done, total) => {
           bar.value = total ? done / total : 1;
@@ -143,6 +143,8 @@ async function hashFiles(files) {
       pct.textContent = secs < 1 ? 'done' : secs.toFixed(1) + ' s';
       afterCall(r);
       state.sums.push({name: file.name, hex: r.hex, size: file.size});
+      // For web/test/measure.mjs: the time from the page's load to its first hash.
+      document.body.dataset.firstHashMs ??= performance.now().toFixed(1);
       renderSums();
       setTimeout(() => li.remove(), 1500);
     } catch (err) {
@@ -225,7 +227,7 @@ async function commitLeavesFile(file) {
 // as it finishes, and returns its report as JSON text, laid out as
 // wgbench selftest --json writes it.
 async function selftest() {
-  const rep = await wg.selftest({limits: $('limits').value, onResult: (r) => addResult(r)});
+  const rep = await wg.selftest({onResult: (r) => addResult(r)});
   return JSON.stringify(rep, null, 2) + '\n';
 }
 
@@ -308,22 +310,6 @@ async function runSelftest() {
   }
 }
 
-// ---- the measurement mode ----
-
-async function bench(mib) {
-  const out = document.createElement('pre');
-  out.id = 'bench-result';
-  out.className = 'proof';
-  out.textContent = 'measuring…';
-  $('hash').append(out);
-  try {
-    const r = await queue(() => wgpage.bench(mib << 20, 3));
-    out.textContent = JSON.stringify(r);
-  } catch (err) {
-    out.textContent = 'error: ' + explain(err);
-  }
-}
-
 // ---- start ----
 
 function wire() {
@@ -371,7 +357,6 @@ async function start() {
   $('run-selftest').disabled = false;
   renderSums();
   document.body.dataset.ready = '1';
-  if (params.get('bench')) await bench(Number(params.get('bench')));
 }
 
 start();

@@ -3,21 +3,23 @@
 package main
 
 // The web page's entry points (web/index.html, web/app.js), on the global
-// object wgpage. Each returns a Promise and works on a goroutine of its
-// own: a Go function called from JavaScript must not block, and reading a
-// Blob or waiting for the GPU blocks.
+// object wgpage, beside main.go's wgcompute (whose selftest the page runs).
+// Each returns a Promise, as main.go's do (asyncFunc).
 //
 //	wgpage.open(gpu)                   -> {gpu, info, notice}
 //	wgpage.b3sum(blob, progress)       -> {hex, gpu, device, notice}
 //	wgpage.merkle(leaves)              -> {root, leaves, gpu, device, notice}
 //	wgpage.proof(index)                -> the proof, as wgbench merkle prove prints it
 //	wgpage.bench(bytes, reps, blob)    -> {mbps, ...}: the measurement mode
+//	wgpage.dispatch(n, reps)           -> {submission_ms, per_dispatch_us}: its bridge cost
 //
-// open chooses the device: the visitor's GPU through navigator.gpu, or the
-// CPU (a nil Context) where there is none, it fails to open, or gpu is
-// false. A GPU that is lost mid-way is closed, the work is done again on
-// the CPU, and notice says so in words. gpu says whether a call ran on the
-// GPU, device whether the page still has one.
+// open chooses the device: the visitor's GPU through navigator.gpu (the
+// Context main.go's calls share, with WebGPU's default limits: a browser
+// adapter makes one device), or the CPU (a nil Context) where there is
+// none, it fails to open, or gpu is false. A GPU that is lost mid-way is
+// given up, the work is done again on the CPU, and notice says so in
+// words. gpu says whether a call ran on the GPU, device whether the page
+// still has one.
 
 import (
 	"encoding/hex"
@@ -34,6 +36,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/internal/webbench"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -48,7 +51,8 @@ const maxLeavesFile = 64 << 20
 const blobPiece = 8 << 20
 
 // page is the state the page's calls share; its mutex runs them one at a
-// time, since a Context is not safe for concurrent use.
+// time, since a Context is not safe for concurrent use (the page also
+// queues its calls, so that main.go's selftest never runs beside them).
 type page struct {
 	mu   sync.Mutex
 	ctx  *wgpu.Context // nil: the CPU
@@ -60,43 +64,13 @@ type page struct {
 func init() {
 	p := &page{}
 	js.Global().Set("wgpage", js.ValueOf(map[string]any{
-		"open":   promiseFunc(p.open),
-		"b3sum":  promiseFunc(p.b3sum),
-		"merkle": promiseFunc(p.merkle),
-		"proof":  promiseFunc(p.proof),
-		"bench":  promiseFunc(p.bench),
+		"open":     asyncFunc(p.open),
+		"b3sum":    asyncFunc(p.b3sum),
+		"merkle":   asyncFunc(p.merkle),
+		"proof":    asyncFunc(p.proof),
+		"bench":    asyncFunc(p.bench),
+		"dispatch": asyncFunc(p.dispatch),
 	}))
-}
-
-// promiseFunc wraps fn as a JavaScript function returning a Promise that
-// fn's result resolves, or its error rejects with an Error of its text. A
-// panic in fn rejects it too, rather than ending the program.
-func promiseFunc(fn func(args []js.Value) (any, error)) js.Func {
-	return js.FuncOf(func(this js.Value, args []js.Value) any {
-		args = append([]js.Value(nil), args...)
-		var executor js.Func
-		executor = js.FuncOf(func(this js.Value, pa []js.Value) any {
-			resolve, reject := pa[0], pa[1]
-			go func() {
-				defer executor.Release()
-				v, err := func() (v any, err error) {
-					defer func() {
-						if r := recover(); r != nil {
-							err = fmt.Errorf("internal error: %v", r)
-						}
-					}()
-					return fn(args)
-				}()
-				if err != nil {
-					reject.Invoke(js.Global().Get("Error").New(err.Error()))
-					return
-				}
-				resolve.Invoke(v)
-			}()
-			return nil
-		})
-		return js.Global().Get("Promise").New(executor)
-	})
 }
 
 // await blocks the calling goroutine until the promise p settles, and
@@ -139,30 +113,31 @@ func jsError(v js.Value) error {
 	return errors.New(js.Global().Get("String").Invoke(v).String())
 }
 
-// open closes the device the page has, if any, and opens the visitor's
-// GPU (args[0] true) or chooses the CPU. It returns what the page shows:
-// whether the GPU is used, the device's description (AdapterInfo as JSON)
-// and a notice when the GPU was asked for but could not be had.
-func (p *page) open(args []js.Value) (any, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ctx != nil {
-		p.ctx.Close()
+// open chooses the visitor's GPU (args[0] true) or the CPU. It returns
+// what the page shows: whether the GPU is used, the device's description
+// (AdapterInfo as JSON) and a notice when the GPU was asked for but could
+// not be had.
+func (p *page) open(args []js.Value) (func() (any, error), error) {
+	useGPU := arg(args, 0).Truthy()
+	return func() (any, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		p.ctx = nil
-	}
-	p.lost = ""
-	notice := ""
-	if arg(args, 0).Truthy() {
-		if js.Global().Get("navigator").Get("gpu").IsUndefined() {
+		notice := p.lost
+		switch {
+		case !useGPU || p.lost != "":
+		case js.Global().Get("navigator").Get("gpu").IsUndefined():
 			notice = "This browser has no WebGPU (navigator.gpu is missing): hashing runs on the CPU, in WebAssembly. " +
 				"Chrome and Edge 113 or later have WebGPU; Firefox and Safari only in recent versions or behind a setting."
-		} else if ctx, err := wgpu.Open(wgpu.Options{}); err != nil {
-			notice = "WebGPU is present but no GPU device could be opened (" + err.Error() + "): hashing runs on the CPU, in WebAssembly."
-		} else {
+		default:
+			ctx, err := contextFor(js.Null(), false)
+			if err != nil {
+				notice = "WebGPU is present but no GPU device could be opened (" + err.Error() + "): hashing runs on the CPU, in WebAssembly."
+			}
 			p.ctx = ctx
 		}
-	}
-	return p.status(notice)
+		return p.status(notice)
+	}, nil
 }
 
 // status is the page's view of the device: {gpu, info, notice}.
@@ -185,7 +160,7 @@ func (p *page) onGPU(fn func(ctx *wgpu.Context) error) (notice string, onGPU boo
 	case p.ctx == nil || err == nil || errors.Is(err, errBlobRead):
 		return p.lost, p.ctx != nil, err
 	case errors.Is(err, wgpu.ErrDeviceLost):
-		p.ctx.Close()
+		forget(p.ctx) // main.go's: its next call opens a new device
 		p.ctx = nil
 		p.lost = "The GPU device was lost (" + err.Error() + "). Everything since runs on the CPU; reload the page to use the GPU again."
 		notice = p.lost
@@ -198,142 +173,166 @@ func (p *page) onGPU(fn func(ctx *wgpu.Context) error) (notice string, onGPU boo
 // b3sum hashes the Blob (a File) args[0], calling args[1] (when a
 // function) with the bytes read so far and the total as it goes, and
 // returns {hex, gpu, device, notice}.
-func (p *page) b3sum(args []js.Value) (any, error) {
+func (p *page) b3sum(args []js.Value) (func() (any, error), error) {
 	blob, progress := arg(args, 0), arg(args, 1)
-	if blob.Type() != js.TypeObject || blob.Get("size").Type() != js.TypeNumber {
+	if !blob.InstanceOf(js.Global().Get("Blob")) {
 		return nil, errors.New("b3sum: expected a File or Blob")
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var sum []byte
-	notice, gpu, err := p.onGPU(func(ctx *wgpu.Context) error {
-		e, err := blake3.NewEngine(ctx, blake3.Options{})
-		if err != nil {
+	return func() (any, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		var sum []byte
+		notice, gpu, err := p.onGPU(func(ctx *wgpu.Context) error {
+			e, err := blake3.NewEngine(ctx, blake3.Options{})
+			if err != nil {
+				return err
+			}
+			defer e.Release()
+			sum, err = e.SumReader(newBlobReader(blob, progress))
 			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("b3sum: %w", err)
 		}
-		defer e.Release()
-		r := newBlobReader(blob, progress)
-		sum, err = e.SumReader(r)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("b3sum: %w", err)
-	}
-	return map[string]any{"hex": hex.EncodeToString(sum), "gpu": gpu, "device": p.ctx != nil, "notice": notice}, nil
+		return map[string]any{"hex": hex.EncodeToString(sum), "gpu": gpu, "device": p.ctx != nil, "notice": notice}, nil
+	}, nil
 }
 
 // merkle commits to the leaves in args[0] (a Uint8Array of N×32 bytes,
 // as wgbench merkle --in reads them) with BLAKE3 merges, keeps the tree
 // for proof, and returns {root, leaves, gpu, device, notice}.
-func (p *page) merkle(args []js.Value) (any, error) {
-	a := arg(args, 0)
-	if !a.InstanceOf(js.Global().Get("Uint8Array")) {
-		return nil, errors.New("merkle: expected the leaves as a Uint8Array")
-	}
-	n := a.Get("length").Int()
-	switch {
-	case n == 0:
-		return nil, errors.New("merkle: no leaves: add at least one file")
-	case n%32 != 0:
-		return nil, fmt.Errorf("merkle: the leaves are %d bytes, not a whole number of 32-byte leaves", n)
-	case n > maxLeavesFile:
+func (p *page) merkle(args []js.Value) (func() (any, error), error) {
+	if a := arg(args, 0); a.InstanceOf(js.Global().Get("Uint8Array")) && a.Length() > maxLeavesFile {
 		return nil, fmt.Errorf("merkle: %s of leaves is more than this page holds in a browser tab (%s, %d leaves); wgbench merkle builds larger trees",
-			bytesize.Tenths(n), bytesize.Format(maxLeavesFile), maxLeavesFile/32)
+			bytesize.Tenths(a.Length()), bytesize.Format(maxLeavesFile), maxLeavesFile/32)
 	}
-	raw := make([]byte, n)
-	js.CopyBytesToGo(raw, a)
-	leaves := make([][32]byte, n/32)
+	raw, err := bytesArg(args, 0, "merkle's leaves")
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 || len(raw)%32 != 0 {
+		return nil, fmt.Errorf("merkle: %d bytes of leaves: give one or more 32-byte leaves", len(raw))
+	}
+	leaves := make([][32]byte, len(raw)/32)
 	for i := range leaves {
 		copy(leaves[i][:], raw[32*i:])
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	notice, gpu, err := p.onGPU(func(ctx *wgpu.Context) error {
-		t, err := merkle.Build(ctx, leaves, blake3.MerkleMerge{}, merkle.Options{})
-		p.tree = t
-		return err
-	})
-	if err != nil {
+	return func() (any, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		p.tree = nil
-		return nil, fmt.Errorf("merkle: %w", err)
-	}
-	root := p.tree.Root()
-	return map[string]any{"root": hex.EncodeToString(root[:]), "leaves": len(leaves), "gpu": gpu, "device": p.ctx != nil, "notice": notice}, nil
+		var t *merkle.Tree
+		notice, gpu, err := p.onGPU(func(ctx *wgpu.Context) (err error) {
+			t, err = merkle.Build(ctx, leaves, blake3.MerkleMerge{}, merkle.Options{})
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("merkle: %w", err)
+		}
+		p.tree = t
+		root := t.Root()
+		return map[string]any{"root": hex.EncodeToString(root[:]), "leaves": len(leaves), "gpu": gpu, "device": p.ctx != nil, "notice": notice}, nil
+	}, nil
 }
 
 // proof returns the proof of leaf args[0] of the last tree, as wgbench
 // merkle prove prints it (indented JSON and a newline).
-func (p *page) proof(args []js.Value) (any, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tree == nil {
-		return nil, errors.New("proof: commit a tree first")
-	}
+func (p *page) proof(args []js.Value) (func() (any, error), error) {
 	i := arg(args, 0)
 	if i.Type() != js.TypeNumber {
 		return nil, errors.New("proof: expected a leaf index")
 	}
-	pr, err := p.tree.Proof(i.Int())
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.MarshalIndent(pr, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return string(b) + "\n", nil
+	return func() (any, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.tree == nil {
+			return nil, errors.New("proof: commit a tree first")
+		}
+		pr, err := p.tree.Proof(i.Int())
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.MarshalIndent(pr, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return string(b) + "\n", nil
+	}, nil
 }
 
 // bench is the measurement mode: it hashes args[0] bytes (a pattern made
 // in Go memory, or the Blob args[2] when given) args[1] times on the
 // page's device, after one warm-up run, and returns the best run's MB/s
-// and seconds with the hash, and the trace of every run (wgpu.WriteTrace).
-func (p *page) bench(args []js.Value) (any, error) {
+// and seconds with the hash, its kernel time, and the trace of every run
+// (wgpu.WriteTrace).
+func (p *page) bench(args []js.Value) (func() (any, error), error) {
 	n, reps, blob := arg(args, 0), arg(args, 1), arg(args, 2)
 	if n.Type() != js.TypeNumber || n.Int() < 0 || reps.Type() != js.TypeNumber || reps.Int() < 1 {
 		return nil, errors.New("bench: expected a byte count and a number of runs (at least 1)")
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	data := make([]byte, n.Int())
-	for i := range data {
-		data[i] = byte(i % 251) // b3sum's test input pattern
-	}
-	var t, bestT wgpu.Timing
-	e, err := blake3.NewEngine(p.ctx, blake3.Options{Timing: &t})
-	if err != nil {
-		return nil, err
-	}
-	defer e.Release()
-	wgpu.EnableTrace(true)
-	defer wgpu.EnableTrace(false)
-	var sum []byte
-	best := time.Duration(1<<63 - 1)
-	for r := -1; r < reps.Int(); r++ {
-		start := time.Now()
-		if blob.Truthy() {
-			sum, err = e.SumReader(newBlobReader(blob, js.Undefined()))
-		} else {
-			sum, err = e.Sum(data)
+	fromBlob := blob.InstanceOf(js.Global().Get("Blob"))
+	return func() (any, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		size := n.Int()
+		if fromBlob {
+			size = blob.Get("size").Int()
 		}
+		data := make([]byte, n.Int())
+		for i := range data {
+			data[i] = byte(i % 251) // b3sum's test input pattern
+		}
+		var t, bestT wgpu.Timing
+		e, err := blake3.NewEngine(p.ctx, blake3.Options{Timing: &t})
 		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, err
 		}
-		if d := time.Since(start); r >= 0 && d < best {
-			best, bestT = d, t
+		defer e.Release()
+		wgpu.EnableTrace(true)
+		defer wgpu.EnableTrace(false)
+		var sum []byte
+		best := time.Duration(1<<63 - 1)
+		for r := -1; r < reps.Int(); r++ {
+			start := time.Now()
+			if fromBlob {
+				sum, err = e.SumReader(newBlobReader(blob, js.Undefined()))
+			} else {
+				sum, err = e.Sum(data)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("bench: %w", err)
+			}
+			if d := time.Since(start); r >= 0 && d < best {
+				best, bestT = d, t
+			}
 		}
+		var trace strings.Builder
+		if err := wgpu.WriteTrace(&trace); err != nil {
+			return nil, err
+		}
+		return map[string]any{"bytes": size, "seconds": best.Seconds(), "mbps": float64(size) / best.Seconds() / 1e6,
+			"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil, "trace": trace.String(),
+			"kernel_seconds": bestT.Kernel.Seconds(), "kernel_measured": bestT.Measured, "wait_seconds": bestT.Wall.Seconds()}, nil
+	}, nil
+}
+
+// dispatch measures what a dispatch costs through the browser
+// (webbench.DispatchCost: n dispatches in one submission against one),
+// reps times after a warm-up, on the page's GPU.
+func (p *page) dispatch(args []js.Value) (func() (any, error), error) {
+	n, reps := arg(args, 0), arg(args, 1)
+	if n.Type() != js.TypeNumber || reps.Type() != js.TypeNumber {
+		return nil, errors.New("dispatch: expected a number of dispatches and of runs")
 	}
-	size := n.Int()
-	if blob.Truthy() {
-		size = blob.Get("size").Int()
-	}
-	var trace strings.Builder
-	if err := wgpu.WriteTrace(&trace); err != nil {
-		return nil, err
-	}
-	return map[string]any{"bytes": size, "seconds": best.Seconds(), "mbps": float64(size) / best.Seconds() / 1e6,
-		"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil, "trace": trace.String(),
-		"kernel_seconds": bestT.Kernel.Seconds(), "kernel_measured": bestT.Measured, "wait_seconds": bestT.Wall.Seconds()}, nil
+	return func() (any, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		d, err := webbench.DispatchCost(p.ctx, n.Int(), reps.Int())
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"submission_ms": d.Submission.Seconds() * 1e3, "per_dispatch_us": d.PerDispatch.Seconds() * 1e6, "n": d.N}, nil
+	}, nil
 }
 
 // errBlobRead is wrapped by the errors of reading a Blob.
