@@ -96,6 +96,7 @@ function afterCall(r) {
     kind.textContent = 'CPU';
     kind.className = 'badge cpu';
     $('device-name').textContent = 'WebAssembly on this CPU (the GPU was lost)';
+    $('use-gpu').checked = false;
   }
 }
 
