@@ -3,7 +3,8 @@
 // for hashing and Merkle trees, and the self-test's. Everything the page
 // says about an error is written here, in words.
 //
-// The query parameter gpu=0 starts on the CPU. web/test/measure.mjs
+// Query parameters: gpu=0 starts on the CPU; families=a,b runs those
+// families of the self-test only. web/test/measure.mjs
 // measures through wgpage.bench and wgpage.dispatch.
 import { load } from './wgcompute.js';
 
@@ -228,7 +229,9 @@ async function commitLeavesFile(file) {
 // as it finishes, and returns its report as JSON text, laid out as
 // wgbench selftest --json writes it.
 async function selftest() {
-  const rep = await wg.selftest({onResult: (r) => addResult(r)});
+  const opts = {onResult: (r) => addResult(r)};
+  if (params.get('families')) opts.families = params.get('families').split(',');
+  const rep = await wg.selftest(opts);
   return JSON.stringify(rep, null, 2) + '\n';
 }
 
@@ -286,8 +289,9 @@ function showReport(rep) {
   }
   const st = $('selftest-status');
   st.className = 'summary ' + (rep.pass ? 'pass' : 'fail');
+  const only = params.get('families') ? ` (the families ${params.get('families').split(',').join(', ')} only)` : '';
   st.textContent = a.error ? 'FAIL: the device could not be opened: ' + a.error
-    : rep.pass ? 'PASS: every family computes what the CPU reference computes.'
+    : rep.pass ? `PASS: every family${only} computes what the CPU reference computes.`
       : 'FAIL: this GPU computes results that differ from the reference. Please save the report and send it to us.';
 }
 

@@ -81,16 +81,26 @@ try {
 
 if (native) {
   // The same measurements natively, through cgo and wgpu-native on Vulkan:
-  // BLAKE3 end to end from host memory (the first size of the blake3
-  // benchmarks' ladder, 64 MiB) and webbench.DispatchCost.
+  // BLAKE3 end to end from host memory and its kernels on resident data
+  // (the first size of the blake3 benchmarks' ladder, 64 MiB), and
+  // webbench.DispatchCost.
   const env = { ...process.env, WGCOMPUTE_BACKEND: 'vulkan' };
-  const bench = execFileSync('go', ['test', '-count=1', '-short', '-run', '^$', '-bench', '^BenchmarkSumHost$', '-benchtime', '5x', './algos/blake3'],
+  const bench = execFileSync('go', ['test', '-count=1', '-short', '-run', '^$', '-bench', '^(BenchmarkSumHost|BenchmarkSumResident)$', '-benchtime', '5x', './algos/blake3'],
     { cwd: repo, env, encoding: 'utf8' });
-  const m = bench.match(/BenchmarkSumHost\S*\s+\d+\s+(\d+) ns\/op\s+([\d.]+) MB\/s/);
-  out.native_memory = m ? { seconds: Number(m[1]) / 1e9, mbps: Number(m[2]) } : { output: bench };
+  const host = bench.match(/BenchmarkSumHost\S*\s+\d+\s+(\d+) ns\/op\s+([\d.]+) MB\/s/);
+  const kern = bench.match(/BenchmarkSumResident\S*\s.*?([\d.]+) kernel-ms/);
+  out.native_memory = host && kern ? { seconds: Number(host[1]) / 1e9, mbps: Number(host[2]), kernel_seconds: Number(kern[1]) / 1e3 } : { output: bench };
   const disp = execFileSync('go', ['test', '-count=1', '-run', '^TestDispatchCost$', '-v', './internal/webbench'], { cwd: repo, env, encoding: 'utf8' });
   const d = disp.match(/: (.*): a submission of one dispatch (\S+), each further dispatch (\S+)/);
   out.native_dispatch = d ? { device: d[1], submission: d[2], per_dispatch: d[3] } : { output: disp };
-  if (m) out.ratio_memory = out.gpu_memory.seconds / out.native_memory.seconds;
+  if (host && kern) {
+    // End to end, the kernels alone, and what is left: the path to the GPU.
+    const n = out.native_memory, g = out.gpu_memory;
+    out.ratio = {
+      end_to_end: g.seconds / n.seconds,
+      kernel: g.kernel_seconds / n.kernel_seconds,
+      outside_kernel: (g.seconds - g.kernel_seconds) / (n.seconds - n.kernel_seconds),
+    };
+  }
 }
 console.log(JSON.stringify(out, null, 2));
