@@ -85,6 +85,9 @@ function showDevice(st) {
   $('device-name').textContent = st.gpu
     ? `${info.name} (${info.backend}${info.driver ? ', ' + info.driver : ''}) · storage binding ${formatBytes(info.limits.max_storage_binding_size)}`
     : 'WebAssembly on this CPU (no GPU in use)';
+  if (st.gpu && info.type === 'cpu') {
+    $('device-name').textContent += ' · a software renderer: the CPU path may be faster here';
+  }
   notice(st.notice || '');
 }
 

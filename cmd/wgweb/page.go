@@ -165,7 +165,7 @@ func (p *page) onGPU(fn func(ctx *wgpu.Context) error) (notice string, onGPU boo
 		p.lost = "The GPU device was lost (" + err.Error() + "). Everything since runs on the CPU; reload the page to use the GPU again."
 		notice = p.lost
 	default:
-		notice = "The GPU could not do this (" + err.Error() + "); it was done on the CPU instead, with the same result."
+		notice = "The GPU could not do this (" + err.Error() + "); it was done on the CPU instead."
 	}
 	return notice, false, fn(nil)
 }

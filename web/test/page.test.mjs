@@ -175,6 +175,12 @@ test('the self-test runs on the GPU and saves a report where every family passes
   const skip = (process.env.WEB_SKIP || '').split(',').filter(Boolean);
   const families = Object.keys(golden.families).filter((f) => !skip.includes(f)).sort();
   const page = await newPage(browser, server, skip.length ? '?families=' + families.join(',') : '');
+  // A file hashed first, as a visitor would, so that the screenshot shows
+  // the page at work (docs/web-page.png is this one).
+  const files = makeFiles().slice(0, 2);
+  await (await page.$('#files')).uploadFile(...files);
+  const sums = b3sumLines(files);
+  assert.deepEqual(await shownSums(page, files.length), sums);
   await page.click('#run-selftest');
   await page.waitForFunction(() => /^(PASS|FAIL|The self-test could not run)/.test(document.getElementById('selftest-status').textContent),
     { timeout: selftestSeconds * 1000, polling: 1000 });
@@ -191,7 +197,7 @@ test('the self-test runs on the GPU and saves a report where every family passes
   assert.match(status, /^PASS/);
   const rows = await page.$$eval('#results tbody tr', (trs) => trs.map((tr) => tr.innerText));
   assert.equal(rows.length, families.length);
-  await screenshot(page, 'page-selftest', [status, adapter.adapter.name, ...families.map((f) => new RegExp(`${f}\\s+PASS`))]);
+  await screenshot(page, 'page-selftest', [status, adapter.adapter.name, ...sums, ...families.map((f) => new RegExp(`${f}\\s+PASS`))]);
   await page.close();
 });
 
