@@ -4,8 +4,8 @@
 // says about an error is written here, in words.
 //
 // Query parameters: gpu=0 starts on the CPU; families=a,b runs those
-// families of the self-test only. web/test/measure.mjs
-// measures through wgpage.bench and wgpage.dispatch.
+// families of the self-test only. web/test/measure.mjs measures through
+// wgpage.bench and wgpage.dispatch.
 import { load } from './wgcompute.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,8 +16,6 @@ const state = {
   busy: Promise.resolve(), // the Go side runs one call at a time; so does the page
   sums: [],                // {name, hex, size} in the order shown
   leaves: null,            // Uint8Array of the committed leaves
-  leafNames: [],
-  root: '',
   report: null,            // the last self-test report, as text
 };
 
@@ -170,8 +168,6 @@ async function commit(leaves, names) {
     const r = await queue(() => wgpage.merkle(leaves));
     afterCall(r);
     state.leaves = leaves;
-    state.leafNames = names;
-    state.root = r.root;
     $('root').textContent = r.root;
     $('leaf-count').textContent = `${r.leaves} (built on the ${r.gpu ? 'GPU' : 'CPU'})`;
     $('tree').hidden = false;
