@@ -138,7 +138,8 @@ async function hashFiles(files) {
         pct.textContent = '0%';
         return wgpage.b3sum(file, (done, total) => {
           bar.value = total ? done / total : 1;
-          pct.textContent = Math.floor(100 * bar.value) + '%';
+          // Every byte read, the last pieces' kernels still to run.
+          pct.textContent = done < total ? Math.floor(100 * bar.value) + '%' : 'finishing…';
         });
       });
       const secs = (performance.now() - t0) / 1000;
