@@ -27,14 +27,15 @@ check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# The browser build (GOOS=js GOARCH=wasm): cmd/wgweb and its self-test page,
-# web/digests and its page, and Go's wasm_exec.js, in bin/web. Serve that
-# folder over http and open index.html in a browser with WebGPU.
+# The browser build (GOOS=js GOARCH=wasm): cmd/wgweb with the page
+# (index.html) and the self-test page (selftest.html), web/digests and its
+# page, and Go's wasm_exec.js, in bin/web. Serve that folder over http and
+# open it in a browser with WebGPU.
 web:
 	@mkdir -p bin/web
 	GOOS=js GOARCH=wasm $(GO) build -o bin/web/wgweb.wasm ./cmd/wgweb
 	GOOS=js GOARCH=wasm $(GO) build -o bin/web/digests.wasm ./web/digests
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/index.html web/digests.html web/wgcompute.js bin/web/
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/index.html web/app.js web/style.css web/selftest.html web/digests.html web/wgcompute.js bin/web/
 
 setup-web:
 	@bash scripts/setup-web.sh
@@ -50,10 +51,11 @@ WEB_SKIP ?= rescue,rpo,merkle
 # Before them, under Node (no WebGPU): wgpu's js tests, every self-test
 # family's CPU backend against the golden digests, and web/digests on the
 # CPU backend, which must print the same; and in Chromium, cmd/wgweb's
-# JavaScript API (web/test/api.mjs). Every step runs; the target fails if
-# any did.
+# JavaScript API (web/test/api.mjs). After them, the page (web/index.html)
+# as a user would use it (web/test/page.test.mjs; its screenshots go to
+# bin/web-shots). Every step runs; the target fails if any did.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-web-test: setup-web web
+web-test: setup-web web build
 	WGCOMPUTE_BACKEND=cpu $(GO) run ./web/digests >bin/web/digests-native.txt
 	@fail=0; \
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestJS|TestOpenWithoutWebGPU' ./wgpu/ || fail=1; \
@@ -63,4 +65,5 @@ web-test: setup-web web
 	node web/test/digests.mjs bin/web bin/web/digests-native.txt || fail=1; \
 	node web/test/api.mjs bin/web testdata/blake3_test_vectors.json || fail=1; \
 	node web/test/selftest.mjs bin/web bin/web/selftest-browser.json --limits webgpu --skip '$(WEB_SKIP)' || fail=1; \
+	WEB_SKIP='$(WEB_SKIP)' node --test web/test/page.test.mjs || fail=1; \
 	exit $$fail

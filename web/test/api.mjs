@@ -20,7 +20,7 @@ const server = await serve(dir);
 const browser = await launch();
 let code = 2;
 try {
-  const page = await openPage(browser, `${server.url}index.html`);
+  const page = await openPage(browser, `${server.url}selftest.html`);
   const status = await waitStatus(page, ['loading'], 120);
   if (status !== 'ready') throw new Error(`the page did not load: ${status}`);
   const failures = await page.evaluate(async (cases) => {

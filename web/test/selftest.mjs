@@ -44,7 +44,7 @@ async function runPage(query, check) {
   const browser = await launch();
   const stop = guardMemory(browser, gpuMemory);
   try {
-    const page = await openPage(browser, `${server.url}index.html?${query}`, { echo: true });
+    const page = await openPage(browser, `${server.url}selftest.html?${query}`, { echo: true });
     const status = await waitStatus(page, ['loading', 'running'], timeout);
     return { status, ...(await check(page, status)) };
   } catch (e) {
