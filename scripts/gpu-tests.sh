@@ -114,7 +114,8 @@ run() {
 	logs=$(cd "$logs" && pwd)
 	local root
 	root=$(mktemp -d)
-	trap 'rm -rf "$root"' EXIT
+	# shellcheck disable=SC2064 # root is local: expand it now
+	trap "rm -rf '$root'" EXIT
 	local pack
 	for pack in "${packs[@]}"; do
 		tar -C "$root" -xJf "$pack"
@@ -139,8 +140,8 @@ run() {
 			continue
 		fi
 		failed=1
-		tests=$(sed -n 's/^ *--- FAIL: \([^ ]*\).*/\1/p' "$logs/$name.log" | head -20 | tr '\n' ' ')
-		echo "FAIL $pkg ${secs}s: ${tests:-exit status $rc, no test failed: see the log}(log: $logs/$name.log)"
+		tests=$(sed -n 's/^ *--- FAIL: \([^ ]*\).*/\1/p' "$logs/$name.log" | head -20 | xargs)
+		echo "FAIL $pkg ${secs}s: ${tests:-exit status $rc, no test failed} (log: $logs/$name.log)"
 	done <"$top/packages.txt"
 	# gputest prints the adapters it leaves out once per binary: the same
 	# lines from every package, so once here.
