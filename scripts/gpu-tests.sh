@@ -19,7 +19,9 @@
 #       TestA TestB/sub ...", then the adapters the tests left out, and
 #       exits 1 if any package failed. Every package's whole output is
 #       kept in LOGDIR (default $OUT if set, else ./gpu-tests-logs) as
-#       NAME.log. Needs bash, tar and xz alone.
+#       NAME.log. Needs bash, tar and xz, and the GPU driver with the
+#       loaders wgpu-native opens: libvulkan.so.1 (Debian and Ubuntu:
+#       libvulkan1) for Vulkan, libEGL.so.1 (libegl1) for GL.
 #
 # The GPU tests cover every backend whose adapter can run compute there,
 # and print those they leave out (internal/gputest); the environment

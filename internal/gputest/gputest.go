@@ -93,7 +93,7 @@ func decide(infos []wgpu.AdapterInfo, listErr error, only, require string) choic
 	case len(c.backends) == 0 && strings.EqualFold(only, "cpu"):
 		c.err = fmt.Errorf("gputest: WGCOMPUTE_BACKEND=cpu: the GPU tests need a GPU backend (the CPU paths are tested beside them on every run)")
 	case len(c.backends) == 0:
-		c.err = fmt.Errorf("gputest: no adapter here can run compute kernels (%s); on a machine without a GPU, scripts/setup.sh installs Mesa's lavapipe and llvmpipe",
+		c.err = fmt.Errorf("gputest: no adapter here can run compute kernels (%s); a GPU driver needs the Vulkan loader (Debian and Ubuntu: libvulkan1), and on a machine without a GPU scripts/setup.sh installs Mesa's lavapipe and llvmpipe",
 			strings.Join(append(c.notes, fmt.Sprintf("%d adapters listed", len(infos))), "; "))
 	}
 	return c
