@@ -15,10 +15,12 @@ demo: build
 	bin/wgbench devices
 	bin/wgbench bench all --quick
 
-# Formatting, vet, and the tests: GPU tests run on every backend the
-# machine has (on CPU-only machines: Vulkan via lavapipe and GL via llvmpipe),
-# then a third time on Vulkan with the limits WebGPU guarantees on every
-# adapter (the smallest conformant GPU).
+# Formatting, vet, and the tests: GPU tests run on every backend whose
+# adapter can run compute (on CPU-only machines: Vulkan via lavapipe and GL
+# via llvmpipe; go test -v shows the adapters each package leaves out), then
+# once more on Vulkan with the limits WebGPU guarantees on every adapter
+# (the smallest conformant GPU). WGCOMPUTE_REQUIRE_BACKENDS=vulkan,gl
+# fails the tests where one of those backends cannot run them (.ci/run).
 test: setup check
 	$(GO) test -count=1 -timeout 30m ./...
 	WGCOMPUTE_LIMITS=webgpu WGCOMPUTE_BACKEND=vulkan $(GO) test -count=1 -timeout 30m ./...

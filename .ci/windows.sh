@@ -49,21 +49,12 @@ rm -rf "$out"
 mkdir -p "$out"
 start=$SECONDS
 go build -o "$out/wgbench.exe" ./cmd/wgbench
-# Test binaries, one per package with tests, named by its path in the
-# module (algos-rescue-internal-params.test.exe: several packages share a
-# last element); packages.txt maps each name to its directory. A package
-# that does not build fails the script, at the end, after the rest is built
-# and run.
+# Test binaries, one per package with tests (scripts/testbins.sh). A
+# package that does not build fails the script, at the end, after the rest
+# is built and run.
+. scripts/testbins.sh
 status=0
-mod=$(go list -m)
-: >"$out/packages.txt"
-for pkg in $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do
-	rel=${pkg#"$mod"}
-	rel=${rel#/}
-	name=${rel//\//-}
-	go test -c -o "$out/${name:-root}.test.exe" "$pkg" || status=1
-	echo "${name:-root} $(go list -f '{{.Dir}}' "$pkg")" >>"$out/packages.txt"
-done
+build_test_binaries "$out" .exe || status=1
 echo "windows/amd64 build: $((SECONDS - start)) s, $(ls "$out" | wc -l) binaries in $out"
 unset CGO_ENABLED CC GOOS GOARCH
 finish() {
@@ -122,7 +113,7 @@ fi
 [ $tests = 1 ] || finish
 
 failed=()
-while read -r name dir; do
+while read -r name dir _; do
 	exe=$out/$name.test.exe
 	[ -f "$exe" ] || continue
 	echo "== $name ($dir)"

@@ -1,5 +1,10 @@
 package wgpu
 
+// TestBackends returns the backends the tests cover, as gputest chooses
+// them: gputest imports this package, so the tests inside it cannot call
+// gputest, and TestMain (an external test) sets this to gputest.Backends.
+var TestBackends func() []string
+
 // NextPiece exposes nextPiece to the package's external tests.
 var NextPiece = nextPiece
 

@@ -14,7 +14,10 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
+func TestMain(m *testing.M) {
+	wgpu.TestBackends = gputest.Backends
+	os.Exit(gputest.Main(m))
+}
 
 // text is a module given as WGSL text, for shaders that exist only to test
 // this layer.
@@ -125,7 +128,7 @@ func TestUploadUnalignedAndFrom(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	_, err := wgpu.Open(wgpu.Options{Backend: "nope"})
 	require.ErrorContains(t, err, "accepted are vulkan, gl")
-	_, err = wgpu.Open(wgpu.Options{Backend: "vulkan", Adapter: "no such adapter"})
+	_, err = wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0], Adapter: "no such adapter"})
 	require.ErrorIs(t, err, wgpu.ErrNoAdapter)
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		_, err := ctx.Kernel(wgpu.KernelSpec{Label: "broken", Module: text{"broken", "fn main( {"}, Entry: "main"})

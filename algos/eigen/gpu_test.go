@@ -497,7 +497,8 @@ func TestLoadRejects(t *testing.T) {
 }
 
 // TestSubgroupsSameBits: on a device with subgroup operations (lavapipe's
-// Vulkan) the reductions finish inside subgroups
+// Vulkan, NVIDIA's; the first backend tested whose adapter has them) the
+// reductions finish inside subgroups
 // (eigen_reduce.subgroups.wgsl), and every variant and configuration gives
 // the same bits as the workgroup-memory reductions (WGCOMPUTE_SUBGROUPS=off)
 // on the same adapter.
@@ -508,9 +509,10 @@ func TestSubgroupsSameBits(t *testing.T) {
 	type out struct {
 		results []Result
 	}
+	backend := gputest.Feature(t, "subgroups")
 	run := func(env string) (out, []string) {
 		t.Setenv("WGCOMPUTE_SUBGROUPS", env)
-		ctx, err := wgpu.Open(wgpu.Options{Backend: "vulkan"})
+		ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
 		require.NoError(t, err)
 		defer ctx.Close()
 		var o out
@@ -520,7 +522,7 @@ func TestSubgroupsSameBits(t *testing.T) {
 		return o, ctx.ShaderFeatures()
 	}
 	with, features := run("")
-	require.Contains(t, features, "subgroups", "lavapipe's Vulkan offers subgroups: this test must run them")
+	require.Contains(t, features, "subgroups", "%s's adapter lists subgroups: this test must run them", backend)
 	without, features := run("off")
 	require.NotContains(t, features, "subgroups")
 	require.Equal(t, len(without.results), len(with.results))

@@ -2,6 +2,8 @@ package merkle
 
 import (
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/wgcompute/wgcompute/internal/par"
@@ -18,8 +20,9 @@ import (
 // nodes of the whole tree's array, in the same places. Building costs the
 // same merges, but the GPU brings back only the top levels, and the CPU
 // keeps only one subtree's nodes per core at a time (TestCapMemory builds
-// 2^16 leaves with cap height 6 and requires the capped build to allocate
-// under 1/8 of the full build's 2 MiB, on the CPU and on the GPU). A proof of a leaf
+// 2^16 leaves with cap height 6 and bounds what the capped build allocates
+// by 1/16 of the full build's 2 MiB plus half a subtree's nodes per core,
+// on the CPU and on the GPU). A proof of a leaf
 // rebuilds the leaf's subtree from the leaves, which the tree keeps (they
 // are the caller's memory): the nodes of 2^k leaves, once for each subtree
 // a proof touches, on the Context the tree was built on.
@@ -127,13 +130,15 @@ func (b *Builder) rootByLevels(leaves [][32]byte) ([32]byte, error) {
 }
 
 // capCPU fills levels k to depth of nodes: the cap, the root of each
-// subtree of 2^k leaves computed on one core with its own scratch, then
-// the levels above it.
+// subtree of 2^k leaves computed on one core, then the levels above it.
+// Each core takes subtrees one at a time and keeps one scratch for all of
+// them: par.For's ranges (up to four per core) would each make their own.
 func capCPU(nodes, leaves [][32]byte, hash Hash, l *layout, k int) {
 	caps := l.level(nodes, k)
-	par.For(len(caps), 1, func(lo, hi int) {
+	var next atomic.Int64
+	par.Workers(min(runtime.GOMAXPROCS(0), len(caps)), func(int) {
 		scratch := make([][32]byte, 1<<k/2)
-		for s := lo; s < hi; s++ {
+		for s := int(next.Add(1) - 1); s < len(caps); s = int(next.Add(1) - 1) {
 			caps[s] = rootCPU(capLeaves(leaves, k, s), hash, scratch)
 		}
 	})

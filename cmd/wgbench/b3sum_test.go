@@ -10,12 +10,18 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 
 // TestB3sum runs b3sum on the CPU backend, with the default device (the
-// CPU here) and on the GPU of each backend (--device gpu).
+// CPU here) and on the GPU of each backend tested (--device gpu).
 func TestB3sum(t *testing.T) {
-	for _, env := range []struct{ backend, device string }{{"cpu", "gpu"}, {"", "auto"}, {"vulkan", "gpu"}, {"gl", "gpu"}} {
+	type env struct{ backend, device string }
+	envs := []env{{"cpu", "gpu"}, {"", "auto"}}
+	for _, b := range gputest.Backends() {
+		envs = append(envs, env{b, "gpu"})
+	}
+	for _, env := range envs {
 		t.Run(env.backend+"/"+env.device, func(t *testing.T) {
 			t.Setenv("WGCOMPUTE_BACKEND", env.backend)
 			runB3sum := func(t *testing.T, stdin string, args ...string) (string, string, error) {

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(gputest.Main(m))
 }
 
 // wgbenchProcess is 'wgbench args...' in a process of its own: the test

@@ -41,7 +41,7 @@ func TestPoseidon2Merkle(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "leaves.bin")
 	require.NoError(t, os.WriteFile(in, raw, 0o644))
-	for _, backend := range []string{"cpu", "vulkan"} {
+	for _, backend := range []string{"cpu", gputest.Backends()[0]} {
 		t.Run(backend, func(t *testing.T) {
 			nodes := filepath.Join(dir, backend+"-nodes.bin")
 			out, _, err := wgbench(t, "merkle", "--backend", backend, "--hash", "poseidon2", "--in", in, "--out", nodes)

@@ -1,20 +1,135 @@
-// Package gputest runs GPU tests on every backend the machine should have.
+// Package gputest runs GPU tests on every backend of the machine whose
+// adapter can run compute kernels.
 //
 // On a machine with Mesa's software drivers (CI) that is Vulkan through
-// lavapipe and GL through llvmpipe, so each GPU test runs twice. A backend
-// that cannot be opened fails the test: GPU tests never skip. Set
-// WGCOMPUTE_BACKEND to test one backend only (for example on a machine
-// whose GL stack is absent).
+// lavapipe and GL through llvmpipe, so each GPU test runs twice; on a
+// machine with NVIDIA's driver it is Vulkan alone, since the GL adapter
+// wgpu-native opens there has no compute shaders. Each adapter left out is
+// logged once per test binary, with the reason. WGCOMPUTE_BACKEND narrows
+// the tests to one backend. WGCOMPUTE_REQUIRE_BACKENDS (a comma-separated
+// list, for example vulkan,gl) names backends that must be covered where
+// WGCOMPUTE_BACKEND does not leave them out: a required backend with no
+// usable adapter fails the test binary, saying why, so that CI never
+// passes with a backend quietly left out.
 package gputest
 
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
+
+// choice is what a test binary covers, decided once from the adapters
+// and the environment.
+type choice struct {
+	backends []string // with at least one usable adapter, in wgpu.Backends' order
+	notes    []string // the adapters and backends left out, and why
+	err      error    // a required backend left out, or no backend at all
+}
+
+var chosen = sync.OnceValue(func() choice {
+	if runtime.GOOS == "js" {
+		// Test binaries for GOOS=js run under Node, which has no WebGPU:
+		// there the GPU tests have no backend to run on, and the browser
+		// tests (make web-test) run the kernels instead.
+		return choice{notes: []string{"GOOS=js: no GPU backend under Node; the kernels are tested in the browser (make web-test)"}}
+	}
+	infos, err := wgpu.Adapters(wgpu.Options{})
+	return decide(infos, err, os.Getenv("WGCOMPUTE_BACKEND"), os.Getenv("WGCOMPUTE_REQUIRE_BACKENDS"))
+})
+
+// decide chooses the backends from the adapters Adapters listed (or the
+// error it returned), the backend WGCOMPUTE_BACKEND names (only) and the
+// backends WGCOMPUTE_REQUIRE_BACKENDS names (require).
+func decide(infos []wgpu.AdapterInfo, listErr error, only, require string) choice {
+	var c choice
+	usable := map[string]int{}
+	why := map[string][]string{}
+	for _, in := range infos {
+		if in.Unusable == "" {
+			usable[in.Backend]++
+			continue
+		}
+		note := fmt.Sprintf("%s adapter %d, %s: %s", in.Backend, in.Index, in.Name, in.Unusable)
+		c.notes = append(c.notes, note)
+		why[in.Backend] = append(why[in.Backend], note)
+	}
+	for _, b := range wgpu.Backends {
+		if usable[b] > 0 {
+			c.backends = append(c.backends, b)
+		}
+		if usable[b] > 1 {
+			c.notes = append(c.notes, fmt.Sprintf("%s: %d usable adapters; the tests open the first (WGCOMPUTE_ADAPTER picks another), the Group tests several", b, usable[b]))
+		}
+	}
+	if only != "" && !strings.EqualFold(only, "cpu") {
+		c.notes = append(c.notes, fmt.Sprintf("WGCOMPUTE_BACKEND=%s: every other backend is left out", only))
+	}
+	if listErr != nil {
+		c.notes = append(c.notes, fmt.Sprintf("listing adapters: %v", listErr))
+	}
+	var missing []string
+	for _, r := range strings.Split(require, ",") {
+		r = strings.ToLower(strings.TrimSpace(r))
+		switch {
+		case r == "":
+		case !slices.Contains(wgpu.Backends, r):
+			c.err = fmt.Errorf("gputest: WGCOMPUTE_REQUIRE_BACKENDS=%q: unknown backend %q; accepted are %s, comma-separated", require, r, strings.Join(wgpu.Backends, ", "))
+			return c
+		case slices.Contains(c.backends, r):
+		case only != "" && !strings.EqualFold(only, r):
+			// Narrowed out on purpose (make test's pass under WebGPU's
+			// limits): required where the tests run it.
+		case len(why[r]) > 0:
+			missing = append(missing, strings.Join(why[r], "; "))
+		case listErr != nil:
+			missing = append(missing, fmt.Sprintf("%s: %v", r, listErr))
+		default:
+			missing = append(missing, fmt.Sprintf("%s: no adapter found", r))
+		}
+	}
+	switch {
+	case len(missing) > 0:
+		c.err = fmt.Errorf("gputest: a backend WGCOMPUTE_REQUIRE_BACKENDS=%s names cannot run the tests: %s", require, strings.Join(missing, "; "))
+	case len(c.backends) == 0 && strings.EqualFold(only, "cpu"):
+		c.err = fmt.Errorf("gputest: WGCOMPUTE_BACKEND=cpu: the GPU tests need a GPU backend (the CPU paths are tested beside them on every run)")
+	case len(c.backends) == 0:
+		c.err = fmt.Errorf("gputest: no adapter here can run compute kernels (%s); a GPU driver needs the Vulkan loader (Debian and Ubuntu: libvulkan1), and on a machine without a GPU scripts/setup.sh installs Mesa's lavapipe and llvmpipe",
+			strings.Join(append(c.notes, fmt.Sprintf("%d adapters listed", len(infos))), "; "))
+	}
+	return c
+}
+
+// Backends returns the backends tests must cover: those with an adapter
+// that can run compute kernels, narrowed to WGCOMPUTE_BACKEND if set (see
+// the package comment). Main fails the test binary before its tests run
+// when this list is empty or leaves out a required backend.
+func Backends() []string {
+	return slices.Clone(chosen().backends)
+}
+
+// Feature returns the first backend of Backends whose adapter (the one
+// Context opens) has the named optional feature (wgpu.AdapterInfo.Features),
+// and skips the test, saying so, where none has.
+func Feature(tb testing.TB, name string) string {
+	tb.Helper()
+	var seen []string
+	for _, b := range Backends() {
+		info := Context(tb, b).Info()
+		if info.HasFeature(name) {
+			return b
+		}
+		seen = append(seen, fmt.Sprintf("%s (%s)", info.Name, b))
+	}
+	tb.Skipf("no adapter tested here has %s: %s", name, strings.Join(seen, ", "))
+	return ""
+}
 
 type key struct {
 	backend string
@@ -25,15 +140,6 @@ var (
 	mu       sync.Mutex
 	contexts = map[key]*wgpu.Context{}
 )
-
-// Backends returns the backends tests must cover: WGCOMPUTE_BACKEND if set,
-// else vulkan and gl.
-func Backends() []string {
-	if b := os.Getenv("WGCOMPUTE_BACKEND"); b != "" {
-		return []string{b}
-	}
-	return []string{"vulkan", "gl"}
-}
 
 // Context returns a shared Context for backend, opened on first use and kept
 // for the test binary's life (opening a device costs tens of milliseconds
@@ -52,6 +158,9 @@ var SmallLimits = wgpu.Limits{MaxStorageBindingSize: 64 << 10, MaxBufferSize: 25
 // to lim (see wgpu.Options.Limits), kept like Context's.
 func Limited(tb testing.TB, backend string, lim wgpu.Limits) *wgpu.Context {
 	tb.Helper()
+	if err := chosen().err; err != nil {
+		tb.Fatal(err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	k := key{backend, lim}
@@ -82,9 +191,19 @@ func ForEach(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 	}
 }
 
-// Main is TestMain's body for packages with GPU tests: it runs the tests
-// and closes the shared contexts.
+// Main is TestMain's body for packages with GPU tests: it decides the
+// backends, logs the adapters left out, runs the tests and closes the
+// shared contexts. A required backend left out, or no backend at all,
+// fails the binary before any test runs, with the reason.
 func Main(m *testing.M) int {
+	c := chosen()
+	for _, note := range c.notes {
+		fmt.Println("gputest: left out:", note)
+	}
+	if c.err != nil {
+		fmt.Fprintln(os.Stderr, c.err)
+		return 1
+	}
 	code := m.Run()
 	mu.Lock()
 	for k, c := range contexts {
