@@ -57,6 +57,16 @@ const HIST: u32 = 256u; // ring of per-round records, 4 words each: max bits, sp
 
 fn hist(round: u32) -> u32 { return HIST_BASE + 4u * (round % HIST); }
 
+// div_wide is a / b for a divisor b up to float32's largest. A GPU may
+// divide as a * (1 / b), and 1 / b is below float32's normal range once
+// b passes 2^126, where NVIDIA flushes it to 0 (a row sum of 1.6e38 gave
+// NaN); there both are scaled by 1/4 first, exactly. Below 2^126 it is
+// the plain quotient, the same bits as before.
+fn div_wide(a: f32, b: f32) -> f32 {
+	let big = b >= bitcast<f32>(0x7e800000u); // 2^126
+	return select(a, a * 0.25, big) / select(b, b * 0.25, big);
+}
+
 var<workgroup> sh: array<u32, WG>;
 var<workgroup> sh_f: array<f32, WG>;
 var<workgroup> wg_flag: u32;
@@ -82,7 +92,7 @@ fn row_partial(r: u32, lane: u32, stride: u32) -> f32 {
 		case 1u: {
 			let sr = s_in[r];
 			for (var c = lane; c < n; c += stride) {
-				let x = mat[base + c] / sr * s_in[c]; // x/sr ≤ 1 first: x*s_in[c] could overflow
+				let x = div_wide(mat[base + c], sr) * s_in[c]; // x/sr ≤ 1 first: x*s_in[c] could overflow
 				mat[base + c] = x;
 				acc += x;
 			}
@@ -219,7 +229,7 @@ fn transform(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 	}
 	let r = P.row0 + i / P.n;
 	let c = i % P.n;
-	mat[i] = mat[i] / s_in[r] * s_in[c];
+	mat[i] = div_wide(mat[i], s_in[r]) * s_in[c];
 }
 
 // copy_rows: mat[i] = s_in[i] for the block's rows * n entries (s_in's slot
@@ -333,7 +343,7 @@ fn finish(@builtin(local_invocation_index) lid: u32) {
 	}
 	let m = bitcast<f32>(m_bits);
 	for (var i = lid; i < n; i += WG) {
-		v[i] = v[i] * (s_out[i] / m);
+		v[i] = v[i] * div_wide(s_out[i], m);
 	}
 	if (lid == 0u) {
 		let k = P.round;
