@@ -33,9 +33,10 @@ fn gl_canon64(x: u64) -> u64 {
 // gl_canon works on the words, as goldilocks.wgsl's does: a >= p only when
 // the high word is all ones and the low word is not zero, and then
 // a - p = (a.x - 1, 0). Two 32-bit compares and a decrement, where a 64-bit
-// compare and subtract take more.
+// compare and subtract take more; & rather than && for goldilocks.wgsl's
+// reason (no branch).
 fn gl_canon(a: vec2<u32>) -> vec2<u32> {
-    let over = a.y == 0xffffffffu && a.x != 0u;
+    let over = (a.y == 0xffffffffu) & (a.x != 0u);
     return select(a, vec2<u32>(a.x - 1u, 0u), over);
 }
 

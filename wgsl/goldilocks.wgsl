@@ -19,6 +19,13 @@
 //
 // Identities used by the reductions: 2^64 = 2^32 - 1 (mod p) and
 // 2^96 = -1 (mod p).
+//
+// Conditions combine with & and |, never && or ||: WGSL's && and || short-
+// circuit, so compilers (Tint, and naga since it short-circuits) emit a
+// branch for each, about a hundred in a Rescue round, and SwiftShader's
+// compiler (Chromium without a GPU) grew past 8 GB on the round loop with
+// them (docs/PORTABILITY.md, "WGSL in browsers"). Both operands are plain
+// comparisons, so evaluating both gives the same bits.
 
 // p as (low, high) words.
 const GL_P = vec2<u32>(1u, 0xffffffffu);
@@ -26,7 +33,7 @@ const GL_P = vec2<u32>(1u, 0xffffffffu);
 // gl_canon maps any 64-bit value to [0, p): a >= p only when the high word
 // is all ones and the low word is not zero, and then a - p = (a.x - 1, 0).
 fn gl_canon(a: vec2<u32>) -> vec2<u32> {
-    let over = a.y == 0xffffffffu && a.x != 0u;
+    let over = (a.y == 0xffffffffu) & (a.x != 0u);
     return select(a, vec2<u32>(a.x - 1u, 0u), over);
 }
 
@@ -38,7 +45,7 @@ fn gl_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let hi = a.y + (b.y + c);
     // Subtract p when the sum carried out of 64 bits or is >= p; in both
     // cases the result is (sum + 2^32 - 1) mod 2^64.
-    let over = hi < a.y || (hi == 0xffffffffu && lo != 0u);
+    let over = (hi < a.y) | ((hi == 0xffffffffu) & (lo != 0u));
     return select(vec2<u32>(lo, hi), vec2<u32>(lo - 1u, hi + u32(lo != 0u)), over);
 }
 

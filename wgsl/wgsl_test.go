@@ -230,3 +230,41 @@ func TestBuiltinStructsKeepUniformity(t *testing.T) {
 		t.Fatal("found no struct of builtins; merkle.wgsl has two")
 	}
 }
+
+// TestGoldilocksHasNoShortCircuit keeps && and || out of every file on the
+// Goldilocks library (the field, and the permutations and kernels built on
+// it): each is a branch in Tint's output, and SwiftShader's compiler
+// (Chromium without a GPU) grew past 8 GB on the Rescue round loop with
+// about a hundred of them (docs/PORTABILITY.md, "WGSL in browsers"). & and
+// | on the comparisons give the same bits without one.
+func TestGoldilocksHasNoShortCircuit(t *testing.T) {
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".wgsl") {
+			continue
+		}
+		all, err := Module{Files: []string{name}}.Source()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(all, "---- goldilocks.wgsl ----") && !strings.HasPrefix(name, "goldilocks") {
+			continue
+		}
+		checked++
+		src, _ := Source(name)
+		for i, line := range strings.Split(src, "\n") {
+			code, _, _ := strings.Cut(line, "//")
+			if strings.Contains(code, "&&") || strings.Contains(code, "||") {
+				t.Errorf("%s:%d: %s: use & or | on the comparisons (no branch)", name, i+1, strings.TrimSpace(code))
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("checked %d files on goldilocks.wgsl; the Rescue, RPO and Poseidon2 files alone are more", checked)
+	}
+}

@@ -39,8 +39,9 @@ const start = Date.now();
 const server = await serve(dir);
 
 // runPage opens the self-test page in a fresh browser and waits for its
-// status; check runs on the page once it settles.
-async function runPage(query, check) {
+// status; check runs on the page once it settles. It prints the GPU
+// process's peak memory unless quiet.
+async function runPage(query, check, quiet = false) {
   const browser = await launch();
   const stop = guardMemory(browser, gpuMemory);
   try {
@@ -53,6 +54,7 @@ async function runPage(query, check) {
     const mem = stop();
     await close(browser);
     if (mem.killed) console.log(`      Chromium's GPU process passed ${(gpuMemory / (1 << 30)).toFixed(1)} GB and was killed`);
+    else if (mem.peak && !quiet) console.log(`      Chromium's GPU process peaked at ${(mem.peak / (1 << 30)).toFixed(2)} GB`);
   }
 }
 
@@ -60,7 +62,7 @@ let code = 0;
 let file = null;
 const skipped = [];
 try {
-  const probe = await runPage(`limits=${limits}`, (page) => page.evaluate(() => ({ families: wgcompute.families })));
+  const probe = await runPage(`limits=${limits}`, (page) => page.evaluate(() => ({ families: wgcompute.families })), true);
   if (!probe.families) throw new Error(`the page did not load: ${probe.error || probe.status}`);
   for (const name of only.concat(skip)) {
     if (!probe.families.includes(name)) throw new Error(`unknown family ${name}: the families are ${probe.families.join(', ')}`);
