@@ -4,6 +4,7 @@
 # SwiftShader's CPU Vulkan), Node.js and npm, and the driver's npm
 # packages (web/test: puppeteer-core, pinned by its package-lock.json).
 set -euo pipefail
+. "$(dirname "$0")/apt-install.sh"
 cd "$(dirname "$0")/.."
 
 chromium=${CHROMIUM:-/usr/bin/chromium}
@@ -12,17 +13,7 @@ need=()
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 
-if ((${#need[@]})); then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup-web: please install: ${need[*]} (Debian package names)" >&2
-    exit 1
-  fi
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  echo "setup-web: installing ${need[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+apt_install setup-web "${need[@]}"
 
 # npm ci only when the lock file changed since the last install (a copy of
 # it in node_modules marks what was installed).

@@ -6,6 +6,7 @@
 # On a machine that already has a GPU driver (Vulkan ICD and EGL vendor
 # files present) it installs no drivers and changes nothing.
 set -euo pipefail
+. "$(dirname "$0")/apt-install.sh"
 
 need=()
 icd_present() { compgen -G '/usr/share/vulkan/icd.d/*.json' >/dev/null || compgen -G '/etc/vulkan/icd.d/*.json' >/dev/null; }
@@ -26,17 +27,7 @@ fi
 # The GL backend also needs GLES: a GPU machine's driver may ship EGL only.
 has_lib libGLESv2.so.2 || need+=(libgles2)
 
-if ((${#need[@]})); then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup: please install: ${need[*]} (Debian package names)" >&2
-    exit 1
-  fi
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  echo "setup: installing ${need[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+apt_install setup "${need[@]}"
 
 if ! command -v go >/dev/null 2>&1; then
   echo "setup: Go is missing: install Go 1.21 or newer (https://go.dev/dl/); it fetches the toolchain go.mod pins" >&2
