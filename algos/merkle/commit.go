@@ -495,10 +495,12 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 
 // checkPerfect returns an error unless n leaves make a perfect tree (a
 // power of two, at least 2): what matrix commitments, record trees and
-// mixed trees build; other counts are built by Build and BuildCPU.
+// mixed trees build; other counts are built by Build and BuildCPU. The
+// error has no package prefix: its callers add "merkle:" with their own
+// context.
 func checkPerfect(n int) error {
 	if !perfect(n) {
-		return fmt.Errorf("merkle: %d leaves: matrix commitments, record trees and mixed trees take a power of two of leaves, at least 2 (Build takes any count)", n)
+		return fmt.Errorf("%d leaves: matrix commitments, record trees and mixed trees take a power of two of leaves, at least 2 (Build takes any count)", n)
 	}
 	return nil
 }

@@ -238,7 +238,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	c, err := merkle.NewCommitter(firstDevice(grp), s, merkle.Options{Approach: merkle.Approach(approach)})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("commit: %w", err)
 	}
 	defer c.Release()
 	if isRecords {
@@ -249,7 +249,11 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 		if len(raw)%size != 0 {
 			return nil, fmt.Errorf("commit: %s has %d bytes, not a whole number of %d-byte records", in, len(raw), size)
 		}
-		return c.CommitRecords(raw, size, hash)
+		tree, err := c.CommitRecords(raw, size, hash)
+		if err != nil {
+			return nil, fmt.Errorf("commit: --records %d: %w", size, err)
+		}
+		return tree, nil
 	}
 	hash, ok := s[0].Hash.(merkle.RowHash)
 	if !ok {
@@ -266,10 +270,16 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 			ms[k].Data[i] = binary.LittleEndian.Uint64(raw[8*i:])
 		}
 	}
+	var tree *merkle.Tree
 	if len(ms) > 1 {
-		return c.CommitMatrices(ms, hash)
+		tree, err = c.CommitMatrices(ms, hash)
+	} else {
+		tree, err = c.CommitMatrix(ms[0], hash)
 	}
-	return c.CommitMatrix(ms[0], hash)
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	return tree, nil
 }
 
 // The hashes the commit command's leaves come from.

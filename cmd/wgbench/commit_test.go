@@ -236,3 +236,34 @@ func TestMerkleMixedCLI(t *testing.T) {
 	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,sha1", "--in", in}, `unknown hash "sha1"`)
 	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,rescue", "--in", in, "--range", "1/4"}, "builds trees of one hash")
 }
+
+// TestCommitErrorPrefixes checks that an error names each layer once: the
+// library its package, the command itself, never one of them twice.
+func TestCommitErrorPrefixes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, n int) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, make([]byte, n), 0o644))
+		return path
+	}
+	five := write("five.bin", 5*4)
+	three := write("three.bin", 3*32)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"commit", "--records", "4", "--hash", "blake3:1,rescue", "--in", five}, "5 records"},
+		{[]string{"commit", "--matrix", "3x1", "--in", write("m.bin", 3*8)}, "3 rows"},
+		{[]string{"merkle", "--hash", "blake3:1,rescue", "--in", three}, "3 leaves"},
+		{[]string{"merkle", "prove", "--hash", "blake3:1,rescue", "--in", three, "--index", "0"}, "3 leaves"},
+	} {
+		args := append([]string{"--backend", "cpu"}, tc.args...)
+		_, _, err := wgbench(t, args...)
+		require.Error(t, err, "%q", args)
+		msg := err.Error()
+		require.Contains(t, msg, tc.want, "%q", args)
+		for _, prefix := range []string{"merkle: ", "commit: ", "wgpu: ", "blake3: ", "rescue: "} {
+			require.LessOrEqual(t, strings.Count(msg, prefix), 1, "%q: %q names a layer twice", args, msg)
+		}
+	}
+}
