@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -587,11 +588,58 @@ func Adapters(opts Options) ([]AdapterInfo, error) {
 	return append([]AdapterInfo(nil), e.infos...), nil
 }
 
-func noAdapterError(opts Options, what string) error {
-	return fmt.Errorf("%w%s: install a GPU driver, or Mesa's software drivers "+
-		"(Debian: apt-get install mesa-vulkan-drivers libvulkan1 for Vulkan, "+
-		"libegl-mesa0 libgl1-mesa-dri libgles2 for GL); backends accepted: %s",
-		ErrNoAdapter, what, strings.Join(Backends, ", "))
+// noAdapterError is Open's error when the backend opts name has no
+// adapter here.
+func noAdapterError(opts Options) error { return NoAdapterError(opts.Backend) }
+
+// NoAdapterError returns the error, wrapping ErrNoAdapter, that Open
+// returns when backend (any when empty) has no adapter on this system: it
+// names what was tried and why it cannot work here, for callers that find
+// Adapters' list empty.
+func NoAdapterError(backend string) error { return noAdapterFor(backend, runtime.GOOS) }
+
+// noAdapterFor says what was tried, the backend named (any when empty),
+// and why it found nothing on the system goos: a backend the system does
+// not have is named as such, since no driver would bring it.
+func noAdapterFor(backend, goos string) error {
+	var why string
+	switch b := strings.ToLower(backend); {
+	case b == "metal" && goos != "darwin" && goos != "ios":
+		why = "Metal exists only on macOS and iOS, and this system is " + goos + ": " + otherBackends(goos)
+	case (b == "dx12" || b == "d3d12") && goos != "windows":
+		why = "D3D12 exists only on Windows, and this system is " + goos + ": " + otherBackends(goos)
+	case b == "metal":
+		why = "no Metal device found: check that the GPU is supported and enabled"
+	case b == "dx12" || b == "d3d12":
+		why = "no D3D12 device found: install or update the GPU's driver"
+	case (b == "vulkan" || b == "vk") && goos == "darwin":
+		why = "no Vulkan driver found: macOS has Vulkan only through MoltenVK; " + otherBackends(goos)
+	case (b == "vulkan" || b == "vk") && goos == "linux":
+		why = "no Vulkan driver found: install the GPU's Vulkan driver, or Mesa's lavapipe (Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
+	case b == "vulkan" || b == "vk":
+		why = "no Vulkan driver found: install the GPU's Vulkan driver"
+	case b != "" && goos == "linux":
+		why = "no OpenGL or OpenGL ES driver found through EGL: install the GPU's driver, or Mesa's llvmpipe (Debian: apt-get install libegl-mesa0 libgl1-mesa-dri libgles2)"
+	case b != "":
+		why = "no OpenGL or OpenGL ES driver found through EGL: " + otherBackends(goos)
+	default:
+		return fmt.Errorf("%w: install a GPU driver, or Mesa's software drivers "+
+			"(Debian: apt-get install mesa-vulkan-drivers libvulkan1 for Vulkan, "+
+			"libegl-mesa0 libgl1-mesa-dri libgles2 for GL); backends accepted: %s",
+			ErrNoAdapter, strings.Join(Backends, ", "))
+	}
+	return fmt.Errorf("%w for backend %s: %s", ErrNoAdapter, backend, why)
+}
+
+// otherBackends names the backends worth trying on the system goos.
+func otherBackends(goos string) string {
+	switch goos {
+	case "darwin", "ios":
+		return "choose metal, or any backend"
+	case "windows":
+		return "choose dx12, vulkan or gl, or any backend"
+	}
+	return "choose vulkan or gl, or any backend"
 }
 
 // Open opens a device on the adapter chosen by opts (see Options). The
@@ -622,7 +670,7 @@ func Open(opts Options) (ctx *Context, err error) {
 		where = " for backend " + opts.Backend
 	}
 	if len(adapters) == 0 {
-		return nil, noAdapterError(opts, where)
+		return nil, noAdapterError(opts)
 	}
 	pick := 0
 	if opts.Adapter != "" {

@@ -51,7 +51,7 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if len(infos) == 0 {
-				return fmt.Errorf("no adapters found: install a GPU driver, or Mesa's software drivers (Debian: mesa-vulkan-drivers libvulkan1)")
+				return wgpu.NoAdapterError(g.gpu.Backend)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tTICK\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
