@@ -588,6 +588,62 @@ func Adapters(opts Options) ([]AdapterInfo, error) {
 	return append([]AdapterInfo(nil), e.infos...), nil
 }
 
+// pickAdapter returns the index in infos, which is not empty, of the
+// adapter opts.Adapter names: an index, or the first whose name holds it
+// in any case; the first, the default choice, when it is empty.
+func pickAdapter(infos []AdapterInfo, opts Options) (int, error) {
+	if opts.Adapter == "" {
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(opts.Adapter); err == nil {
+		if n >= 0 && n < len(infos) {
+			return n, nil
+		}
+	} else {
+		for i, info := range infos {
+			if strings.Contains(strings.ToLower(info.Name), strings.ToLower(opts.Adapter)) {
+				return i, nil
+			}
+		}
+	}
+	where := ""
+	if opts.Backend != "" {
+		where = " for backend " + opts.Backend
+	}
+	names := make([]string, len(infos))
+	for i, info := range infos {
+		names[i] = fmt.Sprintf("%d: %s (%s)", i, info.Name, info.Backend)
+	}
+	return 0, fmt.Errorf("%w: no adapter matches %q%s; adapters are: %s",
+		ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
+}
+
+// ChosenAdapter returns the adapter Open(opts) would open, without
+// opening it: the same environment variables, backend and adapter
+// matching, and the same errors, except that an adapter that cannot run
+// kernels is returned, its Unusable saying why.
+func ChosenAdapter(opts Options) (AdapterInfo, error) {
+	opts, err := fromEnv(opts)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	if opts.cpu() {
+		return AdapterInfo{}, ErrCPUBackend
+	}
+	infos, err := Adapters(opts)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	if len(infos) == 0 {
+		return AdapterInfo{}, noAdapterError(opts)
+	}
+	pick, err := pickAdapter(infos, opts)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	return infos[pick], nil
+}
+
 // noAdapterError is Open's error when the backend opts name has no
 // adapter here.
 func noAdapterError(opts Options) error { return NoAdapterError(opts.Backend) }
@@ -665,36 +721,12 @@ func Open(opts Options) (ctx *Context, err error) {
 		return nil, e.err
 	}
 	adapters, infos := e.adapters, e.infos
-	where := ""
-	if opts.Backend != "" {
-		where = " for backend " + opts.Backend
-	}
 	if len(adapters) == 0 {
 		return nil, noAdapterError(opts)
 	}
-	pick := 0
-	if opts.Adapter != "" {
-		pick = -1
-		if n, convErr := strconv.Atoi(opts.Adapter); convErr == nil {
-			if n >= 0 && n < len(adapters) {
-				pick = n
-			}
-		} else {
-			for i, info := range infos {
-				if strings.Contains(strings.ToLower(info.Name), strings.ToLower(opts.Adapter)) {
-					pick = i
-					break
-				}
-			}
-		}
-		if pick < 0 {
-			names := make([]string, len(infos))
-			for i, info := range infos {
-				names[i] = fmt.Sprintf("%d: %s (%s)", i, info.Name, info.Backend)
-			}
-			return nil, fmt.Errorf("%w: no adapter matches %q%s; adapters are: %s",
-				ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
-		}
+	pick, err := pickAdapter(infos, opts)
+	if err != nil {
+		return nil, err
 	}
 	if why := infos[pick].Unusable; why != "" {
 		return nil, fmt.Errorf("%w: adapter %d, %s (%s): %s", ErrNoAdapter, pick, infos[pick].Name, infos[pick].Backend, why)

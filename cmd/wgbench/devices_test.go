@@ -128,3 +128,43 @@ func TestDevicesMissingBackend(t *testing.T) {
 		}
 	}
 }
+
+// TestDevicesAdapter checks that --adapter narrows the list to the adapter
+// it chooses, as every other command would open it, and that an adapter
+// that does not exist is an error naming the ones that do.
+func TestDevicesAdapter(t *testing.T) {
+	all := listAdapters(t)
+	require.NotEmpty(t, all)
+	for _, a := range all {
+		require.Equal(t, []adapterJSON{a}, listAdapters(t, "--adapter", strconv.Itoa(a.Index)), "--adapter %d", a.Index)
+	}
+	// A name matches by substring, in any case: the first adapter that has it.
+	require.Equal(t, all[:1], listAdapters(t, "--adapter", strings.ToUpper(all[0].Name[:4])))
+	for _, b := range gputest.Backends() {
+		only := listAdapters(t, "--backend", b)
+		require.Equal(t, only[:1], listAdapters(t, "--backend", b, "--adapter", "0"), "--backend %s --adapter 0", b)
+	}
+
+	stdout, _, err := wgbench(t, "--adapter", "0", "devices")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	require.GreaterOrEqual(t, len(lines), 2)
+	require.Regexp(t, `^INDEX +NAME`, lines[0])
+	require.Equal(t, "0", strings.Fields(lines[1])[0])
+	for _, l := range lines[2:] {
+		require.True(t, strings.HasPrefix(l, "adapter 0 "), "only adapter 0 is listed: %q", l)
+	}
+
+	missing := strconv.Itoa(max(7, len(all)))
+	for _, args := range [][]string{{"--adapter", missing, "devices"}, {"devices", "--json", "--adapter", missing}, {"devices", "--adapter", "no such adapter"}} {
+		stdout, _, err := wgbench(t, args...)
+		require.Error(t, err, "%q", args)
+		require.Empty(t, stdout, "%q", args)
+		name := missing
+		if args[len(args)-1] != missing && args[len(args)-1] != "devices" {
+			name = args[len(args)-1]
+		}
+		require.ErrorContains(t, err, "no adapter matches "+strconv.Quote(name), "%q", args)
+		require.ErrorContains(t, err, "adapters are: 0: "+all[0].Name, "%q", args)
+	}
+}
