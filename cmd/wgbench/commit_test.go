@@ -267,3 +267,40 @@ func TestCommitErrorPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitRecordsAnyCountCLI: commit --records takes any number of
+// records, as merkle takes any number of leaves: the same tree as merkle
+// builds from the records' BLAKE3 digests.
+func TestCommitRecordsAnyCountCLI(t *testing.T) {
+	dir := t.TempDir()
+	const size = 37
+	hash := blake3.MerkleMerge{}
+	for _, n := range []int{1, 5, 100} {
+		records := make([]byte, n*size)
+		for i := range records {
+			records[i] = byte(i*7 + i>>8)
+		}
+		in := filepath.Join(dir, fmt.Sprintf("records-%d.bin", n))
+		require.NoError(t, os.WriteFile(in, records, 0o644))
+		leaves, err := merkle.RecordLeaves(records, size, hash)
+		require.NoError(t, err)
+		ref, err := merkle.BuildCPU(leaves, hash)
+		require.NoError(t, err)
+		r := ref.Root()
+		root := hex.EncodeToString(r[:])
+		for _, backend := range append(gputest.Backends(), "cpu") {
+			out := filepath.Join(dir, "nodes.bin")
+			stdout, _, err := wgbench(t, "commit", "--backend", backend, "--records", fmt.Sprint(size), "--in", in, "--out", out)
+			require.NoError(t, err, "%d records on %s", n, backend)
+			require.Equal(t, root+"\n", stdout, "%d records on %s", n, backend)
+			requireFile(t, out, wgpu.Bytes(ref.Nodes()))
+		}
+		stdout, _, err := wgbench(t, "commit", "--backend", "cpu", "--records", fmt.Sprint(size), "--in", in, "--prove", fmt.Sprint(n-1))
+		require.NoError(t, err)
+		proof := filepath.Join(dir, "proof.json")
+		require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
+		stdout, _, err = wgbench(t, "merkle", "verify", "--hash", "blake3", "--proof", proof, "--root", root, "--leaves", fmt.Sprint(n))
+		require.NoError(t, err)
+		require.Equal(t, "valid\n", stdout)
+	}
+}
