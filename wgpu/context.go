@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -587,11 +588,114 @@ func Adapters(opts Options) ([]AdapterInfo, error) {
 	return append([]AdapterInfo(nil), e.infos...), nil
 }
 
-func noAdapterError(opts Options, what string) error {
-	return fmt.Errorf("%w%s: install a GPU driver, or Mesa's software drivers "+
-		"(Debian: apt-get install mesa-vulkan-drivers libvulkan1 for Vulkan, "+
-		"libegl-mesa0 libgl1-mesa-dri libgles2 for GL); backends accepted: %s",
-		ErrNoAdapter, what, strings.Join(Backends, ", "))
+// pickAdapter returns the index in infos, which is not empty, of the
+// adapter opts.Adapter names: an index, or the first whose name holds it
+// in any case; the first, the default choice, when it is empty.
+func pickAdapter(infos []AdapterInfo, opts Options) (int, error) {
+	if opts.Adapter == "" {
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(opts.Adapter); err == nil {
+		if n >= 0 && n < len(infos) {
+			return n, nil
+		}
+	} else {
+		for i, info := range infos {
+			if strings.Contains(strings.ToLower(info.Name), strings.ToLower(opts.Adapter)) {
+				return i, nil
+			}
+		}
+	}
+	where := ""
+	if opts.Backend != "" {
+		where = " for backend " + opts.Backend
+	}
+	names := make([]string, len(infos))
+	for i, info := range infos {
+		names[i] = fmt.Sprintf("%d: %s (%s)", i, info.Name, info.Backend)
+	}
+	return 0, fmt.Errorf("%w: no adapter matches %q%s; adapters are: %s",
+		ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
+}
+
+// ChosenAdapter returns the adapter Open(opts) would open, without
+// opening it: the same environment variables, backend and adapter
+// matching, and the same errors, except that an adapter that cannot run
+// kernels is returned, its Unusable saying why.
+func ChosenAdapter(opts Options) (AdapterInfo, error) {
+	opts, err := fromEnv(opts)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	if opts.cpu() {
+		return AdapterInfo{}, ErrCPUBackend
+	}
+	infos, err := Adapters(opts)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	if len(infos) == 0 {
+		return AdapterInfo{}, noAdapterError(opts)
+	}
+	pick, err := pickAdapter(infos, opts)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	return infos[pick], nil
+}
+
+// noAdapterError is Open's error when the backend opts name has no
+// adapter here.
+func noAdapterError(opts Options) error { return NoAdapterError(opts.Backend) }
+
+// NoAdapterError returns the error, wrapping ErrNoAdapter, that Open
+// returns when backend (any when empty) has no adapter on this system: it
+// names what was tried and why it cannot work here, for callers that find
+// Adapters' list empty.
+func NoAdapterError(backend string) error { return noAdapterFor(backend, runtime.GOOS) }
+
+// noAdapterFor says what was tried, the backend named (any when empty),
+// and why it found nothing on the system goos: a backend the system does
+// not have is named as such, since no driver would bring it.
+func noAdapterFor(backend, goos string) error {
+	var why string
+	switch b := strings.ToLower(backend); {
+	case b == "metal" && goos != "darwin" && goos != "ios":
+		why = "Metal exists only on macOS and iOS, and this system is " + goos + ": " + otherBackends(goos)
+	case (b == "dx12" || b == "d3d12") && goos != "windows":
+		why = "D3D12 exists only on Windows, and this system is " + goos + ": " + otherBackends(goos)
+	case b == "metal":
+		why = "no Metal device found: check that the GPU is supported and enabled"
+	case b == "dx12" || b == "d3d12":
+		why = "no D3D12 device found: install or update the GPU's driver"
+	case (b == "vulkan" || b == "vk") && goos == "darwin":
+		why = "no Vulkan driver found: macOS has Vulkan only through MoltenVK; " + otherBackends(goos)
+	case (b == "vulkan" || b == "vk") && goos == "linux":
+		why = "no Vulkan driver found: install the GPU's Vulkan driver, or Mesa's lavapipe (Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
+	case b == "vulkan" || b == "vk":
+		why = "no Vulkan driver found: install the GPU's Vulkan driver"
+	case b != "" && goos == "linux":
+		why = "no OpenGL or OpenGL ES driver found through EGL: install the GPU's driver, or Mesa's llvmpipe (Debian: apt-get install libegl-mesa0 libgl1-mesa-dri libgles2)"
+	case b != "":
+		why = "no OpenGL or OpenGL ES driver found through EGL: " + otherBackends(goos)
+	default:
+		return fmt.Errorf("%w: install a GPU driver, or Mesa's software drivers "+
+			"(Debian: apt-get install mesa-vulkan-drivers libvulkan1 for Vulkan, "+
+			"libegl-mesa0 libgl1-mesa-dri libgles2 for GL); backends accepted: %s",
+			ErrNoAdapter, strings.Join(Backends, ", "))
+	}
+	return fmt.Errorf("%w for backend %s: %s", ErrNoAdapter, backend, why)
+}
+
+// otherBackends names the backends worth trying on the system goos.
+func otherBackends(goos string) string {
+	switch goos {
+	case "darwin", "ios":
+		return "choose metal, or any backend"
+	case "windows":
+		return "choose dx12, vulkan or gl, or any backend"
+	}
+	return "choose vulkan or gl, or any backend"
 }
 
 // Open opens a device on the adapter chosen by opts (see Options). The
@@ -617,36 +721,12 @@ func Open(opts Options) (ctx *Context, err error) {
 		return nil, e.err
 	}
 	adapters, infos := e.adapters, e.infos
-	where := ""
-	if opts.Backend != "" {
-		where = " for backend " + opts.Backend
-	}
 	if len(adapters) == 0 {
-		return nil, noAdapterError(opts, where)
+		return nil, noAdapterError(opts)
 	}
-	pick := 0
-	if opts.Adapter != "" {
-		pick = -1
-		if n, convErr := strconv.Atoi(opts.Adapter); convErr == nil {
-			if n >= 0 && n < len(adapters) {
-				pick = n
-			}
-		} else {
-			for i, info := range infos {
-				if strings.Contains(strings.ToLower(info.Name), strings.ToLower(opts.Adapter)) {
-					pick = i
-					break
-				}
-			}
-		}
-		if pick < 0 {
-			names := make([]string, len(infos))
-			for i, info := range infos {
-				names[i] = fmt.Sprintf("%d: %s (%s)", i, info.Name, info.Backend)
-			}
-			return nil, fmt.Errorf("%w: no adapter matches %q%s; adapters are: %s",
-				ErrNoAdapter, opts.Adapter, where, strings.Join(names, "; "))
-		}
+	pick, err := pickAdapter(infos, opts)
+	if err != nil {
+		return nil, err
 	}
 	if why := infos[pick].Unusable; why != "" {
 		return nil, fmt.Errorf("%w: adapter %d, %s (%s): %s", ErrNoAdapter, pick, infos[pick].Name, infos[pick].Backend, why)

@@ -53,7 +53,7 @@ func OpenGroup(opts Options) (*Group, error) {
 		return nil, err
 	}
 	if len(infos) == 0 {
-		return nil, noAdapterError(opts, "")
+		return nil, noAdapterError(opts)
 	}
 	backend := opts.Backend
 	if backend == "" {

@@ -122,7 +122,8 @@ func (c *Committer) CommitMatrix(m Matrix, rows RowHash) (*Tree, error) {
 
 // CommitRecords returns the tree whose leaf i is hash.HashRecord of record
 // i of size bytes, merged by the schedule, as the package's CommitRecords
-// does; hash must be the schedule's first hash (by Name).
+// does; hash must be the schedule's first hash (by Name). A schedule of
+// one hash takes any number of records, a mixed one a power of two.
 func (c *Committer) CommitRecords(records []byte, size int, hash RecordHash) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
@@ -131,12 +132,58 @@ func (c *Committer) CommitRecords(records []byte, size int, hash RecordHash) (*T
 	if err != nil {
 		return nil, err
 	}
+	if !perfect(n) && len(c.sched) == 1 {
+		return c.anyRecords(records, size, n, hash)
+	}
+	if !perfect(n) {
+		return nil, fmt.Errorf("merkle: %d records: %w", n, checkPerfect(n))
+	}
 	hs, err := c.leafLevels(hash, n)
 	if err != nil {
 		return nil, err
 	}
 	cpu := func(leaves [][32]byte) { recordLeavesCPU(leaves, records, size, hash) }
 	return c.commit(hs, n, cpu, func() (rowFill, error) { return c.recordFill(records, size, hash) }, nil)
+}
+
+// anyRecords is CommitRecords for n records that do not make a perfect
+// tree, with a schedule of one hash: the leaves are hashed on the device
+// a subtree's worth at a time into the leaf buffer and read back, and the
+// tree built from them as Build builds any count.
+func (c *Committer) anyRecords(records []byte, size, n int, hash RecordHash) (*Tree, error) {
+	if hash.Name() != c.sched[0].Hash.Name() {
+		return nil, fmt.Errorf("merkle: the leaves are %s digests, but the tree merges with %s: hash the leaves with the tree's hash", hash.Name(), c.sched[0].Hash.Name())
+	}
+	leaves := make([][32]byte, n)
+	if c.ctx == nil {
+		recordLeavesCPU(leaves, records, size, hash)
+		return c.b.Build(leaves)
+	}
+	fill, err := c.recordFill(records, size, hash)
+	if err != nil {
+		return nil, err
+	}
+	sub := min(n, c.b.maxLeaves)
+	if err := c.b.reserve(sub); err != nil {
+		return nil, err
+	}
+	var total wgpu.Timing
+	for lo, m := range pieces(n, sub) {
+		if err := fill(&total, c.b.leafBuf, 0, lo, m); err != nil {
+			return nil, err
+		}
+		if err := c.ctx.Download(wgpu.Bytes(leaves[lo:lo+m]), c.b.leafBuf, 0); err != nil {
+			return nil, fmt.Errorf("merkle: download leaves: %w", err)
+		}
+	}
+	t, err := c.b.Build(leaves)
+	if err != nil {
+		return nil, err
+	}
+	if c.opts.Timing != nil {
+		*c.opts.Timing = total.Add(*c.opts.Timing)
+	}
+	return t, nil
 }
 
 // leafLevels returns the level hashes of a tree of n leaves made by leaf,
@@ -494,11 +541,13 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 }
 
 // checkPerfect returns an error unless n leaves make a perfect tree (a
-// power of two, at least 2): what matrix commitments, record trees and
-// mixed trees build; other counts are built by Build and BuildCPU.
+// power of two, at least 2): what matrix commitments and mixed trees
+// build; other counts are built by Build, BuildCPU and CommitRecords. The
+// error has no package prefix: its callers add "merkle:" with their own
+// context.
 func checkPerfect(n int) error {
 	if !perfect(n) {
-		return fmt.Errorf("merkle: %d leaves: matrix commitments, record trees and mixed trees take a power of two of leaves, at least 2 (Build takes any count)", n)
+		return fmt.Errorf("%d leaves: matrix commitments and mixed trees take a power of two of leaves, at least 2 (a tree of one hash, from leaves or records, takes any count)", n)
 	}
 	return nil
 }

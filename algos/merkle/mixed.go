@@ -150,7 +150,7 @@ func converter(from, to Hash) (DigestConverter, error) {
 // when the last run is counted too.
 func (s Schedule) Levels(n int) ([]Hash, error) {
 	if err := checkPerfect(n); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("merkle: %w", err)
 	}
 	if err := s.check(); err != nil {
 		return nil, err

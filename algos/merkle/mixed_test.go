@@ -348,7 +348,7 @@ func TestCommitRecords(t *testing.T) {
 			msg  string
 		}{
 			{make([]byte, 10), 3, "whole number of records"},
-			{make([]byte, 9), 3, "3 records"},
+			{nil, 3, "no records"},
 			{make([]byte, 8), 0, "records of 0 bytes"},
 			{make([]byte, 8), -1, "records of -1 bytes"},
 		} {
@@ -357,6 +357,52 @@ func TestCommitRecords(t *testing.T) {
 		}
 		_, err := merkle.CommitRecords(ctx, make([]byte, 8), 1, nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
+	})
+}
+
+// TestCommitRecordsAnyCount: a tree of one hash takes any number of
+// records, as Build takes any number of leaves, with the same nodes;
+// a mixed tree still takes a power of two.
+func TestCommitRecordsAnyCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 1))
+	records := make([]byte, 1025*300)
+	for i := range records {
+		records[i] = byte(r.Uint32())
+	}
+	hash := blake3.MerkleMerge{}
+	type tcase struct {
+		size, n      int
+		leaves, want [][32]byte
+	}
+	var cases []tcase
+	for _, size := range []int{1, 65, 1025} {
+		for _, n := range []int{1, 3, 5, 63, 100, 300} {
+			data := records[:n*size]
+			leaves, err := merkle.RecordLeaves(data, size, hash)
+			require.NoError(t, err)
+			ref, err := merkle.BuildCPU(leaves, hash)
+			require.NoError(t, err)
+			cases = append(cases, tcase{size, n, leaves, ref.Nodes()})
+		}
+	}
+	s := schedule(t, "blake3:1,rescue")
+	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
+		c, err := merkle.NewCommitter(ctx, merkle.Uniform(hash), merkle.Options{})
+		require.NoError(t, err)
+		defer c.Release()
+		for _, tc := range cases {
+			what := fmt.Sprintf("%d records of %d bytes", tc.n, tc.size)
+			got, err := c.CommitRecords(records[:tc.n*tc.size], tc.size, hash)
+			require.NoError(t, err, what)
+			requireLeaves(t, tc.leaves, got, what)
+			requireNodes(t, tc.want, got, what)
+		}
+		mixed, err := merkle.NewCommitter(ctx, s, merkle.Options{})
+		require.NoError(t, err)
+		defer mixed.Release()
+		_, err = mixed.CommitRecords(records[:3*4], 4, hash)
+		require.ErrorContains(t, err, "3 records")
+		require.ErrorContains(t, err, "power of two")
 	})
 }
 

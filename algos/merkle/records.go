@@ -34,7 +34,7 @@ type RecordHash interface {
 }
 
 // checkRecords returns an error unless records holds n records of size
-// bytes, n a tree size.
+// bytes, n at least 1.
 func checkRecords(records []byte, size int) (int, error) {
 	if size < 0 {
 		return 0, fmt.Errorf("merkle: records of %d bytes: a record has 0 bytes or more", size)
@@ -46,8 +46,8 @@ func checkRecords(records []byte, size int) (int, error) {
 		return 0, fmt.Errorf("merkle: %d bytes of records of %d bytes: the bytes must be a whole number of records", len(records), size)
 	}
 	n := len(records) / size
-	if err := checkPerfect(n); err != nil {
-		return 0, fmt.Errorf("merkle: %d records: %w", n, err)
+	if n < 1 {
+		return 0, fmt.Errorf("merkle: no records: a tree needs at least 1 record of the %d bytes given", size)
 	}
 	return n, nil
 }
@@ -80,9 +80,9 @@ func recordLeavesCPU(leaves [][32]byte, records []byte, size int, hash RecordHas
 // ctx's GPU, the records hashed straight into the leaf buffer the levels
 // are built from (for BLAKE3, one invocation per record, every chunk and
 // parent of it), or with a nil ctx on all CPU cores. size is at least 1,
-// and the number of records a tree size. A Committer with a Schedule
-// builds mixed trees over records (BLAKE3 leaves and low levels, Rescue
-// above).
+// and the records any number from 1, as Build takes leaves. A Committer
+// with a Schedule builds mixed trees over records (BLAKE3 leaves and low
+// levels, Rescue above), of a power of two of records.
 func CommitRecords(ctx *wgpu.Context, records []byte, size int, hash RecordHash, opts Options) (*Tree, error) {
 	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitRecords(records, size, hash) })
 }

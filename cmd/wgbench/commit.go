@@ -136,16 +136,17 @@ and at each level as wide as some matrices are tall each node is merged again
 with the hash of their rows. Such a tree takes one hash (no schedule) and no
 --prove: its proofs open a row of every matrix (merkle.VerifyMatrices).
 
---records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N a
-power of two, at least 2). Leaf i is the BLAKE3 hash of record i. --hash
-defaults to blake3.
+--records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N
+at least 1, any count, as merkle takes leaves, and a power of two for a
+schedule). Leaf i is the BLAKE3 hash of record i. --hash defaults to blake3.
 
 --hash takes one hash or a schedule: blake3:4,rescue merges the lowest 4
 levels with BLAKE3 and the levels above with Rescue (BLAKE3 digests enter the
 Rescue levels as their four little-endian words reduced mod p). The leaf hash
 is the schedule's first.
 
---out writes all N nodes (N x 32 bytes, node 0 zero, node 1 the root);
+--out writes the nodes as merkle --out does (for N a power of two N x 32
+bytes, node 0 zero, node 1 the root);
 --prove I prints the JSON proof of leaf I instead of the root, which
 'wgbench merkle verify --hash H' checks (with the same H).`,
 		Args: noArgs,
@@ -179,7 +180,7 @@ is the schedule's first.
 	f.IntVar(&records, "records", 0, "commit to records of SIZE bytes")
 	f.StringVar(&hashName, "hash", "", "hash or schedule: rescue (default for --matrix), blake3 (default for --records), or as blake3:4,rescue")
 	f.StringArrayVar(&ins, "in", nil, "input file (one per --matrix)")
-	f.StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file")
+	f.StringVar(&out, "out", "", "write the tree's nodes to this file, as merkle --out does")
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
 	return cmd
@@ -238,7 +239,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	c, err := merkle.NewCommitter(firstDevice(grp), s, merkle.Options{Approach: merkle.Approach(approach)})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("commit: %w", err)
 	}
 	defer c.Release()
 	if isRecords {
@@ -249,7 +250,11 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 		if len(raw)%size != 0 {
 			return nil, fmt.Errorf("commit: %s has %d bytes, not a whole number of %d-byte records", in, len(raw), size)
 		}
-		return c.CommitRecords(raw, size, hash)
+		tree, err := c.CommitRecords(raw, size, hash)
+		if err != nil {
+			return nil, fmt.Errorf("commit: --records %d: %w", size, err)
+		}
+		return tree, nil
 	}
 	hash, ok := s[0].Hash.(merkle.RowHash)
 	if !ok {
@@ -266,10 +271,16 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 			ms[k].Data[i] = binary.LittleEndian.Uint64(raw[8*i:])
 		}
 	}
+	var tree *merkle.Tree
 	if len(ms) > 1 {
-		return c.CommitMatrices(ms, hash)
+		tree, err = c.CommitMatrices(ms, hash)
+	} else {
+		tree, err = c.CommitMatrix(ms[0], hash)
 	}
-	return c.CommitMatrix(ms[0], hash)
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	return tree, nil
 }
 
 // The hashes the commit command's leaves come from.

@@ -236,3 +236,71 @@ func TestMerkleMixedCLI(t *testing.T) {
 	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,sha1", "--in", in}, `unknown hash "sha1"`)
 	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,rescue", "--in", in, "--range", "1/4"}, "builds trees of one hash")
 }
+
+// TestCommitErrorPrefixes checks that an error names each layer once: the
+// library its package, the command itself, never one of them twice.
+func TestCommitErrorPrefixes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, n int) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, make([]byte, n), 0o644))
+		return path
+	}
+	five := write("five.bin", 5*4)
+	three := write("three.bin", 3*32)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"commit", "--records", "4", "--hash", "blake3:1,rescue", "--in", five}, "5 records"},
+		{[]string{"commit", "--matrix", "3x1", "--in", write("m.bin", 3*8)}, "3 rows"},
+		{[]string{"merkle", "--hash", "blake3:1,rescue", "--in", three}, "3 leaves"},
+		{[]string{"merkle", "prove", "--hash", "blake3:1,rescue", "--in", three, "--index", "0"}, "3 leaves"},
+	} {
+		args := append([]string{"--backend", "cpu"}, tc.args...)
+		_, _, err := wgbench(t, args...)
+		require.Error(t, err, "%q", args)
+		msg := err.Error()
+		require.Contains(t, msg, tc.want, "%q", args)
+		for _, prefix := range []string{"merkle: ", "commit: ", "wgpu: ", "blake3: ", "rescue: "} {
+			require.LessOrEqual(t, strings.Count(msg, prefix), 1, "%q: %q names a layer twice", args, msg)
+		}
+	}
+}
+
+// TestCommitRecordsAnyCountCLI: commit --records takes any number of
+// records, as merkle takes any number of leaves: the same tree as merkle
+// builds from the records' BLAKE3 digests.
+func TestCommitRecordsAnyCountCLI(t *testing.T) {
+	dir := t.TempDir()
+	const size = 37
+	hash := blake3.MerkleMerge{}
+	for _, n := range []int{1, 5, 100} {
+		records := make([]byte, n*size)
+		for i := range records {
+			records[i] = byte(i*7 + i>>8)
+		}
+		in := filepath.Join(dir, fmt.Sprintf("records-%d.bin", n))
+		require.NoError(t, os.WriteFile(in, records, 0o644))
+		leaves, err := merkle.RecordLeaves(records, size, hash)
+		require.NoError(t, err)
+		ref, err := merkle.BuildCPU(leaves, hash)
+		require.NoError(t, err)
+		r := ref.Root()
+		root := hex.EncodeToString(r[:])
+		for _, backend := range append(gputest.Backends(), "cpu") {
+			out := filepath.Join(dir, "nodes.bin")
+			stdout, _, err := wgbench(t, "commit", "--backend", backend, "--records", fmt.Sprint(size), "--in", in, "--out", out)
+			require.NoError(t, err, "%d records on %s", n, backend)
+			require.Equal(t, root+"\n", stdout, "%d records on %s", n, backend)
+			requireFile(t, out, wgpu.Bytes(ref.Nodes()))
+		}
+		stdout, _, err := wgbench(t, "commit", "--backend", "cpu", "--records", fmt.Sprint(size), "--in", in, "--prove", fmt.Sprint(n-1))
+		require.NoError(t, err)
+		proof := filepath.Join(dir, "proof.json")
+		require.NoError(t, os.WriteFile(proof, []byte(stdout), 0o644))
+		stdout, _, err = wgbench(t, "merkle", "verify", "--hash", "blake3", "--proof", proof, "--root", root, "--leaves", fmt.Sprint(n))
+		require.NoError(t, err)
+		require.Equal(t, "valid\n", stdout)
+	}
+}

@@ -17,9 +17,13 @@ func newDevicesCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "List the GPU adapters, the default choice first",
-		Args:  noArgs,
+		Long: `devices lists the GPU adapters of --backend (every backend without it), the
+default choice first. With --adapter it lists only the adapter that
+--adapter chooses, the one the other commands would open, and fails if none
+matches.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			infos, err := wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend})
+			infos, err := listed(g)
 			if err != nil {
 				return err
 			}
@@ -51,7 +55,7 @@ func newDevicesCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if len(infos) == 0 {
-				return fmt.Errorf("no adapters found: install a GPU driver, or Mesa's software drivers (Debian: mesa-vulkan-drivers libvulkan1)")
+				return wgpu.NoAdapterError(g.gpu.Backend)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tTICK\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
@@ -84,4 +88,17 @@ func newDevicesCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// listed returns the adapters devices lists: those of the backend the
+// flags name, or with --adapter the one it chooses.
+func listed(g *globals) ([]wgpu.AdapterInfo, error) {
+	if g.gpu.Adapter == "" || g.gpu.CPU() {
+		return wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend})
+	}
+	info, err := wgpu.ChosenAdapter(wgpu.Options{Backend: g.gpu.Backend, Adapter: g.gpu.Adapter})
+	if err != nil {
+		return nil, err
+	}
+	return []wgpu.AdapterInfo{info}, nil
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,4 +104,67 @@ func TestDevicesBadBackend(t *testing.T) {
 	}
 	_, _, err := wgbench(t, "devices", "extra")
 	require.ErrorContains(t, err, `unknown command "extra"`)
+}
+
+// TestDevicesMissingBackend checks that a backend this system does not have
+// is named as such, by devices and by a command that opens a device, and
+// not answered with advice to install drivers.
+func TestDevicesMissingBackend(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the backends missing here are those of Linux")
+	}
+	dir := t.TempDir()
+	leaves := filepath.Join(dir, "leaves.bin")
+	require.NoError(t, os.WriteFile(leaves, make([]byte, 64), 0o644))
+	for backend, want := range map[string]string{"metal": "Metal exists only on macOS", "dx12": "D3D12 exists only on Windows"} {
+		for _, args := range [][]string{{"devices"}, {"merkle", "--hash", "blake3", "--in", leaves}} {
+			args = append([]string{"--backend", backend}, args...)
+			stdout, _, err := wgbench(t, args...)
+			require.Error(t, err, "%q", args)
+			require.Empty(t, stdout, "%q", args)
+			require.ErrorContains(t, err, "backend "+backend, "%q", args)
+			require.ErrorContains(t, err, want, "%q", args)
+			require.NotContains(t, err.Error(), "Mesa", "%q", args)
+		}
+	}
+}
+
+// TestDevicesAdapter checks that --adapter narrows the list to the adapter
+// it chooses, as every other command would open it, and that an adapter
+// that does not exist is an error naming the ones that do.
+func TestDevicesAdapter(t *testing.T) {
+	all := listAdapters(t)
+	require.NotEmpty(t, all)
+	for _, a := range all {
+		require.Equal(t, []adapterJSON{a}, listAdapters(t, "--adapter", strconv.Itoa(a.Index)), "--adapter %d", a.Index)
+	}
+	// A name matches by substring, in any case: the first adapter that has it.
+	require.Equal(t, all[:1], listAdapters(t, "--adapter", strings.ToUpper(all[0].Name[:4])))
+	for _, b := range gputest.Backends() {
+		only := listAdapters(t, "--backend", b)
+		require.Equal(t, only[:1], listAdapters(t, "--backend", b, "--adapter", "0"), "--backend %s --adapter 0", b)
+	}
+
+	stdout, _, err := wgbench(t, "--adapter", "0", "devices")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	require.GreaterOrEqual(t, len(lines), 2)
+	require.Regexp(t, `^INDEX +NAME`, lines[0])
+	require.Equal(t, "0", strings.Fields(lines[1])[0])
+	for _, l := range lines[2:] {
+		require.True(t, strings.HasPrefix(l, "adapter 0 "), "only adapter 0 is listed: %q", l)
+	}
+
+	missing := strconv.Itoa(max(7, len(all)))
+	for _, args := range [][]string{{"--adapter", missing, "devices"}, {"devices", "--json", "--adapter", missing}, {"devices", "--adapter", "no such adapter"}} {
+		stdout, _, err := wgbench(t, args...)
+		require.Error(t, err, "%q", args)
+		require.Empty(t, stdout, "%q", args)
+		name := missing
+		if args[len(args)-1] != missing && args[len(args)-1] != "devices" {
+			name = args[len(args)-1]
+		}
+		require.ErrorContains(t, err, "no adapter matches "+strconv.Quote(name), "%q", args)
+		require.ErrorContains(t, err, "adapters are: 0: "+all[0].Name, "%q", args)
+	}
 }

@@ -51,6 +51,7 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		proofIn  string
 		rootHex  string
 		leaves   int
+		quiet    bool
 		rf       rangeFlags
 	)
 	cmd := &cobra.Command{
@@ -166,11 +167,12 @@ I in the whole tree. --range proves one leaf, in the single form.`,
 	rf.add(prove, "prove leaf I in the tree of range R of M equal ranges of the leaves alone (R/M, as 3/16)")
 
 	verify := &cobra.Command{
-		Use:   "verify --hash blake3|rescue|rpo|poseidon2 --proof FILE [--root HEX --leaves N]",
+		Use:   "verify --hash blake3|rescue|rpo|poseidon2 --proof FILE [--root HEX --leaves N] [--quiet]",
 		Short: "Check a JSON proof on the CPU: exit 0 if valid, 1 if not",
 		Long: `verify checks that the proof's leaf is leaf "index" of the tree with root --root
-and --leaves leaves, merged with --hash: the exit status is 0 if it is, 1 if
-not. A multi-proof or pruned paths (as merkle prove prints them for several
+and --leaves leaves, merged with --hash: the exit status is 0 if it is, and
+it prints valid (nothing with --quiet); 1 if not, with the reason on
+standard error. A multi-proof or pruned paths (as merkle prove prints them for several
 indices) must prove every leaf they state. A proof states its root and its
 tree's size, but anyone can write a
 consistent proof of a tree of their own, or of a smaller tree inside the real
@@ -180,7 +182,11 @@ size the verifier trusts make it a proof of membership. Without --root or
 says so.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return merkleVerify(cmd, hashName, proofIn, rootHex, leaves)
+			if err := merkleVerify(cmd, hashName, proofIn, rootHex, leaves); err != nil || quiet {
+				return err
+			}
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "valid")
+			return err
 		},
 	}
 	vf := verify.Flags()
@@ -188,6 +194,7 @@ says so.`,
 	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
+	vf.BoolVar(&quiet, "quiet", false, "skips printing valid when the proof verifies (the exit status says it)")
 
 	cmd.AddCommand(prove, verify, newMerkleCombineCmd(g), newMerkleJoinCmd())
 	return cmd

@@ -195,3 +195,57 @@ func TestMerkleBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMerkleVerifySays checks that merkle verify prints valid on success,
+// nothing with --quiet, and nothing on standard output on failure.
+func TestMerkleVerifySays(t *testing.T) {
+	dir := t.TempDir()
+	hash := merkleHashes()[0]
+	const n = 8
+	leaves, _ := writeLeaves(t, dir, hash, n, 3)
+	ref, err := merkle.BuildCPU(leaves, hash)
+	require.NoError(t, err)
+	p, err := ref.Proof(5)
+	require.NoError(t, err)
+	b, err := json.Marshal(p)
+	require.NoError(t, err)
+	proof := filepath.Join(dir, "proof.json")
+	require.NoError(t, os.WriteFile(proof, b, 0o644))
+	root := hex.EncodeToString(p.Root[:])
+	args := []string{"merkle", "verify", "--hash", hash.Name(), "--proof", proof, "--root", root, "--leaves", fmt.Sprint(n)}
+
+	stdout, stderr, err := wgbench(t, args...)
+	require.NoError(t, err)
+	require.Equal(t, "valid\n", stdout)
+	require.Empty(t, stderr)
+
+	stdout, stderr, err = wgbench(t, append(args, "--quiet")...)
+	require.NoError(t, err)
+	require.Empty(t, stdout)
+	require.Empty(t, stderr)
+
+	// A wrong root: exit 1, the reason on stderr, with or without --quiet.
+	bad := append([]string(nil), args...)
+	bad[len(bad)-3] = flipDigit(root, 7)
+	for _, extra := range [][]string{nil, {"--quiet"}} {
+		stdout, stderr, err = wgbench(t, append(bad, extra...)...)
+		require.Equal(t, exitError{1}, err)
+		require.Empty(t, stdout)
+		require.Contains(t, stderr, "proof.json does not verify")
+	}
+
+	// A mixed tree's proof, through the schedule's path, says the same.
+	s, err := parseSchedule("blake3:1,rescue")
+	require.NoError(t, err)
+	mixed, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
+	require.NoError(t, err)
+	mp, err := mixed.Proof(2)
+	require.NoError(t, err)
+	b, err = json.Marshal(mp)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(proof, b, 0o644))
+	mroot := mixed.Root()
+	stdout, _, err = wgbench(t, "merkle", "verify", "--hash", "blake3:1,rescue", "--proof", proof, "--root", hex.EncodeToString(mroot[:]), "--leaves", fmt.Sprint(n))
+	require.NoError(t, err)
+	require.Equal(t, "valid\n", stdout)
+}
