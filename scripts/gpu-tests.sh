@@ -5,8 +5,8 @@
 #   scripts/gpu-tests.sh build [-o DIR] [-m MIB]
 #       Build the test binary of every package with tests for linux/amd64
 #       (stripped, scripts/testbins.sh), and pack them with the files the
-#       tests read from the source tree (every testdata/ directory and the
-#       WGSL files) and this script into DIR/gpu-tests-N.tar.xz (default
+#       tests read from the source tree (every testdata/ directory, the
+#       WGSL files, the docs and example_test.go files) and this script into DIR/gpu-tests-N.tar.xz (default
 #       DIR bin/gpu-tests), as many packs as keep each under MIB MiB
 #       (default 50). Needs Go, a C compiler and xz.
 #
@@ -56,8 +56,9 @@ build() {
 	mv "$stage/gpu-tests/bin/packages.txt" "$stage/gpu-tests/"
 	cp scripts/gpu-tests.sh "$stage/gpu-tests/"
 	# Tests read their testdata/, the module's testdata/ and the WGSL files
-	# (../../wgsl: generated files are checked against it) from the tree.
-	git ls-files -z -- ':(glob)**/testdata/**' 'wgsl/*.wgsl' | tar --null -T - -cf - | tar -xf - -C "$stage/gpu-tests/src"
+	# (../../wgsl: generated files are checked against it) from the tree,
+	# and the docs with the examples their snippets must match (TestDoc*).
+	git ls-files -z -- ':(glob)**/testdata/**' 'wgsl/*.wgsl' ':(glob)*.md' ':(glob)docs/*.md' ':(glob)**/example_test.go' | tar --null -T - -cf - | tar -xf - -C "$stage/gpu-tests/src"
 	# Pack 1 holds the tree and this script, and each pack a share of the
 	# binaries. xz -9 (a 64 MiB dictionary, blocks of 192 MiB) finds the
 	# wgpu-native code every binary links again in the binaries before it,

@@ -1,0 +1,42 @@
+package rescue_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// The README's Group example: a Merkle root and a batch of Rescue merges
+// split over the members of g. Here g is two CPU members (nil Contexts);
+// wgpu.OpenGroup gives every GPU of the machine, with the same results.
+func ExampleMergeManyOn() {
+	g, err := wgpu.NewGroup(nil, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	leaves := make([][32]byte, 1000)
+	pairs := make([][8]uint64, 100) // each two Rescue digests of 4 elements below p
+	for i := range pairs {
+		pairs[i][0] = uint64(i)
+	}
+
+	root, err := merkle.RootOn(g, leaves, blake3.MerkleMerge{}, merkle.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	merged := make([][4]uint64, len(pairs)) // a Rescue digest is 4 Goldilocks elements, not 32 bytes
+	err = rescue.MergeManyOn(g, merged, pairs, rescue.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	fmt.Printf("%x\n", root)
+	fmt.Println(merged[7] == rescue.Merge([4]uint64(pairs[7][:4]), [4]uint64(pairs[7][4:])))
+	// Output:
+	// 52bf2c90c17de2a0b10481c34d6aa60c780a24775fcb844af2ec180dcf4acf30
+	// true
+}
