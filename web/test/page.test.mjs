@@ -87,11 +87,29 @@ async function screenshot(page, name, want) {
   return file;
 }
 
-// downloaded waits for a file the page saves.
+// Downloads the browser has finished, by file name. Chromium reserves a
+// download's name with an empty file before it writes the bytes (to a
+// .crdownload beside it), so the file's existence says nothing: only the
+// DevTools protocol's "completed" event does.
+const finished = new Map();
+const failed = new Map();
+
+function watchDownloads(cdp) {
+  const names = new Map();
+  cdp.on('Browser.downloadWillBegin', (e) => names.set(e.guid, e.suggestedFilename));
+  cdp.on('Browser.downloadProgress', (e) => {
+    const name = names.get(e.guid);
+    if (e.state === 'completed') finished.set(name, true);
+    if (e.state === 'canceled') failed.set(name, true);
+  });
+}
+
+// downloaded waits until the page has saved a file, and reads it.
 async function downloaded(name, seconds = 30) {
   const p = path.join(downloads, name);
   for (let i = 0; i < seconds * 10; i++) {
-    if (fs.existsSync(p)) return fs.readFileSync(p);
+    if (failed.has(name)) throw new Error(`the browser cancelled the download of ${name}`);
+    if (finished.has(name)) return fs.readFileSync(p);
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the page did not save ${name} within ${seconds} s`);
@@ -101,7 +119,8 @@ async function newPage(browser, server, query = '', before) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 800 });
   const cdp = await page.createCDPSession();
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  watchDownloads(cdp);
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, eventsEnabled: true });
   page.on('pageerror', (e) => console.error('page error:', e.message));
   if (before) await page.evaluateOnNewDocument(before);
   await page.goto(server.url + 'index.html' + query);
