@@ -45,20 +45,10 @@ const InvAlpha = rescueprime.InvAlpha
 // Rp64_256 shares with RPO256 (package rescueprime).
 func Permute(state *[Width]uint64) {
 	for r := 0; r < Rounds; r++ {
-		for i := range state {
-			state[i] = u64emu.Pow7(state[i])
-		}
-		rescueprime.MDS(state)
-		for i := range state {
-			state[i] = u64emu.Add(state[i], params.ARK1[r][i])
-		}
-		for i := range state {
-			state[i] = rescueprime.InvSbox(state[i])
-		}
-		rescueprime.MDS(state)
-		for i := range state {
-			state[i] = u64emu.Add(state[i], params.ARK2[r][i])
-		}
+		rescueprime.Pow7All(state)
+		rescueprime.MDSAdd(state, &params.ARK1[r])
+		rescueprime.InvSboxAll(state)
+		rescueprime.MDSAdd(state, &params.ARK2[r])
 	}
 }
 

@@ -59,14 +59,10 @@ const InvAlpha = rescueprime.InvAlpha
 //	state = MDS·state; state += ARK2[r]; state[i] = state[i]^InvAlpha
 func Permute(state *[Width]uint64) {
 	for r := 0; r < Rounds; r++ {
-		rescueprime.MDS(state)
-		for i := range state {
-			state[i] = u64emu.Pow7(u64emu.Add(state[i], params.ARK1[r][i]))
-		}
-		rescueprime.MDS(state)
-		for i := range state {
-			state[i] = rescueprime.InvSbox(u64emu.Add(state[i], params.ARK2[r][i]))
-		}
+		rescueprime.MDSAdd(state, &params.ARK1[r])
+		rescueprime.Pow7All(state)
+		rescueprime.MDSAdd(state, &params.ARK2[r])
+		rescueprime.InvSboxAll(state)
 	}
 }
 

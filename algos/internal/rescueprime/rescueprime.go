@@ -21,8 +21,6 @@ package rescueprime
 //go:generate go run ./gen -dir ../../../wgsl
 
 import (
-	"math/bits"
-
 	"github.com/wgcompute/wgcompute/u64emu"
 )
 
@@ -49,22 +47,8 @@ const InvAlpha uint64 = u64emu.InvAlpha
 // miden-crypto's RPO256 list the same 144 entries).
 var MDSRow = [Width]uint64{7, 23, 8, 26, 13, 10, 9, 7, 6, 22, 21, 8}
 
-// MDS is state = MDS·state. The constants are below 32, so the sum of
-// twelve products stays below 2^73 and is reduced once.
-func MDS(state *[Width]uint64) {
-	var out [Width]uint64
-	for i := range out {
-		var lo, hi uint64
-		for j := range state {
-			h, l := bits.Mul64(state[j], MDSRow[(j-i+Width)%Width])
-			var c uint64
-			lo, c = bits.Add64(lo, l, 0)
-			hi += h + c
-		}
-		out[i] = u64emu.Add(u64emu.Mul(hi%P, 1<<32-1), lo%P)
-	}
-	*state = out
-}
+// MDS is state = MDS·state (MDSAdd with a zero constant).
+func MDS(state *[Width]uint64) { MDSAdd(state, &[Width]uint64{}) }
 
 // InvSbox is x^InvAlpha by winterfell's addition chain (63 squarings, 9
 // multiplications), which miden-crypto uses too; the tests check it
