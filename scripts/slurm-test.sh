@@ -272,13 +272,15 @@ EOF
 	[ "$(states "$c")" = FAILED ] || { echo "slurm-test: the combine after a cancelled task is $(states "$c"), not FAILED" >&2; return 1; }
 	never_satisfied() { [ "$(squeue -h -j "$never" -o %r)" = DependencyNeverSatisfied ]; }
 	until_ok 30 "DependencyNeverSatisfied for the combine with afterok on the array" never_satisfied || return 1
-	scancel "$never" || return 1
 	# A requeued task waits two minutes to start unless told otherwise.
 	scontrol requeue "${a}_2" || return 1
 	scontrol update JobId="${a}_2" StartTime=now || return 1
 	submit c2 --dependency=afterok:"${a}_2" docs/slurm/b3sum-combine.sbatch "$file" "$dir" || return 1
 	await 60 "${a}_2" "$c2" || return 1
 	all_completed "$a" "$c2" || return 1
+	# Slurm keeps the array's failure: afterok on it stays unsatisfiable.
+	never_satisfied || { echo "slurm-test: after the requeue, the combine with afterok on the array is $(squeue -h -j "$never" -o '%T %r')" >&2; return 1; }
+	scancel "$never" || return 1
 	[ "$(cat "$tmp/jobs/b3sum-combine-$c2.out")" = "$want" ] || { echo "slurm-test: after the requeue, the combine printed '$(cat "$tmp/jobs/b3sum-combine-$c2.out")'" >&2; return 1; }
 	# The first combine named exactly the bytes of part 2, as its records
 	# (offset and length in fields 4 and 5) now show them.
