@@ -21,7 +21,6 @@
 # one); jobs run on WGCOMPUTE_BACKEND, cpu unless set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 export PATH=$PATH:/usr/sbin:/sbin
 export WGCOMPUTE_BACKEND=${WGCOMPUTE_BACKEND:-cpu}
 
@@ -66,7 +65,7 @@ tmp=$(mktemp -d /tmp/wgcompute-slurm.XXXXXX)
 chmod 711 "$tmp"
 mkdir "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/jobs" "$tmp/bin"
 export SLURM_CONF=$tmp/slurm.conf
-jobs=()
+submitted=()
 started=0
 
 pids=()
@@ -95,7 +94,7 @@ cleanup() {
 	local rc=$? p f
 	trap - EXIT
 	if ((started)); then
-		((${#jobs[@]} == 0)) || scancel "${jobs[@]}" >/dev/null 2>&1 || true
+		((${#submitted[@]} == 0)) || scancel "${submitted[@]}" >/dev/null 2>&1 || true
 		scontrol shutdown >/dev/null 2>&1 || true
 	fi
 	# pids[0] is munged, which has no shutdown command of its own.
@@ -162,10 +161,10 @@ pid slurmd
 # until SECONDS WHAT COMMAND...: runs COMMAND every 0.2 s until it succeeds,
 # or fails saying what it waited for.
 until_ok() {
-	local end=$((SECONDS + $1)) what=$2
+	local limit=$1 what=$2 end=$((SECONDS + $1))
 	shift 2
 	until "$@"; do
-		((SECONDS < end)) || { echo "slurm-test: no $what after $1 s" >&2; return 1; }
+		((SECONDS < end)) || { echo "slurm-test: no $what after $limit s" >&2; return 1; }
 		sleep 0.2
 	done
 }
@@ -179,7 +178,7 @@ submit() {
 	shift
 	id=$(sbatch --parsable --chdir="$tmp/jobs" "$@") || return 1
 	id=${id%%;*}
-	jobs+=("$id")
+	submitted+=("$id")
 	printf -v "$var" %s "$id"
 }
 
