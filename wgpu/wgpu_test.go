@@ -16,6 +16,7 @@ import (
 
 func TestMain(m *testing.M) {
 	wgpu.TestBackends = gputest.Backends
+	wgpu.TestOptions = gputest.Options
 	os.Exit(gputest.Main(m))
 }
 
