@@ -53,7 +53,8 @@ var chosen = sync.OnceValue(func() choice {
 
 // Options returns the Options tests open backend with: the WGCOMPUTE_*
 // variables' settings (adapter, limits profile, features declined, shader
-// checks, ...), read now, so that a test's t.Setenv counts, on backend.
+// checks, ...), read now, so that a test's t.Setenv counts, on backend
+// (where it is empty, WGCOMPUTE_BACKEND's).
 func Options(tb testing.TB, backend string) wgpu.Options {
 	tb.Helper()
 	env, err := envopts.Load()
@@ -61,7 +62,9 @@ func Options(tb testing.TB, backend string) wgpu.Options {
 		tb.Fatal(err)
 	}
 	o := env.Options
-	o.Backend = backend
+	if backend != "" {
+		o.Backend = backend
+	}
 	return o
 }
 
