@@ -77,8 +77,8 @@ type Options struct {
 	ShaderChecks ShaderChecks
 	// GLESMinor asks the GL backend for OpenGL ES 3.GLESMinor where it
 	// opens OpenGL ES: "0", "1" or "2", or "auto" to leave it to wgpu.
-	// Empty is "1", OpenGL ES 3.1, compute shaders' minimum. It is
-	// fixed when the process first lists the backends' adapters with it.
+	// Empty is "1", OpenGL ES 3.1, compute shaders' minimum. Each value
+	// has its own instance, made on first use and kept for the process.
 	GLESMinor string
 }
 

@@ -166,6 +166,28 @@ func TestShaderChecksOption(t *testing.T) {
 	require.NoError(t, err, "a kernel compiles with the checks")
 }
 
+// Options.GLESMinor reaches the instance: the GL backend's adapters are
+// listed, and devices opened, through an instance made with it, another
+// than the default's.
+func TestGLESMinorOption(t *testing.T) {
+	if !slices.Contains(TestBackends(), "gl") {
+		t.Skip("no GL adapter tested here")
+	}
+	def, err := adaptersOf(Options{Backend: "gl"})
+	require.NoError(t, err)
+	auto, err := adaptersOf(Options{Backend: "gl", GLESMinor: "auto"})
+	require.NoError(t, err)
+	require.NotSame(t, def, auto)
+	same, err := adaptersOf(Options{Backend: "gl", GLESMinor: "1"})
+	require.NoError(t, err)
+	require.Same(t, def, same, `"1" is the default, 3.1`)
+	o := TestOptions(t, "gl")
+	o.GLESMinor = "auto"
+	ctx, err := Open(o)
+	require.NoError(t, err)
+	require.NoError(t, ctx.Close())
+}
+
 func TestUnusableGL(t *testing.T) {
 	for version, unusable := range map[string]bool{
 		"3.3.0 NVIDIA 580.159.04":        true,
