@@ -101,7 +101,9 @@ func TestBatcherBuffersFitTheRing(t *testing.T) {
 	const slot, slots = 64 << 10, 2
 	for _, backend := range gputest.Backends() {
 		t.Run(backend, func(t *testing.T) {
-			ctx, err := wgpu.Open(wgpu.Options{Backend: backend, Transfer: wgpu.TransferOptions{SlotBytes: slot, Slots: slots}})
+			o := gputest.Options(t, backend)
+			o.Transfer = wgpu.TransferOptions{SlotBytes: slot, Slots: slots}
+			ctx, err := wgpu.Open(o)
 			require.NoError(t, err)
 			defer ctx.Close()
 			n := 4 * slots * slot / 8 // the 8-byte input alone fills the ring four times

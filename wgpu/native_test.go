@@ -268,7 +268,9 @@ func TestHostUploads(t *testing.T) {
 	for _, backend := range TestBackends() {
 		for _, mapWrite := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/map-write=%v", backend, mapWrite), func(t *testing.T) {
-				ctx, err := Open(Options{Backend: backend, Transfer: TransferOptions{MapWriteUploads: mapWrite, SlotBytes: 1 << 20}})
+				o := TestOptions(t, backend)
+				o.Transfer = TransferOptions{MapWriteUploads: mapWrite, SlotBytes: 1 << 20}
+				ctx, err := Open(o)
 				require.NoError(t, err)
 				defer ctx.Close()
 				require.Equal(t, backend == "vulkan" && !mapWrite, ctx.staging.hostUploads)

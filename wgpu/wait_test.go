@@ -97,7 +97,9 @@ func TestWaitLimit(t *testing.T) {
 	// Reopened (the parked device) with a limit of twice the slowest
 	// dispatch, and one submission of sixteen.
 	limit := 2 * slowest
-	ctx, err := Open(Options{Backend: "vulkan", WaitLimit: limit})
+	o := TestOptions(t, "vulkan")
+	o.WaitLimit = limit
+	ctx, err := Open(o)
 	require.NoError(t, err)
 	defer ctx.Close()
 	require.Equal(t, limit, ctx.waitLimit)
