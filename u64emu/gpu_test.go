@@ -272,14 +272,15 @@ func TestMulThroughputBadBuffers(t *testing.T) {
 // native reference on fuzzed inputs, on every backend tested: an adapter
 // with 64-bit integers (lavapipe's Vulkan, NVIDIA's) runs
 // goldilocks.shader-int64.wgsl (native u64), and the same adapter with
-// WGCOMPUTE_SHADER_INT64=off and one without (llvmpipe's GL) run
+// Options.NoShaderInt64 and one without (llvmpipe's GL) run
 // goldilocks.wgsl (u32 pairs). Each input seeds a batch of 67 elements,
 // half of them built from special words, beside the seeds themselves
 // reduced mod P.
 func FuzzGPUFieldPaths(f *testing.F) {
 	open := func(backend, int64 string) *wgpu.Context {
-		f.Setenv("WGCOMPUTE_SHADER_INT64", int64)
-		ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+		o := gputest.Options(f, backend)
+		o.NoShaderInt64 = int64 == "off"
+		ctx, err := wgpu.Open(o)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -15,31 +15,33 @@ package wgpu
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
 )
 
-// Options choose the adapter. The zero value picks the high-performance
-// default, after the environment variables WGCOMPUTE_BACKEND and
-// WGCOMPUTE_ADAPTER, which have the same meaning as the fields and are
-// consulted only when the field is empty.
+// Options choose the adapter and how its device is opened. The zero value
+// opens the high-performance default adapter with its own limits and every
+// optional feature it has. The library reads no environment variable:
+// FromEnv translates the WGCOMPUTE_* variables into Options for programs
+// that offer them.
 type Options struct {
 	// Backend restricts the choice to one backend: "vulkan", "gl", "metal"
-	// or "dx12". Empty means any.
+	// or "dx12"; "cpu" chooses the CPU backend (Open returns
+	// ErrCPUBackend, Choose says CPU). Empty means any.
 	Backend string
 	// Adapter picks an adapter among those of the backend, by index in the
 	// order Adapters lists them, or by a case-insensitive name substring.
 	Adapter string
-	// Devices chooses the adapters of a Group: read by OpenGroup only
-	// (see there), after the environment variable WGCOMPUTE_DEVICES.
+	// Devices chooses the adapters of a Group (see OpenGroup); Choose
+	// chooses a Group where it is set. Open ignores it.
 	Devices string
 	// Transfer tunes the host-device transfer path; the zero value is the
 	// default measured best on our GPU machine.
@@ -50,8 +52,7 @@ type Options struct {
 	// its pieces and workgroups from the Context's limits, so this is how
 	// tests exercise small devices. The zero value grants the adapter's
 	// own limits. WebGPULimits is the profile every conformant adapter
-	// grants; the environment variable WGCOMPUTE_LIMITS=webgpu applies it
-	// on top of this field (the smaller of the two, field by field).
+	// grants.
 	Limits Limits
 	// WaitLimit bounds a wait for the device (Run, Pending.Wait, Wait, a
 	// transfer's mapping) by the work submitted: the wait gives up when
@@ -61,15 +62,45 @@ type Options struct {
 	// was not reported lost. Zero, the default, sets no bound: a wait
 	// ends when its work is done or when the device is lost (the
 	// device-lost callback, or a call refused as lost), however slow the
-	// device is. WGCOMPUTE_WAIT_LIMIT (a Go duration: "30s") sets it
-	// where this field is zero.
+	// device is.
 	WaitLimit time.Duration
-
-	// What the environment asks of the device's optional features, read
-	// by fromEnv with the other WGCOMPUTE_* variables.
-	noInt64, noSubgroups bool
-	checks               shaderChecks
+	// NoShaderInt64 declines the shader-int64 feature where the adapter
+	// has it, so the Goldilocks field stays on u32 pairs (the portable
+	// kernels); by default a device gets every optional feature its
+	// adapter has.
+	NoShaderInt64 bool
+	// NoSubgroups declines the subgroups feature, so eigen's reductions
+	// stay in workgroup memory.
+	NoSubgroups bool
+	// ShaderChecks are the runtime checks kernels are compiled with; the
+	// zero value is none (see ShaderChecks).
+	ShaderChecks ShaderChecks
+	// GLESMinor asks the GL backend for OpenGL ES 3.GLESMinor where it
+	// opens OpenGL ES: "0", "1" or "2", or "auto" to leave it to wgpu.
+	// Empty is "1", OpenGL ES 3.1, compute shaders' minimum. Each value
+	// has its own instance, made on first use and kept for the process.
+	GLESMinor string
 }
+
+// ShaderChecks are the runtime checks naga adds to every shader unless
+// told not to: clamping every array and buffer index (ChecksBounds) and a
+// counter on every loop (ChecksLoops, against the undefined behaviour of
+// an endless loop). The kernels here index within bounds by construction
+// (tested on every backend, and at the WebGPU limits) and every loop has a
+// bound; the checks cost eigen's whole method 1.76x on an H200
+// (BENCHMARKS.md), so by default kernels are made without them. They are
+// a debugging aid: a kernel that misbehaves only without them indexes out
+// of bounds. A browser always clamps, and ignores them.
+type ShaderChecks uint8
+
+// The runtime checks, as bits of ShaderChecks; their values are
+// WGPUShaderRuntimeChecks' (static consts in wgpu.h, which cgo cannot
+// reference).
+const (
+	ChecksBounds ShaderChecks = 1 << 0
+	ChecksLoops  ShaderChecks = 1 << 1
+	ChecksAll                 = ChecksBounds | ChecksLoops
+)
 
 // TransferOptions tune the staging ring that Upload and Download use.
 type TransferOptions struct {
@@ -87,22 +118,13 @@ type TransferOptions struct {
 	// (resizable BAR): on an H200 that bounds uploads at 28 GB/s, against
 	// 40.6-42.4 GB/s staged in host memory (BENCHMARKS.md). Other backends
 	// always use MAP_WRITE staging: they give no such guarantee for writes
-	// through a read mapping. WGCOMPUTE_UPLOAD_STAGING=map-write sets it.
+	// through a read mapping.
 	MapWriteUploads bool
 }
 
-// CPU reports whether o, or WGCOMPUTE_BACKEND where o leaves the backend
-// open, chooses the CPU backend: Open then returns ErrCPUBackend and
-// Adapters lists none.
-func (o Options) CPU() bool {
-	if o.Backend == "" {
-		o.Backend = os.Getenv("WGCOMPUTE_BACKEND")
-	}
-	return o.cpu()
-}
-
-// cpu is CPU for options the environment has already filled in.
-func (o Options) cpu() bool { return strings.EqualFold(o.Backend, "cpu") }
+// CPU reports whether o chooses the CPU backend: Open then returns
+// ErrCPUBackend and Adapters lists none.
+func (o Options) CPU() bool { return strings.EqualFold(o.Backend, "cpu") }
 
 // Backends lists the accepted Options.Backend values.
 var Backends = []string{"vulkan", "gl", "metal", "dx12"}
@@ -110,9 +132,9 @@ var Backends = []string{"vulkan", "gl", "metal", "dx12"}
 // ErrNoAdapter is wrapped by Open's error when no adapter matches.
 var ErrNoAdapter = errors.New("wgpu: no GPU adapter found")
 
-// ErrCPUBackend is returned by Open when WGCOMPUTE_BACKEND=cpu asks callers
-// to use their pure-Go reference path instead of a GPU.
-var ErrCPUBackend = errors.New("wgpu: WGCOMPUTE_BACKEND=cpu selects the CPU reference path")
+// ErrCPUBackend is returned by Open when Options.Backend is "cpu": callers
+// use their pure-Go path (a nil Context) instead of a GPU.
+var ErrCPUBackend = errors.New("wgpu: the cpu backend selects the CPU reference path")
 
 // Limits are the device limits wgcompute relies on, as granted to the
 // device (the adapter's own limits, with maxBufferSize clamped).
@@ -417,66 +439,31 @@ func rank(info AdapterInfo) int {
 	return r
 }
 
-func fromEnv(opts Options) (Options, error) {
-	// The profile caps whatever Options.Limits asks for as well, so that a
-	// test run under it also runs its small-limits cases within it.
-	if name := os.Getenv("WGCOMPUTE_LIMITS"); name != "" {
-		lim, ok := LimitProfiles[strings.ToLower(name)]
-		if !ok {
-			return opts, fmt.Errorf("wgpu: WGCOMPUTE_LIMITS=%q: accepted is webgpu (or unset for the adapter's own limits)", name)
-		}
-		opts.Limits = opts.Limits.Min(lim)
+// check returns the error Open gives for settings of o it does not
+// accept, whatever the adapters.
+func (o Options) check() error {
+	if o.WaitLimit < 0 {
+		return fmt.Errorf("wgpu: Options.WaitLimit %v: accepted is 0 (no limit) or a positive duration", o.WaitLimit)
 	}
-	if opts.Backend == "" {
-		opts.Backend = os.Getenv("WGCOMPUTE_BACKEND")
+	if o.ShaderChecks&^ChecksAll != 0 {
+		return fmt.Errorf("wgpu: Options.ShaderChecks %d: accepted are 0 (none), ChecksBounds, ChecksLoops and ChecksAll", o.ShaderChecks)
 	}
-	if opts.Adapter == "" {
-		opts.Adapter = os.Getenv("WGCOMPUTE_ADAPTER")
-	}
-	if opts.Devices == "" {
-		opts.Devices = os.Getenv("WGCOMPUTE_DEVICES")
-	}
-	if v := os.Getenv("WGCOMPUTE_WAIT_LIMIT"); v != "" && opts.WaitLimit == 0 {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return opts, fmt.Errorf("wgpu: WGCOMPUTE_WAIT_LIMIT=%q: accepted is a duration of 0 (no limit, the default) or more, such as 90s or 10m", v)
-		}
-		opts.WaitLimit = d
-	}
-	if opts.WaitLimit < 0 {
-		return opts, fmt.Errorf("wgpu: Options.WaitLimit %v: accepted is 0 (no limit) or a positive duration", opts.WaitLimit)
-	}
-	var err error
-	if opts.noInt64, err = envOff("WGCOMPUTE_SHADER_INT64"); err != nil {
-		return opts, err
-	}
-	if opts.noSubgroups, err = envOff("WGCOMPUTE_SUBGROUPS"); err != nil {
-		return opts, err
-	}
-	if opts.checks, err = runtimeChecks(); err != nil {
-		return opts, err
-	}
-	switch v := os.Getenv("WGCOMPUTE_UPLOAD_STAGING"); strings.ToLower(v) {
-	case "", "host":
-	case "map-write":
-		opts.Transfer.MapWriteUploads = true
-	default:
-		return opts, fmt.Errorf("wgpu: WGCOMPUTE_UPLOAD_STAGING=%q: accepted are host (the default: host memory where the device allows it) and map-write (MAP_WRITE staging)", v)
-	}
-	return opts, nil
+	_, err := glesMinor(o.GLESMinor)
+	return err
 }
 
-// envOff reads a variable that turns an optional feature off: "off", or
-// "on" or unset for on.
-func envOff(name string) (bool, error) {
-	switch v := os.Getenv(name); strings.ToLower(v) {
-	case "", "on":
-		return false, nil
-	case "off":
-		return true, nil
-	default:
-		return false, fmt.Errorf("wgpu: %s=%q: accepted are off, and on (the default)", name, v)
+// glesMinor reads Options.GLESMinor as a WGPUGles3MinorVersion: by
+// default 2, Version1.
+func glesMinor(v string) (int, error) {
+	switch v {
+	case "":
+		return 2, nil
+	case "auto":
+		return 0, nil
+	case "0", "1", "2":
+		return int(v[0]-'0') + 1, nil
 	}
+	return 0, fmt.Errorf("wgpu: Options.GLESMinor %q: accepted are 0, 1, 2, auto, and empty for 1", v)
 }
 
 // enumeration is one instance of a set of backends and its adapters, made
@@ -493,54 +480,84 @@ type enumeration struct {
 
 var (
 	enumMu       sync.Mutex
-	enumerations = map[gpu.InstanceBackend]*enumeration{}
+	enumerations = map[instanceKey]*enumeration{}
 	logOnce      sync.Once
 )
 
-func adaptersOf(backends gpu.InstanceBackend) *enumeration {
+// instanceKey is what an instance is made with: its backends, and the
+// OpenGL ES version its GL backend asks for (a WGPUGles3MinorVersion).
+type instanceKey struct {
+	backends gpu.InstanceBackend
+	minor    int
+}
+
+// adaptersOf returns the instance of the backends and the GL version
+// opts choose, with its adapters.
+func adaptersOf(opts Options) (*enumeration, error) {
+	backends, err := instanceBackends(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	minor, err := glesMinor(opts.GLESMinor)
+	if err != nil {
+		return nil, err
+	}
+	key := instanceKey{backends, minor}
 	enumMu.Lock()
 	defer enumMu.Unlock()
-	if e := enumerations[backends]; e != nil {
-		return e
+	if e := enumerations[key]; e != nil {
+		return e, nil
 	}
-	setLogLevel()
+	logOnce.Do(func() { gpu.SetLogLevel(logLevel.Load().(gpu.LogLevel)) })
 	end := Span("create instance")
-	inst, err := createInstance(backends)
+	inst, err := createInstance(backends, minor)
 	end(0)
 	e := &enumeration{err: err}
 	if err != nil {
-		return e // not kept: the environment may be corrected
+		return e, nil // not kept: the system may be corrected
 	}
 	end = Span("enumerate adapters")
 	e.adapters, e.infos = enumerate(inst, backends)
 	end(0)
-	enumerations[backends] = e
-	return e
+	enumerations[key] = e
+	return e, nil
 }
 
-func setLogLevel() {
-	logOnce.Do(func() {
-		ensureRuntimeDir()
-		// wgpu warns on stderr about normal conditions (EGL's "No config
-		// found!" on every GL device); WGCOMPUTE_LOG=warn|info|debug shows them.
-		level := gpu.LogLevelError
-		switch strings.ToLower(os.Getenv("WGCOMPUTE_LOG")) {
-		case "warn":
-			level = gpu.LogLevelWarn
-		case "info":
-			level = gpu.LogLevelInfo
-		case "debug":
-			level = gpu.LogLevelDebug
-		}
-		gpu.SetLogLevel(level)
-	})
-}
+// logLevel is wgpu-native's log level, set on the first instance and by
+// SetLogLevel.
+var logLevel atomic.Value // gpu.LogLevel
 
-func ensureRuntimeDir() {
-	// Mesa's EGL and wgpu's GL backend complain on stderr without it.
-	if os.Getenv("XDG_RUNTIME_DIR") == "" {
-		os.Setenv("XDG_RUNTIME_DIR", os.TempDir())
+func init() { logLevel.Store(gpu.LogLevelError) }
+
+// LogLevels names the levels SetLogLevel accepts, quietest first.
+var LogLevels = []string{"error", "warn", "info", "debug"}
+
+// SetLogLevel sets, for the process, what wgpu-native prints on standard
+// error: "error" (the default, or empty), "warn", "info" or "debug". wgpu
+// warns about normal conditions (EGL's "No config found!" on every GL
+// device), which the default keeps quiet.
+func SetLogLevel(level string) error {
+	l, err := parseLogLevel(level)
+	if err != nil {
+		return err
 	}
+	logLevel.Store(l)
+	gpu.SetLogLevel(l)
+	return nil
+}
+
+func parseLogLevel(level string) (gpu.LogLevel, error) {
+	switch strings.ToLower(level) {
+	case "", "error":
+		return gpu.LogLevelError, nil
+	case "warn":
+		return gpu.LogLevelWarn, nil
+	case "info":
+		return gpu.LogLevelInfo, nil
+	case "debug":
+		return gpu.LogLevelDebug, nil
+	}
+	return 0, fmt.Errorf("wgpu: log level %q: accepted are %s", level, strings.Join(LogLevels, ", "))
 }
 
 // enumerate lists the adapters of the given backends in a stable order:
@@ -570,18 +587,13 @@ func enumerate(inst *gpu.Instance, backends gpu.InstanceBackend) ([]*gpu.Adapter
 // when empty), the default choice first. Adapter selection in opts is
 // ignored.
 func Adapters(opts Options) ([]AdapterInfo, error) {
-	opts, err := fromEnv(opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.cpu() {
+	if opts.CPU() {
 		return nil, nil
 	}
-	backends, err := instanceBackends(opts.Backend)
+	e, err := adaptersOf(opts)
 	if err != nil {
 		return nil, err
 	}
-	e := adaptersOf(backends)
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -619,15 +631,14 @@ func pickAdapter(infos []AdapterInfo, opts Options) (int, error) {
 }
 
 // ChosenAdapter returns the adapter Open(opts) would open, without
-// opening it: the same environment variables, backend and adapter
-// matching, and the same errors, except that an adapter that cannot run
-// kernels is returned, its Unusable saying why.
+// opening it: the same backend and adapter matching, and the same
+// errors, except that an adapter that cannot run kernels is returned, its
+// Unusable saying why.
 func ChosenAdapter(opts Options) (AdapterInfo, error) {
-	opts, err := fromEnv(opts)
-	if err != nil {
+	if err := opts.check(); err != nil {
 		return AdapterInfo{}, err
 	}
-	if opts.cpu() {
+	if opts.CPU() {
 		return AdapterInfo{}, ErrCPUBackend
 	}
 	infos, err := Adapters(opts)
@@ -701,22 +712,21 @@ func otherBackends(goos string) string {
 // Open opens a device on the adapter chosen by opts (see Options). The
 // device is granted the adapter's real limits.
 func Open(opts Options) (ctx *Context, err error) {
-	if opts, err = fromEnv(opts); err != nil {
+	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	if opts.cpu() {
+	if opts.CPU() {
 		return nil, ErrCPUBackend
-	}
-	backends, err := instanceBackends(opts.Backend)
-	if err != nil {
-		return nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			ctx, err = nil, fmt.Errorf("wgpu: open: %v", r)
 		}
 	}()
-	e := adaptersOf(backends)
+	e, err := adaptersOf(opts)
+	if err != nil {
+		return nil, err
+	}
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -728,15 +738,15 @@ func Open(opts Options) (ctx *Context, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if why := infos[pick].Unusable; why != "" {
-		return nil, fmt.Errorf("%w: adapter %d, %s (%s): %s", ErrNoAdapter, pick, infos[pick].Name, infos[pick].Backend, why)
+	if infos[pick].Unusable != "" {
+		return nil, unusableError(infos[pick])
 	}
 	adapter := adapters[pick]
 	limits, _ := adapterLimits(adapter)
 	limits = capLimits(limits, opts.Limits)
-	int64 := infos[pick].HasFeature("shader-int64") && !opts.noInt64
-	subgroups := infos[pick].HasFeature("subgroups") && !opts.noSubgroups
-	key := idleKey{adapter, limits, int64, subgroups, opts.checks}
+	int64 := infos[pick].HasFeature("shader-int64") && !opts.NoShaderInt64
+	subgroups := infos[pick].HasFeature("subgroups") && !opts.NoSubgroups
+	key := idleKey{adapter, limits, int64, subgroups, opts.ShaderChecks}
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
@@ -797,8 +807,8 @@ func (c *Context) Info() AdapterInfo {
 // kernels use when they have a variant for them ("shader-int64": the
 // Goldilocks field on native 64-bit integers; "subgroups": eigen's
 // reductions finish inside subgroups). Nil for the nil Context.
-// WGCOMPUTE_SHADER_INT64=off and WGCOMPUTE_SUBGROUPS=off leave them off (the
-// portable paths).
+// Options.NoShaderInt64 and NoSubgroups leave them off (the portable
+// paths).
 func (c *Context) ShaderFeatures() []string {
 	if c == nil {
 		return nil
@@ -886,7 +896,7 @@ type idleKey struct {
 	limits    gpu.Limits
 	int64     bool         // the shader-int64 feature enabled
 	subgroups bool         // the subgroups feature enabled
-	checks    shaderChecks // the runtime checks its kernels are compiled with
+	checks    ShaderChecks // the runtime checks its kernels are compiled with
 }
 
 var (

@@ -3,7 +3,6 @@ package wgpu
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,64 +36,24 @@ type Group struct {
 //     "0,0" is an error, most likely a typing mistake; NewGroup builds a
 //     Group with a Context twice, for tests).
 //
-// The environment variable WGCOMPUTE_DEVICES is read when opts.Devices is
-// empty. opts.Adapter is ignored. The CPU backend (WGCOMPUTE_BACKEND=cpu)
-// is a Group of one nil member.
+// opts.Adapter is ignored. The CPU backend (Backend "cpu") is a Group of
+// one nil member. OpenGroup is Choose with Devices "all" where it is
+// empty, then Choice.Open.
 func OpenGroup(opts Options) (*Group, error) {
-	opts, err := fromEnv(opts)
+	if opts.Devices == "" {
+		opts.Devices = "all"
+	}
+	ch, err := Choose(opts)
 	if err != nil {
 		return nil, err
 	}
-	if opts.cpu() {
-		return &Group{members: []*Context{nil}}, nil
-	}
-	infos, err := Adapters(Options{Backend: opts.Backend})
-	if err != nil {
-		return nil, err
-	}
-	if len(infos) == 0 {
-		return nil, noAdapterError(opts)
-	}
-	backend := opts.Backend
-	if backend == "" {
-		backend = infos[0].Backend
-		if infos, err = Adapters(Options{Backend: backend}); err != nil {
-			return nil, err
-		}
-	}
-	picks, err := pickDevices(opts.Devices, infos)
-	if err != nil {
-		return nil, err
-	}
-	g := &Group{members: make([]*Context, len(picks)), owned: true}
-	errs := make([]error, len(picks))
-	var wg sync.WaitGroup
-	for i, a := range picks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o := opts
-			o.Backend, o.Adapter, o.Devices = backend, strconv.Itoa(a), ""
-			g.members[i], errs[i] = Open(o)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		g.Close()
-		return nil, err
-	}
-	return g, nil
+	return ch.Open()
 }
 
-// WantsGroup reports whether o, or WGCOMPUTE_DEVICES where o leaves
-// Devices empty, asks for several devices: a program then opens a Group
-// (OpenGroup) where it would open a Context.
-func (o Options) WantsGroup() bool {
-	if o.Devices == "" {
-		o.Devices = os.Getenv("WGCOMPUTE_DEVICES")
-	}
-	return o.Devices != ""
-}
+// WantsGroup reports whether o asks for several devices (Devices is
+// set): a program then opens a Group (OpenGroup) where it would open a
+// Context. Choose makes the same decision.
+func (o Options) WantsGroup() bool { return o.Devices != "" }
 
 // deviceSpec is a parsed Options.Devices: every GPU (all), the first
 // count of them, or the adapters of indices.
@@ -172,26 +131,22 @@ func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
 }
 
 // Check returns the error Open or OpenGroup would return for o's settings
-// and the WGCOMPUTE_* variables before they look at an adapter: an
-// unknown backend, a malformed Devices (a count below 1, an index that is
-// not a number, or one named twice), a variable of a value it does not
-// accept. A program checks them with it up front, so that a command that
-// opens no device refuses them as one that does; where an adapter index
-// exists is known only once the adapters are listed, by Open.
+// before they look at an adapter: an unknown backend, a malformed Devices
+// (a count below 1, an index that is not a number, or one named twice), a
+// field of a value it does not accept. A program checks them with it up
+// front, so that a command that opens no device refuses them as one that
+// does; where an adapter index exists is known only once the adapters are
+// listed, by Open.
 func (o Options) Check() error {
-	o, err := fromEnv(o)
-	if err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
-	if _, err := glesMinor(); err != nil {
-		return err
-	}
-	if !o.cpu() {
+	if !o.CPU() {
 		if _, err := instanceBackends(o.Backend); err != nil {
 			return err
 		}
 	}
-	_, err = parseDevices(o.Devices, acceptedDevices)
+	_, err := parseDevices(o.Devices, acceptedDevices)
 	return err
 }
 

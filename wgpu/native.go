@@ -6,7 +6,7 @@ package wgpu
 // device with an uncaptured-error handler and a device-lost callback (since
 // wgpu-native 27 an error nobody captures is fatal: a Rust panic that aborts
 // the process, beyond recover), and shader modules created without the
-// runtime checks naga would insert (see runtimeChecks). The headers in
+// runtime checks naga would insert (see ShaderChecks). The headers in
 // include/ are wgpu-native v29.0.1.1's, the version the binding links.
 
 /*
@@ -192,7 +192,6 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unsafe"
 
@@ -216,13 +215,9 @@ func wrap[T any](handle unsafe.Pointer) *T {
 func deviceRef(d *gpu.Device) C.WGPUDevice { return C.WGPUDevice(ref(d)) }
 
 // createInstance creates an instance of the given backends. The GL
-// backend is asked for an OpenGL ES 3.1 context (compute shaders' minimum;
-// WGCOMPUTE_GLES_MINOR=0|1|2 picks another, "auto" leaves it to wgpu).
-func createInstance(backends gpu.InstanceBackend) (*gpu.Instance, error) {
-	minor, err := glesMinor()
-	if err != nil {
-		return nil, err
-	}
+// backend is asked for the OpenGL ES 3.x context of minor, a
+// WGPUGles3MinorVersion (Options.GLESMinor).
+func createInstance(backends gpu.InstanceBackend, minor int) (*gpu.Instance, error) {
 	inst := C.wgc_instance(C.WGPUInstanceBackend(backends), C.int(minor))
 	if inst == nil {
 		return nil, errors.New("wgpu: could not create an instance")
@@ -414,56 +409,9 @@ func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (*gpu.Buffer, error) 
 	return buf, err
 }
 
-// shaderChecks are the runtime checks naga adds to every shader unless
-// told not to: clamping every array and buffer index (bounds checks) and a
-// counter on every loop (loop bounding, against the undefined behaviour of
-// an endless loop). The kernels here index within bounds by construction
-// (tested on every backend, and at the WebGPU limits) and every loop has a
-// bound; the checks cost eigen's whole method 1.72x on an H200
-// (BENCHMARKS.md), so kernels are created without them. A device's
-// compiled kernels carry the checks they were made with, so they are part
-// of its idle key.
-type shaderChecks uint64
-
-// glesMinor reads WGCOMPUTE_GLES_MINOR as a WGPUGles3MinorVersion: by
-// default 2, Version1.
-func glesMinor() (int, error) {
-	switch v := os.Getenv("WGCOMPUTE_GLES_MINOR"); v {
-	case "":
-		return 2, nil
-	case "auto":
-		return 0, nil
-	case "0", "1", "2":
-		return int(v[0]-'0') + 1, nil
-	default:
-		return 0, fmt.Errorf("wgpu: WGCOMPUTE_GLES_MINOR=%q: accepted are 0, 1, 2 and auto", v)
-	}
-}
-
-// runtimeChecks reads WGCOMPUTE_SHADER_CHECKS=all|bounds|loops|none (once
-// per Open, in fromEnv): a debugging aid, since a kernel that misbehaves
-// only without the checks indexes out of bounds.
-func runtimeChecks() (shaderChecks, error) {
-	// WGPUShaderRuntimeChecks_BoundsChecks and _ForceLoopBounding (static
-	// consts in wgpu.h, which cgo cannot reference).
-	const bounds, loops shaderChecks = 1, 2
-	switch v := strings.ToLower(os.Getenv("WGCOMPUTE_SHADER_CHECKS")); v {
-	case "", "none":
-		return 0, nil
-	case "all":
-		return bounds | loops, nil
-	case "bounds":
-		return bounds, nil
-	case "loops":
-		return loops, nil
-	default:
-		return 0, fmt.Errorf("wgpu: WGCOMPUTE_SHADER_CHECKS=%q: accepted are none (the default), bounds, loops and all", v)
-	}
-}
-
 // createShaderModule compiles WGSL source with the given runtime checks;
 // a shader that does not compile returns naga's message.
-func createShaderModule(dev *gpu.Device, label, src string, checks shaderChecks) (*gpu.ShaderModule, error) {
+func createShaderModule(dev *gpu.Device, label, src string, checks ShaderChecks) (*gpu.ShaderModule, error) {
 	cl, cs := C.CString(label), C.CString(src)
 	defer C.free(unsafe.Pointer(cl))
 	defer C.free(unsafe.Pointer(cs))

@@ -40,8 +40,8 @@ func wrapJS[T any](v js.Value) *T {
 }
 
 // createInstance returns the browser's navigator.gpu; there are no
-// backends to choose in a browser.
-func createInstance(gpu.InstanceBackend) (*gpu.Instance, error) {
+// backends, or GL versions, to choose in a browser.
+func createInstance(gpu.InstanceBackend, int) (*gpu.Instance, error) {
 	if nav := js.Global().Get("navigator"); !nav.Truthy() || !nav.Get("gpu").Truthy() {
 		return nil, fmt.Errorf("%w: %w; use a browser with WebGPU, or the CPU backend (a nil Context)", ErrNoAdapter, ErrNoWebGPU)
 	}
@@ -322,20 +322,11 @@ func (c *Context) createBuffer(desc *gpu.BufferDescriptor) (buf *gpu.Buffer, err
 	return buf, err
 }
 
-// shaderChecks are native.go's runtime checks, which a browser does not
-// offer: its robustness (bounds clamping) is always on.
-type shaderChecks uint64
-
-// glesMinor has nothing to read in the browser: it has no GL backend to
-// ask for a version.
-func glesMinor() (int, error) { return 0, nil }
-
-// runtimeChecks has nothing to read in the browser.
-func runtimeChecks() (shaderChecks, error) { return 0, nil }
-
 // createShaderModule compiles WGSL source; a shader the browser's compiler
-// (Tint, in Chromium) rejects returns its messages with their lines.
-func createShaderModule(dev *gpu.Device, label, src string, _ shaderChecks) (m *gpu.ShaderModule, err error) {
+// (Tint, in Chromium) rejects returns its messages with their lines. The
+// browser offers no choice of runtime checks: its robustness (bounds
+// clamping) is always on.
+func createShaderModule(dev *gpu.Device, label, src string, _ ShaderChecks) (m *gpu.ShaderModule, err error) {
 	defer guard("create shader module", &err)
 	var module js.Value
 	err = inErrorScope(dev, []string{"validation"}, func() error {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +18,7 @@ func firstBackend() string { return TestBackends()[0] }
 
 func openForTest(t *testing.T, backend string) *Context {
 	t.Helper()
-	ctx, err := Open(Options{Backend: backend})
+	ctx, err := Open(TestOptions(t, backend))
 	require.NoError(t, err)
 	return ctx
 }
@@ -126,35 +127,65 @@ type rawModule struct{ id, src string }
 func (m rawModule) ID() string              { return "test:" + m.id }
 func (m rawModule) Source() (string, error) { return m.src, nil }
 
-func TestEnvironmentSettings(t *testing.T) {
-	for v, ok := range map[string]bool{"": true, "none": true, "all": true, "bounds": true, "loops": true, "some": false} {
-		t.Setenv("WGCOMPUTE_SHADER_CHECKS", v)
-		_, err := runtimeChecks()
-		require.Equal(t, ok, err == nil, "%q: %v", v, err)
-		if !ok {
-			require.Contains(t, err.Error(), "accepted are none")
-		}
+// Open refuses settings it does not accept, naming the field and what
+// it accepts, before it opens anything.
+func TestOptionsRefused(t *testing.T) {
+	for o, want := range map[Options]string{
+		{ShaderChecks: 4}:                "Options.ShaderChecks 4: accepted are 0 (none), ChecksBounds, ChecksLoops and ChecksAll",
+		{GLESMinor: "7"}:                 `Options.GLESMinor "7": accepted are 0, 1, 2, auto, and empty for 1`,
+		{WaitLimit: -time.Second}:        "Options.WaitLimit -1s: accepted is 0 (no limit) or a positive duration",
+		{Backend: "cpu", GLESMinor: "3"}: "Options.GLESMinor",
+	} {
+		_, err := Open(o)
+		require.ErrorContains(t, err, want, "%+v", o)
+		require.ErrorContains(t, o.Check(), want, "%+v", o)
+		_, err = Choose(o)
+		require.ErrorContains(t, err, want, "%+v", o)
 	}
-	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "")
-	for name, bad := range map[string]string{"WGCOMPUTE_SHADER_INT64": "no", "WGCOMPUTE_SUBGROUPS": "0", "WGCOMPUTE_UPLOAD_STAGING": "device", "WGCOMPUTE_SHADER_CHECKS": "some"} {
-		t.Setenv(name, bad)
-		_, err := Open(Options{Backend: "vulkan"})
-		require.ErrorContains(t, err, name, "Open says which variable is wrong")
-		t.Setenv(name, "")
-	}
-	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "map-write")
-	o, err := fromEnv(Options{})
-	require.NoError(t, err)
-	require.True(t, o.Transfer.MapWriteUploads)
-	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "host")
-	o, err = fromEnv(Options{})
-	require.NoError(t, err)
-	require.False(t, o.Transfer.MapWriteUploads)
-	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "")
-	t.Setenv("WGCOMPUTE_GLES_MINOR", "7")
 	// A backend no other test opens: instances are made once per process.
-	_, err = Adapters(Options{Backend: "metal"})
-	require.ErrorContains(t, err, "WGCOMPUTE_GLES_MINOR")
+	_, err := Adapters(Options{Backend: "metal", GLESMinor: "x"})
+	require.ErrorContains(t, err, "Options.GLESMinor")
+	require.ErrorContains(t, SetLogLevel("loud"), `log level "loud": accepted are error, warn, info, debug`)
+}
+
+// Options.ShaderChecks reach the device's kernels: they are part of what
+// a closed device is kept by, so a device opened with other checks is
+// another device.
+func TestShaderChecksOption(t *testing.T) {
+	b := TestBackends()[0]
+	o := TestOptions(t, b)
+	o.ShaderChecks = ChecksAll
+	ctx, err := Open(o)
+	require.NoError(t, err)
+	defer ctx.Close()
+	require.Equal(t, ChecksAll, ctx.key.checks)
+	plain := openForTest(t, b)
+	defer plain.Close()
+	require.Equal(t, ShaderChecks(0), plain.key.checks)
+	_, err = ctx.Kernel(KernelSpec{Label: "checked", Module: featureText{}, Entry: "main", Storage: 1})
+	require.NoError(t, err, "a kernel compiles with the checks")
+}
+
+// Options.GLESMinor reaches the instance: the GL backend's adapters are
+// listed, and devices opened, through an instance made with it, another
+// than the default's.
+func TestGLESMinorOption(t *testing.T) {
+	if !slices.Contains(TestBackends(), "gl") {
+		t.Skip("no GL adapter tested here")
+	}
+	def, err := adaptersOf(Options{Backend: "gl"})
+	require.NoError(t, err)
+	auto, err := adaptersOf(Options{Backend: "gl", GLESMinor: "auto"})
+	require.NoError(t, err)
+	require.NotSame(t, def, auto)
+	same, err := adaptersOf(Options{Backend: "gl", GLESMinor: "1"})
+	require.NoError(t, err)
+	require.Same(t, def, same, `"1" is the default, 3.1`)
+	o := TestOptions(t, "gl")
+	o.GLESMinor = "auto"
+	ctx, err := Open(o)
+	require.NoError(t, err)
+	require.NoError(t, ctx.Close())
 }
 
 func TestUnusableGL(t *testing.T) {
@@ -192,13 +223,15 @@ func (m featureText) ForFeatures(f []string) (string, string, error) {
 // A FeatureModule is compiled for the device's features: on an adapter
 // with 64-bit integers (lavapipe's Vulkan, NVIDIA's) the u64 variant runs,
 // on one without (llvmpipe's GL) the portable text, and
-// WGCOMPUTE_SHADER_INT64=off turns the variant off.
+// Options.NoShaderInt64 turns the variant off.
 func TestShaderFeatures(t *testing.T) {
 	for _, backend := range TestBackends() {
 		for _, env := range []string{"", "off"} {
 			t.Run(backend+env, func(t *testing.T) {
-				t.Setenv("WGCOMPUTE_SHADER_INT64", env)
-				ctx := openForTest(t, backend)
+				o := TestOptions(t, backend)
+				o.NoShaderInt64 = env == "off"
+				ctx, err := Open(o)
+				require.NoError(t, err)
 				defer ctx.Close()
 				info := ctx.Info()
 				if strings.HasPrefix(info.Name, "llvmpipe") {
@@ -235,7 +268,9 @@ func TestHostUploads(t *testing.T) {
 	for _, backend := range TestBackends() {
 		for _, mapWrite := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/map-write=%v", backend, mapWrite), func(t *testing.T) {
-				ctx, err := Open(Options{Backend: backend, Transfer: TransferOptions{MapWriteUploads: mapWrite, SlotBytes: 1 << 20}})
+				o := TestOptions(t, backend)
+				o.Transfer = TransferOptions{MapWriteUploads: mapWrite, SlotBytes: 1 << 20}
+				ctx, err := Open(o)
 				require.NoError(t, err)
 				defer ctx.Close()
 				require.Equal(t, backend == "vulkan" && !mapWrite, ctx.staging.hostUploads)

@@ -35,7 +35,7 @@ func procStatus(t *testing.T, field string) int {
 func TestOpenCloseIsFlat(t *testing.T) {
 	for _, backend := range gputest.Backends() {
 		cycle := func() {
-			ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+			ctx, err := wgpu.Open(gputest.Options(t, backend))
 			require.NoError(t, err)
 			b, err := ctx.NewBuffer("b", 4096)
 			require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestOpenCloseIsFlat(t *testing.T) {
 
 // Close reports buffers the caller did not release.
 func TestCloseReportsLiveBuffers(t *testing.T) {
-	ctx, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0]})
+	ctx, err := wgpu.Open(gputest.Options(t, gputest.Backends()[0]))
 	require.NoError(t, err)
 	_, err = ctx.NewBuffer("forgotten", 16)
 	require.NoError(t, err)

@@ -3,7 +3,6 @@ package wgpu
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -13,9 +12,9 @@ import (
 
 // The process's trace: where a command's time goes, phase by phase
 // (instance and adapter enumeration, device creation, each kernel's
-// compile, staging, transfers, kernels, waits). It is off unless
-// WGCOMPUTE_TRACE is set to a non-empty value other than 0, or EnableTrace
-// is called; when off, a span costs one atomic load.
+// compile, staging, transfers, kernels, waits). It is off until
+// EnableTrace turns it on (a program's --trace, or WGCOMPUTE_TRACE through
+// FromEnv); when off, a span costs one atomic load.
 
 var (
 	traceOn    atomic.Bool
@@ -23,12 +22,6 @@ var (
 	traceStart = time.Now()
 	traceRows  = map[string]*TraceRow{}
 )
-
-func init() {
-	if v := os.Getenv("WGCOMPUTE_TRACE"); v != "" && v != "0" {
-		traceOn.Store(true)
-	}
-}
 
 // TraceRow sums the spans of one phase.
 type TraceRow struct {

@@ -16,6 +16,7 @@ import (
 
 func TestMain(m *testing.M) {
 	wgpu.TestBackends = gputest.Backends
+	wgpu.TestOptions = gputest.Options
 	os.Exit(gputest.Main(m))
 }
 
@@ -343,7 +344,7 @@ func TestWait(t *testing.T) {
 	})
 	var nilCtx *wgpu.Context
 	require.ErrorContains(t, nilCtx.Wait(), "nil Context")
-	c, err := wgpu.Open(wgpu.Options{Backend: gputest.Backends()[0]})
+	c, err := wgpu.Open(gputest.Options(t, gputest.Backends()[0]))
 	require.NoError(t, err)
 	require.NoError(t, c.Close())
 	require.ErrorContains(t, c.Wait(), "closed")

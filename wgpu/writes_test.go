@@ -16,7 +16,9 @@ import (
 // and offsets across several slots, padding kept inside the range, and a
 // failing fill reported.
 func TestUploadByWrites(t *testing.T) {
-	ctx, err := Open(Options{Backend: "vulkan", Transfer: TransferOptions{SlotBytes: 64 << 10}})
+	o := TestOptions(t, "vulkan")
+	o.Transfer = TransferOptions{SlotBytes: 64 << 10}
+	ctx, err := Open(o)
 	require.NoError(t, err)
 	defer ctx.Close()
 	rng := rand.New(rand.NewPCG(7, 11))

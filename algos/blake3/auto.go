@@ -30,7 +30,7 @@ const (
 	DeviceCPU
 	// DeviceGPU hashes every input on the GPU that AutoOptions.GPU opens,
 	// whatever its type, as an Engine does. The CPU backend
-	// (WGCOMPUTE_BACKEND=cpu) still means the CPU.
+	// (AutoOptions.GPU.Backend "cpu") still means the CPU.
 	DeviceGPU
 )
 
@@ -83,7 +83,7 @@ type AutoOptions struct {
 	// added for large inputs.
 	Device Device
 	// GPU chooses the adapter when the GPU is used (see wgpu.Options).
-	// With DeviceGPU, GPU.Devices (or WGCOMPUTE_DEVICES) asks for several
+	// With DeviceGPU, GPU.Devices asks for several
 	// GPUs: files and other inputs read with ReadAt are then hashed on
 	// all of them at once (SumOn), inputs read in sequence on the first.
 	GPU wgpu.Options
@@ -113,8 +113,8 @@ type Auto struct {
 		ready   chan struct{} // closed once the GPU is open, or known to be absent
 		ctx     *wgpu.Context
 		eng     *Engine
-		own     bool        // ctx was opened by the Auto, which closes it
-		group   *wgpu.Group // with several devices asked for: ctx is its first
+		own     bool        // group was opened by the Auto, which closes it
+		group   *wgpu.Group // the devices, one or several: ctx is its first
 		err     error       // why there is no GPU
 	}
 	// The hybrid's sizes (see hybridRoot), which tests lower; software
@@ -173,18 +173,10 @@ func (a *Auto) releaseGPU(why error) error {
 		a.gpu.eng.Release()
 	}
 	if a.gpu.own {
-		err = a.closeDevices()
+		err = a.gpu.group.Close()
 	}
 	a.gpu.ctx, a.gpu.eng, a.gpu.own, a.gpu.group, a.gpu.err = nil, nil, false, nil, why
 	return err
-}
-
-// closeDevices closes the devices the Auto opened.
-func (a *Auto) closeDevices() error {
-	if a.gpu.group != nil {
-		return a.gpu.group.Close()
-	}
-	return a.gpu.ctx.Close()
 }
 
 // Sum hashes data and returns Options.Length bytes of output (32 for 0).
@@ -224,7 +216,7 @@ func (a *Auto) output(o output, err error) ([]byte, error) {
 }
 
 // call runs one hash: on the GPU's Engine for DeviceGPU (unless the
-// environment selects the CPU backend), else with a nil Engine, and
+// options choose the CPU backend), else with a nil Engine, and
 // reports its timing.
 func (a *Auto) call(hash func(e *Engine) (output, error)) (output, error) {
 	start := time.Now()
@@ -358,8 +350,9 @@ func (a *Auto) gpuMayHelp() bool {
 // the CPU in disguise.
 var errSoftwareGPU = errors.New("blake3: the only GPU adapters are software renderers (type cpu), which DeviceAuto does not use")
 
-// startGPU opens the GPU in the background, once: hardware only when
-// requireHardware (DeviceAuto).
+// startGPU opens the GPU in the background, once: where wgpu.Choose
+// chooses (the Group given instead, for DeviceGPU), and for DeviceAuto
+// (requireHardware) one device, and only if it is not a software one.
 func (a *Auto) startGPU(requireHardware bool) {
 	if a.gpu.started {
 		return
@@ -368,40 +361,29 @@ func (a *Auto) startGPU(requireHardware bool) {
 	go func() {
 		defer close(a.gpu.ready)
 		defer wgpu.Span("blake3 open the GPU")(0)
-		if requireHardware {
-			infos, err := wgpu.Adapters(a.opts.GPU)
-			if err == nil && !slices.ContainsFunc(infos, func(i wgpu.AdapterInfo) bool { return i.Type != "cpu" }) {
+		group, own, err := a.opts.Group, false, error(nil)
+		if group == nil || requireHardware {
+			o := a.opts.GPU
+			if requireHardware {
+				o.Devices = "" // the hybrid runs on one device
+			}
+			var ch wgpu.Choice
+			if ch, err = wgpu.Choose(o); err == nil && requireHardware && (ch.CPU || ch.Software()) {
 				err = errSoftwareGPU
 			}
-			if err != nil {
-				a.gpu.err = err
-				return
+			if err == nil {
+				group, err = ch.Open()
+				own = err == nil
 			}
 		}
-		var ctx *wgpu.Context
-		var err error
-		own := true
-		switch {
-		case !requireHardware && a.opts.Group != nil:
-			a.gpu.group, own = a.opts.Group, false
-			if ctx = a.gpu.group.Contexts()[0]; ctx == nil {
+		if err == nil {
+			a.gpu.group, a.gpu.own = group, own
+			if a.gpu.ctx = group.Contexts()[0]; a.gpu.ctx == nil {
 				err = wgpu.ErrCPUBackend
 			}
-		case !requireHardware && a.opts.GPU.WantsGroup():
-			if a.gpu.group, err = wgpu.OpenGroup(a.opts.GPU); err == nil {
-				if ctx = a.gpu.group.Contexts()[0]; ctx == nil {
-					err = wgpu.ErrCPUBackend
-				}
-			}
-		default:
-			ctx, err = wgpu.Open(a.opts.GPU)
 		}
-		if err == nil && requireHardware && ctx.Info().Type == "cpu" {
-			err = errSoftwareGPU
-		}
-		a.gpu.ctx, a.gpu.own = ctx, own
 		if err == nil {
-			a.gpu.eng, err = NewEngine(ctx, a.cpu.opts)
+			a.gpu.eng, err = NewEngine(a.gpu.ctx, a.cpu.opts)
 		}
 		if err != nil {
 			a.releaseGPU(err) // closes what was opened

@@ -210,15 +210,15 @@ func TestAutoNeverOpensSmall(t *testing.T) {
 	}
 }
 
-// TestAutoCPUBackend checks that WGCOMPUTE_BACKEND=cpu keeps every device
-// on the CPU, DeviceGPU included.
+// TestAutoCPUBackend checks that the CPU backend (GPU.Backend "cpu")
+// keeps every device on the CPU, DeviceGPU included.
 func TestAutoCPUBackend(t *testing.T) {
-	t.Setenv("WGCOMPUTE_BACKEND", "cpu")
+	cpu := wgpu.Options{Backend: "cpu"}
 	data := randomBytes(35, 70_000)
 	want := Sum256(data)
 	for _, d := range Devices {
 		var timing wgpu.Timing
-		a := newAuto(t, AutoOptions{Device: d, Options: Options{Timing: &timing}})
+		a := newAuto(t, AutoOptions{Device: d, Options: Options{Timing: &timing}, GPU: cpu})
 		a.hybridMin = 0
 		got, err := a.Sum(data)
 		require.NoError(t, err)
@@ -228,7 +228,7 @@ func TestAutoCPUBackend(t *testing.T) {
 	}
 	// Several devices asked for: the Group the CPU backend opens (one nil
 	// member) is closed and forgotten, and the CPU hashes.
-	a := newAuto(t, AutoOptions{Device: DeviceGPU, GPU: wgpu.Options{Devices: "all"}})
+	a := newAuto(t, AutoOptions{Device: DeviceGPU, GPU: wgpu.Options{Backend: "cpu", Devices: "all"}})
 	got, err := a.Sum(data)
 	require.NoError(t, err)
 	require.Equal(t, want[:], got)

@@ -500,7 +500,7 @@ func TestLoadRejects(t *testing.T) {
 // Vulkan, NVIDIA's; the first backend tested whose adapter has them) the
 // reductions finish inside subgroups
 // (eigen_reduce.subgroups.wgsl), and every variant and configuration gives
-// the same bits as the workgroup-memory reductions (WGCOMPUTE_SUBGROUPS=off)
+// the same bits as the workgroup-memory reductions (Options.NoSubgroups)
 // on the same adapter.
 func TestSubgroupsSameBits(t *testing.T) {
 	n := 300
@@ -511,8 +511,9 @@ func TestSubgroupsSameBits(t *testing.T) {
 	}
 	backend := gputest.Feature(t, "subgroups")
 	run := func(env string) (out, []string) {
-		t.Setenv("WGCOMPUTE_SUBGROUPS", env)
-		ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+		opts := gputest.Options(t, backend)
+		opts.NoSubgroups = env == "off"
+		ctx, err := wgpu.Open(opts)
 		require.NoError(t, err)
 		defer ctx.Close()
 		var o out

@@ -32,6 +32,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -47,25 +48,37 @@ func main() {
 	pairs := flag.Int("pairs", 1<<26, "scaling: Rescue merges")
 	leaves := flag.Int("leaves", 1<<24, "scaling: Rescue Merkle leaves")
 	flag.Parse()
+	// The WGCOMPUTE_* variables set what the flags do not (the staging
+	// and feature experiments of BENCHMARKS.md).
+	env, err := envopts.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(2)
+	}
+	opts := env.Options
+	if *backend != "" {
+		opts.Backend = *backend
+	}
 	if *what == "scaling" {
-		if err := scaling(wgpu.Options{Backend: *backend, Devices: *devices}, *reps, *resident, *pairs, *leaves); err != nil {
+		opts.Devices = *devices
+		if err := scaling(opts, *reps, *resident, *pairs, *leaves); err != nil {
 			fmt.Fprintln(os.Stderr, "e2e:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := run(strings.Split(*what, ","), *reps, *size, *n, *backend, *file); err != nil {
+	if err := run(strings.Split(*what, ","), *reps, *size, *n, opts, *file); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(1)
 	}
 }
 
-func run(what []string, reps, size, n int, backend, file string) error {
+func run(what []string, reps, size, n int, opts wgpu.Options, file string) error {
 	if slices.Contains(what, "read") {
 		return readFile(file)
 	}
 	wgpu.EnableTrace(true)
-	ctx, err := wgpu.Open(wgpu.Options{Backend: backend})
+	ctx, err := wgpu.Open(opts)
 	if err != nil {
 		return err
 	}
@@ -101,7 +114,7 @@ func run(what []string, reps, size, n int, backend, file string) error {
 			})
 			buf.Release()
 		case "staging":
-			if err := staging(data); err != nil {
+			if err := staging(opts, data); err != nil {
 				return err
 			}
 		case "blake3":
@@ -216,10 +229,12 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 // staging times a one-shot upload and download (a fresh Context, whose
 // staging ring is created by the first transfer) and then a warm one, for
 // several rings: what the default ring was chosen from.
-func staging(data []byte) error {
-	for _, o := range []wgpu.TransferOptions{{SlotBytes: 64 << 20, Slots: 4}, {SlotBytes: 32 << 20, Slots: 2}, {SlotBytes: 64 << 20, Slots: 2}, {SlotBytes: 16 << 20, Slots: 2}} {
+func staging(opts wgpu.Options, data []byte) error {
+	for _, ring := range []wgpu.TransferOptions{{SlotBytes: 64 << 20, Slots: 4}, {SlotBytes: 32 << 20, Slots: 2}, {SlotBytes: 64 << 20, Slots: 2}, {SlotBytes: 16 << 20, Slots: 2}} {
 		for range 2 {
-			ctx, err := wgpu.Open(wgpu.Options{Transfer: o})
+			o := opts
+			o.Transfer = ring
+			ctx, err := wgpu.Open(o)
 			if err != nil {
 				return err
 			}
@@ -247,7 +262,7 @@ func staging(data []byte) error {
 			buf.Release()
 			ctx.Close()
 			fmt.Printf("ring of %d × %d MiB: upload first %.1f ms, then %.1f ms; download first %.1f ms, then %.1f ms\n",
-				o.Slots, o.SlotBytes>>20, ms(t[0]), ms(t[1]), ms(t[2]), ms(t[3]))
+				ring.Slots, ring.SlotBytes>>20, ms(t[0]), ms(t[1]), ms(t[2]), ms(t[3]))
 		}
 	}
 	return nil

@@ -294,7 +294,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				return err
 			}
 			opts := g.gpu
-			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, MapWriteUploads: mapWriteUploads}
+			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, MapWriteUploads: mapWriteUploads || opts.Transfer.MapWriteUploads}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err

@@ -34,7 +34,7 @@ matches.`,
 				if in.Unusable != "" || !in.Timestamps {
 					continue
 				}
-				ctx, err := wgpu.Open(wgpu.Options{Backend: g.gpu.Backend, Adapter: strconv.Itoa(in.Index)})
+				ctx, err := wgpu.Open(wgpu.Options{Backend: g.gpu.Backend, Adapter: strconv.Itoa(in.Index), GLESMinor: g.gpu.GLESMinor})
 				if err != nil {
 					continue // listed without a period; Open says why when used
 				}
@@ -94,9 +94,9 @@ matches.`,
 // flags name, or with --adapter the one it chooses.
 func listed(g *globals) ([]wgpu.AdapterInfo, error) {
 	if g.gpu.Adapter == "" || g.gpu.CPU() {
-		return wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend})
+		return wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend, GLESMinor: g.gpu.GLESMinor})
 	}
-	info, err := wgpu.ChosenAdapter(wgpu.Options{Backend: g.gpu.Backend, Adapter: g.gpu.Adapter})
+	info, err := wgpu.ChosenAdapter(wgpu.Options{Backend: g.gpu.Backend, Adapter: g.gpu.Adapter, GLESMinor: g.gpu.GLESMinor})
 	if err != nil {
 		return nil, err
 	}

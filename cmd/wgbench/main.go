@@ -16,13 +16,15 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // globals is the configuration every subcommand shares.
 type globals struct {
-	// gpu holds --backend and --adapter.
+	// gpu holds --backend, --adapter and --devices, and what the
+	// WGCOMPUTE_* variables set (fromEnv).
 	gpu wgpu.Options
 	// trace is --trace: print where the time went on standard error.
 	trace bool
@@ -46,12 +48,31 @@ func (g *globals) hostMemory() int64 {
 	return g.memory
 }
 
+// fromEnv fills in, from the WGCOMPUTE_* variables (envopts.Load, the
+// one place wgbench reads them), the settings the flags leave open: a
+// flag given wins over its variable. It is run before every command, so
+// that a command that opens no device refuses a bad variable as one that
+// does.
+func (g *globals) fromEnv() error {
+	env, err := envopts.Load()
+	if err != nil {
+		return err
+	}
+	flags := g.gpu
+	g.gpu = env.Options
+	for _, f := range []struct{ flag, field *string }{
+		{&flags.Backend, &g.gpu.Backend}, {&flags.Adapter, &g.gpu.Adapter}, {&flags.Devices, &g.gpu.Devices},
+	} {
+		if *f.flag != "" {
+			*f.field = *f.flag
+		}
+	}
+	return nil
+}
+
 // openContext opens the adapter the global flags choose, as openAdapter
 // does.
 func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gpu) }
-
-// openGroup opens the devices --devices chooses (see wgpu.OpenGroup).
-func (g *globals) openGroup() (*wgpu.Group, error) { return wgpu.OpenGroup(g.gpu) }
 
 // opening is the devices of a command being opened on another goroutine
 // while the command reads its input: the driver's set-up, 190 ms for the
@@ -63,11 +84,10 @@ func (g *globals) openGroup() (*wgpu.Group, error) { return wgpu.OpenGroup(g.gpu
 type opening struct {
 	done chan struct{}
 	grp  *wgpu.Group
-	ctx  *wgpu.Context // the one device of a Group of one, closed with it
 	err  error
 }
 
-// openSoon starts opening what the global flags choose.
+// openSoon starts opening what the global flags choose (wgpu.Choose).
 func (g *globals) openSoon() *opening {
 	o := &opening{done: make(chan struct{})}
 	go func() {
@@ -76,13 +96,12 @@ func (g *globals) openSoon() *opening {
 			o.grp = g.group
 			return
 		}
-		if g.gpu.WantsGroup() {
-			o.grp, o.err = g.openGroup()
+		ch, err := wgpu.Choose(g.gpu)
+		if err != nil {
+			o.err = err
 			return
 		}
-		if o.ctx, o.err = g.openContext(); o.err == nil {
-			o.grp, o.err = wgpu.NewGroup(o.ctx)
-		}
+		o.grp, o.err = ch.Open()
 	}()
 	return o
 }
@@ -98,7 +117,6 @@ func (o *opening) wait() (*wgpu.Group, error) {
 func (o *opening) close() {
 	<-o.done
 	o.grp.Close()
-	o.ctx.Close()
 }
 
 // openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
@@ -138,6 +156,9 @@ a message on standard error.`,
 	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if err := g.fromEnv(); err != nil {
+			return err
+		}
 		if g.trace {
 			wgpu.EnableTrace(true)
 		}

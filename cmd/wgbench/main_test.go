@@ -146,10 +146,11 @@ func TestTraceCommand(t *testing.T) {
 	require.True(t, strings.Contains(trace, "request device") || strings.Contains(trace, "reuse a closed device"), trace)
 }
 
-// TestEnvChecked: every command refuses a bad WGCOMPUTE_BACKEND or
-// WGCOMPUTE_DEVICES, or --devices naming an adapter twice, with the same
-// message, whether it opens a device or not (b3sum on the CPU took
-// WGCOMPUTE_BACKEND=bogus silently), in its exit status for errors.
+// TestEnvChecked: every command refuses a bad WGCOMPUTE_* variable, or
+// --devices naming an adapter twice, with the same message naming the
+// variable and what it accepts, whether it opens a device or not (b3sum
+// on the CPU took WGCOMPUTE_BACKEND=bogus silently), in its exit status
+// for errors.
 func TestEnvChecked(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
@@ -167,8 +168,10 @@ func TestEnvChecked(t *testing.T) {
 		{[]string{"eigen", "--hilbert", "4"}, 2},
 	}
 	for _, env := range []struct{ name, value, want string }{
-		{"WGCOMPUTE_BACKEND", "bogus", `wgbench: wgpu: unknown backend "bogus": accepted are vulkan, gl, metal, dx12 (or cpu for the reference path)` + "\n"},
-		{"WGCOMPUTE_DEVICES", "0,0", `wgbench: wgpu: devices "0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")` + "\n"},
+		{"WGCOMPUTE_BACKEND", "bogus", `wgbench: wgpu: WGCOMPUTE_BACKEND="bogus": accepted are vulkan, gl, metal, dx12, and cpu for the CPU backend` + "\n"},
+		{"WGCOMPUTE_DEVICES", "0,0", `wgbench: wgpu: WGCOMPUTE_DEVICES="0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")` + "\n"},
+		{"WGCOMPUTE_SHADER_INT64", "no", `wgbench: wgpu: WGCOMPUTE_SHADER_INT64="no": accepted are off, and on (the default)` + "\n"},
+		{"WGCOMPUTE_LOG", "loud", `wgbench: wgpu: WGCOMPUTE_LOG="loud": accepted are error, warn, info, debug` + "\n"},
 		{"WGCOMPUTE_LIMITS", "tiny", `wgbench: wgpu: WGCOMPUTE_LIMITS="tiny": accepted is webgpu (or unset for the adapter's own limits)` + "\n"},
 	} {
 		t.Run(env.name, func(t *testing.T) {
@@ -184,4 +187,20 @@ func TestEnvChecked(t *testing.T) {
 	code, _, stderr := runCLI("", "--devices", "1,1", "b3sum", "--device", "cpu", file)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "adapter 1 is named twice")
+}
+
+// TestEnvSettings: the variables reach the Options every command opens
+// with, and a flag wins over its variable.
+func TestEnvSettings(t *testing.T) {
+	t.Setenv("WGCOMPUTE_BACKEND", "gl")
+	t.Setenv("WGCOMPUTE_ADAPTER", "3")
+	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "all")
+	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "map-write")
+	g := &globals{gpu: wgpu.Options{Backend: "cpu"}}
+	require.NoError(t, g.fromEnv())
+	require.Equal(t, wgpu.Options{Backend: "cpu", Adapter: "3", ShaderChecks: wgpu.ChecksAll,
+		Transfer: wgpu.TransferOptions{MapWriteUploads: true}}, g.gpu)
+	g = &globals{}
+	require.NoError(t, g.fromEnv())
+	require.Equal(t, "gl", g.gpu.Backend)
 }

@@ -62,7 +62,7 @@ func requireLines(t *testing.T, out string, adapters int) []string {
 // machine may have several adapters of a backend (two GPUs), and every
 // backend the tests cover has at least one.
 func TestSelftestAll(t *testing.T) {
-	listed, err := wgpu.Adapters(wgpu.Options{})
+	listed, err := wgpu.Adapters(gputest.Options(t, ""))
 	require.NoError(t, err)
 	var infos, unusable []wgpu.AdapterInfo
 	backends := map[string]bool{}

@@ -5,8 +5,10 @@
 // lavapipe and GL through llvmpipe, so each GPU test runs twice; on a
 // machine with NVIDIA's driver it is Vulkan alone, since the GL adapter
 // wgpu-native opens there has no compute shaders. Each adapter left out is
-// logged once per test binary, with the reason. WGCOMPUTE_BACKEND narrows
-// the tests to one backend. WGCOMPUTE_REQUIRE_BACKENDS (a comma-separated
+// logged once per test binary, with the reason. The WGCOMPUTE_*
+// variables (wgpu.FromEnv, read through envopts) set the Options every
+// device is opened with (Options); WGCOMPUTE_BACKEND narrows the tests to
+// one backend. WGCOMPUTE_REQUIRE_BACKENDS (a comma-separated
 // list, for example vulkan,gl) names backends that must be covered where
 // WGCOMPUTE_BACKEND does not leave them out: a required backend with no
 // usable adapter fails the test binary, saying why, so that CI never
@@ -22,6 +24,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -40,9 +43,30 @@ var chosen = sync.OnceValue(func() choice {
 		// tests (make web-test) run the kernels instead.
 		return choice{notes: []string{"GOOS=js: no GPU backend under Node; the kernels are tested in the browser (make web-test)"}}
 	}
-	infos, err := wgpu.Adapters(wgpu.Options{})
-	return decide(infos, err, os.Getenv("WGCOMPUTE_BACKEND"), os.Getenv("WGCOMPUTE_REQUIRE_BACKENDS"))
+	env, err := envopts.Load()
+	if err != nil {
+		return choice{err: fmt.Errorf("gputest: %w", err)}
+	}
+	infos, err := wgpu.Adapters(env.Options)
+	return decide(infos, err, env.Options.Backend, os.Getenv("WGCOMPUTE_REQUIRE_BACKENDS"))
 })
+
+// Options returns the Options tests open backend with: the WGCOMPUTE_*
+// variables' settings (adapter, limits profile, features declined, shader
+// checks, ...), read now, so that a test's t.Setenv counts, on backend
+// (where it is empty, WGCOMPUTE_BACKEND's).
+func Options(tb testing.TB, backend string) wgpu.Options {
+	tb.Helper()
+	env, err := envopts.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o := env.Options
+	if backend != "" {
+		o.Backend = backend
+	}
+	return o
+}
 
 // decide chooses the backends from the adapters Adapters listed (or the
 // error it returned), the backend WGCOMPUTE_BACKEND names (only) and the
@@ -131,14 +155,9 @@ func Feature(tb testing.TB, name string) string {
 	return ""
 }
 
-type key struct {
-	backend string
-	limits  wgpu.Limits
-}
-
 var (
 	mu       sync.Mutex
-	contexts = map[key]*wgpu.Context{}
+	contexts = map[wgpu.Options]*wgpu.Context{} // by the Options opened with
 )
 
 // Context returns a shared Context for backend, opened on first use and kept
@@ -161,17 +180,20 @@ func Limited(tb testing.TB, backend string, lim wgpu.Limits) *wgpu.Context {
 	if err := chosen().err; err != nil {
 		tb.Fatal(err)
 	}
+	o := Options(tb, backend)
+	// The profile of WGCOMPUTE_LIMITS caps the small limits too, so a run
+	// under it runs its small-limits cases within it.
+	o.Limits = lim.Min(o.Limits)
 	mu.Lock()
 	defer mu.Unlock()
-	k := key{backend, lim}
-	if c := contexts[k]; c != nil {
+	if c := contexts[o]; c != nil {
 		return c
 	}
-	c, err := wgpu.Open(wgpu.Options{Backend: backend, Adapter: os.Getenv("WGCOMPUTE_ADAPTER"), Limits: lim})
+	c, err := wgpu.Open(o)
 	if err != nil {
 		tb.Fatalf("open %s with limits %+v: %v", backend, lim, err)
 	}
-	contexts[k] = c
+	contexts[o] = c
 	return c
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -33,7 +34,11 @@ func main() {
 }
 
 func run() error {
-	ctx, err := wgpu.Open(wgpu.Options{})
+	env, err := envopts.Load()
+	if err != nil {
+		return err
+	}
+	ctx, err := wgpu.Open(env.Options)
 	if err != nil && !errors.Is(err, wgpu.ErrCPUBackend) {
 		return err
 	}

@@ -1,0 +1,136 @@
+package wgpu
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// Choice is where work runs, as Choose decides it from Options and the
+// adapters present: the CPU backend, one device, or a Group of devices.
+type Choice struct {
+	// CPU is the CPU backend (Options.Backend "cpu"): the nil Context,
+	// which every algorithm takes as its Go code on all cores; Adapters
+	// is empty.
+	CPU bool
+	// Adapters are the adapters to open, one device each: the one Open
+	// would open, or, where Options.Devices is set, a Group's, all of one
+	// backend.
+	Adapters []AdapterInfo
+
+	opts    Options // the options chosen from, for each device
+	backend string  // the backend Adapters' indices refer to ("" for all)
+}
+
+// Choose decides, without opening anything, where work under opts runs;
+// it is the one policy the library and its programs share (OpenGroup,
+// blake3.Auto, wgbench):
+//
+//   - Backend "cpu": the CPU backend, nothing to open;
+//   - Devices set: the adapters OpenGroup opens (see there), one backend's;
+//   - otherwise the one adapter Open opens: Backend and Adapter choose it,
+//     by default the highest-ranked (discrete before integrated before
+//     software, native backends before GL).
+//
+// Its errors are Open's and OpenGroup's: settings they refuse, no adapter,
+// an adapter that cannot run kernels.
+func Choose(opts Options) (Choice, error) {
+	if err := opts.check(); err != nil {
+		return Choice{}, err
+	}
+	if opts.CPU() {
+		// Devices is refused as with a GPU backend, where it is malformed;
+		// with the adapters listed, pickDevices says more.
+		if _, err := parseDevices(opts.Devices, acceptedDevices); err != nil {
+			return Choice{}, err
+		}
+		return Choice{CPU: true, opts: opts}, nil
+	}
+	if !opts.WantsGroup() {
+		info, err := ChosenAdapter(opts)
+		if err != nil {
+			return Choice{}, err
+		}
+		if info.Unusable != "" {
+			return Choice{}, unusableError(info)
+		}
+		return Choice{Adapters: []AdapterInfo{info}, opts: opts, backend: opts.Backend}, nil
+	}
+	infos, err := Adapters(Options{Backend: opts.Backend, GLESMinor: opts.GLESMinor})
+	if err != nil {
+		return Choice{}, err
+	}
+	if len(infos) == 0 {
+		return Choice{}, noAdapterError(opts)
+	}
+	backend := opts.Backend
+	if backend == "" {
+		// One backend's adapters, so that a GPU is not chosen twice
+		// through its Vulkan and GL twins.
+		backend = infos[0].Backend
+		if infos, err = Adapters(Options{Backend: backend, GLESMinor: opts.GLESMinor}); err != nil {
+			return Choice{}, err
+		}
+	}
+	picks, err := pickDevices(opts.Devices, infos)
+	if err != nil {
+		return Choice{}, err
+	}
+	ch := Choice{opts: opts, backend: backend}
+	for _, i := range picks {
+		ch.Adapters = append(ch.Adapters, infos[i])
+	}
+	return ch, nil
+}
+
+// Software reports whether every adapter chosen is a software renderer
+// (an adapter of type "cpu", such as lavapipe or llvmpipe): the CPU in
+// disguise, which work that the CPU backend does as well should not use.
+// It is false for the CPU backend, which chooses no adapter.
+func (c Choice) Software() bool {
+	if len(c.Adapters) == 0 {
+		return false
+	}
+	for _, a := range c.Adapters {
+		if a.Type != "cpu" {
+			return false
+		}
+	}
+	return true
+}
+
+// Open opens the devices of the choice, each on its own goroutine, as a
+// Group whose Close closes them: a Group of one nil member for the CPU
+// backend, of one Context for one adapter.
+func (c Choice) Open() (*Group, error) {
+	if c.CPU {
+		return &Group{members: []*Context{nil}}, nil
+	}
+	if len(c.Adapters) == 0 {
+		return nil, errors.New("wgpu: a Choice chooses no adapter: make it with Choose")
+	}
+	g := &Group{members: make([]*Context, len(c.Adapters)), owned: true}
+	errs := make([]error, len(c.Adapters))
+	var wg sync.WaitGroup
+	for i, a := range c.Adapters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := c.opts
+			o.Backend, o.Adapter, o.Devices = c.backend, strconv.Itoa(a.Index), ""
+			g.members[i], errs[i] = Open(o)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		g.Close()
+		return nil, err
+	}
+	return g, nil
+}
+
+// unusableError is Open's error for an adapter that cannot run kernels.
+func unusableError(info AdapterInfo) error {
+	return fmt.Errorf("%w: adapter %d, %s (%s): %s", ErrNoAdapter, info.Index, info.Name, info.Backend, info.Unusable)
+}

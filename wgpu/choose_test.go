@@ -1,0 +1,57 @@
+package wgpu_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// Choose decides CPU, one adapter or a Group's, as Open and OpenGroup
+// open them, and Choice.Open opens what it chose.
+func TestChoose(t *testing.T) {
+	ch, err := wgpu.Choose(wgpu.Options{Backend: "CPU"})
+	require.NoError(t, err)
+	require.True(t, ch.CPU)
+	require.Empty(t, ch.Adapters)
+	require.False(t, ch.Software())
+	g, err := ch.Open()
+	require.NoError(t, err)
+	require.Equal(t, []*wgpu.Context{nil}, g.Contexts())
+	require.NoError(t, g.Close())
+
+	b := gputest.Backends()[0]
+	ch, err = wgpu.Choose(wgpu.Options{Backend: b})
+	require.NoError(t, err)
+	want, err := wgpu.ChosenAdapter(wgpu.Options{Backend: b})
+	require.NoError(t, err)
+	require.False(t, ch.CPU)
+	require.Equal(t, []wgpu.AdapterInfo{want}, ch.Adapters, "one adapter: Open's")
+	require.Equal(t, want.Type == "cpu", ch.Software())
+	g, err = ch.Open()
+	require.NoError(t, err)
+	require.Equal(t, 1, g.Len())
+	require.Equal(t, want.Name, g.Contexts()[0].Info().Name)
+	require.NoError(t, g.Close())
+
+	infos, err := wgpu.Adapters(wgpu.Options{Backend: b})
+	require.NoError(t, err)
+	_, err = wgpu.Choose(wgpu.Options{Backend: b, Devices: "0"})
+	require.ErrorContains(t, err, "a count must be at least 1")
+	ch, err = wgpu.Choose(wgpu.Options{Backend: b, Devices: "all"})
+	require.NoError(t, err)
+	require.NotEmpty(t, ch.Adapters)
+	for _, a := range ch.Adapters {
+		require.Equal(t, b, a.Backend)
+		require.Equal(t, len(infos) == 1 || a.Type != "cpu", true, "all: the GPUs, or the one software adapter")
+	}
+
+	_, err = wgpu.Choose(wgpu.Options{Backend: "bogus"})
+	require.ErrorContains(t, err, `unknown backend "bogus"`)
+	_, err = wgpu.Choose(wgpu.Options{Backend: b, Adapter: "no such adapter"})
+	require.ErrorIs(t, err, wgpu.ErrNoAdapter)
+	_, err = wgpu.Choice{}.Open()
+	require.ErrorContains(t, err, "make it with Choose")
+}
