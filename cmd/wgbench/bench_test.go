@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/registry"
 )
 
 // requireSVG checks that path is a well-formed XML document whose root
@@ -131,4 +132,21 @@ func TestBenchBadInput(t *testing.T) {
 	}
 	_, err := os.Stat(filepath.Join(dir, "x.md"))
 	require.True(t, os.IsNotExist(err), "a failed plot must not write its output")
+}
+
+// TestBenchSuitesHashes checks that the element-hash suites name hashes
+// of the registry, and that every Goldilocks hash of the registry has a
+// command of its name.
+func TestBenchSuitesHashes(t *testing.T) {
+	for _, h := range []benchHash{rescueBench, rpoBench, poseidon2Bench} {
+		require.NotNil(t, h.Batch, "a suite names a hash the registry does not list as Goldilocks")
+		require.NotEmpty(t, h.Variants(), h.Name)
+	}
+	cmds := map[string]bool{}
+	for _, c := range newElementHashCmds(&globals{}) {
+		cmds[c.Name()] = true
+	}
+	for _, h := range registry.Of(registry.Goldilocks) {
+		require.True(t, cmds[h.Name], "no command for %s", h.Name)
+	}
 }
