@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
@@ -41,6 +43,57 @@ func (h benchHash) mergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint
 // hashMany is HashElementsMany on the default kernels.
 func (h benchHash) hashMany(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
 	return h.Batch.HashElementsMany(ctx, dst, els, m, batch.Options{Timing: t})
+}
+
+// elementHashSuites returns a suite for every Goldilocks hash of the
+// registry, named after it: its own where ownElementSuites has one, else
+// the shared table and every kernel variant at the largest size.
+func elementHashSuites() []suite {
+	own := ownElementSuites()
+	var suites []suite
+	for _, h := range registry.Of(registry.Goldilocks) {
+		s, ok := own[h.Name]
+		if !ok {
+			s = benchHash{h}.defaultSuite()
+		}
+		suites = append(suites, s)
+	}
+	return suites
+}
+
+// ownElementSuites are the suites that measure more than the default one
+// (published figures beside, another hash against), by hash.
+func ownElementSuites() map[string]suite {
+	return map[string]suite{
+		"poseidon2": {name: "poseidon2", about: "Poseidon2 (Plonky3, Goldilocks, width 12) merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²", run: benchPoseidon2},
+		"rescue":    {name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue},
+		"rpo":       {name: "rpo", about: "RPO256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; against Rp64_256 at 4096²", run: benchRPO},
+	}
+}
+
+// defaultSuite is the suite of a hash without one of its own: the shared
+// table, with the CPU backend beside, and every kernel variant at the
+// largest size.
+func (h benchHash) defaultSuite() suite {
+	seed := fnv.New64a()
+	seed.Write([]byte(h.Name))
+	return suite{name: h.Name,
+		about: h.Title + " merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²",
+		run: func(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
+			return h.suite(ctx, cfg, elementSuite{
+				seed:      seed.Sum64(),
+				cpuColumn: "CPU merges/s",
+				notes: func(cpu float64) []string {
+					return []string{
+						fmt.Sprintf("hash_elements rows hash inputs of %d elements, as many as fit in the merge input's elements.", benchHashElements),
+						fmt.Sprintf("CPU (the CPU backend, plain Go, %d goroutines on this host): %.3g merges/s.", runtime.GOMAXPROCS(0), cpu),
+					}
+				},
+				last: func(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, _ float64) (table, error) {
+					return h.variantTable(ctx, cfg, pairs, dst, side)
+				},
+			})
+		}}
 }
 
 // elementSuite is what one suite of a benchHash adds to the table that

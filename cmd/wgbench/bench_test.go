@@ -149,4 +149,21 @@ func TestBenchSuitesHashes(t *testing.T) {
 	for _, h := range registry.Of(registry.Goldilocks) {
 		require.True(t, cmds[h.Name], "no command for %s", h.Name)
 	}
+	for name := range ownElementSuites() {
+		h, err := registry.Lookup(name)
+		require.NoError(t, err)
+		require.NotNil(t, h.Batch, "a suite of its own for %s, which is no Goldilocks hash", name)
+	}
+}
+
+// TestBenchDefaultElementSuite runs the suite that a Goldilocks hash
+// without one of its own gets, on Rescue, with --quick on the CPU backend.
+func TestBenchDefaultElementSuite(t *testing.T) {
+	s := benchHashOf("rescue").defaultSuite()
+	require.Equal(t, "rescue", s.name)
+	tables, err := s.run(nil, newBenchConfig(true, 1))
+	require.NoError(t, err)
+	require.Len(t, tables, 2)
+	require.Len(t, tables[0].Rows, 2, "--quick measures 64² and 128²")
+	require.Len(t, tables[1].Rows, len(benchHashOf("rescue").Variants()))
 }
