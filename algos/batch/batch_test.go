@@ -82,6 +82,10 @@ func TestSpecShapes(t *testing.T) {
 	none := New(Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{Name: "none", Modulus: p})
 	_, err := none.NewBatcher(nil, Options{})
 	require.ErrorContains(t, err, "none: no kernel variant given")
+	var zero Goldilocks
+	require.EqualError(t, zero.MergeMany(nil, nil, nil, Options{}), "batch: a Family must come from batch.New")
+	require.EqualError(t, zero.HashElementsMany(nil, nil, nil, 1, Options{}), "batch: a Family must come from batch.New")
+	require.EqualError(t, zero.PermuteManyOn(nil, nil, Options{}), "batch: a Family must come from batch.New")
 }
 
 // TestRegistered checks that New registers every variant, each a Family

@@ -29,8 +29,8 @@ type Batcher[E Element, D, P, S any] struct {
 // (once per Context); ctx may be nil, the CPU backend. opts.Timing, when
 // not nil, receives each call's timing.
 func (f *Family[E, D, P, S]) NewBatcher(ctx *wgpu.Context, opts Options) (*Batcher[E, D, P, S], error) {
-	if f.err != nil {
-		return nil, f.err
+	if err := f.invalid(); err != nil {
+		return nil, err
 	}
 	b := &Batcher[E, D, P, S]{ctx: ctx, f: f, timing: opts.Timing}
 	if ctx == nil {

@@ -18,8 +18,8 @@ func firstNonCanonical[E Element](els []E, p uint64) int {
 // pairs of different lengths, or an element not below the modulus (named
 // by pair and element).
 func (f *Family[E, D, P, S]) CheckMerge(dst []D, pairs []P) error {
-	if f.err != nil {
-		return f.err
+	if err := f.invalid(); err != nil {
+		return err
 	}
 	if len(dst) != len(pairs) {
 		return fmt.Errorf("%s: merge: %d destination digests for %d pairs: they must be equal", f.spec.Name, len(dst), len(pairs))
@@ -37,10 +37,11 @@ func (f *Family[E, D, P, S]) CheckMerge(dst []D, pairs []P) error {
 // elements, or an element not below the modulus (named by input and
 // element).
 func (f *Family[E, D, P, S]) CheckHash(dst []D, inputs []E, m int) error {
+	if err := f.invalid(); err != nil {
+		return err
+	}
 	name, maxM := f.spec.Name, f.spec.MaxElements
 	switch {
-	case f.err != nil:
-		return f.err
 	case maxM > 0 && (m < 0 || m > maxM):
 		return fmt.Errorf("%s: hash: %d elements per input: must be 0 to %d", name, m, maxM)
 	case m < 0:
@@ -62,8 +63,8 @@ func (f *Family[E, D, P, S]) CheckHash(dst []D, inputs []E, m int) error {
 // CheckPermute returns the error of a permutation batch with an element
 // not below the modulus (named by state and element).
 func (f *Family[E, D, P, S]) CheckPermute(states []S) error {
-	if f.err != nil {
-		return f.err
+	if err := f.invalid(); err != nil {
+		return err
 	}
 	els := flat[E](states)
 	if i := firstNonCanonical(els, f.spec.Modulus); i >= 0 {

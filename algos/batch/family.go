@@ -157,7 +157,21 @@ func New[E Element, D, P, S any](s Spec[E, D, P, S]) *Family[E, D, P, S] {
 }
 
 // Name returns the hash's name, which starts its errors: "rescue".
-func (f *Family[E, D, P, S]) Name() string { return f.spec.Name }
+func (f *Family[E, D, P, S]) Name() string {
+	if f.spec == nil {
+		return ""
+	}
+	return f.spec.Name
+}
+
+// invalid returns the error of a Family that cannot run: one not from New,
+// or from a Spec whose types do not fit together.
+func (f *Family[E, D, P, S]) invalid() error {
+	if f.spec == nil {
+		return errors.New("batch: a Family must come from batch.New")
+	}
+	return f.err
+}
 
 // Options tune one call of the batch functions; the zero value reports no
 // timing.
@@ -248,7 +262,7 @@ func (f *Family[E, D, P, S]) PermuteManyOn(g *wgpu.Group, states []S, opts Optio
 // (Timing.Parallel) to opts.Timing.
 func (f *Family[E, D, P, S]) onGroup(g *wgpu.Group, n int, opts Options, fn func(b *Batcher[E, D, P, S], lo, hi int) error) error {
 	if g == nil {
-		return errors.New(f.spec.Name + ": no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+		return errors.New(f.Name() + ": no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
 	}
 	var mu sync.Mutex
 	var total wgpu.Timing

@@ -279,11 +279,12 @@ func elementFamily(h registry.Hash) Family {
 	fam := Family{Name: h.Name, Run: func(ctx *wgpu.Context) ([]Output, error) {
 		in := newElementInputs(elementSeed(h))
 		var outs []Output
-		for _, v := range variantsOn(ctx, h.Variants()) {
+		variants := h.Variants()
+		if ctx == nil {
+			variants = variants[:1] // the CPU backend runs the default alone
+		}
+		for _, v := range variants {
 			name := variantName(ctx, v)
-			if v == "" {
-				v = h.Variants()[0]
-			}
 			f, err := h.Variant(v)
 			if err != nil {
 				return nil, err
