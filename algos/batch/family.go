@@ -6,11 +6,11 @@
 // type parameters, [4]uint64, [8]uint64 and [12]uint64 for the Goldilocks
 // hashes (Goldilocks), [8]uint32 and [16]uint32 for a 31-bit field.
 //
-// A hash package exports its Family (rescue.Hash, rpo.Hash,
-// poseidon2.Hash), built by New from a Spec: its name, its Go functions
+// A hash package exports its Family (rescue.Batch, rpo.Batch,
+// poseidon2.Batch), built by New from a Spec: its name, its Go functions
 // (the CPU path, and the oracle of its tests) and its kernels. Users call
 //
-//	err := rescue.Hash.MergeMany(ctx, dst, pairs, batch.Options{})
+//	err := rescue.Batch.MergeMany(ctx, dst, pairs, batch.Options{})
 //
 // Every input is checked before anything is uploaded: an element not
 // below the field's modulus is named by its item and place.
