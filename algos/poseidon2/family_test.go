@@ -5,21 +5,14 @@ import (
 	"testing"
 
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
-	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // family is Poseidon2 as the shared tests of package hashtest see it.
-var family = hashtest.API[Variant, Options, *Batcher]{
-	Options:      func(v Variant, t *wgpu.Timing) Options { return Options{Variant: v, Timing: t} },
-	ParseVariant: ParseVariant, NewBatcher: NewBatcher,
-	MergeMany: MergeMany, HashElementsMany: HashElementsMany, PermuteMany: PermuteMany,
-	MergeManyOn: MergeManyOn, HashElementsManyOn: HashElementsManyOn, PermuteManyOn: PermuteManyOn,
-}.Family(hashtest.Family{
-	Name: "poseidon2", Stream: 0x9053_1d02, Variants: VariantNames(), MaxElements: maxBatchElements,
-	HashLengths: []int{1, 7, 8, 9, 16, 17, 25}, LargeMerges: 100_001, LeakVariants: []int{int(MulDiag)},
+var family = hashtest.Of(hashtest.Family{
+	Stream: 0x9053_1d02, MaxElements: maxBatchElements,
+	HashLengths: []int{1, 7, 8, 9, 16, 17, 25}, LargeMerges: 100_001, LeakVariants: []string{"muldiag"},
 	Merge: Merge, HashElements: HashElements, Permute: Permute,
-	Guard: func(b hashtest.Batcher) { b.(*Batcher).b.Guard = true },
-})
+}, Batch)
 
 // randElements and newRand draw the tests' inputs (see package hashtest).
 var randElements = hashtest.RandElements

@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/impl"
 )
 
 // FuzzGPUMatchesReference reads data as little-endian uint64 elements and
@@ -36,6 +38,8 @@ func FuzzGPUMatchesReference(f *testing.F) {
 	seed([]uint64{^uint64(0)}, 1)
 	seed(nil, 5)
 	ctx := gputest.Context(f, gputest.Backends()[0])
+	muldiag, err := impl.Select[*batch.Goldilocks]("poseidon2", "muldiag")
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte, m uint8) {
 		els := make([]uint64, len(data)/8)
 		for i := range els {
@@ -45,8 +49,8 @@ func FuzzGPUMatchesReference(f *testing.F) {
 		k := len(els) / mm
 		in := els[:k*mm]
 		gpu, cpu := make([][4]uint64, k), make([][4]uint64, k)
-		errG := HashElementsMany(ctx, gpu, in, mm, Options{})
-		errC := HashElementsMany(nil, cpu, in, mm, Options{})
+		errG := Batch.HashElementsMany(ctx, gpu, in, mm, batch.Options{})
+		errC := Batch.HashElementsMany(nil, cpu, in, mm, batch.Options{})
 		same(t, errC, errG)
 		if errC == nil {
 			for i := range cpu {
@@ -60,8 +64,8 @@ func FuzzGPUMatchesReference(f *testing.F) {
 			pairs[i] = [8]uint64(els[8*i:])
 		}
 		gpu, cpu = make([][4]uint64, len(pairs)), make([][4]uint64, len(pairs))
-		errG = MergeMany(ctx, gpu, pairs, Options{Variant: MulDiag})
-		errC = MergeMany(nil, cpu, pairs, Options{})
+		errG = muldiag.MergeMany(ctx, gpu, pairs, batch.Options{})
+		errC = Batch.MergeMany(nil, cpu, pairs, batch.Options{})
 		same(t, errC, errG)
 		if errC == nil {
 			require.Equal(t, cpu, gpu, "merge")
@@ -73,8 +77,8 @@ func FuzzGPUMatchesReference(f *testing.F) {
 		}
 		want := make([][12]uint64, len(states))
 		copy(want, states)
-		errG = PermuteMany(ctx, states, Options{})
-		errC = PermuteMany(nil, want, Options{})
+		errG = Batch.PermuteMany(ctx, states, batch.Options{})
+		errC = Batch.PermuteMany(nil, want, batch.Options{})
 		same(t, errC, errG)
 		if errC == nil {
 			require.Equal(t, want, states, "permute")

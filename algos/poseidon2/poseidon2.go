@@ -13,7 +13,7 @@
 //     state[0..4]; no padding.
 //
 // Beside the plain-Go reference (Permute, Merge, HashElements) are batch
-// functions that give the same answers (MergeMany, HashElementsMany,
+// functions that give the same answers (Batch: MergeMany, HashElementsMany,
 // PermuteMany, and a resident Batcher): GPU kernels on a wgpu.Context, a
 // faster twin of the reference on all cores on a nil one; the *On functions
 // split a batch over the devices of a wgpu.Group; MerkleMerge is the hash

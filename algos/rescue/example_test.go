@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
@@ -13,7 +14,7 @@ import (
 // The README's Group example: a Merkle root and a batch of Rescue merges
 // split over the members of g. Here g is two CPU members (nil Contexts);
 // wgpu.OpenGroup gives every GPU of the machine, with the same results.
-func ExampleMergeManyOn() {
+func Example_group() {
 	g, err := wgpu.NewGroup(nil, nil)
 	if err != nil {
 		log.Fatal(err)
@@ -29,7 +30,7 @@ func ExampleMergeManyOn() {
 		log.Fatal(err)
 	}
 	merged := make([][4]uint64, len(pairs)) // a Rescue digest is 4 Goldilocks elements, not 32 bytes
-	err = rescue.MergeManyOn(g, merged, pairs, rescue.Options{})
+	err = rescue.Batch.MergeManyOn(g, merged, pairs, batch.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

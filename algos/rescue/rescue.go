@@ -1,7 +1,7 @@
 // Package rescue is the Rescue Prime hash Rp64_256 of winterfell (Goldilocks
 // field, 12-element state, 7 rounds, 256-bit digest): a plain-Go reference
 // on native uint64 (Permute, Merge, HashElements) and batch functions that
-// give the same answers (MergeMany, HashElementsMany, PermuteMany, and a
+// give the same answers (Batch: MergeMany, HashElementsMany, PermuteMany, and a
 // resident Batcher): GPU kernels on a wgpu.Context, the reference on all
 // cores on a nil one.
 //

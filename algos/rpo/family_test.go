@@ -5,32 +5,19 @@ import (
 	"testing"
 
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
-	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // family is RPO256 as the shared tests of package hashtest see it.
-var family = hashtest.API[Variant, Options, *Batcher]{
-	Options:      func(v Variant, t *wgpu.Timing) Options { return Options{Variant: v, Timing: t} },
-	ParseVariant: ParseVariant, NewBatcher: NewBatcher,
-	MergeMany: MergeMany, HashElementsMany: HashElementsMany, PermuteMany: PermuteMany,
-	MergeManyOn: MergeManyOn, HashElementsManyOn: HashElementsManyOn, PermuteManyOn: PermuteManyOn,
-}.Family(hashtest.Family{
-	Name: "rpo", Stream: 0x4290, Variants: VariantNames(), MaxElements: 0,
-	HashLengths: []int{1, 7, 8, 9, 15, 17}, LargeMerges: 50_001, LeakVariants: nil,
+var family = hashtest.Of(hashtest.Family{
+	Stream: 0x4290, MaxElements: 0,
+	HashLengths: []int{1, 7, 8, 9, 15, 17}, LargeMerges: 50_001,
 	Merge: Merge, HashElements: HashElements, Permute: Permute,
-	Guard: func(b hashtest.Batcher) { b.(*Batcher).b.Guard = true },
-})
+}, Batch)
 
 // randElements and newRand draw the tests' inputs (see package hashtest).
 var randElements = hashtest.RandElements
 
 func newRand(t testing.TB) *rand.Rand { return hashtest.NewRand(t, family.Stream) }
-
-// forEachImpl runs fn on the CPU backend and every variant on every GPU
-// backend, under the device's and small limits (Family.ForEachImpl).
-func forEachImpl(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context, opts Options)) {
-	family.ForEachImpl(t, func(t *testing.T, ctx *wgpu.Context, v int) { fn(t, ctx, Options{Variant: Variant(v)}) })
-}
 
 // TestFamily runs the tests every Goldilocks hash family shares.
 func TestFamily(t *testing.T) { hashtest.Run(t, family) }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/u64emu"
 )
@@ -45,7 +46,7 @@ func FuzzGPU(f *testing.F) {
 			k := len(els) / m
 			in := els[:k*m]
 			dst := make([][4]uint64, k)
-			if err := HashElementsMany(ctx, dst, in, m, Options{}); err != nil {
+			if err := Batch.HashElementsMany(ctx, dst, in, m, batch.Options{}); err != nil {
 				t.Fatalf("hash %d inputs of %d: %v", k, m, err)
 			}
 			for i := range dst {
@@ -59,7 +60,7 @@ func FuzzGPU(f *testing.F) {
 			pairs[i] = [8]uint64(els[8*i:])
 		}
 		dst := make([][4]uint64, len(pairs))
-		if err := MergeMany(ctx, dst, pairs, Options{}); err != nil {
+		if err := Batch.MergeMany(ctx, dst, pairs, batch.Options{}); err != nil {
 			t.Fatalf("merge %d pairs: %v", len(pairs), err)
 		}
 		for i := range dst {
@@ -75,7 +76,7 @@ func FuzzGPU(f *testing.F) {
 		for i := range want {
 			Permute(&want[i])
 		}
-		if err := PermuteMany(ctx, states, Options{}); err != nil {
+		if err := Batch.PermuteMany(ctx, states, batch.Options{}); err != nil {
 			t.Fatalf("permute %d states: %v", len(states), err)
 		}
 		for i := range states {

@@ -36,11 +36,11 @@ func TestImplementationsMatchReference(t *testing.T) {
 func TestHashElementsLengths(t *testing.T) {
 	rng := newRand(t)
 	const k = 5
-	forEachImpl(t, func(t *testing.T, ctx *wgpu.Context, opts Options) {
+	family.ForEachImpl(t, func(t *testing.T, ctx *wgpu.Context, v int) {
 		for m := 1; m <= 41; m++ {
 			in := randElements(rng, k*m)
 			dst := make([][4]uint64, k)
-			require.NoError(t, HashElementsMany(ctx, dst, in, m, opts))
+			require.NoError(t, family.HashElementsMany(ctx, dst, in, m, v, nil))
 			for i := range dst {
 				require.Equal(t, HashElements(in[i*m:(i+1)*m]), dst[i], "m=%d input %d", m, i)
 			}
@@ -48,9 +48,8 @@ func TestHashElementsLengths(t *testing.T) {
 	})
 }
 
-// TestVariantNames checks the variants' names and default (the rest of
-// the naming: TestFamily/ParseVariant).
+// TestVariantNames checks the registered variants' names, the default
+// first (the rest of the registry: TestFamily/Variants).
 func TestVariantNames(t *testing.T) {
-	require.Equal(t, Fast, Variant(0), "the zero value is the default")
-	require.Equal(t, []string{"fast"}, VariantNames())
+	require.Equal(t, []string{"fast"}, family.Variants)
 }

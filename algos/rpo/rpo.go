@@ -2,7 +2,7 @@
 // (Rpo256: Goldilocks field, 12-element state, 7 rounds, 256-bit digest):
 // a plain-Go reference on native uint64 (Permute, Merge, HashElements,
 // Hash of bytes) and batch functions that give the same answers
-// (MergeMany, HashElementsMany, PermuteMany, and a resident Batcher): GPU
+// (Batch: MergeMany, HashElementsMany, PermuteMany, and a resident Batcher): GPU
 // kernels on a wgpu.Context, the reference on all cores on a nil one.
 // MerkleMerge makes it a merge of package merkle's trees.
 //

@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
@@ -154,7 +155,7 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 		case "rescue":
 			pairs := make([][8]uint64, 4096*4096)
 			dst := make([][4]uint64, len(pairs))
-			m.run("rescue.MergeMany, 4096² pairs", func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{}) })
+			m.run("rescue.MergeMany, 4096² pairs", func() error { return rescue.Batch.MergeMany(ctx, dst, pairs, batch.Options{}) })
 		case "group":
 			// Two members on one GPU: the splits' cost where no second
 			// GPU can share the work.
@@ -170,8 +171,8 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 			m.run("merkle.RootOn, 2 members on 1 GPU", func() error { _, err := merkle.RootOn(g, leaves, blake3.MerkleMerge{}, merkle.Options{}); return err })
 			pairs := make([][8]uint64, 1<<22)
 			dst := make([][4]uint64, len(pairs))
-			m.run("rescue.MergeMany, 2^22 pairs, 1 Context", func() error { return rescue.MergeMany(ctx, dst, pairs, rescue.Options{}) })
-			m.run("rescue.MergeManyOn, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.MergeManyOn(g, dst, pairs, rescue.Options{}) })
+			m.run("rescue.MergeMany, 2^22 pairs, 1 Context", func() error { return rescue.Batch.MergeMany(ctx, dst, pairs, batch.Options{}) })
+			m.run("rescue.MergeManyOn, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.Batch.MergeManyOn(g, dst, pairs, batch.Options{}) })
 		default:
 			return fmt.Errorf("unknown measurement %q", w)
 		}
@@ -442,7 +443,7 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 		var t wgpu.Timing
 		m := measurer{reps: reps}
 		m.run(fmt.Sprintf("rescue.MergeManyOn %d pairs on %d device(s)", pairs, k), func() error {
-			return rescue.MergeManyOn(sub, dst, pairData, rescue.Options{Timing: &t})
+			return rescue.Batch.MergeManyOn(sub, dst, pairData, batch.Options{Timing: &t})
 		})
 		fmt.Printf("    kernels of the last call: %.2f ms (slowest device)\n", ms(t.Elapsed()))
 		m.run(fmt.Sprintf("merkle.RootOn %d Rescue leaves on %d device(s)", leaves, k), func() error {

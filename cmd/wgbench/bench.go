@@ -32,15 +32,12 @@ type suite struct {
 
 // benchSuites lists the suites in the order 'bench all' runs them.
 func benchSuites() []suite {
-	return []suite{
+	return append([]suite{
 		{name: "blake3", about: "BLAKE3 of 64 MiB to 1 GiB: kernel, transfers, end to end", run: benchBLAKE3},
 		{name: "transfer", about: "host-device bandwidth through the staging ring", run: benchTransfer},
 		{name: "eigen", about: "dominant eigenpair: row-sum and max kernels, the whole method on Hilbert matrices", run: benchEigen},
 		{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle},
-		{name: "poseidon2", about: "Poseidon2 (Plonky3, Goldilocks, width 12) merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²", run: benchPoseidon2},
-		{name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue},
-		{name: "rpo", about: "RPO256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; against Rp64_256 at 4096²", run: benchRPO},
-	}
+	}, elementHashSuites()...)
 }
 
 // benchConfig is what one bench run measures with.

@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -14,19 +18,82 @@ import (
 // permutations per input.
 const benchHashElements = 12
 
-// benchHash is a hash of Goldilocks elements as the rescue, rpo and
-// poseidon2 suites measure it: its batch functions and its reference.
+// benchHash is a Goldilocks hash of the registry as the rescue, rpo and
+// poseidon2 suites measure it.
 type benchHash struct {
-	name  string // starts errors and steps: "rescue"
-	title string // starts tables' titles: "Rescue Prime Rp64_256"
-	// variants names the kernel variants, the default first.
-	variants []string
-	// mergeMany is the package's MergeMany with variants[v]; hashMany its
-	// HashElementsMany with the default variant.
-	mergeMany    func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error
-	hashMany     func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error
-	merge        func(a, b [4]uint64) [4]uint64
-	hashElements func(els []uint64) [4]uint64
+	registry.Hash
+}
+
+// benchHashOf returns the registry's hash named name; the suites name
+// only hashes the registry lists, which TestBenchSuitesHashes checks.
+func benchHashOf(name string) benchHash {
+	h, _ := registry.Lookup(name)
+	return benchHash{h}
+}
+
+// mergeMany is MergeMany on the v-th kernel variant.
+func (h benchHash) mergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
+	f, err := h.Variant(h.Variants()[v])
+	if err != nil {
+		return err
+	}
+	return f.MergeMany(ctx, dst, pairs, batch.Options{Timing: t})
+}
+
+// hashMany is HashElementsMany on the default kernels.
+func (h benchHash) hashMany(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
+	return h.Batch.HashElementsMany(ctx, dst, els, m, batch.Options{Timing: t})
+}
+
+// elementHashSuites returns a suite for every Goldilocks hash of the
+// registry, named after it: its own where ownElementSuites has one, else
+// the shared table and every kernel variant at the largest size.
+func elementHashSuites() []suite {
+	own := ownElementSuites()
+	var suites []suite
+	for _, h := range registry.Of(registry.Goldilocks) {
+		s, ok := own[h.Name]
+		if !ok {
+			s = benchHash{h}.defaultSuite()
+		}
+		suites = append(suites, s)
+	}
+	return suites
+}
+
+// ownElementSuites are the suites that measure more than the default one
+// (published figures beside, another hash against), by hash.
+func ownElementSuites() map[string]suite {
+	return map[string]suite{
+		"poseidon2": {name: "poseidon2", about: "Poseidon2 (Plonky3, Goldilocks, width 12) merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²", run: benchPoseidon2},
+		"rescue":    {name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue},
+		"rpo":       {name: "rpo", about: "RPO256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; against Rp64_256 at 4096²", run: benchRPO},
+	}
+}
+
+// defaultSuite is the suite of a hash without one of its own: the shared
+// table, with the CPU backend beside, and every kernel variant at the
+// largest size.
+func (h benchHash) defaultSuite() suite {
+	seed := fnv.New64a()
+	seed.Write([]byte(h.Name))
+	return suite{name: h.Name,
+		about: h.Title + " merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²",
+		run: func(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
+			return h.suite(ctx, cfg, elementSuite{
+				seed:      seed.Sum64(),
+				cpuColumn: "CPU merges/s",
+				notes: func(cpu float64) []string {
+					return []string{
+						fmt.Sprintf("hash_elements rows hash inputs of %d elements, as many as fit in the merge input's elements.", benchHashElements),
+						fmt.Sprintf("CPU (the CPU backend, plain Go, %d goroutines on this host): %.3g merges/s.", runtime.GOMAXPROCS(0), cpu),
+					}
+				},
+				last: func(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, _ float64) (table, error) {
+					return h.variantTable(ctx, cfg, pairs, dst, side)
+				},
+			})
+		}}
 }
 
 // elementSuite is what one suite of a benchHash adds to the table that
@@ -57,7 +124,7 @@ func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([
 		sides = []int{64, 128}
 	}
 	rng := rand.New(rand.NewPCG(7, s.seed))
-	t := table{Title: h.title + ": merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
+	t := table{Title: h.Title + ": merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
 		Columns: append(append([]string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", benchHashElements), "hash_elements/s (end to end)"},
 			s.extraColumns...), s.cpuColumn+" ("+hostCPU()+")", "kernel vs CPU", "checked")}
 	cpu, err := h.cpuRate(1 << 16)
@@ -78,12 +145,12 @@ func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([
 		if err != nil {
 			return nil, err
 		}
-		cfg.step(fmt.Sprintf("%s merge %d", h.name, n))
+		cfg.step(fmt.Sprintf("%s merge %d", h.Name, n))
 		hn, hashKernel, hashE2E, err := h.hashes(ctx, cfg, pairs)
 		if err != nil {
 			return nil, err
 		}
-		cfg.step(fmt.Sprintf("%s hash %d", h.name, hn))
+		cfg.step(fmt.Sprintf("%s hash %d", h.Name, hn))
 		rate := float64(n) / mergeKernel.Seconds()
 		row := []string{fmt.Sprintf("%d² = %d", side, n),
 			fmt.Sprintf("%.2f", float64(mergeKernel.Nanoseconds())/float64(n)),
@@ -112,7 +179,7 @@ func (h benchHash) merges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, 
 		return 0, 0, err
 	}
 	if _, err := h.checkMerges(dst, pairs); err != nil {
-		return 0, 0, fmt.Errorf("%s merge %d: %w", h.name, len(pairs), err)
+		return 0, 0, fmt.Errorf("%s merge %d: %w", h.Name, len(pairs), err)
 	}
 	var tm wgpu.Timing
 	merge := func() error { return h.mergeMany(ctx, dst, pairs, 0, &tm) }
@@ -128,7 +195,7 @@ func (h benchHash) merges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, 
 func (h benchHash) checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) {
 	step := max(1, len(pairs)/4096)
 	for i := 0; i < len(pairs); i += step {
-		if dst[i] != h.merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
+		if dst[i] != h.Reference.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
 			return 0, fmt.Errorf("pair %d differs from the CPU reference", i)
 		}
 	}
@@ -156,8 +223,8 @@ func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64
 	if e2e, err = cfg.wallTime(hash); err != nil {
 		return 0, 0, 0, err
 	}
-	if hdst[hn-1] != h.hashElements(els[(hn-1)*m:]) {
-		return 0, 0, 0, fmt.Errorf("%s hash %d: last input differs from the CPU reference", h.name, hn)
+	if hdst[hn-1] != h.Reference.HashElements(els[(hn-1)*m:]) {
+		return 0, 0, 0, fmt.Errorf("%s hash %d: last input differs from the CPU reference", h.Name, hn)
 	}
 	return hn, kernel, e2e, nil
 }
@@ -167,25 +234,26 @@ func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64
 // note on the timings.
 func (h benchHash) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, notes ...string) (table, error) {
 	n := len(pairs)
-	t := table{Title: fmt.Sprintf("%s: merge kernel variants at %d² inputs", h.title, side),
-		Columns: []string{"variant", "kernel ms", "merge ns (kernel)", "merges/s (kernel)", "vs " + h.variants[0], "checked"}}
+	variants := h.Variants()
+	t := table{Title: fmt.Sprintf("%s: merge kernel variants at %d² inputs", h.Title, side),
+		Columns: []string{"variant", "kernel ms", "merge ns (kernel)", "merges/s (kernel)", "vs " + variants[0], "checked"}}
 	var fast float64
-	for v, name := range h.variants {
+	for v, name := range variants {
 		clear(dst)
 		var tm wgpu.Timing
 		merge := func() error { return h.mergeMany(ctx, dst, pairs, v, &tm) }
 		if err := merge(); err != nil {
-			return t, fmt.Errorf("%s variant %s: %w", h.name, name, err)
+			return t, fmt.Errorf("%s variant %s: %w", h.Name, name, err)
 		}
 		checked, err := h.checkMerges(dst, pairs)
 		if err != nil {
-			return t, fmt.Errorf("%s variant %s: %w", h.name, name, err)
+			return t, fmt.Errorf("%s variant %s: %w", h.Name, name, err)
 		}
 		mk, err := cfg.gpuTime(&tm, merge)
 		if err != nil {
-			return t, fmt.Errorf("%s variant %s: %w", h.name, name, err)
+			return t, fmt.Errorf("%s variant %s: %w", h.Name, name, err)
 		}
-		cfg.step(fmt.Sprintf("%s variant %s", h.name, name))
+		cfg.step(fmt.Sprintf("%s variant %s", h.Name, name))
 		rate := float64(n) / mk.Seconds()
 		if v == 0 {
 			fast = rate

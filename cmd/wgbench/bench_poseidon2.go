@@ -4,24 +4,11 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// poseidon2Bench is Poseidon2 as the suite measures it.
-var poseidon2Bench = benchHash{
-	name:     "poseidon2",
-	title:    "Poseidon2 (Goldilocks, width 12)",
-	variants: poseidon2.VariantNames(),
-	mergeMany: func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
-		return poseidon2.MergeMany(ctx, dst, pairs, poseidon2.Options{Variant: poseidon2.Variants[v], Timing: t})
-	},
-	hashMany: func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
-		return poseidon2.HashElementsMany(ctx, dst, els, m, poseidon2.Options{Timing: t})
-	},
-	merge:        poseidon2.Merge,
-	hashElements: poseidon2.HashElements,
-}
+// poseidon2Bench is Poseidon2 as the suites measure it.
+var poseidon2Bench = benchHashOf("poseidon2")
 
 // benchPoseidon2 is the poseidon2 suite: merges and hash_elements per
 // second over the Rescue suite's ladder of sizes, the CPU backend beside

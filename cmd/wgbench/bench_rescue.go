@@ -4,24 +4,11 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // rescueBench is Rp64_256 as the suites measure it.
-var rescueBench = benchHash{
-	name:     "rescue",
-	title:    "Rescue Prime Rp64_256",
-	variants: rescue.VariantNames(),
-	mergeMany: func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
-		return rescue.MergeMany(ctx, dst, pairs, rescue.Options{Variant: rescue.Variants[v], Timing: t})
-	},
-	hashMany: func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
-		return rescue.HashElementsMany(ctx, dst, els, m, rescue.Options{Timing: t})
-	},
-	merge:        rescue.Merge,
-	hashElements: rescue.HashElements,
-}
+var rescueBench = benchHashOf("rescue")
 
 // benchRescue is the rescue suite: the shared table with the published
 // V100 rate beside it, and every kernel variant at the largest size.

@@ -4,24 +4,11 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // rpoBench is RPO256 as the suites measure it.
-var rpoBench = benchHash{
-	name:     "rpo",
-	title:    "RPO256 (miden-crypto Rpo256)",
-	variants: rpo.VariantNames(),
-	mergeMany: func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
-		return rpo.MergeMany(ctx, dst, pairs, rpo.Options{Variant: rpo.Variants[v], Timing: t})
-	},
-	hashMany: func(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
-		return rpo.HashElementsMany(ctx, dst, els, m, rpo.Options{Timing: t})
-	},
-	merge:        rpo.Merge,
-	hashElements: rpo.HashElements,
-}
+var rpoBench = benchHashOf("rpo")
 
 // benchRPO measures RPO256 as benchRescue measures Rp64_256, on the same
 // ladder and inputs, with the CPU reference beside it, and at the largest

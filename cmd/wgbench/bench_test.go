@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/registry"
 )
 
 // requireSVG checks that path is a well-formed XML document whose root
@@ -131,4 +132,38 @@ func TestBenchBadInput(t *testing.T) {
 	}
 	_, err := os.Stat(filepath.Join(dir, "x.md"))
 	require.True(t, os.IsNotExist(err), "a failed plot must not write its output")
+}
+
+// TestBenchSuitesHashes checks that the element-hash suites name hashes
+// of the registry, and that every Goldilocks hash of the registry has a
+// command of its name.
+func TestBenchSuitesHashes(t *testing.T) {
+	for _, h := range []benchHash{rescueBench, rpoBench, poseidon2Bench} {
+		require.NotNil(t, h.Batch, "a suite names a hash the registry does not list as Goldilocks")
+		require.NotEmpty(t, h.Variants(), h.Name)
+	}
+	cmds := map[string]bool{}
+	for _, c := range newElementHashCmds(&globals{}) {
+		cmds[c.Name()] = true
+	}
+	for _, h := range registry.Of(registry.Goldilocks) {
+		require.True(t, cmds[h.Name], "no command for %s", h.Name)
+	}
+	for name := range ownElementSuites() {
+		h, err := registry.Lookup(name)
+		require.NoError(t, err)
+		require.NotNil(t, h.Batch, "a suite of its own for %s, which is no Goldilocks hash", name)
+	}
+}
+
+// TestBenchDefaultElementSuite runs the suite that a Goldilocks hash
+// without one of its own gets, on Rescue, with --quick on the CPU backend.
+func TestBenchDefaultElementSuite(t *testing.T) {
+	s := benchHashOf("rescue").defaultSuite()
+	require.Equal(t, "rescue", s.name)
+	tables, err := s.run(nil, newBenchConfig(true, 1))
+	require.NoError(t, err)
+	require.Len(t, tables, 2)
+	require.Len(t, tables[0].Rows, 2, "--quick measures 64² and 128²")
+	require.Len(t, tables[1].Rows, len(benchHashOf("rescue").Variants()))
 }

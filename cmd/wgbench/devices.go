@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -51,7 +52,8 @@ matches.`,
 				return enc.Encode(infos)
 			}
 			if len(infos) == 0 && g.gpu.CPU() {
-				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, rescue, poseidon2, merkle and eigen run their plain-Go code on %s instead.\n", hostCPU())
+				hashes := strings.Join(registry.Names(registry.Of(registry.Goldilocks)), ", ")
+				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, %s, merkle and eigen run their plain-Go code on %s instead.\n", hashes, hostCPU())
 				return err
 			}
 			if len(infos) == 0 {

@@ -7,41 +7,42 @@ import (
 	"unsafe"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/internal/registry"
 )
 
-// elementHash is a hash of Goldilocks field elements with 4-element
-// digests as the commands 'rescue', 'rpo' and 'poseidon2' run it; V is its
-// package's Variant type.
-type elementHash[V fmt.Stringer] struct {
-	// name is the command's name; its errors start with it.
-	name        string
-	short, long string
-	// variants names every variant, fast the default.
-	variants []string
-	fast     V
-	parse    func(string) (V, error)
-	// mergeOn and hashOn are the package's MergeManyOn and
-	// HashElementsManyOn with the variant v.
-	mergeOn func(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, v V) error
-	hashOn  func(g *wgpu.Group, dst [][4]uint64, els []uint64, m int, v V) error
+// newElementHashCmds builds the command of every Goldilocks hash of the
+// registry, named after it, with the subcommands merge and hash.
+func newElementHashCmds(g *globals) []*cobra.Command {
+	var cmds []*cobra.Command
+	for _, h := range registry.Of(registry.Goldilocks) {
+		cmds = append(cmds, newElementHashCmd(g, h))
+	}
+	return cmds
 }
 
 // newElementHashCmd builds the command of h, with its subcommands merge
 // and hash.
-func newElementHashCmd[V fmt.Stringer](g *globals, h elementHash[V]) *cobra.Command {
+func newElementHashCmd(g *globals, h registry.Hash) *cobra.Command {
 	var (
 		inPath, outPath, variant string
 		elements                 int
 	)
 	parent := &cobra.Command{
-		Use:   h.name,
-		Short: h.short,
-		Long:  h.long,
-		Args:  noArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		Use:   h.Name,
+		Short: h.Title + " merges and hash_elements on the GPU",
+		Long: h.Name + " hashes Goldilocks field elements on the GPU with " + h.About + `
+Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
+digests are 4 such elements (32 bytes). Input is validated in full before
+any output is written; --out never holds a partial result (a file is written
+beside it and renamed over it; a link is followed, a device written to).
+--backend cpu computes on all cores instead. --variant runs one of the
+kernel variants kept to be measured against the default (every variant
+gives the same digests).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	merge := &cobra.Command{
 		Use:   "merge --in FILE [--out FILE]",
@@ -57,7 +58,7 @@ func newElementHashCmd[V fmt.Stringer](g *globals, h elementHash[V]) *cobra.Comm
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if elements < 1 || elements > maxElements {
-				return fmt.Errorf("%s hash: --elements is %d: give the number of field elements per record, 1 to %d", h.name, elements, maxElements)
+				return fmt.Errorf("%s hash: --elements is %d: give the number of field elements per record, 1 to %d", h.Name, elements, maxElements)
 			}
 			return elementFileCmd(g, cmd, h, inPath, outPath, variant, elements)
 		},
@@ -65,7 +66,7 @@ func newElementHashCmd[V fmt.Stringer](g *globals, h elementHash[V]) *cobra.Comm
 	for _, c := range []*cobra.Command{merge, hash} {
 		c.Flags().StringVar(&inPath, "in", "", "input file of records (required)")
 		c.Flags().StringVar(&outPath, "out", "", "output file (default: stdout)")
-		c.Flags().StringVar(&variant, "variant", h.fast.String(), "kernel variant, one of "+strings.Join(h.variants, ", "))
+		c.Flags().StringVar(&variant, "variant", h.Variants()[0], "kernel variant, one of "+strings.Join(h.Variants(), ", "))
 		c.MarkFlagRequired("in")
 		parent.AddCommand(c)
 	}
@@ -81,12 +82,12 @@ const maxElements = 1 << 31
 // elementFileCmd hashes the records of inPath (m elements each; m = 8 is
 // a merge of two digests) with h and writes the digests to outPath or
 // stdout.
-func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHash[V], inPath, outPath, variant string, m int) error {
+func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, outPath, variant string, m int) error {
 	name := "hash"
 	if cmd.Name() == "merge" {
 		name = "merge"
 	}
-	v, err := h.parse(variant)
+	v, err := h.Variant(variant)
 	if err != nil {
 		return err
 	}
@@ -97,17 +98,17 @@ func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHas
 	devices := g.openSoon()
 	defer devices.close()
 	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
-		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", h.name, times))
+		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", h.Name, times))
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", h.name, name, err)
+		return fmt.Errorf("%s %s: %w", h.Name, name, err)
 	}
 	rec, err := checked.Mul(8, m)
 	if err != nil {
-		return fmt.Errorf("%s %s: records of %d elements: %w bytes", h.name, name, m, err)
+		return fmt.Errorf("%s %s: records of %d elements: %w bytes", h.Name, name, m, err)
 	}
 	if len(raw)%rec != 0 {
 		return fmt.Errorf("%s %s: %s is %d bytes, not a whole number of %d-byte records: record %d has only %d bytes",
-			h.name, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
+			h.Name, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
 	}
 	k := len(raw) / rec
 	els := make([]uint64, k*m)
@@ -130,9 +131,9 @@ func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHas
 			// MergeMany equals HashElements of the eight elements, on els
 			// viewed as pairs (not a copy).
 			pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), k)
-			err = h.mergeOn(grp, dst, pairs, v)
+			err = v.MergeManyOn(grp, dst, pairs, batch.Options{})
 		} else {
-			err = h.hashOn(grp, dst, els, m, v)
+			err = v.HashElementsManyOn(grp, dst, els, m, batch.Options{})
 		}
 		if err != nil {
 			return err
@@ -149,7 +150,7 @@ func elementFileCmd[V fmt.Stringer](g *globals, cmd *cobra.Command, h elementHas
 		return err
 	}
 	if err := fileout.WriteFile(outPath, out); err != nil {
-		return fmt.Errorf("%s %s: %w", h.name, name, err)
+		return fmt.Errorf("%s %s: %w", h.Name, name, err)
 	}
 	return nil
 }

@@ -167,7 +167,8 @@ a message on standard error.`,
 		// words.
 		return g.gpu.Check()
 	}
-	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newRescueCmd(g), newRPOCmd(g), newPoseidon2Cmd(g), newMerkleCmd(g), newCommitCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
+	root.AddCommand(newElementHashCmds(g)...)
+	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newMerkleCmd(g), newCommitCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g))
 	return root
 }
 

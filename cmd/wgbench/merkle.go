@@ -9,19 +9,20 @@ import (
 	"unsafe"
 
 	"github.com/spf13/cobra"
-	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // merkleHashes lists the merges the merkle commands offer, matched by
 // name.
 func merkleHashes() []merkle.Hash {
-	return []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}, rpo.MerkleMerge{}, poseidon2.MerkleMerge{}}
+	var hs []merkle.Hash
+	for _, h := range registry.Hashes() {
+		hs = append(hs, h.Merkle)
+	}
+	return hs
 }
 
 // parseHash returns the hash of merkleHashes named name (in any case).

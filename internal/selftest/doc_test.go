@@ -9,9 +9,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/algos/rpo"
+	"github.com/wgcompute/wgcompute/internal/registry"
 )
 
 // portabilityDoc is the page whose family table TestDocFamilyTable checks.
@@ -34,15 +32,16 @@ func gpuVariants() map[string][]string {
 	for _, v := range names(eigen.Variants) {
 		eig = append(eig, v, v+"/explicit", v+"/explicit-unfused")
 	}
-	return map[string][]string{
-		"blake3":    append(names(blake3.Variants), "merge"), // MergeMany's one kernel
-		"u64emu":    {"wgsl"},
-		"rescue":    names(rescue.Variants),
-		"rpo":       names(rpo.Variants),
-		"poseidon2": names(poseidon2.Variants),
-		"merkle":    names(merkle.Approaches),
-		"eigen":     eig,
+	vs := map[string][]string{
+		"blake3": append(names(blake3.Variants), "merge"), // MergeMany's one kernel
+		"u64emu": {"wgsl"},
+		"merkle": names(merkle.Approaches),
+		"eigen":  eig,
 	}
+	for _, h := range registry.Of(registry.Goldilocks) {
+		vs[h.Name] = h.Variants()
+	}
+	return vs
 }
 
 // list writes ns as "1, 2 and 3".

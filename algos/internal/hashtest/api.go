@@ -1,71 +1,75 @@
 package hashtest
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// API is a family package's batch functions with their own types: V its
-// Variant, O its Options, B its *Batcher. Family fills a Family's function
-// fields with them.
-type API[V interface {
-	~int
-	String() string
-}, O any, B Batcher] struct {
-	// Options returns the Options of variant v reporting to t.
-	Options      func(v V, t *wgpu.Timing) O
-	ParseVariant func(s string) (V, error)
-	NewBatcher   func(ctx *wgpu.Context, opts O) (B, error)
-
-	MergeMany        func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, opts O) error
-	HashElementsMany func(ctx *wgpu.Context, dst [][4]uint64, inputs []uint64, m int, opts O) error
-	PermuteMany      func(ctx *wgpu.Context, states [][12]uint64, opts O) error
-
-	MergeManyOn        func(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, opts O) error
-	HashElementsManyOn func(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, opts O) error
-	PermuteManyOn      func(g *wgpu.Group, states [][12]uint64, opts O) error
-}
-
-// Family returns f with its variant and batch functions set from a.
-func (a API[V, O, B]) Family(f Family) *Family {
-	o := func(v int, t *wgpu.Timing) O { return a.Options(V(v), t) }
-	f.ParseVariant = func(s string) (int, error) {
-		v, err := a.ParseVariant(s)
-		return int(v), err
+// Of returns f with its name, variants and batch functions set from h and the
+// variants h registered: variant v is the v-th of them, and a value out of
+// range reaches the registry as its decimal name, which it rejects.
+func Of(f Family, h *batch.Goldilocks) *Family {
+	f.Name, f.Variants = h.Name(), impl.List(h.Name())
+	family := func(v int) (*batch.Goldilocks, error) {
+		name := fmt.Sprint(v)
+		if v >= 0 && v < len(f.Variants) {
+			name = f.Variants[v]
+		}
+		return impl.Select[*batch.Goldilocks](h.Name(), name)
 	}
-	f.VariantString = func(v int) string { return V(v).String() }
+	o := func(t *wgpu.Timing) batch.Options { return batch.Options{Timing: t} }
+	f.Select = func(name string) error {
+		_, err := impl.Select[*batch.Goldilocks](h.Name(), name)
+		return err
+	}
 	f.NewBatcher = func(ctx *wgpu.Context, v int, t *wgpu.Timing) (Batcher, error) {
-		b, err := a.NewBatcher(ctx, o(v, t))
+		h, err := family(v)
+		if err != nil {
+			return nil, err
+		}
+		b, err := h.NewBatcher(ctx, o(t))
 		if err != nil {
 			return nil, err
 		}
 		return b, nil
 	}
+	// run runs fn with variant v's Family.
+	run := func(v int, fn func(h *batch.Goldilocks) error) error {
+		h, err := family(v)
+		if err != nil {
+			return err
+		}
+		return fn(h)
+	}
 	f.MergeMany = func(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
-		return a.MergeMany(ctx, dst, pairs, o(v, t))
+		return run(v, func(h *batch.Goldilocks) error { return h.MergeMany(ctx, dst, pairs, o(t)) })
 	}
 	f.HashElementsMany = func(ctx *wgpu.Context, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error {
-		return a.HashElementsMany(ctx, dst, inputs, m, o(v, t))
+		return run(v, func(h *batch.Goldilocks) error { return h.HashElementsMany(ctx, dst, inputs, m, o(t)) })
 	}
 	f.PermuteMany = func(ctx *wgpu.Context, states [][12]uint64, v int, t *wgpu.Timing) error {
-		return a.PermuteMany(ctx, states, o(v, t))
+		return run(v, func(h *batch.Goldilocks) error { return h.PermuteMany(ctx, states, o(t)) })
 	}
 	f.MergeManyOn = func(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
-		return a.MergeManyOn(g, dst, pairs, o(v, t))
+		return run(v, func(h *batch.Goldilocks) error { return h.MergeManyOn(g, dst, pairs, o(t)) })
 	}
 	f.HashElementsManyOn = func(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error {
-		return a.HashElementsManyOn(g, dst, inputs, m, o(v, t))
+		return run(v, func(h *batch.Goldilocks) error { return h.HashElementsManyOn(g, dst, inputs, m, o(t)) })
 	}
 	f.PermuteManyOn = func(g *wgpu.Group, states [][12]uint64, v int, t *wgpu.Timing) error {
-		return a.PermuteManyOn(g, states, o(v, t))
+		return run(v, func(h *batch.Goldilocks) error { return h.PermuteManyOn(g, states, o(t)) })
 	}
+	f.Guard = func(b Batcher) { b.(*batch.Batcher[uint64, [4]uint64, [8]uint64, [12]uint64]).Guard = true }
 	return &f
 }
 
 // Run runs every shared test of f as a subtest named after its function:
 // Guard, MergeManyLarge, BatcherReuse, Timing, BadInput,
-// TooLargeForLimits, ParseVariant, GroupSplits, NoLeaks.
+// TooLargeForLimits, Variants, GroupSplits, NoLeaks.
 func Run(t *testing.T, f *Family) {
 	for _, c := range []struct {
 		name string
@@ -73,7 +77,7 @@ func Run(t *testing.T, f *Family) {
 	}{
 		{"Guard", Guard}, {"MergeManyLarge", MergeManyLarge}, {"BatcherReuse", BatcherReuse},
 		{"Timing", Timing}, {"BadInput", BadInput}, {"TooLargeForLimits", TooLargeForLimits},
-		{"ParseVariant", ParseVariant}, {"GroupSplits", GroupSplits}, {"NoLeaks", NoLeaks},
+		{"Variants", Variants}, {"GroupSplits", GroupSplits}, {"NoLeaks", NoLeaks},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.test(t, f) })
 	}

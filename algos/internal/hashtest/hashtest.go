@@ -30,28 +30,27 @@ type Batcher interface {
 	Release()
 }
 
-// Family is one hash family as the shared tests see it. The functions
-// taking a variant v and a timing t are the package's with
-// Options{Variant: Variant(v), Timing: t}.
+// Family is one hash family as the shared tests see it (Of fills the
+// functions). The functions taking a variant v and a timing t run the
+// v-th registered variant with Options{Timing: t}.
 type Family struct {
 	// Name starts the family's errors: "rescue".
 	Name string
 	// Stream is the second word of the tests' generators.
 	Stream uint64
-	// Variants names the variants, the default (0) first.
+	// Variants names the registered variants, the default (0) first.
 	Variants []string
-	// ParseVariant and VariantString are the package's, on ints.
-	ParseVariant  func(s string) (int, error)
-	VariantString func(v int) string
+	// Select returns the registry's error for the variant named name.
+	Select func(name string) error
 	// MaxElements is the bound the package's CheckHash names, or 0.
 	MaxElements int
 	// HashLengths are the hash input lengths MatchReference checks.
 	HashLengths []int
 	// LargeMerges is the size of MergeManyLarge's batch.
 	LargeMerges int
-	// LeakVariants are variants beside the default whose Batchers hold
+	// LeakVariants name variants beside the default whose Batchers hold
 	// more (a round constants' buffer) for NoLeaks to check.
-	LeakVariants []int
+	LeakVariants []string
 
 	Merge        func(a, b [4]uint64) [4]uint64
 	HashElements func(els []uint64) [4]uint64

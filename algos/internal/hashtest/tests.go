@@ -3,7 +3,6 @@ package hashtest
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -267,7 +266,7 @@ func BadInput(t *testing.T, f *Family) {
 		require.ErrorContains(t, f.PermuteMany(ctx, states, 0, nil), f.Name+": permute: state 3 element 11")
 
 		err = f.MergeMany(ctx, make([][4]uint64, 1), make([][8]uint64, 1), 42, nil)
-		require.ErrorContains(t, err, f.Name+": unknown variant 42")
+		require.ErrorContains(t, err, f.Name+`: unknown variant "42"`)
 		_, err = f.NewBatcher(ctx, -1, nil)
 		require.ErrorContains(t, err, "accepted are [fast")
 
@@ -290,20 +289,18 @@ func TooLargeForLimits(t *testing.T, f *Family) {
 	})
 }
 
-// ParseVariant checks that every variant's name parses back to it, and
-// that an unknown name or value is reported.
-func ParseVariant(t *testing.T, f *Family) {
-	for v, name := range f.Variants {
-		require.Equal(t, name, f.VariantString(v))
-		got, err := f.ParseVariant(name)
-		require.NoError(t, err)
-		require.Equal(t, v, got)
+// Variants checks that every registered variant can be selected by its
+// name, that an unknown name is reported with the names accepted, and
+// that the default is fast.
+func Variants(t *testing.T, f *Family) {
+	require.NotEmpty(t, f.Variants)
+	for _, name := range f.Variants {
+		require.NoError(t, f.Select(name))
 	}
-	_, err := f.ParseVariant("nope")
+	err := f.Select("nope")
 	require.ErrorContains(t, err, f.Name+`: unknown variant "nope"`)
 	require.ErrorContains(t, err, "fast")
-	require.True(t, strings.HasPrefix(f.VariantString(len(f.Variants)+2), "Variant("))
-	require.Equal(t, "fast", f.VariantString(0), "the zero value is the default")
+	require.Equal(t, "fast", f.Variants[0], "the default is fast")
 }
 
 // GroupSplits runs each operation split over Groups of 2, 3 and 7
@@ -355,7 +352,13 @@ func NoLeaks(t *testing.T, f *Family) {
 		gputest.NoLeaks(t, ctx, func() error {
 			return f.HashElementsMany(ctx, make([][4]uint64, 7), make([]uint64, 7*13), 13, 0, nil)
 		})
-		for _, v := range append([]int{0}, f.LeakVariants...) {
+		leak := []int{0}
+		for _, name := range f.LeakVariants {
+			v := slices.Index(f.Variants, name)
+			require.GreaterOrEqual(t, v, 0, "LeakVariants: %s is not registered", name)
+			leak = append(leak, v)
+		}
+		for _, v := range leak {
 			gputest.NoLeaks(t, ctx, func() error {
 				return f.PermuteMany(ctx, make([][12]uint64, 5), v, nil)
 			})

@@ -3,7 +3,7 @@ package rescueprime
 import (
 	"fmt"
 
-	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -13,8 +13,6 @@ import (
 // the storage bindings and defines permute_variant), built with the
 // prelude constant RP_SPONGE_RPO that says whose sponge the body follows.
 type Kernel struct {
-	// Variant names the kernel in errors.
-	Variant string
 	// Label is the pipeline's label: the entry file's name.
 	Label string
 	// Module is the entry file with its prelude (SpongeConst).
@@ -41,13 +39,10 @@ const (
 // workgroup is WG in wgsl/rescue.wgsl.
 const workgroup = 64
 
-// NewBatcher compiles k on ctx (once per Context) and returns the shared
-// Batcher running it for h; ctx may be nil, the CPU backend. timing, when
-// not nil, receives each call's timing.
-func NewBatcher(ctx *wgpu.Context, h *goldilocks.Hash, k Kernel, timing *wgpu.Timing) (*goldilocks.Batcher, error) {
-	if ctx == nil {
-		return goldilocks.NewBatcher(nil, h, goldilocks.Kernels{}, timing), nil
-	}
+// Kernels compiles k on ctx (once per Context) and returns it as the
+// kernels of a batch.Family of hash, which names its round constants'
+// buffer.
+func Kernels(ctx *wgpu.Context, hash string, k Kernel) (batch.Kernels, error) {
 	storage := 2
 	if k.Ark != nil && !k.ArkParams {
 		storage = 3
@@ -55,31 +50,31 @@ func NewBatcher(ctx *wgpu.Context, h *goldilocks.Hash, k Kernel, timing *wgpu.Ti
 	kern, err := ctx.Kernel(wgpu.KernelSpec{Label: k.Label, Module: k.Module, Entry: "main",
 		Storage: storage, Uniform: true, ReadOnly: []bool{true, false, true}[:storage]})
 	if err != nil {
-		return nil, fmt.Errorf("%s: variant %s: %w", h.Name, k.Variant, err)
+		return batch.Kernels{}, err
 	}
 	var arkParams []uint32 // round constants after the parameter words
-	ks := goldilocks.Kernels{HashStates: true}
+	ks := batch.Kernels{HashStates: true}
 	switch {
 	case k.ArkParams:
 		arkParams = k.Ark
 	case k.Ark != nil:
 		// Round constants, bound after the output.
-		ark, err := ctx.NewBuffer(h.Name+" round constants", uint64(4*len(k.Ark)))
+		ark, err := ctx.NewBuffer(hash+" round constants", uint64(4*len(k.Ark)))
 		if err != nil {
-			return nil, fmt.Errorf("%s: round constants: %w", h.Name, err)
+			return batch.Kernels{}, fmt.Errorf("round constants: %w", err)
 		}
 		if err := ctx.Upload(ark, 0, wgpu.Bytes(k.Ark)); err != nil {
 			ark.Release()
-			return nil, fmt.Errorf("%s: round constants: %w", h.Name, err)
+			return batch.Kernels{}, fmt.Errorf("round constants: %w", err)
 		}
 		ks.Extra, ks.Release = []wgpu.Binding{wgpu.Bind(ark)}, ark.Release
 	}
-	ks.Dispatches = func(o goldilocks.Op, m int) (func(n int, bind []wgpu.Binding) []wgpu.Dispatch, error) {
+	ks.Dispatches = func(o batch.Op, m int) (func(n int, bind []wgpu.Binding) []wgpu.Dispatch, error) {
 		op, blocks := opPermute, 1
 		switch o {
-		case goldilocks.OpMerge:
+		case batch.OpMerge:
 			op = opMerge
-		case goldilocks.OpHash:
+		case batch.OpHash:
 			op, blocks = opAbsorb, (m+Rate-1)/Rate
 		}
 		// One dispatch per block of Rate elements, all in one submission.
@@ -93,5 +88,5 @@ func NewBatcher(ctx *wgpu.Context, h *goldilocks.Hash, k Kernel, timing *wgpu.Ti
 			return ds
 		}, nil
 	}
-	return goldilocks.NewBatcher(ctx, h, ks, timing), nil
+	return ks, nil
 }

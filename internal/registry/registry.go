@@ -1,0 +1,127 @@
+// Package registry is the one list of the hashes this module computes:
+// each with its name, field, Merkle merge, batch functions and kernel
+// variants. The command line (its hash commands, --hash, the benchmark
+// suites), the self-test and the tests read it, so that adding a hash is
+// its parameters, its round function and one line in Hashes.
+package registry
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/poseidon2"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/algos/rpo"
+	"github.com/wgcompute/wgcompute/internal/impl"
+)
+
+// Fields a hash works over.
+const (
+	// Bytes: digests are any 32 bytes (BLAKE3).
+	Bytes = "bytes"
+	// Goldilocks: elements below 2^64 - 2^32 + 1, digests 4 of them.
+	Goldilocks = "goldilocks"
+)
+
+// Reference is a Goldilocks hash's plain-Go reference, one item at a time:
+// the oracle of the tests, the benchmarks' checks and the self-test's
+// golden outputs.
+type Reference struct {
+	Permute      func(state *[12]uint64)
+	Merge        func(a, b [4]uint64) [4]uint64
+	HashElements func(els []uint64) [4]uint64
+}
+
+// Hash is one hash of the module.
+type Hash struct {
+	// Name names it everywhere: --hash, the command, the suite, the
+	// self-test family, and the first word of its errors.
+	Name string
+	// Field is Bytes or Goldilocks.
+	Field string
+	// Title names it in tables and help: "Rescue Prime Rp64_256".
+	Title string
+	// About completes "NAME hashes Goldilocks field elements on the GPU
+	// with" in its command's help: what it computes, whose it is.
+	About string
+	// Merkle is its merge in package merkle's trees.
+	Merkle merkle.Hash
+	// Batch is its batch functions, for a Goldilocks hash.
+	Batch *batch.Goldilocks
+	// Reference is its plain-Go reference, for a Goldilocks hash.
+	Reference Reference
+	// FastCPU: its CPU path is a faster twin of Reference rather than
+	// Reference itself, so the self-test's golden outputs come from
+	// Reference.
+	FastCPU bool
+}
+
+// Hashes returns every hash, in the order lists show them: a fresh slice.
+func Hashes() []Hash {
+	return []Hash{
+		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}},
+		{Name: "rescue", Field: Goldilocks, Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch,
+			Reference: Reference{rescue.Permute, rescue.Merge, rescue.HashElements},
+			About:     "Rp64_256, winterfell's Rescue Prime."},
+		{Name: "rpo", Field: Goldilocks, Title: "RPO256 (miden-crypto Rpo256)", Merkle: rpo.MerkleMerge{}, Batch: rpo.Batch,
+			Reference: Reference{rpo.Permute, rpo.Merge, rpo.HashElements},
+			About: `RPO256, miden-crypto's
+Rpo256 (releases 0.11 to 0.20): merge is Rpo256::merge, hash is
+Rpo256::hash_elements.`},
+		{Name: "poseidon2", Field: Goldilocks, Title: "Poseidon2 (Goldilocks, width 12)", Merkle: poseidon2.MerkleMerge{}, Batch: poseidon2.Batch,
+			Reference: Reference{poseidon2.Permute, poseidon2.Merge, poseidon2.HashElements}, FastCPU: true,
+			About: `Plonky3's
+Poseidon2 (width 12, default_goldilocks_poseidon2_12). merge is the 2-to-1
+compression of Plonky3's Merkle trees (TruncatedPermutation<_, 2, 4, 12>);
+hash is its padding-free sponge (PaddingFreeSponge<_, 12, 8, 4>: no
+padding, so hash records of one length only).`},
+	}
+}
+
+// Of returns the hashes of field f, in order.
+func Of(f string) []Hash {
+	var out []Hash
+	for _, h := range Hashes() {
+		if h.Field == f {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Names returns the names of hs, in order.
+func Names(hs []Hash) []string {
+	names := make([]string, len(hs))
+	for i, h := range hs {
+		names[i] = h.Name
+	}
+	return names
+}
+
+// Lookup returns the hash named name (in any case), or an error listing
+// the names.
+func Lookup(name string) (Hash, error) {
+	hs := Hashes()
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h, nil
+		}
+	}
+	return Hash{}, fmt.Errorf("unknown hash %q: accepted are %s", name, strings.Join(Names(hs), ", "))
+}
+
+// Variants returns the names of h's kernel variants, the default first:
+// measurement-only alternatives the public API does not offer.
+func (h Hash) Variants() []string { return impl.List(h.Name) }
+
+// Variant returns h's batch functions on the kernel variant named name,
+// or an error naming the variants.
+func (h Hash) Variant(name string) (*batch.Goldilocks, error) {
+	if h.Batch == nil {
+		return nil, fmt.Errorf("%s: no batch functions over field elements", h.Name)
+	}
+	return impl.Select[*batch.Goldilocks](h.Name, name)
+}
