@@ -21,6 +21,8 @@ import (
 type Group struct {
 	members []*Context
 	owned   bool // OpenGroup opened the members: Close closes them
+	// splitAll: Fit gives all members any work (SplitAll).
+	splitAll bool
 }
 
 // OpenGroup opens one device on each adapter that opts.Devices chooses
@@ -179,6 +181,30 @@ func (g *Group) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Fit returns the Group that n items of work should run on when each
+// member must get at least minPerMember of them to pay for its share of
+// the fixed costs (a submission, a wait, a read-back per member): g
+// itself when all members do, else a Group of g's first members, as many
+// as get that many, and at least one. The smaller Group closes nothing:
+// g still owns its members.
+func (g *Group) Fit(n, minPerMember int) *Group {
+	k := len(g.members)
+	if minPerMember > 0 && !g.splitAll {
+		k = min(k, max(1, n/minPerMember))
+	}
+	if k == len(g.members) {
+		return g
+	}
+	return &Group{members: g.members[:k:k]}
+}
+
+// SplitAll returns a Group of g's members (owning none) whose Fit keeps
+// every member for any amount of work: for a caller whose devices are
+// idle and set up, and for tests that split small inputs on purpose.
+func (g *Group) SplitAll() *Group {
+	return &Group{members: g.members, splitAll: true}
 }
 
 // Ranges splits [0, n) into one contiguous range per member, as even as

@@ -138,3 +138,17 @@ func TestOpenGroup(t *testing.T) {
 	require.Equal(t, []*wgpu.Context{nil}, g.Contexts())
 	require.NoError(t, g.Close())
 }
+
+// TestGroupFit checks how many members get a piece of work of n items at
+// a minimum per member, and that SplitAll keeps them all.
+func TestGroupFit(t *testing.T) {
+	g, err := wgpu.NewGroup(nil, nil, nil)
+	require.NoError(t, err)
+	for _, c := range []struct{ n, min, want int }{
+		{0, 10, 1}, {9, 10, 1}, {19, 10, 1}, {20, 10, 2}, {29, 10, 2}, {30, 10, 3}, {1000, 10, 3}, {5, 0, 3},
+	} {
+		require.Equal(t, c.want, g.Fit(c.n, c.min).Len(), "Fit(%d, %d)", c.n, c.min)
+		require.Equal(t, 3, g.SplitAll().Fit(c.n, c.min).Len(), "SplitAll().Fit(%d, %d)", c.n, c.min)
+	}
+	require.Same(t, g, g.Fit(30, 10), "a Group that fits is itself")
+}

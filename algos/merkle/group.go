@@ -16,16 +16,27 @@ func groupRanges(n, k int) int {
 	return max(1, min(m, n/2))
 }
 
+// minGroupLeaves is the fewest leaves a member of a Group is given
+// (Group.Fit): a member's range costs a submission, a wait and a
+// read-back beside its kernels, about 0.1 ms on the H100 machine, and
+// 2^16 leaves are 0.5 ms of Rescue's kernels there (and 2 MiB of
+// BLAKE3's upload); a smaller tree is built on fewer devices, down to one.
+const minGroupLeaves = 1 << 16
+
 // RootOn returns the root of the tree of leaves, as Root does, built on
 // the devices of g: the tree splits into ranges (about four per device,
 // each taken by the next free device), each range's root is built on its
 // device (RangeRoot), and the top levels over the range roots on the
 // group's first device (Combine). The root equals Root's; a Group of one
-// builds as Root does. opts.Timing
+// builds as Root does, and so does any Group given fewer than 2^16 leaves
+// a device (Group.Fit). opts.Timing
 // receives the slowest device's range time plus the top's. A count that is
 // not a power of two is built as its perfect parts, one after another,
 // each over the whole group (count.go).
 func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	if g != nil {
+		g = g.Fit(len(leaves), minGroupLeaves)
+	}
 	if g != nil && g.Len() == 1 {
 		return Root(g.Contexts()[0], leaves, hash, opts)
 	}
@@ -52,6 +63,9 @@ func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	if opts.CapHeight != 0 {
 		return nil, fmt.Errorf("merkle: BuildOn: CapHeight %d: a capped tree is built on one device, with Build (or the whole tree on the group with CapHeight 0)", opts.CapHeight)
+	}
+	if g != nil {
+		g = g.Fit(len(leaves), minGroupLeaves)
 	}
 	if g != nil && g.Len() == 1 {
 		return Build(g.Contexts()[0], leaves, hash, opts)

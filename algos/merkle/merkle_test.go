@@ -742,6 +742,7 @@ func TestGroupCPUMembers(t *testing.T) {
 	for name, members := range groups {
 		g, err := wgpu.NewGroup(members...)
 		require.NoError(t, err)
+		g = g.SplitAll()
 		var checks atomic.Int64
 		hash := countingHash{checks: &checks}
 		tree, err := merkle.BuildOn(g, leaves, hash, merkle.Options{})
@@ -763,6 +764,7 @@ func TestGroupTimingIdleMember(t *testing.T) {
 		ctx := gputest.Context(t, b)
 		g, err := wgpu.NewGroup(ctx, ctx, ctx)
 		require.NoError(t, err)
+		g = g.SplitAll()
 		leaves := randomLeaves(mixHash{}, 4, 1) // two ranges over three members
 		var one, tm wgpu.Timing
 		_, err = merkle.Build(ctx, leaves, mixHash{}, merkle.Options{Timing: &one})
@@ -773,5 +775,31 @@ func TestGroupTimingIdleMember(t *testing.T) {
 		_, err = merkle.RootOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
 		require.NoError(t, err)
 		require.Equal(t, one.Measured, tm.Measured, b)
+	}
+}
+
+// TestGroupSmallTreeOnOneDevice builds a tree too small to pay for a
+// second device on a Group whose second member is closed: the tree is
+// built on the first alone (Group.Fit), and equals Root's; the same Group
+// told to split everything fails on the closed member, so the first
+// result was no accident.
+func TestGroupSmallTreeOnOneDevice(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		closed, err := wgpu.Open(gputest.Options(t, b))
+		require.NoError(t, err)
+		require.NoError(t, closed.Close())
+		g, err := wgpu.NewGroup(gputest.Context(t, b), closed)
+		require.NoError(t, err)
+		leaves := randomLeaves(mixHash{}, 1<<10, 3)
+		want, err := merkle.Root(nil, leaves, mixHash{}, merkle.Options{})
+		require.NoError(t, err)
+		root, err := merkle.RootOn(g, leaves, mixHash{}, merkle.Options{})
+		require.NoError(t, err, b)
+		require.Equal(t, want, root, b)
+		tree, err := merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{})
+		require.NoError(t, err, b)
+		require.Equal(t, want, tree.Root(), b)
+		_, err = merkle.RootOn(g.SplitAll(), leaves, mixHash{}, merkle.Options{})
+		require.Error(t, err, "%s: a closed member built a range", b)
 	}
 }

@@ -62,7 +62,7 @@ func wgbenchOn(t *testing.T, ctx *wgpu.Context, members int, args ...string) (st
 	}
 	grp, err := wgpu.NewGroup(ctxs...)
 	require.NoError(t, err)
-	return wgbenchWith(t, &globals{args: args, group: grp}, "")
+	return wgbenchWith(t, &globals{args: args, group: grp.SplitAll()}, "")
 }
 
 // wgbenchWith runs the command g.args on the globals g.
