@@ -6,6 +6,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/algos/symmetric"
+	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // Permutation31 is Poseidon2 over a 31-bit field (BabyBear, KoalaBear) at
@@ -166,4 +167,13 @@ func (p *Permutation31) Sponge() symmetric.PaddingFreeSponge[uint32] {
 // over the permutation: how its Merkle trees merge two digests.
 func (p *Permutation31) Compression() symmetric.TruncatedPermutation[uint32] {
 	return symmetric.TruncatedPermutation[uint32]{Perm: p, N: 2, Chunk: Digest31}
+}
+
+//go:generate go run ./internal/gen31 -dir ../../wgsl
+
+// module returns the WGSL module of files (which call perm_permute) over
+// the permutation: its generated layers (with poseidon2_31.wgsl and the
+// field's library) first, the field's constants in the prelude.
+func (p *Permutation31) module(files ...string) wgsl.Module {
+	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: p.f.Consts()}
 }
