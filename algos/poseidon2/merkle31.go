@@ -37,7 +37,8 @@ func (m MerkleMerge31) Name() string { return "poseidon2-" + m.perm.Field().Name
 func (m MerkleMerge31) Permutation() *Permutation31 { return m.perm }
 
 // reducing31 is a permutation that takes any uint32 and reduces it mod p
-// first, as the kernels' conversion into Montgomery form does: so Merge
+// first, as the kernels' conversion into Montgomery form does, and
+// computes as they do (permuteMonty): so Merge
 // and HashRow32 are defined on every input, the same on the host and on
 // the device, though only canonical ones are digests and rows.
 type reducing31 struct{ *Permutation31 }
@@ -47,9 +48,12 @@ func (r reducing31) Permute(s []uint32) error {
 		return fmt.Errorf("poseidon2: %s permutes %d elements, given %d", r.Name(), r.Width(), len(s))
 	}
 	for i, x := range s {
-		s[i] = x % r.f.P()
+		s[i] = r.f.ToMonty(x) // any uint32: ToMonty reduces it
 	}
-	r.permute(s)
+	r.permuteMonty(s)
+	for i, x := range s {
+		s[i] = r.f.FromMonty(x)
+	}
 	return nil
 }
 

@@ -35,6 +35,10 @@ type Permutation31 struct {
 	set  params31.Set
 	f    field.Monty31
 	diag []uint32 // V as canonical elements
+	// The constants in Montgomery form, for permuteMonty.
+	extM      [][]uint32 // the initial then the final full rounds'
+	internalM []uint32
+	diagM     []uint32
 }
 
 var (
@@ -61,6 +65,17 @@ func newPermutation31(s params31.Set, f field.Monty31) *Permutation31 {
 	for i, n := range s.DiagNum {
 		p.diag[i] = f.Div2Exp(f.FromInt(int64(n)), s.DiagShift[i])
 	}
+	monty := func(xs []uint32) []uint32 {
+		out := make([]uint32, len(xs))
+		for i, x := range xs {
+			out[i] = f.ToMonty(x)
+		}
+		return out
+	}
+	for _, rc := range append(append([][]uint32(nil), s.ExternalInitial...), s.ExternalFinal...) {
+		p.extM = append(p.extM, monty(rc))
+	}
+	p.internalM, p.diagM = monty(s.Internal), monty(p.diag)
 	return p
 }
 
@@ -176,4 +191,63 @@ func (p *Permutation31) Compression() symmetric.TruncatedPermutation[uint32] {
 // field's library) first, the field's constants in the prelude.
 func (p *Permutation31) module(files ...string) wgsl.Module {
 	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: p.f.Consts()}
+}
+
+// permuteMonty is permute on a state in Montgomery form, with the kernels'
+// arithmetic (field.Monty31.MontyMul): the CPU path's faster twin of the
+// reference (no division per product), held equal to it by the tests.
+func (p *Permutation31) permuteMonty(s []uint32) {
+	f := p.f
+	sbox := func(x uint32) uint32 {
+		x2 := f.MontyMul(x, x)
+		x3 := f.MontyMul(x2, x)
+		if p.set.Degree == 3 {
+			return x3
+		}
+		return f.MontyMul(f.MontyMul(x3, x3), x)
+	}
+	full := func(rc []uint32) {
+		for i := range s {
+			s[i] = sbox(f.Add(s[i], rc[i]))
+		}
+		p.mdsLightAdd(s)
+	}
+	p.mdsLightAdd(s)
+	for _, rc := range p.extM[:len(p.extM)/2] {
+		full(rc)
+	}
+	for _, c := range p.internalM {
+		s[0] = sbox(f.Add(s[0], c))
+		var sum uint32
+		for _, x := range s {
+			sum = f.Add(sum, x)
+		}
+		for i, x := range s {
+			s[i] = f.Add(sum, f.MontyMul(p.diagM[i], x))
+		}
+	}
+	for _, rc := range p.extM[len(p.extM)/2:] {
+		full(rc)
+	}
+}
+
+// mdsLightAdd is mdsLight by Plonky3's additions (the same in either
+// form).
+func (p *Permutation31) mdsLightAdd(s []uint32) {
+	f := p.f
+	for b := 0; b < len(s); b += 4 {
+		x0, x1, x2, x3 := s[b], s[b+1], s[b+2], s[b+3]
+		t01, t23 := f.Add(x0, x1), f.Add(x2, x3)
+		t0123 := f.Add(t01, t23)
+		t01123, t01233 := f.Add(t0123, x1), f.Add(t0123, x3)
+		s[b], s[b+1] = f.Add(t01123, t01), f.Add(t01123, f.Add(x2, x2))
+		s[b+2], s[b+3] = f.Add(t01233, t23), f.Add(t01233, f.Add(x0, x0))
+	}
+	var sums [4]uint32
+	for i, x := range s {
+		sums[i%4] = f.Add(sums[i%4], x)
+	}
+	for i := range s {
+		s[i] = f.Add(s[i], sums[i%4])
+	}
 }

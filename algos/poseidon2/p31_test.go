@@ -127,3 +127,26 @@ func TestSponge31Plonky3Shape(t *testing.T) {
 		require.Equal(t, st[:8], got)
 	}
 }
+
+// TestPermuteMontyMatchesReference holds the CPU path's twin equal to the
+// reference on random states and the field's edges.
+func TestPermuteMontyMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, p := range Permutations31 {
+		states := randStates31(p, rng, 500)
+		w := p.Width()
+		for i := 0; i < len(states); i += w {
+			want := append([]uint32(nil), states[i:i+w]...)
+			p.permute(want)
+			got := make([]uint32, w)
+			for j, x := range states[i : i+w] {
+				got[j] = p.f.ToMonty(x)
+			}
+			p.permuteMonty(got)
+			for j, x := range got {
+				got[j] = p.f.FromMonty(x)
+			}
+			require.Equal(t, want, got, "%s state %d", p.Name(), i/w)
+		}
+	}
+}
