@@ -20,8 +20,16 @@ import (
 // rows here are canonical values, so bytes differ from Plonky3's
 // serialized ones while the elements are equal.
 //
-// Its zero value has no permutation: use BabyBearMerkle or KoalaBearMerkle.
-type MerkleMerge31 struct{ perm *Permutation31 }
+// Its zero value is BabyBearMerkle; KoalaBearMerkle is the other.
+type MerkleMerge31 struct{ p *Permutation31 }
+
+// perm returns the hash's width-16 permutation.
+func (m MerkleMerge31) perm() *Permutation31 {
+	if m.p == nil {
+		return BabyBear16
+	}
+	return m.p
+}
 
 var (
 	// BabyBearMerkle is MerkleMerge31 over BabyBear16.
@@ -31,10 +39,10 @@ var (
 )
 
 // Name returns "poseidon2-babybear" or "poseidon2-koalabear".
-func (m MerkleMerge31) Name() string { return "poseidon2-" + m.perm.Field().Name() }
+func (m MerkleMerge31) Name() string { return "poseidon2-" + m.perm().Field().Name() }
 
 // Permutation returns the permutation the hash is built on.
-func (m MerkleMerge31) Permutation() *Permutation31 { return m.perm }
+func (m MerkleMerge31) Permutation() *Permutation31 { return m.perm() }
 
 // reducing31 is a permutation that takes any uint32 and reduces it mod p
 // first, as the kernels' conversion into Montgomery form does, and
@@ -61,8 +69,8 @@ func (r reducing31) Permute(s []uint32) error {
 // elements, as a digest.
 func (m MerkleMerge31) Merge(left, right [32]byte) [32]byte {
 	l, r := Digest31Elements(left), Digest31Elements(right)
-	c := m.perm.Compression()
-	c.Perm = reducing31{m.perm}
+	c := m.perm().Compression()
+	c.Perm = reducing31{m.perm()}
 	out, _ := c.Compress(l[:], r[:]) // cannot fail: two chunks of 8 in a width of 16
 	return Digest31Bytes([Digest31]uint32(out))
 }
@@ -71,8 +79,8 @@ func (m MerkleMerge31) Merge(left, right [32]byte) [32]byte {
 // digest: the leaf of a row in package merkle's matrix commitments. The
 // elements must be below the field's p, as merkle checks.
 func (m MerkleMerge31) HashRow32(row []uint32) [32]byte {
-	s := m.perm.Sponge()
-	s.Perm = reducing31{m.perm}
+	s := m.perm().Sponge()
+	s.Perm = reducing31{m.perm()}
 	out, _ := s.Hash(row) // cannot fail: rate and output 8 of a width of 16
 	return Digest31Bytes([Digest31]uint32(out))
 }
@@ -80,7 +88,7 @@ func (m MerkleMerge31) HashRow32(row []uint32) [32]byte {
 // CheckDigest returns an error naming the first element of d that is not
 // below the field's p.
 func (m MerkleMerge31) CheckDigest(d [32]byte) error {
-	f := m.perm.Field()
+	f := m.perm().Field()
 	for i, x := range Digest31Elements(d) {
 		if x >= f.P() {
 			return fmt.Errorf("element %d is %d: Poseidon2 %s digests are %d little-endian uint32 elements below p = %d", i, x, f.Name(), Digest31, f.P())
@@ -90,18 +98,18 @@ func (m MerkleMerge31) CheckDigest(d [32]byte) error {
 }
 
 // Modulus returns the field's p.
-func (m MerkleMerge31) Modulus() uint32 { return m.perm.Field().P() }
+func (m MerkleMerge31) Modulus() uint32 { return m.perm().Field().P() }
 
 // FieldName returns the field's name, "babybear" or "koalabear".
-func (m MerkleMerge31) FieldName() string { return m.perm.Field().Name() }
+func (m MerkleMerge31) FieldName() string { return m.perm().Field().Name() }
 
 // MergeModule returns compress31.wgsl over the permutation, which defines
 // merge_node as Merge does.
-func (m MerkleMerge31) MergeModule() wgpu.Module { return m.perm.module("compress31.wgsl") }
+func (m MerkleMerge31) MergeModule() wgpu.Module { return m.perm().module("compress31.wgsl") }
 
 // RowModule returns sponge31.wgsl over the permutation, which defines
 // hash_row as HashRow32 does.
-func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm.module("sponge31.wgsl") }
+func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm().module("sponge31.wgsl") }
 
 // Digest31Elements returns the Digest31 little-endian uint32 elements of
 // d.

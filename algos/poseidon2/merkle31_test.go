@@ -224,3 +224,11 @@ func TestCommitMatrix31NoLeaks(t *testing.T) {
 		})
 	})
 }
+
+func TestMerkle31ZeroValue(t *testing.T) {
+	var zero MerkleMerge31
+	require.Equal(t, BabyBearMerkle.Name(), zero.Name())
+	a, b := [32]byte{1}, [32]byte{2}
+	require.Equal(t, BabyBearMerkle.Merge(a, b), zero.Merge(a, b))
+	require.NotEqual(t, KoalaBearMerkle.Merge(a, b), zero.Merge(a, b))
+}
