@@ -138,8 +138,9 @@ which Plonky3 serializes them), ROWSxCOLSx4 bytes. The hash is poseidon2
 through PaddingFreeSponge<Poseidon2-16, 16, 8, 8>, merges through
 TruncatedPermutation<Poseidon2-16, 2, 8, 16>. A digest, and the root
 printed, is 8 canonical elements, the hex of their little-endian uint32s
-(as a Goldilocks root is the hex of its four little-endian uint64s).
---field goldilocks, the default, is the matrix above.
+(as a Goldilocks root is the hex of its four little-endian uint64s). Its
+--prove output is checked in Go (merkle.VerifyRow32): merkle verify does not
+take these hashes yet. --field goldilocks, the default, is the matrix above.
 
 Several --matrix ROWSxCOLS --in FILE pairs, in that order, commit to matrices
 of different power-of-two heights in one tree, as Plonky3's MMCS does: the
