@@ -232,8 +232,8 @@ func TestBuiltinStructsKeepUniformity(t *testing.T) {
 }
 
 // TestGoldilocksHasNoShortCircuit keeps && and || out of every file on the
-// Goldilocks library (the field, and the permutations and kernels built on
-// it): each is a branch in Tint's output, and SwiftShader's compiler
+// Goldilocks or the Monty-31 library (the fields, and the permutations and
+// kernels built on them): each is a branch in Tint's output, and SwiftShader's compiler
 // (Chromium without a GPU) grew past 8 GB on the Rescue round loop with
 // about a hundred of them (docs/PORTABILITY.md, "WGSL in browsers"). & and
 // | on the comparisons give the same bits without one.
@@ -252,7 +252,8 @@ func TestGoldilocksHasNoShortCircuit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !strings.Contains(all, "---- goldilocks.wgsl ----") && !strings.HasPrefix(name, "goldilocks") {
+		if !strings.Contains(all, "---- goldilocks.wgsl ----") && !strings.HasPrefix(name, "goldilocks") &&
+			!strings.Contains(all, "---- monty31.wgsl ----") && !strings.Contains(name, "31") {
 			continue
 		}
 		checked++

@@ -149,3 +149,35 @@ func BenchmarkCommitMatrix1M(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCommitMatrix31 commits BabyBear matrices of 128 columns (16
+// permutations a row), 2^12, 2^16 and 2^20 rows (-short: 2^12), with
+// Plonky3's MMCS hashes: the issue's target is 2^20 × 128 on one H100 in
+// at most 6 ms of kernels. The bytes are the matrix's.
+//
+// The bound, counted from the generated layers: a BabyBear16 permutation
+// is 564 Montgomery products (8·16 S-boxes of 4, 13 of 4) and 117 single
+// reductions (the internal layer's 1/2^k), about 1,900 32-bit multiplies
+// with shader-int64 (3 a product, 2 a reduction; about 3x more on u32
+// alone), and about 1,300 modular additions. 2^20 × 128 is 2^24 sponge
+// permutations and 2^20 - 1 merges, 17.8 M permutations: about 3.4e10
+// multiplies (2 ms at an H100's 64 a clock per SM, 132 SMs, 1.98 GHz) and
+// 1.3e11 instructions in all (4 ms at one warp instruction a clock per SM
+// quarter), so the target needs the kernel near its issue rate.
+func BenchmarkCommitMatrix31(b *testing.B) {
+	logs := []int{12, 16, 20}
+	if testing.Short() {
+		logs = logs[:1]
+	}
+	hash := poseidon2.BabyBearMerkle
+	for _, lg := range logs {
+		m := merkle.Matrix32{Rows: 1 << lg, Cols: 128, Data: make([]uint32, 128<<lg)}
+		for i := range m.Data {
+			m.Data[i] = uint32(i*2654435761) % hash.Modulus()
+		}
+		benchCommit(b, fmt.Sprintf("poseidon2-babybear/2^%dx128", lg), merkle.Uniform(hash), int64(len(m.Data))*4, func(c *merkle.Committer) error {
+			_, err := c.CommitMatrix32(m, hash)
+			return err
+		})
+	}
+}

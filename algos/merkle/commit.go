@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"time"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -109,15 +110,28 @@ func (c *Committer) CommitMatrix(m Matrix, rows RowHash) (*Tree, error) {
 	if rows == nil {
 		return nil, errNoHash
 	}
-	if err := m.Check(); err != nil {
+	return commitMatrix(c, mat[uint64](m), rows64(rows))
+}
+
+// CommitMatrix32 is Committer.CommitMatrix for a matrix of a 31-bit
+// field, its leaves rows.HashRow32 of its rows.
+func (c *Committer) CommitMatrix32(m Matrix32, rows RowHash32) (*Tree, error) {
+	if rows == nil {
+		return nil, errNoHash
+	}
+	return commitMatrix(c, mat[uint32](m), rows32(rows))
+}
+
+func commitMatrix[E element](c *Committer, m mat[E], rows rowsOf[E]) (*Tree, error) {
+	if err := checkMat(m, rows.field); err != nil {
 		return nil, err
 	}
-	hs, err := c.leafLevels(rows, m.Rows)
+	hs, err := c.leafLevels(rows.hash, m.Rows)
 	if err != nil {
 		return nil, err
 	}
 	cpu := func(leaves [][32]byte) { matrixLeavesCPU(leaves, m, rows) }
-	return c.commit(hs, m.Rows, cpu, func() (rowFill, error) { return c.matrixFill(m, rows) }, nil)
+	return c.commit(hs, m.Rows, cpu, func() (rowFill, error) { return matrixFill(c, m, rows) }, nil)
 }
 
 // CommitRecords returns the tree whose leaf i is hash.HashRecord of record
@@ -507,12 +521,13 @@ func (c *Committer) pieceItems(itemBytes int) int {
 }
 
 // matrixFill is the rowFill that hashes rows of m on the device.
-func (c *Committer) matrixFill(m Matrix, rows RowHash) (rowFill, error) {
-	k, err := c.kernel("merkle_matrix.wgsl", "mk_rows", rows, rows.RowModule(), "RowModule", 2)
+func matrixFill[E element](c *Committer, m mat[E], rows rowsOf[E]) (rowFill, error) {
+	k, err := c.kernel(rows.file, "mk_rows", rows.hash, rows.module(), "RowModule", 2)
 	if err != nil {
 		return nil, err
 	}
-	rowBytes := 8 * m.Cols
+	var e E
+	rowBytes := int(unsafe.Sizeof(e)) * m.Cols
 	per := c.pieceItems(rowBytes)
 	if wgpu.PieceItems(c.ctx.Limits(), rowBytes) == 0 {
 		return nil, fmt.Errorf("merkle: a row of %d elements (%d bytes) does not fit the device's storage binding limit of %d bytes", m.Cols, rowBytes, c.ctx.Limits().MaxStorageBindingSize)

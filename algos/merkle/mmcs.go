@@ -22,27 +22,29 @@ import (
 // i is Merge(Merge(left, right), HashRow of row i of those matrices,
 // concatenated); other nodes are Merge(left, right). Leaf i's proof is
 // the tree's path of leaf i, and opens row i>>j of every matrix of height
-// H>>j. The hash is Plonky3's shape with this package's hashes (Rescue's
-// hash_elements and merge), so roots are not Plonky3's.
+// H>>j. The hash is Plonky3's shape with this package's hashes: with
+// Rescue's hash_elements and merge roots are not Plonky3's; with
+// poseidon2.BabyBearMerkle or KoalaBearMerkle (PaddingFreeSponge<_, 16,
+// 8, 8> rows, TruncatedPermutation<_, 2, 8, 16> merges) they are.
 
 // checkMatrices returns an error unless ms can be committed together:
 // at least one matrix, each with a power-of-two height (1 or more) and
-// 1 column or more, the tallest at least 2 high, every element below p.
+// 1 column or more, the tallest at least 2 high, every element of f.
 // It returns the tallest height.
-func checkMatrices(ms []Matrix) (int, error) {
+func checkMatrices[E element](ms []mat[E], f fieldOf[E]) (int, error) {
 	if len(ms) == 0 {
 		return 0, errors.New("merkle: no matrices: commit to one or more")
 	}
 	tall := 0
 	for k, m := range ms {
-		// Not Matrix.Check: a matrix here may be 1 row high, and errors name it by its place.
+		// Not checkMat: a matrix here may be 1 row high, and errors name it by its place.
 		if !powerOfTwo(m.Rows) {
 			return 0, fmt.Errorf("merkle: matrix %d has %d rows: matrices committed together have power-of-two heights (1, 2, 4, ...)", k, m.Rows)
 		}
 		if m.Cols < 1 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
 		}
-		if err := m.checkData(fmt.Sprintf("matrix %d", k)); err != nil {
+		if err := checkData(m, f, fmt.Sprintf("matrix %d", k)); err != nil {
 			return 0, err
 		}
 		tall = max(tall, m.Rows)
@@ -53,32 +55,49 @@ func checkMatrices(ms []Matrix) (int, error) {
 	return tall, nil
 }
 
+// mats64 and mats32 view the public matrices as mats.
+func mats64(ms []Matrix) []mat[uint64] {
+	out := make([]mat[uint64], len(ms))
+	for i, m := range ms {
+		out[i] = mat[uint64](m)
+	}
+	return out
+}
+
+func mats32(ms []Matrix32) []mat[uint32] {
+	out := make([]mat[uint32], len(ms))
+	for i, m := range ms {
+		out[i] = mat[uint32](m)
+	}
+	return out
+}
+
 // byLevel returns, for each level j of a tree over matrices whose tallest
 // has tall rows, the matrices H>>j tall with their rows concatenated in
 // the given order (level 0: the leaves' rows). A height of one matrix
 // alone is that matrix, uncopied.
-func byLevel(ms []Matrix, tall int) map[int]Matrix {
-	groups := map[int][]Matrix{}
+func byLevel[E element](ms []mat[E], tall int) map[int]mat[E] {
+	groups := map[int][]mat[E]{}
 	for _, m := range ms {
 		j := bits.Len(uint(tall)) - bits.Len(uint(m.Rows))
 		groups[j] = append(groups[j], m)
 	}
-	out := make(map[int]Matrix, len(groups))
+	out := make(map[int]mat[E], len(groups))
 	for j, g := range groups {
 		if len(g) == 1 {
 			out[j] = g[0]
 			continue
 		}
-		cat := Matrix{Rows: g[0].Rows}
+		cat := mat[E]{Rows: g[0].Rows}
 		for _, m := range g {
 			cat.Cols += m.Cols
 		}
-		cat.Data = make([]uint64, cat.Rows*cat.Cols)
+		cat.Data = make([]E, cat.Rows*cat.Cols)
 		par.For(cat.Rows, max(1, 4096/cat.Cols), func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				row := cat.Data[r*cat.Cols : r*cat.Cols]
 				for _, m := range g {
-					row = append(row, m.Row(r)...)
+					row = append(row, m.row(r)...)
 				}
 			}
 		})
@@ -97,6 +116,14 @@ func CommitMatrices(ctx *wgpu.Context, ms []Matrix, hash RowHash, opts Options) 
 	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrices(ms, hash) })
 }
 
+// CommitMatrices32 is CommitMatrices for matrices of a 31-bit field
+// (Plonky3's MerkleTreeMmcs over BabyBear or KoalaBear, with
+// poseidon2.BabyBearMerkle or KoalaBearMerkle); MatricesOpening32 and
+// VerifyMatrices32 open and check its rows.
+func CommitMatrices32(ctx *wgpu.Context, ms []Matrix32, hash RowHash32, opts Options) (*Tree, error) {
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrices32(ms, hash) })
+}
+
 // CommitMatrices commits to several matrices of power-of-two heights in
 // one tree, as the package's CommitMatrices does. The Committer's
 // schedule must be of one hash, rows.
@@ -104,14 +131,27 @@ func (c *Committer) CommitMatrices(ms []Matrix, rows RowHash) (*Tree, error) {
 	if rows == nil {
 		return nil, errNoHash
 	}
+	return commitMatrices(c, mats64(ms), rows64(rows))
+}
+
+// CommitMatrices32 is Committer.CommitMatrices for matrices of a 31-bit
+// field.
+func (c *Committer) CommitMatrices32(ms []Matrix32, rows RowHash32) (*Tree, error) {
+	if rows == nil {
+		return nil, errNoHash
+	}
+	return commitMatrices(c, mats32(ms), rows32(rows))
+}
+
+func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree, error) {
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
 	}
-	tall, err := checkMatrices(ms)
+	tall, err := checkMatrices(ms, rows.field)
 	if err != nil {
 		return nil, err
 	}
-	hs, err := c.leafLevels(rows, tall)
+	hs, err := c.leafLevels(rows.hash, tall)
 	if err != nil {
 		return nil, err
 	}
@@ -122,13 +162,13 @@ func (c *Committer) CommitMatrices(ms []Matrix, rows RowHash) (*Tree, error) {
 		c.report(wgpu.Timing{Wall: time.Since(start)})
 		return t, nil
 	}
-	return c.commit(hs, tall, nil, func() (rowFill, error) { return c.matrixFill(levels[0], rows) }, func() (injections, error) {
+	return c.commit(hs, tall, nil, func() (rowFill, error) { return matrixFill(c, levels[0], rows) }, func() (injections, error) {
 		inj := injections{}
 		for j, m := range levels {
 			if j == 0 {
 				continue
 			}
-			f, err := c.matrixFill(m, rows)
+			f, err := matrixFill(c, m, rows)
 			if err != nil {
 				return nil, err
 			}
@@ -140,16 +180,17 @@ func (c *Committer) CommitMatrices(ms []Matrix, rows RowHash) (*Tree, error) {
 
 // commitMatricesCPU is the reference of CommitMatrices, given the
 // matrices by level.
-func commitMatricesCPU(levels map[int]Matrix, tall int, hash RowHash) *Tree {
+func commitMatricesCPU[E element](levels map[int]mat[E], tall int, rows rowsOf[E]) *Tree {
+	hash := rows.hash
 	leaves := make([][32]byte, tall)
-	matrixLeavesCPU(leaves, levels[0], hash)
+	matrixLeavesCPU(leaves, levels[0], rows)
 	nodes := make([][32]byte, tall)
 	newLayout(tall).mergeUp(nodes, leaves, 0, 64, func(j int) nodeMerge {
 		m, inject := levels[j]
 		return func(i int, left, right [32]byte) [32]byte {
 			d := hash.Merge(left, right)
 			if inject {
-				d = hash.Merge(d, hash.HashRow(m.Row(i)))
+				d = hash.Merge(d, rows.hashRow(m.row(i)))
 			}
 			return d
 		}
@@ -161,16 +202,29 @@ func commitMatricesCPU(levels map[int]Matrix, tall int, hash RowHash) *Tree {
 // over ms opens: for each matrix, in order, its row i>>j, j the level as
 // wide as it is tall. The rows alias the matrices' data.
 func MatricesOpening(ms []Matrix, i int) ([][]uint64, error) {
-	tall, err := checkMatrices(ms)
+	return matricesOpening(mats64(ms), goldilocks, i)
+}
+
+// MatricesOpening32 is MatricesOpening for matrices of a 31-bit field,
+// hash's.
+func MatricesOpening32(ms []Matrix32, hash RowHash32, i int) ([][]uint32, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	return matricesOpening(mats32(ms), rows32(hash).field, i)
+}
+
+func matricesOpening[E element](ms []mat[E], f fieldOf[E], i int) ([][]E, error) {
+	tall, err := checkMatrices(ms, f)
 	if err != nil {
 		return nil, err
 	}
 	if i < 0 || i >= tall {
 		return nil, fmt.Errorf("merkle: opening of leaf %d: the tree has leaves 0..%d", i, tall-1)
 	}
-	rows := make([][]uint64, len(ms))
+	rows := make([][]E, len(ms))
 	for k, m := range ms {
-		rows[k] = m.Row(i / (tall / m.Rows))
+		rows[k] = m.row(i / (tall / m.Rows))
 	}
 	return rows, nil
 }
@@ -183,12 +237,23 @@ func MatricesOpening(ms []Matrix, i int) ([][]uint64, error) {
 // path, merged level by level with the rows of the matrices as wide as
 // each level, giving root.
 func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64, p Proof) bool {
-	if hash == nil || len(heights) == 0 || len(heights) != len(rows) {
+	return hash != nil && verifyMatrices(rows64(hash), root, heights, rows, p)
+}
+
+// VerifyMatrices32 is VerifyMatrices for matrices of a 31-bit field
+// (CommitMatrices32, MatricesOpening32).
+func VerifyMatrices32(hash RowHash32, root [32]byte, heights []int, rows [][]uint32, p Proof) bool {
+	return hash != nil && verifyMatrices(rows32(hash), root, heights, rows, p)
+}
+
+func verifyMatrices[E element](rh rowsOf[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
+	hash := rh.hash
+	if len(heights) == 0 || len(heights) != len(rows) {
 		return false
 	}
 	tall := 0
 	for k, h := range heights {
-		if !powerOfTwo(h) || !fieldRow(rows[k]) {
+		if !powerOfTwo(h) || !fieldRow(rows[k], rh.field) {
 			return false
 		}
 		tall = max(tall, h)
@@ -197,12 +262,12 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 		return false
 	}
 	// The rows of each level's matrices, concatenated.
-	cat := make([][]uint64, len(p.Path)+1)
+	cat := make([][]E, len(p.Path)+1)
 	for k, h := range heights {
 		j := bits.Len(uint(tall)) - bits.Len(uint(h))
 		cat[j] = append(cat[j], rows[k]...)
 	}
-	if len(cat[0]) == 0 || hash.HashRow(cat[0]) != p.Leaf || hash.CheckDigest(root) != nil {
+	if len(cat[0]) == 0 || rh.hashRow(cat[0]) != p.Leaf || hash.CheckDigest(root) != nil {
 		return false
 	}
 	for _, s := range p.Path {
@@ -215,7 +280,7 @@ func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64,
 		return func(_ int, left, right [32]byte) [32]byte {
 			d := hash.Merge(left, right)
 			if len(cat[j]) > 0 {
-				d = hash.Merge(d, hash.HashRow(cat[j]))
+				d = hash.Merge(d, rh.hashRow(cat[j]))
 			}
 			return d
 		}

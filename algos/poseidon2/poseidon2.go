@@ -33,6 +33,12 @@
 // of a fixed width), and inputs of different lengths can collide ([a] and
 // [a, 0] hash alike). Callers that hash inputs of varying lengths must fix
 // the length by other means.
+//
+// Over the 31-bit fields (package field: BabyBear, KoalaBear), Permutation31
+// is Poseidon2 as parameters of any width plus one round function:
+// BabyBear16, BabyBear24, KoalaBear16 and KoalaBear24 are Plonky3's default
+// permutations, and BabyBearMerkle and KoalaBearMerkle the hashes of its
+// MMCS over them (package merkle's trees and Matrix32 commitments).
 package poseidon2
 
 //go:generate go run ./internal/gen -dir ../../wgsl

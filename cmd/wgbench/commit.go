@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
@@ -89,17 +90,17 @@ func verifyMixed(cmd *cobra.Command, schedule, proofIn, rootHex string, leaves i
 // shape is a --matrix shape and the bytes of its file.
 type shape struct{ rows, cols, bytes int }
 
-// parseShape reads ROWSxCOLS ("1024x8").
-func parseShape(s string) (shape, error) {
+// parseShape reads ROWSxCOLS ("1024x8") of elements of elemBytes bytes.
+func parseShape(s string, elemBytes int) (shape, error) {
 	r, c, ok := strings.Cut(strings.ToLower(s), "x")
 	rows, errR := strconv.Atoi(r)
 	cols, errC := strconv.Atoi(c)
 	if !ok || errR != nil || errC != nil || rows < 1 || cols < 1 {
 		return shape{}, fmt.Errorf("commit: --matrix %q: want ROWSxCOLS, as 1024x8 (rows a power of two, at least 2; 1 column or more)", s)
 	}
-	bytes, err := checked.Mul(rows, cols, 8)
+	bytes, err := checked.Mul(rows, cols, elemBytes)
 	if err != nil {
-		return shape{}, fmt.Errorf("commit: --matrix %q: a matrix of little-endian uint64 of that shape has too many bytes: %w", s, err)
+		return shape{}, fmt.Errorf("commit: --matrix %q: a matrix of little-endian uint%d of that shape has too many bytes: %w", s, 8*elemBytes, err)
 	}
 	return shape{rows, cols, bytes}, nil
 }
@@ -113,9 +114,10 @@ func newCommitCmd(g *globals) *cobra.Command {
 		out      string
 		approach int
 		prove    int
+		fieldArg string
 	)
 	cmd := &cobra.Command{
-		Use:   "commit (--matrix ROWSxCOLS --in FILE ... | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
+		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
 		Short: "Commit to a matrix of field elements or to byte records with a Merkle tree, leaves hashed on the GPU",
 		Long: `commit builds a Merkle tree whose leaves it hashes itself, on the GPU (rows or
 records hashed straight into the tree's leaf buffer), and prints the root in
@@ -127,6 +129,18 @@ row: ROWS x COLS little-endian uint64 values, each below p = 2^64 - 2^32 + 1
 hash of row r: hash_elements of its COLS elements with --hash (rescue, rpo or
 poseidon2; Plonky3 commits rows with Poseidon2 this way). --hash defaults to
 rescue.
+
+--field babybear or koalabear: the matrix holds elements of that 31-bit field
+instead: ROWS x COLS little-endian uint32 values, each canonical (below p =
+2013265921 for BabyBear, 2130706433 for KoalaBear; not Montgomery form, in
+which Plonky3 serializes them), ROWSxCOLSx4 bytes. The hash is poseidon2
+(the default there; no schedule), as Plonky3's MMCS commits them: rows
+through PaddingFreeSponge<Poseidon2-16, 16, 8, 8>, merges through
+TruncatedPermutation<Poseidon2-16, 2, 8, 16>. A digest, and the root
+printed, is 8 canonical elements, the hex of their little-endian uint32s
+(as a Goldilocks root is the hex of its four little-endian uint64s). Its
+--prove output is checked in Go (merkle.VerifyRow32): merkle verify does not
+take these hashes yet. --field goldilocks, the default, is the matrix above.
 
 Several --matrix ROWSxCOLS --in FILE pairs, in that order, commit to matrices
 of different power-of-two heights in one tree, as Plonky3's MMCS does: the
@@ -151,7 +165,7 @@ bytes, node 0 zero, node 1 the root);
 'wgbench merkle verify --hash H' checks (with the same H).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tree, err := commitFiles(cmd, g, matrices, records, hashName, ins, approach)
+			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach)
 			if err != nil {
 				return err
 			}
@@ -183,11 +197,12 @@ bytes, node 0 zero, node 1 the root);
 	f.StringVar(&out, "out", "", "write the tree's nodes to this file, as merkle --out does")
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
+	f.StringVar(&fieldArg, "field", "goldilocks", "the matrix's field: goldilocks (uint64 elements), babybear or koalabear (uint32 elements, canonical)")
 	return cmd
 }
 
 // commitFiles reads the --in files and commits to them as the flags say.
-func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName string, ins []string, approach int) (*merkle.Tree, error) {
+func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName, fieldName string, ins []string, approach int) (*merkle.Tree, error) {
 	isMatrix, isRecords := len(matrices) > 0, cmd.Flags().Changed("records")
 	if isMatrix == isRecords {
 		return nil, errors.New("commit: give one of --matrix ROWSxCOLS (field elements) and --records SIZE (byte records)")
@@ -208,13 +223,20 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 			hashName = "rescue"
 		}
 	}
-	s, err := parseSchedule(hashName)
+	rows31, err := parseField31(fieldName, hashName, cmd.Flags().Changed("hash"), isRecords)
 	if err != nil {
+		return nil, err
+	}
+	var s merkle.Schedule
+	elemBytes := 8
+	if rows31 != nil {
+		s, elemBytes = merkle.Uniform(rows31), 4
+	} else if s, err = parseSchedule(hashName); err != nil {
 		return nil, err
 	}
 	shapes := make([]shape, len(matrices))
 	for k, m := range matrices {
-		if shapes[k], err = parseShape(m); err != nil {
+		if shapes[k], err = parseShape(m, elemBytes); err != nil {
 			return nil, err
 		}
 	}
@@ -256,6 +278,9 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 		}
 		return tree, nil
 	}
+	if rows31 != nil {
+		return commit31(c, rows31, raws, shapes, ins)
+	}
 	hash, ok := s[0].Hash.(merkle.RowHash)
 	if !ok {
 		return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
@@ -283,8 +308,61 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	return tree, nil
 }
 
+// parseField31 reads --field: nil for goldilocks (the matrix is of
+// uint64 elements, hashed as --hash says), else the hash of the 31-bit
+// field's matrices, poseidon2's, which --hash, where given, must name.
+func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash32, error) {
+	if name == "goldilocks" {
+		return nil, nil
+	}
+	var h merkle.RowHash32
+	switch name {
+	case "babybear":
+		h = poseidon2.BabyBearMerkle
+	case "koalabear":
+		h = poseidon2.KoalaBearMerkle
+	default:
+		return nil, fmt.Errorf("commit: --field %q: accepted are goldilocks (the default), babybear and koalabear", name)
+	}
+	if records {
+		return nil, fmt.Errorf("commit: --field %s: --field applies to --matrix; records are bytes", name)
+	}
+	if hashGiven && hashName != "poseidon2" {
+		return nil, fmt.Errorf("commit: --field %s --hash %s: the 31-bit fields are committed with poseidon2 (Plonky3's hashes for them), one hash, no schedule", name, hashName)
+	}
+	return h, nil
+}
+
+// commit31 decodes the --in files as matrices of a 31-bit field (canonical
+// little-endian uint32s) and commits to them with hash.
+func commit31(c *merkle.Committer, hash merkle.RowHash32, raws [][]byte, shapes []shape, ins []string) (*merkle.Tree, error) {
+	ms := make([]merkle.Matrix32, len(raws))
+	for k, raw := range raws {
+		rows, cols := shapes[k].rows, shapes[k].cols
+		if want := shapes[k].bytes; len(raw) != want {
+			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", ins[k], len(raw), rows, cols, want)
+		}
+		ms[k] = merkle.Matrix32{Rows: rows, Cols: cols, Data: make([]uint32, rows*cols)}
+		for i := range ms[k].Data {
+			ms[k].Data[i] = binary.LittleEndian.Uint32(raw[4*i:])
+		}
+	}
+	var tree *merkle.Tree
+	var err error
+	if len(ms) > 1 {
+		tree, err = c.CommitMatrices32(ms, hash)
+	} else {
+		tree, err = c.CommitMatrix32(ms[0], hash)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	return tree, nil
+}
+
 // The hashes the commit command's leaves come from.
 var (
 	_ merkle.RowHash    = rescue.MerkleMerge{}
 	_ merkle.RecordHash = blake3.MerkleMerge{}
+	_ merkle.RowHash32  = poseidon2.BabyBearMerkle
 )

@@ -1,0 +1,180 @@
+// Package field holds the 31-bit prime fields of Plonky3's Monty-31 family,
+// BabyBear (p = 15·2^27 + 1) and KoalaBear (p = 2^31 - 2^24 + 1), as values
+// of one type, Monty31: their arithmetic on canonical values in plain Go,
+// their Montgomery form, and the WGSL library (monty31.wgsl) the kernels
+// compute with, parameterised by the prelude constants Consts returns.
+//
+// Elements are uint32 values below P, always canonical where this package
+// takes or returns them. The kernels hold them in Montgomery form (x·2^32
+// mod p), which makes a product two 32-bit multiplications and a
+// reduction; they convert at their inputs and outputs, so every value a
+// kernel reads or writes is canonical. Plonky3 stores and serializes
+// elements in Montgomery form (since v0.4); this package's bytes, and its
+// callers', are canonical little-endian u32s.
+//
+// The fields need no 64-bit integers on the device: a product of two
+// elements is built from 16-bit halves (monty31.wgsl), which every WebGPU
+// implementation runs.
+package field
+
+import (
+	"fmt"
+
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// Monty31 is a prime field of a p below 2^31, with its Montgomery
+// constants for R = 2^32. Its zero value is no field; use BabyBear or
+// KoalaBear.
+type Monty31 struct {
+	name string
+	p    uint32
+	mu   uint32 // p^-1 mod 2^32
+	r2   uint32 // R^2 mod p, which enters a value into Montgomery form
+}
+
+// newMonty31 returns the field of the odd prime p < 2^31 named name.
+func newMonty31(name string, p uint32) Monty31 {
+	// Newton's iteration for p^-1 mod 2^32: each step doubles the bits
+	// that are right, from the 3 that p itself gets right (p·p ≡ 1 mod 8).
+	mu := p
+	for range 4 {
+		mu *= 2 - p*mu
+	}
+	r := (uint64(1) << 32) % uint64(p)
+	return Monty31{name: name, p: p, mu: mu, r2: uint32(r * r % uint64(p))}
+}
+
+var (
+	// BabyBear is the field of p = 15·2^27 + 1 = 0x78000001.
+	BabyBear = newMonty31("babybear", 0x78000001)
+	// KoalaBear is the field of p = 2^31 - 2^24 + 1 = 0x7f000001.
+	KoalaBear = newMonty31("koalabear", 0x7f000001)
+)
+
+// Fields lists the fields of this package, for callers that choose one by
+// name (ParseField).
+var Fields = []Monty31{BabyBear, KoalaBear}
+
+// ParseField returns the field named name ("babybear", "koalabear").
+func ParseField(name string) (Monty31, error) {
+	for _, f := range Fields {
+		if f.name == name {
+			return f, nil
+		}
+	}
+	return Monty31{}, fmt.Errorf("field: no field %q: the 31-bit fields are babybear and koalabear", name)
+}
+
+// Name returns the field's name: "babybear" or "koalabear".
+func (f Monty31) Name() string { return f.name }
+
+// String returns the field's name.
+func (f Monty31) String() string { return f.name }
+
+// P returns the field's prime.
+func (f Monty31) P() uint32 { return f.p }
+
+// Check returns an error unless a is a canonical element (below P),
+// saying what the field accepts.
+func (f Monty31) Check(a uint32) error {
+	if a >= f.p {
+		return fmt.Errorf("%d is not a %s element: elements are values below p = %d", a, f.name, f.p)
+	}
+	return nil
+}
+
+// Reduce returns a mod P, for any 64-bit a.
+func (f Monty31) Reduce(a uint64) uint32 { return uint32(a % uint64(f.p)) }
+
+// Add returns a + b mod P.
+func (f Monty31) Add(a, b uint32) uint32 {
+	s := a + b // below 2^32: both are below 2^31
+	if s >= f.p {
+		s -= f.p
+	}
+	return s
+}
+
+// Sub returns a - b mod P.
+func (f Monty31) Sub(a, b uint32) uint32 {
+	d := a - b
+	if a < b {
+		d += f.p
+	}
+	return d
+}
+
+// Neg returns -a mod P.
+func (f Monty31) Neg(a uint32) uint32 { return f.Sub(0, a) }
+
+// Mul returns a·b mod P.
+func (f Monty31) Mul(a, b uint32) uint32 { return uint32(uint64(a) * uint64(b) % uint64(f.p)) }
+
+// Exp returns a^e mod P (0^0 = 1).
+func (f Monty31) Exp(a uint32, e uint64) uint32 {
+	r := uint32(1)
+	for ; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = f.Mul(r, a)
+		}
+		a = f.Mul(a, a)
+	}
+	return r
+}
+
+// Inverse returns a^-1 mod P, and false for a = 0, which has none.
+func (f Monty31) Inverse(a uint32) (uint32, bool) {
+	if a%f.p == 0 {
+		return 0, false
+	}
+	return f.Exp(a, uint64(f.p)-2), true
+}
+
+// Div2Exp returns a / 2^k mod P.
+func (f Monty31) Div2Exp(a uint32, k uint) uint32 {
+	inv2 := (f.p + 1) / 2
+	return f.Mul(a, f.Exp(inv2, uint64(k)))
+}
+
+// FromInt returns the element n mod P for any integer n (negative ones
+// too).
+func (f Monty31) FromInt(n int64) uint32 {
+	r := n % int64(f.p)
+	if r < 0 {
+		r += int64(f.p)
+	}
+	return uint32(r)
+}
+
+// ToMonty returns a's Montgomery form, a·2^32 mod P.
+func (f Monty31) ToMonty(a uint32) uint32 { return f.MontyMul(a, f.r2) }
+
+// FromMonty returns the canonical element of Montgomery form m, m·2^-32
+// mod P.
+func (f Monty31) FromMonty(m uint32) uint32 { return f.montyReduce(uint64(m)) }
+
+// MontyMul returns the Montgomery product a·b·2^-32 mod P of a, b below
+// P: the product of two Montgomery forms as a Montgomery form. It is the
+// Go twin of monty31.wgsl's m31_mul, step for step.
+func (f Monty31) MontyMul(a, b uint32) uint32 { return f.montyReduce(uint64(a) * uint64(b)) }
+
+// montyReduce returns x·2^-32 mod P for x below P·2^32: t = x·p^-1 mod
+// 2^32 makes x - t·p a multiple of 2^32, whose high word, corrected by P
+// where the difference went negative, is the result.
+func (f Monty31) montyReduce(x uint64) uint32 {
+	t := uint32(x) * f.mu
+	u := uint64(t) * uint64(f.p)
+	hi, uhi := uint32(x>>32), uint32(u>>32)
+	r := hi - uhi
+	if hi < uhi {
+		r += f.p
+	}
+	return r
+}
+
+// Consts returns the prelude constants monty31.wgsl reads: M31_P, M31_MU
+// (p^-1 mod 2^32) and M31_R2 (2^64 mod p).
+func (f Monty31) Consts() []wgsl.Const {
+	return []wgsl.Const{{Name: "M31_P", Value: f.p}, {Name: "M31_MU", Value: f.mu}, {Name: "M31_R2", Value: f.r2}}
+}

@@ -1,0 +1,132 @@
+package poseidon2
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// MerkleMerge31 is Poseidon2 over a 31-bit field as the hash of package
+// merkle's trees and matrix commitments, in the shape of Plonky3's
+// MerkleTreeMmcs over BabyBear or KoalaBear: a digest is Digest31
+// canonical elements, each a little-endian uint32 (the 32 bytes of a
+// merkle digest); two digests merge by TruncatedPermutation<perm16, 2, 8,
+// 16> and a matrix's row hashes by PaddingFreeSponge<perm16, 16, 8, 8>,
+// both over the width-16 permutation. It is a merkle.Hash and a
+// merkle.RowHash32.
+//
+// Plonky3 serializes elements in Montgomery form (since v0.4); digests and
+// rows here are canonical values, so bytes differ from Plonky3's
+// serialized ones while the elements are equal.
+//
+// Its zero value is BabyBearMerkle; KoalaBearMerkle is the other.
+type MerkleMerge31 struct{ p *Permutation31 }
+
+// perm returns the hash's width-16 permutation.
+func (m MerkleMerge31) perm() *Permutation31 {
+	if m.p == nil {
+		return BabyBear16
+	}
+	return m.p
+}
+
+var (
+	// BabyBearMerkle is MerkleMerge31 over BabyBear16.
+	BabyBearMerkle = MerkleMerge31{BabyBear16}
+	// KoalaBearMerkle is MerkleMerge31 over KoalaBear16.
+	KoalaBearMerkle = MerkleMerge31{KoalaBear16}
+)
+
+// Name returns "poseidon2-babybear" or "poseidon2-koalabear".
+func (m MerkleMerge31) Name() string { return "poseidon2-" + m.perm().Field().Name() }
+
+// Permutation returns the permutation the hash is built on.
+func (m MerkleMerge31) Permutation() *Permutation31 { return m.perm() }
+
+// reducing31 is a permutation that takes any uint32 and reduces it mod p
+// first, as the kernels' conversion into Montgomery form does, and
+// computes as they do (permuteMonty): so Merge
+// and HashRow32 are defined on every input, the same on the host and on
+// the device, though only canonical ones are digests and rows.
+type reducing31 struct{ *Permutation31 }
+
+func (r reducing31) Permute(s []uint32) error {
+	if len(s) != r.Width() {
+		return fmt.Errorf("poseidon2: %s permutes %d elements, given %d", r.Name(), r.Width(), len(s))
+	}
+	for i, x := range s {
+		s[i] = r.f.ToMonty(x) // any uint32: ToMonty reduces it
+	}
+	r.permuteMonty(s)
+	for i, x := range s {
+		s[i] = r.f.FromMonty(x)
+	}
+	return nil
+}
+
+// Merge returns TruncatedPermutation<perm, 2, 8, 16> of the digests'
+// elements, as a digest.
+func (m MerkleMerge31) Merge(left, right [32]byte) [32]byte {
+	l, r := Digest31Elements(left), Digest31Elements(right)
+	c := m.perm().Compression()
+	c.Perm = reducing31{m.perm()}
+	out, _ := c.Compress(l[:], r[:]) // cannot fail: two chunks of 8 in a width of 16
+	return Digest31Bytes([Digest31]uint32(out))
+}
+
+// HashRow32 returns PaddingFreeSponge<perm, 16, 8, 8> of row, as a
+// digest: the leaf of a row in package merkle's matrix commitments. The
+// elements must be below the field's p, as merkle checks.
+func (m MerkleMerge31) HashRow32(row []uint32) [32]byte {
+	s := m.perm().Sponge()
+	s.Perm = reducing31{m.perm()}
+	out, _ := s.Hash(row) // cannot fail: rate and output 8 of a width of 16
+	return Digest31Bytes([Digest31]uint32(out))
+}
+
+// CheckDigest returns an error naming the first element of d that is not
+// below the field's p.
+func (m MerkleMerge31) CheckDigest(d [32]byte) error {
+	f := m.perm().Field()
+	for i, x := range Digest31Elements(d) {
+		if x >= f.P() {
+			return fmt.Errorf("element %d is %d: Poseidon2 %s digests are %d little-endian uint32 elements below p = %d", i, x, f.Name(), Digest31, f.P())
+		}
+	}
+	return nil
+}
+
+// Modulus returns the field's p.
+func (m MerkleMerge31) Modulus() uint32 { return m.perm().Field().P() }
+
+// FieldName returns the field's name, "babybear" or "koalabear".
+func (m MerkleMerge31) FieldName() string { return m.perm().Field().Name() }
+
+// MergeModule returns compress31.wgsl over the permutation, which defines
+// merge_node as Merge does.
+func (m MerkleMerge31) MergeModule() wgpu.Module { return m.perm().module("compress31.wgsl") }
+
+// RowModule returns sponge31.wgsl over the permutation, which defines
+// hash_row as HashRow32 does.
+func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm().module("sponge31.wgsl") }
+
+// Digest31Elements returns the Digest31 little-endian uint32 elements of
+// d.
+func Digest31Elements(d [32]byte) [Digest31]uint32 {
+	var e [Digest31]uint32
+	for i := range e {
+		e[i] = binary.LittleEndian.Uint32(d[4*i:])
+	}
+	return e
+}
+
+// Digest31Bytes returns the digest of elements e, each as a little-endian
+// uint32.
+func Digest31Bytes(e [Digest31]uint32) [32]byte {
+	var d [32]byte
+	for i, x := range e {
+		binary.LittleEndian.PutUint32(d[4*i:], x)
+	}
+	return d
+}

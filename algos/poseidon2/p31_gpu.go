@@ -1,0 +1,47 @@
+package poseidon2
+
+import (
+	"fmt"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// permuteWG matches @workgroup_size in wgsl/permute31.wgsl.
+const permuteWG = 64
+
+// permuteMany31 permutes each state of states (len a multiple of Width,
+// every element canonical) in place on ctx's GPU, as a wgpu.Batch, and
+// returns the kernels' timing. It is the kernel's runner for the tests and
+// benchmarks; the batch API of the hashes takes it over.
+func (p *Permutation31) permuteMany31(ctx *wgpu.Context, states []uint32) (wgpu.Timing, error) {
+	w := p.Width()
+	if len(states)%w != 0 {
+		return wgpu.Timing{}, fmt.Errorf("poseidon2: %s states of %d elements: want a multiple of %d", p.Name(), len(states), w)
+	}
+	for i, x := range states {
+		if err := p.f.Check(x); err != nil {
+			return wgpu.Timing{}, fmt.Errorf("poseidon2: %s state %d, element %d: %w", p.Name(), i/w, i%w, err)
+		}
+	}
+	k, err := ctx.Kernel(wgpu.KernelSpec{
+		Label: "permute31.wgsl:permute_many (" + p.Name() + ")", Module: p.module("permute31.wgsl"),
+		Entry: "permute_many", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return wgpu.Timing{}, fmt.Errorf("poseidon2: %s: %w", p.Name(), err)
+	}
+	data := wgpu.Bytes(states)
+	t, err := ctx.RunBatch(wgpu.Batch{
+		Label:  "poseidon2 " + p.Name() + " permute",
+		Count:  len(states) / w,
+		Inputs: []wgpu.BatchInput{{Data: data, ItemBytes: 4 * w}},
+		Output: wgpu.BatchOutput{Data: data, ItemBytes: 4 * w},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), permuteWG)}}
+		},
+	})
+	if err != nil {
+		return t, fmt.Errorf("poseidon2: %s: %w", p.Name(), err)
+	}
+	return t, nil
+}

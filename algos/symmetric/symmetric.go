@@ -1,0 +1,95 @@
+// Package symmetric holds the constructions Plonky3 builds from any
+// cryptographic permutation (p3-symmetric): the sponge PaddingFreeSponge
+// and the 2-to-1 compression TruncatedPermutation, written once over a
+// Permutation of any element type and width.
+//
+// They are the plain-Go references; the WGSL twins are sponge31.wgsl and
+// compress31.wgsl, over whichever permutation a module names.
+package symmetric
+
+import "fmt"
+
+// Permutation is a permutation of a state of Width elements (Poseidon2
+// over a field, for example).
+type Permutation[E any] interface {
+	// Width returns the state size.
+	Width() int
+	// Permute permutes state, of Width elements, in place; it returns an
+	// error for a state of another size or of elements it does not take.
+	Permute(state []E) error
+}
+
+// PaddingFreeSponge is Plonky3's PaddingFreeSponge<P, WIDTH, RATE, OUT>:
+// from the all-zero state, the input is absorbed Rate elements at a time,
+// each block overwriting state[0..Rate] (a partial last block only its
+// own elements), with a permutation after every block; the hash is
+// state[0..Out]. An empty input hashes to Out zeros.
+//
+// It has no padding: it is collision resistant only among inputs of one
+// length (the rows of one matrix), and [a] and [a, 0] hash alike.
+type PaddingFreeSponge[E any] struct {
+	Perm      Permutation[E]
+	Rate, Out int
+}
+
+// check returns an error unless the sponge's sizes fit its permutation.
+func (s PaddingFreeSponge[E]) check() error {
+	if s.Perm == nil {
+		return fmt.Errorf("symmetric: sponge without a permutation")
+	}
+	w := s.Perm.Width()
+	if s.Rate < 1 || s.Rate > w || s.Out < 1 || s.Out > w {
+		return fmt.Errorf("symmetric: sponge of rate %d and output %d over a width-%d permutation: both must be 1..%d", s.Rate, s.Out, w, w)
+	}
+	return nil
+}
+
+// Hash returns the sponge's hash of in.
+func (s PaddingFreeSponge[E]) Hash(in []E) ([]E, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	state := make([]E, s.Perm.Width())
+	for len(in) > 0 {
+		n := copy(state[:s.Rate], in)
+		in = in[n:]
+		if err := s.Perm.Permute(state); err != nil {
+			return nil, err
+		}
+	}
+	return state[:s.Out], nil
+}
+
+// TruncatedPermutation is Plonky3's TruncatedPermutation<P, N, CHUNK,
+// WIDTH>: the N inputs of Chunk elements each, concatenated and followed
+// by zeros to the permutation's width, are permuted, and the first Chunk
+// elements are the result.
+type TruncatedPermutation[E any] struct {
+	Perm     Permutation[E]
+	N, Chunk int
+}
+
+// Compress returns the compression of in, N slices of Chunk elements.
+func (c TruncatedPermutation[E]) Compress(in ...[]E) ([]E, error) {
+	if c.Perm == nil {
+		return nil, fmt.Errorf("symmetric: compression without a permutation")
+	}
+	w := c.Perm.Width()
+	if c.N < 1 || c.Chunk < 1 || c.N*c.Chunk > w {
+		return nil, fmt.Errorf("symmetric: compression of %d inputs of %d elements over a width-%d permutation: they must fill at most the width", c.N, c.Chunk, w)
+	}
+	if len(in) != c.N {
+		return nil, fmt.Errorf("symmetric: compression of %d inputs, given %d", c.N, len(in))
+	}
+	state := make([]E, w)
+	for i, x := range in {
+		if len(x) != c.Chunk {
+			return nil, fmt.Errorf("symmetric: compression input %d has %d elements, want %d", i, len(x), c.Chunk)
+		}
+		copy(state[i*c.Chunk:], x)
+	}
+	if err := c.Perm.Permute(state); err != nil {
+		return nil, err
+	}
+	return state[:c.Chunk], nil
+}

@@ -1,0 +1,57 @@
+package symmetric
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// rot is a toy permutation of width 4 that records its inputs: it rotates
+// the state by one and adds 1 to every element.
+type rot struct{ seen [][]int }
+
+func (r *rot) Width() int { return 4 }
+func (r *rot) Permute(s []int) error {
+	r.seen = append(r.seen, append([]int(nil), s...))
+	s[0], s[1], s[2], s[3] = s[3]+1, s[0]+1, s[1]+1, s[2]+1
+	return nil
+}
+
+func TestSpongeBlocks(t *testing.T) {
+	p := &rot{}
+	s := PaddingFreeSponge[int]{Perm: p, Rate: 2, Out: 3}
+	out, err := s.Hash([]int{10, 20, 30})
+	require.NoError(t, err)
+	// Block 1 overwrites lanes 0, 1; block 2 (partial) lane 0 only.
+	require.Equal(t, [][]int{{10, 20, 0, 0}, {30, 11, 21, 1}}, p.seen)
+	require.Equal(t, []int{2, 31, 12}, out)
+
+	p.seen = nil
+	out, err = s.Hash(nil)
+	require.NoError(t, err)
+	require.Empty(t, p.seen, "no permutation for an empty input")
+	require.Equal(t, []int{0, 0, 0}, out)
+
+	p.seen = nil
+	_, err = s.Hash([]int{1, 2, 3, 4})
+	require.NoError(t, err)
+	require.Len(t, p.seen, 2, "a whole last block is permuted once, not twice")
+
+	_, err = PaddingFreeSponge[int]{Perm: p, Rate: 5, Out: 1}.Hash(nil)
+	require.ErrorContains(t, err, "must be 1..4")
+}
+
+func TestTruncatedPermutation(t *testing.T) {
+	p := &rot{}
+	c := TruncatedPermutation[int]{Perm: p, N: 2, Chunk: 1}
+	out, err := c.Compress([]int{5}, []int{6})
+	require.NoError(t, err)
+	require.Equal(t, [][]int{{5, 6, 0, 0}}, p.seen)
+	require.Equal(t, []int{1}, out)
+	_, err = c.Compress([]int{5})
+	require.ErrorContains(t, err, "given 1")
+	_, err = c.Compress([]int{5, 6}, []int{7})
+	require.ErrorContains(t, err, "input 0 has 2 elements")
+	_, err = TruncatedPermutation[int]{Perm: p, N: 3, Chunk: 2}.Compress()
+	require.ErrorContains(t, err, "at most the width")
+}

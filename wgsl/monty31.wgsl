@@ -1,0 +1,61 @@
+// A 31-bit prime field in Montgomery form (Plonky3's Monty-31: BabyBear,
+// KoalaBear), on u32 alone. Library only: no bindings, no entry points.
+// The prelude defines M31_P (the prime, below 2^31), M31_MU (p^-1 mod
+// 2^32) and M31_R2 (2^64 mod p): Go's field.Monty31.Consts.
+//
+// A value x is held as its Montgomery form x·2^32 mod p, below p. Sums and
+// differences are the same in either form; m31_mul is the Montgomery
+// product (Go: field.Monty31.MontyMul). m31_enter and m31_leave convert a
+// canonical value in and out (Go: ToMonty, FromMonty).
+//
+// WGSL has no 32×32→64 product: m31_mul_hi builds the high word from
+// 16-bit halves.
+
+// m31_mul_hi returns the high word of the 64-bit product a·b.
+fn m31_mul_hi(a: u32, b: u32) -> u32 {
+	let a0 = a & 0xffffu;
+	let a1 = a >> 16u;
+	let b0 = b & 0xffffu;
+	let b1 = b >> 16u;
+	let p01 = a0 * b1;
+	let p10 = a1 * b0;
+	// Below 3·2^16: no carry is lost.
+	let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+	return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+}
+
+// m31_reduce returns (hi·2^32 + lo)·2^-32 mod p for a value below p·2^32:
+// t = lo·p^-1 mod 2^32 makes the value minus t·p a multiple of 2^32 (the
+// low words cancel), whose high word, plus p where it went negative, is
+// the result.
+fn m31_reduce(lo: u32, hi: u32) -> u32 {
+	let t = lo * M31_MU;
+	let u = m31_mul_hi(t, M31_P);
+	return select(hi - u, hi - u + M31_P, hi < u);
+}
+
+// m31_mul returns the Montgomery product a·b·2^-32 mod p.
+fn m31_mul(a: u32, b: u32) -> u32 {
+	return m31_reduce(a * b, m31_mul_hi(a, b));
+}
+
+// m31_add returns a + b mod p (the sum is below 2^32).
+fn m31_add(a: u32, b: u32) -> u32 {
+	let s = a + b;
+	return select(s, s - M31_P, s >= M31_P);
+}
+
+// m31_sub returns a - b mod p.
+fn m31_sub(a: u32, b: u32) -> u32 {
+	return select(a - b, a - b + M31_P, a < b);
+}
+
+// m31_enter returns the Montgomery form of a canonical a.
+fn m31_enter(a: u32) -> u32 {
+	return m31_mul(a, M31_R2);
+}
+
+// m31_leave returns the canonical value of a Montgomery form m.
+fn m31_leave(m: u32) -> u32 {
+	return m31_reduce(m, 0u);
+}

@@ -1,0 +1,75 @@
+//!include monty31.wgsl
+// Poseidon2 over a 31-bit field (BabyBear, KoalaBear) at any width, as
+// Plonky3 defines it, on a state held in Montgomery form (monty31.wgsl).
+// Library only: no bindings, no entry points. The width's and the
+// constants' layers come from the generated file that includes this one
+// (poseidon2_31_babybear16.wgsl, ...): PERM_WIDTH, P31_PARTIAL_ROUNDS,
+// P31_DEGREE, p31_rc_full, p31_rc_partial, p31_sbox_all, p31_mds_light
+// and p31_internal.
+//
+// perm_permute(s) is Go's poseidon2.Permutation31.Permute:
+//   s = M_E*s;
+//   4 full rounds:  s[i] = (s[i] + RC[r][i])^D; s = M_E*s;
+//   partial rounds: s[0] = (s[0] + RC[r])^D; s[i] = sum(s) + V[i]*s[i];
+//   4 full rounds:  as the first, with the final round constants.
+// The constructions (sponge31.wgsl, compress31.wgsl) call it by that name,
+// over whichever permutation their module names.
+
+// m31_div_2exp returns x/2^k for 1 <= k <= 31, in either form: the
+// Montgomery reduction of x·2^(32-k), one product where a general one
+// takes two.
+fn m31_div_2exp(x: u32, k: u32) -> u32 {
+	return m31_reduce(x << (32u - k), x >> k);
+}
+
+// p31_quad returns 4x.
+fn p31_quad(x: u32) -> u32 {
+	let d = m31_add(x, x);
+	return m31_add(d, d);
+}
+
+// p31_sbox returns x^D, D = 3 or 7.
+fn p31_sbox(x: u32) -> u32 {
+	let x2 = m31_mul(x, x);
+	let x3 = m31_mul(x2, x);
+	if (P31_DEGREE == 3u) {
+		return x3;
+	}
+	return m31_mul(m31_mul(x3, x3), x);
+}
+
+// p31_mat4 returns M4*(x0, x1, x2, x3), M4 = [[2 3 1 1] [1 2 3 1] [1 1 2 3]
+// [3 1 1 2]] (Plonky3's MDSMat4), by additions.
+fn p31_mat4(x0: u32, x1: u32, x2: u32, x3: u32) -> array<u32, 4> {
+	let t01 = m31_add(x0, x1);
+	let t23 = m31_add(x2, x3);
+	let t0123 = m31_add(t01, t23);
+	let t01123 = m31_add(t0123, x1);
+	let t01233 = m31_add(t0123, x3);
+	return array<u32, 4>(
+		m31_add(t01123, t01),             // 2x0 + 3x1 + x2 + x3
+		m31_add(t01123, m31_add(x2, x2)), // x0 + 2x1 + 3x2 + x3
+		m31_add(t01233, t23),             // x0 + x1 + 2x2 + 3x3
+		m31_add(t01233, m31_add(x0, x0))); // 3x0 + x1 + x2 + 2x3
+}
+
+// p31_full_round is full round r (0..7).
+fn p31_full_round(s: ptr<function, array<u32, PERM_WIDTH>>, r: u32) {
+	p31_rc_full(s, r);
+	p31_sbox_all(s);
+	p31_mds_light(s);
+}
+
+// perm_permute applies the permutation in place.
+fn perm_permute(s: ptr<function, array<u32, PERM_WIDTH>>) {
+	p31_mds_light(s);
+	for (var r = 0u; r < 8u; r++) {
+		if (r == 4u) {
+			for (var q = 0u; q < P31_PARTIAL_ROUNDS; q++) {
+				(*s)[0] = p31_sbox(m31_add((*s)[0], p31_rc_partial(q)));
+				p31_internal(s);
+			}
+		}
+		p31_full_round(s, r);
+	}
+}
