@@ -11,6 +11,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/registry"
+	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // newElementHashCmds builds the command of every Goldilocks hash of the
@@ -112,8 +113,10 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 	}
 	k := len(raw) / rec
 	els := make([]uint64, k*m)
+	canonical := true
 	for i := range els {
 		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
+		canonical = canonical && els[i] < u64emu.P
 	}
 	dst := make([][4]uint64, k)
 	if k > 0 {
@@ -127,14 +130,25 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 		// below p = ...)", a pair or an input being a record of the file.
 		// Its error starts with the command's name, so it is returned as
 		// it is; nothing has been written by then.
-		if name == "merge" {
-			// MergeMany equals HashElements of the eight elements, on els
-			// viewed as pairs (not a copy).
-			pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), k)
-			err = v.MergeManyOn(grp, dst, pairs, batch.Options{})
-		} else {
-			err = v.HashElementsManyOn(grp, dst, els, m, batch.Options{})
+		// The records go in pieces, so that a progress bar moves and
+		// Ctrl-C is answered between them; the digests do not depend on
+		// where the pieces end. An input with an element that is not
+		// canonical goes whole, so that the library's error counts
+		// records from the file's start.
+		piece := 1024
+		if !canonical {
+			piece = k
 		}
+		bar := newMeter(cmd, g, h.Name+" "+name, int64(k), "records")
+		err = inPieces(cmd.Context(), bar, k, piece, func(lo, hi int) error {
+			if name == "merge" {
+				// MergeMany equals HashElements of the eight elements, on els
+				// viewed as pairs (not a copy).
+				pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), k)
+				return v.MergeManyOn(grp, dst[lo:hi], pairs[lo:hi], batch.Options{})
+			}
+			return v.HashElementsManyOn(grp, dst[lo:hi], els[lo*m:hi*m], m, batch.Options{})
+		})
 		if err != nil {
 			return err
 		}

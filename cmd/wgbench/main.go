@@ -8,6 +8,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,8 @@ type globals struct {
 	// would open, left open: tests split work over one device several
 	// times, which --devices (an adapter named once) cannot ask for.
 	group *wgpu.Group
+	// quiet is --quiet: no progress bars on standard error.
+	quiet bool
 }
 
 // hostMemory is the bound on what a command holds in host memory.
@@ -146,7 +149,8 @@ high-performance adapter is used. 'wgbench devices' lists them.
 Exit status: 0 on success; 1 when the result is negative (eigen did not
 converge, a Merkle proof does not verify), and for every error of b3sum, as
 b3sum does; 2 for any other error (usage, input, reading or writing), with
-a message on standard error.`,
+a message on standard error; 130 when Ctrl-C (SIGINT) or SIGTERM stopped
+it, leaving no output file (a second Ctrl-C stops it at once).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -154,6 +158,7 @@ a message on standard error.`,
 	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
 	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
+	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars on standard error (they show only on a terminal)")
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if err := g.fromEnv(); err != nil {
@@ -225,15 +230,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runWith(&globals{args: args}, stdin, stdout, stderr)
 }
 
-// runWith is run with the globals given, args included.
+// runWith is run with the globals given, args included. Commands see
+// Ctrl-C and SIGTERM as their cobra Context's cancellation.
 func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := interruptible()
+	defer stop()
 	out := &checkedWriter{w: stdout}
 	root := newRoot(g)
 	root.SetArgs(g.args)
 	root.SetIn(stdin)
 	root.SetOut(out)
 	root.SetErr(stderr)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
+	if errors.Is(err, context.Canceled) && !errors.Is(err, errInterrupted) {
+		err = errInterrupted
+	}
+	if errors.Is(err, errInterrupted) {
+		fmt.Fprintln(stderr, "wgbench:", err)
+		return exitInterrupted
+	}
 	if wgpu.Tracing() {
 		wgpu.WriteTrace(stderr)
 	}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// errInterrupted is what a command returns when Ctrl-C (SIGINT) or
+// SIGTERM stopped it: the process exits with exitInterrupted, and no
+// output file is written (every output is written whole or not at all,
+// through internal/fileout, after the work).
+var errInterrupted = errors.New("interrupted")
+
+// exitInterrupted is the exit status of an interrupted run, the shell's
+// 128 + SIGINT.
+const exitInterrupted = 130
+
+// interruptible returns a context cancelled by the first SIGINT or
+// SIGTERM. After that signal the default action is restored, so a second
+// Ctrl-C ends a command that does not stop soon enough (one long library
+// call) at once. stop releases the signals.
+func interruptible() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
+}
+
+// interrupted returns errInterrupted once ctx is cancelled, else nil: the
+// check long loops make between their pieces of work.
+func interrupted(ctx context.Context) error {
+	if ctx != nil && ctx.Err() != nil {
+		return errInterrupted
+	}
+	return nil
+}
+
+// showProgress reports whether a progress bar goes to w: only a terminal
+// shows one, and never with --quiet, so that a log, a pipe or a script
+// capturing standard error gets none of its control characters.
+func showProgress(w io.Writer, quiet bool) bool {
+	f, ok := w.(*os.File)
+	return !quiet && ok && term.IsTerminal(int(f.Fd()))
+}
+
+// meter shows the progress of one piece of work on standard error: done
+// out of total, the rate, and the time left. A nil meter shows nothing,
+// so callers need not ask whether there is one.
+type meter struct{ bar *progressbar.ProgressBar }
+
+// newMeter returns the meter of total units of work (records, leaves;
+// bytes with unit "B", shown as KiB, MiB...) described by desc, or nil
+// where showProgress says no.
+func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit string) *meter {
+	w := cmd.ErrOrStderr()
+	if !showProgress(w, g.quiet) || total <= 0 {
+		return nil
+	}
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	}
+	if unit == "B" {
+		opts = append(opts, progressbar.OptionShowBytes(true), progressbar.OptionUseIECUnits(true))
+	} else {
+		opts = append(opts, progressbar.OptionSetItsString(unit))
+	}
+	return &meter{bar: progressbar.NewOptions64(total, opts...)}
+}
+
+// add counts n more units done.
+func (m *meter) add(n int) {
+	if m != nil {
+		m.bar.Add64(int64(n))
+	}
+}
+
+// done clears the bar, so that what the command prints next starts on a
+// clean line.
+func (m *meter) done() {
+	if m != nil {
+		m.bar.Finish()
+		m.bar.Clear()
+	}
+}
+
+// pieceTime is how long inPieces aims for each piece to take: short enough
+// that a progress bar moves and Ctrl-C is answered within about a second,
+// long enough that a device stays busy between calls.
+const pieceTime = 250 * time.Millisecond
+
+// inPieces runs fn over [0, total) in consecutive ranges [lo, hi), growing
+// the ranges from minPiece while a range takes less than pieceTime, and
+// counting each finished range on m. It stops with errInterrupted when ctx
+// is cancelled, checked before each range.
+func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi int) error) error {
+	defer m.done()
+	per := max(minPiece, 1)
+	for lo := 0; lo < total; {
+		if err := interrupted(ctx); err != nil {
+			return err
+		}
+		hi := lo + min(per, total-lo)
+		start := time.Now()
+		if err := fn(lo, hi); err != nil {
+			return err
+		}
+		m.add(hi - lo)
+		if time.Since(start) < pieceTime/2 && per < total/2 {
+			per *= 2
+		}
+		lo = hi
+	}
+	return nil
+}
