@@ -169,6 +169,10 @@ bytes, node 0 zero, node 1 the root);
 			if err != nil {
 				return err
 			}
+			// Ctrl-C during the build: nothing is written.
+			if err := interrupted(cmd.Context()); err != nil {
+				return err
+			}
 			if out != "" {
 				if err := fileout.WriteFile(out, wgpu.Bytes(tree.Nodes())); err != nil {
 					return fmt.Errorf("commit: %w", err)

@@ -233,7 +233,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runWith is run with the globals given, args included. Commands see
 // Ctrl-C and SIGTERM as their cobra Context's cancellation.
 func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(func() {
+		// Output files are written whole or not at all, so leaving
+		// now leaves none; the system frees the devices.
+		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
+		os.Exit(exitInterrupted)
+	})
 	defer stop()
 	out := &checkedWriter{w: stdout}
 	root := newRoot(g)

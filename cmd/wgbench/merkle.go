@@ -97,6 +97,10 @@ M records, from as many machines, and prints the whole tree's root. With
 			if err != nil {
 				return err
 			}
+			// Ctrl-C during the build: nothing is written.
+			if err := interrupted(cmd.Context()); err != nil {
+				return err
+			}
 			if out != "" {
 				if err := fileout.WriteFile(out, wgpu.Bytes(tree.Nodes())); err != nil {
 					return fmt.Errorf("merkle: %w", err)

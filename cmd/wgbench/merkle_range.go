@@ -162,6 +162,10 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 	if rec.root, err = merkle.RangeRoot(ctx, lr.leaves, lr.hash, merkle.Options{Approach: merkle.Approach(approach)}); err != nil {
 		return err
 	}
+	// Ctrl-C during the build: nothing is written.
+	if err := interrupted(c.Context()); err != nil {
+		return err
+	}
 	line := rec.String() + "\n"
 	if out != "" {
 		if err := fileout.WriteFile(out, []byte(line)); err != nil {

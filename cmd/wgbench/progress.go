@@ -24,17 +24,41 @@ var errInterrupted = errors.New("interrupted")
 // 128 + SIGINT.
 const exitInterrupted = 130
 
+// interruptGrace is how long a command may take to stop after Ctrl-C
+// before the process exits without it: one that is inside a long library
+// call (a Merkle tree built in one call) checks only once the call
+// returns.
+const interruptGrace = 2 * time.Second
+
 // interruptible returns a context cancelled by the first SIGINT or
 // SIGTERM. After that signal the default action is restored, so a second
-// Ctrl-C ends a command that does not stop soon enough (one long library
-// call) at once. stop releases the signals.
-func interruptible() (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// Ctrl-C ends the process at once, and stuck is called if the command has
+// not stopped within interruptGrace. stop releases the signals; call it
+// when the command returns.
+func interruptible(stuck func()) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	returned := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		stop()
+		select {
+		case <-sigs:
+		case <-returned:
+			return
+		}
+		signal.Stop(sigs)
+		cancel()
+		select {
+		case <-time.After(interruptGrace):
+			stuck()
+		case <-returned:
+		}
 	}()
-	return ctx, stop
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(returned)
+		cancel()
+	}
 }
 
 // interrupted returns errInterrupted once ctx is cancelled, else nil: the
