@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +20,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
-	"golang.org/x/term"
 )
 
 // A benchmark suite measures one capability on one Context and returns
@@ -56,6 +56,14 @@ type benchConfig struct {
 	// 1.6, 0.97 and 0.83 ms over the next seconds of the same work. (It is
 	// not the whole story: see BENCHMARKS.md on the 1 GiB BLAKE3 spread.)
 	firstWarmUp time.Duration
+	// ctx is cancelled by Ctrl-C: medianOf stops with errInterrupted.
+	ctx context.Context
+	// suite and desc name the case being measured (step), for timings.
+	suite, desc string
+	// timings are every case timed so far, with their samples; measured,
+	// when set, is called after each one is added.
+	timings  []timing
+	measured func() error
 }
 
 // newBenchConfig is the configuration of a full run, or of --quick.
@@ -68,6 +76,7 @@ func newBenchConfig(quick bool, repeats int) *benchConfig {
 
 // step advances the progress bar by one measured case.
 func (cfg *benchConfig) step(desc string) {
+	cfg.desc = desc
 	if cfg.bar != nil {
 		cfg.bar.Describe(desc)
 		cfg.bar.Add(1)
@@ -92,6 +101,16 @@ type table struct {
 	YLabel string  `json:"y_label,omitempty"`
 	LogX   bool    `json:"log_x,omitempty"`
 	Points []point `json:"points,omitempty"`
+	// Refs are lines drawn across the plot: a published figure, the
+	// device's ceiling.
+	Refs []refLine `json:"refs,omitempty"`
+}
+
+// refLine is a horizontal reference line of a plot, at Y in the plot's
+// y unit.
+type refLine struct {
+	Label string  `json:"label"`
+	Y     float64 `json:"y"`
 }
 
 type point struct {
@@ -117,9 +136,12 @@ func (cfg *benchConfig) median(fn func() (time.Duration, error)) (time.Duration,
 }
 
 // medianOf runs fn for at least the warm-up (the first warm-up the first
-// time; at least once), then repeats times, and returns the median of the
-// measured durations.
+// time; at least once), then repeats times, records the durations in
+// cfg.timings, and returns their median.
 func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) (time.Duration, error) {
+	if err := interrupted(cfg.ctx); err != nil {
+		return 0, err
+	}
 	wu := cfg.nextWarmUp()
 	for start, calls := time.Now(), 0; calls == 0 || (time.Since(start) < wu && calls < 20000); calls++ {
 		if _, err := fn(); err != nil {
@@ -131,14 +153,23 @@ func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) 
 	}
 	ds := make([]time.Duration, 0, repeats)
 	for i := 0; i < repeats; i++ {
+		if err := interrupted(cfg.ctx); err != nil {
+			return 0, err
+		}
 		d, err := fn()
 		if err != nil {
 			return 0, err
 		}
 		ds = append(ds, d)
 	}
-	slices.Sort(ds)
-	return ds[len(ds)/2], nil
+	sorted := slices.Sorted(slices.Values(ds))
+	cfg.timings = append(cfg.timings, newTiming(cfg.suite, cfg.desc, ds, sorted))
+	if cfg.measured != nil {
+		if err := cfg.measured(); err != nil {
+			return 0, err
+		}
+	}
+	return sorted[len(sorted)/2], nil
 }
 
 // gpuTime is the median GPU time of fn, a call that reports its timing to
@@ -301,19 +332,42 @@ warm-up runs are excluded and the median of the repeats is reported.
 				repeats = 3
 			}
 			cfg := newBenchConfig(quick, repeats)
-			if f, ok := cmd.ErrOrStderr().(*os.File); !noProgress && ok && term.IsTerminal(int(f.Fd())) {
+			if showProgress(cmd.ErrOrStderr(), g.quiet || noProgress) {
 				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 			}
 			info := ctx.Info()
 			command := "wgbench " + strings.Join(g.args, " ")
-			var all []table
+			all := []table{} // written as [], not null, before the first
+			res := &results{Format: resultsFormat, Version: resultsVersion, Device: info.Name, Backend: info.Backend, Driver: info.Driver,
+				Date: time.Now().UTC().Format(time.RFC3339), Command: command, Commit: sourceCommit(), Go: runtime.Version()}
+			// The JSON file is rewritten as results come in (each table,
+			// and each timing at most once a second), so that a run cut
+			// short keeps what it measured.
+			var saved time.Time
+			save := func(now bool) error {
+				if jsonPath == "" || !now && time.Since(saved) < time.Second {
+					return nil
+				}
+				saved = time.Now()
+				res.Tables, res.Timings = all, append([]timing{}, cfg.timings...)
+				return writeJSON(jsonPath, res)
+			}
+			cfg.ctx = cmd.Context()
+			cfg.measured = func() error { return save(false) }
 			out := cmd.OutOrStdout()
 			for _, s := range chosen {
+				cfg.suite = s.name
 				tables, err := s.run(ctx, cfg)
 				if err != nil {
 					if cfg.bar != nil {
 						cfg.bar.Finish()
+					}
+					if errors.Is(err, errInterrupted) && jsonPath != "" {
+						if err := save(true); err != nil {
+							return err
+						}
+						return fmt.Errorf("bench %s: %w; %s holds the %d tables and %d timed cases measured before it", s.name, err, jsonPath, len(all), len(cfg.timings))
 					}
 					return fmt.Errorf("bench %s: %w", s.name, err)
 				}
@@ -331,17 +385,22 @@ warm-up runs are excluded and the median of the repeats is reported.
 					}
 				}
 				all = append(all, tables...)
+				if err := save(true); err != nil {
+					return err
+				}
 			}
 			if cfg.bar != nil {
 				cfg.bar.Finish()
 			}
-			return writeResults(all, jsonPath, mdPath, svgDir)
+			res.Complete = true
+			res.Timings = cfg.timings
+			return writeResults(all, res, jsonPath, mdPath, svgDir)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&quick, "quick", false, "small sizes only, about a minute on a 2-core CPU adapter")
 	f.IntVar(&repeats, "repeats", 5, "timed repeats per size; the median is reported (3 with --quick)")
-	f.StringVar(&jsonPath, "json", "", "also write the results as JSON to this file")
+	f.StringVar(&jsonPath, "json", "", "also write the results as JSON to this file, rewritten as each result comes in: numbers with units in their names, every repeat's time")
 	f.StringVar(&mdPath, "md", "", "also write the tables as Markdown to this file")
 	f.StringVar(&svgDir, "svg", "", "draw throughput plots as SVG files into this directory")
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
@@ -376,13 +435,13 @@ func newBenchPlotCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("bench plot: %w", err)
 				}
-				var ts []table
-				if err := json.Unmarshal(b, &ts); err != nil {
-					return fmt.Errorf("bench plot: %s is not a wgbench results file: %w", p, err)
+				ts, err := readResults(p, b)
+				if err != nil {
+					return fmt.Errorf("bench plot: %w", err)
 				}
 				all = append(all, ts...)
 			}
-			return writeResults(all, "", mdPath, svgDir)
+			return writeResults(all, nil, "", mdPath, svgDir)
 		},
 	}
 	cmd.Flags().StringArrayVar(&from, "from", nil, "results file written by bench --json (repeatable)")
@@ -430,10 +489,22 @@ func checkOutputs(jsonPath, mdPath, svgDir string) error {
 	return nil
 }
 
-// writeResults writes the JSON results, the Markdown tables and the SVG
-// plots that were asked for; no file is left partly written, and none is
-// written when a plot cannot be drawn.
-func writeResults(all []table, jsonPath, mdPath, svgDir string) error {
+// writeJSON writes res to path, whole or not at all.
+func writeJSON(path string, res *results) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := fileout.WriteFile(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return nil
+}
+
+// writeResults writes the JSON results res (all its tables), the Markdown
+// tables and the plots that were asked for; no file is left partly
+// written, and none is written when a plot cannot be drawn.
+func writeResults(all []table, res *results, jsonPath, mdPath, svgDir string) error {
 	var plots []*svgGroup
 	if svgDir != "" {
 		var err error
@@ -442,12 +513,9 @@ func writeResults(all []table, jsonPath, mdPath, svgDir string) error {
 		}
 	}
 	if jsonPath != "" {
-		b, err := json.MarshalIndent(all, "", "  ")
-		if err != nil {
+		res.Tables = all
+		if err := writeJSON(jsonPath, res); err != nil {
 			return err
-		}
-		if err := fileout.WriteFile(jsonPath, append(b, '\n')); err != nil {
-			return fmt.Errorf("bench: %w", err)
 		}
 	}
 	if mdPath != "" {

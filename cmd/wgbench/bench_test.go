@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
@@ -55,8 +58,39 @@ func TestBenchTransfer(t *testing.T) {
 
 	b, err := os.ReadFile(jsonPath)
 	require.NoError(t, err)
-	var tables []table
-	require.NoError(t, json.Unmarshal(b, &tables), "results JSON")
+	var res results
+	require.NoError(t, json.Unmarshal(b, &res), "results JSON")
+	require.Equal(t, resultsFormat, res.Format)
+	require.Equal(t, resultsVersion, res.Version)
+	require.True(t, res.Complete)
+	require.Equal(t, backend, res.Backend)
+	require.NotEmpty(t, res.Device)
+	require.NotEmpty(t, res.Commit, "a commit or unknown")
+	require.Contains(t, res.Command, "wgbench bench transfer --quick")
+	_, err = time.Parse(time.RFC3339, res.Date)
+	require.NoError(t, err)
+	// Every timed case keeps its samples: the upload, the download and
+	// the file upload of each size, one repeat each.
+	require.Len(t, res.Timings, 6)
+	for _, tm := range res.Timings {
+		require.Equal(t, "transfer", tm.Suite)
+		require.Len(t, tm.SamplesMs, 1)
+		require.Positive(t, tm.MedianMs)
+		require.LessOrEqual(t, tm.MinMs, tm.MedianMs)
+		require.LessOrEqual(t, tm.MedianMs, tm.MaxMs)
+	}
+	require.Equal(t, "transfer 16 MiB", res.Timings[0].Case)
+	// The rows' numbers are JSON numbers, named with their units.
+	var raw struct {
+		Tables []struct {
+			Rows []map[string]any `json:"rows"`
+		} `json:"tables"`
+	}
+	require.NoError(t, json.Unmarshal(b, &raw))
+	require.IsType(t, float64(0), raw.Tables[0].Rows[0]["host_to_device_gb_per_s"], "%v", raw.Tables[0].Rows[0])
+	require.IsType(t, float64(0), raw.Tables[0].Rows[0]["device_to_host_ms"], "%v", raw.Tables[0].Rows[0])
+	require.Equal(t, "16 MiB", raw.Tables[0].Rows[0]["size"])
+	tables := res.Tables
 	require.Len(t, tables, 1)
 	tb := tables[0]
 	require.Equal(t, "transfer", tb.Suite)
@@ -103,6 +137,54 @@ func TestBenchTransfer(t *testing.T) {
 	require.Equal(t, string(md), string(again))
 	require.Len(t, svgFiles(t, svg2), 1)
 	requireSVG(t, svgFiles(t, svg2)[0])
+
+	// A file of the first format, a list of tables with string cells,
+	// still plots and prints the same tables.
+	old, err := json.Marshal([]map[string]any{{
+		"suite": tb.Suite, "title": tb.Title, "device": tb.Device, "backend": tb.Backend, "driver": tb.Driver,
+		"date": tb.Date, "command": tb.Command, "columns": tb.Columns, "rows": tb.Rows, "notes": tb.Notes,
+		"x_label": tb.XLabel, "y_label": tb.YLabel, "log_x": tb.LogX, "points": tb.Points,
+	}})
+	require.NoError(t, err)
+	oldPath, md3 := filepath.Join(dir, "old.json"), filepath.Join(dir, "old.md")
+	require.NoError(t, os.WriteFile(oldPath, old, 0o644))
+	_, _, err = wgbench(t, "bench", "plot", "--from", oldPath, "--md", md3, "--svg", filepath.Join(dir, "old"))
+	require.NoError(t, err)
+	require.Equal(t, string(md), string(mustRead(t, md3)))
+}
+
+// TestBenchInterrupt stops a bench run part way through, as Ctrl-C does,
+// and checks that its JSON file holds what was measured by then.
+func TestBenchInterrupt(t *testing.T) {
+	backend := gputest.Backends()[0]
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	g := &globals{args: []string{"bench", "transfer", "--quick", "--repeats", "200", "--backend", backend, "--json", jsonPath}}
+	root := newRoot(g)
+	root.SetArgs(g.args)
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancelled once the first timing is in the file.
+	go func() {
+		for {
+			if b, err := os.ReadFile(jsonPath); err == nil && bytes.Contains(b, []byte(`"samples_ms"`)) {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	err := root.ExecuteContext(ctx)
+	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorContains(t, err, jsonPath+" holds the 0 tables and ")
+	var res results
+	require.NoError(t, json.Unmarshal(mustRead(t, jsonPath), &res))
+	require.False(t, res.Complete)
+	require.NotEmpty(t, res.Timings)
+	require.Len(t, res.Timings[0].SamplesMs, 200)
+	requireNoTemp(t, filepath.Dir(jsonPath))
 }
 
 func TestBenchBadInput(t *testing.T) {

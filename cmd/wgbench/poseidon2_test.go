@@ -73,8 +73,8 @@ func TestBenchPoseidon2(t *testing.T) {
 	jsonPath := filepath.Join(t.TempDir(), "r.json")
 	_, _, err := wgbench(t, "bench", "poseidon2", "--quick", "--repeats", "1", "--backend", backend, "--json", jsonPath)
 	require.NoError(t, err)
-	var tables []table
-	require.NoError(t, json.Unmarshal(mustRead(t, jsonPath), &tables))
+	tables, err := readResults(jsonPath, mustRead(t, jsonPath))
+	require.NoError(t, err)
 	require.Len(t, tables, 2)
 	main, variants := tables[0], tables[1]
 	require.Equal(t, "poseidon2", main.Suite)

@@ -115,8 +115,8 @@ func TestBenchRPO(t *testing.T) {
 	require.NoError(t, err)
 	b, err := os.ReadFile(jsonPath)
 	require.NoError(t, err)
-	var tables []table
-	require.NoError(t, json.Unmarshal(b, &tables))
+	tables, err := readResults(jsonPath, b)
+	require.NoError(t, err)
 	require.Len(t, tables, 2)
 	tb := tables[0]
 	require.Equal(t, "rpo", tb.Suite)
