@@ -402,7 +402,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.IntVar(&repeats, "repeats", 5, "timed repeats per size; the median is reported (3 with --quick)")
 	f.StringVar(&jsonPath, "json", "", "also write the results as JSON to this file, rewritten as each result comes in: numbers with units in their names, every repeat's time")
 	f.StringVar(&mdPath, "md", "", "also write the tables as Markdown to this file")
-	f.StringVar(&svgDir, "svg", "", "draw throughput plots as SVG files into this directory")
+	f.StringVar(&svgDir, "svg", "", "draw the plots as SVG and PNG files into this directory: numbered log axes with units, one color per adapter, published figures as reference lines")
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
 	f.BoolVar(&mapWriteUploads, "staging-map-write", false, "transfer tuning: upload staging in MAP_WRITE buffers, not in host memory written through a read mapping (the default on Vulkan; env WGCOMPUTE_UPLOAD_STAGING=map-write)")
@@ -420,7 +420,7 @@ func newBenchPlotCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "plot --from RESULTS.json [--from MORE.json ...] [--svg DIR] [--md FILE]",
-		Short: "Draw SVG plots (one series per adapter) and Markdown tables from saved bench results",
+		Short: "Draw SVG and PNG plots (one color per adapter) and Markdown tables from saved bench results",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(from) == 0 || (svgDir == "" && mdPath == "") {
@@ -445,7 +445,7 @@ func newBenchPlotCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringArrayVar(&from, "from", nil, "results file written by bench --json (repeatable)")
-	cmd.Flags().StringVar(&svgDir, "svg", "", "output directory for SVG plots")
+	cmd.Flags().StringVar(&svgDir, "svg", "", "output directory for the plots, SVG and PNG")
 	cmd.Flags().StringVar(&mdPath, "md", "", "write the tables as Markdown to this file")
 	return cmd
 }

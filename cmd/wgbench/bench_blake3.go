@@ -47,6 +47,7 @@ func benchBLAKE3(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		Columns: []string{"size", "kernel ms", "kernel GB/s", "host→device ms", "device→host ms", "end-to-end ms", "end-to-end GB/s",
 			"V100 (article) kernel / transfer ms", "GPU kernel vs V100", "CPU zeebo/blake3 1 thread ms", "end-to-end vs CPU", "checked"},
 		XLabel: "bytes", YLabel: "kernel GB/s", LogX: true,
+		Refs: []refLine{{Label: "V100 (article), 1 GiB kernel", Y: gbps(1<<30, time.Duration(v100BLAKE3Kernel*float64(time.Millisecond)))}},
 	}
 	for _, n := range sizes {
 		cfg.step("blake3 " + bytesize.Format(n))

@@ -7,24 +7,36 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/internal/fileout"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // svgGroup is one plot: the tables of one title, from one or more
 // adapters, with one line per series.
 type svgGroup struct {
-	name   string // the file name
+	name   string // the SVG file's name; the PNG's ends in .png instead
 	first  table
 	series map[string][]point
 	order  []string
+	// adapter and sub are each series' adapter, in the order adapters
+	// first appear, and its place among that adapter's series: one color
+	// per adapter, one marker and dash pattern per series of it.
+	adapter, sub map[string]int
+	adapters     []string
+	refs         []refLine
 }
 
-// writeSVGs draws each plot into an SVG file in dir.
+// writeSVGs draws each plot into an SVG file and a PNG file in dir.
 func writeSVGs(groups []*svgGroup, dir string) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("bench: svg dir: %w", err)
@@ -51,19 +63,36 @@ func svgGroups(all []table) ([]*svgGroup, error) {
 		key := svgName(t)
 		g := byName[key]
 		if g == nil {
-			g = &svgGroup{name: key, first: t, series: map[string][]point{}}
+			g = &svgGroup{name: key, first: t, series: map[string][]point{}, adapter: map[string]int{}, sub: map[string]int{}}
 			byName[key] = g
 			groups = append(groups, g)
 		}
+		adapter := fmt.Sprintf("%s (%s)", t.Device, t.Backend)
+		a := slices.Index(g.adapters, adapter)
+		if a < 0 {
+			a = len(g.adapters)
+			g.adapters = append(g.adapters, adapter)
+		}
 		for _, pt := range t.Points {
-			s := fmt.Sprintf("%s (%s)", t.Device, t.Backend)
+			s := adapter
 			if pt.Series != "" {
 				s += ", " + pt.Series
 			}
 			if _, ok := g.series[s]; !ok {
+				for _, o := range g.order {
+					if g.adapter[o] == a {
+						g.sub[s]++
+					}
+				}
 				g.order = append(g.order, s)
+				g.adapter[s] = a
 			}
 			g.series[s] = append(g.series[s], pt)
+		}
+		for _, r := range t.Refs {
+			if !containsRef(g.refs, r) {
+				g.refs = append(g.refs, r)
+			}
 		}
 	}
 	for _, g := range groups {
@@ -72,6 +101,15 @@ func svgGroups(all []table) ([]*svgGroup, error) {
 		}
 	}
 	return groups, nil
+}
+
+func containsRef(refs []refLine, r refLine) bool {
+	for _, o := range refs {
+		if o.Label == r.Label {
+			return true
+		}
+	}
+	return false
 }
 
 // check returns an error unless the plot can be drawn: finite numbers,
@@ -99,11 +137,150 @@ func (g *svgGroup) check() error {
 	if !spread {
 		return fmt.Errorf("every point has %s %v: a plot needs two values at least", orNone(g.first.XLabel), x0)
 	}
+	for _, r := range g.refs {
+		if !(r.Y > 0) || math.IsInf(r.Y, 0) {
+			return fmt.Errorf("reference line %q is at %v: the logarithmic y axis needs a finite value above 0", r.Label, r.Y)
+		}
+	}
 	return nil
 }
 
-// write draws the plot into the SVG file path.
-func (g *svgGroup) write(path string) (err error) {
+// An axis says how its numbers are written: its title, with the unit,
+// and each tick's label.
+type axis struct {
+	title  string
+	format func(v float64) string
+}
+
+// xAxis is the x axis of a table's plot: sizes in bytes as KiB, MiB and
+// GiB, counts as numbers with k, M and G.
+func xAxis(label string) axis {
+	if label == "bytes" {
+		return axis{title: "size (bytes, log scale)", format: func(v float64) string { return bytesize.Format(int64(math.Round(v))) }}
+	}
+	return axis{title: label + " (log scale)", format: func(v float64) string {
+		if v < 1e5 {
+			return plainNumber(v) // 1024, 65536: the sizes as one writes them
+		}
+		return siNumber(v)
+	}}
+}
+
+// yAxis is the y axis of a table's plot: rates in GB/s and times in ms as
+// numbers, rates of hashes or leaves per second with k, M and G.
+func yAxis(label string) axis {
+	switch {
+	case strings.Contains(label, "GB/s"), strings.Contains(label, "ms"):
+		return axis{title: label + " (log scale)", format: plainNumber}
+	default:
+		return axis{title: label + " (log scale)", format: siNumber}
+	}
+}
+
+// plainNumber writes v with three significant digits, without an
+// exponent.
+func plainNumber(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// siNumber writes v with three significant digits and a k, M or G suffix.
+func siNumber(v float64) string {
+	for _, u := range []struct {
+		f float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if math.Abs(v) >= u.f {
+			return fmt.Sprintf("%.3g%s", v/u.f, u.s)
+		}
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// pow2Ticks marks every power of two from min to max, labelling at most
+// about eight of them evenly, both ends included when they are powers of
+// two.
+type pow2Ticks struct{ format func(float64) string }
+
+func (t pow2Ticks) Ticks(min, max float64) []plot.Tick {
+	lo, hi := int(math.Floor(math.Log2(min)+1e-9)), int(math.Ceil(math.Log2(max)-1e-9))
+	step := (hi-lo)/8 + 1
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Ldexp(1, e)
+		tk := plot.Tick{Value: v}
+		if (e-lo)%step == 0 || e == hi {
+			tk.Label = t.format(v)
+		}
+		ticks = append(ticks, tk)
+	}
+	return ticks
+}
+
+// decadeTicks labels 1, 2 and 5 times each power of ten from min to max
+// (each power of ten alone when that would be more than twelve labels), and
+// marks the other integers times it.
+type decadeTicks struct{ format func(float64) string }
+
+func (t decadeTicks) Ticks(min, max float64) []plot.Tick {
+	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
+	labelled := []float64{1, 2, 5}
+	if hi-lo > 4 {
+		labelled = []float64{1}
+	}
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		p := math.Pow(10, float64(e))
+		for c := 1.0; c < 10; c++ {
+			v := c * p
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			tk := plot.Tick{Value: v}
+			for _, l := range labelled {
+				if c == l {
+					tk.Label = t.format(v)
+				}
+			}
+			ticks = append(ticks, tk)
+		}
+	}
+	return ticks
+}
+
+// niceBelow and niceAbove are the 1-2-5 values at or just past v, where a
+// y axis starts and ends so that both ends carry a number.
+func niceBelow(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, c := range []float64{5, 2, 1} {
+		if c*p <= v*(1+1e-9) {
+			return c * p
+		}
+	}
+	return p
+}
+
+func niceAbove(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, c := range []float64{1, 2, 5, 10} {
+		if c*p >= v*(1-1e-9) {
+			return c * p
+		}
+	}
+	return 10 * p
+}
+
+// plotSize is the size of the drawing, legend excluded, which goes below.
+const (
+	plotWidth  = 8 * vg.Inch
+	plotHeight = 5 * vg.Inch
+)
+
+// draw draws the plot, with its legend below the data, on a canvas that
+// newCanvas makes of the size it is given.
+func (g *svgGroup) draw(newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.CanvasSizer, err error) {
 	defer func() {
 		// check rules out the inputs gonum/plot is known to panic on;
 		// anything else is still an error, not a crash.
@@ -113,45 +290,118 @@ func (g *svgGroup) write(path string) (err error) {
 	}()
 	p := plot.New()
 	p.Title.Text = g.first.Title
-	p.X.Label.Text = g.first.XLabel
-	p.Y.Label.Text = g.first.YLabel
-	if g.first.LogX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	xa, ya := xAxis(g.first.XLabel), yAxis(g.first.YLabel)
+	p.X.Label.Text, p.Y.Label.Text = xa.title, ya.title
+	if !g.first.LogX {
+		p.X.Label.Text = strings.TrimSuffix(xa.title, " (log scale)")
 	}
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, pts := range g.series {
+		for _, pt := range pts {
+			xmin, xmax = math.Min(xmin, pt.X), math.Max(xmax, pt.X)
+			ymin, ymax = math.Min(ymin, pt.Y), math.Max(ymax, pt.Y)
+		}
+	}
+	for _, r := range g.refs {
+		ymin, ymax = math.Min(ymin, r.Y), math.Max(ymax, r.Y)
+	}
+	if g.first.LogX {
+		// Whole powers of two at both ends: both carry a number.
+		xmin, xmax = math.Exp2(math.Floor(math.Log2(xmin))), math.Exp2(math.Ceil(math.Log2(xmax)))
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = pow2Ticks{format: xa.format}
+	} else {
+		p.X.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick {
+			ts := plot.DefaultTicks{}.Ticks(min, max)
+			for i := range ts {
+				if ts[i].Label != "" {
+					ts[i].Label = xa.format(ts[i].Value)
+				}
+			}
+			return ts
+		})
+	}
+	p.X.Min, p.X.Max = xmin, xmax
 	// Log scales: a GPU and a CPU adapter differ by orders of magnitude.
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	// The bottom right stays empty: fast adapters plot high, and the
-	// software ones run only the small sizes.
-	p.Legend.Top = false
-	p.Legend.Left = false
-	p.Legend.XOffs = -vg.Points(40)
-	p.Legend.YOffs = vg.Points(10)
+	p.Y.Tick.Marker = decadeTicks{format: ya.format}
+	p.Y.Min, p.Y.Max = niceBelow(ymin), niceAbove(ymax)
 	p.Add(plotter.NewGrid())
-	for i, name := range g.order {
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	for _, name := range g.order {
 		pts := make(plotter.XYs, len(g.series[name]))
 		for j, pt := range g.series[name] {
 			pts[j].X, pts[j].Y = pt.X, pt.Y
 		}
 		line, marks, err := plotter.NewLinePoints(pts)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		c := plotutil.Color(i)
+		c := plotutil.Color(g.adapter[name])
 		line.Color, marks.Color = c, c
-		marks.Shape = plotutil.Shape(i)
+		marks.Shape = plotutil.Shape(g.sub[name])
+		line.Dashes = plotutil.Dashes(g.sub[name])
 		line.Width = vg.Points(1.5)
 		p.Add(line, marks)
-		p.Legend.Add(name, line, marks)
+		legend.Add(name, line, marks)
+	}
+	for i, r := range g.refs {
+		ref, err := plotter.NewLine(plotter.XYs{{X: xmin, Y: r.Y}, {X: xmax, Y: r.Y}})
+		if err != nil {
+			return nil, err
+		}
+		ref.Color = color.Gray{Y: 96}
+		ref.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+		ref.Width = vg.Points(1)
+		if i%2 == 1 {
+			ref.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		}
+		p.Add(ref)
+		legend.Add(fmt.Sprintf("%s: %s %s", r.Label, ya.format(r.Y), unitOf(g.first.YLabel)), ref)
 	}
 	p.BackgroundColor = color.White
-	svg, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, "svg")
+	entries := len(g.order) + len(g.refs)
+	legendHeight := vg.Length(entries)*legend.TextStyle.Height(" ")*1.25 + vg.Points(12)
+	canvas := newCanvas(plotWidth, plotHeight+legendHeight)
+	dc := draw.New(canvas)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	p.Draw(draw.Crop(dc, 0, 0, legendHeight, 0))
+	legend.Draw(draw.Crop(dc, vg.Points(40), 0, vg.Points(6), -(plotHeight + vg.Points(6))))
+	return canvas, nil
+}
+
+// unitOf is the unit at the end of an axis label ("GB/s" of "kernel
+// GB/s"), for the reference lines' labels.
+func unitOf(label string) string {
+	for _, u := range []string{"GB/s", "ms"} {
+		if strings.Contains(label, u) {
+			return u
+		}
+	}
+	return ""
+}
+
+// write draws the plot into the SVG file path and the PNG file beside it.
+func (g *svgGroup) write(path string) error {
+	svg, err := g.draw(func(w, h vg.Length) vg.CanvasSizer { return vgsvg.New(w, h) })
 	if err != nil {
 		return err
 	}
-	return fileout.Write(path, func(w io.Writer) error {
-		_, err := svg.WriteTo(w)
-		return err
+	png, err := g.draw(func(w, h vg.Length) vg.CanvasSizer {
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(96))}
 	})
+	if err != nil {
+		return err
+	}
+	for p, c := range map[string]io.WriterTo{path: svg.(*vgsvg.Canvas), strings.TrimSuffix(path, ".svg") + ".png": png.(vgimg.PngCanvas)} {
+		if err := fileout.Write(p, func(w io.Writer) error {
+			_, err := c.WriteTo(w)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// svgTexts returns the text of every text element of the SVG file path.
+func svgTexts(t *testing.T, path string) []string {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(mustRead(t, path)))
+	var texts []string
+	in := false
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return texts
+		}
+		require.NoError(t, err, "%s is not well-formed XML", path)
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			in = tok.Name.Local == "text"
+		case xml.EndElement:
+			in = false
+		case xml.CharData:
+			if s := strings.TrimSpace(string(tok)); in && s != "" {
+				texts = append(texts, s)
+			}
+		}
+	}
+}
+
+// TestPlots draws each kind of plot the suites make, from two adapters'
+// results, and checks that what a reader needs is written on it: the
+// title, both axes' titles with their units, numbers at the ticks of both
+// axes, a legend entry per adapter and reference line; and that the PNG
+// beside each SVG is an image of the same plot.
+func TestPlots(t *testing.T) {
+	adapters := []struct{ device, backend string }{{"H100", "vulkan"}, {"llvmpipe", "vulkan"}}
+	var all []table
+	for i, a := range adapters {
+		f := float64(1 + 9*(1-i)) // the first adapter is 10 times faster
+		base := table{Device: a.device, Backend: a.backend, LogX: true}
+		tr := base
+		tr.Suite, tr.Title, tr.XLabel, tr.YLabel = "transfer", "Host-device transfer", "bytes", "host→device GB/s"
+		tr.Points = []point{{X: 16 << 20, Y: 2.5 * f}, {X: 64 << 20, Y: 3 * f}, {X: 1 << 30, Y: 3.2 * f}}
+		mk := base
+		mk.Suite, mk.Title, mk.XLabel, mk.YLabel = "merkle", "Merkle tree, Rescue merge", "leaves", "leaves per second (kernel)"
+		for _, s := range []string{"approach 1", "approach 3"} {
+			mk.Points = append(mk.Points, point{X: 1 << 10, Y: 1e5 * f, Series: s}, point{X: 1 << 20, Y: 4e6 * f, Series: s})
+		}
+		ei := base
+		ei.Suite, ei.Title, ei.XLabel, ei.YLabel = "eigen", "Eigen: whole method on N×N Hilbert matrices", "N", "GPU ms"
+		ei.Points = []point{{X: 1024, Y: 30 / f}, {X: 8192, Y: 900 / f}}
+		ei.Refs = []refLine{{Label: "Xeon 8358, 128 threads (published)", Y: 126}}
+		all = append(all, tr, mk, ei)
+	}
+	groups, err := svgGroups(all)
+	require.NoError(t, err)
+	require.Len(t, groups, 3)
+	dir := t.TempDir()
+	require.NoError(t, writeSVGs(groups, dir))
+
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"transfer-host-device-transfer.svg", []string{"Host-device transfer", "size (bytes, log scale)", "host→device GB/s (log scale)",
+			"16 MiB", "64 MiB", "1 GiB", "2", "5", "10", "20", "H100 (vulkan)", "llvmpipe (vulkan)"}},
+		{"merkle-merkle-tree-rescue-merge.svg", []string{"Merkle tree, Rescue merge", "leaves (log scale)", "leaves per second (kernel) (log scale)",
+			"1024", "1.05M", "100k", "1M", "10M", "H100 (vulkan), approach 1", "H100 (vulkan), approach 3", "llvmpipe (vulkan), approach 3"}},
+		{"eigen-eigen-whole-method-on-n-n-hilbert-matrices.svg", []string{"Eigen: whole method on N×N Hilbert matrices", "N (log scale)", "GPU ms (log scale)",
+			"1024", "8192", "2", "10", "100", "1000", "Xeon 8358, 128 threads (published): 126 ms"}},
+	} {
+		path := filepath.Join(dir, tc.file)
+		texts := svgTexts(t, path)
+		for _, w := range tc.want {
+			require.Contains(t, texts, w, "%s: texts %q", tc.file, texts)
+		}
+		f, err := os.Open(strings.TrimSuffix(path, ".svg") + ".png")
+		require.NoError(t, err)
+		img, err := png.Decode(f)
+		f.Close()
+		require.NoError(t, err, tc.file)
+		require.Greater(t, img.Bounds().Dx(), 600, tc.file)
+		require.Greater(t, img.Bounds().Dy(), 400, tc.file)
+	}
+}
