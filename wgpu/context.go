@@ -709,8 +709,26 @@ func otherBackends(goos string) string {
 	return "choose vulkan or gl, or any backend"
 }
 
-// Open opens a device on the adapter chosen by opts (see Options). The
-// device is granted the adapter's real limits.
+// Open opens a device on one adapter and returns the Context that every
+// GPU call of the library takes. It lists the adapters of opts.Backend
+// (of every backend when empty) in the order Adapters gives, picks the one
+// opts.Adapter names (an index, or a name substring) or else the first
+// (discrete GPUs, then integrated ones, then software ones; native
+// backends before GL), and requests a
+// device with the adapter's real limits, capped by opts.Limits, and the
+// optional features kernels use where the adapter has them (timestamp
+// queries, shader-int64, subgroups). The zero Options open that default
+// adapter, as 'wgbench devices' marks it. Close the Context when done: a
+// closed device is kept for the next Open of the same adapter and
+// settings, with its compiled kernels.
+//
+// The errors: ErrCPUBackend when the options choose the CPU backend (pass
+// a nil Context instead, which every call runs on all cores); ErrNoAdapter,
+// wrapped with what was tried and why, when no adapter is found (no
+// driver for the backend, an index or a name that matches none, an
+// adapter that cannot run compute shaders); an error naming the accepted
+// values for a backend or option that is not one; and the driver's error,
+// wrapped with the adapter's name, when the device request fails.
 func Open(opts Options) (ctx *Context, err error) {
 	if err := opts.check(); err != nil {
 		return nil, err
