@@ -165,7 +165,9 @@ bytes, node 0 zero, node 1 the root);
 'wgbench merkle verify --hash H' checks (with the same H).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			spin := newSpinner(cmd, g, "commit: building the tree")
 			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach)
+			spin.done()
 			if err != nil {
 				return err
 			}

@@ -93,7 +93,9 @@ M records, from as many machines, and prints the whole tree's root. With
 				return rf.run(cmd, g, hashName, in, approach, out)
 			}
 			// Without --out only the root comes back from the device.
+			spin := newSpinner(cmd, g, "merkle: building the tree")
 			tree, root, err := merkleBuild(g, hashName, in, approach, out == "")
+			spin.done()
 			if err != nil {
 				return err
 			}

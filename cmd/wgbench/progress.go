@@ -81,7 +81,11 @@ func showProgress(w io.Writer, quiet bool) bool {
 // meter shows the progress of one piece of work on standard error: done
 // out of total, the rate, and the time left. A nil meter shows nothing,
 // so callers need not ask whether there is one.
-type meter struct{ bar *progressbar.ProgressBar }
+type meter struct {
+	bar *progressbar.ProgressBar
+	// A spinner's ticker ends when stop is closed, and closes stopped.
+	stop, stopped chan struct{}
+}
 
 // newMeter returns the meter of total units of work (records, leaves;
 // bytes with unit "B", shown as KiB, MiB...) described by desc, or nil
@@ -109,6 +113,34 @@ func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit str
 	return &meter{bar: progressbar.NewOptions64(total, opts...)}
 }
 
+// newSpinner returns a meter of work whose size is not known as it goes
+// (a Merkle tree built in one library call): it shows that the work goes
+// on, and for how long, or nil where showProgress says no.
+func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
+	w := cmd.ErrOrStderr()
+	if !showProgress(w, g.quiet) {
+		return nil
+	}
+	bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
+		progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true), progressbar.OptionClearOnFinish())
+	// The spinner turns on its own while the call it stands for runs.
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				bar.Add(0)
+			}
+		}
+	}()
+	return &meter{bar: bar, stop: stop, stopped: stopped}
+}
+
 // add counts n more units done.
 func (m *meter) add(n int) {
 	if m != nil {
@@ -120,6 +152,10 @@ func (m *meter) add(n int) {
 // clean line.
 func (m *meter) done() {
 	if m != nil {
+		if m.stop != nil {
+			close(m.stop)
+			<-m.stopped
+		}
 		m.bar.Finish()
 		m.bar.Clear()
 	}
