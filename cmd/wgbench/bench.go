@@ -503,7 +503,9 @@ func writeJSON(path string, res *results) error {
 
 // writeResults writes the JSON results res (all its tables), the Markdown
 // tables and the plots that were asked for; no file is left partly
-// written, and none is written when a plot cannot be drawn.
+// written, and none is written when a plot cannot be drawn (bench's JSON
+// file then keeps the last version written during the run, marked
+// incomplete).
 func writeResults(all []table, res *results, jsonPath, mdPath, svgDir string) error {
 	var plots []*svgGroup
 	if svgDir != "" {
