@@ -41,3 +41,29 @@ func Example_group() {
 	// 52bf2c90c17de2a0b10481c34d6aa60c780a24775fcb844af2ec180dcf4acf30
 	// true
 }
+
+// Digests computed in a batch become the leaves of a Merkle tree, and a
+// tree's nodes digests again.
+func ExampleLeaves() {
+	var ctx *wgpu.Context // the CPU; a Context from wgpu.Open hashes on the GPU
+	pairs := make([][8]uint64, 4)
+	for i := range pairs {
+		pairs[i][0] = uint64(i)
+	}
+	digests := make([][4]uint64, len(pairs))
+	if err := rescue.Batch.MergeMany(ctx, digests, pairs, batch.Options{}); err != nil {
+		log.Fatal(err)
+	}
+	tree, err := merkle.Build(ctx, rescue.Leaves(digests), rescue.MerkleMerge{}, merkle.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	root := rescue.DigestOf(tree.Root())
+	left := rescue.Merge(digests[0], digests[1])
+	right := rescue.Merge(digests[2], digests[3])
+	fmt.Println(root == rescue.Merge(left, right))
+	fmt.Println(rescue.LeafOf(left) == tree.Nodes()[2])
+	// Output:
+	// true
+	// true
+}

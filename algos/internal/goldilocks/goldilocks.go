@@ -3,7 +3,8 @@
 // functions (package batch): Rp64_256 (package rescue), RPO256 (package
 // rpo) and Poseidon2 (package poseidon2). Here: the digest helpers of
 // their MerkleMerge values and the writers of their generated WGSL
-// constants files (wgslgen.go).
+// constants files (wgslgen.go). Each hash package exports the digest
+// helpers as LeafOf, DigestOf and Leaves.
 package goldilocks
 
 import (
@@ -40,6 +41,15 @@ func DigestBytes(e [DigestSize]uint64) [32]byte {
 		binary.LittleEndian.PutUint64(d[8*j:], v)
 	}
 	return d
+}
+
+// Leaves returns digests as Merkle leaves, each written by DigestBytes.
+func Leaves(digests [][DigestSize]uint64) [][32]byte {
+	leaves := make([][32]byte, len(digests))
+	for i, d := range digests {
+		leaves[i] = DigestBytes(d)
+	}
+	return leaves
 }
 
 // CheckDigest returns an error naming the first element of d that is not

@@ -21,3 +21,16 @@ func TestConvertDigest(t *testing.T) {
 	d := DigestBytes([4]uint64{5, 6, 7, 8})
 	require.Equal(t, d, ConvertDigest(d), "a digest maps to itself")
 }
+
+func TestLeaves(t *testing.T) {
+	ds := [][4]uint64{{1, 2, 3, 4}, {P - 1, 0, 1 << 40, 7}}
+	leaves := Leaves(ds)
+	require.Len(t, leaves, 2)
+	for i, d := range ds {
+		require.Equal(t, DigestBytes(d), leaves[i])
+		require.Equal(t, d, DigestElements(leaves[i]))
+	}
+	require.Equal(t, byte(1), leaves[0][0], "little-endian: the low byte of element 0 first")
+	require.Equal(t, byte(2), leaves[0][8])
+	require.Empty(t, Leaves(nil))
+}
