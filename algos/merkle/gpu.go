@@ -85,6 +85,15 @@ type Options struct {
 	// from the leaves (Tree.Subtree). 0 keeps every node, as does a height
 	// of the tree's depth minus 1 or more. BuildOn does not take it.
 	CapHeight int
+	// Progress, when set, is told how many of the tree's merges are done
+	// (done of total, N-1 for N leaves) as a long build goes on: on the
+	// CPU after each piece of a level, on a device after each subtree it
+	// builds in one submission, on a Group after each range. Calls come
+	// one at a time. An error it returns stops the build, which returns
+	// that error: a caller can show progress and stop on request. A build
+	// in one submission, of a count that is not a power of two on a
+	// device, or of a capped or mixed tree reports nothing.
+	Progress func(done, total int) error
 }
 
 // defaultWorkgroup is the workgroup size of a hash without Tuning.
@@ -228,7 +237,7 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 			return nil, err
 		}
 		start := time.Now()
-		built, err := buildCPU(t, leaves, b.hash, !b.leavesChecked)
+		built, err := buildCPU(t, leaves, b.hash, !b.leavesChecked, b.opts.Progress)
 		b.report(wgpu.Timing{Wall: time.Since(start)})
 		return built, err
 	}
@@ -351,6 +360,9 @@ type run struct {
 	// checked, when set, delivers the leaves' check, which runs while
 	// the first leaves go up; no kernel runs before it passes.
 	checked chan error
+	// n is the whole tree's leaves, whose subtrees report to
+	// Options.Progress; the tree of their roots does not.
+	n int
 }
 
 // checkLeaves starts checking leaves on other goroutines.
@@ -395,7 +407,7 @@ func (b *Builder) run(n int) (*run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
-	return &run{Builder: b, approach: a, wg: wg, kernel: k}, nil
+	return &run{Builder: b, approach: a, wg: wg, kernel: k, n: n}, nil
 }
 
 // reserve makes the Builder's buffers hold c digests each.
@@ -447,10 +459,14 @@ func (r *run) build(dst func() [][32]byte, leaves [][32]byte) error {
 			return fmt.Errorf("subtree %d of %d: %w", s, k, err)
 		}
 		roots[s] = local[1]
-		if rootOnly {
-			continue
+		if !rootOnly {
+			placeSubtree(nodes, local, s, k)
 		}
-		placeSubtree(nodes, local, s, k)
+		if p := r.opts.Progress; p != nil && n == r.n {
+			if err := p((s+1)*(c-1), n-1); err != nil {
+				return err
+			}
+		}
 	}
 	if rootOnly {
 		return r.build(func() [][32]byte { return nodes }, roots)

@@ -146,11 +146,13 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	builders := make([]*Builder, g.Len())
 	last := make([]wgpu.Timing, g.Len())
 	times := make([]wgpu.Timing, g.Len())
+	report := newReporter(opts.Progress, n)
 	err := g.Each(m, func(member int, ctx *wgpu.Context, i int) error {
 		b := builders[member]
 		if b == nil {
 			o := opts
 			o.Timing = &last[member]
+			o.Progress = nil // the ranges report, below
 			var err error
 			if b, err = NewBuilder(ctx, hash, o); err != nil {
 				return err
@@ -169,7 +171,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 		if err != nil {
 			return fmt.Errorf("range %d/%d: %w", i, m, err)
 		}
-		return nil
+		return report.add(len(part) - 1)
 	})
 	for _, b := range builders {
 		if b != nil {

@@ -93,11 +93,13 @@ func CheckSize(n int) error {
 // merged and an odd last node carried up (count.go). Each level's merges
 // are spread over all cores. The tree keeps leaves (it does not copy
 // them).
-func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) { return buildCPU(nil, leaves, hash, true) }
+func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {
+	return buildCPU(nil, leaves, hash, true, nil)
+}
 
 // buildCPU is BuildCPU into t's node memory when it holds enough (see
 // Builder.BuildInto), checking the leaves unless the caller has.
-func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool) (*Tree, error) {
+func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool, progress func(done, total int) error) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {
 		return nil, err
@@ -112,7 +114,13 @@ func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool) (*Tree, error) 
 	}
 	l := newLayout(n)
 	nodes := t.reuse(l.size(l.low()))
-	l.buildCPU(nodes, leaves, hash)
+	if progress != nil {
+		if err := l.buildCPUReporting(nodes, leaves, hash, progress); err != nil {
+			return nil, err
+		}
+	} else {
+		l.buildCPU(nodes, leaves, hash)
+	}
 	built := &Tree{hash: hash, leaves: leaves, nodes: nodes}
 	if t != nil {
 		*t = *built
