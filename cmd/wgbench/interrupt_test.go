@@ -98,3 +98,33 @@ func TestInterruptReleases(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptMerkle cancels a Rescue tree of 2^18 leaves on the CPU
+// backend (seconds of merges on two cores) part way through, in-process,
+// and checks that the build stops at its next report, well before it
+// would end, and writes nothing.
+func TestInterruptMerkle(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "leaves"), filepath.Join(dir, "nodes")
+	leaves := make([]byte, 32<<18)
+	for i := 0; i < len(leaves)/32; i++ {
+		leaves[32*i] = byte(i)
+		leaves[32*i+1] = byte(i >> 8)
+	}
+	require.NoError(t, os.WriteFile(in, leaves, 0o600))
+	g := &globals{args: []string{"--backend", "cpu", "merkle", "--hash", "rescue", "--in", in, "--out", out}}
+	root := newRoot(g)
+	root.SetArgs(g.args)
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := root.ExecuteContext(ctx)
+	require.ErrorIs(t, err, errInterrupted)
+	require.Less(t, time.Since(start), 3*time.Second, "the build stops at its next report")
+	_, err = os.Stat(out)
+	require.True(t, os.IsNotExist(err), "an interrupted build must not write %s", out)
+	require.Empty(t, stdout.String())
+}

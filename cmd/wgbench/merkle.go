@@ -93,9 +93,7 @@ M records, from as many machines, and prints the whole tree's root. With
 				return rf.run(cmd, g, hashName, in, approach, out)
 			}
 			// Without --out only the root comes back from the device.
-			spin := newSpinner(cmd, g, "merkle: building the tree")
-			tree, root, err := merkleBuild(g, hashName, in, approach, out == "")
-			spin.done()
+			tree, root, err := merkleBuild(cmd, g, hashName, in, approach, out == "")
 			if err != nil {
 				return err
 			}
@@ -209,16 +207,22 @@ says so.`,
 
 // merkleBuild reads the leaves file and builds its tree on the adapter the
 // flags choose (the CPU backend included), returning the tree and its
-// root, or with rootOnly the root alone.
-func merkleBuild(g *globals, hashName, in string, approach int, rootOnly bool) (tree *merkle.Tree, root [32]byte, err error) {
+// root, or with rootOnly the root alone. On a terminal it shows the
+// build's progress, and Ctrl-C stops it.
+func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach int, rootOnly bool) (tree *merkle.Tree, root [32]byte, err error) {
 	if isSchedule(hashName) {
-		if tree, err = mixedBuild(g, hashName, in, approach); err != nil {
+		spin := newSpinner(cmd, g, "merkle: building the tree")
+		tree, err = mixedBuild(g, hashName, in, approach)
+		spin.done()
+		if err != nil {
 			return nil, root, err
 		}
 		return tree, tree.Root(), nil
 	}
 	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
-		opts := merkle.Options{Approach: merkle.Approach(approach)}
+		bm := &buildMeter{cmd: cmd, g: g, desc: "merkle: " + hash.Name() + " tree"}
+		defer bm.done()
+		opts := merkle.Options{Approach: merkle.Approach(approach), Progress: bm.progress}
 		if rootOnly {
 			root, err = merkle.RootOn(grp, leaves, hash, opts)
 			return err

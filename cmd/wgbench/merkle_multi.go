@@ -50,7 +50,7 @@ func merkleProve(cmd *cobra.Command, g *globals, f proveFlags) error {
 		if len(f.indices) != 1 || format != "single" || f.capHeight != 0 {
 			return fmt.Errorf("merkle prove: --hash %s (a schedule) proves one leaf, in the single form: give one --index, and no --format or --cap", f.hashName)
 		}
-		tree, _, err := merkleBuild(g, f.hashName, f.in, f.approach, false)
+		tree, _, err := merkleBuild(cmd, g, f.hashName, f.in, f.approach, false)
 		if err != nil {
 			return err
 		}

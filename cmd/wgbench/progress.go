@@ -141,6 +141,34 @@ func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
 	return &meter{bar: bar, stop: stop, stopped: stopped}
 }
 
+// buildMeter is the Options.Progress of a Merkle build: it shows the
+// merges done on a meter made at the first report, which gives the total,
+// and stops the build with errInterrupted on Ctrl-C.
+type buildMeter struct {
+	cmd     *cobra.Command
+	g       *globals
+	desc    string
+	m       *meter
+	started bool
+	last    int
+}
+
+func (b *buildMeter) progress(done, total int) error {
+	if err := interrupted(b.cmd.Context()); err != nil {
+		return err
+	}
+	if !b.started {
+		b.started = true
+		b.m = newMeter(b.cmd, b.g, b.desc, int64(total), "merges")
+	}
+	b.m.add(done - b.last)
+	b.last = done
+	return nil
+}
+
+// done clears the meter.
+func (b *buildMeter) done() { b.m.done() }
+
 // add counts n more units done.
 func (m *meter) add(n int) {
 	if m != nil {
