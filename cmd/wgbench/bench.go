@@ -58,8 +58,10 @@ type benchConfig struct {
 	firstWarmUp time.Duration
 	// ctx is cancelled by Ctrl-C: medianOf stops with errInterrupted.
 	ctx context.Context
-	// suite and desc name the case being measured (step), for timings.
-	suite, desc string
+	// suite and desc name the case being measured (step), for timings;
+	// of names the suite's place among those chosen ("suite 2 of 7"), for
+	// the progress bar.
+	suite, desc, of string
 	// timings are every case timed so far, with their samples; measured,
 	// when set, is called after each one is added.
 	timings  []timing
@@ -78,7 +80,7 @@ func newBenchConfig(quick bool, repeats int) *benchConfig {
 func (cfg *benchConfig) step(desc string) {
 	cfg.desc = desc
 	if cfg.bar != nil {
-		cfg.bar.Describe(desc)
+		cfg.bar.Describe(cfg.of + ": " + desc)
 		cfg.bar.Add(1)
 	}
 }
@@ -334,7 +336,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			cfg := newBenchConfig(quick, repeats)
 			if showProgress(cmd.ErrOrStderr(), g.quiet || noProgress) {
 				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
-					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionSetElapsedTime(true), progressbar.OptionClearOnFinish())
 			}
 			info := ctx.Info()
 			command := "wgbench " + strings.Join(g.args, " ")
@@ -356,8 +358,8 @@ warm-up runs are excluded and the median of the repeats is reported.
 			cfg.ctx = cmd.Context()
 			cfg.measured = func() error { return save(false) }
 			out := cmd.OutOrStdout()
-			for _, s := range chosen {
-				cfg.suite = s.name
+			for i, s := range chosen {
+				cfg.suite, cfg.of = s.name, fmt.Sprintf("suite %d of %d", i+1, len(chosen))
 				tables, err := s.run(ctx, cfg)
 				if err != nil {
 					if cfg.bar != nil {

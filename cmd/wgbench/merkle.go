@@ -220,7 +220,7 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 		return tree, tree.Root(), nil
 	}
 	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
-		bm := &buildMeter{cmd: cmd, g: g, desc: "merkle: " + hash.Name() + " tree"}
+		bm := newBuildMeter(cmd, g, "merkle: "+hash.Name()+" tree", len(leaves))
 		defer bm.done()
 		opts := merkle.Options{Approach: merkle.Approach(approach), Progress: bm.progress}
 		if rootOnly {

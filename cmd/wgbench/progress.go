@@ -110,7 +110,11 @@ func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit str
 	} else {
 		opts = append(opts, progressbar.OptionSetItsString(unit))
 	}
-	return &meter{bar: progressbar.NewOptions64(total, opts...)}
+	bar := progressbar.NewOptions64(total, opts...)
+	// The clock starts now, not at the first piece's end: the rate and
+	// the time left count the whole work.
+	bar.RenderBlank()
+	return &meter{bar: bar}
 }
 
 // newSpinner returns a meter of work whose size is not known as it goes
@@ -142,24 +146,22 @@ func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
 }
 
 // buildMeter is the Options.Progress of a Merkle build: it shows the
-// merges done on a meter made at the first report, which gives the total,
-// and stops the build with errInterrupted on Ctrl-C.
+// merges done on a meter, and stops the build with errInterrupted on
+// Ctrl-C.
 type buildMeter struct {
-	cmd     *cobra.Command
-	g       *globals
-	desc    string
-	m       *meter
-	started bool
-	last    int
+	cmd  *cobra.Command
+	m    *meter
+	last int
+}
+
+// newBuildMeter returns the buildMeter of a tree of n leaves: n-1 merges.
+func newBuildMeter(cmd *cobra.Command, g *globals, desc string, n int) *buildMeter {
+	return &buildMeter{cmd: cmd, m: newMeter(cmd, g, desc, int64(n-1), "merges")}
 }
 
 func (b *buildMeter) progress(done, total int) error {
 	if err := interrupted(b.cmd.Context()); err != nil {
 		return err
-	}
-	if !b.started {
-		b.started = true
-		b.m = newMeter(b.cmd, b.g, b.desc, int64(total), "merges")
 	}
 	b.m.add(done - b.last)
 	b.last = done
