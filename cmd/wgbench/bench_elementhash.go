@@ -141,16 +141,18 @@ func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([
 			}
 		}
 		dst := make([][4]uint64, n)
+		// Each step names the case before it is timed, as its timings are
+		// named in bench --json.
+		cfg.step(fmt.Sprintf("%s merge %d", h.Name, n))
 		mergeKernel, mergeE2E, err := h.merges(ctx, cfg, dst, pairs)
 		if err != nil {
 			return nil, err
 		}
-		cfg.step(fmt.Sprintf("%s merge %d", h.Name, n))
+		cfg.step(fmt.Sprintf("%s hash_elements, %d² inputs", h.Name, side))
 		hn, hashKernel, hashE2E, err := h.hashes(ctx, cfg, pairs)
 		if err != nil {
 			return nil, err
 		}
-		cfg.step(fmt.Sprintf("%s hash %d", h.Name, hn))
 		rate := float64(n) / mergeKernel.Seconds()
 		row := []string{fmt.Sprintf("%d² = %d", side, n),
 			fmt.Sprintf("%.2f", float64(mergeKernel.Nanoseconds())/float64(n)),
@@ -239,6 +241,7 @@ func (h benchHash) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]
 		Columns: []string{"variant", "kernel ms", "merge ns (kernel)", "merges/s (kernel)", "vs " + variants[0], "checked"}}
 	var fast float64
 	for v, name := range variants {
+		cfg.step(fmt.Sprintf("%s variant %s", h.Name, name))
 		clear(dst)
 		var tm wgpu.Timing
 		merge := func() error { return h.mergeMany(ctx, dst, pairs, v, &tm) }
@@ -253,7 +256,6 @@ func (h benchHash) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]
 		if err != nil {
 			return t, fmt.Errorf("%s variant %s: %w", h.Name, name, err)
 		}
-		cfg.step(fmt.Sprintf("%s variant %s", h.Name, name))
 		rate := float64(n) / mk.Seconds()
 		if v == 0 {
 			fast = rate

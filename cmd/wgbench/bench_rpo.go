@@ -32,12 +32,12 @@ func benchRPO(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 // the round's layers and differ in constants, order and sponge.
 func rpoVersusRescue(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, rpoRate float64) (table, error) {
 	n := len(pairs)
+	cfg.step("rpo against rescue")
 	clear(dst)
 	kernel, _, err := rescueBench.merges(ctx, cfg, dst, pairs)
 	if err != nil {
 		return table{}, err
 	}
-	cfg.step("rpo against rescue")
 	rescueRate := float64(n) / kernel.Seconds()
 	return table{Title: fmt.Sprintf("RPO256 and Rp64_256: merge kernels at %d² inputs", side),
 		Columns: []string{"hash", "merges/s (kernel)", "vs Rp64_256"},

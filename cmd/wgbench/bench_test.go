@@ -249,3 +249,24 @@ func TestBenchDefaultElementSuite(t *testing.T) {
 	require.Len(t, tables[0].Rows, 2, "--quick measures 64² and 128²")
 	require.Len(t, tables[1].Rows, len(benchHashOf("rescue").Variants()))
 }
+
+// TestBenchTimingNames checks that each timed case in bench --json is
+// named by the step it belongs to, not by the one before.
+func TestBenchTimingNames(t *testing.T) {
+	backend := gputest.Backends()[0]
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	_, _, err := wgbench(t, "bench", "poseidon2", "--quick", "--repeats", "1", "--backend", backend, "--json", jsonPath)
+	require.NoError(t, err)
+	var res results
+	require.NoError(t, json.Unmarshal(mustRead(t, jsonPath), &res))
+	var names []string
+	for _, tm := range res.Timings {
+		require.NotEmpty(t, tm.Case, "every timing belongs to a step")
+		if len(names) == 0 || names[len(names)-1] != tm.Case {
+			names = append(names, tm.Case)
+		}
+	}
+	require.Equal(t, "poseidon2 merge 4096", names[0])
+	require.Equal(t, "poseidon2 hash_elements, 64² inputs", names[1])
+	require.Contains(t, names, "poseidon2 variant "+res.Tables[1].Rows[0][0])
+}
