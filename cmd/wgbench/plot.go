@@ -167,13 +167,15 @@ func xAxis(label string) axis {
 }
 
 // yAxis is the y axis of a table's plot: rates in GB/s and times in ms as
-// numbers, rates of hashes or leaves per second with k, M and G.
+// numbers, rates of hashes or leaves per second with k, M and G. Its
+// title is the label alone: gonum/plot makes room above the data for a
+// long vertical title, and the 1-2-5 ticks show the scale is logarithmic.
 func yAxis(label string) axis {
 	switch {
 	case strings.Contains(label, "GB/s"), strings.Contains(label, "ms"):
-		return axis{title: label + " (log scale)", format: plainNumber}
+		return axis{title: label, format: plainNumber}
 	default:
-		return axis{title: label + " (log scale)", format: siNumber}
+		return axis{title: label, format: siNumber}
 	}
 }
 
@@ -361,8 +363,7 @@ func (g *svgGroup) draw(newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.Can
 		legend.Add(fmt.Sprintf("%s: %s %s", r.Label, ya.format(r.Y), unitOf(g.first.YLabel)), ref)
 	}
 	p.BackgroundColor = color.White
-	entries := len(g.order) + len(g.refs)
-	legendHeight := vg.Length(entries)*legend.TextStyle.Height(" ")*1.25 + vg.Points(12)
+	legendHeight := legend.Rectangle(draw.Canvas{}).Size().Y + vg.Points(12)
 	canvas := newCanvas(plotWidth, plotHeight+legendHeight)
 	dc := draw.New(canvas)
 	dc.SetColor(color.White)

@@ -74,11 +74,11 @@ func TestPlots(t *testing.T) {
 		file string
 		want []string
 	}{
-		{"transfer-host-device-transfer.svg", []string{"Host-device transfer", "size (bytes, log scale)", "host→device GB/s (log scale)",
+		{"transfer-host-device-transfer.svg", []string{"Host-device transfer", "size (bytes, log scale)", "host→device GB/s",
 			"16 MiB", "64 MiB", "1 GiB", "2", "5", "10", "20", "H100 (vulkan)", "llvmpipe (vulkan)"}},
-		{"merkle-merkle-tree-rescue-merge.svg", []string{"Merkle tree, Rescue merge", "leaves (log scale)", "leaves per second (kernel) (log scale)",
+		{"merkle-merkle-tree-rescue-merge.svg", []string{"Merkle tree, Rescue merge", "leaves (log scale)", "leaves per second (kernel)",
 			"1024", "1.05M", "100k", "1M", "10M", "H100 (vulkan), approach 1", "H100 (vulkan), approach 3", "llvmpipe (vulkan), approach 3"}},
-		{"eigen-eigen-whole-method-on-n-n-hilbert-matrices.svg", []string{"Eigen: whole method on N×N Hilbert matrices", "N (log scale)", "GPU ms (log scale)",
+		{"eigen-eigen-whole-method-on-n-n-hilbert-matrices.svg", []string{"Eigen: whole method on N×N Hilbert matrices", "N (log scale)", "GPU ms",
 			"1024", "8192", "2", "10", "100", "1000", "Xeon 8358, 128 threads (published): 126 ms"}},
 	} {
 		path := filepath.Join(dir, tc.file)
