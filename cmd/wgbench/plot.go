@@ -168,8 +168,8 @@ func xAxis(label string) axis {
 
 // yAxis is the y axis of a table's plot: rates in GB/s and times in ms as
 // numbers, rates of hashes or leaves per second with k, M and G. Its
-// title is the label alone: gonum/plot makes room above the data for a
-// long vertical title, and the 1-2-5 ticks show the scale is logarithmic.
+// title is the label alone: the 1-2-5 ticks show the scale is
+// logarithmic.
 func yAxis(label string) axis {
 	switch {
 	case strings.Contains(label, "GB/s"), strings.Contains(label, "ms"):
@@ -294,6 +294,9 @@ func (g *svgGroup) draw(newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.Can
 	p.Title.Text = g.first.Title
 	xa, ya := xAxis(g.first.XLabel), yAxis(g.first.YLabel)
 	p.X.Label.Text, p.Y.Label.Text = xa.title, ya.title
+	// Centred, a long vertical title made gonum/plot leave room for it
+	// above the data.
+	p.Y.Label.Position = draw.PosTop
 	if !g.first.LogX {
 		p.X.Label.Text = strings.TrimSuffix(xa.title, " (log scale)")
 	}
