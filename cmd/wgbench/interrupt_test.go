@@ -23,9 +23,9 @@ import (
 const interruptPairs = 1 << 17
 
 // TestInterrupt sends SIGINT to a wgbench process in the middle of a
-// rescue merge, on the CPU backend and on each GPU backend, and checks
-// that it exits 130 at once, saying so, with no output file and no
-// temporary file left.
+// rescue merge, on the CPU backend and on each GPU backend, and SIGTERM on
+// the CPU, and checks that it exits at once with 128 + the signal's
+// number, saying so, with no output file and no temporary file left.
 func TestInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	// The leaves come through a named pipe: once the test has written
@@ -37,8 +37,18 @@ func TestInterrupt(t *testing.T) {
 	for i := range input {
 		input[i] = byte(i * 7)
 	}
-	for _, backend := range append([]string{"cpu"}, gputest.Backends()...) {
-		t.Run(backend, func(t *testing.T) {
+	type run struct {
+		backend string
+		sig     syscall.Signal
+		status  int
+	}
+	runs := []run{{"cpu", syscall.SIGTERM, 143}}
+	for _, b := range append([]string{"cpu"}, gputest.Backends()...) {
+		runs = append(runs, run{b, syscall.SIGINT, exitInterrupted})
+	}
+	for _, r := range runs {
+		backend := r.backend
+		t.Run(backend+"/"+r.sig.String(), func(t *testing.T) {
 			out := filepath.Join(dir, "digests-"+backend)
 			cmd := wgbenchProcess(t, "", "--backend", backend, "rescue", "merge", "--in", fifo, "--out", out)
 			var stderr bytes.Buffer
@@ -50,11 +60,11 @@ func TestInterrupt(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, w.Close())
 			sent := time.Now()
-			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+			require.NoError(t, cmd.Process.Signal(r.sig))
 			err = cmd.Wait()
 			var ee *exec.ExitError
 			require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
-			require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+			require.Equal(t, r.status, ee.ExitCode(), "stderr: %s", stderr.String())
 			require.Less(t, time.Since(sent), 3*time.Second, "Ctrl-C must stop the work within a piece or two")
 			require.Equal(t, "wgbench: interrupted\n", stderr.String())
 			_, err = os.Stat(out)
@@ -127,4 +137,42 @@ func TestInterruptMerkle(t *testing.T) {
 	_, err = os.Stat(out)
 	require.True(t, os.IsNotExist(err), "an interrupted build must not write %s", out)
 	require.Empty(t, stdout.String())
+}
+
+// TestInterruptStuck sends SIGINT to a wgbench process building a mixed
+// tree on the CPU backend, one library call that reports no progress
+// (seconds of Rescue merges), and checks that the process still exits 130
+// once interruptGrace has passed, long before the build would end, saying
+// so, with no output file.
+func TestInterruptStuck(t *testing.T) {
+	dir := t.TempDir()
+	fifo, out := filepath.Join(dir, "leaves"), filepath.Join(dir, "nodes")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	leaves := make([]byte, 32<<21) // 2^20 Rescue merges: 15 s on 2 idle cores
+	for i := range leaves {
+		leaves[i] = byte(i * 13)
+	}
+	cmd := wgbenchProcess(t, "", "--backend", "cpu", "merkle", "--hash", "blake3:1,rescue", "--in", fifo, "--out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = w.Write(leaves)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	// Let the build start: the leaves are read and checked first.
+	time.Sleep(300 * time.Millisecond)
+	sent := time.Now()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err = cmd.Wait()
+	took := time.Since(sent)
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
+	require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+	require.Equal(t, "wgbench: interrupted\n", stderr.String())
+	require.GreaterOrEqual(t, took, interruptGrace, "the build had its grace")
+	require.Less(t, took, interruptGrace+time.Second, "the process leaves once the grace has passed")
+	_, err = os.Stat(out)
+	require.True(t, os.IsNotExist(err), "an interrupted build must not write %s", out)
 }

@@ -149,8 +149,8 @@ high-performance adapter is used. 'wgbench devices' lists them.
 Exit status: 0 on success; 1 when the result is negative (eigen did not
 converge, a Merkle proof does not verify), and for every error of b3sum, as
 b3sum does; 2 for any other error (usage, input, reading or writing), with
-a message on standard error; 130 when Ctrl-C (SIGINT) or SIGTERM stopped
-it, leaving no output file (a second Ctrl-C stops it at once).`,
+a message on standard error; 130 when Ctrl-C (SIGINT) stopped it, 143 for
+SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -233,11 +233,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runWith is run with the globals given, args included. Commands see
 // Ctrl-C and SIGTERM as their cobra Context's cancellation.
 func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := interruptible(func() {
-		// Output files are written whole or not at all, so leaving
-		// now leaves none; the system frees the devices.
+	ctx, stop := interruptible(func(status int) {
+		// Output files are renamed into place only when whole, so
+		// leaving now leaves none at its name (a temporary file being
+		// written may stay beside it); the system frees the devices.
 		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
-		os.Exit(exitInterrupted)
+		os.Exit(status)
 	})
 	defer stop()
 	out := &checkedWriter{w: stdout}
@@ -252,7 +253,7 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if errors.Is(err, errInterrupted) {
 		fmt.Fprintln(stderr, "wgbench:", err)
-		return exitInterrupted
+		return interruptStatus(context.Cause(ctx))
 	}
 	if wgpu.Tracing() {
 		wgpu.WriteTrace(stderr)

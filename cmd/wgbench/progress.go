@@ -15,14 +15,33 @@ import (
 )
 
 // errInterrupted is what a command returns when Ctrl-C (SIGINT) or
-// SIGTERM stopped it: the process exits with exitInterrupted, and no
+// SIGTERM stopped it: the process exits with interruptStatus, and no
 // output file is written (every output is written whole or not at all,
-// through internal/fileout, after the work).
+// through internal/fileout, after the work), except bench's JSON file,
+// which keeps what was measured.
 var errInterrupted = errors.New("interrupted")
 
-// exitInterrupted is the exit status of an interrupted run, the shell's
-// 128 + SIGINT.
+// exitInterrupted is the exit status of a run stopped by Ctrl-C, the
+// shell's 128 + SIGINT.
 const exitInterrupted = 130
+
+// interruptStatus is the exit status of a run the signal that cause
+// holds stopped, as a shell reports it: 128 + the signal's number (130
+// for SIGINT, 143 for SIGTERM).
+func interruptStatus(cause error) int {
+	var s signalCause
+	if errors.As(cause, &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
+}
+
+// signalCause is the cause of a context cancelled by a signal.
+type signalCause struct{ sig os.Signal }
+
+func (s signalCause) Error() string { return "stopped by " + s.sig.String() }
 
 // interruptGrace is how long a command may take to stop after Ctrl-C
 // before the process exits without it: one that is inside a long library
@@ -32,32 +51,33 @@ const interruptGrace = 2 * time.Second
 
 // interruptible returns a context cancelled by the first SIGINT or
 // SIGTERM. After that signal the default action is restored, so a second
-// Ctrl-C ends the process at once, and stuck is called if the command has
-// not stopped within interruptGrace. stop releases the signals; call it
-// when the command returns.
-func interruptible(stuck func()) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+// Ctrl-C ends the process at once, and stuck is called with the signal's
+// exit status if the command has not stopped within interruptGrace. stop
+// releases the signals; call it when the command returns.
+func interruptible(stuck func(status int)) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	returned := make(chan struct{})
 	go func() {
+		var sig os.Signal
 		select {
-		case <-sigs:
+		case sig = <-sigs:
 		case <-returned:
 			return
 		}
 		signal.Stop(sigs)
-		cancel()
+		cancel(signalCause{sig})
 		select {
 		case <-time.After(interruptGrace):
-			stuck()
+			stuck(interruptStatus(signalCause{sig}))
 		case <-returned:
 		}
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)
 		close(returned)
-		cancel()
+		cancel(nil)
 	}
 }
 
