@@ -227,7 +227,7 @@ func (t pow2Ticks) Ticks(min, max float64) []plot.Tick {
 type decadeTicks struct{ format func(float64) string }
 
 func (t decadeTicks) Ticks(min, max float64) []plot.Tick {
-	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
+	lo, hi := decades(min, max)
 	labelled := []float64{1, 2, 5}
 	if hi-lo > 4 {
 		labelled = []float64{1}
@@ -250,6 +250,11 @@ func (t decadeTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// decades returns the powers of ten at or around min and max.
+func decades(min, max float64) (lo, hi int) {
+	return int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
 }
 
 // niceBelow and niceAbove are the 1-2-5 values at or just past v, where a
@@ -331,6 +336,10 @@ func (g *svgGroup) draw(newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.Can
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = decadeTicks{format: ya.format}
 	p.Y.Min, p.Y.Max = niceBelow(ymin), niceAbove(ymax)
+	if lo, hi := decades(p.Y.Min, p.Y.Max); hi-lo > 4 {
+		// decadeTicks labels only powers of ten here: end on them.
+		p.Y.Min, p.Y.Max = math.Pow(10, float64(lo)), math.Pow(10, float64(hi))
+	}
 	p.Add(plotter.NewGrid())
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true

@@ -62,11 +62,14 @@ func TestPlots(t *testing.T) {
 		ei.Suite, ei.Title, ei.XLabel, ei.YLabel = "eigen", "Eigen: whole method on N×N Hilbert matrices", "N", "GPU ms"
 		ei.Points = []point{{X: 1024, Y: 30 / f}, {X: 8192, Y: 900 / f}}
 		ei.Refs = []refLine{{Label: "Xeon 8358, 128 threads (published)", Y: 126}}
-		all = append(all, tr, mk, ei)
+		rs := base
+		rs.Suite, rs.Title, rs.XLabel, rs.YLabel = "eigen", "Eigen: row sums of an N×N float32 matrix", "N", "fastest variant's GB/s"
+		rs.Points = []point{{X: 128, Y: 0.5 * f}, {X: 8192, Y: 400 * f}} // more than four decades
+		all = append(all, tr, mk, ei, rs)
 	}
 	groups, err := svgGroups(all)
 	require.NoError(t, err)
-	require.Len(t, groups, 3)
+	require.Len(t, groups, 4)
 	dir := t.TempDir()
 	require.NoError(t, writeSVGs(groups, dir))
 
@@ -80,6 +83,9 @@ func TestPlots(t *testing.T) {
 			"1024", "1.05M", "100k", "1M", "10M", "H100 (vulkan), approach 1", "H100 (vulkan), approach 3", "llvmpipe (vulkan), approach 3"}},
 		{"eigen-eigen-whole-method-on-n-n-hilbert-matrices.svg", []string{"Eigen: whole method on N×N Hilbert matrices", "N (log scale)", "GPU ms",
 			"1024", "8192", "2", "10", "100", "1000", "Xeon 8358, 128 threads (published): 126 ms"}},
+		// Only powers of ten are labelled, and the axis ends on them.
+		{"eigen-eigen-row-sums-of-an-n-n-float32-matrix.svg", []string{"Eigen: row sums of an N×N float32 matrix", "fastest variant's GB/s",
+			"128", "8192", "0.1", "1", "10", "100", "1000", "10000"}},
 	} {
 		path := filepath.Join(dir, tc.file)
 		texts := svgTexts(t, path)
