@@ -3,11 +3,14 @@ package wgpu
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
+
+	"github.com/wgcompute/wgcompute/internal/procstart"
 )
 
 // The process's trace: where a command's time goes, phase by phase
@@ -19,9 +22,17 @@ import (
 var (
 	traceOn    atomic.Bool
 	traceMu    sync.Mutex
-	traceStart = time.Now()
+	traceStart = procstart.Time
 	traceRows  = map[string]*TraceRow{}
+	// traceCover is the union of every span recorded, as disjoint
+	// intervals since traceStart in order: phases overlap (the device
+	// opens while the input is read), so the time no span covers is the
+	// wall time less this union, not less the phases' sum.
+	traceCover []interval
 )
+
+// interval is [from, to) since traceStart.
+type interval struct{ from, to time.Duration }
 
 // TraceRow sums the spans of one phase.
 type TraceRow struct {
@@ -45,9 +56,17 @@ func Span(phase string) func(bytes int64) {
 	if !traceOn.Load() {
 		return func(int64) {}
 	}
-	start := time.Now()
+	return SpanAt(phase, time.Now())
+}
+
+// SpanAt is Span of a phase that began at start: a command that turns
+// tracing on after its start-up records the start-up this way.
+func SpanAt(phase string, start time.Time) func(bytes int64) {
+	if !traceOn.Load() {
+		return func(int64) {}
+	}
 	return func(bytes int64) {
-		d := time.Since(start)
+		end := time.Now()
 		traceMu.Lock()
 		defer traceMu.Unlock()
 		r := traceRows[phase]
@@ -56,9 +75,33 @@ func Span(phase string) func(bytes int64) {
 			traceRows[phase] = r
 		}
 		r.Count++
-		r.Total += d
+		r.Total += end.Sub(start)
 		r.Bytes += bytes
+		traceCover = cover(traceCover, interval{start.Sub(traceStart), end.Sub(traceStart)})
 	}
+}
+
+// cover adds iv to the disjoint, ordered intervals in, merging those it
+// touches.
+func cover(in []interval, iv interval) []interval {
+	// The first interval that ends at or after iv's start, and the first
+	// that starts after iv's end: those between merge with iv.
+	lo := sort.Search(len(in), func(i int) bool { return in[i].to >= iv.from })
+	hi := sort.Search(len(in), func(i int) bool { return in[i].from > iv.to })
+	if lo < hi {
+		iv.from = min(iv.from, in[lo].from)
+		iv.to = max(iv.to, in[hi-1].to)
+	}
+	return slices.Insert(slices.Delete(in, lo, hi), lo, iv)
+}
+
+// covered sums the intervals.
+func covered(in []interval) time.Duration {
+	var d time.Duration
+	for _, iv := range in {
+		d += iv.to - iv.from
+	}
+	return d
 }
 
 // TraceRows returns the phases recorded so far, in the order they first
@@ -74,8 +117,10 @@ func TraceRows() []TraceRow {
 	return rows
 }
 
-// WriteTrace writes the recorded phases as a table, with the time since
-// the process started.
+// WriteTrace writes the recorded phases as a table, then the wall time
+// since the process started, how much of it some span covers, and the
+// rest, which no span accounts for ("unaccounted"), so that a phase
+// nobody traced shows up as a gap instead of going unseen.
 func WriteTrace(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "phase\tcount\ttotal ms\tstart ms\tMB\t\n")
@@ -86,7 +131,13 @@ func WriteTrace(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%s\t\n", r.Phase, r.Count, ms(r.Total), ms(r.First), mb)
 	}
-	fmt.Fprintf(tw, "process so far\t\t%.3f\t\t\t\n", ms(time.Since(traceStart)))
+	wall := time.Since(traceStart)
+	traceMu.Lock()
+	cov := covered(traceCover)
+	traceMu.Unlock()
+	fmt.Fprintf(tw, "wall since process start\t\t%.3f\t\t\t\n", ms(wall))
+	fmt.Fprintf(tw, "covered by the phases above\t\t%.3f\t\t\t\n", ms(cov))
+	fmt.Fprintf(tw, "unaccounted\t\t%.3f\t\t\t\n", ms(max(0, wall-cov)))
 	return tw.Flush()
 }
 
