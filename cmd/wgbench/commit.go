@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -297,10 +296,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 		if want := shapes[k].bytes; len(raw) != want {
 			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint64 is %d bytes", ins[k], len(raw), rows, cols, want)
 		}
-		ms[k] = merkle.Matrix{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}
-		for i := range ms[k].Data {
-			ms[k].Data[i] = binary.LittleEndian.Uint64(raw[8*i:])
-		}
+		ms[k] = merkle.Matrix{Rows: rows, Cols: cols, Data: asElements[uint64](raw)}
 	}
 	var tree *merkle.Tree
 	if len(ms) > 1 {
@@ -348,10 +344,7 @@ func commit31(c *merkle.Committer, hash merkle.RowHash32, raws [][]byte, shapes 
 		if want := shapes[k].bytes; len(raw) != want {
 			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", ins[k], len(raw), rows, cols, want)
 		}
-		ms[k] = merkle.Matrix32{Rows: rows, Cols: cols, Data: make([]uint32, rows*cols)}
-		for i := range ms[k].Data {
-			ms[k].Data[i] = binary.LittleEndian.Uint32(raw[4*i:])
-		}
+		ms[k] = merkle.Matrix32{Rows: rows, Cols: cols, Data: asElements[uint32](raw)}
 	}
 	var tree *merkle.Tree
 	var err error

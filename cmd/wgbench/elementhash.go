@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -112,12 +113,8 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 			h.Name, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
 	}
 	k := len(raw) / rec
-	els := make([]uint64, k*m)
-	canonical := true
-	for i := range els {
-		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
-		canonical = canonical && els[i] < u64emu.P
-	}
+	els := asElements[uint64](raw)
+	canonical := !slices.ContainsFunc(els, func(e uint64) bool { return e >= u64emu.P })
 	dst := make([][4]uint64, k)
 	if k > 0 {
 		grp, err := devices.wait()
