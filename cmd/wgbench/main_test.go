@@ -20,7 +20,7 @@ const mainEnv = "WGBENCH_TEST_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(runProcess(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(gputest.Main(m))
 }
@@ -138,12 +138,30 @@ func TestTraceCommand(t *testing.T) {
 	require.Equal(t, 0, code, errOut.String())
 	require.Equal(t, plain, out.String())
 	trace := errOut.String()
-	for _, phase := range []string{"upload", "wait for kernels", "process so far"} {
+	for _, phase := range []string{"upload", "wait for kernels", "wall since process start", "unaccounted"} {
 		require.Contains(t, trace, phase)
 	}
 	// A device of an earlier test in this process may be reused, with
 	// its kernels compiled.
 	require.True(t, strings.Contains(trace, "request device") || strings.Contains(trace, "reuse a closed device"), trace)
+}
+
+// TestTraceProcess: wgbench as a process accounts for its start-up and
+// leaves its devices to the exit instead of closing them.
+func TestTraceProcess(t *testing.T) {
+	leaves := filepath.Join(t.TempDir(), "leaves")
+	require.NoError(t, os.WriteFile(leaves, make([]byte, 64*32), 0o644))
+	cmd := wgbenchProcess(t, "", "--trace", "--backend", gputest.Backends()[0], "merkle", "--hash", "blake3", "--in", leaves)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	require.NoError(t, err, errOut.String())
+	require.Len(t, strings.TrimSpace(string(out)), 64)
+	trace := errOut.String()
+	for _, phase := range []string{"start-up: initializers and flags", "request device", "close: left to the process exit", "unaccounted"} {
+		require.Contains(t, trace, phase)
+	}
+	require.NotRegexp(t, `(?m)^\s*close\s+\d`, trace, "the device was closed")
 }
 
 // TestEnvChecked: every command refuses a bad WGCOMPUTE_* variable, or
