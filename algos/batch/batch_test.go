@@ -105,13 +105,13 @@ func TestRegistered(t *testing.T) {
 func TestFirstNonCanonical(t *testing.T) {
 	for _, n := range []int{0, 1, 5, 3<<20 + 7} {
 		els := make([]uint64, n)
-		require.Equal(t, -1, firstNonCanonical(els, p))
+		require.Equal(t, -1, FirstNonCanonical(els, p))
 		if n == 0 {
 			continue
 		}
 		for _, at := range []int{n - 1, n / 2, 0} {
 			els[at] = p
-			require.Equal(t, at, firstNonCanonical(els, p), "n=%d", n)
+			require.Equal(t, at, FirstNonCanonical(els, p), "n=%d", n)
 		}
 	}
 }

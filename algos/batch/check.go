@@ -2,16 +2,40 @@ package batch
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// firstNonCanonical returns the index of the first element of els not
-// below p, or -1. Large inputs are scanned by all cores, since validation
-// runs before every upload.
-func firstNonCanonical[E Element](els []E, p uint64) int {
-	return par.First(len(els), 1<<20, func(i int) bool { return uint64(els[i]) >= p })
+// FirstNonCanonical returns the index of the first element of els not
+// below p, or -1: the check of every batch, and of merkle's matrices.
+// Large inputs are scanned by all cores, since validation runs before
+// every upload: blocks in a plain loop, the element looked for only in the
+// first block that holds one. Asked element by element (a call and an
+// atomic load each), 16 MiB took 12 times as long on 2 cores (16.6
+// against 1.3 ms, 2026-11-26).
+func FirstNonCanonical[E Element](els []E, p uint64) int {
+	defer wgpu.Span("check field elements")(int64(len(els)) * int64(unsafe.Sizeof(E(0))))
+	const block = 1 << 12
+	blocks := (len(els) + block - 1) / block
+	b := par.First(blocks, 16, func(b int) bool {
+		for _, v := range els[b*block : min(len(els), (b+1)*block)] {
+			if uint64(v) >= p {
+				return true
+			}
+		}
+		return false
+	})
+	if b < 0 {
+		return -1
+	}
+	for i := b * block; ; i++ {
+		if uint64(els[i]) >= p {
+			return i
+		}
+	}
 }
 
 // CheckMerge returns the error of a merge batch that cannot run: dst and
@@ -25,7 +49,7 @@ func (f *Family[E, D, P, S]) CheckMerge(dst []D, pairs []P) error {
 		return fmt.Errorf("%s: merge: %d destination digests for %d pairs: they must be equal", f.spec.Name, len(dst), len(pairs))
 	}
 	els := flat[E](pairs)
-	if i := firstNonCanonical(els, f.spec.Modulus); i >= 0 {
+	if i := FirstNonCanonical(els, f.spec.Modulus); i >= 0 {
 		return fmt.Errorf("%s: merge: pair %d element %d is %d, not a field element (must be below p = %d)",
 			f.spec.Name, i/f.pair, i%f.pair, els[i], f.spec.Modulus)
 	}
@@ -54,7 +78,7 @@ func (f *Family[E, D, P, S]) CheckHash(dst []D, inputs []E, m int) error {
 	if want != len(inputs) {
 		return fmt.Errorf("%s: hash: %d elements for %d inputs of %d elements: need exactly %d", name, len(inputs), len(dst), m, want)
 	}
-	if i := firstNonCanonical(inputs, f.spec.Modulus); i >= 0 {
+	if i := FirstNonCanonical(inputs, f.spec.Modulus); i >= 0 {
 		return fmt.Errorf("%s: hash: input %d element %d is %d, not a field element (must be below p = %d)", name, i/m, i%m, inputs[i], f.spec.Modulus)
 	}
 	return nil
@@ -67,7 +91,7 @@ func (f *Family[E, D, P, S]) CheckPermute(states []S) error {
 		return err
 	}
 	els := flat[E](states)
-	if i := firstNonCanonical(els, f.spec.Modulus); i >= 0 {
+	if i := FirstNonCanonical(els, f.spec.Modulus); i >= 0 {
 		return fmt.Errorf("%s: permute: state %d element %d is %d, not a field element (must be below p = %d)",
 			f.spec.Name, i/f.width, i%f.width, els[i], f.spec.Modulus)
 	}

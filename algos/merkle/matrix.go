@@ -3,6 +3,7 @@ package merkle
 import (
 	"fmt"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/u64emu"
@@ -164,7 +165,7 @@ func checkData[E element](m mat[E], f fieldOf[E], name string) error {
 	if len(m.Data) != want {
 		return fmt.Errorf("merkle: %s of %d × %d elements has %d: want rows × columns, row by row", name, m.Rows, m.Cols, len(m.Data))
 	}
-	if i := par.First(len(m.Data), 1<<16, func(i int) bool { return m.Data[i] >= f.p }); i >= 0 {
+	if i := batch.FirstNonCanonical(m.Data, uint64(f.p)); i >= 0 {
 		return fmt.Errorf("merkle: %s element %d (row %d, column %d) is %d, not a %s field element: elements are values below p = %d", name, i, i/m.Cols, i%m.Cols, m.Data[i], f.name, f.p)
 	}
 	return nil
