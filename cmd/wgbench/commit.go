@@ -13,7 +13,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -175,7 +174,7 @@ bytes, node 0 zero, node 1 the root);
 				return err
 			}
 			if out != "" {
-				if err := fileout.WriteFile(out, wgpu.Bytes(tree.Nodes())); err != nil {
+				if err := writeOutput(out, wgpu.Bytes(tree.Nodes())); err != nil {
 					return fmt.Errorf("commit: %w", err)
 				}
 			}

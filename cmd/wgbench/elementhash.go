@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/u64emu"
 )
@@ -150,17 +148,12 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 			return err
 		}
 	}
-	out := make([]byte, 32*k)
-	for i, d := range dst {
-		for j, e := range d {
-			binary.LittleEndian.PutUint64(out[32*i+8*j:], e)
-		}
-	}
+	out := digestsAsBytes(dst)
 	if outPath == "" {
 		_, err := cmd.OutOrStdout().Write(out)
 		return err
 	}
-	if err := fileout.WriteFile(outPath, out); err != nil {
+	if err := writeOutput(outPath, out); err != nil {
 		return fmt.Errorf("%s %s: %w", h.Name, name, err)
 	}
 	return nil

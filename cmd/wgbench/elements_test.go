@@ -37,3 +37,17 @@ func TestAsElements(t *testing.T) {
 	require.Empty(t, asElements[uint64](nil))
 	require.Empty(t, asElements[uint32](nil))
 }
+
+// TestDigestsAsBytes: digests are written as their elements' little-endian
+// bytes, in order.
+func TestDigestsAsBytes(t *testing.T) {
+	d := [][4]uint64{{1, 2, 3, 4}, {0x0102030405060708, 0, ^uint64(0), 7}}
+	got := digestsAsBytes(d)
+	require.Len(t, got, 64)
+	for i, dg := range d {
+		for j, e := range dg {
+			require.Equal(t, e, binary.LittleEndian.Uint64(got[32*i+8*j:]), "digest %d element %d", i, j)
+		}
+	}
+	require.Empty(t, digestsAsBytes(nil))
+}

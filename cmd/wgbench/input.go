@@ -43,6 +43,14 @@ func openInput(path string) (*os.File, fs.FileInfo, error) {
 // bytes are read. The stat size of a regular file only sizes the first
 // allocation: /proc files report 0, and a file may change while read.
 func readInput(path string, limit int64, why string) ([]byte, error) {
+	end := wgpu.Span("read input")
+	b, err := readAll(path, limit, why)
+	end(int64(len(b)))
+	return b, err
+}
+
+// readAll is readInput without its trace span.
+func readAll(path string, limit int64, why string) ([]byte, error) {
 	f, fi, err := openInput(path)
 	if err != nil {
 		return nil, err
@@ -94,7 +102,6 @@ func readInput(path string, limit int64, why string) ([]byte, error) {
 // parallelRead bytes on (page cache copies and the page faults of a new
 // buffer alike); a file that ends first is io.ErrUnexpectedEOF.
 func readAt(f *os.File, dst []byte, off int64) error {
-	defer wgpu.Span("read input")(int64(len(dst)))
 	grain := readGrain
 	if len(dst) < parallelRead {
 		grain = len(dst)
@@ -137,6 +144,7 @@ const (
 // so, or one that changes while read, is an error naming both sizes
 // (size names what the input should hold).
 func readExactly(path string, dst []byte, size string) error {
+	defer wgpu.Span("read input")(int64(len(dst)))
 	f, fi, err := openInput(path)
 	if err != nil {
 		return err
@@ -262,4 +270,28 @@ func asElements[E uint32 | uint64](raw []byte) []E {
 		}
 	})
 	return els
+}
+
+// digestsAsBytes returns digests of four field elements as 32 little-endian
+// bytes each: their own memory on a little-endian host, a converted copy
+// otherwise.
+func digestsAsBytes(digests [][4]uint64) []byte {
+	defer wgpu.Span("view digests as bytes")(32 * int64(len(digests)))
+	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+		return wgpu.Bytes(digests)
+	}
+	out := make([]byte, 32*len(digests))
+	for i, d := range digests {
+		for j, e := range d {
+			binary.LittleEndian.PutUint64(out[32*i+8*j:], e)
+		}
+	}
+	return out
+}
+
+// writeOutput writes data to the file path, replacing it at once
+// (fileout.WriteFile), as a trace phase.
+func writeOutput(path string, data []byte) error {
+	defer wgpu.Span("write output")(int64(len(data)))
+	return fileout.WriteFile(path, data)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -102,7 +101,7 @@ M records, from as many machines, and prints the whole tree's root. With
 				return err
 			}
 			if out != "" {
-				if err := fileout.WriteFile(out, wgpu.Bytes(tree.Nodes())); err != nil {
+				if err := writeOutput(out, wgpu.Bytes(tree.Nodes())); err != nil {
 					return fmt.Errorf("merkle: %w", err)
 				}
 			}

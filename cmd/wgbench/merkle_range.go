@@ -14,6 +14,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/bytesize"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // A tree built in pieces, apart: 'merkle --range I/M' prints the root of
@@ -246,7 +247,10 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", r, path, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
-	if err := readFileAt(path, f, b, int64(lo)*merkle.DigestSize, size); err != nil {
+	end := wgpu.Span("read input")
+	err = readFileAt(path, f, b, int64(lo)*merkle.DigestSize, size)
+	end(want)
+	if err != nil {
 		return nil, 0, fmt.Errorf("merkle: %w", err)
 	}
 	return asLeaves(b), n, nil
