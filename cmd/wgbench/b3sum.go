@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // b3flags are b3sum's flags, as b3sum 1.2.0 names them, --device and
@@ -183,7 +184,12 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if r.auto, err = blake3.NewAuto(opts); err != nil {
 		return fail("Error: " + err.Error())
 	}
-	defer r.auto.Close()
+	if g.process {
+		// As opening.close does: the exit frees the GPU.
+		defer func() { wgpu.Span("close: left to the process exit")(0) }()
+	} else {
+		defer r.auto.Close()
+	}
 	if set("subtree") {
 		return r.subtree(args[0], fl.subtree)
 	}

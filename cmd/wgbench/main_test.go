@@ -151,17 +151,23 @@ func TestTraceCommand(t *testing.T) {
 func TestTraceProcess(t *testing.T) {
 	leaves := filepath.Join(t.TempDir(), "leaves")
 	require.NoError(t, os.WriteFile(leaves, make([]byte, 64*32), 0o644))
-	cmd := wgbenchProcess(t, "", "--trace", "--backend", gputest.Backends()[0], "merkle", "--hash", "blake3", "--in", leaves)
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	require.NoError(t, err, errOut.String())
-	require.Len(t, strings.TrimSpace(string(out)), 64)
-	trace := errOut.String()
-	for _, phase := range []string{"start-up: initializers and flags", "request device", "close: left to the process exit", "unaccounted"} {
-		require.Contains(t, trace, phase)
+	backend := gputest.Backends()[0]
+	for _, args := range [][]string{
+		{"merkle", "--hash", "blake3", "--in", leaves},
+		{"b3sum", "--device", "gpu", "--no-names", leaves},
+	} {
+		cmd := wgbenchProcess(t, "", append([]string{"--trace", "--backend", backend}, args...)...)
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		out, err := cmd.Output()
+		require.NoError(t, err, errOut.String())
+		require.Len(t, strings.TrimSpace(string(out)), 64, args[0])
+		trace := errOut.String()
+		for _, phase := range []string{"start-up: initializers and flags", "request device", "close: left to the process exit", "unaccounted"} {
+			require.Contains(t, trace, phase, args[0])
+		}
+		require.NotRegexp(t, `(?m)^\s*close\s+\d`, trace, "%s closed its device", args[0])
 	}
-	require.NotRegexp(t, `(?m)^\s*close\s+\d`, trace, "the device was closed")
 }
 
 // TestEnvChecked: every command refuses a bad WGCOMPUTE_* variable, or
