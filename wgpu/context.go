@@ -479,8 +479,9 @@ type enumeration struct {
 }
 
 var (
-	enumMu       sync.Mutex
+	enumMu       sync.Mutex // guards the two maps
 	enumerations = map[instanceKey]*enumeration{}
+	enumLocks    = map[instanceKey]*sync.Mutex{} // held while that key's instance is made
 	logOnce      sync.Once
 )
 
@@ -494,33 +495,128 @@ type instanceKey struct {
 // adaptersOf returns the instance of the backends and the GL version
 // opts choose, with its adapters.
 func adaptersOf(opts Options) (*enumeration, error) {
-	backends, err := instanceBackends(opts.Backend)
+	key, err := instanceKeyOf(opts)
 	if err != nil {
 		return nil, err
+	}
+	return instanceOf(key), nil
+}
+
+// instanceKeyOf is the key of the instance opts choose.
+func instanceKeyOf(opts Options) (instanceKey, error) {
+	backends, err := instanceBackends(opts.Backend)
+	if err != nil {
+		return instanceKey{}, err
 	}
 	minor, err := glesMinor(opts.GLESMinor)
 	if err != nil {
-		return nil, err
+		return instanceKey{}, err
 	}
-	key := instanceKey{backends, minor}
+	return instanceKey{backends, minor}, nil
+}
+
+// splitInstances: every backend is listed from two instances (instanceOf).
+// In the browser there is one instance, navigator.gpu, whatever the
+// backends asked for.
+const splitInstances = runtime.GOOS != "js"
+
+// instanceOf returns the instance of key, with its adapters, made once.
+func instanceOf(key instanceKey) *enumeration {
+	if key.backends == backendPrimary|backendGL && splitInstances {
+		// Every backend is two instances, the primary backends' and GL's,
+		// each made once, so that Open's default choice can stop at the
+		// first (choiceOf) and a later listing of all does not make it
+		// again. They are made at once: each waits on its own driver
+		// (Vulkan's loader, EGL).
+		var gl *enumeration
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() {
+				if r := recover(); r != nil {
+					gl = &enumeration{err: fmt.Errorf("wgpu: list GL adapters: %v", r)}
+				}
+			}()
+			gl = instanceOf(instanceKey{backendGL, key.minor})
+		}()
+		primary := instanceOf(instanceKey{backendPrimary, key.minor})
+		<-done
+		return merged(primary, gl)
+	}
 	enumMu.Lock()
-	defer enumMu.Unlock()
-	if e := enumerations[key]; e != nil {
-		return e, nil
+	mu := enumLocks[key]
+	if mu == nil {
+		mu = new(sync.Mutex)
+		enumLocks[key] = mu
+	}
+	enumMu.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
+	enumMu.Lock()
+	e := enumerations[key]
+	enumMu.Unlock()
+	if e != nil {
+		return e
 	}
 	logOnce.Do(func() { gpu.SetLogLevel(logLevel.Load().(gpu.LogLevel)) })
 	end := Span("create instance")
-	inst, err := createInstance(backends, minor)
+	inst, err := createInstance(key.backends, key.minor)
 	end(0)
-	e := &enumeration{err: err}
+	e = &enumeration{err: err}
 	if err != nil {
-		return e, nil // not kept: the system may be corrected
+		return e // not kept: the system may be corrected
 	}
 	end = Span("enumerate adapters")
-	e.adapters, e.infos = enumerate(inst, backends)
+	e.adapters, e.infos = enumerate(inst, key.backends)
 	end(0)
+	enumMu.Lock()
 	enumerations[key] = e
-	return e, nil
+	enumMu.Unlock()
+	return e
+}
+
+// choiceOf returns the adapters Open chooses among for opts. Where opts
+// name neither a backend nor an adapter, the primary backends (Vulkan,
+// Metal, D3D12) are listed first, and every backend only when their
+// default choice is not a usable discrete GPU: a GL adapter ranks after a
+// native one of its type (rank), so it could not be chosen then, and GL's
+// instance (EGL) costs about as much again as Vulkan's (100-195 ms for
+// both on the H100 machine). A named adapter is an index into the list of
+// every backend, which needs them all.
+func choiceOf(opts Options) (*enumeration, error) {
+	key, err := instanceKeyOf(opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Backend == "" && opts.Adapter == "" && splitInstances {
+		if e := instanceOf(instanceKey{backendPrimary, key.minor}); e.err == nil && len(e.infos) > 0 && primarySuffices(e.infos[0]) {
+			return e, nil
+		}
+	}
+	return instanceOf(key), nil
+}
+
+// primarySuffices reports whether the first adapter of the primary
+// backends, first is the default choice among every backend's: a usable
+// discrete GPU, which no GL adapter outranks.
+func primarySuffices(first AdapterInfo) bool {
+	return first.Type == "discrete" && first.Unusable == ""
+}
+
+// merged is the enumeration of a's backends and b's together, as one
+// instance of both would list them: wgpu enumerates backends in a fixed
+// order (Vulkan, Metal, D3D12, then GL), and ranked sorts stably, so
+// ranking a's list followed by b's gives the same order and indices.
+func merged(a, b *enumeration) *enumeration {
+	if a.err != nil {
+		return a
+	}
+	if b.err != nil {
+		return b
+	}
+	e := &enumeration{}
+	e.adapters, e.infos = ranked(slices.Concat(a.adapters, b.adapters), slices.Concat(a.infos, b.infos))
+	return e
 }
 
 // logLevel is wgpu-native's log level, set on the first instance and by
@@ -568,6 +664,12 @@ func enumerate(inst *gpu.Instance, backends gpu.InstanceBackend) ([]*gpu.Adapter
 	for i, a := range adapters {
 		infos[i] = describe(i, a)
 	}
+	return ranked(adapters, infos)
+}
+
+// ranked returns adapters and their infos in the order of the default
+// choice (rank), stably, with the infos' indices set to their place.
+func ranked(adapters []*gpu.Adapter, infos []AdapterInfo) ([]*gpu.Adapter, []AdapterInfo) {
 	order := make([]int, len(adapters))
 	for i := range order {
 		order[i] = i
@@ -741,7 +843,7 @@ func Open(opts Options) (ctx *Context, err error) {
 			ctx, err = nil, fmt.Errorf("wgpu: open: %v", r)
 		}
 	}()
-	e, err := adaptersOf(opts)
+	e, err := choiceOf(opts)
 	if err != nil {
 		return nil, err
 	}
