@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -28,20 +29,7 @@ matches.`,
 			if err != nil {
 				return err
 			}
-			// The timestamp period is the device's: open each adapter that
-			// can run kernels briefly to read it (a closed device is kept
-			// for the process, so this costs one device each).
-			for i, in := range infos {
-				if in.Unusable != "" || !in.Timestamps {
-					continue
-				}
-				ctx, err := wgpu.Open(wgpu.Options{Backend: g.gpu.Backend, Adapter: strconv.Itoa(in.Index), GLESMinor: g.gpu.GLESMinor})
-				if err != nil {
-					continue // listed without a period; Open says why when used
-				}
-				infos[i].TimestampPeriod = ctx.Info().TimestampPeriod
-				ctx.Close()
-			}
+			tickPeriods(g, infos)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
@@ -90,6 +78,32 @@ matches.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// tickPeriods fills in the timestamp period of every adapter of infos
+// that can run kernels and has timestamps. Every other column comes from
+// the adapter, but the period is the queue's alone
+// (wgpuQueueGetTimestampPeriod; webgpu.h's WGPUAdapterInfo and limits
+// have no such field), so each such adapter opens a device: all at once,
+// since each request waits on its own driver (90 ms for an H100).
+func tickPeriods(g *globals, infos []wgpu.AdapterInfo) {
+	var wg sync.WaitGroup
+	for i, in := range infos {
+		if in.Unusable != "" || !in.Timestamps {
+			continue
+		}
+		wg.Go(func() {
+			ctx, err := wgpu.Open(wgpu.Options{Backend: g.gpu.Backend, Adapter: strconv.Itoa(in.Index), GLESMinor: g.gpu.GLESMinor})
+			if err != nil {
+				return // listed without a period; Open says why when used
+			}
+			infos[i].TimestampPeriod = ctx.Info().TimestampPeriod
+			if !g.process {
+				ctx.Close() // a process's exit frees it (opening.close)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // listed returns the adapters devices lists: those of the backend the

@@ -23,7 +23,11 @@ type adapterJSON struct {
 	Type     string   `json:"type"`
 	Features []string `json:"features"`
 	Unusable string   `json:"unusable"`
-	Limits   struct {
+	// Timestamps and Period: every adapter that can run kernels and has
+	// timestamps is listed with its device's tick.
+	Timestamps bool    `json:"timestamps"`
+	Period     float64 `json:"timestamp_period_ns"`
+	Limits     struct {
 		MaxStorageBindingSize uint64 `json:"max_storage_binding_size"`
 	} `json:"limits"`
 }
@@ -47,6 +51,9 @@ func TestDevicesJSON(t *testing.T) {
 		require.NotEmpty(t, a.Backend, "adapter %d has no backend", i)
 		require.Contains(t, []string{"discrete", "integrated", "cpu", "unknown"}, a.Type, "adapter %d", i)
 		require.NotZero(t, a.Limits.MaxStorageBindingSize, "adapter %d", i)
+		if a.Timestamps && a.Unusable == "" {
+			require.Positive(t, a.Period, "adapter %d has timestamps but no tick", i)
+		}
 		backends[a.Backend] = true
 	}
 	for _, b := range gputest.Backends() {
@@ -83,6 +90,9 @@ func TestDevicesTable(t *testing.T) {
 		require.Contains(t, lines[i+1], a.Name)
 		require.Contains(t, lines[i+1], "  "+a.Backend+"  ")
 		require.Regexp(t, ` \d+ KiB +\S+$`, lines[i+1], "workgroup storage and features columns")
+		if a.Timestamps && a.Unusable == "" {
+			require.Regexp(t, `  true +[0-9.e+-]+ ns  `, lines[i+1], "timestamps and tick columns")
+		}
 		if len(a.Features) > 0 {
 			require.True(t, strings.HasSuffix(lines[i+1], strings.Join(a.Features, ",")), lines[i+1])
 		}
