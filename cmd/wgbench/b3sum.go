@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/blake3"
-	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // b3flags are b3sum's flags, as b3sum 1.2.0 names them, --device and
@@ -186,7 +185,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	}
 	if g.process {
 		// As opening.close does: the exit frees the GPU.
-		defer func() { wgpu.Span("close: left to the process exit")(0) }()
+		defer leftToExit()
 	} else {
 		defer r.auto.Close()
 	}

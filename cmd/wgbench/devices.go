@@ -98,9 +98,7 @@ func tickPeriods(g *globals, infos []wgpu.AdapterInfo) {
 				return // listed without a period; Open says why when used
 			}
 			infos[i].TimestampPeriod = ctx.Info().TimestampPeriod
-			if !g.process {
-				ctx.Close() // a process's exit frees it (opening.close)
-			}
+			g.closeContext(ctx)
 		})
 	}
 	wg.Wait()

@@ -89,7 +89,7 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 				if ctx, err = g.openContext(); err != nil {
 					return err
 				}
-				defer ctx.Close()
+				defer g.closeContext(ctx)
 			}
 			if err := checkMatrixFits(g, ctx, cpuReference, flag, size); err != nil {
 				return err

@@ -131,11 +131,25 @@ func (o *opening) wait() (*wgpu.Group, error) {
 func (o *opening) close() {
 	<-o.done
 	if o.exits {
-		wgpu.Span("close: left to the process exit")(0)
+		leftToExit()
 		return
 	}
 	o.grp.Close()
 }
+
+// closeContext closes ctx as opening.close does: not in a process that
+// exits next.
+func (g *globals) closeContext(ctx *wgpu.Context) {
+	if g.process {
+		leftToExit()
+		return
+	}
+	ctx.Close()
+}
+
+// leftToExit marks in the trace where a command would have closed its
+// devices.
+func leftToExit() { wgpu.Span("close: left to the process exit")(0) }
 
 // openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
 // or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every library call

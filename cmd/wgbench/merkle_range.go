@@ -158,7 +158,7 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 	if err != nil {
 		return err
 	}
-	defer ctx.Close()
+	defer g.closeContext(ctx)
 	rec := rangeRecord{hash: lr.hash, r: lr.r, leaves: lr.total}
 	if rec.root, err = merkle.RangeRoot(ctx, lr.leaves, lr.hash, merkle.Options{Approach: merkle.Approach(approach)}); err != nil {
 		return err
@@ -202,7 +202,7 @@ func subtreeProof(g *globals, leaves [][32]byte, hash merkle.Hash, approach, i i
 	if err != nil {
 		return merkle.Proof{}, err
 	}
-	defer ctx.Close()
+	defer g.closeContext(ctx)
 	tree, err := merkle.Build(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)})
 	if err != nil {
 		return merkle.Proof{}, err
@@ -325,7 +325,7 @@ one leaf, the root, with an empty path: join takes it, verify does not.)`,
 			if err != nil {
 				return err
 			}
-			defer ctx.Close()
+			defer g.closeContext(ctx)
 			root, err := merkle.Combine(ctx, roots, hash, merkle.Options{})
 			if err != nil {
 				return err
