@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -112,7 +111,7 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 	}
 	k := len(raw) / rec
 	els := asElements[uint64](raw)
-	canonical := !slices.ContainsFunc(els, func(e uint64) bool { return e >= u64emu.P })
+	canonical := batch.FirstNonCanonical(els, u64emu.P) < 0
 	dst := make([][4]uint64, k)
 	if k > 0 {
 		grp, err := devices.wait()
