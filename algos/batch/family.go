@@ -169,6 +169,14 @@ func (f *Family[E, D, P, S]) Name() string {
 	return f.spec.Name
 }
 
+// Modulus returns the field's prime: every element must be below it.
+func (f *Family[E, D, P, S]) Modulus() uint64 {
+	if f.spec == nil {
+		return 0
+	}
+	return f.spec.Modulus
+}
+
 // invalid returns the error of a Family that cannot run: one not from New,
 // or from a Spec whose types do not fit together.
 func (f *Family[E, D, P, S]) invalid() error {
