@@ -16,19 +16,15 @@ import (
 // hash; where hashes of several fields share the name (poseidon2), --field
 // chooses one, the Goldilocks one by default.
 func newElementHashCmds(g *globals) []*cobra.Command {
-	var (
-		cmds   []*cobra.Command
-		order  []string
-		byName = map[string][]registry.Hash{}
-	)
-	for _, h := range registry.Batched() {
-		if byName[h.Command] == nil {
-			order = append(order, h.Command)
+	var cmds []*cobra.Command
+	for _, name := range registry.Commands() {
+		var hs []registry.Hash
+		for _, h := range registry.Batched() {
+			if h.Command == name {
+				hs = append(hs, h)
+			}
 		}
-		byName[h.Command] = append(byName[h.Command], h)
-	}
-	for _, name := range order {
-		cmds = append(cmds, newElementHashCmd(g, name, byName[name]))
+		cmds = append(cmds, newElementHashCmd(g, name, hs))
 	}
 	return cmds
 }

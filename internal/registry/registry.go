@@ -7,6 +7,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
@@ -126,8 +127,9 @@ func poseidon2Of31(m poseidon2.MerkleMerge31, title, perm string) Hash {
 				return [8]uint32(out)
 			},
 		},
-		About: `Plonky3's Poseidon2 over ` + title + ` (width 16, ` + perm + `):
-the hashes of Plonky3's Merkle trees over the field. merge is
+		About: `Plonky3's Poseidon2 over ` + title + `
+(width 16, ` + perm + `): the hashes of Plonky3's Merkle
+trees over the field. merge is
 TruncatedPermutation<_, 2, 8, 16>; hash is PaddingFreeSponge<_, 16, 8, 8>
 (no padding, so hash records of one length only).`}
 }
@@ -171,6 +173,17 @@ func Batched() []Hash {
 	for _, h := range Hashes() {
 		if h.Command != "" {
 			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Commands returns the Command names of Batched, each once, in order.
+func Commands() []string {
+	var out []string
+	for _, h := range Batched() {
+		if !slices.Contains(out, h.Command) {
+			out = append(out, h.Command)
 		}
 	}
 	return out

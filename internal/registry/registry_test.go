@@ -58,6 +58,7 @@ func TestHashes(t *testing.T) {
 	require.Equal(t, []string{"poseidon2-babybear"}, Names(Of(BabyBear)))
 	require.Equal(t, []string{"poseidon2-koalabear"}, Names(Of(KoalaBear)))
 	require.Equal(t, []string{"rescue", "rpo", "poseidon2", "poseidon2-babybear", "poseidon2-koalabear"}, Names(Batched()))
+	require.Equal(t, []string{"rescue", "rpo", "poseidon2"}, Commands())
 }
 
 func TestLookup(t *testing.T) {
