@@ -132,7 +132,13 @@ func TestBatch31Input(t *testing.T) {
 			require.ErrorContains(t, b.f.PermuteMany(ctx, states, batch.Options{}), "permute: state 0 element 15 is")
 
 			gputest.NoLeaks(t, ctx, func() error {
-				return b.f.MergeMany(ctx, make([][8]uint32, 5), make([][16]uint32, 5), batch.Options{})
+				if err := b.f.MergeMany(ctx, make([][8]uint32, 5), make([][16]uint32, 5), batch.Options{}); err != nil {
+					return err
+				}
+				if err := b.f.HashElementsMany(ctx, make([][8]uint32, 3), make([]uint32, 30), 10, batch.Options{}); err != nil {
+					return err
+				}
+				return b.f.PermuteMany(ctx, states, batch.Options{}) // refused: state 0 element 15
 			})
 		}
 	})
@@ -150,4 +156,43 @@ func TestBatchOfMerkle(t *testing.T) {
 		require.NoError(t, b.f.MergeMany(nil, dst, [][16]uint32{[16]uint32(append(l[:], r[:]...))}, batch.Options{}))
 		require.Equal(t, b.m.Merge(Digest31Bytes(l), Digest31Bytes(r)), Digest31Bytes(dst[0]))
 	}
+}
+
+// TestBatch31Pieces runs each operation over more items than one piece
+// holds under small limits, with a sentinel item after each piece's
+// output (Batcher.Guard), and holds every result to the reference.
+func TestBatch31Pieces(t *testing.T) {
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), 3))
+		for _, b := range batches31 {
+			p := b.m.Permutation()
+			bt, err := b.f.NewBatcher(ctx, batch.Options{})
+			require.NoError(t, err)
+			bt.Guard = true
+			const n, m = 3001, 9 // about three pieces of merges at 64 KiB
+			els := randStates31(p, rng, n)
+			pairs := make([][16]uint32, n)
+			for i := range pairs {
+				pairs[i] = [16]uint32(els[16*i:])
+			}
+			dst := make([][8]uint32, n)
+			require.NoError(t, bt.MergeMany(dst, pairs))
+			for i, pr := range pairs {
+				require.Equal(t, refMerge31(t, p, [8]uint32(pr[:8]), [8]uint32(pr[8:])), dst[i], "%s merge %d", b.f.Name(), i)
+			}
+			k := len(els) / m
+			hdst := make([][8]uint32, k)
+			require.NoError(t, bt.HashElementsMany(hdst, els[:k*m], m))
+			for i := range k {
+				require.Equal(t, refHash31(t, p, els[i*m:(i+1)*m]), hdst[i], "%s hash %d", b.f.Name(), i)
+			}
+			states := append([][16]uint32(nil), pairs...)
+			require.NoError(t, bt.PermuteMany(states))
+			for i, s := range pairs {
+				require.NoError(t, p.Permute(s[:]))
+				require.Equal(t, s, states[i], "%s permute %d", b.f.Name(), i)
+			}
+			bt.Release()
+		}
+	})
 }
