@@ -27,7 +27,8 @@ func (p *Permutation31) kernel(ctx *wgpu.Context, file, entry string) (*wgpu.Ker
 // permuteMany31 permutes each state of states (len a multiple of Width,
 // every element canonical) in place on ctx's GPU, as a wgpu.Batch, and
 // returns the kernels' timing. It is the kernel's runner for the tests and
-// benchmarks; the batch API of the hashes takes it over.
+// benchmarks of every width; the width-16 permutations' batch functions
+// (BabyBearBatch, KoalaBearBatch) run the same kernel through p.kernel.
 func (p *Permutation31) permuteMany31(ctx *wgpu.Context, states []uint32) (wgpu.Timing, error) {
 	w := p.Width()
 	if len(states)%w != 0 {
