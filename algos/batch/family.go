@@ -7,7 +7,7 @@
 // hashes (Goldilocks), [8]uint32 and [16]uint32 for a 31-bit field.
 //
 // A hash package exports its Family (rescue.Batch, rpo.Batch,
-// poseidon2.Batch), built by New from a Spec: its name, its Go functions
+// poseidon2.Batch, poseidon2.BabyBearBatch), built by New from a Spec: its name, its Go functions
 // (the CPU path, and the oracle of its tests) and its kernels. Users call
 //
 //	err := rescue.Batch.MergeMany(ctx, dst, pairs, batch.Options{})
@@ -34,6 +34,11 @@ type Element interface{ ~uint32 | ~uint64 }
 // 12-element state and 4-element digests (Rescue's Rp64_256, RPO256,
 // Poseidon2 of width 12).
 type Goldilocks = Family[uint64, [4]uint64, [8]uint64, [12]uint64]
+
+// Monty31 is the Family of a hash over a 31-bit Monty-31 field (BabyBear,
+// KoalaBear) with a 16-element state and 8-element digests (Poseidon2 of
+// width 16 in Plonky3's Merkle trees).
+type Monty31 = Family[uint32, [8]uint32, [16]uint32, [16]uint32]
 
 // Op is one operation of the batch functions.
 type Op int
@@ -162,6 +167,14 @@ func (f *Family[E, D, P, S]) Name() string {
 		return ""
 	}
 	return f.spec.Name
+}
+
+// Modulus returns the field's prime: every element must be below it.
+func (f *Family[E, D, P, S]) Modulus() uint64 {
+	if f.spec == nil {
+		return 0
+	}
+	return f.spec.Modulus
 }
 
 // invalid returns the error of a Family that cannot run: one not from New,

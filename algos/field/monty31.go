@@ -24,8 +24,8 @@ import (
 )
 
 // Monty31 is a prime field of a p below 2^31, with its Montgomery
-// constants for R = 2^32. Its zero value is no field; use BabyBear or
-// KoalaBear.
+// constants for R = 2^32. BabyBear and KoalaBear are its only values: the
+// zero value is BabyBear, so that no method of it divides by a zero p.
 type Monty31 struct {
 	name string
 	p    uint32
@@ -56,6 +56,15 @@ var (
 // name (ParseField).
 var Fields = []Monty31{BabyBear, KoalaBear}
 
+// field returns the field z stands for: z, or BabyBear for the zero
+// value.
+func (z Monty31) field() Monty31 {
+	if z.p == 0 {
+		return BabyBear
+	}
+	return z
+}
+
 // ParseField returns the field named name ("babybear", "koalabear").
 func ParseField(name string) (Monty31, error) {
 	for _, f := range Fields {
@@ -67,17 +76,27 @@ func ParseField(name string) (Monty31, error) {
 }
 
 // Name returns the field's name: "babybear" or "koalabear".
-func (f Monty31) Name() string { return f.name }
+func (z Monty31) Name() string {
+	f := z.field()
+	return f.name
+}
 
 // String returns the field's name.
-func (f Monty31) String() string { return f.name }
+func (z Monty31) String() string {
+	f := z.field()
+	return f.name
+}
 
 // P returns the field's prime.
-func (f Monty31) P() uint32 { return f.p }
+func (z Monty31) P() uint32 {
+	f := z.field()
+	return f.p
+}
 
 // Check returns an error unless a is a canonical element (below P),
 // saying what the field accepts.
-func (f Monty31) Check(a uint32) error {
+func (z Monty31) Check(a uint32) error {
+	f := z.field()
 	if a >= f.p {
 		return fmt.Errorf("%d is not a %s element: elements are values below p = %d", a, f.name, f.p)
 	}
@@ -85,10 +104,14 @@ func (f Monty31) Check(a uint32) error {
 }
 
 // Reduce returns a mod P, for any 64-bit a.
-func (f Monty31) Reduce(a uint64) uint32 { return uint32(a % uint64(f.p)) }
+func (z Monty31) Reduce(a uint64) uint32 {
+	f := z.field()
+	return uint32(a % uint64(f.p))
+}
 
 // Add returns a + b mod P.
-func (f Monty31) Add(a, b uint32) uint32 {
+func (z Monty31) Add(a, b uint32) uint32 {
+	f := z.field()
 	s := a + b // below 2^32: both are below 2^31
 	if s >= f.p {
 		s -= f.p
@@ -97,7 +120,8 @@ func (f Monty31) Add(a, b uint32) uint32 {
 }
 
 // Sub returns a - b mod P.
-func (f Monty31) Sub(a, b uint32) uint32 {
+func (z Monty31) Sub(a, b uint32) uint32 {
+	f := z.field()
 	d := a - b
 	if a < b {
 		d += f.p
@@ -106,13 +130,20 @@ func (f Monty31) Sub(a, b uint32) uint32 {
 }
 
 // Neg returns -a mod P.
-func (f Monty31) Neg(a uint32) uint32 { return f.Sub(0, a) }
+func (z Monty31) Neg(a uint32) uint32 {
+	f := z.field()
+	return f.Sub(0, a)
+}
 
 // Mul returns a·b mod P.
-func (f Monty31) Mul(a, b uint32) uint32 { return uint32(uint64(a) * uint64(b) % uint64(f.p)) }
+func (z Monty31) Mul(a, b uint32) uint32 {
+	f := z.field()
+	return uint32(uint64(a) * uint64(b) % uint64(f.p))
+}
 
 // Exp returns a^e mod P (0^0 = 1).
-func (f Monty31) Exp(a uint32, e uint64) uint32 {
+func (z Monty31) Exp(a uint32, e uint64) uint32 {
+	f := z.field()
 	r := uint32(1)
 	for ; e > 0; e >>= 1 {
 		if e&1 == 1 {
@@ -124,7 +155,8 @@ func (f Monty31) Exp(a uint32, e uint64) uint32 {
 }
 
 // Inverse returns a^-1 mod P, and false for a = 0, which has none.
-func (f Monty31) Inverse(a uint32) (uint32, bool) {
+func (z Monty31) Inverse(a uint32) (uint32, bool) {
+	f := z.field()
 	if a%f.p == 0 {
 		return 0, false
 	}
@@ -132,14 +164,16 @@ func (f Monty31) Inverse(a uint32) (uint32, bool) {
 }
 
 // Div2Exp returns a / 2^k mod P.
-func (f Monty31) Div2Exp(a uint32, k uint) uint32 {
+func (z Monty31) Div2Exp(a uint32, k uint) uint32 {
+	f := z.field()
 	inv2 := (f.p + 1) / 2
 	return f.Mul(a, f.Exp(inv2, uint64(k)))
 }
 
 // FromInt returns the element n mod P for any integer n (negative ones
 // too).
-func (f Monty31) FromInt(n int64) uint32 {
+func (z Monty31) FromInt(n int64) uint32 {
+	f := z.field()
 	r := n % int64(f.p)
 	if r < 0 {
 		r += int64(f.p)
@@ -148,21 +182,31 @@ func (f Monty31) FromInt(n int64) uint32 {
 }
 
 // ToMonty returns a's Montgomery form, a·2^32 mod P.
-func (f Monty31) ToMonty(a uint32) uint32 { return f.MontyMul(a, f.r2) }
+func (z Monty31) ToMonty(a uint32) uint32 {
+	f := z.field()
+	return f.MontyMul(a, f.r2)
+}
 
 // FromMonty returns the canonical element of Montgomery form m, m·2^-32
 // mod P.
-func (f Monty31) FromMonty(m uint32) uint32 { return f.montyReduce(uint64(m)) }
+func (z Monty31) FromMonty(m uint32) uint32 {
+	f := z.field()
+	return f.montyReduce(uint64(m))
+}
 
 // MontyMul returns the Montgomery product a·b·2^-32 mod P of a, b below
 // P: the product of two Montgomery forms as a Montgomery form. It is the
 // Go twin of monty31.wgsl's m31_mul, step for step.
-func (f Monty31) MontyMul(a, b uint32) uint32 { return f.montyReduce(uint64(a) * uint64(b)) }
+func (z Monty31) MontyMul(a, b uint32) uint32 {
+	f := z.field()
+	return f.montyReduce(uint64(a) * uint64(b))
+}
 
 // montyReduce returns x·2^-32 mod P for x below P·2^32: t = x·p^-1 mod
 // 2^32 makes x - t·p a multiple of 2^32, whose high word, corrected by P
 // where the difference went negative, is the result.
-func (f Monty31) montyReduce(x uint64) uint32 {
+func (z Monty31) montyReduce(x uint64) uint32 {
+	f := z.field()
 	t := uint32(x) * f.mu
 	u := uint64(t) * uint64(f.p)
 	hi, uhi := uint32(x>>32), uint32(u>>32)
@@ -175,6 +219,7 @@ func (f Monty31) montyReduce(x uint64) uint32 {
 
 // Consts returns the prelude constants monty31.wgsl reads: M31_P, M31_MU
 // (p^-1 mod 2^32) and M31_R2 (2^64 mod p).
-func (f Monty31) Consts() []wgsl.Const {
+func (z Monty31) Consts() []wgsl.Const {
+	f := z.field()
 	return []wgsl.Const{{Name: "M31_P", Value: f.p}, {Name: "M31_MU", Value: f.mu}, {Name: "M31_R2", Value: f.r2}}
 }

@@ -83,3 +83,23 @@ func TestParseField(t *testing.T) {
 	_, err = ParseField("goldilocks")
 	require.ErrorContains(t, err, "babybear and koalabear")
 }
+
+// TestZeroValue checks that the zero Monty31 is BabyBear, so that none of
+// its methods divides by a zero p.
+func TestZeroValue(t *testing.T) {
+	var z Monty31
+	f := BabyBear
+	require.Equal(t, f.Name(), z.Name())
+	require.Equal(t, f.P(), z.P())
+	require.Equal(t, f.Consts(), z.Consts())
+	require.Equal(t, f.Mul(123456789, 987654321), z.Mul(123456789, 987654321))
+	require.Equal(t, f.Reduce(1<<40), z.Reduce(1<<40))
+	require.Equal(t, f.FromInt(-5), z.FromInt(-5))
+	require.Equal(t, f.Div2Exp(3, 4), z.Div2Exp(3, 4))
+	require.Equal(t, f.FromMonty(f.ToMonty(77)), z.FromMonty(z.ToMonty(77)))
+	inv, ok := z.Inverse(2)
+	require.True(t, ok)
+	require.Equal(t, uint32(1), f.Mul(inv, 2))
+	require.NoError(t, z.Check(f.P()-1))
+	require.Error(t, z.Check(f.P()))
+}

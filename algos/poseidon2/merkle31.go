@@ -68,21 +68,14 @@ func (r reducing31) Permute(s []uint32) error {
 // Merge returns TruncatedPermutation<perm, 2, 8, 16> of the digests'
 // elements, as a digest.
 func (m MerkleMerge31) Merge(left, right [32]byte) [32]byte {
-	l, r := Digest31Elements(left), Digest31Elements(right)
-	c := m.perm().Compression()
-	c.Perm = reducing31{m.perm()}
-	out, _ := c.Compress(l[:], r[:]) // cannot fail: two chunks of 8 in a width of 16
-	return Digest31Bytes([Digest31]uint32(out))
+	return Digest31Bytes(m.perm().merge8(Digest31Elements(left), Digest31Elements(right)))
 }
 
 // HashRow32 returns PaddingFreeSponge<perm, 16, 8, 8> of row, as a
 // digest: the leaf of a row in package merkle's matrix commitments. The
 // elements must be below the field's p, as merkle checks.
 func (m MerkleMerge31) HashRow32(row []uint32) [32]byte {
-	s := m.perm().Sponge()
-	s.Perm = reducing31{m.perm()}
-	out, _ := s.Hash(row) // cannot fail: rate and output 8 of a width of 16
-	return Digest31Bytes([Digest31]uint32(out))
+	return Digest31Bytes(m.perm().hash8(row))
 }
 
 // CheckDigest returns an error naming the first element of d that is not

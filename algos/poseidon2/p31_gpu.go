@@ -6,13 +6,29 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// permuteWG matches @workgroup_size in wgsl/permute31.wgsl.
+// permuteWG matches @workgroup_size in wgsl/permute31.wgsl,
+// merge31_many.wgsl and hash31_many.wgsl.
 const permuteWG = 64
+
+// kernel returns the entry point entry of file over the permutation on
+// ctx (compiled once per Context), bound as every batch kernel of the
+// permutation is: the input, the output, the parameters' uniform.
+func (p *Permutation31) kernel(ctx *wgpu.Context, file, entry string) (*wgpu.Kernel, error) {
+	k, err := ctx.Kernel(wgpu.KernelSpec{
+		Label: file + ":" + entry + " (" + p.Name() + ")", Module: p.module(file),
+		Entry: entry, Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("poseidon2: %s: %w", p.Name(), err)
+	}
+	return k, nil
+}
 
 // permuteMany31 permutes each state of states (len a multiple of Width,
 // every element canonical) in place on ctx's GPU, as a wgpu.Batch, and
 // returns the kernels' timing. It is the kernel's runner for the tests and
-// benchmarks; the batch API of the hashes takes it over.
+// benchmarks of every width; the width-16 permutations' batch functions
+// (BabyBearBatch, KoalaBearBatch) run the same kernel through p.kernel.
 func (p *Permutation31) permuteMany31(ctx *wgpu.Context, states []uint32) (wgpu.Timing, error) {
 	w := p.Width()
 	if len(states)%w != 0 {
@@ -23,12 +39,9 @@ func (p *Permutation31) permuteMany31(ctx *wgpu.Context, states []uint32) (wgpu.
 			return wgpu.Timing{}, fmt.Errorf("poseidon2: %s state %d, element %d: %w", p.Name(), i/w, i%w, err)
 		}
 	}
-	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: "permute31.wgsl:permute_many (" + p.Name() + ")", Module: p.module("permute31.wgsl"),
-		Entry: "permute_many", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
-	})
+	k, err := p.kernel(ctx, "permute31.wgsl", "permute_many")
 	if err != nil {
-		return wgpu.Timing{}, fmt.Errorf("poseidon2: %s: %w", p.Name(), err)
+		return wgpu.Timing{}, err
 	}
 	data := wgpu.Bytes(states)
 	t, err := ctx.RunBatch(wgpu.Batch{

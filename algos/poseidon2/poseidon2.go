@@ -38,7 +38,8 @@
 // is Poseidon2 as parameters of any width plus one round function:
 // BabyBear16, BabyBear24, KoalaBear16 and KoalaBear24 are Plonky3's default
 // permutations, and BabyBearMerkle and KoalaBearMerkle the hashes of its
-// MMCS over them (package merkle's trees and Matrix32 commitments).
+// MMCS over them (package merkle's trees and Matrix32 commitments), with
+// their batch functions BabyBearBatch and KoalaBearBatch.
 package poseidon2
 
 //go:generate go run ./internal/gen -dir ../../wgsl

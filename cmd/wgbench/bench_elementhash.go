@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"time"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/registry"
@@ -18,22 +19,51 @@ import (
 // permutations per input.
 const benchHashElements = 12
 
-// benchHash is a Goldilocks hash of the registry as the rescue, rpo and
-// poseidon2 suites measure it.
-type benchHash struct {
+// benchField is a hash of the registry over a field, of elements E,
+// digests D, pairs P and states S, as the element-hash suites measure it.
+type benchField[E batch.Element, D comparable, P, S any] struct {
 	registry.Hash
+	// variant returns the batch functions on the kernel variant named.
+	variant func(name string) (*batch.Family[E, D, P, S], error)
+	// merge and hashElements are the reference, the suites' checks.
+	merge        func(pair P) D
+	hashElements func(els []E) D
+	// p is the field's prime.
+	p uint64
 }
 
-// benchHashOf returns the registry's hash named name; the suites name
-// only hashes the registry lists, which TestBenchSuitesHashes checks.
+// benchHash is a Goldilocks hash of the registry as the rescue, rpo and
+// poseidon2 suites measure it.
+type benchHash = benchField[uint64, [4]uint64, [8]uint64, [12]uint64]
+
+// benchHashOf returns the registry's Goldilocks hash named name; the
+// suites name only hashes the registry lists, which TestBenchSuitesHashes
+// checks.
 func benchHashOf(name string) benchHash {
 	h, _ := registry.Lookup(name)
-	return benchHash{h}
+	r := h.Reference
+	return benchHash{Hash: h, variant: h.Variant, p: u64emu.P, hashElements: r.HashElements,
+		merge: func(p [8]uint64) [4]uint64 { return r.Merge([4]uint64(p[:4]), [4]uint64(p[4:])) }}
+}
+
+// benchHash31Of returns h, a hash over a 31-bit field, as the suites
+// measure it.
+func benchHash31Of(h registry.Hash) benchField[uint32, [8]uint32, [16]uint32, [16]uint32] {
+	r := h.Reference31
+	return benchField[uint32, [8]uint32, [16]uint32, [16]uint32]{Hash: h, variant: h.Variant31, p: h.Batch31.Modulus(), hashElements: r.HashElements,
+		merge: func(p [16]uint32) [8]uint32 { return r.Merge([8]uint32(p[:8]), [8]uint32(p[8:])) }}
+}
+
+// benchElements views a slice of arrays of E as its elements, without
+// copying.
+func benchElements[E batch.Element, T any](s []T) []E {
+	var e E
+	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])/unsafe.Sizeof(e)))
 }
 
 // mergeMany is MergeMany on the v-th kernel variant.
-func (h benchHash) mergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
-	f, err := h.Variant(h.Variants()[v])
+func (h benchField[E, D, P, S]) mergeMany(ctx *wgpu.Context, dst []D, pairs []P, v int, t *wgpu.Timing) error {
+	f, err := h.variant(h.Variants()[v])
 	if err != nil {
 		return err
 	}
@@ -41,20 +71,29 @@ func (h benchHash) mergeMany(ctx *wgpu.Context, dst [][4]uint64, pairs [][8]uint
 }
 
 // hashMany is HashElementsMany on the default kernels.
-func (h benchHash) hashMany(ctx *wgpu.Context, dst [][4]uint64, els []uint64, m int, t *wgpu.Timing) error {
-	return h.Batch.HashElementsMany(ctx, dst, els, m, batch.Options{Timing: t})
+func (h benchField[E, D, P, S]) hashMany(ctx *wgpu.Context, dst []D, els []E, m int, t *wgpu.Timing) error {
+	f, err := h.variant(h.Variants()[0])
+	if err != nil {
+		return err
+	}
+	return f.HashElementsMany(ctx, dst, els, m, batch.Options{Timing: t})
 }
 
-// elementHashSuites returns a suite for every Goldilocks hash of the
-// registry, named after it: its own where ownElementSuites has one, else
-// the shared table and every kernel variant at the largest size.
+// elementHashSuites returns a suite for every hash of the registry with
+// batch functions, named after it: its own where ownElementSuites has
+// one, else the shared table and every kernel variant at the largest
+// size.
 func elementHashSuites() []suite {
 	own := ownElementSuites()
 	var suites []suite
-	for _, h := range registry.Of(registry.Goldilocks) {
+	for _, h := range registry.Batched() {
 		s, ok := own[h.Name]
-		if !ok {
-			s = benchHash{h}.defaultSuite()
+		switch {
+		case ok:
+		case h.Batch31 != nil:
+			s = benchHash31Of(h).defaultSuite()
+		default:
+			s = benchHashOf(h.Name).defaultSuite()
 		}
 		suites = append(suites, s)
 	}
@@ -74,13 +113,13 @@ func ownElementSuites() map[string]suite {
 // defaultSuite is the suite of a hash without one of its own: the shared
 // table, with the CPU backend beside, and every kernel variant at the
 // largest size.
-func (h benchHash) defaultSuite() suite {
+func (h benchField[E, D, P, S]) defaultSuite() suite {
 	seed := fnv.New64a()
 	seed.Write([]byte(h.Name))
 	return suite{name: h.Name,
 		about: h.Title + " merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²",
 		run: func(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
-			return h.suite(ctx, cfg, elementSuite{
+			return h.suite(ctx, cfg, elementSuiteOf[D, P]{
 				seed:      seed.Sum64(),
 				cpuColumn: "CPU merges/s",
 				notes: func(cpu float64) []string {
@@ -89,18 +128,18 @@ func (h benchHash) defaultSuite() suite {
 						fmt.Sprintf("CPU (the CPU backend, plain Go, %d goroutines on this host): %.3g merges/s.", runtime.GOMAXPROCS(0), cpu),
 					}
 				},
-				last: func(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, _ float64) (table, error) {
+				last: func(ctx *wgpu.Context, cfg *benchConfig, pairs []P, dst []D, side int, _ float64) (table, error) {
 					return h.variantTable(ctx, cfg, pairs, dst, side)
 				},
 			})
 		}}
 }
 
-// elementSuite is what one suite of a benchHash adds to the table that
+// elementSuiteOf is what one suite of a benchField adds to the table that
 // suite shares: merges and hash_elements per second over the ladder of
 // 128² to 4096² inputs (64² and 128² with --quick), the CPU backend
 // beside them.
-type elementSuite struct {
+type elementSuiteOf[D, P any] struct {
 	// seed is the second word of the pairs' generator.
 	seed uint64
 	// cpuColumn heads the CPU backend's rate: "CPU ref merges/s".
@@ -113,11 +152,14 @@ type elementSuite struct {
 	notes func(cpu float64) []string
 	// last measures the pairs of the largest size (their digests in
 	// dst), merged at rate, into the suite's second table.
-	last func(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, rate float64) (table, error)
+	last func(ctx *wgpu.Context, cfg *benchConfig, pairs []P, dst []D, side int, rate float64) (table, error)
 }
 
+// elementSuite is elementSuiteOf for a Goldilocks hash.
+type elementSuite = elementSuiteOf[[4]uint64, [8]uint64]
+
 // suite runs s for h and returns its two tables.
-func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([]table, error) {
+func (h benchField[E, D, P, S]) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuiteOf[D, P]) ([]table, error) {
 	sides := []int{128, 256, 512, 1024, 2048, 4096}
 	if cfg.quick {
 		// Smoke-test sizes: a software adapter merges about 4e4 per second.
@@ -134,13 +176,12 @@ func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([
 	var last table
 	for _, side := range sides {
 		n := side * side
-		pairs := make([][8]uint64, n)
-		for i := range pairs {
-			for j := range pairs[i] {
-				pairs[i][j] = rng.Uint64N(u64emu.P)
-			}
+		pairs := make([]P, n)
+		els := benchElements[E](pairs)
+		for i := range els {
+			els[i] = E(rng.Uint64N(h.p))
 		}
-		dst := make([][4]uint64, n)
+		dst := make([]D, n)
 		// Each step names the case before it is timed, as its timings are
 		// named in bench --json.
 		cfg.step(fmt.Sprintf("%s merge %d", h.Name, n))
@@ -176,7 +217,7 @@ func (h benchHash) suite(ctx *wgpu.Context, cfg *benchConfig, s elementSuite) ([
 
 // merges checks the merges of pairs into dst against the CPU reference
 // and returns their median kernel and end-to-end times.
-func (h benchHash) merges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, pairs [][8]uint64) (kernel, e2e time.Duration, err error) {
+func (h benchField[E, D, P, S]) merges(ctx *wgpu.Context, cfg *benchConfig, dst []D, pairs []P) (kernel, e2e time.Duration, err error) {
 	if err := h.mergeMany(ctx, dst, pairs, 0, nil); err != nil {
 		return 0, 0, err
 	}
@@ -194,10 +235,10 @@ func (h benchHash) merges(ctx *wgpu.Context, cfg *benchConfig, dst [][4]uint64, 
 
 // checkMerges compares up to 4096 evenly spaced merges in dst with the CPU
 // reference and returns how many it compared.
-func (h benchHash) checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) {
+func (h benchField[E, D, P, S]) checkMerges(dst []D, pairs []P) (int, error) {
 	step := max(1, len(pairs)/4096)
 	for i := 0; i < len(pairs); i += step {
-		if dst[i] != h.Reference.Merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:])) {
+		if dst[i] != h.merge(pairs[i]) {
 			return 0, fmt.Errorf("pair %d differs from the CPU reference", i)
 		}
 	}
@@ -208,15 +249,12 @@ func (h benchHash) checkMerges(dst [][4]uint64, pairs [][8]uint64) (int, error) 
 // elements as the pairs' elements fill, and checks the last against the
 // CPU reference. It returns the number of inputs and the median kernel
 // and end-to-end times.
-func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64) (hn int, kernel, e2e time.Duration, err error) {
+func (h benchField[E, D, P, S]) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs []P) (hn int, kernel, e2e time.Duration, err error) {
 	const m = benchHashElements
-	hn = len(pairs) * 8 / m
-	els := make([]uint64, 0, hn*m)
-	for _, p := range pairs {
-		els = append(els, p[:]...)
-	}
-	els = els[:hn*m]
-	hdst := make([][4]uint64, hn)
+	all := benchElements[E](pairs)
+	hn = len(all) / m
+	els := append([]E(nil), all[:hn*m]...)
+	hdst := make([]D, hn)
 	var tm wgpu.Timing
 	hash := func() error { return h.hashMany(ctx, hdst, els, m, &tm) }
 	if kernel, err = cfg.gpuTime(&tm, hash); err != nil {
@@ -225,7 +263,7 @@ func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64
 	if e2e, err = cfg.wallTime(hash); err != nil {
 		return 0, 0, 0, err
 	}
-	if hdst[hn-1] != h.Reference.HashElements(els[(hn-1)*m:]) {
+	if hdst[hn-1] != h.hashElements(els[(hn-1)*m:]) {
 		return 0, 0, 0, fmt.Errorf("%s hash %d: last input differs from the CPU reference", h.Name, hn)
 	}
 	return hn, kernel, e2e, nil
@@ -234,7 +272,7 @@ func (h benchHash) hashes(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64
 // variantTable times every kernel variant on the same pairs, side² of
 // them, and checks a sample of each variant's digests; notes follow the
 // note on the timings.
-func (h benchHash) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, notes ...string) (table, error) {
+func (h benchField[E, D, P, S]) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs []P, dst []D, side int, notes ...string) (table, error) {
 	n := len(pairs)
 	variants := h.Variants()
 	t := table{Title: fmt.Sprintf("%s: merge kernel variants at %d² inputs", h.Title, side),
@@ -270,12 +308,14 @@ func (h benchHash) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]
 
 // cpuRate is the CPU backend's merges per second (the reference on all
 // cores).
-func (h benchHash) cpuRate(n int) (float64, error) {
-	pairs := make([][8]uint64, n)
-	for i := range pairs {
-		pairs[i] = [8]uint64{uint64(i), 0, 0, 0, uint64(i), 1}
+func (h benchField[E, D, P, S]) cpuRate(n int) (float64, error) {
+	pairs := make([]P, n)
+	els := benchElements[E](pairs)
+	w := len(els) / n // a pair's elements; a digest is half
+	for i := range n {
+		els[i*w], els[i*w+w/2], els[i*w+w/2+1] = E(i), E(i), 1
 	}
 	var t wgpu.Timing
-	err := h.mergeMany(nil, make([][4]uint64, n), pairs, 0, &t)
+	err := h.mergeMany(nil, make([]D, n), pairs, 0, &t)
 	return float64(n) / t.Wall.Seconds(), err
 }

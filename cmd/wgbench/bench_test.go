@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/internal/registry"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // requireSVG checks that path is a well-formed XML document whose root
@@ -189,7 +190,7 @@ func TestBenchInterrupt(t *testing.T) {
 
 func TestBenchBadInput(t *testing.T) {
 	names := suiteNames(benchSuites())
-	require.Equal(t, []string{"blake3", "eigen", "merkle", "poseidon2", "rescue", "rpo", "transfer"}, names)
+	require.Equal(t, []string{"blake3", "eigen", "merkle", "poseidon2", "poseidon2-babybear", "poseidon2-koalabear", "rescue", "rpo", "transfer"}, names)
 	for _, args := range [][]string{{"bench", "nope"}, {"bench", "transfer", "nope"}} {
 		_, _, err := wgbench(t, args...)
 		require.ErrorContains(t, err, `unknown suite "nope": choose from `+strings.Join(names, ", ")+", or all", "%q", args)
@@ -269,4 +270,35 @@ func TestBenchTimingNames(t *testing.T) {
 	require.Equal(t, "poseidon2 merge 4096", names[0])
 	require.Equal(t, "poseidon2 hash_elements, 64² inputs", names[1])
 	require.Contains(t, names, "poseidon2 variant "+res.Tables[1].Rows[0][0])
+}
+
+// TestBenchDefaultElementSuite31 runs the default suite of each 31-bit
+// hash, with --quick on the CPU backend and a GPU one: every rate a
+// positive number, the merges checked against the reference.
+func TestBenchDefaultElementSuite31(t *testing.T) {
+	suites := map[string]suite{}
+	for _, s := range elementHashSuites() {
+		suites[s.name] = s
+	}
+	for _, f := range registry.Fields31 {
+		h := registry.Of(f)[0]
+		s, ok := suites[h.Name]
+		require.True(t, ok, "no suite for %s", h.Name)
+		for _, backend := range []string{"cpu", gputest.Backends()[0]} {
+			var ctx *wgpu.Context
+			if backend != "cpu" {
+				ctx = gputest.Context(t, backend)
+			}
+			tables, err := s.run(ctx, newBenchConfig(true, 1))
+			require.NoError(t, err, "%s %s", h.Name, backend)
+			require.Len(t, tables, 2)
+			require.Len(t, tables[0].Rows, 2, "--quick measures 64² and 128²")
+			for _, r := range tables[0].Rows {
+				rate, err := strconv.ParseFloat(r[2], 64)
+				require.NoError(t, err)
+				require.Positive(t, rate, "%s %s: %v", h.Name, backend, r)
+			}
+			require.Equal(t, [][]string{{"fast"}}, [][]string{{tables[1].Rows[0][0]}})
+		}
+	}
 }

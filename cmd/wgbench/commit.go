@@ -13,6 +13,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/checked"
+	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -137,8 +138,10 @@ through PaddingFreeSponge<Poseidon2-16, 16, 8, 8>, merges through
 TruncatedPermutation<Poseidon2-16, 2, 8, 16>. A digest, and the root
 printed, is 8 canonical elements, the hex of their little-endian uint32s
 (as a Goldilocks root is the hex of its four little-endian uint64s). Its
---prove output is checked in Go (merkle.VerifyRow32): merkle verify does not
-take these hashes yet. --field goldilocks, the default, is the matrix above.
+--prove output is a proof of the row's leaf that 'merkle verify --hash
+poseidon2-babybear' (or -koalabear) checks. --hash poseidon2-babybear alone
+chooses --field babybear. --field goldilocks, the default, is the matrix
+above.
 
 Several --matrix ROWSxCOLS --in FILE pairs, in that order, commit to matrices
 of different power-of-two heights in one tree, as Plonky3's MMCS does: the
@@ -310,26 +313,32 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 }
 
 // parseField31 reads --field: nil for goldilocks (the matrix is of
-// uint64 elements, hashed as --hash says), else the hash of the 31-bit
-// field's matrices, poseidon2's, which --hash, where given, must name.
+// uint64 elements, hashed as --hash says), else the registry's hash of
+// the 31-bit field's matrices, which --hash, where given, must name
+// (poseidon2, or the hash's own name, poseidon2-babybear). Without
+// --field, --hash naming a 31-bit field's hash chooses that field.
 func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash32, error) {
+	if name == "goldilocks" && hashGiven {
+		if h, err := registry.Lookup(hashName); err == nil && h.Batch31 != nil {
+			name = h.Field
+		}
+	}
 	if name == "goldilocks" {
 		return nil, nil
 	}
 	var h merkle.RowHash32
-	switch name {
-	case "babybear":
-		h = poseidon2.BabyBearMerkle
-	case "koalabear":
-		h = poseidon2.KoalaBearMerkle
-	default:
-		return nil, fmt.Errorf("commit: --field %q: accepted are goldilocks (the default), babybear and koalabear", name)
+	hs := registry.Of(name)
+	if len(hs) > 0 && hs[0].Batch31 != nil {
+		h, _ = hs[0].Merkle.(merkle.RowHash32)
+	}
+	if h == nil {
+		return nil, fmt.Errorf("commit: --field %q: accepted are goldilocks (the default), %s", name, strings.Join(registry.Fields31, " and "))
 	}
 	if records {
 		return nil, fmt.Errorf("commit: --field %s: --field applies to --matrix; records are bytes", name)
 	}
-	if hashGiven && hashName != "poseidon2" {
-		return nil, fmt.Errorf("commit: --field %s --hash %s: the 31-bit fields are committed with poseidon2 (Plonky3's hashes for them), one hash, no schedule", name, hashName)
+	if hashGiven && hashName != hs[0].Command && hashName != hs[0].Name {
+		return nil, fmt.Errorf("commit: --field %s --hash %s: the 31-bit fields are committed with poseidon2 (Plonky3's hashes for them, %s), one hash, no schedule", name, hashName, hs[0].Name)
 	}
 	return h, nil
 }

@@ -40,7 +40,7 @@ matches.`,
 				return enc.Encode(infos)
 			}
 			if len(infos) == 0 && g.gpu.CPU() {
-				hashes := strings.Join(registry.Names(registry.Of(registry.Goldilocks)), ", ")
+				hashes := strings.Join(registry.Commands(), ", ")
 				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, %s, merkle and eigen run their plain-Go code on %s instead.\n", hashes, hostCPU())
 				return err
 			}

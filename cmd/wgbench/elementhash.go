@@ -9,53 +9,95 @@ import (
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/internal/registry"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
-// newElementHashCmds builds the command of every Goldilocks hash of the
-// registry, named after it, with the subcommands merge and hash.
+// newElementHashCmds builds a command for every command name of the
+// registry's hashes with batch functions, with the subcommands merge and
+// hash; where hashes of several fields share the name (poseidon2), --field
+// chooses one, the Goldilocks one by default.
 func newElementHashCmds(g *globals) []*cobra.Command {
 	var cmds []*cobra.Command
-	for _, h := range registry.Of(registry.Goldilocks) {
-		cmds = append(cmds, newElementHashCmd(g, h))
+	for _, name := range registry.Commands() {
+		var hs []registry.Hash
+		for _, h := range registry.Batched() {
+			if h.Command == name {
+				hs = append(hs, h)
+			}
+		}
+		cmds = append(cmds, newElementHashCmd(g, name, hs))
 	}
 	return cmds
 }
 
-// newElementHashCmd builds the command of h, with its subcommands merge
-// and hash.
-func newElementHashCmd(g *globals, h registry.Hash) *cobra.Command {
+// fieldNames returns the fields of hs, in order.
+func fieldNames(hs []registry.Hash) []string {
+	fs := make([]string, len(hs))
+	for i, h := range hs {
+		fs[i] = h.Field
+	}
+	return fs
+}
+
+// newElementHashCmd builds the command name over hs, the hashes it
+// computes (the first the default, the others chosen with --field), with
+// its subcommands merge and hash.
+func newElementHashCmd(g *globals, name string, hs []registry.Hash) *cobra.Command {
 	var (
-		inPath, outPath, variant string
-		elements                 int
+		inPath, outPath, variant, fieldName string
+		elements                            int
 	)
-	parent := &cobra.Command{
-		Use:   h.Name,
-		Short: h.Title + " merges and hash_elements on the GPU",
-		Long: h.Name + " hashes Goldilocks field elements on the GPU with " + h.About + `
+	h := hs[0]
+	long := name + " hashes Goldilocks field elements on the GPU with " + h.About + `
 Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
 digests are 4 such elements (32 bytes). Input is validated in full before
 any output is written; --out never holds a partial result (a file is written
 beside it and renamed over it; a link is followed, a device written to).
 --backend cpu computes on all cores instead. --variant runs one of the
 kernel variants kept to be measured against the default (every variant
-gives the same digests).`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+gives the same digests).`
+	for _, o := range hs[1:] {
+		long += "\n\n--field " + o.Field + ": " + o.About + `
+Records are little-endian u32 elements, each canonical (below the field's p,
+not in Montgomery form); a merge's record is a pair of digests, 64 bytes (16
+elements), and a digest is 8 elements (32 bytes). Errors name the hash
+(` + o.Name + `).`
+	}
+	pick := func() (registry.Hash, error) {
+		for _, o := range hs {
+			if o.Field == fieldName {
+				return o, nil
+			}
+		}
+		return registry.Hash{}, fmt.Errorf("%s: --field %q: accepted are %s", name, fieldName, strings.Join(fieldNames(hs), ", "))
+	}
+	parent := &cobra.Command{
+		Use:   name,
+		Short: h.Title + " merges and hash_elements on the GPU",
+		Long:  long,
+		Args:  noArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	merge := &cobra.Command{
 		Use:   "merge --in FILE [--out FILE]",
 		Short: "Merge K pairs of digests: 64-byte records in, 32-byte digests out",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return elementFileCmd(g, cmd, h, inPath, outPath, variant, 8)
+			h, err := pick()
+			if err != nil {
+				return err
+			}
+			return elementFileCmd(g, cmd, h, inPath, outPath, variant, 0)
 		},
 	}
 	hash := &cobra.Command{
 		Use:   "hash --elements M --in FILE [--out FILE]",
-		Short: "hash_elements of K inputs of M elements: M*8-byte records in, 32-byte digests out",
+		Short: "hash_elements of K inputs of M elements: records of M elements in, 32-byte digests out",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			h, err := pick()
+			if err != nil {
+				return err
+			}
 			if elements < 1 || elements > maxElements {
 				return fmt.Errorf("%s hash: --elements is %d: give the number of field elements per record, 1 to %d", h.Name, elements, maxElements)
 			}
@@ -69,6 +111,11 @@ gives the same digests).`,
 		c.MarkFlagRequired("in")
 		parent.AddCommand(c)
 	}
+	if len(hs) > 1 {
+		parent.PersistentFlags().StringVar(&fieldName, "field", h.Field, "the elements' field: "+strings.Join(fieldNames(hs), ", "))
+	} else {
+		fieldName = h.Field
+	}
 	hash.Flags().IntVar(&elements, "elements", 0, "field elements per record (required)")
 	hash.MarkFlagRequired("elements")
 	return parent
@@ -78,41 +125,60 @@ gives the same digests).`,
 // most 2^31 elements (16 GiB records).
 const maxElements = 1 << 31
 
-// elementFileCmd hashes the records of inPath (m elements each; m = 8 is
-// a merge of two digests) with h and writes the digests to outPath or
-// stdout.
+// elementFileCmd hashes the records of inPath (m elements each; m = 0 is
+// a merge, of records of two digests) with h and writes the digests to
+// outPath or stdout.
 func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, outPath, variant string, m int) error {
-	name := "hash"
-	if cmd.Name() == "merge" {
-		name = "merge"
+	if h.Batch31 != nil {
+		f, err := h.Variant31(variant)
+		if err != nil {
+			return err
+		}
+		return elementFile(g, cmd, f, h.Name, inPath, outPath, m)
 	}
-	v, err := h.Variant(variant)
+	f, err := h.Variant(variant)
 	if err != nil {
 		return err
 	}
-	// The input and its elements (8 bytes each, twice), the digests and
-	// their bytes (32 each, twice) are in host memory at once: 2 + 8/m
+	return elementFile(g, cmd, f, h.Name, inPath, outPath, m)
+}
+
+// elementFile is elementFileCmd with f, the hash's batch functions on
+// the variant asked for, of elements of E (their little-endian bytes
+// records are made of) and digests D.
+func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], hashName, inPath, outPath string, m int) error {
+	var (
+		e E
+		d D
+	)
+	es, ds := int(unsafe.Sizeof(e)), int(unsafe.Sizeof(d))
+	name := "hash"
+	if m == 0 {
+		name, m = "merge", 2*ds/es
+	}
+	// The input and its elements (es bytes each, twice), the digests and
+	// their bytes (32 each, twice) are in host memory at once: 2 + 32/(m*es)
 	// times the input (3 for merges), bounded at 4 times or more.
-	times := max(4, 2+8/float64(m))
+	times := max(4, 2+float64(ds)/float64(m*es))
 	devices := g.openSoon()
 	defer devices.close()
 	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
-		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", h.Name, times))
+		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", hashName, times))
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", h.Name, name, err)
+		return fmt.Errorf("%s %s: %w", hashName, name, err)
 	}
-	rec, err := checked.Mul(8, m)
+	rec, err := checked.Mul(es, m)
 	if err != nil {
-		return fmt.Errorf("%s %s: records of %d elements: %w bytes", h.Name, name, m, err)
+		return fmt.Errorf("%s %s: records of %d elements: %w bytes", hashName, name, m, err)
 	}
 	if len(raw)%rec != 0 {
 		return fmt.Errorf("%s %s: %s is %d bytes, not a whole number of %d-byte records: record %d has only %d bytes",
-			h.Name, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
+			hashName, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
 	}
 	k := len(raw) / rec
-	els := asElements[uint64](raw)
-	canonical := batch.FirstNonCanonical(els, u64emu.P) < 0
-	dst := make([][4]uint64, k)
+	els := asElements[E](raw)
+	canonical := batch.FirstNonCanonical(els, f.Modulus()) < 0
+	dst := make([]D, k)
 	if k > 0 {
 		grp, err := devices.wait()
 		if err != nil {
@@ -122,8 +188,8 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 		// every backend, and names the first that is not below p: "rescue:
 		// merge: pair 3 element 2 is ..., not a field element (must be
 		// below p = ...)", a pair or an input being a record of the file.
-		// Its error starts with the command's name, so it is returned as
-		// it is; nothing has been written by then.
+		// Its error starts with the hash's name, so it is returned as it
+		// is; nothing has been written by then.
 		// The records go in pieces, so that a progress bar moves and
 		// Ctrl-C is answered between them; the digests do not depend on
 		// where the pieces end. An input with an element that is not
@@ -133,27 +199,27 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 		if !canonical {
 			piece = k
 		}
-		bar := newMeter(cmd, g, h.Name+" "+name, int64(k), "records")
+		bar := newMeter(cmd, g, hashName+" "+name, int64(k), "records")
 		err = inPieces(cmd.Context(), bar, k, piece, func(lo, hi int) error {
 			if name == "merge" {
-				// MergeMany equals HashElements of the eight elements, on els
-				// viewed as pairs (not a copy).
-				pairs := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(els))), k)
-				return v.MergeManyOn(grp, dst[lo:hi], pairs[lo:hi], batch.Options{})
+				// A merge's record is a pair, on els viewed as pairs
+				// (not a copy).
+				pairs := unsafe.Slice((*P)(unsafe.Pointer(unsafe.SliceData(els))), k)
+				return f.MergeManyOn(grp, dst[lo:hi], pairs[lo:hi], batch.Options{})
 			}
-			return v.HashElementsManyOn(grp, dst[lo:hi], els[lo*m:hi*m], m, batch.Options{})
+			return f.HashElementsManyOn(grp, dst[lo:hi], els[lo*m:hi*m], m, batch.Options{})
 		})
 		if err != nil {
 			return err
 		}
 	}
-	out := digestsAsBytes(dst)
+	out := digestsAsBytes[E](dst)
 	if outPath == "" {
 		_, err := cmd.OutOrStdout().Write(out)
 		return err
 	}
 	if err := writeOutput(outPath, out); err != nil {
-		return fmt.Errorf("%s %s: %w", h.Name, name, err)
+		return fmt.Errorf("%s %s: %w", hashName, name, err)
 	}
 	return nil
 }

@@ -42,12 +42,12 @@ func TestAsElements(t *testing.T) {
 // bytes, in order.
 func TestDigestsAsBytes(t *testing.T) {
 	d := [][4]uint64{{1, 2, 3, 4}, {0x0102030405060708, 0, ^uint64(0), 7}}
-	got := digestsAsBytes(d)
+	got := digestsAsBytes[uint64](d)
 	require.Len(t, got, 64)
 	for i, dg := range d {
 		for j, e := range dg {
 			require.Equal(t, e, binary.LittleEndian.Uint64(got[32*i+8*j:]), "digest %d element %d", i, j)
 		}
 	}
-	require.Empty(t, digestsAsBytes(nil))
+	require.Empty(t, digestsAsBytes[uint64, [4]uint64](nil))
 }

@@ -248,7 +248,7 @@ func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, 
 // converted copy otherwise. Converting 1 GiB into a new slice took its
 // page faults and a pass over it before any kernel ran (commit --matrix on
 // an H100 spent about 650 ms between the device and the first compile).
-func asElements[E uint32 | uint64](raw []byte) []E {
+func asElements[E ~uint32 | ~uint64](raw []byte) []E {
 	defer wgpu.Span("view input as field elements")(int64(len(raw)))
 	size := int(unsafe.Sizeof(E(0)))
 	n := len(raw) / size
@@ -272,18 +272,23 @@ func asElements[E uint32 | uint64](raw []byte) []E {
 	return els
 }
 
-// digestsAsBytes returns digests of four field elements as 32 little-endian
-// bytes each: their own memory on a little-endian host, a converted copy
-// otherwise.
-func digestsAsBytes(digests [][4]uint64) []byte {
-	defer wgpu.Span("view digests as bytes")(32 * int64(len(digests)))
-	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
-		return wgpu.Bytes(digests)
+// digestsAsBytes returns digests, arrays of field elements E (four
+// uint64, eight uint32), as their elements' little-endian bytes: their own
+// memory on a little-endian host, a converted copy otherwise.
+func digestsAsBytes[E ~uint32 | ~uint64, D any](digests []D) []byte {
+	raw := wgpu.Bytes(digests)
+	defer wgpu.Span("view digests as bytes")(int64(len(raw)))
+	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 || len(raw) == 0 {
+		return raw
 	}
-	out := make([]byte, 32*len(digests))
-	for i, d := range digests {
-		for j, e := range d {
-			binary.LittleEndian.PutUint64(out[32*i+8*j:], e)
+	size := int(unsafe.Sizeof(E(0)))
+	els := unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw)/size)
+	out := make([]byte, len(raw))
+	for i, e := range els {
+		if size == 8 {
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(e))
+		} else {
+			binary.LittleEndian.PutUint32(out[4*i:], uint32(e))
 		}
 	}
 	return out

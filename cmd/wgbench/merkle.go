@@ -24,6 +24,15 @@ func merkleHashes() []merkle.Hash {
 	return hs
 }
 
+// merkleHashNames returns the names of merkleHashes joined by sep.
+func merkleHashNames(sep string) string {
+	var names []string
+	for _, h := range merkleHashes() {
+		names = append(names, h.Name())
+	}
+	return strings.Join(names, sep)
+}
+
 // parseHash returns the hash of merkleHashes named name (in any case).
 func parseHash(name string) (merkle.Hash, error) {
 	var names []string
@@ -55,12 +64,13 @@ func newMerkleCmd(g *globals) *cobra.Command {
 		rf       rangeFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "merkle --hash blake3|rescue|rpo|poseidon2 --in LEAVES [--out NODES] [--approach 1|2|3] [--range I/M [--leaves N]]",
+		Use:   "merkle --hash " + merkleHashNames("|") + " --in LEAVES [--out NODES] [--approach 1|2|3] [--range I/M [--leaves N]]",
 		Short: "Build a binary Merkle tree on the GPU and print its root in hex",
 		Long: `merkle builds the binary Merkle tree of the leaves in --in: N 32-byte digests,
 N at least 1 (for Rescue, RPO and Poseidon2, each leaf is 4 little-endian
-uint64 field elements below p = 2^64 - 2^32 + 1). It prints the root in hex; --out writes all the
-nodes. For N a power of two they are N nodes (N x 32 bytes, node 0 zero,
+uint64 field elements below p = 2^64 - 2^32 + 1; for poseidon2-babybear and
+poseidon2-koalabear, 8 little-endian uint32 elements below the field's p).
+It prints the root in hex; --out writes all the nodes. For N a power of two they are N nodes (N x 32 bytes, node 0 zero,
 node 1 the root, node i the merge of nodes 2i and 2i+1, where node N+j is
 leaf j). For other counts each level's nodes are paired left to right and an
 odd last node is carried up unhashed (merkletreejs's default, RFC 6962's
@@ -111,7 +121,7 @@ M records, from as many machines, and prints the whole tree's root. With
 	}
 	buildFlags := func(c *cobra.Command) {
 		f := c.Flags()
-		f.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2, or a schedule of them by level (blake3:4,rescue)")
+		f.StringVar(&hashName, "hash", "", "merge hash: "+merkleHashNames(", ")+", or a schedule of them by level (blake3:4,rescue)")
 		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
@@ -120,7 +130,7 @@ M records, from as many machines, and prints the whole tree's root. With
 	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
-		Use:   "prove --hash blake3|rescue|rpo|poseidon2 --in LEAVES --index I[,I...] [--format single|multi|pruned] [--cap H] [--range R/M [--leaves N]]",
+		Use:   "prove --hash " + merkleHashNames("|") + " --in LEAVES --index I[,I...] [--format single|multi|pruned] [--cap H] [--range R/M [--leaves N]]",
 		Short: "Print the JSON membership proof of leaf I, or of several leaves",
 		Long: `prove builds the tree of --in and prints the proof of leaf I as JSON:
 {"index": I, "leaves": N, "leaf": hex, "path": [hex, ...], "root": hex}, the
@@ -171,7 +181,7 @@ I in the whole tree. --range proves one leaf, in the single form.`,
 	rf.add(prove, "prove leaf I in the tree of range R of M equal ranges of the leaves alone (R/M, as 3/16)")
 
 	verify := &cobra.Command{
-		Use:   "verify --hash blake3|rescue|rpo|poseidon2 --proof FILE [--root HEX --leaves N] [--quiet]",
+		Use:   "verify --hash " + merkleHashNames("|") + " --proof FILE [--root HEX --leaves N] [--quiet]",
 		Short: "Check a JSON proof on the CPU: exit 0 if valid, 1 if not",
 		Long: `verify checks that the proof's leaf is leaf "index" of the tree with root --root
 and --leaves leaves, merged with --hash: the exit status is 0 if it is, and
@@ -194,7 +204,7 @@ says so.`,
 		},
 	}
 	vf := verify.Flags()
-	vf.StringVar(&hashName, "hash", "", "merge hash: blake3, rescue, rpo or poseidon2, or a schedule of them by level (blake3:4,rescue)")
+	vf.StringVar(&hashName, "hash", "", "merge hash: "+merkleHashNames(", ")+", or a schedule of them by level (blake3:4,rescue)")
 	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")

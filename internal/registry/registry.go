@@ -7,6 +7,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
@@ -24,7 +25,14 @@ const (
 	Bytes = "bytes"
 	// Goldilocks: elements below 2^64 - 2^32 + 1, digests 4 of them.
 	Goldilocks = "goldilocks"
+	// BabyBear: elements below 15·2^27 + 1, digests 8 of them.
+	BabyBear = "babybear"
+	// KoalaBear: elements below 2^31 - 2^24 + 1, digests 8 of them.
+	KoalaBear = "koalabear"
 )
+
+// Fields31 are the 31-bit fields, whose hashes have Batch31.
+var Fields31 = []string{BabyBear, KoalaBear}
 
 // Reference is a Goldilocks hash's plain-Go reference, one item at a time:
 // the oracle of the tests, the benchmarks' checks and the self-test's
@@ -35,13 +43,26 @@ type Reference struct {
 	HashElements func(els []uint64) [4]uint64
 }
 
+// Reference31 is a 31-bit field's hash's plain-Go reference, as Reference
+// is a Goldilocks hash's.
+type Reference31 struct {
+	Permute      func(state *[16]uint32)
+	Merge        func(a, b [8]uint32) [8]uint32
+	HashElements func(els []uint32) [8]uint32
+}
+
 // Hash is one hash of the module.
 type Hash struct {
 	// Name names it everywhere: --hash, the command, the suite, the
 	// self-test family, and the first word of its errors.
 	Name string
-	// Field is Bytes or Goldilocks.
+	// Field is Bytes, Goldilocks, BabyBear or KoalaBear.
 	Field string
+	// Command is the wgbench command of its batch functions (merge,
+	// hash), where one command serves hashes of several fields through
+	// --field: "poseidon2" for each Poseidon2. Empty for a hash without
+	// batch functions.
+	Command string
 	// Title names it in tables and help: "Rescue Prime Rp64_256".
 	Title string
 	// About completes "NAME hashes Goldilocks field elements on the GPU
@@ -53,6 +74,10 @@ type Hash struct {
 	Batch *batch.Goldilocks
 	// Reference is its plain-Go reference, for a Goldilocks hash.
 	Reference Reference
+	// Batch31 and Reference31 are Batch and Reference for a hash over a
+	// 31-bit field.
+	Batch31     *batch.Monty31
+	Reference31 Reference31
 	// FastCPU: its CPU path is a faster twin of Reference rather than
 	// Reference itself, so the self-test's golden outputs come from
 	// Reference.
@@ -63,22 +88,50 @@ type Hash struct {
 func Hashes() []Hash {
 	return []Hash{
 		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}},
-		{Name: "rescue", Field: Goldilocks, Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch,
+		{Name: "rescue", Field: Goldilocks, Command: "rescue", Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch,
 			Reference: Reference{rescue.Permute, rescue.Merge, rescue.HashElements},
 			About:     "Rp64_256, winterfell's Rescue Prime."},
-		{Name: "rpo", Field: Goldilocks, Title: "RPO256 (miden-crypto Rpo256)", Merkle: rpo.MerkleMerge{}, Batch: rpo.Batch,
+		{Name: "rpo", Field: Goldilocks, Command: "rpo", Title: "RPO256 (miden-crypto Rpo256)", Merkle: rpo.MerkleMerge{}, Batch: rpo.Batch,
 			Reference: Reference{rpo.Permute, rpo.Merge, rpo.HashElements},
 			About: `RPO256, miden-crypto's
 Rpo256 (releases 0.11 to 0.20): merge is Rpo256::merge, hash is
 Rpo256::hash_elements.`},
-		{Name: "poseidon2", Field: Goldilocks, Title: "Poseidon2 (Goldilocks, width 12)", Merkle: poseidon2.MerkleMerge{}, Batch: poseidon2.Batch,
+		{Name: "poseidon2", Field: Goldilocks, Command: "poseidon2", Title: "Poseidon2 (Goldilocks, width 12)", Merkle: poseidon2.MerkleMerge{}, Batch: poseidon2.Batch,
 			Reference: Reference{poseidon2.Permute, poseidon2.Merge, poseidon2.HashElements}, FastCPU: true,
 			About: `Plonky3's
 Poseidon2 (width 12, default_goldilocks_poseidon2_12). merge is the 2-to-1
 compression of Plonky3's Merkle trees (TruncatedPermutation<_, 2, 4, 12>);
 hash is its padding-free sponge (PaddingFreeSponge<_, 12, 8, 4>: no
 padding, so hash records of one length only).`},
+		poseidon2Of31(poseidon2.BabyBearMerkle, "BabyBear", "default_babybear_poseidon2_16"),
+		poseidon2Of31(poseidon2.KoalaBearMerkle, "KoalaBear", "default_koalabear_poseidon2_16, v0.5's constants"),
 	}
+}
+
+// poseidon2Of31 is the line of Poseidon2 over a 31-bit field, m's hash,
+// the field titled title, its permutation Plonky3's perm.
+func poseidon2Of31(m poseidon2.MerkleMerge31, title, perm string) Hash {
+	p := m.Permutation()
+	return Hash{Name: m.Name(), Field: m.FieldName(), Command: "poseidon2", Title: "Poseidon2 (" + title + ", width 16)",
+		Merkle: m, Batch31: m.Batch(), FastCPU: true,
+		// The reference cannot fail on the canonical elements the
+		// batch functions accept.
+		Reference31: Reference31{
+			Permute: func(s *[16]uint32) { _ = p.Permute(s[:]) },
+			Merge: func(a, b [8]uint32) [8]uint32 {
+				out, _ := p.Compression().Compress(a[:], b[:])
+				return [8]uint32(out)
+			},
+			HashElements: func(els []uint32) [8]uint32 {
+				out, _ := p.Sponge().Hash(els)
+				return [8]uint32(out)
+			},
+		},
+		About: `Plonky3's Poseidon2 over ` + title + `
+(width 16, ` + perm + `): the hashes of Plonky3's Merkle
+trees over the field. merge is
+TruncatedPermutation<_, 2, 8, 16>; hash is PaddingFreeSponge<_, 16, 8, 8>
+(no padding, so hash records of one length only).`}
 }
 
 // Of returns the hashes of field f, in order.
@@ -113,6 +166,29 @@ func Lookup(name string) (Hash, error) {
 	return Hash{}, fmt.Errorf("unknown hash %q: accepted are %s", name, strings.Join(Names(hs), ", "))
 }
 
+// Batched returns the hashes with batch functions (a Goldilocks or a
+// 31-bit field's), in order.
+func Batched() []Hash {
+	var out []Hash
+	for _, h := range Hashes() {
+		if h.Command != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Commands returns the Command names of Batched, each once, in order.
+func Commands() []string {
+	var out []string
+	for _, h := range Batched() {
+		if !slices.Contains(out, h.Command) {
+			out = append(out, h.Command)
+		}
+	}
+	return out
+}
+
 // Variants returns the names of h's kernel variants, the default first:
 // measurement-only alternatives the public API does not offer.
 func (h Hash) Variants() []string { return impl.List(h.Name) }
@@ -124,4 +200,12 @@ func (h Hash) Variant(name string) (*batch.Goldilocks, error) {
 		return nil, fmt.Errorf("%s: no batch functions over field elements", h.Name)
 	}
 	return impl.Select[*batch.Goldilocks](h.Name, name)
+}
+
+// Variant31 is Variant for a hash over a 31-bit field.
+func (h Hash) Variant31(name string) (*batch.Monty31, error) {
+	if h.Batch31 == nil {
+		return nil, fmt.Errorf("%s: no batch functions over a 31-bit field", h.Name)
+	}
+	return impl.Select[*batch.Monty31](h.Name, name)
 }

@@ -1,9 +1,11 @@
 package registry
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/batch"
 )
 
 // TestHashes checks that every hash's names agree: its Merkle merge, its
@@ -16,10 +18,28 @@ func TestHashes(t *testing.T) {
 		seen[h.Name] = true
 		require.Equal(t, h.Name, h.Merkle.Name())
 		require.NotEmpty(t, h.Title)
-		if h.Field != Goldilocks {
+		if slices.Contains(Fields31, h.Field) {
 			require.Nil(t, h.Batch, h.Name)
+			require.NotNil(t, h.Batch31, h.Name)
+			require.Equal(t, h.Name, h.Batch31.Name())
+			require.Equal(t, "poseidon2", h.Command)
+			require.NotEmpty(t, h.About, h.Name)
+			require.NotNil(t, h.Reference31.Permute, h.Name)
+			require.NotNil(t, h.Reference31.Merge, h.Name)
+			require.NotNil(t, h.Reference31.HashElements, h.Name)
+			require.Equal(t, []string{"fast"}, h.Variants())
+			f, err := h.Variant31("fast")
+			require.NoError(t, err)
+			require.Equal(t, h.Name, f.Name())
 			continue
 		}
+		require.Nil(t, h.Batch31, h.Name)
+		if h.Field != Goldilocks {
+			require.Nil(t, h.Batch, h.Name)
+			require.Empty(t, h.Command, h.Name)
+			continue
+		}
+		require.Equal(t, h.Name, h.Command)
 		require.NotNil(t, h.Batch, h.Name)
 		require.Equal(t, h.Name, h.Batch.Name())
 		require.NotEmpty(t, h.About, h.Name)
@@ -35,6 +55,10 @@ func TestHashes(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"rescue", "rpo", "poseidon2"}, Names(Of(Goldilocks)))
+	require.Equal(t, []string{"poseidon2-babybear"}, Names(Of(BabyBear)))
+	require.Equal(t, []string{"poseidon2-koalabear"}, Names(Of(KoalaBear)))
+	require.Equal(t, []string{"rescue", "rpo", "poseidon2", "poseidon2-babybear", "poseidon2-koalabear"}, Names(Batched()))
+	require.Equal(t, []string{"rescue", "rpo", "poseidon2"}, Commands())
 }
 
 func TestLookup(t *testing.T) {
@@ -42,12 +66,36 @@ func TestLookup(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "rpo", h.Name)
 	_, err = Lookup("sha256")
-	require.EqualError(t, err, `unknown hash "sha256": accepted are blake3, rescue, rpo, poseidon2`)
+	require.EqualError(t, err, `unknown hash "sha256": accepted are blake3, rescue, rpo, poseidon2, poseidon2-babybear, poseidon2-koalabear`)
 	b, err := Lookup("blake3")
 	require.NoError(t, err)
 	_, err = b.Variant("fast")
 	require.EqualError(t, err, "blake3: no batch functions over field elements")
 	r, _ := Lookup("rescue")
+	_, err = r.Variant31("fast")
+	require.EqualError(t, err, "rescue: no batch functions over a 31-bit field")
 	_, err = r.Variant("nope")
 	require.ErrorContains(t, err, `rescue: unknown variant "nope": accepted are [fast densemds`)
+}
+
+// TestReference31 holds each 31-bit hash's reference to its batch
+// functions' CPU path, the Montgomery twin the golden outputs check.
+func TestReference31(t *testing.T) {
+	for _, f := range Fields31 {
+		h := Of(f)[0]
+		p := uint32(h.Merkle.(interface{ Modulus() uint32 }).Modulus())
+		var pair [16]uint32
+		for i := range pair {
+			pair[i] = p - 1 - uint32(i)*977
+		}
+		dst := make([][8]uint32, 1)
+		require.NoError(t, h.Batch31.MergeMany(nil, dst, [][16]uint32{pair}, batch.Options{}))
+		require.Equal(t, h.Reference31.Merge([8]uint32(pair[:8]), [8]uint32(pair[8:])), dst[0], h.Name)
+		require.NoError(t, h.Batch31.HashElementsMany(nil, dst, pair[:11], 11, batch.Options{}))
+		require.Equal(t, h.Reference31.HashElements(pair[:11]), dst[0], h.Name)
+		st := []([16]uint32){pair}
+		require.NoError(t, h.Batch31.PermuteMany(nil, st, batch.Options{}))
+		h.Reference31.Permute(&pair)
+		require.Equal(t, pair, st[0], h.Name)
+	}
 }

@@ -38,8 +38,13 @@ func gpuVariants() map[string][]string {
 		"merkle": names(merkle.Approaches),
 		"eigen":  eig,
 	}
-	for _, h := range registry.Of(registry.Goldilocks) {
+	for _, h := range registry.Batched() {
 		vs[h.Name] = h.Variants()
+		if h.Batch31 != nil {
+			for _, a := range names(merkle.Approaches) {
+				vs[h.Name] = append(vs[h.Name], "commit-"+a)
+			}
+		}
 	}
 	return vs
 }
@@ -120,6 +125,9 @@ func TestDocFamilyTable(t *testing.T) {
 			fmt.Sprintf("merging %d pairs", rescuePairs),
 		},
 		"merkle": {"trees of " + list(merkleSizes) + " leaves"},
+		"poseidon2-babybear": {
+			fmt.Sprintf("a %d×%d matrix", matrixRows, matrixCols),
+		},
 	}
 	for _, r := range rows {
 		if len(r) != 4 {

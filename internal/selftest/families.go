@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
@@ -19,7 +20,7 @@ import (
 // they are reported: a fresh table, which a test may change.
 func Families() []Family {
 	fams := []Family{{Name: "blake3", Run: runBLAKE3}, {Name: "u64emu", Run: runU64emu}}
-	for _, h := range registry.Of(registry.Goldilocks) {
+	for _, h := range registry.Batched() {
 		fams = append(fams, elementFamily(h))
 	}
 	return append(fams,
@@ -184,9 +185,9 @@ func runU64emu(ctx *wgpu.Context) ([]Output, error) {
 	return outs, nil
 }
 
-// Sizes of the Goldilocks hash cases (Rescue, RPO, Poseidon2): states
-// permuted, pairs merged, and inputs of each length hashed (lengths below,
-// at and past the rate of 8).
+// Sizes of the field hashes' cases (Rescue, RPO, Poseidon2 over
+// Goldilocks, BabyBear and KoalaBear): states permuted, pairs merged, and
+// inputs of each length hashed (lengths below, at and past the rate of 8).
 const (
 	rescueStates = 300
 	rescuePairs  = 300
@@ -195,64 +196,65 @@ const (
 
 var rescueLengths = []int{1, 7, 8, 9, 16, 23}
 
-// elementInputs are the Goldilocks hash cases' inputs.
-type elementInputs struct {
-	states [][12]uint64
-	pairs  [][8]uint64
-	hash   map[int][]uint64
+// elementInputs are a field hash's cases' inputs: elements E, pairs P,
+// states S.
+type elementInputs[E batch.Element, P, S any] struct {
+	states []S
+	pairs  []P
+	hash   map[int][]E
 }
 
-// newElementInputs draws the Goldilocks hash cases' inputs from seed:
-// states (the zero state and the all p-1 state first), pairs, and inputs
-// of each of rescueLengths.
-func newElementInputs(seed uint64) elementInputs {
+// elems views a slice of arrays of E as its elements, without copying.
+func elems[E batch.Element, T any](s []T) []E {
+	var e E
+	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])/unsafe.Sizeof(e)))
+}
+
+// newElementInputs draws a field hash's cases' inputs from seed, each
+// element below p: states (the zero state and the all p-1 state first),
+// pairs, and inputs of each of rescueLengths.
+func newElementInputs[E batch.Element, P, S any](seed, p uint64) elementInputs[E, P, S] {
 	r := newRand(seed)
-	in := elementInputs{states: make([][12]uint64, rescueStates), pairs: make([][8]uint64, rescuePairs), hash: map[int][]uint64{}}
-	for i := range in.states {
-		for j := range in.states[i] {
-			in.states[i][j] = element(r)
-		}
-	}
-	in.states[0] = [12]uint64{}
-	for j := range in.states[1] {
-		in.states[1][j] = u64emu.P - 1
-	}
-	for i := range in.pairs {
-		for j := range in.pairs[i] {
-			in.pairs[i][j] = element(r)
-		}
-	}
-	for _, m := range rescueLengths {
-		els := make([]uint64, m*rescueInputs)
+	in := elementInputs[E, P, S]{states: make([]S, rescueStates), pairs: make([]P, rescuePairs), hash: map[int][]E{}}
+	draw := func(els []E) {
 		for i := range els {
-			els[i] = element(r)
+			els[i] = E(r.Uint64N(p))
 		}
-		in.hash[m] = els
+	}
+	draw(elems[E](in.states))
+	clear(elems[E](in.states[:1]))
+	for i, one := 0, elems[E](in.states[1:2]); i < len(one); i++ {
+		one[i] = E(p - 1)
+	}
+	draw(elems[E](in.pairs))
+	for _, m := range rescueLengths {
+		in.hash[m] = make([]E, m*rescueInputs)
+		draw(in.hash[m])
 	}
 	return in
 }
 
-// elementBatcher is what the Goldilocks hash families run a variant with:
-// a batch.Batcher (or refBatcher).
-type elementBatcher interface {
-	PermuteMany(states [][12]uint64) error
-	HashElementsMany(dst [][4]uint64, inputs []uint64, m int) error
-	MergeMany(dst [][4]uint64, pairs [][8]uint64) error
+// elementBatcher is what a field hash's family runs a variant with: a
+// batch.Batcher (or refBatcher).
+type elementBatcher[E batch.Element, D, P, S any] interface {
+	PermuteMany(states []S) error
+	HashElementsMany(dst []D, inputs []E, m int) error
+	MergeMany(dst []D, pairs []P) error
 	Release()
 }
 
 // elementOutputs returns the outputs of every case of in computed by b,
 // under the variant name v.
-func elementOutputs(v string, in elementInputs, b elementBatcher) []Output {
-	st := append([][12]uint64(nil), in.states...)
+func elementOutputs[E batch.Element, D, P, S any](v string, in elementInputs[E, P, S], b elementBatcher[E, D, P, S]) []Output {
+	st := append([]S(nil), in.states...)
 	err := b.PermuteMany(st)
 	outs := []Output{{Variant: v, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err}}
 	for _, m := range rescueLengths {
-		dst := make([][4]uint64, rescueInputs)
+		dst := make([]D, rescueInputs)
 		err := b.HashElementsMany(dst, in.hash[m], m)
 		outs = append(outs, Output{Variant: v, Case: fmt.Sprintf("hash/elements=%d", m), Digest: Digest(wgpu.Bytes(dst)), Err: err})
 	}
-	dst := make([][4]uint64, len(in.pairs))
+	dst := make([]D, len(in.pairs))
 	err = b.MergeMany(dst, in.pairs)
 	return append(outs, Output{Variant: v, Case: fmt.Sprintf("merge/pairs=%d", len(in.pairs)), Digest: Digest(wgpu.Bytes(dst)), Err: err})
 }
@@ -271,13 +273,41 @@ func elementSeed(h registry.Hash) uint64 {
 	return f.Sum64()
 }
 
-// elementFamily is the self-test of the Goldilocks hash h: it permutes,
-// hashes and merges the inputs of its seed with every variant; where its
-// CPU path is a faster twin of the reference, the golden outputs come from
-// the reference.
+// elementFamily is the self-test of the field hash h: it permutes, hashes
+// and merges the inputs of its seed with every variant (and, over a 31-bit
+// field, commits to a matrix); where its CPU path is a faster twin of the
+// reference, the golden outputs come from the reference.
 func elementFamily(h registry.Hash) Family {
+	if h.Batch31 != nil {
+		r := h.Reference31
+		fam := elementFamilyOf(h, h.Variant31, h.Batch31.Modulus(), refBatcher[uint32, [8]uint32, [16]uint32, [16]uint32]{
+			permute: r.Permute, hashElements: r.HashElements,
+			merge: func(p [16]uint32) [8]uint32 { return r.Merge([8]uint32(p[:8]), [8]uint32(p[8:])) },
+		})
+		run, ref := fam.Run, fam.Reference
+		fam.Run = func(ctx *wgpu.Context) ([]Output, error) {
+			outs, err := run(ctx)
+			return append(outs, matrixOutputs(ctx, h)...), err
+		}
+		fam.Reference = func() ([]Output, error) {
+			outs, err := ref()
+			return append(outs, matrixReference(h)), err
+		}
+		return fam
+	}
+	r := h.Reference
+	return elementFamilyOf(h, h.Variant, u64emu.P, refBatcher[uint64, [4]uint64, [8]uint64, [12]uint64]{
+		permute: r.Permute, hashElements: r.HashElements,
+		merge: func(p [8]uint64) [4]uint64 { return r.Merge([4]uint64(p[:4]), [4]uint64(p[4:])) },
+	})
+}
+
+// elementFamilyOf is elementFamily over the elements E of the field of
+// prime p, variant returning h's batch functions on a kernel variant and
+// ref its reference.
+func elementFamilyOf[E batch.Element, D, P, S any](h registry.Hash, variant func(string) (*batch.Family[E, D, P, S], error), p uint64, ref refBatcher[E, D, P, S]) Family {
 	fam := Family{Name: h.Name, Run: func(ctx *wgpu.Context) ([]Output, error) {
-		in := newElementInputs(elementSeed(h))
+		in := newElementInputs[E, P, S](elementSeed(h), p)
 		var outs []Output
 		variants := h.Variants()
 		if ctx == nil {
@@ -285,7 +315,7 @@ func elementFamily(h registry.Hash) Family {
 		}
 		for _, v := range variants {
 			name := variantName(ctx, v)
-			f, err := h.Variant(v)
+			f, err := variant(v)
 			if err != nil {
 				return nil, err
 			}
@@ -294,15 +324,14 @@ func elementFamily(h registry.Hash) Family {
 				outs = append(outs, Output{Variant: name, Case: "batcher", Err: err})
 				continue
 			}
-			outs = append(outs, elementOutputs(name, in, b)...)
+			outs = append(outs, elementOutputs(name, in, elementBatcher[E, D, P, S](b))...)
 			b.Release()
 		}
 		return outs, nil
 	}}
 	if h.FastCPU {
-		ref := refBatcher{permute: h.Reference.Permute, hashElements: h.Reference.HashElements, merge: h.Reference.Merge}
 		fam.Reference = func() ([]Output, error) {
-			return elementOutputs(cpuVariant, newElementInputs(elementSeed(h)), ref), nil
+			return elementOutputs(cpuVariant, newElementInputs[E, P, S](elementSeed(h), p), elementBatcher[E, D, P, S](ref)), nil
 		}
 	}
 	return fam
@@ -310,34 +339,86 @@ func elementFamily(h registry.Hash) Family {
 
 // refBatcher runs a plain-Go reference one item at a time, as an
 // elementBatcher.
-type refBatcher struct {
-	permute      func(state *[12]uint64)
-	hashElements func(els []uint64) [4]uint64
-	merge        func(a, b [4]uint64) [4]uint64
+type refBatcher[E batch.Element, D, P, S any] struct {
+	permute      func(state *S)
+	hashElements func(els []E) D
+	merge        func(pair P) D
 }
 
-func (r refBatcher) PermuteMany(states [][12]uint64) error {
+func (r refBatcher[E, D, P, S]) PermuteMany(states []S) error {
 	for i := range states {
 		r.permute(&states[i])
 	}
 	return nil
 }
 
-func (r refBatcher) HashElementsMany(dst [][4]uint64, els []uint64, m int) error {
+func (r refBatcher[E, D, P, S]) HashElementsMany(dst []D, els []E, m int) error {
 	for i := range dst {
 		dst[i] = r.hashElements(els[i*m : (i+1)*m])
 	}
 	return nil
 }
 
-func (r refBatcher) MergeMany(dst [][4]uint64, pairs [][8]uint64) error {
+func (r refBatcher[E, D, P, S]) MergeMany(dst []D, pairs []P) error {
 	for i := range dst {
-		dst[i] = r.merge([4]uint64(pairs[i][:4]), [4]uint64(pairs[i][4:]))
+		dst[i] = r.merge(pairs[i])
 	}
 	return nil
 }
 
-func (refBatcher) Release() {}
+func (refBatcher[E, D, P, S]) Release() {}
+
+// The matrix commitment of a 31-bit field's hash: matrixRows rows of
+// matrixCols elements (several sponge blocks, the last partial).
+const (
+	matrixRows = 256
+	matrixCols = 23
+)
+
+// matrixCase names the commitment's case.
+var matrixCase = fmt.Sprintf("commit/rows=%d,cols=%d", matrixRows, matrixCols)
+
+// matrix31 draws the matrix of h's commitment, from its seed's successor.
+func matrix31(h registry.Hash) merkle.Matrix32 {
+	r := newRand(elementSeed(h) + 1)
+	p := uint32(h.Batch31.Modulus())
+	m := merkle.Matrix32{Rows: matrixRows, Cols: matrixCols, Data: make([]uint32, matrixRows*matrixCols)}
+	for i := range m.Data {
+		m.Data[i] = r.Uint32N(p)
+	}
+	return m
+}
+
+// matrixOutputs commits to h's matrix on ctx (the CPU path where nil) and
+// returns the case's output, the digest of every node.
+func matrixOutputs(ctx *wgpu.Context, h registry.Hash) []Output {
+	var outs []Output
+	for _, a := range variantsOn(ctx, merkle.Approaches) {
+		t, err := merkle.CommitMatrix32(ctx, matrix31(h), h.Merkle.(merkle.RowHash32), merkle.Options{Approach: a})
+		o := Output{Variant: variantName(ctx, "commit-"+a.String()), Case: matrixCase, Err: err}
+		if err == nil {
+			o.Digest = Digest(wgpu.Bytes(t.Nodes()))
+		}
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+// matrixReference is matrixOutputs by the reference: each row's sponge,
+// then the tree's nodes merged level by level (node 0 zero, node 1 the
+// root, node i the merge of nodes 2i and 2i+1, node N+j leaf j).
+func matrixReference(h registry.Hash) Output {
+	m := matrix31(h)
+	r := h.Reference31
+	nodes := make([][8]uint32, 2*m.Rows)
+	for j := range m.Rows {
+		nodes[m.Rows+j] = r.HashElements(m.Data[j*m.Cols : (j+1)*m.Cols])
+	}
+	for i := m.Rows - 1; i >= 1; i-- {
+		nodes[i] = r.Merge(nodes[2*i], nodes[2*i+1])
+	}
+	return Output{Variant: cpuVariant, Case: matrixCase, Digest: Digest(wgpu.Bytes(nodes[:m.Rows]))}
+}
 
 // merkleSizes are the tree sizes, in leaves, ending with the largest: 3
 // and 1000 are no powers of two, built by parts.
@@ -356,8 +437,20 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 			binary.LittleEndian.PutUint64(rpLeaves[i][8*j:], element(r))
 		}
 	}
-	// The leaves of each field: any bytes, or field elements.
+	// The leaves of each field: any bytes, or field elements; the 31-bit
+	// fields' from generators of their own, so that the others' stay as
+	// they were.
 	leaves := map[string][][32]byte{registry.Bytes: b3Leaves, registry.Goldilocks: rpLeaves}
+	for i, f := range registry.Fields31 {
+		r := newRand(uint64(60 + i))
+		p := uint32(registry.Of(f)[0].Batch31.Modulus())
+		leaves[f] = make([][32]byte, n)
+		for j := range leaves[f] {
+			for k := 0; k < 8; k++ {
+				binary.LittleEndian.PutUint32(leaves[f][j][4*k:], r.Uint32N(p))
+			}
+		}
+	}
 	var outs []Output
 	for _, a := range variantsOn(ctx, merkle.Approaches) {
 		name := variantName(ctx, a.String())

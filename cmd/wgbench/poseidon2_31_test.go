@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/registry"
+)
+
+// records31 returns k records of m canonical elements of h's field, drawn
+// from rng, and their little-endian bytes.
+func records31(rng *rand.Rand, h registry.Hash, k, m int) ([]uint32, []byte) {
+	p := h.Merkle.(interface{ Modulus() uint32 }).Modulus()
+	els := make([]uint32, k*m)
+	raw := make([]byte, 4*len(els))
+	for i := range els {
+		els[i] = rng.Uint32N(p)
+		if i%13 == 0 {
+			els[i] = p - 1
+		}
+		binary.LittleEndian.PutUint32(raw[4*i:], els[i])
+	}
+	return els, raw
+}
+
+// digests31 returns the little-endian bytes of ds.
+func digests31(ds [][8]uint32) []byte {
+	out := make([]byte, 32*len(ds))
+	for i, d := range ds {
+		for j, x := range d {
+			binary.LittleEndian.PutUint32(out[32*i+4*j:], x)
+		}
+	}
+	return out
+}
+
+// TestPoseidon2CLIField31 checks 'wgbench poseidon2 --field F merge|hash'
+// for the 31-bit fields against the reference, on the CPU backend and a
+// GPU one, to --out and to stdout.
+func TestPoseidon2CLIField31(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	dir := t.TempDir()
+	for _, f := range registry.Fields31 {
+		h := registry.Of(f)[0]
+		els, raw := records31(rng, h, 37, 16)
+		pairs := filepath.Join(dir, f+"-pairs.bin")
+		require.NoError(t, os.WriteFile(pairs, raw, 0o644))
+		want := make([][8]uint32, 37)
+		for i := range want {
+			want[i] = h.Reference31.Merge([8]uint32(els[16*i:]), [8]uint32(els[16*i+8:]))
+		}
+		const m = 11
+		hels, hraw := records31(rng, h, 29, m)
+		inputs := filepath.Join(dir, f+"-inputs.bin")
+		require.NoError(t, os.WriteFile(inputs, hraw, 0o644))
+		wantHash := make([][8]uint32, 29)
+		for i := range wantHash {
+			wantHash[i] = h.Reference31.HashElements(hels[m*i : m*(i+1)])
+		}
+		for _, backend := range []string{"cpu", gputest.Backends()[0]} {
+			t.Run(f+"/"+backend, func(t *testing.T) {
+				out := filepath.Join(dir, f+backend+"-merged.bin")
+				_, _, err := wgbench(t, "poseidon2", "--field", f, "merge", "--backend", backend, "--in", pairs, "--out", out)
+				require.NoError(t, err)
+				requireFile(t, out, digests31(want))
+				stdout, _, err := wgbench(t, "poseidon2", "--field", f, "hash", "--elements", "11", "--backend", backend, "--in", inputs)
+				require.NoError(t, err)
+				require.Equal(t, string(digests31(wantHash)), stdout)
+			})
+		}
+	}
+}
+
+// TestPoseidon2CLIField31BadInput checks that a value at or above p is
+// named by record and element, a partial record by its number, and a
+// field or variant the command does not know by what it accepts; nothing
+// is written.
+func TestPoseidon2CLIField31BadInput(t *testing.T) {
+	t.Setenv("WGCOMPUTE_BACKEND", "cpu")
+	rng := rand.New(rand.NewPCG(31, 8))
+	dir := t.TempDir()
+	outPath := filepath.Join(dir, "out.bin")
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		return p
+	}
+	noOutput := func(t *testing.T, stdout string) {
+		t.Helper()
+		require.Empty(t, stdout)
+		_, err := os.Stat(outPath)
+		require.True(t, os.IsNotExist(err), "--out must not be written on bad input")
+		requireNoTemp(t, dir)
+	}
+	h := registry.Of(registry.BabyBear)[0]
+	_, raw := records31(rng, h, 6, 16)
+	binary.LittleEndian.PutUint32(raw[4*(3*16+9):], 2013265921) // record 3, element 9: p
+	in := write("bad.bin", raw)
+	out, _, err := wgbench(t, "poseidon2", "--field", "babybear", "merge", "--in", in, "--out", outPath)
+	require.ErrorContains(t, err, "poseidon2-babybear: merge: pair 3 element 9 is 2013265921, not a field element")
+	require.ErrorContains(t, err, "must be below p = 2013265921")
+	noOutput(t, out)
+	// Below KoalaBear's p, the same value is an element.
+	_, _, err = wgbench(t, "poseidon2", "--field", "koalabear", "merge", "--in", in, "--out", outPath)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(outPath))
+
+	_, raw = records31(rng, h, 4, 3)
+	binary.LittleEndian.PutUint32(raw[4*(2*3+1):], ^uint32(0)) // record 2, element 1
+	out, _, err = wgbench(t, "poseidon2", "--field", "babybear", "hash", "--elements", "3", "--in", write("bad-hash.bin", raw), "--out", outPath)
+	require.ErrorContains(t, err, "poseidon2-babybear: hash: input 2 element 1 is 4294967295, not a field element")
+	noOutput(t, out)
+
+	_, raw = records31(rng, h, 3, 16)
+	out, _, err = wgbench(t, "poseidon2", "--field", "babybear", "merge", "--in", write("short.bin", raw[:3*64-5]), "--out", outPath)
+	require.ErrorContains(t, err, "not a whole number of 64-byte records: record 2 has only 59 bytes")
+	noOutput(t, out)
+	out, _, err = wgbench(t, "poseidon2", "--field", "babybear", "hash", "--elements", "5", "--in", write("short-hash.bin", raw[:41]), "--out", outPath)
+	require.ErrorContains(t, err, "poseidon2-babybear hash: ")
+	require.ErrorContains(t, err, "not a whole number of 20-byte records")
+	noOutput(t, out)
+
+	_, _, err = wgbench(t, "poseidon2", "--field", "mersenne", "merge", "--in", in)
+	require.EqualError(t, err, `poseidon2: --field "mersenne": accepted are goldilocks, babybear, koalabear`)
+	_, _, err = wgbench(t, "poseidon2", "--field", "koalabear", "merge", "--in", in, "--variant", "muldiag")
+	require.ErrorContains(t, err, `poseidon2-koalabear: unknown variant "muldiag": accepted are [fast]`)
+	_, _, err = wgbench(t, "rescue", "--field", "babybear", "merge", "--in", in)
+	require.ErrorContains(t, err, "unknown flag: --field", "only a command of several fields takes --field")
+}
+
+// TestMerkle31CLI checks that the registry's 31-bit hashes reach merkle and
+// commit by name: a tree of canonical digests built, proved and verified
+// with --hash poseidon2-F (the GPU's root equal to the CPU reference's),
+// and a matrix committed with --hash poseidon2-F alone, its --prove output
+// checked by merkle verify.
+func TestMerkle31CLI(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 9))
+	dir := t.TempDir()
+	for _, f := range registry.Fields31 {
+		h := registry.Of(f)[0]
+		_, raw := records31(rng, h, 37, 8) // 37 leaves of 8 elements
+		leaves := make([][32]byte, 37)
+		for i := range leaves {
+			copy(leaves[i][:], raw[32*i:])
+		}
+		want, err := merkle.BuildCPU(leaves, h.Merkle)
+		require.NoError(t, err)
+		wr := want.Root()
+		root := hex.EncodeToString(wr[:])
+		in := filepath.Join(dir, f+"-leaves.bin")
+		require.NoError(t, os.WriteFile(in, raw, 0o644))
+		for _, backend := range []string{"cpu", gputest.Backends()[0]} {
+			out, _, err := wgbench(t, "merkle", "--backend", backend, "--hash", h.Name, "--in", in)
+			require.NoError(t, err, backend)
+			require.Equal(t, root+"\n", out, "%s %s", h.Name, backend)
+		}
+		proof, _, err := wgbench(t, "merkle", "prove", "--hash", h.Name, "--in", in, "--index", "30")
+		require.NoError(t, err)
+		pf := filepath.Join(dir, f+"-proof.json")
+		require.NoError(t, os.WriteFile(pf, []byte(proof), 0o644))
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", h.Name, "--proof", pf, "--root", root, "--leaves", "37")
+		require.NoError(t, err)
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", "poseidon2", "--proof", pf, "--root", root, "--leaves", "37")
+		require.Error(t, err, "a %s proof does not verify as Goldilocks Poseidon2", h.Name)
+
+		// A matrix of 16 rows of 5 elements, committed with --hash alone.
+		els, mraw := records31(rng, h, 16, 5)
+		matIn := filepath.Join(dir, f+"-matrix.bin")
+		require.NoError(t, os.WriteFile(matIn, mraw, 0o644))
+		ref, err := merkle.CommitMatrix32(nil, merkle.Matrix32{Rows: 16, Cols: 5, Data: els}, h.Merkle.(merkle.RowHash32), merkle.Options{})
+		require.NoError(t, err)
+		rr := ref.Root()
+		mroot := hex.EncodeToString(rr[:])
+		out, _, err := wgbench(t, "commit", "--hash", h.Name, "--matrix", "16x5", "--in", matIn)
+		require.NoError(t, err)
+		require.Equal(t, mroot+"\n", out)
+		proof, _, err = wgbench(t, "commit", "--hash", h.Name, "--matrix", "16x5", "--in", matIn, "--prove", "11")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(pf, []byte(proof), 0o644))
+		_, _, err = wgbench(t, "merkle", "verify", "--hash", h.Name, "--proof", pf, "--root", mroot, "--leaves", "16")
+		require.NoError(t, err)
+	}
+}
