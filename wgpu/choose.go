@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // Choice is where work runs, as Choose decides it from Options and the
@@ -82,6 +83,31 @@ func Choose(opts Options) (Choice, error) {
 		ch.Adapters = append(ch.Adapters, infos[i])
 	}
 	return ch, nil
+}
+
+// ExtraDevicesCost is what opening more devices than one adds to a
+// command that opens them for one piece of work: on two H200s (driver
+// 580.159.04, 2026-11-26, wgbench --trace merkle, BENCHMARKS.md "One-shot
+// commands and two GPUs"), requesting two devices at once took 220 ms
+// against 95 ms for one, and their staging 65 against 31 ms.
+const ExtraDevicesCost = 160 * time.Millisecond
+
+// Fit returns the choice for one piece of work that one device would
+// finish in work (kernels and transfers, which the devices split): c
+// itself when splitting it over c's adapters saves more than extra, what
+// opening the others costs (ExtraDevicesCost for one-shot use), else c's
+// first adapter alone. A work of 0 (unknown, or not split by its command)
+// keeps the first adapter.
+func (c Choice) Fit(work, extra time.Duration) Choice {
+	k := len(c.Adapters)
+	if k <= 1 {
+		return c
+	}
+	if saved := work - work/time.Duration(k); work > 0 && saved > extra {
+		return c
+	}
+	c.Adapters = c.Adapters[:1:1]
+	return c
 }
 
 // Software reports whether every adapter chosen is a software renderer

@@ -2,6 +2,7 @@ package wgpu_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -54,4 +55,30 @@ func TestChoose(t *testing.T) {
 	require.ErrorIs(t, err, wgpu.ErrNoAdapter)
 	_, err = wgpu.Choice{}.Open()
 	require.ErrorContains(t, err, "make it with Choose")
+}
+
+// TestChoiceFit checks when a choice of several adapters keeps them for a
+// piece of work: only where splitting it saves more than opening the
+// others costs.
+func TestChoiceFit(t *testing.T) {
+	two := wgpu.Choice{Adapters: []wgpu.AdapterInfo{{Index: 0}, {Index: 1}}}
+	three := wgpu.Choice{Adapters: []wgpu.AdapterInfo{{Index: 0}, {Index: 1}, {Index: 2}}}
+	ms := time.Millisecond
+	for _, c := range []struct {
+		ch          wgpu.Choice
+		work, extra time.Duration
+		want        int
+	}{
+		{two, 0, 160 * ms, 1},          // unknown work: one device
+		{two, 300 * ms, 160 * ms, 1},   // saves 150 ms < 160
+		{two, 330 * ms, 160 * ms, 2},   // saves 165 ms
+		{three, 200 * ms, 120 * ms, 3}, // saves 133 ms
+		{three, 150 * ms, 120 * ms, 1}, // saves 100 ms
+		{two, time.Hour, 0, 2},
+	} {
+		require.Len(t, c.ch.Fit(c.work, c.extra).Adapters, c.want, "%d adapters, work %v, extra %v", len(c.ch.Adapters), c.work, c.extra)
+	}
+	one := wgpu.Choice{Adapters: []wgpu.AdapterInfo{{Index: 3}}}
+	require.Equal(t, one.Adapters, one.Fit(time.Hour, 0).Adapters)
+	require.True(t, wgpu.Choice{CPU: true}.Fit(time.Hour, 0).CPU)
 }

@@ -38,7 +38,7 @@ func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, er
 		return nil, err
 	}
 	var tree *merkle.Tree
-	err = leavesOn(g, in, func(leaves [][32]byte, grp *wgpu.Group) error {
+	err = leavesOn(g, in, 0, func(leaves [][32]byte, grp *wgpu.Group) error {
 		var err error
 		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, merkle.Options{Approach: merkle.Approach(approach)})
 		return err
@@ -250,7 +250,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if isRecords && size < 1 {
 		return nil, fmt.Errorf("commit: --records %d: a record has 1 byte or more", size)
 	}
-	devices := g.openSoon()
+	devices := g.openSoon(0) // a commitment is built on one device
 	defer devices.close()
 	// The input, the tree's leaves and nodes (64 bytes a leaf), and for a
 	// matrix the elements decoded.

@@ -160,7 +160,13 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 	// their bytes (32 each, twice) are in host memory at once: 2 + 32/(m*es)
 	// times the input (3 for merges), bounded at 4 times or more.
 	times := max(4, 2+float64(ds)/float64(m*es))
-	devices := g.openSoon()
+	// A merge is one permutation a record; a hash absorbs 8 elements a
+	// permutation.
+	perPermutation := float64(8 * es)
+	if name == "merge" {
+		perPermutation = float64(m * es)
+	}
+	devices := g.openSoon(oneDeviceWork(hashName, inPath, perPermutation))
 	defer devices.close()
 	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
 		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", hashName, times))

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/internal/envopts"
@@ -97,8 +98,12 @@ type opening struct {
 	exits bool
 }
 
-// openSoon starts opening what the global flags choose (wgpu.Choose).
-func (g *globals) openSoon() *opening {
+// openSoon starts opening what the global flags choose (wgpu.Choose) for
+// work that one device would finish in about work (0: unknown, or work
+// the command runs on one device): several GPUs only where splitting the
+// work over them saves more than opening them costs (wgpu.Choice.Fit),
+// so that --devices all is never slower than one GPU by its set-up.
+func (g *globals) openSoon(work time.Duration) *opening {
 	o := &opening{done: make(chan struct{}), exits: g.process}
 	go func() {
 		defer close(o.done)
@@ -111,7 +116,7 @@ func (g *globals) openSoon() *opening {
 			o.err = err
 			return
 		}
-		o.grp, o.err = ch.Open()
+		o.grp, o.err = ch.Fit(work, wgpu.ExtraDevicesCost).Open()
 	}()
 	return o
 }

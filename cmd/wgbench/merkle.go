@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/spf13/cobra"
@@ -253,16 +255,17 @@ func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leave
 	if err != nil {
 		return err
 	}
-	return leavesOn(g, in, func(leaves [][32]byte, grp *wgpu.Group) error { return fn(hash, leaves, grp) })
+	return leavesOn(g, in, oneDeviceWork(hash.Name(), in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(hash, leaves, grp) })
 }
 
-// leavesOn reads the leaves file while the devices the flags choose open,
-// and calls fn with them, the devices closed when it returns.
-func leavesOn(g *globals, in string, fn func(leaves [][32]byte, grp *wgpu.Group) error) error {
+// leavesOn reads the leaves file while the devices the flags choose open
+// for work (globals.openSoon), and calls fn with them, the devices closed
+// when it returns.
+func leavesOn(g *globals, in string, work time.Duration, fn func(leaves [][32]byte, grp *wgpu.Group) error) error {
 	if in == "" {
 		return errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
-	devices := g.openSoon()
+	devices := g.openSoon(work)
 	defer devices.close()
 	leaves, err := readLeaves(in, g.hostMemory()/3)
 	if err != nil {
@@ -381,4 +384,25 @@ func readProof(path string) (merkle.Proof, error) {
 		return p, fmt.Errorf("%s is not a proof as merkle prove prints it: %w", path, err)
 	}
 	return p, nil
+}
+
+// uploadRate is the host-to-GPU rate a one-shot command's input goes up
+// at, end to end: 1 GiB in 83 ms on an H200 (wgbench --trace merkle,
+// 2026-11-26), staging included.
+const uploadRate = 13e9
+
+// oneDeviceWork estimates the time one GPU takes for the input file in
+// of the named hash, per bytes per permutation (a leaf: 32 bytes; a
+// record of field elements: its bytes over the 8 a permutation absorbs):
+// its upload and its permutations at the hash's measured rate
+// (registry.Hash.PermuteNanos). Zero when the file or the rate is
+// unknown; the command then opens one device.
+func oneDeviceWork(hashName, in string, bytesPerPermutation float64) time.Duration {
+	h, err := registry.Lookup(hashName)
+	fi, serr := os.Stat(in)
+	if err != nil || serr != nil || h.PermuteNanos == 0 || bytesPerPermutation <= 0 {
+		return 0
+	}
+	size := float64(fi.Size())
+	return time.Duration(size/uploadRate*1e9 + size/bytesPerPermutation*h.PermuteNanos)
 }

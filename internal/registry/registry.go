@@ -78,6 +78,12 @@ type Hash struct {
 	// 31-bit field.
 	Batch31     *batch.Monty31
 	Reference31 Reference31
+	// PermuteNanos is the GPU kernel time of one permutation (BLAKE3: one
+	// compression of a 2-to-1 merge) on an H200 (H100-class compute), as
+	// measured in BENCHMARKS.md's "One-shot commands and two GPUs"
+	// (2026-11-26): what a one-shot command estimates its work with, to
+	// decide whether a second GPU pays for its set-up.
+	PermuteNanos float64
 	// FastCPU: its CPU path is a faster twin of Reference rather than
 	// Reference itself, so the self-test's golden outputs come from
 	// Reference.
@@ -87,33 +93,34 @@ type Hash struct {
 // Hashes returns every hash, in the order lists show them: a fresh slice.
 func Hashes() []Hash {
 	return []Hash{
-		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}},
-		{Name: "rescue", Field: Goldilocks, Command: "rescue", Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch,
+		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}, PermuteNanos: 0.066},
+		{Name: "rescue", Field: Goldilocks, Command: "rescue", Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch, PermuteNanos: 8.3,
 			Reference: Reference{rescue.Permute, rescue.Merge, rescue.HashElements},
 			About:     "Rp64_256, winterfell's Rescue Prime."},
-		{Name: "rpo", Field: Goldilocks, Command: "rpo", Title: "RPO256 (miden-crypto Rpo256)", Merkle: rpo.MerkleMerge{}, Batch: rpo.Batch,
+		{Name: "rpo", Field: Goldilocks, Command: "rpo", Title: "RPO256 (miden-crypto Rpo256)", Merkle: rpo.MerkleMerge{}, Batch: rpo.Batch, PermuteNanos: 8.3,
 			Reference: Reference{rpo.Permute, rpo.Merge, rpo.HashElements},
 			About: `RPO256, miden-crypto's
 Rpo256 (releases 0.11 to 0.20): merge is Rpo256::merge, hash is
 Rpo256::hash_elements.`},
-		{Name: "poseidon2", Field: Goldilocks, Command: "poseidon2", Title: "Poseidon2 (Goldilocks, width 12)", Merkle: poseidon2.MerkleMerge{}, Batch: poseidon2.Batch,
+		{Name: "poseidon2", Field: Goldilocks, Command: "poseidon2", Title: "Poseidon2 (Goldilocks, width 12)", Merkle: poseidon2.MerkleMerge{}, Batch: poseidon2.Batch, PermuteNanos: 1.55,
 			Reference: Reference{poseidon2.Permute, poseidon2.Merge, poseidon2.HashElements}, FastCPU: true,
 			About: `Plonky3's
 Poseidon2 (width 12, default_goldilocks_poseidon2_12). merge is the 2-to-1
 compression of Plonky3's Merkle trees (TruncatedPermutation<_, 2, 4, 12>);
 hash is its padding-free sponge (PaddingFreeSponge<_, 12, 8, 4>: no
 padding, so hash records of one length only).`},
-		poseidon2Of31(poseidon2.BabyBearMerkle, "BabyBear", "default_babybear_poseidon2_16"),
-		poseidon2Of31(poseidon2.KoalaBearMerkle, "KoalaBear", "default_koalabear_poseidon2_16, v0.5's constants"),
+		poseidon2Of31(poseidon2.BabyBearMerkle, "BabyBear", "default_babybear_poseidon2_16", 0.48),
+		poseidon2Of31(poseidon2.KoalaBearMerkle, "KoalaBear", "default_koalabear_poseidon2_16, v0.5's constants", 1.0),
 	}
 }
 
 // poseidon2Of31 is the line of Poseidon2 over a 31-bit field, m's hash,
-// the field titled title, its permutation Plonky3's perm.
-func poseidon2Of31(m poseidon2.MerkleMerge31, title, perm string) Hash {
+// the field titled title, its permutation Plonky3's perm, measured at ns
+// a permutation on the GPU.
+func poseidon2Of31(m poseidon2.MerkleMerge31, title, perm string, ns float64) Hash {
 	p := m.Permutation()
 	return Hash{Name: m.Name(), Field: m.FieldName(), Command: "poseidon2", Title: "Poseidon2 (" + title + ", width 16)",
-		Merkle: m, Batch31: m.Batch(), FastCPU: true,
+		Merkle: m, Batch31: m.Batch(), FastCPU: true, PermuteNanos: ns,
 		// The reference cannot fail on the canonical elements the
 		// batch functions accept.
 		Reference31: Reference31{
