@@ -4,8 +4,8 @@
 // Library only: no bindings, no entry points. The width's and the
 // constants' layers come from the generated file that includes this one
 // (poseidon2_31_babybear16.wgsl, ...): PERM_WIDTH, P31_PARTIAL_ROUNDS,
-// P31_DEGREE, p31_sbox_all, p31_mds_light, p31_internal and p31_rounds,
-// the rounds below unrolled with their constants.
+// P31_DEGREE, p31_rc_full, p31_rc_partial, p31_sbox_all, p31_mds_light
+// and p31_internal.
 //
 // perm_permute(s) is Go's poseidon2.Permutation31.Permute:
 //   s = M_E*s;
@@ -53,8 +53,23 @@ fn p31_mat4(x0: u32, x1: u32, x2: u32, x3: u32) -> array<u32, 4> {
 		m31_add(t01233, m31_add(x0, x0))); // 3x0 + x1 + x2 + 2x3
 }
 
-// perm_permute applies the permutation in place: M_E, then p31_rounds.
+// p31_full_round is full round r (0..7).
+fn p31_full_round(s: ptr<function, array<u32, PERM_WIDTH>>, r: u32) {
+	p31_rc_full(s, r);
+	p31_sbox_all(s);
+	p31_mds_light(s);
+}
+
+// perm_permute applies the permutation in place.
 fn perm_permute(s: ptr<function, array<u32, PERM_WIDTH>>) {
 	p31_mds_light(s);
-	p31_rounds(s);
+	for (var r = 0u; r < 8u; r++) {
+		if (r == 4u) {
+			for (var q = 0u; q < P31_PARTIAL_ROUNDS; q++) {
+				(*s)[0] = p31_sbox(m31_add((*s)[0], p31_rc_partial(q)));
+				p31_internal(s);
+			}
+		}
+		p31_full_round(s, r);
+	}
 }

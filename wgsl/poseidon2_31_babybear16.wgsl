@@ -9,180 +9,174 @@ const PERM_WIDTH: u32 = 16u;
 const P31_PARTIAL_ROUNDS: u32 = 13u;
 const P31_DEGREE: u32 = 7u;
 
-// p31_rounds is every round after the first M_E, straight-line with the
-// round constants as literals: 4 full rounds, the partial rounds, 4 full
-// rounds. Unrolled, no round indexes a constant by a run-time value.
-fn p31_rounds(s: ptr<function, array<u32, 16>>) {
-	(*s)[0] = m31_add((*s)[0], 0x5e4d6938u);
-	(*s)[1] = m31_add((*s)[1], 0x71385defu);
-	(*s)[2] = m31_add((*s)[2], 0x61ddbd3au);
-	(*s)[3] = m31_add((*s)[3], 0x1b941180u);
-	(*s)[4] = m31_add((*s)[4], 0x4d20d77du);
-	(*s)[5] = m31_add((*s)[5], 0x52478027u);
-	(*s)[6] = m31_add((*s)[6], 0x732e57c3u);
-	(*s)[7] = m31_add((*s)[7], 0x10e63112u);
-	(*s)[8] = m31_add((*s)[8], 0x3c99be27u);
-	(*s)[9] = m31_add((*s)[9], 0x0221857au);
-	(*s)[10] = m31_add((*s)[10], 0x4bbe9ab7u);
-	(*s)[11] = m31_add((*s)[11], 0x32c46133u);
-	(*s)[12] = m31_add((*s)[12], 0x2f62cc76u);
-	(*s)[13] = m31_add((*s)[13], 0x37682266u);
-	(*s)[14] = m31_add((*s)[14], 0x1f3714e3u);
-	(*s)[15] = m31_add((*s)[15], 0x5f01dd7du);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x35678506u);
-	(*s)[1] = m31_add((*s)[1], 0x67da0d24u);
-	(*s)[2] = m31_add((*s)[2], 0x36b3008au);
-	(*s)[3] = m31_add((*s)[3], 0x5a6765ccu);
-	(*s)[4] = m31_add((*s)[4], 0x45c068bdu);
-	(*s)[5] = m31_add((*s)[5], 0x2ed4b9ecu);
-	(*s)[6] = m31_add((*s)[6], 0x249392d3u);
-	(*s)[7] = m31_add((*s)[7], 0x150a571cu);
-	(*s)[8] = m31_add((*s)[8], 0x287549eau);
-	(*s)[9] = m31_add((*s)[9], 0x3bedb1b8u);
-	(*s)[10] = m31_add((*s)[10], 0x659e048eu);
-	(*s)[11] = m31_add((*s)[11], 0x46023d70u);
-	(*s)[12] = m31_add((*s)[12], 0x1e55a92du);
-	(*s)[13] = m31_add((*s)[13], 0x1f9c528fu);
-	(*s)[14] = m31_add((*s)[14], 0x4f1ad620u);
-	(*s)[15] = m31_add((*s)[15], 0x547fa880u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x44c19b36u);
-	(*s)[1] = m31_add((*s)[1], 0x22c2f11au);
-	(*s)[2] = m31_add((*s)[2], 0x17b67671u);
-	(*s)[3] = m31_add((*s)[3], 0x55dddeb4u);
-	(*s)[4] = m31_add((*s)[4], 0x1b18a7edu);
-	(*s)[5] = m31_add((*s)[5], 0x0a66840eu);
-	(*s)[6] = m31_add((*s)[6], 0x0a3cd409u);
-	(*s)[7] = m31_add((*s)[7], 0x771e5548u);
-	(*s)[8] = m31_add((*s)[8], 0x53aaba92u);
-	(*s)[9] = m31_add((*s)[9], 0x6bbfe070u);
-	(*s)[10] = m31_add((*s)[10], 0x1ad7c512u);
-	(*s)[11] = m31_add((*s)[11], 0x56f4fbf9u);
-	(*s)[12] = m31_add((*s)[12], 0x2ee93eacu);
-	(*s)[13] = m31_add((*s)[13], 0x3f67bc14u);
-	(*s)[14] = m31_add((*s)[14], 0x766f3f66u);
-	(*s)[15] = m31_add((*s)[15], 0x1cb5555cu);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x496b4856u);
-	(*s)[1] = m31_add((*s)[1], 0x4ee52289u);
-	(*s)[2] = m31_add((*s)[2], 0x0e351627u);
-	(*s)[3] = m31_add((*s)[3], 0x77f2fa2bu);
-	(*s)[4] = m31_add((*s)[4], 0x3d176cccu);
-	(*s)[5] = m31_add((*s)[5], 0x42103ad7u);
-	(*s)[6] = m31_add((*s)[6], 0x4c8a5ba9u);
-	(*s)[7] = m31_add((*s)[7], 0x242cfe16u);
-	(*s)[8] = m31_add((*s)[8], 0x3ce22e52u);
-	(*s)[9] = m31_add((*s)[9], 0x2ae0610au);
-	(*s)[10] = m31_add((*s)[10], 0x2751c80bu);
-	(*s)[11] = m31_add((*s)[11], 0x2ddefdb7u);
-	(*s)[12] = m31_add((*s)[12], 0x3003796eu);
-	(*s)[13] = m31_add((*s)[13], 0x234c77ebu);
-	(*s)[14] = m31_add((*s)[14], 0x687881f7u);
-	(*s)[15] = m31_add((*s)[15], 0x278ad903u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x0eee3c46u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x1f803700u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x57cbade6u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x3a3d3472u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x706866bdu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x413da073u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x08ca8f35u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x279652bbu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x17c601dau));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x140a84a1u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x6113337bu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x34f6e216u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x22f9b8b2u));
-	p31_internal(s);
-	(*s)[0] = m31_add((*s)[0], 0x3b98331au);
-	(*s)[1] = m31_add((*s)[1], 0x1225b500u);
-	(*s)[2] = m31_add((*s)[2], 0x20f18724u);
-	(*s)[3] = m31_add((*s)[3], 0x1add1eadu);
-	(*s)[4] = m31_add((*s)[4], 0x27c8bae0u);
-	(*s)[5] = m31_add((*s)[5], 0x67810938u);
-	(*s)[6] = m31_add((*s)[6], 0x4f2405e1u);
-	(*s)[7] = m31_add((*s)[7], 0x44bd103fu);
-	(*s)[8] = m31_add((*s)[8], 0x30ad7b47u);
-	(*s)[9] = m31_add((*s)[9], 0x4025183au);
-	(*s)[10] = m31_add((*s)[10], 0x7222068fu);
-	(*s)[11] = m31_add((*s)[11], 0x6376b2e5u);
-	(*s)[12] = m31_add((*s)[12], 0x5165184au);
-	(*s)[13] = m31_add((*s)[13], 0x3a2811d0u);
-	(*s)[14] = m31_add((*s)[14], 0x3d7d5b9cu);
-	(*s)[15] = m31_add((*s)[15], 0x530c569du);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x5caada1cu);
-	(*s)[1] = m31_add((*s)[1], 0x3d06627du);
-	(*s)[2] = m31_add((*s)[2], 0x5ffc6e6cu);
-	(*s)[3] = m31_add((*s)[3], 0x14ba29f8u);
-	(*s)[4] = m31_add((*s)[4], 0x71d1c1e9u);
-	(*s)[5] = m31_add((*s)[5], 0x2c0fb8f7u);
-	(*s)[6] = m31_add((*s)[6], 0x198b65e1u);
-	(*s)[7] = m31_add((*s)[7], 0x25bcff06u);
-	(*s)[8] = m31_add((*s)[8], 0x07427c35u);
-	(*s)[9] = m31_add((*s)[9], 0x059b1122u);
-	(*s)[10] = m31_add((*s)[10], 0x519ea061u);
-	(*s)[11] = m31_add((*s)[11], 0x4a81a536u);
-	(*s)[12] = m31_add((*s)[12], 0x06cf9aa9u);
-	(*s)[13] = m31_add((*s)[13], 0x1eb2ca04u);
-	(*s)[14] = m31_add((*s)[14], 0x02ec7cacu);
-	(*s)[15] = m31_add((*s)[15], 0x74f6c733u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x524ebfdeu);
-	(*s)[1] = m31_add((*s)[1], 0x6edd9d09u);
-	(*s)[2] = m31_add((*s)[2], 0x03db6b21u);
-	(*s)[3] = m31_add((*s)[3], 0x0094e6fcu);
-	(*s)[4] = m31_add((*s)[4], 0x643ed13bu);
-	(*s)[5] = m31_add((*s)[5], 0x2a5eb829u);
-	(*s)[6] = m31_add((*s)[6], 0x3ccf7585u);
-	(*s)[7] = m31_add((*s)[7], 0x544a7136u);
-	(*s)[8] = m31_add((*s)[8], 0x5b49128fu);
-	(*s)[9] = m31_add((*s)[9], 0x0227bd55u);
-	(*s)[10] = m31_add((*s)[10], 0x2a88bdadu);
-	(*s)[11] = m31_add((*s)[11], 0x055c4d17u);
-	(*s)[12] = m31_add((*s)[12], 0x6f822c4au);
-	(*s)[13] = m31_add((*s)[13], 0x179a43f2u);
-	(*s)[14] = m31_add((*s)[14], 0x42ec1895u);
-	(*s)[15] = m31_add((*s)[15], 0x68f3d82fu);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x30dcf522u);
-	(*s)[1] = m31_add((*s)[1], 0x0806ab72u);
-	(*s)[2] = m31_add((*s)[2], 0x689d63dbu);
-	(*s)[3] = m31_add((*s)[3], 0x011943f8u);
-	(*s)[4] = m31_add((*s)[4], 0x65709ccdu);
-	(*s)[5] = m31_add((*s)[5], 0x6a3c56e1u);
-	(*s)[6] = m31_add((*s)[6], 0x5871ed94u);
-	(*s)[7] = m31_add((*s)[7], 0x395e47bdu);
-	(*s)[8] = m31_add((*s)[8], 0x6eb895c4u);
-	(*s)[9] = m31_add((*s)[9], 0x0d422bd9u);
-	(*s)[10] = m31_add((*s)[10], 0x03c4b679u);
-	(*s)[11] = m31_add((*s)[11], 0x1eb56ddeu);
-	(*s)[12] = m31_add((*s)[12], 0x505e67b5u);
-	(*s)[13] = m31_add((*s)[13], 0x3a05211eu);
-	(*s)[14] = m31_add((*s)[14], 0x5ed5c104u);
-	(*s)[15] = m31_add((*s)[15], 0x2a1275f1u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
+// p31_rc_full is s[i] += RC[r][i] for all i: rounds 0..3 are the initial
+// full rounds' constants, 4..7 the final ones'.
+fn p31_rc_full(s: ptr<function, array<u32, 16>>, r: u32) {
+	switch r {
+		case 0u: {
+			(*s)[0] = m31_add((*s)[0], 0x5e4d6938u);
+			(*s)[1] = m31_add((*s)[1], 0x71385defu);
+			(*s)[2] = m31_add((*s)[2], 0x61ddbd3au);
+			(*s)[3] = m31_add((*s)[3], 0x1b941180u);
+			(*s)[4] = m31_add((*s)[4], 0x4d20d77du);
+			(*s)[5] = m31_add((*s)[5], 0x52478027u);
+			(*s)[6] = m31_add((*s)[6], 0x732e57c3u);
+			(*s)[7] = m31_add((*s)[7], 0x10e63112u);
+			(*s)[8] = m31_add((*s)[8], 0x3c99be27u);
+			(*s)[9] = m31_add((*s)[9], 0x0221857au);
+			(*s)[10] = m31_add((*s)[10], 0x4bbe9ab7u);
+			(*s)[11] = m31_add((*s)[11], 0x32c46133u);
+			(*s)[12] = m31_add((*s)[12], 0x2f62cc76u);
+			(*s)[13] = m31_add((*s)[13], 0x37682266u);
+			(*s)[14] = m31_add((*s)[14], 0x1f3714e3u);
+			(*s)[15] = m31_add((*s)[15], 0x5f01dd7du);
+		}
+		case 1u: {
+			(*s)[0] = m31_add((*s)[0], 0x35678506u);
+			(*s)[1] = m31_add((*s)[1], 0x67da0d24u);
+			(*s)[2] = m31_add((*s)[2], 0x36b3008au);
+			(*s)[3] = m31_add((*s)[3], 0x5a6765ccu);
+			(*s)[4] = m31_add((*s)[4], 0x45c068bdu);
+			(*s)[5] = m31_add((*s)[5], 0x2ed4b9ecu);
+			(*s)[6] = m31_add((*s)[6], 0x249392d3u);
+			(*s)[7] = m31_add((*s)[7], 0x150a571cu);
+			(*s)[8] = m31_add((*s)[8], 0x287549eau);
+			(*s)[9] = m31_add((*s)[9], 0x3bedb1b8u);
+			(*s)[10] = m31_add((*s)[10], 0x659e048eu);
+			(*s)[11] = m31_add((*s)[11], 0x46023d70u);
+			(*s)[12] = m31_add((*s)[12], 0x1e55a92du);
+			(*s)[13] = m31_add((*s)[13], 0x1f9c528fu);
+			(*s)[14] = m31_add((*s)[14], 0x4f1ad620u);
+			(*s)[15] = m31_add((*s)[15], 0x547fa880u);
+		}
+		case 2u: {
+			(*s)[0] = m31_add((*s)[0], 0x44c19b36u);
+			(*s)[1] = m31_add((*s)[1], 0x22c2f11au);
+			(*s)[2] = m31_add((*s)[2], 0x17b67671u);
+			(*s)[3] = m31_add((*s)[3], 0x55dddeb4u);
+			(*s)[4] = m31_add((*s)[4], 0x1b18a7edu);
+			(*s)[5] = m31_add((*s)[5], 0x0a66840eu);
+			(*s)[6] = m31_add((*s)[6], 0x0a3cd409u);
+			(*s)[7] = m31_add((*s)[7], 0x771e5548u);
+			(*s)[8] = m31_add((*s)[8], 0x53aaba92u);
+			(*s)[9] = m31_add((*s)[9], 0x6bbfe070u);
+			(*s)[10] = m31_add((*s)[10], 0x1ad7c512u);
+			(*s)[11] = m31_add((*s)[11], 0x56f4fbf9u);
+			(*s)[12] = m31_add((*s)[12], 0x2ee93eacu);
+			(*s)[13] = m31_add((*s)[13], 0x3f67bc14u);
+			(*s)[14] = m31_add((*s)[14], 0x766f3f66u);
+			(*s)[15] = m31_add((*s)[15], 0x1cb5555cu);
+		}
+		case 3u: {
+			(*s)[0] = m31_add((*s)[0], 0x496b4856u);
+			(*s)[1] = m31_add((*s)[1], 0x4ee52289u);
+			(*s)[2] = m31_add((*s)[2], 0x0e351627u);
+			(*s)[3] = m31_add((*s)[3], 0x77f2fa2bu);
+			(*s)[4] = m31_add((*s)[4], 0x3d176cccu);
+			(*s)[5] = m31_add((*s)[5], 0x42103ad7u);
+			(*s)[6] = m31_add((*s)[6], 0x4c8a5ba9u);
+			(*s)[7] = m31_add((*s)[7], 0x242cfe16u);
+			(*s)[8] = m31_add((*s)[8], 0x3ce22e52u);
+			(*s)[9] = m31_add((*s)[9], 0x2ae0610au);
+			(*s)[10] = m31_add((*s)[10], 0x2751c80bu);
+			(*s)[11] = m31_add((*s)[11], 0x2ddefdb7u);
+			(*s)[12] = m31_add((*s)[12], 0x3003796eu);
+			(*s)[13] = m31_add((*s)[13], 0x234c77ebu);
+			(*s)[14] = m31_add((*s)[14], 0x687881f7u);
+			(*s)[15] = m31_add((*s)[15], 0x278ad903u);
+		}
+		case 4u: {
+			(*s)[0] = m31_add((*s)[0], 0x3b98331au);
+			(*s)[1] = m31_add((*s)[1], 0x1225b500u);
+			(*s)[2] = m31_add((*s)[2], 0x20f18724u);
+			(*s)[3] = m31_add((*s)[3], 0x1add1eadu);
+			(*s)[4] = m31_add((*s)[4], 0x27c8bae0u);
+			(*s)[5] = m31_add((*s)[5], 0x67810938u);
+			(*s)[6] = m31_add((*s)[6], 0x4f2405e1u);
+			(*s)[7] = m31_add((*s)[7], 0x44bd103fu);
+			(*s)[8] = m31_add((*s)[8], 0x30ad7b47u);
+			(*s)[9] = m31_add((*s)[9], 0x4025183au);
+			(*s)[10] = m31_add((*s)[10], 0x7222068fu);
+			(*s)[11] = m31_add((*s)[11], 0x6376b2e5u);
+			(*s)[12] = m31_add((*s)[12], 0x5165184au);
+			(*s)[13] = m31_add((*s)[13], 0x3a2811d0u);
+			(*s)[14] = m31_add((*s)[14], 0x3d7d5b9cu);
+			(*s)[15] = m31_add((*s)[15], 0x530c569du);
+		}
+		case 5u: {
+			(*s)[0] = m31_add((*s)[0], 0x5caada1cu);
+			(*s)[1] = m31_add((*s)[1], 0x3d06627du);
+			(*s)[2] = m31_add((*s)[2], 0x5ffc6e6cu);
+			(*s)[3] = m31_add((*s)[3], 0x14ba29f8u);
+			(*s)[4] = m31_add((*s)[4], 0x71d1c1e9u);
+			(*s)[5] = m31_add((*s)[5], 0x2c0fb8f7u);
+			(*s)[6] = m31_add((*s)[6], 0x198b65e1u);
+			(*s)[7] = m31_add((*s)[7], 0x25bcff06u);
+			(*s)[8] = m31_add((*s)[8], 0x07427c35u);
+			(*s)[9] = m31_add((*s)[9], 0x059b1122u);
+			(*s)[10] = m31_add((*s)[10], 0x519ea061u);
+			(*s)[11] = m31_add((*s)[11], 0x4a81a536u);
+			(*s)[12] = m31_add((*s)[12], 0x06cf9aa9u);
+			(*s)[13] = m31_add((*s)[13], 0x1eb2ca04u);
+			(*s)[14] = m31_add((*s)[14], 0x02ec7cacu);
+			(*s)[15] = m31_add((*s)[15], 0x74f6c733u);
+		}
+		case 6u: {
+			(*s)[0] = m31_add((*s)[0], 0x524ebfdeu);
+			(*s)[1] = m31_add((*s)[1], 0x6edd9d09u);
+			(*s)[2] = m31_add((*s)[2], 0x03db6b21u);
+			(*s)[3] = m31_add((*s)[3], 0x0094e6fcu);
+			(*s)[4] = m31_add((*s)[4], 0x643ed13bu);
+			(*s)[5] = m31_add((*s)[5], 0x2a5eb829u);
+			(*s)[6] = m31_add((*s)[6], 0x3ccf7585u);
+			(*s)[7] = m31_add((*s)[7], 0x544a7136u);
+			(*s)[8] = m31_add((*s)[8], 0x5b49128fu);
+			(*s)[9] = m31_add((*s)[9], 0x0227bd55u);
+			(*s)[10] = m31_add((*s)[10], 0x2a88bdadu);
+			(*s)[11] = m31_add((*s)[11], 0x055c4d17u);
+			(*s)[12] = m31_add((*s)[12], 0x6f822c4au);
+			(*s)[13] = m31_add((*s)[13], 0x179a43f2u);
+			(*s)[14] = m31_add((*s)[14], 0x42ec1895u);
+			(*s)[15] = m31_add((*s)[15], 0x68f3d82fu);
+		}
+		default: {
+			(*s)[0] = m31_add((*s)[0], 0x30dcf522u);
+			(*s)[1] = m31_add((*s)[1], 0x0806ab72u);
+			(*s)[2] = m31_add((*s)[2], 0x689d63dbu);
+			(*s)[3] = m31_add((*s)[3], 0x011943f8u);
+			(*s)[4] = m31_add((*s)[4], 0x65709ccdu);
+			(*s)[5] = m31_add((*s)[5], 0x6a3c56e1u);
+			(*s)[6] = m31_add((*s)[6], 0x5871ed94u);
+			(*s)[7] = m31_add((*s)[7], 0x395e47bdu);
+			(*s)[8] = m31_add((*s)[8], 0x6eb895c4u);
+			(*s)[9] = m31_add((*s)[9], 0x0d422bd9u);
+			(*s)[10] = m31_add((*s)[10], 0x03c4b679u);
+			(*s)[11] = m31_add((*s)[11], 0x1eb56ddeu);
+			(*s)[12] = m31_add((*s)[12], 0x505e67b5u);
+			(*s)[13] = m31_add((*s)[13], 0x3a05211eu);
+			(*s)[14] = m31_add((*s)[14], 0x5ed5c104u);
+			(*s)[15] = m31_add((*s)[15], 0x2a1275f1u);
+		}
+	}
+}
+
+// p31_rc_partial returns partial round r's constant.
+fn p31_rc_partial(r: u32) -> u32 {
+	switch r {
+		case 0u: { return 0x0eee3c46u; }
+		case 1u: { return 0x1f803700u; }
+		case 2u: { return 0x57cbade6u; }
+		case 3u: { return 0x3a3d3472u; }
+		case 4u: { return 0x706866bdu; }
+		case 5u: { return 0x413da073u; }
+		case 6u: { return 0x08ca8f35u; }
+		case 7u: { return 0x279652bbu; }
+		case 8u: { return 0x17c601dau; }
+		case 9u: { return 0x140a84a1u; }
+		case 10u: { return 0x6113337bu; }
+		case 11u: { return 0x34f6e216u; }
+		default: { return 0x22f9b8b2u; }
+	}
 }
 
 // p31_sbox_all is s[i] = s[i]^D for all i.

@@ -9,260 +9,246 @@ const PERM_WIDTH: u32 = 24u;
 const P31_PARTIAL_ROUNDS: u32 = 21u;
 const P31_DEGREE: u32 = 7u;
 
-// p31_rounds is every round after the first M_E, straight-line with the
-// round constants as literals: 4 full rounds, the partial rounds, 4 full
-// rounds. Unrolled, no round indexes a constant by a run-time value.
-fn p31_rounds(s: ptr<function, array<u32, 24>>) {
-	(*s)[0] = m31_add((*s)[0], 0x1ea64c58u);
-	(*s)[1] = m31_add((*s)[1], 0x57d1a303u);
-	(*s)[2] = m31_add((*s)[2], 0x57f31a70u);
-	(*s)[3] = m31_add((*s)[3], 0x10b3875au);
-	(*s)[4] = m31_add((*s)[4], 0x03f65a0du);
-	(*s)[5] = m31_add((*s)[5], 0x20fd6c7au);
-	(*s)[6] = m31_add((*s)[6], 0x0627e178u);
-	(*s)[7] = m31_add((*s)[7], 0x60440b17u);
-	(*s)[8] = m31_add((*s)[8], 0x305467cau);
-	(*s)[9] = m31_add((*s)[9], 0x2689a1cfu);
-	(*s)[10] = m31_add((*s)[10], 0x405cdf37u);
-	(*s)[11] = m31_add((*s)[11], 0x627d0f25u);
-	(*s)[12] = m31_add((*s)[12], 0x21ea8b19u);
-	(*s)[13] = m31_add((*s)[13], 0x35bdeee2u);
-	(*s)[14] = m31_add((*s)[14], 0x44d298adu);
-	(*s)[15] = m31_add((*s)[15], 0x475bbf71u);
-	(*s)[16] = m31_add((*s)[16], 0x44571b92u);
-	(*s)[17] = m31_add((*s)[17], 0x71c01acdu);
-	(*s)[18] = m31_add((*s)[18], 0x46d7e33du);
-	(*s)[19] = m31_add((*s)[19], 0x352f3b01u);
-	(*s)[20] = m31_add((*s)[20], 0x6e3f4a43u);
-	(*s)[21] = m31_add((*s)[21], 0x613f5ab8u);
-	(*s)[22] = m31_add((*s)[22], 0x2b3e6344u);
-	(*s)[23] = m31_add((*s)[23], 0x063abdd2u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x4f8516fbu);
-	(*s)[1] = m31_add((*s)[1], 0x1d51becfu);
-	(*s)[2] = m31_add((*s)[2], 0x033efae7u);
-	(*s)[3] = m31_add((*s)[3], 0x166a5a28u);
-	(*s)[4] = m31_add((*s)[4], 0x0c219ac0u);
-	(*s)[5] = m31_add((*s)[5], 0x03391addu);
-	(*s)[6] = m31_add((*s)[6], 0x62f7cf94u);
-	(*s)[7] = m31_add((*s)[7], 0x1ee11324u);
-	(*s)[8] = m31_add((*s)[8], 0x75a2eddcu);
-	(*s)[9] = m31_add((*s)[9], 0x10d4c634u);
-	(*s)[10] = m31_add((*s)[10], 0x60a9d999u);
-	(*s)[11] = m31_add((*s)[11], 0x6b207f87u);
-	(*s)[12] = m31_add((*s)[12], 0x64f471efu);
-	(*s)[13] = m31_add((*s)[13], 0x75eff613u);
-	(*s)[14] = m31_add((*s)[14], 0x34d798eeu);
-	(*s)[15] = m31_add((*s)[15], 0x0a01158fu);
-	(*s)[16] = m31_add((*s)[16], 0x2db1abb4u);
-	(*s)[17] = m31_add((*s)[17], 0x5746e342u);
-	(*s)[18] = m31_add((*s)[18], 0x442bc869u);
-	(*s)[19] = m31_add((*s)[19], 0x5da762e2u);
-	(*s)[20] = m31_add((*s)[20], 0x41704acdu);
-	(*s)[21] = m31_add((*s)[21], 0x084182d7u);
-	(*s)[22] = m31_add((*s)[22], 0x5150f812u);
-	(*s)[23] = m31_add((*s)[23], 0x72383d62u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x2e15c428u);
-	(*s)[1] = m31_add((*s)[1], 0x6c8ce0f2u);
-	(*s)[2] = m31_add((*s)[2], 0x180f5479u);
-	(*s)[3] = m31_add((*s)[3], 0x5dee4552u);
-	(*s)[4] = m31_add((*s)[4], 0x0466ad7cu);
-	(*s)[5] = m31_add((*s)[5], 0x2c5618c0u);
-	(*s)[6] = m31_add((*s)[6], 0x233efb8eu);
-	(*s)[7] = m31_add((*s)[7], 0x5578c6c2u);
-	(*s)[8] = m31_add((*s)[8], 0x0fa56ddfu);
-	(*s)[9] = m31_add((*s)[9], 0x19b89074u);
-	(*s)[10] = m31_add((*s)[10], 0x2ae42724u);
-	(*s)[11] = m31_add((*s)[11], 0x0b939bb6u);
-	(*s)[12] = m31_add((*s)[12], 0x4b6c74adu);
-	(*s)[13] = m31_add((*s)[13], 0x7355f17fu);
-	(*s)[14] = m31_add((*s)[14], 0x68c65d39u);
-	(*s)[15] = m31_add((*s)[15], 0x3306cad1u);
-	(*s)[16] = m31_add((*s)[16], 0x5d5512b6u);
-	(*s)[17] = m31_add((*s)[17], 0x31b5d340u);
-	(*s)[18] = m31_add((*s)[18], 0x06cb4deeu);
-	(*s)[19] = m31_add((*s)[19], 0x6e946509u);
-	(*s)[20] = m31_add((*s)[20], 0x643908a2u);
-	(*s)[21] = m31_add((*s)[21], 0x3513bf4bu);
-	(*s)[22] = m31_add((*s)[22], 0x1f171ec5u);
-	(*s)[23] = m31_add((*s)[23], 0x0a53f661u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x57a9bd63u);
-	(*s)[1] = m31_add((*s)[1], 0x1e191133u);
-	(*s)[2] = m31_add((*s)[2], 0x72a34428u);
-	(*s)[3] = m31_add((*s)[3], 0x13f6e459u);
-	(*s)[4] = m31_add((*s)[4], 0x54674330u);
-	(*s)[5] = m31_add((*s)[5], 0x070b5432u);
-	(*s)[6] = m31_add((*s)[6], 0x419c76c1u);
-	(*s)[7] = m31_add((*s)[7], 0x0d770f73u);
-	(*s)[8] = m31_add((*s)[8], 0x65227c0au);
-	(*s)[9] = m31_add((*s)[9], 0x0e07ed8bu);
-	(*s)[10] = m31_add((*s)[10], 0x770af03au);
-	(*s)[11] = m31_add((*s)[11], 0x2aaffbefu);
-	(*s)[12] = m31_add((*s)[12], 0x1dc00a77u);
-	(*s)[13] = m31_add((*s)[13], 0x6693570fu);
-	(*s)[14] = m31_add((*s)[14], 0x1142820du);
-	(*s)[15] = m31_add((*s)[15], 0x667ce209u);
-	(*s)[16] = m31_add((*s)[16], 0x690a530eu);
-	(*s)[17] = m31_add((*s)[17], 0x5a0d0c12u);
-	(*s)[18] = m31_add((*s)[18], 0x597b8134u);
-	(*s)[19] = m31_add((*s)[19], 0x74b5821eu);
-	(*s)[20] = m31_add((*s)[20], 0x625c0d00u);
-	(*s)[21] = m31_add((*s)[21], 0x152f8d49u);
-	(*s)[22] = m31_add((*s)[22], 0x7568d5e5u);
-	(*s)[23] = m31_add((*s)[23], 0x73bd894du);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x30bcad52u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5a931fb6u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x0a38b12eu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x140e8795u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x6a65c304u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x725d7cbcu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5474c47au));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x08034f38u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x6f7a4034u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5f791b37u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x12a8eb2cu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x48c33cb2u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x6ebadae7u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x0a45c11bu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5f87cfd1u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x112b8b7bu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x12b450f5u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x280ef6adu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x1f2d2997u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x160b824au));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x09c54da2u));
-	p31_internal(s);
-	(*s)[0] = m31_add((*s)[0], 0x594162d4u);
-	(*s)[1] = m31_add((*s)[1], 0x4c0f9adbu);
-	(*s)[2] = m31_add((*s)[2], 0x70e6b20bu);
-	(*s)[3] = m31_add((*s)[3], 0x4f7d8b24u);
-	(*s)[4] = m31_add((*s)[4], 0x45dafd14u);
-	(*s)[5] = m31_add((*s)[5], 0x5075b598u);
-	(*s)[6] = m31_add((*s)[6], 0x6e2ba772u);
-	(*s)[7] = m31_add((*s)[7], 0x2c5ae6bfu);
-	(*s)[8] = m31_add((*s)[8], 0x743ac0f4u);
-	(*s)[9] = m31_add((*s)[9], 0x30d25c00u);
-	(*s)[10] = m31_add((*s)[10], 0x749677b9u);
-	(*s)[11] = m31_add((*s)[11], 0x427b3fedu);
-	(*s)[12] = m31_add((*s)[12], 0x42ef722fu);
-	(*s)[13] = m31_add((*s)[13], 0x19d949dcu);
-	(*s)[14] = m31_add((*s)[14], 0x3be348d9u);
-	(*s)[15] = m31_add((*s)[15], 0x1d009b85u);
-	(*s)[16] = m31_add((*s)[16], 0x50a19ae8u);
-	(*s)[17] = m31_add((*s)[17], 0x387a3d1au);
-	(*s)[18] = m31_add((*s)[18], 0x28cdd854u);
-	(*s)[19] = m31_add((*s)[19], 0x212a10feu);
-	(*s)[20] = m31_add((*s)[20], 0x0a944079u);
-	(*s)[21] = m31_add((*s)[21], 0x1cf8e8f5u);
-	(*s)[22] = m31_add((*s)[22], 0x6c140176u);
-	(*s)[23] = m31_add((*s)[23], 0x2ba2042au);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x263f30e8u);
-	(*s)[1] = m31_add((*s)[1], 0x0516a4b4u);
-	(*s)[2] = m31_add((*s)[2], 0x3e5d9b72u);
-	(*s)[3] = m31_add((*s)[3], 0x6dabfa2fu);
-	(*s)[4] = m31_add((*s)[4], 0x13743681u);
-	(*s)[5] = m31_add((*s)[5], 0x5115d074u);
-	(*s)[6] = m31_add((*s)[6], 0x3e1e7796u);
-	(*s)[7] = m31_add((*s)[7], 0x31acf14au);
-	(*s)[8] = m31_add((*s)[8], 0x07b976f1u);
-	(*s)[9] = m31_add((*s)[9], 0x55f96814u);
-	(*s)[10] = m31_add((*s)[10], 0x3a60bacau);
-	(*s)[11] = m31_add((*s)[11], 0x65f518c8u);
-	(*s)[12] = m31_add((*s)[12], 0x3e7d0f3eu);
-	(*s)[13] = m31_add((*s)[13], 0x4e3293dcu);
-	(*s)[14] = m31_add((*s)[14], 0x3029a21bu);
-	(*s)[15] = m31_add((*s)[15], 0x100cf3aeu);
-	(*s)[16] = m31_add((*s)[16], 0x59a88c21u);
-	(*s)[17] = m31_add((*s)[17], 0x11bd5fdfu);
-	(*s)[18] = m31_add((*s)[18], 0x5dd9dabeu);
-	(*s)[19] = m31_add((*s)[19], 0x5a29da15u);
-	(*s)[20] = m31_add((*s)[20], 0x4380706fu);
-	(*s)[21] = m31_add((*s)[21], 0x25d5bfc0u);
-	(*s)[22] = m31_add((*s)[22], 0x2fe8a6eeu);
-	(*s)[23] = m31_add((*s)[23], 0x1ce32b1au);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x28aabfe2u);
-	(*s)[1] = m31_add((*s)[1], 0x3c7e625eu);
-	(*s)[2] = m31_add((*s)[2], 0x57fd7816u);
-	(*s)[3] = m31_add((*s)[3], 0x777741c3u);
-	(*s)[4] = m31_add((*s)[4], 0x1f9352a9u);
-	(*s)[5] = m31_add((*s)[5], 0x669a6422u);
-	(*s)[6] = m31_add((*s)[6], 0x55edc39eu);
-	(*s)[7] = m31_add((*s)[7], 0x6eccb7a4u);
-	(*s)[8] = m31_add((*s)[8], 0x0bd3b8dcu);
-	(*s)[9] = m31_add((*s)[9], 0x55a5a92fu);
-	(*s)[10] = m31_add((*s)[10], 0x486ed336u);
-	(*s)[11] = m31_add((*s)[11], 0x37a21a86u);
-	(*s)[12] = m31_add((*s)[12], 0x089196aeu);
-	(*s)[13] = m31_add((*s)[13], 0x3db7c1c6u);
-	(*s)[14] = m31_add((*s)[14], 0x1b779b08u);
-	(*s)[15] = m31_add((*s)[15], 0x363cf9d8u);
-	(*s)[16] = m31_add((*s)[16], 0x0bfd37d7u);
-	(*s)[17] = m31_add((*s)[17], 0x19a13e91u);
-	(*s)[18] = m31_add((*s)[18], 0x25d79694u);
-	(*s)[19] = m31_add((*s)[19], 0x3dcdb92bu);
-	(*s)[20] = m31_add((*s)[20], 0x0f58a692u);
-	(*s)[21] = m31_add((*s)[21], 0x1363acfdu);
-	(*s)[22] = m31_add((*s)[22], 0x584adc0du);
-	(*s)[23] = m31_add((*s)[23], 0x079cb942u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x1687928au);
-	(*s)[1] = m31_add((*s)[1], 0x6ee06974u);
-	(*s)[2] = m31_add((*s)[2], 0x685c7833u);
-	(*s)[3] = m31_add((*s)[3], 0x12259252u);
-	(*s)[4] = m31_add((*s)[4], 0x0910eaddu);
-	(*s)[5] = m31_add((*s)[5], 0x2fc27adau);
-	(*s)[6] = m31_add((*s)[6], 0x70893495u);
-	(*s)[7] = m31_add((*s)[7], 0x62f12ab0u);
-	(*s)[8] = m31_add((*s)[8], 0x2eeee5edu);
-	(*s)[9] = m31_add((*s)[9], 0x34ac353du);
-	(*s)[10] = m31_add((*s)[10], 0x2d87af23u);
-	(*s)[11] = m31_add((*s)[11], 0x5e47a221u);
-	(*s)[12] = m31_add((*s)[12], 0x732fcc8du);
-	(*s)[13] = m31_add((*s)[13], 0x42b405e6u);
-	(*s)[14] = m31_add((*s)[14], 0x254cba0au);
-	(*s)[15] = m31_add((*s)[15], 0x3668765fu);
-	(*s)[16] = m31_add((*s)[16], 0x3ec91a02u);
-	(*s)[17] = m31_add((*s)[17], 0x4a47cb02u);
-	(*s)[18] = m31_add((*s)[18], 0x0110d363u);
-	(*s)[19] = m31_add((*s)[19], 0x7356167fu);
-	(*s)[20] = m31_add((*s)[20], 0x577d1b31u);
-	(*s)[21] = m31_add((*s)[21], 0x135dc5f3u);
-	(*s)[22] = m31_add((*s)[22], 0x0b6b3db5u);
-	(*s)[23] = m31_add((*s)[23], 0x687e0d2du);
-	p31_sbox_all(s);
-	p31_mds_light(s);
+// p31_rc_full is s[i] += RC[r][i] for all i: rounds 0..3 are the initial
+// full rounds' constants, 4..7 the final ones'.
+fn p31_rc_full(s: ptr<function, array<u32, 24>>, r: u32) {
+	switch r {
+		case 0u: {
+			(*s)[0] = m31_add((*s)[0], 0x1ea64c58u);
+			(*s)[1] = m31_add((*s)[1], 0x57d1a303u);
+			(*s)[2] = m31_add((*s)[2], 0x57f31a70u);
+			(*s)[3] = m31_add((*s)[3], 0x10b3875au);
+			(*s)[4] = m31_add((*s)[4], 0x03f65a0du);
+			(*s)[5] = m31_add((*s)[5], 0x20fd6c7au);
+			(*s)[6] = m31_add((*s)[6], 0x0627e178u);
+			(*s)[7] = m31_add((*s)[7], 0x60440b17u);
+			(*s)[8] = m31_add((*s)[8], 0x305467cau);
+			(*s)[9] = m31_add((*s)[9], 0x2689a1cfu);
+			(*s)[10] = m31_add((*s)[10], 0x405cdf37u);
+			(*s)[11] = m31_add((*s)[11], 0x627d0f25u);
+			(*s)[12] = m31_add((*s)[12], 0x21ea8b19u);
+			(*s)[13] = m31_add((*s)[13], 0x35bdeee2u);
+			(*s)[14] = m31_add((*s)[14], 0x44d298adu);
+			(*s)[15] = m31_add((*s)[15], 0x475bbf71u);
+			(*s)[16] = m31_add((*s)[16], 0x44571b92u);
+			(*s)[17] = m31_add((*s)[17], 0x71c01acdu);
+			(*s)[18] = m31_add((*s)[18], 0x46d7e33du);
+			(*s)[19] = m31_add((*s)[19], 0x352f3b01u);
+			(*s)[20] = m31_add((*s)[20], 0x6e3f4a43u);
+			(*s)[21] = m31_add((*s)[21], 0x613f5ab8u);
+			(*s)[22] = m31_add((*s)[22], 0x2b3e6344u);
+			(*s)[23] = m31_add((*s)[23], 0x063abdd2u);
+		}
+		case 1u: {
+			(*s)[0] = m31_add((*s)[0], 0x4f8516fbu);
+			(*s)[1] = m31_add((*s)[1], 0x1d51becfu);
+			(*s)[2] = m31_add((*s)[2], 0x033efae7u);
+			(*s)[3] = m31_add((*s)[3], 0x166a5a28u);
+			(*s)[4] = m31_add((*s)[4], 0x0c219ac0u);
+			(*s)[5] = m31_add((*s)[5], 0x03391addu);
+			(*s)[6] = m31_add((*s)[6], 0x62f7cf94u);
+			(*s)[7] = m31_add((*s)[7], 0x1ee11324u);
+			(*s)[8] = m31_add((*s)[8], 0x75a2eddcu);
+			(*s)[9] = m31_add((*s)[9], 0x10d4c634u);
+			(*s)[10] = m31_add((*s)[10], 0x60a9d999u);
+			(*s)[11] = m31_add((*s)[11], 0x6b207f87u);
+			(*s)[12] = m31_add((*s)[12], 0x64f471efu);
+			(*s)[13] = m31_add((*s)[13], 0x75eff613u);
+			(*s)[14] = m31_add((*s)[14], 0x34d798eeu);
+			(*s)[15] = m31_add((*s)[15], 0x0a01158fu);
+			(*s)[16] = m31_add((*s)[16], 0x2db1abb4u);
+			(*s)[17] = m31_add((*s)[17], 0x5746e342u);
+			(*s)[18] = m31_add((*s)[18], 0x442bc869u);
+			(*s)[19] = m31_add((*s)[19], 0x5da762e2u);
+			(*s)[20] = m31_add((*s)[20], 0x41704acdu);
+			(*s)[21] = m31_add((*s)[21], 0x084182d7u);
+			(*s)[22] = m31_add((*s)[22], 0x5150f812u);
+			(*s)[23] = m31_add((*s)[23], 0x72383d62u);
+		}
+		case 2u: {
+			(*s)[0] = m31_add((*s)[0], 0x2e15c428u);
+			(*s)[1] = m31_add((*s)[1], 0x6c8ce0f2u);
+			(*s)[2] = m31_add((*s)[2], 0x180f5479u);
+			(*s)[3] = m31_add((*s)[3], 0x5dee4552u);
+			(*s)[4] = m31_add((*s)[4], 0x0466ad7cu);
+			(*s)[5] = m31_add((*s)[5], 0x2c5618c0u);
+			(*s)[6] = m31_add((*s)[6], 0x233efb8eu);
+			(*s)[7] = m31_add((*s)[7], 0x5578c6c2u);
+			(*s)[8] = m31_add((*s)[8], 0x0fa56ddfu);
+			(*s)[9] = m31_add((*s)[9], 0x19b89074u);
+			(*s)[10] = m31_add((*s)[10], 0x2ae42724u);
+			(*s)[11] = m31_add((*s)[11], 0x0b939bb6u);
+			(*s)[12] = m31_add((*s)[12], 0x4b6c74adu);
+			(*s)[13] = m31_add((*s)[13], 0x7355f17fu);
+			(*s)[14] = m31_add((*s)[14], 0x68c65d39u);
+			(*s)[15] = m31_add((*s)[15], 0x3306cad1u);
+			(*s)[16] = m31_add((*s)[16], 0x5d5512b6u);
+			(*s)[17] = m31_add((*s)[17], 0x31b5d340u);
+			(*s)[18] = m31_add((*s)[18], 0x06cb4deeu);
+			(*s)[19] = m31_add((*s)[19], 0x6e946509u);
+			(*s)[20] = m31_add((*s)[20], 0x643908a2u);
+			(*s)[21] = m31_add((*s)[21], 0x3513bf4bu);
+			(*s)[22] = m31_add((*s)[22], 0x1f171ec5u);
+			(*s)[23] = m31_add((*s)[23], 0x0a53f661u);
+		}
+		case 3u: {
+			(*s)[0] = m31_add((*s)[0], 0x57a9bd63u);
+			(*s)[1] = m31_add((*s)[1], 0x1e191133u);
+			(*s)[2] = m31_add((*s)[2], 0x72a34428u);
+			(*s)[3] = m31_add((*s)[3], 0x13f6e459u);
+			(*s)[4] = m31_add((*s)[4], 0x54674330u);
+			(*s)[5] = m31_add((*s)[5], 0x070b5432u);
+			(*s)[6] = m31_add((*s)[6], 0x419c76c1u);
+			(*s)[7] = m31_add((*s)[7], 0x0d770f73u);
+			(*s)[8] = m31_add((*s)[8], 0x65227c0au);
+			(*s)[9] = m31_add((*s)[9], 0x0e07ed8bu);
+			(*s)[10] = m31_add((*s)[10], 0x770af03au);
+			(*s)[11] = m31_add((*s)[11], 0x2aaffbefu);
+			(*s)[12] = m31_add((*s)[12], 0x1dc00a77u);
+			(*s)[13] = m31_add((*s)[13], 0x6693570fu);
+			(*s)[14] = m31_add((*s)[14], 0x1142820du);
+			(*s)[15] = m31_add((*s)[15], 0x667ce209u);
+			(*s)[16] = m31_add((*s)[16], 0x690a530eu);
+			(*s)[17] = m31_add((*s)[17], 0x5a0d0c12u);
+			(*s)[18] = m31_add((*s)[18], 0x597b8134u);
+			(*s)[19] = m31_add((*s)[19], 0x74b5821eu);
+			(*s)[20] = m31_add((*s)[20], 0x625c0d00u);
+			(*s)[21] = m31_add((*s)[21], 0x152f8d49u);
+			(*s)[22] = m31_add((*s)[22], 0x7568d5e5u);
+			(*s)[23] = m31_add((*s)[23], 0x73bd894du);
+		}
+		case 4u: {
+			(*s)[0] = m31_add((*s)[0], 0x594162d4u);
+			(*s)[1] = m31_add((*s)[1], 0x4c0f9adbu);
+			(*s)[2] = m31_add((*s)[2], 0x70e6b20bu);
+			(*s)[3] = m31_add((*s)[3], 0x4f7d8b24u);
+			(*s)[4] = m31_add((*s)[4], 0x45dafd14u);
+			(*s)[5] = m31_add((*s)[5], 0x5075b598u);
+			(*s)[6] = m31_add((*s)[6], 0x6e2ba772u);
+			(*s)[7] = m31_add((*s)[7], 0x2c5ae6bfu);
+			(*s)[8] = m31_add((*s)[8], 0x743ac0f4u);
+			(*s)[9] = m31_add((*s)[9], 0x30d25c00u);
+			(*s)[10] = m31_add((*s)[10], 0x749677b9u);
+			(*s)[11] = m31_add((*s)[11], 0x427b3fedu);
+			(*s)[12] = m31_add((*s)[12], 0x42ef722fu);
+			(*s)[13] = m31_add((*s)[13], 0x19d949dcu);
+			(*s)[14] = m31_add((*s)[14], 0x3be348d9u);
+			(*s)[15] = m31_add((*s)[15], 0x1d009b85u);
+			(*s)[16] = m31_add((*s)[16], 0x50a19ae8u);
+			(*s)[17] = m31_add((*s)[17], 0x387a3d1au);
+			(*s)[18] = m31_add((*s)[18], 0x28cdd854u);
+			(*s)[19] = m31_add((*s)[19], 0x212a10feu);
+			(*s)[20] = m31_add((*s)[20], 0x0a944079u);
+			(*s)[21] = m31_add((*s)[21], 0x1cf8e8f5u);
+			(*s)[22] = m31_add((*s)[22], 0x6c140176u);
+			(*s)[23] = m31_add((*s)[23], 0x2ba2042au);
+		}
+		case 5u: {
+			(*s)[0] = m31_add((*s)[0], 0x263f30e8u);
+			(*s)[1] = m31_add((*s)[1], 0x0516a4b4u);
+			(*s)[2] = m31_add((*s)[2], 0x3e5d9b72u);
+			(*s)[3] = m31_add((*s)[3], 0x6dabfa2fu);
+			(*s)[4] = m31_add((*s)[4], 0x13743681u);
+			(*s)[5] = m31_add((*s)[5], 0x5115d074u);
+			(*s)[6] = m31_add((*s)[6], 0x3e1e7796u);
+			(*s)[7] = m31_add((*s)[7], 0x31acf14au);
+			(*s)[8] = m31_add((*s)[8], 0x07b976f1u);
+			(*s)[9] = m31_add((*s)[9], 0x55f96814u);
+			(*s)[10] = m31_add((*s)[10], 0x3a60bacau);
+			(*s)[11] = m31_add((*s)[11], 0x65f518c8u);
+			(*s)[12] = m31_add((*s)[12], 0x3e7d0f3eu);
+			(*s)[13] = m31_add((*s)[13], 0x4e3293dcu);
+			(*s)[14] = m31_add((*s)[14], 0x3029a21bu);
+			(*s)[15] = m31_add((*s)[15], 0x100cf3aeu);
+			(*s)[16] = m31_add((*s)[16], 0x59a88c21u);
+			(*s)[17] = m31_add((*s)[17], 0x11bd5fdfu);
+			(*s)[18] = m31_add((*s)[18], 0x5dd9dabeu);
+			(*s)[19] = m31_add((*s)[19], 0x5a29da15u);
+			(*s)[20] = m31_add((*s)[20], 0x4380706fu);
+			(*s)[21] = m31_add((*s)[21], 0x25d5bfc0u);
+			(*s)[22] = m31_add((*s)[22], 0x2fe8a6eeu);
+			(*s)[23] = m31_add((*s)[23], 0x1ce32b1au);
+		}
+		case 6u: {
+			(*s)[0] = m31_add((*s)[0], 0x28aabfe2u);
+			(*s)[1] = m31_add((*s)[1], 0x3c7e625eu);
+			(*s)[2] = m31_add((*s)[2], 0x57fd7816u);
+			(*s)[3] = m31_add((*s)[3], 0x777741c3u);
+			(*s)[4] = m31_add((*s)[4], 0x1f9352a9u);
+			(*s)[5] = m31_add((*s)[5], 0x669a6422u);
+			(*s)[6] = m31_add((*s)[6], 0x55edc39eu);
+			(*s)[7] = m31_add((*s)[7], 0x6eccb7a4u);
+			(*s)[8] = m31_add((*s)[8], 0x0bd3b8dcu);
+			(*s)[9] = m31_add((*s)[9], 0x55a5a92fu);
+			(*s)[10] = m31_add((*s)[10], 0x486ed336u);
+			(*s)[11] = m31_add((*s)[11], 0x37a21a86u);
+			(*s)[12] = m31_add((*s)[12], 0x089196aeu);
+			(*s)[13] = m31_add((*s)[13], 0x3db7c1c6u);
+			(*s)[14] = m31_add((*s)[14], 0x1b779b08u);
+			(*s)[15] = m31_add((*s)[15], 0x363cf9d8u);
+			(*s)[16] = m31_add((*s)[16], 0x0bfd37d7u);
+			(*s)[17] = m31_add((*s)[17], 0x19a13e91u);
+			(*s)[18] = m31_add((*s)[18], 0x25d79694u);
+			(*s)[19] = m31_add((*s)[19], 0x3dcdb92bu);
+			(*s)[20] = m31_add((*s)[20], 0x0f58a692u);
+			(*s)[21] = m31_add((*s)[21], 0x1363acfdu);
+			(*s)[22] = m31_add((*s)[22], 0x584adc0du);
+			(*s)[23] = m31_add((*s)[23], 0x079cb942u);
+		}
+		default: {
+			(*s)[0] = m31_add((*s)[0], 0x1687928au);
+			(*s)[1] = m31_add((*s)[1], 0x6ee06974u);
+			(*s)[2] = m31_add((*s)[2], 0x685c7833u);
+			(*s)[3] = m31_add((*s)[3], 0x12259252u);
+			(*s)[4] = m31_add((*s)[4], 0x0910eaddu);
+			(*s)[5] = m31_add((*s)[5], 0x2fc27adau);
+			(*s)[6] = m31_add((*s)[6], 0x70893495u);
+			(*s)[7] = m31_add((*s)[7], 0x62f12ab0u);
+			(*s)[8] = m31_add((*s)[8], 0x2eeee5edu);
+			(*s)[9] = m31_add((*s)[9], 0x34ac353du);
+			(*s)[10] = m31_add((*s)[10], 0x2d87af23u);
+			(*s)[11] = m31_add((*s)[11], 0x5e47a221u);
+			(*s)[12] = m31_add((*s)[12], 0x732fcc8du);
+			(*s)[13] = m31_add((*s)[13], 0x42b405e6u);
+			(*s)[14] = m31_add((*s)[14], 0x254cba0au);
+			(*s)[15] = m31_add((*s)[15], 0x3668765fu);
+			(*s)[16] = m31_add((*s)[16], 0x3ec91a02u);
+			(*s)[17] = m31_add((*s)[17], 0x4a47cb02u);
+			(*s)[18] = m31_add((*s)[18], 0x0110d363u);
+			(*s)[19] = m31_add((*s)[19], 0x7356167fu);
+			(*s)[20] = m31_add((*s)[20], 0x577d1b31u);
+			(*s)[21] = m31_add((*s)[21], 0x135dc5f3u);
+			(*s)[22] = m31_add((*s)[22], 0x0b6b3db5u);
+			(*s)[23] = m31_add((*s)[23], 0x687e0d2du);
+		}
+	}
+}
+
+// p31_rc_partial returns partial round r's constant.
+fn p31_rc_partial(r: u32) -> u32 {
+	switch r {
+		case 0u: { return 0x30bcad52u; }
+		case 1u: { return 0x5a931fb6u; }
+		case 2u: { return 0x0a38b12eu; }
+		case 3u: { return 0x140e8795u; }
+		case 4u: { return 0x6a65c304u; }
+		case 5u: { return 0x725d7cbcu; }
+		case 6u: { return 0x5474c47au; }
+		case 7u: { return 0x08034f38u; }
+		case 8u: { return 0x6f7a4034u; }
+		case 9u: { return 0x5f791b37u; }
+		case 10u: { return 0x12a8eb2cu; }
+		case 11u: { return 0x48c33cb2u; }
+		case 12u: { return 0x6ebadae7u; }
+		case 13u: { return 0x0a45c11bu; }
+		case 14u: { return 0x5f87cfd1u; }
+		case 15u: { return 0x112b8b7bu; }
+		case 16u: { return 0x12b450f5u; }
+		case 17u: { return 0x280ef6adu; }
+		case 18u: { return 0x1f2d2997u; }
+		case 19u: { return 0x160b824au; }
+		default: { return 0x09c54da2u; }
+	}
 }
 
 // p31_sbox_all is s[i] = s[i]^D for all i.

@@ -9,194 +9,181 @@ const PERM_WIDTH: u32 = 16u;
 const P31_PARTIAL_ROUNDS: u32 = 20u;
 const P31_DEGREE: u32 = 3u;
 
-// p31_rounds is every round after the first M_E, straight-line with the
-// round constants as literals: 4 full rounds, the partial rounds, 4 full
-// rounds. Unrolled, no round indexes a constant by a run-time value.
-fn p31_rounds(s: ptr<function, array<u32, 16>>) {
-	(*s)[0] = m31_add((*s)[0], 0x603596a0u);
-	(*s)[1] = m31_add((*s)[1], 0x704dbaedu);
-	(*s)[2] = m31_add((*s)[2], 0x11eba4c8u);
-	(*s)[3] = m31_add((*s)[3], 0x328990ceu);
-	(*s)[4] = m31_add((*s)[4], 0x74b80058u);
-	(*s)[5] = m31_add((*s)[5], 0x4e0d58e4u);
-	(*s)[6] = m31_add((*s)[6], 0x0971c1f9u);
-	(*s)[7] = m31_add((*s)[7], 0x621f1a4du);
-	(*s)[8] = m31_add((*s)[8], 0x701a0ca5u);
-	(*s)[9] = m31_add((*s)[9], 0x14ef48eau);
-	(*s)[10] = m31_add((*s)[10], 0x111c281du);
-	(*s)[11] = m31_add((*s)[11], 0x77a69c56u);
-	(*s)[12] = m31_add((*s)[12], 0x0e350932u);
-	(*s)[13] = m31_add((*s)[13], 0x32c8de8fu);
-	(*s)[14] = m31_add((*s)[14], 0x4ea39f73u);
-	(*s)[15] = m31_add((*s)[15], 0x4f341b79u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x3c0fafe4u);
-	(*s)[1] = m31_add((*s)[1], 0x6b323414u);
-	(*s)[2] = m31_add((*s)[2], 0x13c89baeu);
-	(*s)[3] = m31_add((*s)[3], 0x3a120a16u);
-	(*s)[4] = m31_add((*s)[4], 0x25457d52u);
-	(*s)[5] = m31_add((*s)[5], 0x37939915u);
-	(*s)[6] = m31_add((*s)[6], 0x557a7f0du);
-	(*s)[7] = m31_add((*s)[7], 0x22c96618u);
-	(*s)[8] = m31_add((*s)[8], 0x07f0a954u);
-	(*s)[9] = m31_add((*s)[9], 0x156e728eu);
-	(*s)[10] = m31_add((*s)[10], 0x43b7a4e9u);
-	(*s)[11] = m31_add((*s)[11], 0x54f06e50u);
-	(*s)[12] = m31_add((*s)[12], 0x2f944ec0u);
-	(*s)[13] = m31_add((*s)[13], 0x0a951641u);
-	(*s)[14] = m31_add((*s)[14], 0x1addc5a6u);
-	(*s)[15] = m31_add((*s)[15], 0x4bab1d79u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x403caf44u);
-	(*s)[1] = m31_add((*s)[1], 0x477ccd50u);
-	(*s)[2] = m31_add((*s)[2], 0x1e37bb3bu);
-	(*s)[3] = m31_add((*s)[3], 0x0bd676d4u);
-	(*s)[4] = m31_add((*s)[4], 0x71fbde1cu);
-	(*s)[5] = m31_add((*s)[5], 0x33087874u);
-	(*s)[6] = m31_add((*s)[6], 0x76524d38u);
-	(*s)[7] = m31_add((*s)[7], 0x7d57fbf5u);
-	(*s)[8] = m31_add((*s)[8], 0x06b57b81u);
-	(*s)[9] = m31_add((*s)[9], 0x3159d77du);
-	(*s)[10] = m31_add((*s)[10], 0x6de4f266u);
-	(*s)[11] = m31_add((*s)[11], 0x4e241f0cu);
-	(*s)[12] = m31_add((*s)[12], 0x26a11cfcu);
-	(*s)[13] = m31_add((*s)[13], 0x31eed79cu);
-	(*s)[14] = m31_add((*s)[14], 0x72b9f6ecu);
-	(*s)[15] = m31_add((*s)[15], 0x0cb3e128u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x5393c279u);
-	(*s)[1] = m31_add((*s)[1], 0x22294b58u);
-	(*s)[2] = m31_add((*s)[2], 0x7da925e9u);
-	(*s)[3] = m31_add((*s)[3], 0x713e2b0eu);
-	(*s)[4] = m31_add((*s)[4], 0x47ae3fefu);
-	(*s)[5] = m31_add((*s)[5], 0x35789e42u);
-	(*s)[6] = m31_add((*s)[6], 0x6132adacu);
-	(*s)[7] = m31_add((*s)[7], 0x0277e003u);
-	(*s)[8] = m31_add((*s)[8], 0x0685a1a8u);
-	(*s)[9] = m31_add((*s)[9], 0x2757938fu);
-	(*s)[10] = m31_add((*s)[10], 0x7063aaecu);
-	(*s)[11] = m31_add((*s)[11], 0x40a7b0b8u);
-	(*s)[12] = m31_add((*s)[12], 0x5bacea93u);
-	(*s)[13] = m31_add((*s)[13], 0x5e42d09au);
-	(*s)[14] = m31_add((*s)[14], 0x2749bdf0u);
-	(*s)[15] = m31_add((*s)[15], 0x31070e61u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x12e9fd42u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5585abaeu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x26da4e73u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x34e947aau));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x7c979577u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x26e19c50u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5729637eu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x07ff5f6cu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x7756e1eau));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x54f61bbbu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x48508ea7u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2179d330u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x69beb841u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x72a55a1eu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x17a1845au));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x1271f8dfu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x18b18b82u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x18bfdb51u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x57ab0f72u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x21b7d221u));
-	p31_internal(s);
-	(*s)[0] = m31_add((*s)[0], 0x341e84c3u);
-	(*s)[1] = m31_add((*s)[1], 0x1c33ac98u);
-	(*s)[2] = m31_add((*s)[2], 0x538e685cu);
-	(*s)[3] = m31_add((*s)[3], 0x516e74f7u);
-	(*s)[4] = m31_add((*s)[4], 0x7ab0b51cu);
-	(*s)[5] = m31_add((*s)[5], 0x39229bb5u);
-	(*s)[6] = m31_add((*s)[6], 0x66dee9ebu);
-	(*s)[7] = m31_add((*s)[7], 0x24ef1caeu);
-	(*s)[8] = m31_add((*s)[8], 0x0c79ec27u);
-	(*s)[9] = m31_add((*s)[9], 0x77172a64u);
-	(*s)[10] = m31_add((*s)[10], 0x1b1bd3b6u);
-	(*s)[11] = m31_add((*s)[11], 0x72b6d21du);
-	(*s)[12] = m31_add((*s)[12], 0x768ee253u);
-	(*s)[13] = m31_add((*s)[13], 0x41f5bc7du);
-	(*s)[14] = m31_add((*s)[14], 0x24828d32u);
-	(*s)[15] = m31_add((*s)[15], 0x1705e8abu);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x1356ca74u);
-	(*s)[1] = m31_add((*s)[1], 0x34c47fbau);
-	(*s)[2] = m31_add((*s)[2], 0x4f11495fu);
-	(*s)[3] = m31_add((*s)[3], 0x55ea5d30u);
-	(*s)[4] = m31_add((*s)[4], 0x1bcf7212u);
-	(*s)[5] = m31_add((*s)[5], 0x0107c877u);
-	(*s)[6] = m31_add((*s)[6], 0x447e912eu);
-	(*s)[7] = m31_add((*s)[7], 0x1109a8b1u);
-	(*s)[8] = m31_add((*s)[8], 0x778fc2aau);
-	(*s)[9] = m31_add((*s)[9], 0x02924b17u);
-	(*s)[10] = m31_add((*s)[10], 0x35d27d16u);
-	(*s)[11] = m31_add((*s)[11], 0x533a99d2u);
-	(*s)[12] = m31_add((*s)[12], 0x4de304a0u);
-	(*s)[13] = m31_add((*s)[13], 0x76b1ce9fu);
-	(*s)[14] = m31_add((*s)[14], 0x0e8b0627u);
-	(*s)[15] = m31_add((*s)[15], 0x538ce0e6u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x7c4b28c7u);
-	(*s)[1] = m31_add((*s)[1], 0x6e84f678u);
-	(*s)[2] = m31_add((*s)[2], 0x27e38a26u);
-	(*s)[3] = m31_add((*s)[3], 0x06cf004au);
-	(*s)[4] = m31_add((*s)[4], 0x56ffb0fbu);
-	(*s)[5] = m31_add((*s)[5], 0x06d98a47u);
-	(*s)[6] = m31_add((*s)[6], 0x65b6ffa2u);
-	(*s)[7] = m31_add((*s)[7], 0x301f52e0u);
-	(*s)[8] = m31_add((*s)[8], 0x6183a432u);
-	(*s)[9] = m31_add((*s)[9], 0x3bf7737eu);
-	(*s)[10] = m31_add((*s)[10], 0x4f5abe10u);
-	(*s)[11] = m31_add((*s)[11], 0x7de664f2u);
-	(*s)[12] = m31_add((*s)[12], 0x51609db2u);
-	(*s)[13] = m31_add((*s)[13], 0x50ca3777u);
-	(*s)[14] = m31_add((*s)[14], 0x676e1cecu);
-	(*s)[15] = m31_add((*s)[15], 0x7539d319u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x3e1378ddu);
-	(*s)[1] = m31_add((*s)[1], 0x16b99456u);
-	(*s)[2] = m31_add((*s)[2], 0x7d442611u);
-	(*s)[3] = m31_add((*s)[3], 0x2de7a10du);
-	(*s)[4] = m31_add((*s)[4], 0x5fafd183u);
-	(*s)[5] = m31_add((*s)[5], 0x488434d9u);
-	(*s)[6] = m31_add((*s)[6], 0x595ba6afu);
-	(*s)[7] = m31_add((*s)[7], 0x2d65a306u);
-	(*s)[8] = m31_add((*s)[8], 0x317179a1u);
-	(*s)[9] = m31_add((*s)[9], 0x2fe597e3u);
-	(*s)[10] = m31_add((*s)[10], 0x6d590839u);
-	(*s)[11] = m31_add((*s)[11], 0x060d9f42u);
-	(*s)[12] = m31_add((*s)[12], 0x6a7ac551u);
-	(*s)[13] = m31_add((*s)[13], 0x548db06du);
-	(*s)[14] = m31_add((*s)[14], 0x0ad4b90du);
-	(*s)[15] = m31_add((*s)[15], 0x4b5f2ecbu);
-	p31_sbox_all(s);
-	p31_mds_light(s);
+// p31_rc_full is s[i] += RC[r][i] for all i: rounds 0..3 are the initial
+// full rounds' constants, 4..7 the final ones'.
+fn p31_rc_full(s: ptr<function, array<u32, 16>>, r: u32) {
+	switch r {
+		case 0u: {
+			(*s)[0] = m31_add((*s)[0], 0x603596a0u);
+			(*s)[1] = m31_add((*s)[1], 0x704dbaedu);
+			(*s)[2] = m31_add((*s)[2], 0x11eba4c8u);
+			(*s)[3] = m31_add((*s)[3], 0x328990ceu);
+			(*s)[4] = m31_add((*s)[4], 0x74b80058u);
+			(*s)[5] = m31_add((*s)[5], 0x4e0d58e4u);
+			(*s)[6] = m31_add((*s)[6], 0x0971c1f9u);
+			(*s)[7] = m31_add((*s)[7], 0x621f1a4du);
+			(*s)[8] = m31_add((*s)[8], 0x701a0ca5u);
+			(*s)[9] = m31_add((*s)[9], 0x14ef48eau);
+			(*s)[10] = m31_add((*s)[10], 0x111c281du);
+			(*s)[11] = m31_add((*s)[11], 0x77a69c56u);
+			(*s)[12] = m31_add((*s)[12], 0x0e350932u);
+			(*s)[13] = m31_add((*s)[13], 0x32c8de8fu);
+			(*s)[14] = m31_add((*s)[14], 0x4ea39f73u);
+			(*s)[15] = m31_add((*s)[15], 0x4f341b79u);
+		}
+		case 1u: {
+			(*s)[0] = m31_add((*s)[0], 0x3c0fafe4u);
+			(*s)[1] = m31_add((*s)[1], 0x6b323414u);
+			(*s)[2] = m31_add((*s)[2], 0x13c89baeu);
+			(*s)[3] = m31_add((*s)[3], 0x3a120a16u);
+			(*s)[4] = m31_add((*s)[4], 0x25457d52u);
+			(*s)[5] = m31_add((*s)[5], 0x37939915u);
+			(*s)[6] = m31_add((*s)[6], 0x557a7f0du);
+			(*s)[7] = m31_add((*s)[7], 0x22c96618u);
+			(*s)[8] = m31_add((*s)[8], 0x07f0a954u);
+			(*s)[9] = m31_add((*s)[9], 0x156e728eu);
+			(*s)[10] = m31_add((*s)[10], 0x43b7a4e9u);
+			(*s)[11] = m31_add((*s)[11], 0x54f06e50u);
+			(*s)[12] = m31_add((*s)[12], 0x2f944ec0u);
+			(*s)[13] = m31_add((*s)[13], 0x0a951641u);
+			(*s)[14] = m31_add((*s)[14], 0x1addc5a6u);
+			(*s)[15] = m31_add((*s)[15], 0x4bab1d79u);
+		}
+		case 2u: {
+			(*s)[0] = m31_add((*s)[0], 0x403caf44u);
+			(*s)[1] = m31_add((*s)[1], 0x477ccd50u);
+			(*s)[2] = m31_add((*s)[2], 0x1e37bb3bu);
+			(*s)[3] = m31_add((*s)[3], 0x0bd676d4u);
+			(*s)[4] = m31_add((*s)[4], 0x71fbde1cu);
+			(*s)[5] = m31_add((*s)[5], 0x33087874u);
+			(*s)[6] = m31_add((*s)[6], 0x76524d38u);
+			(*s)[7] = m31_add((*s)[7], 0x7d57fbf5u);
+			(*s)[8] = m31_add((*s)[8], 0x06b57b81u);
+			(*s)[9] = m31_add((*s)[9], 0x3159d77du);
+			(*s)[10] = m31_add((*s)[10], 0x6de4f266u);
+			(*s)[11] = m31_add((*s)[11], 0x4e241f0cu);
+			(*s)[12] = m31_add((*s)[12], 0x26a11cfcu);
+			(*s)[13] = m31_add((*s)[13], 0x31eed79cu);
+			(*s)[14] = m31_add((*s)[14], 0x72b9f6ecu);
+			(*s)[15] = m31_add((*s)[15], 0x0cb3e128u);
+		}
+		case 3u: {
+			(*s)[0] = m31_add((*s)[0], 0x5393c279u);
+			(*s)[1] = m31_add((*s)[1], 0x22294b58u);
+			(*s)[2] = m31_add((*s)[2], 0x7da925e9u);
+			(*s)[3] = m31_add((*s)[3], 0x713e2b0eu);
+			(*s)[4] = m31_add((*s)[4], 0x47ae3fefu);
+			(*s)[5] = m31_add((*s)[5], 0x35789e42u);
+			(*s)[6] = m31_add((*s)[6], 0x6132adacu);
+			(*s)[7] = m31_add((*s)[7], 0x0277e003u);
+			(*s)[8] = m31_add((*s)[8], 0x0685a1a8u);
+			(*s)[9] = m31_add((*s)[9], 0x2757938fu);
+			(*s)[10] = m31_add((*s)[10], 0x7063aaecu);
+			(*s)[11] = m31_add((*s)[11], 0x40a7b0b8u);
+			(*s)[12] = m31_add((*s)[12], 0x5bacea93u);
+			(*s)[13] = m31_add((*s)[13], 0x5e42d09au);
+			(*s)[14] = m31_add((*s)[14], 0x2749bdf0u);
+			(*s)[15] = m31_add((*s)[15], 0x31070e61u);
+		}
+		case 4u: {
+			(*s)[0] = m31_add((*s)[0], 0x341e84c3u);
+			(*s)[1] = m31_add((*s)[1], 0x1c33ac98u);
+			(*s)[2] = m31_add((*s)[2], 0x538e685cu);
+			(*s)[3] = m31_add((*s)[3], 0x516e74f7u);
+			(*s)[4] = m31_add((*s)[4], 0x7ab0b51cu);
+			(*s)[5] = m31_add((*s)[5], 0x39229bb5u);
+			(*s)[6] = m31_add((*s)[6], 0x66dee9ebu);
+			(*s)[7] = m31_add((*s)[7], 0x24ef1caeu);
+			(*s)[8] = m31_add((*s)[8], 0x0c79ec27u);
+			(*s)[9] = m31_add((*s)[9], 0x77172a64u);
+			(*s)[10] = m31_add((*s)[10], 0x1b1bd3b6u);
+			(*s)[11] = m31_add((*s)[11], 0x72b6d21du);
+			(*s)[12] = m31_add((*s)[12], 0x768ee253u);
+			(*s)[13] = m31_add((*s)[13], 0x41f5bc7du);
+			(*s)[14] = m31_add((*s)[14], 0x24828d32u);
+			(*s)[15] = m31_add((*s)[15], 0x1705e8abu);
+		}
+		case 5u: {
+			(*s)[0] = m31_add((*s)[0], 0x1356ca74u);
+			(*s)[1] = m31_add((*s)[1], 0x34c47fbau);
+			(*s)[2] = m31_add((*s)[2], 0x4f11495fu);
+			(*s)[3] = m31_add((*s)[3], 0x55ea5d30u);
+			(*s)[4] = m31_add((*s)[4], 0x1bcf7212u);
+			(*s)[5] = m31_add((*s)[5], 0x0107c877u);
+			(*s)[6] = m31_add((*s)[6], 0x447e912eu);
+			(*s)[7] = m31_add((*s)[7], 0x1109a8b1u);
+			(*s)[8] = m31_add((*s)[8], 0x778fc2aau);
+			(*s)[9] = m31_add((*s)[9], 0x02924b17u);
+			(*s)[10] = m31_add((*s)[10], 0x35d27d16u);
+			(*s)[11] = m31_add((*s)[11], 0x533a99d2u);
+			(*s)[12] = m31_add((*s)[12], 0x4de304a0u);
+			(*s)[13] = m31_add((*s)[13], 0x76b1ce9fu);
+			(*s)[14] = m31_add((*s)[14], 0x0e8b0627u);
+			(*s)[15] = m31_add((*s)[15], 0x538ce0e6u);
+		}
+		case 6u: {
+			(*s)[0] = m31_add((*s)[0], 0x7c4b28c7u);
+			(*s)[1] = m31_add((*s)[1], 0x6e84f678u);
+			(*s)[2] = m31_add((*s)[2], 0x27e38a26u);
+			(*s)[3] = m31_add((*s)[3], 0x06cf004au);
+			(*s)[4] = m31_add((*s)[4], 0x56ffb0fbu);
+			(*s)[5] = m31_add((*s)[5], 0x06d98a47u);
+			(*s)[6] = m31_add((*s)[6], 0x65b6ffa2u);
+			(*s)[7] = m31_add((*s)[7], 0x301f52e0u);
+			(*s)[8] = m31_add((*s)[8], 0x6183a432u);
+			(*s)[9] = m31_add((*s)[9], 0x3bf7737eu);
+			(*s)[10] = m31_add((*s)[10], 0x4f5abe10u);
+			(*s)[11] = m31_add((*s)[11], 0x7de664f2u);
+			(*s)[12] = m31_add((*s)[12], 0x51609db2u);
+			(*s)[13] = m31_add((*s)[13], 0x50ca3777u);
+			(*s)[14] = m31_add((*s)[14], 0x676e1cecu);
+			(*s)[15] = m31_add((*s)[15], 0x7539d319u);
+		}
+		default: {
+			(*s)[0] = m31_add((*s)[0], 0x3e1378ddu);
+			(*s)[1] = m31_add((*s)[1], 0x16b99456u);
+			(*s)[2] = m31_add((*s)[2], 0x7d442611u);
+			(*s)[3] = m31_add((*s)[3], 0x2de7a10du);
+			(*s)[4] = m31_add((*s)[4], 0x5fafd183u);
+			(*s)[5] = m31_add((*s)[5], 0x488434d9u);
+			(*s)[6] = m31_add((*s)[6], 0x595ba6afu);
+			(*s)[7] = m31_add((*s)[7], 0x2d65a306u);
+			(*s)[8] = m31_add((*s)[8], 0x317179a1u);
+			(*s)[9] = m31_add((*s)[9], 0x2fe597e3u);
+			(*s)[10] = m31_add((*s)[10], 0x6d590839u);
+			(*s)[11] = m31_add((*s)[11], 0x060d9f42u);
+			(*s)[12] = m31_add((*s)[12], 0x6a7ac551u);
+			(*s)[13] = m31_add((*s)[13], 0x548db06du);
+			(*s)[14] = m31_add((*s)[14], 0x0ad4b90du);
+			(*s)[15] = m31_add((*s)[15], 0x4b5f2ecbu);
+		}
+	}
+}
+
+// p31_rc_partial returns partial round r's constant.
+fn p31_rc_partial(r: u32) -> u32 {
+	switch r {
+		case 0u: { return 0x12e9fd42u; }
+		case 1u: { return 0x5585abaeu; }
+		case 2u: { return 0x26da4e73u; }
+		case 3u: { return 0x34e947aau; }
+		case 4u: { return 0x7c979577u; }
+		case 5u: { return 0x26e19c50u; }
+		case 6u: { return 0x5729637eu; }
+		case 7u: { return 0x07ff5f6cu; }
+		case 8u: { return 0x7756e1eau; }
+		case 9u: { return 0x54f61bbbu; }
+		case 10u: { return 0x48508ea7u; }
+		case 11u: { return 0x2179d330u; }
+		case 12u: { return 0x69beb841u; }
+		case 13u: { return 0x72a55a1eu; }
+		case 14u: { return 0x17a1845au; }
+		case 15u: { return 0x1271f8dfu; }
+		case 16u: { return 0x18b18b82u; }
+		case 17u: { return 0x18bfdb51u; }
+		case 18u: { return 0x57ab0f72u; }
+		default: { return 0x21b7d221u; }
+	}
 }
 
 // p31_sbox_all is s[i] = s[i]^D for all i.

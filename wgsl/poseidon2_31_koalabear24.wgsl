@@ -9,264 +9,248 @@ const PERM_WIDTH: u32 = 24u;
 const P31_PARTIAL_ROUNDS: u32 = 23u;
 const P31_DEGREE: u32 = 3u;
 
-// p31_rounds is every round after the first M_E, straight-line with the
-// round constants as literals: 4 full rounds, the partial rounds, 4 full
-// rounds. Unrolled, no round indexes a constant by a run-time value.
-fn p31_rounds(s: ptr<function, array<u32, 24>>) {
-	(*s)[0] = m31_add((*s)[0], 0x02787d43u);
-	(*s)[1] = m31_add((*s)[1], 0x013e5da3u);
-	(*s)[2] = m31_add((*s)[2], 0x2b72330eu);
-	(*s)[3] = m31_add((*s)[3], 0x436253efu);
-	(*s)[4] = m31_add((*s)[4], 0x568c532cu);
-	(*s)[5] = m31_add((*s)[5], 0x2f993ccau);
-	(*s)[6] = m31_add((*s)[6], 0x6a6f6a5fu);
-	(*s)[7] = m31_add((*s)[7], 0x0d45ddf0u);
-	(*s)[8] = m31_add((*s)[8], 0x047feea7u);
-	(*s)[9] = m31_add((*s)[9], 0x064eeedeu);
-	(*s)[10] = m31_add((*s)[10], 0x5597c3f8u);
-	(*s)[11] = m31_add((*s)[11], 0x2447b107u);
-	(*s)[12] = m31_add((*s)[12], 0x65360b6fu);
-	(*s)[13] = m31_add((*s)[13], 0x3941417bu);
-	(*s)[14] = m31_add((*s)[14], 0x38b5dc9du);
-	(*s)[15] = m31_add((*s)[15], 0x3df0553cu);
-	(*s)[16] = m31_add((*s)[16], 0x180fa06au);
-	(*s)[17] = m31_add((*s)[17], 0x7480a922u);
-	(*s)[18] = m31_add((*s)[18], 0x1f44bc88u);
-	(*s)[19] = m31_add((*s)[19], 0x7d1525e5u);
-	(*s)[20] = m31_add((*s)[20], 0x4e8ae071u);
-	(*s)[21] = m31_add((*s)[21], 0x7b0b4e82u);
-	(*s)[22] = m31_add((*s)[22], 0x7a7b0468u);
-	(*s)[23] = m31_add((*s)[23], 0x242b69b0u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x4fe20951u);
-	(*s)[1] = m31_add((*s)[1], 0x43eaf057u);
-	(*s)[2] = m31_add((*s)[2], 0x25b082f4u);
-	(*s)[3] = m31_add((*s)[3], 0x3f9b005cu);
-	(*s)[4] = m31_add((*s)[4], 0x2a0cd813u);
-	(*s)[5] = m31_add((*s)[5], 0x3f9bb596u);
-	(*s)[6] = m31_add((*s)[6], 0x5d166be5u);
-	(*s)[7] = m31_add((*s)[7], 0x4bfc59bfu);
-	(*s)[8] = m31_add((*s)[8], 0x265123e7u);
-	(*s)[9] = m31_add((*s)[9], 0x68c88c0eu);
-	(*s)[10] = m31_add((*s)[10], 0x2544b683u);
-	(*s)[11] = m31_add((*s)[11], 0x65d879d1u);
-	(*s)[12] = m31_add((*s)[12], 0x06acf49bu);
-	(*s)[13] = m31_add((*s)[13], 0x573c2f35u);
-	(*s)[14] = m31_add((*s)[14], 0x711e197fu);
-	(*s)[15] = m31_add((*s)[15], 0x619447a3u);
-	(*s)[16] = m31_add((*s)[16], 0x147d6dfeu);
-	(*s)[17] = m31_add((*s)[17], 0x75443f97u);
-	(*s)[18] = m31_add((*s)[18], 0x75a9513cu);
-	(*s)[19] = m31_add((*s)[19], 0x071a157bu);
-	(*s)[20] = m31_add((*s)[20], 0x455a6f21u);
-	(*s)[21] = m31_add((*s)[21], 0x7718ce7eu);
-	(*s)[22] = m31_add((*s)[22], 0x4ce5d1fau);
-	(*s)[23] = m31_add((*s)[23], 0x120e3147u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x7882cee2u);
-	(*s)[1] = m31_add((*s)[1], 0x39964923u);
-	(*s)[2] = m31_add((*s)[2], 0x366d6c8cu);
-	(*s)[3] = m31_add((*s)[3], 0x0abb3825u);
-	(*s)[4] = m31_add((*s)[4], 0x5afd2e38u);
-	(*s)[5] = m31_add((*s)[5], 0x16b3372bu);
-	(*s)[6] = m31_add((*s)[6], 0x5dddeb3du);
-	(*s)[7] = m31_add((*s)[7], 0x6d79f308u);
-	(*s)[8] = m31_add((*s)[8], 0x5b0582e8u);
-	(*s)[9] = m31_add((*s)[9], 0x297db580u);
-	(*s)[10] = m31_add((*s)[10], 0x30594c78u);
-	(*s)[11] = m31_add((*s)[11], 0x374b8675u);
-	(*s)[12] = m31_add((*s)[12], 0x06a58a6fu);
-	(*s)[13] = m31_add((*s)[13], 0x0a43425du);
-	(*s)[14] = m31_add((*s)[14], 0x5d904d6cu);
-	(*s)[15] = m31_add((*s)[15], 0x2ea931c1u);
-	(*s)[16] = m31_add((*s)[16], 0x4379e046u);
-	(*s)[17] = m31_add((*s)[17], 0x54f5e79cu);
-	(*s)[18] = m31_add((*s)[18], 0x50aa1039u);
-	(*s)[19] = m31_add((*s)[19], 0x02479d1au);
-	(*s)[20] = m31_add((*s)[20], 0x24ec9e01u);
-	(*s)[21] = m31_add((*s)[21], 0x2c20424fu);
-	(*s)[22] = m31_add((*s)[22], 0x37c904efu);
-	(*s)[23] = m31_add((*s)[23], 0x7b7a1db4u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x0d6aeb5fu);
-	(*s)[1] = m31_add((*s)[1], 0x437e3153u);
-	(*s)[2] = m31_add((*s)[2], 0x0c7710c3u);
-	(*s)[3] = m31_add((*s)[3], 0x7088cfbbu);
-	(*s)[4] = m31_add((*s)[4], 0x502b3ec2u);
-	(*s)[5] = m31_add((*s)[5], 0x036d7ee3u);
-	(*s)[6] = m31_add((*s)[6], 0x4a13ec74u);
-	(*s)[7] = m31_add((*s)[7], 0x3070b751u);
-	(*s)[8] = m31_add((*s)[8], 0x50f001d5u);
-	(*s)[9] = m31_add((*s)[9], 0x77a50057u);
-	(*s)[10] = m31_add((*s)[10], 0x22936a42u);
-	(*s)[11] = m31_add((*s)[11], 0x30a42be1u);
-	(*s)[12] = m31_add((*s)[12], 0x4a06a0cbu);
-	(*s)[13] = m31_add((*s)[13], 0x4ab8e2eau);
-	(*s)[14] = m31_add((*s)[14], 0x5bd862bcu);
-	(*s)[15] = m31_add((*s)[15], 0x101da862u);
-	(*s)[16] = m31_add((*s)[16], 0x53a7cca2u);
-	(*s)[17] = m31_add((*s)[17], 0x59b44467u);
-	(*s)[18] = m31_add((*s)[18], 0x3e755356u);
-	(*s)[19] = m31_add((*s)[19], 0x0fea1519u);
-	(*s)[20] = m31_add((*s)[20], 0x4afd8969u);
-	(*s)[21] = m31_add((*s)[21], 0x4fc07a6fu);
-	(*s)[22] = m31_add((*s)[22], 0x53d8f12au);
-	(*s)[23] = m31_add((*s)[23], 0x15f26917u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2985612fu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x1210a0b1u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x4ebd2c0cu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x13317bc6u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5abeaab1u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x3e1545b5u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2fd74c63u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x0857a9c3u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x4ee1e14fu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x4d1f2baeu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x36291abfu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x685467d3u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x56676506u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2e603d1eu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x6bc0c8c4u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2214876au));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2b4293f9u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x2f40dceeu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x5c775a2cu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x4ab1aadfu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x4a5d849cu));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x35892882u));
-	p31_internal(s);
-	(*s)[0] = p31_sbox(m31_add((*s)[0], 0x1e3caae5u));
-	p31_internal(s);
-	(*s)[0] = m31_add((*s)[0], 0x3bc13bc8u);
-	(*s)[1] = m31_add((*s)[1], 0x07e0bb86u);
-	(*s)[2] = m31_add((*s)[2], 0x7c320738u);
-	(*s)[3] = m31_add((*s)[3], 0x35948d3eu);
-	(*s)[4] = m31_add((*s)[4], 0x54378811u);
-	(*s)[5] = m31_add((*s)[5], 0x5587ed73u);
-	(*s)[6] = m31_add((*s)[6], 0x43c079c3u);
-	(*s)[7] = m31_add((*s)[7], 0x5c1acfb0u);
-	(*s)[8] = m31_add((*s)[8], 0x4a29d5d5u);
-	(*s)[9] = m31_add((*s)[9], 0x0419675au);
-	(*s)[10] = m31_add((*s)[10], 0x511e296eu);
-	(*s)[11] = m31_add((*s)[11], 0x3122c488u);
-	(*s)[12] = m31_add((*s)[12], 0x130acfb8u);
-	(*s)[13] = m31_add((*s)[13], 0x212a80a7u);
-	(*s)[14] = m31_add((*s)[14], 0x318ee8f3u);
-	(*s)[15] = m31_add((*s)[15], 0x3d6e19b8u);
-	(*s)[16] = m31_add((*s)[16], 0x0e44c248u);
-	(*s)[17] = m31_add((*s)[17], 0x3a2e0832u);
-	(*s)[18] = m31_add((*s)[18], 0x3d302b05u);
-	(*s)[19] = m31_add((*s)[19], 0x7c805253u);
-	(*s)[20] = m31_add((*s)[20], 0x2238b489u);
-	(*s)[21] = m31_add((*s)[21], 0x5c75afeeu);
-	(*s)[22] = m31_add((*s)[22], 0x6203aa2au);
-	(*s)[23] = m31_add((*s)[23], 0x76d75c70u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x086db09au);
-	(*s)[1] = m31_add((*s)[1], 0x39203ec2u);
-	(*s)[2] = m31_add((*s)[2], 0x0299af8fu);
-	(*s)[3] = m31_add((*s)[3], 0x6d44e859u);
-	(*s)[4] = m31_add((*s)[4], 0x1e4b2a78u);
-	(*s)[5] = m31_add((*s)[5], 0x19550ba5u);
-	(*s)[6] = m31_add((*s)[6], 0x79f300f4u);
-	(*s)[7] = m31_add((*s)[7], 0x6d4137ebu);
-	(*s)[8] = m31_add((*s)[8], 0x65a5d11cu);
-	(*s)[9] = m31_add((*s)[9], 0x56f62029u);
-	(*s)[10] = m31_add((*s)[10], 0x1b7e3527u);
-	(*s)[11] = m31_add((*s)[11], 0x53eb8be5u);
-	(*s)[12] = m31_add((*s)[12], 0x28a12a02u);
-	(*s)[13] = m31_add((*s)[13], 0x1b1c6f57u);
-	(*s)[14] = m31_add((*s)[14], 0x3393232bu);
-	(*s)[15] = m31_add((*s)[15], 0x55ea8e8eu);
-	(*s)[16] = m31_add((*s)[16], 0x15e9282bu);
-	(*s)[17] = m31_add((*s)[17], 0x4d8aa012u);
-	(*s)[18] = m31_add((*s)[18], 0x1c466a80u);
-	(*s)[19] = m31_add((*s)[19], 0x081ec752u);
-	(*s)[20] = m31_add((*s)[20], 0x13b6b629u);
-	(*s)[21] = m31_add((*s)[21], 0x1c19b29cu);
-	(*s)[22] = m31_add((*s)[22], 0x3bb220a0u);
-	(*s)[23] = m31_add((*s)[23], 0x62d2eed9u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x739e442du);
-	(*s)[1] = m31_add((*s)[1], 0x55dce3b7u);
-	(*s)[2] = m31_add((*s)[2], 0x31e61b10u);
-	(*s)[3] = m31_add((*s)[3], 0x1af5388fu);
-	(*s)[4] = m31_add((*s)[4], 0x7c569247u);
-	(*s)[5] = m31_add((*s)[5], 0x12b653edu);
-	(*s)[6] = m31_add((*s)[6], 0x5ebaa762u);
-	(*s)[7] = m31_add((*s)[7], 0x13c77024u);
-	(*s)[8] = m31_add((*s)[8], 0x204e3089u);
-	(*s)[9] = m31_add((*s)[9], 0x4729ff0fu);
-	(*s)[10] = m31_add((*s)[10], 0x228546feu);
-	(*s)[11] = m31_add((*s)[11], 0x08fdc344u);
-	(*s)[12] = m31_add((*s)[12], 0x052b4516u);
-	(*s)[13] = m31_add((*s)[13], 0x13ab2f05u);
-	(*s)[14] = m31_add((*s)[14], 0x2d38b9e8u);
-	(*s)[15] = m31_add((*s)[15], 0x11754024u);
-	(*s)[16] = m31_add((*s)[16], 0x04464c07u);
-	(*s)[17] = m31_add((*s)[17], 0x3f60985fu);
-	(*s)[18] = m31_add((*s)[18], 0x5886af17u);
-	(*s)[19] = m31_add((*s)[19], 0x687080d9u);
-	(*s)[20] = m31_add((*s)[20], 0x000fa71fu);
-	(*s)[21] = m31_add((*s)[21], 0x21bf66b5u);
-	(*s)[22] = m31_add((*s)[22], 0x542affeau);
-	(*s)[23] = m31_add((*s)[23], 0x3ab22066u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
-	(*s)[0] = m31_add((*s)[0], 0x50173e62u);
-	(*s)[1] = m31_add((*s)[1], 0x6ba7d6a9u);
-	(*s)[2] = m31_add((*s)[2], 0x787989d7u);
-	(*s)[3] = m31_add((*s)[3], 0x3624b926u);
-	(*s)[4] = m31_add((*s)[4], 0x1234b726u);
-	(*s)[5] = m31_add((*s)[5], 0x06c12679u);
-	(*s)[6] = m31_add((*s)[6], 0x5c8465a6u);
-	(*s)[7] = m31_add((*s)[7], 0x520d4c3eu);
-	(*s)[8] = m31_add((*s)[8], 0x74b17490u);
-	(*s)[9] = m31_add((*s)[9], 0x4212a8f5u);
-	(*s)[10] = m31_add((*s)[10], 0x26c43e43u);
-	(*s)[11] = m31_add((*s)[11], 0x3d5237d1u);
-	(*s)[12] = m31_add((*s)[12], 0x3dcadd20u);
-	(*s)[13] = m31_add((*s)[13], 0x79a80043u);
-	(*s)[14] = m31_add((*s)[14], 0x155625dcu);
-	(*s)[15] = m31_add((*s)[15], 0x18269f7eu);
-	(*s)[16] = m31_add((*s)[16], 0x668fe188u);
-	(*s)[17] = m31_add((*s)[17], 0x16ab586au);
-	(*s)[18] = m31_add((*s)[18], 0x257360a9u);
-	(*s)[19] = m31_add((*s)[19], 0x1eb1ce39u);
-	(*s)[20] = m31_add((*s)[20], 0x13df6ca7u);
-	(*s)[21] = m31_add((*s)[21], 0x6cc94dc0u);
-	(*s)[22] = m31_add((*s)[22], 0x12a042b3u);
-	(*s)[23] = m31_add((*s)[23], 0x0b25af23u);
-	p31_sbox_all(s);
-	p31_mds_light(s);
+// p31_rc_full is s[i] += RC[r][i] for all i: rounds 0..3 are the initial
+// full rounds' constants, 4..7 the final ones'.
+fn p31_rc_full(s: ptr<function, array<u32, 24>>, r: u32) {
+	switch r {
+		case 0u: {
+			(*s)[0] = m31_add((*s)[0], 0x02787d43u);
+			(*s)[1] = m31_add((*s)[1], 0x013e5da3u);
+			(*s)[2] = m31_add((*s)[2], 0x2b72330eu);
+			(*s)[3] = m31_add((*s)[3], 0x436253efu);
+			(*s)[4] = m31_add((*s)[4], 0x568c532cu);
+			(*s)[5] = m31_add((*s)[5], 0x2f993ccau);
+			(*s)[6] = m31_add((*s)[6], 0x6a6f6a5fu);
+			(*s)[7] = m31_add((*s)[7], 0x0d45ddf0u);
+			(*s)[8] = m31_add((*s)[8], 0x047feea7u);
+			(*s)[9] = m31_add((*s)[9], 0x064eeedeu);
+			(*s)[10] = m31_add((*s)[10], 0x5597c3f8u);
+			(*s)[11] = m31_add((*s)[11], 0x2447b107u);
+			(*s)[12] = m31_add((*s)[12], 0x65360b6fu);
+			(*s)[13] = m31_add((*s)[13], 0x3941417bu);
+			(*s)[14] = m31_add((*s)[14], 0x38b5dc9du);
+			(*s)[15] = m31_add((*s)[15], 0x3df0553cu);
+			(*s)[16] = m31_add((*s)[16], 0x180fa06au);
+			(*s)[17] = m31_add((*s)[17], 0x7480a922u);
+			(*s)[18] = m31_add((*s)[18], 0x1f44bc88u);
+			(*s)[19] = m31_add((*s)[19], 0x7d1525e5u);
+			(*s)[20] = m31_add((*s)[20], 0x4e8ae071u);
+			(*s)[21] = m31_add((*s)[21], 0x7b0b4e82u);
+			(*s)[22] = m31_add((*s)[22], 0x7a7b0468u);
+			(*s)[23] = m31_add((*s)[23], 0x242b69b0u);
+		}
+		case 1u: {
+			(*s)[0] = m31_add((*s)[0], 0x4fe20951u);
+			(*s)[1] = m31_add((*s)[1], 0x43eaf057u);
+			(*s)[2] = m31_add((*s)[2], 0x25b082f4u);
+			(*s)[3] = m31_add((*s)[3], 0x3f9b005cu);
+			(*s)[4] = m31_add((*s)[4], 0x2a0cd813u);
+			(*s)[5] = m31_add((*s)[5], 0x3f9bb596u);
+			(*s)[6] = m31_add((*s)[6], 0x5d166be5u);
+			(*s)[7] = m31_add((*s)[7], 0x4bfc59bfu);
+			(*s)[8] = m31_add((*s)[8], 0x265123e7u);
+			(*s)[9] = m31_add((*s)[9], 0x68c88c0eu);
+			(*s)[10] = m31_add((*s)[10], 0x2544b683u);
+			(*s)[11] = m31_add((*s)[11], 0x65d879d1u);
+			(*s)[12] = m31_add((*s)[12], 0x06acf49bu);
+			(*s)[13] = m31_add((*s)[13], 0x573c2f35u);
+			(*s)[14] = m31_add((*s)[14], 0x711e197fu);
+			(*s)[15] = m31_add((*s)[15], 0x619447a3u);
+			(*s)[16] = m31_add((*s)[16], 0x147d6dfeu);
+			(*s)[17] = m31_add((*s)[17], 0x75443f97u);
+			(*s)[18] = m31_add((*s)[18], 0x75a9513cu);
+			(*s)[19] = m31_add((*s)[19], 0x071a157bu);
+			(*s)[20] = m31_add((*s)[20], 0x455a6f21u);
+			(*s)[21] = m31_add((*s)[21], 0x7718ce7eu);
+			(*s)[22] = m31_add((*s)[22], 0x4ce5d1fau);
+			(*s)[23] = m31_add((*s)[23], 0x120e3147u);
+		}
+		case 2u: {
+			(*s)[0] = m31_add((*s)[0], 0x7882cee2u);
+			(*s)[1] = m31_add((*s)[1], 0x39964923u);
+			(*s)[2] = m31_add((*s)[2], 0x366d6c8cu);
+			(*s)[3] = m31_add((*s)[3], 0x0abb3825u);
+			(*s)[4] = m31_add((*s)[4], 0x5afd2e38u);
+			(*s)[5] = m31_add((*s)[5], 0x16b3372bu);
+			(*s)[6] = m31_add((*s)[6], 0x5dddeb3du);
+			(*s)[7] = m31_add((*s)[7], 0x6d79f308u);
+			(*s)[8] = m31_add((*s)[8], 0x5b0582e8u);
+			(*s)[9] = m31_add((*s)[9], 0x297db580u);
+			(*s)[10] = m31_add((*s)[10], 0x30594c78u);
+			(*s)[11] = m31_add((*s)[11], 0x374b8675u);
+			(*s)[12] = m31_add((*s)[12], 0x06a58a6fu);
+			(*s)[13] = m31_add((*s)[13], 0x0a43425du);
+			(*s)[14] = m31_add((*s)[14], 0x5d904d6cu);
+			(*s)[15] = m31_add((*s)[15], 0x2ea931c1u);
+			(*s)[16] = m31_add((*s)[16], 0x4379e046u);
+			(*s)[17] = m31_add((*s)[17], 0x54f5e79cu);
+			(*s)[18] = m31_add((*s)[18], 0x50aa1039u);
+			(*s)[19] = m31_add((*s)[19], 0x02479d1au);
+			(*s)[20] = m31_add((*s)[20], 0x24ec9e01u);
+			(*s)[21] = m31_add((*s)[21], 0x2c20424fu);
+			(*s)[22] = m31_add((*s)[22], 0x37c904efu);
+			(*s)[23] = m31_add((*s)[23], 0x7b7a1db4u);
+		}
+		case 3u: {
+			(*s)[0] = m31_add((*s)[0], 0x0d6aeb5fu);
+			(*s)[1] = m31_add((*s)[1], 0x437e3153u);
+			(*s)[2] = m31_add((*s)[2], 0x0c7710c3u);
+			(*s)[3] = m31_add((*s)[3], 0x7088cfbbu);
+			(*s)[4] = m31_add((*s)[4], 0x502b3ec2u);
+			(*s)[5] = m31_add((*s)[5], 0x036d7ee3u);
+			(*s)[6] = m31_add((*s)[6], 0x4a13ec74u);
+			(*s)[7] = m31_add((*s)[7], 0x3070b751u);
+			(*s)[8] = m31_add((*s)[8], 0x50f001d5u);
+			(*s)[9] = m31_add((*s)[9], 0x77a50057u);
+			(*s)[10] = m31_add((*s)[10], 0x22936a42u);
+			(*s)[11] = m31_add((*s)[11], 0x30a42be1u);
+			(*s)[12] = m31_add((*s)[12], 0x4a06a0cbu);
+			(*s)[13] = m31_add((*s)[13], 0x4ab8e2eau);
+			(*s)[14] = m31_add((*s)[14], 0x5bd862bcu);
+			(*s)[15] = m31_add((*s)[15], 0x101da862u);
+			(*s)[16] = m31_add((*s)[16], 0x53a7cca2u);
+			(*s)[17] = m31_add((*s)[17], 0x59b44467u);
+			(*s)[18] = m31_add((*s)[18], 0x3e755356u);
+			(*s)[19] = m31_add((*s)[19], 0x0fea1519u);
+			(*s)[20] = m31_add((*s)[20], 0x4afd8969u);
+			(*s)[21] = m31_add((*s)[21], 0x4fc07a6fu);
+			(*s)[22] = m31_add((*s)[22], 0x53d8f12au);
+			(*s)[23] = m31_add((*s)[23], 0x15f26917u);
+		}
+		case 4u: {
+			(*s)[0] = m31_add((*s)[0], 0x3bc13bc8u);
+			(*s)[1] = m31_add((*s)[1], 0x07e0bb86u);
+			(*s)[2] = m31_add((*s)[2], 0x7c320738u);
+			(*s)[3] = m31_add((*s)[3], 0x35948d3eu);
+			(*s)[4] = m31_add((*s)[4], 0x54378811u);
+			(*s)[5] = m31_add((*s)[5], 0x5587ed73u);
+			(*s)[6] = m31_add((*s)[6], 0x43c079c3u);
+			(*s)[7] = m31_add((*s)[7], 0x5c1acfb0u);
+			(*s)[8] = m31_add((*s)[8], 0x4a29d5d5u);
+			(*s)[9] = m31_add((*s)[9], 0x0419675au);
+			(*s)[10] = m31_add((*s)[10], 0x511e296eu);
+			(*s)[11] = m31_add((*s)[11], 0x3122c488u);
+			(*s)[12] = m31_add((*s)[12], 0x130acfb8u);
+			(*s)[13] = m31_add((*s)[13], 0x212a80a7u);
+			(*s)[14] = m31_add((*s)[14], 0x318ee8f3u);
+			(*s)[15] = m31_add((*s)[15], 0x3d6e19b8u);
+			(*s)[16] = m31_add((*s)[16], 0x0e44c248u);
+			(*s)[17] = m31_add((*s)[17], 0x3a2e0832u);
+			(*s)[18] = m31_add((*s)[18], 0x3d302b05u);
+			(*s)[19] = m31_add((*s)[19], 0x7c805253u);
+			(*s)[20] = m31_add((*s)[20], 0x2238b489u);
+			(*s)[21] = m31_add((*s)[21], 0x5c75afeeu);
+			(*s)[22] = m31_add((*s)[22], 0x6203aa2au);
+			(*s)[23] = m31_add((*s)[23], 0x76d75c70u);
+		}
+		case 5u: {
+			(*s)[0] = m31_add((*s)[0], 0x086db09au);
+			(*s)[1] = m31_add((*s)[1], 0x39203ec2u);
+			(*s)[2] = m31_add((*s)[2], 0x0299af8fu);
+			(*s)[3] = m31_add((*s)[3], 0x6d44e859u);
+			(*s)[4] = m31_add((*s)[4], 0x1e4b2a78u);
+			(*s)[5] = m31_add((*s)[5], 0x19550ba5u);
+			(*s)[6] = m31_add((*s)[6], 0x79f300f4u);
+			(*s)[7] = m31_add((*s)[7], 0x6d4137ebu);
+			(*s)[8] = m31_add((*s)[8], 0x65a5d11cu);
+			(*s)[9] = m31_add((*s)[9], 0x56f62029u);
+			(*s)[10] = m31_add((*s)[10], 0x1b7e3527u);
+			(*s)[11] = m31_add((*s)[11], 0x53eb8be5u);
+			(*s)[12] = m31_add((*s)[12], 0x28a12a02u);
+			(*s)[13] = m31_add((*s)[13], 0x1b1c6f57u);
+			(*s)[14] = m31_add((*s)[14], 0x3393232bu);
+			(*s)[15] = m31_add((*s)[15], 0x55ea8e8eu);
+			(*s)[16] = m31_add((*s)[16], 0x15e9282bu);
+			(*s)[17] = m31_add((*s)[17], 0x4d8aa012u);
+			(*s)[18] = m31_add((*s)[18], 0x1c466a80u);
+			(*s)[19] = m31_add((*s)[19], 0x081ec752u);
+			(*s)[20] = m31_add((*s)[20], 0x13b6b629u);
+			(*s)[21] = m31_add((*s)[21], 0x1c19b29cu);
+			(*s)[22] = m31_add((*s)[22], 0x3bb220a0u);
+			(*s)[23] = m31_add((*s)[23], 0x62d2eed9u);
+		}
+		case 6u: {
+			(*s)[0] = m31_add((*s)[0], 0x739e442du);
+			(*s)[1] = m31_add((*s)[1], 0x55dce3b7u);
+			(*s)[2] = m31_add((*s)[2], 0x31e61b10u);
+			(*s)[3] = m31_add((*s)[3], 0x1af5388fu);
+			(*s)[4] = m31_add((*s)[4], 0x7c569247u);
+			(*s)[5] = m31_add((*s)[5], 0x12b653edu);
+			(*s)[6] = m31_add((*s)[6], 0x5ebaa762u);
+			(*s)[7] = m31_add((*s)[7], 0x13c77024u);
+			(*s)[8] = m31_add((*s)[8], 0x204e3089u);
+			(*s)[9] = m31_add((*s)[9], 0x4729ff0fu);
+			(*s)[10] = m31_add((*s)[10], 0x228546feu);
+			(*s)[11] = m31_add((*s)[11], 0x08fdc344u);
+			(*s)[12] = m31_add((*s)[12], 0x052b4516u);
+			(*s)[13] = m31_add((*s)[13], 0x13ab2f05u);
+			(*s)[14] = m31_add((*s)[14], 0x2d38b9e8u);
+			(*s)[15] = m31_add((*s)[15], 0x11754024u);
+			(*s)[16] = m31_add((*s)[16], 0x04464c07u);
+			(*s)[17] = m31_add((*s)[17], 0x3f60985fu);
+			(*s)[18] = m31_add((*s)[18], 0x5886af17u);
+			(*s)[19] = m31_add((*s)[19], 0x687080d9u);
+			(*s)[20] = m31_add((*s)[20], 0x000fa71fu);
+			(*s)[21] = m31_add((*s)[21], 0x21bf66b5u);
+			(*s)[22] = m31_add((*s)[22], 0x542affeau);
+			(*s)[23] = m31_add((*s)[23], 0x3ab22066u);
+		}
+		default: {
+			(*s)[0] = m31_add((*s)[0], 0x50173e62u);
+			(*s)[1] = m31_add((*s)[1], 0x6ba7d6a9u);
+			(*s)[2] = m31_add((*s)[2], 0x787989d7u);
+			(*s)[3] = m31_add((*s)[3], 0x3624b926u);
+			(*s)[4] = m31_add((*s)[4], 0x1234b726u);
+			(*s)[5] = m31_add((*s)[5], 0x06c12679u);
+			(*s)[6] = m31_add((*s)[6], 0x5c8465a6u);
+			(*s)[7] = m31_add((*s)[7], 0x520d4c3eu);
+			(*s)[8] = m31_add((*s)[8], 0x74b17490u);
+			(*s)[9] = m31_add((*s)[9], 0x4212a8f5u);
+			(*s)[10] = m31_add((*s)[10], 0x26c43e43u);
+			(*s)[11] = m31_add((*s)[11], 0x3d5237d1u);
+			(*s)[12] = m31_add((*s)[12], 0x3dcadd20u);
+			(*s)[13] = m31_add((*s)[13], 0x79a80043u);
+			(*s)[14] = m31_add((*s)[14], 0x155625dcu);
+			(*s)[15] = m31_add((*s)[15], 0x18269f7eu);
+			(*s)[16] = m31_add((*s)[16], 0x668fe188u);
+			(*s)[17] = m31_add((*s)[17], 0x16ab586au);
+			(*s)[18] = m31_add((*s)[18], 0x257360a9u);
+			(*s)[19] = m31_add((*s)[19], 0x1eb1ce39u);
+			(*s)[20] = m31_add((*s)[20], 0x13df6ca7u);
+			(*s)[21] = m31_add((*s)[21], 0x6cc94dc0u);
+			(*s)[22] = m31_add((*s)[22], 0x12a042b3u);
+			(*s)[23] = m31_add((*s)[23], 0x0b25af23u);
+		}
+	}
+}
+
+// p31_rc_partial returns partial round r's constant.
+fn p31_rc_partial(r: u32) -> u32 {
+	switch r {
+		case 0u: { return 0x2985612fu; }
+		case 1u: { return 0x1210a0b1u; }
+		case 2u: { return 0x4ebd2c0cu; }
+		case 3u: { return 0x13317bc6u; }
+		case 4u: { return 0x5abeaab1u; }
+		case 5u: { return 0x3e1545b5u; }
+		case 6u: { return 0x2fd74c63u; }
+		case 7u: { return 0x0857a9c3u; }
+		case 8u: { return 0x4ee1e14fu; }
+		case 9u: { return 0x4d1f2baeu; }
+		case 10u: { return 0x36291abfu; }
+		case 11u: { return 0x685467d3u; }
+		case 12u: { return 0x56676506u; }
+		case 13u: { return 0x2e603d1eu; }
+		case 14u: { return 0x6bc0c8c4u; }
+		case 15u: { return 0x2214876au; }
+		case 16u: { return 0x2b4293f9u; }
+		case 17u: { return 0x2f40dceeu; }
+		case 18u: { return 0x5c775a2cu; }
+		case 19u: { return 0x4ab1aadfu; }
+		case 20u: { return 0x4a5d849cu; }
+		case 21u: { return 0x35892882u; }
+		default: { return 0x1e3caae5u; }
+	}
 }
 
 // p31_sbox_all is s[i] = s[i]^D for all i.

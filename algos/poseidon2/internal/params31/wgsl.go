@@ -28,10 +28,9 @@ func Files() (map[string][]byte, error) {
 
 // WGSL returns the text of s's generated file: the layers of poseidon2_31.wgsl
 // that depend on the width and the constants, unrolled so that every index
-// into the state is a constant and every round constant a literal in
-// straight-line code (no kernel indexes a constant array at run time, which
-// naga spills to local memory, and no loop over rounds switches on the
-// round). Constants are in Montgomery form, as
+// into the state is a constant, with the round constants as literals in
+// switches over the round (no kernel indexes a constant array at run time,
+// which naga spills to local memory). Constants are in Montgomery form, as
 // the state is.
 func WGSL(s Set) ([]byte, error) {
 	f, err := field.ParseField(s.Field)
@@ -51,26 +50,33 @@ func WGSL(s Set) ([]byte, error) {
 	p("const P31_PARTIAL_ROUNDS: u32 = %du;\n", len(s.Internal))
 	p("const P31_DEGREE: u32 = %du;\n\n", s.Degree)
 
-	p("// p31_rounds is every round after the first M_E, straight-line with the\n")
-	p("// round constants as literals: 4 full rounds, the partial rounds, 4 full\n")
-	p("// rounds. Unrolled, no round indexes a constant by a run-time value.\n")
-	p("fn p31_rounds(s: %s) {\n", st)
-	full := func(row []uint32) {
-		for i, c := range row {
-			p("\t(*s)[%d] = m31_add((*s)[%d], 0x%08xu);\n", i, i, f.ToMonty(c))
+	p("// p31_rc_full is s[i] += RC[r][i] for all i: rounds 0..3 are the initial\n")
+	p("// full rounds' constants, 4..7 the final ones'.\n")
+	p("fn p31_rc_full(s: %s, r: u32) {\n\tswitch r {\n", st)
+	rows := append(append([][]uint32(nil), s.ExternalInitial...), s.ExternalFinal...)
+	for r, row := range rows {
+		if r < len(rows)-1 {
+			p("\t\tcase %du: {\n", r)
+		} else {
+			p("\t\tdefault: {\n")
 		}
-		p("\tp31_sbox_all(s);\n\tp31_mds_light(s);\n")
+		for i, c := range row {
+			p("\t\t\t(*s)[%d] = m31_add((*s)[%d], 0x%08xu);\n", i, i, f.ToMonty(c))
+		}
+		p("\t\t}\n")
 	}
-	for _, row := range s.ExternalInitial {
-		full(row)
+	p("\t}\n}\n\n")
+
+	p("// p31_rc_partial returns partial round r's constant.\n")
+	p("fn p31_rc_partial(r: u32) -> u32 {\n\tswitch r {\n")
+	for r, c := range s.Internal {
+		if r < len(s.Internal)-1 {
+			p("\t\tcase %du: { return 0x%08xu; }\n", r, f.ToMonty(c))
+		} else {
+			p("\t\tdefault: { return 0x%08xu; }\n", f.ToMonty(c))
+		}
 	}
-	for _, c := range s.Internal {
-		p("\t(*s)[0] = p31_sbox(m31_add((*s)[0], 0x%08xu));\n\tp31_internal(s);\n", f.ToMonty(c))
-	}
-	for _, row := range s.ExternalFinal {
-		full(row)
-	}
-	p("}\n\n")
+	p("\t}\n}\n\n")
 
 	p("// p31_sbox_all is s[i] = s[i]^D for all i.\n")
 	p("fn p31_sbox_all(s: %s) {\n", st)
