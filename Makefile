@@ -61,7 +61,7 @@ web-test: setup-web web build
 	WGCOMPUTE_BACKEND=cpu $(GO) run ./web/digests >bin/web/digests-native.txt
 	@fail=0; \
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestJS|TestOpenWithoutWebGPU' ./wgpu/ || fail=1; \
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestCPU$$|TestGoldenReproduced' ./internal/selftest/ || fail=1; \
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run 'TestCPU$$|TestGoldenReproduced' ./cmd/internal/selftest/ || fail=1; \
 	GOOS=js GOARCH=wasm WGCOMPUTE_BACKEND=cpu $(GO) run -exec="$(WASM_EXEC)" ./web/digests | diff -u bin/web/digests-native.txt - \
 		&& echo "PASS  web/digests on the CPU backend under Node equals the native build" || fail=1; \
 	node web/test/digests.mjs bin/web bin/web/digests-native.txt || fail=1; \

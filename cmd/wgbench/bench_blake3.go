@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
-	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 	zeebo "github.com/zeebo/blake3"
 )

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

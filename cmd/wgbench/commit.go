@@ -12,8 +12,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

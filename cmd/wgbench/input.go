@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/wgcompute/wgcompute/internal/bytesize"
-	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/envopts"
-	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/procstart"
 	"github.com/wgcompute/wgcompute/wgpu"
 )

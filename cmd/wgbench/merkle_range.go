@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

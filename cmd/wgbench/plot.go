@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wgcompute/wgcompute/internal/bytesize"
-	"github.com/wgcompute/wgcompute/internal/fileout"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"

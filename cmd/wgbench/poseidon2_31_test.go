@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/internal/registry"
 )
 
 // records31 returns k records of m canonical elements of h's field, drawn

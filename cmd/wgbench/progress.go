@@ -17,7 +17,7 @@ import (
 // errInterrupted is what a command returns when Ctrl-C (SIGINT) or
 // SIGTERM stopped it: the process exits with interruptStatus, and no
 // output file is written (every output is written whole or not at all,
-// through internal/fileout, after the work), except bench's JSON file,
+// through cmd/internal/fileout, after the work), except bench's JSON file,
 // which keeps what was measured.
 var errInterrupted = errors.New("interrupted")
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wgcompute/wgcompute/internal/fileout"
-	"github.com/wgcompute/wgcompute/internal/selftest"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
+	"github.com/wgcompute/wgcompute/cmd/internal/selftest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

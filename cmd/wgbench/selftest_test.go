@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/cmd/internal/selftest"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/internal/selftest"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )

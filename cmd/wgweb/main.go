@@ -40,7 +40,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/algos/rpo"
-	"github.com/wgcompute/wgcompute/internal/selftest"
+	"github.com/wgcompute/wgcompute/cmd/internal/selftest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

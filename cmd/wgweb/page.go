@@ -35,8 +35,8 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/bytesize"
-	"github.com/wgcompute/wgcompute/internal/webbench"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/webbench"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

@@ -90,7 +90,7 @@ if (native) {
   const host = bench.match(/BenchmarkSumHost\S*\s+\d+\s+(\d+) ns\/op\s+([\d.]+) MB\/s/);
   const kern = bench.match(/BenchmarkSumResident\S*\s.*?([\d.]+) kernel-ms/);
   out.native_memory = host && kern ? { seconds: Number(host[1]) / 1e9, mbps: Number(host[2]), kernel_seconds: Number(kern[1]) / 1e3 } : { output: bench };
-  const disp = execFileSync('go', ['test', '-count=1', '-run', '^TestDispatchCost$', '-v', './internal/webbench'], { cwd: repo, env, encoding: 'utf8' });
+  const disp = execFileSync('go', ['test', '-count=1', '-run', '^TestDispatchCost$', '-v', './cmd/internal/webbench'], { cwd: repo, env, encoding: 'utf8' });
   const d = disp.match(/: (.*): a submission of one dispatch (\S+), each further dispatch (\S+)/);
   out.native_dispatch = d ? { device: d[1], submission: d[2], per_dispatch: d[3] } : { output: disp };
   if (host && kern) {

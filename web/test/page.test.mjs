@@ -188,7 +188,7 @@ test('dropped files get the b3sum lines, on the GPU, and a Merkle proof wgbench 
 test('the self-test runs on the GPU and saves a report where every family passes', async () => {
   // WEB_SKIP (the Makefile's) names the families SwiftShader cannot run
   // (docs/PORTABILITY.md, "In the browser"); the page runs the others.
-  const golden = JSON.parse(fs.readFileSync(path.join(repo, 'internal/selftest/testdata/golden.json'), 'utf8'));
+  const golden = JSON.parse(fs.readFileSync(path.join(repo, 'cmd/internal/selftest/testdata/golden.json'), 'utf8'));
   const skip = (process.env.WEB_SKIP || '').split(',').filter(Boolean);
   const families = Object.keys(golden.families).filter((f) => !skip.includes(f)).sort();
   const page = await newPage(browser, server, skip.length ? '?families=' + families.join(',') : '');

@@ -9,11 +9,11 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/registry"
+	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 )
 
 // portabilityDoc is the page whose family table TestDocFamilyTable checks.
-const portabilityDoc = "../../docs/PORTABILITY.md"
+const portabilityDoc = "../../../docs/PORTABILITY.md"
 
 // names returns the String of each of vs.
 func names[V fmt.Stringer](vs []V) []string {

@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
-	"github.com/wgcompute/wgcompute/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -132,7 +132,7 @@ func ParseGolden(b []byte) (Golden, error) {
 // MarshalGolden writes g as a golden file.
 func MarshalGolden(g Golden) ([]byte, error) {
 	b, err := json.MarshalIndent(goldenFile{
-		Note:     "Generated from the CPU reference by `go test ./internal/selftest -update`; do not edit.",
+		Note:     "Generated from the CPU reference by `go test ./cmd/internal/selftest -update`; do not edit.",
 		Families: g,
 	}, "", "\t")
 	if err != nil {

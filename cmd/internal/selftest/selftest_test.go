@@ -58,7 +58,7 @@ func TestGoldenReproduced(t *testing.T) {
 				require.Truef(t, sameWant(w, loaded[fam][c]), "%s %s: the CPU reference gives %+v, the golden file %+v", fam, c, w, loaded[fam][c])
 			}
 		}
-		t.Fatal("testdata/golden.json differs from what the CPU reference generates: go test ./internal/selftest -update")
+		t.Fatal("testdata/golden.json differs from what the CPU reference generates: go test ./cmd/internal/selftest -update")
 	}
 }
 
