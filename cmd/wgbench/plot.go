@@ -279,6 +279,16 @@ func niceAbove(v float64) float64 {
 	return 10 * p
 }
 
+// plotTitle is a table's title as its plot's: results files written before
+// the tables' titles stopped naming the unit of their time columns ("Eigen:
+// row sums ..., ms") keep it, and a plot of another column (GB/s) drops it.
+func plotTitle(title, yTitle string) string {
+	if t, ok := strings.CutSuffix(title, ", ms"); ok && !strings.Contains(yTitle, "ms") {
+		return t
+	}
+	return title
+}
+
 // plotSize is the size of the drawing, legend excluded, which goes below.
 const (
 	plotWidth  = 8 * vg.Inch
@@ -296,8 +306,8 @@ func (g *svgGroup) draw(newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.Can
 		}
 	}()
 	p := plot.New()
-	p.Title.Text = g.first.Title
 	xa, ya := xAxis(g.first.XLabel), yAxis(g.first.YLabel)
+	p.Title.Text = plotTitle(g.first.Title, ya.title)
 	p.X.Label.Text, p.Y.Label.Text = xa.title, ya.title
 	// Centred, a long vertical title made gonum/plot leave room for it
 	// above the data.
