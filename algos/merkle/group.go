@@ -32,7 +32,7 @@ const minGroupLeaves = 1 << 16
 // a device (Group.Fit). opts.Timing
 // receives the slowest device's range time plus the top's. A count that is
 // not a power of two is built as its perfect parts, one after another,
-// each over the whole group (count.go).
+// each over the whole group.
 func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	if g != nil {
 		g = g.Fit(len(leaves), minGroupLeaves)

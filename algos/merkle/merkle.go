@@ -22,7 +22,9 @@
 // outputs (testdata/merkletreejs_blake3.json). The node array of such a
 // tree holds node 0, then each level from the root down to the one above
 // the leaves, left to right (NodeCount nodes); for a power of two this is
-// the heap layout above. count.go says more.
+// the heap layout above. NodeCount gives a count's node array length and
+// PathLen a leaf's proof length; on the GPU each perfect part is built as
+// a tree of its own and the parts' roots are joined from the right.
 //
 // Build runs on the GPU, or with a nil Context on the CPU; BuildCPU is the
 // plain-Go reference it is tested against. Trees larger than one storage
@@ -41,7 +43,7 @@
 // nodes as one path per leaf, each without the nodes earlier paths or the
 // leaves already give, as plonky2 compresses its Merkle proofs. Options'
 // CapHeight keeps only the top levels of a tree on the host (plonky2's
-// Merkle cap); its proofs rebuild the subtrees they need (cap.go).
+// Merkle cap); its proofs rebuild the subtrees they need (Tree.Subtree).
 //
 // What the tree separates: leaves and interior nodes are both 32-byte
 // digests merged by the same function, with no domain separation (this is
@@ -90,7 +92,7 @@ func CheckSize(n int) error {
 // BuildCPU is the plain-Go reference: for a power of two,
 // for i := n-1; i >= 1; i-- { node[i] = merge(node[2i], node[2i+1]) } with
 // node n+j = leaves[j]; for any count, level by level, each level's pairs
-// merged and an odd last node carried up (count.go). Each level's merges
+// merged and an odd last node carried up. Each level's merges
 // are spread over all cores. The tree keeps leaves (it does not copy
 // them).
 func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {

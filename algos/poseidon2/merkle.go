@@ -11,6 +11,13 @@ import (
 // (TruncatedPermutation<_, 2, 4, 12>): a digest is DigestSize field
 // elements, each a little-endian uint64 below P, and the parent of two
 // digests is Merge of their elements.
+//
+// Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
+// opts)); LeafOf and DigestOf convert between its digests and leaves. Its
+// other methods (MergeModule, RowModule, ConvertModule and the tuning
+// answers) are package merkle's side of the merkle.Hash, merkle.RowHash
+// and merkle.Tuning interfaces, the interfaces for hash authors: they
+// hand merkle the WGSL of the merge, and a program has no use for them.
 type MerkleMerge struct{}
 
 // Name returns "poseidon2".
