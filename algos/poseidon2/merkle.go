@@ -14,9 +14,9 @@ import (
 //
 // Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
 // opts)); LeafOf and DigestOf convert between its digests and leaves. Its
-// other methods (MergeModule, RowModule, ConvertModule and the tuning
-// answers) are package merkle's side of the merkle.Hash, merkle.RowHash
-// and merkle.Tuning interfaces, the interfaces for hash authors: they
+// other methods (MergeModule, RowModule, ConvertModule) are package
+// merkle's side of the merkle.Hash and merkle.RowHash interfaces, the
+// interfaces for hash authors: they
 // hand merkle the WGSL of the merge, and a program has no use for them.
 type MerkleMerge struct{}
 
