@@ -216,6 +216,8 @@ func TestEnvChecked(t *testing.T) {
 // TestEnvSettings: the variables reach the Options every command opens
 // with, and a flag wins over its variable.
 func TestEnvSettings(t *testing.T) {
+	// make test's second pass sets WGCOMPUTE_LIMITS=webgpu for every test.
+	t.Setenv("WGCOMPUTE_LIMITS", "")
 	t.Setenv("WGCOMPUTE_BACKEND", "gl")
 	t.Setenv("WGCOMPUTE_ADAPTER", "3")
 	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "all")
