@@ -220,6 +220,10 @@ const pieceTime = 250 * time.Millisecond
 // the ranges from minPiece while a range takes less than pieceTime, and
 // counting each finished range on m. It stops with errInterrupted when ctx
 // is cancelled, checked before each range.
+// testHookPiece, when not nil, is called with the records done after each
+// piece: the interrupt tests cancel there, part way through on any device.
+var testHookPiece func(done int)
+
 func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi int) error) error {
 	defer m.done()
 	per := max(minPiece, 1)
@@ -233,6 +237,9 @@ func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi
 			return err
 		}
 		m.add(hi - lo)
+		if testHookPiece != nil {
+			testHookPiece(hi)
+		}
 		if time.Since(start) < pieceTime/2 && per < total/2 {
 			per *= 2
 		}
