@@ -15,21 +15,26 @@ import (
 )
 
 func newDevicesCmd(g *globals) *cobra.Command {
-	var asJSON bool
+	var asJSON, tick bool
 	cmd := &cobra.Command{
 		Use:   "devices",
 		Short: "List the GPU adapters, the default choice first",
 		Long: `devices lists the GPU adapters of --backend (every backend without it), the
 default choice first. With --adapter it lists only the adapter that
 --adapter chooses, the one the other commands would open, and fails if none
-matches.`,
+matches. Every column comes from the adapter, without opening a device,
+but the timestamp period (TICK, nanoseconds per GPU timestamp tick), which
+only a device's queue gives: --tick opens a device on each adapter with
+timestamps for it.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			infos, err := listed(g)
 			if err != nil {
 				return err
 			}
-			tickPeriods(g, infos)
+			if tick {
+				tickPeriods(g, infos)
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
@@ -48,19 +53,26 @@ matches.`,
 				return wgpu.NoAdapterError(g.gpu.Backend)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS\tTICK\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
+			tickHead := ""
+			if tick {
+				tickHead = "\tTICK"
+			}
+			fmt.Fprintln(tw, "INDEX\tNAME\tBACKEND\tTYPE\tDRIVER\tTIMESTAMPS"+tickHead+"\tMAX BINDING\tMAX BUFFER\tWG STORAGE\tFEATURES")
 			var notes []string
 			for _, in := range infos {
 				features := strings.Join(in.Features, ",")
 				if features == "" {
 					features = "-"
 				}
-				tick := "-"
-				if in.TimestampPeriod > 0 {
-					tick = strconv.FormatFloat(in.TimestampPeriod, 'g', 4, 64) + " ns"
+				tickCell := ""
+				if tick {
+					tickCell = "\t-"
+					if in.TimestampPeriod > 0 {
+						tickCell = "\t" + strconv.FormatFloat(in.TimestampPeriod, 'g', 4, 64) + " ns"
+					}
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%d KiB\t%s\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
-					in.Timestamps, tick, bytesize.Format(in.Limits.MaxStorageBindingSize), bytesize.Format(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v%s\t%s\t%s\t%d KiB\t%s\n", in.Index, in.Name, in.Backend, in.Type, in.Driver,
+					in.Timestamps, tickCell, bytesize.Format(in.Limits.MaxStorageBindingSize), bytesize.Format(in.Limits.MaxBufferSize), in.Limits.MaxWorkgroupStorage/1024, features)
 				if in.Unusable != "" {
 					notes = append(notes, fmt.Sprintf("adapter %d cannot run kernels: %s", in.Index, in.Unusable))
 				}
@@ -77,6 +89,7 @@ matches.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&tick, "tick", false, "open a device on each adapter with timestamps for its timestamp period (TICK; JSON timestamp_period_ns): 0.1 s or more a GPU")
 	return cmd
 }
 

@@ -23,8 +23,8 @@ type adapterJSON struct {
 	Type     string   `json:"type"`
 	Features []string `json:"features"`
 	Unusable string   `json:"unusable"`
-	// Timestamps and Period: every adapter that can run kernels and has
-	// timestamps is listed with its device's tick.
+	// Timestamps and Period: with --tick, every adapter that can run
+	// kernels and has timestamps is listed with its device's tick.
 	Timestamps bool    `json:"timestamps"`
 	Period     float64 `json:"timestamp_period_ns"`
 	Limits     struct {
@@ -42,7 +42,7 @@ func listAdapters(t *testing.T, args ...string) []adapterJSON {
 }
 
 func TestDevicesJSON(t *testing.T) {
-	all := listAdapters(t)
+	all := listAdapters(t, "--tick")
 	require.NotEmpty(t, all, "no adapter: this machine should have Mesa's lavapipe and llvmpipe")
 	backends := map[string]bool{}
 	for i, a := range all {
@@ -59,6 +59,9 @@ func TestDevicesJSON(t *testing.T) {
 	for _, b := range gputest.Backends() {
 		require.True(t, backends[b], "no %s adapter among %+v", b, all)
 		only := listAdapters(t, "--backend", b)
+		for _, a := range only {
+			require.Zero(t, a.Period, "without --tick, devices opens no device for the period")
+		}
 		require.NotEmpty(t, only)
 		for _, a := range only {
 			require.Equal(t, b, a.Backend, "--backend %s listed another backend", b)
@@ -71,11 +74,14 @@ func TestDevicesJSON(t *testing.T) {
 }
 
 func TestDevicesTable(t *testing.T) {
-	stdout, _, err := wgbench(t, "devices")
+	plain, _, err := wgbench(t, "devices")
+	require.NoError(t, err)
+	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +MAX BINDING +MAX BUFFER +WG STORAGE +FEATURES\n`, plain, "without --tick, no TICK column")
+	stdout, _, err := wgbench(t, "devices", "--tick")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
 	require.Regexp(t, `^INDEX +NAME +BACKEND +TYPE +DRIVER +TIMESTAMPS +TICK +MAX BINDING +MAX BUFFER +WG STORAGE +FEATURES$`, lines[0])
-	all := listAdapters(t)
+	all := listAdapters(t, "--tick")
 	// A row per adapter, then a note per adapter that cannot run kernels
 	// (NVIDIA's GL adapter on wgpu-native 29).
 	notes := []string{}
