@@ -18,9 +18,11 @@ func groupRanges(n, k int) int {
 
 // minGroupLeaves is the fewest leaves a member of a Group is given
 // (Group.Fit): a member's range costs a submission, a wait and a
-// read-back beside its kernels, about 0.1 ms on the H100 machine, and
-// 2^16 leaves are 0.5 ms of Rescue's kernels there (and 2 MiB of
-// BLAKE3's upload); a smaller tree is built on fewer devices, down to one.
+// read-back beside its kernels, and its own Builder, while 2^16 leaves
+// are 0.54 ms of Rescue's kernels on an H200 (8.3 ns a merge, BENCHMARKS.md
+// 2026-11-26) and 2 MiB of BLAKE3's upload; a smaller tree is built on
+// fewer devices, down to one. Not measured as a break-even: a floor
+// that keeps the fixed costs a small part of each member's share.
 const minGroupLeaves = 1 << 16
 
 // RootOn returns the root of the tree of leaves, as Root does, built on
