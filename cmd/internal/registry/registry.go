@@ -79,10 +79,14 @@ type Hash struct {
 	Batch31     *batch.Monty31
 	Reference31 Reference31
 	// PermuteNanos is the GPU kernel time of one permutation (BLAKE3: one
-	// compression of a 2-to-1 merge) on an H200 (H100-class compute), as
-	// measured in BENCHMARKS.md's "One-shot commands and two GPUs"
-	// (2026-11-26): what a one-shot command estimates its work with, to
-	// decide whether a second GPU pays for its set-up.
+	// compression of a 2-to-1 merge) on an H200 (H100-class compute), from
+	// BENCHMARKS.md's "One-shot commands and two GPUs" (2026-11-26): a
+	// BLAKE3 tree of 2^25 leaves in 1.9-2.2 ms, a Rescue tree of 2^24 in
+	// 140 ms (RPO: the same rounds, Rescue's figure), the Goldilocks
+	// Poseidon2 and BabyBear commitments of 2^20 x 128 (17.8 M
+	// permutations) in 27.6 and 7.6 ms, 2^20 KoalaBear permutations in
+	// 1.09 ms. What a one-shot command estimates its work with, to decide
+	// whether a second GPU pays for its set-up.
 	PermuteNanos float64
 	// FastCPU: its CPU path is a faster twin of Reference rather than
 	// Reference itself, so the self-test's golden outputs come from
@@ -93,7 +97,7 @@ type Hash struct {
 // Hashes returns every hash, in the order lists show them: a fresh slice.
 func Hashes() []Hash {
 	return []Hash{
-		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}, PermuteNanos: 0.066},
+		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}, PermuteNanos: 0.06},
 		{Name: "rescue", Field: Goldilocks, Command: "rescue", Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch, PermuteNanos: 8.3,
 			Reference: Reference{rescue.Permute, rescue.Merge, rescue.HashElements},
 			About:     "Rp64_256, winterfell's Rescue Prime."},
@@ -109,7 +113,7 @@ Poseidon2 (width 12, default_goldilocks_poseidon2_12). merge is the 2-to-1
 compression of Plonky3's Merkle trees (TruncatedPermutation<_, 2, 4, 12>);
 hash is its padding-free sponge (PaddingFreeSponge<_, 12, 8, 4>: no
 padding, so hash records of one length only).`},
-		poseidon2Of31(poseidon2.BabyBearMerkle, "BabyBear", "default_babybear_poseidon2_16", 0.48),
+		poseidon2Of31(poseidon2.BabyBearMerkle, "BabyBear", "default_babybear_poseidon2_16", 0.43),
 		poseidon2Of31(poseidon2.KoalaBearMerkle, "KoalaBear", "default_koalabear_poseidon2_16, v0.5's constants", 1.0),
 	}
 }
