@@ -183,37 +183,42 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 	}
 	k := len(raw) / rec
 	els := asElements[E](raw)
-	canonical := batch.FirstNonCanonical(els, f.Modulus()) < 0
 	dst := make([]D, k)
 	if k > 0 {
 		grp, err := devices.wait()
 		if err != nil {
 			return err
 		}
-		// The library checks every element before any kernel runs, on
-		// every backend, and names the first that is not below p: "rescue:
-		// merge: pair 3 element 2 is ..., not a field element (must be
-		// below p = ...)", a pair or an input being a record of the file.
-		// Its error starts with the hash's name, so it is returned as it
-		// is; nothing has been written by then.
-		// The records go in pieces, so that a progress bar moves and
-		// Ctrl-C is answered between them; the digests do not depend on
-		// where the pieces end. An input with an element that is not
-		// canonical goes whole, so that the library's error counts
-		// records from the file's start.
-		piece := 1024
-		if !canonical {
-			piece = k
-		}
-		bar := newMeter(cmd, g, hashName+" "+name, int64(k), "records")
-		err = inPieces(cmd.Context(), bar, k, piece, func(lo, hi int) error {
+		// A merge's record is a pair, on els viewed as pairs (not a copy).
+		pairs := unsafe.Slice((*P)(unsafe.Pointer(unsafe.SliceData(els))), k)
+		run := func(lo, hi int) error {
 			if name == "merge" {
-				// A merge's record is a pair, on els viewed as pairs
-				// (not a copy).
-				pairs := unsafe.Slice((*P)(unsafe.Pointer(unsafe.SliceData(els))), k)
 				return f.MergeManyOn(grp, dst[lo:hi], pairs[lo:hi], batch.Options{})
 			}
 			return f.HashElementsManyOn(grp, dst[lo:hi], els[lo*m:hi*m], m, batch.Options{})
+		}
+		check := func(lo, hi int) error {
+			if name == "merge" {
+				return f.CheckMerge(dst[lo:hi], pairs[lo:hi])
+			}
+			return f.CheckHash(dst[lo:hi], els[lo*m:hi*m], m)
+		}
+		// The records go in pieces, so that a progress bar moves and
+		// Ctrl-C is answered between them; the digests do not depend on
+		// where the pieces end. The library checks each piece's elements
+		// before its kernels run, once, and its error names the first
+		// that is not below p within the piece ("rescue: merge: pair 3
+		// element 2 is ..."); only then is the whole input checked again,
+		// so that the error counts records from the file's start. It
+		// starts with the hash's name and is returned as it is; nothing
+		// has been written by then.
+		bar := newMeter(cmd, g, hashName+" "+name, int64(k), "records")
+		err = inPieces(cmd.Context(), bar, k, 1024, func(lo, hi int) error {
+			err := run(lo, hi)
+			if err != nil && check(lo, hi) != nil {
+				return check(0, k)
+			}
+			return err
 		})
 		if err != nil {
 			return err

@@ -169,6 +169,14 @@ func testElementHashCLIBadInput(t *testing.T, h cliHash) {
 	require.ErrorContains(t, err, "pair 3 element 2")
 	noOutput(t, out)
 
+	// Past the first piece (1024 records), the error still counts
+	// records from the file's start.
+	_, raw = rescueRecords(rng, 3000, 8)
+	binary.LittleEndian.PutUint64(raw[8*(2500*8+6):], u64emu.P) // record 2500, element 6
+	out, err = h.run(t, "merge", "--in", write("bad-late.bin", raw), "--out", outPath)
+	require.ErrorContains(t, err, h.name+": merge: pair 2500 element 6 is 18446744069414584321, not a field element")
+	noOutput(t, out)
+
 	_, raw = rescueRecords(rng, 4, 3)
 	binary.LittleEndian.PutUint64(raw[8*(2*3+1):], u64emu.P+1) // record 2, element 1
 	out, err = h.run(t, "hash", "--elements", "3", "--in", write("bad-hash.bin", raw), "--out", outPath)
