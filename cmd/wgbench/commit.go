@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/blake3"
@@ -292,24 +293,14 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if !ok {
 		return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
 	}
-	ms := make([]merkle.Matrix, len(ins))
-	for k, raw := range raws {
-		rows, cols := shapes[k].rows, shapes[k].cols
-		if want := shapes[k].bytes; len(raw) != want {
-			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint64 is %d bytes", ins[k], len(raw), rows, cols, want)
-		}
-		ms[k] = merkle.Matrix{Rows: rows, Cols: cols, Data: asElements[uint64](raw)}
-	}
-	var tree *merkle.Tree
-	if len(ms) > 1 {
-		tree, err = c.CommitMatrices(ms, hash)
-	} else {
-		tree, err = c.CommitMatrix(ms[0], hash)
-	}
+	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix {
+		return merkle.Matrix{Rows: rows, Cols: cols, Data: data}
+	})
 	if err != nil {
-		return nil, fmt.Errorf("commit: %w", err)
+		return nil, err
 	}
-	return tree, nil
+	return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrix(m, hash) },
+		func(ms []merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrices(ms, hash) })
 }
 
 // parseField31 reads --field: nil for goldilocks (the matrix is of
@@ -346,20 +337,40 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 // commit31 decodes the --in files as matrices of a 31-bit field (canonical
 // little-endian uint32s) and commits to them with hash.
 func commit31(c *merkle.Committer, hash merkle.RowHash32, raws [][]byte, shapes []shape, ins []string) (*merkle.Tree, error) {
-	ms := make([]merkle.Matrix32, len(raws))
+	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix32 {
+		return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return commitMatrices(ms, func(m merkle.Matrix32) (*merkle.Tree, error) { return c.CommitMatrix32(m, hash) },
+		func(ms []merkle.Matrix32) (*merkle.Tree, error) { return c.CommitMatrices32(ms, hash) })
+}
+
+// matricesOf views each --in file as the matrix of its shape, of
+// little-endian elements E (not a copy), made by mk; a file of another
+// size is an error naming it.
+func matricesOf[E uint32 | uint64, M any](raws [][]byte, shapes []shape, ins []string, mk func(rows, cols int, data []E) M) ([]M, error) {
+	ms := make([]M, len(raws))
 	for k, raw := range raws {
 		rows, cols := shapes[k].rows, shapes[k].cols
 		if want := shapes[k].bytes; len(raw) != want {
-			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", ins[k], len(raw), rows, cols, want)
+			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint%d is %d bytes", ins[k], len(raw), rows, cols, 8*unsafe.Sizeof(E(0)), want)
 		}
-		ms[k] = merkle.Matrix32{Rows: rows, Cols: cols, Data: asElements[uint32](raw)}
+		ms[k] = mk(rows, cols, asElements[E](raw))
 	}
+	return ms, nil
+}
+
+// commitMatrices commits to one matrix with one, to several (of
+// different heights, in one tree) with many.
+func commitMatrices[M any](ms []M, one func(M) (*merkle.Tree, error), many func([]M) (*merkle.Tree, error)) (*merkle.Tree, error) {
 	var tree *merkle.Tree
 	var err error
 	if len(ms) > 1 {
-		tree, err = c.CommitMatrices32(ms, hash)
+		tree, err = many(ms)
 	} else {
-		tree, err = c.CommitMatrix32(ms[0], hash)
+		tree, err = one(ms[0])
 	}
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
