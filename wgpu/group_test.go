@@ -2,6 +2,7 @@ package wgpu_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -151,4 +152,49 @@ func TestGroupFit(t *testing.T) {
 		require.Equal(t, 3, g.SplitAll().Fit(c.n, c.min).Len(), "SplitAll().Fit(%d, %d)", c.n, c.min)
 	}
 	require.Same(t, g, g.Fit(30, 10), "a Group that fits is itself")
+}
+
+// TestGroupDeal: alike members take equal contiguous shares whatever
+// their pace; members that differ (a GPU and the CPU backend) take tasks
+// as they come free, so the slow one takes fewer.
+func TestGroupDeal(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		t.Run(b, func(t *testing.T) {
+			ctx := gputest.Context(t, b)
+			deal := func(g *wgpu.Group, slow int) [][]int {
+				got := make([][]int, g.Len())
+				require.NoError(t, g.Deal(40, func(member int, _ *wgpu.Context, task int) error {
+					if member == slow {
+						time.Sleep(2 * time.Millisecond)
+					}
+					got[member] = append(got[member], task) // a member's tasks run on its own goroutine
+					return nil
+				}))
+				return got
+			}
+			alike, err := wgpu.NewGroup(ctx, gputest.Limited(t, b, gputest.SmallLimits))
+			require.NoError(t, err)
+			require.True(t, alike.Alike())
+			var first, second []int
+			for i := range 20 {
+				first, second = append(first, i), append(second, 20+i)
+			}
+			require.Equal(t, [][]int{first, second}, deal(alike, 0))
+
+			mixed, err := wgpu.NewGroup(ctx, nil)
+			require.NoError(t, err)
+			require.False(t, mixed.Alike())
+			got := deal(mixed, 0)
+			require.Len(t, slices.Concat(got...), 40)
+			require.Less(t, len(got[0]), len(got[1]), "the slow member took as many tasks: %v", got)
+
+			boom := errors.New("boom")
+			require.ErrorIs(t, alike.Deal(40, func(_ int, _ *wgpu.Context, task int) error {
+				if task == 3 {
+					return boom
+				}
+				return nil
+			}), boom)
+		})
+	}
 }

@@ -9,7 +9,7 @@ import (
 
 // groupRanges is how many ranges a tree of n leaves is split into over a
 // Group of k devices: about four per device, so that a faster device takes
-// more of them (Group.Each), a power of two, at most n/2 (two leaves a
+// more of them where the devices differ (Group.Deal), a power of two, at most n/2 (two leaves a
 // range at least).
 func groupRanges(n, k int) int {
 	m := 1 << bits.Len(uint(4*k-1))
@@ -26,8 +26,9 @@ func groupRanges(n, k int) int {
 const minGroupLeaves = 1 << 16
 
 // RootOn returns the root of the tree of leaves, as Root does, built on
-// the devices of g: the tree splits into ranges (about four per device,
-// each taken by the next free device), each range's root is built on its
+// the devices of g: the tree splits into ranges (about four per device:
+// equal shares for devices that are alike, else each taken by the next
+// free device, Group.Deal), each range's root is built on its
 // device (RangeRoot), and the top levels over the range roots on the
 // group's first device (Combine). The root equals Root's; a Group of one
 // builds as Root does, and so does any Group given fewer than 2^16 leaves
@@ -149,7 +150,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	last := make([]wgpu.Timing, g.Len())
 	times := make([]wgpu.Timing, g.Len())
 	report := newReporter(opts.Progress, n)
-	err := g.Each(m, func(member int, ctx *wgpu.Context, i int) error {
+	err := g.Deal(m, func(member int, ctx *wgpu.Context, i int) error {
 		b := builders[member]
 		if b == nil {
 			o := opts
