@@ -58,21 +58,24 @@ func Choose(opts Options) (Choice, error) {
 		}
 		return Choice{Adapters: []AdapterInfo{info}, opts: opts, backend: opts.Backend}, nil
 	}
-	infos, err := Adapters(Options{Backend: opts.Backend, GLESMinor: opts.GLESMinor})
+	backend := opts.Backend
+	if backend == "" {
+		// One backend's adapters, so that a GPU is not chosen twice
+		// through its Vulkan and GL twins: the backend of Open's default
+		// choice, found as Open finds it (without GL's instance where a
+		// primary backend has a discrete GPU).
+		first, err := ChosenAdapter(Options{GLESMinor: opts.GLESMinor})
+		if err != nil {
+			return Choice{}, err
+		}
+		backend = first.Backend
+	}
+	infos, err := Adapters(Options{Backend: backend, GLESMinor: opts.GLESMinor})
 	if err != nil {
 		return Choice{}, err
 	}
 	if len(infos) == 0 {
 		return Choice{}, noAdapterError(opts)
-	}
-	backend := opts.Backend
-	if backend == "" {
-		// One backend's adapters, so that a GPU is not chosen twice
-		// through its Vulkan and GL twins.
-		backend = infos[0].Backend
-		if infos, err = Adapters(Options{Backend: backend, GLESMinor: opts.GLESMinor}); err != nil {
-			return Choice{}, err
-		}
 	}
 	picks, err := pickDevices(opts.Devices, infos)
 	if err != nil {
@@ -135,6 +138,16 @@ func (c Choice) Open() (*Group, error) {
 	}
 	if len(c.Adapters) == 0 {
 		return nil, errors.New("wgpu: a Choice chooses no adapter: make it with Choose")
+	}
+	if !c.opts.WantsGroup() {
+		// Open makes the choice Choose made from the same options; naming
+		// the adapter by its index would make Open list every backend's
+		// adapters, GL's too, to read the index in.
+		ctx, err := Open(c.opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Group{members: []*Context{ctx}, owned: true}, nil
 	}
 	g := &Group{members: make([]*Context, len(c.Adapters)), owned: true}
 	errs := make([]error, len(c.Adapters))

@@ -63,3 +63,26 @@ func TestMergedEqualsOneInstance(t *testing.T) {
 		t.Logf("only %d adapters here: the order is not tested", len(want))
 	}
 }
+
+// TestOneBackendIsPrimaryFiltered: a primary backend named alone lists
+// what its own instance would, taken from the primary instance, which is
+// not made a second time.
+func TestOneBackendIsPrimaryFiltered(t *testing.T) {
+	key, err := instanceKeyOf(Options{Backend: "vulkan"})
+	require.NoError(t, err)
+	inst, err := createInstance(backendVulkan, key.minor)
+	require.NoError(t, err)
+	_, want := enumerate(inst, backendVulkan) // never released: see enumeration
+	got, err := Adapters(Options{Backend: "vulkan"})
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	enumMu.Lock()
+	_, own := enumerations[key]
+	_, primary := enumerations[instanceKey{backendPrimary, key.minor}]
+	enumMu.Unlock()
+	require.False(t, own, "a Vulkan instance of its own was made")
+	require.True(t, primary, "the primary instance was not made")
+	if len(want) == 0 {
+		t.Log("no Vulkan adapter here: the listing is not tested")
+	}
+}
