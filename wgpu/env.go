@@ -2,6 +2,7 @@ package wgpu
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -100,6 +101,30 @@ var envVars = []envVar{
 		}
 		return nil
 	}},
+	{"WGCOMPUTE_COPY_WORKERS", func(e *Env, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("accepted is a count of goroutines, 1 or more")
+		}
+		e.Options.Transfer.Workers = n
+		return nil
+	}},
+	{"WGCOMPUTE_STAGING_MIB", func(e *Env, v string) error {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || n < 1 {
+			return fmt.Errorf("accepted is a size in MiB, 1 or more")
+		}
+		e.Options.Transfer.SlotBytes = n << 20
+		return nil
+	}},
+	{"WGCOMPUTE_STAGING_SLOTS", func(e *Env, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 64 {
+			return fmt.Errorf("accepted is a count from 1 to 64")
+		}
+		e.Options.Transfer.Slots = n
+		return nil
+	}},
 	{"WGCOMPUTE_GLES_MINOR", func(e *Env, v string) error {
 		if _, err := glesMinor(v); err != nil {
 			return fmt.Errorf("accepted are 0, 1, 2 and auto")
@@ -157,6 +182,9 @@ func EnvVars() []string {
 //   - WGCOMPUTE_SHADER_CHECKS=none|bounds|loops|all: Options.ShaderChecks;
 //   - WGCOMPUTE_UPLOAD_STAGING=host|map-write:
 //     Options.Transfer.MapWriteUploads;
+//   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
+//     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
+//     and Slots;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE (any value but 0): Env.Trace.
