@@ -8,11 +8,20 @@ import (
 )
 
 // groupRanges is how many ranges a tree of n leaves is split into over a
-// Group of k devices: about four per device, so that a faster device takes
-// more of them where the devices differ (Group.Deal), a power of two, at most n/2 (two leaves a
-// range at least).
-func groupRanges(n, k int) int {
+// Group of k devices, a power of two, at most n/2 (two leaves a range at
+// least). Devices that are alike, k of them a power of two, take one range
+// each: every range's tree ends in levels too narrow to fill a GPU, which
+// cost the same whatever the range's size (about 5 ms of Rescue's kernels
+// on an H200: 38.7 ms for 2^22 leaves, 138.9 ms for 2^24, BENCHMARKS.md
+// 2026-11-26), so four ranges a device paid that four times (two H200s:
+// 88.5 ms of kernels for 2^24 leaves against 138.9 on one). Otherwise
+// about four a device, so that a faster device takes more of them
+// (Group.Deal) and an odd count of devices gets near-equal shares.
+func groupRanges(n, k int, alike bool) int {
 	m := 1 << bits.Len(uint(4*k-1))
+	if alike && k&(k-1) == 0 {
+		m = k
+	}
 	return max(1, min(m, n/2))
 }
 
@@ -26,9 +35,9 @@ func groupRanges(n, k int) int {
 const minGroupLeaves = 1 << 16
 
 // RootOn returns the root of the tree of leaves, as Root does, built on
-// the devices of g: the tree splits into ranges (about four per device:
-// equal shares for devices that are alike, else each taken by the next
-// free device, Group.Deal), each range's root is built on its
+// the devices of g: the tree splits into ranges (one per device where the
+// devices are alike, else about four per device, each taken by the next
+// free device: groupRanges, Group.Deal), each range's root is built on its
 // device (RangeRoot), and the top levels over the range roots on the
 // group's first device (Combine). The root equals Root's; a Group of one
 // builds as Root does, and so does any Group given fewer than 2^16 leaves
@@ -141,7 +150,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	if err := checkLeaves(hash, leaves); err != nil {
 		return err
 	}
-	m := groupRanges(n, g.Len())
+	m := groupRanges(n, g.Len(), g.Alike())
 	roots := make([][32]byte, m)
 	// A member runs its ranges one after another on its own goroutine, so
 	// its slots below are its own: its Builder, the timing that Builder
