@@ -6,12 +6,15 @@
 //	go run ./bench/e2e [-what transfer,staging,blake3,merkle,eigen,rescue,group] [-reps 5] [-size BYTES] [-backend vulkan]
 //	go run ./bench/e2e -what read -file PATH    (a file read by 16 goroutines, nothing hashed)
 //	go run ./bench/e2e -what scaling [-devices all] [-resident BYTES] [-pairs N] [-leaves N]
+//	go run ./bench/e2e -what ladder [-devices all] [-reps 5] [-ladder-max 24]
 //
 // scaling runs the several-GPU targets on the first k devices of a Group,
 // k = 1 and all: BLAKE3 of data resident on the GPUs (each its share,
 // SumPiecesBuffer, then Combine), Rescue MergeManyOn and a Rescue Merkle
 // RootOn from host memory, and uploads to every GPU at once (the host's
-// transfer bound).
+// transfer bound). ladder times RootOn (Rescue, BLAKE3) and MergeManyOn
+// from 2^12 to 2^24 items on the first device and on the whole Group, side
+// by side, and checks that their results agree.
 //
 // Each measurement runs once to warm up, then -reps times; it prints the
 // median and the minimum, then each traced phase's time per call.
@@ -48,6 +51,7 @@ func main() {
 	resident := flag.Uint64("resident", 8<<30, "scaling: bytes of BLAKE3 input resident on the GPUs")
 	pairs := flag.Int("pairs", 1<<26, "scaling: Rescue merges")
 	leaves := flag.Int("leaves", 1<<24, "scaling: Rescue Merkle leaves")
+	ladderMax := flag.Int("ladder-max", 24, "ladder: the largest size, as a power of two")
 	flag.Parse()
 	// The WGCOMPUTE_* variables set what the flags do not (the staging
 	// and feature experiments of BENCHMARKS.md).
@@ -59,6 +63,14 @@ func main() {
 	opts := env.Options
 	if *backend != "" {
 		opts.Backend = *backend
+	}
+	if *what == "ladder" {
+		opts.Devices = *devices
+		if err := ladder(opts, *reps, *ladderMax); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *what == "scaling" {
 		opts.Devices = *devices
