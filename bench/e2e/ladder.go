@@ -13,9 +13,10 @@ import (
 )
 
 // ladder times the library's several-GPU calls from host memory over a
-// ladder of sizes (2^12 to 2^maxLog items), on the first device alone and on the whole Group, side
-// by side: a Group must never be slower than its first device (Group.Fit
-// and the split decide), and the ratio shows where a second device pays.
+// ladder of sizes (2^12 to 2^maxLog items), on the first device alone and
+// on the whole Group, side by side: a Group must never be slower than its
+// first device (Group.Fit and the split decide), and the ratio shows where
+// a second device pays.
 func ladder(opts wgpu.Options, reps, maxLog int) error {
 	g, err := wgpu.OpenGroup(opts)
 	if err != nil {
