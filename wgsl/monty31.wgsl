@@ -1,3 +1,4 @@
+//!include monty31_wide.wgsl
 // A 31-bit prime field in Montgomery form (Plonky3's Monty-31: BabyBear,
 // KoalaBear), on u32 alone. Library only: no bindings, no entry points.
 // The prelude defines M31_P (the prime, below 2^31), M31_MU (p^-1 mod
@@ -8,21 +9,8 @@
 // product (Go: field.Monty31.MontyMul). m31_enter and m31_leave convert a
 // canonical value in and out (Go: ToMonty, FromMonty).
 //
-// WGSL has no 32×32→64 product: m31_mul_hi builds the high word from
-// 16-bit halves.
-
-// m31_mul_hi returns the high word of the 64-bit product a·b.
-fn m31_mul_hi(a: u32, b: u32) -> u32 {
-	let a0 = a & 0xffffu;
-	let a1 = a >> 16u;
-	let b0 = b & 0xffffu;
-	let b1 = b >> 16u;
-	let p01 = a0 * b1;
-	let p10 = a1 * b0;
-	// Below 3·2^16: no carry is lost.
-	let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-	return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
-}
+// The products (m31_mul_hi, m31_mul) are in monty31_wide.wgsl, which a
+// device with 64-bit integers replaces.
 
 // m31_reduce returns (hi·2^32 + lo)·2^-32 mod p for a value below p·2^32:
 // t = lo·p^-1 mod 2^32 makes the value minus t·p a multiple of 2^32 (the
@@ -32,11 +20,6 @@ fn m31_reduce(lo: u32, hi: u32) -> u32 {
 	let t = lo * M31_MU;
 	let u = m31_mul_hi(t, M31_P);
 	return select(hi - u, hi - u + M31_P, hi < u);
-}
-
-// m31_mul returns the Montgomery product a·b·2^-32 mod p.
-fn m31_mul(a: u32, b: u32) -> u32 {
-	return m31_reduce(a * b, m31_mul_hi(a, b));
 }
 
 // m31_add returns a + b mod p (the sum is below 2^32).
