@@ -111,7 +111,7 @@ fn skipped() -> bool {
 	return P.gated != GATE_NONE && stop != 0u && (P.gated == GATE_FLAG || stop <= P.round);
 }
 
-// What a round's row-sum kernel does, from round_action:
+// What a round's row-sum kernel does, from round_start:
 const ACT_RUN: u32 = 0u;  // sum the rows
 const ACT_STOP: u32 = 1u; // the previous round ended the iteration: write its vector, sum nothing
 const ACT_SKIP: u32 = 2u; // an earlier round's kernels stopped it: touch nothing
@@ -126,45 +126,43 @@ fn ends(k: u32, d: u32) -> bool {
 	return d < P.eps || k >= P.max_iter || d >= 0x7f800000u;
 }
 
-// round_action is what round P.round's row-sum kernels do. Folded, the
-// previous round's max and spread are whole once its dispatches are done,
-// so every invocation of every block of this round reads the same words
-// and decides alike; the one that writes the state (record_stop) sets
+// round_start is what round P.round's row-sum kernels do (an ACT_*) and
+// the bits of the previous round's max row sum m, which a folded round
+// k >= 1 scales the vector by (1 otherwise, unused). Folded, the previous
+// round's max and spread are whole once its dispatches are done, so every
+// invocation of every block of this round reads the same words and
+// decides alike; the one that writes the state (record_stop) sets
 // ST_STOPPED to the round after this one, so that this round's other
-// invocations still write their part of the vector.
-fn round_action() -> u32 {
+// invocations still write their part of the vector. The words are all
+// loaded before any is used: one wait for the memory, not three.
+fn round_start() -> vec2<u32> {
+	let one = 0x3f800000u;
 	if (P.gated == GATE_NONE) {
-		return ACT_RUN;
+		return vec2<u32>(ACT_RUN, one);
 	}
+	let k = P.round - 1u; // at round 0, a record nothing reads then
 	let stop = atomicLoad(&st[ST_STOPPED]);
+	let m = atomicLoad(&st[hist(k)]);
+	let d = atomicLoad(&st[hist(k) + 1u]);
 	if (P.gated == GATE_FLAG) {
-		return select(ACT_RUN, ACT_SKIP, stop != 0u);
+		return vec2<u32>(select(ACT_RUN, ACT_SKIP, stop != 0u), one);
 	}
 	if (stop != 0u && stop <= P.round) {
-		return ACT_SKIP;
+		return vec2<u32>(ACT_SKIP, one);
 	}
 	if (P.round == 0u) {
-		return ACT_RUN;
+		return vec2<u32>(ACT_RUN, one);
 	}
-	let k = P.round - 1u;
-	return select(ACT_RUN, ACT_STOP, ends(k, atomicLoad(&st[hist(k) + 1u])));
+	return vec2<u32>(select(ACT_RUN, ACT_STOP, ends(k, d)), m);
 }
 
-// prev_max is the previous round's max row sum m, folded; 1 (unused)
-// otherwise.
-fn prev_max() -> f32 {
-	if (P.gated != GATE_FOLD || P.round == 0u) {
-		return 1.0;
-	}
-	return bitcast<f32>(atomicLoad(&st[hist(P.round - 1u)]));
-}
-
-// workgroup_action is round_action and prev_max for a workgroup: the
-// action is uniform, and wg_max holds m once it returns.
+// workgroup_action is round_start's action for a workgroup, uniform; wg_max
+// holds m once it returns.
 fn workgroup_action(lid: u32) -> u32 {
 	if (lid == 0u) {
-		wg_flag = round_action();
-		wg_max = prev_max();
+		let start = round_start();
+		wg_flag = start.x;
+		wg_max = bitcast<f32>(start.y);
 	}
 	return workgroupUniformLoad(&wg_flag);
 }
@@ -243,7 +241,7 @@ fn fold(r: u32, x: f32) {
 fn lin(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
 
 // row_partial sums the row-sum elements of row r at columns lane,
-// lane + stride, ... in that order; m is prev_max.
+// lane + stride, ... in that order; m is the previous round's max (see round_start).
 fn row_partial(r: u32, lane: u32, stride: u32, m: f32) -> f32 {
 	let n = P.n;
 	let base = (r - P.row0) * n;
@@ -282,7 +280,11 @@ fn row_partial(r: u32, lane: u32, stride: u32, m: f32) -> f32 {
 // the round's max and spread.
 fn row_end(r: u32, total: f32, m: f32) {
 	if (P.gated != GATE_FOLD) {
-		s_out[r] = select(total, total / v[r], P.mode == MODE_WEIGHTED);
+		var x = total;
+		if (P.mode == MODE_WEIGHTED) { // not select: v may be a placeholder, shorter than r
+			x = total / v[r];
+		}
+		s_out[r] = x;
 		return;
 	}
 	var x = total;
@@ -303,13 +305,14 @@ fn row_end(r: u32, total: f32, m: f32) {
 // row apart. Folded, each row's sum goes to the max by its own atomicMax.
 @compute @workgroup_size(256)
 fn rowsum_v0(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let act = round_action();
+	let start = round_start();
+	let act = start.x;
+	let m = bitcast<f32>(start.y);
 	let i = gid.x + gid.y * nwg.x * WG;
 	if (act == ACT_SKIP || i >= P.rows) {
 		return;
 	}
 	let r = P.row0 + i;
-	let m = prev_max();
 	if (act == ACT_STOP) {
 		stop_row(r, m);
 		return;
@@ -391,10 +394,13 @@ fn rowsum_v2(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 @compute @workgroup_size(256)
 fn stop_test(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 	let i = gid.x + gid.y * nwg.x * WG;
-	if (i >= P.n || round_action() != ACT_STOP) {
+	if (i >= P.n) {
 		return;
 	}
-	stop_row(i, prev_max());
+	let start = round_start();
+	if (start.x == ACT_STOP) {
+		stop_row(i, bitcast<f32>(start.y));
+	}
 }
 
 // validate flags, in st[ST_SUSPECT], a block whose matrix the host must
