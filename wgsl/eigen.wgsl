@@ -116,7 +116,7 @@ const ACT_RUN: u32 = 0u;  // sum the rows
 const ACT_STOP: u32 = 1u; // the previous round ended the iteration: write its vector, sum nothing
 const ACT_SKIP: u32 = 2u; // an earlier round's kernels stopped it: touch nothing
 
-// ends is finish's stop test of round k with spread bits d: stop converged
+// ends is the stop test of round k with spread bits d: stop converged
 // if the spread is below eps, stop unconverged if k == max_iter or the
 // spread is not finite (a row sum is infinite or NaN: no later round
 // recovers, and the host then solves again in the explicit form). The
@@ -464,7 +464,8 @@ fn copy_rows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 }
 
 // max_v0: st[hist(round)] = max over i < n of bits(s_out[i]), one atomicMax
-// per element.
+// per element. The max kernels serve Kernels.Max and the unfolded method;
+// the folded method's row sums take the max as they store.
 @compute @workgroup_size(256)
 fn max_v0(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 	if (P.gated != 0u && atomicLoad(&st[ST_STOPPED]) != 0u) {
@@ -530,14 +531,11 @@ fn max_v2_final(@builtin(local_invocation_index) lid: u32) {
 	}
 }
 
-// finish, one workgroup: m = max(s_out) (computed here when P.mode is 0,
-// else read from st[hist(round)] where max_v0/max_v1 left it); v *= s_out/m;
-// spread = max |s_out[i] - s_out[(i+1) mod n]|; then the stop decision: stop
-// converged if spread < eps, stop unconverged if round == max_iter or the
-// spread is not finite (a row sum is infinite or NaN: no later round
-// recovers, and the host then solves again in the explicit form), else
-// count one more update. Spread and max are taken on bit patterns, so a NaN
-// (whose bits exceed every finite float's) makes the round unconverged.
+// finish, one workgroup, the end of a round in the unfolded method (which
+// the tests hold the folded one to): m = max(s_out) (computed here when
+// P.mode is 0, else read from st[hist(round)] where max_v0/max_v1 left
+// it); v *= s_out/m; spread = max |s_out[i] - s_out[(i+1) mod n]|; then
+// the stop decision (ends), else count one more update.
 @compute @workgroup_size(256)
 fn finish(@builtin(local_invocation_index) lid: u32) {
 	if (stopped(lid)) {
@@ -568,7 +566,6 @@ fn finish(@builtin(local_invocation_index) lid: u32) {
 	}
 	if (lid == 0u) {
 		let k = P.round;
-		let conv = d_bits < P.eps;
 		atomicStore(&st[slot], m_bits);
 		atomicStore(&st[slot + 1u], d_bits);
 		atomicStore(&st[slot + 2u], bitcast<u32>(s_out[0]));
@@ -577,8 +574,8 @@ fn finish(@builtin(local_invocation_index) lid: u32) {
 		atomicStore(&st[ST_SPREAD], d_bits);
 		atomicStore(&st[ST_ROUNDS], k + 1u);
 		atomicStore(&st[ST_UPDATES], k);
-		if (conv || k >= P.max_iter || d_bits >= 0x7f800000u) {
-			atomicStore(&st[ST_CONVERGED], select(0u, 1u, conv));
+		if (ends(k, d_bits)) {
+			atomicStore(&st[ST_CONVERGED], select(0u, 1u, d_bits < P.eps));
 			atomicStore(&st[ST_STOPPED], 1u);
 		}
 	}

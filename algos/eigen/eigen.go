@@ -75,8 +75,9 @@ type Options struct {
 	// Batch is the most rounds one GPU submission holds; the host reads the
 	// stop flag back once per submission (a round's stop test is made by
 	// the next round's kernels, and after a submission's last round by one
-	// small kernel), and kernels of rounds after the stop return at once. Zero means DefaultBatch. Whatever Batch is, a
-	// submission holds fewer rounds when the rounds measured so far say it
+	// small kernel), and kernels of rounds after the stop return at once.
+	// Zero means DefaultBatch. Whatever Batch is, a submission holds fewer
+	// rounds when the rounds measured so far say it
 	// would run past wgpu.SubmitTarget (250 ms), so that no GPU watchdog or
 	// driver timeout is approached: a Solver sizes its first submission from a pessimistic
 	// guess (see guessRoundTime), the others from the time its rounds took,

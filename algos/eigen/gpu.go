@@ -438,10 +438,10 @@ func (s *Solver) run() (Result, wgpu.Timing, error) {
 	return res, total, nil
 }
 
-// clearState zeroes the state buffer with a queued write (4 KiB and 4n
-// bytes), ordered
-// before the next submission, rather than a clear that waits for the
-// queue: each wait is a round trip to the device.
+// clearState zeroes the state buffer with a queued write (4 KiB, and the
+// spread pairs' 4n bytes), ordered before the next submission, rather
+// than a clear that waits for the queue: each wait is a round trip to the
+// device.
 func (s *Solver) clearState() error {
 	if err := s.ctx.Upload(s.st, 0, make([]byte, s.st.Size())); err != nil {
 		return fmt.Errorf("eigen: clear state: %w", err)
