@@ -576,7 +576,6 @@ func TestFoldedSameBits(t *testing.T) {
 	}{
 		{"random 1", Random(1, 5), 1, 1e-5},
 		{"random 7", Random(7, 21), 7, 1e-6},
-		{"random 97", Random(97, 22), 97, 1e-6},
 		{"random 131", Random(131, 23), 131, 1e-6},
 		{"hilbert 65", Hilbert(65), 65, 1e-3},
 		{"hilbert 201", Hilbert(201), 201, 1e-5},
