@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -138,11 +139,17 @@ var methodConfigs = []struct {
 	{"v0", Options{Variant: V0}},
 	{"v2-explicit", Options{Variant: V2, Explicit: true}},
 	{"v2-explicit-unfused", Options{Variant: V2, Explicit: true, Unfused: true}},
+	{"v2-unfolded", Options{Variant: V2, unfolded: true}},
 }
 
 // BenchmarkMaxEigenHilbert is the whole method with the matrix resident on
 // the GPU: ns/op is the host's time for Solver.Solve (submissions, waits,
-// the state and vector read back), kernel-ms/op the GPU's.
+// the state and vector read back), kernel-ms/op the GPU's. Beside them,
+// measured in the same run on the same matrix, pass-ms is one row-sum pass
+// of the variant's kernel (modePlain, the median of 21) and passes/op the
+// method's kernel time in such passes: what a round costs beyond reading
+// M. v2-unfolded is the method with a finish kernel after each round's
+// row sums, as it ran before the stop test was folded into the next round.
 func BenchmarkMaxEigenHilbert(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	for _, n := range matrixSizes {
@@ -194,9 +201,39 @@ func benchSolver(b *testing.B, ctx *wgpu.Context, n int, opts Options) {
 		b.Fatalf("n=%d: %d iterations, published %d", n, r.Iterations, c)
 	}
 	reportKernel(b, sum, 0)
+	if sum.Measured {
+		pass := rowSumPass(b, ctx, s, opts.Variant)
+		b.ReportMetric(pass.Seconds()*1e3, "pass-ms")
+		b.ReportMetric(sum.Kernel.Seconds()/float64(b.N)/pass.Seconds(), "passes/op")
+	}
 	b.ReportMetric(float64(r.Iterations), "iterations")
 	b.ReportMetric(float64(r.Submissions), "submits")
 	b.ReportMetric(r.Value, "eigenvalue")
+}
+
+// rowSumPass is the median kernel time of 21 plain row-sum passes over the
+// Solver's resident matrix with variant v's kernel.
+func rowSumPass(b *testing.B, ctx *wgpu.Context, s *Solver, v Variant) time.Duration {
+	var t wgpu.Timing
+	k, err := NewKernels(ctx, Options{Variant: v, Timing: &t})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer k.Release()
+	dst, err := ctx.NewBuffer("sums", uint64(s.n)*4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dst.Release()
+	times := make([]time.Duration, 21)
+	for i := range times {
+		if err := k.RowSums(dst, s.a, s.n); err != nil {
+			b.Fatal(err)
+		}
+		times[i] = t.Kernel
+	}
+	slices.Sort(times)
+	return times[len(times)/2]
 }
 
 // BenchmarkMaxEigenEndToEnd is MaxEigen from host memory: check, allocate,

@@ -73,9 +73,11 @@ type Options struct {
 	// the row sums, to measure what fusing saves.
 	Unfused bool
 	// Batch is the most rounds one GPU submission holds; the host reads the
-	// stop flag back once per submission, and kernels of rounds after the
-	// stop return at once. Zero means DefaultBatch. Whatever Batch is, a
-	// submission holds fewer rounds when the rounds measured so far say it
+	// stop flag back once per submission (a round's stop test is made by
+	// the next round's kernels, and after a submission's last round by one
+	// small kernel), and kernels of rounds after the stop return at once.
+	// Zero means DefaultBatch. Whatever Batch is, a submission holds fewer
+	// rounds when the rounds measured so far say it
 	// would run past wgpu.SubmitTarget (250 ms), so that no GPU watchdog or
 	// driver timeout is approached: a Solver sizes its first submission from a pessimistic
 	// guess (see guessRoundTime), the others from the time its rounds took,
@@ -88,6 +90,12 @@ type Options struct {
 	// target, when non-zero, replaces wgpu.SubmitTarget; set only by tests, to
 	// force the split of the rounds into submissions.
 	target time.Duration
+	// unfolded runs each round's stop test in a kernel of one workgroup
+	// after its row sums (finish), as the method ran before the test was
+	// folded into the next round's row sums; set only by tests and
+	// benchmarks, which hold the folded method to it bit for bit and
+	// measure what folding saves.
+	unfolded bool
 }
 
 // withDefaults fills in the defaults and checks every field: the one place

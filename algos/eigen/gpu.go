@@ -25,11 +25,13 @@ const (
 	// V1, workgroup reduction then one atomic per group: a 64-lane slice
 	// of a workgroup per row (standing in for a subgroup, so that it runs
 	// on adapters without subgroups) reduces in workgroup memory; the max is a workgroup tree
-	// then one atomicMax per workgroup.
+	// then one atomicMax per workgroup (in the method, one per slice, as
+	// each row sum is stored).
 	V1
 	// V2, reduction in workgroup memory: a 256-invocation workgroup per row,
 	// a tree in workgroup memory; the max is a tree with no atomics (in the
-	// method, inside the single-workgroup finish kernel).
+	// method, whose row sums are a workgroup's each, one atomicMax per row
+	// sum as it is stored).
 	V2
 )
 
@@ -75,10 +77,14 @@ const (
 	maxItems    = 4 // elements per invocation in max_v1 and max_v2_partial
 	stHistBase  = 8
 	stHist      = 256
-	stWords     = stHistBase + 4*stHist
+	stWords     = stHistBase + 4*stHist // then, folded, n spread pairs
 	modePlain   = 0
 	modeXform   = 1
 	modeWeight  = 2
+	modeScaled  = 3
+	gateNone    = 0 // the kernels on their own: no state
+	gateFlag    = 1 // the unfolded method
+	gateFold    = 2 // the folded method
 	stStopped   = 0
 	stConverged = 1
 	stUpdates   = 2
@@ -145,9 +151,10 @@ type Solver struct {
 	// not stop, guessRoundTime before: it sizes the next submission (see
 	// roundsFor).
 	roundTime time.Duration
-	// The kernels of a round: the row sums, the finish, and those of the
-	// options chosen (nil when not used).
-	rowsum, finish, copyRows, transform, reduceMax *wgpu.Kernel
+	// The kernels of a round: the row sums, the stop test queued after a
+	// submission's rounds, and those of the options chosen (nil when not
+	// used); the unfolded method's finish and max.
+	rowsum, stopTest, copyRows, transform, finish, reduceMax *wgpu.Kernel
 	// validate checks a loaded matrix (see checkAndUpload).
 	validate *wgpu.Kernel
 }
@@ -192,16 +199,22 @@ func NewSolver(ctx *wgpu.Context, n int, opts Options) (_ *Solver, err error) {
 	}
 	newBuffer(&s.s[0], "eigen row sums", uint64(n)*4)
 	newBuffer(&s.s[1], "eigen row sums", uint64(n)*4)
-	newBuffer(&s.v, "eigen vector", uint64(n)*4)
-	newBuffer(&s.st, "eigen state", stWords*4)
+	// The vector double-buffered (see round), the state with n words of
+	// spread pairs.
+	newBuffer(&s.v, "eigen vector", 2*uint64(n)*4)
+	newBuffer(&s.st, "eigen state", (stWords+uint64(n))*4)
 	compile(&s.rowsum, "rowsum_"+opts.Variant.String())
 	compile(&s.validate, "validate")
-	compile(&s.finish, "finish")
 	if opts.Unfused {
 		compile(&s.transform, "transform")
 	}
-	if opts.Variant != V2 {
-		compile(&s.reduceMax, "max_"+opts.Variant.String())
+	if opts.unfolded {
+		compile(&s.finish, "finish")
+		if opts.Variant != V2 {
+			compile(&s.reduceMax, "max_"+opts.Variant.String())
+		}
+	} else {
+		compile(&s.stopTest, "stop_test")
 	}
 	if err != nil {
 		return nil, err
@@ -383,6 +396,13 @@ func (s *Solver) run() (Result, wgpu.Timing, error) {
 		for k := k0; k < k1; k++ {
 			ds = s.round(ds, k)
 		}
+		if !s.opts.unfolded {
+			// Round k1 - 1's stop test, which round k1 would make: the
+			// state read back below then says whether it stopped. After
+			// round MaxIter it always stops.
+			ds = append(ds, wgpu.Dispatch{Kernel: s.stopTest, Bindings: s.bindings(s.blockBinding(s.a, s.blocks[0]), k1),
+				Params: s.params(k1, s.blocks[0], modePlain), Groups: s.ctx.Grid(uint64(s.n), wg)})
+		}
 		t, err := s.ctx.Run(ds...)
 		total = total.Add(t)
 		res.Submissions++
@@ -400,8 +420,14 @@ func (s *Solver) run() (Result, wgpu.Timing, error) {
 	if state[stStopped] == 0 || state[stRounds] != state[stUpdates]+1 {
 		return Result{}, total, fmt.Errorf("eigen: internal error: after %d rounds the GPU's state is %v", rounds, state)
 	}
+	// Folded, the vector after round k's update is round k + 1's (see
+	// round).
+	half := uint64(0)
+	if !s.opts.unfolded {
+		half = uint64(state[stUpdates]+1) % 2
+	}
 	v := make([]float32, s.n)
-	if err := s.ctx.Download(wgpu.Bytes(v), s.v, 0); err != nil {
+	if err := s.ctx.Download(wgpu.Bytes(v), s.v, half*uint64(s.n)*4); err != nil {
 		return Result{}, total, fmt.Errorf("eigen: read vector: %w", err)
 	}
 	res.Value = float64(math.Float32frombits(state[stValue]))
@@ -412,11 +438,12 @@ func (s *Solver) run() (Result, wgpu.Timing, error) {
 	return res, total, nil
 }
 
-// clearState zeroes the state buffer with a queued write (4 KiB), ordered
-// before the next submission, rather than a clear that waits for the
-// queue: each wait is a round trip to the device.
+// clearState zeroes the state buffer with a queued write (4 KiB, and the
+// spread pairs' 4n bytes), ordered before the next submission, rather
+// than a clear that waits for the queue: each wait is a round trip to the
+// device.
 func (s *Solver) clearState() error {
-	if err := s.ctx.Upload(s.st, 0, make([]byte, stWords*4)); err != nil {
+	if err := s.ctx.Upload(s.st, 0, make([]byte, s.st.Size())); err != nil {
 		return fmt.Errorf("eigen: clear state: %w", err)
 	}
 	return nil
@@ -453,55 +480,75 @@ func (s *Solver) blockBinding(buf *wgpu.Buffer, b block) wgpu.Binding {
 	return wgpu.Binding{Buffer: buf, Offset: uint64(b.row0) * rowBytes, Size: uint64(b.rows) * rowBytes}
 }
 
-// round appends the dispatches of round k.
+// params are the kernels' parameters in round k for block b.
+func (s *Solver) params(k int, b block, mode int) []uint32 {
+	o := s.opts
+	gate := gateFold
+	if o.unfolded {
+		gate = gateFlag
+	}
+	return []uint32{uint32(s.n), uint32(b.row0), uint32(b.rows), uint32(mode), uint32(k), uint32(o.MaxIter), math.Float32bits(float32(o.Eps)), uint32(gate)}
+}
+
+// bindings are the kernels' bindings in round k, with m bound as the
+// matrix: round k reads round k - 1's row sums and writes its own.
+func (s *Solver) bindings(m wgpu.Binding, k int) []wgpu.Binding {
+	return []wgpu.Binding{m, wgpu.Bind(s.s[(k+1)%2]), wgpu.Bind(s.s[k%2]), wgpu.Bind(s.v), wgpu.Bind(s.st)}
+}
+
+// round appends the dispatches of round k. Folded (the default), a round
+// is its row sums alone: round k's kernels make round k - 1's stop test,
+// scale its vector into v_k (in the half k % 2 of the vector's buffer,
+// the other half holding v_{k-1}), and fold their own sums into round k's
+// max and spread. Unfolded, a single-workgroup finish kernel after the row
+// sums takes the max (V0 and V1 in a kernel of their own before it),
+// updates the vector in place and makes the stop test.
 func (s *Solver) round(ds []wgpu.Dispatch, k int) []wgpu.Dispatch {
 	n := s.n
 	o := s.opts
-	sOut, sIn := s.s[k%2], s.s[(k+1)%2]
 	mat := s.a
 	if o.Explicit {
 		mat = s.work
 	}
-	params := func(b block, mode int) []uint32 {
-		return []uint32{uint32(n), uint32(b.row0), uint32(b.rows), uint32(mode), uint32(k), uint32(o.MaxIter), math.Float32bits(float32(o.Eps)), 1}
-	}
-	bind := func(m wgpu.Binding, in *wgpu.Buffer) []wgpu.Binding {
-		return []wgpu.Binding{m, wgpu.Bind(in), wgpu.Bind(sOut), wgpu.Bind(s.v), wgpu.Bind(s.st)}
-	}
 	if k == 0 && o.Explicit {
 		for _, b := range s.blocks {
-			ds = append(ds, wgpu.Dispatch{Kernel: s.copyRows, Bindings: []wgpu.Binding{s.blockBinding(s.work, b), s.blockBinding(s.a, b), wgpu.Bind(sOut), wgpu.Bind(s.v), wgpu.Bind(s.st)},
-				Params: params(b, modePlain), Groups: s.ctx.Grid(uint64(b.rows)*uint64(n), wg)})
+			ds = append(ds, wgpu.Dispatch{Kernel: s.copyRows, Bindings: []wgpu.Binding{s.blockBinding(s.work, b), s.blockBinding(s.a, b), wgpu.Bind(s.s[0]), wgpu.Bind(s.v), wgpu.Bind(s.st)},
+				Params: s.params(k, b, modePlain), Groups: s.ctx.Grid(uint64(b.rows)*uint64(n), wg)})
 		}
 	}
 	mode := modePlain
 	switch {
 	case k == 0:
-	case !o.Explicit:
+	case !o.Explicit && o.unfolded:
 		mode = modeWeight
+	case !o.Explicit:
+		mode = modeScaled
 	case o.Unfused:
 		for _, b := range s.blocks {
-			ds = append(ds, wgpu.Dispatch{Kernel: s.transform, Bindings: bind(s.blockBinding(mat, b), sIn),
-				Params: params(b, modePlain), Groups: s.ctx.Grid(uint64(b.rows)*uint64(n), wg)})
+			ds = append(ds, wgpu.Dispatch{Kernel: s.transform, Bindings: s.bindings(s.blockBinding(mat, b), k),
+				Params: s.params(k, b, modePlain), Groups: s.ctx.Grid(uint64(b.rows)*uint64(n), wg)})
 		}
 	default:
 		mode = modeXform
 	}
 	for _, b := range s.blocks {
-		ds = append(ds, wgpu.Dispatch{Kernel: s.rowsum, Bindings: bind(s.blockBinding(mat, b), sIn),
-			Params: params(b, mode), Groups: rowGroups(s.ctx, o.Variant, b.rows)})
+		ds = append(ds, wgpu.Dispatch{Kernel: s.rowsum, Bindings: s.bindings(s.blockBinding(mat, b), k),
+			Params: s.params(k, b, mode), Groups: rowGroups(s.ctx, o.Variant, b.rows)})
 	}
-	first := s.blockBinding(mat, s.blocks[0])
+	if !o.unfolded {
+		return ds
+	}
+	first := s.bindings(s.blockBinding(mat, s.blocks[0]), k)
 	finishMode := 1
 	switch o.Variant {
 	case V0:
-		ds = append(ds, wgpu.Dispatch{Kernel: s.reduceMax, Bindings: bind(first, sIn), Params: params(s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg)})
+		ds = append(ds, wgpu.Dispatch{Kernel: s.reduceMax, Bindings: first, Params: s.params(k, s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg)})
 	case V1:
-		ds = append(ds, wgpu.Dispatch{Kernel: s.reduceMax, Bindings: bind(first, sIn), Params: params(s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg*maxItems)})
+		ds = append(ds, wgpu.Dispatch{Kernel: s.reduceMax, Bindings: first, Params: s.params(k, s.blocks[0], 0), Groups: s.ctx.Grid(uint64(n), wg*maxItems)})
 	default:
 		finishMode = 0
 	}
-	return append(ds, wgpu.Dispatch{Kernel: s.finish, Bindings: bind(first, sIn), Params: params(s.blocks[0], finishMode), Groups: [3]uint32{1, 1, 1}})
+	return append(ds, wgpu.Dispatch{Kernel: s.finish, Bindings: first, Params: s.params(k, s.blocks[0], finishMode), Groups: [3]uint32{1, 1, 1}})
 }
 
 // rowGroups is the grid of a row-sum kernel over rows rows.

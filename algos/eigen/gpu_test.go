@@ -533,3 +533,93 @@ func TestSubgroupsSameBits(t *testing.T) {
 		require.Equal(t, without.results[i].Iterations, with.results[i].Iterations, "result %d", i)
 	}
 }
+
+// requireSameBits holds got to want bit for bit: value, spread, every
+// component of the vector, and the counts.
+func requireSameBits(t *testing.T, want, got Result, what string) {
+	t.Helper()
+	require.Equal(t, math.Float64bits(want.Value), math.Float64bits(got.Value), "%s: value %v, want %v", what, got.Value, want.Value)
+	require.Equal(t, math.Float64bits(want.Spread), math.Float64bits(got.Spread), "%s: spread %v, want %v", what, got.Spread, want.Spread)
+	require.Equal(t, want.Iterations, got.Iterations, "%s: iterations", what)
+	require.Equal(t, want.Converged, got.Converged, "%s: converged", what)
+	require.Equal(t, want.Submissions, got.Submissions, "%s: submissions", what)
+	require.Equal(t, want.Blocks, got.Blocks, "%s: blocks", what)
+	require.Len(t, got.Vector, len(want.Vector), what)
+	for i := range want.Vector {
+		require.Equal(t, math.Float64bits(want.Vector[i]), math.Float64bits(got.Vector[i]), "%s: vector[%d] = %v, want %v", what, i, got.Vector[i], want.Vector[i])
+	}
+}
+
+// TestFoldedSameBits holds the method as it runs (each round's stop test
+// made by the next round's row sums, the vector scaled as they read it) to
+// the unfolded method (a single-workgroup finish kernel after each round's
+// row sums) bit for bit, in every GPU configuration, on random and Hilbert
+// matrices of odd sizes, whole and in row blocks (the small limits), and on
+// a matrix whose implicit run is solved again in the explicit form. Each
+// is solved with the stop in the middle of a submission (the next round's
+// kernels find it), at a submission's last round (the stop test queued
+// after the rounds finds it), with one round per submission, and stopped
+// unconverged at MaxIter.
+func TestFoldedSameBits(t *testing.T) {
+	underflow := make([]float32, 16) // TestVectorUnderflow's matrix
+	for i := range underflow {
+		underflow[i] = 1e-30
+		if i < 4 {
+			underflow[i] = 4e37
+		}
+	}
+	inputs := []struct {
+		name string
+		a    []float32
+		n    int
+		eps  float64
+	}{
+		{"random 1", Random(1, 5), 1, 1e-5},
+		{"random 7", Random(7, 21), 7, 1e-6},
+		{"random 131", Random(131, 23), 131, 1e-6},
+		{"hilbert 65", Hilbert(65), 65, 1e-3},
+		{"hilbert 201", Hilbert(201), 201, 1e-5},
+		{"underflow 4", underflow, 4, 1e-3},
+	}
+	forEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		run := func(c config, a []float32, n int, opts Options, unfolded bool) Result {
+			t.Helper()
+			o := c.opts
+			o.Eps, o.MaxIter, o.Batch, o.unfolded = opts.Eps, opts.MaxIter, opts.Batch, unfolded
+			r, err := MaxEigen(ctx, a, n, o)
+			require.NoError(t, err)
+			return r
+		}
+		var mid, last, maxIter int
+		for _, in := range inputs {
+			for _, c := range configs()[1:] {
+				base := Options{Eps: in.eps}
+				its := run(c, in.a, in.n, base, true).Iterations
+				cases := []Options{
+					{Eps: in.eps, Batch: its + 2},                           // round its + 1 finds the stop
+					{Eps: in.eps, Batch: its + 1},                           // the stop test after the rounds finds it
+					{Eps: in.eps, Batch: 1},                                 // every round its own submission
+					{Eps: in.eps},                                           // the default batch
+					{Eps: in.eps, MaxIter: max(1, its/2), Batch: its/4 + 1}, // stopped unconverged
+				}
+				for _, opts := range cases {
+					what := fmt.Sprintf("%s %s eps %g batch %d max-iter %d", in.name, c.name, opts.Eps, opts.Batch, opts.MaxIter)
+					want := run(c, in.a, in.n, opts, true)
+					got := run(c, in.a, in.n, opts, false)
+					requireSameBits(t, want, got, what)
+					switch rounds := got.Iterations + 1; {
+					case !got.Converged && got.Iterations == opts.MaxIter:
+						maxIter++
+					case opts.Batch > 0 && rounds%opts.Batch == 0:
+						last++
+					case opts.Batch > 0:
+						mid++
+					}
+				}
+			}
+		}
+		require.Positive(t, mid, "stops in the middle of a submission")
+		require.Positive(t, last, "stops at a submission's last round")
+		require.Positive(t, maxIter, "stops at MaxIter")
+	})
+}
