@@ -26,13 +26,15 @@ func groupRanges(n, k int, alike bool) int {
 }
 
 // minGroupLeaves is the fewest leaves a member of a Group is given
-// (Group.Fit): a member's range costs a submission, a wait and a
-// read-back beside its kernels, and its own Builder, while 2^16 leaves
-// are 0.54 ms of Rescue's kernels on an H200 (8.3 ns a merge, BENCHMARKS.md
-// 2026-11-26) and 2 MiB of BLAKE3's upload; a smaller tree is built on
-// fewer devices, down to one. Not measured as a break-even: a floor
-// that keeps the fixed costs a small part of each member's share.
-const minGroupLeaves = 1 << 16
+// (Group.Fit): each member's tree ends in levels too narrow to fill its
+// GPU, whose cost does not shrink with the member's share (groupRanges),
+// and the top over the members' roots is one more submission. Measured on
+// two H200s (bench/e2e -what ladder, 2026-11-26, BENCHMARKS.md): 2^18
+// leaves split in two took 9.13 ms of Rescue against 8.84 on one GPU and
+// 0.97 against 0.96 ms of BLAKE3; 2^20 split took 13.9 against 17.8 ms
+// (Rescue) and 1.92 against 2.30 ms (BLAKE3). So a member gets 2^18
+// leaves at least: 2^19 is the smallest tree split in two.
+const minGroupLeaves = 1 << 18
 
 // RootOn returns the root of the tree of leaves, as Root does, built on
 // the devices of g: the tree splits into ranges (one per device where the
@@ -40,8 +42,8 @@ const minGroupLeaves = 1 << 16
 // free device: groupRanges, Group.Deal), each range's root is built on its
 // device (RangeRoot), and the top levels over the range roots on the
 // group's first device (Combine). The root equals Root's; a Group of one
-// builds as Root does, and so does any Group given fewer than 2^16 leaves
-// a device (Group.Fit). opts.Timing
+// builds as Root does, and so does any Group given fewer than 2^18 leaves
+// a device (Group.Fit, minGroupLeaves). opts.Timing
 // receives the slowest device's range time plus the top's. A count that is
 // not a power of two is built as its perfect parts, one after another,
 // each over the whole group.

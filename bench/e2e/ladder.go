@@ -71,7 +71,7 @@ func ladder(opts wgpu.Options, reps, maxLog int) error {
 			return [32]byte{byte(dst[n-1][0]), byte(dst[n/2][1])}, err
 		}},
 	} {
-		for lg := 12; lg <= maxLog; lg += 2 {
+		for lg := 12; lg <= maxLog; lg++ {
 			n := 1 << lg
 			var roots [2][32]byte
 			var times [2]time.Duration
