@@ -38,6 +38,8 @@ func TestFromEnv(t *testing.T) {
 		{"WGCOMPUTE_SHADER_CHECKS", "none", Env{}},
 		{"WGCOMPUTE_UPLOAD_STAGING", "map-write", Env{Options: Options{Transfer: TransferOptions{MapWriteUploads: true}}}},
 		{"WGCOMPUTE_UPLOAD_STAGING", "host", Env{}},
+		{"WGCOMPUTE_BATCH_BUFFERS", "device", Env{Options: Options{Transfer: TransferOptions{DeviceBatches: true}}}},
+		{"WGCOMPUTE_BATCH_BUFFERS", "host", Env{}},
 		{"WGCOMPUTE_GLES_MINOR", "auto", Env{Options: Options{GLESMinor: "auto"}}},
 		{"WGCOMPUTE_GLES_MINOR", "2", Env{Options: Options{GLESMinor: "2"}}},
 		{"WGCOMPUTE_LOG", "Debug", Env{LogLevel: "debug"}},
@@ -69,6 +71,7 @@ func TestFromEnvRefuses(t *testing.T) {
 		{"WGCOMPUTE_SUBGROUPS", "0", "accepted are off, and on"},
 		{"WGCOMPUTE_SHADER_CHECKS", "some", "accepted are none (the default), bounds, loops and all"},
 		{"WGCOMPUTE_UPLOAD_STAGING", "device", "accepted are host"},
+		{"WGCOMPUTE_BATCH_BUFFERS", "staged", "accepted are host"},
 		{"WGCOMPUTE_GLES_MINOR", "7", "accepted are 0, 1, 2 and auto"},
 		{"WGCOMPUTE_LOG", "loud", "accepted are error, warn, info, debug"},
 	} {
