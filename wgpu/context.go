@@ -339,7 +339,10 @@ type Context struct {
 	staging     *stagingPool
 	pool        []pooled // released buffers, oldest first
 	poolBytes   uint64
-	waitLimit   time.Duration // Options.WaitLimit
+	// hostPool holds released host buffers of Batchers (family_host.go).
+	hostPool      []*hostBuffer
+	hostPoolBytes uint64
+	waitLimit     time.Duration // Options.WaitLimit
 	// running holds the dispatches of each submission not yet seen
 	// finished, oldest first, and retired how many were taken off its
 	// front: what a wait's bound scales with (pollUntil).

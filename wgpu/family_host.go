@@ -45,9 +45,10 @@ func (c *Context) hostBatchPool() *stagingPool {
 	return c.staging
 }
 
-// newHostBuffer creates a host buffer of size bytes (rounded up to a
-// multiple of 4), unmapped: the first mapping zero-fills it, which marks
-// all of it initialized, so wgpu never clears what the host wrote.
+// newHostBuffer returns a host buffer of at least size bytes: a pooled
+// one of its class, else a new one, unmapped (its first mapping
+// zero-fills it, which marks all of it initialized, so wgpu never clears
+// what the host writes). A pooled buffer holds what it held.
 func (c *Context) newHostBuffer(label string, size uint64) (h *hostBuffer, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -59,13 +60,48 @@ func (c *Context) newHostBuffer(label string, size uint64) (h *hostBuffer, err e
 	if size > c.info.Limits.MaxBufferSize {
 		return nil, fmt.Errorf("wgpu: new host buffer %s: %d bytes exceeds the device's largest buffer, %d bytes", label, size, c.info.Limits.MaxBufferSize)
 	}
-	defer Span("create host buffers")(int64(size))
-	buf, err := c.createBuffer(&gpu.BufferDescriptor{Label: label, Usage: gpu.BufferUsageMapRead | gpu.BufferUsageStorage, Size: size})
+	cp := min(poolClass(size), c.info.Limits.MaxBufferSize&^3)
+	for i, p := range c.hostPool {
+		if p.b.cap == cp {
+			c.hostPool = append(c.hostPool[:i], c.hostPool[i+1:]...)
+			c.hostPoolBytes -= cp
+			c.liveBuffers++
+			p.b.size, p.b.label = size, label
+			return p, nil
+		}
+	}
+	defer Span("create host buffers")(int64(cp))
+	buf, err := c.createBuffer(&gpu.BufferDescriptor{Label: label, Usage: gpu.BufferUsageMapRead | gpu.BufferUsageStorage, Size: cp})
+	if err != nil && len(c.hostPool) > 0 {
+		c.emptyHostPool()
+		buf, err = c.createBuffer(&gpu.BufferDescriptor{Label: label, Usage: gpu.BufferUsageMapRead | gpu.BufferUsageStorage, Size: cp})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("wgpu: new host buffer %s (%d bytes): %w", label, size, err)
 	}
 	c.liveBuffers++
-	return &hostBuffer{b: &Buffer{ctx: c, buf: buf, size: size, cap: size, label: label}}, nil
+	return &hostBuffer{b: &Buffer{ctx: c, buf: buf, size: size, cap: cp, label: label}}, nil
+}
+
+// hostPoolLimit is the most bytes of released host buffers c keeps: a
+// Batcher's two sets of three bindings, each of the staging ring's size,
+// for the next one-shot batch, which would otherwise create host memory
+// again (creating mapped memory costs far more than using it).
+func (c *Context) hostPoolLimit() uint64 {
+	if c.staging == nil {
+		return 0
+	}
+	return 6 * c.staging.ringBytes()
+}
+
+// emptyHostPool frees every pooled host buffer. Callers hold c.mu.
+func (c *Context) emptyHostPool() {
+	for _, h := range c.hostPool {
+		h.b.buf.Destroy()
+		h.b.buf.Release()
+		h.b.buf = nil
+	}
+	c.hostPool, c.hostPoolBytes = nil, 0
 }
 
 // mappedRange maps h for the host, unless it is mapped already, and returns its
@@ -80,12 +116,14 @@ func (h *hostBuffer) mappedRange() (m []byte, err error) {
 		return nil, err
 	}
 	if !h.mapped {
-		if err := c.mapSync(h.b.buf, gpu.MapModeRead, h.b.size); err != nil {
+		// All of it, whatever size it serves now: a pooled buffer
+		// stays mapped for its next, maybe larger, use.
+		if err := c.mapSync(h.b.buf, gpu.MapModeRead, h.b.cap); err != nil {
 			return nil, fmt.Errorf("wgpu: map %s: %w", h.b.label, err)
 		}
 		h.mapped = true
 	}
-	return h.b.buf.GetMappedRange(0, uint(h.b.size)), nil
+	return h.b.buf.GetMappedRange(0, uint(h.b.cap))[:h.b.size], nil
 }
 
 // unmap hands h back to the device, if it is mapped.
@@ -104,8 +142,9 @@ func (h *hostBuffer) unmap() (err error) {
 	return nil
 }
 
-// release frees h; after its Context's Close the device frees it, as it
-// does a Buffer's memory.
+// release gives h back to its Context's pool of host buffers, or frees
+// it; after the Context's Close the device frees it, as it does a
+// Buffer's memory. h may stay mapped in the pool.
 func (h *hostBuffer) release() {
 	c := h.b.ctx
 	c.mu.Lock()
@@ -113,13 +152,32 @@ func (h *hostBuffer) release() {
 	if h.b.buf == nil {
 		return
 	}
-	if !c.closed {
+	c.liveBuffers--
+	if c.closed {
+		h.b.buf = nil
+		return
+	}
+	limit := c.hostPoolLimit()
+	for len(c.hostPool) > 0 && c.hostPoolBytes+h.b.cap > limit {
+		old := c.hostPool[0]
+		c.hostPool = c.hostPool[1:]
+		c.hostPoolBytes -= old.b.cap
+		old.b.buf.Destroy()
+		old.b.buf.Release()
+		old.b.buf = nil
+	}
+	if h.b.cap > limit {
 		h.b.buf.Destroy()
 		h.b.buf.Release()
+		h.b.buf = nil
+		return
 	}
-	c.liveBuffers--
-	h.b.buf = nil
-	h.mapped = false
+	// The pool keeps its own handle: the Batcher's is dropped, so a
+	// second release of it does nothing.
+	kept := &hostBuffer{b: &Buffer{ctx: c, buf: h.b.buf, size: h.b.size, cap: h.b.cap, label: h.b.label}, mapped: h.mapped}
+	h.b.buf, h.mapped = nil, false
+	c.hostPool = append(c.hostPool, kept)
+	c.hostPoolBytes += kept.b.cap
 }
 
 // reserveHost makes host set s hold count items of each size, keeping

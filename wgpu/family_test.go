@@ -398,3 +398,39 @@ func TestBatchModesErrors(t *testing.T) {
 		require.Zero(t, ctx.LiveBuffers())
 	})
 }
+
+// One-shot batches reuse the host memory of the last one's pieces, which
+// costs far more to create than to use; FreeUnused frees it.
+func TestBatchModesReuseHostMemory(t *testing.T) {
+	wgpu.EnableTrace(true)
+	defer wgpu.EnableTrace(false)
+	created := func() int {
+		for _, r := range wgpu.TraceRows() {
+			if r.Phase == "create host buffers" {
+				return r.Count
+			}
+		}
+		return 0
+	}
+	batchModes(t, func(t *testing.T, ctx *wgpu.Context) {
+		if !ctx.HostBatches() {
+			t.Skip("the pieces are in device memory")
+		}
+		run := func() {
+			want, got, job := addPairsBatch(t, ctx, 5000, false)
+			job.MaxItems = 1000
+			_, err := ctx.RunBatch(job)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		}
+		run()
+		before := created()
+		require.Positive(t, before)
+		run()
+		require.Equal(t, before, created(), "the second batch created host buffers")
+		ctx.FreeUnused()
+		run()
+		require.Greater(t, created(), before, "FreeUnused kept the host buffers")
+		require.Zero(t, ctx.LiveBuffers())
+	})
+}
