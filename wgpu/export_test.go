@@ -32,10 +32,6 @@ func (r *Batcher) BufferSizes() []uint64 {
 	return sizes
 }
 
-// HostBatches reports whether c's Batchers keep their pieces in host
-// memory.
-func (c *Context) HostBatches() bool { return c.hostBatchPool() != nil }
-
 // MappedHostBuffers counts r's host buffers that are mapped.
 func (r *Batcher) MappedHostBuffers() int {
 	n := 0

@@ -34,6 +34,13 @@ type hostBuffer struct {
 	mapped bool
 }
 
+// HostBatches reports whether c's Batchers keep their pieces in host
+// memory that the kernels read and write in place (the default on Vulkan
+// where the device maps any buffer), rather than staged in device memory
+// (TransferOptions.DeviceBatches, and every other device). Kernel times
+// of host pieces include the kernels' reads and writes across the bus.
+func (c *Context) HostBatches() bool { return c != nil && c.hostBatchPool() != nil }
+
 // hostBatchPool is c's staging pool where the Batcher keeps its pieces in
 // host memory, else nil.
 func (c *Context) hostBatchPool() *stagingPool {
