@@ -28,7 +28,8 @@ type BatchOutput struct {
 	Data      []byte
 	ItemBytes int
 	// Gather, when set, receives the device's output for items
-	// [lo, lo+n) instead of Data.
+	// [lo, lo+n) instead of Data. raw is valid only during the call: it
+	// may be mapped memory that the next piece reuses.
 	Gather func(lo, n int, raw []byte)
 }
 
