@@ -103,6 +103,7 @@ func (c *Context) emptyPool() {
 		b.buf.Release()
 	}
 	c.pool, c.poolBytes = nil, 0
+	c.emptyHostPool()
 }
 
 // pooled is a released device buffer kept for reuse.

@@ -120,6 +120,18 @@ type TransferOptions struct {
 	// always use MAP_WRITE staging: they give no such guarantee for writes
 	// through a read mapping.
 	MapWriteUploads bool
+	// DeviceBatches keeps a Batcher's pieces in device memory, uploaded
+	// and read back through the staging ring, where by default (on the
+	// adapters where uploads are staged in host memory, see
+	// MapWriteUploads) a piece's inputs and output are storage buffers
+	// in host memory that its kernels read and write across the bus: the
+	// host fills one piece's inputs and copies out the last one's output
+	// while the kernels of the piece between them run. wgpu-native has
+	// one queue per device, so a staged piece's copies and the kernels
+	// run one after the other, never at once: on an H200 a 2^24-merge
+	// Poseidon2 batch took 23 ms of kernels and 38 ms of copies in
+	// turn. Set it to measure the two against each other.
+	DeviceBatches bool
 }
 
 // CPU reports whether o chooses the CPU backend: Open then returns
@@ -327,7 +339,10 @@ type Context struct {
 	staging     *stagingPool
 	pool        []pooled // released buffers, oldest first
 	poolBytes   uint64
-	waitLimit   time.Duration // Options.WaitLimit
+	// hostPool holds released host buffers of Batchers (family_host.go).
+	hostPool      []*hostBuffer
+	hostPoolBytes uint64
+	waitLimit     time.Duration // Options.WaitLimit
 	// running holds the dispatches of each submission not yet seen
 	// finished, oldest first, and retired how many were taken off its
 	// front: what a wait's bound scales with (pollUntil).
@@ -923,7 +938,8 @@ func Open(opts Options) (ctx *Context, err error) {
 		features = append(features, gpu.FeatureNameTimestampQuery)
 	}
 	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
-		// Only upload staging uses it (TransferOptions.MapWriteUploads).
+		// Upload staging and the Batcher's host pieces use it
+		// (TransferOptions.MapWriteUploads, DeviceBatches).
 		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
 		c.mappablePrimary = true
 	}

@@ -125,6 +125,16 @@ var envVars = []envVar{
 		e.Options.Transfer.Slots = n
 		return nil
 	}},
+	{"WGCOMPUTE_BATCH_BUFFERS", func(e *Env, v string) error {
+		switch strings.ToLower(v) {
+		case "host":
+		case "device":
+			e.Options.Transfer.DeviceBatches = true
+		default:
+			return fmt.Errorf("accepted are host (the default: kernels read and write batches in host memory where the device allows it) and device (batches staged in device memory)")
+		}
+		return nil
+	}},
 	{"WGCOMPUTE_GLES_MINOR", func(e *Env, v string) error {
 		if _, err := glesMinor(v); err != nil {
 			return fmt.Errorf("accepted are 0, 1, 2 and auto")
@@ -185,6 +195,7 @@ func EnvVars() []string {
 //   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
 //     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
 //     and Slots;
+//   - WGCOMPUTE_BATCH_BUFFERS=host|device: Options.Transfer.DeviceBatches;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE (any value but 0): Env.Trace.

@@ -41,6 +41,8 @@ func TestFromEnv(t *testing.T) {
 		{"WGCOMPUTE_COPY_WORKERS", "32", Env{Options: Options{Transfer: TransferOptions{Workers: 32}}}},
 		{"WGCOMPUTE_STAGING_MIB", "64", Env{Options: Options{Transfer: TransferOptions{SlotBytes: 64 << 20}}}},
 		{"WGCOMPUTE_STAGING_SLOTS", "4", Env{Options: Options{Transfer: TransferOptions{Slots: 4}}}},
+		{"WGCOMPUTE_BATCH_BUFFERS", "device", Env{Options: Options{Transfer: TransferOptions{DeviceBatches: true}}}},
+		{"WGCOMPUTE_BATCH_BUFFERS", "host", Env{}},
 		{"WGCOMPUTE_GLES_MINOR", "auto", Env{Options: Options{GLESMinor: "auto"}}},
 		{"WGCOMPUTE_GLES_MINOR", "2", Env{Options: Options{GLESMinor: "2"}}},
 		{"WGCOMPUTE_LOG", "Debug", Env{LogLevel: "debug"}},
@@ -75,6 +77,7 @@ func TestFromEnvRefuses(t *testing.T) {
 		{"WGCOMPUTE_COPY_WORKERS", "0", "accepted is a count of goroutines"},
 		{"WGCOMPUTE_STAGING_MIB", "-1", "accepted is a size in MiB"},
 		{"WGCOMPUTE_STAGING_SLOTS", "65", "accepted is a count from 1 to 64"},
+		{"WGCOMPUTE_BATCH_BUFFERS", "staged", "accepted are host"},
 		{"WGCOMPUTE_GLES_MINOR", "7", "accepted are 0, 1, 2 and auto"},
 		{"WGCOMPUTE_LOG", "loud", "accepted are error, warn, info, debug"},
 	} {

@@ -28,7 +28,8 @@ type BatchOutput struct {
 	Data      []byte
 	ItemBytes int
 	// Gather, when set, receives the device's output for items
-	// [lo, lo+n) instead of Data.
+	// [lo, lo+n) instead of Data. raw is valid only during the call: it
+	// may be mapped memory that the next piece reuses.
 	Gather func(lo, n int, raw []byte)
 }
 
@@ -62,6 +63,9 @@ type Batcher struct {
 	// sets are two buffer sets, one per piece in flight: set[i] holds the
 	// inputs then the output.
 	sets [2][]*Buffer
+	// host are the two sets in host memory where the kernels read and
+	// write pieces in place (stagingPool.hostBatches; family_host.go).
+	host [2][]*hostBuffer
 	// gather is the host memory a Gather reads a piece's output from,
 	// kept from piece to piece and call to call.
 	gather []byte
@@ -85,6 +89,10 @@ func (r *Batcher) Release() {
 			b.Release()
 		}
 		r.sets[i] = nil
+		for _, h := range r.host[i] {
+			h.release()
+		}
+		r.host[i] = nil
 	}
 	r.gather = nil
 }
@@ -168,14 +176,17 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	for _, sz := range sizes {
 		limit = min(limit, max(1, ring/sz-guard))
 	}
+	var guardItem []byte
+	if guard > 0 {
+		guardItem = bytes.Repeat([]byte{0xA5, 0x5A, 0xC3, 0x3C}, out.ItemBytes/4)
+	}
+	if p := c.hostBatchPool(); p != nil {
+		return r.runHost(b, p, sizes, limit, guardItem)
+	}
 	// The second set is made only when a second piece needs it: a batch
 	// of one piece allocates one set.
 	if err := r.reserve(0, b.Label, sizes, limit+guard); err != nil {
 		return total, err
-	}
-	var guardItem []byte
-	if guard > 0 {
-		guardItem = bytes.Repeat([]byte{0xA5, 0x5A, 0xC3, 0x3C}, out.ItemBytes/4)
 	}
 
 	type inflight struct {

@@ -2,6 +2,7 @@ package wgpu_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -299,4 +300,137 @@ func TestNextPiece(t *testing.T) {
 	// In between, or a last short piece: unchanged.
 	require.Equal(t, 1<<16, wgpu.NextPiece(1<<16, 1<<16, 200*time.Millisecond, limit))
 	require.Equal(t, 1<<16, wgpu.NextPiece(1<<16, 100, time.Microsecond, limit))
+}
+
+// batchModes opens backend with small limits twice: with the Batcher's
+// pieces in host memory where the device allows it (the default), and in
+// device memory (TransferOptions.DeviceBatches).
+func batchModes(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
+	for _, backend := range gputest.Backends() {
+		for _, device := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/device-batches=%v", backend, device), func(t *testing.T) {
+				o := gputest.Options(t, backend)
+				o.Limits = gputest.SmallLimits.Min(o.Limits)
+				o.Transfer.DeviceBatches = device
+				ctx, err := wgpu.Open(o)
+				require.NoError(t, err)
+				defer ctx.Close()
+				// Every Vulkan adapter wgpu opens has mappable primary
+				// buffers (lavapipe too); other backends keep pieces on
+				// the device.
+				require.Equal(t, backend == "vulkan" && !device, ctx.HostBatches())
+				fn(t, ctx)
+			})
+		}
+	}
+}
+
+// Both modes give the reference's outputs for batches of one piece and of
+// many (MaxItems forces small ones), with the guard on, into Data and
+// through Gather, and release what they allocate.
+func TestBatchModes(t *testing.T) {
+	batchModes(t, func(t *testing.T, ctx *wgpu.Context) {
+		r := ctx.NewBatcher()
+		for _, maxItems := range []int{0, 100, 1000} {
+			for _, n := range []int{1, 99, 100, 101, 2500, 10007} {
+				for _, gather := range []bool{false, true} {
+					want, got, job := addPairsBatch(t, ctx, n, gather)
+					job.MaxItems = maxItems
+					before := ctx.LiveBuffers()
+					_, err := ctx.RunBatch(job)
+					require.NoError(t, err, "n=%d max=%d", n, maxItems)
+					require.Equal(t, want, got, "n=%d max=%d gather=%v", n, maxItems, gather)
+					require.Equal(t, before, ctx.LiveBuffers())
+					// A resident Batcher across calls of every size.
+					clear(got)
+					_, err = r.Run(job)
+					require.NoError(t, err, "n=%d max=%d", n, maxItems)
+					require.Equal(t, want, got, "n=%d max=%d gather=%v", n, maxItems, gather)
+				}
+			}
+		}
+		r.Release()
+		require.Zero(t, ctx.LiveBuffers())
+	})
+}
+
+// A kernel that writes past its piece trips the guard in both modes; a
+// failed submission in the middle of a batch ends it with an error, leaves
+// no buffer mapped, and the Batcher runs the next batch and releases all.
+func TestBatchModesErrors(t *testing.T) {
+	batchModes(t, func(t *testing.T, ctx *wgpu.Context) {
+		r := ctx.NewBatcher()
+		_, _, job := addPairsBatch(t, ctx, 1000, false)
+		job.MaxItems = 300
+		inner := job.Dispatches
+		job.Dispatches = func(m int, bind []wgpu.Binding) []wgpu.Dispatch {
+			d := inner(m, bind)
+			// One item more, into the guard item past the output.
+			d[0].Bindings[2].Size += 8
+			d[0].Params = []uint32{uint32(m + 1)}
+			d[0].Groups = ctx.Grid(uint64(m+1), 64)
+			return d
+		}
+		_, err := r.Run(job)
+		require.ErrorContains(t, err, "a kernel wrote past the 300 items of its piece")
+		require.Zero(t, r.MappedHostBuffers())
+
+		want, got, job := addPairsBatch(t, ctx, 1000, true)
+		job.MaxItems = 300
+		inner = job.Dispatches
+		pieces := 0
+		job.Dispatches = func(m int, bind []wgpu.Binding) []wgpu.Dispatch {
+			pieces++
+			if pieces == 3 {
+				// A binding past its buffer: Submit refuses it.
+				bind[0].Size = bind[0].Buffer.Size() + 8
+			}
+			return inner(m, bind)
+		}
+		_, err = r.Run(job)
+		require.ErrorContains(t, err, "items 600..900")
+		require.Zero(t, r.MappedHostBuffers())
+
+		_, err = r.Run(wgpu.Batch{Label: job.Label, Count: job.Count, Inputs: job.Inputs, Output: job.Output, MaxItems: 300, Guard: true, Dispatches: inner})
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		r.Release()
+		require.Zero(t, ctx.LiveBuffers())
+	})
+}
+
+// One-shot batches reuse the host memory of the last one's pieces, which
+// costs far more to create than to use; FreeUnused frees it.
+func TestBatchModesReuseHostMemory(t *testing.T) {
+	wgpu.EnableTrace(true)
+	defer wgpu.EnableTrace(false)
+	created := func() int {
+		for _, r := range wgpu.TraceRows() {
+			if r.Phase == "create host buffers" {
+				return r.Count
+			}
+		}
+		return 0
+	}
+	batchModes(t, func(t *testing.T, ctx *wgpu.Context) {
+		if !ctx.HostBatches() {
+			t.Skip("the pieces are in device memory")
+		}
+		run := func() {
+			want, got, job := addPairsBatch(t, ctx, 5000, false)
+			job.MaxItems = 1000
+			_, err := ctx.RunBatch(job)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		}
+		run()
+		before := created()
+		require.Positive(t, before)
+		run()
+		require.Equal(t, before, created(), "the second batch created host buffers")
+		ctx.FreeUnused()
+		run()
+		require.Greater(t, created(), before, "FreeUnused kept the host buffers")
+		require.Zero(t, ctx.LiveBuffers())
+	})
 }

@@ -24,6 +24,11 @@ func TestFamily(t *testing.T) { hashtest.Run(t, family) }
 
 func BenchmarkMergeMany(b *testing.B) { hashtest.BenchmarkMergeMany(b, family) }
 
+// BenchmarkMergeManyBatches compares end-to-end merges from host slices
+// with the pieces in host memory and in device memory:
+// go test -run - -bench 'MergeManyBatches/.*/16777216' ./algos/poseidon2/
+func BenchmarkMergeManyBatches(b *testing.B) { hashtest.BenchmarkMergeManyBatches(b, family) }
+
 func BenchmarkHashElementsMany(b *testing.B) { hashtest.BenchmarkHashElementsMany(b, family) }
 
 func BenchmarkMergeCPU(b *testing.B) { hashtest.BenchmarkMergeCPU(b, family) }

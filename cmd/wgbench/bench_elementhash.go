@@ -210,9 +210,21 @@ func (h benchField[E, D, P, S]) suite(ctx *wgpu.Context, cfg *benchConfig, s ele
 			}
 		}
 	}
-	t.Notes = append([]string{"Kernel: " + timeKind(ctx) + ", summed over the dispatches of a call. End to end: validation, upload, kernels and read-back of host slices."},
-		s.notes(cpu)...)
+	t.Notes = []string{"Kernel: " + timeKind(ctx) + ", summed over the dispatches of a call. End to end: validation, upload, kernels and read-back of host slices."}
+	if ctx != nil {
+		t.Notes = append(t.Notes, batchMemoryNote(ctx))
+	}
+	t.Notes = append(t.Notes, s.notes(cpu)...)
 	return []table{t, last}, nil
+}
+
+// batchMemoryNote says where the batches' pieces were, which the
+// --staging-device-batches flag chooses.
+func batchMemoryNote(ctx *wgpu.Context) string {
+	if ctx.HostBatches() {
+		return "Pieces in host memory, read and written in place by the kernels, so kernel times include the transfers (--staging-device-batches stages them in device memory)."
+	}
+	return "Pieces staged in device memory: uploaded, then the kernels, then read back, in turn on the device's one queue."
 }
 
 // merges checks the merges of pairs into dst against the CPU reference

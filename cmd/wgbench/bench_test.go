@@ -272,6 +272,25 @@ func TestBenchTimingNames(t *testing.T) {
 	require.Contains(t, names, "poseidon2 variant "+res.Tables[1].Rows[0][0])
 }
 
+// TestBenchDeviceBatches: --staging-device-batches reaches the element
+// suites' batches, whose notes say where the pieces were; without it,
+// Vulkan adapters keep them in host memory.
+func TestBenchDeviceBatches(t *testing.T) {
+	backend := gputest.Backends()[0]
+	notes := func(args ...string) string {
+		jsonPath := filepath.Join(t.TempDir(), "r.json")
+		_, _, err := wgbench(t, append([]string{"bench", "poseidon2", "--quick", "--repeats", "1", "--backend", backend, "--json", jsonPath}, args...)...)
+		require.NoError(t, err)
+		var res results
+		require.NoError(t, json.Unmarshal(mustRead(t, jsonPath), &res))
+		return strings.Join(res.Tables[0].Notes, "\n")
+	}
+	require.Contains(t, notes("--staging-device-batches"), "Pieces staged in device memory")
+	if backend == "vulkan" {
+		require.Contains(t, notes(), "Pieces in host memory")
+	}
+}
+
 // TestBenchDefaultElementSuite31 runs the default suite of each 31-bit
 // hash, with --quick on the CPU backend and a GPU one: every rate a
 // positive number, the merges checked against the reference.

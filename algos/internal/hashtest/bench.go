@@ -162,3 +162,55 @@ func BenchmarkHashElementsCPU(b *testing.B, f *Family, perCore int) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "hashes/s")
 }
+
+// BenchmarkMergeManyBatches reports BenchmarkMergeMany's rates with the
+// default variant for 256² and 4096² inputs, once with the pieces in host
+// memory that the kernels read and write in place (batches=host, where the
+// device allows it) and once staged in device memory (batches=device,
+// wgpu.TransferOptions.DeviceBatches), each on a device of its own, so
+// that one run compares the two.
+func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
+	backend := gputest.Backends()[0]
+	for _, mode := range []string{"host", "device"} {
+		for _, side := range []int{256, 4096} {
+			n := side * side
+			b.Run(fmt.Sprintf("batches=%s/%d", mode, n), func(b *testing.B) {
+				o := gputest.Options(b, backend)
+				o.Transfer.DeviceBatches = mode == "device"
+				ctx, err := wgpu.Open(o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ctx.Close()
+				if ctx.HostBatches() != (mode == "host") {
+					b.Skipf("%s (%s) keeps batches in device memory", ctx.Info().Name, ctx.Info().Backend)
+				}
+				pairs := BenchPairs(n)
+				dst := make([][4]uint64, n)
+				var t wgpu.Timing
+				m, err := f.NewBatcher(ctx, 0, &t)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer m.Release()
+				if err := m.MergeMany(dst, pairs); err != nil { // compile, warm up
+					b.Fatal(err)
+				}
+				if i := n - 1; dst[i] != f.merge(pairs[i]) {
+					b.Fatal("the last merge differs from the reference")
+				}
+				b.SetBytes(int64(n) * 64)
+				var total wgpu.Timing
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := m.MergeMany(dst, pairs); err != nil {
+						b.Fatal(err)
+					}
+					total = total.Add(t)
+				}
+				b.StopTimer()
+				reportRates(b, total, n, "merges/s")
+			})
+		}
+	}
+}
