@@ -2,8 +2,12 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -37,5 +41,47 @@ func TestB3sumTreeAlone(t *testing.T) {
 		require.Equal(t, whole, code, "%q: exit status", args)
 		require.Equal(t, wholeOut, out, "%q: standard output", args)
 		require.Equal(t, wholeErr, errOut, "%q: standard error", args)
+	}
+}
+
+// TestBarLines checks the progress line's text for a count, for bytes and
+// for a spinner, and that a shorter line and clear overwrite a longer one.
+func TestBarLines(t *testing.T) {
+	var out strings.Builder
+	b := newBar(&out, "rescue merge", 4000, "records")
+	b.done = 1000
+	require.Equal(t, "rescue merge  25% |███████                       | (1000/4000, 500 records/s) [2s:6s]", b.line(b.start.Add(2*time.Second)))
+	by := newBar(&out, "read", 64<<20, "B")
+	by.done = 16 << 20
+	require.Equal(t, "read  25% |███████                       | (16 MiB/64 MiB, 8 MiB/s) [2s:6s]", by.line(by.start.Add(2*time.Second)))
+	sp := newBar(&out, "merkle: building the tree", -1, "")
+	require.Equal(t, "⠙ merkle: building the tree [1m5s]", sp.line(sp.start.Add(65*time.Second)))
+	sp.done = 3
+	require.Equal(t, "⠹ merkle: building the tree (3) [1m5s]", sp.line(sp.start.Add(65*time.Second)))
+
+	b.draw("a longer line")
+	b.draw("short")
+	b.clear()
+	require.Equal(t, "\ra longer line\rshort        \r             \r", out.String()[len(out.String())-len("\ra longer line\rshort        \r             \r"):])
+}
+
+// TestStartupImports holds wgbench to packages whose initializers every
+// command can afford: each linked package's run before any command, b3sum
+// of a 4 KiB file included (BENCHMARKS.md, "Start-up on the 2-core CI
+// machine"). The GPU hosts' test packs have no Go toolchain to list them.
+func TestStartupImports(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages wgbench links")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	linked := strings.Fields(string(out))
+	for _, p := range []string{
+		"net/http",                          // 0.3 ms with progressbar's colorstring and uniseg
+		"github.com/schollz/progressbar/v3", // links net/http
+	} {
+		if slices.Contains(linked, p) {
+			t.Errorf("wgbench links %s, whose initializers every command would pay at start-up", p)
+		}
 	}
 }
