@@ -486,6 +486,9 @@ func checkOutputs(jsonPath, mdPath, svgDir string) error {
 	if err := fileout.Check(filepath.Join(dir, ".wgbench-svg-check")); err != nil {
 		return fmt.Errorf("bench: --svg %s: %w", svgDir, err)
 	}
+	if _, err := plotter(); err != nil {
+		return fmt.Errorf("bench: --svg %s: %w", svgDir, err)
+	}
 	return nil
 }
 

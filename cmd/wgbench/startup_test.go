@@ -79,6 +79,8 @@ func TestStartupImports(t *testing.T) {
 	for _, p := range []string{
 		"net/http",                          // 0.3 ms with progressbar's colorstring and uniseg
 		"github.com/schollz/progressbar/v3", // links net/http
+		"gonum.org/v1/plot",                 // 0.6 ms with its fonts, go-latex and gob: in wgbench-plot
+		"encoding/gob",
 	} {
 		if slices.Contains(linked, p) {
 			t.Errorf("wgbench links %s, whose initializers every command would pay at start-up", p)
