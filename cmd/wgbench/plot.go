@@ -184,9 +184,10 @@ var plotter = func() (func(dir string, plots []plotspec.Plot) error, error) {
 func plotProgram() (string, error) {
 	exe, err := os.Executable()
 	if err == nil {
-		beside := filepath.Join(filepath.Dir(exe), plotProgramName)
-		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return beside, nil
+		// A path with a directory is looked up alone, as an executable
+		// file (with Windows' extensions there).
+		if prog, err := exec.LookPath(filepath.Join(filepath.Dir(exe), plotProgramName)); err == nil {
+			return prog, nil
 		}
 	}
 	if prog, err := exec.LookPath(plotProgramName); err == nil {
