@@ -10,6 +10,7 @@ setup:
 
 build: setup
 	$(GO) build -o bin/wgbench ./cmd/wgbench
+	$(GO) build -o bin/wgbench-plot ./cmd/wgbench-plot
 
 demo: build
 	bin/wgbench devices

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -44,7 +43,7 @@ func benchSuites() []suite {
 type benchConfig struct {
 	quick   bool
 	repeats int
-	bar     *progressbar.ProgressBar
+	bar     *bar
 	// warmUp is how long median keeps the GPU busy before timing: an idle
 	// H200 runs at a fraction of its clock and takes tens of milliseconds
 	// of work to come back up, so a 1 ms kernel timed right after a pause
@@ -80,8 +79,8 @@ func newBenchConfig(quick bool, repeats int) *benchConfig {
 func (cfg *benchConfig) step(desc string) {
 	cfg.desc = desc
 	if cfg.bar != nil {
-		cfg.bar.Describe(cfg.of + ": " + desc)
-		cfg.bar.Add(1)
+		cfg.bar.describe(cfg.of + ": " + desc)
+		cfg.bar.add(1)
 	}
 }
 
@@ -337,8 +336,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			}
 			cfg := newBenchConfig(quick, repeats)
 			if showProgress(cmd.ErrOrStderr(), g.quiet || noProgress) {
-				cfg.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(cmd.ErrOrStderr()),
-					progressbar.OptionSpinnerType(14), progressbar.OptionShowCount(), progressbar.OptionSetElapsedTime(true), progressbar.OptionClearOnFinish())
+				cfg.bar = newBar(cmd.ErrOrStderr(), "", -1, "")
 			}
 			info := ctx.Info()
 			command := "wgbench " + strings.Join(g.args, " ")
@@ -365,7 +363,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				tables, err := s.run(ctx, cfg)
 				if err != nil {
 					if cfg.bar != nil {
-						cfg.bar.Finish()
+						cfg.bar.clear()
 					}
 					if errors.Is(err, errInterrupted) && jsonPath != "" {
 						if err := save(true); err != nil {
@@ -382,7 +380,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 					t.Date = time.Now().UTC().Format("2006-01-02")
 					t.Command = command
 					if cfg.bar != nil {
-						cfg.bar.Clear()
+						cfg.bar.clear()
 					}
 					if err := t.markdown(out); err != nil {
 						return err
@@ -394,7 +392,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				}
 			}
 			if cfg.bar != nil {
-				cfg.bar.Finish()
+				cfg.bar.clear()
 			}
 			res.Complete = true
 			res.Timings = cfg.timings
@@ -489,6 +487,9 @@ func checkOutputs(jsonPath, mdPath, svgDir string) error {
 		dir = filepath.Dir(dir)
 	}
 	if err := fileout.Check(filepath.Join(dir, ".wgbench-svg-check")); err != nil {
+		return fmt.Errorf("bench: --svg %s: %w", svgDir, err)
+	}
+	if _, err := plotter(); err != nil {
 		return fmt.Errorf("bench: --svg %s: %w", svgDir, err)
 	}
 	return nil

@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"golang.org/x/term"
 )
 
@@ -102,7 +106,7 @@ func showProgress(w io.Writer, quiet bool) bool {
 // out of total, the rate, and the time left. A nil meter shows nothing,
 // so callers need not ask whether there is one.
 type meter struct {
-	bar *progressbar.ProgressBar
+	bar *bar
 	// A spinner's ticker ends when stop is closed, and closes stopped.
 	stop, stopped chan struct{}
 }
@@ -115,26 +119,11 @@ func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit str
 	if !showProgress(w, g.quiet) || total <= 0 {
 		return nil
 	}
-	opts := []progressbar.Option{
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100 * time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	}
-	if unit == "B" {
-		opts = append(opts, progressbar.OptionShowBytes(true), progressbar.OptionUseIECUnits(true))
-	} else {
-		opts = append(opts, progressbar.OptionSetItsString(unit))
-	}
-	bar := progressbar.NewOptions64(total, opts...)
 	// The clock starts now, not at the first piece's end: the rate and
 	// the time left count the whole work.
-	bar.RenderBlank()
-	return &meter{bar: bar}
+	b := newBar(w, desc, total, unit)
+	b.add(0)
+	return &meter{bar: b}
 }
 
 // newSpinner returns a meter of work whose size is not known as it goes
@@ -145,8 +134,7 @@ func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
 	if !showProgress(w, g.quiet) {
 		return nil
 	}
-	bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
-		progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true), progressbar.OptionClearOnFinish())
+	b := newBar(w, desc, -1, "")
 	// The spinner turns on its own while the call it stands for runs.
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -158,12 +146,125 @@ func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
 			case <-stop:
 				return
 			case <-t.C:
-				bar.Add(0)
+				b.add(0)
 			}
 		}
 	}()
-	return &meter{bar: bar, stop: stop, stopped: stopped}
+	return &meter{bar: b, stop: stop, stopped: stopped}
 }
+
+// bar is one line of progress on a terminal, redrawn in place: for a
+// known total, the description, the share done, a bar, done out of total
+// with the rate, and the time taken and left, as
+//
+//	rescue merge  37% |███████████                   | (1480/4000, 1234 records/s) [1s:2s]
+//
+// and for an unknown total (below 0) a turning spinner, the description,
+// the count of steps where there were any, and the time taken. It is what
+// github.com/schollz/progressbar drew for wgbench, written here because
+// that package links net/http, whose initializers every command paid at
+// start-up (BENCHMARKS.md, "Start-up on the 2-core CI machine"). A bar is
+// safe for use by several goroutines.
+type bar struct {
+	mu           sync.Mutex
+	w            io.Writer
+	desc, unit   string
+	total, done  int64
+	start, shown time.Time
+	spin         int
+	// width is the widest line drawn since the last clear, which the next
+	// line and clear overwrite with spaces.
+	width int
+}
+
+// barWidth is the bar's width in characters; barThrottle is how often a
+// bar of a known total is redrawn at most (a spinner is redrawn at each
+// add, which its ticker calls).
+const (
+	barWidth    = 30
+	barThrottle = 100 * time.Millisecond
+)
+
+// spinnerFrames are the spinner's turns.
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// newBar returns the bar of total units (bytes where unit is "B"; below
+// 0: unknown) described by desc, written on w, its clock started.
+func newBar(w io.Writer, desc string, total int64, unit string) *bar {
+	return &bar{w: w, desc: desc, total: total, unit: unit, start: time.Now()}
+}
+
+// add counts n more units done and redraws the line (a known total's at
+// most every barThrottle, and always at its end).
+func (b *bar) add(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.done += n
+	now := time.Now()
+	if b.total >= 0 && !b.shown.IsZero() && now.Sub(b.shown) < barThrottle && b.done < b.total {
+		return
+	}
+	b.shown = now
+	b.draw(b.line(now))
+}
+
+// describe changes the description, shown from the next add.
+func (b *bar) describe(desc string) {
+	b.mu.Lock()
+	b.desc = desc
+	b.mu.Unlock()
+}
+
+// clear blanks the line, so that what is printed next starts on a clean
+// one; the next add draws the bar again.
+func (b *bar) clear() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.width > 0 {
+		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
+		b.width = 0
+	}
+}
+
+// draw writes line over the one drawn before.
+func (b *bar) draw(line string) {
+	n := utf8.RuneCountInString(line)
+	pad := max(b.width-n, 0)
+	fmt.Fprintf(b.w, "\r%s%s", line, strings.Repeat(" ", pad))
+	b.width = max(b.width, n)
+}
+
+// line is the bar's text at now.
+func (b *bar) line(now time.Time) string {
+	elapsed := now.Sub(b.start)
+	if b.total < 0 {
+		b.spin = (b.spin + 1) % len(spinnerFrames)
+		count := ""
+		if b.done > 0 {
+			count = fmt.Sprintf(" (%d)", b.done)
+		}
+		return fmt.Sprintf("%s %s%s [%s]", spinnerFrames[b.spin], b.desc, count, seconds(elapsed))
+	}
+	done := min(b.done, b.total)
+	filled := int(int64(barWidth) * done / max(b.total, 1))
+	rate := float64(done) / max(elapsed.Seconds(), 1e-9)
+	var counts string
+	if b.unit == "B" {
+		counts = fmt.Sprintf("%s/%s, %s/s", bytesize.Format(done), bytesize.Format(b.total), bytesize.Format(int64(rate)))
+	} else {
+		counts = fmt.Sprintf("%d/%d, %.0f %s/s", done, b.total, rate, b.unit)
+	}
+	left := time.Duration(0)
+	if done > 0 {
+		left = time.Duration(float64(elapsed) * float64(b.total-done) / float64(done))
+	}
+	return fmt.Sprintf("%s %3d%% |%s%s| (%s) [%s:%s]", b.desc, 100*done/max(b.total, 1),
+		strings.Repeat("█", filled), strings.Repeat(" ", barWidth-filled), counts, seconds(elapsed), seconds(left))
+}
+
+// seconds writes d in whole seconds, as time.Duration does ("45s",
+// "2m5s").
+func seconds(d time.Duration) string { return d.Round(time.Second).String() }
 
 // buildMeter is the Options.Progress of a Merkle build: it shows the
 // merges done on a meter, and stops the build with errInterrupted on
@@ -194,7 +295,7 @@ func (b *buildMeter) done() { b.m.done() }
 // add counts n more units done.
 func (m *meter) add(n int) {
 	if m != nil {
-		m.bar.Add64(int64(n))
+		m.bar.add(int64(n))
 	}
 }
 
@@ -206,8 +307,7 @@ func (m *meter) done() {
 			close(m.stop)
 			<-m.stopped
 		}
-		m.bar.Finish()
-		m.bar.Clear()
+		m.bar.clear()
 	}
 }
 
