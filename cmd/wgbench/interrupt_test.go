@@ -188,3 +188,41 @@ func TestInterruptStuck(t *testing.T) {
 	_, err = os.Stat(out)
 	require.True(t, os.IsNotExist(err), "an interrupted build must not write %s", out)
 }
+
+// TestInterruptB3sumCaughtLate: b3sum catches Ctrl-C only from
+// b3sumCatchDelay on. A b3sum blocked reading a pipe long after that
+// stops with the message and status 130 once the grace has passed (the
+// read never returns to look); one signalled before that ends by the
+// signal, as b3sum itself does.
+func TestInterruptB3sumCaughtLate(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+	}{{"late", 10 * b3sumCatchDelay}, {"early", 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := wgbenchProcess(t, "", "b3sum", "--device", "cpu")
+			r, w, err := os.Pipe()
+			require.NoError(t, err)
+			defer w.Close()
+			cmd.Stdin = r
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Start())
+			r.Close()
+			time.Sleep(c.after)
+			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee)
+			if c.after > b3sumCatchDelay {
+				require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+				require.Equal(t, "wgbench: interrupted\n", stderr.String())
+				return
+			}
+			status, ok := ee.Sys().(syscall.WaitStatus)
+			require.True(t, ok)
+			require.True(t, status.Signaled(), "stderr: %s", stderr.String())
+			require.Equal(t, syscall.SIGINT, status.Signal())
+		})
+	}
+}

@@ -281,13 +281,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runWith is run with the globals given, args included. Commands see
 // Ctrl-C and SIGTERM as their cobra Context's cancellation.
 func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
+	var catchDelay time.Duration
+	if len(g.args) > 0 && g.args[0] == "b3sum" {
+		catchDelay = b3sumCatchDelay
+	}
 	ctx, stop := interruptible(func(status int) {
 		// Output files are renamed into place only when whole, so
 		// leaving now leaves none at its name (a temporary file being
 		// written may stay beside it); the system frees the devices.
 		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
 		os.Exit(status)
-	})
+	}, catchDelay)
 	defer stop()
 	out := &checkedWriter{w: stdout}
 	root := newRoot(g)
