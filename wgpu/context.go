@@ -120,18 +120,22 @@ type TransferOptions struct {
 	// always use MAP_WRITE staging: they give no such guarantee for writes
 	// through a read mapping.
 	MapWriteUploads bool
-	// DeviceBatches keeps a Batcher's pieces in device memory, uploaded
-	// and read back through the staging ring, where by default (on the
-	// adapters where uploads are staged in host memory, see
-	// MapWriteUploads) a piece's inputs and output are storage buffers
-	// in host memory that its kernels read and write across the bus: the
-	// host fills one piece's inputs and copies out the last one's output
-	// while the kernels of the piece between them run. wgpu-native has
-	// one queue per device, so a staged piece's copies and the kernels
-	// run one after the other, never at once: on an H200 a 2^24-merge
-	// Poseidon2 batch took 23 ms of kernels and 38 ms of copies in
-	// turn. Set it to measure the two against each other.
-	DeviceBatches bool
+	// HostBatches makes a Batcher's pieces storage buffers in host memory
+	// that its kernels read and write across the bus, on the adapters
+	// where uploads are staged in host memory (see MapWriteUploads),
+	// instead of pieces in device memory uploaded and read back through
+	// the staging ring: the host fills one piece's inputs and copies out
+	// the last one's output while the kernels of the piece between them
+	// run. wgpu-native has one queue per device, so a staged piece's
+	// copies and its kernels run one after the other (on an H200 a
+	// 2^24-merge Poseidon2 batch took 23 ms of kernels and 38 ms of
+	// copies in turn), and this was to overlap them. It is off by
+	// default: on that H200 the kernels reading host memory took 112-118
+	// ms instead of 23-27, and the batch 185-196 ms end to end against
+	// 81-84 staged (BENCHMARKS.md, 2026-11-26); it is kept for devices
+	// whose memory is the host's (integrated GPUs, software adapters),
+	// where the copies are the whole cost, and to be measured there.
+	HostBatches bool
 }
 
 // CPU reports whether o chooses the CPU backend: Open then returns
@@ -939,7 +943,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
 		// Upload staging and the Batcher's host pieces use it
-		// (TransferOptions.MapWriteUploads, DeviceBatches).
+		// (TransferOptions.MapWriteUploads, HostBatches).
 		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
 		c.mappablePrimary = true
 	}

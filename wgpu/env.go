@@ -128,10 +128,10 @@ var envVars = []envVar{
 	{"WGCOMPUTE_BATCH_BUFFERS", func(e *Env, v string) error {
 		switch strings.ToLower(v) {
 		case "host":
+			e.Options.Transfer.HostBatches = true
 		case "device":
-			e.Options.Transfer.DeviceBatches = true
 		default:
-			return fmt.Errorf("accepted are host (the default: kernels read and write batches in host memory where the device allows it) and device (batches staged in device memory)")
+			return fmt.Errorf("accepted are device (the default: batches staged in device memory) and host (kernels read and write batches in host memory where the device allows it)")
 		}
 		return nil
 	}},
@@ -195,7 +195,7 @@ func EnvVars() []string {
 //   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
 //     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
 //     and Slots;
-//   - WGCOMPUTE_BATCH_BUFFERS=host|device: Options.Transfer.DeviceBatches;
+//   - WGCOMPUTE_BATCH_BUFFERS=device|host: Options.Transfer.HostBatches;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE (any value but 0): Env.Trace.

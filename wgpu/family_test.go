@@ -303,15 +303,15 @@ func TestNextPiece(t *testing.T) {
 }
 
 // batchModes opens backend with small limits twice: with the Batcher's
-// pieces in host memory where the device allows it (the default), and in
-// device memory (TransferOptions.DeviceBatches).
+// pieces in host memory where the device allows it
+// (TransferOptions.HostBatches), and in device memory (the default).
 func batchModes(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 	for _, backend := range gputest.Backends() {
 		for _, device := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/device-batches=%v", backend, device), func(t *testing.T) {
 				o := gputest.Options(t, backend)
 				o.Limits = gputest.SmallLimits.Min(o.Limits)
-				o.Transfer.DeviceBatches = device
+				o.Transfer.HostBatches = !device
 				ctx, err := wgpu.Open(o)
 				require.NoError(t, err)
 				defer ctx.Close()

@@ -285,7 +285,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 		slots           int
 		workers         int
 		mapWriteUploads bool
-		deviceBatches   bool
+		hostBatches     bool
 		noProgress      bool
 	)
 	suites := benchSuites()
@@ -325,7 +325,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			}
 			opts := g.gpu
 			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, MapWriteUploads: mapWriteUploads || opts.Transfer.MapWriteUploads,
-				DeviceBatches: deviceBatches || opts.Transfer.DeviceBatches}
+				HostBatches: hostBatches || opts.Transfer.HostBatches}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err
@@ -408,7 +408,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
 	f.BoolVar(&mapWriteUploads, "staging-map-write", false, "transfer tuning: upload staging in MAP_WRITE buffers, not in host memory written through a read mapping (the default on Vulkan; env WGCOMPUTE_UPLOAD_STAGING=map-write)")
-	f.BoolVar(&deviceBatches, "staging-device-batches", false, "transfer tuning: batches (Rescue, RPO, Poseidon2) uploaded to and read back from device memory through the staging ring, not read and written by the kernels in host memory (the default on Vulkan; env WGCOMPUTE_BATCH_BUFFERS=device)")
+	f.BoolVar(&hostBatches, "staging-host-batches", false, "transfer tuning: batches (Rescue, RPO, Poseidon2) read and written by the kernels in host memory on Vulkan, not uploaded to and read back from device memory through the staging ring (env WGCOMPUTE_BATCH_BUFFERS=host)")
 	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar on stderr")
 	cmd.AddCommand(newBenchPlotCmd())

@@ -167,7 +167,7 @@ func BenchmarkHashElementsCPU(b *testing.B, f *Family, perCore int) {
 // default variant for 256² and 4096² inputs, once with the pieces in host
 // memory that the kernels read and write in place (batches=host, where the
 // device allows it) and once staged in device memory (batches=device,
-// wgpu.TransferOptions.DeviceBatches), each on a device of its own, so
+// the default), each on a device of its own, so
 // that one run compares the two.
 func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
 	backend := gputest.Backends()[0]
@@ -176,7 +176,7 @@ func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
 			n := side * side
 			b.Run(fmt.Sprintf("batches=%s/%d", mode, n), func(b *testing.B) {
 				o := gputest.Options(b, backend)
-				o.Transfer.DeviceBatches = mode == "device"
+				o.Transfer.HostBatches = mode == "host"
 				ctx, err := wgpu.Open(o)
 				if err != nil {
 					b.Fatal(err)
