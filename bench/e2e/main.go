@@ -7,6 +7,7 @@
 //	go run ./bench/e2e -what read -file PATH    (a file read by 16 goroutines, nothing hashed)
 //	go run ./bench/e2e -what scaling [-devices all] [-resident BYTES] [-pairs N] [-leaves N]
 //	go run ./bench/e2e -what ladder [-devices all] [-reps 5] [-ladder-max 24]
+//	go run ./bench/e2e -what samegpu [-pairs N]   (two devices on one GPU against one)
 //
 // scaling runs the several-GPU targets on the first k devices of a Group,
 // k = 1 and all: BLAKE3 of data resident on the GPUs (each its share,
@@ -63,6 +64,13 @@ func main() {
 	opts := env.Options
 	if *backend != "" {
 		opts.Backend = *backend
+	}
+	if *what == "samegpu" {
+		if err := sameGPU(opts, *reps, *pairs); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *what == "ladder" {
 		opts.Devices = *devices
