@@ -131,7 +131,7 @@ func commitMatrix[E element](c *Committer, m mat[E], rows rowsOf[E]) (*Tree, err
 		return nil, err
 	}
 	cpu := func(leaves [][32]byte) { matrixLeavesCPU(leaves, m, rows) }
-	return c.commit(hs, m.Rows, cpu, func() (rowFill, error) { return matrixFill(c, m, rows) }, nil)
+	return c.commit(hs, m.Rows, cpu, func() (rowFill, error) { return matrixFill(c, m, rows) })
 }
 
 // CommitRecords returns the tree whose leaf i is hash.HashRecord of record
@@ -157,7 +157,7 @@ func (c *Committer) CommitRecords(records []byte, size int, hash RecordHash) (*T
 		return nil, err
 	}
 	cpu := func(leaves [][32]byte) { recordLeavesCPU(leaves, records, size, hash) }
-	return c.commit(hs, n, cpu, func() (rowFill, error) { return c.recordFill(records, size, hash) }, nil)
+	return c.commit(hs, n, cpu, func() (rowFill, error) { return c.recordFill(records, size, hash) })
 }
 
 // anyRecords is CommitRecords for n records that do not make a perfect
@@ -234,9 +234,8 @@ type rowFill func(total *wgpu.Timing, dst *wgpu.Buffer, first, lo, count int) er
 type injections map[int]rowFill
 
 // commit builds the tree of n leaves made by fill on the device (cpu on
-// the host, with a nil Context) with the level hashes hs, and the
-// injections inj (from injFills, on the device).
-func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (rowFill, error), injFills func() (injections, error)) (*Tree, error) {
+// the host, with a nil Context) with the level hashes hs.
+func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (rowFill, error)) (*Tree, error) {
 	start := time.Now()
 	leaves := make([][32]byte, n)
 	if c.ctx == nil {
@@ -249,15 +248,9 @@ func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill f
 	if err != nil {
 		return nil, err
 	}
-	var inj injections
-	if injFills != nil {
-		if inj, err = injFills(); err != nil {
-			return nil, err
-		}
-	}
 	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, n)}
 	var total wgpu.Timing
-	if err := c.levels(&total, t.nodes, leaves, f, hs, nil, 0, inj); err != nil {
+	if err := c.levels(&total, t.nodes, leaves, f, hs, nil, 0, nil); err != nil {
 		return nil, err
 	}
 	c.report(total)
