@@ -96,7 +96,7 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	}
 	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, len(leaves))}
 	var total wgpu.Timing
-	if err := c.levels(&total, t.nodes, leaves, nil, hs, nil, 0, nil); err != nil {
+	if err := c.levels(&total, t.nodes, leaves, nil, hs, nil, 0, nil, whole); err != nil {
 		return nil, err
 	}
 	c.report(total)
@@ -250,7 +250,7 @@ func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill f
 	}
 	t := &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: make([][32]byte, n)}
 	var total wgpu.Timing
-	if err := c.levels(&total, t.nodes, leaves, f, hs, nil, 0, nil); err != nil {
+	if err := c.levels(&total, t.nodes, leaves, f, hs, nil, 0, nil, whole); err != nil {
 		return nil, err
 	}
 	c.report(total)
@@ -269,10 +269,13 @@ func (c *Committer) report(t wgpu.Timing) {
 // the leaves are given and uploaded; else fill computes them on the
 // device and they are read back into leaves. base is the level of the
 // whole tree that these leaves are (0 but for a tree of subtree roots),
-// and inj the whole tree's injections by level. A tree larger than one
-// subtree is built a subtree at a time, and the subtree roots then as a
-// tree of their own with the upper hashes, as Builder.Build does.
-func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections) error {
+// and inj the whole tree's injections by level. at places the tree in
+// nodes: range at.Index of at.Count of a larger tree's heap (whole: nodes
+// is the tree's own heap), its nodes read back straight into their
+// places. A tree larger than one subtree is built a subtree at a time,
+// and the subtree roots then as a tree of their own with the upper
+// hashes, as Builder.Build does.
+func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections, at Range) error {
 	n := len(leaves)
 	sub := min(n, c.b.maxLeaves)
 	if err := c.b.reserve(sub); err != nil {
@@ -293,9 +296,9 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 		return err
 	}
 	k := n / sub
-	local := nodes
-	if k > 1 {
-		local = make([][32]byte, sub)
+	var top [][32]byte // the narrow levels of a subtree read back out of place
+	if at.Count*k > 1 {
+		top = make([][32]byte, min(sub, placeDirect))
 	}
 	roots := make([][32]byte, k)
 	for s := 0; s < k; s++ {
@@ -328,19 +331,50 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 				return fmt.Errorf("merkle: download leaves: %w", err)
 			}
 		}
-		if err := c.ctx.Download(wgpu.Bytes(local[:sub]), c.b.nodeBuf, 0); err != nil {
-			return fmt.Errorf("merkle: download nodes: %w", err)
-		}
-		local[0] = [32]byte{} // never written by the kernels
-		roots[s] = local[1]
-		if k > 1 {
-			placeSubtree(nodes, local, s, k)
+		if roots[s], err = c.downloadSubtree(nodes, sub, Range{Index: at.Index*k + s, Count: at.Count * k}, top); err != nil {
+			return err
 		}
 	}
 	if k == 1 {
 		return nil
 	}
-	return c.levels(total, nodes[:k], roots, nil, hs[lg:], next, base+lg, inj)
+	return c.levels(total, nodes, roots, nil, hs[lg:], next, base+lg, inj, at)
+}
+
+// whole places a tree in its own heap (Committer.levels).
+var whole = Range{Index: 0, Count: 1}
+
+// placeDirect is the narrowest level of a subtree that downloadSubtree
+// reads back straight into its place: a download per level costs a
+// submission and a wait, so the levels under 4096 nodes (128 KiB) come
+// back in one download and are copied into place on the host.
+const placeDirect = 4096
+
+// downloadSubtree reads the subtree of sub leaves built in the node
+// buffer back into nodes, where it is range at of the heap (its level of
+// width w at nodes[w·at.Count + at.Index·w:]), and returns its root:
+// into nodes[:sub] for the whole heap, else its wide levels straight into
+// place and its narrow ones through top (min(sub, placeDirect) nodes).
+func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][32]byte) ([32]byte, error) {
+	if at.Count == 1 {
+		if err := c.ctx.Download(wgpu.Bytes(nodes[:sub]), c.b.nodeBuf, 0); err != nil {
+			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
+		}
+		nodes[0] = [32]byte{} // never written by the kernels
+		return nodes[1], nil
+	}
+	narrow := min(sub, placeDirect)
+	for w := sub / 2; w >= narrow; w /= 2 {
+		first := w*at.Count + at.Index*w
+		if err := c.ctx.Download(wgpu.Bytes(nodes[first:first+w]), c.b.nodeBuf, uint64(w*DigestSize)); err != nil {
+			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
+		}
+	}
+	if err := c.ctx.Download(wgpu.Bytes(top[1:narrow]), c.b.nodeBuf, DigestSize); err != nil {
+		return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
+	}
+	placeSubtree(nodes, top[:narrow], at.Index, at.Count)
+	return top[1], nil
 }
 
 // levelAbove returns the hash of the level above the first lg of hs.

@@ -156,10 +156,8 @@ func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int
 	o := opts
 	o.Timing, o.Progress = nil, nil // the members' timings are summed below
 	// A member runs its ranges one after another on its own goroutine, so
-	// its slots are its own: its Committer, its subtree's nodes (each
-	// range's copied into place) and its ranges' times summed.
+	// its slots are its own: its Committer and its ranges' times summed.
 	comms := make([]*Committer, g.Len())
-	local := make([][][32]byte, g.Len())
 	times := make([]wgpu.Timing, g.Len())
 	defer func() {
 		for _, c := range comms {
@@ -174,15 +172,14 @@ func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int
 			if err != nil {
 				return err
 			}
-			comms[member], local[member] = c, make([][32]byte, size)
+			comms[member] = c
 		}
+		defer wgpu.Span("merkle commit a range")(0)
 		r := Range{Index: i, Count: m}
-		nodes := local[member]
-		if err := commitLevels(comms[member], &times[member], t.leaves[i*size:(i+1)*size], nodes, hs[:lg], rangeLevels(levels, r, lg), rows); err != nil {
+		if err := commitLevels(comms[member], &times[member], t.leaves[i*size:(i+1)*size], t.nodes, hs[:lg], rangeLevels(levels, r, lg), rows, r); err != nil {
 			return fmt.Errorf("range %s: %w", r, err)
 		}
-		roots[i] = nodes[1]
-		placeSubtree(t.nodes, nodes, i, m)
+		roots[i] = t.nodes[m+i]
 		return nil
 	}
 	err := g.Deal(m, build)
@@ -207,6 +204,7 @@ func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int
 // matrices by level above base, with c (a Committer on ctx, the first
 // member's, or nil when it took no range) or on the CPU for a nil ctx.
 func commitTop[E element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]mat[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
+	defer wgpu.Span("merkle commit the top levels")(0)
 	if ctx == nil {
 		start := time.Now()
 		mergeMatricesCPU(nodes, roots, levels, base, rows)
@@ -224,5 +222,5 @@ func commitTop[E element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 	if err != nil {
 		return err
 	}
-	return c.levels(total, nodes, roots, nil, hs, nil, base, inj)
+	return c.levels(total, nodes, roots, nil, hs, nil, base, inj, whole)
 }

@@ -116,24 +116,30 @@ func TestCommitOn(t *testing.T) {
 	})
 }
 
-// TestCommitOnLarge commits 4096 leaves with mix rows on Groups of two,
-// three and seven devices, the odd members' subtrees 2048 leaves at most
-// (SmallLimits): ranges built a subtree at a time, matrices injected
-// inside the ranges' subtrees, at their roots and above them; against the
-// reference.
+// TestCommitOnLarge commits 4096 and 2^15 leaves with mix rows on Groups
+// of two, three and seven devices, the odd members' subtrees 2048 leaves
+// at most (SmallLimits): ranges built a subtree at a time, matrices
+// injected inside the ranges' subtrees, at their roots and above them;
+// against the reference.
 func TestCommitOnLarge(t *testing.T) {
 	ms := randomMatrices([][2]int{{4096, 5}, {2048, 3}, {512, 1}, {8, 7}, {4, 2}, {1, 9}}, 11)
 	leaves, nodes := matricesReference(ms, mixRows{})
+	// Ranges of 2^14 leaves on two members: their wide levels read back
+	// straight into place, a download each.
+	wide := randomMatrix(1<<15, 2, 12)
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
 		got, err := merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err)
 		requireLeaves(t, leaves, got, "matrices")
 		requireNodes(t, nodes, got, "matrices")
-		one, err := merkle.CommitMatrixOn(g, ms[0], mixRows{}, merkle.Options{})
-		require.NoError(t, err)
-		l, n := matrixReference(ms[0], mixRows{})
-		requireLeaves(t, l, one, "one matrix")
-		requireNodes(t, n, one, "one matrix")
+		for _, m := range []merkle.Matrix{ms[0], wide} {
+			what := fmt.Sprintf("one matrix of %d rows", m.Rows)
+			one, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
+			require.NoError(t, err, what)
+			l, n := matrixReference(m, mixRows{})
+			requireLeaves(t, l, one, what)
+			requireNodes(t, n, one, what)
+		}
 	})
 }
 

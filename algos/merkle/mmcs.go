@@ -158,7 +158,7 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 	levels := byLevel(ms, tall)
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
 	var total wgpu.Timing
-	if err := commitLevels(c, &total, t.leaves, t.nodes, hs, levels, rows); err != nil {
+	if err := commitLevels(c, &total, t.leaves, t.nodes, hs, levels, rows, whole); err != nil {
 		return nil, err
 	}
 	c.report(total)
@@ -166,16 +166,24 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 }
 
 // commitLevels builds the tree over checked matrices by level (byLevel:
-// levels[0] the leaves' rows) into leaves and nodes, as many as levels[0]
-// has rows each, with the level hashes hs, adding its timing to total: on
-// the device, rows hashed into the leaf buffer and the shorter matrices'
-// rows merged into their levels, or with a nil Context on all CPU cores.
+// levels[0] the leaves' rows) into leaves, as many as levels[0] has rows,
+// and nodes, where the tree is range at of the heap (whole: nodes is its
+// own heap), with the level hashes hs, adding its timing to total: on the
+// device, rows hashed into the leaf buffer and the shorter matrices' rows
+// merged into their levels, or with a nil Context on all CPU cores.
 // CommitMatrices builds its whole tree here, and the On forms each range.
-func commitLevels[E element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]mat[E], rows rowsOf[E]) error {
+func commitLevels[E element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]mat[E], rows rowsOf[E], at Range) error {
 	if c.ctx == nil {
 		start := time.Now()
+		heap := nodes
+		if at.Count > 1 {
+			heap = make([][32]byte, len(leaves))
+		}
 		matrixLeavesCPU(leaves, levels[0], rows)
-		mergeMatricesCPU(nodes, leaves, levels, 0, rows)
+		mergeMatricesCPU(heap, leaves, levels, 0, rows)
+		if at.Count > 1 {
+			placeSubtree(nodes, heap, at.Index, at.Count)
+		}
 		*total = total.Add(wgpu.Timing{Wall: time.Since(start)})
 		return nil
 	}
@@ -187,7 +195,7 @@ func commitLevels[E element](c *Committer, total *wgpu.Timing, leaves, nodes [][
 	if err != nil {
 		return err
 	}
-	return c.levels(total, nodes, leaves, fill, hs, nil, 0, inj)
+	return c.levels(total, nodes, leaves, fill, hs, nil, 0, inj, at)
 }
 
 // injectionsAbove returns the rowFills of the matrices by level whose

@@ -351,6 +351,7 @@ func readFile(path string) error {
 // Group opts opens, for k = 1 and every member; with commitOnly the
 // commitments alone.
 func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves, commitRows int, commitOnly bool) error {
+	wgpu.EnableTrace(true) // measurer prints each call's phases
 	g, err := wgpu.OpenGroup(opts)
 	if err != nil {
 		return err
