@@ -3,6 +3,7 @@ package merkle
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -24,10 +25,12 @@ import (
 // and built into its subtree on one member's device, and the top levels
 // over the range roots on the first member's. The tree (leaves, nodes,
 // root, proofs) is the same bits as CommitMatrix's. A matrix too small to
-// give every member a share worth its fixed costs (about 2^16
-// permutations: rows of 8 elements absorbed, and merges) runs on fewer
-// members, down to one (Group.Fit); a Group of one commits as CommitMatrix
-// does. opts.Timing receives the slowest member's ranges plus the top.
+// give every member a share worth its fixed costs (2^16 permutations:
+// rows of 8 elements absorbed, and merges) runs on fewer members, down to
+// one (Group.Fit); a Group of one commits as CommitMatrix does. The
+// elements are checked on their way up to each member, so a bad one is
+// reported as CommitMatrix reports it. opts.Timing receives the slowest
+// member's ranges plus the top.
 func CommitMatrixOn(g *wgpu.Group, m Matrix, hash RowHash, opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
@@ -71,7 +74,7 @@ func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E]
 	if err := checkOn(g, 1, rows.hash); err != nil {
 		return nil, err
 	}
-	g = g.Fit(commitWork(ms), minGroupLeaves)
+	g = g.Fit(commitWork(ms), minGroupPermutations)
 	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
 		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
 			if single {
@@ -83,7 +86,10 @@ func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E]
 	if g.Len() == 1 {
 		return oneDevice(g.Contexts()[0])
 	}
-	tall, err := checkCommit(ms, single, rows.field)
+	// The elements are checked on their way up to the devices
+	// (checkedBytes), or up front for a CPU member, which uploads nothing.
+	elements := slices.Contains(g.Contexts(), nil)
+	tall, err := checkCommit(ms, single, rows.field, elements)
 	if err != nil {
 		return nil, err
 	}
@@ -100,18 +106,32 @@ func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E]
 	if m == 1 {
 		return oneDevice(g.Contexts()[0])
 	}
-	return commitRangesOn(g, byLevel(ms, tall), tall, m, hs, rows, opts)
+	t, err := commitRangesOn(g, byLevel(ms, tall), tall, m, hs, rows, opts)
+	if err != nil {
+		return nil, elementError(err, func() error { _, err := checkCommit(ms, single, rows.field, true); return err })
+	}
+	return t, nil
 }
 
 // checkCommit returns the tallest height of ms, one matrix (single:
 // checked as CommitMatrix checks it) or several (as CommitMatrices does),
-// or the error that says what is wrong with them.
-func checkCommit[E element](ms []mat[E], single bool, f fieldOf[E]) (int, error) {
+// or the error that says what is wrong with them; without elements their
+// shapes alone (checkMat).
+func checkCommit[E element](ms []mat[E], single bool, f fieldOf[E], elements bool) (int, error) {
 	if single {
-		return ms[0].Rows, checkMat(ms[0], f)
+		return ms[0].Rows, checkMat(ms[0], f, elements)
 	}
-	return checkMatrices(ms, f)
+	return checkMatrices(ms, f, elements)
 }
+
+// minGroupPermutations is the fewest permutations (commitWork) a member
+// of a Group is given for a commitment. On two H200s (2026-11-26, bench/e2e
+// -what scaling-commit) a commitment of 2^12 rows of 128 elements (69632
+// permutations) took 0.82-0.88x one device's time split over both with
+// BabyBear and 1.01-1.04x with Goldilocks Poseidon2, 2^14 rows 1.04-1.07x,
+// 2^16 rows 1.10-1.25x: a second device pays from about 2^13 rows, 2^16
+// permutations each.
+const minGroupPermutations = 1 << 16
 
 // commitWork is a commitment's work in permutations, what Group.Fit
 // shares out: a row absorbs 8 elements a permutation (the rate of every

@@ -110,6 +110,17 @@ func TestCommitOn(t *testing.T) {
 		got, err := merkle.CommitMatrices32On(g, ms, bb, merkle.Options{})
 		require.NoError(t, err)
 		requireSameTree(t, want, got, "babybear matrices")
+		// Elements out of the field, found on their way up to a member
+		// (the last range's), named as the one-device forms name them.
+		bad := randomMatrix(64, 9, seed)
+		bad.Data[61*9+4] = rescue.P + 1
+		_, err = merkle.CommitMatrixOn(g, bad, poseidon2.MerkleMerge{}, merkle.Options{})
+		require.ErrorContains(t, err, "matrix element 553 (row 61, column 4) is 18446744069414584322, not a Goldilocks field element")
+		_, err = merkle.CommitMatricesOn(g, []merkle.Matrix{randomMatrix(64, 2, seed), bad}, poseidon2.MerkleMerge{}, merkle.Options{})
+		require.ErrorContains(t, err, "matrix 1 element 553 (row 61, column 4)")
+		ms[0].Data[7] = bb.Modulus()
+		_, err = merkle.CommitMatrices32On(g, ms, bb, merkle.Options{})
+		require.ErrorContains(t, err, "matrix 0 element 7 (row 0, column 7)")
 		for _, c := range g.Contexts() {
 			require.Zero(t, c.LiveBuffers())
 		}

@@ -29,9 +29,10 @@ import (
 
 // checkMatrices returns an error unless ms can be committed together:
 // at least one matrix, each with a power-of-two height (1 or more) and
-// 1 column or more, the tallest at least 2 high, every element of f.
-// It returns the tallest height.
-func checkMatrices[E element](ms []mat[E], f fieldOf[E]) (int, error) {
+// 1 column or more, the tallest at least 2 high, every element of f
+// (without elements, their count alone, as checkMat says). It returns the
+// tallest height.
+func checkMatrices[E element](ms []mat[E], f fieldOf[E], elements bool) (int, error) {
 	if len(ms) == 0 {
 		return 0, errors.New("merkle: no matrices: commit to one or more")
 	}
@@ -44,7 +45,7 @@ func checkMatrices[E element](ms []mat[E], f fieldOf[E]) (int, error) {
 		if m.Cols < 1 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
 		}
-		if err := checkData(m, f, fmt.Sprintf("matrix %d", k)); err != nil {
+		if err := checkData(m, f, fmt.Sprintf("matrix %d", k), elements); err != nil {
 			return 0, err
 		}
 		tall = max(tall, m.Rows)
@@ -147,7 +148,8 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
 	}
-	tall, err := checkMatrices(ms, rows.field)
+	// On a device the elements are checked on their way up (checkedBytes).
+	tall, err := checkMatrices(ms, rows.field, c.ctx == nil)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +161,7 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
 	var total wgpu.Timing
 	if err := commitLevels(c, &total, t.leaves, t.nodes, hs, levels, rows, whole); err != nil {
-		return nil, err
+		return nil, elementError(err, func() error { _, err := checkMatrices(ms, rows.field, true); return err })
 	}
 	c.report(total)
 	return t, nil
@@ -250,7 +252,7 @@ func MatricesOpening32(ms []Matrix32, hash RowHash32, i int) ([][]uint32, error)
 }
 
 func matricesOpening[E element](ms []mat[E], f fieldOf[E], i int) ([][]E, error) {
-	tall, err := checkMatrices(ms, f)
+	tall, err := checkMatrices(ms, f, true)
 	if err != nil {
 		return nil, err
 	}
