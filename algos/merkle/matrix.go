@@ -81,7 +81,7 @@ func (m Matrix) Row(r int) []uint64 { return m.Data[r*m.Cols : (r+1)*m.Cols] }
 // least 1, Rows a tree size (CheckSize), len(Data) = Rows*Cols, and every
 // element a Goldilocks field element (the error names the first that is
 // not, by index, row and column).
-func (m Matrix) Check() error { return checkMat(mat[uint64](m), goldilocks) }
+func (m Matrix) Check() error { return checkMat(mat[uint64](m), goldilocks, true) }
 
 // Matrix32 is a Rows × Cols matrix of a 31-bit field's elements stored row
 // by row: element (r, c) is Data[r*Cols+c], a canonical value (below the
@@ -100,7 +100,7 @@ func (m Matrix32) Check(hash RowHash32) error {
 	if hash == nil {
 		return errNoHash
 	}
-	return checkMat(mat[uint32](m), rows32(hash).field)
+	return checkMat(mat[uint32](m), rows32(hash).field, true)
 }
 
 // element is the type of a matrix's elements.
@@ -142,28 +142,34 @@ func rows32(h RowHash32) rowsOf[uint32] {
 	return rowsOf[uint32]{hash: h, field: fieldOf[uint32]{h.FieldName(), h.Modulus()}, hashRow: h.HashRow32, module: h.RowModule, file: "merkle_matrix32.wgsl"}
 }
 
-// checkMat is Matrix.Check over the field f.
-func checkMat[E element](m mat[E], f fieldOf[E]) error {
+// checkMat is Matrix.Check over the field f; without elements it checks
+// the shape alone, for a device's upload that checks each element on its
+// way (checkedBytes).
+func checkMat[E element](m mat[E], f fieldOf[E], elements bool) error {
 	if m.Cols < 1 {
 		return fmt.Errorf("merkle: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
 	if err := checkPerfect(m.Rows); err != nil {
 		return fmt.Errorf("merkle: matrix of %d rows: %w", m.Rows, err)
 	}
-	return checkData(m, f, "matrix")
+	return checkData(m, f, "matrix", elements)
 }
 
 // checkData returns an error unless m, whose Rows and Cols are checked,
-// holds Rows × Cols elements, every one an element of f; name names m in
-// the errors ("matrix", or "matrix 2" of several). checkMat and
-// checkMatrices ask for different heights, in errors of their own.
-func checkData[E element](m mat[E], f fieldOf[E], name string) error {
+// holds Rows × Cols elements, every one an element of f (with elements;
+// else their count alone); name names m in the errors ("matrix", or
+// "matrix 2" of several). checkMat and checkMatrices ask for different
+// heights, in errors of their own.
+func checkData[E element](m mat[E], f fieldOf[E], name string, elements bool) error {
 	want, err := checked.Mul(m.Rows, m.Cols)
 	if err != nil {
 		return fmt.Errorf("merkle: %s of %d × %d elements: %w elements", name, m.Rows, m.Cols, err)
 	}
 	if len(m.Data) != want {
 		return fmt.Errorf("merkle: %s of %d × %d elements has %d: want rows × columns, row by row", name, m.Rows, m.Cols, len(m.Data))
+	}
+	if !elements {
+		return nil
 	}
 	if i := batch.FirstNonCanonical(m.Data, uint64(f.p)); i >= 0 {
 		return fmt.Errorf("merkle: %s element %d (row %d, column %d) is %d, not a %s field element: elements are values below p = %d", name, i, i/m.Cols, i%m.Cols, m.Data[i], f.name, f.p)
@@ -205,7 +211,7 @@ func MatrixLeaves32(m Matrix32, hash RowHash32) ([][32]byte, error) {
 }
 
 func matrixLeaves[E element](m mat[E], rows rowsOf[E]) ([][32]byte, error) {
-	if err := checkMat(m, rows.field); err != nil {
+	if err := checkMat(m, rows.field, true); err != nil {
 		return nil, err
 	}
 	leaves := make([][32]byte, m.Rows)

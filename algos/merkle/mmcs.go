@@ -29,9 +29,10 @@ import (
 
 // checkMatrices returns an error unless ms can be committed together:
 // at least one matrix, each with a power-of-two height (1 or more) and
-// 1 column or more, the tallest at least 2 high, every element of f.
-// It returns the tallest height.
-func checkMatrices[E element](ms []mat[E], f fieldOf[E]) (int, error) {
+// 1 column or more, the tallest at least 2 high, every element of f
+// (without elements, their count alone, as checkMat says). It returns the
+// tallest height.
+func checkMatrices[E element](ms []mat[E], f fieldOf[E], elements bool) (int, error) {
 	if len(ms) == 0 {
 		return 0, errors.New("merkle: no matrices: commit to one or more")
 	}
@@ -44,7 +45,7 @@ func checkMatrices[E element](ms []mat[E], f fieldOf[E]) (int, error) {
 		if m.Cols < 1 {
 			return 0, fmt.Errorf("merkle: matrix %d has %d columns: a matrix has 1 column or more", k, m.Cols)
 		}
-		if err := checkData(m, f, fmt.Sprintf("matrix %d", k)); err != nil {
+		if err := checkData(m, f, fmt.Sprintf("matrix %d", k), elements); err != nil {
 			return 0, err
 		}
 		tall = max(tall, m.Rows)
@@ -147,7 +148,8 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
 	}
-	tall, err := checkMatrices(ms, rows.field)
+	// On a device the elements are checked on their way up (checkedBytes).
+	tall, err := checkMatrices(ms, rows.field, c.ctx == nil)
 	if err != nil {
 		return nil, err
 	}
@@ -156,37 +158,73 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 		return nil, err
 	}
 	levels := byLevel(ms, tall)
-	if c.ctx == nil {
-		start := time.Now()
-		t := commitMatricesCPU(levels, tall, rows)
-		c.report(wgpu.Timing{Wall: time.Since(start)})
-		return t, nil
+	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
+	var total wgpu.Timing
+	if err := commitLevels(c, &total, t.leaves, t.nodes, hs, levels, rows, whole); err != nil {
+		return nil, elementError(err, func() error { _, err := checkMatrices(ms, rows.field, true); return err })
 	}
-	return c.commit(hs, tall, nil, func() (rowFill, error) { return matrixFill(c, levels[0], rows) }, func() (injections, error) {
-		inj := injections{}
-		for j, m := range levels {
-			if j == 0 {
-				continue
-			}
-			f, err := matrixFill(c, m, rows)
-			if err != nil {
-				return nil, err
-			}
-			inj[j] = f
-		}
-		return inj, nil
-	})
+	c.report(total)
+	return t, nil
 }
 
-// commitMatricesCPU is the reference of CommitMatrices, given the
-// matrices by level.
-func commitMatricesCPU[E element](levels map[int]mat[E], tall int, rows rowsOf[E]) *Tree {
+// commitLevels builds the tree over checked matrices by level (byLevel:
+// levels[0] the leaves' rows) into leaves, as many as levels[0] has rows,
+// and nodes, where the tree is range at of the heap (whole: nodes is its
+// own heap), with the level hashes hs, adding its timing to total: on the
+// device, rows hashed into the leaf buffer and the shorter matrices' rows
+// merged into their levels, or with a nil Context on all CPU cores.
+// CommitMatrices builds its whole tree here, and the On forms each range.
+func commitLevels[E element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]mat[E], rows rowsOf[E], at Range) error {
+	if c.ctx == nil {
+		start := time.Now()
+		heap := nodes
+		if at.Count > 1 {
+			heap = make([][32]byte, len(leaves))
+		}
+		matrixLeavesCPU(leaves, levels[0], rows)
+		mergeMatricesCPU(heap, leaves, levels, 0, rows)
+		if at.Count > 1 {
+			placeSubtree(nodes, heap, at.Index, at.Count)
+		}
+		*total = total.Add(wgpu.Timing{Wall: time.Since(start)})
+		return nil
+	}
+	fill, err := matrixFill(c, levels[0], rows)
+	if err != nil {
+		return err
+	}
+	inj, err := injectionsAbove(c, levels, 0, rows)
+	if err != nil {
+		return err
+	}
+	return c.levels(total, nodes, leaves, fill, hs, nil, 0, inj, at)
+}
+
+// injectionsAbove returns the rowFills of the matrices by level whose
+// rows are merged into the levels above base.
+func injectionsAbove[E element](c *Committer, levels map[int]mat[E], base int, rows rowsOf[E]) (injections, error) {
+	inj := injections{}
+	for j, m := range levels {
+		if j <= base {
+			continue
+		}
+		f, err := matrixFill(c, m, rows)
+		if err != nil {
+			return nil, err
+		}
+		inj[j] = f
+	}
+	return inj, nil
+}
+
+// mergeMatricesCPU fills nodes, the heap of the tree whose leaves are
+// below (a power of two of them, at level base of the whole tree), merging
+// into each level the rows of the matrices by level as tall as it is
+// wide: the reference of CommitMatrices from base up.
+func mergeMatricesCPU[E element](nodes, below [][32]byte, levels map[int]mat[E], base int, rows rowsOf[E]) {
 	hash := rows.hash
-	leaves := make([][32]byte, tall)
-	matrixLeavesCPU(leaves, levels[0], rows)
-	nodes := make([][32]byte, tall)
-	newLayout(tall).mergeUp(nodes, leaves, 0, 64, func(j int) nodeMerge {
-		m, inject := levels[j]
+	newLayout(len(below)).mergeUp(nodes, below, 0, 64, func(j int) nodeMerge {
+		m, inject := levels[base+j]
 		return func(i int, left, right [32]byte) [32]byte {
 			d := hash.Merge(left, right)
 			if inject {
@@ -195,7 +233,6 @@ func commitMatricesCPU[E element](levels map[int]mat[E], tall int, rows rowsOf[E
 			return d
 		}
 	})
-	return &Tree{hash: hash, leaves: leaves, nodes: nodes}
 }
 
 // MatricesOpening returns the rows that leaf i of CommitMatrices' tree
@@ -215,7 +252,7 @@ func MatricesOpening32(ms []Matrix32, hash RowHash32, i int) ([][]uint32, error)
 }
 
 func matricesOpening[E element](ms []mat[E], f fieldOf[E], i int) ([][]E, error) {
-	tall, err := checkMatrices(ms, f)
+	tall, err := checkMatrices(ms, f, true)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +312,7 @@ func verifyMatrices[E element](rh rowsOf[E], root [32]byte, heights []int, rows 
 			return false
 		}
 	}
-	// As commitMatricesCPU merges, but with the opened rows, not the matrices'.
+	// As mergeMatricesCPU merges, but with the opened rows, not the matrices'.
 	return walkPath(p.Leaf, pathNodes(tall, p.Index), p.Path, func(j int) nodeMerge {
 		return func(_ int, left, right [32]byte) [32]byte {
 			d := hash.Merge(left, right)

@@ -5,17 +5,22 @@
 //
 //	go run ./bench/e2e [-what transfer,staging,blake3,merkle,eigen,rescue,group] [-reps 5] [-size BYTES] [-backend vulkan]
 //	go run ./bench/e2e -what read -file PATH    (a file read by 16 goroutines, nothing hashed)
-//	go run ./bench/e2e -what scaling [-devices all] [-resident BYTES] [-pairs N] [-leaves N]
+//	go run ./bench/e2e -what scaling [-devices all] [-resident BYTES] [-pairs N] [-leaves N] [-commit-rows N]
+//	go run ./bench/e2e -what scaling-commit [-devices all] [-commit-rows N]
 //	go run ./bench/e2e -what ladder [-devices all] [-reps 5] [-ladder-max 24]
 //	go run ./bench/e2e -what samegpu [-pairs N]   (two devices on one GPU against one)
 //
 // scaling runs the several-GPU targets on the first k devices of a Group,
-// k = 1 and all: BLAKE3 of data resident on the GPUs (each its share,
-// SumPiecesBuffer, then Combine), Rescue MergeManyOn and a Rescue Merkle
-// RootOn from host memory, and uploads to every GPU at once (the host's
-// transfer bound). ladder times RootOn (Rescue, BLAKE3) and MergeManyOn
-// from 2^12 to 2^24 items on the first device and on the whole Group, side
-// by side, and checks that their results agree.
+// k = 1 and all: Poseidon2 commitments of a Goldilocks and a BabyBear
+// matrix of 128 columns (CommitMatrixOn, CommitMatrix32On), BLAKE3 of data
+// resident on the GPUs (each its share, SumPiecesBuffer, then Combine),
+// Rescue MergeManyOn and a Rescue Merkle RootOn from host memory, and
+// uploads to every GPU at once (the host's transfer bound); then each
+// commitment's speed-up on all devices over one, and the times of small
+// commitments on one device and split, where a second starts to pay.
+// scaling-commit runs the commitments alone. ladder times RootOn (Rescue,
+// BLAKE3) and MergeManyOn from 2^12 to 2^24 items on the first device and
+// on the whole Group, side by side, and checks that their results agree.
 //
 // Each measurement runs once to warm up, then -reps times; it prints the
 // median and the minimum, then each traced phase's time per call.
@@ -53,6 +58,7 @@ func main() {
 	pairs := flag.Int("pairs", 1<<26, "scaling: Rescue merges")
 	leaves := flag.Int("leaves", 1<<24, "scaling: Rescue Merkle leaves")
 	ladderMax := flag.Int("ladder-max", 24, "ladder: the largest size, as a power of two")
+	commitRows := flag.Int("commit-rows", 1<<20, "scaling: rows of the 128-column matrices committed")
 	flag.Parse()
 	// The WGCOMPUTE_* variables set what the flags do not (the staging
 	// and feature experiments of BENCHMARKS.md).
@@ -80,9 +86,9 @@ func main() {
 		}
 		return
 	}
-	if *what == "scaling" {
+	if *what == "scaling" || *what == "scaling-commit" {
 		opts.Devices = *devices
-		if err := scaling(opts, *reps, *resident, *pairs, *leaves); err != nil {
+		if err := scaling(opts, *reps, *resident, *pairs, *leaves, *commitRows, *what == "scaling-commit"); err != nil {
 			fmt.Fprintln(os.Stderr, "e2e:", err)
 			os.Exit(1)
 		}
@@ -213,28 +219,53 @@ func leavesOf(data []byte) [][32]byte {
 // measurer times calls and prints the trace's phases per call.
 type measurer struct{ reps int }
 
-func (m measurer) run(name string, call func() error) {
+// run times call as measurer says and returns the median (0 if a call
+// failed).
+func (m measurer) run(name string, call func() error) time.Duration {
 	if err := call(); err != nil {
 		fmt.Printf("%s: %v\n", name, err)
-		return
+		return 0
 	}
 	before := phases()
-	times := make([]time.Duration, m.reps)
-	for i := range times {
-		start := time.Now()
-		if err := call(); err != nil {
-			fmt.Printf("%s: %v\n", name, err)
-			return
-		}
-		times[i] = time.Since(start)
+	times, err := m.times(call)
+	if err != nil {
+		fmt.Printf("%s: %v\n", name, err)
+		return 0
 	}
-	slices.Sort(times)
 	fmt.Printf("%s: median %.2f ms, min %.2f ms\n", name, ms(times[len(times)/2]), ms(times[0]))
 	for _, r := range wgpu.TraceRows() {
 		if c := r.Count - before[r.Phase].Count; c > 0 {
 			fmt.Printf("    %-44s %5d per call %9.2f ms per call\n", r.Phase, c/m.reps, ms(r.Total-before[r.Phase].Total)/float64(m.reps))
 		}
 	}
+	return times[len(times)/2]
+}
+
+// runQuiet times call as run does, printing nothing, and returns the
+// median (0 if a call failed).
+func (m measurer) runQuiet(call func() error) time.Duration {
+	if err := call(); err != nil {
+		return 0
+	}
+	times, err := m.times(call)
+	if err != nil {
+		return 0
+	}
+	return times[len(times)/2]
+}
+
+// times calls call m.reps times and returns the times sorted.
+func (m measurer) times(call func() error) ([]time.Duration, error) {
+	times := make([]time.Duration, m.reps)
+	for i := range times {
+		start := time.Now()
+		if err := call(); err != nil {
+			return nil, err
+		}
+		times[i] = time.Since(start)
+	}
+	slices.Sort(times)
+	return times, nil
 }
 
 func phases() map[string]wgpu.TraceRow {
@@ -325,8 +356,10 @@ func readFile(path string) error {
 }
 
 // scaling measures the several-GPU targets on the first k members of the
-// Group opts opens, for k = 1 and every member.
-func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) error {
+// Group opts opens, for k = 1 and every member; with commitOnly the
+// commitments alone.
+func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves, commitRows int, commitOnly bool) error {
+	wgpu.EnableTrace(true) // measurer prints each call's phases
 	g, err := wgpu.OpenGroup(opts)
 	if err != nil {
 		return err
@@ -353,11 +386,18 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 	for i := range leafData {
 		leafData[i][0], leafData[i][1], leafData[i][2] = byte(i), byte(i>>8), byte(i>>16)
 	}
+	commits := newCommitScaling(commitRows, reps)
 	var firstHash []byte
 	for _, k := range counts {
 		sub, err := wgpu.NewGroup(all[:k]...)
 		if err != nil {
 			return err
+		}
+		if err := commits.run(sub, k); err != nil {
+			return err
+		}
+		if commitOnly {
+			continue
 		}
 		// BLAKE3, resident: each member holds its share, uploaded untimed,
 		// in buffers of at most 2 GiB (an H100 refused one of 8 GiB
@@ -490,6 +530,10 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves int) er
 		for _, b := range up {
 			b.Release()
 		}
+	}
+	if len(all) > 1 {
+		commits.report(len(all))
+		return commits.floor(g)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/spf13/cobra"
@@ -48,7 +49,8 @@ func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, er
 }
 
 // firstDevice returns the group's first Context (nil: the CPU). Mixed
-// trees and commitments are built on one device.
+// trees, and commitments to records or by a schedule, are built on one
+// device.
 func firstDevice(g *wgpu.Group) *wgpu.Context {
 	if g == nil || g.Len() == 0 {
 		return nil
@@ -161,6 +163,12 @@ levels with BLAKE3 and the levels above with Rescue (BLAKE3 digests enter the
 Rescue levels as their four little-endian words reduced mod p). The leaf hash
 is the schedule's first.
 
+With --devices (all, a count or adapter indices), matrices committed with
+one hash split over the GPUs, each building the subtrees of its rows, where
+half of one GPU's estimated time (the upload and the permutations) saves
+more than opening a second costs; records and schedules are committed on
+the first. The root and the nodes are the same bits on any number of GPUs.
+
 --out writes the nodes as merkle --out does (for N a power of two N x 32
 bytes, node 0 zero, node 1 the root);
 --prove I prints the JSON proof of leaf I instead of the root, which
@@ -251,7 +259,14 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if isRecords && size < 1 {
 		return nil, fmt.Errorf("commit: --records %d: a record has 1 byte or more", size)
 	}
-	devices := g.openSoon(0) // a commitment is built on one device
+	// Matrices committed with one hash split over the devices where a
+	// second one pays (commitWork); records and schedules are built on
+	// one.
+	var work time.Duration
+	if isMatrix && len(s) == 1 {
+		work = commitWork(s[0].Hash.Name(), shapes)
+	}
+	devices := g.openSoon(work)
 	defer devices.close()
 	// The input, the tree's leaves and nodes (64 bytes a leaf), and for a
 	// matrix the elements decoded.
@@ -267,40 +282,68 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if err != nil {
 		return nil, err
 	}
-	c, err := merkle.NewCommitter(firstDevice(grp), s, merkle.Options{Approach: merkle.Approach(approach)})
+	opts := merkle.Options{Approach: merkle.Approach(approach)}
+	if rows31 != nil {
+		return commit31(grp, rows31, raws, shapes, ins, opts)
+	}
+	var ms []merkle.Matrix
+	var rowHash merkle.RowHash
+	if isMatrix {
+		var ok bool
+		if rowHash, ok = s[0].Hash.(merkle.RowHash); !ok {
+			return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
+		}
+		if ms, err = matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix {
+			return merkle.Matrix{Rows: rows, Cols: cols, Data: data}
+		}); err != nil {
+			return nil, err
+		}
+		if len(s) == 1 {
+			return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return merkle.CommitMatrixOn(grp, m, rowHash, opts) },
+				func(ms []merkle.Matrix) (*merkle.Tree, error) { return merkle.CommitMatricesOn(grp, ms, rowHash, opts) })
+		}
+	}
+	c, err := merkle.NewCommitter(firstDevice(grp), s, opts)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
 	defer c.Release()
-	if isRecords {
-		hash, ok := s[0].Hash.(merkle.RecordHash)
-		if !ok {
-			return nil, fmt.Errorf("commit: --records: %s does not hash records: the schedule's first hash makes the leaves (blake3 does)", s[0].Hash.Name())
-		}
-		if len(raw)%size != 0 {
-			return nil, fmt.Errorf("commit: %s has %d bytes, not a whole number of %d-byte records", in, len(raw), size)
-		}
-		tree, err := c.CommitRecords(raw, size, hash)
-		if err != nil {
-			return nil, fmt.Errorf("commit: --records %d: %w", size, err)
-		}
-		return tree, nil
+	if isMatrix {
+		return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrix(m, rowHash) },
+			func(ms []merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrices(ms, rowHash) })
 	}
-	if rows31 != nil {
-		return commit31(c, rows31, raws, shapes, ins)
-	}
-	hash, ok := s[0].Hash.(merkle.RowHash)
+	hash, ok := s[0].Hash.(merkle.RecordHash)
 	if !ok {
-		return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
+		return nil, fmt.Errorf("commit: --records: %s does not hash records: the schedule's first hash makes the leaves (blake3 does)", s[0].Hash.Name())
 	}
-	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix {
-		return merkle.Matrix{Rows: rows, Cols: cols, Data: data}
-	})
+	if len(raw)%size != 0 {
+		return nil, fmt.Errorf("commit: %s has %d bytes, not a whole number of %d-byte records", in, len(raw), size)
+	}
+	tree, err := c.CommitRecords(raw, size, hash)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("commit: --records %d: %w", size, err)
 	}
-	return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrix(m, hash) },
-		func(ms []merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrices(ms, hash) })
+	return tree, nil
+}
+
+// commitWork estimates the time one GPU takes to commit to matrices of
+// the given shapes with the named hash, for the one-shot decision
+// (globals.openSoon), as oneDeviceWork does for a file: their upload, and
+// their permutations at the hash's measured rate, each row absorbing 8
+// elements a permutation (the rate of every row hash here) and merged
+// once, into the tree or injected into a level. Zero for a hash of no
+// measured rate.
+func commitWork(hashName string, shapes []shape) time.Duration {
+	h, err := registry.Lookup(hashName)
+	if err != nil || h.PermuteNanos == 0 {
+		return 0
+	}
+	var bytes, perms float64
+	for _, s := range shapes {
+		bytes += float64(s.bytes)
+		perms += float64(s.rows) * float64((s.cols+7)/8+1)
+	}
+	return time.Duration(bytes/uploadRate*1e9 + perms*h.PermuteNanos)
 }
 
 // parseField31 reads --field: nil for goldilocks (the matrix is of
@@ -335,16 +378,18 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 }
 
 // commit31 decodes the --in files as matrices of a 31-bit field (canonical
-// little-endian uint32s) and commits to them with hash.
-func commit31(c *merkle.Committer, hash merkle.RowHash32, raws [][]byte, shapes []shape, ins []string) (*merkle.Tree, error) {
+// little-endian uint32s) and commits to them with hash on grp.
+func commit31(grp *wgpu.Group, hash merkle.RowHash32, raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
 	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix32 {
 		return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
 	})
 	if err != nil {
 		return nil, err
 	}
-	return commitMatrices(ms, func(m merkle.Matrix32) (*merkle.Tree, error) { return c.CommitMatrix32(m, hash) },
-		func(ms []merkle.Matrix32) (*merkle.Tree, error) { return c.CommitMatrices32(ms, hash) })
+	return commitMatrices(ms, func(m merkle.Matrix32) (*merkle.Tree, error) { return merkle.CommitMatrix32On(grp, m, hash, opts) },
+		func(ms []merkle.Matrix32) (*merkle.Tree, error) {
+			return merkle.CommitMatrices32On(grp, ms, hash, opts)
+		})
 }
 
 // matricesOf views each --in file as the matrix of its shape, of

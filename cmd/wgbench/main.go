@@ -191,7 +191,7 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
-	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2 and merkle: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
+	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2, merkle and commit: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars on standard error (they show only on a terminal)")
 	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {

@@ -1,0 +1,246 @@
+package merkle
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"time"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// A matrix commitment splits over a Group as a tree does (RootOn): the
+// tree's leaves fall into M equal ranges, M a power of two, each range's
+// subtree is the commitment of the rows under it (row r of a matrix H>>j
+// tall feeds node r of level j, so the rows of range i of every matrix at
+// least M tall are the rows [i·H/M>>j, (i+1)·H/M>>j) of each, one
+// contiguous slice), and the top log2(M) levels merge the M range roots
+// with the rows of the matrices shorter than M. Each member hashes its
+// ranges' rows and builds their subtrees on its device from host memory;
+// the first builds the top.
+
+// CommitMatrixOn returns the tree CommitMatrix returns, built on the
+// devices of g: the rows split into ranges (a power of two of rows each,
+// each range a subtree of the tree), each range's rows uploaded, hashed
+// and built into its subtree on one member's device, and the top levels
+// over the range roots on the first member's. The tree (leaves, nodes,
+// root, proofs) is the same bits as CommitMatrix's. A matrix too small to
+// give every member a share worth its fixed costs (2^16 permutations:
+// rows of 8 elements absorbed, and merges) runs on fewer members, down to
+// one (Group.Fit); a Group of one commits as CommitMatrix does. The
+// elements are checked on their way up to each member, so a bad one is
+// reported as CommitMatrix reports it. opts.Timing receives the slowest
+// member's ranges plus the top.
+func CommitMatrixOn(g *wgpu.Group, m Matrix, hash RowHash, opts Options) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	return commitOn(g, []mat[uint64]{mat[uint64](m)}, true, rows64(hash), opts)
+}
+
+// CommitMatrix32On is CommitMatrixOn for a matrix of a 31-bit field:
+// CommitMatrix32's tree, built on the devices of g.
+func CommitMatrix32On(g *wgpu.Group, m Matrix32, hash RowHash32, opts Options) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	return commitOn(g, []mat[uint32]{mat[uint32](m)}, true, rows32(hash), opts)
+}
+
+// CommitMatricesOn returns the tree CommitMatrices returns for matrices of
+// several heights, built on the devices of g as CommitMatrixOn builds one
+// matrix's: each range's rows of every matrix at least as tall as the
+// ranges are many go to the member that builds the range, and the rows of
+// the shorter ones are merged into the top levels on the first member.
+func CommitMatricesOn(g *wgpu.Group, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	return commitOn(g, mats64(ms), false, rows64(hash), opts)
+}
+
+// CommitMatrices32On is CommitMatricesOn for matrices of a 31-bit field:
+// CommitMatrices32's tree, built on the devices of g.
+func CommitMatrices32On(g *wgpu.Group, ms []Matrix32, hash RowHash32, opts Options) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	return commitOn(g, mats32(ms), false, rows32(hash), opts)
+}
+
+// commitOn is the On forms over the element's width: ms is one matrix
+// (single: CommitMatrix's checks and errors) or several (CommitMatrices').
+func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+	if err := checkOn(g, 1, rows.hash); err != nil {
+		return nil, err
+	}
+	g = g.Fit(commitWork(ms), minGroupPermutations)
+	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
+		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
+			if single {
+				return commitMatrix(c, ms[0], rows)
+			}
+			return commitMatrices(c, ms, rows)
+		})
+	}
+	if g.Len() == 1 {
+		return oneDevice(g.Contexts()[0])
+	}
+	// The elements are checked on their way up to the devices
+	// (checkedBytes), or up front for a CPU member, which uploads nothing.
+	elements := slices.Contains(g.Contexts(), nil)
+	tall, err := checkCommit(ms, single, rows.field, elements)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := Uniform(rows.hash).Levels(tall)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := settings(rows.hash, opts, tall); err != nil {
+		return nil, err
+	}
+	// Ranges as a tree's (RootOn): one a device where the members are
+	// alike (Group.Deal deals them out), else about four a device.
+	m := groupRanges(tall, g.Len(), g.Alike())
+	if m == 1 {
+		return oneDevice(g.Contexts()[0])
+	}
+	t, err := commitRangesOn(g, byLevel(ms, tall), tall, m, hs, rows, opts)
+	if err != nil {
+		return nil, elementError(err, func() error { _, err := checkCommit(ms, single, rows.field, true); return err })
+	}
+	return t, nil
+}
+
+// checkCommit returns the tallest height of ms, one matrix (single:
+// checked as CommitMatrix checks it) or several (as CommitMatrices does),
+// or the error that says what is wrong with them; without elements their
+// shapes alone (checkMat).
+func checkCommit[E element](ms []mat[E], single bool, f fieldOf[E], elements bool) (int, error) {
+	if single {
+		return ms[0].Rows, checkMat(ms[0], f, elements)
+	}
+	return checkMatrices(ms, f, elements)
+}
+
+// minGroupPermutations is the fewest permutations (commitWork) a member
+// of a Group is given for a commitment. On two H200s (2026-11-26, bench/e2e
+// -what scaling-commit) a commitment of 2^12 rows of 128 elements (69632
+// permutations) took 0.82-0.88x one device's time split over both with
+// BabyBear and 1.01-1.04x with Goldilocks Poseidon2, 2^14 rows 1.04-1.07x,
+// 2^16 rows 1.10-1.25x: a second device pays from about 2^13 rows, 2^16
+// permutations each.
+const minGroupPermutations = 1 << 16
+
+// commitWork is a commitment's work in permutations, what Group.Fit
+// shares out: a row absorbs 8 elements a permutation (the rate of every
+// row hash here: the Goldilocks sponges of width 12, the 31-bit fields'
+// of width 16), and each row is merged once, into the tree's levels or
+// injected into one. Shapes that are not matrices count nothing: they
+// are refused on one device.
+func commitWork[E element](ms []mat[E]) int {
+	w := 0
+	for _, m := range ms {
+		if m.Rows < 1 || m.Cols < 1 || m.Rows > 1<<40 || m.Cols > 1<<20 {
+			continue
+		}
+		w += m.Rows * ((m.Cols+7)/8 + 1)
+	}
+	return w
+}
+
+// rangeLevels returns the rows of matrices by level that range r of a
+// tree feeds (slices of them, not copies): the matrices of the levels up
+// to lg, the range's subtree's height, each cut to its r.Count-th part.
+func rangeLevels[E element](levels map[int]mat[E], r Range, lg int) map[int]mat[E] {
+	out := make(map[int]mat[E], len(levels))
+	for j, m := range levels {
+		if j > lg {
+			continue
+		}
+		h := m.Rows / r.Count
+		out[j] = mat[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols]}
+	}
+	return out
+}
+
+// commitRangesOn builds the commitment over checked matrices by level,
+// tall leaves, in m ranges over g (Group.Deal), then the top levels on the
+// first member.
+func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
+	size := tall / m
+	lg := bits.Len(uint(size)) - 1
+	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
+	roots := make([][32]byte, m)
+	o := opts
+	o.Timing, o.Progress = nil, nil // the members' timings are summed below
+	// A member runs its ranges one after another on its own goroutine, so
+	// its slots are its own: its Committer and its ranges' times summed.
+	comms := make([]*Committer, g.Len())
+	times := make([]wgpu.Timing, g.Len())
+	defer func() {
+		for _, c := range comms {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	build := func(member int, ctx *wgpu.Context, i int) error {
+		if comms[member] == nil {
+			c, err := NewCommitter(ctx, Uniform(rows.hash), o)
+			if err != nil {
+				return err
+			}
+			comms[member] = c
+		}
+		defer wgpu.Span("merkle commit a range")(0)
+		r := Range{Index: i, Count: m}
+		if err := commitLevels(comms[member], &times[member], t.leaves[i*size:(i+1)*size], t.nodes, hs[:lg], rangeLevels(levels, r, lg), rows, r); err != nil {
+			return fmt.Errorf("range %s: %w", r, err)
+		}
+		roots[i] = t.nodes[m+i]
+		return nil
+	}
+	err := g.Deal(m, build)
+	if err != nil {
+		return nil, fmt.Errorf("merkle: %w", err)
+	}
+	var total, top wgpu.Timing
+	for _, tm := range times {
+		total = total.Parallel(tm) // a member that took no range is the zero Timing: no work
+	}
+	if err := commitTop(g.Contexts()[0], comms[0], &top, t.nodes[:m], roots, levels, lg, hs[lg:], rows, o); err != nil {
+		return nil, fmt.Errorf("merkle: the top %d levels: %w", bits.Len(uint(m))-1, err)
+	}
+	if opts.Timing != nil {
+		*opts.Timing = total.Add(top)
+	}
+	return t, nil
+}
+
+// commitTop builds the top levels of a commitment into nodes from the
+// range roots, the leaves of level base, merging in the rows of the
+// matrices by level above base, with c (a Committer on ctx, the first
+// member's, or nil when it took no range) or on the CPU for a nil ctx.
+func commitTop[E element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]mat[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
+	defer wgpu.Span("merkle commit the top levels")(0)
+	if ctx == nil {
+		start := time.Now()
+		mergeMatricesCPU(nodes, roots, levels, base, rows)
+		*total = wgpu.Timing{Wall: time.Since(start)}
+		return nil
+	}
+	if c == nil {
+		var err error
+		if c, err = NewCommitter(ctx, Uniform(rows.hash), opts); err != nil {
+			return err
+		}
+		defer c.Release()
+	}
+	inj, err := injectionsAbove(c, levels, base, rows)
+	if err != nil {
+		return err
+	}
+	return c.levels(total, nodes, roots, nil, hs, nil, base, inj, whole)
+}
