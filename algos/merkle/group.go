@@ -30,11 +30,12 @@ func groupRanges(n, k int, alike bool) int {
 // GPU, whose cost does not shrink with the member's share (groupRanges),
 // and the top over the members' roots is one more submission. Measured on
 // two H200s (bench/e2e -what ladder, 2026-11-26, BENCHMARKS.md): 2^18
-// leaves split in two took 9.13 ms of Rescue against 8.84 on one GPU and
-// 0.97 against 0.96 ms of BLAKE3; 2^20 split took 13.9 against 17.8 ms
-// (Rescue) and 1.92 against 2.30 ms (BLAKE3). So a member gets 2^18
-// leaves at least: 2^19 is the smallest tree split in two.
-const minGroupLeaves = 1 << 18
+// leaves split in two took 9.13 ms of Rescue against 8.84 on one GPU, and
+// 2^19 split 1.30 ms of BLAKE3 against 1.18 (Rescue 10.5 against 11.3);
+// 2^20 split took 13.9-14.0 against 16.4-17.8 ms (Rescue) and 1.78-1.92
+// against 1.93-2.30 ms (BLAKE3). So a member gets 2^19 leaves at least:
+// 2^20 is the smallest tree split in two.
+const minGroupLeaves = 1 << 19
 
 // RootOn returns the root of the tree of leaves, as Root does, built on
 // the devices of g: the tree splits into ranges (one per device where the
@@ -42,7 +43,7 @@ const minGroupLeaves = 1 << 18
 // free device: groupRanges, Group.Deal), each range's root is built on its
 // device (RangeRoot), and the top levels over the range roots on the
 // group's first device (Combine). The root equals Root's; a Group of one
-// builds as Root does, and so does any Group given fewer than 2^18 leaves
+// builds as Root does, and so does any Group given fewer than 2^19 leaves
 // a device (Group.Fit, minGroupLeaves). opts.Timing
 // receives the slowest device's range time plus the top's. A count that is
 // not a power of two is built as its perfect parts, one after another,
