@@ -51,31 +51,8 @@ func BenchmarkMergeMany(b *testing.B, f *Family) {
 				if pairs == nil {
 					pairs = BenchPairs(n)
 				}
-				dst := make([][4]uint64, n)
-				var t wgpu.Timing
-				m, err := f.NewBatcher(ctx, v, &t)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer m.Release()
-				if err := m.MergeMany(dst, pairs); err != nil { // compile, warm up
-					b.Fatal(err)
-				}
-				if i := n - 1; dst[i] != f.merge(pairs[i]) {
-					b.Fatalf("variant %s: last merge differs from the reference", name)
-				}
-				b.SetBytes(int64(n) * 64)
 				b.ReportAllocs()
-				var total wgpu.Timing
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					if err := m.MergeMany(dst, pairs); err != nil {
-						b.Fatal(err)
-					}
-					total = total.Add(t)
-				}
-				b.StopTimer()
-				reportRates(b, total, n, "merges/s")
+				timeMerges(b, f, ctx, v, pairs)
 			})
 		}
 	}
@@ -185,32 +162,39 @@ func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
 				if ctx.HostBatches() != (mode == "host") {
 					b.Skipf("%s (%s) keeps batches in device memory", ctx.Info().Name, ctx.Info().Backend)
 				}
-				pairs := BenchPairs(n)
-				dst := make([][4]uint64, n)
-				var t wgpu.Timing
-				m, err := f.NewBatcher(ctx, 0, &t)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer m.Release()
-				if err := m.MergeMany(dst, pairs); err != nil { // compile, warm up
-					b.Fatal(err)
-				}
-				if i := n - 1; dst[i] != f.merge(pairs[i]) {
-					b.Fatal("the last merge differs from the reference")
-				}
-				b.SetBytes(int64(n) * 64)
-				var total wgpu.Timing
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					if err := m.MergeMany(dst, pairs); err != nil {
-						b.Fatal(err)
-					}
-					total = total.Add(t)
-				}
-				b.StopTimer()
-				reportRates(b, total, n, "merges/s")
+				timeMerges(b, f, ctx, 0, BenchPairs(n))
 			})
 		}
 	}
+}
+
+// timeMerges times MergeMany of pairs with variant v's resident Batcher on
+// ctx, after one call that compiles, warms up and is checked against the
+// reference, and reports the kernel and end-to-end rates.
+func timeMerges(b *testing.B, f *Family, ctx *wgpu.Context, v int, pairs [][8]uint64) {
+	n := len(pairs)
+	dst := make([][4]uint64, n)
+	var t wgpu.Timing
+	m, err := f.NewBatcher(ctx, v, &t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Release()
+	if err := m.MergeMany(dst, pairs); err != nil {
+		b.Fatal(err)
+	}
+	if i := n - 1; dst[i] != f.merge(pairs[i]) {
+		b.Fatalf("variant %s: the last merge differs from the reference", f.Variants[v])
+	}
+	b.SetBytes(int64(n) * 64)
+	var total wgpu.Timing
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := m.MergeMany(dst, pairs); err != nil {
+			b.Fatal(err)
+		}
+		total = total.Add(t)
+	}
+	b.StopTimer()
+	reportRates(b, total, n, "merges/s")
 }
