@@ -18,15 +18,12 @@ import (
 // first device (Group.Fit and the split decide), and the ratio shows where
 // a second device pays.
 func ladder(opts wgpu.Options, reps, maxLog int) error {
-	g, err := wgpu.OpenGroup(opts)
+	g, err := openGroup(opts)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
 	all := g.Contexts()
-	for i, c := range all {
-		fmt.Printf("device %d: %s (%s)\n", i, c.Info().Name, c.Info().Backend)
-	}
 	one, err := wgpu.NewGroup(all[0])
 	if err != nil {
 		return err

@@ -360,15 +360,12 @@ func readFile(path string) error {
 // commitments alone.
 func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves, commitRows int, commitOnly bool) error {
 	wgpu.EnableTrace(true) // measurer prints each call's phases
-	g, err := wgpu.OpenGroup(opts)
+	g, err := openGroup(opts)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
 	all := g.Contexts()
-	for i, c := range all {
-		fmt.Printf("device %d: %s (%s)\n", i, c.Info().Name, c.Info().Backend)
-	}
 	counts := []int{1}
 	if len(all) > 1 {
 		counts = append(counts, len(all))
@@ -536,4 +533,16 @@ func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves, commit
 		return commits.floor(g)
 	}
 	return nil
+}
+
+// openGroup opens the Group opts choose and names its devices.
+func openGroup(opts wgpu.Options) (*wgpu.Group, error) {
+	g, err := wgpu.OpenGroup(opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range g.Contexts() {
+		fmt.Printf("device %d: %s (%s)\n", i, c.Info().Name, c.Info().Backend)
+	}
+	return g, nil
 }
