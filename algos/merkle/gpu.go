@@ -337,7 +337,7 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 // digests) into the first n digests of nodes, on the device alone: nothing
 // is uploaded, read back or checked, so leaves can come from another kernel
 // and the nodes go on to one. Node 0 is not written. n must be a power of
-// two from 2 to SubtreeLeaves(); CapHeight does not apply.
+// two from 2 to SubtreeLeaves(); CapHeight and HostWidth do not apply.
 func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
 	if !perfect(n) {
 		return fmt.Errorf("merkle: BuildBuffers: %d leaves: it builds a power of two of leaves, from 2 to SubtreeLeaves() (build other counts with Build)", n)
