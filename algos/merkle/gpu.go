@@ -105,8 +105,11 @@ type Options struct {
 	// for a hash without it), -1 builds every level on the device (to
 	// measure one against the other), else a power of two from 2. The
 	// nodes are the same either way; Timing's Kernel counts the device's
-	// levels alone and its Wall the host's too. Matrix commitments,
-	// records and mixed trees build every level on the device.
+	// levels alone and its Wall the host's too. A Committer (matrix
+	// commitments, records, mixed trees) takes the width of its top
+	// level's hash and hands the host the top of its last subtree, but
+	// for a top that the rows of shorter matrices are merged into
+	// (CommitMatrices), which stays on the device.
 	HostWidth int
 }
 

@@ -175,3 +175,80 @@ func TestHostWidthOptions(t *testing.T) {
 	require.Equal(t, 1<<10, rescue.MerkleMerge{}.MerkleHostWidth(32))
 	require.Equal(t, 1<<6, rescue.MerkleMerge{}.MerkleHostWidth(2))
 }
+
+// countRows is mixRows, counting its merges on the host.
+type countRows struct {
+	mixRows
+	merges *atomic.Int64
+}
+
+func (h countRows) Merge(a, b [32]byte) [32]byte {
+	h.merges.Add(1)
+	return h.mixRows.Merge(a, b)
+}
+
+// TestHostWidthCommit: a Committer's trees whose top levels the host
+// merges equal the reference's: matrix commitments (whole, under small
+// limits so that the top is a tree of subtree roots, and over Groups),
+// mixed trees whose host levels hold a change of hash, and commitments
+// to matrices of several heights, whose levels with injected rows stay
+// on the device. The host merges the top w-1 nodes of a matrix's tree.
+func TestHostWidthCommit(t *testing.T) {
+	m := randomMatrix(1<<10, 5, 4)
+	ms := randomMatrices([][2]int{{256, 3}, {64, 2}, {4, 1}, {2, 2}}, 4)
+	mLeaves, mNodes := matrixReference(m, mixRows{})
+	msLeaves, msNodes := matricesReference(ms, mixRows{})
+	s := schedule(t, "mix:3,rescue:2,mix")
+	leaves := randomLeaves(mixHash{}, 1<<10, 4)
+	hs, err := s.Levels(len(leaves))
+	require.NoError(t, err)
+	mixed := mixedReference(leaves, hs)
+	run := func(t *testing.T, ctx *wgpu.Context) {
+		for _, w := range []int{2, 8, 64} {
+			what := fmt.Sprintf("width %d", w)
+			o := merkle.Options{HostWidth: w}
+			got, err := merkle.CommitMatrix(ctx, m, mixRows{}, o)
+			require.NoError(t, err, what)
+			requireLeaves(t, mLeaves, got, what)
+			requireNodes(t, mNodes, got, what)
+			for _, rows := range []int{w / 2, w, 2 * w} {
+				if rows < 2 {
+					continue
+				}
+				sub := merkle.Matrix{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}
+				got, err := merkle.CommitMatrix(ctx, sub, mixRows{}, o)
+				require.NoError(t, err, what)
+				requireNodes(t, reference(mLeaves[:rows], mixRows{}), got, fmt.Sprintf("%s, %d rows", what, rows))
+			}
+			tree, err := merkle.BuildMixed(ctx, leaves, s, o)
+			require.NoError(t, err, what)
+			requireNodes(t, mixed, tree, what+" mixed")
+			got, err = merkle.CommitMatrices(ctx, ms, mixRows{}, o)
+			require.NoError(t, err, what)
+			requireLeaves(t, msLeaves, got, what)
+			requireNodes(t, msNodes, got, what+" matrices")
+		}
+	}
+	for _, backend := range gputest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			run(t, gputest.Context(t, backend))
+			run(t, gputest.Limited(t, backend, wgpu.Limits{MaxStorageBindingSize: 256}))
+			var merges atomic.Int64
+			hash := countRows{merges: &merges}
+			got, err := merkle.CommitMatrix(gputest.Context(t, backend), m, hash, merkle.Options{HostWidth: 16})
+			require.NoError(t, err)
+			requireNodes(t, mNodes, got, "counted")
+			require.EqualValues(t, 15, merges.Load(), "merges on the host")
+		})
+	}
+	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+		for _, w := range []int{2, 8} {
+			got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{HostWidth: w})
+			require.NoError(t, err)
+			requireNodes(t, mNodes, got, fmt.Sprintf("width %d on a Group", w))
+			got, err = merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{HostWidth: w})
+			require.NoError(t, err)
+			requireNodes(t, msNodes, got, fmt.Sprintf("width %d, matrices on a Group", w))
+		}
+	})
+}
