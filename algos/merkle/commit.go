@@ -300,7 +300,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 		}
 	}
 	k := n / sub
-	host, err := c.hostTop(total, sub, lg, hs, next, base, inj, k)
+	host, err := c.hostTop(total, sub, lg, hs, next, base, inj, k, fill == nil)
 	if err != nil {
 		return err
 	}
@@ -316,6 +316,19 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 	roots := make([][32]byte, k)
 	for s := 0; s < k; s++ {
 		part := leaves[s*sub : (s+1)*sub]
+		if host.levels == lg { // the whole subtree on the host, from its given leaves
+			heap := top
+			if at.Count*k == 1 {
+				heap = nodes[:sub]
+			}
+			heap[0] = [32]byte{}
+			host.merge(heap, part)
+			if at.Count*k > 1 {
+				placeSubtree(nodes, heap, at.Index*k+s, at.Count*k)
+			}
+			roots[s] = heap[1]
+			continue
+		}
 		if fill == nil {
 			if err := c.ctx.Upload(c.b.leafBuf, 0, wgpu.Bytes(part)); err != nil {
 				return fmt.Errorf("merkle: upload leaves: %w", err)
@@ -364,11 +377,12 @@ var whole = Range{Index: 0, Count: 1}
 const placeDirect = 4096
 
 // hostLevels is the top of a Committer's subtree that the host merges
-// (levels of them, 0 for none) and how: merge fills the levels of a heap
-// of the subtree above its level of width 1<<levels from that level.
+// (levels of them, 0 for none) and how: merge fills the levels of heap,
+// the subtree's heap (or its prefix), above below, its level of width
+// 1<<levels (the leaves, when the host merges every level).
 type hostLevels struct {
 	levels int
-	merge  func(heap [][32]byte)
+	merge  func(heap, below [][32]byte)
 }
 
 // hostTop returns the levels of the subtrees of sub leaves (lg levels, of
@@ -376,27 +390,43 @@ type hostLevels struct {
 // that the host merges, as a Builder's subtree does (Options.HostWidth,
 // the top level's hash's HostTop): those narrower than the host width, of
 // the last subtree alone (k is 1: the subtrees of a larger tree end in
-// their roots' tree), unless rows are injected into one of them or the
-// width reaches the levels read back straight into place (placeDirect).
-// The host's time is added to total's Wall.
-func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Hash, base int, inj injections, k int) (hostLevels, error) {
+// their roots' tree), unless rows are injected into one of them. Every
+// level when the subtree has no more leaves than the width and they are
+// given (hostLeaves; else the device makes them and one level at least),
+// and it fits the levels read back out of place (placeDirect); else those
+// narrower than placeDirect at most. The host's time is added to total's
+// Wall.
+func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Hash, base int, inj injections, k int, hostLeaves bool) (hostLevels, error) {
+	if lg == 0 || k != 1 {
+		return hostLevels{}, nil
+	}
 	w, err := hostWidth(hs[lg-1], c.opts.HostWidth, runtime.GOMAXPROCS(0))
-	if err != nil || lg == 0 || k != 1 || w == 0 || w >= min(sub, placeDirect) {
+	if err != nil || w == 0 {
 		return hostLevels{}, err
 	}
-	hl := bits.Len(uint(w)) - 1
+	hl := min(bits.Len(uint(w))-1, lg)
+	if hl == lg && (!hostLeaves || sub > placeDirect) {
+		hl = lg - 1
+	}
+	for hl > 0 && hl < lg && 1<<hl >= placeDirect {
+		hl--
+	}
 	for t := lg - hl + 1; t <= lg; t++ {
 		if inj[base+t] != nil {
 			return hostLevels{}, nil
 		}
 	}
+	if hl == 0 {
+		return hostLevels{}, nil
+	}
 	ms := mixedMerges(hs, next)
-	return hostLevels{levels: hl, merge: func(heap [][32]byte) {
+	return hostLevels{levels: hl, merge: func(heap, below [][32]byte) {
 		start := time.Now()
 		for t := lg - hl + 1; t <= lg; t++ {
 			lw := sub >> t
 			// A grain of 4 merges, as Builder's host levels.
-			mergeLevel(heap[lw:2*lw], heap[2*lw:4*lw], 4, ms(t))
+			mergeLevel(heap[lw:2*lw], below, 4, ms(t))
+			below = heap[lw : 2*lw]
 		}
 		*total = total.Add(wgpu.Timing{Wall: time.Since(start), Measured: c.ctx.Info().Timestamps})
 	}}, nil
@@ -416,7 +446,7 @@ func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][
 		}
 		nodes[0] = [32]byte{} // never written by the kernels
 		if host.merge != nil {
-			host.merge(nodes[:sub])
+			host.merge(nodes[:sub], nodes[first:2*first])
 		}
 		return nodes[1], nil
 	}
@@ -431,7 +461,7 @@ func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][
 		return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
 	}
 	if host.merge != nil {
-		host.merge(top[:narrow])
+		host.merge(top[:narrow], top[first:2*first])
 	}
 	placeSubtree(nodes, top[:narrow], at.Index, at.Count)
 	return top[1], nil
