@@ -565,7 +565,7 @@ func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	default: // a prefix of the heap above the device's level
 		below := make([][32]byte, w)
 		if err := r.ctx.Download(wgpu.Bytes(below), r.nodeBuf, uint64(w*DigestSize)); err != nil {
-			return fmt.Errorf("merkle: download the %d nodes of level width %d: %w", w, w, err)
+			return fmt.Errorf("merkle: download the %d nodes the host merges from: %w", w, err)
 		}
 		r.hostTop(nodes, below)
 	}
