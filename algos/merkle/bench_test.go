@@ -2,6 +2,7 @@ package merkle_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -115,4 +116,62 @@ func BenchmarkBuild(b *testing.B) {
 		b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
 	})
+}
+
+// BenchmarkHostTop is the A/B of Options.HostWidth: Rescue trees of 2^12
+// to 2^20 leaves, Root and Build, with the hash's host width (host=hash,
+// the default: the levels narrower than rescue.MerkleMerge's
+// MerkleHostWidth on this host's cores merged on the host) and with every
+// level on the device (host=none), side by side on one device. kernel-ms
+// is the device's levels alone (timestamps), wall-ms the Timing's Wall
+// (the submissions' and the host's merges), e2e-ms the call end to end;
+// host-width is the width the hash chose.
+func BenchmarkHostTop(b *testing.B) {
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	hash := rescue.MerkleMerge{}
+	width := hash.MerkleHostWidth(runtime.GOMAXPROCS(0))
+	for lg := 12; lg <= 20; lg++ {
+		leaves := randomLeaves(hash, 1<<lg, 1)
+		for _, op := range []string{"root", "build"} {
+			for _, v := range []struct {
+				name  string
+				width int
+			}{{"hash", 0}, {"none", -1}} {
+				b.Run(fmt.Sprintf("rescue/2^%d/%s/host=%s", lg, op, v.name), func(b *testing.B) {
+					var tm wgpu.Timing
+					bld, err := merkle.NewBuilder(ctx, hash, merkle.Options{HostWidth: v.width, Timing: &tm})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer bld.Release()
+					build := func() error {
+						if op == "root" {
+							_, err := bld.Root(leaves)
+							return err
+						}
+						_, err := bld.Build(leaves)
+						return err
+					}
+					if err := build(); err != nil {
+						b.Fatal(err)
+					}
+					var kernel, wall time.Duration
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if err := build(); err != nil {
+							b.Fatal(err)
+						}
+						kernel += tm.Kernel
+						wall += tm.Wall
+					}
+					b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+					b.ReportMetric(float64(wall.Microseconds())/1e3/float64(b.N), "wall-ms/op")
+					b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
+					if v.width == 0 {
+						b.ReportMetric(float64(width), "host-width")
+					}
+				})
+			}
+		}
+	}
 }

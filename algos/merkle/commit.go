@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"runtime"
 	"time"
 	"unsafe"
 
@@ -298,11 +299,16 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 			}
 		}
 	}
-	ds, err := c.subtreeDispatches(sub, hs[:lg], levelAbove(hs, lg, next), n, injected)
+	k := n / sub
+	host, err := c.hostTop(total, sub, lg, hs, next, base, inj, k, fill == nil)
 	if err != nil {
 		return err
 	}
-	k := n / sub
+	dev := lg - host.levels // the levels built on the device
+	ds, err := c.subtreeDispatches(sub, hs[:dev], levelAbove(hs, dev, next), n, injected)
+	if err != nil {
+		return err
+	}
 	var top [][32]byte // the narrow levels of a subtree read back out of place
 	if at.Count*k > 1 {
 		top = make([][32]byte, min(sub, placeDirect))
@@ -310,6 +316,19 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 	roots := make([][32]byte, k)
 	for s := 0; s < k; s++ {
 		part := leaves[s*sub : (s+1)*sub]
+		if host.levels == lg { // the whole subtree on the host, from its given leaves
+			heap := top
+			if at.Count*k == 1 {
+				heap = nodes[:sub]
+			}
+			heap[0] = [32]byte{}
+			host.merge(heap, part)
+			if at.Count*k > 1 {
+				placeSubtree(nodes, heap, at.Index*k+s, at.Count*k)
+			}
+			roots[s] = heap[1]
+			continue
+		}
 		if fill == nil {
 			if err := c.ctx.Upload(c.b.leafBuf, 0, wgpu.Bytes(part)); err != nil {
 				return fmt.Errorf("merkle: upload leaves: %w", err)
@@ -338,7 +357,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 				return fmt.Errorf("merkle: download leaves: %w", err)
 			}
 		}
-		if roots[s], err = c.downloadSubtree(nodes, sub, Range{Index: at.Index*k + s, Count: at.Count * k}, top); err != nil {
+		if roots[s], err = c.downloadSubtree(nodes, sub, Range{Index: at.Index*k + s, Count: at.Count * k}, top, host); err != nil {
 			return err
 		}
 	}
@@ -357,17 +376,78 @@ var whole = Range{Index: 0, Count: 1}
 // back in one download and are copied into place on the host.
 const placeDirect = 4096
 
+// hostLevels is the top of a Committer's subtree that the host merges
+// (levels of them, 0 for none) and how: merge fills the levels of heap,
+// the subtree's heap (or its prefix), above below, its level of width
+// 1<<levels (the leaves, when the host merges every level).
+type hostLevels struct {
+	levels int
+	merge  func(heap, below [][32]byte)
+}
+
+// hostTop returns the levels of the subtrees of sub leaves (lg levels, of
+// hashes hs under next, from level base of the whole tree, k of them)
+// that the host merges, as a Builder's subtree does (Options.HostWidth,
+// the top level's hash's HostTop): those narrower than the host width, of
+// the last subtree alone (k is 1: the subtrees of a larger tree end in
+// their roots' tree), unless rows are injected into one of them. Every
+// level when the subtree has no more leaves than the width and they are
+// given (hostLeaves; else the device makes them and one level at least),
+// and it fits the levels read back out of place (placeDirect); else those
+// narrower than placeDirect at most. The host's time is added to total's
+// Wall.
+func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Hash, base int, inj injections, k int, hostLeaves bool) (hostLevels, error) {
+	if lg == 0 || k != 1 {
+		return hostLevels{}, nil
+	}
+	w, err := hostWidth(hs[lg-1], c.opts.HostWidth, runtime.GOMAXPROCS(0))
+	if err != nil || w == 0 {
+		return hostLevels{}, err
+	}
+	hl := min(bits.Len(uint(w))-1, lg)
+	if hl == lg && (!hostLeaves || sub > placeDirect) {
+		hl = lg - 1
+	}
+	for hl > 0 && hl < lg && 1<<hl >= placeDirect {
+		hl--
+	}
+	for t := lg - hl + 1; t <= lg; t++ {
+		if inj[base+t] != nil {
+			return hostLevels{}, nil
+		}
+	}
+	if hl == 0 {
+		return hostLevels{}, nil
+	}
+	ms := mixedMerges(hs, next)
+	return hostLevels{levels: hl, merge: func(heap, below [][32]byte) {
+		start := time.Now()
+		for t := lg - hl + 1; t <= lg; t++ {
+			lw := sub >> t
+			// A grain of 4 merges, as Builder's host levels.
+			mergeLevel(heap[lw:2*lw], below, 4, ms(t))
+			below = heap[lw : 2*lw]
+		}
+		*total = total.Add(wgpu.Timing{Wall: time.Since(start), Measured: c.ctx.Info().Timestamps})
+	}}, nil
+}
+
 // downloadSubtree reads the subtree of sub leaves built in the node
 // buffer back into nodes, where it is range at of the heap (its level of
 // width w at nodes[w·at.Count + at.Index·w:]), and returns its root:
 // into nodes[:sub] for the whole heap, else its wide levels straight into
 // place and its narrow ones through top (min(sub, placeDirect) nodes).
-func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][32]byte) ([32]byte, error) {
+// The levels the host merges (host) are not read back but merged.
+func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][32]byte, host hostLevels) ([32]byte, error) {
+	first := 1 << host.levels // the narrowest level on the device
 	if at.Count == 1 {
-		if err := c.ctx.Download(wgpu.Bytes(nodes[:sub]), c.b.nodeBuf, 0); err != nil {
+		if err := c.ctx.Download(wgpu.Bytes(nodes[first:sub]), c.b.nodeBuf, uint64(first*DigestSize)); err != nil {
 			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
 		}
 		nodes[0] = [32]byte{} // never written by the kernels
+		if host.merge != nil {
+			host.merge(nodes[:sub], nodes[first:2*first])
+		}
 		return nodes[1], nil
 	}
 	narrow := min(sub, placeDirect)
@@ -377,8 +457,11 @@ func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][
 			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
 		}
 	}
-	if err := c.ctx.Download(wgpu.Bytes(top[1:narrow]), c.b.nodeBuf, DigestSize); err != nil {
+	if err := c.ctx.Download(wgpu.Bytes(top[first:narrow]), c.b.nodeBuf, uint64(first*DigestSize)); err != nil {
 		return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
+	}
+	if host.merge != nil {
+		host.merge(top[:narrow], top[first:2*first])
 	}
 	placeSubtree(nodes, top[:narrow], at.Index, at.Count)
 	return top[1], nil

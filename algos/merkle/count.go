@@ -320,9 +320,10 @@ func (r *run) levels(leaves [][32]byte, dst func(j int) [][32]byte, scratch *[][
 		}
 		// The levels of more than bigLevel nodes come back straight into
 		// their places, one download each; the smaller ones above them in
-		// one download of the heap's prefix, through scratch.
+		// one download of the heap's prefix, through scratch, as do those
+		// narrower than the host width, which only the host makes.
 		top := lowest
-		for top < depth && m>>top > bigLevel {
+		for top < depth && m>>top > max(bigLevel, r.hostW-1) {
 			top++
 		}
 		size := 2 * (m >> top)

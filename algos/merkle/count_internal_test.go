@@ -12,8 +12,10 @@ import (
 )
 
 // TestBigLevels: with bigLevel at 2 nodes, every level of more than 2
-// nodes comes back in a download of its own, straight into its place; the
-// trees, whole or capped, and roots still equal the reference's.
+// nodes comes back in a download of its own, straight into its place
+// (but for those narrower than the host width, which only the host
+// makes); the trees, whole or capped, and roots still equal the
+// reference's.
 func TestBigLevels(t *testing.T) {
 	defer func(b int) { bigLevel = b }(bigLevel)
 	bigLevel = 2
@@ -27,9 +29,11 @@ func TestBigLevels(t *testing.T) {
 			want, err := BuildCPU(leaves[:n], hash)
 			require.NoError(t, err)
 			for _, h := range []int{0, 2, 5} {
-				got, err := Build(ctx, leaves[:n], hash, Options{CapHeight: h})
-				require.NoError(t, err)
-				require.Equal(t, want.nodes[:len(got.nodes)], got.nodes, fmt.Sprintf("n=%d cap height %d", n, h))
+				for _, w := range []int{-1, 8} {
+					got, err := Build(ctx, leaves[:n], hash, Options{CapHeight: h, HostWidth: w})
+					require.NoError(t, err)
+					require.Equal(t, want.nodes[:len(got.nodes)], got.nodes, fmt.Sprintf("n=%d cap height %d host width %d", n, h, w))
+				}
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -94,6 +95,22 @@ type Options struct {
 	// in one submission, of a count that is not a power of two on a
 	// device, or of a capped or mixed tree reports nothing.
 	Progress func(done, total int) error
+	// HostWidth is where a build on a device hands a tree's top to the
+	// host: the device builds the levels of HostWidth nodes and wider,
+	// those HostWidth nodes come back (with the levels below them, for
+	// Build), and the host merges the narrower levels above them on all
+	// cores, where they take less time than one merge's latency per level
+	// on the device (HostTop). A tree of HostWidth leaves or fewer is
+	// built on the host alone. 0 takes the hash's width (HostTop; none
+	// for a hash without it), -1 builds every level on the device (to
+	// measure one against the other), else a power of two from 2. The
+	// nodes are the same either way; Timing's Kernel counts the device's
+	// levels alone and its Wall the host's too. A Committer (matrix
+	// commitments, records, mixed trees) takes the width of its top
+	// level's hash and hands the host the top of its last subtree, but
+	// for a top that the rows of shorter matrices are merged into
+	// (CommitMatrices), which stays on the device.
+	HostWidth int
 }
 
 // defaultWorkgroup is the workgroup size of a hash without Tuning.
@@ -164,6 +181,9 @@ type Builder struct {
 	// leavesChecked: the caller has checked the leaves (the ranges of a
 	// tree that onGroup checked whole), so no build checks them again.
 	leavesChecked bool
+	// hostW is the width of the narrowest level a device builds, the
+	// levels above it merged on the host (Options.HostWidth); 0: none.
+	hostW int
 }
 
 // NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
@@ -175,7 +195,11 @@ func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 	if err := checkCapHeight(opts.CapHeight); err != nil {
 		return nil, err
 	}
-	b := &Builder{ctx: ctx, hash: hash, opts: opts}
+	hostW, err := hostWidth(hash, opts.HostWidth, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, err
+	}
+	b := &Builder{ctx: ctx, hash: hash, opts: opts, hostW: hostW}
 	if ctx != nil {
 		items := wgpu.PieceItems(ctx.Limits(), DigestSize)
 		if items < 2 {
@@ -316,7 +340,7 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 // digests) into the first n digests of nodes, on the device alone: nothing
 // is uploaded, read back or checked, so leaves can come from another kernel
 // and the nodes go on to one. Node 0 is not written. n must be a power of
-// two from 2 to SubtreeLeaves(); CapHeight does not apply.
+// two from 2 to SubtreeLeaves(); CapHeight and HostWidth do not apply.
 func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
 	if !perfect(n) {
 		return fmt.Errorf("merkle: BuildBuffers: %d leaves: it builds a power of two of leaves, from 2 to SubtreeLeaves() (build other counts with Build)", n)
@@ -337,7 +361,7 @@ func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
 	if err != nil {
 		return err
 	}
-	if err := r.dispatch(n, leaves, nodes); err != nil {
+	if err := r.dispatch(n, bits.Len(uint(n))-1, leaves, nodes); err != nil {
 		return err
 	}
 	b.report(r.total)
@@ -487,7 +511,22 @@ func placeSubtree(nodes, sub [][32]byte, s, k int) {
 // returns, through the Builder's buffers; when they are fewer than
 // len(leaves), a power of two, only that prefix of the nodes comes back
 // (node 1 alone for 2; node 0 is not written), the top levels of the heap.
+// The levels narrower than the host width are merged on the host from the
+// level of that width (hostTop), the whole subtree when it has no more
+// leaves than that.
 func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
+	m, w := len(leaves), r.hostW
+	if w >= m {
+		if err := r.waitChecked(); err != nil {
+			return err
+		}
+		nodes := dst()
+		if len(nodes) == m {
+			nodes[0] = [32]byte{}
+		}
+		r.hostTop(nodes, leaves)
+		return nil
+	}
 	if err := r.ctx.Upload(r.leafBuf, 0, wgpu.Bytes(leaves)); err != nil {
 		return fmt.Errorf("merkle: upload leaves: %w", err)
 	}
@@ -500,34 +539,77 @@ func (r *run) subtree(dst func() [][32]byte, leaves [][32]byte) error {
 	if err := r.waitChecked(); err != nil {
 		return err
 	}
-	if err := r.dispatch(len(leaves), r.leafBuf, r.nodeBuf); err != nil {
+	levels := bits.Len(uint(m)) - 1
+	if w > 0 {
+		levels -= bits.Len(uint(w)) - 1
+	}
+	if err := r.dispatch(m, levels, r.leafBuf, r.nodeBuf); err != nil {
 		return err
 	}
 	nodes := dst()
-	if len(nodes) < len(leaves) {
-		if err := r.ctx.Download(wgpu.Bytes(nodes[1:]), r.nodeBuf, DigestSize); err != nil {
-			return fmt.Errorf("merkle: download the top %d nodes: %w", len(nodes)-1, err)
+	// The device's nodes are w.. of the heap (1.. when it built the root).
+	first := max(w, 1)
+	switch {
+	case len(nodes) > first:
+		if err := r.ctx.Download(wgpu.Bytes(nodes[first:]), r.nodeBuf, uint64(first*DigestSize)); err != nil {
+			return fmt.Errorf("merkle: download nodes %d..%d: %w", first, len(nodes)-1, err)
 		}
-		return nil
+		if len(nodes) == m {
+			// The kernels never write node 0; a reused buffer may hold
+			// garbage there.
+			nodes[0] = [32]byte{}
+		}
+		if w > 0 {
+			r.hostTop(nodes, nodes[w:2*w])
+		}
+	default: // a prefix of the heap above the device's level
+		below := make([][32]byte, w)
+		if err := r.ctx.Download(wgpu.Bytes(below), r.nodeBuf, uint64(w*DigestSize)); err != nil {
+			return fmt.Errorf("merkle: download the %d nodes the host merges from: %w", w, err)
+		}
+		r.hostTop(nodes, below)
 	}
-	if err := r.ctx.Download(wgpu.Bytes(nodes), r.nodeBuf, 0); err != nil {
-		return fmt.Errorf("merkle: download nodes: %w", err)
-	}
-	// The kernels never write node 0; a reused buffer may hold garbage there.
-	nodes[0] = [32]byte{}
 	return nil
 }
 
-// dispatch runs the kernels that build the subtree of the n leaves in
-// leafBuf into nodeBuf, in one submission, and adds their timing.
-func (r *run) dispatch(n int, leafBuf, nodeBuf *wgpu.Buffer) error {
+// hostTop fills the nodes of heap, a prefix of a subtree's heap (from node
+// 1; node 0 is left as it is), above below, its level of len(below) nodes:
+// each level merged from the one under it with the hash's Merge on all
+// cores. below may be that level inside heap. The host's time is the
+// run's: it is added to its Wall, not to its kernel time.
+func (r *run) hostTop(heap, below [][32]byte) {
+	start := time.Now()
+	w := len(below)
+	dst := heap
+	if len(heap) < w {
+		dst = make([][32]byte, w)
+	}
+	merge := merges(r.hash)(0)
+	for lw := w / 2; lw >= 1; lw /= 2 {
+		// A grain of 4 merges: a Goldilocks merge takes microseconds, so
+		// even a level of a few nodes is worth spreading over the cores.
+		mergeLevel(dst[lw:2*lw], below, 4, merge)
+		below = dst[lw : 2*lw]
+	}
+	if len(heap) < w {
+		copy(heap[1:], dst[1:len(heap)])
+	}
+	// Measured as the device's kernels are: a subtree built on the host
+	// alone ran no kernel, which is known where kernels are timed.
+	r.total = r.total.Add(wgpu.Timing{Wall: time.Since(start), Measured: r.ctx.Info().Timestamps})
+}
+
+// dispatch runs the kernels that build the lowest levels levels of the
+// subtree of the n leaves in leafBuf into nodeBuf (log2(n) for all of
+// them), in one submission, and adds their timing.
+func (r *run) dispatch(n, levels int, leafBuf, nodeBuf *wgpu.Buffer) error {
 	size := uint64(n * DigestSize)
 	binds := []wgpu.Binding{{Buffer: leafBuf, Size: size}, {Buffer: nodeBuf, Size: size}}
 	exec := r.ctx.Run
 	if r.opts.PassPerLevel {
 		exec = r.ctx.RunPasses
 	}
-	tm, err := exec(r.levelDispatches(n, bits.Len(uint(n))-1, true, binds)...)
+	tm, err := exec(r.levelDispatches(n, levels, true, binds)...)
 	r.total = r.total.Add(tm)
 	if err != nil {
 		return fmt.Errorf("merkle: %d leaves, approach %s: %w", n, r.approach, err)

@@ -50,6 +50,42 @@ type Tuning interface {
 	MerkleWorkgroupSize(approach string) int
 }
 
+// HostTop is implemented by a Hash whose merge is slow enough that the
+// narrow top levels of a tree, too narrow to fill a GPU, are faster on the
+// host's cores: each level on a device waits for one merge's latency,
+// whatever its width, while the host's cores make a narrow level in a few
+// merges' time. Build asks it when Options.HostWidth is 0.
+type HostTop interface {
+	// MerkleHostWidth returns the width, a power of two, of the
+	// narrowest level a device should build on a host of cores cores:
+	// the levels narrower than it are merged on the host. 0 builds every
+	// level on the device.
+	MerkleHostWidth(cores int) int
+}
+
+// hostWidth returns the host width a Builder runs with on cores cores:
+// opts' width (Options.HostWidth), else the hash's (HostTop), else 0 (no
+// host levels). It is the one place where it is chosen.
+func hostWidth(hash Hash, opt, cores int) (int, error) {
+	switch {
+	case opt == -1:
+		return 0, nil
+	case opt == 0:
+		h, ok := hash.(HostTop)
+		if !ok {
+			return 0, nil
+		}
+		w := h.MerkleHostWidth(cores)
+		if w != 0 && (w < 2 || !powerOfTwo(w)) {
+			return 0, fmt.Errorf("merkle: %s's host width %d: a hash's MerkleHostWidth returns 0 or a power of two from 2", hash.Name(), w)
+		}
+		return w, nil
+	case opt < 2 || !powerOfTwo(opt):
+		return 0, fmt.Errorf("merkle: HostWidth %d: accepted are 0 (the hash's width), -1 (every level on the device) or a power of two from 2 (the narrowest level the device builds)", opt)
+	}
+	return opt, nil
+}
+
 var errNoHash = errors.New("merkle: no hash given: pass a Hash such as blake3.MerkleMerge{} or rescue.MerkleMerge{}")
 
 // AnyDigest is implemented by a Hash whose CheckDigest accepts every 32

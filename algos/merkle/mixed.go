@@ -215,16 +215,16 @@ func BuildMixedCPU(leaves [][32]byte, s Schedule) (*Tree, error) {
 // buildMixedCPU builds the tree of checked leaves with the hashes hs.
 func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
 	nodes := make([][32]byte, len(leaves))
-	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs))
+	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs, nil))
 	return &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
 }
 
 // mixedMerges returns the levelMerges of a mixed tree with the level
 // hashes hs: level j merged by hs[j-1], then converted for the level above
-// where its hash changes.
-func mixedMerges(hs []Hash) levelMerges {
+// where its hash changes (next above the last of hs; nil for the root).
+func mixedMerges(hs []Hash, next Hash) levelMerges {
 	return func(j int) nodeMerge {
-		h, conv := hs[j-1], convertAfter(hs, j-1, nil)
+		h, conv := hs[j-1], convertAfter(hs, j-1, next)
 		return func(_ int, left, right [32]byte) [32]byte {
 			d := h.Merge(left, right)
 			if conv != nil {
@@ -267,5 +267,5 @@ func VerifyMixed(s Schedule, root [32]byte, n int, p Proof) bool {
 			return false
 		}
 	}
-	return walkPath(p.Leaf, pathNodes(n, p.Index), p.Path, mixedMerges(hs)) == root
+	return walkPath(p.Leaf, pathNodes(n, p.Index), p.Path, mixedMerges(hs, nil)) == root
 }

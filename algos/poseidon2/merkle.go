@@ -1,6 +1,8 @@
 package poseidon2
 
 import (
+	"time"
+
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -14,10 +16,11 @@ import (
 //
 // Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
 // opts)); LeafOf and DigestOf convert between its digests and leaves. Its
-// other methods (MergeModule, RowModule, ConvertModule) are package
-// merkle's side of the merkle.Hash and merkle.RowHash interfaces, the
-// interfaces for hash authors: they
-// hand merkle the WGSL of the merge, and a program has no use for them.
+// other methods (MergeModule, RowModule, ConvertModule, MerkleHostWidth)
+// are package merkle's side of the merkle.Hash, merkle.RowHash and
+// merkle.HostTop interfaces, the interfaces for hash authors: they hand
+// merkle the WGSL of the merge and its tuning, and a program has no use
+// for them.
 type MerkleMerge struct{}
 
 // Name returns "poseidon2".
@@ -36,4 +39,16 @@ func (MerkleMerge) CheckDigest(d [32]byte) error { return goldilocks.CheckDigest
 // poseidon2_lib.wgsl's p2_merge.
 func (MerkleMerge) MergeModule() wgpu.Module {
 	return wgsl.Module{Files: []string{"merkle_poseidon2.wgsl"}}
+}
+
+// MerkleHostWidth returns the width from which a tree's levels are built
+// on a GPU, the narrower ones above on cores host cores, from the model
+// rescue.MerkleMerge's uses (goldilocks.MerkleHostWidth). Poseidon2's
+// merge takes 4.5 µs on one core through the batch functions' CPU path
+// against Rescue's 18.7 (BENCHMARKS.md), so about 3.1 µs alone; its GPU
+// level was not measured, and is taken as Rescue's 350 µs scaled the same
+// (85 µs): a merge's latency on a GPU follows its chain of products as
+// its time on a core does. A model, not a measurement.
+func (MerkleMerge) MerkleHostWidth(cores int) int {
+	return goldilocks.MerkleHostWidth(cores, 3100*time.Nanosecond, 85*time.Microsecond)
 }

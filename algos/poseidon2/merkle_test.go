@@ -12,8 +12,11 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// Compile-time check: MerkleMerge is a merkle.Hash.
-var _ merkle.Hash = MerkleMerge{}
+// Compile-time check: MerkleMerge is a merkle.Hash with HostTop.
+var (
+	_ merkle.Hash    = MerkleMerge{}
+	_ merkle.HostTop = MerkleMerge{}
+)
 
 func randLeaves(t *testing.T, n int) [][32]byte {
 	rng := newRand(t)

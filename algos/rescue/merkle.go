@@ -1,6 +1,8 @@
 package rescue
 
 import (
+	"time"
+
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -14,9 +16,10 @@ import (
 // Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
 // opts)); LeafOf and DigestOf convert between its digests and leaves. Its
 // other methods (MergeModule, RowModule, ConvertModule and the tuning
-// answers) are package merkle's side of the merkle.Hash, merkle.RowHash
-// and merkle.Tuning interfaces, the interfaces for hash authors: they
-// hand merkle the WGSL of the merge, and a program has no use for them.
+// answers) are package merkle's side of the merkle.Hash, merkle.RowHash,
+// merkle.Tuning and merkle.HostTop interfaces, the interfaces for hash
+// authors: they hand merkle the WGSL of the merge and its tuning, and a
+// program has no use for them.
 type MerkleMerge struct{}
 
 // Name returns "rescue".
@@ -45,3 +48,16 @@ func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
 
 // MerkleWorkgroupSize returns 0: merkle's default for every approach.
 func (MerkleMerge) MerkleWorkgroupSize(string) int { return 0 }
+
+// MerkleHostWidth returns the width from which a tree's levels are built
+// on a GPU, the narrower ones above on cores host cores: a model
+// (goldilocks.MerkleHostWidth), not a measurement of each host. Its
+// figures, measured on an H200 and one of its host's cores (BENCHMARKS.md,
+// 2026-11-26): one GPU's kernels took 38.73 ms for 2^22 leaves and 138.86
+// ms for 2^24, 7.96 ns a leaf plus about 5.3 ms a tree, about 350 µs for
+// each of its levels too narrow to fill the GPU, each waiting for one
+// merge's latency; one merge (a permutation) takes about 13 µs on one
+// core. So 2^10 on 32 cores, 2^6 on 2.
+func (MerkleMerge) MerkleHostWidth(cores int) int {
+	return goldilocks.MerkleHostWidth(cores, 13*time.Microsecond, 350*time.Microsecond)
+}

@@ -1,6 +1,8 @@
 package rpo
 
 import (
+	"time"
+
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -14,9 +16,10 @@ import (
 // Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
 // opts)); LeafOf and DigestOf convert between its digests and leaves. Its
 // other methods (MergeModule, RowModule, ConvertModule and the tuning
-// answers) are package merkle's side of the merkle.Hash, merkle.RowHash
-// and merkle.Tuning interfaces, the interfaces for hash authors: they
-// hand merkle the WGSL of the merge, and a program has no use for them.
+// answers) are package merkle's side of the merkle.Hash, merkle.RowHash,
+// merkle.Tuning and merkle.HostTop interfaces, the interfaces for hash
+// authors: they hand merkle the WGSL of the merge and its tuning, and a
+// program has no use for them.
 type MerkleMerge struct{}
 
 // Name returns "rpo".
@@ -46,3 +49,14 @@ func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
 
 // MerkleWorkgroupSize returns 0: merkle's default for every approach.
 func (MerkleMerge) MerkleWorkgroupSize(string) int { return 0 }
+
+// MerkleHostWidth returns the width from which a tree's levels are built
+// on a GPU, as rescue.MerkleMerge's does, from the same model
+// (goldilocks.MerkleHostWidth): RPO's merge has Rp64_256's layers and
+// state, so its GPU level is taken as Rescue's (about 350 µs on an H200),
+// and its CPU merge as 1.2 times Rescue's 13 µs (22.8 against 18.7 µs a
+// merge through the batch functions' CPU path, BENCHMARKS.md). Not
+// measured for RPO's trees themselves.
+func (MerkleMerge) MerkleHostWidth(cores int) int {
+	return goldilocks.MerkleHostWidth(cores, 16*time.Microsecond, 350*time.Microsecond)
+}

@@ -14,10 +14,12 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// MerkleMerge is a merkle.Hash with Tuning, without importing merkle.
+// MerkleMerge is a merkle.Hash with Tuning and HostTop, without importing
+// merkle.
 var (
-	_ merkle.Hash   = rpo.MerkleMerge{}
-	_ merkle.Tuning = rpo.MerkleMerge{}
+	_ merkle.Hash    = rpo.MerkleMerge{}
+	_ merkle.Tuning  = rpo.MerkleMerge{}
+	_ merkle.HostTop = rpo.MerkleMerge{}
 )
 
 // emptyRoots returns testdata/rpo256.json's merge chain as digests: the

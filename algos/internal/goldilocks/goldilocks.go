@@ -2,14 +2,17 @@
 // a 12-element state and 4-element digests share beyond their batch
 // functions (package batch): Rp64_256 (package rescue), RPO256 (package
 // rpo) and Poseidon2 (package poseidon2). Here: the digest helpers of
-// their MerkleMerge values and the writers of their generated WGSL
-// constants files (wgslgen.go). Each hash package exports the digest
+// their MerkleMerge values, the model of their trees' host levels
+// (MerkleHostWidth) and the writers of their generated WGSL constants
+// files (wgslgen.go). Each hash package exports the digest
 // helpers as LeafOf, DigestOf and Leaves.
 package goldilocks
 
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
+	"time"
 
 	"github.com/wgcompute/wgcompute/u64emu"
 )
@@ -72,4 +75,23 @@ func ConvertDigest(d [32]byte) [32]byte {
 		binary.LittleEndian.PutUint64(out[8*j:], binary.LittleEndian.Uint64(d[8*j:])%P)
 	}
 	return out
+}
+
+// MerkleHostWidth is the MerkleHostWidth (merkle.HostTop) of a hash whose
+// merge takes cpuMerge on one core and whose every level of a tree on a
+// GPU waits gpuLevel at least, from a model, not a measurement of each
+// host: a level of w nodes costs a GPU about max(gpuLevel, w·t) for its
+// small t, and cores cores w/cores·cpuMerge. The host makes every level
+// of w nodes for which w·cpuMerge/cores <= gpuLevel, rounded down to a
+// power of two, and the GPU stops at twice that width. It returns 0 (no
+// host levels) where not even one merge is worth it.
+func MerkleHostWidth(cores int, cpuMerge, gpuLevel time.Duration) int {
+	if cores < 1 || cpuMerge <= 0 {
+		return 0
+	}
+	w := int64(gpuLevel) * int64(cores) / int64(cpuMerge)
+	if w < 1 {
+		return 0
+	}
+	return 2 << (bits.Len64(uint64(w)) - 1)
 }

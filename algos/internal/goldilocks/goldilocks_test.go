@@ -3,6 +3,7 @@ package goldilocks
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -33,4 +34,16 @@ func TestLeaves(t *testing.T) {
 	require.Equal(t, byte(1), leaves[0][0], "little-endian: the low byte of element 0 first")
 	require.Equal(t, byte(2), leaves[0][8])
 	require.Empty(t, Leaves(nil))
+}
+
+// TestMerkleHostWidth: Rescue's figures (a merge in 13 µs on one core,
+// 350 µs a level on an H200) give the widths the model's comment names,
+// and a merge slower on the CPU than a GPU level gives none.
+func TestMerkleHostWidth(t *testing.T) {
+	for _, tc := range []struct{ cores, want int }{{1, 32}, {2, 64}, {16, 512}, {32, 1024}, {0, 0}} {
+		require.Equal(t, tc.want, MerkleHostWidth(tc.cores, 13*time.Microsecond, 350*time.Microsecond), "%d cores", tc.cores)
+	}
+	require.Equal(t, 2, MerkleHostWidth(1, 10*time.Microsecond, 10*time.Microsecond))
+	require.Zero(t, MerkleHostWidth(1, 11*time.Microsecond, 10*time.Microsecond))
+	require.Zero(t, MerkleHostWidth(4, 0, 10*time.Microsecond))
 }
