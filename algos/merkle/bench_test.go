@@ -132,6 +132,12 @@ func BenchmarkHostTop(b *testing.B) {
 	width := hash.MerkleHostWidth(runtime.GOMAXPROCS(0))
 	for lg := 12; lg <= 20; lg++ {
 		leaves := randomLeaves(hash, 1<<lg, 1)
+		// Every level on the device, which the tests hold to the CPU
+		// reference: what each timed build's root must equal.
+		want, err := merkle.Root(ctx, leaves, hash, merkle.Options{HostWidth: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, op := range []string{"root", "build"} {
 			for _, v := range []struct {
 				name  string
@@ -144,16 +150,24 @@ func BenchmarkHostTop(b *testing.B) {
 						b.Fatal(err)
 					}
 					defer bld.Release()
+					var root [32]byte
 					build := func() error {
 						if op == "root" {
-							_, err := bld.Root(leaves)
+							var err error
+							root, err = bld.Root(leaves)
 							return err
 						}
-						_, err := bld.Build(leaves)
+						t, err := bld.Build(leaves)
+						if err == nil {
+							root = t.Root()
+						}
 						return err
 					}
 					if err := build(); err != nil {
 						b.Fatal(err)
+					}
+					if root != want {
+						b.Fatalf("root %x, every level on the device %x", root, want)
 					}
 					var kernel, wall time.Duration
 					b.ResetTimer()
