@@ -120,22 +120,10 @@ type TransferOptions struct {
 	// always use MAP_WRITE staging: they give no such guarantee for writes
 	// through a read mapping.
 	MapWriteUploads bool
-	// HostBatches makes a Batcher's pieces storage buffers in host memory
-	// that its kernels read and write across the bus, on the adapters
-	// where uploads are staged in host memory (see MapWriteUploads),
-	// instead of pieces in device memory uploaded and read back through
-	// the staging ring: the host fills one piece's inputs and copies out
-	// the last one's output while the kernels of the piece between them
-	// run. wgpu-native has one queue per device, so a staged piece's
-	// copies and its kernels run one after the other (on an H200 a
-	// 2^24-merge Poseidon2 batch took 23 ms of kernels and 38 ms of
-	// copies in turn), and this was to overlap them. It is off by
-	// default: on that H200 the kernels reading host memory took 112-118
-	// ms instead of 23-27, and the batch 185-196 ms end to end against
-	// 81-84 staged (BENCHMARKS.md, 2026-11-26); it is kept for devices
-	// whose memory is the host's (integrated GPUs, software adapters),
-	// where the copies are the whole cost, and to be measured there.
-	HostBatches bool
+	// Batches says where a Batcher keeps its pieces: by default
+	// (BatchAuto) in host memory where the device's memory is the host's,
+	// else staged in device memory (see BatchMemory).
+	Batches BatchMemory
 }
 
 // CPU reports whether o chooses the CPU backend: Open then returns
@@ -467,8 +455,59 @@ func (o Options) check() error {
 	if o.ShaderChecks&^ChecksAll != 0 {
 		return fmt.Errorf("wgpu: Options.ShaderChecks %d: accepted are 0 (none), ChecksBounds, ChecksLoops and ChecksAll", o.ShaderChecks)
 	}
+	if o.Transfer.Batches < BatchAuto || o.Transfer.Batches > BatchHost {
+		return fmt.Errorf("wgpu: Options.Transfer.Batches %d: accepted are BatchAuto, BatchDevice and BatchHost", int(o.Transfer.Batches))
+	}
 	_, err := glesMinor(o.GLESMinor)
 	return err
+}
+
+// BatchMemory is where a Batcher keeps the pieces of a batch: in device
+// memory, uploaded and read back through the staging ring, or in host
+// memory that the kernels read and write in place across the bus (Vulkan
+// with mappable primary buffers only; elsewhere pieces are always in
+// device memory). wgpu-native has one queue per device, so a staged
+// piece's copies and its kernels run one after the other; in host memory
+// the host fills one piece's inputs and copies out the last one's output
+// while the kernels of the piece between them run, and there are no
+// copies on the queue. Measured (BENCHMARKS.md, 2026-11-26): on an H200,
+// a discrete GPU, the kernels reading host memory took 112-118 ms for
+// 2^24 Poseidon2 merges instead of 23-27, 185-196 ms end to end against
+// 81-84 staged; on lavapipe, whose memory is the host's, 2^20 Goldilocks
+// products took 18.0-19.1 ms end to end in host memory against 24.0-24.5
+// staged (u64emu BenchmarkMulTo).
+type BatchMemory int
+
+const (
+	// BatchAuto, the zero value, keeps pieces in host memory on adapters
+	// of type "cpu" and "integrated", whose memory is the host's, and in
+	// device memory on the others. (Of the first kind only lavapipe was
+	// measured; an integrated GPU shares the host's memory as it does.)
+	BatchAuto BatchMemory = iota
+	// BatchDevice keeps pieces in device memory.
+	BatchDevice
+	// BatchHost keeps pieces in host memory wherever the device allows it.
+	BatchHost
+)
+
+var batchMemoryNames = [...]string{BatchAuto: "auto", BatchDevice: "device", BatchHost: "host"}
+
+// String names m as ParseBatchMemory reads it.
+func (m BatchMemory) String() string {
+	if m >= BatchAuto && m <= BatchHost {
+		return batchMemoryNames[m]
+	}
+	return fmt.Sprintf("BatchMemory(%d)", int(m))
+}
+
+// ParseBatchMemory reads "auto", "device" or "host" (in any case).
+func ParseBatchMemory(s string) (BatchMemory, error) {
+	for m, name := range batchMemoryNames {
+		if strings.EqualFold(s, name) {
+			return BatchMemory(m), nil
+		}
+	}
+	return BatchAuto, fmt.Errorf("accepted are auto (the default: in host memory where the device's memory is the host's), device (batches staged in device memory) and host (kernels read and write batches in host memory where the device allows it)")
 }
 
 // glesMinor reads Options.GLESMinor as a WGPUGles3MinorVersion: by
@@ -943,7 +982,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
 		// Upload staging and the Batcher's host pieces use it
-		// (TransferOptions.MapWriteUploads, HostBatches).
+		// (TransferOptions.MapWriteUploads, Batches).
 		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
 		c.mappablePrimary = true
 	}

@@ -126,14 +126,9 @@ var envVars = []envVar{
 		return nil
 	}},
 	{"WGCOMPUTE_BATCH_BUFFERS", func(e *Env, v string) error {
-		switch strings.ToLower(v) {
-		case "host":
-			e.Options.Transfer.HostBatches = true
-		case "device":
-		default:
-			return fmt.Errorf("accepted are device (the default: batches staged in device memory) and host (kernels read and write batches in host memory where the device allows it)")
-		}
-		return nil
+		m, err := ParseBatchMemory(v)
+		e.Options.Transfer.Batches = m
+		return err
 	}},
 	{"WGCOMPUTE_GLES_MINOR", func(e *Env, v string) error {
 		if _, err := glesMinor(v); err != nil {
@@ -195,7 +190,7 @@ func EnvVars() []string {
 //   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
 //     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
 //     and Slots;
-//   - WGCOMPUTE_BATCH_BUFFERS=device|host: Options.Transfer.HostBatches;
+//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Transfer.Batches;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE (any value but 0): Env.Trace.

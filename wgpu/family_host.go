@@ -25,8 +25,8 @@ import (
 // time instead of before and after them on the queue. While they run, the
 // host copies out the previous piece's output and fills the next piece's
 // inputs in the other set. The kernels and WGSL are the same in both
-// modes. TransferOptions.HostBatches asks for this mode; it is off by
-// default (measured slower on a discrete GPU: see there).
+// modes; TransferOptions.Batches chooses (BatchMemory says when each
+// measured faster).
 
 // hostBuffer is a storage buffer in host memory that the host writes
 // through a read mapping (as upload staging in host memory is written).
@@ -36,9 +36,9 @@ type hostBuffer struct {
 }
 
 // HostBatches reports whether c's Batchers keep their pieces in host
-// memory that the kernels read and write in place (TransferOptions.HostBatches
+// memory that the kernels read and write in place (TransferOptions.Batches,
 // on Vulkan where the device maps any buffer), rather than staged in device
-// memory (the default, and every other device). Kernel times
+// memory. Kernel times
 // of host pieces include the kernels' reads and writes across the bus.
 func (c *Context) HostBatches() bool { return c != nil && c.hostBatchPool() != nil }
 

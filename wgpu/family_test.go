@@ -304,14 +304,17 @@ func TestNextPiece(t *testing.T) {
 
 // batchModes opens backend with small limits twice: with the Batcher's
 // pieces in host memory where the device allows it
-// (TransferOptions.HostBatches), and in device memory (the default).
+// (BatchHost), and in device memory (BatchDevice).
 func batchModes(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 	for _, backend := range gputest.Backends() {
 		for _, device := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/device-batches=%v", backend, device), func(t *testing.T) {
 				o := gputest.Options(t, backend)
 				o.Limits = gputest.SmallLimits.Min(o.Limits)
-				o.Transfer.HostBatches = !device
+				o.Transfer.Batches = wgpu.BatchHost
+				if device {
+					o.Transfer.Batches = wgpu.BatchDevice
+				}
 				ctx, err := wgpu.Open(o)
 				require.NoError(t, err)
 				defer ctx.Close()
@@ -433,4 +436,24 @@ func TestBatchModesReuseHostMemory(t *testing.T) {
 		require.Greater(t, created(), before, "FreeUnused kept the host buffers")
 		require.Zero(t, ctx.LiveBuffers())
 	})
+}
+
+// TestBatchMemoryDefault: by default a Batcher's pieces are in host memory
+// where the adapter's memory is the host's (software and integrated
+// adapters, on Vulkan) and in device memory on a discrete GPU; a value
+// outside the three is refused before anything opens.
+func TestBatchMemoryDefault(t *testing.T) {
+	for _, backend := range gputest.Backends() {
+		ctx := gputest.Context(t, backend)
+		typ := ctx.Info().Type
+		want := backend == "vulkan" && (typ == "cpu" || typ == "integrated")
+		require.Equal(t, want, ctx.HostBatches(), "%s adapter of type %s", backend, typ)
+	}
+	for _, m := range []wgpu.BatchMemory{wgpu.BatchAuto, wgpu.BatchDevice, wgpu.BatchHost} {
+		got, err := wgpu.ParseBatchMemory(strings.ToUpper(m.String()))
+		require.NoError(t, err)
+		require.Equal(t, m, got)
+	}
+	_, err := wgpu.Open(wgpu.Options{Transfer: wgpu.TransferOptions{Batches: wgpu.BatchHost + 1}})
+	require.ErrorContains(t, err, "Options.Transfer.Batches 3: accepted are BatchAuto, BatchDevice and BatchHost")
 }

@@ -49,7 +49,7 @@ type stagingPool struct {
 	// a read mapping (TransferOptions.MapWriteUploads says where and why).
 	hostUploads bool
 	// hostBatches: a Batcher's pieces live in host memory that kernels
-	// read and write in place (TransferOptions.HostBatches says where
+	// read and write in place (TransferOptions.Batches says where
 	// and why; family_host.go).
 	hostBatches bool
 }
@@ -68,7 +68,9 @@ func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p.hostUploads = !o.MapWriteUploads && c.mappablePrimary && c.info.Backend == "vulkan"
 	// Host pieces are written through read mappings too, so they need
 	// what hostUploads needs, whichever staging uploads use.
-	p.hostBatches = o.HostBatches && c.mappablePrimary && c.info.Backend == "vulkan"
+	sharedMemory := c.info.Type == "cpu" || c.info.Type == "integrated"
+	p.hostBatches = c.mappablePrimary && c.info.Backend == "vulkan" &&
+		(o.Batches == BatchHost || o.Batches == BatchAuto && sharedMemory)
 	if p.slotSz == 0 {
 		p.slotSz = stagingSlot
 	}

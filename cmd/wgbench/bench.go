@@ -285,7 +285,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 		slots           int
 		workers         int
 		mapWriteUploads bool
-		hostBatches     bool
+		batches         string
 		noProgress      bool
 	)
 	suites := benchSuites()
@@ -318,14 +318,32 @@ warm-up runs are excluded and the median of the repeats is reported.
 			if repeats < 1 {
 				return fmt.Errorf("bench: --repeats %d: must be at least 1", repeats)
 			}
+			batchMemory, err := wgpu.ParseBatchMemory(batches)
+			if err != nil {
+				return fmt.Errorf("bench: --staging-batches %q: %w", batches, err)
+			}
 			// A destination that cannot be written fails now, not after
 			// the run.
 			if err := checkOutputs(jsonPath, mdPath, svgDir); err != nil {
 				return err
 			}
+			// The flags given override the WGCOMPUTE_* variables' settings;
+			// the others keep them.
 			opts := g.gpu
-			opts.Transfer = wgpu.TransferOptions{SlotBytes: slotMiB << 20, Slots: slots, Workers: workers, MapWriteUploads: mapWriteUploads || opts.Transfer.MapWriteUploads,
-				HostBatches: hostBatches || opts.Transfer.HostBatches}
+			t, f := &opts.Transfer, cmd.Flags()
+			if f.Changed("staging-mib") {
+				t.SlotBytes = slotMiB << 20
+			}
+			if f.Changed("staging-slots") {
+				t.Slots = slots
+			}
+			if f.Changed("copy-workers") {
+				t.Workers = workers
+			}
+			t.MapWriteUploads = t.MapWriteUploads || mapWriteUploads
+			if f.Changed("staging-batches") {
+				t.Batches = batchMemory
+			}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err
@@ -408,7 +426,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
 	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
 	f.BoolVar(&mapWriteUploads, "staging-map-write", false, "transfer tuning: upload staging in MAP_WRITE buffers, not in host memory written through a read mapping (the default on Vulkan; env WGCOMPUTE_UPLOAD_STAGING=map-write)")
-	f.BoolVar(&hostBatches, "staging-host-batches", false, "transfer tuning: batches (Rescue, RPO, Poseidon2) read and written by the kernels in host memory on Vulkan, not uploaded to and read back from device memory through the staging ring (env WGCOMPUTE_BATCH_BUFFERS=host)")
+	f.StringVar(&batches, "staging-batches", "auto", "transfer tuning: where batches (Rescue, RPO, Poseidon2) keep their pieces: auto (host memory on Vulkan where the device's memory is the host's), device (uploaded and read back through the staging ring) or host (read and written by the kernels in host memory, on Vulkan) (env WGCOMPUTE_BATCH_BUFFERS)")
 	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar on stderr")
 	cmd.AddCommand(newBenchPlotCmd())

@@ -219,10 +219,10 @@ func (h benchField[E, D, P, S]) suite(ctx *wgpu.Context, cfg *benchConfig, s ele
 }
 
 // batchMemoryNote says where the batches' pieces were, which the
-// --staging-host-batches flag chooses.
+// --staging-batches flag chooses.
 func batchMemoryNote(ctx *wgpu.Context) string {
 	if ctx.HostBatches() {
-		return "Pieces in host memory, read and written in place by the kernels, so kernel times include the transfers (--staging-host-batches)."
+		return "Pieces in host memory, read and written in place by the kernels, so kernel times include the transfers (--staging-batches)."
 	}
 	return "Pieces staged in device memory: uploaded, then the kernels, then read back, in turn on the device's one queue."
 }

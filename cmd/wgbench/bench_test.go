@@ -272,9 +272,11 @@ func TestBenchTimingNames(t *testing.T) {
 	require.Contains(t, names, "poseidon2 variant "+res.Tables[1].Rows[0][0])
 }
 
-// TestBenchHostBatches: --staging-host-batches reaches the element
-// suites' batches on Vulkan, whose notes say where the pieces were;
-// without it they are staged in device memory.
+// TestBenchHostBatches: --staging-batches reaches the element suites'
+// batches, whose notes say where the pieces were: device memory with
+// device, host memory with host on Vulkan, and by default host memory
+// where the adapter's memory is the host's (lavapipe, an integrated GPU)
+// and device memory elsewhere; a value it does not accept is refused.
 func TestBenchHostBatches(t *testing.T) {
 	backend := gputest.Backends()[0]
 	notes := func(args ...string) string {
@@ -285,10 +287,17 @@ func TestBenchHostBatches(t *testing.T) {
 		require.NoError(t, json.Unmarshal(mustRead(t, jsonPath), &res))
 		return strings.Join(res.Tables[0].Notes, "\n")
 	}
-	require.Contains(t, notes(), "Pieces staged in device memory")
+	require.Contains(t, notes("--staging-batches", "device"), "Pieces staged in device memory")
 	if backend == "vulkan" {
-		require.Contains(t, notes("--staging-host-batches"), "Pieces in host memory")
+		require.Contains(t, notes("--staging-batches", "host"), "Pieces in host memory")
+		want := "Pieces staged in device memory"
+		if typ := gputest.Context(t, backend).Info().Type; typ == "cpu" || typ == "integrated" {
+			want = "Pieces in host memory"
+		}
+		require.Contains(t, notes(), want)
 	}
+	_, _, err := wgbench(t, "bench", "poseidon2", "--quick", "--staging-batches", "pinned")
+	require.ErrorContains(t, err, `--staging-batches "pinned": accepted are auto`)
 }
 
 // TestBenchDefaultElementSuite31 runs the default suite of each 31-bit

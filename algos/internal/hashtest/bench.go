@@ -153,7 +153,10 @@ func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
 			n := side * side
 			b.Run(fmt.Sprintf("batches=%s/%d", mode, n), func(b *testing.B) {
 				o := gputest.Options(b, backend)
-				o.Transfer.HostBatches = mode == "host"
+				o.Transfer.Batches = wgpu.BatchDevice
+				if mode == "host" {
+					o.Transfer.Batches = wgpu.BatchHost
+				}
 				ctx, err := wgpu.Open(o)
 				if err != nil {
 					b.Fatal(err)
