@@ -323,23 +323,36 @@ func nextPiece(piece, lastN int, took time.Duration, limit int) int {
 // reserve makes buffer set s hold count items of each size, keeping
 // buffers that are large enough already.
 func (r *Batcher) reserve(s int, label string, sizes []int, count int) error {
-	set := r.sets[s]
+	set, err := reserveSet(r.sets[s], sizes, count, (*Buffer).Size, func(k int, need uint64) (*Buffer, error) {
+		return r.ctx.NewBuffer(fmt.Sprintf("%s binding %d", label, k), need)
+	}, (*Buffer).Release)
+	r.sets[s] = set
+	if err != nil {
+		return fmt.Errorf("wgpu: %s: %w", label, err)
+	}
+	return nil
+}
+
+// reserveSet makes set, one buffer per binding, hold count items of each
+// of sizes: a buffer large enough already is kept, a smaller one released
+// and replaced by one that create makes for binding k. On an error the set
+// holds what it held or was given so far.
+func reserveSet[T any](set []T, sizes []int, count int, size func(T) uint64, create func(k int, need uint64) (T, error), release func(T)) ([]T, error) {
 	for k, sz := range sizes {
 		need := uint64(count * sz)
-		if k < len(set) && set[k].Size() >= need {
+		if k < len(set) && size(set[k]) >= need {
 			continue
 		}
-		b, err := r.ctx.NewBuffer(fmt.Sprintf("%s binding %d", label, k), need)
+		b, err := create(k, need)
 		if err != nil {
-			return fmt.Errorf("wgpu: %s: %w", label, err)
+			return set, err
 		}
 		if k < len(set) {
-			set[k].Release()
+			release(set[k])
 			set[k] = b
 		} else {
 			set = append(set, b)
 		}
 	}
-	r.sets[s] = set
-	return nil
+	return set, nil
 }

@@ -191,24 +191,13 @@ func (h *hostBuffer) release() {
 // reserveHost makes host set s hold count items of each size, keeping
 // buffers that are large enough already.
 func (r *Batcher) reserveHost(s int, label string, sizes []int, count int) error {
-	set := r.host[s]
-	for k, sz := range sizes {
-		need := uint64(count * sz)
-		if k < len(set) && set[k].b.Size() >= need {
-			continue
-		}
-		h, err := r.ctx.newHostBuffer(fmt.Sprintf("%s host binding %d", label, k), need)
-		if err != nil {
-			return fmt.Errorf("wgpu: %s: %w", label, err)
-		}
-		if k < len(set) {
-			set[k].release()
-			set[k] = h
-		} else {
-			set = append(set, h)
-		}
-	}
+	set, err := reserveSet(r.host[s], sizes, count, func(h *hostBuffer) uint64 { return h.b.Size() }, func(k int, need uint64) (*hostBuffer, error) {
+		return r.ctx.newHostBuffer(fmt.Sprintf("%s host binding %d", label, k), need)
+	}, (*hostBuffer).release)
 	r.host[s] = set
+	if err != nil {
+		return fmt.Errorf("wgpu: %s: %w", label, err)
+	}
 	return nil
 }
 
