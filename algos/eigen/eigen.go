@@ -22,6 +22,15 @@
 // *wgpu.Context (the CPU backend), as Reference32 on all cores. Reference64
 // and Reference32 are the plain-Go references (float64 and float32
 // arithmetic).
+//
+// The method is the power method (v after an update is A·v, scaled), and
+// converges as slowly as it where A has an eigenvalue near -λ, as
+// [[1e-3, 1], [1e3, 1e-3]] has. Every path therefore runs it again on
+// A + σI, which has the same eigenvector and the eigenvalue λ + σ, where
+// the run on A did not converge within MaxIter updates or ended with a
+// number that is not finite (Result.Shift is then σ). Every number of a
+// Result is finite: an accepted matrix that gave a number that is not
+// finite on A + σI too is an error (ErrNotFinite), never a Result.
 package eigen
 
 import (
@@ -54,7 +63,10 @@ type Options struct {
 	// difference, in the matrix's units). Zero means DefaultEps.
 	Eps float64
 	// MaxIter bounds the number of updates of M; reaching it without meeting
-	// Eps returns Converged=false. Zero means DefaultMaxIter.
+	// Eps returns Converged=false. Zero means DefaultMaxIter. A run that
+	// does not converge is followed by one on A + σI (see the package
+	// doc), itself bounded by MaxIter: such a call costs up to twice
+	// MaxIter updates.
 	MaxIter int
 
 	// Variant picks the GPU's row-sum and max kernels; the zero value, Auto,
@@ -147,6 +159,13 @@ type Result struct {
 	Iterations int
 	// Converged says the stop criterion was met within MaxIter updates.
 	Converged bool
+	// Shift is σ > 0 when the answer is that of the method on A + σI, its
+	// eigenvalue less σ (see the package doc): the run on A did not
+	// converge or was not finite. σ is the power of two nearest the
+	// geometric mean of A's smallest and largest row sums, which bound
+	// the eigenvalue. Iterations, Converged and Spread are then the
+	// shifted run's. Zero when the run on A answered.
+	Shift float64
 	// Spread is the largest difference of cyclically adjacent row sums at
 	// the stop; below Eps when Converged.
 	Spread float64
@@ -281,8 +300,8 @@ func CheckSize(ctx *wgpu.Context, n int) error {
 // matrix m, computed on ctx's GPU in float32, or by Reference32 when ctx is
 // nil (the CPU backend: the twin of the GPU's float32 arithmetic, so that
 // both stop alike; Reference64 is the more precise oracle). An invalid
-// matrix is an error; not converging within opts.MaxIter updates is not
-// (Result.Converged is false).
+// matrix is an error; not converging within opts.MaxIter updates, on A
+// and on A + σI, is not (Result.Converged is false).
 func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, error) {
 	if entries, err := checked.Mul(n, n); n > 0 && (err != nil || len(m) != entries) {
 		return Result{}, Check(m, n) // the shape, before allocating

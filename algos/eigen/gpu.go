@@ -326,14 +326,66 @@ func (s *Solver) Solve() (Result, error) {
 	return r, err
 }
 
-// solve runs the method in the form the options choose. The implicit form
+// solve runs the method on the loaded matrix A and, where that did not
+// converge or ended with a number that is not finite, on A + σI (see
+// Result.Shift): on the GPU the matrix is read back, shifted on the host
+// as the references shift it, uploaded in A's place for the run, and A
+// uploaded again after it.
+func (s *Solver) solve() (Result, wgpu.Timing, error) {
+	r, t, err := s.solveForm()
+	if err != nil || !needsShift(r) {
+		return r, t, err
+	}
+	a := s.host
+	if s.ctx != nil {
+		a = make([]float32, s.n*s.n)
+		if err := s.ctx.Download(wgpu.Bytes(a), s.a, 0); err != nil {
+			return Result{}, t, fmt.Errorf("eigen: read matrix back to shift it: %w", err)
+		}
+	}
+	sigma := shiftFor(a, s.n)
+	if sigma == 0 {
+		r, err := pick(r, Result{})
+		return r, t, err
+	}
+	if err := s.place(shifted(a, s.n, sigma)); err != nil {
+		return Result{}, t, err
+	}
+	moved, t2, err := s.solveForm()
+	t = t.Add(t2)
+	if perr := s.place(a); err == nil {
+		err = perr
+	}
+	if err != nil {
+		return Result{}, t, err
+	}
+	subs := r.Submissions + moved.Submissions
+	r, err = pick(r, unshift(moved, sigma))
+	r.Submissions = subs
+	return r, t, err
+}
+
+// place makes m the matrix the next run solves, without a check: A + σI
+// for the shifted run, A again after it.
+func (s *Solver) place(m []float32) error {
+	if s.ctx == nil {
+		s.host = m
+		return nil
+	}
+	if err := s.ctx.Upload(s.a, 0, wgpu.Bytes(m)); err != nil {
+		return fmt.Errorf("eigen: upload matrix: %w", err)
+	}
+	return nil
+}
+
+// solveForm runs the method in the form the options choose. The implicit form
 // divides by the eigenvector's components, which float32 cannot hold
 // when the matrix's entries span more than its range (a row of 4e37 and
 // the rest 1e-30: components of 2.5e-68, flushed to 0); its row sums then
 // are not finite, or unconverged from such components, and the explicit
 // form, which never divides by them, solves the matrix again: its answer
 // is the CPU's.
-func (s *Solver) solve() (Result, wgpu.Timing, error) {
+func (s *Solver) solveForm() (Result, wgpu.Timing, error) {
 	r, t, err := s.run()
 	if err != nil || s.ctx == nil || s.opts.Explicit || !vectorLost(r) {
 		return r, t, err

@@ -244,11 +244,13 @@ func TestSubmissionsAdapt(t *testing.T) {
 		free := solve(t, ctx, configs()[1], h, 64, opts)
 		require.False(t, free.Converged)
 		require.Equal(t, 10, free.Iterations)
-		require.Less(t, free.Submissions, 11, "fast rounds share a submission")
+		// Unconverged, the method runs again on A + σI (Result.Shift):
+		// 11 rounds on each.
+		require.Less(t, free.Submissions, 22, "fast rounds share a submission")
 		opts.target = time.Nanosecond
 		for _, c := range configs()[1:] {
 			got := solve(t, ctx, c, h, 64, opts)
-			require.Equal(t, 11, got.Submissions, "%s: one round per submission", c.name)
+			require.Equal(t, 22, got.Submissions, "%s: one round per submission", c.name)
 			if c.name == configs()[1].name {
 				require.Equal(t, free.Value, got.Value, "the split changes no bits")
 				require.Equal(t, free.Vector, got.Vector, "the split changes no bits")

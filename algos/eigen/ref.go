@@ -9,7 +9,9 @@ import (
 // Reference64 is the method in float64 arithmetic, in plain Go, on all
 // CPU cores: the oracle the GPU is tested against. m is n×n row-major; it is
 // not modified. Row r's sum is always added left to right, so the result
-// does not depend on the number of cores.
+// does not depend on the number of cores. Where the method does not
+// converge on A, or ends with numbers that are not finite, it runs again
+// on A + σI (see Result.Shift).
 func Reference64(m []float32, n int, opts Options) (Result, error) {
 	return reference[float64](m, n, opts)
 }
@@ -28,7 +30,15 @@ func reference[F float32 | float64](a []float32, n int, opts Options) (Result, e
 	if err := Check(a, n); err != nil {
 		return Result{}, err
 	}
-	return iterate[F](a, n, opts), nil
+	r := iterate[F](a, n, opts)
+	if !needsShift(r) {
+		return r, nil
+	}
+	sigma := shiftFor(a, n)
+	if sigma == 0 {
+		return pick(r, Result{})
+	}
+	return pick(r, unshift(iterate[F](shifted(a, n, sigma), n, opts), sigma))
 }
 
 // iterate is the method in F arithmetic on a matrix that Check accepts,

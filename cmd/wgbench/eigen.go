@@ -192,13 +192,13 @@ func finiteResult(r eigen.Result) error {
 	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
 	switch {
 	case bad(r.Value):
-		return fmt.Errorf("eigen: the method ended with eigenvalue %g after %d updates, not a number: nothing printed (--explicit or --backend cpu solve it another way)", r.Value, r.Iterations)
+		return fmt.Errorf("eigen: the method ended with eigenvalue %g after %d updates, not a number: nothing printed (the library should have solved it or refused it: please report the matrix as an issue)", r.Value, r.Iterations)
 	case bad(r.Spread):
-		return fmt.Errorf("eigen: the method ended with row sums differing by %g after %d updates, not a number: nothing printed (--explicit or --backend cpu solve it another way)", r.Spread, r.Iterations)
+		return fmt.Errorf("eigen: the method ended with row sums differing by %g after %d updates, not a number: nothing printed (the library should have solved it or refused it: please report the matrix as an issue)", r.Spread, r.Iterations)
 	}
 	for i, x := range r.Vector {
 		if bad(x) {
-			return fmt.Errorf("eigen: eigenvector component %d is %g, not a number: nothing printed (--explicit or --backend cpu solve it another way)", i, x)
+			return fmt.Errorf("eigen: eigenvector component %d is %g, not a number: nothing printed (the library should have solved it or refused it: please report the matrix as an issue)", i, x)
 		}
 	}
 	return nil
