@@ -30,6 +30,6 @@ has_lib libGLESv2.so.2 || need+=(libgles2)
 apt_install setup "${need[@]}"
 
 if ! command -v go >/dev/null 2>&1; then
-  echo "setup: Go is missing: install Go 1.21 or newer (https://go.dev/dl/); it fetches the toolchain go.mod pins" >&2
+  echo "setup: Go is missing: install Go 1.26.8 or newer (https://go.dev/dl/); a go from 1.21 on fetches 1.26.8 itself, as go.mod asks (GOTOOLCHAIN)" >&2
   exit 1
 fi

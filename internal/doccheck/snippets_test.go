@@ -18,6 +18,7 @@ type snippet struct {
 	file  string
 	line  int // of the opening fence, from 1
 	lines []string
+	text  string // the block as written, each line ending in a newline
 }
 
 // goSnippets returns the ```go blocks of the Markdown text b of file.
@@ -35,6 +36,7 @@ func goSnippets(file string, b []byte) []snippet {
 			cur = nil
 		case cur != nil:
 			cur.lines = append(cur.lines, strings.TrimSpace(line))
+			cur.text += line + "\n"
 		}
 	}
 	return out
@@ -83,7 +85,8 @@ func docs(t *testing.T) []string {
 	return files
 }
 
-// examples returns the lines of every example_test.go in the repository.
+// examples returns the lines of every example_test.go in the repository
+// and of every program under examples/.
 func examples(t *testing.T) map[string][]string {
 	out := map[string][]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -93,7 +96,7 @@ func examples(t *testing.T) map[string][]string {
 		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
 			return filepath.SkipDir
 		}
-		if d.Name() != "example_test.go" {
+		if d.Name() != "example_test.go" && !isExampleProgram(path) {
 			return nil
 		}
 		b, err := os.ReadFile(path)
@@ -112,10 +115,22 @@ func examples(t *testing.T) map[string][]string {
 	return out
 }
 
+// isExampleProgram reports whether path is the main.go of a program under
+// examples/.
+func isExampleProgram(path string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return false
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	return len(parts) == 3 && parts[0] == "examples" && parts[2] == "main.go"
+}
+
 // TestDocSnippets checks that every ```go block of README.md,
 // ARCHITECTURE.md and docs/*.md is, line for line up to indentation, a
-// part of an example_test.go, so that go test compiles (and runs) what
-// the docs show and the two cannot drift apart.
+// part of an example_test.go or of a program under examples/, so that go
+// test compiles (and runs) what the docs show and the two cannot drift
+// apart.
 func TestDocSnippets(t *testing.T) {
 	ex := examples(t)
 	found := 0
@@ -134,7 +149,7 @@ func TestDocSnippets(t *testing.T) {
 				}
 			}
 			if !ok {
-				t.Errorf("%s:%d: this ```go block is in no example_test.go: copy it, as it is, into an Example function of the package it documents (or make the block what an Example already holds), so that go test compiles it", s.file, s.line)
+				t.Errorf("%s:%d: this ```go block is in no example_test.go and no examples/*/main.go: copy it, as it is, into an Example function of the package it documents (or make the block what an Example already holds), so that go test compiles it", s.file, s.line)
 			}
 		}
 	}
