@@ -3,6 +3,7 @@ package eigen
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,6 +24,30 @@ var badlyScaled = []struct {
 	{"1e-3,1;1e6,1e-3", []float32{1e-3, 1, 1e6, 1e-3}},
 	// A 3-cycle with small entries elsewhere: eigenvalues near λ·e^(±2πi/3).
 	{"cycle3", []float32{1e-3, 1, 1e-3, 1e-3, 1e-3, 50, 20, 1e-3, 1e-3}},
+	{"bipartite70", bipartite(70, 7)},
+}
+
+// bipartite returns an n×n matrix, n even, whose halves feed each other:
+// entries between the halves drawn from [0.5, 1.5) (first half's rows) and
+// [500, 1500) (second half's), 1e-3 within a half; its eigenvalues come in
+// pairs near ±λ. At n ≥ 65 gputest.SmallLimits binds it in row blocks.
+func bipartite(n int, seed uint64) []float32 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	a := make([]float32, n*n)
+	h := n / 2
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			switch {
+			case (r < h) == (c < h):
+				a[r*n+c] = 1e-3
+			case r < h:
+				a[r*n+c] = float32(0.5 + rng.Float64())
+			default:
+				a[r*n+c] = float32(500 + 1000*rng.Float64())
+			}
+		}
+	}
+	return a
 }
 
 // gonumPerron returns the eigenvalue of a with the largest real part and
