@@ -158,3 +158,42 @@ func TestShift(t *testing.T) {
 		require.InDelta(t, 3, r.Value, 1e-6)
 	})
 }
+
+// TestPick: the shifted run answers where it converged or the plain one is
+// not finite; a result that is not finite is an error, never returned.
+func TestPick(t *testing.T) {
+	nan := math.NaN()
+	plain := Result{Value: 2, Vector: []float64{1, 0.5}, Spread: 1}
+	moved := Result{Value: 3, Vector: []float64{1, 0.25}, Converged: true, Shift: 4}
+	r, err := pick(plain, moved)
+	require.NoError(t, err)
+	require.Equal(t, moved, r)
+	moved.Converged = false
+	r, err = pick(plain, moved)
+	require.NoError(t, err)
+	require.Equal(t, plain, r)
+	lost := Result{Value: 2, Vector: []float64{nan, 1}, Spread: 1}
+	r, err = pick(lost, moved)
+	require.NoError(t, err)
+	require.Equal(t, moved, r)
+	for _, bad := range []Result{{Value: nan, Vector: []float64{1}}, {Value: 1, Spread: math.Inf(1), Vector: []float64{1}}, {Value: 1, Vector: []float64{nan}}} {
+		_, err = pick(lost, bad)
+		require.ErrorIs(t, err, ErrNotFinite)
+	}
+	_, err = pick(lost, Result{}) // no shift fitted: the zero Result
+	require.NoError(t, err)
+}
+
+// TestShiftFor: σ is the power of two nearest the geometric mean of the
+// smallest and largest row sums, and leaves every row sum of A + σI within
+// MaxRowSum, or is 0 where nothing fits.
+func TestShiftFor(t *testing.T) {
+	require.Equal(t, 32.0, shiftFor([]float32{1e-3, 1, 1e3, 1e-3}, 2))  // √(1.001·1000) ≈ 31.6
+	require.Equal(t, 8.0, shiftFor([]float32{1e-2, 1, 100, 1e-2}, 2))   // √(1.01·100) ≈ 10.05: 2^3.33
+	require.Equal(t, 1.0, shiftFor([]float32{0.5, 0.5, 0.25, 0.75}, 2)) // equal row sums of 1
+	big := float32(MaxRowSum / 2)
+	require.Equal(t, 0.0, shiftFor([]float32{big, big, 1, 1}, 2)) // a row at MaxRowSum: no room
+	s := shiftFor([]float32{big, big / 2, 1, 1}, 2)               // room of 2^125 below 2^127
+	require.Positive(t, s)
+	require.LessOrEqual(t, float64(big)*1.5+s, MaxRowSum)
+}
