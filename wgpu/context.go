@@ -39,6 +39,10 @@ type Context struct {
 	// mappablePrimary: the device may map buffers of any usage
 	// (TransferOptions.MapWriteUploads).
 	mappablePrimary bool
+	// hostBatches: the Batchers' pieces live in host memory that kernels
+	// read and write in place (BatcherOptions.Memory says where and why;
+	// family_host.go).
+	hostBatches bool
 	info            AdapterInfo
 	kernels         map[kernelKey]*Kernel
 	modules         map[string]*gpu.ShaderModule // by module identity
@@ -120,6 +124,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
+		c.hostBatches = c.hostBatchesFor(opts.Batcher)
 		c.waitLimit = opts.WaitLimit
 		return c, nil
 	}
@@ -132,7 +137,7 @@ func Open(opts Options) (ctx *Context, err error) {
 	}
 	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
 		// Upload staging and the Batcher's host pieces use it
-		// (TransferOptions.MapWriteUploads, Batches).
+		// (TransferOptions.MapWriteUploads, BatcherOptions.Memory).
 		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
 		c.mappablePrimary = true
 	}
@@ -158,6 +163,7 @@ func Open(opts Options) (ctx *Context, err error) {
 		}
 	}
 	c.staging = newStagingPool(c, opts.Transfer)
+	c.hostBatches = c.hostBatchesFor(opts.Batcher)
 	c.waitLimit = opts.WaitLimit
 	return c, nil
 }

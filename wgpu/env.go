@@ -127,7 +127,7 @@ var envVars = []envVar{
 	}},
 	{"WGCOMPUTE_BATCH_BUFFERS", func(e *Env, v string) error {
 		m, err := ParseBatchMemory(v)
-		e.Options.Transfer.Batches = m
+		e.Options.Batcher.Memory = m
 		return err
 	}},
 	{"WGCOMPUTE_GLES_MINOR", func(e *Env, v string) error {
@@ -190,7 +190,7 @@ func EnvVars() []string {
 //   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
 //     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
 //     and Slots;
-//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Transfer.Batches;
+//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Batcher.Memory;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE (any value but 0): Env.Trace.

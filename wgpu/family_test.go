@@ -311,9 +311,9 @@ func batchModes(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 			t.Run(fmt.Sprintf("%s/device-batches=%v", backend, device), func(t *testing.T) {
 				o := gputest.Options(t, backend)
 				o.Limits = gputest.SmallLimits.Min(o.Limits)
-				o.Transfer.Batches = wgpu.BatchHost
+				o.Batcher.Memory = wgpu.BatchHost
 				if device {
-					o.Transfer.Batches = wgpu.BatchDevice
+					o.Batcher.Memory = wgpu.BatchDevice
 				}
 				ctx, err := wgpu.Open(o)
 				require.NoError(t, err)
@@ -454,6 +454,6 @@ func TestBatchMemoryDefault(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, m, got)
 	}
-	_, err := wgpu.Open(wgpu.Options{Transfer: wgpu.TransferOptions{Batches: wgpu.BatchHost + 1}})
-	require.ErrorContains(t, err, "Options.Transfer.Batches 3: accepted are BatchAuto, BatchDevice and BatchHost")
+	_, err := wgpu.Open(wgpu.Options{Batcher: wgpu.BatcherOptions{Memory: wgpu.BatchHost + 1}})
+	require.ErrorContains(t, err, "Options.Batcher.Memory 3: accepted are BatchAuto, BatchDevice and BatchHost")
 }

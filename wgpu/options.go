@@ -28,6 +28,9 @@ type Options struct {
 	// Transfer tunes the host-device transfer path; the zero value is the
 	// default measured best on our GPU machine.
 	Transfer TransferOptions
+	// Batcher tunes the Context's Batchers; the zero value is the default
+	// measured best on each kind of adapter.
+	Batcher BatcherOptions
 	// Limits caps the limits the device is opened with: each non-zero
 	// field lowers the adapter's limit to its value, and wgpu then rejects
 	// any use beyond it, as a smaller GPU would. Every kernel family sizes
@@ -102,10 +105,15 @@ type TransferOptions struct {
 	// always use MAP_WRITE staging: they give no such guarantee for writes
 	// through a read mapping.
 	MapWriteUploads bool
-	// Batches says where a Batcher keeps its pieces: by default
+}
+
+// BatcherOptions tune the Batchers of a Context (Context.NewBatcher,
+// RunBatch, and the batches of every algorithm run on it).
+type BatcherOptions struct {
+	// Memory says where a Batcher keeps its pieces: by default
 	// (BatchAuto) in host memory where the device's memory is the host's,
 	// else staged in device memory (see BatchMemory).
-	Batches BatchMemory
+	Memory BatchMemory
 }
 
 // CPU reports whether o chooses the CPU backend: Open then returns
@@ -238,8 +246,8 @@ func (o Options) check() error {
 	if o.ShaderChecks&^ChecksAll != 0 {
 		return fmt.Errorf("wgpu: Options.ShaderChecks %d: accepted are 0 (none), ChecksBounds, ChecksLoops and ChecksAll", o.ShaderChecks)
 	}
-	if o.Transfer.Batches < BatchAuto || o.Transfer.Batches > BatchHost {
-		return fmt.Errorf("wgpu: Options.Transfer.Batches %d: accepted are BatchAuto, BatchDevice and BatchHost", int(o.Transfer.Batches))
+	if o.Batcher.Memory < BatchAuto || o.Batcher.Memory > BatchHost {
+		return fmt.Errorf("wgpu: Options.Batcher.Memory %d: accepted are BatchAuto, BatchDevice and BatchHost", int(o.Batcher.Memory))
 	}
 	_, err := glesMinor(o.GLESMinor)
 	return err
