@@ -444,28 +444,37 @@ func pickAdapter(infos []AdapterInfo, opts Options) (int, error) {
 // errors, except that an adapter that cannot run kernels is returned, its
 // Unusable saying why.
 func ChosenAdapter(opts Options) (AdapterInfo, error) {
-	if err := opts.check(); err != nil {
+	e, pick, err := chooseAdapter(opts)
+	if err != nil {
 		return AdapterInfo{}, err
 	}
+	return e.infos[pick], nil
+}
+
+// chooseAdapter returns the instance and the index in it of the adapter
+// Open(opts) opens: the one choice behind ChosenAdapter, Choose and Open.
+func chooseAdapter(opts Options) (*enumeration, int, error) {
+	if err := opts.check(); err != nil {
+		return nil, 0, err
+	}
 	if opts.CPU() {
-		return AdapterInfo{}, ErrCPUBackend
+		return nil, 0, ErrCPUBackend
 	}
 	e, err := choiceOf(opts)
 	if err != nil {
-		return AdapterInfo{}, err
+		return nil, 0, err
 	}
 	if e.err != nil {
-		return AdapterInfo{}, e.err
+		return nil, 0, e.err
 	}
-	infos := e.infos
-	if len(infos) == 0 {
-		return AdapterInfo{}, noAdapterError(opts)
+	if len(e.infos) == 0 {
+		return nil, 0, noAdapterError(opts)
 	}
-	pick, err := pickAdapter(infos, opts)
+	pick, err := pickAdapter(e.infos, opts)
 	if err != nil {
-		return AdapterInfo{}, err
+		return nil, 0, err
 	}
-	return infos[pick], nil
+	return e, pick, nil
 }
 
 // noAdapterError is Open's error when the backend opts name has no

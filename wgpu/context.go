@@ -43,9 +43,9 @@ type Context struct {
 	// read and write in place (BatcherOptions.Memory says where and why;
 	// family_host.go).
 	hostBatches bool
-	info            AdapterInfo
-	kernels         map[kernelKey]*Kernel
-	modules         map[string]*gpu.ShaderModule // by module identity
+	info        AdapterInfo
+	kernels     map[kernelKey]*Kernel
+	modules     map[string]*gpu.ShaderModule // by module identity
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
@@ -86,36 +86,31 @@ type Context struct {
 // values for a backend or option that is not one; and the driver's error,
 // wrapped with the adapter's name, when the device request fails.
 func Open(opts Options) (ctx *Context, err error) {
-	if err := opts.check(); err != nil {
-		return nil, err
-	}
-	if opts.CPU() {
-		return nil, ErrCPUBackend
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			ctx, err = nil, fmt.Errorf("wgpu: open: %v", r)
 		}
 	}()
-	e, err := choiceOf(opts)
+	e, pick, err := chooseAdapter(opts)
 	if err != nil {
 		return nil, err
 	}
-	if e.err != nil {
-		return nil, e.err
-	}
-	adapters, infos := e.adapters, e.infos
-	if len(adapters) == 0 {
-		return nil, noAdapterError(opts)
-	}
-	pick, err := pickAdapter(infos, opts)
-	if err != nil {
-		return nil, err
-	}
+	return openOn(e, pick, opts)
+}
+
+// openOn opens a device on adapter pick of e, the adapter chosen from
+// opts (chooseAdapter, Choose), with the rest of opts.
+func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ctx, err = nil, fmt.Errorf("wgpu: open: %v", r)
+		}
+	}()
+	infos := e.infos
 	if infos[pick].Unusable != "" {
 		return nil, unusableError(infos[pick])
 	}
-	adapter := adapters[pick]
+	adapter := e.adapters[pick]
 	limits, _ := adapterLimits(adapter)
 	limits = capLimits(limits, opts.Limits)
 	int64 := infos[pick].HasFeature("shader-int64") && !opts.NoShaderInt64
