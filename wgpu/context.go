@@ -58,6 +58,7 @@ type Context struct {
 	hostPool      []*hostBuffer
 	hostPoolBytes uint64
 	waitLimit     time.Duration // Options.WaitLimit
+	waitLimitName string        // what errors call it (Options.WaitLimitName)
 	// running holds the dispatches of each submission not yet seen
 	// finished, oldest first, and retired how many were taken off its
 	// front: what a wait's bound scales with (pollUntil).
@@ -120,7 +121,7 @@ func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
 		c.hostBatches = c.hostBatchesFor(opts.Batcher)
-		c.waitLimit = opts.WaitLimit
+		c.waitLimit, c.waitLimitName = opts.WaitLimit, opts.waitLimitName()
 		return c, nil
 	}
 	defer Span("request device")(0)
@@ -159,7 +160,7 @@ func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
 	}
 	c.staging = newStagingPool(c, opts.Transfer)
 	c.hostBatches = c.hostBatchesFor(opts.Batcher)
-	c.waitLimit = opts.WaitLimit
+	c.waitLimit, c.waitLimitName = opts.WaitLimit, opts.waitLimitName()
 	return c, nil
 }
 

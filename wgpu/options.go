@@ -11,9 +11,9 @@ import (
 
 // Options choose the adapter and how its device is opened. The zero value
 // opens the high-performance default adapter with its own limits and every
-// optional feature it has. The library reads no environment variable:
-// FromEnv translates the WGCOMPUTE_* variables into Options for programs
-// that offer them.
+// optional feature it has. The library reads no environment variable (but
+// XDG_RUNTIME_DIR, see Open): programs that offer the WGCOMPUTE_*
+// variables (wgbench, README lists them) translate them into Options.
 type Options struct {
 	// Backend restricts the choice to one backend: "vulkan", "gl", "metal"
 	// or "dx12"; "cpu" chooses the CPU backend (Open returns
@@ -49,6 +49,10 @@ type Options struct {
 	// device-lost callback, or a call refused as lost), however slow the
 	// device is.
 	WaitLimit time.Duration
+	// WaitLimitName is what errors call WaitLimit: the setting the user
+	// gave it through, such as "WGCOMPUTE_WAIT_LIMIT" where a program read
+	// it from that variable. Empty is "Options.WaitLimit".
+	WaitLimitName string
 	// NoShaderInt64 declines the shader-int64 feature where the adapter
 	// has it, so the Goldilocks field stays on u32 pairs (the portable
 	// kernels); by default a device gets every optional feature its
@@ -241,7 +245,7 @@ const maxBufferClamp = 1 << 36
 // accept, whatever the adapters.
 func (o Options) check() error {
 	if o.WaitLimit < 0 {
-		return fmt.Errorf("wgpu: Options.WaitLimit %v: accepted is 0 (no limit) or a positive duration", o.WaitLimit)
+		return fmt.Errorf("wgpu: %s %v: accepted is 0 (no limit) or a positive duration", o.waitLimitName(), o.WaitLimit)
 	}
 	if o.ShaderChecks&^ChecksAll != 0 {
 		return fmt.Errorf("wgpu: Options.ShaderChecks %d: accepted are 0 (none), ChecksBounds, ChecksLoops and ChecksAll", o.ShaderChecks)
@@ -249,8 +253,50 @@ func (o Options) check() error {
 	if o.Batcher.Memory < BatchAuto || o.Batcher.Memory > BatchHost {
 		return fmt.Errorf("wgpu: Options.Batcher.Memory %d: accepted are BatchAuto, BatchDevice and BatchHost", int(o.Batcher.Memory))
 	}
+	if err := CheckTransferOptions(o.Transfer); err != nil {
+		return err
+	}
 	_, err := glesMinor(o.GLESMinor)
 	return err
+}
+
+// waitLimitName is what errors call o.WaitLimit.
+func (o Options) waitLimitName() string {
+	if o.WaitLimitName != "" {
+		return o.WaitLimitName
+	}
+	return "Options.WaitLimit"
+}
+
+// The ranges CheckTransferOptions accepts.
+const (
+	// MinSlotBytes is the smallest TransferOptions.SlotBytes: the smallest
+	// staging buffer made.
+	MinSlotBytes = minSlot
+	// MaxSlotBytes is the largest TransferOptions.SlotBytes: no device's
+	// buffers are taken to be larger (a slot is cut to the device's
+	// largest buffer anyway).
+	MaxSlotBytes = maxBufferClamp
+	// MaxSlots is the most staging buffers per direction.
+	MaxSlots = 64
+)
+
+// CheckTransferOptions returns the error Open gives for t, or nil: it
+// accepts a SlotBytes of 0 (the default) or from MinSlotBytes to
+// MaxSlotBytes, Slots from 0 (the default) to MaxSlots, and Workers of 0
+// (the default) or more. Programs apply it to their flags and variables
+// so that both are held to one rule.
+func CheckTransferOptions(t TransferOptions) error {
+	if t.SlotBytes != 0 && (t.SlotBytes < MinSlotBytes || t.SlotBytes > MaxSlotBytes) {
+		return fmt.Errorf("wgpu: TransferOptions.SlotBytes %d: accepted are 0 (the default, 32 MiB) and %d (64 KiB) to %d (64 GiB) bytes", t.SlotBytes, MinSlotBytes, MaxSlotBytes)
+	}
+	if t.Slots < 0 || t.Slots > MaxSlots {
+		return fmt.Errorf("wgpu: TransferOptions.Slots %d: accepted are 0 (the default, 2) to %d", t.Slots, MaxSlots)
+	}
+	if t.Workers < 0 {
+		return fmt.Errorf("wgpu: TransferOptions.Workers %d: accepted are 0 (the default, one per core up to 16) or more", t.Workers)
+	}
+	return nil
 }
 
 // BatchMemory is where a Batcher keeps the pieces of a batch: in device
