@@ -98,7 +98,7 @@ func TestWaitLimit(t *testing.T) {
 	// dispatch, and one submission of sixteen.
 	limit := 2 * slowest
 	o := TestOptions(t, "vulkan")
-	o.WaitLimit = limit
+	o.WaitLimit, o.WaitLimitName = limit, "WGCOMPUTE_WAIT_LIMIT"
 	ctx, err := Open(o)
 	require.NoError(t, err)
 	defer ctx.Close()
@@ -123,6 +123,7 @@ func TestWaitLimit(t *testing.T) {
 	require.ErrorIs(t, err, ErrWaitLimit)
 	require.False(t, errors.Is(err, ErrDeviceLost), "%v", err)
 	require.Contains(t, err.Error(), "not reported lost")
+	require.Contains(t, err.Error(), "raise or clear WGCOMPUTE_WAIT_LIMIT", "the error names the setting the user gave")
 	require.Less(t, time.Since(start), 8*slowest, "gave up at the bound, not at the end of the work")
 	require.NoError(t, ctx.native.lostError())
 	ctx.waitLimit = 0
