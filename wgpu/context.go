@@ -86,6 +86,14 @@ type Context struct {
 // adapter that cannot run compute shaders); an error naming the accepted
 // values for a backend or option that is not one; and the driver's error,
 // wrapped with the adapter's name, when the device request fails.
+//
+// Open prints nothing. Where XDG_RUNTIME_DIR is unset (containers, CI,
+// services) and the process is on Linux or another Unix, the first listing
+// of adapters (Open, Adapters, Choose) sets it for the process to a
+// directory of the user's with mode 0700 under the temporary directory
+// (wgcompute-runtime-UID), since Mesa's EGL otherwise prints an error on
+// standard error for every process that lists GL adapters; a value
+// already set is kept.
 func Open(opts Options) (ctx *Context, err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -27,6 +27,16 @@ var envFuncs = map[string][]string{
 // environment: the test helper, and the one reader of the programs.
 var envReaders = []string{"internal/gputest", "internal/envopts"}
 
+// envFiles are the library files allowed to touch the environment, and
+// why.
+var envFiles = map[string]string{
+	// Mesa's EGL (through libwayland) prints an error for every process
+	// without XDG_RUNTIME_DIR that lists GL adapters, and the library
+	// prints nothing of its own accord: wgpu.Open sets it where it is
+	// unset, and touches no other variable.
+	"wgpu/xdg.go": "sets XDG_RUNTIME_DIR where it is unset, for Mesa",
+}
+
 // envCalls returns the calls of envFuncs in the Go source src, as
 // "file:line: os.Getenv", whatever name the package is imported by.
 func envCalls(fset *token.FileSet, f *ast.File) []string {
@@ -120,7 +130,7 @@ func TestLibraryReadsNoEnvironment(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if f.Name.Name == "main" {
+		if f.Name.Name == "main" || envFiles[rel] != "" {
 			return nil
 		}
 		checked++
