@@ -3,7 +3,6 @@ package wgpu
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -20,8 +19,16 @@ type Choice struct {
 	// backend.
 	Adapters []AdapterInfo
 
-	opts    Options // the options chosen from, for each device
-	backend string  // the backend Adapters' indices refer to ("" for all)
+	opts Options // the options chosen from, for each device
+	// refs are where Adapters were found, one each: Open opens them
+	// without choosing again.
+	refs []adapterRef
+}
+
+// adapterRef is an adapter of an instance: infos[i] and adapters[i] of e.
+type adapterRef struct {
+	e *enumeration
+	i int
 }
 
 // Choose decides, without opening anything, where work under opts runs;
@@ -49,14 +56,15 @@ func Choose(opts Options) (Choice, error) {
 		return Choice{CPU: true, opts: opts}, nil
 	}
 	if !opts.WantsGroup() {
-		info, err := ChosenAdapter(opts)
+		e, pick, err := chooseAdapter(opts)
 		if err != nil {
 			return Choice{}, err
 		}
+		info := e.infos[pick]
 		if info.Unusable != "" {
 			return Choice{}, unusableError(info)
 		}
-		return Choice{Adapters: []AdapterInfo{info}, opts: opts, backend: opts.Backend}, nil
+		return Choice{Adapters: []AdapterInfo{info}, opts: opts, refs: []adapterRef{{e, pick}}}, nil
 	}
 	backend := opts.Backend
 	if backend == "" {
@@ -70,20 +78,24 @@ func Choose(opts Options) (Choice, error) {
 		}
 		backend = first.Backend
 	}
-	infos, err := Adapters(Options{Backend: backend, GLESMinor: opts.GLESMinor})
+	e, err := adaptersOf(Options{Backend: backend, GLESMinor: opts.GLESMinor})
 	if err != nil {
 		return Choice{}, err
 	}
-	if len(infos) == 0 {
+	if e.err != nil {
+		return Choice{}, e.err
+	}
+	if len(e.infos) == 0 {
 		return Choice{}, noAdapterError(opts)
 	}
-	picks, err := pickDevices(opts.Devices, infos)
+	picks, err := pickDevices(opts.Devices, e.infos)
 	if err != nil {
 		return Choice{}, err
 	}
-	ch := Choice{opts: opts, backend: backend}
+	ch := Choice{opts: opts}
 	for _, i := range picks {
-		ch.Adapters = append(ch.Adapters, infos[i])
+		ch.Adapters = append(ch.Adapters, e.infos[i])
+		ch.refs = append(ch.refs, adapterRef{e, i})
 	}
 	return ch, nil
 }
@@ -116,6 +128,9 @@ func (c Choice) Fit(work, extra time.Duration) Choice {
 		return c
 	}
 	c.Adapters = c.Adapters[:1:1]
+	if len(c.refs) > 0 {
+		c.refs = c.refs[:1:1]
+	}
 	return c
 }
 
@@ -142,29 +157,24 @@ func (c Choice) Open() (*Group, error) {
 	if c.CPU {
 		return &Group{members: []*Context{nil}}, nil
 	}
-	if len(c.Adapters) == 0 {
+	if len(c.Adapters) == 0 || len(c.refs) != len(c.Adapters) {
 		return nil, errors.New("wgpu: a Choice chooses no adapter: make it with Choose")
 	}
-	if !c.opts.WantsGroup() {
-		// Open makes the choice Choose made from the same options; naming
-		// the adapter by its index would make Open list every backend's
-		// adapters, GL's too, to read the index in.
-		ctx, err := Open(c.opts)
+	if len(c.refs) == 1 {
+		ctx, err := openOn(c.refs[0].e, c.refs[0].i, c.opts)
 		if err != nil {
 			return nil, err
 		}
 		return &Group{members: []*Context{ctx}, owned: true}, nil
 	}
-	g := &Group{members: make([]*Context, len(c.Adapters)), owned: true}
-	errs := make([]error, len(c.Adapters))
+	g := &Group{members: make([]*Context, len(c.refs)), owned: true}
+	errs := make([]error, len(c.refs))
 	var wg sync.WaitGroup
-	for i, a := range c.Adapters {
+	for i, r := range c.refs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o := c.opts
-			o.Backend, o.Adapter, o.Devices = c.backend, strconv.Itoa(a.Index), ""
-			g.members[i], errs[i] = Open(o)
+			g.members[i], errs[i] = openOn(r.e, r.i, c.opts)
 		}()
 	}
 	wg.Wait()

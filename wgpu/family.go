@@ -64,7 +64,7 @@ type Batcher struct {
 	// inputs then the output.
 	sets [2][]*Buffer
 	// host are the two sets in host memory where the kernels read and
-	// write pieces in place (stagingPool.hostBatches; family_host.go).
+	// write pieces in place (Context.hostBatches; family_host.go).
 	host [2][]*hostBuffer
 	// gather is the host memory a Gather reads a piece's output from,
 	// kept from piece to piece and call to call.

@@ -25,7 +25,7 @@ import (
 // time instead of before and after them on the queue. While they run, the
 // host copies out the previous piece's output and fills the next piece's
 // inputs in the other set. The kernels and WGSL are the same in both
-// modes; TransferOptions.Batches chooses (BatchMemory says when each
+// modes; BatcherOptions.Memory chooses (BatchMemory says when each
 // measured faster).
 
 // hostBuffer is a storage buffer in host memory that the host writes
@@ -36,18 +36,28 @@ type hostBuffer struct {
 }
 
 // HostBatches reports whether c's Batchers keep their pieces in host
-// memory that the kernels read and write in place (TransferOptions.Batches,
+// memory that the kernels read and write in place (BatcherOptions.Memory,
 // on Vulkan where the device maps any buffer), rather than staged in device
 // memory. Kernel times
 // of host pieces include the kernels' reads and writes across the bus.
 func (c *Context) HostBatches() bool { return c != nil && c.hostBatchPool() != nil }
+
+// hostBatchesFor reports whether a Context on c's adapter keeps its
+// Batchers' pieces in host memory under o. Host pieces are written
+// through read mappings, as upload staging in host memory is, so they
+// need what it needs, whichever staging uploads use.
+func (c *Context) hostBatchesFor(o BatcherOptions) bool {
+	sharedMemory := c.info.Type == "cpu" || c.info.Type == "integrated"
+	return c.mappablePrimary && c.info.Backend == "vulkan" &&
+		(o.Memory == BatchHost || o.Memory == BatchAuto && sharedMemory)
+}
 
 // hostBatchPool is c's staging pool where the Batcher keeps its pieces in
 // host memory, else nil.
 func (c *Context) hostBatchPool() *stagingPool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.staging == nil || !c.staging.hostBatches {
+	if c.staging == nil || !c.hostBatches {
 		return nil
 	}
 	return c.staging

@@ -4,13 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -232,62 +232,6 @@ func TestRangeOverflowAndNil(t *testing.T) {
 	require.Equal(t, "cpu", c.Info().Backend)
 }
 
-func TestTrace(t *testing.T) {
-	wgpu.EnableTrace(true)
-	defer wgpu.EnableTrace(false)
-	wgpu.Span("test phase")(1234)
-	var found bool
-	for _, r := range wgpu.TraceRows() {
-		if r.Phase == "test phase" {
-			found = r.Count >= 1 && r.Bytes >= 1234
-		}
-	}
-	require.True(t, found, "test phase not recorded: %+v", wgpu.TraceRows())
-	var sb strings.Builder
-	require.NoError(t, wgpu.WriteTrace(&sb))
-	require.Contains(t, sb.String(), "test phase")
-}
-
-// TestTraceAccounts: the trace ends with the wall time since the process
-// started, the part the phases cover, counted once where they overlap,
-// and the rest as unaccounted.
-func TestTraceAccounts(t *testing.T) {
-	wgpu.EnableTrace(true)
-	defer wgpu.EnableTrace(false)
-	total := func(out, label string) float64 {
-		for _, line := range strings.Split(out, "\n") {
-			f := strings.Fields(line)
-			if strings.HasPrefix(strings.TrimSpace(line), label) && len(f) > 0 {
-				v, err := strconv.ParseFloat(f[len(f)-1], 64)
-				require.NoError(t, err, line)
-				return v
-			}
-		}
-		t.Fatalf("no %q line in\n%s", label, out)
-		return 0
-	}
-	var before strings.Builder
-	require.NoError(t, wgpu.WriteTrace(&before))
-	// Two phases of 30 ms that overlap for 20 ms cover 40 ms.
-	start := time.Now()
-	outer := wgpu.SpanAt("test outer", start)
-	time.Sleep(10 * time.Millisecond)
-	inner := wgpu.Span("test inner")
-	time.Sleep(20 * time.Millisecond)
-	outer(0)
-	time.Sleep(10 * time.Millisecond)
-	inner(0)
-	var after strings.Builder
-	require.NoError(t, wgpu.WriteTrace(&after))
-	out := after.String()
-	added := total(out, "covered by the phases above") - total(before.String(), "covered by the phases above")
-	elapsed := float64(time.Since(start)) / 1e6
-	require.GreaterOrEqual(t, added, 40.0, out)
-	require.LessOrEqual(t, added, elapsed, out)
-	wall, cov, rest := total(out, "wall since process start"), total(out, "covered by the phases above"), total(out, "unaccounted")
-	require.InDelta(t, wall-cov, rest, 0.002, out)
-}
-
 func TestNextPiece(t *testing.T) {
 	const limit = 1 << 26
 	// A fast first piece grows in proportion, at most 256 times at once.
@@ -311,9 +255,9 @@ func batchModes(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 			t.Run(fmt.Sprintf("%s/device-batches=%v", backend, device), func(t *testing.T) {
 				o := gputest.Options(t, backend)
 				o.Limits = gputest.SmallLimits.Min(o.Limits)
-				o.Transfer.Batches = wgpu.BatchHost
+				o.Batcher.Memory = wgpu.BatchHost
 				if device {
-					o.Transfer.Batches = wgpu.BatchDevice
+					o.Batcher.Memory = wgpu.BatchDevice
 				}
 				ctx, err := wgpu.Open(o)
 				require.NoError(t, err)
@@ -405,10 +349,10 @@ func TestBatchModesErrors(t *testing.T) {
 // One-shot batches reuse the host memory of the last one's pieces, which
 // costs far more to create than to use; FreeUnused frees it.
 func TestBatchModesReuseHostMemory(t *testing.T) {
-	wgpu.EnableTrace(true)
-	defer wgpu.EnableTrace(false)
+	trace.Enable(true)
+	defer trace.Enable(false)
 	created := func() int {
-		for _, r := range wgpu.TraceRows() {
+		for _, r := range trace.Rows() {
 			if r.Phase == "create host buffers" {
 				return r.Count
 			}
@@ -454,6 +398,6 @@ func TestBatchMemoryDefault(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, m, got)
 	}
-	_, err := wgpu.Open(wgpu.Options{Transfer: wgpu.TransferOptions{Batches: wgpu.BatchHost + 1}})
-	require.ErrorContains(t, err, "Options.Transfer.Batches 3: accepted are BatchAuto, BatchDevice and BatchHost")
+	_, err := wgpu.Open(wgpu.Options{Batcher: wgpu.BatcherOptions{Memory: wgpu.BatchHost + 1}})
+	require.ErrorContains(t, err, "Options.Batcher.Memory 3: accepted are BatchAuto, BatchDevice and BatchHost")
 }

@@ -218,6 +218,7 @@ func deviceRef(d *gpu.Device) C.WGPUDevice { return C.WGPUDevice(ref(d)) }
 // backend is asked for the OpenGL ES 3.x context of minor, a
 // WGPUGles3MinorVersion (Options.GLESMinor).
 func createInstance(backends gpu.InstanceBackend, minor int) (*gpu.Instance, error) {
+	setRuntimeDir()
 	inst := C.wgc_instance(C.WGPUInstanceBackend(backends), C.int(minor))
 	if inst == nil {
 		return nil, errors.New("wgpu: could not create an instance")

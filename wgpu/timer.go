@@ -116,8 +116,8 @@ func (c *Context) pollUntil(done func() bool) error {
 		}
 		if c.waitLimit > 0 && len(c.running) > 0 {
 			if bound := c.waitLimit * time.Duration(c.running[0]); now.Sub(answered) >= bound {
-				return fmt.Errorf("%w: a submission of %d dispatches did not finish in %v (WaitLimit %v per dispatch), and the device was not reported lost (it may be slow: raise or clear Options.WaitLimit; the Context can still be used)",
-					ErrWaitLimit, c.running[0], bound, c.waitLimit)
+				return fmt.Errorf("%w: a submission of %d dispatches did not finish in %v (%s %v per dispatch), and the device was not reported lost (it may be slow: raise or clear %[4]s; the Context can still be used)",
+					ErrWaitLimit, c.running[0], bound, c.waitLimitName, c.waitLimit)
 			}
 		}
 		// Most waits are short: poll back to back for the first

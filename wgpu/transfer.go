@@ -48,10 +48,6 @@ type stagingPool struct {
 	// hostUploads: upload staging is MAP_READ | COPY_SRC, written through
 	// a read mapping (TransferOptions.MapWriteUploads says where and why).
 	hostUploads bool
-	// hostBatches: a Batcher's pieces live in host memory that kernels
-	// read and write in place (TransferOptions.Batches says where
-	// and why; family_host.go).
-	hostBatches bool
 }
 
 // upMode is how upload staging is mapped: for reading where it is in
@@ -66,11 +62,6 @@ func (p *stagingPool) upMode() gpu.MapMode {
 func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	p := &stagingPool{c: c, slotSz: o.SlotBytes, ring: o.Slots, workers: o.Workers}
 	p.hostUploads = !o.MapWriteUploads && c.mappablePrimary && c.info.Backend == "vulkan"
-	// Host pieces are written through read mappings too, so they need
-	// what hostUploads needs, whichever staging uploads use.
-	sharedMemory := c.info.Type == "cpu" || c.info.Type == "integrated"
-	p.hostBatches = c.mappablePrimary && c.info.Backend == "vulkan" &&
-		(o.Batches == BatchHost || o.Batches == BatchAuto && sharedMemory)
 	if p.slotSz == 0 {
 		p.slotSz = stagingSlot
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -299,11 +300,11 @@ func TestPooledBufferReadsZeros(t *testing.T) {
 		for i := range data {
 			data[i] = byte(i*7 + 1)
 		}
-		wasOn := wgpu.Tracing()
-		wgpu.EnableTrace(true)
-		defer wgpu.EnableTrace(wasOn)
+		wasOn := trace.On()
+		trace.Enable(true)
+		defer trace.Enable(wasOn)
 		reused := func() int {
-			for _, r := range wgpu.TraceRows() {
+			for _, r := range trace.Rows() {
 				if r.Phase == "reuse a pooled buffer" {
 					return r.Count
 				}

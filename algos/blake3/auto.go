@@ -137,7 +137,7 @@ func NewAuto(opts AutoOptions) (*Auto, error) {
 	if opts.Threads < 0 {
 		return nil, fmt.Errorf("blake3: %d threads: accepted are 0 (all cores) or more", opts.Threads)
 	}
-	if _, err := opts.Variant.spec(); err != nil {
+	if _, err := opts.variant.spec(); err != nil {
 		return nil, err
 	}
 	inner := opts.Options

@@ -64,9 +64,9 @@ func residentInput(b *testing.B, ctx *wgpu.Context, n int) *wgpu.Buffer {
 	return buf
 }
 
-func benchResident(b *testing.B, ctx *wgpu.Context, buf *wgpu.Buffer, n int, v Variant) {
+func benchResident(b *testing.B, ctx *wgpu.Context, buf *wgpu.Buffer, n int, v variant) {
 	var t wgpu.Timing
-	e, err := NewEngine(ctx, Options{Variant: v, Timing: &t})
+	e, err := NewEngine(ctx, Options{variant: v, Timing: &t})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func BenchmarkSumResident(b *testing.B) {
 	ctx := gputest.Context(b, gputest.Backends()[0])
 	for _, n := range benchSizes(ctx) {
 		buf := residentInput(b, ctx, n)
-		b.Run(mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, Default) })
+		b.Run(mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, variantDefault) })
 	}
 }
 
@@ -112,7 +112,7 @@ func BenchmarkVariants(b *testing.B) {
 	sizes := benchSizes(ctx)
 	n := sizes[len(sizes)-1]
 	buf := residentInput(b, ctx, n)
-	for _, v := range Variants {
+	for _, v := range variants {
 		b.Run(v.String()+"/"+mib(n), func(b *testing.B) { benchResident(b, ctx, buf, n, v) })
 	}
 }

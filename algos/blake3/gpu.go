@@ -10,40 +10,44 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
-// Variant selects the chunk kernel. Every variant computes the same
+// variant selects the chunk kernel. Every variant computes the same
 // chaining values; they differ in how the 16 state words map onto vector
-// registers. The zero value, Default, is the fastest measured.
-type Variant int
+// registers. The zero value, variantDefault, is the fastest measured; the
+// others exist to be measured against it, so they are not public: each is
+// registered in internal/impl as "blake3" (the default first), where the
+// benchmarks, the self-test and the tests list and force them by name.
+type variant int
 
 const (
-	// Default is the variant measured fastest on the GPU machine (see
-	// Variant.spec).
-	Default Variant = iota
-	// Rows hashes one chunk per invocation with the state held as four
+	// variantDefault is the variant measured fastest on the GPU machine (see
+	// variant.spec).
+	variantDefault variant = iota
+	// variantRows hashes one chunk per invocation with the state held as four
 	// vec4<u32> rows and swizzles for the diagonal step.
-	Rows
-	// Lanes2 hashes 2 chunks per invocation, one per vec2 lane.
-	Lanes2
-	// Lanes4 hashes 4 chunks per invocation, one per vec4 lane.
-	Lanes4
-	// Lanes8 hashes 8 chunks per invocation: two groups of vec4 lanes.
-	Lanes8
-	// Lanes16 hashes 16 chunks per invocation: four groups of vec4 lanes.
-	Lanes16
+	variantRows
+	// variantLanes2 hashes 2 chunks per invocation, one per vec2 lane.
+	variantLanes2
+	// variantLanes4 hashes 4 chunks per invocation, one per vec4 lane.
+	variantLanes4
+	// variantLanes8 hashes 8 chunks per invocation: two groups of vec4 lanes.
+	variantLanes8
+	// variantLanes16 hashes 16 chunks per invocation: four groups of vec4 lanes.
+	variantLanes16
 )
 
-// Variants lists the selectable variants (Default, which names one of
-// them, excluded).
-var Variants = []Variant{Rows, Lanes2, Lanes4, Lanes8, Lanes16}
+// variants lists the variants (variantDefault, which names one of them,
+// excluded), the default first.
+var variants = []variant{variantRows, variantLanes2, variantLanes4, variantLanes8, variantLanes16}
 
 // variantSpec is a variant's module, its chunk kernel's entry point and the
-// chunks one invocation of it hashes. Rows and Lanes4 build the same
-// module, so they share one shader module.
+// chunks one invocation of it hashes. variantRows and variantLanes4 build
+// the same module, so they share one shader module.
 type variantSpec struct {
 	name   string
 	module wgsl.Module
@@ -56,47 +60,50 @@ func laneModule(file string, groups uint32) wgsl.Module {
 }
 
 var variantSpecs = [...]variantSpec{
-	Rows:    {"rows", laneModule("blake3_lane4.wgsl", 1), "chunks", 1},
-	Lanes2:  {"lanes2", laneModule("blake3_lane2.wgsl", 1), "chunks_lanes", 2},
-	Lanes4:  {"lanes4", laneModule("blake3_lane4.wgsl", 1), "chunks_lanes", 4},
-	Lanes8:  {"lanes8", laneModule("blake3_lane4.wgsl", 2), "chunks_lanes", 8},
-	Lanes16: {"lanes16", laneModule("blake3_lane4.wgsl", 4), "chunks_lanes", 16},
+	variantRows:    {"rows", laneModule("blake3_lane4.wgsl", 1), "chunks", 1},
+	variantLanes2:  {"lanes2", laneModule("blake3_lane2.wgsl", 1), "chunks_lanes", 2},
+	variantLanes4:  {"lanes4", laneModule("blake3_lane4.wgsl", 1), "chunks_lanes", 4},
+	variantLanes8:  {"lanes8", laneModule("blake3_lane4.wgsl", 2), "chunks_lanes", 8},
+	variantLanes16: {"lanes16", laneModule("blake3_lane4.wgsl", 4), "chunks_lanes", 16},
 }
 
-// spec resolves Default and checks v. Default is Rows: BenchmarkVariants on
+// spec resolves variantDefault and checks v. variantDefault is
+// variantRows: BenchmarkVariants on
 // an H200, whole hash of 1 GiB resident (2026-11-23): rows 0.729 ms, lanes2
 // 0.743, lanes4 0.833, lanes8 0.856, lanes16 0.894. The rows kernel keeps
 // the fewest registers live, so the most warps hide the loads.
-func (v Variant) spec() (variantSpec, error) {
-	if v == Default {
-		v = Rows
+func (v variant) spec() (variantSpec, error) {
+	if v == variantDefault {
+		v = variantRows
 	}
-	if v < Rows || int(v) >= len(variantSpecs) {
-		return variantSpec{}, fmt.Errorf("blake3: unknown variant %d: accepted are %v", int(v), Variants)
+	if v < variantRows || int(v) >= len(variantSpecs) {
+		return variantSpec{}, fmt.Errorf("blake3: unknown variant %d: accepted are %v", int(v), variants)
 	}
 	return variantSpecs[v], nil
 }
 
-// String names the variant as benchmarks and flags do ("default", "rows",
-// "lanes4", ...).
-func (v Variant) String() string {
-	if v == Default {
+// String names the variant as the registry and benchmarks do ("default",
+// "rows", "lanes4", ...).
+func (v variant) String() string {
+	if v == variantDefault {
 		return "default"
 	}
 	if s, err := v.spec(); err == nil {
 		return s.name
 	}
-	return fmt.Sprintf("Variant(%d)", int(v))
+	return fmt.Sprintf("variant(%d)", int(v))
 }
 
-// ParseVariant is the inverse of Variant.String.
-func ParseVariant(s string) (Variant, error) {
-	for _, v := range append([]Variant{Default}, Variants...) {
-		if v.String() == s {
-			return v, nil
-		}
+// init registers the variants in internal/impl as "blake3", the default
+// first. Each one's value is a func(Options) Options that returns its
+// argument with that variant's chunk kernel, which the self-test and the
+// benchmarks apply to the Options they pass.
+func init() {
+	vs := make([]impl.Variant, len(variants))
+	for i, v := range variants {
+		vs[i] = impl.Variant{Name: v.String(), Impl: func(o Options) Options { o.variant = v; return o }}
 	}
-	return Default, fmt.Errorf("blake3: unknown variant %q: accepted are default and %v", s, Variants)
+	impl.Register("blake3", vs)
 }
 
 // Options choose the BLAKE3 mode, the output length and the kernel. The
@@ -111,8 +118,9 @@ type Options struct {
 	// Length is the output length in bytes (extended output past 32);
 	// 0 means 32.
 	Length int
-	// Variant picks the chunk kernel; the zero value is the fastest.
-	Variant Variant
+	// variant picks the chunk kernel (forced through internal/impl); the
+	// zero value is the fastest.
+	variant variant
 	// Threads bounds the goroutines that hash on the CPU (a nil Context,
 	// or the CPU's share of an Auto's work); 0 means GOMAXPROCS.
 	Threads int
@@ -182,7 +190,7 @@ func NewEngine(ctx *wgpu.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := opts.Variant.spec()
+	spec, err := opts.variant.spec()
 	if err != nil {
 		return nil, err
 	}

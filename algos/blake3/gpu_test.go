@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -44,11 +45,11 @@ func eachBackend(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 }
 
 // variantsOf lists the variants to test on ctx: the CPU has one.
-func variantsOf(ctx *wgpu.Context) []Variant {
+func variantsOf(ctx *wgpu.Context) []variant {
 	if ctx == nil {
-		return []Variant{Default}
+		return []variant{variantDefault}
 	}
-	return Variants
+	return variants
 }
 
 // testModes are the three modes, with extended output in two of them.
@@ -99,10 +100,10 @@ func TestVectors(t *testing.T) {
 				{"derive_key", Options{DeriveKey: true, Context: v.Context}, c.DeriveKey},
 			} {
 				m.opts.Length = len(m.want) / 2
-				m.opts.Variant = vs[ci%len(vs)]
+				m.opts.variant = vs[ci%len(vs)]
 				got, err := SumReader(ctx, bytes.NewReader(in), m.opts)
 				require.NoError(t, err)
-				require.Equal(t, m.want, hex.EncodeToString(got), "%s len %d variant %v", m.name, c.InputLen, m.opts.Variant)
+				require.Equal(t, m.want, hex.EncodeToString(got), "%s len %d variant %v", m.name, c.InputLen, m.opts.variant)
 			}
 		}
 	})
@@ -189,9 +190,9 @@ func TestEveryLength(t *testing.T) {
 		}
 	})
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		for vi, v := range Variants {
+		for vi, v := range variants {
 			opts := testModes[vi%len(testModes)]
-			opts.Variant = v
+			opts.variant = v
 			step := 1
 			if vi > 0 {
 				step = 7 // every variant sees all lengths mod 1024 over the sweep's odd steps
@@ -256,7 +257,7 @@ func TestPieces(t *testing.T) {
 		vs := variantsOf(ctx)
 		for li, n := range lengths {
 			for mi, opts := range testModes {
-				opts.Variant = vs[(li+mi)%len(vs)]
+				opts.variant = vs[(li+mi)%len(vs)]
 				e := newEngine(t, ctx, opts)
 				want := refSum(t, data[:n], opts)
 				for _, in := range []struct {
@@ -502,8 +503,8 @@ func TestBadInput(t *testing.T) {
 			{Options{Key: make([]byte, 16)}, "32-byte key, got 16"},
 			{Options{Key: make([]byte, 32), DeriveKey: true}, "pick one"},
 			{Options{Length: -1}, "negative"},
-			{Options{Variant: Variant(42)}, "unknown variant 42"},
-			{Options{Variant: Variant(-1)}, "unknown variant -1"},
+			{Options{variant: variant(42)}, "unknown variant 42"},
+			{Options{variant: variant(-1)}, "unknown variant -1"},
 		} {
 			_, err := SumReader(ctx, bytes.NewReader([]byte("x")), c.opts)
 			require.ErrorContains(t, err, c.want)
@@ -534,15 +535,20 @@ func TestBadInput(t *testing.T) {
 	})
 }
 
-func TestVariantNames(t *testing.T) {
-	for _, v := range append([]Variant{Default}, Variants...) {
-		got, err := ParseVariant(v.String())
+// The variants are registered in internal/impl by name, the default
+// first, and each registered value forces its variant.
+func TestVariantRegistry(t *testing.T) {
+	require.Equal(t, []string{"rows", "lanes2", "lanes4", "lanes8", "lanes16"}, impl.List("blake3"))
+	for _, v := range variants {
+		force, err := impl.Select[func(Options) Options]("blake3", v.String())
 		require.NoError(t, err)
-		require.Equal(t, v, got)
+		require.Equal(t, v, force(Options{Length: 64}).variant)
+		require.Equal(t, 64, force(Options{Length: 64}).Length)
 	}
-	require.Equal(t, "Variant(42)", Variant(42).String())
-	_, err := ParseVariant("lanes3")
-	require.ErrorContains(t, err, `unknown variant "lanes3": accepted are default and [rows lanes2 lanes4 lanes8 lanes16]`)
+	require.Equal(t, "default", variantDefault.String())
+	require.Equal(t, "variant(42)", variant(42).String())
+	_, err := impl.Select[func(Options) Options]("blake3", "lanes3")
+	require.ErrorContains(t, err, `unknown variant "lanes3": accepted are [rows lanes2 lanes4 lanes8 lanes16]`)
 }
 
 // TestTiming checks that Options.Timing receives each call's time.
@@ -602,7 +608,7 @@ func TestEngineReuse(t *testing.T) {
 				return err
 			})
 			gputest.NoLeaks(t, ctx, func() error {
-				_, err := SumReader(ctx, sized{bytes.NewReader(data), 5}, Options{Variant: Lanes8})
+				_, err := SumReader(ctx, sized{bytes.NewReader(data), 5}, Options{variant: variantLanes8})
 				return err
 			})
 		}
@@ -640,8 +646,8 @@ func TestCounterCarry(t *testing.T) {
 		defer buf.Release()
 		require.NoError(t, ctx.Upload(buf, 0, data))
 		keyBytes := cvBytes(key)
-		for _, v := range Variants {
-			e := newEngine(t, ctx, Options{Key: keyBytes[:], Variant: v})
+		for _, v := range variants {
+			e := newEngine(t, ctx, Options{Key: keyBytes[:], variant: v})
 			p, err := e.submit(wgpu.Bind(buf), uint64(len(data)), counter)
 			require.NoError(t, err)
 			o, err := e.topNode(p)

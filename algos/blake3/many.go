@@ -50,8 +50,8 @@ func manyMode(fn string, opts Options) ([8]uint32, uint32, error) {
 // Context for derive_key): len(dst) inputs of size bytes each (size 0 or
 // more), concatenated in data, each hashed on its own. With a Context it
 // hashes on the GPU, one invocation per input; with a nil one on all CPU
-// cores (at most opts.Threads). Of opts, Length must be 0 or 32, Variant
-// does not apply, and Timing receives the call's timing.
+// cores (at most opts.Threads). Of opts, Length must be 0 or 32 (the
+// chunk kernel does not apply), and Timing receives the call's timing.
 func SumMany(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, opts Options) error {
 	key, flags, err := manyMode("SumMany", opts)
 	if err != nil {

@@ -43,6 +43,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/envopts"
+	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -104,7 +105,7 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 	if slices.Contains(what, "read") {
 		return readFile(file)
 	}
-	wgpu.EnableTrace(true)
+	trace.Enable(true)
 	ctx, err := wgpu.Open(opts)
 	if err != nil {
 		return err
@@ -233,7 +234,7 @@ func (m measurer) run(name string, call func() error) time.Duration {
 		return 0
 	}
 	fmt.Printf("%s: median %.2f ms, min %.2f ms\n", name, ms(times[len(times)/2]), ms(times[0]))
-	for _, r := range wgpu.TraceRows() {
+	for _, r := range trace.Rows() {
 		if c := r.Count - before[r.Phase].Count; c > 0 {
 			fmt.Printf("    %-44s %5d per call %9.2f ms per call\n", r.Phase, c/m.reps, ms(r.Total-before[r.Phase].Total)/float64(m.reps))
 		}
@@ -268,9 +269,9 @@ func (m measurer) times(call func() error) ([]time.Duration, error) {
 	return times, nil
 }
 
-func phases() map[string]wgpu.TraceRow {
-	rows := map[string]wgpu.TraceRow{}
-	for _, r := range wgpu.TraceRows() {
+func phases() map[string]trace.Row {
+	rows := map[string]trace.Row{}
+	for _, r := range trace.Rows() {
 		rows[r.Phase] = r
 	}
 	return rows
@@ -359,7 +360,7 @@ func readFile(path string) error {
 // Group opts opens, for k = 1 and every member; with commitOnly the
 // commitments alone.
 func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves, commitRows int, commitOnly bool) error {
-	wgpu.EnableTrace(true) // measurer prints each call's phases
+	trace.Enable(true) // measurer prints each call's phases
 	g, err := openGroup(opts)
 	if err != nil {
 		return err

@@ -342,7 +342,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			}
 			t.MapWriteUploads = t.MapWriteUploads || mapWriteUploads
 			if f.Changed("staging-batches") {
-				t.Batches = batchMemory
+				opts.Batcher.Memory = batchMemory
 			}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/internal/procstart"
+	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -199,12 +200,12 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 			return err
 		}
 		if g.trace {
-			wgpu.EnableTrace(true)
+			trace.Enable(true)
 		}
 		if g.process {
 			// Everything before the command: the runtime, every linked
 			// package's initializers, building the command tree, flags.
-			wgpu.SpanAt("start-up: initializers and flags", procstart.Time)(0)
+			trace.SpanAt("start-up: initializers and flags", procstart.Time)(0)
 		}
 		// Every command, whether it opens a device or not (b3sum on the
 		// CPU, combine, verify), refuses the same settings with the same
@@ -307,8 +308,8 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wgbench:", err)
 		return interruptStatus(context.Cause(ctx))
 	}
-	if wgpu.Tracing() {
-		wgpu.WriteTrace(stderr)
+	if trace.On() {
+		trace.Write(stderr)
 	}
 	if out.err != nil {
 		// Whatever else failed followed from the lost output.

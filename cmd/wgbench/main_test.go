@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -124,7 +125,7 @@ func mustRead(t *testing.T, path string) []byte {
 // time went: the device's set-up, the upload and the kernels, and leaves
 // the output unchanged.
 func TestTraceCommand(t *testing.T) {
-	defer wgpu.EnableTrace(false)
+	defer trace.Enable(false)
 	file := filepath.Join(t.TempDir(), "data")
 	data := make([]byte, 3<<20+5)
 	for i := range data {

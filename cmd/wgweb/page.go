@@ -37,6 +37,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/cmd/internal/webbench"
+	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -264,7 +265,7 @@ func (p *page) proof(args []js.Value) (func() (any, error), error) {
 // in Go memory, or the Blob args[2] when given) args[1] times on the
 // page's device, after one warm-up run, and returns the best run's MB/s
 // and seconds with the hash, its kernel time, and the trace of every run
-// (wgpu.WriteTrace).
+// (trace.Write).
 func (p *page) bench(args []js.Value) (func() (any, error), error) {
 	n, reps, blob := arg(args, 0), arg(args, 1), arg(args, 2)
 	if n.Type() != js.TypeNumber || n.Int() < 0 || reps.Type() != js.TypeNumber || reps.Int() < 1 {
@@ -288,8 +289,8 @@ func (p *page) bench(args []js.Value) (func() (any, error), error) {
 			return nil, err
 		}
 		defer e.Release()
-		wgpu.EnableTrace(true)
-		defer wgpu.EnableTrace(false)
+		trace.Enable(true)
+		defer trace.Enable(false)
 		var sum []byte
 		best := time.Duration(1<<63 - 1)
 		for r := -1; r < reps.Int(); r++ {
@@ -306,12 +307,12 @@ func (p *page) bench(args []js.Value) (func() (any, error), error) {
 				best, bestT = d, t
 			}
 		}
-		var trace strings.Builder
-		if err := wgpu.WriteTrace(&trace); err != nil {
+		var tr strings.Builder
+		if err := trace.Write(&tr); err != nil {
 			return nil, err
 		}
 		return map[string]any{"bytes": size, "seconds": best.Seconds(), "mbps": float64(size) / best.Seconds() / 1e6,
-			"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil, "trace": trace.String(),
+			"hex": hex.EncodeToString(sum), "gpu": p.ctx != nil, "trace": tr.String(),
 			"kernel_seconds": bestT.Kernel.Seconds(), "kernel_measured": bestT.Measured, "wait_seconds": bestT.Wall.Seconds()}, nil
 	}, nil
 }

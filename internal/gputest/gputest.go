@@ -6,7 +6,7 @@
 // machine with NVIDIA's driver it is Vulkan alone, since the GL adapter
 // wgpu-native opens there has no compute shaders. Each adapter left out is
 // logged once per test binary, with the reason. The WGCOMPUTE_*
-// variables (wgpu.FromEnv, read through envopts) set the Options every
+// variables (envopts.FromEnv, read through envopts.Load) set the Options every
 // device is opened with (Options); WGCOMPUTE_BACKEND narrows the tests to
 // one backend. WGCOMPUTE_REQUIRE_BACKENDS (a comma-separated
 // list, for example vulkan,gl) names backends that must be covered where

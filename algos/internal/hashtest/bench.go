@@ -153,9 +153,9 @@ func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
 			n := side * side
 			b.Run(fmt.Sprintf("batches=%s/%d", mode, n), func(b *testing.B) {
 				o := gputest.Options(b, backend)
-				o.Transfer.Batches = wgpu.BatchDevice
+				o.Batcher.Memory = wgpu.BatchDevice
 				if mode == "host" {
-					o.Transfer.Batches = wgpu.BatchHost
+					o.Batcher.Memory = wgpu.BatchHost
 				}
 				ctx, err := wgpu.Open(o)
 				if err != nil {

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/internal/impl"
 )
 
 // portabilityDoc is the page whose family table TestDocFamilyTable checks.
@@ -33,7 +33,7 @@ func gpuVariants() map[string][]string {
 		eig = append(eig, v, v+"/explicit", v+"/explicit-unfused")
 	}
 	vs := map[string][]string{
-		"blake3": append(names(blake3.Variants), "merge"), // MergeMany's one kernel
+		"blake3": append(impl.List("blake3"), "merge"), // MergeMany's one kernel
 		"u64emu": {"wgsl"},
 		"merkle": names(merkle.Approaches),
 		"eigen":  eig,

@@ -12,6 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -106,12 +107,18 @@ const b3MergePairs = 1000
 func runBLAKE3(ctx *wgpu.Context) ([]Output, error) {
 	data := randomBytes(newRand(1), b3Lengths[len(b3Lengths)-1])
 	var outs []Output
-	for _, v := range variantsOn(ctx, blake3.Variants) {
-		name := variantName(ctx, v.String())
+	for _, v := range variantsOn(ctx, impl.List("blake3")) {
+		name := variantName(ctx, v)
+		force := func(o blake3.Options) blake3.Options { return o }
+		if ctx != nil {
+			f, err := impl.Select[func(blake3.Options) blake3.Options]("blake3", v)
+			if err != nil {
+				return nil, err
+			}
+			force = f
+		}
 		for _, m := range b3Modes() {
-			opts := m.opts
-			opts.Variant = v
-			e, err := blake3.NewEngine(ctx, opts)
+			e, err := blake3.NewEngine(ctx, force(m.opts))
 			if err != nil {
 				outs = append(outs, Output{Variant: name, Case: m.name, Err: err})
 				continue

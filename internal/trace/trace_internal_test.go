@@ -1,4 +1,4 @@
-package wgpu
+package trace
 
 import (
 	"math/rand/v2"

@@ -1,0 +1,60 @@
+//go:build unix
+
+package wgpu_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// quietChild marks the test binary run by TestQuietWithoutRuntimeDir.
+const quietChild = "WGCOMPUTE_TEST_QUIET_CHILD"
+
+// A library program prints nothing on standard error, even where
+// XDG_RUNTIME_DIR is unset (Mesa's EGL complains about it): this test runs
+// its own binary without the variable, listing every backend's adapters
+// (GL's initialises EGL) and opening a device on each usable one, and
+// expects an empty standard error, and the variable set to a directory of
+// the user's, mode 0700.
+func TestQuietWithoutRuntimeDir(t *testing.T) {
+	if os.Getenv(quietChild) == "1" {
+		infos, err := wgpu.Adapters(wgpu.Options{})
+		require.NoError(t, err)
+		seen := map[string]bool{}
+		for _, in := range infos {
+			if in.Unusable != "" || seen[in.Backend] {
+				continue
+			}
+			seen[in.Backend] = true
+			ctx, err := wgpu.Open(wgpu.Options{Backend: in.Backend})
+			require.NoError(t, err, in.Backend)
+			require.NoError(t, ctx.Close())
+		}
+		dir := os.Getenv("XDG_RUNTIME_DIR")
+		require.NotEmpty(t, dir, "Open left XDG_RUNTIME_DIR unset")
+		fi, err := os.Lstat(dir)
+		require.NoError(t, err)
+		require.True(t, fi.IsDir(), dir)
+		require.Equal(t, os.FileMode(0o700), fi.Mode().Perm(), dir)
+		return
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, "-test.run=^TestQuietWithoutRuntimeDir$", "-test.count=1")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, quietChild+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	require.Empty(t, stderr.String(), "the library printed on standard error")
+}
