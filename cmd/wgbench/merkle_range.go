@@ -402,11 +402,14 @@ func readRangeRecords(stdin io.Reader, names []string, limit int64) ([]placedRec
 }
 
 // rangeRoots returns the roots of the records in order of their range,
-// after checking that they are the ranges of one tree, each once.
+// after checking that they are the ranges of one tree, each once. What it
+// holds follows the records read, never the count of ranges they claim: a
+// record of range 0/4611686018427387904 costs one map entry, and the ranges
+// missing beside it are counted, not listed in memory.
 func rangeRoots(recs []placedRecord) ([][32]byte, error) {
 	first := recs[0]
 	m := first.r.Count
-	byIndex := make([]*placedRecord, m)
+	byIndex := make(map[int]*placedRecord, len(recs))
 	for k := range recs {
 		rec := &recs[k]
 		if rec.hash.Name() != first.hash.Name() || rec.r.Count != m || rec.leaves != first.leaves {
@@ -418,15 +421,18 @@ func rangeRoots(recs []placedRecord) ([][32]byte, error) {
 		}
 		byIndex[rec.r.Index] = rec
 	}
-	var missing []string
-	for i, rec := range byIndex {
-		if rec == nil {
-			missing = append(missing, strconv.Itoa(i))
+	// Every index is below m and none twice, so len(byIndex) < m means
+	// some are missing; the first ten are found in at most
+	// len(byIndex)+10 steps.
+	if n := m - len(byIndex); n > 0 {
+		var missing []string
+		for i := 0; len(missing) < 10 && i < m; i++ {
+			if byIndex[i] == nil {
+				missing = append(missing, strconv.Itoa(i))
+			}
 		}
-	}
-	if n := len(missing); n > 0 {
-		if n > 10 {
-			missing = append(missing[:10], "...")
+		if n > len(missing) {
+			missing = append(missing, "...")
 		}
 		return nil, fmt.Errorf("merkle combine: %d of the %d ranges of the tree of %d leaves with %s have no record: missing %s",
 			n, m, first.leaves, first.hash.Name(), strings.Join(missing, ", "))

@@ -232,6 +232,12 @@ func TestMerkleCombineBadInput(t *testing.T) {
 		{rec("blake3", 0, 4, 16) + rec("blake3", 3, 4, 16), nil, []string{"2 of the 4 ranges of the tree of 16 leaves with blake3 have no record: missing 1, 2"}},
 		{rec("blake3", 5, 32, 64), nil, []string{"31 of the 32 ranges", "missing 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, ..."}},
 		{"", []string{filepath.Join(dir, "missing.txt")}, []string{"missing.txt", "no such file"}},
+		// A record claims ranges the input does not hold: nothing is
+		// allocated for them (2^62 slots panicked in makeslice, 2^26 took
+		// 4.9 GB).
+		{rec("rescue", 0, 1<<62, 1<<62), nil, []string{"4611686018427387903 of the 4611686018427387904 ranges", "missing 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ..."}},
+		{rec("rescue", 0, 1<<62, 1<<62), []string{"--prove", "0"}, []string{"4611686018427387903 of the 4611686018427387904 ranges"}},
+		{rec("blake3", 1<<30-1, 1<<30, 1<<30), nil, []string{"1073741823 of the 1073741824 ranges", "missing 0, 1, 2"}},
 	} {
 		args := append([]string{"merkle", "combine", "--backend", "cpu"}, tc.args...)
 		var err error
