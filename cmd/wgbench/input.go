@@ -19,10 +19,15 @@ import (
 )
 
 // openInput opens an input file for reading: a regular file, or a pipe,
-// FIFO or device, which are read as streams. A directory is an error. The
-// error names the path once.
+// FIFO or device, which are read as streams; "-" is standard input (a
+// duplicate of its descriptor, which closing leaves open). A directory is
+// an error. The error names the path once.
 func openInput(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.Open(path)
+	open := os.Open
+	if path == "-" {
+		open = func(string) (*os.File, error) { return stdinFile() }
+	}
+	f, err := open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
