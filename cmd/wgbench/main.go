@@ -290,6 +290,9 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 		// leaving now leaves none at its name (a temporary file being
 		// written may stay beside it); the system frees the devices.
 		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
+		if testHookStuck != nil {
+			testHookStuck()
+		}
 		os.Exit(status)
 	}, catchDelay)
 	defer stop()

@@ -314,6 +314,9 @@ func newBuildMeter(cmd *cobra.Command, g *globals, desc string, n int) *buildMet
 }
 
 func (b *buildMeter) progress(done, total int) error {
+	if testHookPiece != nil {
+		testHookPiece(done)
+	}
 	if err := interrupted(b.cmd.Context()); err != nil {
 		return err
 	}
@@ -349,14 +352,21 @@ func (m *meter) done() {
 // long enough that a device stays busy between calls.
 const pieceTime = 250 * time.Millisecond
 
+// testHookPiece, when not nil, is called with the records done after each
+// piece, and with the merges done at each report of a tree's build: the
+// interrupt tests cancel there, part way through on any device, and see
+// where the work stopped.
+var testHookPiece func(done int)
+
+// testHookStuck, when not nil, is called when a command did not stop
+// within interruptGrace of Ctrl-C, before the process exits: the tests
+// see that the grace timer ended it, not the command.
+var testHookStuck func()
+
 // inPieces runs fn over [0, total) in consecutive ranges [lo, hi), growing
 // the ranges from minPiece while a range takes less than pieceTime, and
 // counting each finished range on m. It stops with errInterrupted when ctx
 // is cancelled, checked before each range.
-// testHookPiece, when not nil, is called with the records done after each
-// piece: the interrupt tests cancel there, part way through on any device.
-var testHookPiece func(done int)
-
 func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi int) error) error {
 	defer m.done()
 	per := max(minPiece, 1)
