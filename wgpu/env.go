@@ -110,9 +110,12 @@ var envVars = []envVar{
 		return nil
 	}},
 	{"WGCOMPUTE_STAGING_MIB", func(e *Env, v string) error {
+		// A staging buffer is one mapped buffer, and transfers move
+		// pieces far smaller than 4 GiB; a larger value was clamped to
+		// the device's MaxBufferSize without a word.
 		n, err := strconv.ParseUint(v, 10, 32)
-		if err != nil || n < 1 {
-			return fmt.Errorf("accepted is a size in MiB, 1 or more")
+		if err != nil || n < 1 || n > maxStagingMiB {
+			return fmt.Errorf("accepted is a size in MiB from 1 to %d", maxStagingMiB)
 		}
 		e.Options.Transfer.SlotBytes = n << 20
 		return nil
@@ -149,6 +152,9 @@ var envVars = []envVar{
 		return nil
 	}},
 }
+
+// maxStagingMiB bounds WGCOMPUTE_STAGING_MIB.
+const maxStagingMiB = 4096
 
 // off reads a variable that turns an optional feature off: "off", or "on"
 // for on.

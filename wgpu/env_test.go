@@ -77,6 +77,7 @@ func TestFromEnvRefuses(t *testing.T) {
 		{"WGCOMPUTE_UPLOAD_STAGING", "device", "accepted are host"},
 		{"WGCOMPUTE_COPY_WORKERS", "0", "accepted is a count of goroutines"},
 		{"WGCOMPUTE_STAGING_MIB", "-1", "accepted is a size in MiB"},
+		{"WGCOMPUTE_STAGING_MIB", "999999999", "accepted is a size in MiB from 1 to 4096"},
 		{"WGCOMPUTE_STAGING_SLOTS", "65", "accepted is a count from 1 to 64"},
 		{"WGCOMPUTE_BATCH_BUFFERS", "staged", "accepted are auto"},
 		{"WGCOMPUTE_GLES_MINOR", "7", "accepted are 0, 1, 2 and auto"},

@@ -35,6 +35,16 @@ func merkleHashNames(sep string) string {
 	return strings.Join(names, sep)
 }
 
+// requireHash refuses a merkle command without --hash, listing the
+// accepted names (the registry's): a tree's root depends on the hash, so
+// there is no default.
+func requireHash(cmd *cobra.Command, name string) error {
+	if name != "" {
+		return nil
+	}
+	return fmt.Errorf("%s: --hash is required: accepted are %s, or a schedule of them by level (blake3:4,rescue)", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), merkleHashNames(", "))
+}
+
 // parseHash returns the hash of merkleHashes named name (in any case).
 func parseHash(name string) (merkle.Hash, error) {
 	var names []string
@@ -100,6 +110,9 @@ M records, from as many machines, and prints the whole tree's root. With
 --leaves N, --in holds the range's N/M leaves alone (a pipe will do).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireHash(cmd, hashName); err != nil {
+				return err
+			}
 			if rf.set(cmd) {
 				return rf.run(cmd, g, hashName, in, approach, out)
 			}
@@ -162,6 +175,9 @@ among the M, and 'wgbench merkle join' joins the two into the proof of leaf
 I in the whole tree. --range proves one leaf, in the single form.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireHash(cmd, hashName); err != nil {
+				return err
+			}
 			if rf.set(cmd) {
 				if len(indices) != 1 || format != "" && format != "single" || capH != 0 {
 					return errors.New("merkle prove: --range proves one leaf, in the single form: give one --index, and no --format or --cap")
@@ -198,6 +214,9 @@ size the verifier trusts make it a proof of membership. Without --root or
 says so.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireHash(cmd, hashName); err != nil {
+				return err
+			}
 			if err := merkleVerify(cmd, hashName, proofIn, rootHex, leaves); err != nil || quiet {
 				return err
 			}

@@ -281,7 +281,7 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 func newMerkleCombineCmd(g *globals) *cobra.Command {
 	prove := -1
 	cmd := &cobra.Command{
-		Use:   "combine [RECORDS...|-] [--prove R]",
+		Use:   "combine [--prove R] [flags] [RECORDS...|-]",
 		Short: "Print a tree's root from the records of its ranges' roots (merkle --range)",
 		Long: `combine reads the records 'wgbench merkle --range I/M' printed, one line each:
 

@@ -369,3 +369,39 @@ func Bare(err error) error {
 	}
 	return err
 }
+
+// Same reports whether the paths a and b name the same output: the same
+// descriptor, the same path once links are followed, or the same existing
+// file (a hard link).
+func Same(a, b string) bool {
+	fa, okA := openFD(a)
+	fb, okB := openFD(b)
+	if okA || okB {
+		return okA && okB && fa == fb
+	}
+	ta, errA := resolve(a)
+	tb, errB := resolve(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	if absA, err := filepath.Abs(ta); err == nil {
+		if absB, err := filepath.Abs(tb); err == nil && absA == absB {
+			return true
+		}
+	}
+	sa, errA := os.Stat(ta)
+	sb, errB := os.Stat(tb)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// Replaced reports whether writing name replaces it whole, so that a
+// caller may write it again with more: a missing or regular file. A
+// descriptor, a device or a pipe is written in place, and each write of
+// it adds to what it got before.
+func Replaced(name string) bool {
+	if _, ok := openFD(name); ok {
+		return false
+	}
+	_, fi, err := stat(name)
+	return err == nil && (fi == nil || fi.Mode().IsRegular())
+}
