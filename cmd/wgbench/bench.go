@@ -360,6 +360,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			cfg := newBenchConfig(quick, repeats)
 			if showProgress(cmd.ErrOrStderr(), g.quiet || noProgress) {
 				cfg.bar = newBar(cmd.ErrOrStderr(), "", -1, "")
+				g.bars.add(cfg.bar)
 			}
 			info := ctx.Info()
 			command := "wgbench " + strings.Join(g.args, " ")

@@ -44,6 +44,8 @@ type globals struct {
 	group *wgpu.Group
 	// quiet is --quiet: no progress bars on standard error.
 	quiet bool
+	// bars are the progress bars drawn now, cleared before a message.
+	bars liveBars
 	// process is set by main alone: wgbench is the whole process, which
 	// exits when the command returns (see opening.close).
 	process bool
@@ -258,7 +260,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("unknown command %q for %q: it takes no arguments", args[0], cmd.CommandPath())
 	}
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		return fmt.Errorf("unknown command %q for %q: did you mean %s? (choose from %s)", args[0], cmd.CommandPath(), strings.Join(s, " or "), strings.Join(names, ", "))
+		return fmt.Errorf("unknown command %q for %q: choose from %s (did you mean %s?)", args[0], cmd.CommandPath(), strings.Join(names, ", "), strings.Join(s, " or "))
 	}
 	return fmt.Errorf("unknown command %q for %q: choose from %s", args[0], cmd.CommandPath(), strings.Join(names, ", "))
 }
@@ -343,6 +345,7 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Output files are renamed into place only when whole, so
 		// leaving now leaves none at its name (a temporary file being
 		// written may stay beside it); the system frees the devices.
+		g.bars.stop()
 		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
 		if testHookStuck != nil {
 			testHookStuck()
@@ -360,6 +363,8 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, context.Canceled) && !errors.Is(err, errInterrupted) {
 		err = errInterrupted
 	}
+	// A bar a command left drawn is cleared before its message.
+	g.bars.stop()
 	if errors.Is(err, errInterrupted) {
 		fmt.Fprintln(stderr, "wgbench:", err)
 		return interruptStatus(context.Cause(ctx))

@@ -49,7 +49,7 @@ func TestSuggestions(t *testing.T) {
 		want string
 	}{
 		{[]string{"merkel"}, "Did you mean this?\n\tmerkle"},
-		{[]string{"merkle", "prov"}, `unknown command "prov" for "wgbench merkle": did you mean prove?`},
+		{[]string{"merkle", "prov"}, `unknown command "prov" for "wgbench merkle": choose from combine, join, prove, verify (did you mean prove?)`},
 		{[]string{"merkle", "--hsh", "blake3"}, "unknown flag: --hsh: did you mean --hash?"},
 		{[]string{"--bakend", "cpu", "devices"}, "unknown flag: --bakend: did you mean --backend?"},
 		{[]string{"bench", "--qick"}, "did you mean --quick?"},
