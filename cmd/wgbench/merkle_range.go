@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -267,11 +268,20 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 	if err != nil {
 		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves: %w bytes", r, total, err)
 	}
+	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)
+	// The claim must be what the input holds: a file of another size is
+	// refused as such, before the memory the claim would take is
+	// weighed (a one-leaf file given --leaves 2^30 --range 0/2 claims
+	// 16 GiB).
+	if path != "-" {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() != want {
+			return nil, fmt.Errorf("merkle: %s has %d bytes; %s has %d", path, fi.Size(), what, want)
+		}
+	}
 	if want > limit {
 		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
-	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)
 	if err := readExactly(path, b, what); err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}

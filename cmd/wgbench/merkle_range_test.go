@@ -343,3 +343,25 @@ func TestMerkleRangeProofs(t *testing.T) {
 	requireInputError(t, []string{"merkle", "join", garbage, garbage}, "garbage.json is not a proof")
 	requireInputError(t, []string{"merkle", "join", filepath.Join(dir, "missing.json"), garbage}, "missing.json", "no such file")
 }
+
+// TestMerkleRangeClaims: a range's record states what was read. With
+// --leaves N the input must hold the range's N/M leaves, no more and no
+// fewer (a file of another size is refused by its size, before the memory
+// the claim would take is weighed); a range of one leaf of a tree of 2^30
+// is what it says, and its record, combined alone, is refused at once as
+// missing the other ranges, with nothing allocated for them.
+func TestMerkleRangeClaims(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one-leaf")
+	require.NoError(t, os.WriteFile(one, make([]byte, 32), 0o644))
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "rescue", "--in", one, "--range", "0/2", "--leaves", "1073741824"},
+		"one-leaf has 32 bytes; range 0/2 of a tree of 1073741824 leaves (536870912 leaves of 32 bytes) has 17179869184")
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "rescue", "--in", one, "--range", "0/1", "--leaves", "2"},
+		"one-leaf has 32 bytes; range 0/1 of a tree of 2 leaves (2 leaves of 32 bytes) has 64")
+
+	rec, _, err := wgbench(t, "merkle", "--backend", "cpu", "--hash", "rescue", "--in", one, "--range", "0/1073741824", "--leaves", "1073741824")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(rec, "merkle-range hash=rescue range=0/1073741824 leaves=1073741824 root="), rec)
+	_, _, err = wgbenchIn(t, rec, "merkle", "combine", "--backend", "cpu")
+	require.ErrorContains(t, err, "1073741823 of the 1073741824 ranges of the tree of 1073741824 leaves with rescue have no record: missing 1, 2, 3")
+}

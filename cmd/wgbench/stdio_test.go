@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 
 // TestStdinDash: "--in -", "--proof -" and "merkle join -" read standard
@@ -79,9 +80,11 @@ func TestOutStdout(t *testing.T) {
 		require.NoError(t, err, "%s into a pipe: %s", out, stderr.String())
 		require.Equal(t, want, got, out)
 	}
-	// selftest --json and bench --json write a pipe as well.
+	// selftest --json and bench --json write a pipe as well; bench, which
+	// rewrites a file as results come in, writes a pipe once.
 	for _, args := range [][]string{
 		{"selftest", "--backend", "cpu", "--json", "/dev/stdout"},
+		{"bench", "transfer", "--backend", gputest.Backends()[0], "--quick", "--repeats", "1", "--json", "/dev/stdout"},
 	} {
 		cmd := wgbenchProcess(t, "", args...)
 		var stderr bytes.Buffer
@@ -89,5 +92,8 @@ func TestOutStdout(t *testing.T) {
 		got, err := cmd.Output()
 		require.NoError(t, err, "%q: %s", args, stderr.String())
 		require.Contains(t, string(got), "{", "%q", args)
+		if args[0] == "bench" {
+			require.Equal(t, 1, strings.Count(string(got), `"format": "wgbench bench results"`), "one JSON document: %s", got)
+		}
 	}
 }
