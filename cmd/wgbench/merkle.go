@@ -137,11 +137,11 @@ M records, from as many machines, and prints the whole tree's root. With
 	buildFlags := func(c *cobra.Command) {
 		f := c.Flags()
 		f.StringVar(&hashName, "hash", "", "merge hash: "+merkleHashNames(", ")+", or a schedule of them by level (blake3:4,rescue)")
-		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
+		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes (- for standard input)")
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
 	buildFlags(cmd)
-	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file; with --range, the record line")
+	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file (- for standard output); with --range, the record line")
 	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
@@ -226,7 +226,7 @@ says so.`,
 	}
 	vf := verify.Flags()
 	vf.StringVar(&hashName, "hash", "", "merge hash: "+merkleHashNames(", ")+", or a schedule of them by level (blake3:4,rescue)")
-	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths")
+	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths (- for standard input)")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
 	vf.BoolVar(&quiet, "quiet", false, "skips printing valid when the proof verifies (the exit status says it)")

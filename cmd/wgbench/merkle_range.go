@@ -360,7 +360,7 @@ the lower path then the upper path, the upper proof's root), as
 'wgbench merkle prove' would print it for the whole tree; check it with
 'wgbench merkle verify'. It is an error if the proofs do not fit together:
 the lower proof's root must be the upper proof's leaf, and each path as long
-as its tree is deep.`,
+as its tree is deep. Either file may be - for standard input.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return fmt.Errorf("merkle join: %d arguments: want two proof files, LOWER UPPER", len(args))
