@@ -8,8 +8,12 @@ export XDG_RUNTIME_DIR ?= /tmp
 setup:
 	@bash scripts/setup.sh
 
+# The commit goes into the binary for bench --json and --version where the
+# build records no VCS stamp (-buildvcs=false, a tree without .git).
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+
 build: setup
-	$(GO) build -o bin/wgbench ./cmd/wgbench
+	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o bin/wgbench ./cmd/wgbench
 	$(GO) build -o bin/wgbench-plot ./cmd/wgbench-plot
 
 demo: build

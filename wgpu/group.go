@@ -118,6 +118,14 @@ func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
 			return []int{infos[0].Index}, nil
 		}
 		return gpus, nil
+	case d.count > 0 && len(gpus) == 0:
+		// Only software adapters: one device is the first of them, as
+		// "all" is; more is not there.
+		if d.count == 1 {
+			return []int{infos[0].Index}, nil
+		}
+		return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, but the %s backend has no GPU, only the software adapter %s; accepted: 1 or \"all\" for it, or adapter indices from 0 to %d separated by commas (\"0,1\")",
+			spec, d.count, infos[0].Backend, infos[0].Name, len(infos)-1)
 	case d.count > 0:
 		if d.count > len(gpus) {
 			return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, %d found on the %s backend; %s", spec, d.count, len(gpus), infos[0].Backend, accepted)

@@ -198,3 +198,25 @@ func TestGroupDeal(t *testing.T) {
 		})
 	}
 }
+
+// TestDevicesSoftwareOnly: where a backend has only software adapters
+// (lavapipe, llvmpipe), a count of 1 is the first of them, as "all" is,
+// and more says there is no GPU (it said "2 GPUs asked, 0 found ...;
+// accepted: a count from 1 to 1", refusing 1 too).
+func TestDevicesSoftwareOnly(t *testing.T) {
+	b := gputest.Backends()[0]
+	infos, err := wgpu.Adapters(wgpu.Options{Backend: b})
+	require.NoError(t, err)
+	for _, in := range infos {
+		if in.Type != "cpu" && in.Unusable == "" {
+			t.Skipf("the %s backend has a GPU: %s", b, in.Name)
+		}
+	}
+	g, err := wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: "1"})
+	require.NoError(t, err)
+	require.Equal(t, 1, g.Len())
+	require.NoError(t, g.Close())
+	_, err = wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: "2"})
+	require.ErrorContains(t, err, `devices "2": 2 GPUs asked, but the `+b+` backend has no GPU, only the software adapter`)
+	require.ErrorContains(t, err, `accepted: 1 or "all" for it`)
+}

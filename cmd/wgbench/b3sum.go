@@ -30,7 +30,7 @@ type b3flags struct {
 func newB3sumCmd(g *globals) *cobra.Command {
 	var fl b3flags
 	cmd := &cobra.Command{
-		Use:   "b3sum [FLAGS] [FILE]...",
+		Use:   "b3sum [flags] [FILE]...",
 		Short: "Print or check BLAKE3 checksums, as b3sum 1.2.0 does, on the CPU or the GPU",
 		Long: `b3sum prints the BLAKE3 hash of each FILE as "<hex>  <name>", or checks the
 sums that files list (--check), with b3sum 1.2.0's flags, output bytes and

@@ -120,14 +120,14 @@ func fileKind(m os.FileMode) string {
 
 // b3combine is one 'b3sum combine' command.
 type b3combine struct {
-	keyed, raw              bool
+	keyed, raw, noNames     bool
 	deriveKey, length, name string
 }
 
 func newB3combineCmd() *cobra.Command {
 	var fl b3combine
 	cmd := &cobra.Command{
-		Use:   "combine [FLAGS] [RECORDS]...",
+		Use:   "combine [flags] [RECORDS]...",
 		Short: "Combine the piece records of one file (b3sum --subtree) into its BLAKE3 hash",
 		Long: `combine reads the piece records that 'wgbench b3sum --subtree' printed for
 ranges of one file, from the RECORDS files ('-' or none: standard input),
@@ -156,6 +156,9 @@ Exit status: 0 when the hash was printed; 1 otherwise.`,
 	f.StringVarP(&fl.length, "length", "l", "32", "the number of output bytes, before hex encoding (any length streams)")
 	f.BoolVar(&fl.raw, "raw", false, "writes raw output bytes instead of hex")
 	f.StringVar(&fl.name, "name", "", "prints this `NAME` after the hash, as b3sum prints a file's")
+	// 'b3sum --no-names combine' is how a b3sum user writes it: the
+	// hash alone is what combine prints without --name.
+	f.BoolVar(&fl.noNames, "no-names", false, "prints the hash alone, as without --name (b3sum's flag)")
 	return cmd
 }
 
@@ -166,6 +169,9 @@ func (fl *b3combine) run(cmd *cobra.Command, args []string) error {
 	}
 	if fl.raw && set("name") {
 		return errors.New("--raw writes the output bytes alone: it takes no --name")
+	}
+	if fl.noNames && set("name") {
+		return errors.New("--no-names and --name exclude each other: --no-names prints the hash alone, --name NAME after it")
 	}
 	length, msg := parseRustUint(fl.length)
 	if msg != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -281,9 +282,9 @@ func newBenchCmd(g *globals) *cobra.Command {
 		jsonPath        string
 		mdPath          string
 		svgDir          string
-		slotMiB         uint64
-		slots           int
-		workers         int
+		slotMiB         = varFlag{flag: "staging-mib", variable: "WGCOMPUTE_STAGING_MIB"}
+		slots           = varFlag{flag: "staging-slots", variable: "WGCOMPUTE_STAGING_SLOTS"}
+		workers         = varFlag{flag: "copy-workers", variable: "WGCOMPUTE_COPY_WORKERS"}
 		mapWriteUploads bool
 		batches         string
 		noProgress      bool
@@ -331,14 +332,18 @@ warm-up runs are excluded and the median of the repeats is reported.
 			// the others keep them.
 			opts := g.gpu
 			t, f := &opts.Transfer, cmd.Flags()
-			if f.Changed("staging-mib") {
-				t.SlotBytes = slotMiB << 20
-			}
-			if f.Changed("staging-slots") {
-				t.Slots = slots
-			}
-			if f.Changed("copy-workers") {
-				t.Workers = workers
+			for _, fl := range []*varFlag{&slotMiB, &slots, &workers} {
+				if !f.Changed(fl.flag) {
+					continue
+				}
+				e, err := fl.parse()
+				if err != nil {
+					return fmt.Errorf("bench: %w", err)
+				}
+				et := e.Options.Transfer
+				t.SlotBytes = cmp.Or(et.SlotBytes, t.SlotBytes)
+				t.Slots = cmp.Or(et.Slots, t.Slots)
+				t.Workers = cmp.Or(et.Workers, t.Workers)
 			}
 			t.MapWriteUploads = t.MapWriteUploads || mapWriteUploads
 			if f.Changed("staging-batches") {
@@ -355,6 +360,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			cfg := newBenchConfig(quick, repeats)
 			if showProgress(cmd.ErrOrStderr(), g.quiet || noProgress) {
 				cfg.bar = newBar(cmd.ErrOrStderr(), "", -1, "")
+				g.bars.add(cfg.bar)
 			}
 			info := ctx.Info()
 			command := "wgbench " + strings.Join(g.args, " ")
@@ -365,8 +371,11 @@ warm-up runs are excluded and the median of the repeats is reported.
 			// and each timing at most once a second), so that a run cut
 			// short keeps what it measured.
 			var saved time.Time
+			// A pipe or standard output cannot be rewritten: it gets the
+			// results once, at the end (or when interrupted).
+			stream := jsonPath != "" && !fileout.Replaced(jsonPath)
 			save := func(now bool) error {
-				if jsonPath == "" || !now && time.Since(saved) < time.Second {
+				if jsonPath == "" || stream || !now && time.Since(saved) < time.Second {
 					return nil
 				}
 				saved = time.Now()
@@ -384,7 +393,8 @@ warm-up runs are excluded and the median of the repeats is reported.
 						cfg.bar.clear()
 					}
 					if errors.Is(err, errInterrupted) && jsonPath != "" {
-						if err := save(true); err != nil {
+						res.Tables, res.Timings = all, append([]timing{}, cfg.timings...)
+						if err := writeJSON(jsonPath, res); err != nil {
 							return err
 						}
 						return fmt.Errorf("bench %s: %w; %s holds the %d tables and %d timed cases measured before it", s.name, err, jsonPath, len(all), len(cfg.timings))
@@ -423,14 +433,52 @@ warm-up runs are excluded and the median of the repeats is reported.
 	f.StringVar(&jsonPath, "json", "", "also write the results as JSON to this file, rewritten as each result comes in: numbers with units in their names, every repeat's time")
 	f.StringVar(&mdPath, "md", "", "also write the tables as Markdown to this file")
 	f.StringVar(&svgDir, "svg", "", "draw the plots as SVG and PNG files into this directory: numbered log axes with units, one color per adapter, published figures as reference lines")
-	f.Uint64Var(&slotMiB, "staging-mib", 0, "transfer tuning: staging buffer size in MiB (default 32)")
-	f.IntVar(&slots, "staging-slots", 0, "transfer tuning: staging buffers per direction (default 2)")
+	f.Var(&slotMiB, slotMiB.flag, "transfer tuning: staging buffer size in MiB (default 32; env WGCOMPUTE_STAGING_MIB, the same values)")
+	f.Var(&slots, slots.flag, "transfer tuning: staging buffers per direction, 1 to 64 (default 2; env WGCOMPUTE_STAGING_SLOTS)")
 	f.BoolVar(&mapWriteUploads, "staging-map-write", false, "transfer tuning: upload staging in MAP_WRITE buffers, not in host memory written through a read mapping (the default on Vulkan; env WGCOMPUTE_UPLOAD_STAGING=map-write)")
 	f.StringVar(&batches, "staging-batches", "auto", "transfer tuning: where batches (Rescue, RPO, Poseidon2) keep their pieces: auto (host memory on Vulkan where the device's memory is the host's), device (uploaded and read back through the staging ring) or host (read and written by the kernels in host memory, on Vulkan) (env WGCOMPUTE_BATCH_BUFFERS)")
-	f.IntVar(&workers, "copy-workers", 0, "transfer tuning: goroutines copying per buffer (default min(NumCPU, 16))")
+	f.Var(&workers, workers.flag, "transfer tuning: goroutines copying per buffer, 1 or more (default min(NumCPU, 16); env WGCOMPUTE_COPY_WORKERS)")
+	// --quiet (a global flag) is the one way; --no-progress, which said
+	// the same, stays for scripts that pass it.
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar on stderr")
+	f.MarkDeprecated("no-progress", "use --quiet")
 	cmd.AddCommand(newBenchPlotCmd())
 	return cmd
+}
+
+// varFlag is a flag that takes what its WGCOMPUTE_* variable takes, read
+// by the variable's own rule (wgpu.FromEnv), so that the flag and the
+// variable accept the same values and refuse the rest with the same words.
+type varFlag struct {
+	flag, variable string
+	value          string
+}
+
+func (v *varFlag) String() string { return v.value }
+
+func (v *varFlag) Set(s string) error { v.value = s; return nil }
+
+func (v *varFlag) Type() string { return "N" }
+
+// parse reads the value as its variable is read.
+func (v *varFlag) parse() (wgpu.Env, error) {
+	e, err := wgpu.FromEnv(func(name string) (string, bool) {
+		if name == v.variable {
+			return v.value, true
+		}
+		return "", false
+	})
+	if err == nil && v.value == "" {
+		err = errors.New("empty")
+	}
+	if err != nil {
+		// The variable's rule, without its name: "accepted is ...".
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return wgpu.Env{}, fmt.Errorf("--%s %q: %w (as %s)", v.flag, v.value, err, v.variable)
+	}
+	return e, nil
 }
 
 func newBenchPlotCmd() *cobra.Command {
@@ -479,6 +527,9 @@ const maxResultsBytes = 64 << 20
 // written, before a run: a missing directory is checked where it would be
 // created.
 func checkOutputs(jsonPath, mdPath, svgDir string) error {
+	if jsonPath != "" && mdPath != "" && fileout.Same(jsonPath, mdPath) {
+		return fmt.Errorf("bench: --json %s and --md %s are the same file: the Markdown would replace the JSON; give two names", jsonPath, mdPath)
+	}
 	for _, p := range []string{jsonPath, mdPath} {
 		if p == "" {
 			continue

@@ -90,7 +90,8 @@ func TestBenchTransfer(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &raw))
 	require.IsType(t, float64(0), raw.Tables[0].Rows[0]["host_to_device_gb_per_s"], "%v", raw.Tables[0].Rows[0])
 	require.IsType(t, float64(0), raw.Tables[0].Rows[0]["device_to_host_ms"], "%v", raw.Tables[0].Rows[0])
-	require.Equal(t, "16 MiB", raw.Tables[0].Rows[0]["size"])
+	require.Equal(t, float64(16<<20), raw.Tables[0].Rows[0]["size"], "a size in bytes")
+	require.Equal(t, "16 MiB", raw.Tables[0].Rows[0]["size_text"])
 	tables := res.Tables
 	require.Len(t, tables, 1)
 	tb := tables[0]
@@ -199,6 +200,9 @@ func TestBenchBadInput(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "garbage.json")
 	require.NoError(t, os.WriteFile(garbage, []byte(`{"not": "a list"}`), 0o644))
+	array := filepath.Join(dir, "array.json")
+	require.NoError(t, os.WriteFile(array, []byte(`[{"name": "x", "value": 1}]`), 0o644))
+	same := filepath.Join(dir, "same")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -209,12 +213,27 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"bench", "plot", "--from", garbage, "--md", filepath.Join(dir, "x.md")}, "garbage.json is not a wgbench results file"},
 		{[]string{"bench", "plot", "--from", filepath.Join(dir, "missing.json"), "--md", filepath.Join(dir, "x.md")}, "missing.json"},
 		{[]string{"bench", "plot", "--from", garbage, "stray"}, `unknown command "stray"`},
+		// Any JSON array read as tables of empty fields.
+		{[]string{"bench", "plot", "--from", array, "--md", filepath.Join(dir, "x.md")}, "array.json is not a wgbench results file: its table 1 has no title or no columns"},
+		// The Markdown replaced the JSON.
+		{[]string{"bench", "transfer", "--json", same, "--md", same}, "are the same file"},
+		{[]string{"bench", "transfer", "--json", "-", "--md", "/dev/stdout"}, "are the same file"},
+		// The flags take what their variables take (wgpu.FromEnv), not
+		// a value clamped or wrapped without a word.
+		{[]string{"bench", "transfer", "--staging-mib", "0"}, `--staging-mib "0": accepted is a size in MiB from 1 to 4096 (as WGCOMPUTE_STAGING_MIB)`},
+		{[]string{"bench", "transfer", "--staging-mib", "999999999"}, "accepted is a size in MiB from 1 to 4096"},
+		{[]string{"bench", "transfer", "--staging-mib", "17592186044417"}, "accepted is a size in MiB from 1 to 4096"},
+		{[]string{"bench", "transfer", "--staging-slots", "0"}, `--staging-slots "0": accepted is a count from 1 to 64`},
+		{[]string{"bench", "transfer", "--staging-slots", "1000"}, "accepted is a count from 1 to 64"},
+		{[]string{"bench", "transfer", "--copy-workers", "-1"}, `--copy-workers "-1": accepted is a count of goroutines, 1 or more`},
 	} {
 		_, _, err := wgbench(t, tc.args...)
 		require.ErrorContains(t, err, tc.want, "%q", tc.args)
 	}
 	_, err := os.Stat(filepath.Join(dir, "x.md"))
 	require.True(t, os.IsNotExist(err), "a failed plot must not write its output")
+	_, err = os.Stat(same)
+	require.True(t, os.IsNotExist(err), "a refused bench must not write its output")
 }
 
 // TestBenchSuitesHashes checks that the element-hash suites name hashes

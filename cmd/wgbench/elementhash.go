@@ -105,7 +105,7 @@ elements), and a digest is 8 elements (32 bytes). Errors name the hash
 		},
 	}
 	for _, c := range []*cobra.Command{merge, hash} {
-		c.Flags().StringVar(&inPath, "in", "", "input file of records (required)")
+		c.Flags().StringVar(&inPath, "in", "", "input file of records, - for standard input (required)")
 		c.Flags().StringVar(&outPath, "out", "", "output file (default: stdout)")
 		c.Flags().StringVar(&variant, "variant", h.Variants()[0], "kernel variant, one of "+strings.Join(h.Variants(), ", "))
 		c.MarkFlagRequired("in")

@@ -19,10 +19,15 @@ import (
 )
 
 // openInput opens an input file for reading: a regular file, or a pipe,
-// FIFO or device, which are read as streams. A directory is an error. The
-// error names the path once.
+// FIFO or device, which are read as streams; "-" is standard input (a
+// duplicate of its descriptor, which closing leaves open). A directory is
+// an error. The error names the path once.
 func openInput(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.Open(path)
+	open := os.Open
+	if path == "-" {
+		open = func(string) (*os.File, error) { return stdinFile() }
+	}
+	f, err := open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 	}
@@ -182,9 +187,53 @@ func readExactly(path string, dst []byte, size string) error {
 
 // availableMemory is how many bytes of host memory a command may fill:
 // MemAvailable from /proc/meminfo, lowered to what a cgroup v2 memory
-// limit leaves. Where neither is known it is 1 TiB: still a bound, far
-// above any input a command is meant for.
+// limit leaves and to what the address-space limit (ulimit -v) leaves.
+// Where none is known it is 1 TiB: still a bound, far above any input a
+// command is meant for.
 func availableMemory() int64 {
+	return min(systemMemory(), addressSpaceLeft())
+}
+
+// addressSpaceLeft is what RLIMIT_AS leaves of the process's address
+// space: the limit less the virtual memory mapped now (VmSize; the Go
+// runtime and the drivers reserve much that they never touch, which
+// counts against the limit all the same). Without a limit it is 1 TiB.
+func addressSpaceLeft() int64 {
+	limit, ok := addressSpaceLimit()
+	if !ok {
+		return 1 << 40
+	}
+	return spaceLeft(limit, mappedBytes())
+}
+
+// spaceLeft is what an address-space limit of limit bytes leaves beside
+// used bytes mapped: no less than 0.
+func spaceLeft(limit, used uint64) int64 {
+	if used >= limit {
+		return 0
+	}
+	return int64(min(limit-used, 1<<40))
+}
+
+// mappedBytes is the process's VmSize from /proc/self/status, 0 where it
+// cannot be read.
+func mappedBytes() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmSize:" && f[2] == "kB" {
+			if kb, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// systemMemory is MemAvailable lowered to what the cgroup leaves.
+func systemMemory() int64 {
 	avail := int64(1 << 40)
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {

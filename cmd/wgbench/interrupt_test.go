@@ -52,6 +52,8 @@ func TestInterrupt(t *testing.T) {
 		t.Run(backend+"/"+r.sig.String(), func(t *testing.T) {
 			out := filepath.Join(dir, "digests-"+backend)
 			cmd := wgbenchProcess(t, "", "--backend", backend, "rescue", "merge", "--in", fifo, "--out", out)
+			mark := filepath.Join(t.TempDir(), "stuck")
+			cmd.Env = append(cmd.Env, stuckMarkEnv+"="+mark)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			require.NoError(t, cmd.Start())
@@ -66,7 +68,11 @@ func TestInterrupt(t *testing.T) {
 			var ee *exec.ExitError
 			require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
 			require.Equal(t, r.status, ee.ExitCode(), "stderr: %s", stderr.String())
-			require.Less(t, time.Since(sent), 3*time.Second, "Ctrl-C must stop the work within a piece or two")
+			// The command stopped itself at its next piece: the grace
+			// timer, which would end a command stuck in a call, did not
+			// fire. (A bound on the time flaked on a loaded machine.)
+			_, err = os.Stat(mark)
+			require.True(t, os.IsNotExist(err), "the command must stop by itself, not by the grace timer, after %v", time.Since(sent))
 			require.Equal(t, "wgbench: interrupted\n", stderr.String())
 			_, err = os.Stat(out)
 			require.True(t, os.IsNotExist(err), "an interrupted run must not write %s", out)
@@ -137,12 +143,22 @@ func TestInterruptMerkle(t *testing.T) {
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start := time.Now()
+	// Cancelled at the build's first report; the reports after it see
+	// the cancellation, and the last must be short of the whole tree
+	// (a bound on the time flaked on a loaded machine).
+	var reports, last int
+	testHookPiece = func(done int) {
+		reports++
+		last = done
+		cancel()
+	}
+	defer func() { testHookPiece = nil }()
 	err := root.ExecuteContext(ctx)
-	require.ErrorIs(t, err, errInterrupted, "after %v", time.Since(start))
-	require.Less(t, time.Since(start), 3*time.Second, "the build stops at its next report")
+	require.ErrorIs(t, err, errInterrupted)
+	require.Positive(t, reports, "the build reports its progress")
+	require.Less(t, last, len(leaves)/32-1, "the build stops at its next report, not at the end")
 	_, err = os.Stat(out)
 	require.True(t, os.IsNotExist(err), "an interrupted build must not write %s", out)
 	require.Empty(t, stdout.String())
@@ -164,7 +180,8 @@ func TestInterruptStuck(t *testing.T) {
 		leaves[i] = byte(i * 13)
 	}
 	cmd := wgbenchProcess(t, "", "--backend", "cpu", "merkle", "--hash", "blake3:1,rescue", "--in", fifo, "--out", out)
-	cmd.Env = append(cmd.Env, "GOMAXPROCS=2")
+	mark := filepath.Join(dir, "stuck")
+	cmd.Env = append(cmd.Env, "GOMAXPROCS=2", stuckMarkEnv+"="+mark)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
@@ -184,7 +201,11 @@ func TestInterruptStuck(t *testing.T) {
 	require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
 	require.Equal(t, "wgbench: interrupted\n", stderr.String())
 	require.GreaterOrEqual(t, took, interruptGrace, "the build had its grace")
-	require.Less(t, took, interruptGrace+time.Second, "the process leaves once the grace has passed")
+	// The grace timer ended the process, not the build's end: the
+	// mechanism, not a wall-clock bound (3.1 s against a 3 s bound on a
+	// loaded 2-core machine).
+	_, err = os.Stat(mark)
+	require.NoError(t, err, "the grace timer must have ended the process (after %v)", took)
 	_, err = os.Stat(out)
 	require.True(t, os.IsNotExist(err), "an interrupted build must not write %s", out)
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/internal/procstart"
@@ -44,6 +45,8 @@ type globals struct {
 	group *wgpu.Group
 	// quiet is --quiet: no progress bars on standard error.
 	quiet bool
+	// bars are the progress bars drawn now, cleared before a message.
+	bars liveBars
 	// process is set by main alone: wgbench is the whole process, which
 	// exits when the command returns (see opening.close).
 	process bool
@@ -188,9 +191,16 @@ a message on standard error; 130 when Ctrl-C (SIGINT) stopped it, 143 for
 SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionLine(),
+		// Suggestions for a mistyped command ("merkel": did you mean
+		// merkle?), at the distance cobra's default finds typos.
+		SuggestionsMinimumDistance: 2,
 	}
+	root.SetVersionTemplate("wgbench {{.Version}}\n")
+	root.SetFlagErrorFunc(suggestFlag)
+	root.Flags().BoolP("version", "V", false, "print wgbench's version and commit")
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go reference (default: any; env WGCOMPUTE_BACKEND)")
+	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go code on all cores, no GPU (default: any; env WGCOMPUTE_BACKEND)")
 	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
 	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2, merkle and commit: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
 	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars on standard error (they show only on a terminal)")
@@ -250,7 +260,53 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	if len(names) == 0 {
 		return fmt.Errorf("unknown command %q for %q: it takes no arguments", args[0], cmd.CommandPath())
 	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return fmt.Errorf("unknown command %q for %q: choose from %s (did you mean %s?)", args[0], cmd.CommandPath(), strings.Join(names, ", "), strings.Join(s, " or "))
+	}
 	return fmt.Errorf("unknown command %q for %q: choose from %s", args[0], cmd.CommandPath(), strings.Join(names, ", "))
+}
+
+// suggestFlag is the root's flag error function: to "unknown flag: --hsh"
+// it adds the flags of the command that are near ("did you mean
+// --hash?"), by edit distance or as a prefix, or where to find them.
+func suggestFlag(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var near []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && (editDistance(name, f.Name) <= 2 || strings.HasPrefix(f.Name, name)) {
+			near = append(near, "--"+f.Name)
+		}
+	})
+	if len(near) == 0 {
+		return fmt.Errorf("%w ('%s --help' lists the flags)", err, c.CommandPath())
+	}
+	return fmt.Errorf("%w: did you mean %s?", err, strings.Join(near, " or "))
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes,
+// ignoring case.
+func editDistance(a, b string) int {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // checkedWriter passes writes on and keeps the first error, so that output
@@ -290,7 +346,11 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Output files are renamed into place only when whole, so
 		// leaving now leaves none at its name (a temporary file being
 		// written may stay beside it); the system frees the devices.
+		g.bars.stop()
 		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
+		if testHookStuck != nil {
+			testHookStuck()
+		}
 		os.Exit(status)
 	}, catchDelay)
 	defer stop()
@@ -304,6 +364,8 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, context.Canceled) && !errors.Is(err, errInterrupted) {
 		err = errInterrupted
 	}
+	// A bar a command left drawn is cleared before its message.
+	g.bars.stop()
 	if errors.Is(err, errInterrupted) {
 		fmt.Fprintln(stderr, "wgbench:", err)
 		return interruptStatus(context.Cause(ctx))

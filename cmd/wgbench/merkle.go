@@ -35,6 +35,16 @@ func merkleHashNames(sep string) string {
 	return strings.Join(names, sep)
 }
 
+// requireHash refuses a merkle command without --hash, listing the
+// accepted names (the registry's): a tree's root depends on the hash, so
+// there is no default.
+func requireHash(cmd *cobra.Command, name string) error {
+	if name != "" {
+		return nil
+	}
+	return fmt.Errorf("%s: --hash is required: accepted are %s, or a schedule of them by level (blake3:4,rescue)", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), merkleHashNames(", "))
+}
+
 // parseHash returns the hash of merkleHashes named name (in any case).
 func parseHash(name string) (merkle.Hash, error) {
 	var names []string
@@ -100,6 +110,9 @@ M records, from as many machines, and prints the whole tree's root. With
 --leaves N, --in holds the range's N/M leaves alone (a pipe will do).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireHash(cmd, hashName); err != nil {
+				return err
+			}
 			if rf.set(cmd) {
 				return rf.run(cmd, g, hashName, in, approach, out)
 			}
@@ -124,11 +137,11 @@ M records, from as many machines, and prints the whole tree's root. With
 	buildFlags := func(c *cobra.Command) {
 		f := c.Flags()
 		f.StringVar(&hashName, "hash", "", "merge hash: "+merkleHashNames(", ")+", or a schedule of them by level (blake3:4,rescue)")
-		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes")
+		f.StringVar(&in, "in", "", "leaves file: N x 32 bytes (- for standard input)")
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
 	buildFlags(cmd)
-	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file; with --range, the record line")
+	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file (- for standard output); with --range, the record line")
 	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{
@@ -162,6 +175,9 @@ among the M, and 'wgbench merkle join' joins the two into the proof of leaf
 I in the whole tree. --range proves one leaf, in the single form.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireHash(cmd, hashName); err != nil {
+				return err
+			}
 			if rf.set(cmd) {
 				if len(indices) != 1 || format != "" && format != "single" || capH != 0 {
 					return errors.New("merkle prove: --range proves one leaf, in the single form: give one --index, and no --format or --cap")
@@ -198,6 +214,9 @@ size the verifier trusts make it a proof of membership. Without --root or
 says so.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireHash(cmd, hashName); err != nil {
+				return err
+			}
 			if err := merkleVerify(cmd, hashName, proofIn, rootHex, leaves); err != nil || quiet {
 				return err
 			}
@@ -207,7 +226,7 @@ says so.`,
 	}
 	vf := verify.Flags()
 	vf.StringVar(&hashName, "hash", "", "merge hash: "+merkleHashNames(", ")+", or a schedule of them by level (blake3:4,rescue)")
-	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths")
+	vf.StringVar(&proofIn, "proof", "", "proof file, as printed by merkle prove: a single proof, a multi-proof or pruned paths (- for standard input)")
 	vf.StringVar(&rootHex, "root", "", "the trusted root, 64 hex digits (default: the proof's own, with a warning)")
 	vf.IntVar(&leaves, "leaves", 0, "the trusted number of leaves of the tree (default: the proof's own, with a warning)")
 	vf.BoolVar(&quiet, "quiet", false, "skips printing valid when the proof verifies (the exit status says it)")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -168,7 +169,7 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 		return err
 	}
 	line := rec.String() + "\n"
-	if out != "" {
+	if out != "" && out != "-" { // "-": the line printed below
 		if err := fileout.WriteFile(out, []byte(line)); err != nil {
 			return fmt.Errorf("merkle: %w", err)
 		}
@@ -267,11 +268,20 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 	if err != nil {
 		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves: %w bytes", r, total, err)
 	}
+	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)
+	// The claim must be what the input holds: a file of another size is
+	// refused as such, before the memory the claim would take is
+	// weighed (a one-leaf file given --leaves 2^30 --range 0/2 claims
+	// 16 GiB).
+	if path != "-" {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() != want {
+			return nil, fmt.Errorf("merkle: %s has %d bytes; %s has %d", path, fi.Size(), what, want)
+		}
+	}
 	if want > limit {
 		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
-	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)
 	if err := readExactly(path, b, what); err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
@@ -281,7 +291,7 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 func newMerkleCombineCmd(g *globals) *cobra.Command {
 	prove := -1
 	cmd := &cobra.Command{
-		Use:   "combine [RECORDS...|-] [--prove R]",
+		Use:   "combine [--prove R] [flags] [RECORDS...|-]",
 		Short: "Print a tree's root from the records of its ranges' roots (merkle --range)",
 		Long: `combine reads the records 'wgbench merkle --range I/M' printed, one line each:
 
@@ -350,7 +360,7 @@ the lower path then the upper path, the upper proof's root), as
 'wgbench merkle prove' would print it for the whole tree; check it with
 'wgbench merkle verify'. It is an error if the proofs do not fit together:
 the lower proof's root must be the upper proof's leaf, and each path as long
-as its tree is deep.`,
+as its tree is deep. Either file may be - for standard input.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return fmt.Errorf("merkle join: %d arguments: want two proof files, LOWER UPPER", len(args))
@@ -402,11 +412,14 @@ func readRangeRecords(stdin io.Reader, names []string, limit int64) ([]placedRec
 }
 
 // rangeRoots returns the roots of the records in order of their range,
-// after checking that they are the ranges of one tree, each once.
+// after checking that they are the ranges of one tree, each once. What it
+// holds follows the records read, never the count of ranges they claim: a
+// record of range 0/4611686018427387904 costs one map entry, and the ranges
+// missing beside it are counted, not listed in memory.
 func rangeRoots(recs []placedRecord) ([][32]byte, error) {
 	first := recs[0]
 	m := first.r.Count
-	byIndex := make([]*placedRecord, m)
+	byIndex := make(map[int]*placedRecord, len(recs))
 	for k := range recs {
 		rec := &recs[k]
 		if rec.hash.Name() != first.hash.Name() || rec.r.Count != m || rec.leaves != first.leaves {
@@ -418,15 +431,18 @@ func rangeRoots(recs []placedRecord) ([][32]byte, error) {
 		}
 		byIndex[rec.r.Index] = rec
 	}
-	var missing []string
-	for i, rec := range byIndex {
-		if rec == nil {
-			missing = append(missing, strconv.Itoa(i))
+	// Every index is below m and none twice, so len(byIndex) < m means
+	// some are missing; the first ten are found in at most
+	// len(byIndex)+10 steps.
+	if n := m - len(byIndex); n > 0 {
+		var missing []string
+		for i := 0; len(missing) < 10 && i < m; i++ {
+			if byIndex[i] == nil {
+				missing = append(missing, strconv.Itoa(i))
+			}
 		}
-	}
-	if n := len(missing); n > 0 {
-		if n > 10 {
-			missing = append(missing[:10], "...")
+		if n > len(missing) {
+			missing = append(missing, "...")
 		}
 		return nil, fmt.Errorf("merkle combine: %d of the %d ranges of the tree of %d leaves with %s have no record: missing %s",
 			n, m, first.leaves, first.hash.Name(), strings.Join(missing, ", "))

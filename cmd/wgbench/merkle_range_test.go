@@ -232,6 +232,12 @@ func TestMerkleCombineBadInput(t *testing.T) {
 		{rec("blake3", 0, 4, 16) + rec("blake3", 3, 4, 16), nil, []string{"2 of the 4 ranges of the tree of 16 leaves with blake3 have no record: missing 1, 2"}},
 		{rec("blake3", 5, 32, 64), nil, []string{"31 of the 32 ranges", "missing 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, ..."}},
 		{"", []string{filepath.Join(dir, "missing.txt")}, []string{"missing.txt", "no such file"}},
+		// A record claims ranges the input does not hold: nothing is
+		// allocated for them (2^62 slots panicked in makeslice, 2^26 took
+		// 4.9 GB).
+		{rec("rescue", 0, 1<<62, 1<<62), nil, []string{"4611686018427387903 of the 4611686018427387904 ranges", "missing 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ..."}},
+		{rec("rescue", 0, 1<<62, 1<<62), []string{"--prove", "0"}, []string{"4611686018427387903 of the 4611686018427387904 ranges"}},
+		{rec("blake3", 1<<30-1, 1<<30, 1<<30), nil, []string{"1073741823 of the 1073741824 ranges", "missing 0, 1, 2"}},
 	} {
 		args := append([]string{"merkle", "combine", "--backend", "cpu"}, tc.args...)
 		var err error
@@ -336,4 +342,26 @@ func TestMerkleRangeProofs(t *testing.T) {
 	requireInputError(t, []string{"merkle", "join", garbage}, "1 arguments: want two proof files")
 	requireInputError(t, []string{"merkle", "join", garbage, garbage}, "garbage.json is not a proof")
 	requireInputError(t, []string{"merkle", "join", filepath.Join(dir, "missing.json"), garbage}, "missing.json", "no such file")
+}
+
+// TestMerkleRangeClaims: a range's record states what was read. With
+// --leaves N the input must hold the range's N/M leaves, no more and no
+// fewer (a file of another size is refused by its size, before the memory
+// the claim would take is weighed); a range of one leaf of a tree of 2^30
+// is what it says, and its record, combined alone, is refused at once as
+// missing the other ranges, with nothing allocated for them.
+func TestMerkleRangeClaims(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one-leaf")
+	require.NoError(t, os.WriteFile(one, make([]byte, 32), 0o644))
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "rescue", "--in", one, "--range", "0/2", "--leaves", "1073741824"},
+		"one-leaf has 32 bytes; range 0/2 of a tree of 1073741824 leaves (536870912 leaves of 32 bytes) has 17179869184")
+	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "rescue", "--in", one, "--range", "0/1", "--leaves", "2"},
+		"one-leaf has 32 bytes; range 0/1 of a tree of 2 leaves (2 leaves of 32 bytes) has 64")
+
+	rec, _, err := wgbench(t, "merkle", "--backend", "cpu", "--hash", "rescue", "--in", one, "--range", "0/1073741824", "--leaves", "1073741824")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(rec, "merkle-range hash=rescue range=0/1073741824 leaves=1073741824 root="), rec)
+	_, _, err = wgbenchIn(t, rec, "merkle", "combine", "--backend", "cpu")
+	require.ErrorContains(t, err, "1073741823 of the 1073741824 ranges of the tree of 1073741824 leaves with rescue have no record: missing 1, 2, 3")
 }

@@ -140,13 +140,19 @@ func showProgress(w io.Writer, quiet bool) bool {
 // so callers need not ask whether there is one.
 type meter struct {
 	bar *bar
-	// A spinner's ticker ends when stop is closed, and closes stopped.
+	// The ticker that redraws the bar ends when stop is closed, and
+	// closes stopped.
 	stop, stopped chan struct{}
+	// bars holds the bar while it is drawn.
+	bars *liveBars
 }
 
 // newMeter returns the meter of total units of work (records, leaves;
 // bytes with unit "B", shown as KiB, MiB...) described by desc, or nil
-// where showProgress says no.
+// where showProgress says no. Until the first units are done it shows a
+// spinner and the time taken, not a 0% that would not move while one
+// library call does the whole work (a Merkle tree built in one
+// submission).
 func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit string) *meter {
 	w := cmd.ErrOrStderr()
 	if !showProgress(w, g.quiet) || total <= 0 {
@@ -154,9 +160,7 @@ func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit str
 	}
 	// The clock starts now, not at the first piece's end: the rate and
 	// the time left count the whole work.
-	b := newBar(w, desc, total, unit)
-	b.add(0)
-	return &meter{bar: b}
+	return startMeter(g, newBar(w, desc, total, unit))
 }
 
 // newSpinner returns a meter of work whose size is not known as it goes
@@ -167,8 +171,16 @@ func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
 	if !showProgress(w, g.quiet) {
 		return nil
 	}
-	b := newBar(w, desc, -1, "")
-	// The spinner turns on its own while the call it stands for runs.
+	return startMeter(g, newBar(w, desc, -1, ""))
+}
+
+// startMeter draws b, and redraws it on its own while the work it stands
+// for runs (the time taken moves, and the spinner turns, between the
+// reports of work done); g's bars hold it until done, so that a message
+// clears its line first.
+func startMeter(g *globals, b *bar) *meter {
+	g.bars.add(b)
+	b.add(0)
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -183,7 +195,42 @@ func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
 			}
 		}
 	}()
-	return &meter{bar: b, stop: stop, stopped: stopped}
+	return &meter{bar: b, stop: stop, stopped: stopped, bars: &g.bars}
+}
+
+// liveBars are the bars on the terminal now. A message that a command
+// or main prints on standard error while one is drawn clears it first
+// (stop), or it would follow the bar on the bar's line.
+type liveBars struct {
+	mu   sync.Mutex
+	bars []*bar
+}
+
+func (l *liveBars) add(b *bar) {
+	l.mu.Lock()
+	l.bars = append(l.bars, b)
+	l.mu.Unlock()
+}
+
+func (l *liveBars) remove(b *bar) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, x := range l.bars {
+		if x == b {
+			l.bars = append(l.bars[:i], l.bars[i+1:]...)
+			return
+		}
+	}
+}
+
+// stop clears every live bar's line and keeps it from being drawn again:
+// what is printed next starts on a clean line.
+func (l *liveBars) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range l.bars {
+		b.stop()
+	}
 }
 
 // bar is one line of progress on a terminal, redrawn in place: for a
@@ -208,6 +255,8 @@ type bar struct {
 	// width is the widest line drawn since the last clear, which the next
 	// line and clear overwrite with spaces.
 	width int
+	// stopped: cleared for a message, never drawn again.
+	stopped bool
 }
 
 // barWidth is the bar's width in characters; barThrottle is how often a
@@ -259,8 +308,19 @@ func (b *bar) clear() {
 	}
 }
 
+// stop clears the line and draws nothing more.
+func (b *bar) stop() {
+	b.clear()
+	b.mu.Lock()
+	b.stopped = true
+	b.mu.Unlock()
+}
+
 // draw writes line over the one drawn before.
 func (b *bar) draw(line string) {
+	if b.stopped {
+		return
+	}
 	n := utf8.RuneCountInString(line)
 	pad := max(b.width-n, 0)
 	fmt.Fprintf(b.w, "\r%s%s", line, strings.Repeat(" ", pad))
@@ -270,6 +330,16 @@ func (b *bar) draw(line string) {
 // line is the bar's text at now.
 func (b *bar) line(now time.Time) string {
 	elapsed := now.Sub(b.start)
+	if b.total >= 0 && b.done == 0 {
+		// Nothing reported yet: the work and the time it has taken, with
+		// a spinner, not a 0% that might stand for the whole work.
+		b.spin = (b.spin + 1) % len(spinnerFrames)
+		size := fmt.Sprintf("%d %s", b.total, b.unit)
+		if b.unit == "B" {
+			size = bytesize.Format(b.total)
+		}
+		return fmt.Sprintf("%s %s (%s) [%s]", spinnerFrames[b.spin], b.desc, size, seconds(elapsed))
+	}
 	if b.total < 0 {
 		b.spin = (b.spin + 1) % len(spinnerFrames)
 		count := ""
@@ -314,6 +384,9 @@ func newBuildMeter(cmd *cobra.Command, g *globals, desc string, n int) *buildMet
 }
 
 func (b *buildMeter) progress(done, total int) error {
+	if testHookPiece != nil {
+		testHookPiece(done)
+	}
 	if err := interrupted(b.cmd.Context()); err != nil {
 		return err
 	}
@@ -341,6 +414,9 @@ func (m *meter) done() {
 			<-m.stopped
 		}
 		m.bar.clear()
+		if m.bars != nil {
+			m.bars.remove(m.bar)
+		}
 	}
 }
 
@@ -349,14 +425,21 @@ func (m *meter) done() {
 // long enough that a device stays busy between calls.
 const pieceTime = 250 * time.Millisecond
 
+// testHookPiece, when not nil, is called with the records done after each
+// piece, and with the merges done at each report of a tree's build: the
+// interrupt tests cancel there, part way through on any device, and see
+// where the work stopped.
+var testHookPiece func(done int)
+
+// testHookStuck, when not nil, is called when a command did not stop
+// within interruptGrace of Ctrl-C, before the process exits: the tests
+// see that the grace timer ended it, not the command.
+var testHookStuck func()
+
 // inPieces runs fn over [0, total) in consecutive ranges [lo, hi), growing
 // the ranges from minPiece while a range takes less than pieceTime, and
 // counting each finished range on m. It stops with errInterrupted when ctx
 // is cancelled, checked before each range.
-// testHookPiece, when not nil, is called with the records done after each
-// piece: the interrupt tests cancel there, part way through on any device.
-var testHookPiece func(done int)
-
 func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi int) error) error {
 	defer m.done()
 	per := max(minPiece, 1)

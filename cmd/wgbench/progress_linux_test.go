@@ -96,3 +96,40 @@ func TestInPieces(t *testing.T) {
 	require.ErrorIs(t, err, errInterrupted)
 	require.Equal(t, 1, calls)
 }
+
+// TestMeterBeforeProgress: a meter of a known total that gets no report
+// (a tree built in one submission) shows a turning spinner and the time
+// taken, never a frozen "0% (0/N ...)"; a message's liveBars.stop clears
+// its line first and nothing is drawn after it.
+func TestMeterBeforeProgress(t *testing.T) {
+	ptmx, tty := openPTY(t)
+	shown := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(ptmx)
+		shown <- b
+	}()
+	g := &globals{}
+	cmd := &cobra.Command{}
+	cmd.SetErr(tty)
+	m := newBuildMeter(cmd, g, "merkle: blake3 tree", 1<<21)
+	// Wait for a redraw by the meter's own ticker: the time taken moves
+	// while nothing is reported.
+	for {
+		m.m.bar.mu.Lock()
+		spin := m.m.bar.spin
+		m.m.bar.mu.Unlock()
+		if spin >= 2 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	g.bars.stop()
+	fmt.Fprintln(tty, "wgbench: interrupted")
+	time.Sleep(250 * time.Millisecond) // a tick that must draw nothing
+	m.done()
+	tty.Close()
+	out := string(<-shown)
+	require.Contains(t, out, "merkle: blake3 tree (2097151 merges) [0s]")
+	require.NotContains(t, out, "0%", "no frozen share")
+	require.Regexp(t, `\r {20,}\rwgbench: interrupted\r?\n$`, out, "the line is cleared before the message, and nothing follows it")
+}

@@ -4,18 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 )
 
 // resultsFormat and resultsVersion head a results file that bench --json
 // writes; files without them are the first format, a bare list of tables
-// whose cells are strings, which bench plot still reads.
+// whose cells are strings, which bench plot still reads. Version 3 writes
+// a row's size as a number of bytes (its text in size_text), where
+// version 2 wrote the text.
 const (
 	resultsFormat  = "wgbench bench results"
-	resultsVersion = 2
+	resultsVersion = 3
 )
 
 // results is the file bench --json writes: where and how it was measured,
@@ -33,7 +38,7 @@ type results struct {
 	Command string `json:"command"`
 	// Commit is the source's revision (with "-dirty" when it had
 	// changes), or "unknown" for a binary built without it (go run, go
-	// test).
+	// test): sourceCommit.
 	Commit   string   `json:"commit"`
 	Go       string   `json:"go"`
 	Complete bool     `json:"complete"`
@@ -67,29 +72,52 @@ func newTiming(suite, name string, samples, sorted []time.Duration) timing {
 
 func msOf(d time.Duration) float64 { return float64(d) / 1e6 }
 
-// sourceCommit is the VCS revision the binary was built from, or
-// "unknown".
+// commit is the source's revision as the build gives it with
+// -ldflags "-X main.commit=$(git rev-parse --short HEAD)" (make build),
+// for a binary built without a VCS stamp (-buildvcs=false, a source tree
+// without .git, go build of a copied tree).
+var commit string
+
+// sourceCommit is the VCS revision the binary was built from: the build
+// information's vcs.revision (with "-dirty" when it had changes), else
+// the one -ldflags gave (commit), else "unknown" (go run, go test).
 func sourceCommit() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
+	return revision(debug.ReadBuildInfo())
+}
+
+// revision is sourceCommit of the build information bi.
+func revision(bi *debug.BuildInfo, ok bool) string {
 	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
+	if ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
 		}
 	}
-	if rev == "" {
+	switch {
+	case rev == "" && commit != "":
+		return commit
+	case rev == "":
 		return "unknown"
-	}
-	if dirty {
-		rev += "-dirty"
+	case dirty:
+		return rev + "-dirty"
 	}
 	return rev
+}
+
+// versionLine is what wgbench --version prints after "wgbench ": the
+// module's version, the commit and the Go version.
+func versionLine() string {
+	bi, ok := debug.ReadBuildInfo()
+	v, goVersion := "(devel)", runtime.Version()
+	if ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("%s, commit %s, %s", v, revision(bi, ok), goVersion)
 }
 
 // tableJSON is a table as the results file holds it: the cells as
@@ -120,8 +148,14 @@ func (t table) MarshalJSON() ([]byte, error) {
 	for r, row := range t.Rows {
 		obj := map[string]any{}
 		for i, cell := range row {
-			if i < len(keys) {
-				obj[keys[i]] = cellValue(cell)
+			if i >= len(keys) {
+				continue
+			}
+			obj[keys[i]] = cellValue(cell)
+			// A size is a number of bytes, as scripts want it, with
+			// the cell's text beside it.
+			if n, ok := bytesize.Parse(cell); ok && keys[i] == "size" {
+				obj["size"], obj["size_text"] = n, cell
 			}
 		}
 		j.Rows[r] = obj
@@ -191,7 +225,7 @@ func readResults(path string, b []byte) ([]table, error) {
 		if err := json.Unmarshal(b, &ts); err != nil {
 			return nil, fmt.Errorf("%s is not a wgbench results file: %w", path, err)
 		}
-		return ts, nil
+		return ts, checkTables(path, ts)
 	}
 	var r results
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -203,5 +237,22 @@ func readResults(path string, b []byte) ([]table, error) {
 	if r.Version > resultsVersion {
 		return nil, fmt.Errorf("%s is a results file of version %d; this wgbench reads versions 1 to %d", path, r.Version, resultsVersion)
 	}
-	return r.Tables, nil
+	return r.Tables, checkTables(path, r.Tables)
+}
+
+// checkTables refuses tables that bench did not write: any JSON array
+// unmarshals into tables, of empty fields. A table bench writes has a
+// suite or a title, columns, and rows no wider than its columns.
+func checkTables(path string, ts []table) error {
+	for i, t := range ts {
+		if t.Title == "" && t.Suite == "" || len(t.Columns) == 0 {
+			return fmt.Errorf("%s is not a wgbench results file: its table %d has no title or no columns, as bench --json writes them", path, i+1)
+		}
+		for r, row := range t.Rows {
+			if len(row) > len(t.Columns) {
+				return fmt.Errorf("%s is not a wgbench results file: row %d of its table %d (%s) has %d cells for %d columns", path, r+1, i+1, t.Title, len(row), len(t.Columns))
+			}
+		}
+	}
+	return nil
 }

@@ -104,6 +104,17 @@ to check the smallest conformant GPU.`,
 					return err
 				}
 			}
+			// Once, at the end: the adapter was a software renderer, or
+			// OpenGL for want of Vulkan, and what to install.
+			var checked []wgpu.AdapterInfo
+			for _, r := range rep.Adapters {
+				if r.Error == "" {
+					checked = append(checked, r.Adapter)
+				}
+			}
+			if note := selftest.FallbackNote(checked, opts.Backend != "" || opts.Adapter != ""); note != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), note)
+			}
 			if !rep.Pass {
 				selftestVerdict(cmd.ErrOrStderr(), rep.Adapters)
 				return exitError{1}

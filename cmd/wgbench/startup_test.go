@@ -54,6 +54,11 @@ func TestBarLines(t *testing.T) {
 	by := newBar(&out, "read", 64<<20, "B")
 	by.done = 16 << 20
 	require.Equal(t, "read  25% |███████                       | (16 MiB/64 MiB, 8 MiB/s) [2s:6s]", by.line(by.start.Add(2*time.Second)))
+	// Before the first report: the work and the time taken, turning.
+	b0 := newBar(&out, "merkle: rescue tree", 2097151, "merges")
+	require.Equal(t, "⠙ merkle: rescue tree (2097151 merges) [40s]", b0.line(b0.start.Add(40*time.Second)))
+	by0 := newBar(&out, "read", 64<<20, "B")
+	require.Equal(t, "⠙ read (64 MiB) [1s]", by0.line(by0.start.Add(time.Second)))
 	sp := newBar(&out, "merkle: building the tree", -1, "")
 	require.Equal(t, "⠙ merkle: building the tree [1m5s]", sp.line(sp.start.Add(65*time.Second)))
 	sp.done = 3

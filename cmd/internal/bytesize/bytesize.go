@@ -10,7 +10,11 @@
 // print both to the same precision.
 package bytesize
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Count is the integer types a byte count comes in: int64 for file sizes
 // and host memory, uint64 for buffer sizes and limits.
@@ -56,4 +60,23 @@ func Tenths[T Count](n T) string {
 		return fmt.Sprintf("%d bytes", n)
 	}
 	return fmt.Sprintf("%.1f %s", float64(n)/float64(uint64(1)<<shift), name)
+}
+
+// Parse reads a byte count as Format writes a whole one: "64 MiB",
+// "2 GiB", "4 KiB", "512 bytes". A rounded count ("1.5 GiB") is not
+// read: its bytes are not known.
+func Parse(s string) (int64, bool) {
+	num, name, ok := strings.Cut(strings.TrimSpace(s), " ")
+	if !ok {
+		return 0, false
+	}
+	shift, ok := map[string]uint{"bytes": 0, "KiB": 10, "MiB": 20, "GiB": 30}[name]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > (1<<63-1)>>shift {
+		return 0, false
+	}
+	return n << shift, true
 }

@@ -54,3 +54,17 @@ func TestTenths(t *testing.T) {
 		}
 	}
 }
+
+func TestParse(t *testing.T) {
+	for _, n := range []int64{0, 1, 512, 1 << 10, 3 << 10, 64 << 20, 2 << 30, 1 << 40} {
+		got, ok := Parse(Format(n))
+		if !ok || got != n {
+			t.Errorf("Parse(%q) = %d, %v; want %d", Format(n), got, ok, n)
+		}
+	}
+	for _, s := range []string{"", "1.5 GiB", "16MiB", "16 MB", "-1 KiB", "x KiB", "9223372036854775807 KiB", "2^20", "64² = 4096"} {
+		if n, ok := Parse(s); ok {
+			t.Errorf("Parse(%q) = %d, want not ok", s, n)
+		}
+	}
+}

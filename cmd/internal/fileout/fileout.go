@@ -10,6 +10,18 @@
 //     the link stays a link.
 //   - A device, a named pipe or a socket is written in place, as a shell
 //     redirection would: a rename would replace /dev/null by a regular file.
+//   - "-" is standard output, and /dev/stdout, /dev/stderr, /dev/fd/N and
+//     /proc/self/fd/N are the process's open file N, written through that
+//     descriptor as bash writes them: a pipe stays a pipe, and a file
+//     opened with >> is appended to, its earlier bytes kept.
+//   - A file that cannot be opened for writing is refused, as the shell's
+//     > refuses it ("permission denied"), though a rename in a writable
+//     directory could replace it.
+//   - A file with other names (hard links) or another owner is written in
+//     place once the whole output is ready in the temporary file: every
+//     name sees the new bytes and the owner stays, as with > and as git
+//     and b3sum users expect; only a failure while copying the finished
+//     output in can leave it partial.
 //   - A new file gets the mode the umask gives (0666 &^ umask); a replaced
 //     file keeps its mode, so writing over the input does not change it.
 //   - Errors name the path the caller gave, never the temporary file.
@@ -24,6 +36,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // File is an output being written. Write to it, then Commit; Abort, safe
@@ -33,14 +46,24 @@ type File struct {
 	f      *os.File // the temporary file, or the path itself when in place
 	target string   // the path the temporary file is renamed over
 	tmp    string   // the temporary file's name; empty when in place
-	err    error    // the first write error
+	// copyIn: Commit copies the temporary file into target instead of
+	// renaming it (hard links, another owner).
+	copyIn bool
+	err    error // the first write error
 	done   bool
 }
 
 // Create starts writing name. It fails at once when name cannot be
-// written: a directory, a missing directory, no permission to create the
-// temporary file beside the target.
+// written: a directory, a missing directory, a file the user may not
+// write, no permission to create the temporary file beside the target.
 func Create(name string) (*File, error) {
+	if fd, ok := openFD(name); ok {
+		f, err := dupFD(fd)
+		if err != nil {
+			return nil, pathError(name, err)
+		}
+		return &File{name: name, f: f, target: name}, nil
+	}
 	target, fi, err := stat(name)
 	if err != nil {
 		return nil, err
@@ -53,16 +76,20 @@ func Create(name string) (*File, error) {
 		}
 		return &File{name: name, f: f, target: target}, nil
 	}
+	if err := checkWritable(name, target, fi); err != nil {
+		return nil, err
+	}
 	f, tmp, err := createTemp(target)
 	if err != nil {
 		return nil, pathError(name, fmt.Errorf("create a temporary file in %s: %w", filepath.Dir(target), Bare(err)))
 	}
 	out := &File{name: name, f: f, target: target, tmp: tmp}
 	if fi != nil {
+		out.copyIn = shared(fi)
 		// The kernel gave the new file 0666 &^ umask; a replaced file
 		// keeps its own mode.
 		keep := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-		if err := f.Chmod(keep); err != nil {
+		if err := f.Chmod(keep); err != nil && !out.copyIn {
 			out.Abort()
 			return nil, pathError(name, err)
 		}
@@ -75,8 +102,14 @@ func Create(name string) (*File, error) {
 // created beside it and removed. A device or pipe is not opened (opening
 // a FIFO waits for a reader).
 func Check(name string) error {
+	if _, ok := openFD(name); ok {
+		return nil
+	}
 	target, fi, err := stat(name)
 	if err != nil || (fi != nil && !fi.Mode().IsRegular()) {
+		return err
+	}
+	if err := checkWritable(name, target, fi); err != nil {
 		return err
 	}
 	f, tmp, err := createTemp(target)
@@ -86,6 +119,45 @@ func Check(name string) error {
 	f.Close()
 	os.Remove(tmp)
 	return nil
+}
+
+// checkWritable refuses an existing file that cannot be opened for
+// writing, as the shell's > does: opening it, without truncating, and
+// closing it changes nothing.
+func checkWritable(name, target string, fi fs.FileInfo) error {
+	if fi == nil {
+		return nil
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return pathError(name, err)
+	}
+	f.Close()
+	return nil
+}
+
+// openFD returns the descriptor name stands for: "-" is standard output,
+// /dev/stdout and /dev/stderr are 1 and 2, /dev/fd/N and /proc/self/fd/N
+// are N.
+func openFD(name string) (int, bool) {
+	if name == "-" {
+		return 1, true
+	}
+	switch p := filepath.Clean(name); p {
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	default:
+		for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+			if rest, ok := strings.CutPrefix(p, dir); ok {
+				if fd, err := strconv.Atoi(rest); err == nil && fd >= 0 && strconv.Itoa(fd) == rest {
+					return fd, true
+				}
+			}
+		}
+	}
+	return 0, false
 }
 
 // stat resolves name's links and returns the path to write and its
@@ -136,23 +208,57 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	if f.tmp == "" {
-		if err := f.f.Close(); err != nil {
+		if err := f.close(); err != nil {
 			return pathError(f.name, err)
 		}
 		return nil
 	}
-	err := f.f.Sync()
+	var err error
+	if f.copyIn {
+		err = f.copyInto()
+	} else {
+		err = f.f.Sync()
+	}
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
+	if err == nil && !f.copyIn {
 		err = os.Rename(f.tmp, f.target)
 	}
+	os.Remove(f.tmp)
 	if err != nil {
-		os.Remove(f.tmp)
 		return pathError(f.name, err)
 	}
 	return nil
+}
+
+// copyInto copies the finished temporary file into the target, truncated
+// and written in place, and syncs it.
+func (f *File) copyInto() error {
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	dst, err := os.OpenFile(f.target, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, f.f)
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// close closes the file, but never the process's own standard output or
+// error.
+func (f *File) close() error {
+	if f.f == os.Stdout || f.f == os.Stderr {
+		return nil
+	}
+	return f.f.Close()
 }
 
 // Abort discards the output: the temporary file is closed and removed. It
@@ -162,7 +268,7 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
-	f.f.Close()
+	f.close()
 	if f.tmp != "" {
 		os.Remove(f.tmp)
 	}
@@ -233,7 +339,7 @@ func createTemp(target string) (*os.File, string, error) {
 	dir, base := filepath.Split(target)
 	for try := 0; ; try++ {
 		tmp := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 36))
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if err == nil {
 			return f, tmp, nil
 		}
@@ -262,4 +368,40 @@ func Bare(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// Same reports whether the paths a and b name the same output: the same
+// descriptor, the same path once links are followed, or the same existing
+// file (a hard link).
+func Same(a, b string) bool {
+	fa, okA := openFD(a)
+	fb, okB := openFD(b)
+	if okA || okB {
+		return okA && okB && fa == fb
+	}
+	ta, errA := resolve(a)
+	tb, errB := resolve(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	if absA, err := filepath.Abs(ta); err == nil {
+		if absB, err := filepath.Abs(tb); err == nil && absA == absB {
+			return true
+		}
+	}
+	sa, errA := os.Stat(ta)
+	sb, errB := os.Stat(tb)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// Replaced reports whether writing name replaces it whole, so that a
+// caller may write it again with more: a missing or regular file. A
+// descriptor, a device or a pipe is written in place, and each write of
+// it adds to what it got before.
+func Replaced(name string) bool {
+	if _, ok := openFD(name); ok {
+		return false
+	}
+	_, fi, err := stat(name)
+	return err == nil && (fi == nil || fi.Mode().IsRegular())
 }

@@ -194,3 +194,21 @@ func TestCheck(t *testing.T) {
 	require.ErrorContains(t, Check(filepath.Join(dir, "missing", "x")), "no such file or directory")
 	requireOnly(t, dir, "out.bin")
 }
+
+func TestSame(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	require.NoError(t, os.WriteFile(a, nil, 0o644))
+	require.NoError(t, os.Link(a, b))
+	require.NoError(t, os.Symlink("a", c))
+	for _, same := range [][2]string{{a, a}, {a, b}, {a, c}, {a, filepath.Join(dir, ".", "a")}, {"-", "/dev/stdout"}, {"/dev/fd/2", "/dev/stderr"}, {filepath.Join(dir, "new"), filepath.Join(dir, "new")}} {
+		require.True(t, Same(same[0], same[1]), "%q", same)
+	}
+	for _, other := range [][2]string{{a, filepath.Join(dir, "new")}, {"-", "/dev/stderr"}, {"-", a}} {
+		require.False(t, Same(other[0], other[1]), "%q", other)
+	}
+	require.True(t, Replaced(a))
+	require.True(t, Replaced(filepath.Join(dir, "new")))
+	require.False(t, Replaced("-"))
+	require.False(t, Replaced(os.DevNull))
+}

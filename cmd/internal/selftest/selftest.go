@@ -537,3 +537,39 @@ func ReadBuild() Build {
 	}
 	return b
 }
+
+// FallbackNote is the advice selftest prints once when the adapters it
+// checked (those that opened) are all software renderers (lavapipe,
+// llvmpipe, SwiftShader: the kernels ran on the CPU, many times slower
+// than on a GPU), or, where no backend was chosen, all OpenGL: the
+// default choice prefers Vulkan, so Vulkan was missing. It is "" when
+// a hardware adapter on Vulkan (or a backend the user chose) was checked,
+// and for the CPU backend, which is no adapter.
+func FallbackNote(adapters []wgpu.AdapterInfo, backendChosen bool) string {
+	software, gl, n := true, true, 0
+	var names []string
+	for _, a := range adapters {
+		if a.Backend == "" || a.Backend == "cpu" {
+			continue
+		}
+		n++
+		software = software && a.Type == "cpu"
+		gl = gl && a.Backend == "gl"
+		names = append(names, a.Name+" ("+a.Backend+")")
+	}
+	if n == 0 {
+		return ""
+	}
+	which := strings.Join(names, ", ")
+	switch {
+	case gl && !backendChosen:
+		note := "note: no Vulkan adapter was found, so this ran on OpenGL: " + which + "."
+		if software {
+			note += " It is a software renderer: the kernels ran on the CPU, slower than on a GPU."
+		}
+		return note + " Install the Vulkan loader and a driver: 'make setup' in a source checkout (it installs Mesa's lavapipe where no Vulkan driver is present), or your distribution's packages (libvulkan1 and mesa-vulkan-drivers on Debian and Ubuntu; NVIDIA's driver for NVIDIA GPUs)."
+	case software:
+		return "note: " + which + " is a software renderer: the kernels ran on the CPU, slower than on a GPU. For your GPU, install its Vulkan driver (mesa-vulkan-drivers on Debian and Ubuntu for AMD and Intel, NVIDIA's driver for NVIDIA) and check that 'wgbench devices' lists it."
+	}
+	return ""
+}

@@ -1,0 +1,57 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSpaceLeft: an address-space limit leaves the limit less what is
+// mapped, never less than nothing.
+func TestSpaceLeft(t *testing.T) {
+	require.Equal(t, int64(3<<30), spaceLeft(8<<30, 5<<30))
+	require.Equal(t, int64(0), spaceLeft(1<<30, 2<<30))
+	require.Equal(t, int64(0), spaceLeft(1<<30, 1<<30))
+	require.Equal(t, int64(1<<40), spaceLeft(1<<62, 0))
+}
+
+// TestAddressSpaceLimit runs merkle under ulimit -v on a leaves file that
+// the limit cannot hold, though MemAvailable could: the memory check
+// refuses it before reading (it passed, and the read died with "fatal
+// error: out of memory").
+func TestAddressSpaceLimit(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "leaves")
+	f, err := os.Create(in)
+	require.NoError(t, err)
+	const size = 3 << 30 // sparse: no disk, no memory until read
+	require.NoError(t, f.Truncate(size))
+	require.NoError(t, f.Close())
+	if availableMemory() < 4*size {
+		t.Skipf("MemAvailable %d would refuse the file without the limit", availableMemory())
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	// 6 GiB of address space: less than the leaves and their tree.
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -v 6291456 && exec "$0" "$@"`, exe,
+		"--backend", "cpu", "merkle", "--hash", "blake3", "--in", in)
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	msg := stderr.String()
+	if len(msg) > 400 { // a runtime crash: its first lines say enough
+		msg = msg[:400]
+	}
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", msg)
+	require.Equal(t, 2, ee.ExitCode(), "stderr: %s", msg)
+	require.Contains(t, msg, "is larger than")
+	require.Contains(t, msg, "the leaves can take here")
+}
