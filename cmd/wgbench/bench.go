@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
+	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -447,7 +448,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 }
 
 // varFlag is a flag that takes what its WGCOMPUTE_* variable takes, read
-// by the variable's own rule (wgpu.FromEnv), so that the flag and the
+// by the variable's own rule (envopts.FromEnv), so that the flag and the
 // variable accept the same values and refuse the rest with the same words.
 type varFlag struct {
 	flag, variable string
@@ -461,8 +462,8 @@ func (v *varFlag) Set(s string) error { v.value = s; return nil }
 func (v *varFlag) Type() string { return "N" }
 
 // parse reads the value as its variable is read.
-func (v *varFlag) parse() (wgpu.Env, error) {
-	e, err := wgpu.FromEnv(func(name string) (string, bool) {
+func (v *varFlag) parse() (envopts.Env, error) {
+	e, err := envopts.FromEnv(func(name string) (string, bool) {
 		if name == v.variable {
 			return v.value, true
 		}
@@ -476,7 +477,7 @@ func (v *varFlag) parse() (wgpu.Env, error) {
 		if inner := errors.Unwrap(err); inner != nil {
 			err = inner
 		}
-		return wgpu.Env{}, fmt.Errorf("--%s %q: %w (as %s)", v.flag, v.value, err, v.variable)
+		return envopts.Env{}, fmt.Errorf("--%s %q: %w (as %s)", v.flag, v.value, err, v.variable)
 	}
 	return e, nil
 }

@@ -220,9 +220,9 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"bench", "transfer", "--json", "-", "--md", "/dev/stdout"}, "are the same file"},
 		// The flags take what their variables take (wgpu.FromEnv), not
 		// a value clamped or wrapped without a word.
-		{[]string{"bench", "transfer", "--staging-mib", "0"}, `--staging-mib "0": accepted is a size in MiB from 1 to 4096 (as WGCOMPUTE_STAGING_MIB)`},
-		{[]string{"bench", "transfer", "--staging-mib", "999999999"}, "accepted is a size in MiB from 1 to 4096"},
-		{[]string{"bench", "transfer", "--staging-mib", "17592186044417"}, "accepted is a size in MiB from 1 to 4096"},
+		{[]string{"bench", "transfer", "--staging-mib", "0"}, `--staging-mib "0": accepted is a size in MiB from 1 to 65536 (as WGCOMPUTE_STAGING_MIB)`},
+		{[]string{"bench", "transfer", "--staging-mib", "999999999"}, "accepted is a size in MiB from 1 to 65536"},
+		{[]string{"bench", "transfer", "--staging-mib", "17592186044417"}, "accepted is a size in MiB from 1 to 65536"},
 		{[]string{"bench", "transfer", "--staging-slots", "0"}, `--staging-slots "0": accepted is a count from 1 to 64`},
 		{[]string{"bench", "transfer", "--staging-slots", "1000"}, "accepted is a count from 1 to 64"},
 		{[]string{"bench", "transfer", "--copy-workers", "-1"}, `--copy-workers "-1": accepted is a count of goroutines, 1 or more`},
