@@ -2,6 +2,7 @@ package goldilocks
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/symmetric"
@@ -140,24 +141,47 @@ func (p Permutation) Permute(state []uint64) error {
 	return nil
 }
 
+// states are the constructions' states: symmetric's Hash and Compress
+// would allocate one per call (a state handed to a permutation behind an
+// interface escapes), which a merge of a few microseconds would notice.
+var states = sync.Pool{New: func() any { return new([Width]uint64) }}
+
 // Sponge returns symmetric.PaddingFreeSponge of perm with rate 8 and
 // output DigestSize (Plonky3's PaddingFreeSponge<_, 12, 8, 4>) as a
 // function of the elements.
 func Sponge(perm func(*[Width]uint64)) func(els []uint64) [DigestSize]uint64 {
-	s := symmetric.PaddingFreeSponge[uint64]{Perm: Permutation(perm), Rate: 8, Out: DigestSize}
-	return func(els []uint64) [DigestSize]uint64 {
-		out, _ := s.Hash(els) // cannot fail: the sizes fit the width
-		return [DigestSize]uint64(out)
-	}
+	return sponge{symmetric.PaddingFreeSponge[uint64]{Perm: Permutation(perm), Rate: 8, Out: DigestSize}}.hash
 }
 
 // Compression returns symmetric.TruncatedPermutation of perm over two
 // digests (Plonky3's TruncatedPermutation<_, 2, 4, 12>) as a function of
 // the two.
 func Compression(perm func(*[Width]uint64)) func(a, b [DigestSize]uint64) [DigestSize]uint64 {
-	c := symmetric.TruncatedPermutation[uint64]{Perm: Permutation(perm), N: 2, Chunk: DigestSize}
-	return func(a, b [DigestSize]uint64) [DigestSize]uint64 {
-		out, _ := c.Compress(a[:], b[:]) // cannot fail: two digests fit the width
-		return [DigestSize]uint64(out)
+	return compression{symmetric.TruncatedPermutation[uint64]{Perm: Permutation(perm), N: 2, Chunk: DigestSize}}.compress
+}
+
+// sponge and compression run symmetric's constructions in a pooled state.
+type (
+	sponge struct {
+		s symmetric.PaddingFreeSponge[uint64]
 	}
+	compression struct {
+		c symmetric.TruncatedPermutation[uint64]
+	}
+)
+
+func (s sponge) hash(els []uint64) [DigestSize]uint64 {
+	st := states.Get().(*[Width]uint64)
+	_ = s.s.HashInto(st[:], els) // cannot fail: the sizes fit the width
+	d := [DigestSize]uint64(st[:DigestSize])
+	states.Put(st)
+	return d
+}
+
+func (c compression) compress(a, b [DigestSize]uint64) [DigestSize]uint64 {
+	st := states.Get().(*[Width]uint64)
+	_ = c.c.CompressInto(st[:], a[:], b[:]) // cannot fail: two digests fit the width
+	d := [DigestSize]uint64(st[:DigestSize])
+	states.Put(st)
+	return d
 }
