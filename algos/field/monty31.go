@@ -1,10 +1,18 @@
-// Package field holds the 31-bit prime fields of Plonky3's Monty-31 family,
-// BabyBear (p = 15·2^27 + 1) and KoalaBear (p = 2^31 - 2^24 + 1), as values
-// of one type, Monty31: their arithmetic on canonical values in plain Go,
+// Package field holds the prime fields the hashes and transforms compute
+// over, each an implementation of one interface, Field: Goldilocks (p =
+// 2^64 - 2^32 + 1, elements uint64) and the 31-bit fields of Plonky3's
+// Monty-31 family, BabyBear (p = 15·2^27 + 1) and KoalaBear (p = 2^31 -
+// 2^24 + 1), as values of one type, Monty31 (elements uint32). Each field
+// owns its arithmetic in plain Go, its canonical encoding (PutElements,
+// ReadElements: little-endian values below p), its WGSL library and the
+// library's shader-int64 twin, its two-adicity, roots of unity and
+// multiplicative generator (gnark-crypto's, which the tests check).
+//
+// The 31-bit fields: their arithmetic on canonical values in plain Go,
 // their Montgomery form, and the WGSL library (monty31.wgsl) the kernels
 // compute with, parameterised by the prelude constants Consts returns.
 //
-// Elements are uint32 values below P, always canonical where this package
+// Their elements are uint32 values below P, always canonical where this package
 // takes or returns them. The kernels hold them in Montgomery form (x·2^32
 // mod p), which makes a product two 32-bit multiplications and a
 // reduction; they convert at their inputs and outputs, so every value a
@@ -12,7 +20,7 @@
 // elements in Montgomery form (since v0.4); this package's bytes, and its
 // callers', are canonical little-endian u32s.
 //
-// The fields need no 64-bit integers on the device: a product of two
+// Neither field needs 64-bit integers on the device: a product of two
 // elements is built from 16-bit halves (monty31.wgsl), which every WebGPU
 // implementation runs.
 package field
@@ -31,10 +39,16 @@ type Monty31 struct {
 	p    uint32
 	mu   uint32 // p^-1 mod 2^32
 	r2   uint32 // R^2 mod p, which enters a value into Montgomery form
+	// The multiplicative group: its two-adicity, a generator of it and a
+	// primitive 2^adicity-th root of unity (gnark-crypto's).
+	adicity   int
+	gen, root uint32
 }
 
-// newMonty31 returns the field of the odd prime p < 2^31 named name.
-func newMonty31(name string, p uint32) Monty31 {
+// newMonty31 returns the field of the odd prime p < 2^31 named name, whose
+// multiplicative group has two-adicity adicity, the generator gen and the
+// primitive 2^adicity-th root of unity root.
+func newMonty31(name string, p uint32, adicity int, gen, root uint32) Monty31 {
 	// Newton's iteration for p^-1 mod 2^32: each step doubles the bits
 	// that are right, from the 3 that p itself gets right (p·p ≡ 1 mod 8).
 	mu := p
@@ -42,14 +56,14 @@ func newMonty31(name string, p uint32) Monty31 {
 		mu *= 2 - p*mu
 	}
 	r := (uint64(1) << 32) % uint64(p)
-	return Monty31{name: name, p: p, mu: mu, r2: uint32(r * r % uint64(p))}
+	return Monty31{name: name, p: p, mu: mu, r2: uint32(r * r % uint64(p)), adicity: adicity, gen: gen, root: root}
 }
 
 var (
 	// BabyBear is the field of p = 15·2^27 + 1 = 0x78000001.
-	BabyBear = newMonty31("babybear", 0x78000001)
+	BabyBear = newMonty31("babybear", 0x78000001, 27, 31, 440564289)
 	// KoalaBear is the field of p = 2^31 - 2^24 + 1 = 0x7f000001.
-	KoalaBear = newMonty31("koalabear", 0x7f000001)
+	KoalaBear = newMonty31("koalabear", 0x7f000001, 24, 3, 1791270792)
 )
 
 // Fields lists the fields of this package, for callers that choose one by
@@ -92,6 +106,33 @@ func (z Monty31) P() uint32 {
 	f := z.field()
 	return f.p
 }
+
+// Modulus returns the field's prime, as Field's other implementations do.
+func (z Monty31) Modulus() uint64 { return uint64(z.P()) }
+
+// TwoAdicity returns the largest k for which 2^k divides p - 1: 27 for
+// BabyBear, 24 for KoalaBear.
+func (z Monty31) TwoAdicity() int { return z.field().adicity }
+
+// Generator returns a generator of the multiplicative group: 31 for
+// BabyBear, 3 for KoalaBear (gnark-crypto's
+// fft.GeneratorFullMultiplicativeGroup).
+func (z Monty31) Generator() uint32 { return z.field().gen }
+
+// TwoAdicGenerator returns a primitive 2^bits-th root of unity (bits
+// 0..TwoAdicity), gnark-crypto's fft.Generator(2^bits).
+func (z Monty31) TwoAdicGenerator(bits int) (uint32, error) {
+	f := z.field()
+	return twoAdicGenerator[uint32](f, f.root, bits)
+}
+
+// Library returns "monty31.wgsl", the field in Montgomery form on u32,
+// which reads Consts from the prelude.
+func (z Monty31) Library() string { return "monty31.wgsl" }
+
+// LibraryInt64 returns "monty31_wide.shader-int64.wgsl", which replaces
+// monty31.wgsl's wide products (monty31_wide.wgsl) on native u64.
+func (z Monty31) LibraryInt64() string { return "monty31_wide.shader-int64.wgsl" }
 
 // Check returns an error unless a is a canonical element (below P),
 // saying what the field accepts.
@@ -223,3 +264,5 @@ func (z Monty31) Consts() []wgsl.Const {
 	f := z.field()
 	return []wgsl.Const{{Name: "M31_P", Value: f.p}, {Name: "M31_MU", Value: f.mu}, {Name: "M31_R2", Value: f.r2}}
 }
+
+var _ Field[uint32] = Monty31{}

@@ -1,6 +1,8 @@
 package poseidon2
 
 import (
+	"sync"
+
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -12,19 +14,33 @@ var (
 	// many inputs, PermuteMany BabyBear16 of many states, on the GPU, on
 	// all cores when the Context is nil, or split over a wgpu.Group (the
 	// *On forms). Elements are canonical uint32 values below BabyBear's p.
-	BabyBearBatch = newBatch31(BabyBearMerkle)
+	BabyBearBatch = BabyBearMerkle.Batch()
 	// KoalaBearBatch is BabyBearBatch over KoalaBear16: KoalaBearMerkle's
 	// hash.
-	KoalaBearBatch = newBatch31(KoalaBearMerkle)
+	KoalaBearBatch = KoalaBearMerkle.Batch()
 )
 
-// Batch returns the hash's batch functions: BabyBearBatch or
-// KoalaBearBatch.
+// familyOf31 holds the batch functions of each MerkleMerge31, by its
+// permutation: made by its first Batch call, so a hash over any width-16
+// permutation has them without a list of permutations to extend.
+var familyOf31 = struct {
+	sync.Mutex
+	m map[*Permutation31]*batch.Monty31
+}{m: map[*Permutation31]*batch.Monty31{}}
+
+// Batch returns the hash's batch functions (BabyBearBatch for
+// BabyBearMerkle, KoalaBearBatch for KoalaBearMerkle), the same value on
+// every call.
 func (m MerkleMerge31) Batch() *batch.Monty31 {
-	if m.perm() == KoalaBear16 {
-		return KoalaBearBatch
+	familyOf31.Lock()
+	defer familyOf31.Unlock()
+	p := m.perm()
+	f, ok := familyOf31.m[p]
+	if !ok {
+		f = newBatch31(m)
+		familyOf31.m[p] = f
 	}
-	return BabyBearBatch
+	return f
 }
 
 // batch31Entries are the entry file and entry point of each operation,

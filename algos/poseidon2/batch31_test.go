@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -195,4 +197,24 @@ func TestBatch31Pieces(t *testing.T) {
 			bt.Release()
 		}
 	})
+}
+
+// TestBatch31Open: Batch is the same Family on every call, BabyBearBatch
+// and KoalaBearBatch for their hashes, and a hash over a permutation the
+// package does not list gets its own, which computes as its permutation
+// does.
+func TestBatch31Open(t *testing.T) {
+	require.Same(t, BabyBearBatch, BabyBearMerkle.Batch())
+	require.Same(t, KoalaBearBatch, KoalaBearMerkle.Batch())
+	require.Same(t, BabyBearBatch, MerkleMerge31{}.Batch(), "the zero value is BabyBearMerkle")
+	other := MerkleMerge31{newPermutation31(params31.KoalaBear16, field.KoalaBear)}
+	f := other.Batch()
+	require.NotSame(t, KoalaBearBatch, f)
+	require.Same(t, f, other.Batch())
+	pairs := [][16]uint32{{1, 2, 3}, {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}}
+	got := make([][8]uint32, len(pairs))
+	want := make([][8]uint32, len(pairs))
+	require.NoError(t, f.MergeMany(nil, got, pairs, batch.Options{}))
+	require.NoError(t, KoalaBearBatch.MergeMany(nil, want, pairs, batch.Options{}))
+	require.Equal(t, want, got)
 }

@@ -1,16 +1,17 @@
 package poseidon2
 
 import (
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
-// The field operations of the CPU twin are u64emu's, which do not branch
-// on their data; direct calls, so that the compiler inlines them.
-func canon(a uint64) uint64  { return u64emu.Canon(a) }
-func add(a, b uint64) uint64 { return u64emu.Add(a, b) }
-func sub(a, b uint64) uint64 { return u64emu.Sub(a, b) }
-func mul(a, b uint64) uint64 { return u64emu.Mul(a, b) }
+// The field operations of the CPU twin are field.Goldilocks's, which do
+// not branch on their data; direct calls, so that the compiler inlines
+// them.
+func canon(a uint64) uint64  { return gl.Canon(a) }
+func add(a, b uint64) uint64 { return gl.Add(a, b) }
+func sub(a, b uint64) uint64 { return gl.Sub(a, b) }
+func mul(a, b uint64) uint64 { return gl.Mul(a, b) }
 
 // pow7 returns a^7 mod P.
 func pow7(a uint64) uint64 {
@@ -21,13 +22,13 @@ func pow7(a uint64) uint64 {
 }
 
 // This file is the CPU backend's permutation: Permute with field operations
-// that do not branch on their data (u64emu's branch on carries and on the
-// result's range, which random elements mispredict half of the time), and
+// that do not branch on their data (a branch on a carry or on the result's
+// range is mispredicted half of the time on random elements), and
 // the internal layer's twelve products by the diagonal replaced by
 // additions and halvings (the diagonal is -2, 1, 2, 1/2, 3, 4, -1/2, -3,
 // -4, 1/4, -1/4, 1/8), as Plonky3's internal_layer_mat_mul_goldilocks_12
-// does. The tests hold every function here equal to its u64emu or
-// reference counterpart.
+// does. The tests hold every function here equal to its field.Goldilocks
+// or reference counterpart.
 
 // permuteFast is Permute, faster.
 func permuteFast(state *[Width]uint64) {
@@ -102,8 +103,8 @@ func internalLayerFast(s *[Width]uint64) {
 	s[11] = add(sum, halve(halve(halve(s[11])))) // 1/8
 }
 
-// mergeFast is Merge with permuteFast.
-func mergeFast(a, b [DigestSize]uint64) [DigestSize]uint64 { return merge(a, b, permuteFast) }
-
-// hashElementsFast is HashElements with permuteFast.
-func hashElementsFast(els []uint64) [DigestSize]uint64 { return hashElements(els, permuteFast) }
+// mergeFast is Merge with permuteFast, and hashElementsFast HashElements.
+var (
+	mergeFast        = goldilocks.Compression(permuteFast)
+	hashElementsFast = goldilocks.Sponge(permuteFast)
+)

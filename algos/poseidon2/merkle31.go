@@ -1,8 +1,8 @@
 package poseidon2
 
 import (
-	"encoding/binary"
 	"fmt"
+	"github.com/wgcompute/wgcompute/algos/field"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -108,9 +108,7 @@ func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm().module("sponge3
 // d.
 func Digest31Elements(d [32]byte) [Digest31]uint32 {
 	var e [Digest31]uint32
-	for i := range e {
-		e[i] = binary.LittleEndian.Uint32(d[4*i:])
-	}
+	field.ReadElements(e[:], d[:])
 	return e
 }
 
@@ -118,8 +116,6 @@ func Digest31Elements(d [32]byte) [Digest31]uint32 {
 // uint32.
 func Digest31Bytes(e [Digest31]uint32) [32]byte {
 	var d [32]byte
-	for i, x := range e {
-		binary.LittleEndian.PutUint32(d[4*i:], x)
-	}
+	field.PutElements(d[:], e[:])
 	return d
 }

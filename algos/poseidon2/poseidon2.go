@@ -45,12 +45,13 @@ package poseidon2
 //go:generate go run ./internal/gen -dir ../../wgsl
 
 import (
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // P is the Goldilocks prime 2^64 - 2^32 + 1.
-const P = u64emu.P
+const P = field.GoldilocksP
 
 const (
 	// Width is the state size in field elements.
@@ -82,7 +83,7 @@ func Permute(state *[Width]uint64) {
 		fullRound(state, &params.ExternalInitial[r])
 	}
 	for _, c := range params.Internal {
-		state[0] = u64emu.Pow7(u64emu.Add(state[0], c))
+		state[0] = goldilocks.Pow7(gl.Add(state[0], c))
 		internalLayer(state)
 	}
 	for r := range params.ExternalFinal {
@@ -94,7 +95,7 @@ func Permute(state *[Width]uint64) {
 // element and multiplies by M_E.
 func fullRound(state *[Width]uint64, rc *[Width]uint64) {
 	for i := range state {
-		state[i] = u64emu.Pow7(u64emu.Add(state[i], rc[i]))
+		state[i] = goldilocks.Pow7(gl.Add(state[i], rc[i]))
 	}
 	mdsLight(state)
 }
@@ -107,26 +108,26 @@ func mdsLight(state *[Width]uint64) {
 	}
 	var sums [4]uint64
 	for k := range sums {
-		sums[k] = u64emu.Add(u64emu.Add(state[k], state[4+k]), state[8+k])
+		sums[k] = gl.Add(gl.Add(state[k], state[4+k]), state[8+k])
 	}
 	for i := range state {
-		state[i] = u64emu.Add(state[i], sums[i%4])
+		state[i] = gl.Add(state[i], sums[i%4])
 	}
 }
 
 // mat4 is x = M4·x for M4 = [[2 3 1 1] [1 2 3 1] [1 1 2 3] [3 1 1 2]], by
 // additions.
 func mat4(x *[4]uint64) {
-	t01 := u64emu.Add(x[0], x[1])
-	t23 := u64emu.Add(x[2], x[3])
-	t0123 := u64emu.Add(t01, t23)
-	t01123 := u64emu.Add(t0123, x[1])
-	t01233 := u64emu.Add(t0123, x[3])
+	t01 := gl.Add(x[0], x[1])
+	t23 := gl.Add(x[2], x[3])
+	t0123 := gl.Add(t01, t23)
+	t01123 := gl.Add(t0123, x[1])
+	t01233 := gl.Add(t0123, x[3])
 	x0, x2 := x[0], x[2]
-	x[3] = u64emu.Add(t01233, u64emu.Add(x0, x0)) // 3x0 + x1 + x2 + 2x3
-	x[1] = u64emu.Add(t01123, u64emu.Add(x2, x2)) // x0 + 2x1 + 3x2 + x3
-	x[0] = u64emu.Add(t01123, t01)                // 2x0 + 3x1 + x2 + x3
-	x[2] = u64emu.Add(t01233, t23)                // x0 + x1 + 2x2 + 3x3
+	x[3] = gl.Add(t01233, gl.Add(x0, x0)) // 3x0 + x1 + x2 + 2x3
+	x[1] = gl.Add(t01123, gl.Add(x2, x2)) // x0 + 2x1 + 3x2 + x3
+	x[0] = gl.Add(t01123, t01)            // 2x0 + 3x1 + x2 + x3
+	x[2] = gl.Add(t01233, t23)            // x0 + x1 + 2x2 + 3x3
 }
 
 // internalLayer is state[i] = sum(state) + DiagM1[i]·state[i]: the
@@ -134,51 +135,33 @@ func mat4(x *[4]uint64) {
 func internalLayer(state *[Width]uint64) {
 	var sum uint64
 	for _, v := range state {
-		sum = u64emu.Add(sum, v)
+		sum = gl.Add(sum, v)
 	}
 	for i := range state {
-		state[i] = u64emu.Add(sum, u64emu.Mul(params.DiagM1[i], state[i]))
+		state[i] = gl.Add(sum, gl.Mul(params.DiagM1[i], state[i]))
 	}
 }
 
 // Merge is the 2-to-1 compression of two digests used by Merkle trees
-// (Plonky3's TruncatedPermutation<_, 2, 4, 12>): state = a || b || 0, 0, 0,
-// 0, one permutation, digest state[0..4]. It equals HashElements of the
-// eight elements a||b.
-func Merge(a, b [DigestSize]uint64) [DigestSize]uint64 { return merge(a, b, Permute) }
+// (Plonky3's TruncatedPermutation<_, 2, 4, 12>, symmetric's over
+// Permute): state = a || b || 0, 0, 0, 0, one permutation, digest
+// state[0..4]. It equals HashElements of the eight elements a||b.
+func Merge(a, b [DigestSize]uint64) [DigestSize]uint64 { return compress(a, b) }
 
 // HashElements hashes a sequence of field elements as Plonky3's
-// PaddingFreeSponge<_, 12, 8, 4>: state zero, element j overwrites
-// state[j mod 8], a permutation after every eighth element and one more
-// after a partial last block (whose lanes past its end keep their values),
-// digest state[0..4]. No padding: HashElements(nil) is the zero digest,
-// and inputs of different lengths may collide (see the package comment).
-func HashElements(els []uint64) [DigestSize]uint64 { return hashElements(els, Permute) }
+// PaddingFreeSponge<_, 12, 8, 4> (symmetric's over Permute): state zero,
+// element j overwrites state[j mod 8], a permutation after every eighth
+// element and one more after a partial last block (whose lanes past its
+// end keep their values), digest state[0..4]. No padding:
+// HashElements(nil) is the zero digest, and inputs of different lengths
+// may collide (see the package comment).
+func HashElements(els []uint64) [DigestSize]uint64 { return sponge(els) }
 
-// merge is Merge with the permutation permute (Permute or its CPU twin
-// permuteFast).
-func merge(a, b [DigestSize]uint64, permute func(*[Width]uint64)) [DigestSize]uint64 {
-	var s [Width]uint64
-	copy(s[0:4], a[:])
-	copy(s[4:8], b[:])
-	permute(&s)
-	return [DigestSize]uint64(s[0:4])
-}
+// The constructions over the reference permutation.
+var (
+	compress = goldilocks.Compression(Permute)
+	sponge   = goldilocks.Sponge(Permute)
+)
 
-// hashElements is HashElements with the permutation permute.
-func hashElements(els []uint64, permute func(*[Width]uint64)) [DigestSize]uint64 {
-	var s [Width]uint64
-	i := 0
-	for _, e := range els {
-		s[i] = e
-		i++
-		if i == Rate {
-			permute(&s)
-			i = 0
-		}
-	}
-	if i > 0 {
-		permute(&s)
-	}
-	return [DigestSize]uint64(s[0:4])
-}
+// gl is the field the hash computes in.
+var gl field.Goldilocks

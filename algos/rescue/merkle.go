@@ -4,60 +4,67 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
-	"github.com/wgcompute/wgcompute/wgpu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // MerkleMerge is Rescue Prime (Rp64_256) as the 2-to-1 merge of package
 // merkle's trees (a merkle.Hash), as winterfell builds them: a digest is
 // DigestSize field elements, each a little-endian uint64 below P, and the
-// parent of two digests is Merge of their elements.
+// parent of two digests is Merge of their elements; a row of a matrix
+// commitment hashes to HashElements of it (HashRow).
 //
 // Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
 // opts)); LeafOf and DigestOf convert between its digests and leaves. Its
-// other methods (MergeModule, RowModule, ConvertModule and the tuning
-// answers) are package merkle's side of the merkle.Hash, merkle.RowHash,
-// merkle.Tuning and merkle.HostTop interfaces, the interfaces for hash
-// authors: they hand merkle the WGSL of the merge and its tuning, and a
-// program has no use for them.
-type MerkleMerge struct{}
+// methods (Name, Merge, CheckDigest, HashRow, ConvertDigest, the WGSL
+// modules and the tuning answers) are those of every Goldilocks hash here,
+// written once over Rescue's parameters; MergeModule, RowModule,
+// ConvertModule and the tuning answers are package merkle's side of the
+// merkle.Hash, merkle.RowHash, merkle.Tuning and merkle.HostTop
+// interfaces, the interfaces for hash authors: they hand merkle the WGSL
+// of the merge and its tuning, and a program has no use for them.
+type MerkleMerge struct{ merkleMerge }
 
-// Name returns "rescue".
-func (MerkleMerge) Name() string { return "rescue" }
+// merkleMerge is the implementation MerkleMerge embeds.
+type merkleMerge = goldilocks.Tuned[hashSpec]
 
-// Merge returns Merge of the digests' elements, as a digest.
-func (MerkleMerge) Merge(left, right [32]byte) [32]byte {
-	return goldilocks.DigestBytes(Merge(goldilocks.DigestElements(left), goldilocks.DigestElements(right)))
+// hashSpec names Rescue's parameters.
+type hashSpec struct{}
+
+// Hash returns Rescue's parameters.
+func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
+
+// hashParams are Rescue's parameters: merkle_rescue.wgsl defines
+// merge_node with rescue_lib.wgsl's rp_merge, and rescue_row.wgsl hash_row
+// with its permutation.
+//
+// A dispatch per level is the fastest approach for Rescue at every size
+// measured on an H200 (2026-11-23, BENCHMARKS.md): its large merge keeps
+// few warps per SM and so pays for the idle invocations of in-workgroup
+// levels.
+//
+// The host levels' model (goldilocks.MerkleHostWidth) takes its figures
+// from an H200 and one of its host's cores (BENCHMARKS.md, 2026-11-26):
+// one GPU's kernels took 38.73 ms for 2^22 leaves and 138.86 ms for 2^24,
+// 7.96 ns a leaf plus about 5.3 ms a tree, about 350 µs for each of its
+// levels too narrow to fill the GPU, each waiting for one merge's latency;
+// one merge (a permutation) takes about 13 µs on one core. So 2^10 on 32
+// cores, 2^6 on 2.
+var hashParams = goldilocks.Hash{
+	Name: "rescue", Title: "Rescue", Merge: Merge, HashElements: HashElements,
+	MergeFile: "merkle_rescue.wgsl", RowFile: "rescue_row.wgsl",
+	CPUMerge: 13 * time.Microsecond, GPULevel: 350 * time.Microsecond,
+	Approach: "level-per-dispatch",
 }
 
-// CheckDigest returns an error naming the first element of d that is not a
-// field element (not below P).
-func (MerkleMerge) CheckDigest(d [32]byte) error { return goldilocks.CheckDigest("Rescue", d) }
+// LeafOf returns the Rescue digest d as a Merkle leaf or node: the 32 bytes
+// MerkleMerge merges, d's elements in little-endian order. The digests
+// that MergeMany and HashElementsMany compute become the leaves of a
+// merkle.Build this way.
+func LeafOf(d [DigestSize]uint64) [32]byte { return goldilocks.DigestBytes(d) }
 
-// MergeModule returns merkle_rescue.wgsl, which defines merge_node with
-// rescue_lib.wgsl's rp_merge.
-func (MerkleMerge) MergeModule() wgpu.Module {
-	return wgsl.Module{Files: []string{"merkle_rescue.wgsl"}}
-}
+// DigestOf returns the elements of a Merkle leaf or node, as LeafOf writes
+// them. It does not check that they are field elements:
+// MerkleMerge.CheckDigest does.
+func DigestOf(leaf [32]byte) [DigestSize]uint64 { return goldilocks.DigestElements(leaf) }
 
-// MerkleApproach returns a dispatch per level, the fastest for Rescue at
-// every size measured on an H200 (2026-11-23, BENCHMARKS.md): its large
-// merge keeps few warps per SM and so pays for the idle invocations of
-// in-workgroup levels.
-func (MerkleMerge) MerkleApproach(int) string { return "level-per-dispatch" }
-
-// MerkleWorkgroupSize returns 0: merkle's default for every approach.
-func (MerkleMerge) MerkleWorkgroupSize(string) int { return 0 }
-
-// MerkleHostWidth returns the width from which a tree's levels are built
-// on a GPU, the narrower ones above on cores host cores: a model
-// (goldilocks.MerkleHostWidth), not a measurement of each host. Its
-// figures, measured on an H200 and one of its host's cores (BENCHMARKS.md,
-// 2026-11-26): one GPU's kernels took 38.73 ms for 2^22 leaves and 138.86
-// ms for 2^24, 7.96 ns a leaf plus about 5.3 ms a tree, about 350 µs for
-// each of its levels too narrow to fill the GPU, each waiting for one
-// merge's latency; one merge (a permutation) takes about 13 µs on one
-// core. So 2^10 on 32 cores, 2^6 on 2.
-func (MerkleMerge) MerkleHostWidth(cores int) int {
-	return goldilocks.MerkleHostWidth(cores, 13*time.Microsecond, 350*time.Microsecond)
-}
+// Leaves returns each of digests as LeafOf does, for merkle.Build.
+func Leaves(digests [][DigestSize]uint64) [][32]byte { return goldilocks.Leaves(digests) }

@@ -14,13 +14,13 @@ package rescue
 //go:generate go run ./internal/gen -dir ../../wgsl
 
 import (
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // P is the Goldilocks prime 2^64 - 2^32 + 1.
-const P = u64emu.P
+const P = field.GoldilocksP
 
 const (
 	// Width is the state size in field elements.
@@ -73,7 +73,7 @@ func HashElements(els []uint64) [DigestSize]uint64 {
 	s[0] = uint64(len(els)) % P
 	i := 0
 	for _, e := range els {
-		s[4+i] = u64emu.Add(s[4+i], e)
+		s[4+i] = gl.Add(s[4+i], e)
 		i++
 		if i == Rate {
 			Permute(&s)
@@ -85,3 +85,6 @@ func HashElements(els []uint64) [DigestSize]uint64 {
 	}
 	return [DigestSize]uint64(s[4:8])
 }
+
+// gl is the field the hash computes in.
+var gl field.Goldilocks

@@ -28,13 +28,13 @@ package rpo
 import (
 	"encoding/binary"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // P is the Goldilocks prime 2^64 - 2^32 + 1.
-const P = u64emu.P
+const P = field.GoldilocksP
 
 const (
 	// Width is the state size in field elements.

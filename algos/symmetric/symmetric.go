@@ -50,14 +50,31 @@ func (s PaddingFreeSponge[E]) Hash(in []E) ([]E, error) {
 		return nil, err
 	}
 	state := make([]E, s.Perm.Width())
+	if err := s.HashInto(state, in); err != nil {
+		return nil, err
+	}
+	return state[:s.Out], nil
+}
+
+// HashInto is Hash in the caller's state, of the permutation's width,
+// which it zeroes first: the hash is state[:Out]. It allocates nothing, so
+// a caller that keeps states hashes without garbage.
+func (s PaddingFreeSponge[E]) HashInto(state, in []E) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if len(state) != s.Perm.Width() {
+		return fmt.Errorf("symmetric: sponge state of %d elements, want %d", len(state), s.Perm.Width())
+	}
+	clear(state)
 	for len(in) > 0 {
 		n := copy(state[:s.Rate], in)
 		in = in[n:]
 		if err := s.Perm.Permute(state); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return state[:s.Out], nil
+	return nil
 }
 
 // TruncatedPermutation is Plonky3's TruncatedPermutation<P, N, CHUNK,
@@ -74,22 +91,35 @@ func (c TruncatedPermutation[E]) Compress(in ...[]E) ([]E, error) {
 	if c.Perm == nil {
 		return nil, fmt.Errorf("symmetric: compression without a permutation")
 	}
-	w := c.Perm.Width()
-	if c.N < 1 || c.Chunk < 1 || c.N*c.Chunk > w {
-		return nil, fmt.Errorf("symmetric: compression of %d inputs of %d elements over a width-%d permutation: they must fill at most the width", c.N, c.Chunk, w)
-	}
-	if len(in) != c.N {
-		return nil, fmt.Errorf("symmetric: compression of %d inputs, given %d", c.N, len(in))
-	}
-	state := make([]E, w)
-	for i, x := range in {
-		if len(x) != c.Chunk {
-			return nil, fmt.Errorf("symmetric: compression input %d has %d elements, want %d", i, len(x), c.Chunk)
-		}
-		copy(state[i*c.Chunk:], x)
-	}
-	if err := c.Perm.Permute(state); err != nil {
+	state := make([]E, c.Perm.Width())
+	if err := c.CompressInto(state, in...); err != nil {
 		return nil, err
 	}
 	return state[:c.Chunk], nil
+}
+
+// CompressInto is Compress in the caller's state, of the permutation's
+// width: the result is state[:Chunk]. It allocates nothing.
+func (c TruncatedPermutation[E]) CompressInto(state []E, in ...[]E) error {
+	if c.Perm == nil {
+		return fmt.Errorf("symmetric: compression without a permutation")
+	}
+	w := c.Perm.Width()
+	if c.N < 1 || c.Chunk < 1 || c.N*c.Chunk > w {
+		return fmt.Errorf("symmetric: compression of %d inputs of %d elements over a width-%d permutation: they must fill at most the width", c.N, c.Chunk, w)
+	}
+	if len(in) != c.N {
+		return fmt.Errorf("symmetric: compression of %d inputs, given %d", c.N, len(in))
+	}
+	if len(state) != w {
+		return fmt.Errorf("symmetric: compression state of %d elements, want %d", len(state), w)
+	}
+	for i, x := range in {
+		if len(x) != c.Chunk {
+			return fmt.Errorf("symmetric: compression input %d has %d elements, want %d", i, len(x), c.Chunk)
+		}
+		copy(state[i*c.Chunk:], x)
+	}
+	clear(state[c.N*c.Chunk:])
+	return c.Perm.Permute(state)
 }

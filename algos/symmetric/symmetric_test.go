@@ -55,3 +55,24 @@ func TestTruncatedPermutation(t *testing.T) {
 	_, err = TruncatedPermutation[int]{Perm: p, N: 3, Chunk: 2}.Compress()
 	require.ErrorContains(t, err, "at most the width")
 }
+
+// TestInto: HashInto and CompressInto compute Hash and Compress in the
+// caller's state, whatever it held, and refuse a state of another size.
+func TestInto(t *testing.T) {
+	p := &rot{}
+	s := PaddingFreeSponge[int]{Perm: p, Rate: 2, Out: 3}
+	want, err := s.Hash([]int{10, 20, 30})
+	require.NoError(t, err)
+	state := []int{7, 7, 7, 7}
+	require.NoError(t, s.HashInto(state, []int{10, 20, 30}))
+	require.Equal(t, want, state[:3])
+	require.ErrorContains(t, s.HashInto(make([]int, 3), nil), "sponge state of 3 elements, want 4")
+
+	c := TruncatedPermutation[int]{Perm: p, N: 2, Chunk: 1}
+	want, err = c.Compress([]int{5}, []int{6})
+	require.NoError(t, err)
+	state = []int{9, 9, 9, 9}
+	require.NoError(t, c.CompressInto(state, []int{5}, []int{6}))
+	require.Equal(t, want, state[:1])
+	require.ErrorContains(t, c.CompressInto(make([]int, 5), []int{5}, []int{6}), "compression state of 5 elements, want 4")
+}

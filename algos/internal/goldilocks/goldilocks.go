@@ -1,11 +1,14 @@
-// Package goldilocks holds what the hashes over the Goldilocks field with
-// a 12-element state and 4-element digests share beyond their batch
-// functions (package batch): Rp64_256 (package rescue), RPO256 (package
-// rpo) and Poseidon2 (package poseidon2). Here: the digest helpers of
-// their MerkleMerge values, the model of their trees' host levels
-// (MerkleHostWidth) and the writers of their generated WGSL constants
-// files (wgslgen.go). Each hash package exports the digest
-// helpers as LeafOf, DigestOf and Leaves.
+// Package goldilocks is the one implementation of the hashes over the
+// Goldilocks field with a 12-element state and 4-element digests beyond
+// their batch functions (package batch): Rp64_256 (package rescue),
+// RPO256 (package rpo) and Poseidon2 (package poseidon2). A hash is a
+// Hash value, its parameters (names, Go functions, WGSL files, cost
+// constants), and everything package merkle asks of it (merges, digests,
+// row hashes, conversions, the host levels' model) is written once here,
+// over any Hash (Merkle, Tuned). Here too: the digest helpers (each hash
+// package exports them as LeafOf, DigestOf and Leaves), the sponge and
+// compression of package symmetric over a 12-element permutation, and
+// the writers of the hashes' generated WGSL constants files (wgslgen.go).
 package goldilocks
 
 import (
@@ -14,11 +17,11 @@ import (
 	"math/bits"
 	"time"
 
-	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/algos/field"
 )
 
 // P is the Goldilocks prime 2^64 - 2^32 + 1.
-const P = u64emu.P
+const P = field.GoldilocksP
 
 const (
 	// Width is the state size in field elements.
@@ -31,18 +34,14 @@ const (
 // elements.
 func DigestElements(d [32]byte) [DigestSize]uint64 {
 	var e [DigestSize]uint64
-	for j := range e {
-		e[j] = binary.LittleEndian.Uint64(d[8*j:])
-	}
+	field.ReadElements(e[:], d[:])
 	return e
 }
 
 // DigestBytes writes a digest's elements as 32 little-endian bytes.
 func DigestBytes(e [DigestSize]uint64) [32]byte {
 	var d [32]byte
-	for j, v := range e {
-		binary.LittleEndian.PutUint64(d[8*j:], v)
-	}
+	field.PutElements(d[:], e[:])
 	return d
 }
 
@@ -94,4 +93,14 @@ func MerkleHostWidth(cores int, cpuMerge, gpuLevel time.Duration) int {
 		return 0
 	}
 	return 2 << (bits.Len64(uint64(w)) - 1)
+}
+
+// Pow7 returns a^7 mod P, the S-box of Rescue, RPO and Poseidon2 over
+// Goldilocks.
+func Pow7(a uint64) uint64 {
+	var f field.Goldilocks
+	a2 := f.Square(a)
+	a3 := f.Mul(a2, a)
+	a4 := f.Square(a2)
+	return f.Mul(a4, a3)
 }

@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // P is the Goldilocks prime.
-const P = u64emu.P
+const P = field.GoldilocksP
 
 // Batcher is a family's resident Batcher.
 type Batcher interface {

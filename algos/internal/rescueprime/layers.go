@@ -2,8 +2,6 @@ package rescueprime
 
 import (
 	"math/bits"
-
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // The permutations' layers over the whole state at once. A per-element
@@ -57,7 +55,7 @@ func mulInto(dst, b *[Width]uint64) {
 // canon reduces every element below P.
 func canon(s *[Width]uint64) {
 	for i := range s {
-		s[i] = u64emu.Canon(s[i])
+		s[i] = gl.Canon(s[i])
 	}
 }
 
@@ -68,7 +66,7 @@ func Pow7All(s *[Width]uint64) {
 		x2 := mul(x, x)
 		x3 := mul(x2, x)
 		x4 := mul(x2, x2)
-		s[i] = u64emu.Canon(mul(x4, x3))
+		s[i] = gl.Canon(mul(x4, x3))
 	}
 }
 
@@ -125,7 +123,7 @@ func MDSAdd(s, c *[Width]uint64) {
 		// hi·2^64 + lo ≡ lo + hi·(2^32 - 1), and hi·(2^32 - 1) < 2^42:
 		// one carry at most, worth epsilon, which cannot carry again.
 		r, cy := bits.Add64(lo, hi<<32-hi, 0)
-		out[i] = u64emu.Canon(r + -cy&epsilon)
+		out[i] = gl.Canon(r + -cy&epsilon)
 	}
 	*s = out
 }

@@ -21,11 +21,11 @@ package rescueprime
 //go:generate go run ./gen -dir ../../../wgsl
 
 import (
-	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/algos/field"
 )
 
 // P is the Goldilocks prime 2^64 - 2^32 + 1.
-const P = u64emu.P
+const P = field.GoldilocksP
 
 const (
 	// Width is the state size in field elements: capacity state[0..4],
@@ -40,7 +40,7 @@ const (
 )
 
 // InvAlpha is the inverse S-box exponent, 7^-1 mod p-1.
-const InvAlpha uint64 = u64emu.InvAlpha
+const InvAlpha uint64 = 10540996611094048183
 
 // MDSRow is the first row of the circulant MDS matrix of both hashes:
 // MDS[i][j] = MDSRow[(j-i) mod 12] (winterfell's Rp64_256 and
@@ -52,24 +52,27 @@ func MDS(state *[Width]uint64) { MDSAdd(state, &[Width]uint64{}) }
 
 // InvSbox is x^InvAlpha by winterfell's addition chain (63 squarings, 9
 // multiplications), which miden-crypto uses too; the tests check it
-// against u64emu.Exp.
+// against field.Goldilocks.Exp.
 func InvSbox(x uint64) uint64 {
-	t1 := u64emu.Square(x)
-	t2 := u64emu.Square(t1)
+	t1 := gl.Square(x)
+	t2 := gl.Square(t1)
 	t3 := expAcc(t2, t2, 3)
 	t4 := expAcc(t3, t3, 6)
 	t5 := expAcc(t4, t4, 12)
 	t6 := expAcc(t5, t3, 6)
 	t7 := expAcc(t6, t6, 31)
-	a := u64emu.Square(u64emu.Square(u64emu.Mul(u64emu.Square(t7), t6)))
-	b := u64emu.Mul(u64emu.Mul(t1, t2), x)
-	return u64emu.Mul(a, b)
+	a := gl.Square(gl.Square(gl.Mul(gl.Square(t7), t6)))
+	b := gl.Mul(gl.Mul(t1, t2), x)
+	return gl.Mul(a, b)
 }
 
 // expAcc squares base n times, then multiplies by tail.
 func expAcc(base, tail uint64, n int) uint64 {
 	for i := 0; i < n; i++ {
-		base = u64emu.Square(base)
+		base = gl.Square(base)
 	}
-	return u64emu.Mul(base, tail)
+	return gl.Mul(base, tail)
 }
+
+// gl is the field both hashes compute in.
+var gl field.Goldilocks
