@@ -1,0 +1,196 @@
+package sis
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/checked"
+	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// Options tune one call; the zero value reports no timing.
+type Options struct {
+	// Timing, when not nil, receives the call's timing (on the CPU path,
+	// a nil Context, the host time as Wall).
+	Timing *wgpu.Timing
+}
+
+// HashColumns is
+//
+//	for c := range cols { RSis.Hash(column c of m, dst[c*Degree : (c+1)*Degree]) }
+//
+// for the rows × cols matrix m in row-major order (element (r, c) at
+// m[r*cols+c]), as vortex.transversalHashSIS hashes its codewords' columns
+// and lays out their hashes: on ctx's GPU, or with gnark-crypto's RSis.Hash
+// on all cores when ctx is nil. rows must be at most MaxElements, and
+// every element a reduced Montgomery form (every koalabear.Element is).
+//
+// The GPU reads whole columns: the columns are gathered on the host, a
+// piece at a time, before they are uploaded.
+func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, cols int, opts Options) error {
+	if err := k.checkShape(dst, m, rows, cols); err != nil {
+		return err
+	}
+	in := words(m)
+	if err := check(in, func(i int) string { return fmt.Sprintf("element (%d, %d)", i/cols, i%cols) }); err != nil {
+		return err
+	}
+	if ctx == nil {
+		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) {
+			for r := range col {
+				col[r] = m[r*cols+c]
+			}
+		})
+	}
+	t := make([]uint32, len(in))
+	par.For(cols, 64, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			col := t[c*rows : (c+1)*rows]
+			for r := range col {
+				col[r] = in[r*cols+c]
+			}
+		}
+	})
+	return k.gpu(ctx, words(dst), t, rows, cols, opts)
+}
+
+// HashColumnMajor is HashColumns of a matrix in column-major order: column
+// c is m[c*rows : (c+1)*rows]. The GPU reads it as it is.
+func (k *Key) HashColumnMajor(ctx *wgpu.Context, dst, m []koalabear.Element, rows int, opts Options) error {
+	if rows < 1 {
+		return fmt.Errorf("sis: %d rows: a column has at least one element", rows)
+	}
+	if len(m)%rows != 0 {
+		return fmt.Errorf("sis: %d elements are not columns of %d rows", len(m), rows)
+	}
+	cols := len(m) / rows
+	if err := k.checkShape(dst, m, rows, cols); err != nil {
+		return err
+	}
+	in := words(m)
+	if err := check(in, func(i int) string { return fmt.Sprintf("element (%d, %d)", i%rows, i/rows) }); err != nil {
+		return err
+	}
+	if ctx == nil {
+		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) { copy(col, m[c*rows:]) })
+	}
+	return k.gpu(ctx, words(dst), in, rows, cols, opts)
+}
+
+// checkShape returns an error unless m is rows × cols elements the key
+// hashes and dst has room for their hashes.
+func (k *Key) checkShape(dst, m []koalabear.Element, rows, cols int) error {
+	if rows < 1 || cols < 0 {
+		return fmt.Errorf("sis: a %d × %d matrix: give at least one row and no negative column count", rows, cols)
+	}
+	if rows > k.maxElements {
+		return fmt.Errorf("sis: columns of %d rows: the key (sis.NewRSis's maxNbElementsToHash) takes at most %d", rows, k.maxElements)
+	}
+	n, err := checked.Mul(rows, cols)
+	if err != nil {
+		return fmt.Errorf("sis: a %d × %d matrix: %w", rows, cols, err)
+	}
+	if len(m) != n {
+		return fmt.Errorf("sis: a %d × %d matrix is %d elements, given %d", rows, cols, n, len(m))
+	}
+	out, err := checked.Mul(cols, k.d)
+	if err != nil {
+		return fmt.Errorf("sis: hashes of %d columns: %w", cols, err)
+	}
+	if len(dst) != out {
+		return fmt.Errorf("sis: the hashes of %d columns are %d elements (%d each), given room for %d", cols, out, k.d, len(dst))
+	}
+	return nil
+}
+
+// cpu hashes every column with gnark-crypto's RSis.Hash on all cores,
+// column c gathered by fill.
+func (k *Key) cpu(dst []koalabear.Element, rows, cols int, opts Options, fill func(c int, col []koalabear.Element)) error {
+	start := time.Now()
+	err := par.ForErr(cols, 16, func(lo, hi int) error {
+		col := make([]koalabear.Element, rows)
+		for c := lo; c < hi; c++ {
+			fill(c, col)
+			if err := k.rs.Hash(col, dst[c*k.d:(c+1)*k.d]); err != nil {
+				return fmt.Errorf("sis: column %d: %w", c, err)
+			}
+		}
+		return nil
+	})
+	if opts.Timing != nil {
+		*opts.Timing = wgpu.Timing{Wall: time.Since(start)}
+	}
+	return err
+}
+
+// wg is the kernel's workgroup size for degree d.
+func wg(d int) int { return min(d/2, 256) }
+
+// module is sis.wgsl for the key's degree and limbs.
+func (k *Key) module() wgsl.Module {
+	return wgsl.Module{Files: []string{"sis.wgsl"}, Consts: append(field.KoalaBear.Consts(),
+		wgsl.Const{Name: "SIS_D", Value: uint32(k.d)},
+		wgsl.Const{Name: "SIS_WG", Value: uint32(wg(k.d))},
+		wgsl.Const{Name: "SIS_LIMB_BITS", Value: uint32(k.limbBits)})}
+}
+
+// gpu hashes the cols columns of in (column-major, rows each, Montgomery
+// forms) into out on ctx, a piece of columns at a time.
+func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Options) error {
+	if cols == 0 {
+		if opts.Timing != nil {
+			*opts.Timing = wgpu.Timing{}
+		}
+		return nil
+	}
+	kern, err := ctx.Kernel(wgpu.KernelSpec{
+		Label: fmt.Sprintf("sis.wgsl:sis_hash (degree %d, %d-bit limbs)", k.d, k.limbBits), Module: k.module(),
+		Entry: "sis_hash", Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true},
+	})
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	polys := k.polys(rows)
+	key, err := ctx.NewBuffer("sis key", uint64(4*polys*k.d))
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	defer key.Release()
+	tw, err := ctx.NewBuffer("sis twiddles", uint64(4*len(k.tw)))
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	defer tw.Release()
+	if err := ctx.Upload(key, 0, wgpu.Bytes(k.eval[:polys*k.d])); err != nil {
+		return fmt.Errorf("sis: upload the key: %w", err)
+	}
+	if err := ctx.Upload(tw, 0, wgpu.Bytes(k.tw)); err != nil {
+		return fmt.Errorf("sis: upload the twiddles: %w", err)
+	}
+	t, err := ctx.RunBatch(wgpu.Batch{
+		Label:  "sis hash columns",
+		Count:  cols,
+		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: 4 * rows}},
+		Output: wgpu.BatchOutput{Data: wgpu.Bytes(out), ItemBytes: 4 * k.d},
+		Extra:  []wgpu.Binding{wgpu.Bind(key), wgpu.Bind(tw)},
+		// The kernel indexes a piece's words with u32s.
+		MaxItems: (1<<32 - 1) / max(rows, k.d),
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			return []wgpu.Dispatch{{Kernel: kern, Bindings: bind,
+				Params: []uint32{uint32(n), uint32(rows), uint32(polys), 1, uint32(rows)},
+				Groups: ctx.Grid(uint64(n), 1)}}
+		},
+	})
+	if opts.Timing != nil {
+		*opts.Timing = t
+	}
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	return nil
+}
