@@ -356,3 +356,35 @@ func TestGnarkPermute24GPU(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkGnarkCryptoPermute runs gnark-crypto's own permutations (its
+// AVX-512 or NEON path where the CPU has one) on one core, beside
+// BenchmarkPermute31's.
+func BenchmarkGnarkCryptoPermute(b *testing.B) {
+	for _, o := range gnarkOracles {
+		b.Run(o.ours.Name(), func(b *testing.B) {
+			s := randStates31(o.ours, newRand(b), 1)
+			var run func()
+			if o.ours.Field() == GnarkKoalaBear16.Field() {
+				perm := kbp2.NewPermutation(o.ours.Width(), o.rounds[0], o.rounds[1])
+				x := make([]koalabear.Element, len(s))
+				for i, v := range s {
+					x[i].SetUint64(uint64(v))
+				}
+				run = func() { _ = perm.Permutation(x) }
+			} else {
+				perm := bbp2.NewPermutation(o.ours.Width(), o.rounds[0], o.rounds[1])
+				x := make([]babybear.Element, len(s))
+				for i, v := range s {
+					x[i].SetUint64(uint64(v))
+				}
+				run = func() { _ = perm.Permutation(x) }
+			}
+			b.ResetTimer()
+			for range b.N {
+				run()
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "perms/s")
+		})
+	}
+}

@@ -148,30 +148,13 @@ func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Opti
 		}
 		return nil
 	}
-	kern, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: fmt.Sprintf("sis.wgsl:sis_hash (degree %d, %d-bit limbs)", k.d, k.limbBits), Module: k.module(),
-		Entry: "sis_hash", Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true},
-	})
+	kern, key, tw, err := k.resident(ctx, rows)
 	if err != nil {
-		return fmt.Errorf("sis: %w", err)
-	}
-	polys := k.polys(rows)
-	key, err := ctx.NewBuffer("sis key", uint64(4*polys*k.d))
-	if err != nil {
-		return fmt.Errorf("sis: %w", err)
+		return err
 	}
 	defer key.Release()
-	tw, err := ctx.NewBuffer("sis twiddles", uint64(4*len(k.tw)))
-	if err != nil {
-		return fmt.Errorf("sis: %w", err)
-	}
 	defer tw.Release()
-	if err := ctx.Upload(key, 0, wgpu.Bytes(k.eval[:polys*k.d])); err != nil {
-		return fmt.Errorf("sis: upload the key: %w", err)
-	}
-	if err := ctx.Upload(tw, 0, wgpu.Bytes(k.tw)); err != nil {
-		return fmt.Errorf("sis: upload the twiddles: %w", err)
-	}
+	polys := k.polys(rows)
 	t, err := ctx.RunBatch(wgpu.Batch{
 		Label:  "sis hash columns",
 		Count:  cols,
@@ -181,9 +164,7 @@ func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Opti
 		// The kernel indexes a piece's words with u32s.
 		MaxItems: (1<<32 - 1) / max(rows, k.d),
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
-			return []wgpu.Dispatch{{Kernel: kern, Bindings: bind,
-				Params: []uint32{uint32(n), uint32(rows), uint32(polys), 1, uint32(rows)},
-				Groups: ctx.Grid(uint64(n), 1)}}
+			return []wgpu.Dispatch{k.dispatch(ctx, kern, bind, n, rows, polys)}
 		},
 	})
 	if opts.Timing != nil {
@@ -193,4 +174,42 @@ func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Opti
 		return fmt.Errorf("sis: %w", err)
 	}
 	return nil
+}
+
+// resident returns the kernel on ctx and the key's evaluations (the
+// polynomials a column of rows elements multiplies) and twiddles in
+// buffers of their own, which the caller releases.
+func (k *Key) resident(ctx *wgpu.Context, rows int) (kern *wgpu.Kernel, key, tw *wgpu.Buffer, err error) {
+	kern, err = ctx.Kernel(wgpu.KernelSpec{
+		Label: fmt.Sprintf("sis.wgsl:sis_hash (degree %d, %d-bit limbs)", k.d, k.limbBits), Module: k.module(),
+		Entry: "sis_hash", Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true},
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("sis: %w", err)
+	}
+	polys := k.polys(rows)
+	if key, err = ctx.NewBuffer("sis key", uint64(4*polys*k.d)); err != nil {
+		return nil, nil, nil, fmt.Errorf("sis: %w", err)
+	}
+	if tw, err = ctx.NewBuffer("sis twiddles", uint64(4*len(k.tw))); err != nil {
+		key.Release()
+		return nil, nil, nil, fmt.Errorf("sis: %w", err)
+	}
+	if err = ctx.Upload(key, 0, wgpu.Bytes(k.eval[:polys*k.d])); err == nil {
+		err = ctx.Upload(tw, 0, wgpu.Bytes(k.tw))
+	}
+	if err != nil {
+		key.Release()
+		tw.Release()
+		return nil, nil, nil, fmt.Errorf("sis: upload the key: %w", err)
+	}
+	return kern, key, tw, nil
+}
+
+// dispatch is the kernel over n column-major columns of rows elements:
+// bind is the columns, the hashes, the key and the twiddles.
+func (k *Key) dispatch(ctx *wgpu.Context, kern *wgpu.Kernel, bind []wgpu.Binding, n, rows, polys int) wgpu.Dispatch {
+	return wgpu.Dispatch{Kernel: kern, Bindings: bind,
+		Params: []uint32{uint32(n), uint32(rows), uint32(polys), 1, uint32(rows)},
+		Groups: ctx.Grid(uint64(n), 1)}
 }
