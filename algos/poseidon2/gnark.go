@@ -2,11 +2,13 @@ package poseidon2
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/algos/symmetric"
+	"github.com/wgcompute/wgcompute/internal/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -243,4 +245,67 @@ func newGnarkBatch(g GnarkHash, md bool) *batch.Monty31 {
 		ops[batch.OpHash] = batch31Op{c, "hash_many", []string{"compress31_gnark.wgsl", "md31_gnark.wgsl", "hash31_many.wgsl"}}
 	}
 	return newBatch31Of(name, c, g.merge8, hash, ops)
+}
+
+// SpongeMontgomeryMany is
+//
+//	for k := range n { dst[8k : 8k+8] = Sponge(in[k*m : (k+1)*m]) }
+//
+// on Montgomery forms (x·2^32 mod p, as gnark-crypto's koalabear.Element
+// and babybear.Element hold elements in memory) in and out, n =
+// len(dst)/8: vortex.HashPoseidon2 of many inputs, and with m a multiple
+// of 16 its HashPoseidon2x16 (Vortex's leaves of SIS digests), without
+// converting the caller's elements. On ctx's GPU, or on all cores when ctx
+// is nil. len(in) must be n*m, and every word a reduced Montgomery form
+// (below p; the error names the first that is not).
+func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m int, opts batch.Options) error {
+	_, s := g.perms()
+	f := s.Field()
+	if m < 1 || len(dst)%Digest31 != 0 || len(in) != len(dst)/Digest31*m {
+		return fmt.Errorf("poseidon2: %s sponge of inputs of %d elements: give m >= 1, %d words of digests (8 an input) and %d of inputs", g.Name(), m, len(dst), len(dst)/Digest31*max(m, 0))
+	}
+	n := len(dst) / Digest31
+	if i := par.First(len(in), 1<<16, func(i int) bool { return in[i] >= f.P() }); i >= 0 {
+		return fmt.Errorf("poseidon2: %s sponge: input %d element %d is %d in memory: a Montgomery form is below p = %d", g.Name(), i/m, i%m, in[i], f.P())
+	}
+	if ctx == nil {
+		start := time.Now()
+		par.For(n, 256, func(lo, hi int) {
+			els := make([]uint32, m)
+			for k := lo; k < hi; k++ {
+				for j, x := range in[k*m : (k+1)*m] {
+					els[j] = f.FromMonty(x)
+				}
+				d := g.hash8(els)
+				for j, x := range d {
+					dst[Digest31*k+j] = f.ToMonty(x)
+				}
+			}
+		})
+		if opts.Timing != nil {
+			*opts.Timing = wgpu.Timing{Wall: time.Since(start)}
+		}
+		return nil
+	}
+	k, err := s.kernelOf(ctx, "hash_many_monty", "sponge31_gnark.wgsl", "hash31_many_monty.wgsl")
+	if err != nil {
+		return err
+	}
+	t, err := ctx.RunBatch(wgpu.Batch{
+		Label:    "poseidon2 " + g.Name() + " sponge (Montgomery)",
+		Count:    n,
+		Inputs:   []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: 4 * m}},
+		Output:   wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 4 * Digest31},
+		MaxItems: (1<<32 - 1) / m,
+		Dispatches: func(c int, bind []wgpu.Binding) []wgpu.Dispatch {
+			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(c), uint32(m)}, Groups: ctx.Grid(uint64(c), permuteWG)}}
+		},
+	})
+	if opts.Timing != nil {
+		*opts.Timing = t
+	}
+	if err != nil {
+		return fmt.Errorf("poseidon2: %s: %w", g.Name(), err)
+	}
+	return nil
 }

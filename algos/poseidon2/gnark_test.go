@@ -3,6 +3,7 @@ package poseidon2
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/consensys/gnark-crypto/field/babybear"
 	bbp2 "github.com/consensys/gnark-crypto/field/babybear/poseidon2"
@@ -387,4 +388,55 @@ func BenchmarkGnarkCryptoPermute(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "perms/s")
 		})
 	}
+}
+
+// checkSpongeMontgomery holds SpongeMontgomeryMany on ctx (nil: the CPU
+// path) to vortex.HashPoseidon2x16 (16 inputs of a multiple of 16
+// elements, as Vortex hashes its SIS digests) and vortex.HashPoseidon2 (any
+// length), on gnark-crypto's elements as they are in memory.
+func checkSpongeMontgomery(t *testing.T, ctx *wgpu.Context) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	g := GnarkKoalaBear
+	for _, m := range []int{16, 64, 512} {
+		x := make([]koalabear.Element, 16*m)
+		for i := range x {
+			x[i].SetUint64(uint64(rng.Uint32N(0x7f000001)))
+		}
+		want := make([]vortex.Hash, 16)
+		vortex.HashPoseidon2x16(x, want, m)
+		got := make([]vortex.Hash, 16)
+		require.NoError(t, g.SpongeMontgomeryMany(ctx, flatHashes(got), flatElements(x), m, batch.Options{}))
+		require.Equal(t, want, got, "HashPoseidon2x16, %d elements", m)
+	}
+	for _, m := range []int{1, 7, 15, 17, 33} {
+		for _, n := range []int{1, 67} {
+			x := make([]koalabear.Element, n*m)
+			for i := range x {
+				x[i].SetUint64(uint64(rng.Uint32N(0x7f000001)))
+			}
+			got := make([]vortex.Hash, n)
+			require.NoError(t, g.SpongeMontgomeryMany(ctx, flatHashes(got), flatElements(x), m, batch.Options{}))
+			for i := range got {
+				require.Equal(t, vortex.HashPoseidon2(x[i*m:(i+1)*m]), got[i], "HashPoseidon2, %d inputs of %d, input %d", n, m, i)
+			}
+		}
+	}
+	bad := make([]uint32, 32)
+	bad[20] = 0x7f000001
+	require.ErrorContains(t, g.SpongeMontgomeryMany(ctx, make([]uint32, 16), bad, 16, batch.Options{}), "input 1 element 4 is 2130706433")
+	require.ErrorContains(t, g.SpongeMontgomeryMany(ctx, make([]uint32, 16), bad[:31], 16, batch.Options{}), "give m >= 1")
+}
+
+func flatHashes(h []vortex.Hash) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&h[0])), 8*len(h))
+}
+
+func flatElements(x []koalabear.Element) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&x[0])), len(x))
+}
+
+func TestGnarkSpongeMontgomeryCPU(t *testing.T) { checkSpongeMontgomery(t, nil) }
+
+func TestGnarkSpongeMontgomeryGPU(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) { checkSpongeMontgomery(t, ctx) })
 }
