@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -439,4 +440,60 @@ func TestGnarkSpongeMontgomeryCPU(t *testing.T) { checkSpongeMontgomery(t, nil) 
 
 func TestGnarkSpongeMontgomeryGPU(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) { checkSpongeMontgomery(t, ctx) })
+}
+
+// TestGnarkMerkleVortex builds package merkle's trees and matrix
+// commitments with GnarkKoalaBear and holds their roots to Vortex's:
+// vortex.BuildMerkleTree of the leaves (CompressPoseidon2 nodes), and of
+// HashPoseidon2 of each row (Vortex's leaves, a row being a column's SIS
+// digest), on the CPU and the GPU.
+func TestGnarkMerkleVortex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	toVortex := func(d [8]uint32) vortex.Hash {
+		var h vortex.Hash
+		for i, x := range d {
+			h[i].SetUint64(uint64(x))
+		}
+		return h
+	}
+	fromVortex := func(h vortex.Hash) [32]byte {
+		var d [8]uint32
+		for i := range h {
+			d[i] = uint32(h[i].Uint64())
+		}
+		return Digest31Bytes(d)
+	}
+	for _, n := range []int{1, 2, 64, 1024} {
+		leaves := make([][32]byte, n)
+		vl := make([]vortex.Hash, n)
+		for i := range leaves {
+			d := [8]uint32(randStates31(GnarkKoalaBear16, rng, 1))
+			leaves[i], vl[i] = Digest31Bytes(d), toVortex(d)
+		}
+		want := fromVortex(vortex.BuildMerkleTree(vl, nil).Levels[0][0])
+		tr, err := merkle.BuildCPU(leaves, GnarkKoalaBear)
+		require.NoError(t, err)
+		require.Equal(t, want, tr.Root(), "%d leaves, CPU", n)
+		gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+			root, err := merkle.Root(ctx, leaves, GnarkKoalaBear, merkle.Options{})
+			require.NoError(t, err)
+			require.Equal(t, want, root, "%d leaves", n)
+		})
+	}
+	const rows, cols = 256, 512 // 256 columns' SIS digests of degree 512
+	m := merkle.Matrix32{Rows: rows, Cols: cols, Data: randStates31(GnarkKoalaBear16, rng, rows*cols/16)}
+	vl := make([]vortex.Hash, rows)
+	for r := range vl {
+		x := make([]koalabear.Element, cols)
+		for i := range x {
+			x[i].SetUint64(uint64(m.Data[r*cols+i]))
+		}
+		vl[r] = vortex.HashPoseidon2(x)
+	}
+	want := fromVortex(vortex.BuildMerkleTree(vl, nil).Levels[0][0])
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		tr, err := merkle.CommitMatrix32(ctx, m, GnarkKoalaBear, merkle.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want, tr.Root(), "commitment")
+	})
 }
