@@ -30,8 +30,9 @@ type Options struct {
 // on all cores when ctx is nil. rows must be at most MaxElements, and
 // every element a reduced Montgomery form (every koalabear.Element is).
 //
-// The GPU reads whole columns: the columns are gathered on the host, a
-// piece at a time, before they are uploaded.
+// A matrix that fits one binding of the device is uploaded as it is and
+// the kernel reads its columns in place; a larger one is gathered into
+// columns on the host and hashed a piece of columns at a time.
 func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, cols int, opts Options) error {
 	if err := k.checkShape(dst, m, rows, cols); err != nil {
 		return err
@@ -46,6 +47,9 @@ func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, c
 				col[r] = m[r*cols+c]
 			}
 		})
+	}
+	if fits(ctx, 4*len(in), 4*cols*k.d) {
+		return k.gpuRowMajor(ctx, words(dst), in, rows, cols, opts)
 	}
 	t := make([]uint32, len(in))
 	par.For(cols, 64, func(lo, hi int) {
@@ -174,6 +178,101 @@ func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Opti
 		return fmt.Errorf("sis: %w", err)
 	}
 	return nil
+}
+
+// fits reports whether buffers of in and out bytes fit one binding each
+// on ctx.
+func fits(ctx *wgpu.Context, in, out int) bool {
+	lim := ctx.Limits()
+	most := min(lim.MaxStorageBindingSize, lim.MaxBufferSize)
+	return uint64(in) <= most && uint64(out) <= most
+}
+
+// gpuRowMajor hashes the columns of the row-major rows × cols matrix in,
+// uploaded as it is, into out.
+func (k *Key) gpuRowMajor(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Options) error {
+	r, err := k.NewResident(ctx, rows)
+	if err != nil {
+		return err
+	}
+	defer r.Release()
+	inBuf, err := ctx.NewBuffer("sis matrix", uint64(4*len(in)))
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	defer inBuf.Release()
+	outBuf, err := ctx.NewBuffer("sis hashes", uint64(4*len(out)))
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	defer outBuf.Release()
+	if err := ctx.Upload(inBuf, 0, wgpu.Bytes(in)); err != nil {
+		return fmt.Errorf("sis: upload the matrix: %w", err)
+	}
+	d, err := r.Dispatch(wgpu.Bind(inBuf), wgpu.Bind(outBuf), cols, cols, 1)
+	if err != nil {
+		return err
+	}
+	t, err := ctx.Run(d)
+	if opts.Timing != nil {
+		*opts.Timing = t
+	}
+	if err != nil {
+		return fmt.Errorf("sis: %w", err)
+	}
+	if err := ctx.Download(wgpu.Bytes(out), outBuf, 0); err != nil {
+		return fmt.Errorf("sis: read the hashes back: %w", err)
+	}
+	return nil
+}
+
+// Resident is a Key's kernel, and the part of its key that columns of a
+// given length multiply, on one device: for hashing columns that are on
+// the device already (Vortex's encoded rows) with Dispatch. Release frees
+// its buffers.
+type Resident struct {
+	k           *Key
+	ctx         *wgpu.Context
+	kern        *wgpu.Kernel
+	key, tw     *wgpu.Buffer
+	rows, polys int
+}
+
+// NewResident returns k's kernel and key on ctx for columns of rows
+// elements (1 to MaxElements).
+func (k *Key) NewResident(ctx *wgpu.Context, rows int) (*Resident, error) {
+	if rows < 1 || rows > k.maxElements {
+		return nil, fmt.Errorf("sis: columns of %d rows: the key takes 1 to %d", rows, k.maxElements)
+	}
+	kern, key, tw, err := k.resident(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	return &Resident{k: k, ctx: ctx, kern: kern, key: key, tw: tw, rows: rows, polys: k.polys(rows)}, nil
+}
+
+// Release frees the key's buffers.
+func (r *Resident) Release() {
+	r.key.Release()
+	r.tw.Release()
+}
+
+// Dispatch returns the work of hashing n columns: element (row, c) at word
+// c*colStride + row*rowStride of in (Montgomery forms), the hash of column
+// c at words c*Degree .. (c+1)*Degree of out (Montgomery forms); in, out,
+// then the key's buffers are its bindings. Run it with wgpu.Context.Run.
+// Every word must be indexable with a u32.
+func (r *Resident) Dispatch(in, out wgpu.Binding, n, rowStride, colStride int) (wgpu.Dispatch, error) {
+	if n < 1 || rowStride < 0 || colStride < 0 {
+		return wgpu.Dispatch{}, fmt.Errorf("sis: dispatch of %d columns, strides %d and %d: give a column at least, and no negative stride", n, rowStride, colStride)
+	}
+	last := uint64(n-1)*uint64(colStride) + uint64(r.rows-1)*uint64(rowStride)
+	if last >= 1<<32 || uint64(n)*uint64(r.k.d) > 1<<32 {
+		return wgpu.Dispatch{}, fmt.Errorf("sis: dispatch of %d columns of %d rows, strides %d and %d: the kernel indexes words with u32s; split it", n, r.rows, rowStride, colStride)
+	}
+	return wgpu.Dispatch{Kernel: r.kern, Bindings: []wgpu.Binding{in, out, wgpu.Bind(r.key), wgpu.Bind(r.tw)},
+		Params: []uint32{uint32(n), uint32(r.rows), uint32(r.polys), uint32(rowStride), uint32(colStride)},
+		Groups: r.ctx.Grid(uint64(n), 1)}, nil
 }
 
 // resident returns the kernel on ctx and the key's evaluations (the

@@ -122,6 +122,61 @@ func TestSISColumnsGPU(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) { checkColumns(t, ctx) })
 }
 
+// TestSISColumnsGPUSmall runs checkColumns under small binding limits: the
+// larger matrices are gathered into columns and hashed in pieces.
+func TestSISColumnsGPUSmall(t *testing.T) {
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) { checkColumns(t, ctx) })
+}
+
+// TestSISResident hashes columns in place on the device through
+// Resident.Dispatch: a row-major matrix (row stride the column count) and
+// its column-major copy (column stride the row count).
+func TestSISResident(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	k, err := New(0, 9, 16, 64)
+	require.NoError(t, err)
+	const rows, cols = 37, 13
+	m := randElements(rng, rows*cols)
+	cm := make([]koalabear.Element, rows*cols)
+	want := make([]koalabear.Element, cols*k.Degree())
+	col := make([]koalabear.Element, rows)
+	for c := range cols {
+		for r := range rows {
+			col[r] = m[r*cols+c]
+			cm[c*rows+r] = col[r]
+		}
+		require.NoError(t, k.RSis().Hash(col, want[c*k.Degree():(c+1)*k.Degree()]))
+	}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		r, err := k.NewResident(ctx, rows)
+		require.NoError(t, err)
+		defer r.Release()
+		out, err := ctx.NewBuffer("hashes", uint64(4*len(want)))
+		require.NoError(t, err)
+		defer out.Release()
+		for _, c := range []struct {
+			data                 []koalabear.Element
+			rowStride, colStride int
+		}{{m, cols, 1}, {cm, 1, rows}} {
+			in, err := ctx.NewBuffer("matrix", uint64(4*len(c.data)))
+			require.NoError(t, err)
+			defer in.Release()
+			require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(c.data)))
+			d, err := r.Dispatch(wgpu.Bind(in), wgpu.Bind(out), cols, c.rowStride, c.colStride)
+			require.NoError(t, err)
+			_, err = ctx.Run(d)
+			require.NoError(t, err)
+			got := make([]koalabear.Element, len(want))
+			require.NoError(t, ctx.Download(wgpu.Bytes(got), out, 0))
+			require.Equal(t, want, got, "strides %d, %d", c.rowStride, c.colStride)
+		}
+		_, err = r.Dispatch(wgpu.Bind(out), wgpu.Bind(out), 1<<20, 1<<12, 1<<12)
+		require.ErrorContains(t, err, "split it")
+	})
+	_, err = k.NewResident(nil, 65)
+	require.ErrorContains(t, err, "1 to 64")
+}
+
 // TestSISBadInput checks that bad shapes and elements get errors naming
 // them, and that nothing is written.
 func TestSISBadInput(t *testing.T) {
