@@ -287,7 +287,7 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 		}
 		return nil
 	}
-	k, err := s.kernelOf(ctx, "hash_many_monty", "sponge31_gnark.wgsl", "hash31_many_monty.wgsl")
+	k, err := g.spongeMontyKernel(ctx)
 	if err != nil {
 		return err
 	}
@@ -308,4 +308,25 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 		return fmt.Errorf("poseidon2: %s: %w", g.Name(), err)
 	}
 	return nil
+}
+
+func (g GnarkHash) spongeMontyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
+	_, s := g.perms()
+	return s.kernelOf(ctx, "hash_many_monty", "sponge31_gnark.wgsl", "hash31_many_monty.wgsl")
+}
+
+// SpongeMontgomeryDispatch returns the work of SpongeMontgomeryMany on
+// buffers already on ctx's device (Vortex's SIS digests, say): n inputs of
+// m Montgomery forms each, input k at words k*m .. (k+1)*m of in, its
+// digest at words 8k .. 8k+8 of out. Run it with wgpu.Context.Run. The
+// words are not checked: they must be reduced Montgomery forms.
+func (g GnarkHash) SpongeMontgomeryDispatch(ctx *wgpu.Context, in, out wgpu.Binding, n, m int) (wgpu.Dispatch, error) {
+	if n < 1 || m < 1 || uint64(n)*uint64(m) > 1<<32 || uint64(n)*Digest31 > 1<<32 {
+		return wgpu.Dispatch{}, fmt.Errorf("poseidon2: %s sponge dispatch of %d inputs of %d elements: give at least one of one, and at most 2^32 words", g.Name(), n, m)
+	}
+	k, err := g.spongeMontyKernel(ctx)
+	if err != nil {
+		return wgpu.Dispatch{}, err
+	}
+	return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{in, out}, Params: []uint32{uint32(n), uint32(m)}, Groups: ctx.Grid(uint64(n), permuteWG)}, nil
 }

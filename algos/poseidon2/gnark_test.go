@@ -442,6 +442,38 @@ func TestGnarkSpongeMontgomeryGPU(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) { checkSpongeMontgomery(t, ctx) })
 }
 
+// TestGnarkSpongeMontgomeryDispatch hashes inputs already on the device.
+func TestGnarkSpongeMontgomeryDispatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const n, m = 37, 512
+	x := make([]koalabear.Element, n*m)
+	for i := range x {
+		x[i].SetUint64(uint64(rng.Uint32N(0x7f000001)))
+	}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		in, err := ctx.NewBuffer("inputs", uint64(4*len(x)))
+		require.NoError(t, err)
+		defer in.Release()
+		out, err := ctx.NewBuffer("digests", 32*n)
+		require.NoError(t, err)
+		defer out.Release()
+		require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(x)))
+		d, err := GnarkKoalaBear.SpongeMontgomeryDispatch(ctx, wgpu.Bind(in), wgpu.Bind(out), n, m)
+		require.NoError(t, err)
+		_, err = ctx.Run(d)
+		require.NoError(t, err)
+		got := make([]vortex.Hash, n)
+		require.NoError(t, ctx.Download(flatBytes(got), out, 0))
+		for i := range got {
+			require.Equal(t, vortex.HashPoseidon2(x[i*m:(i+1)*m]), got[i], "input %d", i)
+		}
+		_, err = GnarkKoalaBear.SpongeMontgomeryDispatch(ctx, wgpu.Bind(in), wgpu.Bind(out), 0, m)
+		require.Error(t, err)
+	})
+}
+
+func flatBytes(h []vortex.Hash) []byte { return wgpu.Bytes(flatHashes(h)) }
+
 // TestGnarkMerkleVortex builds package merkle's trees and matrix
 // commitments with GnarkKoalaBear and holds their roots to Vortex's:
 // vortex.BuildMerkleTree of the leaves (CompressPoseidon2 nodes), and of
