@@ -19,6 +19,7 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 // and others, each with the most elements it hashes.
 var shapes = []struct{ logDeg, logBound, max int }{
 	{9, 16, 300},
+	{9, 16, 2048}, // Vortex's key for 2^11 rows
 	{6, 8, 77},
 	{1, 16, 5},
 	{4, 16, 40},
