@@ -90,7 +90,7 @@ func (g GnarkHash) SpongePermutation() *Permutation31 {
 	return s
 }
 
-// Compression returns gnark-crypto's compression over reference
+// gnarkCompression returns gnark-crypto's compression over
 // permutation p (the width-16 one): symmetric.FeedForwardCompression.
 func gnarkCompression(p symmetric.Permutation[uint32], f field.Monty31) symmetric.FeedForwardCompression[uint32] {
 	return symmetric.FeedForwardCompression[uint32]{Perm: p, Chunk: Digest31, Add: f.Add}

@@ -7,7 +7,7 @@ import (
 )
 
 // permuteWG matches @workgroup_size in wgsl/permute31.wgsl,
-// merge31_many.wgsl and hash31_many.wgsl.
+// merge31_many.wgsl, hash31_many.wgsl and hash31_many_monty.wgsl.
 const permuteWG = 64
 
 // kernel returns the entry point entry of file over the permutation on

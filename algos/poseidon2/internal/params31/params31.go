@@ -7,6 +7,10 @@
 // The round constants are canonical values (Plonky3 writes them so and
 // converts them to Montgomery form when it builds the arrays). KoalaBear's
 // are the ones Plonky3 regenerated in v0.5.0 (PR #1398), not v0.4.x's.
+//
+// gnark-crypto's instances (GnarkSets, in gnark.go) are the same
+// permutation with other round counts and round keys; gnark.go is
+// generated from gnark-crypto's own Parameters by ../gengnark.
 package params31
 
 // Set is one permutation's parameters.
