@@ -1,12 +1,12 @@
-// Hash-many over a 31-bit permutation, the batch form of sponge31.wgsl's
-// hash_row: the module names the permutation before this file (a
-// poseidon2_31_*.wgsl file).
+// Hash-many over a 31-bit permutation, the batch form of hash_row: the
+// module names the permutation (a poseidon2_31_*.wgsl file) and the
+// construction that defines hash_row (sponge31.wgsl, Plonky3's;
+// sponge31_gnark.wgsl or md31_gnark.wgsl, gnark-crypto's) before this file.
 //
-// Plain-Go meaning: for i < count { out[i] = PaddingFreeSponge<perm,
-// PERM_WIDTH, 8, 8>(in[i*m .. (i+1)*m]) }, every element canonical, a digest
-// 8 elements. Each input is hashed in one invocation, block after block.
-
-//!include sponge31.wgsl
+// Plain-Go meaning: for i < count { out[i] = hash_row(in[i*m .. (i+1)*m]) },
+// PaddingFreeSponge<perm, PERM_WIDTH, 8, 8> for sponge31.wgsl; every element
+// canonical, a digest 8 elements. Each input is hashed in one invocation,
+// block after block.
 
 @group(0) @binding(0) var<storage, read> hm_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> hm_out: array<u32>;

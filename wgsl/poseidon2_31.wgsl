@@ -3,15 +3,17 @@
 // Plonky3 defines it, on a state held in Montgomery form (monty31.wgsl).
 // Library only: no bindings, no entry points. The width's and the
 // constants' layers come from the generated file that includes this one
-// (poseidon2_31_babybear16.wgsl, ...): PERM_WIDTH, P31_PARTIAL_ROUNDS,
+// (poseidon2_31_babybear16.wgsl, ...): PERM_WIDTH, P31_HALF_FULL_ROUNDS
+// (4 in Plonky3's instances, 3 or 4 in gnark-crypto's), P31_PARTIAL_ROUNDS,
 // P31_DEGREE, p31_rc_full, p31_rc_partial, p31_sbox_all, p31_mds_light
 // and p31_internal.
 //
 // perm_permute(s) is Go's poseidon2.Permutation31.Permute:
 //   s = M_E*s;
-//   4 full rounds:  s[i] = (s[i] + RC[r][i])^D; s = M_E*s;
+//   H full rounds:  s[i] = (s[i] + RC[r][i])^D; s = M_E*s;
 //   partial rounds: s[0] = (s[0] + RC[r])^D; s[i] = sum(s) + V[i]*s[i];
-//   4 full rounds:  as the first, with the final round constants.
+//   H full rounds:  as the first, with the final round constants,
+// H = P31_HALF_FULL_ROUNDS.
 // The constructions (sponge31.wgsl, compress31.wgsl) call it by that name,
 // over whichever permutation their module names.
 
@@ -53,7 +55,7 @@ fn p31_mat4(x0: u32, x1: u32, x2: u32, x3: u32) -> array<u32, 4> {
 		m31_add(t01233, m31_add(x0, x0))); // 3x0 + x1 + x2 + 2x3
 }
 
-// p31_full_round is full round r (0..7).
+// p31_full_round is full round r (0..2H-1).
 fn p31_full_round(s: ptr<function, array<u32, PERM_WIDTH>>, r: u32) {
 	p31_rc_full(s, r);
 	p31_sbox_all(s);
@@ -63,8 +65,8 @@ fn p31_full_round(s: ptr<function, array<u32, PERM_WIDTH>>, r: u32) {
 // perm_permute applies the permutation in place.
 fn perm_permute(s: ptr<function, array<u32, PERM_WIDTH>>) {
 	p31_mds_light(s);
-	for (var r = 0u; r < 8u; r++) {
-		if (r == 4u) {
+	for (var r = 0u; r < 2u * P31_HALF_FULL_ROUNDS; r++) {
+		if (r == P31_HALF_FULL_ROUNDS) {
 			for (var q = 0u; q < P31_PARTIAL_ROUNDS; q++) {
 				(*s)[0] = p31_sbox(m31_add((*s)[0], p31_rc_partial(q)));
 				p31_internal(s);

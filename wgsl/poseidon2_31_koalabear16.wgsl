@@ -6,6 +6,7 @@
 // Every constant is in Montgomery form.
 
 const PERM_WIDTH: u32 = 16u;
+const P31_HALF_FULL_ROUNDS: u32 = 4u;
 const P31_PARTIAL_ROUNDS: u32 = 20u;
 const P31_DEGREE: u32 = 3u;
 

@@ -43,13 +43,24 @@ func (m MerkleMerge31) Batch() *batch.Monty31 {
 	return f
 }
 
-// batch31Entries are the entry file and entry point of each operation,
-// each a module of its own over the permutation (Mesa's compilers inline
-// every call, and one module holds one call of the permutation).
-var batch31Entries = [...]struct{ file, entry string }{
-	batch.OpPermute: {"permute31.wgsl", "permute_many"},
-	batch.OpMerge:   {"merge31_many.wgsl", "merge_many"},
-	batch.OpHash:    {"hash31_many.wgsl", "hash_many"},
+// batch31Op is one operation's kernel: the entry point of the module of
+// files (a construction, then the entry file) over the permutation p. Each
+// operation is a module of its own (Mesa's compilers inline every call,
+// and one module holds one call of the permutation).
+type batch31Op struct {
+	p     *Permutation31
+	entry string
+	files []string
+}
+
+// batch31Ops are the operations' kernels of a hash whose permutation,
+// merge and sponge are Plonky3's over p.
+func batch31Ops(p *Permutation31) [3]batch31Op {
+	return [...]batch31Op{
+		batch.OpPermute: {p, "permute_many", []string{"permute31.wgsl"}},
+		batch.OpMerge:   {p, "merge_many", []string{"compress31.wgsl", "merge31_many.wgsl"}},
+		batch.OpHash:    {p, "hash_many", []string{"sponge31.wgsl", "hash31_many.wgsl"}},
+	}
 }
 
 // newBatch31 returns the Family of m's merge and sponge, named as m is
@@ -58,19 +69,25 @@ var batch31Entries = [...]struct{ file, entry string }{
 // equal to the reference by the tests.
 func newBatch31(m MerkleMerge31) *batch.Monty31 {
 	p := m.perm()
+	return newBatch31Of(m.Name(), p, p.merge8, p.hash8, batch31Ops(p))
+}
+
+// newBatch31Of returns the Family named name of the width-16 permutation
+// p, merge and hashElements (the CPU path), with the kernels ops.
+func newBatch31Of(name string, p *Permutation31, merge func(a, b [Digest31]uint32) [Digest31]uint32, hashElements func([]uint32) [Digest31]uint32, ops [3]batch31Op) *batch.Monty31 {
 	return batch.New(batch.Spec[uint32, [Digest31]uint32, [2 * Digest31]uint32, [16]uint32]{
-		Name: m.Name(), Modulus: uint64(p.Field().P()), MaxElements: maxBatchElements,
+		Name: name, Modulus: uint64(p.Field().P()), MaxElements: maxBatchElements,
 		Permute:      func(s *[16]uint32) { _ = reducing31{p}.Permute(s[:]) }, // cannot fail: 16 elements
-		Merge:        p.merge8,
-		HashElements: p.hash8,
+		Merge:        merge,
+		HashElements: hashElements,
 		Variants: []batch.Variant{{Name: "fast", Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
-			var compiled [len(batch31Entries)]*wgpu.Kernel
+			var compiled [len(ops)]*wgpu.Kernel
 			return batch.Kernels{Dispatches: func(o batch.Op, n int) (func(int, []wgpu.Binding) []wgpu.Dispatch, error) {
-				e := batch31Entries[o]
+				e := ops[o]
 				k := compiled[o]
 				if k == nil {
 					var err error
-					if k, err = p.kernel(ctx, e.file, e.entry); err != nil {
+					if k, err = e.p.kernelOf(ctx, e.entry, e.files...); err != nil {
 						return nil, err
 					}
 					compiled[o] = k

@@ -16,8 +16,8 @@ import (
 const warmUp31 = 300 * time.Millisecond
 
 // BenchmarkPermute31 permutes 2^20 states (2^14 with -short) of each
-// 31-bit permutation on the first GPU backend; and the reference on one
-// core.
+// 31-bit permutation (Plonky3's, then gnark-crypto's) on the first GPU
+// backend; and the reference on one core.
 //
 // On the GPU it times the kernel alone, at the clocks the GPU works at:
 // the states stay on the device, the kernel runs over them for warmUp31
@@ -34,7 +34,7 @@ func BenchmarkPermute31(b *testing.B) {
 	if testing.Short() {
 		n = 1 << 14
 	}
-	for _, p := range Permutations31 {
+	for _, p := range slices.Concat(Permutations31, GnarkPermutations31) {
 		b.Run(p.Name()+"/cpu", func(b *testing.B) {
 			s := randStates31(p, newRand(b), 1)
 			b.SetBytes(int64(4 * p.Width()))

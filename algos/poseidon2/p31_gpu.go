@@ -7,15 +7,21 @@ import (
 )
 
 // permuteWG matches @workgroup_size in wgsl/permute31.wgsl,
-// merge31_many.wgsl and hash31_many.wgsl.
+// merge31_many.wgsl, hash31_many.wgsl and hash31_many_monty.wgsl.
 const permuteWG = 64
 
 // kernel returns the entry point entry of file over the permutation on
 // ctx (compiled once per Context), bound as every batch kernel of the
 // permutation is: the input, the output, the parameters' uniform.
 func (p *Permutation31) kernel(ctx *wgpu.Context, file, entry string) (*wgpu.Kernel, error) {
+	return p.kernelOf(ctx, entry, file)
+}
+
+// kernelOf is kernel of a module of several files over the permutation
+// (a construction, then the entry file, last).
+func (p *Permutation31) kernelOf(ctx *wgpu.Context, entry string, files ...string) (*wgpu.Kernel, error) {
 	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: file + ":" + entry + " (" + p.Name() + ")", Module: p.module(file),
+		Label: files[len(files)-1] + ":" + entry + " (" + p.Name() + ")", Module: p.module(files...),
 		Entry: entry, Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
 	})
 	if err != nil {

@@ -76,3 +76,51 @@ func TestInto(t *testing.T) {
 	require.Equal(t, want, state[:1])
 	require.ErrorContains(t, c.CompressInto(make([]int, 5), []int{5}, []int{6}), "compression state of 5 elements, want 4")
 }
+
+func TestSpongeAt(t *testing.T) {
+	p := &rot{}
+	s := PaddingFreeSponge[int]{Perm: p, Rate: 2, Out: 1, At: 2}
+	out, err := s.Hash([]int{10, 20, 30})
+	require.NoError(t, err)
+	// Blocks overwrite lanes 2, 3; the partial one lane 2 alone, lane 3
+	// left as the first permutation left it.
+	require.Equal(t, [][]int{{0, 0, 10, 20}, {21, 1, 30, 11}}, p.seen)
+	require.Equal(t, []int{12}, out)
+	_, err = PaddingFreeSponge[int]{Perm: p, Rate: 2, Out: 1, At: 3}.Hash(nil)
+	require.ErrorContains(t, err, "from lane 3")
+}
+
+func add(a, b int) int { return a + b }
+
+func TestFeedForwardCompression(t *testing.T) {
+	p := &rot{}
+	c := FeedForwardCompression[int]{Perm: p, Chunk: 2, Add: add}
+	out, err := c.Compress([]int{5, 6}, []int{7, 8})
+	require.NoError(t, err)
+	require.Equal(t, [][]int{{5, 6, 7, 8}}, p.seen)
+	// The permuted state is 9, 6, 7, 8: its second half plus b.
+	require.Equal(t, []int{7 + 7, 8 + 8}, out)
+	_, err = c.Compress([]int{5}, []int{7, 8})
+	require.ErrorContains(t, err, "1 and 2 elements")
+	_, err = FeedForwardCompression[int]{Perm: p, Chunk: 3, Add: add}.Compress(nil, nil)
+	require.ErrorContains(t, err, "at most the width")
+	_, err = FeedForwardCompression[int]{Perm: p, Chunk: 2}.Compress(nil, nil)
+	require.ErrorContains(t, err, "without a permutation or an addition")
+}
+
+func TestMerkleDamgard(t *testing.T) {
+	p := &rot{}
+	m := MerkleDamgard[int]{Compression: FeedForwardCompression[int]{Perm: p, Chunk: 2, Add: add}}
+	out, err := m.Hash([]int{10, 20, 30})
+	require.NoError(t, err)
+	// (0, 0, 10, 20) permutes to (21, 1, 1, 11): the state is (1+10,
+	// 11+20). The partial last block is padded in front, (0, 30); the
+	// state (11, 31, 0, 30) permutes to (31, 12, 32, 1).
+	require.Equal(t, [][]int{{0, 0, 10, 20}, {11, 31, 0, 30}}, p.seen)
+	require.Equal(t, []int{32 + 0, 1 + 30}, out)
+	p.seen = nil
+	out, err = m.Hash(nil)
+	require.NoError(t, err)
+	require.Empty(t, p.seen)
+	require.Equal(t, []int{0, 0}, out)
+}

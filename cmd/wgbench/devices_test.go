@@ -106,7 +106,7 @@ func TestDevicesTable(t *testing.T) {
 
 	stdout, _, err = wgbench(t, "devices", "--backend", "cpu")
 	require.NoError(t, err)
-	require.Contains(t, stdout, "The CPU backend has no adapters: b3sum, rescue, rpo, poseidon2, merkle and eigen run")
+	require.Contains(t, stdout, "The CPU backend has no adapters: b3sum, rescue, rpo, poseidon2, poseidon2-gnark, merkle and eigen run")
 }
 
 func TestDevicesBadBackend(t *testing.T) {

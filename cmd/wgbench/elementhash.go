@@ -38,6 +38,11 @@ func fieldNames(hs []registry.Hash) []string {
 	return fs
 }
 
+// records31Help describes the records of a hash over a 31-bit field.
+const records31Help = `Records are little-endian u32 elements, each canonical (below the field's p,
+not in Montgomery form); a merge's record is a pair of digests, 64 bytes (16
+elements), and a digest is 8 elements (32 bytes).`
+
 // newElementHashCmd builds the command name over hs, the hashes it
 // computes (the first the default, the others chosen with --field), with
 // its subcommands merge and hash.
@@ -47,19 +52,21 @@ func newElementHashCmd(g *globals, name string, hs []registry.Hash) *cobra.Comma
 		elements                            int
 	)
 	h := hs[0]
-	long := name + " hashes Goldilocks field elements on the GPU with " + h.About + `
-Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
-digests are 4 such elements (32 bytes). Input is validated in full before
+	records := `Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
+digests are 4 such elements (32 bytes).`
+	what := "Goldilocks"
+	if h.Batch31 != nil {
+		what = "31-bit (" + strings.Join(fieldNames(hs), ", ") + ")"
+		records = records31Help
+	}
+	long := name + " hashes " + what + " field elements on the GPU with " + h.About + "\n" + records + ` Input is validated in full before
 any output is written; --out never holds a partial result (a file is written
 beside it and renamed over it; a link is followed, a device written to).
 --backend cpu computes on all cores instead. --variant runs one of the
 kernel variants kept to be measured against the default (every variant
 gives the same digests).`
 	for _, o := range hs[1:] {
-		long += "\n\n--field " + o.Field + ": " + o.About + `
-Records are little-endian u32 elements, each canonical (below the field's p,
-not in Montgomery form); a merge's record is a pair of digests, 64 bytes (16
-elements), and a digest is 8 elements (32 bytes). Errors name the hash
+		long += "\n\n--field " + o.Field + ": " + o.About + "\n" + records31Help + ` Errors name the hash
 (` + o.Name + `).`
 	}
 	pick := func() (registry.Hash, error) {

@@ -42,15 +42,19 @@ func digests31(ds [][8]uint32) []byte {
 }
 
 // TestPoseidon2CLIField31 checks 'wgbench poseidon2 --field F merge|hash'
-// for the 31-bit fields against the reference, on the CPU backend and a
-// GPU one, to --out and to stdout.
+// (and every other command of a hash over a 31-bit field, poseidon2-gnark)
+// against the reference, on the CPU backend and a GPU one, to --out and to
+// stdout.
 func TestPoseidon2CLIField31(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 7))
 	dir := t.TempDir()
-	for _, f := range registry.Fields31 {
-		h := registry.Of(f)[0]
+	for _, h := range registry.Batched() {
+		if h.Batch31 == nil {
+			continue
+		}
+		f := h.Field
 		els, raw := records31(rng, h, 37, 16)
-		pairs := filepath.Join(dir, f+"-pairs.bin")
+		pairs := filepath.Join(dir, h.Name+"-pairs.bin")
 		require.NoError(t, os.WriteFile(pairs, raw, 0o644))
 		want := make([][8]uint32, 37)
 		for i := range want {
@@ -58,19 +62,19 @@ func TestPoseidon2CLIField31(t *testing.T) {
 		}
 		const m = 11
 		hels, hraw := records31(rng, h, 29, m)
-		inputs := filepath.Join(dir, f+"-inputs.bin")
+		inputs := filepath.Join(dir, h.Name+"-inputs.bin")
 		require.NoError(t, os.WriteFile(inputs, hraw, 0o644))
 		wantHash := make([][8]uint32, 29)
 		for i := range wantHash {
 			wantHash[i] = h.Reference31.HashElements(hels[m*i : m*(i+1)])
 		}
 		for _, backend := range []string{"cpu", gputest.Backends()[0]} {
-			t.Run(f+"/"+backend, func(t *testing.T) {
-				out := filepath.Join(dir, f+backend+"-merged.bin")
-				_, _, err := wgbench(t, "poseidon2", "--field", f, "merge", "--backend", backend, "--in", pairs, "--out", out)
+			t.Run(h.Name+"/"+backend, func(t *testing.T) {
+				out := filepath.Join(dir, h.Name+backend+"-merged.bin")
+				_, _, err := wgbench(t, h.Command, "--field", f, "merge", "--backend", backend, "--in", pairs, "--out", out)
 				require.NoError(t, err)
 				requireFile(t, out, digests31(want))
-				stdout, _, err := wgbench(t, "poseidon2", "--field", f, "hash", "--elements", "11", "--backend", backend, "--in", inputs)
+				stdout, _, err := wgbench(t, h.Command, "--field", f, "hash", "--elements", "11", "--backend", backend, "--in", inputs)
 				require.NoError(t, err)
 				require.Equal(t, string(digests31(wantHash)), stdout)
 			})

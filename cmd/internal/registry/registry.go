@@ -116,7 +116,42 @@ hash is its padding-free sponge (PaddingFreeSponge<_, 12, 8, 4>: no
 padding, so hash records of one length only).`},
 		poseidon2Of31(poseidon2.BabyBearMerkle, "BabyBear", "default_babybear_poseidon2_16", 0.43),
 		poseidon2Of31(poseidon2.KoalaBearMerkle, "KoalaBear", "default_koalabear_poseidon2_16, v0.5's constants", 0.35),
+		// gnark-crypto's instances (Vortex's and Linea's hashes), named
+		// poseidon2-gnark-FIELD, one command with --field.
+		poseidon2Gnark(poseidon2.GnarkKoalaBear, "KoalaBear", "16, 6, 21 and 24, 6, 21", "the hashes of its Vortex commitment", 0.35),
+		poseidon2Gnark(poseidon2.GnarkBabyBear, "BabyBear", "16, 8, 13 and 24, 8, 21", "its Vortex hashes (KoalaBear's) over BabyBear", 0.43),
 	}
+}
+
+// poseidon2Gnark is the line of gnark-crypto's Poseidon2 hashing over a
+// 31-bit field, g, the field titled title, its permutations
+// NewPermutation(perms), which are role, measured at about ns a
+// permutation on the GPU
+// (Plonky3's instance of the field's figure: the rounds are within one of
+// its).
+func poseidon2Gnark(g poseidon2.GnarkHash, title, perms, role string, ns float64) Hash {
+	return Hash{Name: g.Name(), Field: g.FieldName(), Command: "poseidon2-gnark", Title: "Poseidon2 (gnark-crypto, " + title + ")",
+		Merkle: g, Batch31: g.Batch(), FastCPU: true, PermuteNanos: ns,
+		// The reference cannot fail on the canonical elements the
+		// batch functions accept.
+		Reference31: Reference31{
+			Permute: func(s *[16]uint32) { _ = g.Permutation().Permute(s[:]) },
+			Merge: func(a, b [8]uint32) [8]uint32 {
+				out, _ := g.Compress(a, b)
+				return out
+			},
+			HashElements: func(els []uint32) [8]uint32 {
+				out, _ := g.Sponge(els)
+				return out
+			},
+		},
+		About: `gnark-crypto's Poseidon2 over ` + title + `
+(v0.22.0's NewPermutation(` + perms + `), round keys from
+Keccak-256): ` + role + `. merge is
+CompressPoseidon2 (the width-16 permutation of a || b, the second half fed
+forward with b); hash is HashPoseidon2 (the width-24 sponge: rate 16 in
+lanes 8..24, the digest lanes 0..8, no padding, so hash records of one
+length only).`}
 }
 
 // poseidon2Of31 is the line of Poseidon2 over a 31-bit field, m's hash,

@@ -7,6 +7,10 @@
 // The round constants are canonical values (Plonky3 writes them so and
 // converts them to Montgomery form when it builds the arrays). KoalaBear's
 // are the ones Plonky3 regenerated in v0.5.0 (PR #1398), not v0.4.x's.
+//
+// gnark-crypto's instances (GnarkSets, in gnark.go) are the same
+// permutation with other round counts and round keys; gnark.go is
+// generated from gnark-crypto's own Parameters by ../gengnark.
 package params31
 
 // Set is one permutation's parameters.
@@ -15,11 +19,15 @@ type Set struct {
 	Name string
 	// Field is the field's name: "babybear" or "koalabear".
 	Field string
+	// Source names where the constants come from, where not Plonky3's
+	// default_FIELD_poseidon2_WIDTH.
+	Source string
 	// Width is the state size; Degree the S-box exponent.
 	Width, Degree int
-	// ExternalInitial and ExternalFinal are the round constants of the four
-	// full rounds before the partial rounds and of the four after, one row
-	// per round; Internal those of the partial rounds, one per round.
+	// ExternalInitial and ExternalFinal are the round constants of the
+	// full rounds before the partial rounds and of those after (four each
+	// in Plonky3's instances, three in gnark-crypto's KoalaBear ones), one
+	// row per round; Internal those of the partial rounds, one per round.
 	ExternalInitial, ExternalFinal [][]uint32
 	Internal                       []uint32
 	// DiagNum[i] / 2^DiagShift[i] is entry i of V, the internal matrix

@@ -1,0 +1,35 @@
+// merge_node for Merkle trees over a 31-bit field as gnark-crypto merges
+// two digests (poseidon2.Permutation.Compress, vortex.CompressPoseidon2),
+// over whichever permutation of width 16 the module names before this file
+// (perm_permute on a state in Montgomery form, a poseidon2_31_gnark-*.wgsl
+// file). A digest is 8 canonical elements, one word each.
+//
+// Plain-Go meaning: symmetric.FeedForwardCompression{Perm, Chunk: 8}.
+// Compress(a, b): s = a || b, one permutation, out[i] = b[i] + s[8+i] (the
+// second half, fed forward with the second input).
+fn merge_node(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
+	var s: array<u32, PERM_WIDTH>;
+	s[0] = m31_enter(a[0]);
+	s[1] = m31_enter(a[1]);
+	s[2] = m31_enter(a[2]);
+	s[3] = m31_enter(a[3]);
+	s[4] = m31_enter(a[4]);
+	s[5] = m31_enter(a[5]);
+	s[6] = m31_enter(a[6]);
+	s[7] = m31_enter(a[7]);
+	s[8] = m31_enter(b[0]);
+	s[9] = m31_enter(b[1]);
+	s[10] = m31_enter(b[2]);
+	s[11] = m31_enter(b[3]);
+	s[12] = m31_enter(b[4]);
+	s[13] = m31_enter(b[5]);
+	s[14] = m31_enter(b[6]);
+	s[15] = m31_enter(b[7]);
+	perm_permute(&s);
+	// A sum is the same in either form, so the canonical b is added to the
+	// canonical output.
+	return array<u32, 8>(m31_add(m31_leave(s[8]), b[0]), m31_add(m31_leave(s[9]), b[1]),
+		m31_add(m31_leave(s[10]), b[2]), m31_add(m31_leave(s[11]), b[3]),
+		m31_add(m31_leave(s[12]), b[4]), m31_add(m31_leave(s[13]), b[5]),
+		m31_add(m31_leave(s[14]), b[6]), m31_add(m31_leave(s[15]), b[7]));
+}
