@@ -1,0 +1,361 @@
+package poseidon2
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/field/babybear"
+	"github.com/consensys/gnark-crypto/field/koalabear"
+)
+
+// The CPU path of the 31-bit permutations over many states: the states of
+// a block side by side (structure of arrays: element i of every state of
+// the block in one run of memory), permuted with gnark-crypto's vector
+// arithmetic (koalabear.Vector, babybear.Vector: AVX-512 on amd64 where
+// the CPU has it, NEON on arm64, plain Go elsewhere). Its elements are
+// Montgomery forms with R = 2^32, as gnark-crypto's Element and
+// permuteMonty hold them, so a vector product is MontyMul lane by lane
+// and the block path equals permuteMonty, and so the reference, bit for
+// bit (the tests hold it to that).
+//
+// Within a block element i = 4k+j (j its place in its group of four, k
+// the group) is stored at row j·(Width/4)+k: the external layer's 4×4
+// blocks then act on whole rows of groups at once, and every step of the
+// permutation is a few vector operations over a block.
+
+// vecLanes is the number of states in a block. A block's state (Width ×
+// vecLanes elements) and its scratch stay in the core's first-level
+// caches.
+const vecLanes = 128
+
+// vecMinLanes is the fewest states worth a block: below it the states of
+// a piece's tail are permuted one by one (permuteMonty), not padded to a
+// block.
+const vecMinLanes = 16
+
+// vec31 is a 31-bit field's vector arithmetic on Montgomery forms: dst[i]
+// = a[i] + b[i] and dst[i] = a[i]·b[i]·2^-32 mod p, for slices of one
+// length; dst may be a or b.
+type vec31 struct {
+	add, mul func(dst, a, b []uint32)
+}
+
+func kbVec(x []uint32) koalabear.Vector {
+	return unsafe.Slice((*koalabear.Element)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+}
+
+func bbVec(x []uint32) babybear.Vector {
+	return unsafe.Slice((*babybear.Element)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+}
+
+var (
+	koalaBearVec = vec31{
+		add: func(dst, a, b []uint32) { d := kbVec(dst); d.Add(kbVec(a), kbVec(b)) },
+		mul: func(dst, a, b []uint32) { d := kbVec(dst); d.Mul(kbVec(a), kbVec(b)) },
+	}
+	babyBearVec = vec31{
+		add: func(dst, a, b []uint32) { d := bbVec(dst); d.Add(bbVec(a), bbVec(b)) },
+		mul: func(dst, a, b []uint32) { d := bbVec(dst); d.Mul(bbVec(a), bbVec(b)) },
+	}
+)
+
+// sum sets dst (b elements) to the sum of the n runs of b elements that
+// src starts with, by halving: about log2(n) vector additions. tmp holds
+// n/2·b elements at least.
+func (v vec31) sum(dst, src []uint32, n, b int, tmp []uint32) {
+	cur := src
+	for n > 1 {
+		h := n / 2
+		v.add(tmp[:h*b], cur[:h*b], cur[h*b:2*h*b])
+		if n%2 == 1 {
+			v.add(tmp[:b], tmp[:b], cur[2*h*b:(2*h+1)*b])
+		}
+		cur, n = tmp, h
+	}
+	copy(dst, cur[:b])
+}
+
+// replicate fills x with copies of its first b elements.
+func replicate(x []uint32, b int) {
+	for filled := b; filled < len(x); filled *= 2 {
+		copy(x[filled:], x[:filled])
+	}
+}
+
+// vecPerm is a permutation's block form: its constants laid out as a
+// block's rows, built once.
+type vecPerm struct {
+	p    *Permutation31
+	v    vec31
+	w, q int // width, and width/4: the groups of four
+	// full holds each full round's constants, part each partial round's
+	// constant, and diag the internal diagonal, replicated over the lanes
+	// (Montgomery forms).
+	full [][]uint32
+	part []uint32
+	diag []uint32
+	// scratch is the free list of blocks' state and scratch memory.
+	scratch sync.Pool
+}
+
+// row returns the row of element i in a block.
+func (vp *vecPerm) row(i int) int { return (i%4)*vp.q + i/4 }
+
+var (
+	vecPermsOnce sync.Once
+	vecPerms     map[*Permutation31]*vecPerm
+)
+
+// vectorised returns p's block form.
+func (p *Permutation31) vectorised() *vecPerm {
+	vecPermsOnce.Do(func() {
+		vecPerms = make(map[*Permutation31]*vecPerm, len(Permutations31))
+		for _, q := range Permutations31 {
+			vecPerms[q] = newVecPerm(q)
+		}
+	})
+	if vp := vecPerms[p]; vp != nil {
+		return vp
+	}
+	return newVecPerm(p)
+}
+
+func newVecPerm(p *Permutation31) *vecPerm {
+	w, b := p.Width(), vecLanes
+	vp := &vecPerm{p: p, v: babyBearVec, w: w, q: w / 4}
+	if p.Field() == KoalaBear16.Field() {
+		vp.v = koalaBearVec
+	}
+	spread := func(xs []uint32) []uint32 {
+		out := make([]uint32, w*b)
+		for i, x := range xs {
+			r := vp.row(i) * b
+			for l := range b {
+				out[r+l] = x
+			}
+		}
+		return out
+	}
+	for _, rc := range p.extM {
+		vp.full = append(vp.full, spread(rc))
+	}
+	vp.part = make([]uint32, len(p.internalM)*b)
+	for r, c := range p.internalM {
+		for l := range b {
+			vp.part[r*b+l] = c
+		}
+	}
+	vp.diag = spread(p.diagM)
+	vp.scratch.New = func() any {
+		return &vecBlock{s: make([]uint32, w*b), t: make([]uint32, w*b), r: make([]uint32, w*b), one: make([]uint32, w)}
+	}
+	return vp
+}
+
+// vecBlock is one block's state and scratch, and one state's room for
+// the states of a tail.
+type vecBlock struct{ s, t, r, one []uint32 }
+
+// vecView is a block, or one state of a tail, as the batch functions
+// fill, permute and read it.
+type vecView struct {
+	vp  *vecPerm
+	k   *vecBlock
+	one bool
+}
+
+// at returns the index in s of element i of lane l.
+func (v vecView) at(i, l int) int {
+	if v.one {
+		return i
+	}
+	return v.vp.row(i)*vecLanes + l
+}
+
+// s returns the state's elements, in Montgomery form.
+func (v vecView) s() []uint32 {
+	if v.one {
+		return v.k.one
+	}
+	return v.k.s
+}
+
+func (v vecView) permute() {
+	if v.one {
+		v.vp.p.permuteMonty(v.k.one)
+		return
+	}
+	v.vp.permute(v.k)
+}
+
+// in returns canonical x (any uint32: ToMonty reduces it) in Montgomery
+// form; out returns Montgomery form m as a canonical element.
+func (v vecView) in(x uint32) uint32  { return v.vp.p.f.ToMonty(x) }
+func (v vecView) out(m uint32) uint32 { return v.vp.p.f.FromMonty(m) }
+
+// sbox sets x to x^D lane by lane, t scratch of x's length.
+func (vp *vecPerm) sbox(x, t []uint32) {
+	mul := vp.v.mul
+	mul(t, x, x) // x^2
+	if vp.p.set.Degree == 3 {
+		mul(x, t, x)
+		return
+	}
+	mul(t, t, x) // x^3
+	mul(x, x, t) // x^4
+	mul(x, x, t) // x^7
+}
+
+// mdsLight is mdsLightAdd on every state of block k.
+func (vp *vecPerm) mdsLight(k *vecBlock) {
+	add, b, g := vp.v.add, vecLanes, vp.q*vecLanes
+	s := k.s
+	x0, x1, x2, x3 := s[:g], s[g:2*g], s[2*g:3*g], s[3*g:4*g]
+	t01, t23, c := k.t[:g], k.t[g:2*g], k.t[2*g:3*g]
+	add(t01, x0, x1)
+	add(t23, x2, x3)
+	add(c, t01, t23) // t0123
+	add(x1, c, x1)   // t01123
+	add(x3, c, x3)   // t01233
+	add(c, x1, t01)  // y0
+	add(x1, x1, x2)
+	add(x1, x1, x2)  // y1 = t01123 + 2·x2
+	add(x2, x3, t23) // y2
+	add(x3, x3, x0)
+	add(x3, x3, x0) // y3 = t01233 + 2·x0
+	copy(x0, c)
+	// Each element plus the sum of the elements at its place in every
+	// group: the sums of row j's groups, replicated over them, added at
+	// once.
+	for j := range 4 {
+		rj := k.r[j*g : (j+1)*g]
+		vp.v.sum(rj[:b], s[j*g:(j+1)*g], vp.q, b, k.t[3*g:])
+		replicate(rj, b)
+	}
+	add(s, s, k.r)
+}
+
+// permute permutes the vecLanes states of block k, in Montgomery form,
+// as permuteMonty permutes one.
+func (vp *vecPerm) permute(k *vecBlock) {
+	add, mul, b := vp.v.add, vp.v.mul, vecLanes
+	s, t := k.s, k.t
+	half := len(vp.full) / 2
+	vp.mdsLight(k)
+	for _, rc := range vp.full[:half] {
+		add(s, s, rc)
+		vp.sbox(s, t)
+		vp.mdsLight(k)
+	}
+	s0 := s[:b]
+	for r := range len(vp.p.internalM) {
+		add(s0, s0, vp.part[r*b:(r+1)*b])
+		vp.sbox(s0, t[:b])
+		// state[i] = sum + V[i]·state[i], the sum replicated over the
+		// rows.
+		vp.v.sum(k.r[:b], s, vp.w, b, t)
+		replicate(k.r, b)
+		mul(s, s, vp.diag)
+		add(s, s, k.r)
+	}
+	for _, rc := range vp.full[half:] {
+		add(s, s, rc)
+		vp.sbox(s, t)
+		vp.mdsLight(k)
+	}
+}
+
+// blocks calls fn on the n states a block at a time, lanes [0, cnt) of
+// the block being states lo to lo+cnt: fn fills the lanes, permutes and
+// reads them. The last block's other lanes hold what they held (their
+// results are not read); a tail of fewer than vecMinLanes states is
+// given to fn one state at a time.
+func (vp *vecPerm) blocks(n int, fn func(v vecView, lo, cnt int)) {
+	k := vp.scratch.Get().(*vecBlock)
+	defer vp.scratch.Put(k)
+	lo := 0
+	for ; n-lo >= vecMinLanes; lo += vecLanes {
+		fn(vecView{vp: vp, k: k}, lo, min(vecLanes, n-lo))
+	}
+	for ; lo < n; lo++ {
+		fn(vecView{vp: vp, k: k, one: true}, lo, 1)
+	}
+}
+
+// permuteMany permutes the states, Width canonical elements each one
+// after another, in place: permute of each.
+func (p *Permutation31) permuteMany(states []uint32) {
+	vp := p.vectorised()
+	w := vp.w
+	vp.blocks(len(states)/w, func(v vecView, lo, cnt int) {
+		s := v.s()
+		for l := range cnt {
+			for i, x := range states[(lo+l)*w : (lo+l+1)*w] {
+				s[v.at(i, l)] = v.in(x)
+			}
+		}
+		v.permute()
+		for l := range cnt {
+			st := states[(lo+l)*w : (lo+l+1)*w]
+			for i := range st {
+				st[i] = v.out(s[v.at(i, l)])
+			}
+		}
+	})
+}
+
+// merge8Many sets dst[i] to merge8 of pairs[i]'s two digests.
+func (p *Permutation31) merge8Many(dst [][Digest31]uint32, pairs [][2 * Digest31]uint32) {
+	vp := p.vectorised()
+	vp.blocks(len(pairs), func(v vecView, lo, cnt int) {
+		s := v.s()
+		for l := range cnt {
+			for i, x := range &pairs[lo+l] {
+				s[v.at(i, l)] = v.in(x)
+			}
+			for i := 2 * Digest31; i < vp.w; i++ {
+				s[v.at(i, l)] = 0
+			}
+		}
+		v.permute()
+		readDigests(v, dst[lo:lo+cnt])
+	})
+}
+
+// hash8Many sets dst[i] to hash8 of inputs[i·m : (i+1)·m].
+func (p *Permutation31) hash8Many(dst [][Digest31]uint32, inputs []uint32, m int) {
+	if m == 0 {
+		clear(dst) // the sponge of nothing permutes never
+		return
+	}
+	vp := p.vectorised()
+	vp.blocks(len(dst), func(v vecView, lo, cnt int) {
+		s := v.s()
+		for l := range cnt {
+			for i := range vp.w {
+				s[v.at(i, l)] = 0
+			}
+		}
+		for c := 0; c < m; c += Rate31 {
+			for l := range cnt {
+				row := inputs[(lo+l)*m+c : (lo+l)*m+min(c+Rate31, m)]
+				for i, x := range row {
+					s[v.at(i, l)] = v.in(x)
+				}
+			}
+			v.permute()
+		}
+		readDigests(v, dst[lo:lo+cnt])
+	})
+}
+
+// readDigests sets each dst[l] to the first Digest31 elements of lane l.
+func readDigests(v vecView, dst [][Digest31]uint32) {
+	s := v.s()
+	for l := range dst {
+		d := &dst[l]
+		for i := range d {
+			d[i] = v.out(s[v.at(i, l)])
+		}
+	}
+}
