@@ -1,6 +1,8 @@
 package poseidon2
 
 import (
+	"unsafe"
+
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -47,6 +49,10 @@ func newBatch31(m MerkleMerge31) *batch.Monty31 {
 		Permute:      func(s *[16]uint32) { _ = reducing31{p}.Permute(s[:]) }, // cannot fail: 16 elements
 		Merge:        p.merge8,
 		HashElements: p.hash8,
+		// The CPU path: blocks of states side by side (p31_vec.go).
+		PermuteRange:      func(s [][16]uint32) { p.permuteMany(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), 16*len(s))) },
+		MergeRange:        p.merge8Many,
+		HashElementsRange: p.hash8Many,
 		Variants: []batch.Variant{{Name: "fast", Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
 			var compiled [len(batch31Entries)]*wgpu.Kernel
 			return batch.Kernels{Dispatches: func(o batch.Op, n int) (func(int, []wgpu.Binding) []wgpu.Dispatch, error) {

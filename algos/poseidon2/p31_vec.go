@@ -23,15 +23,16 @@ import (
 // blocks then act on whole rows of groups at once, and every step of the
 // permutation is a few vector operations over a block.
 
-// vecLanes is the number of states in a block. A block's state (Width ×
-// vecLanes elements) and its scratch stay in the core's first-level
-// caches.
-const vecLanes = 128
+// vecLanes are the numbers of states a block holds: the most, whose
+// state (Width × vecLanes[0] elements) and scratch stay in a core's
+// first-level caches, then smaller ones for the last block of a piece
+// (the fewest lanes that hold it). Each vector operation of a block is
+// one call, so more lanes share its cost over more states.
+var vecLanes = [...]int{128, 64, 32, 16}
 
-// vecMinLanes is the fewest states worth a block: below it the states of
-// a piece's tail are permuted one by one (permuteMonty), not padded to a
-// block.
-const vecMinLanes = 16
+// vecMinLanes is the fewest states worth a block: fewer left at the end
+// of a piece are permuted one by one (permuteMonty).
+const vecMinLanes = 4
 
 // vec31 is a 31-bit field's vector arithmetic on Montgomery forms: dst[i]
 // = a[i] + b[i] and dst[i] = a[i]·b[i]·2^-32 mod p, for slices of one
@@ -82,20 +83,26 @@ func replicate(x []uint32, b int) {
 	}
 }
 
-// vecPerm is a permutation's block form: its constants laid out as a
-// block's rows, built once.
+// vecPerm is a permutation's block form: its constants laid out as
+// blocks' rows, built once.
 type vecPerm struct {
 	p    *Permutation31
 	v    vec31
 	w, q int // width, and width/4: the groups of four
-	// full holds each full round's constants, part each partial round's
-	// constant, and diag the internal diagonal, replicated over the lanes
-	// (Montgomery forms).
-	full [][]uint32
-	part []uint32
-	diag []uint32
+	// tabs are the constants for each lane count of vecLanes.
+	tabs [len(vecLanes)]vecTables
 	// scratch is the free list of blocks' state and scratch memory.
 	scratch sync.Pool
+}
+
+// vecTables are a permutation's constants for blocks of b lanes, each
+// replicated over the lanes (Montgomery forms): full holds each full
+// round's constants, part each partial round's constant, diag the
+// internal diagonal.
+type vecTables struct {
+	b          int
+	full       [][]uint32
+	part, diag []uint32
 }
 
 // row returns the row of element i in a block.
@@ -121,40 +128,49 @@ func (p *Permutation31) vectorised() *vecPerm {
 }
 
 func newVecPerm(p *Permutation31) *vecPerm {
-	w, b := p.Width(), vecLanes
+	w := p.Width()
 	vp := &vecPerm{p: p, v: babyBearVec, w: w, q: w / 4}
 	if p.Field() == KoalaBear16.Field() {
 		vp.v = koalaBearVec
 	}
-	spread := func(xs []uint32) []uint32 {
-		out := make([]uint32, w*b)
-		for i, x := range xs {
-			r := vp.row(i) * b
+	for n, b := range vecLanes {
+		spread := func(xs []uint32) []uint32 {
+			out := make([]uint32, w*b)
+			for i, x := range xs {
+				r := vp.row(i) * b
+				for l := range b {
+					out[r+l] = x
+				}
+			}
+			return out
+		}
+		tb := vecTables{b: b, part: make([]uint32, len(p.internalM)*b), diag: spread(p.diagM)}
+		for _, rc := range p.extM {
+			tb.full = append(tb.full, spread(rc))
+		}
+		for r, c := range p.internalM {
 			for l := range b {
-				out[r+l] = x
+				tb.part[r*b+l] = c
 			}
 		}
-		return out
+		vp.tabs[n] = tb
 	}
-	for _, rc := range p.extM {
-		vp.full = append(vp.full, spread(rc))
-	}
-	vp.part = make([]uint32, len(p.internalM)*b)
-	for r, c := range p.internalM {
-		for l := range b {
-			vp.part[r*b+l] = c
-		}
-	}
-	vp.diag = spread(p.diagM)
+	b := vecLanes[0]
 	vp.scratch.New = func() any {
 		return &vecBlock{s: make([]uint32, w*b), t: make([]uint32, w*b), r: make([]uint32, w*b), one: make([]uint32, w)}
 	}
 	return vp
 }
 
-// vecBlock is one block's state and scratch, and one state's room for
-// the states of a tail.
+// vecBlock is the state and scratch of a block of the most lanes, and
+// one state's room for the states of a tail.
 type vecBlock struct{ s, t, r, one []uint32 }
+
+// lanes is a block of tab.b lanes in k's memory.
+type lanes struct {
+	tab     *vecTables
+	s, t, r []uint32
+}
 
 // vecView is a block, or one state of a tail, as the batch functions
 // fill, permute and read it.
@@ -162,6 +178,7 @@ type vecView struct {
 	vp  *vecPerm
 	k   *vecBlock
 	one bool
+	bl  lanes // the block, unless one
 }
 
 // at returns the index in s of element i of lane l.
@@ -169,7 +186,7 @@ func (v vecView) at(i, l int) int {
 	if v.one {
 		return i
 	}
-	return v.vp.row(i)*vecLanes + l
+	return v.vp.row(i)*v.bl.tab.b + l
 }
 
 // s returns the state's elements, in Montgomery form.
@@ -177,7 +194,7 @@ func (v vecView) s() []uint32 {
 	if v.one {
 		return v.k.one
 	}
-	return v.k.s
+	return v.bl.s
 }
 
 func (v vecView) permute() {
@@ -185,7 +202,7 @@ func (v vecView) permute() {
 		v.vp.p.permuteMonty(v.k.one)
 		return
 	}
-	v.vp.permute(v.k)
+	v.vp.permute(v.bl)
 }
 
 // in returns canonical x (any uint32: ToMonty reduces it) in Montgomery
@@ -207,8 +224,9 @@ func (vp *vecPerm) sbox(x, t []uint32) {
 }
 
 // mdsLight is mdsLightAdd on every state of block k.
-func (vp *vecPerm) mdsLight(k *vecBlock) {
-	add, b, g := vp.v.add, vecLanes, vp.q*vecLanes
+func (vp *vecPerm) mdsLight(k lanes) {
+	b := k.tab.b
+	add, g := vp.v.add, vp.q*b
 	s := k.s
 	x0, x1, x2, x3 := s[:g], s[g:2*g], s[2*g:3*g], s[3*g:4*g]
 	t01, t23, c := k.t[:g], k.t[g:2*g], k.t[2*g:3*g]
@@ -235,30 +253,30 @@ func (vp *vecPerm) mdsLight(k *vecBlock) {
 	add(s, s, k.r)
 }
 
-// permute permutes the vecLanes states of block k, in Montgomery form,
-// as permuteMonty permutes one.
-func (vp *vecPerm) permute(k *vecBlock) {
-	add, mul, b := vp.v.add, vp.v.mul, vecLanes
+// permute permutes the states of block k, in Montgomery form, as
+// permuteMonty permutes one.
+func (vp *vecPerm) permute(k lanes) {
+	add, mul, b, tab := vp.v.add, vp.v.mul, k.tab.b, k.tab
 	s, t := k.s, k.t
-	half := len(vp.full) / 2
+	half := len(tab.full) / 2
 	vp.mdsLight(k)
-	for _, rc := range vp.full[:half] {
+	for _, rc := range tab.full[:half] {
 		add(s, s, rc)
 		vp.sbox(s, t)
 		vp.mdsLight(k)
 	}
 	s0 := s[:b]
 	for r := range len(vp.p.internalM) {
-		add(s0, s0, vp.part[r*b:(r+1)*b])
+		add(s0, s0, tab.part[r*b:(r+1)*b])
 		vp.sbox(s0, t[:b])
 		// state[i] = sum + V[i]·state[i], the sum replicated over the
 		// rows.
 		vp.v.sum(k.r[:b], s, vp.w, b, t)
 		replicate(k.r, b)
-		mul(s, s, vp.diag)
+		mul(s, s, tab.diag)
 		add(s, s, k.r)
 	}
-	for _, rc := range vp.full[half:] {
+	for _, rc := range tab.full[half:] {
 		add(s, s, rc)
 		vp.sbox(s, t)
 		vp.mdsLight(k)
@@ -267,15 +285,25 @@ func (vp *vecPerm) permute(k *vecBlock) {
 
 // blocks calls fn on the n states a block at a time, lanes [0, cnt) of
 // the block being states lo to lo+cnt: fn fills the lanes, permutes and
-// reads them. The last block's other lanes hold what they held (their
-// results are not read); a tail of fewer than vecMinLanes states is
-// given to fn one state at a time.
+// reads them. The last block of a piece has the fewest lanes of vecLanes
+// that hold it, its other lanes holding what they held (their results
+// are not read); fewer than vecMinLanes states left are given to fn one
+// state at a time.
 func (vp *vecPerm) blocks(n int, fn func(v vecView, lo, cnt int)) {
 	k := vp.scratch.Get().(*vecBlock)
 	defer vp.scratch.Put(k)
 	lo := 0
-	for ; n-lo >= vecMinLanes; lo += vecLanes {
-		fn(vecView{vp: vp, k: k}, lo, min(vecLanes, n-lo))
+	for n-lo >= vecMinLanes {
+		cnt := n - lo
+		t := 0
+		for t+1 < len(vecLanes) && vecLanes[t+1] >= cnt {
+			t++
+		}
+		tab := &vp.tabs[t]
+		cnt = min(cnt, tab.b)
+		m := vp.w * tab.b
+		fn(vecView{vp: vp, k: k, bl: lanes{tab: tab, s: k.s[:m], t: k.t[:m], r: k.r[:m]}}, lo, cnt)
+		lo += cnt
 	}
 	for ; lo < n; lo++ {
 		fn(vecView{vp: vp, k: k, one: true}, lo, 1)

@@ -8,8 +8,9 @@ import (
 )
 
 // vecCounts are the state counts the block path is tested at: one state,
-// tails below vecMinLanes, around a block, and many blocks with a tail.
-var vecCounts = []int{1, 2, 15, 16, 17, vecLanes - 1, vecLanes, vecLanes + 1, vecLanes + vecMinLanes - 1, 1000 + 3}
+// tails below vecMinLanes, around each block size, and many blocks with
+// a tail.
+var vecCounts = []int{1, 2, vecMinLanes - 1, vecMinLanes, 15, 16, 17, 33, 63, 127, 128, 129, 128 + vecMinLanes - 1, 1000 + 3}
 
 // TestVecPermute holds the block path to the reference permute, state by
 // state, for every 31-bit permutation (both fields, both widths).
@@ -62,7 +63,7 @@ func TestVecMerge31(t *testing.T) {
 func TestVecHash31(t *testing.T) {
 	rng := newRand(t)
 	for _, p := range Permutations31 {
-		for _, n := range []int{1, 15, 17, vecLanes + 3, 1000 + 3} {
+		for _, n := range []int{1, 15, 17, vecLanes[0] + 3, 1000 + 3} {
 			for _, m := range []int{0, 1, 7, 8, 9, 16, 23, 128} {
 				in := make([]uint32, n*m)
 				for i := range in {
@@ -84,5 +85,32 @@ func TestVecHash31(t *testing.T) {
 		for i := range dst {
 			require.Equal(t, p.hash8(in[9*i:9*(i+1)]), dst[i], "%s: any uint32, input %d", p.Name(), i)
 		}
+	}
+}
+
+// BenchmarkVecPermute31 permutes 2^12 states of each 31-bit permutation
+// on one core, one by one in Montgomery form (permuteMonty) and a block
+// at a time (permuteMany).
+func BenchmarkVecPermute31(b *testing.B) {
+	const n = 1 << 12
+	for _, p := range Permutations31 {
+		w := p.Width()
+		states := randStates31(p, newRand(b), n)
+		b.Run(p.Name()+"/scalar", func(b *testing.B) {
+			b.SetBytes(int64(4 * w * n))
+			for b.Loop() {
+				for i := range n {
+					p.permuteMonty(states[i*w : (i+1)*w])
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "perms/s")
+		})
+		b.Run(p.Name()+"/vec", func(b *testing.B) {
+			b.SetBytes(int64(4 * w * n))
+			for b.Loop() {
+				p.permuteMany(states)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "perms/s")
+		})
 	}
 }
