@@ -50,7 +50,9 @@ func newBatch31(m MerkleMerge31) *batch.Monty31 {
 		Merge:        p.merge8,
 		HashElements: p.hash8,
 		// The CPU path: blocks of states side by side (p31_vec.go).
-		PermuteRange:      func(s [][16]uint32) { p.permuteMany(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), 16*len(s))) },
+		PermuteRange: func(s [][16]uint32) {
+			p.permuteMany(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), 16*len(s)))
+		},
 		MergeRange:        p.merge8Many,
 		HashElementsRange: p.hash8Many,
 		Variants: []batch.Variant{{Name: "fast", Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {

@@ -113,21 +113,28 @@ func BenchmarkCommit31CPU(b *testing.B) {
 	const cols = 128
 	for _, lg := range []int{14, 20} {
 		rows := 1 << lg
-		data := randStates31(KoalaBear16, newRand(b), rows*cols/16)
-		m := merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+		var data []uint32 // made by the first sub-benchmark that runs
+		matrix := func() merkle.Matrix32 {
+			if data == nil {
+				data = randStates31(KoalaBear16, newRand(b), rows*cols/16)
+			}
+			return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+		}
 		name := fmt.Sprintf("2^%dx%d", lg, cols)
 		var want [32]byte
 		b.Run(name+"/merkle", func(b *testing.B) {
+			m := matrix()
 			b.SetBytes(int64(4 * len(data)))
-			for b.Loop() {
+			loopCPU(b, func() {
 				tree, err := merkle.CommitMatrix32(nil, m, KoalaBearMerkle, merkle.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
 				want = tree.Root()
-			}
+			})
 		})
 		b.Run(name+"/batch", func(b *testing.B) {
+			data := matrix().Data
 			root, err := commitBatch31(KoalaBearBatch, data, rows, cols)
 			if err != nil {
 				b.Fatal(err)
@@ -136,22 +143,22 @@ func BenchmarkCommit31CPU(b *testing.B) {
 				b.Fatalf("root %x, merkle's %x", root, want)
 			}
 			b.SetBytes(int64(4 * len(data)))
-			for b.Loop() {
+			loopCPU(b, func() {
 				if _, err := commitBatch31(KoalaBearBatch, data, rows, cols); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 		b.Run(name+"/gnark", func(b *testing.B) {
+			data := matrix().Data
 			els := make([]koalabear.Element, len(data))
 			for i, x := range data {
 				els[i].SetUint64(uint64(x))
 			}
 			b.SetBytes(int64(4 * len(data)))
-			for b.Loop() {
-				gnarkCommit(els, rows, cols)
-			}
+			loopCPU(b, func() { gnarkCommit(els, rows, cols) })
 		})
+		data = nil
 		runtime.GC()
 	}
 }

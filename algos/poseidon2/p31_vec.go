@@ -89,8 +89,11 @@ type vecPerm struct {
 	p    *Permutation31
 	v    vec31
 	w, q int // width, and width/4: the groups of four
+	mod  uint32
 	// tabs are the constants for each lane count of vecLanes.
 	tabs [len(vecLanes)]vecTables
+	// oneOffs are the offsets of a single state's elements: 0, 1, 2, ...
+	oneOffs []int
 	// scratch is the free list of blocks' state and scratch memory.
 	scratch sync.Pool
 }
@@ -103,6 +106,11 @@ type vecTables struct {
 	b          int
 	full       [][]uint32
 	part, diag []uint32
+	// r2 and one are Width/4 rows of R^2 mod p and of 1: a product with
+	// them enters a value into Montgomery form or leaves it.
+	r2, one []uint32
+	// offs[i] is the index of element i of lane 0.
+	offs []int
 }
 
 // row returns the row of element i in a block.
@@ -129,7 +137,7 @@ func (p *Permutation31) vectorised() *vecPerm {
 
 func newVecPerm(p *Permutation31) *vecPerm {
 	w := p.Width()
-	vp := &vecPerm{p: p, v: babyBearVec, w: w, q: w / 4}
+	vp := &vecPerm{p: p, v: babyBearVec, w: w, q: w / 4, mod: p.f.P()}
 	if p.Field() == KoalaBear16.Field() {
 		vp.v = koalaBearVec
 	}
@@ -144,7 +152,14 @@ func newVecPerm(p *Permutation31) *vecPerm {
 			}
 			return out
 		}
-		tb := vecTables{b: b, part: make([]uint32, len(p.internalM)*b), diag: spread(p.diagM)}
+		tb := vecTables{b: b, part: make([]uint32, len(p.internalM)*b), diag: spread(p.diagM), r2: make([]uint32, vp.q*b), one: make([]uint32, vp.q*b)}
+		r2 := p.f.ToMonty(p.f.ToMonty(1))
+		for l := range tb.r2 {
+			tb.r2[l], tb.one[l] = r2, 1
+		}
+		for i := range w {
+			tb.offs = append(tb.offs, vp.row(i)*b)
+		}
 		for _, rc := range p.extM {
 			tb.full = append(tb.full, spread(rc))
 		}
@@ -154,6 +169,9 @@ func newVecPerm(p *Permutation31) *vecPerm {
 			}
 		}
 		vp.tabs[n] = tb
+	}
+	for i := range w {
+		vp.oneOffs = append(vp.oneOffs, i)
 	}
 	b := vecLanes[0]
 	vp.scratch.New = func() any {
@@ -181,20 +199,64 @@ type vecView struct {
 	bl  lanes // the block, unless one
 }
 
-// at returns the index in s of element i of lane l.
-func (v vecView) at(i, l int) int {
+// state returns the elements of the state (or block) and the offset of
+// each element's first lane: element i of lane l is s[offs[i]+l] (a
+// single state has lane 0 alone).
+func (v vecView) state() (s []uint32, offs []int) {
 	if v.one {
-		return i
+		return v.k.one, v.vp.oneOffs
 	}
-	return v.vp.row(i)*v.bl.tab.b + l
+	return v.bl.s, v.bl.tab.offs
 }
 
-// s returns the state's elements, in Montgomery form.
-func (v vecView) s() []uint32 {
-	if v.one {
-		return v.k.one
+// reduce returns x mod p, for any uint32 (below 3p for either field).
+func (v vecView) reduce(x uint32) uint32 {
+	p := v.vp.mod
+	if x >= p {
+		x -= p
 	}
-	return v.bl.s
+	if x >= p {
+		x -= p
+	}
+	return x
+}
+
+// monty turns elements 0 to n-1 of every lane, canonical, into their
+// Montgomery forms.
+func (v vecView) monty(n int) {
+	if v.one {
+		f := v.vp.p.f
+		for i := range n {
+			v.k.one[i] = f.ToMonty(v.k.one[i])
+		}
+		return
+	}
+	// Elements j, j+4, ... below n are the first rows of row group j.
+	b, g := v.bl.tab.b, v.vp.q*v.bl.tab.b
+	for j := range min(n, 4) {
+		rows := (n - j + 3) / 4 * b
+		x := v.bl.s[j*g : j*g+rows]
+		v.vp.v.mul(x, x, v.bl.tab.r2[:rows])
+	}
+}
+
+// canonical returns elements 0 to n-1 of every lane as canonical
+// elements, at the offsets state returns.
+func (v vecView) canonical(n int) []uint32 {
+	if v.one {
+		f := v.vp.p.f
+		out := v.k.t[:n]
+		for i := range out {
+			out[i] = f.FromMonty(v.k.one[i])
+		}
+		return out
+	}
+	b, g := v.bl.tab.b, v.vp.q*v.bl.tab.b
+	for j := range min(n, 4) {
+		rows := (n - j + 3) / 4 * b
+		v.vp.v.mul(v.bl.t[j*g:j*g+rows], v.bl.s[j*g:j*g+rows], v.bl.tab.one[:rows])
+	}
+	return v.bl.t
 }
 
 func (v vecView) permute() {
@@ -204,11 +266,6 @@ func (v vecView) permute() {
 	}
 	v.vp.permute(v.bl)
 }
-
-// in returns canonical x (any uint32: ToMonty reduces it) in Montgomery
-// form; out returns Montgomery form m as a canonical element.
-func (v vecView) in(x uint32) uint32  { return v.vp.p.f.ToMonty(x) }
-func (v vecView) out(m uint32) uint32 { return v.vp.p.f.FromMonty(m) }
 
 // sbox sets x to x^D lane by lane, t scratch of x's length.
 func (vp *vecPerm) sbox(x, t []uint32) {
@@ -316,17 +373,19 @@ func (p *Permutation31) permuteMany(states []uint32) {
 	vp := p.vectorised()
 	w := vp.w
 	vp.blocks(len(states)/w, func(v vecView, lo, cnt int) {
-		s := v.s()
+		s, offs := v.state()
 		for l := range cnt {
 			for i, x := range states[(lo+l)*w : (lo+l+1)*w] {
-				s[v.at(i, l)] = v.in(x)
+				s[offs[i]+l] = v.reduce(x)
 			}
 		}
+		v.monty(w)
 		v.permute()
+		out := v.canonical(w)
 		for l := range cnt {
 			st := states[(lo+l)*w : (lo+l+1)*w]
 			for i := range st {
-				st[i] = v.out(s[v.at(i, l)])
+				st[i] = out[offs[i]+l]
 			}
 		}
 	})
@@ -336,15 +395,16 @@ func (p *Permutation31) permuteMany(states []uint32) {
 func (p *Permutation31) merge8Many(dst [][Digest31]uint32, pairs [][2 * Digest31]uint32) {
 	vp := p.vectorised()
 	vp.blocks(len(pairs), func(v vecView, lo, cnt int) {
-		s := v.s()
+		s, offs := v.state()
 		for l := range cnt {
 			for i, x := range &pairs[lo+l] {
-				s[v.at(i, l)] = v.in(x)
+				s[offs[i]+l] = v.reduce(x)
 			}
 			for i := 2 * Digest31; i < vp.w; i++ {
-				s[v.at(i, l)] = 0
+				s[offs[i]+l] = 0
 			}
 		}
+		v.monty(2 * Digest31)
 		v.permute()
 		readDigests(v, dst[lo:lo+cnt])
 	})
@@ -358,19 +418,20 @@ func (p *Permutation31) hash8Many(dst [][Digest31]uint32, inputs []uint32, m int
 	}
 	vp := p.vectorised()
 	vp.blocks(len(dst), func(v vecView, lo, cnt int) {
-		s := v.s()
+		s, offs := v.state()
 		for l := range cnt {
-			for i := range vp.w {
-				s[v.at(i, l)] = 0
+			for _, o := range offs {
+				s[o+l] = 0
 			}
 		}
 		for c := 0; c < m; c += Rate31 {
+			n := min(Rate31, m-c)
 			for l := range cnt {
-				row := inputs[(lo+l)*m+c : (lo+l)*m+min(c+Rate31, m)]
-				for i, x := range row {
-					s[v.at(i, l)] = v.in(x)
+				for i, x := range inputs[(lo+l)*m+c : (lo+l)*m+c+n] {
+					s[offs[i]+l] = v.reduce(x)
 				}
 			}
+			v.monty(n)
 			v.permute()
 		}
 		readDigests(v, dst[lo:lo+cnt])
@@ -379,11 +440,12 @@ func (p *Permutation31) hash8Many(dst [][Digest31]uint32, inputs []uint32, m int
 
 // readDigests sets each dst[l] to the first Digest31 elements of lane l.
 func readDigests(v vecView, dst [][Digest31]uint32) {
-	s := v.s()
+	out := v.canonical(Digest31)
+	_, offs := v.state()
 	for l := range dst {
 		d := &dst[l]
 		for i := range d {
-			d[i] = v.out(s[v.at(i, l)])
+			d[i] = out[offs[i]+l]
 		}
 	}
 }
