@@ -34,6 +34,15 @@ var vecLanes = [...]int{128, 64, 32, 16}
 // of a piece are permuted one by one (permuteMonty).
 const vecMinLanes = 4
 
+// permute16Fast, where the CPU has it, permutes 16 states of width 16 at
+// once held in registers (permute16AVX512): a block's states are then
+// permuted by it, 16 at a time, instead of by vector operations, each of
+// which reads and writes the block in memory.
+var permute16Fast func(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree uint64)
+
+// vecFast turns permute16Fast's path off, for the tests of the other.
+var vecFast = true
+
 // vec31 is a 31-bit field's vector arithmetic on Montgomery forms: dst[i]
 // = a[i] + b[i] and dst[i] = a[i]·b[i]·2^-32 mod p, for slices of one
 // length; dst may be a or b.
@@ -94,6 +103,12 @@ type vecPerm struct {
 	tabs [len(vecLanes)]vecTables
 	// oneOffs are the offsets of a single state's elements: 0, 1, 2, ...
 	oneOffs []int
+	// fast is the block of 16 states, element-major, that permute16Fast
+	// permutes, with ext its full rounds' constants one after another
+	// and mu -p^-1 mod 2^32; fast.b is 0 where it does not run.
+	fast vecTables
+	ext  []uint32
+	mu   uint64
 	// scratch is the free list of blocks' state and scratch memory.
 	scratch sync.Pool
 }
@@ -111,6 +126,9 @@ type vecTables struct {
 	r2, one []uint32
 	// offs[i] is the index of element i of lane 0.
 	offs []int
+	// natural: element i is row i (permute16Fast's block), not row
+	// row(i).
+	natural bool
 }
 
 // row returns the row of element i in a block.
@@ -173,6 +191,25 @@ func newVecPerm(p *Permutation31) *vecPerm {
 	for i := range w {
 		vp.oneOffs = append(vp.oneOffs, i)
 	}
+	if w == 16 && permute16Fast != nil {
+		const b = 16
+		vp.fast = vecTables{b: b, natural: true, r2: make([]uint32, w*b), one: make([]uint32, w*b)}
+		r2 := p.f.ToMonty(p.f.ToMonty(1))
+		for l := range vp.fast.r2 {
+			vp.fast.r2[l], vp.fast.one[l] = r2, 1
+		}
+		for i := range w {
+			vp.fast.offs = append(vp.fast.offs, i*b)
+		}
+		for _, rc := range p.extM {
+			vp.ext = append(vp.ext, rc...)
+		}
+		inv := vp.mod // p^-1 mod 2^32 by Newton's iteration: each step doubles the bits
+		for range 5 {
+			inv *= 2 - vp.mod*inv
+		}
+		vp.mu = uint64(-inv)
+	}
 	b := vecLanes[0]
 	vp.scratch.New = func() any {
 		return &vecBlock{s: make([]uint32, w*b), t: make([]uint32, w*b), r: make([]uint32, w*b), one: make([]uint32, w)}
@@ -209,26 +246,21 @@ func (v vecView) state() (s []uint32, offs []int) {
 	return v.bl.s, v.bl.tab.offs
 }
 
-// reduce returns x mod p, for any uint32 (below 3p for either field).
-func (v vecView) reduce(x uint32) uint32 {
-	p := v.vp.mod
-	if x >= p {
-		x -= p
-	}
-	if x >= p {
-		x -= p
-	}
-	return x
-}
-
-// monty turns elements 0 to n-1 of every lane, canonical, into their
-// Montgomery forms.
+// monty turns elements 0 to n-1 of every lane into their Montgomery
+// forms: they may be any uint32, reduced mod p on the way (a Montgomery
+// product of x below 2^32 and R^2 mod p is below 2p before its last
+// subtraction, so canonical after it).
 func (v vecView) monty(n int) {
 	if v.one {
 		f := v.vp.p.f
 		for i := range n {
 			v.k.one[i] = f.ToMonty(v.k.one[i])
 		}
+		return
+	}
+	if v.bl.tab.natural {
+		x := v.bl.s[:n*v.bl.tab.b]
+		v.vp.v.mul(x, x, v.bl.tab.r2[:len(x)])
 		return
 	}
 	// Elements j, j+4, ... below n are the first rows of row group j.
@@ -251,6 +283,11 @@ func (v vecView) canonical(n int) []uint32 {
 		}
 		return out
 	}
+	if v.bl.tab.natural {
+		m := n * v.bl.tab.b
+		v.vp.v.mul(v.bl.t[:m], v.bl.s[:m], v.bl.tab.one[:m])
+		return v.bl.t
+	}
 	b, g := v.bl.tab.b, v.vp.q*v.bl.tab.b
 	for j := range min(n, 4) {
 		rows := (n - j + 3) / 4 * b
@@ -262,6 +299,11 @@ func (v vecView) canonical(n int) []uint32 {
 func (v vecView) permute() {
 	if v.one {
 		v.vp.p.permuteMonty(v.k.one)
+		return
+	}
+	if v.bl.tab.natural {
+		vp := v.vp
+		permute16Fast(&v.bl.s[0], &vp.ext[0], unsafe.SliceData(vp.p.internalM), len(vp.p.internalM), &vp.p.diagM[0], uint64(vp.mod), vp.mu, uint64(vp.p.set.Degree))
 		return
 	}
 	v.vp.permute(v.bl)
@@ -350,6 +392,12 @@ func (vp *vecPerm) blocks(n int, fn func(v vecView, lo, cnt int)) {
 	k := vp.scratch.Get().(*vecBlock)
 	defer vp.scratch.Put(k)
 	lo := 0
+	if vp.fast.b != 0 && vecFast {
+		m := vp.w * vp.fast.b
+		for ; n-lo >= vecMinLanes; lo += vp.fast.b {
+			fn(vecView{vp: vp, k: k, bl: lanes{tab: &vp.fast, s: k.s[:m], t: k.t[:m], r: k.r[:m]}}, lo, min(vp.fast.b, n-lo))
+		}
+	}
 	for n-lo >= vecMinLanes {
 		cnt := n - lo
 		t := 0
@@ -376,7 +424,7 @@ func (p *Permutation31) permuteMany(states []uint32) {
 		s, offs := v.state()
 		for l := range cnt {
 			for i, x := range states[(lo+l)*w : (lo+l+1)*w] {
-				s[offs[i]+l] = v.reduce(x)
+				s[offs[i]+l] = x
 			}
 		}
 		v.monty(w)
@@ -398,7 +446,7 @@ func (p *Permutation31) merge8Many(dst [][Digest31]uint32, pairs [][2 * Digest31
 		s, offs := v.state()
 		for l := range cnt {
 			for i, x := range &pairs[lo+l] {
-				s[offs[i]+l] = v.reduce(x)
+				s[offs[i]+l] = x
 			}
 			for i := 2 * Digest31; i < vp.w; i++ {
 				s[offs[i]+l] = 0
@@ -428,7 +476,7 @@ func (p *Permutation31) hash8Many(dst [][Digest31]uint32, inputs []uint32, m int
 			n := min(Rate31, m-c)
 			for l := range cnt {
 				for i, x := range inputs[(lo+l)*m+c : (lo+l)*m+c+n] {
-					s[offs[i]+l] = v.reduce(x)
+					s[offs[i]+l] = x
 				}
 			}
 			v.monty(n)

@@ -16,9 +16,23 @@ import (
 // a tail.
 var vecCounts = []int{1, 2, vecMinLanes - 1, vecMinLanes, 15, 16, 17, 33, 63, 127, 128, 129, 128 + vecMinLanes - 1, 1000 + 3}
 
+// vecPaths runs test on each block path: registers (permute16Fast, for
+// width 16 where the CPU has it) and vector operations.
+func vecPaths(t *testing.T, test func(t *testing.T)) {
+	for _, fast := range []bool{true, false} {
+		t.Run(map[bool]string{true: "fast", false: "vector"}[fast], func(t *testing.T) {
+			defer func(was bool) { vecFast = was }(vecFast)
+			vecFast = fast
+			test(t)
+		})
+	}
+}
+
 // TestVecPermute holds the block path to the reference permute, state by
 // state, for every 31-bit permutation (both fields, both widths).
-func TestVecPermute(t *testing.T) {
+func TestVecPermute(t *testing.T) { vecPaths(t, testVecPermute) }
+
+func testVecPermute(t *testing.T) {
 	rng := newRand(t)
 	for _, p := range Permutations31 {
 		for _, n := range vecCounts {
@@ -40,7 +54,9 @@ func TestVecPermute(t *testing.T) {
 
 // TestVecMerge31 holds merge8Many to the reference's compression, pair by
 // pair, over every 31-bit permutation.
-func TestVecMerge31(t *testing.T) {
+func TestVecMerge31(t *testing.T) { vecPaths(t, testVecMerge31) }
+
+func testVecMerge31(t *testing.T) {
 	rng := newRand(t)
 	for _, p := range Permutations31 {
 		for _, n := range vecCounts {
@@ -64,7 +80,9 @@ func TestVecMerge31(t *testing.T) {
 // TestVecHash31 holds hash8Many to the reference's sponge for inputs of
 // lengths around the rate, and to hash8 (which reduces any uint32) on
 // elements not below p.
-func TestVecHash31(t *testing.T) {
+func TestVecHash31(t *testing.T) { vecPaths(t, testVecHash31) }
+
+func testVecHash31(t *testing.T) {
 	rng := newRand(t)
 	for _, p := range Permutations31 {
 		for _, n := range []int{1, 15, 17, vecLanes[0] + 3, 1000 + 3} {
@@ -110,10 +128,19 @@ func BenchmarkVecPermute31(b *testing.B) {
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "perms/s")
 		})
 		b.Run(p.Name()+"/vec", func(b *testing.B) {
+			defer func(was bool) { vecFast = was }(vecFast)
+			vecFast = false
 			b.SetBytes(int64(4 * w * n))
 			loopCPU(b, func() { p.permuteMany(states) })
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "perms/s")
 		})
+		if p.vectorised().fast.b != 0 {
+			b.Run(p.Name()+"/fast", func(b *testing.B) {
+				b.SetBytes(int64(4 * w * n))
+				loopCPU(b, func() { p.permuteMany(states) })
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "perms/s")
+			})
+		}
 	}
 }
 
