@@ -5,7 +5,7 @@
 // permute16AVX512 is permuteMonty on 16 states of width 16 at once, held
 // in registers: Z0-Z15 hold element i of the 16 states, Z16 p, Z17
 // -p^-1 mod 2^32, K3 the even dwords; Z18-Z25 are temporaries, Z26-Z31
-// the field operations' own.
+// the field operations' own (their inputs are never Z26-Z31).
 
 // ADDM sets r to a + b mod p (a, b below p).
 #define ADDM(a, b, r) \
@@ -36,15 +36,46 @@
 	VPSUBD    Z16, Z29, Z31 \
 	VPMINUD   Z29, Z31, r
 
+// SQRM is MULM(a, a, r).
+#define SQRM(a, r) \
+	VPSRLQ    $32, a, Z26   \
+	VPMULUDQ  a, a, Z28     \
+	VPMULUDQ  Z26, Z26, Z29 \
+	VPMULUDQ  Z28, Z17, Z30 \
+	VPMULUDQ  Z29, Z17, Z31 \
+	VPMULUDQ  Z30, Z16, Z30 \
+	VPMULUDQ  Z31, Z16, Z31 \
+	VPADDQ    Z28, Z30, Z28 \
+	VPADDQ    Z29, Z31, Z29 \
+	VMOVSHDUP Z28, K3, Z29  \
+	VPSUBD    Z16, Z29, Z31 \
+	VPMINUD   Z29, Z31, r
+
+// MULC is MULM(a, c, r) for c a constant broadcast to every dword, whose
+// odd dwords need no shift.
+#define MULC(a, c, r) \
+	VPSRLQ    $32, a, Z26   \
+	VPMULUDQ  a, c, Z28     \
+	VPMULUDQ  Z26, c, Z29   \
+	VPMULUDQ  Z28, Z17, Z30 \
+	VPMULUDQ  Z29, Z17, Z31 \
+	VPMULUDQ  Z30, Z16, Z30 \
+	VPMULUDQ  Z31, Z16, Z31 \
+	VPADDQ    Z28, Z30, Z28 \
+	VPADDQ    Z29, Z31, Z29 \
+	VMOVSHDUP Z28, K3, Z29  \
+	VPSUBD    Z16, Z29, Z31 \
+	VPMINUD   Z29, Z31, r
+
 #define SBOX3(x) \
-	MULM(x, x, Z18) \
-	MULM(Z18, x, x)
+	SQRM(x, Z21) \
+	MULM(Z21, x, x)
 
 #define SBOX7(x) \
-	MULM(x, x, Z18)   \
-	MULM(Z18, x, Z19) \
-	MULM(Z18, Z18, Z20) \
-	MULM(Z19, Z20, x)
+	SQRM(x, Z21)      \
+	MULM(Z21, x, Z22) \
+	SQRM(Z21, Z23)    \
+	MULM(Z22, Z23, x)
 
 // M4 is Plonky3's MDSMat4 on one group of four, by its additions.
 #define M4(x0, x1, x2, x3) \
@@ -168,11 +199,10 @@
 	SBOX7(Z14) \
 	SBOX7(Z15)
 
-// DIAG sets element x to sum (Z19) plus V[i]·x, V[i] at off(R10).
+// DIAG sets x to V[i]·x, V[i] at off(R10).
 #define DIAG(x, off) \
 	VPBROADCASTD off(R10), Z20 \
-	MULM(x, Z20, x)            \
-	ADDM(x, Z19, x)
+	MULC(x, Z20, x)
 
 // func permute16AVX512(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree uint64)
 TEXT ·permute16AVX512(SB), NOSPLIT, $0-64
@@ -249,22 +279,22 @@ partial7:
 	SBOX7(Z0)
 
 partiallin:
-	ADDM(Z0, Z1, Z19)
-	ADDM(Z2, Z3, Z20)
-	ADDM(Z4, Z5, Z21)
-	ADDM(Z6, Z7, Z22)
-	ADDM(Z8, Z9, Z23)
-	ADDM(Z10, Z11, Z24)
-	ADDM(Z12, Z13, Z25)
-	ADDM(Z14, Z15, Z18)
+	// The sum of s1..s15 (Z19) and their products with the diagonal do
+	// not wait for s0's S-box: they run beside it.
+	ADDM(Z1, Z2, Z19)
+	ADDM(Z3, Z4, Z20)
+	ADDM(Z5, Z6, Z24)
+	ADDM(Z7, Z8, Z25)
+	ADDM(Z9, Z10, Z18)
 	ADDM(Z19, Z20, Z19)
-	ADDM(Z21, Z22, Z21)
-	ADDM(Z23, Z24, Z23)
-	ADDM(Z25, Z18, Z25)
-	ADDM(Z19, Z21, Z19)
-	ADDM(Z23, Z25, Z23)
-	ADDM(Z19, Z23, Z19)
-	DIAG(Z0, 0)
+	ADDM(Z24, Z25, Z24)
+	ADDM(Z11, Z12, Z20)
+	ADDM(Z13, Z14, Z25)
+	ADDM(Z18, Z15, Z18)
+	ADDM(Z19, Z24, Z19)
+	ADDM(Z20, Z25, Z20)
+	ADDM(Z19, Z18, Z19)
+	ADDM(Z19, Z20, Z19)
 	DIAG(Z1, 4)
 	DIAG(Z2, 8)
 	DIAG(Z3, 12)
@@ -280,6 +310,26 @@ partiallin:
 	DIAG(Z13, 52)
 	DIAG(Z14, 56)
 	DIAG(Z15, 60)
+
+	// Each element is the sum plus its product with the diagonal.
+	ADDM(Z19, Z0, Z19)
+	DIAG(Z0, 0)
+	ADDM(Z0, Z19, Z0)
+	ADDM(Z1, Z19, Z1)
+	ADDM(Z2, Z19, Z2)
+	ADDM(Z3, Z19, Z3)
+	ADDM(Z4, Z19, Z4)
+	ADDM(Z5, Z19, Z5)
+	ADDM(Z6, Z19, Z6)
+	ADDM(Z7, Z19, Z7)
+	ADDM(Z8, Z19, Z8)
+	ADDM(Z9, Z19, Z9)
+	ADDM(Z10, Z19, Z10)
+	ADDM(Z11, Z19, Z11)
+	ADDM(Z12, Z19, Z12)
+	ADDM(Z13, Z19, Z13)
+	ADDM(Z14, Z19, Z14)
+	ADDM(Z15, Z19, Z15)
 	DECQ R9
 	JNZ  partial
 	JMP  half
