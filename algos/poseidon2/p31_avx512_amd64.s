@@ -199,13 +199,34 @@
 	SBOX7(Z14) \
 	SBOX7(Z15)
 
+// SUBM sets r to a - b mod p.
+#define SUBM(a, b, r) \
+	VPSUBD  b, a, r     \
+	VPADDD  Z16, r, Z31 \
+	VPMINUD r, Z31, r
+
+// KBNEG2EXP sets x to x·2^-n mod p for KoalaBear's p = 2^31 - 2^24 + 1,
+// where 2^-n = 2^(24-n) - 2^(31-n): with x = hi·2^n + lo, hi +
+// lo·2^(24-n) - lo·2^(31-n), in (-p, p), plus p where negative. m is
+// 32-n, j 24-n and k 31-n.
+#define KBNEG2EXP(x, n, m, j, k) \
+	VPSRLD  n, x, Z26     \
+	VPSLLD  m, x, Z27     \
+	VPSRLD  m, Z27, Z27   \
+	VPSLLD  j, Z27, Z28   \
+	VPADDD  Z26, Z28, Z28 \
+	VPSLLD  k, Z27, Z27   \
+	VPSUBD  Z27, Z28, Z28 \
+	VPADDD  Z16, Z28, Z29 \
+	VPMINUD Z28, Z29, x
+
 // DIAG sets x to V[i]·x, V[i] at off(R10).
 #define DIAG(x, off) \
 	VPBROADCASTD off(R10), Z20 \
 	MULC(x, Z20, x)
 
-// func permute16AVX512(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree uint64)
-TEXT ·permute16AVX512(SB), NOSPLIT, $0-64
+// func permute16AVX512(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree, koalaBear uint64)
+TEXT ·permute16AVX512(SB), NOSPLIT, $0-72
 	MOVQ s+0(FP), DI
 	MOVQ ext+8(FP), SI
 	MOVQ internal+16(FP), R8
@@ -214,6 +235,7 @@ TEXT ·permute16AVX512(SB), NOSPLIT, $0-64
 	MOVQ p+40(FP), AX
 	MOVQ mu+48(FP), BX
 	MOVQ degree+56(FP), R11
+	MOVQ koalaBear+64(FP), R12
 	VPBROADCASTD AX, Z16
 	VPBROADCASTD BX, Z17
 	MOVQ $0x5555, CX
@@ -295,6 +317,8 @@ partiallin:
 	ADDM(Z20, Z25, Z20)
 	ADDM(Z19, Z18, Z19)
 	ADDM(Z19, Z20, Z19)
+	TESTQ R12, R12
+	JNZ   partialkb
 	DIAG(Z1, 4)
 	DIAG(Z2, 8)
 	DIAG(Z3, 12)
@@ -330,6 +354,50 @@ partiallin:
 	ADDM(Z13, Z19, Z13)
 	ADDM(Z14, Z19, Z14)
 	ADDM(Z15, Z19, Z15)
+	JMP  partialnext
+
+partialkb:
+	// KoalaBear16's diagonal, [-2, 1, 2, 1/2, 3, 4, -1/2, -3, -4, 2^-8,
+	// 2^-3, 2^-24, -2^-8, -2^-3, -2^-4, -2^-24], by shifts and additions:
+	// the magnitudes first, then the sum plus or minus each.
+	DOUBLEM(Z2, Z2)
+	KBNEG2EXP(Z3, $1, $31, $23, $30)
+	DOUBLEM(Z4, Z18)
+	ADDM(Z4, Z18, Z4)
+	DOUBLEM(Z5, Z5)
+	DOUBLEM(Z5, Z5)
+	KBNEG2EXP(Z6, $1, $31, $23, $30)
+	DOUBLEM(Z7, Z18)
+	ADDM(Z7, Z18, Z7)
+	DOUBLEM(Z8, Z8)
+	DOUBLEM(Z8, Z8)
+	KBNEG2EXP(Z9, $8, $24, $16, $23)
+	KBNEG2EXP(Z10, $3, $29, $21, $28)
+	KBNEG2EXP(Z11, $24, $8, $0, $7)
+	KBNEG2EXP(Z12, $8, $24, $16, $23)
+	KBNEG2EXP(Z13, $3, $29, $21, $28)
+	KBNEG2EXP(Z14, $4, $28, $20, $27)
+	KBNEG2EXP(Z15, $24, $8, $0, $7)
+	ADDM(Z19, Z0, Z19)
+	DOUBLEM(Z0, Z0)
+	SUBM(Z19, Z0, Z0)
+	ADDM(Z1, Z19, Z1)
+	ADDM(Z2, Z19, Z2)
+	ADDM(Z3, Z19, Z3)
+	ADDM(Z4, Z19, Z4)
+	ADDM(Z5, Z19, Z5)
+	SUBM(Z19, Z6, Z6)
+	SUBM(Z19, Z7, Z7)
+	SUBM(Z19, Z8, Z8)
+	ADDM(Z9, Z19, Z9)
+	ADDM(Z10, Z19, Z10)
+	ADDM(Z11, Z19, Z11)
+	SUBM(Z19, Z12, Z12)
+	SUBM(Z19, Z13, Z13)
+	SUBM(Z19, Z14, Z14)
+	SUBM(Z19, Z15, Z15)
+
+partialnext:
 	DECQ R9
 	JNZ  partial
 	JMP  half
