@@ -22,6 +22,12 @@ import (
 // the group) is stored at row j·(Width/4)+k: the external layer's 4×4
 // blocks then act on whole rows of groups at once, and every step of the
 // permutation is a few vector operations over a block.
+//
+// Each vector operation reads and writes the block in memory, which
+// bounds this path; at width 16, where the CPU has AVX-512, blocks of 16
+// states are permuted in registers instead (permute16AVX512, the same
+// arithmetic), and the vector operations only bring elements into and
+// out of Montgomery form.
 
 // vecLanes are the numbers of states a block holds: the most, whose
 // state (Width × vecLanes[0] elements) and scratch stay in a core's
@@ -34,10 +40,10 @@ var vecLanes = [...]int{128, 64, 32, 16}
 // of a piece are permuted one by one (permuteMonty).
 const vecMinLanes = 4
 
-// permute16Fast, where the CPU has it, permutes 16 states of width 16 at
-// once held in registers (permute16AVX512): a block's states are then
-// permuted by it, 16 at a time, instead of by vector operations, each of
-// which reads and writes the block in memory.
+// permute16Fast, where the CPU has it, permutes 16 states of width 16
+// (4 + 4 full rounds) at once held in registers (permute16AVX512): a
+// block's states are then permuted by it, 16 at a time, instead of by
+// vector operations.
 var permute16Fast func(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree, koalaBear uint64)
 
 // vecFast turns permute16Fast's path off, for the tests of the other.
@@ -193,7 +199,7 @@ func newVecPerm(p *Permutation31) *vecPerm {
 	for i := range w {
 		vp.oneOffs = append(vp.oneOffs, i)
 	}
-	if w == 16 && permute16Fast != nil {
+	if w == 16 && len(p.extM) == 8 && permute16Fast != nil {
 		const b = 16
 		vp.fast = vecTables{b: b, natural: true, r2: make([]uint32, w*b), one: make([]uint32, w*b)}
 		r2 := p.f.ToMonty(p.f.ToMonty(1))
