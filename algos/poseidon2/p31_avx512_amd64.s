@@ -205,11 +205,11 @@
 	VPADDD  Z16, r, Z31 \
 	VPMINUD r, Z31, r
 
-// KBNEG2EXP sets x to x·2^-n mod p for KoalaBear's p = 2^31 - 2^24 + 1,
-// where 2^-n = 2^(24-n) - 2^(31-n): with x = hi·2^n + lo, hi +
-// lo·2^(24-n) - lo·2^(31-n), in (-p, p), plus p where negative. m is
-// 32-n, j 24-n and k 31-n.
-#define KBNEG2EXP(x, n, m, j, k) \
+// NEG2EXP sets x to x·2^-n mod p for p = 2^31 - 2^e + 1 (KoalaBear's e
+// is 24, BabyBear's 27) and n at most e, where 2^-n = 2^(e-n) - 2^(31-n):
+// with x = hi·2^n + lo, hi + lo·2^(e-n) - lo·2^(31-n), in (-p, p), plus
+// p where negative. m is 32-n, j e-n and k 31-n.
+#define NEG2EXP(x, n, m, j, k) \
 	VPSRLD  n, x, Z26     \
 	VPSLLD  m, x, Z27     \
 	VPSRLD  m, Z27, Z27   \
@@ -225,7 +225,7 @@
 	VPBROADCASTD off(R10), Z20 \
 	MULC(x, Z20, x)
 
-// func permute16AVX512(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree, koalaBear uint64)
+// func permute16AVX512(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree, diagKind uint64)
 TEXT ·permute16AVX512(SB), NOSPLIT, $0-72
 	MOVQ s+0(FP), DI
 	MOVQ ext+8(FP), SI
@@ -235,7 +235,7 @@ TEXT ·permute16AVX512(SB), NOSPLIT, $0-72
 	MOVQ p+40(FP), AX
 	MOVQ mu+48(FP), BX
 	MOVQ degree+56(FP), R11
-	MOVQ koalaBear+64(FP), R12
+	MOVQ diagKind+64(FP), R12
 	VPBROADCASTD AX, Z16
 	VPBROADCASTD BX, Z17
 	MOVQ $0x5555, CX
@@ -317,8 +317,10 @@ partiallin:
 	ADDM(Z20, Z25, Z20)
 	ADDM(Z19, Z18, Z19)
 	ADDM(Z19, Z20, Z19)
-	TESTQ R12, R12
-	JNZ   partialkb
+	CMPQ R12, $1
+	JEQ  partialkb
+	CMPQ R12, $2
+	JEQ  partialbb
 	DIAG(Z1, 4)
 	DIAG(Z2, 8)
 	DIAG(Z3, 12)
@@ -361,23 +363,23 @@ partialkb:
 	// 2^-3, 2^-24, -2^-8, -2^-3, -2^-4, -2^-24], by shifts and additions:
 	// the magnitudes first, then the sum plus or minus each.
 	DOUBLEM(Z2, Z2)
-	KBNEG2EXP(Z3, $1, $31, $23, $30)
+	NEG2EXP(Z3, $1, $31, $23, $30)
 	DOUBLEM(Z4, Z18)
 	ADDM(Z4, Z18, Z4)
 	DOUBLEM(Z5, Z5)
 	DOUBLEM(Z5, Z5)
-	KBNEG2EXP(Z6, $1, $31, $23, $30)
+	NEG2EXP(Z6, $1, $31, $23, $30)
 	DOUBLEM(Z7, Z18)
 	ADDM(Z7, Z18, Z7)
 	DOUBLEM(Z8, Z8)
 	DOUBLEM(Z8, Z8)
-	KBNEG2EXP(Z9, $8, $24, $16, $23)
-	KBNEG2EXP(Z10, $3, $29, $21, $28)
-	KBNEG2EXP(Z11, $24, $8, $0, $7)
-	KBNEG2EXP(Z12, $8, $24, $16, $23)
-	KBNEG2EXP(Z13, $3, $29, $21, $28)
-	KBNEG2EXP(Z14, $4, $28, $20, $27)
-	KBNEG2EXP(Z15, $24, $8, $0, $7)
+	NEG2EXP(Z9, $8, $24, $16, $23)
+	NEG2EXP(Z10, $3, $29, $21, $28)
+	NEG2EXP(Z11, $24, $8, $0, $7)
+	NEG2EXP(Z12, $8, $24, $16, $23)
+	NEG2EXP(Z13, $3, $29, $21, $28)
+	NEG2EXP(Z14, $4, $28, $20, $27)
+	NEG2EXP(Z15, $24, $8, $0, $7)
 	ADDM(Z19, Z0, Z19)
 	DOUBLEM(Z0, Z0)
 	SUBM(Z19, Z0, Z0)
@@ -393,6 +395,47 @@ partialkb:
 	ADDM(Z10, Z19, Z10)
 	ADDM(Z11, Z19, Z11)
 	SUBM(Z19, Z12, Z12)
+	SUBM(Z19, Z13, Z13)
+	SUBM(Z19, Z14, Z14)
+	SUBM(Z19, Z15, Z15)
+	JMP  partialnext
+
+partialbb:
+	// BabyBear16's diagonal, [-2, 1, 2, 1/2, 3, 4, -1/2, -3, -4, 2^-8,
+	// 2^-2, 2^-3, 2^-27, -2^-8, -2^-4, -2^-27], likewise.
+	DOUBLEM(Z2, Z2)
+	NEG2EXP(Z3, $1, $31, $26, $30)
+	DOUBLEM(Z4, Z18)
+	ADDM(Z4, Z18, Z4)
+	DOUBLEM(Z5, Z5)
+	DOUBLEM(Z5, Z5)
+	NEG2EXP(Z6, $1, $31, $26, $30)
+	DOUBLEM(Z7, Z18)
+	ADDM(Z7, Z18, Z7)
+	DOUBLEM(Z8, Z8)
+	DOUBLEM(Z8, Z8)
+	NEG2EXP(Z9, $8, $24, $19, $23)
+	NEG2EXP(Z10, $2, $30, $25, $29)
+	NEG2EXP(Z11, $3, $29, $24, $28)
+	NEG2EXP(Z12, $27, $5, $0, $4)
+	NEG2EXP(Z13, $8, $24, $19, $23)
+	NEG2EXP(Z14, $4, $28, $23, $27)
+	NEG2EXP(Z15, $27, $5, $0, $4)
+	ADDM(Z19, Z0, Z19)
+	DOUBLEM(Z0, Z0)
+	SUBM(Z19, Z0, Z0)
+	ADDM(Z1, Z19, Z1)
+	ADDM(Z2, Z19, Z2)
+	ADDM(Z3, Z19, Z3)
+	ADDM(Z4, Z19, Z4)
+	ADDM(Z5, Z19, Z5)
+	SUBM(Z19, Z6, Z6)
+	SUBM(Z19, Z7, Z7)
+	SUBM(Z19, Z8, Z8)
+	ADDM(Z9, Z19, Z9)
+	ADDM(Z10, Z19, Z10)
+	ADDM(Z11, Z19, Z11)
+	ADDM(Z12, Z19, Z12)
 	SUBM(Z19, Z13, Z13)
 	SUBM(Z19, Z14, Z14)
 	SUBM(Z19, Z15, Z15)

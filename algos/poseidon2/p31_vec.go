@@ -44,7 +44,7 @@ const vecMinLanes = 4
 // (4 + 4 full rounds) at once held in registers (permute16AVX512): a
 // block's states are then permuted by it, 16 at a time, instead of by
 // vector operations.
-var permute16Fast func(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree, koalaBear uint64)
+var permute16Fast func(s, ext, internal *uint32, nInternal int, diag *uint32, p, mu, degree, diagKind uint64)
 
 // vecFast turns permute16Fast's path off, for the tests of the other.
 var vecFast = true
@@ -115,8 +115,9 @@ type vecPerm struct {
 	fast vecTables
 	ext  []uint32
 	mu   uint64
-	// koalaBear (1) is permute16Fast's flag for KoalaBear16's diagonal.
-	koalaBear uint64
+	// diagKind is permute16Fast's: 1 for KoalaBear16's diagonal, 2 for
+	// BabyBear16's, whose products it makes by shifts.
+	diagKind uint64
 	// scratch is the free list of blocks' state and scratch memory.
 	scratch sync.Pool
 }
@@ -217,8 +218,11 @@ func newVecPerm(p *Permutation31) *vecPerm {
 			inv *= 2 - vp.mod*inv
 		}
 		vp.mu = uint64(-inv)
-		if p == KoalaBear16 {
-			vp.koalaBear = 1
+		switch p {
+		case KoalaBear16:
+			vp.diagKind = 1
+		case BabyBear16:
+			vp.diagKind = 2
 		}
 	}
 	b := vecLanes[0]
@@ -314,7 +318,7 @@ func (v vecView) permute() {
 	}
 	if v.bl.tab.natural {
 		vp := v.vp
-		permute16Fast(&v.bl.s[0], &vp.ext[0], unsafe.SliceData(vp.p.internalM), len(vp.p.internalM), &vp.p.diagM[0], uint64(vp.mod), vp.mu, uint64(vp.p.set.Degree), vp.koalaBear)
+		permute16Fast(&v.bl.s[0], &vp.ext[0], unsafe.SliceData(vp.p.internalM), len(vp.p.internalM), &vp.p.diagM[0], uint64(vp.mod), vp.mu, uint64(vp.p.set.Degree), vp.diagKind)
 		return
 	}
 	v.vp.permute(v.bl)
