@@ -103,8 +103,8 @@ func replicate(x []uint32, b int) {
 type vecPerm struct {
 	p    *Permutation31
 	v    vec31
-	w, q int // width, and width/4: the groups of four
-	mod  uint32
+	w, q int    // width, and width/4: the groups of four
+	mod  uint32 // the field's p
 	// tabs are the constants for each lane count of vecLanes.
 	tabs [len(vecLanes)]vecTables
 	// oneOffs are the offsets of a single state's elements: 0, 1, 2, ...
@@ -130,8 +130,9 @@ type vecTables struct {
 	b          int
 	full       [][]uint32
 	part, diag []uint32
-	// r2 and one are Width/4 rows of R^2 mod p and of 1: a product with
-	// them enters a value into Montgomery form or leaves it.
+	// r2 and one hold R^2 mod p and 1 in every lane of as many rows as
+	// monty and canonical convert at once: a product with them enters a
+	// value into Montgomery form or leaves it.
 	r2, one []uint32
 	// offs[i] is the index of element i of lane 0.
 	offs []int
