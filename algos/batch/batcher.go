@@ -87,12 +87,16 @@ func (b *Batcher[E, D, P, S]) merge(dst []D, pairs []P) error {
 	merge := b.f.spec.Merge
 	var d D
 	out := wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: int(unsafe.Sizeof(d))}
-	return b.run(OpMerge, len(pairs), 0, flat[E](pairs), out, func(lo, hi int) {
+	cpu := func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			two := (*[2]D)(unsafe.Pointer(&pairs[k]))
 			dst[k] = merge(two[0], two[1])
 		}
-	})
+	}
+	if many := b.f.spec.MergeRange; many != nil {
+		cpu = func(lo, hi int) { many(dst[lo:hi], pairs[lo:hi]) }
+	}
+	return b.run(OpMerge, len(pairs), 0, flat[E](pairs), out, cpu)
 }
 
 // hash is HashElementsMany on input that CheckHash has accepted.
@@ -119,11 +123,15 @@ func (b *Batcher[E, D, P, S]) hash(dst []D, inputs []E, m int) error {
 		}}
 	}
 	hash := b.f.spec.HashElements
-	return b.run(OpHash, len(dst), m, inputs, out, func(lo, hi int) {
+	cpu := func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			dst[k] = hash(inputs[k*m : (k+1)*m])
 		}
-	})
+	}
+	if many := b.f.spec.HashElementsRange; many != nil {
+		cpu = func(lo, hi int) { many(dst[lo:hi], inputs[lo*m:hi*m], m) }
+	}
+	return b.run(OpHash, len(dst), m, inputs, out, cpu)
 }
 
 // permute is PermuteMany on input that CheckPermute has accepted.
@@ -131,11 +139,15 @@ func (b *Batcher[E, D, P, S]) permute(states []S) error {
 	els := flat[E](states)
 	permute := b.f.spec.Permute
 	var s S
-	return b.run(OpPermute, len(states), 0, els, wgpu.BatchOutput{Data: wgpu.Bytes(els), ItemBytes: int(unsafe.Sizeof(s))}, func(lo, hi int) {
+	cpu := func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			permute(&states[k])
 		}
-	})
+	}
+	if many := b.f.spec.PermuteRange; many != nil {
+		cpu = func(lo, hi int) { many(states[lo:hi]) }
+	}
+	return b.run(OpPermute, len(states), 0, els, wgpu.BatchOutput{Data: wgpu.Bytes(els), ItemBytes: int(unsafe.Sizeof(s))}, cpu)
 }
 
 // run runs op on count items, the elements of in split evenly among them,

@@ -110,6 +110,14 @@ type Spec[E Element, D, P, S any] struct {
 	Permute      func(state *S)
 	Merge        func(a, b D) D
 	HashElements func(els []E) D
+	// PermuteRange, MergeRange and HashElementsRange, where not nil, are
+	// the CPU backend's path instead: each computes what the function
+	// above computes for every item of a piece of them at once (dst[i] =
+	// Merge(pairs[i]), inputs m elements each), for hashes that permute
+	// many states faster together than one by one.
+	PermuteRange      func(states []S)
+	MergeRange        func(dst []D, pairs []P)
+	HashElementsRange func(dst []D, inputs []E, m int)
 	// Variants are the kernel variants, the default first.
 	Variants []Variant
 }

@@ -2,6 +2,7 @@ package poseidon2
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -69,17 +70,32 @@ func batch31Ops(p *Permutation31) [3]batch31Op {
 // equal to the reference by the tests.
 func newBatch31(m MerkleMerge31) *batch.Monty31 {
 	p := m.perm()
-	return newBatch31Of(m.Name(), p, p.merge8, p.hash8, batch31Ops(p))
+	return newBatch31Of(m.Name(), p, p.merge8, p.hash8, batch31Ranges{p.merge8Many, p.hash8Many}, batch31Ops(p))
+}
+
+// batch31Ranges are a construction's CPU paths over many items at once
+// (batch.Spec's MergeRange and HashElementsRange); nil ones run the
+// one-item functions item by item.
+type batch31Ranges struct {
+	merge func(dst [][Digest31]uint32, pairs [][2 * Digest31]uint32)
+	hash  func(dst [][Digest31]uint32, inputs []uint32, m int)
 }
 
 // newBatch31Of returns the Family named name of the width-16 permutation
-// p, merge and hashElements (the CPU path), with the kernels ops.
-func newBatch31Of(name string, p *Permutation31, merge func(a, b [Digest31]uint32) [Digest31]uint32, hashElements func([]uint32) [Digest31]uint32, ops [3]batch31Op) *batch.Monty31 {
+// p, merge and hashElements (the CPU path, with ranges where the
+// construction has them), with the kernels ops.
+func newBatch31Of(name string, p *Permutation31, merge func(a, b [Digest31]uint32) [Digest31]uint32, hashElements func([]uint32) [Digest31]uint32, ranges batch31Ranges, ops [3]batch31Op) *batch.Monty31 {
 	return batch.New(batch.Spec[uint32, [Digest31]uint32, [2 * Digest31]uint32, [16]uint32]{
 		Name: name, Modulus: uint64(p.Field().P()), MaxElements: maxBatchElements,
 		Permute:      func(s *[16]uint32) { _ = reducing31{p}.Permute(s[:]) }, // cannot fail: 16 elements
 		Merge:        merge,
 		HashElements: hashElements,
+		// The CPU path: blocks of states side by side (p31_vec.go).
+		PermuteRange: func(s [][16]uint32) {
+			p.permuteMany(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), 16*len(s)))
+		},
+		MergeRange:        ranges.merge,
+		HashElementsRange: ranges.hash,
 		Variants: []batch.Variant{{Name: "fast", Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
 			var compiled [len(ops)]*wgpu.Kernel
 			return batch.Kernels{Dispatches: func(o batch.Op, n int) (func(int, []wgpu.Binding) []wgpu.Dispatch, error) {

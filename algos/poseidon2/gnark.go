@@ -244,7 +244,7 @@ func newGnarkBatch(g GnarkHash, md bool) *batch.Monty31 {
 		name, hash = name+"-md", g.md8
 		ops[batch.OpHash] = batch31Op{c, "hash_many", []string{"compress31_gnark.wgsl", "md31_gnark.wgsl", "hash31_many.wgsl"}}
 	}
-	return newBatch31Of(name, c, g.merge8, hash, ops)
+	return newBatch31Of(name, c, g.merge8, hash, batch31Ranges{}, ops)
 }
 
 // SpongeMontgomeryMany is
