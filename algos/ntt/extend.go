@@ -1,0 +1,396 @@
+package ntt
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// ExtendOptions say how Extend extends a row of evaluations on <w> (n of
+// them, natural order) to n·Rate evaluations of the same polynomial of
+// degree below n. The zero value with Rate set is Reed-Solomon encoding
+// as gnark-crypto's koalabear/vortex Params.EncodeReedSolomon makes it.
+type ExtendOptions struct {
+	// Rate is the blowup, a power of two from 2 to 16.
+	Rate int
+	// Coset evaluates on Shift·<W> instead of <W>, W of order n·Rate.
+	Coset bool
+	// Shift is the coset's generator; 0 takes gnark-crypto's
+	// GeneratorFullMultiplicativeGroup() (KoalaBear 3, BabyBear 31, which
+	// are also Plonky3's F::GENERATOR).
+	Shift uint32
+	// Root is W, of order exactly n·Rate; 0 takes gnark-crypto's
+	// fft.Generator(n·Rate). The input's subgroup is then <W^Rate>.
+	Root uint32
+	// Out is the order of each output row: Natural (element t is the
+	// evaluation at Shift·W^t), or BitReversed, Plonky3's coset_lde_batch
+	// order (element t at index rev(t) of log2(n·Rate) bits): a Plonky3
+	// user passes Out: BitReversed, Coset: true, Shift: F::GENERATOR and
+	// Root: two_adic_generator(log2(n·Rate)).
+	Out Order
+	// Timing, where not nil, receives the kernels' timing (GPU only).
+	Timing *wgpu.Timing
+}
+
+// MaxRate is the largest blowup Extend takes.
+const MaxRate = 16
+
+// extendRoots returns the checked rate's log, the input's root (of order
+// n, for the inverse) and W, with defaults filled in.
+func extendRoots(f field.Monty31, logN int, o ExtendOptions) (rateLog int, small, big, shift uint32, err error) {
+	if o.Rate < 2 || o.Rate > MaxRate || o.Rate&(o.Rate-1) != 0 {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rate %d: the blowup is a power of two from 2 to %d", o.Rate, MaxRate)
+	}
+	rateLog = bits.TrailingZeros(uint(o.Rate))
+	if err := CheckLog(f, logN); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	if logN+rateLog > TwoAdicity(f) {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the codewords of 2^%d elements exceed %s's 2^%d", logN, o.Rate, logN+rateLog, f.Name(), TwoAdicity(f))
+	}
+	r, err := rootsOf(f, logN+rateLog, Options{Root: o.Root, Shift: o.Shift, Coset: o.Coset})
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	small = defaultRoot(f, logN)
+	if o.Root != 0 {
+		small = f.Exp(r.w, uint64(o.Rate))
+	}
+	return rateLog, small, r.w, r.g, nil
+}
+
+// Extend extends each row of src (rows of 2^logN canonical elements) as
+// o says into dst (o.Rate times as long): on ctx's GPU, or on all cores
+// with gnark-crypto's fft for a nil ctx. An element not below p is
+// refused, naming it, and dst is left unchanged.
+func Extend(ctx *wgpu.Context, f field.Monty31, dst, src []uint32, logN int, o ExtendOptions) error {
+	if _, _, _, _, err := extendRoots(f, logN, o); err != nil {
+		return err
+	}
+	if _, err := rowsOf(len(src), logN); err != nil {
+		return err
+	}
+	if len(dst) != len(src)*o.Rate {
+		return fmt.Errorf("ntt: extending %d elements at rate %d into %d: want %d", len(src), o.Rate, len(dst), len(src)*o.Rate)
+	}
+	if err := checkElements(f, src); err != nil {
+		return err
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	if ctx == nil {
+		return extendCPU(f, dst, src, logN, o)
+	}
+	e, err := NewExtender(ctx, f, logN, o)
+	if err != nil {
+		return err
+	}
+	defer e.Release()
+	return e.ExtendHost(dst, src, o.Timing)
+}
+
+// EncodeReedSolomon is Extend at rate with the defaults: each row's
+// codeword exactly as gnark-crypto's koalabear/vortex
+// Params.EncodeReedSolomon makes it (rates 2, 4 and 8 there).
+func EncodeReedSolomon(ctx *wgpu.Context, f field.Monty31, dst, src []uint32, logN, rate int) error {
+	return Extend(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
+}
+
+// extendCPU is Extend on a nil Context: the inverse transform into the
+// first n of each output row, zeros after, then the forward transform of
+// the whole row.
+func extendCPU(f field.Monty31, dst, src []uint32, logN int, o ExtendOptions) error {
+	rateLog, small, big, shift, err := extendRoots(f, logN, o)
+	if err != nil {
+		return err
+	}
+	n, m := 1<<logN, o.Rate<<logN
+	coef := append([]uint32(nil), src...)
+	io := Options{Inverse: true}
+	if o.Root != 0 {
+		io.Root = small
+	}
+	if err := transformCPU(f, coef, logN, io, false); err != nil {
+		return err
+	}
+	for r := 0; r < len(src)/n; r++ {
+		row := dst[r*m : (r+1)*m]
+		copy(row, coef[r*n:(r+1)*n])
+		clear(row[n:])
+	}
+	fo := Options{Coset: o.Coset, Shift: shift, Out: o.Out}
+	if o.Root != 0 {
+		fo.Root = big
+	}
+	return transformCPU(f, dst, logN+rateLog, fo, false)
+}
+
+// Extender is the resident object of Extend for one row size and rate:
+// the Plans of the inverse transform and of each of the Rate cosets of
+// <W^Rate> that make up Shift·<W> (element Rate·j + r of a row is the
+// evaluation on coset r, Shift·W^r·<W^Rate>, at j), the spreading kernel
+// and a two scratch buffers of one piece of rows, until Release.
+type Extender struct {
+	ctx     *wgpu.Context
+	f       field.Monty31
+	logN    int
+	rateLog int
+	o       ExtendOptions
+	inv     *Plan
+	cosets  []*Plan // by r; nil where the coset is the input itself
+	spread  *wgpu.Kernel
+	scratch [2]*wgpu.Buffer // the coefficients, and a coset's evaluations
+	wg      uint32
+}
+
+// NewExtender makes the Extender of rows of 2^logN elements of f for o
+// on ctx.
+func NewExtender(ctx *wgpu.Context, f field.Monty31, logN int, o ExtendOptions) (*Extender, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("ntt: an Extender needs a GPU Context: a nil Context runs Extend on the CPU")
+	}
+	rateLog, small, big, shift, err := extendRoots(f, logN, o)
+	if err != nil {
+		return nil, err
+	}
+	e := &Extender{ctx: ctx, f: f, logN: logN, rateLog: rateLog, o: o, wg: configFor(ctx.Limits()).wg}
+	ok := false
+	defer func() {
+		if !ok {
+			e.Release()
+		}
+	}()
+	if e.inv, err = NewPlan(ctx, f, logN, PlanOptions{Root: small}); err != nil {
+		return nil, err
+	}
+	g := uint32(1)
+	if o.Coset {
+		g = shift
+	}
+	e.cosets = make([]*Plan, o.Rate)
+	for r := range o.Rate {
+		s := f.Mul(g, f.Exp(big, uint64(r)))
+		if s == 1 && o.Out == Natural {
+			continue // the input's own subgroup, in its order: the input itself
+		}
+		if e.cosets[r], err = NewPlan(ctx, f, logN, PlanOptions{Root: small, Shift: s}); err != nil {
+			return nil, err
+		}
+	}
+	mod := wgsl.Module{Files: []string{"ntt31_spread.wgsl"}, Consts: []wgsl.Const{{Name: "NTT_WG", Value: e.wg}}}
+	if e.spread, err = ctx.Kernel(wgpu.KernelSpec{Label: "ntt31_spread.wgsl:ntt_spread", Module: mod, Entry: "ntt_spread",
+		Storage: 2, Uniform: true, ReadOnly: []bool{true, false}}); err != nil {
+		return nil, fmt.Errorf("ntt: %w", err)
+	}
+	ok = true
+	return e, nil
+}
+
+// Release frees the Extender's tables and scratch buffers.
+func (e *Extender) Release() {
+	if e == nil {
+		return
+	}
+	e.inv.Release()
+	for _, p := range e.cosets {
+		p.Release()
+	}
+	for i, b := range e.scratch {
+		if b != nil {
+			b.Release()
+			e.scratch[i] = nil
+		}
+	}
+}
+
+// pieceRows returns how many rows one piece takes: its output within a
+// storage binding and u32 indices, its scratch within a buffer, and 256-byte aligned offsets.
+func (e *Extender) pieceRows() (int, error) {
+	lim := e.ctx.Limits()
+	outRow := uint64(4) << (e.logN + e.rateLog)
+	limit := min(lim.MaxStorageBindingSize, lim.MaxBufferSize*uint64(e.o.Rate), 1<<33)
+	if outRow > limit {
+		return 0, fmt.Errorf("ntt: a codeword of 2^%d elements (%d bytes) exceeds the device's storage binding size of %d bytes", e.logN+e.rateLog, outRow, limit)
+	}
+	n := int(limit / outRow)
+	if inRow := uint64(4) << e.logN; inRow < 256 {
+		per := int(256 / inRow)
+		if n < per {
+			return 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the device's binding of %d bytes holds fewer than %d rows", e.logN, e.o.Rate, limit, per)
+		}
+		n -= n % per
+	}
+	return n, nil
+}
+
+// Dispatches returns the dispatches that extend rows of in (2^logN
+// elements each, held in form, at a 256-byte aligned offset) into out
+// (Rate times as long, the same form), in one submission; in is not
+// changed. They use the Extender's scratch buffers, so one Extender's
+// dispatches must not be in flight twice.
+func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
+	per, err := e.pieceRows()
+	if err != nil {
+		return nil, err
+	}
+	n := uint64(1) << e.logN
+	for _, b := range []struct {
+		name string
+		bind wgpu.Binding
+		size uint64
+	}{{"input", in, 4 * n * uint64(rows)}, {"output", out, 4 * n * uint64(rows) * uint64(e.o.Rate)}} {
+		if b.bind.Buffer == nil || b.bind.Offset%256 != 0 || b.bind.Offset+b.size > b.bind.Buffer.Size() || b.bind.Size != 0 && b.size > b.bind.Size {
+			return nil, fmt.Errorf("ntt: %d rows of 2^%d elements at rate %d do not fit the %s binding (256-byte aligned)", rows, e.logN, e.o.Rate, b.name)
+		}
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	scratchRows := min(per, rows)
+	for i, b := range e.scratch {
+		if need := 4 * n * uint64(scratchRows); b == nil || b.Size() < need {
+			if b != nil {
+				b.Release()
+				e.scratch[i] = nil
+			}
+			if e.scratch[i], err = e.ctx.NewBuffer("ntt scratch", need); err != nil {
+				return nil, fmt.Errorf("ntt: %w", err)
+			}
+		}
+	}
+	var ds []wgpu.Dispatch
+	for r0 := 0; r0 < rows; r0 += per {
+		nr := min(per, rows-r0)
+		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + 4*n*uint64(r0), Size: 4 * n * uint64(nr)}
+		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + 4*n*uint64(e.o.Rate)*uint64(r0), Size: 4 * n * uint64(nr) * uint64(e.o.Rate)}
+		more, err := e.piece(pin, pout, nr, form)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// piece is Dispatches for rows that one piece holds: the coefficients c
+// (the inverse transform of the input, in the first scratch buffer) and,
+// for each coset r, its evaluations (the coset's transform of c, in the
+// second, or in the first for the last coset) spread into the
+// output.
+func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
+	k := e.logN
+	n := uint64(1) << k
+	words := n * uint64(rows)
+	coef := wgpu.Binding{Buffer: e.scratch[0], Size: 4 * words}
+	work := wgpu.Binding{Buffer: e.scratch[1], Size: 4 * words}
+	spread := func(src, dst wgpu.Binding, outLog int, stride, off uint64) wgpu.Dispatch {
+		return wgpu.Dispatch{Kernel: e.spread, Bindings: []wgpu.Binding{src, dst},
+			Params: []uint32{uint32(k), uint32(words), uint32(outLog), uint32(stride), uint32(off)}, Groups: e.ctx.Grid(words, e.wg)}
+	}
+	// Natural output takes the coefficients bit-reversed and each coset's
+	// evaluations by DIT, in natural order; bit-reversed output takes
+	// natural coefficients and DIF, whose bit-reversed rows are the
+	// output's blocks.
+	natural := e.o.Out == Natural
+	coefOrder, evalIn, evalOut := BitReversed, BitReversed, Natural
+	if !natural {
+		coefOrder, evalIn, evalOut = Natural, Natural, BitReversed
+	}
+	ds := []wgpu.Dispatch{spread(in, coef, k, 1, 0)}
+	more, err := e.inv.Dispatches(coef, rows, Options{Inverse: true, Out: coefOrder}, form)
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, more...)
+	last := 0
+	for r, p := range e.cosets {
+		if p != nil {
+			last = r
+		}
+	}
+	outLog := k + e.rateLog
+	for r, p := range e.cosets {
+		stride, off := uint64(e.o.Rate), uint64(r)
+		if !natural {
+			stride, off = 1, uint64(bits.Reverse64(uint64(r))>>(64-e.rateLog))<<k
+		}
+		if p == nil {
+			// The input's subgroup, evaluated in natural order: the input.
+			ds = append(ds, spread(in, out, outLog, stride, off))
+			continue
+		}
+		w := work
+		if r == last {
+			w = coef
+		} else {
+			ds = append(ds, spread(coef, work, k, 1, 0))
+		}
+		more, err := p.Dispatches(w, rows, Options{Coset: true, In: evalIn, Out: evalOut}, form)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+		ds = append(ds, spread(w, out, outLog, stride, off))
+	}
+	return ds, nil
+}
+
+// ExtendHost extends src's rows (canonical, checked by the caller) into
+// dst, in chunks of as many rows as the device's buffers hold, and
+// stores the kernels' timing in t where it is not nil.
+func (e *Extender) ExtendHost(dst, src []uint32, t *wgpu.Timing) error {
+	n := 1 << e.logN
+	rows := len(src) / n
+	lim := e.ctx.Limits()
+	outRow := uint64(4*n) * uint64(e.o.Rate)
+	perBuf := int(min(lim.MaxBufferSize, 1<<31) / outRow)
+	if perBuf == 0 {
+		return fmt.Errorf("ntt: a codeword of %d bytes exceeds the device's largest buffer of %d bytes", outRow, lim.MaxBufferSize)
+	}
+	var total wgpu.Timing
+	for r0 := 0; r0 < rows; r0 += perBuf {
+		nr := min(perBuf, rows-r0)
+		tm, err := e.extendChunk(dst[r0*n*e.o.Rate:(r0+nr)*n*e.o.Rate], src[r0*n:(r0+nr)*n], nr)
+		total = total.Add(tm)
+		if err != nil {
+			return err
+		}
+	}
+	if t != nil {
+		*t = total
+	}
+	return nil
+}
+
+// extendChunk is ExtendHost for rows that one buffer holds.
+func (e *Extender) extendChunk(dst, src []uint32, rows int) (wgpu.Timing, error) {
+	in, err := e.ctx.NewBuffer("ntt input rows", uint64(4*len(src)))
+	if err != nil {
+		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
+	}
+	defer in.Release()
+	out, err := e.ctx.NewBuffer("ntt extended rows", uint64(4*len(dst)))
+	if err != nil {
+		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
+	}
+	defer out.Release()
+	if err := e.ctx.Upload(in, 0, wgpu.Bytes(src)); err != nil {
+		return wgpu.Timing{}, fmt.Errorf("ntt: upload: %w", err)
+	}
+	ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), rows, Canonical)
+	if err != nil {
+		return wgpu.Timing{}, err
+	}
+	t, err := e.ctx.Run(ds...)
+	if err != nil {
+		return t, fmt.Errorf("ntt: extend: %w", err)
+	}
+	if err := e.ctx.Download(wgpu.Bytes(dst), out, 0); err != nil {
+		return t, fmt.Errorf("ntt: download: %w", err)
+	}
+	return t, nil
+}

@@ -1,0 +1,117 @@
+package ntt
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	"github.com/consensys/gnark-crypto/field/koalabear/vortex"
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// vortexEncode is the oracle of Reed-Solomon encoding: gnark-crypto's
+// vortex Params.EncodeReedSolomon on each row.
+func vortexEncode(t testing.TB, src []uint32, logN, rate int) []uint32 {
+	t.Helper()
+	n := 1 << logN
+	p, err := vortex.NewParams(n, 1, nil, rate, 1)
+	require.NoError(t, err)
+	out := make([]uint32, 0, len(src)*rate)
+	in := make([]koalabear.Element, n)
+	for lo := 0; lo < len(src); lo += n {
+		// EncodeReedSolomon's slow path takes res zeroed past n.
+		res := make([]koalabear.Element, n*rate)
+		for i := range in {
+			in[i].SetUint64(uint64(src[lo+i]))
+		}
+		p.EncodeReedSolomon(in, res)
+		for _, x := range res {
+			out = append(out, uint32(x.Uint64()))
+		}
+	}
+	return out
+}
+
+// extendRef is the oracle of Extend: Reference's inverse transform, zeros
+// up to n·Rate, and Reference's forward transform of the whole row.
+func extendRef(t testing.TB, f field.Monty31, src []uint32, logN int, o ExtendOptions) []uint32 {
+	t.Helper()
+	rateLog, small, big, shift, err := extendRoots(f, logN, o)
+	require.NoError(t, err)
+	n := 1 << logN
+	coef := append([]uint32(nil), src...)
+	require.NoError(t, Reference(f, coef, logN, Options{Inverse: true, Root: small}))
+	out := make([]uint32, len(src)*o.Rate)
+	for r := 0; r < len(src)/n; r++ {
+		copy(out[r*n*o.Rate:], coef[r*n:(r+1)*n])
+	}
+	require.NoError(t, Reference(f, out, logN+rateLog, Options{Root: big, Coset: o.Coset, Shift: shift, Out: o.Out}))
+	return out
+}
+
+func checkEncode(t *testing.T, ctx *wgpu.Context, maxLog int) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	f := field.KoalaBear
+	for k := 1; k <= maxLog; k++ {
+		for _, rate := range []int{2, 4, 8} {
+			for _, rows := range []int{1, 3} {
+				src := randRows(f, rng, rows, k)
+				dst := make([]uint32, len(src)*rate)
+				require.NoError(t, EncodeReedSolomon(ctx, f, dst, src, k, rate))
+				want := vortexEncode(t, src, k, rate)
+				if !equal(want, dst) {
+					t.Fatalf("2^%d x %d rows rate %d: first difference at %d", k, rows, rate, firstDiff(want, dst))
+				}
+			}
+		}
+	}
+}
+
+func TestEncodeCPU(t *testing.T) { checkEncode(t, nil, 12) }
+
+func TestEncodeGPU(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) { checkEncode(t, ctx, 14) })
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) { checkEncode(t, ctx, 10) })
+}
+
+func checkExtend(t *testing.T, ctx *wgpu.Context) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, f := range field.Fields {
+		for _, k := range []int{1, 2, 5, 9, 13} {
+			for _, rate := range []int{2, 4, 8, 16} {
+				for _, o := range []ExtendOptions{{}, {Coset: true}, {Out: BitReversed}, {Coset: true, Out: BitReversed}, {Coset: true, Shift: 7, Root: f.Exp(defaultRoot(f, k+4), 16/uint64(rate)*3)}} {
+					o.Rate = rate
+					rows := 1 + rng.IntN(3)
+					src := randRows(f, rng, rows, k)
+					dst := make([]uint32, len(src)*rate)
+					require.NoError(t, Extend(ctx, f, dst, src, k, o))
+					want := extendRef(t, f, src, k, o)
+					if !equal(want, dst) {
+						t.Fatalf("%s 2^%d x %d rows %+v: first difference at %d", f.Name(), k, rows, o, firstDiff(want, dst))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExtendCPU(t *testing.T) { checkExtend(t, nil) }
+
+func TestExtendGPU(t *testing.T) {
+	gputest.ForEach(t, checkExtend)
+}
+
+func TestExtendBadInput(t *testing.T) {
+	f := field.KoalaBear
+	for _, ctx := range []*wgpu.Context{nil, gputest.Context(t, gputest.Backends()[0])} {
+		src := make([]uint32, 16)
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 48), src, 4, ExtendOptions{Rate: 3}), "rate 3: the blowup is a power of two from 2 to 16")
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 16), src, 4, ExtendOptions{Rate: 2}), "extending 16 elements at rate 2 into 16: want 32")
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 32<<20), make([]uint32, 1<<21), 21, ExtendOptions{Rate: 16}), "codewords of 2^25 elements exceed koalabear's 2^24")
+		src[3] = f.P() + 1
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 32), src, 4, ExtendOptions{Rate: 2}), "element 3: 2130706434 is not a koalabear element")
+	}
+}
