@@ -3,6 +3,7 @@ module github.com/wgcompute/wgcompute
 go 1.26.8
 
 require (
+	github.com/consensys/gnark-crypto v0.22.0
 	github.com/oliverbestmann/webgpu v1.36.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
@@ -21,7 +22,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/bits-and-blooms/bitset v1.25.0 // indirect
-	github.com/consensys/gnark-crypto v0.22.0 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.0.12 // indirect
