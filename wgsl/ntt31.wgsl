@@ -24,12 +24,22 @@
 // values enter and leave, and where a table-driven scale (the coset's
 // powers, 1/n) is applied.
 //
+// A pass reads nt_src and writes nt_data (the same buffer, bound twice,
+// for a pass in place): element pos of row r goes to nt_data[r·2^out_log +
+// pos·out_stride + out_off], so that a transform's first pass can read
+// another buffer and its last can write into wider rows (the cosets of a
+// low-degree extension, side by side). With NT_AUX the last pass also
+// copies nt_aux[r·2^k + pos] to nt_data[r·2^out_log + pos·out_stride +
+// aux_off] (the input itself, where it is one of the cosets).
+//
 // Twiddles: w^e = A[e mod 2^a]·B[e >> a], two small tables (A[t] = w^t,
 // B[t] = w^(t·2^a)) that the ntt_table kernel writes on the device; the
 // scales likewise: S(i) = SA[i mod 2^sa]·SB[i >> sa].
 
-@group(0) @binding(0) var<storage, read_write> nt_data: array<u32>;
-@group(0) @binding(1) var<storage, read_write> nt_tab: array<u32>;
+@group(0) @binding(0) var<storage, read_write> nt_src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> nt_data: array<u32>;
+@group(0) @binding(2) var<storage, read_write> nt_tab: array<u32>;
+@group(0) @binding(3) var<storage, read_write> nt_aux: array<u32>;
 
 struct NtParams {
 	log_n: u32,   // k: a row has 2^k elements
@@ -45,8 +55,12 @@ struct NtParams {
 	sc_a: u32,    // offset of SA
 	sc_b: u32,    // offset of SB
 	sa_log: u32,  // log2 |SA|
+	out_log: u32, // log2 of a row of nt_data
+	out_stride: u32,
+	out_off: u32,
+	aux_off: u32,
 }
-@group(0) @binding(2) var<uniform> nt: NtParams;
+@group(0) @binding(4) var<uniform> nt: NtParams;
 
 const NT_DIT: u32 = 1u;        // stages from the low bit up, b·w before the sums
 const NT_ENTER: u32 = 2u;      // loads are canonical: enter Montgomery form
@@ -55,6 +69,7 @@ const NT_SCALE_IN: u32 = 8u;   // multiply each load by S(its index)
 const NT_SCALE_OUT: u32 = 16u; // multiply each store by S(its index)
 const NT_REV_IN: u32 = 32u;    // S's index of a load is its position bit-reversed
 const NT_REV_OUT: u32 = 64u;   // S's index of a store is its position bit-reversed
+const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
 
 var<workgroup> nt_sh: array<u32, NTT_TILE>;
 
@@ -112,7 +127,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		if (u < nt.units) {
 			let r = l & ((1u << unit_log) - 1u);
 			let g = nt_global(u, r >> nt.c_log, r & cmask);
-			var v = nt_data[g];
+			var v = nt_src[g];
 			if ((nt.flags & NT_ENTER) != 0u) {
 				v = m31_enter(v);
 			}
@@ -168,14 +183,19 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			if ((nt.flags & NT_LEAVE) != 0u) {
 				v = m31_leave(v);
 			}
-			nt_data[g] = v;
+			let pos = g & nmask;
+			let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
+			nt_data[base + nt.out_off] = v;
+			if ((nt.flags & NT_AUX) != 0u) {
+				nt_data[base + nt.aux_off] = nt_aux[g];
+			}
 		}
 	}
 }
 
-// ntt_bitrev reverses the order of every row in place: element i of a
-// row swaps with element rev(i), each pair once. Params: log_n, units =
-// the elements bound (whole rows).
+// ntt_bitrev reverses the order of every row of nt_data in place:
+// element i of a row swaps with element rev(i), each pair once. Params:
+// log_n, units = the elements bound (whole rows).
 @compute @workgroup_size(NTT_WG)
 fn ntt_bitrev(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 	let i = gid.x + gid.y * nwg.x * NTT_WG;

@@ -198,4 +198,3 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
-

@@ -6,7 +6,6 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // ExtendOptions say how Extend extends a row of evaluations on <w> (n of
@@ -141,10 +140,9 @@ type Extender struct {
 	rateLog int
 	o       ExtendOptions
 	inv     *Plan
-	cosets  []*Plan // by r; nil where the coset is the input itself
-	spread  *wgpu.Kernel
+	cosets  []*Plan         // by r; nil where the coset is the input itself
+	shifts  []uint32        // by r: the coset's generator
 	scratch [2]*wgpu.Buffer // the coefficients, and a coset's evaluations
-	wg      uint32
 }
 
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
@@ -157,7 +155,7 @@ func NewExtender(ctx *wgpu.Context, f field.Monty31, logN int, o ExtendOptions) 
 	if err != nil {
 		return nil, err
 	}
-	e := &Extender{ctx: ctx, f: f, logN: logN, rateLog: rateLog, o: o, wg: configFor(ctx.Limits()).wg}
+	e := &Extender{ctx: ctx, f: f, logN: logN, rateLog: rateLog, o: o}
 	ok := false
 	defer func() {
 		if !ok {
@@ -172,19 +170,16 @@ func NewExtender(ctx *wgpu.Context, f field.Monty31, logN int, o ExtendOptions) 
 		g = shift
 	}
 	e.cosets = make([]*Plan, o.Rate)
+	e.shifts = make([]uint32, o.Rate)
 	for r := range o.Rate {
 		s := f.Mul(g, f.Exp(big, uint64(r)))
+		e.shifts[r] = s
 		if s == 1 && o.Out == Natural {
 			continue // the input's own subgroup, in its order: the input itself
 		}
 		if e.cosets[r], err = NewPlan(ctx, f, logN, PlanOptions{Root: small, Shift: s}); err != nil {
 			return nil, err
 		}
-	}
-	mod := wgsl.Module{Files: []string{"ntt31_spread.wgsl"}, Consts: []wgsl.Const{{Name: "NTT_WG", Value: e.wg}}}
-	if e.spread, err = ctx.Kernel(wgpu.KernelSpec{Label: "ntt31_spread.wgsl:ntt_spread", Module: mod, Entry: "ntt_spread",
-		Storage: 2, Uniform: true, ReadOnly: []bool{true, false}}); err != nil {
-		return nil, fmt.Errorf("ntt: %w", err)
 	}
 	ok = true
 	return e, nil
@@ -276,36 +271,30 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 	return ds, nil
 }
 
-// piece is Dispatches for rows that one piece holds: the coefficients c
-// (the inverse transform of the input, in the first scratch buffer) and,
-// for each coset r, its evaluations (the coset's transform of c, in the
-// second, or in the first for the last coset) spread into the
-// output.
+// piece is Dispatches for rows that one piece holds: the coefficients
+// (the inverse transform of the input, read from it, in the first
+// scratch buffer, Montgomery form), then each coset's transform of them,
+// whose last pass writes the coset's evaluations into their places in
+// the output: in natural order, element j of coset r at Rate·j + r (with
+// the input itself beside the last coset's where it is coset 0); in
+// bit-reversed order, coset r's evaluations bit-reversed as the block
+// rev(r) of the row. The last coset works in the coefficients' buffer,
+// the others in the second scratch buffer.
 func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
 	k := e.logN
-	n := uint64(1) << k
-	words := n * uint64(rows)
+	words := uint64(rows) << k
 	coef := wgpu.Binding{Buffer: e.scratch[0], Size: 4 * words}
 	work := wgpu.Binding{Buffer: e.scratch[1], Size: 4 * words}
-	spread := func(src, dst wgpu.Binding, outLog int, stride, off uint64) wgpu.Dispatch {
-		return wgpu.Dispatch{Kernel: e.spread, Bindings: []wgpu.Binding{src, dst},
-			Params: []uint32{uint32(k), uint32(words), uint32(outLog), uint32(stride), uint32(off)}, Groups: e.ctx.Grid(words, e.wg)}
-	}
-	// Natural output takes the coefficients bit-reversed and each coset's
-	// evaluations by DIT, in natural order; bit-reversed output takes
-	// natural coefficients and DIF, whose bit-reversed rows are the
-	// output's blocks.
 	natural := e.o.Out == Natural
 	coefOrder, evalIn, evalOut := BitReversed, BitReversed, Natural
 	if !natural {
 		coefOrder, evalIn, evalOut = Natural, Natural, BitReversed
 	}
-	ds := []wgpu.Dispatch{spread(in, coef, k, 1, 0)}
-	more, err := e.inv.Dispatches(coef, rows, Options{Inverse: true, Out: coefOrder}, form)
+	ds, err := e.inv.sequence(stream{src: in, work: coef, dst: coef, outLog: k, stride: 1, enter: form == Canonical},
+		rows, Options{Inverse: true, Out: coefOrder})
 	if err != nil {
 		return nil, err
 	}
-	ds = append(ds, more...)
 	last := 0
 	for r, p := range e.cosets {
 		if p != nil {
@@ -314,27 +303,24 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 	}
 	outLog := k + e.rateLog
 	for r, p := range e.cosets {
-		stride, off := uint64(e.o.Rate), uint64(r)
-		if !natural {
-			stride, off = 1, uint64(bits.Reverse64(uint64(r))>>(64-e.rateLog))<<k
-		}
 		if p == nil {
-			// The input's subgroup, evaluated in natural order: the input.
-			ds = append(ds, spread(in, out, outLog, stride, off))
-			continue
+			continue // the input, copied beside the last coset
 		}
-		w := work
+		s := stream{src: coef, work: work, dst: out, outLog: outLog, stride: e.o.Rate, off: r, leave: form == Canonical}
+		if !natural {
+			s.stride, s.off = 1, int(bits.Reverse64(uint64(r))>>(64-e.rateLog))<<k
+		}
 		if r == last {
-			w = coef
-		} else {
-			ds = append(ds, spread(coef, work, k, 1, 0))
+			s.work = coef
+			if e.cosets[0] == nil {
+				s.aux, s.auxOff, s.useAux = in, 0, true
+			}
 		}
-		more, err := p.Dispatches(w, rows, Options{Coset: true, In: evalIn, Out: evalOut}, form)
+		more, err := p.sequence(s, rows, Options{Coset: e.shifts[r] != 1, In: evalIn, Out: evalOut})
 		if err != nil {
 			return nil, err
 		}
 		ds = append(ds, more...)
-		ds = append(ds, spread(w, out, outLog, stride, off))
 	}
 	return ds, nil
 }

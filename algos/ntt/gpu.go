@@ -127,7 +127,7 @@ func NewPlan(ctx *wgpu.Context, f field.Monty31, logN int, o PlanOptions) (*Plan
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
 		wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg})}
 	kernel := func(entry string) (*wgpu.Kernel, error) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt31.wgsl:" + entry + " (" + f.Name() + ")", Module: mod, Entry: entry, Storage: 2, Uniform: true})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt31.wgsl:" + entry + " (" + f.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true})
 		if err != nil {
 			return nil, fmt.Errorf("ntt: %w", err)
 		}
@@ -180,10 +180,10 @@ func (p *Plan) makeTables(table *wgpu.Kernel) error {
 	var ds []wgpu.Dispatch
 	off := uint32(0)
 	for _, e := range list {
-		params := make([]uint32, 13)
+		params := make([]uint32, 17)
 		params[7], params[1] = off, e.count                          // tw_a: where, units: how many
 		params[8], params[9] = f.ToMonty(e.base), f.ToMonty(e.scale) // tw_b: base, a_log: scale
-		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{wgpu.Bind(buf), wgpu.Bind(buf)}, Params: params,
+		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf)}, Params: params,
 			Groups: p.ctx.Grid(uint64(e.count), p.cfg.wg)})
 		off += e.count
 	}
@@ -216,6 +216,7 @@ const (
 	flagScaleOut = 16
 	flagRevIn    = 32
 	flagRevOut   = 64
+	flagAux      = 128
 )
 
 // pieceRows returns how many rows one binding holds: within the device's
@@ -260,25 +261,54 @@ func (p *Plan) Dispatches(data wgpu.Binding, rows int, o Options, form Form) ([]
 	for r0 := 0; r0 < rows; r0 += per {
 		nr := min(per, rows-r0)
 		b := wgpu.Binding{Buffer: data.Buffer, Offset: data.Offset + uint64(r0)*rowBytes, Size: uint64(nr) * rowBytes}
-		ds = append(ds, p.pieceDispatches(b, nr, o, form)...)
+		more, err := p.sequence(stream{src: b, work: b, dst: b, outLog: p.logN, stride: 1, enter: form == Canonical, leave: form == Canonical}, nr, o)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
 	}
 	return ds, nil
 }
 
-// pieceDispatches are Dispatches for rows that one binding holds.
-func (p *Plan) pieceDispatches(b wgpu.Binding, rows int, o Options, form Form) []wgpu.Dispatch {
+// stream says where one transform of rows that one binding holds reads
+// and writes: its first pass reads src, the passes after it work in work
+// (rows of 2^k), and the last writes dst, element pos of row r at
+// r·2^outLog + pos·stride + off, with aux's element beside it at
+// auxOff where useAux. A bit reversal runs in place: before the passes on
+// src, which must then be work, or after them on work, which must then be
+// dst as it is laid out. enter and leave say whether the first pass
+// reads canonical values and the last writes them.
+type stream struct {
+	src, work, dst, aux  wgpu.Binding
+	outLog, stride, off  int
+	auxOff               int
+	useAux, enter, leave bool
+}
+
+// same reports whether a and b bind the same range.
+func same(a, b wgpu.Binding) bool {
+	return a.Buffer == b.Buffer && a.Offset == b.Offset
+}
+
+// sequence returns the dispatches of one transform as s and o say.
+func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) {
 	k := p.logN
-	bind := []wgpu.Binding{b, wgpu.Bind(p.tables)}
 	passes := planPasses(k, p.cfg)
 	dit := o.In == BitReversed && o.Out == Natural
-	var ds []wgpu.Dispatch
-	bitrev := func() {
-		units := uint64(rows) << k
-		ds = append(ds, wgpu.Dispatch{Kernel: p.bitrev, Bindings: bind, Params: p.params(k, uint32(units), pass{}, 0, 0, 0),
-			Groups: p.ctx.Grid(units, p.cfg.wg)})
+	before := o.In == BitReversed && !dit
+	after := o.In == Natural && o.Out == Natural
+	identity := s.outLog == k && s.stride == 1 && s.off == 0
+	if before && !same(s.src, s.work) || after && (!same(s.dst, s.work) || !identity || s.useAux) {
+		return nil, fmt.Errorf("ntt: internal: a bit reversal in place needs its rows where the passes work")
 	}
-	if o.In == BitReversed && !dit {
-		bitrev() // then DIF from natural order
+	var ds []wgpu.Dispatch
+	bitrev := func(b wgpu.Binding) {
+		units := uint64(rows) << k
+		ds = append(ds, wgpu.Dispatch{Kernel: p.bitrev, Bindings: []wgpu.Binding{b, b, wgpu.Bind(p.tables), wgpu.Bind(p.tables)},
+			Params: p.params(k, uint32(units), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}), Groups: p.ctx.Grid(units, p.cfg.wg)})
+	}
+	if before {
+		bitrev(s.src)
 	}
 	if dit {
 		for i, j := 0, len(passes)-1; i < j; i, j = i+1, j-1 {
@@ -294,9 +324,11 @@ func (p *Plan) pieceDispatches(b wgpu.Binding, rows int, o Options, form Form) [
 		if dit {
 			flags |= flagDIT
 		}
-		sc := 0
+		in, out := s.work, s.work
+		layout := stream{outLog: k, stride: 1}
 		if i == 0 {
-			if form == Canonical {
+			in = s.src
+			if s.enter {
 				flags |= flagEnter
 			}
 			if o.Coset && !o.Inverse {
@@ -306,8 +338,17 @@ func (p *Plan) pieceDispatches(b wgpu.Binding, rows int, o Options, form Form) [
 				}
 			}
 		}
+		aux := wgpu.Bind(p.tables)
+		sc := 0
 		if i == len(passes)-1 {
-			if form == Canonical {
+			if !after {
+				out, layout = s.dst, s
+				if s.useAux {
+					flags |= flagAux
+					aux = s.aux
+				}
+			}
+			if s.leave {
 				flags |= flagLeave
 			}
 			if o.Inverse {
@@ -324,24 +365,21 @@ func (p *Plan) pieceDispatches(b wgpu.Binding, rows int, o Options, form Form) [
 		units := uint64(rows) << (k - ps.m - ps.c)
 		qLog := p.cfg.tileLog - ps.m - ps.c
 		groups := (units + 1<<qLog - 1) >> qLog
-		ds = append(ds, wgpu.Dispatch{Kernel: p.pass, Bindings: bind, Params: p.params(k, uint32(units), ps, qLog, flags, dir, sc),
-			Groups: p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg)})
+		ds = append(ds, wgpu.Dispatch{Kernel: p.pass, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux},
+			Params: p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), Groups: p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg)})
 	}
-	if o.In == Natural && o.Out == Natural {
-		bitrev()
+	if after {
+		bitrev(s.work)
 	}
-	return ds
+	return ds, nil
 }
 
 // params returns NtParams' words.
-func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dirSc ...int) []uint32 {
-	dir, sc := 0, 0
-	if len(dirSc) == 2 {
-		dir, sc = dirSc[0], dirSc[1]
-	}
+func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir, sc int, layout stream) []uint32 {
 	t := p.tab
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
-		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog}
+		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff)}
 }
 
 // Transform transforms rows of data on the device in place, as
