@@ -233,3 +233,48 @@ fn ntt_table(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 	}
 	nt_tab[nt.tw_a + t] = r;
 }
+
+// ntt_bitrev_tiles is ntt_bitrev for rows of 2^10 or more, in tiles that
+// keep both the loads and the stores runs of 32 words: with index i =
+// h·2^(k-5) + mid·32 + l (h and l of 5 bits), rev(i) = rev(l)·2^(k-5) +
+// rev(mid)·32 + rev(h), so the tile of one mid (32 runs of 32 words) goes
+// to the tile of rev(mid), transposed. A workgroup takes the tiles of mid
+// and rev(mid) (the mid above its reversal leaves it to the other's) and
+// writes each where the other was. Params: log_n, units = the tiles
+// bound (rows·2^(k-10)).
+const NT_T: u32 = 32u;
+const NT_TP: u32 = 33u; // a padded row: the transposed reads hit every bank once
+var<workgroup> nt_ta: array<u32, 1056>; // 32·33
+var<workgroup> nt_tb: array<u32, 1056>;
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_bitrev_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+	let tile = wid.x + wid.y * nwg.x;
+	if (tile >= nt.units) {
+		return;
+	}
+	let mid_log = nt.log_n - 10u;
+	let mid = tile & ((1u << mid_log) - 1u);
+	let row = (tile >> mid_log) << nt.log_n;
+	let rmid = select(0u, reverseBits(mid) >> (32u - mid_log), mid_log > 0u);
+	if (mid > rmid) {
+		return;
+	}
+	let hs = nt.log_n - 5u; // h's shift
+	for (var t = tid; t < NT_T * NT_T; t += NTT_WG) {
+		let h = t / NT_T;
+		let l = t % NT_T;
+		nt_ta[h * NT_TP + l] = nt_data[row + (h << hs) + mid * NT_T + l];
+		nt_tb[h * NT_TP + l] = nt_data[row + (h << hs) + rmid * NT_T + l];
+	}
+	workgroupBarrier();
+	for (var t = tid; t < NT_T * NT_T; t += NTT_WG) {
+		let h = t / NT_T;
+		let l = t % NT_T;
+		// Destination (h, l) of tile rmid holds source (rev(l), rev(h)) of
+		// tile mid, and the other way round.
+		let src = (reverseBits(l) >> 27u) * NT_TP + (reverseBits(h) >> 27u);
+		nt_data[row + (h << hs) + rmid * NT_T + l] = nt_ta[src];
+		nt_data[row + (h << hs) + mid * NT_T + l] = nt_tb[src];
+	}
+}

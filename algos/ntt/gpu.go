@@ -38,7 +38,8 @@ type Plan struct {
 	tables *wgpu.Buffer
 	tab    tableLayout
 	pass   *wgpu.Kernel
-	bitrev *wgpu.Kernel
+	bitrev *wgpu.Kernel // rows below 2^10
+	tiles  *wgpu.Kernel // the bit reversal of rows of 2^10 or more
 	cfg    config
 }
 
@@ -56,6 +57,10 @@ type config struct {
 // default workgroup storage): more leaves fewer workgroups resident per
 // multiprocessor for little saving in passes.
 const maxTileLog = 12
+
+// tiledBitrevLog is the smallest row, 2^10 elements, whose bit reversal
+// runs by tiles of 32 runs of 32 words (ntt_bitrev_tiles).
+const tiledBitrevLog = 10
 
 // colLog is log2 of the consecutive columns a strided group loads: 16
 // words, a 64-byte run.
@@ -137,6 +142,9 @@ func NewPlan(ctx *wgpu.Context, f field.Monty31, logN int, o PlanOptions) (*Plan
 		return nil, err
 	}
 	if p.bitrev, err = kernel("ntt_bitrev"); err != nil {
+		return nil, err
+	}
+	if p.tiles, err = kernel("ntt_bitrev_tiles"); err != nil {
 		return nil, err
 	}
 	table, err := kernel("ntt_table")
@@ -303,8 +311,15 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	}
 	var ds []wgpu.Dispatch
 	bitrev := func(b wgpu.Binding) {
+		bind := []wgpu.Binding{b, b, wgpu.Bind(p.tables), wgpu.Bind(p.tables)}
+		if k >= tiledBitrevLog {
+			tiles := uint64(rows) << (k - tiledBitrevLog)
+			ds = append(ds, wgpu.Dispatch{Kernel: p.tiles, Bindings: bind, Params: p.params(k, uint32(tiles), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}),
+				Groups: p.ctx.Grid(tiles*uint64(p.cfg.wg), p.cfg.wg)})
+			return
+		}
 		units := uint64(rows) << k
-		ds = append(ds, wgpu.Dispatch{Kernel: p.bitrev, Bindings: []wgpu.Binding{b, b, wgpu.Bind(p.tables), wgpu.Bind(p.tables)},
+		ds = append(ds, wgpu.Dispatch{Kernel: p.bitrev, Bindings: bind,
 			Params: p.params(k, uint32(units), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}), Groups: p.ctx.Grid(units, p.cfg.wg)})
 	}
 	if before {
