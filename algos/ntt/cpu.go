@@ -7,6 +7,8 @@ import (
 
 	"github.com/consensys/gnark-crypto/field/babybear"
 	bbfft "github.com/consensys/gnark-crypto/field/babybear/fft"
+	"github.com/consensys/gnark-crypto/field/goldilocks"
+	glfft "github.com/consensys/gnark-crypto/field/goldilocks/fft"
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	kbfft "github.com/consensys/gnark-crypto/field/koalabear/fft"
 	"github.com/wgcompute/wgcompute/algos/field"
@@ -36,60 +38,78 @@ func defaultShift(f field.Monty31) uint32 {
 }
 
 // transformCPU is the nil Context's transform: gnark-crypto's fft on each
-// row, in Montgomery form (data's, where monty, else converted in and
-// out), the rows spread over the cores where they outnumber them and
+// row, in its Montgomery form (data's, where monty, else converted in
+// and out), the rows spread over the cores where they outnumber them and
 // each FFT on all cores where they do not.
-func transformCPU(f field.Monty31, data []uint32, logN int, o Options, monty bool) error {
-	r, err := rootsOf(f, logN, o)
+func transformCPU[E Element](fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+	r, err := rootsOf(fi, logN, o)
 	if err != nil {
 		return err
-	}
-	if !monty {
-		par.For(len(data), 1<<14, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				data[i] = f.ToMonty(data[i])
-			}
-		})
 	}
 	n := 1 << logN
 	rows := len(data) / n
 	tasks := max(1, runtime.GOMAXPROCS(0)/rows)
-	var run func(row []uint32)
-	switch f {
-	case field.KoalaBear:
+	var run func(row []E)
+	switch fi.Name() {
+	case field.KoalaBear.Name():
 		d := kbDomain(n, r, o)
-		run = func(row []uint32) {
+		run = func(row []E) {
 			a := unsafe.Slice((*koalabear.Element)(unsafe.Pointer(&row[0])), len(row))
-			gnarkRow(a, o, logN, tasks, d.FFT, d.FFTInverse, kbfft.DIF, kbfft.OnCoset(), kbfft.WithNbTasks(tasks))
+			if !monty {
+				for i := range a {
+					a[i].SetUint64(uint64(row[i]))
+				}
+			}
+			gnarkRow(a, o, logN, d.FFT, d.FFTInverse, kbfft.DIF, kbfft.OnCoset(), kbfft.WithNbTasks(tasks))
+			if !monty {
+				for i := range a {
+					row[i] = E(a[i].Uint64())
+				}
+			}
 		}
-	case field.BabyBear:
+	case field.BabyBear.Name():
 		d := bbDomain(n, r, o)
-		run = func(row []uint32) {
+		run = func(row []E) {
 			a := unsafe.Slice((*babybear.Element)(unsafe.Pointer(&row[0])), len(row))
-			gnarkRow(a, o, logN, tasks, d.FFT, d.FFTInverse, bbfft.DIF, bbfft.OnCoset(), bbfft.WithNbTasks(tasks))
+			if !monty {
+				for i := range a {
+					a[i].SetUint64(uint64(row[i]))
+				}
+			}
+			gnarkRow(a, o, logN, d.FFT, d.FFTInverse, bbfft.DIF, bbfft.OnCoset(), bbfft.WithNbTasks(tasks))
+			if !monty {
+				for i := range a {
+					row[i] = E(a[i].Uint64())
+				}
+			}
+		}
+	case Goldilocks.Name():
+		d := glDomain(n, r, o)
+		run = func(row []E) {
+			a := unsafe.Slice((*goldilocks.Element)(unsafe.Pointer(&row[0])), len(row))
+			for i := range a {
+				a[i].SetUint64(uint64(row[i]))
+			}
+			gnarkRow(a, o, logN, d.FFT, d.FFTInverse, glfft.DIF, glfft.OnCoset(), glfft.WithNbTasks(tasks))
+			for i := range a {
+				row[i] = E(a[i].Uint64())
+			}
 		}
 	default:
-		return fmt.Errorf("ntt: no CPU transform for %s", f.Name())
+		return fmt.Errorf("ntt: no CPU transform for %s", fi.Name())
 	}
 	par.For(rows, 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			run(data[i*n : (i+1)*n])
 		}
 	})
-	if !monty {
-		par.For(len(data), 1<<14, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				data[i] = f.FromMonty(data[i])
-			}
-		})
-	}
 	return nil
 }
 
 // gnarkRow runs one row through gnark-crypto's FFT or FFTInverse (fft,
 // inv) as o says: DIF takes natural order to bit-reversed order, so the
 // other orders reverse the row before or after it.
-func gnarkRow[E any, D any, O any](a []E, o Options, logN, tasks int, fft, inv func([]E, D, ...O), dif D, coset, nb O) {
+func gnarkRow[E any, D any, O any](a []E, o Options, logN int, fft, inv func([]E, D, ...O), dif D, coset, nb O) {
 	if o.In == BitReversed {
 		bitReverse(a, logN)
 	}
@@ -112,7 +132,7 @@ func gnarkRow[E any, D any, O any](a []E, o Options, logN, tasks int, fft, inv f
 // the caller's root (Domain.Generator is what its FFT reads).
 func kbDomain(n int, r roots, o Options) *kbfft.Domain {
 	var g koalabear.Element
-	g.SetUint64(uint64(r.g))
+	g.SetUint64(r.g)
 	if !o.Coset {
 		g = kbfft.GeneratorFullMultiplicativeGroup()
 	}
@@ -120,15 +140,31 @@ func kbDomain(n int, r roots, o Options) *kbfft.Domain {
 		return kbfft.NewDomain(uint64(n), kbfft.WithShift(g))
 	}
 	d := kbfft.NewDomain(uint64(n), kbfft.WithShift(g), kbfft.WithoutPrecompute())
-	d.Generator.SetUint64(uint64(r.w))
-	d.GeneratorInv.SetUint64(uint64(r.wInv))
+	d.Generator.SetUint64(r.w)
+	d.GeneratorInv.SetUint64(r.wInv)
+	return d
+}
+
+// glDomain is kbDomain for Goldilocks.
+func glDomain(n int, r roots, o Options) *glfft.Domain {
+	var g goldilocks.Element
+	g.SetUint64(r.g)
+	if !o.Coset {
+		g = glfft.GeneratorFullMultiplicativeGroup()
+	}
+	if o.Root == 0 {
+		return glfft.NewDomain(uint64(n), glfft.WithShift(g))
+	}
+	d := glfft.NewDomain(uint64(n), glfft.WithShift(g), glfft.WithoutPrecompute())
+	d.Generator.SetUint64(r.w)
+	d.GeneratorInv.SetUint64(r.wInv)
 	return d
 }
 
 // bbDomain is kbDomain for BabyBear.
 func bbDomain(n int, r roots, o Options) *bbfft.Domain {
 	var g babybear.Element
-	g.SetUint64(uint64(r.g))
+	g.SetUint64(r.g)
 	if !o.Coset {
 		g = bbfft.GeneratorFullMultiplicativeGroup()
 	}
@@ -136,7 +172,7 @@ func bbDomain(n int, r roots, o Options) *bbfft.Domain {
 		return bbfft.NewDomain(uint64(n), bbfft.WithShift(g))
 	}
 	d := bbfft.NewDomain(uint64(n), bbfft.WithShift(g), bbfft.WithoutPrecompute())
-	d.Generator.SetUint64(uint64(r.w))
-	d.GeneratorInv.SetUint64(uint64(r.wInv))
+	d.Generator.SetUint64(r.w)
+	d.GeneratorInv.SetUint64(r.wInv)
 	return d
 }

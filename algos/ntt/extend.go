@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -20,10 +19,10 @@ type ExtendOptions struct {
 	// Shift is the coset's generator; 0 takes gnark-crypto's
 	// GeneratorFullMultiplicativeGroup() (KoalaBear 3, BabyBear 31, which
 	// are also Plonky3's F::GENERATOR).
-	Shift uint32
+	Shift uint64
 	// Root is W, of order exactly n·Rate; 0 takes gnark-crypto's
 	// fft.Generator(n·Rate). The input's subgroup is then <W^Rate>.
-	Root uint32
+	Root uint64
 	// Out is the order of each output row: Natural (element t is the
 	// evaluation at Shift·W^t), or BitReversed, Plonky3's coset_lde_batch
 	// order (element t at index rev(t) of log2(n·Rate) bits): a Plonky3
@@ -39,34 +38,38 @@ const MaxRate = 16
 
 // extendRoots returns the checked rate's log, the input's root (of order
 // n, for the inverse) and W, with defaults filled in.
-func extendRoots(f field.Monty31, logN int, o ExtendOptions) (rateLog int, small, big, shift uint32, err error) {
+func extendRoots(fi fieldImpl, logN int, o ExtendOptions) (rateLog int, small, big, shift uint64, err error) {
 	if o.Rate < 2 || o.Rate > MaxRate || o.Rate&(o.Rate-1) != 0 {
 		return 0, 0, 0, 0, fmt.Errorf("ntt: rate %d: the blowup is a power of two from 2 to %d", o.Rate, MaxRate)
 	}
 	rateLog = bits.TrailingZeros(uint(o.Rate))
-	if err := CheckLog(f, logN); err != nil {
-		return 0, 0, 0, 0, err
+	if logN < 1 || logN > fi.twoAdicity() {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, fi.Name(), fi.twoAdicity())
 	}
-	if logN+rateLog > TwoAdicity(f) {
-		return 0, 0, 0, 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the codewords of 2^%d elements exceed %s's 2^%d", logN, o.Rate, logN+rateLog, f.Name(), TwoAdicity(f))
+	if logN+rateLog > fi.twoAdicity() {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the codewords of 2^%d elements exceed %s's 2^%d", logN, o.Rate, logN+rateLog, fi.Name(), fi.twoAdicity())
 	}
-	r, err := rootsOf(f, logN+rateLog, Options{Root: o.Root, Shift: o.Shift, Coset: o.Coset})
+	r, err := rootsOf(fi, logN+rateLog, Options{Root: o.Root, Shift: o.Shift, Coset: o.Coset})
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
-	small = defaultRoot(f, logN)
+	small = fi.defaultRoot(logN)
 	if o.Root != 0 {
-		small = f.Exp(r.w, uint64(o.Rate))
+		small = fi.exp(r.w, uint64(o.Rate))
 	}
 	return rateLog, small, r.w, r.g, nil
 }
 
-// Extend extends each row of src (rows of 2^logN canonical elements) as
-// o says into dst (o.Rate times as long): on ctx's GPU, or on all cores
-// with gnark-crypto's fft for a nil ctx. An element not below p is
+// Extend extends each row of src (rows of 2^logN canonical elements of f)
+// as o says into dst (o.Rate times as long): on ctx's GPU, or on all
+// cores with gnark-crypto's fft for a nil ctx. An element not below p is
 // refused, naming it, and dst is left unchanged.
-func Extend(ctx *wgpu.Context, f field.Monty31, dst, src []uint32, logN int, o ExtendOptions) error {
-	if _, _, _, _, err := extendRoots(f, logN, o); err != nil {
+func Extend[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN int, o ExtendOptions) error {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return err
+	}
+	if _, _, _, _, err := extendRoots(fi, logN, o); err != nil {
 		return err
 	}
 	if _, err := rowsOf(len(src), logN); err != nil {
@@ -75,45 +78,45 @@ func Extend(ctx *wgpu.Context, f field.Monty31, dst, src []uint32, logN int, o E
 	if len(dst) != len(src)*o.Rate {
 		return fmt.Errorf("ntt: extending %d elements at rate %d into %d: want %d", len(src), o.Rate, len(dst), len(src)*o.Rate)
 	}
-	if err := checkElements(f, src); err != nil {
+	if err := checkElements(fi, src); err != nil {
 		return err
 	}
 	if len(src) == 0 {
 		return nil
 	}
 	if ctx == nil {
-		return extendCPU(f, dst, src, logN, o)
+		return extendCPU(fi, dst, src, logN, o)
 	}
-	e, err := NewExtender(ctx, f, logN, o)
+	e, err := newExtender(ctx, fi, logN, o)
 	if err != nil {
 		return err
 	}
 	defer e.Release()
-	return e.ExtendHost(dst, src, o.Timing)
+	return extendHost(e, dst, src, o.Timing)
 }
 
 // EncodeReedSolomon is Extend at rate with the defaults: each row's
 // codeword exactly as gnark-crypto's koalabear/vortex
 // Params.EncodeReedSolomon makes it (rates 2, 4 and 8 there).
-func EncodeReedSolomon(ctx *wgpu.Context, f field.Monty31, dst, src []uint32, logN, rate int) error {
+func EncodeReedSolomon[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN, rate int) error {
 	return Extend(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
 }
 
 // extendCPU is Extend on a nil Context: the inverse transform into the
 // first n of each output row, zeros after, then the forward transform of
 // the whole row.
-func extendCPU(f field.Monty31, dst, src []uint32, logN int, o ExtendOptions) error {
-	rateLog, small, big, shift, err := extendRoots(f, logN, o)
+func extendCPU[E Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions) error {
+	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
 	if err != nil {
 		return err
 	}
 	n, m := 1<<logN, o.Rate<<logN
-	coef := append([]uint32(nil), src...)
+	coef := append([]E(nil), src...)
 	io := Options{Inverse: true}
 	if o.Root != 0 {
 		io.Root = small
 	}
-	if err := transformCPU(f, coef, logN, io, false); err != nil {
+	if err := transformCPU(fi, coef, logN, io, false); err != nil {
 		return err
 	}
 	for r := 0; r < len(src)/n; r++ {
@@ -125,7 +128,7 @@ func extendCPU(f field.Monty31, dst, src []uint32, logN int, o ExtendOptions) er
 	if o.Root != 0 {
 		fo.Root = big
 	}
-	return transformCPU(f, dst, logN+rateLog, fo, false)
+	return transformCPU(fi, dst, logN+rateLog, fo, false)
 }
 
 // Extender is the resident object of Extend for one row size and rate:
@@ -135,49 +138,58 @@ func extendCPU(f field.Monty31, dst, src []uint32, logN int, o ExtendOptions) er
 // and a two scratch buffers of one piece of rows, until Release.
 type Extender struct {
 	ctx     *wgpu.Context
-	f       field.Monty31
+	fi      fieldImpl
 	logN    int
 	rateLog int
 	o       ExtendOptions
 	inv     *Plan
 	cosets  []*Plan         // by r; nil where the coset is the input itself
-	shifts  []uint32        // by r: the coset's generator
+	shifts  []uint64        // by r: the coset's generator
 	scratch [2]*wgpu.Buffer // the coefficients, and a coset's evaluations
 }
 
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
 // on ctx.
-func NewExtender(ctx *wgpu.Context, f field.Monty31, logN int, o ExtendOptions) (*Extender, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("ntt: an Extender needs a GPU Context: a nil Context runs Extend on the CPU")
-	}
-	rateLog, small, big, shift, err := extendRoots(f, logN, o)
+func NewExtender(ctx *wgpu.Context, f Field, logN int, o ExtendOptions) (*Extender, error) {
+	fi, err := impl(f)
 	if err != nil {
 		return nil, err
 	}
-	e := &Extender{ctx: ctx, f: f, logN: logN, rateLog: rateLog, o: o}
+	return newExtender(ctx, fi, logN, o)
+}
+
+// newExtender is NewExtender on a fieldImpl.
+func newExtender(ctx *wgpu.Context, fi fieldImpl, logN int, o ExtendOptions) (*Extender, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("ntt: an Extender needs a GPU Context: a nil Context runs Extend on the CPU")
+	}
+	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
+	if err != nil {
+		return nil, err
+	}
+	e := &Extender{ctx: ctx, fi: fi, logN: logN, rateLog: rateLog, o: o}
 	ok := false
 	defer func() {
 		if !ok {
 			e.Release()
 		}
 	}()
-	if e.inv, err = NewPlan(ctx, f, logN, PlanOptions{Root: small}); err != nil {
+	if e.inv, err = newPlan(ctx, fi, logN, PlanOptions{Root: small}); err != nil {
 		return nil, err
 	}
-	g := uint32(1)
+	g := uint64(1)
 	if o.Coset {
 		g = shift
 	}
 	e.cosets = make([]*Plan, o.Rate)
-	e.shifts = make([]uint32, o.Rate)
+	e.shifts = make([]uint64, o.Rate)
 	for r := range o.Rate {
-		s := f.Mul(g, f.Exp(big, uint64(r)))
+		s := fi.mul(g, fi.exp(big, uint64(r)))
 		e.shifts[r] = s
 		if s == 1 && o.Out == Natural {
 			continue // the input's own subgroup, in its order: the input itself
 		}
-		if e.cosets[r], err = NewPlan(ctx, f, logN, PlanOptions{Root: small, Shift: s}); err != nil {
+		if e.cosets[r], err = newPlan(ctx, fi, logN, PlanOptions{Root: small, Shift: s}); err != nil {
 			return nil, err
 		}
 	}
@@ -206,13 +218,14 @@ func (e *Extender) Release() {
 // storage binding and u32 indices, its scratch within a buffer, and 256-byte aligned offsets.
 func (e *Extender) pieceRows() (int, error) {
 	lim := e.ctx.Limits()
-	outRow := uint64(4) << (e.logN + e.rateLog)
+	eb := uint64(e.fi.elemBytes())
+	outRow := eb << (e.logN + e.rateLog)
 	limit := min(lim.MaxStorageBindingSize, lim.MaxBufferSize*uint64(e.o.Rate), 1<<33)
 	if outRow > limit {
 		return 0, fmt.Errorf("ntt: a codeword of 2^%d elements (%d bytes) exceeds the device's storage binding size of %d bytes", e.logN+e.rateLog, outRow, limit)
 	}
 	n := int(limit / outRow)
-	if inRow := uint64(4) << e.logN; inRow < 256 {
+	if inRow := eb << e.logN; inRow < 256 {
 		per := int(256 / inRow)
 		if n < per {
 			return 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the device's binding of %d bytes holds fewer than %d rows", e.logN, e.o.Rate, limit, per)
@@ -232,12 +245,12 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 	if err != nil {
 		return nil, err
 	}
-	n := uint64(1) << e.logN
+	rowBytes := uint64(e.fi.elemBytes()) << e.logN
 	for _, b := range []struct {
 		name string
 		bind wgpu.Binding
 		size uint64
-	}{{"input", in, 4 * n * uint64(rows)}, {"output", out, 4 * n * uint64(rows) * uint64(e.o.Rate)}} {
+	}{{"input", in, rowBytes * uint64(rows)}, {"output", out, rowBytes * uint64(rows) * uint64(e.o.Rate)}} {
 		if b.bind.Buffer == nil || b.bind.Offset%256 != 0 || b.bind.Offset+b.size > b.bind.Buffer.Size() || b.bind.Size != 0 && b.size > b.bind.Size {
 			return nil, fmt.Errorf("ntt: %d rows of 2^%d elements at rate %d do not fit the %s binding (256-byte aligned)", rows, e.logN, e.o.Rate, b.name)
 		}
@@ -247,7 +260,7 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 	}
 	scratchRows := min(per, rows)
 	for i, b := range e.scratch {
-		if need := 4 * n * uint64(scratchRows); b == nil || b.Size() < need {
+		if need := rowBytes * uint64(scratchRows); b == nil || b.Size() < need {
 			if b != nil {
 				b.Release()
 				e.scratch[i] = nil
@@ -260,8 +273,8 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 	var ds []wgpu.Dispatch
 	for r0 := 0; r0 < rows; r0 += per {
 		nr := min(per, rows-r0)
-		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + 4*n*uint64(r0), Size: 4 * n * uint64(nr)}
-		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + 4*n*uint64(e.o.Rate)*uint64(r0), Size: 4 * n * uint64(nr) * uint64(e.o.Rate)}
+		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + rowBytes*uint64(r0), Size: rowBytes * uint64(nr)}
+		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + rowBytes*uint64(e.o.Rate)*uint64(r0), Size: rowBytes * uint64(nr) * uint64(e.o.Rate)}
 		more, err := e.piece(pin, pout, nr, form)
 		if err != nil {
 			return nil, err
@@ -282,9 +295,9 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 // the others in the second scratch buffer.
 func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
 	k := e.logN
-	words := uint64(rows) << k
-	coef := wgpu.Binding{Buffer: e.scratch[0], Size: 4 * words}
-	work := wgpu.Binding{Buffer: e.scratch[1], Size: 4 * words}
+	size := uint64(rows*e.fi.elemBytes()) << k
+	coef := wgpu.Binding{Buffer: e.scratch[0], Size: size}
+	work := wgpu.Binding{Buffer: e.scratch[1], Size: size}
 	natural := e.o.Out == Natural
 	coefOrder, evalIn, evalOut := BitReversed, BitReversed, Natural
 	if !natural {
@@ -325,14 +338,14 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 	return ds, nil
 }
 
-// ExtendHost extends src's rows (canonical, checked by the caller) into
+// extendHost extends src's rows (canonical, checked by the caller) into
 // dst, in chunks of as many rows as the device's buffers hold, and
 // stores the kernels' timing in t where it is not nil.
-func (e *Extender) ExtendHost(dst, src []uint32, t *wgpu.Timing) error {
+func extendHost[E Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
 	n := 1 << e.logN
 	rows := len(src) / n
 	lim := e.ctx.Limits()
-	outRow := uint64(4*n) * uint64(e.o.Rate)
+	outRow := uint64(e.fi.elemBytes()*n) * uint64(e.o.Rate)
 	perBuf := int(min(lim.MaxBufferSize, 1<<31) / outRow)
 	if perBuf == 0 {
 		return fmt.Errorf("ntt: a codeword of %d bytes exceeds the device's largest buffer of %d bytes", outRow, lim.MaxBufferSize)
@@ -340,7 +353,7 @@ func (e *Extender) ExtendHost(dst, src []uint32, t *wgpu.Timing) error {
 	var total wgpu.Timing
 	for r0 := 0; r0 < rows; r0 += perBuf {
 		nr := min(perBuf, rows-r0)
-		tm, err := e.extendChunk(dst[r0*n*e.o.Rate:(r0+nr)*n*e.o.Rate], src[r0*n:(r0+nr)*n], nr)
+		tm, err := e.extendChunk(wgpu.Bytes(dst[r0*n*e.o.Rate:(r0+nr)*n*e.o.Rate]), wgpu.Bytes(src[r0*n:(r0+nr)*n]), nr)
 		total = total.Add(tm)
 		if err != nil {
 			return err
@@ -352,19 +365,19 @@ func (e *Extender) ExtendHost(dst, src []uint32, t *wgpu.Timing) error {
 	return nil
 }
 
-// extendChunk is ExtendHost for rows that one buffer holds.
-func (e *Extender) extendChunk(dst, src []uint32, rows int) (wgpu.Timing, error) {
-	in, err := e.ctx.NewBuffer("ntt input rows", uint64(4*len(src)))
+// extendChunk is extendHost for rows that one buffer holds.
+func (e *Extender) extendChunk(dst, src []byte, rows int) (wgpu.Timing, error) {
+	in, err := e.ctx.NewBuffer("ntt input rows", uint64(len(src)))
 	if err != nil {
 		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
 	}
 	defer in.Release()
-	out, err := e.ctx.NewBuffer("ntt extended rows", uint64(4*len(dst)))
+	out, err := e.ctx.NewBuffer("ntt extended rows", uint64(len(dst)))
 	if err != nil {
 		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
 	}
 	defer out.Release()
-	if err := e.ctx.Upload(in, 0, wgpu.Bytes(src)); err != nil {
+	if err := e.ctx.Upload(in, 0, src); err != nil {
 		return wgpu.Timing{}, fmt.Errorf("ntt: upload: %w", err)
 	}
 	ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), rows, Canonical)
@@ -375,7 +388,7 @@ func (e *Extender) extendChunk(dst, src []uint32, rows int) (wgpu.Timing, error)
 	if err != nil {
 		return t, fmt.Errorf("ntt: extend: %w", err)
 	}
-	if err := e.ctx.Download(wgpu.Bytes(dst), out, 0); err != nil {
+	if err := e.ctx.Download(dst, out, 0); err != nil {
 		return t, fmt.Errorf("ntt: download: %w", err)
 	}
 	return t, nil

@@ -39,7 +39,7 @@ func vortexEncode(t testing.TB, src []uint32, logN, rate int) []uint32 {
 // up to n·Rate, and Reference's forward transform of the whole row.
 func extendRef(t testing.TB, f field.Monty31, src []uint32, logN int, o ExtendOptions) []uint32 {
 	t.Helper()
-	rateLog, small, big, shift, err := extendRoots(f, logN, o)
+	rateLog, small, big, shift, err := extendRoots(monty{f}, logN, o)
 	require.NoError(t, err)
 	n := 1 << logN
 	coef := append([]uint32(nil), src...)
@@ -82,7 +82,7 @@ func checkExtend(t *testing.T, ctx *wgpu.Context) {
 	for _, f := range field.Fields {
 		for _, k := range []int{1, 2, 5, 9, 13} {
 			for _, rate := range []int{2, 4, 8, 16} {
-				for _, o := range []ExtendOptions{{}, {Coset: true}, {Out: BitReversed}, {Coset: true, Out: BitReversed}, {Coset: true, Shift: 7, Root: f.Exp(defaultRoot(f, k+4), 16/uint64(rate)*3)}} {
+				for _, o := range []ExtendOptions{{}, {Coset: true}, {Out: BitReversed}, {Coset: true, Out: BitReversed}, {Coset: true, Shift: 7, Root: uint64(f.Exp(defaultRoot(f, k+4), 16/uint64(rate)*3))}} {
 					o.Rate = rate
 					rows := 1 + rng.IntN(3)
 					src := randRows(f, rng, rows, k)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -22,24 +21,24 @@ const (
 // PlanOptions are the roots a Plan is made for; zero values take
 // gnark-crypto's (see Options.Root and Options.Shift).
 type PlanOptions struct {
-	Root  uint32
-	Shift uint32
+	Root  uint64
+	Shift uint64
 }
 
 // Plan is the resident object of one transform size: the kernels of
-// ntt31.wgsl compiled for the device and the twiddle and coset tables
+// ntt.wgsl compiled for the device and the twiddle and coset tables
 // for its roots, computed once on the device by a kernel when the Plan is
 // made (nothing is uploaded per call), until Release.
 type Plan struct {
 	ctx    *wgpu.Context
-	f      field.Monty31
+	fi     fieldImpl
 	logN   int
 	r      roots
 	tables *wgpu.Buffer
 	tab    tableLayout
 	pass   *wgpu.Kernel
-	bitrev *wgpu.Kernel // rows below 2^10
-	tiles  *wgpu.Kernel // the bit reversal of rows of 2^10 or more
+	bitrev *wgpu.Kernel // rows shorter than a tile of ntt_bitrev_tiles
+	tiles  *wgpu.Kernel // the bit reversal of longer rows
 	cfg    config
 }
 
@@ -51,6 +50,7 @@ type config struct {
 	wg      uint32
 	tileLog int
 	colLog  int
+	tl      int // log2 of the side of ntt_bitrev_tiles' tiles (NT_TL)
 }
 
 // maxTileLog bounds a workgroup's elements at 2^12 (16 KiB, WebGPU's
@@ -58,21 +58,22 @@ type config struct {
 // multiprocessor for little saving in passes.
 const maxTileLog = 12
 
-// tiledBitrevLog is the smallest row, 2^10 elements, whose bit reversal
-// runs by tiles of 32 runs of 32 words (ntt_bitrev_tiles).
-const tiledBitrevLog = 10
-
 // colLog is log2 of the consecutive columns a strided group loads: 16
 // words, a 64-byte run.
 const colLog = 4
 
-// configFor returns the policy for a device of limits lim.
-func configFor(lim wgpu.Limits) config {
+// configFor returns the policy for a device of limits lim and elements
+// of elemBytes bytes.
+func configFor(lim wgpu.Limits, elemBytes int) config {
 	wg := min(uint32(256), lim.MaxInvocationsPerWorkgroup, lim.MaxWorkgroupSizeX)
 	wg = 1 << (bits.Len32(max(wg, 1)) - 1)
-	tile := min(lim.MaxWorkgroupStorage/4, 1<<maxTileLog)
+	tile := min(lim.MaxWorkgroupStorage/uint32(elemBytes), 1<<maxTileLog)
 	tileLog := bits.Len32(max(tile, 2)) - 1
-	return config{wg: wg, tileLog: tileLog, colLog: min(colLog, tileLog-1)}
+	tl := 5 // 128-byte runs
+	if elemBytes == 8 {
+		tl = 4
+	}
+	return config{wg: wg, tileLog: tileLog, colLog: min(colLog, tileLog-1), tl: tl}
 }
 
 // pass is one pass over device memory: the stages of bits lo..lo+m-1,
@@ -119,20 +120,30 @@ type tableLayout struct {
 
 // NewPlan compiles the kernels for rows of 2^logN elements of f on ctx and
 // computes the tables for o's roots on the device.
-func NewPlan(ctx *wgpu.Context, f field.Monty31, logN int, o PlanOptions) (*Plan, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("ntt: a Plan needs a GPU Context: a nil Context runs Transform on the CPU")
-	}
-	r, err := rootsOf(f, logN, Options{Root: o.Root, Shift: o.Shift, Coset: true})
+func NewPlan(ctx *wgpu.Context, f Field, logN int, o PlanOptions) (*Plan, error) {
+	fi, err := impl(f)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{ctx: ctx, f: f, logN: logN, r: r, cfg: configFor(ctx.Limits())}
-	mod := wgsl.Module{Files: []string{"ntt31.wgsl"}, Consts: append(f.Consts(),
+	return newPlan(ctx, fi, logN, o)
+}
+
+// newPlan is NewPlan on a fieldImpl.
+func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("ntt: a Plan needs a GPU Context: a nil Context runs Transform on the CPU")
+	}
+	r, err := rootsOf(fi, logN, Options{Root: o.Root, Shift: o.Shift, Coset: true})
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes())}
+	adapter, consts := fi.module()
+	mod := wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
 		wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg})}
 	kernel := func(entry string) (*wgpu.Kernel, error) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt31.wgsl:" + entry + " (" + f.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true})
 		if err != nil {
 			return nil, fmt.Errorf("ntt: %w", err)
 		}
@@ -160,37 +171,41 @@ func NewPlan(ctx *wgpu.Context, f field.Monty31, logN int, o PlanOptions) (*Plan
 // makeTables lays out the tables, allocates their buffer and fills it on
 // the device, each table by one ntt_table dispatch.
 func (p *Plan) makeTables(table *wgpu.Kernel) error {
-	f, r, k := p.f, p.r, p.logN
+	fi, r, k := p.fi, p.r, p.logN
 	a := k / 2 // ceil((k-1)/2): the exponents of twiddles have k-1 bits
 	sa := (k + 1) / 2
 	t := &p.tab
 	t.aLog, t.saLog = uint32(a), uint32(sa)
-	type entry struct{ base, scale, count uint32 }
+	type entry struct {
+		base, scale uint64
+		count       uint32
+	}
 	var list []entry
-	place := func(base, scale uint32, logCount int) uint32 {
+	place := func(base, scale uint64, logCount int) uint32 {
 		off := t.words
 		list = append(list, entry{base, scale, 1 << logCount})
 		t.words += 1 << logCount
 		return off
 	}
-	for i, w := range []uint32{r.w, r.wInv} {
+	for i, w := range []uint64{r.w, r.wInv} {
 		t.twA[i] = place(w, 1, a)
-		t.twB[i] = place(f.Exp(w, 1<<a), 1, k-1-a)
+		t.twB[i] = place(fi.exp(w, 1<<a), 1, k-1-a)
 	}
-	for i, s := range [][2]uint32{{r.g, 1}, {1, r.nInv}, {r.gInv, r.nInv}} {
+	for i, s := range [][2]uint64{{r.g, 1}, {1, r.nInv}, {r.gInv, r.nInv}} {
 		t.scA[i] = place(s[0], s[1], sa)
-		t.scB[i] = place(f.Exp(s[0], 1<<sa), 1, k-sa)
+		t.scB[i] = place(fi.exp(s[0], 1<<sa), 1, k-sa)
 	}
-	buf, err := p.ctx.NewBuffer("ntt tables", 4*uint64(t.words))
+	buf, err := p.ctx.NewBuffer("ntt tables", uint64(fi.elemBytes())*uint64(t.words))
 	if err != nil {
 		return fmt.Errorf("ntt: tables: %w", err)
 	}
 	var ds []wgpu.Dispatch
 	off := uint32(0)
 	for _, e := range list {
-		params := make([]uint32, 17)
-		params[7], params[1] = off, e.count                          // tw_a: where, units: how many
-		params[8], params[9] = f.ToMonty(e.base), f.ToMonty(e.scale) // tw_b: base, a_log: scale
+		params := make([]uint32, paramWords)
+		params[7], params[1] = off, e.count // tw_a: where, units: how many
+		params[17], params[18] = fi.kernel(e.base)
+		params[19], params[20] = fi.kernel(e.scale)
 		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf)}, Params: params,
 			Groups: p.ctx.Grid(uint64(e.count), p.cfg.wg)})
 		off += e.count
@@ -215,7 +230,10 @@ func (p *Plan) Release() {
 // LogN returns k, the Plan's rows being 2^k elements.
 func (p *Plan) LogN() int { return p.logN }
 
-// Flags of ntt31.wgsl's NtParams.flags.
+// paramWords is the size of ntt.wgsl's NtParams in words.
+const paramWords = 21
+
+// Flags of ntt.wgsl's NtParams.flags.
 const (
 	flagDIT      = 1
 	flagEnter    = 2
@@ -232,7 +250,7 @@ const (
 // each piece's offset 256-byte aligned (WebGPU's largest storage offset
 // alignment).
 func (p *Plan) pieceRows() (int, error) {
-	rowBytes := uint64(4) << p.logN
+	rowBytes := uint64(p.fi.elemBytes()) << p.logN
 	limit := min(p.ctx.Limits().MaxStorageBindingSize, 1<<33)
 	if rowBytes > limit {
 		return 0, fmt.Errorf("ntt: a row of 2^%d elements (%d bytes) exceeds the device's storage binding size of %d bytes", p.logN, rowBytes, limit)
@@ -257,7 +275,7 @@ func (p *Plan) Dispatches(data wgpu.Binding, rows int, o Options, form Form) ([]
 	if data.Offset%256 != 0 {
 		return nil, fmt.Errorf("ntt: data bound at offset %d: the offset must be a multiple of 256 bytes", data.Offset)
 	}
-	rowBytes := uint64(4) << p.logN
+	rowBytes := uint64(p.fi.elemBytes()) << p.logN
 	if need := uint64(rows) * rowBytes; rows < 0 || data.Buffer == nil || data.Offset+need > data.Buffer.Size() || data.Size != 0 && need > data.Size {
 		return nil, fmt.Errorf("ntt: %d rows of 2^%d elements do not fit the binding", rows, p.logN)
 	}
@@ -312,8 +330,8 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	var ds []wgpu.Dispatch
 	bitrev := func(b wgpu.Binding) {
 		bind := []wgpu.Binding{b, b, wgpu.Bind(p.tables), wgpu.Bind(p.tables)}
-		if k >= tiledBitrevLog {
-			tiles := uint64(rows) << (k - tiledBitrevLog)
+		if tl := p.cfg.tl; k >= 2*tl {
+			tiles := uint64(rows) << (k - 2*tl)
 			ds = append(ds, wgpu.Dispatch{Kernel: p.tiles, Bindings: bind, Params: p.params(k, uint32(tiles), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}),
 				Groups: p.ctx.Grid(tiles*uint64(p.cfg.wg), p.cfg.wg)})
 			return
@@ -394,7 +412,7 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 	t := p.tab
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
 		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
-		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff)}
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0}
 }
 
 // Transform transforms rows of data on the device in place, as
@@ -411,27 +429,22 @@ func (p *Plan) Transform(data wgpu.Binding, rows int, o Options, form Form) (wgp
 	return t, nil
 }
 
-// TransformHost transforms data (whole rows, in Montgomery form where
-// monty, else canonical and checked by the caller) in place: uploaded in
-// buffers of as many rows as the device's buffer size holds, transformed
-// and read back. o.Timing, where set, receives the kernels' timing.
-func (p *Plan) TransformHost(data []uint32, o Options, monty bool) error {
+// transformHost transforms data (whole rows, held in form, canonical
+// ones checked by the caller) in place: uploaded in buffers of as many
+// rows as the device's buffer size holds, transformed and read back.
+// o.Timing, where set, receives the kernels' timing.
+func transformHost[E Element](p *Plan, data []E, o Options, form Form) error {
 	n := 1 << p.logN
 	rows := len(data) / n
-	rowBytes := uint64(4 * n)
+	rowBytes := uint64(p.fi.elemBytes()) << p.logN
 	perBuf := int(min(p.ctx.Limits().MaxBufferSize, 1<<30) / rowBytes)
 	if perBuf == 0 {
 		return fmt.Errorf("ntt: a row of 2^%d elements (%d bytes) exceeds the device's largest buffer of %d bytes", p.logN, rowBytes, p.ctx.Limits().MaxBufferSize)
 	}
-	form := Canonical
-	if monty {
-		form = Montgomery
-	}
 	var total wgpu.Timing
 	for r0 := 0; r0 < rows; r0 += perBuf {
 		nr := min(perBuf, rows-r0)
-		chunk := data[r0*n : (r0+nr)*n]
-		t, err := p.transformChunk(chunk, nr, o, form)
+		t, err := p.transformChunk(wgpu.Bytes(data[r0*n:(r0+nr)*n]), nr, o, form)
 		total = total.Add(t)
 		if err != nil {
 			return err
@@ -443,14 +456,13 @@ func (p *Plan) TransformHost(data []uint32, o Options, monty bool) error {
 	return nil
 }
 
-// transformChunk is TransformHost for rows that one buffer holds.
-func (p *Plan) transformChunk(chunk []uint32, rows int, o Options, form Form) (wgpu.Timing, error) {
-	buf, err := p.ctx.NewBuffer("ntt rows", uint64(4*len(chunk)))
+// transformChunk is transformHost for rows that one buffer holds.
+func (p *Plan) transformChunk(bytes []byte, rows int, o Options, form Form) (wgpu.Timing, error) {
+	buf, err := p.ctx.NewBuffer("ntt rows", uint64(len(bytes)))
 	if err != nil {
 		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
 	}
 	defer buf.Release()
-	bytes := wgpu.Bytes(chunk)
 	if err := p.ctx.Upload(buf, 0, bytes); err != nil {
 		return wgpu.Timing{}, fmt.Errorf("ntt: upload: %w", err)
 	}

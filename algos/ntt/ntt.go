@@ -1,5 +1,5 @@
 // Package ntt is the number-theoretic transform over the 31-bit fields
-// BabyBear and KoalaBear (field.Monty31): forward and inverse, on the
+// BabyBear and KoalaBear (field.Monty31) and over Goldilocks: forward and inverse, on the
 // subgroup <w> of order n = 2^k or on its coset g·<w>, on many rows of n
 // elements at once (rows stored one after another), each row's input and
 // output in natural or bit-reversed order.
@@ -17,8 +17,8 @@
 // and the inverse is its inverse, a[i] = g^-i/n · Σ_j A[j]·w^(-i·j).
 //
 // A nil Context runs gnark-crypto's fft on all cores; a Context runs the
-// ntt31.wgsl kernels (Plan, the resident object). Reference is the
-// plain-Go oracle of both.
+// ntt.wgsl kernels (Plan, the resident object). Reference is the plain-Go
+// oracle of both.
 package ntt
 
 import (
@@ -60,25 +60,32 @@ type Options struct {
 
 	// Root is the root of unity of order exactly n, canonical; 0 takes
 	// gnark-crypto's fft.Generator(n).
-	Root uint32
+	Root uint64
 	// Shift is the coset's generator g, canonical and nonzero; 0 takes
 	// gnark-crypto's GeneratorFullMultiplicativeGroup() (KoalaBear 3,
-	// BabyBear 31).
-	Shift uint32
+	// BabyBear 31, Goldilocks 7).
+	Shift uint64
 
 	// Timing, where not nil, receives the kernels' timing (GPU only).
 	Timing *wgpu.Timing
 }
 
 // TwoAdicity returns the largest k for which f has roots of unity of
-// order 2^k: 27 for BabyBear, 24 for KoalaBear.
-func TwoAdicity(f field.Monty31) int {
-	return bits.TrailingZeros32(f.P() - 1)
+// order 2^k: 27 for BabyBear, 24 for KoalaBear, 32 for Goldilocks (0 for
+// a field this package does not know).
+func TwoAdicity(f Field) int {
+	switch g := f.(type) {
+	case field.Monty31:
+		return bits.TrailingZeros32(g.P() - 1)
+	case GoldilocksField:
+		return gold{}.twoAdicity()
+	}
+	return 0
 }
 
 // CheckLog returns an error unless rows of 2^logN elements can be
 // transformed over f: 1 <= logN <= TwoAdicity(f).
-func CheckLog(f field.Monty31, logN int) error {
+func CheckLog(f Field, logN int) error {
 	if logN < 1 || logN > TwoAdicity(f) {
 		return fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, f.Name(), TwoAdicity(f))
 	}
@@ -87,7 +94,7 @@ func CheckLog(f field.Monty31, logN int) error {
 
 // LogOf returns k for a row of n = 2^k elements, and an error naming n
 // when n is not a power of two or beyond f's two-adicity.
-func LogOf(f field.Monty31, n int) (int, error) {
+func LogOf(f Field, n int) (int, error) {
 	if n < 2 || n&(n-1) != 0 {
 		return 0, fmt.Errorf("ntt: a row of %d elements: the length must be a power of two from 2 up to 2^%d", n, TwoAdicity(f))
 	}
@@ -98,37 +105,38 @@ func LogOf(f field.Monty31, n int) (int, error) {
 // roots are a transform's field elements, canonical: the root w of order
 // n, the coset generator g (1 off the coset), and their inverses.
 type roots struct {
-	w, wInv, g, gInv, nInv uint32
+	w, wInv, g, gInv, nInv uint64
 }
 
 // rootsOf checks o's Root and Shift for rows of 2^logN elements and
 // returns them with the defaults filled in.
-func rootsOf(f field.Monty31, logN int, o Options) (roots, error) {
-	if err := CheckLog(f, logN); err != nil {
-		return roots{}, err
+func rootsOf(fi fieldImpl, logN int, o Options) (roots, error) {
+	if logN < 1 || logN > fi.twoAdicity() {
+		return roots{}, fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, fi.Name(), fi.twoAdicity())
 	}
+	p := fi.modulus()
 	r := roots{w: o.Root, g: 1}
 	if r.w == 0 {
-		r.w = defaultRoot(f, logN)
+		r.w = fi.defaultRoot(logN)
 	} else {
-		if err := f.Check(r.w); err != nil {
-			return roots{}, fmt.Errorf("ntt: root: %w", err)
+		if r.w >= p {
+			return roots{}, fmt.Errorf("ntt: root %d is not a %s element: elements are values below p = %d", r.w, fi.Name(), p)
 		}
-		if f.Exp(r.w, 1<<logN) != 1 || f.Exp(r.w, 1<<(logN-1)) == 1 {
-			return roots{}, fmt.Errorf("ntt: root %d is not of order 2^%d in %s", r.w, logN, f.Name())
+		if fi.exp(r.w, 1<<logN) != 1 || fi.exp(r.w, 1<<(logN-1)) == 1 {
+			return roots{}, fmt.Errorf("ntt: root %d is not of order 2^%d in %s", r.w, logN, fi.Name())
 		}
 	}
 	if o.Coset {
 		r.g = o.Shift
 		if r.g == 0 {
-			r.g = defaultShift(f)
-		} else if err := f.Check(r.g); err != nil {
-			return roots{}, fmt.Errorf("ntt: shift: %w", err)
+			r.g = fi.defaultShift()
+		} else if r.g >= p {
+			return roots{}, fmt.Errorf("ntt: shift %d is not a %s element: elements are values below p = %d", r.g, fi.Name(), p)
 		}
 	}
-	r.wInv, _ = f.Inverse(r.w)
-	r.gInv, _ = f.Inverse(r.g)
-	r.nInv, _ = f.Inverse(uint32(1) << logN)
+	r.wInv = inverse(fi, r.w)
+	r.gInv = inverse(fi, r.g)
+	r.nInv = inverse(fi, 1<<logN)
 	return r, nil
 }
 
@@ -143,20 +151,25 @@ func rowsOf(n, logN int) (int, error) {
 }
 
 // Transform transforms each row of data (rows of 2^logN canonical
-// elements, one after another) in place as o says, on ctx's GPU, or on
-// all cores with gnark-crypto's fft for a nil ctx. An element not below
-// p is refused, naming it, and data is left unchanged.
-func Transform(ctx *wgpu.Context, f field.Monty31, data []uint32, logN int, o Options) error {
-	if _, err := rootsOf(f, logN, o); err != nil {
+// elements of f, one after another: uint32 for BabyBear and KoalaBear,
+// uint64 for Goldilocks) in place as o says, on ctx's GPU, or on all
+// cores with gnark-crypto's fft for a nil ctx. An element not below p is
+// refused, naming it, and data is left unchanged.
+func Transform[E Element](ctx *wgpu.Context, f Field, data []E, logN int, o Options) error {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return err
+	}
+	if _, err := rootsOf(fi, logN, o); err != nil {
 		return err
 	}
 	if _, err := rowsOf(len(data), logN); err != nil {
 		return err
 	}
-	if err := checkElements(f, data); err != nil {
+	if err := checkElements(fi, data); err != nil {
 		return err
 	}
-	return transform(ctx, f, data, logN, o, false)
+	return transform(ctx, fi, data, logN, o, false)
 }
 
 // Monty is an element held in Montgomery form (x·2^32 mod p), as
@@ -166,11 +179,13 @@ type Monty interface {
 	~uint32 | ~[1]uint32
 }
 
-// TransformMonty is Transform on elements in Montgomery form, so that a
-// gnark-crypto []koalabear.Element (or babybear) is passed as it is. The
-// elements are not checked: gnark-crypto's are always reduced.
+// TransformMonty is Transform over BabyBear or KoalaBear on elements in
+// Montgomery form, so that a gnark-crypto []koalabear.Element (or
+// babybear) is passed as it is. The elements are not checked:
+// gnark-crypto's are always reduced.
 func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN int, o Options) error {
-	if _, err := rootsOf(f, logN, o); err != nil {
+	fi := monty{f}
+	if _, err := rootsOf(fi, logN, o); err != nil {
 		return err
 	}
 	if _, err := rowsOf(len(data), logN); err != nil {
@@ -180,32 +195,36 @@ func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN 
 	if len(data) > 0 {
 		words = unsafe.Slice((*uint32)(unsafe.Pointer(&data[0])), len(data))
 	}
-	return transform(ctx, f, words, logN, o, true)
+	return transform(ctx, fi, words, logN, o, true)
 }
 
 // transform is Transform and TransformMonty after their checks.
-func transform(ctx *wgpu.Context, f field.Monty31, data []uint32, logN int, o Options, monty bool) error {
+func transform[E Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, monty bool) error {
 	if len(data) == 0 {
 		return nil
 	}
 	if ctx == nil {
-		return transformCPU(f, data, logN, o, monty)
+		return transformCPU(fi, data, logN, o, monty)
 	}
-	p, err := NewPlan(ctx, f, logN, PlanOptions{Root: o.Root, Shift: o.Shift})
+	p, err := newPlan(ctx, fi, logN, PlanOptions{Root: o.Root, Shift: o.Shift})
 	if err != nil {
 		return err
 	}
 	defer p.Release()
-	return p.TransformHost(data, o, monty)
+	form := Canonical
+	if monty {
+		form = Montgomery
+	}
+	return transformHost(p, data, o, form)
 }
 
 // checkElements returns an error naming the first element of data not
-// below f's p.
-func checkElements(f field.Monty31, data []uint32) error {
-	p := f.P()
+// below p.
+func checkElements[E Element](fi fieldImpl, data []E) error {
+	p := fi.modulus()
 	for i, x := range data {
-		if x >= p {
-			return fmt.Errorf("ntt: element %d: %w", i, f.Check(x))
+		if uint64(x) >= p {
+			return fmt.Errorf("ntt: element %d: %d is not a %s element: elements are values below p = %d", i, uint64(x), fi.Name(), p)
 		}
 	}
 	return nil

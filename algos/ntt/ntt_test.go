@@ -74,9 +74,9 @@ func gnarkRows(t testing.TB, f field.Monty31, data []uint32, logN int, o Options
 			var d *kbfft.Domain
 			if o.Root != 0 || o.Shift != 0 {
 				var g koalabear.Element
-				g.SetUint64(uint64(o.Shift))
+				g.SetUint64(o.Shift)
 				d = kbfft.NewDomain(uint64(n), kbfft.WithShift(g), kbfft.WithoutPrecompute())
-				d.Generator.SetUint64(uint64(o.Root))
+				d.Generator.SetUint64(o.Root)
 				d.GeneratorInv.Inverse(&d.Generator)
 			} else {
 				d = kbfft.NewDomain(uint64(n))
@@ -102,9 +102,9 @@ func gnarkRows(t testing.TB, f field.Monty31, data []uint32, logN int, o Options
 			var d *bbfft.Domain
 			if o.Root != 0 || o.Shift != 0 {
 				var g babybear.Element
-				g.SetUint64(uint64(o.Shift))
+				g.SetUint64(o.Shift)
 				d = bbfft.NewDomain(uint64(n), bbfft.WithShift(g), bbfft.WithoutPrecompute())
-				d.Generator.SetUint64(uint64(o.Root))
+				d.Generator.SetUint64(o.Root)
 				d.GeneratorInv.Inverse(&d.Generator)
 			} else {
 				d = bbfft.NewDomain(uint64(n))
@@ -179,7 +179,7 @@ func firstDiff(a, b []uint32) int {
 }
 
 func TestReference(t *testing.T) {
-	check(t, 12, Reference)
+	check(t, 12, func(f field.Monty31, data []uint32, logN int, o Options) error { return Reference(f, data, logN, o) })
 }
 
 func TestCPU(t *testing.T) {
@@ -270,12 +270,12 @@ func TestRoots(t *testing.T) {
 		for _, f := range field.Fields {
 			for _, k := range []int{3, 9, 14} {
 				// Another root of order 2^k: the default's cube (3 is odd).
-				w := f.Exp(defaultRoot(f, k), 3)
+				w := uint64(f.Exp(defaultRoot(f, k), 3))
 				for _, o := range []Options{{Root: w}, {Root: w, Coset: true, Shift: 7, Inverse: true}, {Root: w, Coset: true, Shift: 7, In: BitReversed}} {
 					in := randRows(f, rng, 2, k)
 					oo := o
 					if oo.Shift == 0 {
-						oo.Shift = defaultShift(f)
+						oo.Shift = uint64(defaultShift(f))
 					}
 					want := gnarkRows(t, f, in, k, oo)
 					got := append([]uint32(nil), in...)
@@ -368,6 +368,7 @@ func TestPlanPasses(t *testing.T) {
 		require.Len(t, ps, want, "k=%d: %v", k, ps)
 	}
 	require.Len(t, planPasses(24, c), 3)
-	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}))
-	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
+	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
+	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
 }

@@ -2,34 +2,43 @@ package ntt
 
 import (
 	"math/bits"
-
-	"github.com/wgcompute/wgcompute/algos/field"
 )
 
 // Reference transforms each row of data (rows of 2^logN canonical
-// elements) in place as o says, in plain Go, one radix-2 butterfly at a
-// time: the oracle of the CPU and GPU paths. It checks its arguments as
+// elements of f) in place as o says, in plain Go, one radix-2 butterfly at
+// a time: the oracle of the CPU and GPU paths. It checks its arguments as
 // Transform does.
-func Reference(f field.Monty31, data []uint32, logN int, o Options) error {
-	r, err := rootsOf(f, logN, o)
+func Reference[E Element](f Field, data []E, logN int, o Options) error {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return err
+	}
+	r, err := rootsOf(fi, logN, o)
 	if err != nil {
 		return err
 	}
 	if _, err := rowsOf(len(data), logN); err != nil {
 		return err
 	}
-	if err := checkElements(f, data); err != nil {
+	if err := checkElements(fi, data); err != nil {
 		return err
 	}
 	n := 1 << logN
+	row := make([]uint64, n)
 	for lo := 0; lo < len(data); lo += n {
-		referenceRow(f, data[lo:lo+n], logN, o, r)
+		for i := range row {
+			row[i] = uint64(data[lo+i])
+		}
+		referenceRow(fi, row, logN, o, r)
+		for i, x := range row {
+			data[lo+i] = E(x)
+		}
 	}
 	return nil
 }
 
 // referenceRow is Reference on one row, with its roots.
-func referenceRow(f field.Monty31, a []uint32, logN int, o Options, r roots) {
+func referenceRow(fi fieldImpl, a []uint64, logN int, o Options, r roots) {
 	if o.In == BitReversed {
 		bitReverse(a, logN)
 	}
@@ -38,16 +47,16 @@ func referenceRow(f field.Monty31, a []uint32, logN int, o Options, r roots) {
 		w = r.wInv
 	}
 	if o.Coset && !o.Inverse {
-		scalePowers(f, a, r.g, 1)
+		scalePowers(fi, a, r.g, 1)
 	}
-	difRef(f, a, logN, w)
+	difRef(fi, a, logN, w)
 	bitReverse(a, logN)
 	if o.Inverse {
-		g := uint32(1)
+		g := uint64(1)
 		if o.Coset {
 			g = r.gInv
 		}
-		scalePowers(f, a, g, r.nInv)
+		scalePowers(fi, a, g, r.nInv)
 	}
 	if o.Out == BitReversed {
 		bitReverse(a, logN)
@@ -55,28 +64,43 @@ func referenceRow(f field.Monty31, a []uint32, logN int, o Options, r roots) {
 }
 
 // scalePowers sets a[i] = a[i]·c·g^i.
-func scalePowers(f field.Monty31, a []uint32, g, c uint32) {
+func scalePowers(fi fieldImpl, a []uint64, g, c uint64) {
 	for i := range a {
-		a[i] = f.Mul(a[i], c)
-		c = f.Mul(c, g)
+		a[i] = fi.mul(a[i], c)
+		c = fi.mul(c, g)
 	}
 }
 
 // difRef is the radix-2 decimation in frequency of a (natural order in,
 // bit-reversed order out) with w of order len(a) = 2^logN: stage s pairs
 // x (bit s clear) with x + 2^s, a, b = a + b, (a - b)·w^((x mod 2^s)·n/2^(s+1)).
-func difRef(f field.Monty31, a []uint32, logN int, w uint32) {
+func difRef(fi fieldImpl, a []uint64, logN int, w uint64) {
 	n := 1 << logN
+	p := fi.modulus()
+	add := func(x, y uint64) uint64 {
+		s, c := bits.Add64(x, y, 0)
+		if c != 0 || s >= p {
+			s -= p
+		}
+		return s
+	}
+	sub := func(x, y uint64) uint64 {
+		d, b := bits.Sub64(x, y, 0)
+		if b != 0 {
+			d += p
+		}
+		return d
+	}
 	for s := logN - 1; s >= 0; s-- {
 		h := 1 << s
-		ws := f.Exp(w, uint64(n/(2*h)))
+		ws := fi.exp(w, uint64(n/(2*h)))
 		for start := 0; start < n; start += 2 * h {
-			t := uint32(1)
+			t := uint64(1)
 			for j := 0; j < h; j++ {
 				x, y := a[start+j], a[start+j+h]
-				a[start+j] = f.Add(x, y)
-				a[start+j+h] = f.Mul(f.Sub(x, y), t)
-				t = f.Mul(t, ws)
+				a[start+j] = add(x, y)
+				a[start+j+h] = fi.mul(sub(x, y), t)
+				t = fi.mul(t, ws)
 			}
 		}
 	}

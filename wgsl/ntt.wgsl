@@ -1,6 +1,9 @@
-//!include monty31.wgsl
-// The number-theoretic transform over a 31-bit Montgomery field, radix 2,
-// on rows of n = 2^k elements stored one after another (Go: algos/ntt).
+// The number-theoretic transform, radix 2, on rows of n = 2^k elements
+// stored one after another (Go: algos/ntt), over any field: the module
+// names the field's file before this one (ntt_monty31.wgsl,
+// ntt_goldilocks.wgsl), which defines the element type NtElem, its
+// arithmetic (ne_add, ne_sub, ne_mul, ne_enter, ne_leave) and its words in
+// the buffers (ne_src, ne_data, ne_set, ne_tab, ne_aux, ne_of).
 //
 // Plain-Go meaning of one pass (ntt.passRef): for every row and every
 // group of 2^m elements whose indices differ only in bits lo..lo+m-1,
@@ -20,8 +23,8 @@
 // of a pass above the low bits (lo > 0) takes 2^c consecutive columns
 // (c = c_log) so that its loads and stores are runs of 2^c words.
 //
-// Elements are Montgomery forms in the kernel; flags say where canonical
-// values enter and leave, and where a table-driven scale (the coset's
+// Elements are in the field's kernel form (Montgomery form for the 31-bit
+// fields); flags say where canonical values enter and leave, and where a table-driven scale (the coset's
 // powers, 1/n) is applied.
 //
 // A pass reads nt_src and writes nt_data (the same buffer, bound twice,
@@ -59,6 +62,10 @@ struct NtParams {
 	out_stride: u32,
 	out_off: u32,
 	aux_off: u32,
+	base_lo: u32, // ntt_table's base and scale, kernel form
+	base_hi: u32,
+	scale_lo: u32,
+	scale_hi: u32,
 }
 @group(0) @binding(4) var<uniform> nt: NtParams;
 
@@ -71,27 +78,27 @@ const NT_REV_IN: u32 = 32u;    // S's index of a load is its position bit-revers
 const NT_REV_OUT: u32 = 64u;   // S's index of a store is its position bit-reversed
 const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
 
-var<workgroup> nt_sh: array<u32, NTT_TILE>;
+var<workgroup> nt_sh: array<NtElem, NTT_TILE>;
 
 // nt_twiddle returns w^e from the two tables.
-fn nt_twiddle(e: u32) -> u32 {
+fn nt_twiddle(e: u32) -> NtElem {
 	let lo = e & ((1u << nt.a_log) - 1u);
 	let hi = e >> nt.a_log;
-	let wa = nt_tab[nt.tw_a + lo];
+	let wa = ne_tab(nt.tw_a + lo);
 	if (hi == 0u) {
 		return wa;
 	}
-	let wb = nt_tab[nt.tw_b + hi];
+	let wb = ne_tab(nt.tw_b + hi);
 	if (lo == 0u) {
 		return wb;
 	}
-	return m31_mul(wa, wb);
+	return ne_mul(wa, wb);
 }
 
 // nt_scale returns S(i) from the scale tables.
-fn nt_scale(i: u32) -> u32 {
+fn nt_scale(i: u32) -> NtElem {
 	let lo = i & ((1u << nt.sa_log) - 1u);
-	return m31_mul(nt_tab[nt.sc_a + lo], nt_tab[nt.sc_b + (i >> nt.sa_log)]);
+	return ne_mul(ne_tab(nt.sc_a + lo), ne_tab(nt.sc_b + (i >> nt.sa_log)));
 }
 
 // nt_rev returns the k-bit reversal of a position in a row.
@@ -127,13 +134,13 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		if (u < nt.units) {
 			let r = l & ((1u << unit_log) - 1u);
 			let g = nt_global(u, r >> nt.c_log, r & cmask);
-			var v = nt_src[g];
+			var v = ne_src(g);
 			if ((nt.flags & NT_ENTER) != 0u) {
-				v = m31_enter(v);
+				v = ne_enter(v);
 			}
 			if ((nt.flags & NT_SCALE_IN) != 0u) {
 				let pos = g & nmask;
-				v = m31_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u)));
+				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u)));
 			}
 			nt_sh[l] = v;
 		}
@@ -160,12 +167,12 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			let a = nt_sh[p0];
 			let bb = nt_sh[p1];
 			if (dit) {
-				let bw = m31_mul(bb, w);
-				nt_sh[p0] = m31_add(a, bw);
-				nt_sh[p1] = m31_sub(a, bw);
+				let bw = ne_mul(bb, w);
+				nt_sh[p0] = ne_add(a, bw);
+				nt_sh[p1] = ne_sub(a, bw);
 			} else {
-				nt_sh[p0] = m31_add(a, bb);
-				nt_sh[p1] = m31_mul(m31_sub(a, bb), w);
+				nt_sh[p0] = ne_add(a, bb);
+				nt_sh[p1] = ne_mul(ne_sub(a, bb), w);
 			}
 		}
 		workgroupBarrier();
@@ -178,16 +185,16 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			var v = nt_sh[l];
 			if ((nt.flags & NT_SCALE_OUT) != 0u) {
 				let pos = g & nmask;
-				v = m31_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u)));
+				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u)));
 			}
 			if ((nt.flags & NT_LEAVE) != 0u) {
-				v = m31_leave(v);
+				v = ne_leave(v);
 			}
 			let pos = g & nmask;
 			let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
-			nt_data[base + nt.out_off] = v;
+			ne_set(base + nt.out_off, v);
 			if ((nt.flags & NT_AUX) != 0u) {
-				nt_data[base + nt.aux_off] = nt_aux[g];
+				ne_set(base + nt.aux_off, ne_aux(g));
 			}
 		}
 	}
@@ -206,46 +213,25 @@ fn ntt_bitrev(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
 	let rp = nt_rev(pos);
 	if (pos < rp) {
 		let j = i - pos + rp;
-		let a = nt_data[i];
-		nt_data[i] = nt_data[j];
-		nt_data[j] = a;
+		let a = ne_data(i);
+		ne_set(i, ne_data(j));
+		ne_set(j, a);
 	}
 }
 
-// ntt_table writes nt_tab[tw_a + t] = scale·base^t for t < units: a table
-// of powers, in Montgomery form (params: tw_a, units, and base and scale
-// as Montgomery forms in tw_b and a_log).
-@compute @workgroup_size(NTT_WG)
-fn ntt_table(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let t = gid.x + gid.y * nwg.x * NTT_WG;
-	if (t >= nt.units) {
-		return;
-	}
-	var r = nt.a_log;
-	var x = nt.tw_b;
-	var e = t;
-	while (e != 0u) {
-		if ((e & 1u) != 0u) {
-			r = m31_mul(r, x);
-		}
-		x = m31_mul(x, x);
-		e >>= 1u;
-	}
-	nt_tab[nt.tw_a + t] = r;
-}
-
-// ntt_bitrev_tiles is ntt_bitrev for rows of 2^10 or more, in tiles that
-// keep both the loads and the stores runs of 32 words: with index i =
-// h·2^(k-5) + mid·32 + l (h and l of 5 bits), rev(i) = rev(l)·2^(k-5) +
-// rev(mid)·32 + rev(h), so the tile of one mid (32 runs of 32 words) goes
-// to the tile of rev(mid), transposed. A workgroup takes the tiles of mid
-// and rev(mid) (the mid above its reversal leaves it to the other's) and
-// writes each where the other was. Params: log_n, units = the tiles
-// bound (rows·2^(k-10)).
-const NT_T: u32 = 32u;
-const NT_TP: u32 = 33u; // a padded row: the transposed reads hit every bank once
-var<workgroup> nt_ta: array<u32, 1056>; // 32·33
-var<workgroup> nt_tb: array<u32, 1056>;
+// ntt_bitrev_tiles is ntt_bitrev for rows of 2^(2·NT_TL) or more, in
+// tiles that keep both the loads and the stores runs of T = 2^NT_TL
+// elements (NT_TL from the field's file: 128-byte runs): with index i =
+// h·2^(k-t) + mid·T + l (h and l of t = NT_TL bits), rev(i) =
+// rev(l)·2^(k-t) + rev(mid)·T + rev(h), so the tile of one mid (T runs of
+// T elements) goes to the tile of rev(mid), transposed. A workgroup takes
+// the tiles of mid and rev(mid) (the mid above its reversal leaves it to
+// the other's) and writes each where the other was. Params: log_n, units
+// = the tiles bound (rows·2^(k-2t)).
+const NT_T: u32 = 1u << NT_TL;
+const NT_TP: u32 = NT_T + 1u; // a padded row: the transposed reads hit every bank once
+var<workgroup> nt_ta: array<NtElem, NT_T * NT_TP>;
+var<workgroup> nt_tb: array<NtElem, NT_T * NT_TP>;
 
 @compute @workgroup_size(NTT_WG)
 fn ntt_bitrev_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
@@ -253,28 +239,49 @@ fn ntt_bitrev_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
 	if (tile >= nt.units) {
 		return;
 	}
-	let mid_log = nt.log_n - 10u;
+	let mid_log = nt.log_n - 2u * NT_TL;
 	let mid = tile & ((1u << mid_log) - 1u);
 	let row = (tile >> mid_log) << nt.log_n;
 	let rmid = select(0u, reverseBits(mid) >> (32u - mid_log), mid_log > 0u);
 	if (mid > rmid) {
 		return;
 	}
-	let hs = nt.log_n - 5u; // h's shift
+	let hs = nt.log_n - NT_TL; // h's shift
 	for (var t = tid; t < NT_T * NT_T; t += NTT_WG) {
-		let h = t / NT_T;
-		let l = t % NT_T;
-		nt_ta[h * NT_TP + l] = nt_data[row + (h << hs) + mid * NT_T + l];
-		nt_tb[h * NT_TP + l] = nt_data[row + (h << hs) + rmid * NT_T + l];
+		let h = t >> NT_TL;
+		let l = t & (NT_T - 1u);
+		nt_ta[h * NT_TP + l] = ne_data(row + (h << hs) + mid * NT_T + l);
+		nt_tb[h * NT_TP + l] = ne_data(row + (h << hs) + rmid * NT_T + l);
 	}
 	workgroupBarrier();
 	for (var t = tid; t < NT_T * NT_T; t += NTT_WG) {
-		let h = t / NT_T;
-		let l = t % NT_T;
+		let h = t >> NT_TL;
+		let l = t & (NT_T - 1u);
 		// Destination (h, l) of tile rmid holds source (rev(l), rev(h)) of
 		// tile mid, and the other way round.
-		let src = (reverseBits(l) >> 27u) * NT_TP + (reverseBits(h) >> 27u);
-		nt_data[row + (h << hs) + rmid * NT_T + l] = nt_ta[src];
-		nt_data[row + (h << hs) + mid * NT_T + l] = nt_tb[src];
+		let src = (reverseBits(l) >> (32u - NT_TL)) * NT_TP + (reverseBits(h) >> (32u - NT_TL));
+		ne_set(row + (h << hs) + rmid * NT_T + l, nt_ta[src]);
+		ne_set(row + (h << hs) + mid * NT_T + l, nt_tb[src]);
 	}
+}
+
+// ntt_table writes table entry tw_a + t = scale·base^t for t < units: a
+// table of powers, in kernel form (params: tw_a, units, base_*, scale_*).
+@compute @workgroup_size(NTT_WG)
+fn ntt_table(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let t = gid.x + gid.y * nwg.x * NTT_WG;
+	if (t >= nt.units) {
+		return;
+	}
+	var r = ne_of(nt.scale_lo, nt.scale_hi);
+	var x = ne_of(nt.base_lo, nt.base_hi);
+	var e = t;
+	while (e != 0u) {
+		if ((e & 1u) != 0u) {
+			r = ne_mul(r, x);
+		}
+		x = ne_mul(x, x);
+		e >>= 1u;
+	}
+	ne_set_tab(nt.tw_a + t, r);
 }
