@@ -218,6 +218,23 @@ func transform[E Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o
 	return transformHost(p, data, o, form)
 }
 
+// CheckElements returns the index of the first element of data (of f)
+// not below f's p, and an error naming it; -1 and nil when every element
+// is canonical.
+func CheckElements[E Element](f Field, data []E) (int, error) {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return -1, err
+	}
+	p := fi.modulus()
+	for i, x := range data {
+		if uint64(x) >= p {
+			return i, fmt.Errorf("%d is not a %s element: elements are values below p = %d", uint64(x), fi.Name(), p)
+		}
+	}
+	return -1, nil
+}
+
 // checkElements returns an error naming the first element of data not
 // below p.
 func checkElements[E Element](fi fieldImpl, data []E) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/ntt"
@@ -19,15 +20,16 @@ func newEncodeCmd(g *globals) *cobra.Command {
 		Use:   "encode --field F --rate R --matrix ROWSxCOLS --in FILE [--out FILE]",
 		Short: "Reed-Solomon encoding of each row of a matrix, on the GPU",
 		Long: `encode Reed-Solomon encodes each row of the matrix in --in (ROWS rows of COLS
-canonical little-endian uint32 elements of --field koalabear or babybear, row
-by row; COLS a power of two) at rate 1/R, on the GPU, and writes the ROWS
+canonical little-endian elements of --field: uint32 for koalabear and
+babybear, uint64 for goldilocks; row by row; COLS a power of two) at rate 1/R, on the GPU, and writes the ROWS
 codewords of COLS·R elements, in the same format, to --out (or stdout).
 
 A row holds the evaluations of a polynomial of degree below COLS on the
 subgroup of order COLS; its codeword is the evaluations of the same polynomial
 on the subgroup of order COLS·R, in natural order: exactly what gnark-crypto's
 koalabear/vortex Params.EncodeReedSolomon makes (R = 2, 4 or 8 there; 16 is
-taken too). COLS·R is at most 2^24 for koalabear, 2^27 for babybear.
+taken too). COLS·R is at most 2^24 for koalabear, 2^27 for babybear, 2^32 for
+goldilocks.
 
 Input is validated in full before anything runs; --out never holds a partial
 result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
@@ -51,7 +53,11 @@ result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
 			if logN+bitsOf(rate) > ntt.TwoAdicity(f) {
 				return fmt.Errorf("encode: --matrix %s at --rate %d: codewords of %d elements exceed %s's 2^%d", matrix, rate, cols*rate, f.Name(), ntt.TwoAdicity(f))
 			}
-			size, err := checked.Mul(rows, cols, 4)
+			elemBytes := 4
+			if f == ntt.Field(ntt.Goldilocks) {
+				elemBytes = 8
+			}
+			size, err := checked.Mul(rows, cols, elemBytes)
 			if err != nil {
 				return fmt.Errorf("encode: --matrix %s: %w bytes", matrix, err)
 			}
@@ -59,35 +65,46 @@ result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
 			if err != nil {
 				return fmt.Errorf("encode: --matrix %s at --rate %d: %w elements", matrix, rate, err)
 			}
-			data, err := readRows(g, "encode", f, in, 4*cols, float64(2+rate))
-			if err != nil {
-				return err
+			if elemBytes == 8 {
+				return encodeFile[uint64](cmd, g, f, matrix, logN, rate, size, outLen, in, out)
 			}
-			if len(data)*4 != size {
-				return fmt.Errorf("encode: %s is %d bytes: a %s matrix of uint32 is %d bytes", in, len(data)*4, matrix, size)
-			}
-			devices := g.openSoon(0)
-			defer devices.close()
-			ctx, err := firstContext(devices)
-			if err != nil {
-				return err
-			}
-			dst := make([]uint32, outLen)
-			if err := ntt.EncodeReedSolomon(ctx, f, dst, data, logN, rate); err != nil {
-				return err
-			}
-			return writeRows(cmd, "encode", out, dst)
+			return encodeFile[uint32](cmd, g, f, matrix, logN, rate, size, outLen, in, out)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&fieldName, "field", "koalabear", "the elements' field: koalabear or babybear")
+	fl.StringVar(&fieldName, "field", "koalabear", "the elements' field: koalabear, babybear (uint32) or goldilocks (uint64)")
 	fl.IntVar(&rate, "rate", 2, "the inverse rate R: 2, 4, 8 or 16")
 	fl.StringVar(&matrix, "matrix", "", "the shape, ROWSxCOLS (required)")
-	fl.StringVar(&in, "in", "", "input file: the matrix, little-endian uint32, row by row (required)")
+	fl.StringVar(&in, "in", "", "input file: the matrix, little-endian elements, row by row (required)")
 	fl.StringVar(&out, "out", "", "output file (default: stdout)")
 	cmd.MarkFlagRequired("matrix")
 	cmd.MarkFlagRequired("in")
 	return cmd
+}
+
+// encodeFile encodes the rows of file in (a matrix of size bytes of
+// elements of E, rows of 2^logN) at rate and writes the outLen elements
+// of the codewords to out.
+func encodeFile[E ntt.Element](cmd *cobra.Command, g *globals, f ntt.Field, matrix string, logN, rate, size, outLen int, in, out string) error {
+	data, err := readRows[E](g, "encode", f, in, 1<<logN, float64(2+rate))
+	if err != nil {
+		return err
+	}
+	es := int(unsafe.Sizeof(E(0)))
+	if len(data)*es != size {
+		return fmt.Errorf("encode: %s is %d bytes: a %s matrix of uint%d is %d bytes", in, len(data)*es, matrix, 8*es, size)
+	}
+	devices := g.openSoon(0)
+	defer devices.close()
+	ctx, err := firstContext(devices)
+	if err != nil {
+		return err
+	}
+	dst := make([]E, outLen)
+	if err := ntt.EncodeReedSolomon(ctx, f, dst, data, logN, rate); err != nil {
+		return err
+	}
+	return writeRows(cmd, "encode", out, dst)
 }
 
 // parseEncodeShape reads ROWSxCOLS ("2048x524288").

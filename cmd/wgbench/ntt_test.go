@@ -11,6 +11,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -113,4 +114,39 @@ func TestNTTCommandErrors(t *testing.T) {
 		_, statErr := os.Stat(out)
 		require.True(t, os.IsNotExist(statErr), "%q wrote %s", args, out)
 	}
+}
+
+func TestNTTCommandGoldilocks(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(4, 5))
+	data := make([]uint64, 3<<9)
+	for i := range data {
+		data[i] = rng.Uint64N(u64emu.P)
+	}
+	in := filepath.Join(dir, "in.bin")
+	require.NoError(t, os.WriteFile(in, wgpu.Bytes(data), 0o644))
+	want := append([]uint64(nil), data...)
+	require.NoError(t, ntt.Reference(ntt.Goldilocks, want, 9, ntt.Options{Inverse: true, Coset: true}))
+	wantRS := make([]uint64, 2*len(data))
+	require.NoError(t, ntt.EncodeReedSolomon(nil, ntt.Goldilocks, wantRS, data, 9, 2))
+	for _, backend := range append(gputest.Backends(), "cpu") {
+		out := filepath.Join(dir, "out.bin")
+		_, _, err := wgbench(t, "ntt", "--field", "goldilocks", "--n", "512", "--inverse", "--coset", "--in", in, "--out", out, "--backend", backend)
+		require.NoError(t, err)
+		b, err := os.ReadFile(out)
+		require.NoError(t, err)
+		require.Equal(t, want, append([]uint64(nil), asElements[uint64](b)...), backend)
+		_, _, err = wgbench(t, "encode", "--field", "goldilocks", "--rate", "2", "--matrix", "3x512", "--in", in, "--out", out, "--backend", backend)
+		require.NoError(t, err)
+		b, err = os.ReadFile(out)
+		require.NoError(t, err)
+		require.Equal(t, wantRS, append([]uint64(nil), asElements[uint64](b)...), backend)
+	}
+	bad := append([]uint64(nil), data...)
+	bad[515] = u64emu.P + 2
+	require.NoError(t, os.WriteFile(in, wgpu.Bytes(bad), 0o644))
+	_, _, err := wgbench(t, "ntt", "--field", "goldilocks", "--log2", "9", "--in", in, "--out", filepath.Join(dir, "x"), "--backend", "cpu")
+	require.ErrorContains(t, err, "row 1, element 3: 18446744069414584323 is not a goldilocks element")
+	_, _, err = wgbench(t, "ntt", "--field", "goldilocks", "--log2", "33", "--in", in, "--backend", "cpu")
+	require.ErrorContains(t, err, "goldilocks takes 2^1 up to 2^32")
 }
