@@ -27,7 +27,9 @@ type ExtendOptions struct {
 	// evaluation at Shift·W^t), or BitReversed, Plonky3's coset_lde_batch
 	// order (element t at index rev(t) of log2(n·Rate) bits): a Plonky3
 	// user passes Out: BitReversed, Coset: true, Shift: F::GENERATOR and
-	// Root: two_adic_generator(log2(n·Rate)).
+	// Root: two_adic_generator(log2(n·Rate)). Plonky3's matrices hold a
+	// polynomial per column, this package's a polynomial per row: its
+	// LDE matrix is the transpose of Extend's output.
 	Out Order
 	// Timing, where not nil, receives the kernels' timing (GPU only).
 	Timing *wgpu.Timing

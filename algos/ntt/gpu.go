@@ -14,7 +14,9 @@ type Form uint8
 const (
 	// Canonical elements are their values below p.
 	Canonical Form = iota
-	// Montgomery elements are x·2^32 mod p, gnark-crypto's layout.
+	// Montgomery elements are x·2^32 mod p, gnark-crypto's layout of
+	// BabyBear and KoalaBear; Goldilocks elements are canonical in either
+	// form.
 	Montgomery
 )
 
