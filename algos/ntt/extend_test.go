@@ -115,3 +115,69 @@ func TestExtendBadInput(t *testing.T) {
 		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 32), src, 4, ExtendOptions{Rate: 2}), "element 3: 2130706434 is not a koalabear element")
 	}
 }
+
+// TestExtendGuard extends rows into an output bound between sentinel
+// words, from an input bound the same way, and checks both sentinels.
+func TestExtendGuard(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(25, 26))
+		f := field.BabyBear
+		const guard = 64
+		for _, k := range []int{3, 11} {
+			for _, o := range []ExtendOptions{{Rate: 2}, {Rate: 4, Coset: true, Out: BitReversed}} {
+				rows := 3
+				src := randRows(f, rng, rows, k)
+				e, err := NewExtender(ctx, f, k, o)
+				require.NoError(t, err)
+				fill := func(n int) []uint32 {
+					all := make([]uint32, guard+n+guard)
+					for i := range all {
+						all[i] = 0xfeedface ^ uint32(i)
+					}
+					return all
+				}
+				inAll, outAll := fill(len(src)), fill(len(src)*o.Rate)
+				copy(inAll[guard:], src)
+				in, err := ctx.NewBuffer("guarded input", uint64(4*len(inAll)))
+				require.NoError(t, err)
+				out, err := ctx.NewBuffer("guarded output", uint64(4*len(outAll)))
+				require.NoError(t, err)
+				require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(inAll)))
+				require.NoError(t, ctx.Upload(out, 0, wgpu.Bytes(outAll)))
+				ds, err := e.Dispatches(wgpu.Binding{Buffer: in, Offset: 4 * guard, Size: uint64(4 * len(src))},
+					wgpu.Binding{Buffer: out, Offset: 4 * guard, Size: uint64(4 * len(src) * o.Rate)}, rows, Canonical)
+				require.NoError(t, err)
+				_, err = ctx.Run(ds...)
+				require.NoError(t, err)
+				backIn, backOut := make([]uint32, len(inAll)), make([]uint32, len(outAll))
+				require.NoError(t, ctx.Download(wgpu.Bytes(backIn), in, 0))
+				require.NoError(t, ctx.Download(wgpu.Bytes(backOut), out, 0))
+				in.Release()
+				out.Release()
+				e.Release()
+				require.Equal(t, inAll, backIn, "the input and its sentinels are unchanged")
+				for i := range guard {
+					require.Equal(t, outAll[i], backOut[i], "sentinel %d before", i)
+					j := len(outAll) - guard + i
+					require.Equal(t, outAll[j], backOut[j], "sentinel %d after", i)
+				}
+				want := extendRef(t, f, src, k, o)
+				require.Equal(t, -1, firstDiff(want, backOut[guard:guard+len(want)]), "2^%d %+v", k, o)
+			}
+		}
+	})
+}
+
+// TestNoLeaks: the one-shot calls release every buffer, failing ones too.
+func TestNoLeaks(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		f := field.KoalaBear
+		data := randRows(f, rand.New(rand.NewPCG(27, 28)), 3, 9)
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, f, append([]uint32(nil), data...), 9, Options{Coset: true}) })
+		gputest.NoLeaks(t, ctx, func() error {
+			return Extend(ctx, f, make([]uint32, 4*len(data)), data, 9, ExtendOptions{Rate: 4, Out: BitReversed})
+		})
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, f, make([]uint32, 1<<25), 25, Options{}) })
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, Goldilocks, make([]uint64, 1<<12), 12, Options{Root: 5}) })
+	})
+}
