@@ -198,3 +198,48 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNTTFields times the resident transform of one row of 2^20 and
+// 2^24 over each field (bit-reversed output: the passes alone).
+func BenchmarkNTTFields(b *testing.B) {
+	for _, f := range []Field{field.BabyBear, field.KoalaBear, Goldilocks} {
+		fi, err := impl(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, k := range []int{20, 24} {
+			b.Run(fmt.Sprintf("%s/2^%d", f.Name(), k), func(b *testing.B) {
+				ctx := gputest.Context(b, gputest.Backends()[0])
+				p, err := NewPlan(ctx, f, k, PlanOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Release()
+				size := uint64(fi.elemBytes()) << k
+				buf, err := ctx.NewBuffer("bench rows", size)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer buf.Release()
+				ds, err := p.Dispatches(wgpu.Bind(buf), 1, Options{Out: BitReversed}, Montgomery)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ctx.Run(ds...); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(size))
+				b.ResetTimer()
+				var kernel time.Duration
+				for range b.N {
+					t, err := ctx.Run(ds...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					kernel += t.Elapsed()
+				}
+				reportKernel(b, kernel)
+			})
+		}
+	}
+}

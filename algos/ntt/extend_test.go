@@ -181,3 +181,39 @@ func TestNoLeaks(t *testing.T) {
 		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, Goldilocks, make([]uint64, 1<<12), 12, Options{Root: 5}) })
 	})
 }
+
+// TestExtendMontgomery runs an Extender on rows in Montgomery form.
+func TestExtendMontgomery(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		f := field.KoalaBear
+		rng := rand.New(rand.NewPCG(29, 30))
+		for _, o := range []ExtendOptions{{Rate: 2}, {Rate: 8, Coset: true}, {Rate: 4, Out: BitReversed}} {
+			const k, rows = 12, 3
+			src := randRows(f, rng, rows, k)
+			mont := make([]uint32, len(src))
+			for i, x := range src {
+				mont[i] = f.ToMonty(x)
+			}
+			e, err := NewExtender(ctx, f, k, o)
+			require.NoError(t, err)
+			in, err := ctx.NewBuffer("input", uint64(4*len(src)))
+			require.NoError(t, err)
+			out, err := ctx.NewBuffer("output", uint64(4*len(src)*o.Rate))
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(mont)))
+			ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), rows, Montgomery)
+			require.NoError(t, err)
+			_, err = ctx.Run(ds...)
+			require.NoError(t, err)
+			got := make([]uint32, len(src)*o.Rate)
+			require.NoError(t, ctx.Download(wgpu.Bytes(got), out, 0))
+			in.Release()
+			out.Release()
+			e.Release()
+			for i := range got {
+				got[i] = f.FromMonty(got[i])
+			}
+			require.Equal(t, -1, firstDiff(extendRef(t, f, src, k, o), got), "%+v", o)
+		}
+	})
+}
