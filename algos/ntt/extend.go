@@ -348,7 +348,7 @@ func extendHost[E Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
 	rows := len(src) / n
 	lim := e.ctx.Limits()
 	outRow := uint64(e.fi.elemBytes()*n) * uint64(e.o.Rate)
-	perBuf := int(min(lim.MaxBufferSize, 1<<31) / outRow)
+	perBuf := int(min(lim.MaxBufferSize, max(1<<31, outRow)) / outRow)
 	if perBuf == 0 {
 		return fmt.Errorf("ntt: a codeword of %d bytes exceeds the device's largest buffer of %d bytes", outRow, lim.MaxBufferSize)
 	}

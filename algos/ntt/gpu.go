@@ -439,7 +439,9 @@ func transformHost[E Element](p *Plan, data []E, o Options, form Form) error {
 	n := 1 << p.logN
 	rows := len(data) / n
 	rowBytes := uint64(p.fi.elemBytes()) << p.logN
-	perBuf := int(min(p.ctx.Limits().MaxBufferSize, 1<<30) / rowBytes)
+	// Chunks of about 1 GiB keep the host's staging and the device's
+	// buffers moderate; a longer row is a chunk of its own.
+	perBuf := int(min(p.ctx.Limits().MaxBufferSize, max(1<<30, rowBytes)) / rowBytes)
 	if perBuf == 0 {
 		return fmt.Errorf("ntt: a row of 2^%d elements (%d bytes) exceeds the device's largest buffer of %d bytes", p.logN, rowBytes, p.ctx.Limits().MaxBufferSize)
 	}
