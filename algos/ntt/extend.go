@@ -341,57 +341,36 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 }
 
 // extendHost extends src's rows (canonical, checked by the caller) into
-// dst, in chunks of as many rows as the device's buffers hold, and
-// stores the kernels' timing in t where it is not nil.
+// dst through the kernel-family layer's dispatcher (wgpu.Batch: pieces of
+// rows uploaded while the previous piece's kernels run), and stores the
+// kernels' timing in t where it is not nil.
 func extendHost[E Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
-	n := 1 << e.logN
-	rows := len(src) / n
-	lim := e.ctx.Limits()
-	outRow := uint64(e.fi.elemBytes()*n) * uint64(e.o.Rate)
-	perBuf := int(min(lim.MaxBufferSize, max(1<<31, outRow)) / outRow)
-	if perBuf == 0 {
-		return fmt.Errorf("ntt: a codeword of %d bytes exceeds the device's largest buffer of %d bytes", outRow, lim.MaxBufferSize)
+	if _, err := e.pieceRows(); err != nil {
+		return err
 	}
-	var total wgpu.Timing
-	for r0 := 0; r0 < rows; r0 += perBuf {
-		nr := min(perBuf, rows-r0)
-		tm, err := e.extendChunk(wgpu.Bytes(dst[r0*n*e.o.Rate:(r0+nr)*n*e.o.Rate]), wgpu.Bytes(src[r0*n:(r0+nr)*n]), nr)
-		total = total.Add(tm)
-		if err != nil {
-			return err
-		}
+	rowBytes := e.fi.elemBytes() << e.logN
+	var failed error
+	tm, err := e.ctx.RunBatch(wgpu.Batch{
+		Label:  fmt.Sprintf("ntt extend %s 2^%d rate %d", e.fi.Name(), e.logN, e.o.Rate),
+		Count:  len(src) >> e.logN,
+		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(src), ItemBytes: rowBytes}},
+		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: rowBytes * e.o.Rate},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			ds, err := e.Dispatches(bind[0], bind[1], n, Canonical)
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return ds
+		},
+	})
+	if failed != nil {
+		return failed
+	}
+	if err != nil {
+		return fmt.Errorf("ntt: %w", err)
 	}
 	if t != nil {
-		*t = total
+		*t = tm
 	}
 	return nil
-}
-
-// extendChunk is extendHost for rows that one buffer holds.
-func (e *Extender) extendChunk(dst, src []byte, rows int) (wgpu.Timing, error) {
-	in, err := e.ctx.NewBuffer("ntt input rows", uint64(len(src)))
-	if err != nil {
-		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
-	}
-	defer in.Release()
-	out, err := e.ctx.NewBuffer("ntt extended rows", uint64(len(dst)))
-	if err != nil {
-		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
-	}
-	defer out.Release()
-	if err := e.ctx.Upload(in, 0, src); err != nil {
-		return wgpu.Timing{}, fmt.Errorf("ntt: upload: %w", err)
-	}
-	ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), rows, Canonical)
-	if err != nil {
-		return wgpu.Timing{}, err
-	}
-	t, err := e.ctx.Run(ds...)
-	if err != nil {
-		return t, fmt.Errorf("ntt: extend: %w", err)
-	}
-	if err := e.ctx.Download(dst, out, 0); err != nil {
-		return t, fmt.Errorf("ntt: download: %w", err)
-	}
-	return t, nil
 }

@@ -432,50 +432,50 @@ func (p *Plan) Transform(data wgpu.Binding, rows int, o Options, form Form) (wgp
 }
 
 // transformHost transforms data (whole rows, held in form, canonical
-// ones checked by the caller) in place: uploaded in buffers of as many
-// rows as the device's buffer size holds, transformed and read back.
-// o.Timing, where set, receives the kernels' timing.
+// ones checked by the caller) in place through the kernel-family layer's
+// dispatcher (wgpu.Batch: pieces of rows uploaded while the previous
+// piece's kernels run, read back into data). o.Timing, where set,
+// receives the kernels' timing.
 func transformHost[E Element](p *Plan, data []E, o Options, form Form) error {
-	n := 1 << p.logN
-	rows := len(data) / n
-	rowBytes := uint64(p.fi.elemBytes()) << p.logN
-	// Chunks of about 1 GiB keep the host's staging and the device's
-	// buffers moderate; a longer row is a chunk of its own.
-	perBuf := int(min(p.ctx.Limits().MaxBufferSize, max(1<<30, rowBytes)) / rowBytes)
-	if perBuf == 0 {
-		return fmt.Errorf("ntt: a row of 2^%d elements (%d bytes) exceeds the device's largest buffer of %d bytes", p.logN, rowBytes, p.ctx.Limits().MaxBufferSize)
+	if _, err := p.pieceRows(); err != nil {
+		return err
 	}
-	var total wgpu.Timing
-	for r0 := 0; r0 < rows; r0 += perBuf {
-		nr := min(perBuf, rows-r0)
-		t, err := p.transformChunk(wgpu.Bytes(data[r0*n:(r0+nr)*n]), nr, o, form)
-		total = total.Add(t)
-		if err != nil {
-			return err
-		}
+	bytes := wgpu.Bytes(data)
+	rowBytes := p.fi.elemBytes() << p.logN
+	var failed error
+	t, err := p.ctx.RunBatch(wgpu.Batch{
+		Label:  fmt.Sprintf("ntt %s 2^%d", p.fi.Name(), p.logN),
+		Count:  len(bytes) / rowBytes,
+		Inputs: []wgpu.BatchInput{{Data: bytes, ItemBytes: rowBytes}},
+		Output: wgpu.BatchOutput{Data: bytes, ItemBytes: rowBytes},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			ds, err := p.copyDispatches(bind[0], bind[1], n, o, form)
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return ds
+		},
+	})
+	if failed != nil {
+		return failed
+	}
+	if err != nil {
+		return fmt.Errorf("ntt: %w", err)
 	}
 	if o.Timing != nil {
-		*o.Timing = total
+		*o.Timing = t
 	}
 	return nil
 }
 
-// transformChunk is transformHost for rows that one buffer holds.
-func (p *Plan) transformChunk(bytes []byte, rows int, o Options, form Form) (wgpu.Timing, error) {
-	buf, err := p.ctx.NewBuffer("ntt rows", uint64(len(bytes)))
-	if err != nil {
-		return wgpu.Timing{}, fmt.Errorf("ntt: %w", err)
+// copyDispatches are Dispatches from the rows of in (left changed) into
+// out, both of rows rows at offsets the dispatcher aligns: the first pass
+// reads in, the others work in out, but where the input is bit-reversed
+// in place first (bit-reversed order in and out).
+func (p *Plan) copyDispatches(in, out wgpu.Binding, rows int, o Options, form Form) ([]wgpu.Dispatch, error) {
+	s := stream{src: in, work: out, dst: out, outLog: p.logN, stride: 1, enter: form == Canonical, leave: form == Canonical}
+	if o.In == BitReversed && o.Out == BitReversed {
+		s.work = in
 	}
-	defer buf.Release()
-	if err := p.ctx.Upload(buf, 0, bytes); err != nil {
-		return wgpu.Timing{}, fmt.Errorf("ntt: upload: %w", err)
-	}
-	t, err := p.Transform(wgpu.Bind(buf), rows, o, form)
-	if err != nil {
-		return t, err
-	}
-	if err := p.ctx.Download(bytes, buf, 0); err != nil {
-		return t, fmt.Errorf("ntt: download: %w", err)
-	}
-	return t, nil
+	return p.sequence(s, rows, o)
 }
