@@ -136,8 +136,8 @@ func extendCPU[E Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions)
 // Extender is the resident object of Extend for one row size and rate:
 // the Plans of the inverse transform and of each of the Rate cosets of
 // <W^Rate> that make up Shift·<W> (element Rate·j + r of a row is the
-// evaluation on coset r, Shift·W^r·<W^Rate>, at j), the spreading kernel
-// and a two scratch buffers of one piece of rows, until Release.
+// evaluation on coset r, Shift·W^r·<W^Rate>, at j) and two scratch
+// buffers of one piece of rows, until Release.
 type Extender struct {
 	ctx     *wgpu.Context
 	fi      fieldImpl
