@@ -38,6 +38,7 @@ func benchSuites() []suite {
 		{name: "transfer", about: "host-device bandwidth through the staging ring", run: benchTransfer},
 		{name: "eigen", about: "dominant eigenpair: row-sum and max kernels, the whole method on Hilbert matrices", run: benchEigen},
 		{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle},
+		{name: "ntt", about: "KoalaBear NTT of 2^16 to 2^24 and Reed-Solomon encoding, gnark-crypto on all cores beside it", run: benchNTT},
 	}, elementHashSuites()...)
 }
 

@@ -10,7 +10,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
@@ -25,6 +27,7 @@ func Families() []Family {
 		fams = append(fams, elementFamily(h))
 	}
 	return append(fams,
+		Family{Name: "ntt", Run: runNTT},
 		Family{Name: "merkle", Run: runMerkle},
 		Family{Name: "eigen", Tolerance: EigenTolerance, Run: runEigen, Reference: eigenReference})
 }
@@ -188,6 +191,66 @@ func runU64emu(ctx *wgpu.Context) ([]Output, error) {
 		dst := make([]uint64, len(a))
 		err := op.run(dst)
 		outs = append(outs, Output{Variant: name, Case: op.name, Digest: Digest(wgpu.Bytes(dst)), Err: err})
+	}
+	return outs, nil
+}
+
+// nttCases are the transforms of the ntt family: every field, rows of one
+// size up to two passes over memory (2^14), each direction and order,
+// on the subgroup and its coset; and Reed-Solomon encoding at rates 2
+// and 8.
+var nttCases = []struct {
+	logN, rows int
+	o          ntt.Options
+}{
+	{1, 7, ntt.Options{}},
+	{5, 3, ntt.Options{Inverse: true, Coset: true}},
+	{11, 2, ntt.Options{Out: ntt.BitReversed}},
+	{12, 1, ntt.Options{Coset: true, In: ntt.BitReversed}},
+	{14, 1, ntt.Options{Inverse: true, In: ntt.BitReversed, Out: ntt.BitReversed}},
+}
+
+// runNTT runs the ntt family's cases on ctx: its outputs' digests.
+func runNTT(ctx *wgpu.Context) ([]Output, error) {
+	name := variantName(ctx, "wgsl")
+	var outs []Output
+	add := func(c string, b []byte, err error) {
+		outs = append(outs, Output{Variant: name, Case: c, Digest: Digest(b), Err: err})
+	}
+	for i, f := range []ntt.Field{field.BabyBear, field.KoalaBear, ntt.Goldilocks} {
+		r := newRand(uint64(40 + i))
+		p := uint64(u64emu.P)
+		if m, ok := f.(field.Monty31); ok {
+			p = uint64(m.P())
+		}
+		for _, c := range nttCases {
+			what := fmt.Sprintf("%s 2^%d x %d inverse=%v coset=%v %v to %v", f.Name(), c.logN, c.rows, c.o.Inverse, c.o.Coset, c.o.In, c.o.Out)
+			if _, ok := f.(field.Monty31); ok {
+				data := make([]uint32, c.rows<<c.logN)
+				for j := range data {
+					data[j] = uint32(r.Uint64N(p))
+				}
+				err := ntt.Transform(ctx, f, data, c.logN, c.o)
+				add(what, wgpu.Bytes(data), err)
+				continue
+			}
+			data := make([]uint64, c.rows<<c.logN)
+			for j := range data {
+				data[j] = r.Uint64N(p)
+			}
+			err := ntt.Transform(ctx, f, data, c.logN, c.o)
+			add(what, wgpu.Bytes(data), err)
+		}
+	}
+	r := newRand(43)
+	src := make([]uint32, 5<<10)
+	for j := range src {
+		src[j] = uint32(r.Uint64N(uint64(field.KoalaBear.P())))
+	}
+	for _, rate := range []int{2, 8} {
+		dst := make([]uint32, len(src)*rate)
+		err := ntt.EncodeReedSolomon(ctx, field.KoalaBear, dst, src, 10, rate)
+		add(fmt.Sprintf("koalabear encode 5x2^10 rate %d", rate), wgpu.Bytes(dst), err)
 	}
 	return outs, nil
 }

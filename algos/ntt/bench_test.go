@@ -1,0 +1,245 @@
+package ntt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	kbfft "github.com/consensys/gnark-crypto/field/koalabear/fft"
+	"github.com/consensys/gnark-crypto/field/koalabear/vortex"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// benchLogs is the ladder of one-row KoalaBear transforms; 2^24 is the
+// field's largest.
+var benchLogs = []int{16, 20, 22, 24}
+
+// reportKernel reports the kernels' and the whole calls' time per op.
+func reportKernel(b *testing.B, kernel time.Duration) {
+	b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
+}
+
+// BenchmarkNTT times one KoalaBear row of 2^k: resident (the rows on the
+// device, Montgomery form, bit-reversed or natural output: kernel time),
+// from host memory (upload, kernels, read-back), and gnark-crypto's
+// Domain.FFT on all cores, side by side.
+func BenchmarkNTT(b *testing.B) {
+	f := field.KoalaBear
+	for _, k := range benchLogs {
+		data := randRows(f, rand.New(rand.NewPCG(1, uint64(k))), 1, k)
+		b.Run(fmt.Sprintf("2^%d/cpu-gnark", k), func(b *testing.B) {
+			d := kbfft.NewDomain(uint64(1) << k)
+			a := make([]koalabear.Element, len(data))
+			for i, x := range data {
+				a[i].SetUint64(uint64(x))
+			}
+			b.SetBytes(4 << k)
+			b.ResetTimer()
+			for range b.N {
+				d.FFT(a, kbfft.DIF)
+			}
+		})
+		for _, out := range []Order{BitReversed, Natural} {
+			b.Run(fmt.Sprintf("2^%d/resident/out=%v", k, out), func(b *testing.B) {
+				ctx := gputest.Context(b, gputest.Backends()[0])
+				p, err := NewPlan(ctx, f, k, PlanOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Release()
+				buf, err := ctx.NewBuffer("bench rows", 4<<k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer buf.Release()
+				if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
+					b.Fatal(err)
+				}
+				ds, err := p.Dispatches(wgpu.Bind(buf), 1, Options{Out: out}, Montgomery)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ctx.Run(ds...); err != nil { // compile and warm
+					b.Fatal(err)
+				}
+				b.SetBytes(4 << k)
+				b.ResetTimer()
+				var kernel time.Duration
+				for range b.N {
+					t, err := ctx.Run(ds...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					kernel += t.Elapsed()
+				}
+				reportKernel(b, kernel)
+			})
+		}
+		b.Run(fmt.Sprintf("2^%d/host", k), func(b *testing.B) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			a := append([]uint32(nil), data...)
+			b.SetBytes(4 << k)
+			var kernel time.Duration
+			for range b.N {
+				var t wgpu.Timing
+				if err := Transform(ctx, f, a, k, Options{Timing: &t}); err != nil {
+					b.Fatal(err)
+				}
+				kernel += t.Elapsed()
+			}
+			reportKernel(b, kernel)
+		})
+	}
+}
+
+// encodeShapes are Reed-Solomon shapes (rows, log2 columns) at rate 2: a
+// small one, and gnark-crypto's BenchmarkVortexReal (2^11 x 2^19).
+var encodeShapes = [][2]int{{64, 14}, {1 << 11, 19}}
+
+// BenchmarkEncode times Reed-Solomon encoding at rate 2: resident (input
+// and output on the device, kernel time), from host memory, and
+// gnark-crypto's vortex EncodeReedSolomon on all cores (rows spread over
+// them), side by side.
+func BenchmarkEncode(b *testing.B) {
+	f := field.KoalaBear
+	const rate = 2
+	for _, s := range encodeShapes {
+		rows, k := s[0], s[1]
+		name := fmt.Sprintf("%dx2^%d/rate%d", rows, k, rate)
+		src := randRows(f, rand.New(rand.NewPCG(2, uint64(k))), rows, k)
+		b.Run(name+"/cpu-gnark", func(b *testing.B) {
+			p, err := vortex.NewParams(1<<k, rows, nil, rate, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := make([]koalabear.Element, len(src))
+			for i, x := range src {
+				in[i].SetUint64(uint64(x))
+			}
+			out := make([]koalabear.Element, len(src)*rate)
+			n := 1 << k
+			b.SetBytes(int64(4 * len(src)))
+			b.ResetTimer()
+			for range b.N {
+				par.For(rows, 1, func(lo, hi int) {
+					for r := lo; r < hi; r++ {
+						p.EncodeReedSolomon(in[r*n:(r+1)*n], out[r*n*rate:(r+1)*n*rate])
+					}
+				})
+			}
+		})
+		b.Run(name+"/resident", func(b *testing.B) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			e, err := NewExtender(ctx, f, k, ExtendOptions{Rate: rate})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Release()
+			// Rows in as many buffers as the device's buffer size takes.
+			lim := ctx.Limits()
+			rowBytes := uint64(4) << k
+			per := int(min(lim.MaxBufferSize/rowBytes/rate, uint64(rows)))
+			var ds []wgpu.Dispatch
+			for r0 := 0; r0 < rows; r0 += per {
+				nr := min(per, rows-r0)
+				in, err := ctx.NewBuffer("bench input", uint64(nr)*rowBytes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer in.Release()
+				out, err := ctx.NewBuffer("bench output", uint64(nr)*rowBytes*rate)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer out.Release()
+				if err := ctx.Upload(in, 0, wgpu.Bytes(src[r0<<k:(r0+nr)<<k])); err != nil {
+					b.Fatal(err)
+				}
+				more, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), nr, Montgomery)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, more...)
+			}
+			if _, err := ctx.Run(ds...); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(4 * len(src)))
+			b.ResetTimer()
+			var kernel time.Duration
+			for range b.N {
+				t, err := ctx.Run(ds...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				kernel += t.Elapsed()
+			}
+			reportKernel(b, kernel)
+		})
+		b.Run(name+"/host", func(b *testing.B) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			dst := make([]uint32, len(src)*rate)
+			b.SetBytes(int64(4 * len(src)))
+			var kernel time.Duration
+			for range b.N {
+				var t wgpu.Timing
+				if err := Extend(ctx, f, dst, src, k, ExtendOptions{Rate: rate, Timing: &t}); err != nil {
+					b.Fatal(err)
+				}
+				kernel += t.Elapsed()
+			}
+			reportKernel(b, kernel)
+		})
+	}
+}
+
+// BenchmarkNTTFields times the resident transform of one row of 2^20 and
+// 2^24 over each field (bit-reversed output: the passes alone).
+func BenchmarkNTTFields(b *testing.B) {
+	for _, f := range []Field{field.BabyBear, field.KoalaBear, Goldilocks} {
+		fi, err := impl(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, k := range []int{20, 24} {
+			b.Run(fmt.Sprintf("%s/2^%d", f.Name(), k), func(b *testing.B) {
+				ctx := gputest.Context(b, gputest.Backends()[0])
+				p, err := NewPlan(ctx, f, k, PlanOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Release()
+				size := uint64(fi.elemBytes()) << k
+				buf, err := ctx.NewBuffer("bench rows", size)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer buf.Release()
+				ds, err := p.Dispatches(wgpu.Bind(buf), 1, Options{Out: BitReversed}, Montgomery)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ctx.Run(ds...); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(size))
+				b.ResetTimer()
+				var kernel time.Duration
+				for range b.N {
+					t, err := ctx.Run(ds...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					kernel += t.Elapsed()
+				}
+				reportKernel(b, kernel)
+			})
+		}
+	}
+}

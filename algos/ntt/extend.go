@@ -1,0 +1,376 @@
+package ntt
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// ExtendOptions say how Extend extends a row of evaluations on <w> (n of
+// them, natural order) to n·Rate evaluations of the same polynomial of
+// degree below n. The zero value with Rate set is Reed-Solomon encoding
+// as gnark-crypto's koalabear/vortex Params.EncodeReedSolomon makes it.
+type ExtendOptions struct {
+	// Rate is the blowup, a power of two from 2 to 16.
+	Rate int
+	// Coset evaluates on Shift·<W> instead of <W>, W of order n·Rate.
+	Coset bool
+	// Shift is the coset's generator; 0 takes gnark-crypto's
+	// GeneratorFullMultiplicativeGroup() (KoalaBear 3, BabyBear 31, which
+	// are also Plonky3's F::GENERATOR).
+	Shift uint64
+	// Root is W, of order exactly n·Rate; 0 takes gnark-crypto's
+	// fft.Generator(n·Rate). The input's subgroup is then <W^Rate>.
+	Root uint64
+	// Out is the order of each output row: Natural (element t is the
+	// evaluation at Shift·W^t), or BitReversed, Plonky3's coset_lde_batch
+	// order (element t at index rev(t) of log2(n·Rate) bits): a Plonky3
+	// user passes Out: BitReversed, Coset: true, Shift: F::GENERATOR and
+	// Root: two_adic_generator(log2(n·Rate)). Plonky3's matrices hold a
+	// polynomial per column, this package's a polynomial per row: its
+	// LDE matrix is the transpose of Extend's output.
+	Out Order
+	// Timing, where not nil, receives the kernels' timing (GPU only).
+	Timing *wgpu.Timing
+}
+
+// MaxRate is the largest blowup Extend takes.
+const MaxRate = 16
+
+// extendRoots returns the checked rate's log, the input's root (of order
+// n, for the inverse) and W, with defaults filled in.
+func extendRoots(fi fieldImpl, logN int, o ExtendOptions) (rateLog int, small, big, shift uint64, err error) {
+	if o.Rate < 2 || o.Rate > MaxRate || o.Rate&(o.Rate-1) != 0 {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rate %d: the blowup is a power of two from 2 to %d", o.Rate, MaxRate)
+	}
+	rateLog = bits.TrailingZeros(uint(o.Rate))
+	if logN < 1 || logN > fi.twoAdicity() {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, fi.Name(), fi.twoAdicity())
+	}
+	if logN+rateLog > fi.twoAdicity() {
+		return 0, 0, 0, 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the codewords of 2^%d elements exceed %s's 2^%d", logN, o.Rate, logN+rateLog, fi.Name(), fi.twoAdicity())
+	}
+	r, err := rootsOf(fi, logN+rateLog, Options{Root: o.Root, Shift: o.Shift, Coset: o.Coset})
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	small = fi.defaultRoot(logN)
+	if o.Root != 0 {
+		small = fi.exp(r.w, uint64(o.Rate))
+	}
+	return rateLog, small, r.w, r.g, nil
+}
+
+// Extend extends each row of src (rows of 2^logN canonical elements of f)
+// as o says into dst (o.Rate times as long): on ctx's GPU, or on all
+// cores with gnark-crypto's fft for a nil ctx. An element not below p is
+// refused, naming it, and dst is left unchanged.
+func Extend[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN int, o ExtendOptions) error {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return err
+	}
+	if _, _, _, _, err := extendRoots(fi, logN, o); err != nil {
+		return err
+	}
+	if _, err := rowsOf(len(src), logN); err != nil {
+		return err
+	}
+	if len(dst) != len(src)*o.Rate {
+		return fmt.Errorf("ntt: extending %d elements at rate %d into %d: want %d", len(src), o.Rate, len(dst), len(src)*o.Rate)
+	}
+	if err := checkElements(fi, src); err != nil {
+		return err
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	if ctx == nil {
+		return extendCPU(fi, dst, src, logN, o)
+	}
+	e, err := newExtender(ctx, fi, logN, o)
+	if err != nil {
+		return err
+	}
+	defer e.Release()
+	return extendHost(e, dst, src, o.Timing)
+}
+
+// EncodeReedSolomon is Extend at rate with the defaults: each row's
+// codeword exactly as gnark-crypto's koalabear/vortex
+// Params.EncodeReedSolomon makes it (rates 2, 4 and 8 there).
+func EncodeReedSolomon[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN, rate int) error {
+	return Extend(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
+}
+
+// extendCPU is Extend on a nil Context: the inverse transform into the
+// first n of each output row, zeros after, then the forward transform of
+// the whole row.
+func extendCPU[E Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions) error {
+	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
+	if err != nil {
+		return err
+	}
+	n, m := 1<<logN, o.Rate<<logN
+	coef := append([]E(nil), src...)
+	io := Options{Inverse: true}
+	if o.Root != 0 {
+		io.Root = small
+	}
+	if err := transformCPU(fi, coef, logN, io, false); err != nil {
+		return err
+	}
+	for r := 0; r < len(src)/n; r++ {
+		row := dst[r*m : (r+1)*m]
+		copy(row, coef[r*n:(r+1)*n])
+		clear(row[n:])
+	}
+	fo := Options{Coset: o.Coset, Shift: shift, Out: o.Out}
+	if o.Root != 0 {
+		fo.Root = big
+	}
+	return transformCPU(fi, dst, logN+rateLog, fo, false)
+}
+
+// Extender is the resident object of Extend for one row size and rate:
+// the Plans of the inverse transform and of each of the Rate cosets of
+// <W^Rate> that make up Shift·<W> (element Rate·j + r of a row is the
+// evaluation on coset r, Shift·W^r·<W^Rate>, at j) and two scratch
+// buffers of one piece of rows, until Release.
+type Extender struct {
+	ctx     *wgpu.Context
+	fi      fieldImpl
+	logN    int
+	rateLog int
+	o       ExtendOptions
+	inv     *Plan
+	cosets  []*Plan         // by r; nil where the coset is the input itself
+	shifts  []uint64        // by r: the coset's generator
+	scratch [2]*wgpu.Buffer // the coefficients, and a coset's evaluations
+}
+
+// NewExtender makes the Extender of rows of 2^logN elements of f for o
+// on ctx.
+func NewExtender(ctx *wgpu.Context, f Field, logN int, o ExtendOptions) (*Extender, error) {
+	fi, err := impl(f)
+	if err != nil {
+		return nil, err
+	}
+	return newExtender(ctx, fi, logN, o)
+}
+
+// newExtender is NewExtender on a fieldImpl.
+func newExtender(ctx *wgpu.Context, fi fieldImpl, logN int, o ExtendOptions) (*Extender, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("ntt: an Extender needs a GPU Context: a nil Context runs Extend on the CPU")
+	}
+	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
+	if err != nil {
+		return nil, err
+	}
+	e := &Extender{ctx: ctx, fi: fi, logN: logN, rateLog: rateLog, o: o}
+	ok := false
+	defer func() {
+		if !ok {
+			e.Release()
+		}
+	}()
+	if e.inv, err = newPlan(ctx, fi, logN, PlanOptions{Root: small}); err != nil {
+		return nil, err
+	}
+	g := uint64(1)
+	if o.Coset {
+		g = shift
+	}
+	e.cosets = make([]*Plan, o.Rate)
+	e.shifts = make([]uint64, o.Rate)
+	for r := range o.Rate {
+		s := fi.mul(g, fi.exp(big, uint64(r)))
+		e.shifts[r] = s
+		if s == 1 && o.Out == Natural {
+			continue // the input's own subgroup, in its order: the input itself
+		}
+		if e.cosets[r], err = newPlan(ctx, fi, logN, PlanOptions{Root: small, Shift: s}); err != nil {
+			return nil, err
+		}
+	}
+	ok = true
+	return e, nil
+}
+
+// Release frees the Extender's tables and scratch buffers.
+func (e *Extender) Release() {
+	if e == nil {
+		return
+	}
+	e.inv.Release()
+	for _, p := range e.cosets {
+		p.Release()
+	}
+	for i, b := range e.scratch {
+		if b != nil {
+			b.Release()
+			e.scratch[i] = nil
+		}
+	}
+}
+
+// pieceRows returns how many rows one piece takes: its output within a
+// storage binding and u32 indices, its scratch within a buffer, and 256-byte aligned offsets.
+func (e *Extender) pieceRows() (int, error) {
+	lim := e.ctx.Limits()
+	eb := uint64(e.fi.elemBytes())
+	outRow := eb << (e.logN + e.rateLog)
+	limit := min(lim.MaxStorageBindingSize, lim.MaxBufferSize*uint64(e.o.Rate), 1<<33)
+	if outRow > limit {
+		return 0, fmt.Errorf("ntt: a codeword of 2^%d elements (%d bytes) exceeds the device's storage binding size of %d bytes", e.logN+e.rateLog, outRow, limit)
+	}
+	n := int(limit / outRow)
+	if inRow := eb << e.logN; inRow < 256 {
+		per := int(256 / inRow)
+		if n < per {
+			return 0, fmt.Errorf("ntt: rows of 2^%d elements at rate %d: the device's binding of %d bytes holds fewer than %d rows", e.logN, e.o.Rate, limit, per)
+		}
+		n -= n % per
+	}
+	return n, nil
+}
+
+// Dispatches returns the dispatches that extend rows of in (2^logN
+// elements each, held in form, at a 256-byte aligned offset) into out
+// (Rate times as long, the same form), in one submission; in is not
+// changed. They use the Extender's scratch buffers, so one Extender's
+// dispatches must not be in flight twice.
+func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
+	per, err := e.pieceRows()
+	if err != nil {
+		return nil, err
+	}
+	rowBytes := uint64(e.fi.elemBytes()) << e.logN
+	for _, b := range []struct {
+		name string
+		bind wgpu.Binding
+		size uint64
+	}{{"input", in, rowBytes * uint64(rows)}, {"output", out, rowBytes * uint64(rows) * uint64(e.o.Rate)}} {
+		if b.bind.Buffer == nil || b.bind.Offset%256 != 0 || b.bind.Offset+b.size > b.bind.Buffer.Size() || b.bind.Size != 0 && b.size > b.bind.Size {
+			return nil, fmt.Errorf("ntt: %d rows of 2^%d elements at rate %d do not fit the %s binding (256-byte aligned)", rows, e.logN, e.o.Rate, b.name)
+		}
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	scratchRows := min(per, rows)
+	for i, b := range e.scratch {
+		if need := rowBytes * uint64(scratchRows); b == nil || b.Size() < need {
+			if b != nil {
+				b.Release()
+				e.scratch[i] = nil
+			}
+			if e.scratch[i], err = e.ctx.NewBuffer("ntt scratch", need); err != nil {
+				return nil, fmt.Errorf("ntt: %w", err)
+			}
+		}
+	}
+	var ds []wgpu.Dispatch
+	for r0 := 0; r0 < rows; r0 += per {
+		nr := min(per, rows-r0)
+		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + rowBytes*uint64(r0), Size: rowBytes * uint64(nr)}
+		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + rowBytes*uint64(e.o.Rate)*uint64(r0), Size: rowBytes * uint64(nr) * uint64(e.o.Rate)}
+		more, err := e.piece(pin, pout, nr, form)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// piece is Dispatches for rows that one piece holds: the coefficients
+// (the inverse transform of the input, read from it, in the first
+// scratch buffer, Montgomery form), then each coset's transform of them,
+// whose last pass writes the coset's evaluations into their places in
+// the output: in natural order, element j of coset r at Rate·j + r (with
+// the input itself beside the last coset's where it is coset 0); in
+// bit-reversed order, coset r's evaluations bit-reversed as the block
+// rev(r) of the row. The last coset works in the coefficients' buffer,
+// the others in the second scratch buffer.
+func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
+	k := e.logN
+	size := uint64(rows*e.fi.elemBytes()) << k
+	coef := wgpu.Binding{Buffer: e.scratch[0], Size: size}
+	work := wgpu.Binding{Buffer: e.scratch[1], Size: size}
+	natural := e.o.Out == Natural
+	coefOrder, evalIn, evalOut := BitReversed, BitReversed, Natural
+	if !natural {
+		coefOrder, evalIn, evalOut = Natural, Natural, BitReversed
+	}
+	ds, err := e.inv.sequence(stream{src: in, work: coef, dst: coef, outLog: k, stride: 1, enter: form == Canonical},
+		rows, Options{Inverse: true, Out: coefOrder})
+	if err != nil {
+		return nil, err
+	}
+	last := 0
+	for r, p := range e.cosets {
+		if p != nil {
+			last = r
+		}
+	}
+	outLog := k + e.rateLog
+	for r, p := range e.cosets {
+		if p == nil {
+			continue // the input, copied beside the last coset
+		}
+		s := stream{src: coef, work: work, dst: out, outLog: outLog, stride: e.o.Rate, off: r, leave: form == Canonical}
+		if !natural {
+			s.stride, s.off = 1, int(bits.Reverse64(uint64(r))>>(64-e.rateLog))<<k
+		}
+		if r == last {
+			s.work = coef
+			if e.cosets[0] == nil {
+				s.aux, s.auxOff, s.useAux = in, 0, true
+			}
+		}
+		more, err := p.sequence(s, rows, Options{Coset: e.shifts[r] != 1, In: evalIn, Out: evalOut})
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// extendHost extends src's rows (canonical, checked by the caller) into
+// dst through the kernel-family layer's dispatcher (wgpu.Batch: pieces of
+// rows uploaded while the previous piece's kernels run), and stores the
+// kernels' timing in t where it is not nil.
+func extendHost[E Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
+	if _, err := e.pieceRows(); err != nil {
+		return err
+	}
+	rowBytes := e.fi.elemBytes() << e.logN
+	var failed error
+	tm, err := e.ctx.RunBatch(wgpu.Batch{
+		Label:  fmt.Sprintf("ntt extend %s 2^%d rate %d", e.fi.Name(), e.logN, e.o.Rate),
+		Count:  len(src) >> e.logN,
+		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(src), ItemBytes: rowBytes}},
+		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: rowBytes * e.o.Rate},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			ds, err := e.Dispatches(bind[0], bind[1], n, Canonical)
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return ds
+		},
+	})
+	if failed != nil {
+		return failed
+	}
+	if err != nil {
+		return fmt.Errorf("ntt: %w", err)
+	}
+	if t != nil {
+		*t = tm
+	}
+	return nil
+}

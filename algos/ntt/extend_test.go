@@ -1,0 +1,219 @@
+package ntt
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	"github.com/consensys/gnark-crypto/field/koalabear/vortex"
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// vortexEncode is the oracle of Reed-Solomon encoding: gnark-crypto's
+// vortex Params.EncodeReedSolomon on each row.
+func vortexEncode(t testing.TB, src []uint32, logN, rate int) []uint32 {
+	t.Helper()
+	n := 1 << logN
+	p, err := vortex.NewParams(n, 1, nil, rate, 1)
+	require.NoError(t, err)
+	out := make([]uint32, 0, len(src)*rate)
+	in := make([]koalabear.Element, n)
+	for lo := 0; lo < len(src); lo += n {
+		// EncodeReedSolomon's slow path takes res zeroed past n.
+		res := make([]koalabear.Element, n*rate)
+		for i := range in {
+			in[i].SetUint64(uint64(src[lo+i]))
+		}
+		p.EncodeReedSolomon(in, res)
+		for _, x := range res {
+			out = append(out, uint32(x.Uint64()))
+		}
+	}
+	return out
+}
+
+// extendRef is the oracle of Extend: Reference's inverse transform, zeros
+// up to n·Rate, and Reference's forward transform of the whole row.
+func extendRef(t testing.TB, f field.Monty31, src []uint32, logN int, o ExtendOptions) []uint32 {
+	t.Helper()
+	rateLog, small, big, shift, err := extendRoots(monty{f}, logN, o)
+	require.NoError(t, err)
+	n := 1 << logN
+	coef := append([]uint32(nil), src...)
+	require.NoError(t, Reference(f, coef, logN, Options{Inverse: true, Root: small}))
+	out := make([]uint32, len(src)*o.Rate)
+	for r := 0; r < len(src)/n; r++ {
+		copy(out[r*n*o.Rate:], coef[r*n:(r+1)*n])
+	}
+	require.NoError(t, Reference(f, out, logN+rateLog, Options{Root: big, Coset: o.Coset, Shift: shift, Out: o.Out}))
+	return out
+}
+
+func checkEncode(t *testing.T, ctx *wgpu.Context, maxLog int) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	f := field.KoalaBear
+	for k := 1; k <= maxLog; k++ {
+		for _, rate := range []int{2, 4, 8} {
+			for _, rows := range []int{1, 3} {
+				src := randRows(f, rng, rows, k)
+				dst := make([]uint32, len(src)*rate)
+				require.NoError(t, EncodeReedSolomon(ctx, f, dst, src, k, rate))
+				want := vortexEncode(t, src, k, rate)
+				if !equal(want, dst) {
+					t.Fatalf("2^%d x %d rows rate %d: first difference at %d", k, rows, rate, firstDiff(want, dst))
+				}
+			}
+		}
+	}
+}
+
+func TestEncodeCPU(t *testing.T) { checkEncode(t, nil, 12) }
+
+func TestEncodeGPU(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) { checkEncode(t, ctx, 14) })
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) { checkEncode(t, ctx, 10) })
+}
+
+func checkExtend(t *testing.T, ctx *wgpu.Context) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, f := range field.Fields {
+		for _, k := range []int{1, 2, 5, 9, 13} {
+			for _, rate := range []int{2, 4, 8, 16} {
+				for _, o := range []ExtendOptions{{}, {Coset: true}, {Out: BitReversed}, {Coset: true, Out: BitReversed}, {Coset: true, Shift: 7, Root: uint64(f.Exp(defaultRoot(f, k+4), 16/uint64(rate)*3))}} {
+					o.Rate = rate
+					rows := 1 + rng.IntN(3)
+					src := randRows(f, rng, rows, k)
+					dst := make([]uint32, len(src)*rate)
+					require.NoError(t, Extend(ctx, f, dst, src, k, o))
+					want := extendRef(t, f, src, k, o)
+					if !equal(want, dst) {
+						t.Fatalf("%s 2^%d x %d rows %+v: first difference at %d", f.Name(), k, rows, o, firstDiff(want, dst))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExtendCPU(t *testing.T) { checkExtend(t, nil) }
+
+func TestExtendGPU(t *testing.T) {
+	gputest.ForEach(t, checkExtend)
+}
+
+func TestExtendBadInput(t *testing.T) {
+	f := field.KoalaBear
+	for _, ctx := range []*wgpu.Context{nil, gputest.Context(t, gputest.Backends()[0])} {
+		src := make([]uint32, 16)
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 48), src, 4, ExtendOptions{Rate: 3}), "rate 3: the blowup is a power of two from 2 to 16")
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 16), src, 4, ExtendOptions{Rate: 2}), "extending 16 elements at rate 2 into 16: want 32")
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 32<<20), make([]uint32, 1<<21), 21, ExtendOptions{Rate: 16}), "codewords of 2^25 elements exceed koalabear's 2^24")
+		src[3] = f.P() + 1
+		require.ErrorContains(t, Extend(ctx, f, make([]uint32, 32), src, 4, ExtendOptions{Rate: 2}), "element 3: 2130706434 is not a koalabear element")
+	}
+}
+
+// TestExtendGuard extends rows into an output bound between sentinel
+// words, from an input bound the same way, and checks both sentinels.
+func TestExtendGuard(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(25, 26))
+		f := field.BabyBear
+		const guard = 64
+		for _, k := range []int{3, 11} {
+			for _, o := range []ExtendOptions{{Rate: 2}, {Rate: 4, Coset: true, Out: BitReversed}} {
+				rows := 3
+				src := randRows(f, rng, rows, k)
+				e, err := NewExtender(ctx, f, k, o)
+				require.NoError(t, err)
+				fill := func(n int) []uint32 {
+					all := make([]uint32, guard+n+guard)
+					for i := range all {
+						all[i] = 0xfeedface ^ uint32(i)
+					}
+					return all
+				}
+				inAll, outAll := fill(len(src)), fill(len(src)*o.Rate)
+				copy(inAll[guard:], src)
+				in, err := ctx.NewBuffer("guarded input", uint64(4*len(inAll)))
+				require.NoError(t, err)
+				out, err := ctx.NewBuffer("guarded output", uint64(4*len(outAll)))
+				require.NoError(t, err)
+				require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(inAll)))
+				require.NoError(t, ctx.Upload(out, 0, wgpu.Bytes(outAll)))
+				ds, err := e.Dispatches(wgpu.Binding{Buffer: in, Offset: 4 * guard, Size: uint64(4 * len(src))},
+					wgpu.Binding{Buffer: out, Offset: 4 * guard, Size: uint64(4 * len(src) * o.Rate)}, rows, Canonical)
+				require.NoError(t, err)
+				_, err = ctx.Run(ds...)
+				require.NoError(t, err)
+				backIn, backOut := make([]uint32, len(inAll)), make([]uint32, len(outAll))
+				require.NoError(t, ctx.Download(wgpu.Bytes(backIn), in, 0))
+				require.NoError(t, ctx.Download(wgpu.Bytes(backOut), out, 0))
+				in.Release()
+				out.Release()
+				e.Release()
+				require.Equal(t, inAll, backIn, "the input and its sentinels are unchanged")
+				for i := range guard {
+					require.Equal(t, outAll[i], backOut[i], "sentinel %d before", i)
+					j := len(outAll) - guard + i
+					require.Equal(t, outAll[j], backOut[j], "sentinel %d after", i)
+				}
+				want := extendRef(t, f, src, k, o)
+				require.Equal(t, -1, firstDiff(want, backOut[guard:guard+len(want)]), "2^%d %+v", k, o)
+			}
+		}
+	})
+}
+
+// TestNoLeaks: the one-shot calls release every buffer, failing ones too.
+func TestNoLeaks(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		f := field.KoalaBear
+		data := randRows(f, rand.New(rand.NewPCG(27, 28)), 3, 9)
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, f, append([]uint32(nil), data...), 9, Options{Coset: true}) })
+		gputest.NoLeaks(t, ctx, func() error {
+			return Extend(ctx, f, make([]uint32, 4*len(data)), data, 9, ExtendOptions{Rate: 4, Out: BitReversed})
+		})
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, f, make([]uint32, 1<<25), 25, Options{}) })
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, Goldilocks, make([]uint64, 1<<12), 12, Options{Root: 5}) })
+	})
+}
+
+// TestExtendMontgomery runs an Extender on rows in Montgomery form.
+func TestExtendMontgomery(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		f := field.KoalaBear
+		rng := rand.New(rand.NewPCG(29, 30))
+		for _, o := range []ExtendOptions{{Rate: 2}, {Rate: 8, Coset: true}, {Rate: 4, Out: BitReversed}} {
+			const k, rows = 12, 3
+			src := randRows(f, rng, rows, k)
+			mont := make([]uint32, len(src))
+			for i, x := range src {
+				mont[i] = f.ToMonty(x)
+			}
+			e, err := NewExtender(ctx, f, k, o)
+			require.NoError(t, err)
+			in, err := ctx.NewBuffer("input", uint64(4*len(src)))
+			require.NoError(t, err)
+			out, err := ctx.NewBuffer("output", uint64(4*len(src)*o.Rate))
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(mont)))
+			ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), rows, Montgomery)
+			require.NoError(t, err)
+			_, err = ctx.Run(ds...)
+			require.NoError(t, err)
+			got := make([]uint32, len(src)*o.Rate)
+			require.NoError(t, ctx.Download(wgpu.Bytes(got), out, 0))
+			in.Release()
+			out.Release()
+			e.Release()
+			for i := range got {
+				got[i] = f.FromMonty(got[i])
+			}
+			require.Equal(t, -1, firstDiff(extendRef(t, f, src, k, o), got), "%+v", o)
+		}
+	})
+}

@@ -1,0 +1,481 @@
+package ntt
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// Form is how a buffer on the device holds its elements.
+type Form uint8
+
+const (
+	// Canonical elements are their values below p.
+	Canonical Form = iota
+	// Montgomery elements are x·2^32 mod p, gnark-crypto's layout of
+	// BabyBear and KoalaBear; Goldilocks elements are canonical in either
+	// form.
+	Montgomery
+)
+
+// PlanOptions are the roots a Plan is made for; zero values take
+// gnark-crypto's (see Options.Root and Options.Shift).
+type PlanOptions struct {
+	Root  uint64
+	Shift uint64
+}
+
+// Plan is the resident object of one transform size: the kernels of
+// ntt.wgsl compiled for the device and the twiddle and coset tables
+// for its roots, computed once on the device by a kernel when the Plan is
+// made (nothing is uploaded per call), until Release.
+type Plan struct {
+	ctx    *wgpu.Context
+	fi     fieldImpl
+	logN   int
+	r      roots
+	tables *wgpu.Buffer
+	tab    tableLayout
+	pass   *wgpu.Kernel
+	bitrev *wgpu.Kernel // rows shorter than a tile of ntt_bitrev_tiles
+	tiles  *wgpu.Kernel // the bit reversal of longer rows
+	cfg    config
+}
+
+// config is the tuning policy chosen from the device's limits: the
+// workgroup size, and the elements one workgroup holds in its memory
+// (2^tileLog) with the columns (2^colLog) a group of a pass above the
+// low bits takes side by side.
+type config struct {
+	wg      uint32
+	tileLog int
+	colLog  int
+	tl      int // log2 of the side of ntt_bitrev_tiles' tiles (NT_TL)
+}
+
+// maxTileLog bounds a workgroup's elements at 2^12 (16 KiB, WebGPU's
+// default workgroup storage): more leaves fewer workgroups resident per
+// multiprocessor for little saving in passes.
+const maxTileLog = 12
+
+// colLog is log2 of the consecutive columns a strided group loads: 16
+// words, a 64-byte run.
+const colLog = 4
+
+// configFor returns the policy for a device of limits lim and elements
+// of elemBytes bytes.
+func configFor(lim wgpu.Limits, elemBytes int) config {
+	wg := min(uint32(256), lim.MaxInvocationsPerWorkgroup, lim.MaxWorkgroupSizeX)
+	wg = 1 << (bits.Len32(max(wg, 1)) - 1)
+	tile := min(lim.MaxWorkgroupStorage/uint32(elemBytes), 1<<maxTileLog)
+	tileLog := bits.Len32(max(tile, 2)) - 1
+	tl := 5 // 128-byte runs
+	if elemBytes == 8 {
+		tl = 4
+	}
+	return config{wg: wg, tileLog: tileLog, colLog: min(colLog, tileLog-1), tl: tl}
+}
+
+// pass is one pass over device memory: the stages of bits lo..lo+m-1,
+// groups of 2^c columns.
+type pass struct {
+	lo, m, c int
+}
+
+// planPasses splits a row of 2^k elements into passes, the top bits
+// first (DIF's order; DIT runs them reversed): the low bits in one pass
+// of up to 2^tileLog consecutive elements, the bits above in as few
+// passes as a tile of 2^colLog columns allows, of sizes as equal as may
+// be.
+func planPasses(k int, c config) []pass {
+	last := min(k, c.tileLog)
+	rest := k - last
+	per := c.tileLog - c.colLog
+	np := (rest + per - 1) / per
+	var ps []pass
+	top := k
+	for i := range np {
+		m := rest / np
+		if i < rest%np {
+			m++
+		}
+		ps = append(ps, pass{lo: top - m, m: m, c: c.colLog})
+		top -= m
+	}
+	return append(ps, pass{lo: 0, m: last, c: 0})
+}
+
+// tableLayout places the tables in the Plan's table buffer: word offsets
+// of the forward and inverse twiddles (A, B of each, A of 2^aLog
+// entries) and of the three scales S (SA, SB, SA of 2^saLog entries): the
+// coset's powers g^i for the forward transform on it, 1/n for the
+// inverse, g^-i/n for the inverse on it.
+type tableLayout struct {
+	twA, twB [2]uint32 // [0] forward, [1] inverse
+	aLog     uint32
+	scA, scB [3]uint32 // [0] coset, [1] inverse, [2] inverse on the coset
+	saLog    uint32
+	words    uint32
+}
+
+// NewPlan compiles the kernels for rows of 2^logN elements of f on ctx and
+// computes the tables for o's roots on the device.
+func NewPlan(ctx *wgpu.Context, f Field, logN int, o PlanOptions) (*Plan, error) {
+	fi, err := impl(f)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan(ctx, fi, logN, o)
+}
+
+// newPlan is NewPlan on a fieldImpl.
+func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("ntt: a Plan needs a GPU Context: a nil Context runs Transform on the CPU")
+	}
+	r, err := rootsOf(fi, logN, Options{Root: o.Root, Shift: o.Shift, Coset: true})
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes())}
+	adapter, consts := fi.module()
+	mod := wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
+		wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg})}
+	kernel := func(entry string) (*wgpu.Kernel, error) {
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true})
+		if err != nil {
+			return nil, fmt.Errorf("ntt: %w", err)
+		}
+		return k, nil
+	}
+	if p.pass, err = kernel("ntt_pass"); err != nil {
+		return nil, err
+	}
+	if p.bitrev, err = kernel("ntt_bitrev"); err != nil {
+		return nil, err
+	}
+	if p.tiles, err = kernel("ntt_bitrev_tiles"); err != nil {
+		return nil, err
+	}
+	table, err := kernel("ntt_table")
+	if err != nil {
+		return nil, err
+	}
+	if err := p.makeTables(table); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// makeTables lays out the tables, allocates their buffer and fills it on
+// the device, each table by one ntt_table dispatch.
+func (p *Plan) makeTables(table *wgpu.Kernel) error {
+	fi, r, k := p.fi, p.r, p.logN
+	a := k / 2 // ceil((k-1)/2): the exponents of twiddles have k-1 bits
+	sa := (k + 1) / 2
+	t := &p.tab
+	t.aLog, t.saLog = uint32(a), uint32(sa)
+	type entry struct {
+		base, scale uint64
+		count       uint32
+	}
+	var list []entry
+	place := func(base, scale uint64, logCount int) uint32 {
+		off := t.words
+		list = append(list, entry{base, scale, 1 << logCount})
+		t.words += 1 << logCount
+		return off
+	}
+	for i, w := range []uint64{r.w, r.wInv} {
+		t.twA[i] = place(w, 1, a)
+		t.twB[i] = place(fi.exp(w, 1<<a), 1, k-1-a)
+	}
+	for i, s := range [][2]uint64{{r.g, 1}, {1, r.nInv}, {r.gInv, r.nInv}} {
+		t.scA[i] = place(s[0], s[1], sa)
+		t.scB[i] = place(fi.exp(s[0], 1<<sa), 1, k-sa)
+	}
+	buf, err := p.ctx.NewBuffer("ntt tables", uint64(fi.elemBytes())*uint64(t.words))
+	if err != nil {
+		return fmt.Errorf("ntt: tables: %w", err)
+	}
+	var ds []wgpu.Dispatch
+	off := uint32(0)
+	for _, e := range list {
+		params := make([]uint32, paramWords)
+		params[7], params[1] = off, e.count // tw_a: where, units: how many
+		params[17], params[18] = fi.kernel(e.base)
+		params[19], params[20] = fi.kernel(e.scale)
+		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf)}, Params: params,
+			Groups: p.ctx.Grid(uint64(e.count), p.cfg.wg)})
+		off += e.count
+	}
+	if _, err := p.ctx.Run(ds...); err != nil {
+		buf.Release()
+		return fmt.Errorf("ntt: tables: %w", err)
+	}
+	p.tables = buf
+	return nil
+}
+
+// Release frees the Plan's tables; its kernels stay cached by the
+// Context.
+func (p *Plan) Release() {
+	if p != nil && p.tables != nil {
+		p.tables.Release()
+		p.tables = nil
+	}
+}
+
+// LogN returns k, the Plan's rows being 2^k elements.
+func (p *Plan) LogN() int { return p.logN }
+
+// paramWords is the size of ntt.wgsl's NtParams in words.
+const paramWords = 21
+
+// Flags of ntt.wgsl's NtParams.flags.
+const (
+	flagDIT      = 1
+	flagEnter    = 2
+	flagLeave    = 4
+	flagScaleIn  = 8
+	flagScaleOut = 16
+	flagRevIn    = 32
+	flagRevOut   = 64
+	flagAux      = 128
+)
+
+// pieceRows returns how many rows one binding holds: within the device's
+// storage binding size and u32 indices, and a multiple of what keeps
+// each piece's offset 256-byte aligned (WebGPU's largest storage offset
+// alignment).
+func (p *Plan) pieceRows() (int, error) {
+	rowBytes := uint64(p.fi.elemBytes()) << p.logN
+	limit := min(p.ctx.Limits().MaxStorageBindingSize, 1<<33)
+	if rowBytes > limit {
+		return 0, fmt.Errorf("ntt: a row of 2^%d elements (%d bytes) exceeds the device's storage binding size of %d bytes", p.logN, rowBytes, limit)
+	}
+	n := int(limit / rowBytes)
+	if rowBytes < 256 {
+		per := int(256 / rowBytes)
+		n -= n % per
+	}
+	return n, nil
+}
+
+// Dispatches returns the dispatches that transform the rows in data (a
+// binding at a 256-byte aligned offset, rows of 2^LogN elements held in
+// form) in place as o says; o.Root and o.Shift are the Plan's. Run them
+// in one submission (wgpu orders them), before anything that reads the
+// rows.
+func (p *Plan) Dispatches(data wgpu.Binding, rows int, o Options, form Form) ([]wgpu.Dispatch, error) {
+	if o.Root != 0 && o.Root != p.r.w || o.Coset && o.Shift != 0 && o.Shift != p.r.g {
+		return nil, fmt.Errorf("ntt: the options' roots are not the Plan's: make a Plan with them")
+	}
+	if data.Offset%256 != 0 {
+		return nil, fmt.Errorf("ntt: data bound at offset %d: the offset must be a multiple of 256 bytes", data.Offset)
+	}
+	rowBytes := uint64(p.fi.elemBytes()) << p.logN
+	if need := uint64(rows) * rowBytes; rows < 0 || data.Buffer == nil || data.Offset+need > data.Buffer.Size() || data.Size != 0 && need > data.Size {
+		return nil, fmt.Errorf("ntt: %d rows of 2^%d elements do not fit the binding", rows, p.logN)
+	}
+	per, err := p.pieceRows()
+	if err != nil {
+		return nil, err
+	}
+	var ds []wgpu.Dispatch
+	for r0 := 0; r0 < rows; r0 += per {
+		nr := min(per, rows-r0)
+		b := wgpu.Binding{Buffer: data.Buffer, Offset: data.Offset + uint64(r0)*rowBytes, Size: uint64(nr) * rowBytes}
+		more, err := p.sequence(stream{src: b, work: b, dst: b, outLog: p.logN, stride: 1, enter: form == Canonical, leave: form == Canonical}, nr, o)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// stream says where one transform of rows that one binding holds reads
+// and writes: its first pass reads src, the passes after it work in work
+// (rows of 2^k), and the last writes dst, element pos of row r at
+// r·2^outLog + pos·stride + off, with aux's element beside it at
+// auxOff where useAux. A bit reversal runs in place: before the passes on
+// src, which must then be work, or after them on work, which must then be
+// dst as it is laid out. enter and leave say whether the first pass
+// reads canonical values and the last writes them.
+type stream struct {
+	src, work, dst, aux  wgpu.Binding
+	outLog, stride, off  int
+	auxOff               int
+	useAux, enter, leave bool
+}
+
+// same reports whether a and b bind the same range.
+func same(a, b wgpu.Binding) bool {
+	return a.Buffer == b.Buffer && a.Offset == b.Offset
+}
+
+// sequence returns the dispatches of one transform as s and o say.
+func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) {
+	k := p.logN
+	passes := planPasses(k, p.cfg)
+	dit := o.In == BitReversed && o.Out == Natural
+	before := o.In == BitReversed && !dit
+	after := o.In == Natural && o.Out == Natural
+	identity := s.outLog == k && s.stride == 1 && s.off == 0
+	if before && !same(s.src, s.work) || after && (!same(s.dst, s.work) || !identity || s.useAux) {
+		return nil, fmt.Errorf("ntt: internal: a bit reversal in place needs its rows where the passes work")
+	}
+	var ds []wgpu.Dispatch
+	bitrev := func(b wgpu.Binding) {
+		bind := []wgpu.Binding{b, b, wgpu.Bind(p.tables), wgpu.Bind(p.tables)}
+		if tl := p.cfg.tl; k >= 2*tl {
+			tiles := uint64(rows) << (k - 2*tl)
+			ds = append(ds, wgpu.Dispatch{Kernel: p.tiles, Bindings: bind, Params: p.params(k, uint32(tiles), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}),
+				Groups: p.ctx.Grid(tiles*uint64(p.cfg.wg), p.cfg.wg)})
+			return
+		}
+		units := uint64(rows) << k
+		ds = append(ds, wgpu.Dispatch{Kernel: p.bitrev, Bindings: bind,
+			Params: p.params(k, uint32(units), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}), Groups: p.ctx.Grid(units, p.cfg.wg)})
+	}
+	if before {
+		bitrev(s.src)
+	}
+	if dit {
+		for i, j := 0, len(passes)-1; i < j; i, j = i+1, j-1 {
+			passes[i], passes[j] = passes[j], passes[i]
+		}
+	}
+	dir := 0
+	if o.Inverse {
+		dir = 1
+	}
+	for i, ps := range passes {
+		flags := uint32(0)
+		if dit {
+			flags |= flagDIT
+		}
+		in, out := s.work, s.work
+		layout := stream{outLog: k, stride: 1}
+		if i == 0 {
+			in = s.src
+			if s.enter {
+				flags |= flagEnter
+			}
+			if o.Coset && !o.Inverse {
+				flags |= flagScaleIn
+				if dit {
+					flags |= flagRevIn
+				}
+			}
+		}
+		aux := wgpu.Bind(p.tables)
+		sc := 0
+		if i == len(passes)-1 {
+			if !after {
+				out, layout = s.dst, s
+				if s.useAux {
+					flags |= flagAux
+					aux = s.aux
+				}
+			}
+			if s.leave {
+				flags |= flagLeave
+			}
+			if o.Inverse {
+				flags |= flagScaleOut
+				sc = 1
+				if o.Coset {
+					sc = 2
+				}
+				if !dit {
+					flags |= flagRevOut
+				}
+			}
+		}
+		units := uint64(rows) << (k - ps.m - ps.c)
+		qLog := p.cfg.tileLog - ps.m - ps.c
+		groups := (units + 1<<qLog - 1) >> qLog
+		ds = append(ds, wgpu.Dispatch{Kernel: p.pass, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux},
+			Params: p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), Groups: p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg)})
+	}
+	if after {
+		bitrev(s.work)
+	}
+	return ds, nil
+}
+
+// params returns NtParams' words.
+func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir, sc int, layout stream) []uint32 {
+	t := p.tab
+	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
+		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0}
+}
+
+// Transform transforms rows of data on the device in place, as
+// Dispatches, in one submission, and returns the kernels' timing.
+func (p *Plan) Transform(data wgpu.Binding, rows int, o Options, form Form) (wgpu.Timing, error) {
+	ds, err := p.Dispatches(data, rows, o, form)
+	if err != nil {
+		return wgpu.Timing{}, err
+	}
+	t, err := p.ctx.Run(ds...)
+	if err != nil {
+		return t, fmt.Errorf("ntt: transform 2^%d: %w", p.logN, err)
+	}
+	return t, nil
+}
+
+// transformHost transforms data (whole rows, held in form, canonical
+// ones checked by the caller) in place through the kernel-family layer's
+// dispatcher (wgpu.Batch: pieces of rows uploaded while the previous
+// piece's kernels run, read back into data). o.Timing, where set,
+// receives the kernels' timing.
+func transformHost[E Element](p *Plan, data []E, o Options, form Form) error {
+	if _, err := p.pieceRows(); err != nil {
+		return err
+	}
+	bytes := wgpu.Bytes(data)
+	rowBytes := p.fi.elemBytes() << p.logN
+	var failed error
+	t, err := p.ctx.RunBatch(wgpu.Batch{
+		Label:  fmt.Sprintf("ntt %s 2^%d", p.fi.Name(), p.logN),
+		Count:  len(bytes) / rowBytes,
+		Inputs: []wgpu.BatchInput{{Data: bytes, ItemBytes: rowBytes}},
+		Output: wgpu.BatchOutput{Data: bytes, ItemBytes: rowBytes},
+		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
+			ds, err := p.copyDispatches(bind[0], bind[1], n, o, form)
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return ds
+		},
+	})
+	if failed != nil {
+		return failed
+	}
+	if err != nil {
+		return fmt.Errorf("ntt: %w", err)
+	}
+	if o.Timing != nil {
+		*o.Timing = t
+	}
+	return nil
+}
+
+// copyDispatches are Dispatches from the rows of in (left changed) into
+// out, both of rows rows at offsets the dispatcher aligns: the first pass
+// reads in, the others work in out, but where the input is bit-reversed
+// in place first (bit-reversed order in and out).
+func (p *Plan) copyDispatches(in, out wgpu.Binding, rows int, o Options, form Form) ([]wgpu.Dispatch, error) {
+	s := stream{src: in, work: out, dst: out, outLog: p.logN, stride: 1, enter: form == Canonical, leave: form == Canonical}
+	if o.In == BitReversed && o.Out == BitReversed {
+		s.work = in
+	}
+	return p.sequence(s, rows, o)
+}

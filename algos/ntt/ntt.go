@@ -1,0 +1,248 @@
+// Package ntt is the number-theoretic transform over the 31-bit fields
+// BabyBear and KoalaBear (field.Monty31) and over Goldilocks: forward and inverse, on the
+// subgroup <w> of order n = 2^k or on its coset g·<w>, on many rows of n
+// elements at once (rows stored one after another), each row's input and
+// output in natural or bit-reversed order.
+//
+// Its results are gnark-crypto's, bit for bit: by default w is
+// gnark-crypto's fft.Generator(n) and g its
+// fft.GeneratorFullMultiplicativeGroup(), as its fft.Domain takes them,
+// and Transform with Options{In: Natural, Out: BitReversed} is
+// Domain.FFT(a, fft.DIF), with Options{In: BitReversed, Out: Natural}
+// Domain.FFT(a, fft.DIT), Inverse is FFTInverse (scaled by 1/n) and Coset
+// adds fft.OnCoset(). Plainly, the forward transform of a row a is
+//
+//	A[j] = Σ_i a[i]·(g^i)·w^(i·j)     (g = 1 off the coset)
+//
+// and the inverse is its inverse, a[i] = g^-i/n · Σ_j A[j]·w^(-i·j).
+//
+// A nil Context runs gnark-crypto's fft on all cores; a Context runs the
+// ntt.wgsl kernels (Plan, the resident object). Reference is the plain-Go
+// oracle of both.
+package ntt
+
+import (
+	"fmt"
+	"math/bits"
+	"unsafe"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// Order is the order of a row's elements: Natural (element i at index i)
+// or BitReversed (element i at the index whose k bits are i's reversed,
+// gnark-crypto's utils.BitReverse).
+type Order uint8
+
+const (
+	// Natural is element i at index i.
+	Natural Order = iota
+	// BitReversed is element i at index rev_k(i).
+	BitReversed
+)
+
+// String returns "natural" or "bitreversed".
+func (o Order) String() string {
+	if o == BitReversed {
+		return "bitreversed"
+	}
+	return "natural"
+}
+
+// Options says which transform to run. The zero value is the forward
+// transform on the subgroup with gnark-crypto's root, natural order in and
+// out.
+type Options struct {
+	Inverse bool  // the inverse transform, scaled by 1/n
+	Coset   bool  // on the coset Shift·<Root> instead of <Root>
+	In, Out Order // the rows' order before and after
+
+	// Root is the root of unity of order exactly n, canonical; 0 takes
+	// gnark-crypto's fft.Generator(n).
+	Root uint64
+	// Shift is the coset's generator g, canonical and nonzero; 0 takes
+	// gnark-crypto's GeneratorFullMultiplicativeGroup() (KoalaBear 3,
+	// BabyBear 31, Goldilocks 7).
+	Shift uint64
+
+	// Timing, where not nil, receives the kernels' timing (GPU only).
+	Timing *wgpu.Timing
+}
+
+// TwoAdicity returns the largest k for which f has roots of unity of
+// order 2^k: 27 for BabyBear, 24 for KoalaBear, 32 for Goldilocks (0 for
+// a field this package does not know).
+func TwoAdicity(f Field) int {
+	switch g := f.(type) {
+	case field.Monty31:
+		return bits.TrailingZeros32(g.P() - 1)
+	case GoldilocksField:
+		return gold{}.twoAdicity()
+	}
+	return 0
+}
+
+// CheckLog returns an error unless rows of 2^logN elements can be
+// transformed over f: 1 <= logN <= TwoAdicity(f).
+func CheckLog(f Field, logN int) error {
+	if logN < 1 || logN > TwoAdicity(f) {
+		return fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, f.Name(), TwoAdicity(f))
+	}
+	return nil
+}
+
+// LogOf returns k for a row of n = 2^k elements, and an error naming n
+// when n is not a power of two or beyond f's two-adicity.
+func LogOf(f Field, n int) (int, error) {
+	if n < 2 || n&(n-1) != 0 {
+		return 0, fmt.Errorf("ntt: a row of %d elements: the length must be a power of two from 2 up to 2^%d", n, TwoAdicity(f))
+	}
+	k := bits.TrailingZeros64(uint64(n))
+	return k, CheckLog(f, k)
+}
+
+// roots are a transform's field elements, canonical: the root w of order
+// n, the coset generator g (1 off the coset), and their inverses.
+type roots struct {
+	w, wInv, g, gInv, nInv uint64
+}
+
+// rootsOf checks o's Root and Shift for rows of 2^logN elements and
+// returns them with the defaults filled in.
+func rootsOf(fi fieldImpl, logN int, o Options) (roots, error) {
+	if logN < 1 || logN > fi.twoAdicity() {
+		return roots{}, fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, fi.Name(), fi.twoAdicity())
+	}
+	p := fi.modulus()
+	r := roots{w: o.Root, g: 1}
+	if r.w == 0 {
+		r.w = fi.defaultRoot(logN)
+	} else {
+		if r.w >= p {
+			return roots{}, fmt.Errorf("ntt: root %d is not a %s element: elements are values below p = %d", r.w, fi.Name(), p)
+		}
+		if fi.exp(r.w, 1<<logN) != 1 || fi.exp(r.w, 1<<(logN-1)) == 1 {
+			return roots{}, fmt.Errorf("ntt: root %d is not of order 2^%d in %s", r.w, logN, fi.Name())
+		}
+	}
+	if o.Coset {
+		r.g = o.Shift
+		if r.g == 0 {
+			r.g = fi.defaultShift()
+		} else if r.g >= p {
+			return roots{}, fmt.Errorf("ntt: shift %d is not a %s element: elements are values below p = %d", r.g, fi.Name(), p)
+		}
+	}
+	r.wInv = inverse(fi, r.w)
+	r.gInv = inverse(fi, r.g)
+	r.nInv = inverse(fi, 1<<logN)
+	return r, nil
+}
+
+// rowsOf returns how many rows of 2^logN elements data holds, and an
+// error when its length is not a whole number of them.
+func rowsOf(n, logN int) (int, error) {
+	size := 1 << logN
+	if n%size != 0 {
+		return 0, fmt.Errorf("ntt: %d elements are not whole rows of 2^%d = %d elements", n, logN, size)
+	}
+	return n / size, nil
+}
+
+// Transform transforms each row of data (rows of 2^logN canonical
+// elements of f, one after another: uint32 for BabyBear and KoalaBear,
+// uint64 for Goldilocks) in place as o says, on ctx's GPU, or on all
+// cores with gnark-crypto's fft for a nil ctx. An element not below p is
+// refused, naming it, and data is left unchanged.
+func Transform[E Element](ctx *wgpu.Context, f Field, data []E, logN int, o Options) error {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return err
+	}
+	if _, err := rootsOf(fi, logN, o); err != nil {
+		return err
+	}
+	if _, err := rowsOf(len(data), logN); err != nil {
+		return err
+	}
+	if err := checkElements(fi, data); err != nil {
+		return err
+	}
+	return transform(ctx, fi, data, logN, o, false)
+}
+
+// Monty is an element held in Montgomery form (x·2^32 mod p), as
+// gnark-crypto's koalabear.Element and babybear.Element hold it: either
+// type, or a uint32 of that form.
+type Monty interface {
+	~uint32 | ~[1]uint32
+}
+
+// TransformMonty is Transform over BabyBear or KoalaBear on elements in
+// Montgomery form, so that a gnark-crypto []koalabear.Element (or
+// babybear) is passed as it is. The elements are not checked:
+// gnark-crypto's are always reduced.
+func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN int, o Options) error {
+	fi := monty{f}
+	if _, err := rootsOf(fi, logN, o); err != nil {
+		return err
+	}
+	if _, err := rowsOf(len(data), logN); err != nil {
+		return err
+	}
+	var words []uint32
+	if len(data) > 0 {
+		words = unsafe.Slice((*uint32)(unsafe.Pointer(&data[0])), len(data))
+	}
+	return transform(ctx, fi, words, logN, o, true)
+}
+
+// transform is Transform and TransformMonty after their checks.
+func transform[E Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+	if len(data) == 0 {
+		return nil
+	}
+	if ctx == nil {
+		return transformCPU(fi, data, logN, o, monty)
+	}
+	p, err := newPlan(ctx, fi, logN, PlanOptions{Root: o.Root, Shift: o.Shift})
+	if err != nil {
+		return err
+	}
+	defer p.Release()
+	form := Canonical
+	if monty {
+		form = Montgomery
+	}
+	return transformHost(p, data, o, form)
+}
+
+// CheckElements returns the index of the first element of data (of f)
+// not below f's p, and an error naming it; -1 and nil when every element
+// is canonical.
+func CheckElements[E Element](f Field, data []E) (int, error) {
+	fi, err := implOf[E](f)
+	if err != nil {
+		return -1, err
+	}
+	p := fi.modulus()
+	for i, x := range data {
+		if uint64(x) >= p {
+			return i, fmt.Errorf("%d is not a %s element: elements are values below p = %d", uint64(x), fi.Name(), p)
+		}
+	}
+	return -1, nil
+}
+
+// checkElements returns an error naming the first element of data not
+// below p.
+func checkElements[E Element](fi fieldImpl, data []E) error {
+	p := fi.modulus()
+	for i, x := range data {
+		if uint64(x) >= p {
+			return fmt.Errorf("ntt: element %d: %d is not a %s element: elements are values below p = %d", i, uint64(x), fi.Name(), p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,377 @@
+package ntt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/field/babybear"
+	bbfft "github.com/consensys/gnark-crypto/field/babybear/fft"
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	kbfft "github.com/consensys/gnark-crypto/field/koalabear/fft"
+	"github.com/consensys/gnark-crypto/utils"
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
+
+// randRows returns rows·2^logN random canonical elements of f, the
+// field's edges mixed in.
+func randRows(f field.Monty31, rng *rand.Rand, rows, logN int) []uint32 {
+	out := make([]uint32, rows<<logN)
+	for i := range out {
+		switch rng.IntN(8) {
+		case 0:
+			out[i] = f.P() - 1 - rng.Uint32N(3)
+		case 1:
+			out[i] = rng.Uint32N(3)
+		default:
+			out[i] = rng.Uint32N(f.P())
+		}
+	}
+	return out
+}
+
+// cases are every combination of direction, coset and orders.
+func cases() []Options {
+	var out []Options
+	for _, inv := range []bool{false, true} {
+		for _, coset := range []bool{false, true} {
+			for _, in := range []Order{Natural, BitReversed} {
+				for _, o := range []Order{Natural, BitReversed} {
+					out = append(out, Options{Inverse: inv, Coset: coset, In: in, Out: o})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func name(o Options) string {
+	return fmt.Sprintf("inv=%v,coset=%v,%v->%v", o.Inverse, o.Coset, o.In, o.Out)
+}
+
+// gnarkRows is the oracle: each row through gnark-crypto's Domain as
+// written, DIT where the input is bit-reversed, DIF where it is natural,
+// utils.BitReverse for the other output order.
+func gnarkRows(t testing.TB, f field.Monty31, data []uint32, logN int, o Options) []uint32 {
+	t.Helper()
+	n := 1 << logN
+	out := make([]uint32, len(data))
+	for i, x := range data {
+		out[i] = f.ToMonty(x)
+	}
+	for lo := 0; lo < len(out); lo += n {
+		row := out[lo : lo+n]
+		switch f {
+		case field.KoalaBear:
+			a := unsafe.Slice((*koalabear.Element)(unsafe.Pointer(&row[0])), n)
+			var d *kbfft.Domain
+			if o.Root != 0 || o.Shift != 0 {
+				var g koalabear.Element
+				g.SetUint64(o.Shift)
+				d = kbfft.NewDomain(uint64(n), kbfft.WithShift(g), kbfft.WithoutPrecompute())
+				d.Generator.SetUint64(o.Root)
+				d.GeneratorInv.Inverse(&d.Generator)
+			} else {
+				d = kbfft.NewDomain(uint64(n))
+			}
+			dec := kbfft.DIF
+			if o.In == BitReversed {
+				dec = kbfft.DIT
+			}
+			var opts []kbfft.Option
+			if o.Coset {
+				opts = append(opts, kbfft.OnCoset())
+			}
+			if o.Inverse {
+				d.FFTInverse(a, dec, opts...)
+			} else {
+				d.FFT(a, dec, opts...)
+			}
+			if o.In == o.Out {
+				utils.BitReverse(a)
+			}
+		case field.BabyBear:
+			a := unsafe.Slice((*babybear.Element)(unsafe.Pointer(&row[0])), n)
+			var d *bbfft.Domain
+			if o.Root != 0 || o.Shift != 0 {
+				var g babybear.Element
+				g.SetUint64(o.Shift)
+				d = bbfft.NewDomain(uint64(n), bbfft.WithShift(g), bbfft.WithoutPrecompute())
+				d.Generator.SetUint64(o.Root)
+				d.GeneratorInv.Inverse(&d.Generator)
+			} else {
+				d = bbfft.NewDomain(uint64(n))
+			}
+			dec := bbfft.DIF
+			if o.In == BitReversed {
+				dec = bbfft.DIT
+			}
+			var opts []bbfft.Option
+			if o.Coset {
+				opts = append(opts, bbfft.OnCoset())
+			}
+			if o.Inverse {
+				d.FFTInverse(a, dec, opts...)
+			} else {
+				d.FFT(a, dec, opts...)
+			}
+			if o.In == o.Out {
+				utils.BitReverse(a)
+			}
+		}
+	}
+	for i, x := range out {
+		out[i] = f.FromMonty(x)
+	}
+	return out
+}
+
+// rowsFor returns the row counts tested at 2^logN: odd ones, and many
+// where rows are short.
+func rowsFor(logN int) []int {
+	switch {
+	case logN <= 6:
+		return []int{1, 3, 67}
+	case logN <= 12:
+		return []int{1, 5}
+	default:
+		return []int{1, 2}
+	}
+}
+
+// check runs transform on fresh inputs of every size 2^1..2^maxLog, row
+// count and case, against gnark-crypto.
+func check(t *testing.T, maxLog int, transform func(f field.Monty31, data []uint32, logN int, o Options) error) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, f := range field.Fields {
+		for k := 1; k <= maxLog; k++ {
+			for _, rows := range rowsFor(k) {
+				for _, o := range cases() {
+					in := randRows(f, rng, rows, k)
+					want := gnarkRows(t, f, in, k, o)
+					got := append([]uint32(nil), in...)
+					require.NoError(t, transform(f, got, k, o))
+					if !equal(want, got) {
+						t.Fatalf("%s 2^%d x %d rows %s: first difference at %d", f.Name(), k, rows, name(o), firstDiff(want, got))
+					}
+				}
+			}
+		}
+	}
+}
+
+func equal(a, b []uint32) bool { return firstDiff(a, b) < 0 }
+
+func firstDiff(a, b []uint32) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestReference(t *testing.T) {
+	check(t, 12, func(f field.Monty31, data []uint32, logN int, o Options) error { return Reference(f, data, logN, o) })
+}
+
+func TestCPU(t *testing.T) {
+	check(t, 16, func(f field.Monty31, data []uint32, logN int, o Options) error {
+		return Transform(nil, f, data, logN, o)
+	})
+}
+
+func TestGPU(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		check(t, 16, func(f field.Monty31, data []uint32, logN int, o Options) error {
+			return Transform(ctx, f, data, logN, o)
+		})
+	})
+}
+
+// TestGPUSmallLimits splits rows over bindings and buffers, and refuses a
+// row larger than a binding.
+func TestGPUSmallLimits(t *testing.T) {
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for _, f := range field.Fields {
+			for _, shape := range [][2]int{{10, 37}, {10, 100}, {13, 3}, {4, 1001}} {
+				k, rows := shape[0], shape[1]
+				for _, o := range []Options{{}, {Inverse: true, Coset: true, In: BitReversed}} {
+					in := randRows(f, rng, rows, k)
+					got := append([]uint32(nil), in...)
+					require.NoError(t, Transform(ctx, f, got, k, o))
+					require.True(t, equal(gnarkRows(t, f, in, k, o), got), "%s 2^%d x %d %s", f.Name(), k, rows, name(o))
+				}
+			}
+			if ctx.Limits().MaxStorageBindingSize < 4<<15 {
+				err := Transform(ctx, f, make([]uint32, 1<<15), 15, Options{})
+				require.ErrorContains(t, err, "exceeds the device's storage binding size")
+			}
+		}
+	})
+}
+
+// TestGPULarge runs the sizes past a workgroup's tile by two passes (2^18,
+// 2^20) and three (2^21).
+func TestGPULarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large transforms")
+	}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for _, f := range field.Fields {
+			for _, k := range []int{18, 20, 21} {
+				for _, o := range []Options{{}, {Inverse: true, Coset: true, In: BitReversed, Out: BitReversed}, {Coset: true, In: BitReversed}} {
+					if k == 21 && o.Inverse {
+						continue // three passes: two cases suffice
+					}
+					in := randRows(f, rng, 1, k)
+					got := append([]uint32(nil), in...)
+					require.NoError(t, Transform(ctx, f, got, k, o))
+					require.True(t, equal(gnarkRows(t, f, in, k, o), got), "%s 2^%d %s", f.Name(), k, name(o))
+				}
+			}
+		}
+	})
+}
+
+// TestMonty passes gnark-crypto elements as they are, on CPU and GPU.
+func TestMonty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	f := field.KoalaBear
+	k := 11
+	in := randRows(f, rng, 3, k)
+	o := Options{Coset: true}
+	want := gnarkRows(t, f, in, k, o)
+	run := func(t *testing.T, ctx *wgpu.Context) {
+		el := make([]koalabear.Element, len(in))
+		for i, x := range in {
+			el[i].SetUint64(uint64(x))
+		}
+		require.NoError(t, TransformMonty(ctx, f, el, k, o))
+		for i := range el {
+			require.Equal(t, want[i], uint32(el[i].Uint64()), "element %d", i)
+		}
+	}
+	t.Run("cpu", func(t *testing.T) { run(t, nil) })
+	gputest.ForEach(t, run)
+}
+
+// TestRoots runs other roots than gnark-crypto's defaults (Plonky3's
+// KoalaBear and BabyBear two-adic generators' powers, and shift 7).
+func TestRoots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	run := func(t *testing.T, ctx *wgpu.Context) {
+		for _, f := range field.Fields {
+			for _, k := range []int{3, 9, 14} {
+				// Another root of order 2^k: the default's cube (3 is odd).
+				w := uint64(f.Exp(defaultRoot(f, k), 3))
+				for _, o := range []Options{{Root: w}, {Root: w, Coset: true, Shift: 7, Inverse: true}, {Root: w, Coset: true, Shift: 7, In: BitReversed}} {
+					in := randRows(f, rng, 2, k)
+					oo := o
+					if oo.Shift == 0 {
+						oo.Shift = uint64(defaultShift(f))
+					}
+					want := gnarkRows(t, f, in, k, oo)
+					got := append([]uint32(nil), in...)
+					require.NoError(t, Transform(ctx, f, got, k, o))
+					require.True(t, equal(want, got), "%s 2^%d %s", f.Name(), k, name(o))
+					ref := append([]uint32(nil), in...)
+					require.NoError(t, Reference(f, ref, k, o))
+					require.True(t, equal(want, ref), "reference %s 2^%d %s", f.Name(), k, name(o))
+				}
+			}
+		}
+	}
+	t.Run("cpu", func(t *testing.T) { run(t, nil) })
+	gputest.ForEach(t, run)
+}
+
+// TestGuard transforms rows bound between sentinel words and checks the
+// sentinels are untouched.
+func TestGuard(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(11, 12))
+		for _, f := range field.Fields {
+			for _, shape := range [][2]int{{1, 3}, {5, 7}, {12, 1}, {15, 1}} {
+				k, rows := shape[0], shape[1]
+				for _, o := range cases() {
+					p, err := NewPlan(ctx, f, k, PlanOptions{})
+					require.NoError(t, err)
+					const guard = 64 // words: 256 bytes either side
+					n := rows << k
+					all := make([]uint32, guard+n+guard)
+					for i := range all {
+						all[i] = 0xdeadbeef ^ uint32(i)
+					}
+					in := randRows(f, rng, rows, k)
+					copy(all[guard:], in)
+					buf, err := ctx.NewBuffer("guarded rows", uint64(4*len(all)))
+					require.NoError(t, err)
+					require.NoError(t, ctx.Upload(buf, 0, wgpu.Bytes(all)))
+					_, err = p.Transform(wgpu.Binding{Buffer: buf, Offset: 4 * guard, Size: uint64(4 * n)}, rows, o, Canonical)
+					require.NoError(t, err)
+					back := make([]uint32, len(all))
+					require.NoError(t, ctx.Download(wgpu.Bytes(back), buf, 0))
+					buf.Release()
+					p.Release()
+					for i := range guard {
+						require.Equal(t, 0xdeadbeef^uint32(i), back[i], "sentinel %d before", i)
+						j := guard + n + i
+						require.Equal(t, 0xdeadbeef^uint32(j), back[j], "sentinel %d after", i)
+					}
+					require.True(t, equal(gnarkRows(t, f, in, k, o), back[guard:guard+n]), "%s 2^%d x %d %s", f.Name(), k, rows, name(o))
+				}
+			}
+		}
+	})
+}
+
+func TestBadInput(t *testing.T) {
+	f := field.KoalaBear
+	for _, ctx := range []*wgpu.Context{nil, gputest.Context(t, gputest.Backends()[0])} {
+		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 1<<25), 25, Options{}), "rows of 2^25 elements: koalabear takes 2^1 up to 2^24")
+		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 0), 0, Options{}), "rows of 2^0 elements")
+		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 12), 3, Options{}), "12 elements are not whole rows of 2^3 = 8 elements")
+		bad := make([]uint32, 16)
+		bad[9] = f.P()
+		require.ErrorContains(t, Transform(ctx, f, bad, 3, Options{}), "element 9: 2130706433 is not a koalabear element")
+		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 8), 3, Options{Root: 5}), "root 5 is not of order 2^3")
+	}
+	_, err := LogOf(f, 12)
+	require.ErrorContains(t, err, "a row of 12 elements: the length must be a power of two")
+	_, err = LogOf(field.BabyBear, 1<<28)
+	require.ErrorContains(t, err, "babybear takes 2^1 up to 2^27")
+}
+
+func TestPlanPasses(t *testing.T) {
+	c := config{wg: 256, tileLog: 12, colLog: 4}
+	for k := 1; k <= 27; k++ {
+		ps := planPasses(k, c)
+		bit := k
+		for _, p := range ps {
+			require.Equal(t, bit, p.lo+p.m, "k=%d passes %v cover the bits in order", k, ps)
+			require.LessOrEqual(t, p.m+p.c, c.tileLog, "k=%d pass %v fits a tile", k, p)
+			require.GreaterOrEqual(t, p.lo, p.c, "k=%d pass %v", k, p)
+			bit = p.lo
+		}
+		require.Equal(t, 0, bit)
+		want := 1
+		if k > 12 {
+			want += (k - 12 + 7) / 8
+		}
+		require.Len(t, ps, want, "k=%d: %v", k, ps)
+	}
+	require.Len(t, planPasses(24, c), 3)
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
+	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
+	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+	"unsafe"
+
+	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/ntt"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func newNTTCmd(g *globals) *cobra.Command {
+	var (
+		fieldName, in, out string
+		logN, n            int
+		inverse, coset     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "ntt --field F (--log2 K | --n N) [--inverse] [--coset] --in FILE [--out FILE]",
+		Short: "Number-theoretic transform of rows of field elements, on the GPU",
+		Long: `ntt transforms each row of --in (rows of N = 2^K canonical little-endian
+elements of --field: uint32 for babybear and koalabear, uint64 for goldilocks,
+one row after another) with the number-theoretic transform, on the GPU, and
+writes the rows in the same format to --out (or stdout). Order is natural in
+and out.
+
+The transform is gnark-crypto's fft.Domain of size N with its defaults (the
+root fft.Generator(N), the coset generator GeneratorFullMultiplicativeGroup):
+forward A[j] = sum_i a[i]·w^(i·j); --inverse its inverse (scaled by 1/N);
+--coset evaluates on, or interpolates from, the coset g·<w>. N runs from 2 up
+to the field's two-adicity: 2^27 for babybear, 2^24 for koalabear, 2^32 for
+goldilocks (as far as the device holds a row).
+
+Input is validated in full before anything runs; --out never holds a partial
+result. --backend cpu transforms on all cores with gnark-crypto.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := nttField(fieldName)
+			if err != nil {
+				return err
+			}
+			switch {
+			case cmd.Flags().Changed("log2") == cmd.Flags().Changed("n"):
+				return fmt.Errorf("ntt: give one of --log2 K and --n N, the row length 2^K = N")
+			case cmd.Flags().Changed("n"):
+				if logN, err = ntt.LogOf(f, n); err != nil {
+					return fmt.Errorf("ntt: --n %d: %w", n, err)
+				}
+			default:
+				if err := ntt.CheckLog(f, logN); err != nil {
+					return fmt.Errorf("ntt: --log2 %d: %w", logN, err)
+				}
+			}
+			o := ntt.Options{Inverse: inverse, Coset: coset}
+			if f == ntt.Field(ntt.Goldilocks) {
+				return nttFile[uint64](cmd, g, f, logN, o, in, out)
+			}
+			return nttFile[uint32](cmd, g, f, logN, o, in, out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&fieldName, "field", "", "the elements' field: babybear, koalabear (uint32) or goldilocks (uint64) (required)")
+	fl.IntVar(&logN, "log2", 0, "rows of 2^K elements")
+	fl.IntVar(&n, "n", 0, "rows of N elements, a power of two")
+	fl.BoolVar(&inverse, "inverse", false, "the inverse transform (scaled by 1/N)")
+	fl.BoolVar(&coset, "coset", false, "on the coset g·<w> (gnark-crypto's fft.OnCoset)")
+	fl.StringVar(&in, "in", "", "input file: rows of little-endian elements (required)")
+	fl.StringVar(&out, "out", "", "output file (default: stdout)")
+	cmd.MarkFlagRequired("field")
+	cmd.MarkFlagRequired("in")
+	return cmd
+}
+
+// nttFile transforms the rows of file in (elements of E) and writes them
+// to out.
+func nttFile[E ntt.Element](cmd *cobra.Command, g *globals, f ntt.Field, logN int, o ntt.Options, in, out string) error {
+	data, err := readRows[E](g, "ntt", f, in, 1<<logN, 2)
+	if err != nil {
+		return err
+	}
+	devices := g.openSoon(0)
+	defer devices.close()
+	ctx, err := firstContext(devices)
+	if err != nil {
+		return err
+	}
+	if err := ntt.Transform(ctx, f, data, logN, o); err != nil {
+		return err
+	}
+	return writeRows(cmd, "ntt", out, data)
+}
+
+// nttField returns the field named name, for ntt and encode.
+func nttField(name string) (ntt.Field, error) {
+	f, err := ntt.ParseField(name)
+	if err != nil {
+		return nil, fmt.Errorf("--field %q: accepted are babybear, koalabear and goldilocks", name)
+	}
+	return f, nil
+}
+
+// readRows reads path, whole rows of n canonical little-endian elements
+// of f (of E), into memory (times the input bounded by host memory), and
+// checks every element, each error naming what was wrong.
+func readRows[E ntt.Element](g *globals, name string, f ntt.Field, path string, n int, times float64) ([]E, error) {
+	rowBytes := n * int(unsafe.Sizeof(E(0)))
+	raw, err := readInput(path, int64(float64(g.hostMemory())/times),
+		fmt.Sprintf("%s can transform in the host memory available (it needs up to %.3g times the input)", name, times))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(raw)%rowBytes != 0 {
+		return nil, fmt.Errorf("%s: %s is %d bytes, not a whole number of rows of %d bytes (%d elements): row %d has only %d bytes",
+			name, path, len(raw), rowBytes, n, len(raw)/rowBytes, len(raw)%rowBytes)
+	}
+	data := asElements[E](raw)
+	if i, err := ntt.CheckElements(f, data); err != nil {
+		return nil, fmt.Errorf("%s: %s: row %d, element %d: %w", name, path, i/n, i%n, err)
+	}
+	return data, nil
+}
+
+// firstContext waits for the devices and returns the first, or nil for
+// the CPU backend.
+func firstContext(o *opening) (*wgpu.Context, error) {
+	grp, err := o.wait()
+	if err != nil || grp == nil {
+		return nil, err
+	}
+	return grp.Contexts()[0], nil
+}
+
+// writeRows writes data's elements, little-endian, to path (atomically)
+// or to stdout.
+func writeRows[E ntt.Element](cmd *cobra.Command, name, path string, data []E) error {
+	out := digestsAsBytes[E](data)
+	if path == "" {
+		_, err := cmd.OutOrStdout().Write(out)
+		return err
+	}
+	if err := writeOutput(path, out); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// log2Exact returns k for n = 2^k, and false for other n.
+func log2Exact(n int) (int, bool) {
+	if n < 1 || n&(n-1) != 0 {
+		return 0, false
+	}
+	return bits.TrailingZeros(uint(n)), true
+}

@@ -1,0 +1,287 @@
+// The number-theoretic transform, radix 2, on rows of n = 2^k elements
+// stored one after another (Go: algos/ntt), over any field: the module
+// names the field's file before this one (ntt_monty31.wgsl,
+// ntt_goldilocks.wgsl), which defines the element type NtElem, its
+// arithmetic (ne_add, ne_sub, ne_mul, ne_enter, ne_leave) and its words in
+// the buffers (ne_src, ne_data, ne_set, ne_tab, ne_aux, ne_of).
+//
+// Plain-Go meaning of one pass (ntt.passRef): for every row and every
+// group of 2^m elements whose indices differ only in bits lo..lo+m-1,
+// run the radix-2 stages s = lo+m-1 down to lo (DIF) or lo up to lo+m-1
+// (DIT) on them, stage s pairing index x (bit s clear) with x + 2^s:
+//
+//	DIF: a, b = a + b, (a - b)·w^e      DIT: a, b = a + b·w^e, a - b·w^e
+//
+// where e = (x mod 2^s)·2^(k-1-s) and w is the transform's root of order
+// n. All DIF passes from the top bits down take natural order to
+// bit-reversed order; all DIT passes from the bottom up take bit-reversed
+// order to natural order.
+//
+// A workgroup holds its groups in workgroup memory (NTT_TILE elements, a
+// prelude constant chosen from the device's limits) and runs the pass's
+// stages there, so a pass reads and writes device memory once. A group
+// of a pass above the low bits (lo > 0) takes 2^c consecutive columns
+// (c = c_log) so that its loads and stores are runs of 2^c words.
+//
+// Elements are in the field's kernel form (Montgomery form for the 31-bit
+// fields); flags say where canonical values enter and leave, and where a table-driven scale (the coset's
+// powers, 1/n) is applied.
+//
+// A pass reads nt_src and writes nt_data (the same buffer, bound twice,
+// for a pass in place): element pos of row r goes to nt_data[r·2^out_log +
+// pos·out_stride + out_off], so that a transform's first pass can read
+// another buffer and its last can write into wider rows (the cosets of a
+// low-degree extension, side by side). With NT_AUX the last pass also
+// copies nt_aux[r·2^k + pos] to nt_data[r·2^out_log + pos·out_stride +
+// aux_off] (the input itself, where it is one of the cosets).
+//
+// Twiddles: w^e = A[e mod 2^a]·B[e >> a], two small tables (A[t] = w^t,
+// B[t] = w^(t·2^a)) that the ntt_table kernel writes on the device; the
+// scales likewise: S(i) = SA[i mod 2^sa]·SB[i >> sa].
+
+@group(0) @binding(0) var<storage, read_write> nt_src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> nt_data: array<u32>;
+@group(0) @binding(2) var<storage, read_write> nt_tab: array<u32>;
+@group(0) @binding(3) var<storage, read_write> nt_aux: array<u32>;
+
+struct NtParams {
+	log_n: u32,   // k: a row has 2^k elements
+	units: u32,   // groups of 2^c columns in this dispatch
+	lo: u32,      // the pass's lowest bit
+	m: u32,       // its stages
+	c_log: u32,   // log2 of the columns in a group
+	q_log: u32,   // log2 of the groups in a workgroup
+	flags: u32,   // NT_* below
+	tw_a: u32,    // offset of A in nt_tab
+	tw_b: u32,    // offset of B
+	a_log: u32,   // log2 |A|
+	sc_a: u32,    // offset of SA
+	sc_b: u32,    // offset of SB
+	sa_log: u32,  // log2 |SA|
+	out_log: u32, // log2 of a row of nt_data
+	out_stride: u32,
+	out_off: u32,
+	aux_off: u32,
+	base_lo: u32, // ntt_table's base and scale, kernel form
+	base_hi: u32,
+	scale_lo: u32,
+	scale_hi: u32,
+}
+@group(0) @binding(4) var<uniform> nt: NtParams;
+
+const NT_DIT: u32 = 1u;        // stages from the low bit up, b·w before the sums
+const NT_ENTER: u32 = 2u;      // loads are canonical: enter Montgomery form
+const NT_LEAVE: u32 = 4u;      // stores are canonical: leave Montgomery form
+const NT_SCALE_IN: u32 = 8u;   // multiply each load by S(its index)
+const NT_SCALE_OUT: u32 = 16u; // multiply each store by S(its index)
+const NT_REV_IN: u32 = 32u;    // S's index of a load is its position bit-reversed
+const NT_REV_OUT: u32 = 64u;   // S's index of a store is its position bit-reversed
+const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
+
+var<workgroup> nt_sh: array<NtElem, NTT_TILE>;
+
+// nt_twiddle returns w^e from the two tables.
+fn nt_twiddle(e: u32) -> NtElem {
+	let lo = e & ((1u << nt.a_log) - 1u);
+	let hi = e >> nt.a_log;
+	let wa = ne_tab(nt.tw_a + lo);
+	if (hi == 0u) {
+		return wa;
+	}
+	let wb = ne_tab(nt.tw_b + hi);
+	if (lo == 0u) {
+		return wb;
+	}
+	return ne_mul(wa, wb);
+}
+
+// nt_scale returns S(i) from the scale tables.
+fn nt_scale(i: u32) -> NtElem {
+	let lo = i & ((1u << nt.sa_log) - 1u);
+	return ne_mul(ne_tab(nt.sc_a + lo), ne_tab(nt.sc_b + (i >> nt.sa_log)));
+}
+
+// nt_rev returns the k-bit reversal of a position in a row.
+fn nt_rev(pos: u32) -> u32 {
+	return reverseBits(pos) >> (32u - nt.log_n);
+}
+
+// nt_global returns the index in nt_data of element i (of 2^m) of column
+// col (of 2^c) of group u.
+fn nt_global(u: u32, i: u32, col: u32) -> u32 {
+	let blocks_log = nt.lo - nt.c_log; // column blocks below the pass's bits
+	let top = nt.lo + nt.m;
+	let block = u & ((1u << blocks_log) - 1u);
+	let rest = u >> blocks_log;
+	let hi_log = nt.log_n - top;
+	let hi = rest & ((1u << hi_log) - 1u);
+	let row = rest >> hi_log;
+	return (row << nt.log_n) | (hi << top) | (i << nt.lo) | (block << nt.c_log) | col;
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+	let first = (wid.x + wid.y * nwg.x) << nt.q_log;
+	if (first >= nt.units) {
+		return;
+	}
+	let unit_log = nt.m + nt.c_log;
+	let tile = 1u << (unit_log + nt.q_log);
+	let nmask = (1u << nt.log_n) - 1u;
+	let cmask = (1u << nt.c_log) - 1u;
+	for (var l = tid; l < tile; l += NTT_WG) {
+		let u = first + (l >> unit_log);
+		if (u < nt.units) {
+			let r = l & ((1u << unit_log) - 1u);
+			let g = nt_global(u, r >> nt.c_log, r & cmask);
+			var v = ne_src(g);
+			if ((nt.flags & NT_ENTER) != 0u) {
+				v = ne_enter(v);
+			}
+			if ((nt.flags & NT_SCALE_IN) != 0u) {
+				let pos = g & nmask;
+				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u)));
+			}
+			nt_sh[l] = v;
+		}
+	}
+	workgroupBarrier();
+	let dit = (nt.flags & NT_DIT) != 0u;
+	let half_log = unit_log - 1u;
+	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
+	for (var step = 0u; step < nt.m; step++) {
+		let t = select(nt.m - 1u - step, step, dit);
+		let s = nt.lo + t;
+		let tmask = (1u << t) - 1u;
+		for (var b = tid; b < tile / 2u; b += NTT_WG) {
+			let q = b >> half_log;
+			let r = b & ((1u << half_log) - 1u);
+			let col = r & cmask;
+			let ih = r >> nt.c_log;
+			let i0 = ((ih >> t) << (t + 1u)) | (ih & tmask);
+			let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
+			let p1 = p0 + (1u << (t + nt.c_log));
+			let block = (first + q) & blocks_mask;
+			let j = ((i0 & tmask) << nt.lo) | (block << nt.c_log) | col;
+			let w = nt_twiddle(j << (nt.log_n - 1u - s));
+			let a = nt_sh[p0];
+			let bb = nt_sh[p1];
+			if (dit) {
+				let bw = ne_mul(bb, w);
+				nt_sh[p0] = ne_add(a, bw);
+				nt_sh[p1] = ne_sub(a, bw);
+			} else {
+				nt_sh[p0] = ne_add(a, bb);
+				nt_sh[p1] = ne_mul(ne_sub(a, bb), w);
+			}
+		}
+		workgroupBarrier();
+	}
+	for (var l = tid; l < tile; l += NTT_WG) {
+		let u = first + (l >> unit_log);
+		if (u < nt.units) {
+			let r = l & ((1u << unit_log) - 1u);
+			let g = nt_global(u, r >> nt.c_log, r & cmask);
+			var v = nt_sh[l];
+			if ((nt.flags & NT_SCALE_OUT) != 0u) {
+				let pos = g & nmask;
+				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u)));
+			}
+			if ((nt.flags & NT_LEAVE) != 0u) {
+				v = ne_leave(v);
+			}
+			let pos = g & nmask;
+			let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
+			ne_set(base + nt.out_off, v);
+			if ((nt.flags & NT_AUX) != 0u) {
+				ne_set(base + nt.aux_off, ne_aux(g));
+			}
+		}
+	}
+}
+
+// ntt_bitrev reverses the order of every row of nt_data in place:
+// element i of a row swaps with element rev(i), each pair once. Params:
+// log_n, units = the elements bound (whole rows).
+@compute @workgroup_size(NTT_WG)
+fn ntt_bitrev(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let i = gid.x + gid.y * nwg.x * NTT_WG;
+	if (i >= nt.units) {
+		return;
+	}
+	let pos = i & ((1u << nt.log_n) - 1u);
+	let rp = nt_rev(pos);
+	if (pos < rp) {
+		let j = i - pos + rp;
+		let a = ne_data(i);
+		ne_set(i, ne_data(j));
+		ne_set(j, a);
+	}
+}
+
+// ntt_bitrev_tiles is ntt_bitrev for rows of 2^(2·NT_TL) or more, in
+// tiles that keep both the loads and the stores runs of T = 2^NT_TL
+// elements (NT_TL from the field's file: 128-byte runs): with index i =
+// h·2^(k-t) + mid·T + l (h and l of t = NT_TL bits), rev(i) =
+// rev(l)·2^(k-t) + rev(mid)·T + rev(h), so the tile of one mid (T runs of
+// T elements) goes to the tile of rev(mid), transposed. A workgroup takes
+// the tiles of mid and rev(mid) (the mid above its reversal leaves it to
+// the other's) and writes each where the other was. Params: log_n, units
+// = the tiles bound (rows·2^(k-2t)).
+const NT_T: u32 = 1u << NT_TL;
+const NT_TP: u32 = NT_T + 1u; // a padded row: the transposed reads hit every bank once
+var<workgroup> nt_ta: array<NtElem, NT_T * NT_TP>;
+var<workgroup> nt_tb: array<NtElem, NT_T * NT_TP>;
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_bitrev_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+	let tile = wid.x + wid.y * nwg.x;
+	if (tile >= nt.units) {
+		return;
+	}
+	let mid_log = nt.log_n - 2u * NT_TL;
+	let mid = tile & ((1u << mid_log) - 1u);
+	let row = (tile >> mid_log) << nt.log_n;
+	let rmid = select(0u, reverseBits(mid) >> (32u - mid_log), mid_log > 0u);
+	if (mid > rmid) {
+		return;
+	}
+	let hs = nt.log_n - NT_TL; // h's shift
+	for (var t = tid; t < NT_T * NT_T; t += NTT_WG) {
+		let h = t >> NT_TL;
+		let l = t & (NT_T - 1u);
+		nt_ta[h * NT_TP + l] = ne_data(row + (h << hs) + mid * NT_T + l);
+		nt_tb[h * NT_TP + l] = ne_data(row + (h << hs) + rmid * NT_T + l);
+	}
+	workgroupBarrier();
+	for (var t = tid; t < NT_T * NT_T; t += NTT_WG) {
+		let h = t >> NT_TL;
+		let l = t & (NT_T - 1u);
+		// Destination (h, l) of tile rmid holds source (rev(l), rev(h)) of
+		// tile mid, and the other way round.
+		let src = (reverseBits(l) >> (32u - NT_TL)) * NT_TP + (reverseBits(h) >> (32u - NT_TL));
+		ne_set(row + (h << hs) + rmid * NT_T + l, nt_ta[src]);
+		ne_set(row + (h << hs) + mid * NT_T + l, nt_tb[src]);
+	}
+}
+
+// ntt_table writes table entry tw_a + t = scale·base^t for t < units: a
+// table of powers, in kernel form (params: tw_a, units, base_*, scale_*).
+@compute @workgroup_size(NTT_WG)
+fn ntt_table(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let t = gid.x + gid.y * nwg.x * NTT_WG;
+	if (t >= nt.units) {
+		return;
+	}
+	var r = ne_of(nt.scale_lo, nt.scale_hi);
+	var x = ne_of(nt.base_lo, nt.base_hi);
+	var e = t;
+	while (e != 0u) {
+		if ((e & 1u) != 0u) {
+			r = ne_mul(r, x);
+		}
+		x = ne_mul(x, x);
+		e >>= 1u;
+	}
+	ne_set_tab(nt.tw_a + t, r);
+}

@@ -1,0 +1,31 @@
+//!include goldilocks.wgsl
+// ntt.wgsl's field over Goldilocks: an element is a vec2<u32> (low word,
+// high word), canonical, two consecutive u32 words in the buffers
+// (little-endian uint64s); goldilocks.shader-int64.wgsl replaces the
+// arithmetic where the device has 64-bit integers.
+
+alias NtElem = vec2<u32>;
+
+// NT_TL is log2 of the side of ntt_bitrev_tiles' tiles: runs of 16
+// elements, 128 bytes, and two tiles in 16 KiB of workgroup memory.
+const NT_TL: u32 = 4u;
+
+fn ne_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return gl_add(a, b); }
+fn ne_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return gl_sub(a, b); }
+fn ne_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return gl_mul(a, b); }
+fn ne_enter(a: vec2<u32>) -> vec2<u32> { return a; }
+fn ne_leave(a: vec2<u32>) -> vec2<u32> { return a; }
+fn ne_of(lo: u32, hi: u32) -> vec2<u32> { return vec2<u32>(lo, hi); }
+
+fn ne_src(i: u32) -> vec2<u32> { return vec2<u32>(nt_src[2u * i], nt_src[2u * i + 1u]); }
+fn ne_aux(i: u32) -> vec2<u32> { return vec2<u32>(nt_aux[2u * i], nt_aux[2u * i + 1u]); }
+fn ne_data(i: u32) -> vec2<u32> { return vec2<u32>(nt_data[2u * i], nt_data[2u * i + 1u]); }
+fn ne_set(i: u32, v: vec2<u32>) {
+	nt_data[2u * i] = v.x;
+	nt_data[2u * i + 1u] = v.y;
+}
+fn ne_tab(i: u32) -> vec2<u32> { return vec2<u32>(nt_tab[2u * i], nt_tab[2u * i + 1u]); }
+fn ne_set_tab(i: u32, v: vec2<u32>) {
+	nt_tab[2u * i] = v.x;
+	nt_tab[2u * i + 1u] = v.y;
+}
