@@ -24,27 +24,17 @@ import (
 // each range a subtree of the tree), each range's rows uploaded, hashed
 // and built into its subtree on one member's device, and the top levels
 // over the range roots on the first member's. The tree (leaves, nodes,
-// root, proofs) is the same bits as CommitMatrix's. A matrix too small to
-// give every member a share worth its fixed costs (2^16 permutations:
-// rows of 8 elements absorbed, and merges) runs on fewer members, down to
-// one (Group.Fit); a Group of one commits as CommitMatrix does. The
+// root, proofs) is the same bits as CommitMatrix's. The commitment runs on
+// as many members as it is predicted to be faster on, down to one
+// (splitDecision); a Group of one commits as CommitMatrix does. The
 // elements are checked on their way up to each member, so a bad one is
 // reported as CommitMatrix reports it. opts.Timing receives the slowest
 // member's ranges plus the top.
-func CommitMatrixOn(g *wgpu.Group, m Matrix, hash RowHash, opts Options) (*Tree, error) {
+func CommitMatrixOn[E Element](g *wgpu.Group, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	return commitOn(g, []mat[uint64]{mat[uint64](m)}, true, rows64(hash), opts)
-}
-
-// CommitMatrix32On is CommitMatrixOn for a matrix of a 31-bit field:
-// CommitMatrix32's tree, built on the devices of g.
-func CommitMatrix32On(g *wgpu.Group, m Matrix32, hash RowHash32, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return commitOn(g, []mat[uint32]{mat[uint32](m)}, true, rows32(hash), opts)
+	return commitOn(g, []Matrix[E]{m}, true, rowsFor(hash), opts)
 }
 
 // CommitMatricesOn returns the tree CommitMatrices returns for matrices of
@@ -52,25 +42,16 @@ func CommitMatrix32On(g *wgpu.Group, m Matrix32, hash RowHash32, opts Options) (
 // matrix's: each range's rows of every matrix at least as tall as the
 // ranges are many go to the member that builds the range, and the rows of
 // the shorter ones are merged into the top levels on the first member.
-func CommitMatricesOn(g *wgpu.Group, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
+func CommitMatricesOn[E Element](g *wgpu.Group, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	return commitOn(g, mats64(ms), false, rows64(hash), opts)
-}
-
-// CommitMatrices32On is CommitMatricesOn for matrices of a 31-bit field:
-// CommitMatrices32's tree, built on the devices of g.
-func CommitMatrices32On(g *wgpu.Group, ms []Matrix32, hash RowHash32, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return commitOn(g, mats32(ms), false, rows32(hash), opts)
+	return commitOn(g, ms, false, rowsFor(hash), opts)
 }
 
 // commitOn is the On forms over the element's width: ms is one matrix
 // (single: CommitMatrix's checks and errors) or several (CommitMatrices').
-func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	if err := checkOn(g, 1, rows.hash); err != nil {
 		return nil, err
 	}
@@ -117,7 +98,7 @@ func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E]
 // checked as CommitMatrix checks it) or several (as CommitMatrices does),
 // or the error that says what is wrong with them; without elements their
 // shapes alone (checkMat).
-func checkCommit[E element](ms []mat[E], single bool, f fieldOf[E], elements bool) (int, error) {
+func checkCommit[E Element](ms []Matrix[E], single bool, f fieldOf[E], elements bool) (int, error) {
 	if single {
 		return ms[0].Rows, checkMat(ms[0], f, elements)
 	}
@@ -139,7 +120,7 @@ const minGroupPermutations = 1 << 16
 // of width 16), and each row is merged once, into the tree's levels or
 // injected into one. Shapes that are not matrices count nothing: they
 // are refused on one device.
-func commitWork[E element](ms []mat[E]) int {
+func commitWork[E Element](ms []Matrix[E]) int {
 	w := 0
 	for _, m := range ms {
 		if m.Rows < 1 || m.Cols < 1 || m.Rows > 1<<40 || m.Cols > 1<<20 {
@@ -153,14 +134,14 @@ func commitWork[E element](ms []mat[E]) int {
 // rangeLevels returns the rows of matrices by level that range r of a
 // tree feeds (slices of them, not copies): the matrices of the levels up
 // to lg, the range's subtree's height, each cut to its r.Count-th part.
-func rangeLevels[E element](levels map[int]mat[E], r Range, lg int) map[int]mat[E] {
-	out := make(map[int]mat[E], len(levels))
+func rangeLevels[E Element](levels map[int]Matrix[E], r Range, lg int) map[int]Matrix[E] {
+	out := make(map[int]Matrix[E], len(levels))
 	for j, m := range levels {
 		if j > lg {
 			continue
 		}
 		h := m.Rows / r.Count
-		out[j] = mat[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols]}
+		out[j] = Matrix[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols]}
 	}
 	return out
 }
@@ -168,7 +149,7 @@ func rangeLevels[E element](levels map[int]mat[E], r Range, lg int) map[int]mat[
 // commitRangesOn builds the commitment over checked matrices by level,
 // tall leaves, in m ranges over g (Group.Deal), then the top levels on the
 // first member.
-func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall, m int, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
 	size := tall / m
 	lg := bits.Len(uint(size)) - 1
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
@@ -223,7 +204,7 @@ func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int
 // range roots, the leaves of level base, merging in the rows of the
 // matrices by level above base, with c (a Committer on ctx, the first
 // member's, or nil when it took no range) or on the CPU for a nil ctx.
-func commitTop[E element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]mat[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
+func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]Matrix[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
 	defer wgpu.Span("merkle commit the top levels")(0)
 	if ctx == nil {
 		start := time.Now()

@@ -215,7 +215,7 @@ func TestHostWidthCommit(t *testing.T) {
 				if rows < 2 {
 					continue
 				}
-				sub := merkle.Matrix{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}
+				sub := merkle.Matrix[uint64]{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}
 				got, err := merkle.CommitMatrix(ctx, sub, mixRows{}, o)
 				require.NoError(t, err, what)
 				requireNodes(t, reference(mLeaves[:rows], mixRows{}), got, fmt.Sprintf("%s, %d rows", what, rows))

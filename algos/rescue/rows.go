@@ -7,11 +7,18 @@ import (
 )
 
 // HashRow returns the digest of HashElements(row): the leaf of a row in
-// package merkle's matrix commitments (a merkle.RowHash). The elements
+// package merkle's matrix commitments (a merkle.RowHash[uint64]). The elements
 // must be below P, as HashElements requires.
 func (MerkleMerge) HashRow(row []uint64) [32]byte {
 	return goldilocks.DigestBytes(HashElements(row))
 }
+
+// Modulus returns P: a row's elements are values below it (with HashRow
+// and RowModule, a merkle.RowHash[uint64]).
+func (MerkleMerge) Modulus() uint64 { return P }
+
+// FieldName returns "Goldilocks", the field's name in merkle's errors.
+func (MerkleMerge) FieldName() string { return "Goldilocks" }
 
 // RowModule returns rescue_row.wgsl, which defines hash_row with
 // rescue_lib.wgsl's permutation: HashElements of a row in one invocation.

@@ -12,13 +12,13 @@ import (
 
 // commitScaling is the matrix commitments of the scaling measurement:
 // a rows × 128 Goldilocks matrix and a BabyBear one, committed with
-// Poseidon2 from host memory on the first k devices (CommitMatrixOn and
-// CommitMatrix32On), end to end and their kernels, each Group size's
-// root checked against the first's.
+// Poseidon2 from host memory on the first k devices (CommitMatrixOn), end
+// to end and their kernels, each Group size's root checked against the
+// first's.
 type commitScaling struct {
 	reps int
-	gold merkle.Matrix
-	bb   merkle.Matrix32
+	gold merkle.Matrix[uint64]
+	bb   merkle.Matrix[uint32]
 	// By commitment, in the order of the Group sizes run: the median
 	// wall time, the kernel time of the last call, the root.
 	walls, kernels map[string][]time.Duration
@@ -28,12 +28,12 @@ type commitScaling struct {
 
 func newCommitScaling(rows, reps int) *commitScaling {
 	c := &commitScaling{reps: reps, walls: map[string][]time.Duration{}, kernels: map[string][]time.Duration{}, roots: map[string][32]byte{}}
-	c.gold = merkle.Matrix{Rows: rows, Cols: 128, Data: make([]uint64, rows*128)}
+	c.gold = merkle.Matrix[uint64]{Rows: rows, Cols: 128, Data: make([]uint64, rows*128)}
 	for i := range c.gold.Data {
 		c.gold.Data[i] = uint64(i) * 0x9e3779b97f4a7c15 % rescue.P
 	}
 	p := poseidon2.BabyBearMerkle.Modulus()
-	c.bb = merkle.Matrix32{Rows: rows, Cols: 128, Data: make([]uint32, rows*128)}
+	c.bb = merkle.Matrix[uint32]{Rows: rows, Cols: 128, Data: make([]uint32, rows*128)}
 	for i := range c.bb.Data {
 		c.bb.Data[i] = uint32(uint64(i) * 2654435761 % uint64(p))
 	}
@@ -41,7 +41,7 @@ func newCommitScaling(rows, reps int) *commitScaling {
 }
 
 // commits returns the measured commitments on g, each by name.
-func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix, bb merkle.Matrix32) []struct {
+func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix[uint64], bb merkle.Matrix[uint32]) []struct {
 	name   string
 	commit func(o merkle.Options) (*merkle.Tree, error)
 } {
@@ -53,7 +53,7 @@ func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix, bb merkle.Mat
 			return merkle.CommitMatrixOn(g, gold, poseidon2.MerkleMerge{}, o)
 		}},
 		{fmt.Sprintf("BabyBear Poseidon2 %d x %d", bb.Rows, bb.Cols), func(o merkle.Options) (*merkle.Tree, error) {
-			return merkle.CommitMatrix32On(g, bb, poseidon2.BabyBearMerkle, o)
+			return merkle.CommitMatrixOn(g, bb, poseidon2.BabyBearMerkle, o)
 		}},
 	}
 }
@@ -135,8 +135,8 @@ func (c *commitScaling) floor(g *wgpu.Group) error {
 	m := measurer{reps: c.reps}
 	for lg := 10; lg <= 18 && 1<<lg <= c.gold.Rows; lg += 2 {
 		rows := 1 << lg
-		gold := merkle.Matrix{Rows: rows, Cols: 128, Data: c.gold.Data[:rows*128]}
-		bb := merkle.Matrix32{Rows: rows, Cols: 128, Data: c.bb.Data[:rows*128]}
+		gold := merkle.Matrix[uint64]{Rows: rows, Cols: 128, Data: c.gold.Data[:rows*128]}
+		bb := merkle.Matrix[uint32]{Rows: rows, Cols: 128, Data: c.bb.Data[:rows*128]}
 		ones, splits := c.commits(one, gold, bb), c.commits(g.SplitAll(), gold, bb)
 		for i := range ones {
 			a := m.runQuiet(func() error { _, err := ones[i].commit(merkle.Options{}); return err })

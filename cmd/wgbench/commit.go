@@ -286,21 +286,25 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if rows31 != nil {
 		return commit31(grp, rows31, raws, shapes, ins, opts)
 	}
-	var ms []merkle.Matrix
-	var rowHash merkle.RowHash
+	var ms []merkle.Matrix[uint64]
+	var rowHash merkle.RowHash[uint64]
 	if isMatrix {
 		var ok bool
-		if rowHash, ok = s[0].Hash.(merkle.RowHash); !ok {
+		if rowHash, ok = s[0].Hash.(merkle.RowHash[uint64]); !ok {
 			return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
 		}
-		if ms, err = matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix {
-			return merkle.Matrix{Rows: rows, Cols: cols, Data: data}
+		if ms, err = matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix[uint64] {
+			return merkle.Matrix[uint64]{Rows: rows, Cols: cols, Data: data}
 		}); err != nil {
 			return nil, err
 		}
 		if len(s) == 1 {
-			return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return merkle.CommitMatrixOn(grp, m, rowHash, opts) },
-				func(ms []merkle.Matrix) (*merkle.Tree, error) { return merkle.CommitMatricesOn(grp, ms, rowHash, opts) })
+			return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) {
+				return merkle.CommitMatrixOn(grp, m, rowHash, opts)
+			},
+				func(ms []merkle.Matrix[uint64]) (*merkle.Tree, error) {
+					return merkle.CommitMatricesOn(grp, ms, rowHash, opts)
+				})
 		}
 	}
 	c, err := merkle.NewCommitter(firstDevice(grp), s, opts)
@@ -309,8 +313,10 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	defer c.Release()
 	if isMatrix {
-		return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrix(m, rowHash) },
-			func(ms []merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrices(ms, rowHash) })
+		return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) { return merkle.CommitMatrixWith(c, m, rowHash) },
+			func(ms []merkle.Matrix[uint64]) (*merkle.Tree, error) {
+				return merkle.CommitMatricesWith(c, ms, rowHash)
+			})
 	}
 	hash, ok := s[0].Hash.(merkle.RecordHash)
 	if !ok {
@@ -351,7 +357,7 @@ func commitWork(hashName string, shapes []shape) time.Duration {
 // the 31-bit field's matrices, which --hash, where given, must name
 // (poseidon2, or the hash's own name, poseidon2-babybear). Without
 // --field, --hash naming a 31-bit field's hash chooses that field.
-func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash32, error) {
+func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash[uint32], error) {
 	if name == "goldilocks" && hashGiven {
 		if h, err := registry.Lookup(hashName); err == nil && h.Batch31 != nil {
 			name = h.Field
@@ -360,10 +366,10 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 	if name == "goldilocks" {
 		return nil, nil
 	}
-	var h merkle.RowHash32
+	var h merkle.RowHash[uint32]
 	hs := registry.Of(name)
 	if len(hs) > 0 && hs[0].Batch31 != nil {
-		h, _ = hs[0].Merkle.(merkle.RowHash32)
+		h, _ = hs[0].Merkle.(merkle.RowHash[uint32])
 	}
 	if h == nil {
 		return nil, fmt.Errorf("commit: --field %q: accepted are goldilocks (the default), %s", name, strings.Join(registry.Fields31, " and "))
@@ -379,16 +385,16 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 
 // commit31 decodes the --in files as matrices of a 31-bit field (canonical
 // little-endian uint32s) and commits to them with hash on grp.
-func commit31(grp *wgpu.Group, hash merkle.RowHash32, raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
-	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix32 {
-		return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+func commit31(grp *wgpu.Group, hash merkle.RowHash[uint32], raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
+	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix[uint32] {
+		return merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: data}
 	})
 	if err != nil {
 		return nil, err
 	}
-	return commitMatrices(ms, func(m merkle.Matrix32) (*merkle.Tree, error) { return merkle.CommitMatrix32On(grp, m, hash, opts) },
-		func(ms []merkle.Matrix32) (*merkle.Tree, error) {
-			return merkle.CommitMatrices32On(grp, ms, hash, opts)
+	return commitMatrices(ms, func(m merkle.Matrix[uint32]) (*merkle.Tree, error) { return merkle.CommitMatrixOn(grp, m, hash, opts) },
+		func(ms []merkle.Matrix[uint32]) (*merkle.Tree, error) {
+			return merkle.CommitMatricesOn(grp, ms, hash, opts)
 		})
 }
 
@@ -425,7 +431,7 @@ func commitMatrices[M any](ms []M, one func(M) (*merkle.Tree, error), many func(
 
 // The hashes the commit command's leaves come from.
 var (
-	_ merkle.RowHash    = rescue.MerkleMerge{}
-	_ merkle.RecordHash = blake3.MerkleMerge{}
-	_ merkle.RowHash32  = poseidon2.BabyBearMerkle
+	_ merkle.RowHash[uint64] = rescue.MerkleMerge{}
+	_ merkle.RecordHash      = blake3.MerkleMerge{}
+	_ merkle.RowHash[uint32] = poseidon2.BabyBearMerkle
 )

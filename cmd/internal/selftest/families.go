@@ -379,10 +379,10 @@ const (
 var matrixCase = fmt.Sprintf("commit/rows=%d,cols=%d", matrixRows, matrixCols)
 
 // matrix31 draws the matrix of h's commitment, from its seed's successor.
-func matrix31(h registry.Hash) merkle.Matrix32 {
+func matrix31(h registry.Hash) merkle.Matrix[uint32] {
 	r := newRand(elementSeed(h) + 1)
 	p := uint32(h.Batch31.Modulus())
-	m := merkle.Matrix32{Rows: matrixRows, Cols: matrixCols, Data: make([]uint32, matrixRows*matrixCols)}
+	m := merkle.Matrix[uint32]{Rows: matrixRows, Cols: matrixCols, Data: make([]uint32, matrixRows*matrixCols)}
 	for i := range m.Data {
 		m.Data[i] = r.Uint32N(p)
 	}
@@ -394,7 +394,7 @@ func matrix31(h registry.Hash) merkle.Matrix32 {
 func matrixOutputs(ctx *wgpu.Context, h registry.Hash) []Output {
 	var outs []Output
 	for _, a := range variantsOn(ctx, merkle.Approaches) {
-		t, err := merkle.CommitMatrix32(ctx, matrix31(h), h.Merkle.(merkle.RowHash32), merkle.Options{Approach: a})
+		t, err := merkle.CommitMatrix(ctx, matrix31(h), h.Merkle.(merkle.RowHash[uint32]), merkle.Options{Approach: a})
 		o := Output{Variant: variantName(ctx, "commit-"+a.String()), Case: matrixCase, Err: err}
 		if err == nil {
 			o.Digest = Digest(wgpu.Bytes(t.Nodes()))
