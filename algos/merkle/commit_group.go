@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -26,7 +29,8 @@ import (
 // over the range roots on the first member's. The tree (leaves, nodes,
 // root, proofs) is the same bits as CommitMatrix's. The commitment runs on
 // as many members as it is predicted to be faster on, down to one
-// (splitDecision); a Group of one commits as CommitMatrix does. The
+// (fastest: the upload rates measured on its devices, and Group.Fit); a
+// Group of one commits as CommitMatrix does. The
 // elements are checked on their way up to each member, so a bad one is
 // reported as CommitMatrix reports it. opts.Timing receives the slowest
 // member's ranges plus the top.
@@ -56,6 +60,7 @@ func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf
 		return nil, err
 	}
 	g = g.Fit(commitWork(ms), minGroupPermutations)
+	g = fastest(g, ms, rows.hash)
 	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
 		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
 			if single {
@@ -224,4 +229,167 @@ func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 		return err
 	}
 	return c.levels(total, nodes, roots, nil, hs, nil, base, inj, whole)
+}
+
+// A commitment is split over a Group only where the split is predicted
+// faster than one device (fastest): a Group's devices may share what feeds
+// them. On two H100s a Goldilocks Poseidon2 commitment of 2^20 x 128 took
+// longer on both devices than on one (92.3 against 77.2 ms), BabyBear's
+// 1.27x less, and on two H200s BabyBear's 1.15x more: a commitment of
+// 128 columns is bound by its upload, and where the host cannot feed two
+// devices faster than one, the second only adds its fixed costs. So the
+// decision reads the upload rate into one device and into all at once,
+// measured on the Group's devices (uploadRates), beside the kernels' time
+// where the hash knows it (KernelCost).
+
+// KernelCost is implemented by a RowHash that knows its kernels' speed:
+// a commitment split over a Group predicts one device's kernel time from
+// it (splitModel). Without it the prediction rests on the upload alone,
+// which keeps a commitment bound by its kernels on one device where the
+// host cannot feed several faster: never slower, at worst not faster.
+type KernelCost interface {
+	// PermuteNanos returns the kernel time of one permutation of the
+	// row hash (8 elements absorbed, or one merge), in nanoseconds, on
+	// a GPU of the H100 class.
+	PermuteNanos() float64
+}
+
+// splitModel predicts a commitment's time on k devices, the first k of a
+// Group: each uploads and hashes its share of the rows, its upload
+// overlapping its kernels (the pieces of pieceFill), and each member past
+// the first adds its fixed costs.
+type splitModel struct {
+	bytes  float64       // the elements uploaded
+	kernel time.Duration // one device's kernels, 0 where unknown
+	// rate[k] is the bytes a second the host uploads into the first k
+	// devices at once, all together (rate[1]: into one).
+	rate map[int]float64
+	// member is what each member past the first adds: its submissions,
+	// waits and read-back, its goroutine, its subtree's narrow top
+	// levels, and the top's merge of one more root.
+	member time.Duration
+}
+
+// splitMargin is how much faster a split must be predicted to be than
+// one device: the model is rough (the overlap of upload and kernels is
+// never perfect), and a split predicted a few percent faster can measure
+// slower.
+const splitMargin = 0.15
+
+// memberCost is splitModel.member: a member's share costs its
+// Committer's set-up, a submission, a wait and a read-back of its subtree
+// beside its kernels, and its tree ends in levels too narrow to fill its
+// GPU (groupRanges). It is the one quantity of the decision not measured
+// where it runs: 5 ms is what makes the model agree with the two-device
+// runs measured (bench/e2e -what scaling: on two H200s Goldilocks
+// Poseidon2 2^20 x 128 split 1.54x faster but BabyBear's 0.87x, its
+// upload half as long and its kernels a quarter).
+const memberCost = 5 * time.Millisecond
+
+// time returns the predicted time on k devices.
+func (s splitModel) time(k int) time.Duration {
+	up := time.Duration(s.bytes / s.rate[k] * 1e9)
+	return max(up, s.kernel/time.Duration(k)) + time.Duration(k-1)*s.member
+}
+
+// devices returns the count of devices, 1 or k, predicted fastest: k
+// only where it is predicted faster than one by splitMargin, and where
+// both rates are known.
+func (s splitModel) devices(k int) int {
+	if k <= 1 || s.rate[1] <= 0 || s.rate[k] <= 0 || s.bytes <= 0 {
+		return 1
+	}
+	if float64(s.time(k)) < (1-splitMargin)*float64(s.time(1)) {
+		return k
+	}
+	return 1
+}
+
+// fastest returns g, or its first member alone where the commitment of
+// ms is not predicted faster on all of g's (splitModel). A Group that
+// splits all (Group.SplitAll: the tests' forced splits) or has a CPU
+// member is returned as it is.
+func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
+	k := g.Len()
+	if k == 1 || g.Fit(0, 1).Len() == k || slices.Contains(g.Contexts(), nil) {
+		return g
+	}
+	var e E
+	s := splitModel{rate: uploadRates(g), member: memberCost}
+	for _, m := range ms {
+		if m.Rows > 0 && m.Cols > 0 && m.Rows <= 1<<40 && m.Cols <= 1<<20 {
+			s.bytes += float64(m.Rows) * float64(m.Cols) * float64(unsafe.Sizeof(e))
+		}
+	}
+	if c, ok := hash.(KernelCost); ok {
+		s.kernel = time.Duration(float64(commitWork(ms)) * c.PermuteNanos())
+	}
+	return g.Fit(s.devices(k), 1)
+}
+
+// probeBytes is what uploadRates uploads into each device: past the
+// staging ring's first buffer, so that the rate is the ring's sustained
+// one, yet a few milliseconds at the rates of PCIe.
+const probeBytes = 48 << 20
+
+// rates holds uploadRates' measurements by the Group's members, so that
+// each set of devices is measured once per process.
+var rates sync.Map // string (the members) -> map[int]float64
+
+// uploadRates returns the bytes a second the host uploads into g's first
+// member alone and into all its members at once (together), measured the
+// first time a set of members is asked about: probeBytes into each, after
+// a smaller upload that sets up the staging. A member that fails leaves
+// its rate unknown (0), which keeps commitments on one device.
+func uploadRates(g *wgpu.Group) map[int]float64 {
+	var key strings.Builder
+	for _, ctx := range g.Contexts() {
+		fmt.Fprintf(&key, "%p,", ctx)
+	}
+	if r, ok := rates.Load(key.String()); ok {
+		return r.(map[int]float64)
+	}
+	defer wgpu.Span("merkle measure the upload rates")(0)
+	out := map[int]float64{}
+	data := make([]byte, probeBytes)
+	for _, k := range []int{1, g.Len()} {
+		sub := g.Fit(k, 1)
+		bufs := make([]*wgpu.Buffer, sub.Len())
+		var elapsed time.Duration
+		err := func() error {
+			defer func() {
+				for _, b := range bufs {
+					if b != nil {
+						b.Release()
+					}
+				}
+			}()
+			for i, ctx := range sub.Contexts() {
+				var err error
+				if bufs[i], err = ctx.NewBuffer("merkle upload probe", probeBytes); err != nil {
+					return err
+				}
+				if err := ctx.Upload(bufs[i], 0, data[:probeBytes/8]); err != nil {
+					return err
+				}
+				if err := ctx.Wait(); err != nil {
+					return err
+				}
+			}
+			start := time.Now()
+			err := sub.Split(sub.Len(), 1, func(i int, ctx *wgpu.Context, _, _ int) error {
+				if err := ctx.Upload(bufs[i], 0, data); err != nil {
+					return err
+				}
+				return ctx.Wait()
+			})
+			elapsed = time.Since(start)
+			return err
+		}()
+		if err == nil && elapsed > 0 {
+			out[k] = float64(sub.Len()) * probeBytes / elapsed.Seconds()
+		}
+	}
+	rates.Store(key.String(), out)
+	return out
 }

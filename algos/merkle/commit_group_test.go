@@ -201,10 +201,33 @@ func TestCommitOnSmallOnOneDevice(t *testing.T) {
 		require.NoError(t, err, b)
 		_, err = merkle.CommitMatrixOn(g.SplitAll(), m, mixRows{}, merkle.Options{})
 		require.Error(t, err, "%s: a closed member built a range", b)
-		// 2^14 rows of 56 elements: 8·2^14 permutations, 2^16 for each of two.
+		// 2^14 rows of 56 elements: 8·2^14 permutations, 2^16 for each of
+		// two; but the closed member's upload rate cannot be measured, so
+		// no split is predicted faster, and the first builds it alone.
 		big := merkle.Matrix[uint64]{Rows: 1 << 14, Cols: 56, Data: make([]uint64, 56<<14)}
-		_, err = merkle.CommitMatrixOn(g, big, mixRows{}, merkle.Options{})
-		require.Error(t, err, "%s: a matrix worth two members was not split", b)
+		want, err = merkle.CommitMatrix(ctx, big, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		got, err = merkle.CommitMatrixOn(g, big, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		requireSameTree(t, want, got, b)
+	}
+}
+
+// TestCommitOnDecided commits matrices worth two members on a Group of
+// one adapter twice that does not split all (the decision measures the
+// upload rates and predicts): whichever it chooses, the tree is
+// CommitMatrix's.
+func TestCommitOnDecided(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		ctx := gputest.Context(t, b)
+		g, err := wgpu.NewGroup(ctx, ctx)
+		require.NoError(t, err)
+		m := randomMatrix(1<<14, 56, 9)
+		want, err := merkle.CommitMatrix(ctx, m, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		requireSameTree(t, want, got, b)
 	}
 }
 

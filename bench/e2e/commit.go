@@ -83,10 +83,34 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 	for _, b := range bufs {
 		b.Release()
 	}
-	for _, x := range c.commits(sub, c.gold, c.bb) {
+	// On k > 1 devices the Group decides whether a split is faster
+	// (merkle's splitModel); the split forced over all k (SplitAll) is
+	// measured beside it, under its own name.
+	groups := []struct {
+		suffix string
+		g      *wgpu.Group
+	}{{"", sub}}
+	if k > 1 {
+		groups = append(groups, struct {
+			suffix string
+			g      *wgpu.Group
+		}{", forced split", sub.SplitAll()})
+	}
+	for _, gr := range groups {
+		if err := c.measure(m, gr.g, k, gr.suffix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measure commits both matrices on g, the first k devices, each under its
+// name plus suffix, checking the root against the first device's.
+func (c *commitScaling) measure(m measurer, g *wgpu.Group, k int, suffix string) error {
+	for _, x := range c.commits(g, c.gold, c.bb) {
 		var t wgpu.Timing
 		var root [32]byte
-		wall := m.run(fmt.Sprintf("merkle commitment, %s, on %d device(s)", x.name, k), func() error {
+		wall := m.run(fmt.Sprintf("merkle commitment, %s, on %d device(s)%s", x.name, k, suffix), func() error {
 			tree, err := x.commit(merkle.Options{Timing: &t})
 			if err == nil {
 				root = tree.Root()
@@ -101,16 +125,18 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 			c.roots[x.name] = root
 			c.names = append(c.names, x.name)
 		} else if root != want {
-			return fmt.Errorf("commitment %s on %d devices: root %x, on one %x", x.name, k, root, want)
+			return fmt.Errorf("commitment %s on %d devices%s: root %x, on one %x", x.name, k, suffix, root, want)
 		}
-		c.walls[x.name] = append(c.walls[x.name], wall)
-		c.kernels[x.name] = append(c.kernels[x.name], t.Elapsed())
+		c.walls[x.name+suffix] = append(c.walls[x.name+suffix], wall)
+		c.kernels[x.name+suffix] = append(c.kernels[x.name+suffix], t.Elapsed())
 	}
 	return nil
 }
 
 // report prints each commitment's speed-up on k devices over one: one
-// device's median time over the Group's, end to end and in kernels.
+// device's median time over the Group's, end to end and in kernels, the
+// Group's decision (a split only where predicted faster) and the split
+// forced over all k.
 func (c *commitScaling) report(k int) {
 	for _, name := range c.names {
 		w, kn := c.walls[name], c.kernels[name]
@@ -119,6 +145,10 @@ func (c *commitScaling) report(k int) {
 		}
 		fmt.Printf("commitment %s: %d devices %.2fx one end to end (%.2f against %.2f ms), %.2fx in kernels (%.2f against %.2f ms)\n",
 			name, k, float64(w[0])/float64(w[1]), ms(w[1]), ms(w[0]), float64(kn[0])/float64(kn[1]), ms(kn[1]), ms(kn[0]))
+		if fw, fk := c.walls[name+", forced split"], c.kernels[name+", forced split"]; len(fw) == 1 {
+			fmt.Printf("commitment %s: split forced over %d devices %.2fx one end to end (%.2f ms), %.2fx in kernels (%.2f ms)\n",
+				name, k, float64(w[0])/float64(fw[0]), ms(fw[0]), float64(kn[0])/float64(fk[0]), ms(fk[0]))
+		}
 	}
 }
 
