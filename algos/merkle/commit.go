@@ -393,7 +393,7 @@ func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Has
 	if lg == 0 || k != 1 {
 		return hostLevels{}, nil
 	}
-	w, err := hostWidth(hs[lg-1], c.opts.HostWidth, runtime.GOMAXPROCS(0))
+	w, err := hostWidth(hs[lg-1], c.opts, runtime.GOMAXPROCS(0))
 	if err != nil || w == 0 {
 		return hostLevels{}, err
 	}

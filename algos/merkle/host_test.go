@@ -121,7 +121,7 @@ func TestHostWidthOnGroup(t *testing.T) {
 // TestHostWidthMerges counts the host's merges: with a width of w, a
 // perfect tree of more leaves than w has its w-1 top nodes merged on the
 // host and the rest on the device, a tree of w leaves or fewer all on
-// the host, and with -1 none; Timing's kernel time is the device's
+// the host, and with -1 (every level on the device) none; Timing's kernel time is the device's
 // levels' alone, and none for a tree the host built.
 func TestHostWidthMerges(t *testing.T) {
 	leaves := randomLeaves(mixHash{}, 1<<10, 9)
@@ -135,7 +135,7 @@ func TestHostWidthMerges(t *testing.T) {
 			var merges atomic.Int64
 			hash := mergeCounter{merges: &merges}
 			var tm wgpu.Timing
-			tree, err := merkle.Build(ctx, leaves[:tc.n], hash, merkle.Options{HostWidth: tc.width, Timing: &tm})
+			tree, err := merkle.Build(ctx, leaves[:tc.n], hash, withTiming(merkle.HostOptions(tc.width), &tm))
 			require.NoError(t, err, what)
 			requireNodes(t, prefixNodes(want, tc.n), tree, what)
 			require.EqualValues(t, tc.merges, merges.Load(), what+": merges on the host")
@@ -145,7 +145,7 @@ func TestHostWidthMerges(t *testing.T) {
 				require.Zero(t, tm.Kernel, what+": no kernel ran")
 			}
 			merges.Store(0)
-			root, err := merkle.Root(ctx, leaves[:tc.n], hash, merkle.Options{HostWidth: tc.width})
+			root, err := merkle.Root(ctx, leaves[:tc.n], hash, merkle.HostOptions(tc.width))
 			require.NoError(t, err, what)
 			require.Equal(t, want[len(want)/tc.n], root, what)
 			require.EqualValues(t, tc.merges, merges.Load(), what+": Root's merges on the host")
@@ -251,4 +251,10 @@ func TestHostWidthCommit(t *testing.T) {
 			requireNodes(t, msNodes, got, fmt.Sprintf("width %d, matrices on a Group", w))
 		}
 	})
+}
+
+// withTiming returns o with Timing t.
+func withTiming(o merkle.Options, t *wgpu.Timing) merkle.Options {
+	o.Timing = t
+	return o
 }

@@ -151,7 +151,7 @@ func TestCommitMatrixMix(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
 		for _, o := range variants {
 			for _, rows := range []int{2, 1 << 10, 1 << 13} {
-				what := fmt.Sprintf("%d rows %s", rows, o.Approach)
+				what := fmt.Sprintf("%d rows %s", rows, o.Approach())
 				got, err := merkle.CommitMatrix(ctx, merkle.Matrix[uint64]{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}, hash, o)
 				require.NoError(t, err, what)
 				requireLeaves(t, leaves[:rows], got, what)
@@ -214,7 +214,7 @@ func TestCommitMatrixBadInput(t *testing.T) {
 		require.ErrorContains(t, err, "4294967296 × 4294967296 is more than 9223372036854775807 elements")
 		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
-		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), hash, merkle.Options{Approach: 9})
+		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), hash, merkle.Options{}.WithApproach(9))
 		require.ErrorContains(t, err, "accepted are 1")
 		// A row hash other than the schedule's first hash.
 		c, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})

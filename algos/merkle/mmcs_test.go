@@ -122,7 +122,7 @@ func TestCommitMatricesDeepSplit(t *testing.T) {
 				got, err := merkle.CommitMatrices(ctx, ms, hash, o)
 				require.NoError(t, err)
 				requireLeaves(t, leaves, got, backend)
-				requireNodes(t, nodes, got, fmt.Sprintf("%s %s %s", hash.Name(), backend, o.Approach))
+				requireNodes(t, nodes, got, fmt.Sprintf("%s %s %s", hash.Name(), backend, o.Approach()))
 			}
 		}
 	}

@@ -41,8 +41,11 @@ func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, er
 	}
 	var tree *merkle.Tree
 	err = leavesOn(g, in, 0, func(leaves [][32]byte, grp *wgpu.Group) error {
-		var err error
-		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, merkle.Options{Approach: merkle.Approach(approach)})
+		opts, err := approachOptions(approach)
+		if err != nil {
+			return err
+		}
+		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, opts)
 		return err
 	})
 	return tree, err
@@ -282,7 +285,10 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if err != nil {
 		return nil, err
 	}
-	opts := merkle.Options{Approach: merkle.Approach(approach)}
+	opts, err := approachOptions(approach)
+	if err != nil {
+		return nil, err
+	}
 	if rows31 != nil {
 		return commit31(grp, rows31, raws, shapes, ins, opts)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"os"
 	"strings"
 	"time"
@@ -233,7 +234,11 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
 		bm := newBuildMeter(cmd, g, "merkle: "+hash.Name()+" tree", len(leaves))
 		defer bm.done()
-		opts := merkle.Options{Approach: merkle.Approach(approach), Progress: bm.progress}
+		opts, err := approachOptions(approach)
+		if err != nil {
+			return err
+		}
+		opts.Progress = bm.progress
 		if rootOnly {
 			root, err = merkle.RootOn(grp, leaves, hash, opts)
 			return err
@@ -405,4 +410,32 @@ func oneDeviceWork(hashName, in string, bytesPerPermutation float64) time.Durati
 	}
 	size := float64(fi.Size())
 	return time.Duration(size/uploadRate*1e9 + size/bytesPerPermutation*h.PermuteNanos)
+}
+
+// approachOptions returns the options that build a tree's levels by
+// --approach: 0 the default, 1 to 3 merkle's approaches, forced through
+// internal/impl's "merkle" variants (listed in their numbers' order).
+func approachOptions(approach int) (merkle.Options, error) {
+	names := impl.List("merkle")
+	if approach < 0 || approach >= len(names) {
+		return merkle.Options{}, fmt.Errorf("merkle: approach %d: accepted are 1 (level-per-dispatch: a dispatch per level), 2 (workgroup-levels: levels through global memory), 3 (subtrees: subtrees in workgroup memory), or 0 (default: the fastest for the hash and size)", approach)
+	}
+	set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", names[approach])
+	if err != nil {
+		return merkle.Options{}, err
+	}
+	return set(merkle.Options{}), nil
+}
+
+// forceMerkle returns o with merkle's variant name of entry forced
+// (internal/impl), for the benchmarks; a name merkle does not register
+// leaves o as it is, which the benchmark's checks then report as the
+// default's figures under the variant's name, so the names are tested
+// (TestForceMerkle).
+func forceMerkle(entry, name string, o merkle.Options) merkle.Options {
+	set, err := impl.Select[func(merkle.Options) merkle.Options](entry, name)
+	if err != nil {
+		return o
+	}
+	return set(o)
 }

@@ -3,6 +3,7 @@ package selftest
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"hash/fnv"
 	"math/rand/v2"
 	"unsafe"
@@ -47,6 +48,31 @@ func variantName(ctx *wgpu.Context, gpu string) string {
 		return cpuVariant
 	}
 	return gpu
+}
+
+// merkleApproaches returns the names of the ways merkle builds a tree's
+// levels, internal/impl's "merkle" variants but the default (which is
+// one of them, chosen by hash and size).
+func merkleApproaches() []string { return impl.List("merkle")[1:] }
+
+// merkleOptions returns the options that build by the approach named a,
+// or the default's for "" (the CPU backend's zero value).
+func merkleOptions(a string) merkle.Options {
+	if a == "" {
+		return merkle.Options{}
+	}
+	return forceVariant("merkle", a, merkle.Options{})
+}
+
+// forceVariant returns o with merkle's variant name of entry forced
+// (internal/impl); the names come from impl.List, so a failure is a
+// change to merkle's registrations, which the tests report.
+func forceVariant(entry, name string, o merkle.Options) merkle.Options {
+	set, err := impl.Select[func(merkle.Options) merkle.Options](entry, name)
+	if err != nil {
+		panic(err)
+	}
+	return set(o)
 }
 
 // newRand returns the PCG generator of a seed: every input is drawn from
@@ -393,9 +419,9 @@ func matrix31(h registry.Hash) merkle.Matrix[uint32] {
 // returns the case's output, the digest of every node.
 func matrixOutputs(ctx *wgpu.Context, h registry.Hash) []Output {
 	var outs []Output
-	for _, a := range variantsOn(ctx, merkle.Approaches) {
-		t, err := merkle.CommitMatrix(ctx, matrix31(h), h.Merkle.(merkle.RowHash[uint32]), merkle.Options{Approach: a})
-		o := Output{Variant: variantName(ctx, "commit-"+a.String()), Case: matrixCase, Err: err}
+	for _, a := range variantsOn(ctx, merkleApproaches()) {
+		t, err := merkle.CommitMatrix(ctx, matrix31(h), h.Merkle.(merkle.RowHash[uint32]), merkleOptions(a))
+		o := Output{Variant: variantName(ctx, "commit-"+a), Case: matrixCase, Err: err}
 		if err == nil {
 			o.Digest = Digest(wgpu.Bytes(t.Nodes()))
 		}
@@ -452,14 +478,14 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 		}
 	}
 	var outs []Output
-	for _, a := range variantsOn(ctx, merkle.Approaches) {
-		name := variantName(ctx, a.String())
+	for _, a := range variantsOn(ctx, merkleApproaches()) {
+		name := variantName(ctx, a)
 		for _, h := range registry.Hashes() {
-			// Every level on the device (HostWidth -1): the kernels are
-			// what the self-test checks, and a Goldilocks hash's top
-			// levels, or its whole smaller trees, would be merged on the
-			// host.
-			b, err := merkle.NewBuilder(ctx, h.Merkle, merkle.Options{Approach: a, HostWidth: -1})
+			// Every level on the device ("merkle-top" "device"): the
+			// kernels are what the self-test checks, and a Goldilocks
+			// hash's top levels, or its whole smaller trees, would be
+			// merged on the host.
+			b, err := merkle.NewBuilder(ctx, h.Merkle, forceVariant("merkle-top", "device", merkleOptions(a)))
 			if err != nil {
 				outs = append(outs, Output{Variant: name, Case: h.Name, Err: err})
 				continue
