@@ -36,19 +36,26 @@ func merkleHashNames(sep string) string {
 	return strings.Join(names, sep)
 }
 
-// parseHash returns the hash of merkleHashes named name (in any case).
+// parseHash returns the merge of the hash named name (in any case).
 func parseHash(name string) (merkle.Hash, error) {
+	h, err := lookupMerkle(name)
+	return h.Merkle, err
+}
+
+// lookupMerkle returns the registry's hash named name (in any case), its
+// merge and what estimates its work, found once.
+func lookupMerkle(name string) (registry.Hash, error) {
 	var names []string
-	for _, h := range merkleHashes() {
-		if strings.EqualFold(name, h.Name()) {
+	for _, h := range registry.Hashes() {
+		if strings.EqualFold(name, h.Name) {
 			return h, nil
 		}
-		names = append(names, h.Name())
+		names = append(names, h.Name)
 	}
 	if isSchedule(name) {
-		return nil, fmt.Errorf("merkle: hash schedule %q: this command builds trees of one hash (%s)", name, strings.Join(names, ", "))
+		return registry.Hash{}, fmt.Errorf("merkle: hash schedule %q: this command builds trees of one hash (%s)", name, strings.Join(names, ", "))
 	}
-	return nil, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
+	return registry.Hash{}, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
 func newMerkleCmd(g *globals) *cobra.Command {
@@ -256,11 +263,11 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 // open, and calls fn with the hash and them, the devices closed when it
 // returns.
 func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
-	hash, err := parseHash(hashName)
+	h, err := lookupMerkle(hashName)
 	if err != nil {
 		return err
 	}
-	return leavesOn(g, in, oneDeviceWork(hash.Name(), in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(hash, leaves, grp) })
+	return leavesOn(g, in, oneDeviceWork(h, in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(h.Merkle, leaves, grp) })
 }
 
 // leavesOn reads the leaves file while the devices the flags choose open
@@ -397,15 +404,14 @@ func readProof(path string) (merkle.Proof, error) {
 const uploadRate = 13e9
 
 // oneDeviceWork estimates the time one GPU takes for the input file in
-// of the named hash, per bytes per permutation (a leaf: 32 bytes; a
+// of hash h, per bytes per permutation (a leaf: 32 bytes; a
 // record of field elements: its bytes over the 8 a permutation absorbs):
 // its upload and its permutations at the hash's measured rate
 // (registry.Hash.PermuteNanos). Zero when the file or the rate is
 // unknown; the command then opens one device.
-func oneDeviceWork(hashName, in string, bytesPerPermutation float64) time.Duration {
-	h, err := registry.Lookup(hashName)
-	fi, serr := os.Stat(in)
-	if err != nil || serr != nil || h.PermuteNanos == 0 || bytesPerPermutation <= 0 {
+func oneDeviceWork(h registry.Hash, in string, bytesPerPermutation float64) time.Duration {
+	fi, err := os.Stat(in)
+	if err != nil || h.PermuteNanos == 0 || bytesPerPermutation <= 0 {
 		return 0
 	}
 	size := float64(fi.Size())
