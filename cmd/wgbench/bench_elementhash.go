@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -131,9 +131,8 @@ hex.
 --matrix ROWSxCOLS: --in holds a matrix of Goldilocks field elements, row by
 row: ROWS x COLS little-endian uint64 values, each below p = 2^64 - 2^32 + 1
 (ROWSxCOLSx8 bytes exactly; ROWS a power of two, at least 2). Leaf r is the
-hash of row r: hash_elements of its COLS elements with --hash (rescue, rpo or
-poseidon2; Plonky3 commits rows with Poseidon2 this way). --hash defaults to
-rescue.
+hash of row r: hash_elements of its COLS elements with --hash (` + hashList(registry.Goldilocks) + `;
+Plonky3 commits rows with Poseidon2 this way). --hash defaults to ` + defaultHash(registry.Goldilocks) + `.
 
 --field babybear or koalabear: the matrix holds elements of that 31-bit field
 instead: ROWS x COLS little-endian uint32 values, each canonical (below p =
@@ -159,7 +158,7 @@ with the hash of their rows. Such a tree takes one hash (no schedule) and no
 
 --records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N
 at least 1, any count, as merkle takes leaves, and a power of two for a
-schedule). Leaf i is the BLAKE3 hash of record i. --hash defaults to blake3.
+schedule). Leaf i is the BLAKE3 hash of record i. --hash defaults to ` + defaultHash(registry.Bytes) + `.
 
 --hash takes one hash or a schedule: blake3:4,rescue merges the lowest 4
 levels with BLAKE3 and the levels above with Rescue (BLAKE3 digests enter the
@@ -209,15 +208,55 @@ bytes, node 0 zero, node 1 the root);
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&matrices, "matrix", nil, "commit to a matrix of ROWSxCOLS field elements (little-endian uint64, row by row); repeat with --in for several")
+	f.StringArrayVar(&matrices, "matrix", nil, "commit to a matrix of ROWSxCOLS field elements (little-endian, row by row: "+fieldElements()+"); repeat with --in for several")
 	f.IntVar(&records, "records", 0, "commit to records of SIZE bytes")
-	f.StringVar(&hashName, "hash", "", "hash or schedule: rescue (default for --matrix), blake3 (default for --records), or as blake3:4,rescue")
+	f.StringVar(&hashName, "hash", "", "hash or schedule: "+defaultHashes()+", or as blake3:4,rescue")
 	f.StringArrayVar(&ins, "in", nil, "input file (one per --matrix)")
 	f.StringVar(&out, "out", "", "write the tree's nodes to this file, as merkle --out does")
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
-	f.StringVar(&fieldArg, "field", "goldilocks", "the matrix's field: goldilocks (uint64 elements), babybear or koalabear (uint32 elements, canonical)")
+	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
 	return cmd
+}
+
+// hashList names the registry's hashes of field, "a, b or c".
+func hashList(field string) string {
+	names := registry.Names(registry.Of(field))
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// defaultHash names the registry's default hash of field.
+func defaultHash(field string) string {
+	h, _ := registry.Default(field)
+	return h.Name
+}
+
+// fieldElements lists the registry's fields with their elements, for
+// --matrix and --field: "goldilocks: uint64, babybear: uint32, ...".
+func fieldElements() string {
+	var parts []string
+	for _, f := range registry.Fields() {
+		parts = append(parts, f.Name+": "+f.Element())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// defaultHashes names commit's default hashes, the registry's: for
+// --matrix of each field and for --records.
+func defaultHashes() string {
+	var parts []string
+	for _, f := range registry.Fields() {
+		if h, err := registry.Default(f.Name); err == nil {
+			parts = append(parts, fmt.Sprintf("%s (default for --matrix of %s)", h.Name, f.Name))
+		}
+	}
+	if h, err := registry.Default(registry.Bytes); err == nil {
+		parts = append(parts, h.Name+" (default for --records)")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // commitFiles reads the --in files and commits to them as the flags say.
@@ -237,10 +276,15 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	in := ins[0]
 	if hashName == "" {
-		hashName = "blake3"
+		field := registry.Bytes
 		if isMatrix {
-			hashName = "rescue"
+			field = registry.Goldilocks
 		}
+		h, err := registry.Default(field)
+		if err != nil {
+			return nil, err
+		}
+		hashName = h.Name
 	}
 	rows31, err := parseField31(fieldName, hashName, cmd.Flags().Changed("hash"), isRecords)
 	if err != nil {

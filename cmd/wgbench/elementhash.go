@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/checked"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 

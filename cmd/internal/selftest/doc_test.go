@@ -8,7 +8,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 )
 
 // portabilityDoc is the page whose family table TestDocFamilyTable checks.

@@ -12,7 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
