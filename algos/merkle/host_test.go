@@ -153,11 +153,12 @@ func TestHostWidthMerges(t *testing.T) {
 	}
 }
 
-// TestHostWidthOptions: widths that are not 0, -1 or a power of two from
-// 2 are refused, saying what is accepted; the Goldilocks hashes give
+// TestHostWidthOptions: widths that are not 0 or a power of two from 2
+// are refused (-1 too: every level on the device is internal/impl's
+// "merkle-top" variant "device"), saying what is accepted; the Goldilocks hashes give
 // widths merkle takes on any number of cores, BLAKE3 none.
 func TestHostWidthOptions(t *testing.T) {
-	for _, w := range []int{1, 3, -2, 100} {
+	for _, w := range []int{1, 3, -1, -2, 100} {
 		_, err := merkle.NewBuilder(nil, mixHash{}, merkle.Options{HostWidth: w})
 		require.ErrorContains(t, err, fmt.Sprintf("HostWidth %d: accepted are 0", w))
 	}

@@ -317,7 +317,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 					o.Timing = &tm
 					// Every level on the device: the kernels are what is
 					// checked here, the host's top in TestHostWidth.
-					o.HostWidth = -1
+					o = o.WithDeviceTop()
 					got, err := merkle.Build(ctx, all[:n], hash, o)
 					require.NoError(t, err, what)
 					requireNodes(t, prefixNodes(ref, n), got, what)
