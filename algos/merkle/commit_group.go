@@ -61,6 +61,24 @@ func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf
 	}
 	g = g.Fit(commitWork(ms), minGroupPermutations)
 	g = fastest(g, ms, rows.hash)
+	// The commitment's kernel time is learnt for the next decision
+	// (learnKernel), so the call's timing is taken whether or not the
+	// caller asks for it.
+	var tm wgpu.Timing
+	caller := opts.Timing
+	opts.Timing = &tm
+	t, err := commitOnGroup(g, ms, single, rows, opts)
+	if err == nil {
+		learnKernel(g, rows.hash, commitWork(ms), tm)
+		if caller != nil {
+			*caller = tm
+		}
+	}
+	return t, err
+}
+
+// commitOnGroup is commitOn on g as decided.
+func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
 		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
 			if single {
@@ -238,20 +256,42 @@ func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 // 1.27x less, and on two H200s BabyBear's 1.15x more: a commitment of
 // 128 columns is bound by its upload, and where the host cannot feed two
 // devices faster than one, the second only adds its fixed costs. So the
-// decision reads the upload rate into one device and into all at once,
-// measured on the Group's devices (uploadRates), beside the kernels' time
-// where the hash knows it (KernelCost).
-
-// KernelCost is implemented by a RowHash that knows its kernels' speed:
-// a commitment split over a Group predicts one device's kernel time from
-// it (splitModel). Without it the prediction rests on the upload alone,
+// decision reads what it measures where it runs: the upload rates into
+// one device and into all at once (uploadRates), and the kernel time of a
+// permutation in the hash's earlier commitments on these devices
+// (learnKernel). Before any, the prediction rests on the upload alone,
 // which keeps a commitment bound by its kernels on one device where the
 // host cannot feed several faster: never slower, at worst not faster.
-type KernelCost interface {
-	// PermuteNanos returns the kernel time of one permutation of the
-	// row hash (8 elements absorbed, or one merge), in nanoseconds, on
-	// a GPU of the H100 class.
-	PermuteNanos() float64
+
+// kernels holds learnKernel's measurements: a permutation's kernel time
+// on one device, in nanoseconds, by hash and the Group's first device.
+var kernels sync.Map // kernelKey -> float64
+
+type kernelKey struct {
+	hash string
+	ctx  *wgpu.Context
+}
+
+// learnKernel records the kernel time of one permutation of hash in a
+// commitment of work permutations that took t on g (its slowest member's
+// share plus the top, which Timing.Parallel and Add report): a share's
+// kernels times the members, over the work. A timing without timestamps
+// teaches nothing.
+func learnKernel(g *wgpu.Group, hash Hash, work int, t wgpu.Timing) {
+	if !t.Measured || t.Kernel <= 0 || work <= 0 || g.Contexts()[0] == nil {
+		return
+	}
+	ns := float64(t.Kernel.Nanoseconds()) * float64(g.Len()) / float64(work)
+	kernels.Store(kernelKey{hash.Name(), g.Contexts()[0]}, ns)
+}
+
+// kernelNanos returns learnKernel's figure for hash on g's first device,
+// or 0 where none is known.
+func kernelNanos(g *wgpu.Group, hash Hash) float64 {
+	if v, ok := kernels.Load(kernelKey{hash.Name(), g.Contexts()[0]}); ok {
+		return v.(float64)
+	}
+	return 0
 }
 
 // splitModel predicts a commitment's time on k devices, the first k of a
@@ -321,9 +361,7 @@ func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
 			s.bytes += float64(m.Rows) * float64(m.Cols) * float64(unsafe.Sizeof(e))
 		}
 	}
-	if c, ok := hash.(KernelCost); ok {
-		s.kernel = time.Duration(float64(commitWork(ms)) * c.PermuteNanos())
-	}
+	s.kernel = time.Duration(float64(commitWork(ms)) * kernelNanos(g, hash))
 	return g.Fit(s.devices(k), 1)
 }
 

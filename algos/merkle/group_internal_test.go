@@ -3,6 +3,10 @@ package merkle
 import (
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // TestGroupRanges: alike devices, a power of two of them, take one range
@@ -65,3 +69,31 @@ func TestSplitDecision(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnKernel: a commitment's measured kernel time, per permutation
+// on one device, is what the next decision on the same first device
+// reads; an unmeasured timing or another hash teaches nothing.
+func TestLearnKernel(t *testing.T) {
+	ctx := gputest.Context(t, gputest.Backends()[0])
+	one, err := wgpu.NewGroup(ctx)
+	require.NoError(t, err)
+	two, err := wgpu.NewGroup(ctx, ctx)
+	require.NoError(t, err)
+	hash := learnHash{"learn-test"}
+	require.Zero(t, kernelNanos(two, hash))
+	learnKernel(one, hash, 1000, wgpu.Timing{Kernel: 8 * time.Microsecond})
+	require.Zero(t, kernelNanos(two, hash), "not measured")
+	learnKernel(one, hash, 1000, wgpu.Timing{Kernel: 8 * time.Microsecond, Measured: true})
+	require.Equal(t, 8.0, kernelNanos(two, hash))
+	learnKernel(two, hash, 1000, wgpu.Timing{Kernel: 5 * time.Microsecond, Measured: true}) // each member half
+	require.Equal(t, 10.0, kernelNanos(one, hash))
+	require.Zero(t, kernelNanos(one, learnHash{"other"}))
+}
+
+// learnHash is a Hash by name alone, for the decision's records.
+type learnHash struct{ name string }
+
+func (h learnHash) Name() string               { return h.name }
+func (learnHash) Merge(a, b [32]byte) [32]byte { return a }
+func (learnHash) CheckDigest([32]byte) error   { return nil }
+func (learnHash) MergeModule() wgpu.Module     { return nil }
