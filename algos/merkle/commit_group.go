@@ -251,17 +251,17 @@ func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 
 // A commitment is split over a Group only where the split is predicted
 // faster than one device (fastest): a Group's devices may share what feeds
-// them. On two H100s a Goldilocks Poseidon2 commitment of 2^20 x 128 took
-// longer on both devices than on one (92.3 against 77.2 ms), BabyBear's
-// 1.27x less, and on two H200s BabyBear's 1.15x more: a commitment of
-// 128 columns is bound by its upload, and where the host cannot feed two
-// devices faster than one, the second only adds its fixed costs. So the
-// decision reads what it measures where it runs: the upload rates into
-// one device and into all at once (uploadRates), and the kernel time of a
-// permutation in the hash's earlier commitments on these devices
-// (learnKernel). Before any, the prediction rests on the upload alone,
-// which keeps a commitment bound by its kernels on one device where the
-// host cannot feed several faster: never slower, at worst not faster.
+// them. A commitment of many columns is bound by its upload, and where the
+// host cannot feed two devices faster than one (as on the two-H100 host of
+// BENCHMARKS.md, where a split Goldilocks Poseidon2 commitment of 2^20 x
+// 128 measured slower than one device) the second only adds its fixed
+// costs. So the decision reads what it measures where it runs: the upload
+// rates into one device and into all at once (uploadRates), and the kernel
+// time of a permutation in the hash's earlier commitments on these
+// devices (learnKernel). Before any, the prediction rests on the upload
+// alone, which keeps a commitment bound by its kernels on one device where
+// the host cannot feed several faster: not split where the host is the
+// bound, at worst a gain missed.
 
 // kernels holds learnKernel's measurements: a permutation's kernel time
 // on one device, in nanoseconds, by hash and the Group's first device.
@@ -320,10 +320,11 @@ const splitMargin = 0.15
 // Committer's set-up, a submission, a wait and a read-back of its subtree
 // beside its kernels, and its tree ends in levels too narrow to fill its
 // GPU (groupRanges). It is the one quantity of the decision not measured
-// where it runs: 5 ms is what makes the model agree with the two-device
-// runs measured (bench/e2e -what scaling: on two H200s Goldilocks
-// Poseidon2 2^20 x 128 split 1.54x faster but BabyBear's 0.87x, its
-// upload half as long and its kernels a quarter).
+// where it runs: the value that makes the model agree with the two-device
+// runs of bench/e2e -what scaling in BENCHMARKS.md, where a BabyBear
+// commitment, half the upload of a Goldilocks one and a quarter of its
+// kernels, measured slower split over two H200s while the Goldilocks one
+// measured faster (TestSplitDecision holds both).
 const memberCost = 5 * time.Millisecond
 
 // time returns the predicted time on k devices.

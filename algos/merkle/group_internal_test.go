@@ -29,10 +29,13 @@ func TestGroupRanges(t *testing.T) {
 
 // TestSplitDecision: a commitment goes to several devices only where the
 // model predicts it faster by splitMargin, from the upload rates measured
-// into one device and into all at once and, where the hash knows it, the
-// kernels' time. The rows are the runs measured with bench/e2e -what
-// scaling (1 GiB of Goldilocks and 512 MiB of BabyBear elements, 2^20 x
-// 128) and made-up edges.
+// into one device and into all at once and, where earlier commitments
+// taught it, the kernels' time. The rows are the shapes of bench/e2e
+// -what scaling (1 GiB of Goldilocks and 512 MiB of BabyBear elements,
+// 2^20 x 128) with the kernel times it reported and the upload rates its
+// end-to-end times imply on each host (two H100s: a split measured slower
+// for Goldilocks; two H200s: faster for Goldilocks, slower for BabyBear),
+// then edges.
 func TestSplitDecision(t *testing.T) {
 	const gib = 1 << 30
 	h100 := map[int]float64{1: 14e9, 2: 12e9}   // two H100s: no faster into two than into one
