@@ -377,7 +377,8 @@ var rates sync.Map // string (the members) -> map[int]float64
 
 // uploadRates returns the bytes a second the host uploads into g's first
 // member alone and into all its members at once (together), measured the
-// first time a set of members is asked about: probeBytes into each, after
+// first time a set of members is asked about: probeBytes into each (or
+// the most a buffer of the smallest device holds), after
 // a smaller upload that sets up the staging. A member that fails leaves
 // its rate unknown (0), which keeps commitments on one device.
 func uploadRates(g *wgpu.Group) map[int]float64 {
@@ -390,7 +391,11 @@ func uploadRates(g *wgpu.Group) map[int]float64 {
 	}
 	defer wgpu.Span("merkle measure the upload rates")(0)
 	out := map[int]float64{}
-	data := make([]byte, probeBytes)
+	size := uint64(probeBytes)
+	for _, ctx := range g.Contexts() {
+		size = min(size, ctx.Limits().MaxBufferSize&^3)
+	}
+	data := make([]byte, size)
 	for _, k := range []int{1, g.Len()} {
 		sub := g.Fit(k, 1)
 		bufs := make([]*wgpu.Buffer, sub.Len())
@@ -405,10 +410,10 @@ func uploadRates(g *wgpu.Group) map[int]float64 {
 			}()
 			for i, ctx := range sub.Contexts() {
 				var err error
-				if bufs[i], err = ctx.NewBuffer("merkle upload probe", probeBytes); err != nil {
+				if bufs[i], err = ctx.NewBuffer("merkle upload probe", size); err != nil {
 					return err
 				}
-				if err := ctx.Upload(bufs[i], 0, data[:probeBytes/8]); err != nil {
+				if err := ctx.Upload(bufs[i], 0, data[:size/8]); err != nil {
 					return err
 				}
 				if err := ctx.Wait(); err != nil {
@@ -426,7 +431,7 @@ func uploadRates(g *wgpu.Group) map[int]float64 {
 			return err
 		}()
 		if err == nil && elapsed > 0 {
-			out[k] = float64(sub.Len()) * probeBytes / elapsed.Seconds()
+			out[k] = float64(sub.Len()) * float64(size) / elapsed.Seconds()
 		}
 	}
 	rates.Store(key.String(), out)
