@@ -62,7 +62,7 @@ func BenchmarkCommitMatrix(b *testing.B) {
 		for _, cols := range []int{8, 16} {
 			m := randomMatrix(1<<lg, cols, 1)
 			benchCommit(b, fmt.Sprintf("rescue/2^%dx%d", lg, cols), merkle.Uniform(hash), int64(len(m.Data))*8, func(c *merkle.Committer) error {
-				_, err := c.CommitMatrix(m, hash)
+				_, err := merkle.CommitMatrixWith(c, m, hash)
 				return err
 			})
 		}
@@ -122,7 +122,7 @@ func BenchmarkCommitMatrix1M(b *testing.B) {
 	upload()
 	up := upload()
 	buf.Release()
-	for _, hash := range []merkle.RowHash{rescue.MerkleMerge{}, poseidon2.MerkleMerge{}} {
+	for _, hash := range []merkle.RowHash[uint64]{rescue.MerkleMerge{}, poseidon2.MerkleMerge{}} {
 		b.Run(hash.(merkle.Hash).Name(), func(b *testing.B) {
 			var tm wgpu.Timing
 			c, err := merkle.NewCommitter(ctx, merkle.Uniform(hash.(merkle.Hash)), merkle.Options{Timing: &tm})
@@ -130,14 +130,14 @@ func BenchmarkCommitMatrix1M(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer c.Release()
-			if _, err := c.CommitMatrix(m, hash); err != nil { // compiles the kernels
+			if _, err := merkle.CommitMatrixWith(c, m, hash); err != nil { // compiles the kernels
 				b.Fatal(err)
 			}
 			b.SetBytes(bytes)
 			var kernel time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := c.CommitMatrix(m, hash); err != nil {
+				if _, err := merkle.CommitMatrixWith(c, m, hash); err != nil {
 					b.Fatal(err)
 				}
 				kernel += tm.Elapsed()
@@ -171,12 +171,12 @@ func BenchmarkCommitMatrix31(b *testing.B) {
 	}
 	hash := poseidon2.BabyBearMerkle
 	for _, lg := range logs {
-		m := merkle.Matrix32{Rows: 1 << lg, Cols: 128, Data: make([]uint32, 128<<lg)}
+		m := merkle.Matrix[uint32]{Rows: 1 << lg, Cols: 128, Data: make([]uint32, 128<<lg)}
 		for i := range m.Data {
 			m.Data[i] = uint32(i*2654435761) % hash.Modulus()
 		}
 		benchCommit(b, fmt.Sprintf("poseidon2-babybear/2^%dx128", lg), merkle.Uniform(hash), int64(len(m.Data))*4, func(c *merkle.Committer) error {
-			_, err := c.CommitMatrix32(m, hash)
+			_, err := merkle.CommitMatrixWith(c, m, hash)
 			return err
 		})
 	}

@@ -17,12 +17,12 @@ var benchVariants = []struct {
 	name string
 	opts merkle.Options
 }{
-	{"approach=1", merkle.Options{Approach: merkle.LevelPerDispatch}},
-	{"approach=1passes", merkle.Options{Approach: merkle.LevelPerDispatch, PassPerLevel: true}},
-	{"approach=2", merkle.Options{Approach: merkle.WorkgroupLevels}},
-	{"approach=3", merkle.Options{Approach: merkle.Subtrees}},
-	{"approach=3wg256", merkle.Options{Approach: merkle.Subtrees, WorkgroupSize: 256}},
-	{"approach=1wg256", merkle.Options{Approach: merkle.LevelPerDispatch, WorkgroupSize: 256}},
+	{"approach=1", merkle.Options{}.WithApproach(merkle.LevelPerDispatch)},
+	{"approach=1passes", merkle.Options{}.WithApproach(merkle.LevelPerDispatch).WithPassPerLevel()},
+	{"approach=2", merkle.Options{}.WithApproach(merkle.WorkgroupLevels)},
+	{"approach=3", merkle.Options{}.WithApproach(merkle.Subtrees)},
+	{"approach=3wg256", merkle.Options{WorkgroupSize: 256}.WithApproach(merkle.Subtrees)},
+	{"approach=1wg256", merkle.Options{WorkgroupSize: 256}.WithApproach(merkle.LevelPerDispatch)},
 }
 
 // ladders are the articles' sizes: Rescue 2^20..2^24 leaves, BLAKE3
@@ -134,7 +134,7 @@ func BenchmarkHostTop(b *testing.B) {
 		leaves := randomLeaves(hash, 1<<lg, 1)
 		// Every level on the device, which the tests hold to the CPU
 		// reference: what each timed build's root must equal.
-		want, err := merkle.Root(ctx, leaves, hash, merkle.Options{HostWidth: -1})
+		want, err := merkle.Root(ctx, leaves, hash, merkle.Options{}.WithDeviceTop())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func BenchmarkHostTop(b *testing.B) {
 			}{{"hash", 0}, {"none", -1}} {
 				b.Run(fmt.Sprintf("rescue/2^%d/%s/host=%s", lg, op, v.name), func(b *testing.B) {
 					var tm wgpu.Timing
-					bld, err := merkle.NewBuilder(ctx, hash, merkle.Options{HostWidth: v.width, Timing: &tm})
+					bld, err := merkle.NewBuilder(ctx, hash, withTiming(merkle.HostOptions(v.width), &tm))
 					if err != nil {
 						b.Fatal(err)
 					}

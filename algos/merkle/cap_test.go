@@ -216,7 +216,7 @@ func FuzzBuildGPU(f *testing.F) {
 		}
 		leaves := randomLeaves(mixHash{}, int(n), seed)
 		levels := refLevels(leaves, mixHash{})
-		o := merkle.Options{Approach: merkle.Approach(approach % 4), WorkgroupSize: 1 << (1 + wg%8), CapHeight: int(h % 16)}
+		o := merkle.Options{WorkgroupSize: 1 << (1 + wg%8), CapHeight: int(h % 16)}.WithApproach(merkle.Approach(approach % 4))
 		tree, err := merkle.Build(ctx, leaves, mixHash{}, o)
 		require.NoError(t, err, "%+v", o)
 		size, _ := capSize(levels, o.CapHeight)

@@ -14,6 +14,7 @@ import (
 // unchanged, and an element out of the field stops the read whichever
 // piece holds a byte of it, even a piece that splits it.
 func TestCheckedBytes(t *testing.T) {
+	goldilocks := fieldOf[uint64]{"Goldilocks", 0xffffffff00000001}
 	data := make([]uint64, 10000)
 	for i := range data {
 		data[i] = uint64(i) * 0x9e3779b97f4a7c15 % goldilocks.p

@@ -15,7 +15,7 @@ import (
 
 // Committer builds trees with one Schedule of hashes and one set of
 // options on one Context: from leaves (Build), from the rows of a matrix
-// (CommitMatrix) or from byte records (CommitRecords), the last two with
+// (CommitMatrixWith, CommitMatricesWith) or from byte records (CommitRecords), the last two with
 // the leaves computed on the device into the buffer the levels are built
 // from. It keeps its buffers, one subtree's worth and one piece of input,
 // from one build to the next until Release. It is not safe for concurrent
@@ -106,26 +106,19 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	return t, nil
 }
 
-// CommitMatrix returns the tree whose leaf r is rows.HashRow of row r of
-// m, merged by the schedule, as the package's CommitMatrix does; rows must
-// be the schedule's first hash (by Name).
-func (c *Committer) CommitMatrix(m Matrix, rows RowHash) (*Tree, error) {
+// CommitMatrixWith returns the tree whose leaf r is rows.HashRow of row r
+// of m, merged by c's schedule, as CommitMatrix does, with c's kernels and
+// buffers; rows must be the schedule's first hash (by Name). It is
+// Committer's method in all but form: Go methods take no type
+// parameters.
+func CommitMatrixWith[E Element](c *Committer, m Matrix[E], rows RowHash[E]) (*Tree, error) {
 	if rows == nil {
 		return nil, errNoHash
 	}
-	return commitMatrix(c, mat[uint64](m), rows64(rows))
+	return commitMatrix(c, m, rowsFor(rows))
 }
 
-// CommitMatrix32 is Committer.CommitMatrix for a matrix of a 31-bit
-// field, its leaves rows.HashRow32 of its rows.
-func (c *Committer) CommitMatrix32(m Matrix32, rows RowHash32) (*Tree, error) {
-	if rows == nil {
-		return nil, errNoHash
-	}
-	return commitMatrix(c, mat[uint32](m), rows32(rows))
-}
-
-func commitMatrix[E element](c *Committer, m mat[E], rows rowsOf[E]) (*Tree, error) {
+func commitMatrix[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (*Tree, error) {
 	// On a device the elements are checked on their way up (checkedBytes).
 	if err := checkMat(m, rows.field, c.ctx == nil); err != nil {
 		return nil, err
@@ -400,7 +393,7 @@ func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Has
 	if lg == 0 || k != 1 {
 		return hostLevels{}, nil
 	}
-	w, err := hostWidth(hs[lg-1], c.opts.HostWidth, runtime.GOMAXPROCS(0))
+	w, err := hostWidth(hs[lg-1], c.opts, runtime.GOMAXPROCS(0))
 	if err != nil || w == 0 {
 		return hostLevels{}, err
 	}
@@ -645,7 +638,7 @@ func (c *Committer) pieceItems(itemBytes int) int {
 }
 
 // matrixFill is the rowFill that hashes rows of m on the device.
-func matrixFill[E element](c *Committer, m mat[E], rows rowsOf[E]) (rowFill, error) {
+func matrixFill[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (rowFill, error) {
 	k, err := c.kernel(rows.file, "mk_rows", rows.hash, rows.module(), "RowModule", 2)
 	if err != nil {
 		return nil, err
@@ -749,7 +742,7 @@ var errNotElement = errors.New("merkle: a matrix element is not a field element"
 
 // checkElements returns errNotElement unless every element in b (whole
 // elements of E, little-endian, b aligned to them) is below f's p.
-func checkElements[E element](b []byte, f fieldOf[E]) error {
+func checkElements[E Element](b []byte, f fieldOf[E]) error {
 	var e E
 	for _, v := range unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(e))) {
 		if v >= f.p {

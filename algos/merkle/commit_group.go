@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -24,27 +27,18 @@ import (
 // each range a subtree of the tree), each range's rows uploaded, hashed
 // and built into its subtree on one member's device, and the top levels
 // over the range roots on the first member's. The tree (leaves, nodes,
-// root, proofs) is the same bits as CommitMatrix's. A matrix too small to
-// give every member a share worth its fixed costs (2^16 permutations:
-// rows of 8 elements absorbed, and merges) runs on fewer members, down to
-// one (Group.Fit); a Group of one commits as CommitMatrix does. The
+// root, proofs) is the same bits as CommitMatrix's. The commitment runs on
+// as many members as it is predicted to be faster on, down to one
+// (fastest: the upload rates measured on its devices, and Group.Fit); a
+// Group of one commits as CommitMatrix does. The
 // elements are checked on their way up to each member, so a bad one is
 // reported as CommitMatrix reports it. opts.Timing receives the slowest
 // member's ranges plus the top.
-func CommitMatrixOn(g *wgpu.Group, m Matrix, hash RowHash, opts Options) (*Tree, error) {
+func CommitMatrixOn[E Element](g *wgpu.Group, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	return commitOn(g, []mat[uint64]{mat[uint64](m)}, true, rows64(hash), opts)
-}
-
-// CommitMatrix32On is CommitMatrixOn for a matrix of a 31-bit field:
-// CommitMatrix32's tree, built on the devices of g.
-func CommitMatrix32On(g *wgpu.Group, m Matrix32, hash RowHash32, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return commitOn(g, []mat[uint32]{mat[uint32](m)}, true, rows32(hash), opts)
+	return commitOn(g, []Matrix[E]{m}, true, rowsFor(hash), opts)
 }
 
 // CommitMatricesOn returns the tree CommitMatrices returns for matrices of
@@ -52,29 +46,39 @@ func CommitMatrix32On(g *wgpu.Group, m Matrix32, hash RowHash32, opts Options) (
 // matrix's: each range's rows of every matrix at least as tall as the
 // ranges are many go to the member that builds the range, and the rows of
 // the shorter ones are merged into the top levels on the first member.
-func CommitMatricesOn(g *wgpu.Group, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
+func CommitMatricesOn[E Element](g *wgpu.Group, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	return commitOn(g, mats64(ms), false, rows64(hash), opts)
-}
-
-// CommitMatrices32On is CommitMatricesOn for matrices of a 31-bit field:
-// CommitMatrices32's tree, built on the devices of g.
-func CommitMatrices32On(g *wgpu.Group, ms []Matrix32, hash RowHash32, opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return commitOn(g, mats32(ms), false, rows32(hash), opts)
+	return commitOn(g, ms, false, rowsFor(hash), opts)
 }
 
 // commitOn is the On forms over the element's width: ms is one matrix
 // (single: CommitMatrix's checks and errors) or several (CommitMatrices').
-func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	if err := checkOn(g, 1, rows.hash); err != nil {
 		return nil, err
 	}
 	g = g.Fit(commitWork(ms), minGroupPermutations)
+	g = fastest(g, ms, rows.hash)
+	// The commitment's kernel time is learnt for the next decision
+	// (learnKernel), so the call's timing is taken whether or not the
+	// caller asks for it.
+	var tm wgpu.Timing
+	caller := opts.Timing
+	opts.Timing = &tm
+	t, err := commitOnGroup(g, ms, single, rows, opts)
+	if err == nil {
+		learnKernel(g, rows.hash, commitWork(ms), tm)
+		if caller != nil {
+			*caller = tm
+		}
+	}
+	return t, err
+}
+
+// commitOnGroup is commitOn on g as decided.
+func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
 		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
 			if single {
@@ -117,7 +121,7 @@ func commitOn[E element](g *wgpu.Group, ms []mat[E], single bool, rows rowsOf[E]
 // checked as CommitMatrix checks it) or several (as CommitMatrices does),
 // or the error that says what is wrong with them; without elements their
 // shapes alone (checkMat).
-func checkCommit[E element](ms []mat[E], single bool, f fieldOf[E], elements bool) (int, error) {
+func checkCommit[E Element](ms []Matrix[E], single bool, f fieldOf[E], elements bool) (int, error) {
 	if single {
 		return ms[0].Rows, checkMat(ms[0], f, elements)
 	}
@@ -139,7 +143,7 @@ const minGroupPermutations = 1 << 16
 // of width 16), and each row is merged once, into the tree's levels or
 // injected into one. Shapes that are not matrices count nothing: they
 // are refused on one device.
-func commitWork[E element](ms []mat[E]) int {
+func commitWork[E Element](ms []Matrix[E]) int {
 	w := 0
 	for _, m := range ms {
 		if m.Rows < 1 || m.Cols < 1 || m.Rows > 1<<40 || m.Cols > 1<<20 {
@@ -153,14 +157,14 @@ func commitWork[E element](ms []mat[E]) int {
 // rangeLevels returns the rows of matrices by level that range r of a
 // tree feeds (slices of them, not copies): the matrices of the levels up
 // to lg, the range's subtree's height, each cut to its r.Count-th part.
-func rangeLevels[E element](levels map[int]mat[E], r Range, lg int) map[int]mat[E] {
-	out := make(map[int]mat[E], len(levels))
+func rangeLevels[E Element](levels map[int]Matrix[E], r Range, lg int) map[int]Matrix[E] {
+	out := make(map[int]Matrix[E], len(levels))
 	for j, m := range levels {
 		if j > lg {
 			continue
 		}
 		h := m.Rows / r.Count
-		out[j] = mat[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols]}
+		out[j] = Matrix[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols]}
 	}
 	return out
 }
@@ -168,7 +172,7 @@ func rangeLevels[E element](levels map[int]mat[E], r Range, lg int) map[int]mat[
 // commitRangesOn builds the commitment over checked matrices by level,
 // tall leaves, in m ranges over g (Group.Deal), then the top levels on the
 // first member.
-func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall, m int, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
 	size := tall / m
 	lg := bits.Len(uint(size)) - 1
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
@@ -223,7 +227,7 @@ func commitRangesOn[E element](g *wgpu.Group, levels map[int]mat[E], tall, m int
 // range roots, the leaves of level base, merging in the rows of the
 // matrices by level above base, with c (a Committer on ctx, the first
 // member's, or nil when it took no range) or on the CPU for a nil ctx.
-func commitTop[E element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]mat[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
+func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]Matrix[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
 	defer wgpu.Span("merkle commit the top levels")(0)
 	if ctx == nil {
 		start := time.Now()
@@ -243,4 +247,193 @@ func commitTop[E element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 		return err
 	}
 	return c.levels(total, nodes, roots, nil, hs, nil, base, inj, whole)
+}
+
+// A commitment is split over a Group only where the split is predicted
+// faster than one device (fastest): a Group's devices may share what feeds
+// them. A commitment of many columns is bound by its upload, and where the
+// host cannot feed two devices faster than one (as on the two-H100 host of
+// BENCHMARKS.md, where a split Goldilocks Poseidon2 commitment of 2^20 x
+// 128 measured slower than one device) the second only adds its fixed
+// costs. So the decision reads what it measures where it runs: the upload
+// rates into one device and into all at once (uploadRates), and the kernel
+// time of a permutation in the hash's earlier commitments on these
+// devices (learnKernel). Before any, the prediction rests on the upload
+// alone, which keeps a commitment bound by its kernels on one device where
+// the host cannot feed several faster: not split where the host is the
+// bound, at worst a gain missed.
+
+// kernels holds learnKernel's measurements: a permutation's kernel time
+// on one device, in nanoseconds, by hash and the Group's first device.
+var kernels sync.Map // kernelKey -> float64
+
+type kernelKey struct {
+	hash string
+	ctx  *wgpu.Context
+}
+
+// learnKernel records the kernel time of one permutation of hash in a
+// commitment of work permutations that took t on g (its slowest member's
+// share plus the top, which Timing.Parallel and Add report): a share's
+// kernels times the members, over the work. A timing without timestamps
+// teaches nothing.
+func learnKernel(g *wgpu.Group, hash Hash, work int, t wgpu.Timing) {
+	if !t.Measured || t.Kernel <= 0 || work <= 0 || g.Contexts()[0] == nil {
+		return
+	}
+	ns := float64(t.Kernel.Nanoseconds()) * float64(g.Len()) / float64(work)
+	kernels.Store(kernelKey{hash.Name(), g.Contexts()[0]}, ns)
+}
+
+// kernelNanos returns learnKernel's figure for hash on g's first device,
+// or 0 where none is known.
+func kernelNanos(g *wgpu.Group, hash Hash) float64 {
+	if v, ok := kernels.Load(kernelKey{hash.Name(), g.Contexts()[0]}); ok {
+		return v.(float64)
+	}
+	return 0
+}
+
+// splitModel predicts a commitment's time on k devices, the first k of a
+// Group: each uploads and hashes its share of the rows, its upload
+// overlapping its kernels (the pieces of pieceFill), and each member past
+// the first adds its fixed costs.
+type splitModel struct {
+	bytes  float64       // the elements uploaded
+	kernel time.Duration // one device's kernels, 0 where unknown
+	// rate[k] is the bytes a second the host uploads into the first k
+	// devices at once, all together (rate[1]: into one).
+	rate map[int]float64
+	// member is what each member past the first adds: its submissions,
+	// waits and read-back, its goroutine, its subtree's narrow top
+	// levels, and the top's merge of one more root.
+	member time.Duration
+}
+
+// splitMargin is how much faster a split must be predicted to be than
+// one device: the model is rough (the overlap of upload and kernels is
+// never perfect), and a split predicted a few percent faster can measure
+// slower.
+const splitMargin = 0.15
+
+// memberCost is splitModel.member: a member's share costs its
+// Committer's set-up, a submission, a wait and a read-back of its subtree
+// beside its kernels, and its tree ends in levels too narrow to fill its
+// GPU (groupRanges). It is the one quantity of the decision not measured
+// where it runs: the value that makes the model agree with the two-device
+// runs of bench/e2e -what scaling in BENCHMARKS.md, where a BabyBear
+// commitment, half the upload of a Goldilocks one and a quarter of its
+// kernels, measured slower split over two H200s while the Goldilocks one
+// measured faster (TestSplitDecision holds both).
+const memberCost = 5 * time.Millisecond
+
+// time returns the predicted time on k devices.
+func (s splitModel) time(k int) time.Duration {
+	up := time.Duration(s.bytes / s.rate[k] * 1e9)
+	return max(up, s.kernel/time.Duration(k)) + time.Duration(k-1)*s.member
+}
+
+// devices returns the count of devices, 1 or k, predicted fastest: k
+// only where it is predicted faster than one by splitMargin, and where
+// both rates are known.
+func (s splitModel) devices(k int) int {
+	if k <= 1 || s.rate[1] <= 0 || s.rate[k] <= 0 || s.bytes <= 0 {
+		return 1
+	}
+	if float64(s.time(k)) < (1-splitMargin)*float64(s.time(1)) {
+		return k
+	}
+	return 1
+}
+
+// fastest returns g, or its first member alone where the commitment of
+// ms is not predicted faster on all of g's (splitModel). A Group that
+// splits all (Group.SplitAll: the tests' forced splits) or has a CPU
+// member is returned as it is.
+func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
+	k := g.Len()
+	if k == 1 || g.Fit(0, 1).Len() == k || slices.Contains(g.Contexts(), nil) {
+		return g
+	}
+	var e E
+	s := splitModel{rate: uploadRates(g), member: memberCost}
+	for _, m := range ms {
+		if m.Rows > 0 && m.Cols > 0 && m.Rows <= 1<<40 && m.Cols <= 1<<20 {
+			s.bytes += float64(m.Rows) * float64(m.Cols) * float64(unsafe.Sizeof(e))
+		}
+	}
+	s.kernel = time.Duration(float64(commitWork(ms)) * kernelNanos(g, hash))
+	return g.Fit(s.devices(k), 1)
+}
+
+// probeBytes is what uploadRates uploads into each device: past the
+// staging ring's first buffer, so that the rate is the ring's sustained
+// one, yet a few milliseconds at the rates of PCIe.
+const probeBytes = 48 << 20
+
+// rates holds uploadRates' measurements by the Group's members, so that
+// each set of devices is measured once per process.
+var rates sync.Map // string (the members) -> map[int]float64
+
+// uploadRates returns the bytes a second the host uploads into g's first
+// member alone and into all its members at once (together), measured the
+// first time a set of members is asked about: probeBytes into each (or
+// the most a buffer of the smallest device holds), after
+// a smaller upload that sets up the staging. A member that fails leaves
+// its rate unknown (0), which keeps commitments on one device.
+func uploadRates(g *wgpu.Group) map[int]float64 {
+	var key strings.Builder
+	for _, ctx := range g.Contexts() {
+		fmt.Fprintf(&key, "%p,", ctx)
+	}
+	if r, ok := rates.Load(key.String()); ok {
+		return r.(map[int]float64)
+	}
+	defer wgpu.Span("merkle measure the upload rates")(0)
+	out := map[int]float64{}
+	size := uint64(probeBytes)
+	for _, ctx := range g.Contexts() {
+		size = min(size, ctx.Limits().MaxBufferSize&^3)
+	}
+	data := make([]byte, size)
+	for _, k := range []int{1, g.Len()} {
+		sub := g.Fit(k, 1)
+		bufs := make([]*wgpu.Buffer, sub.Len())
+		var elapsed time.Duration
+		err := func() error {
+			defer func() {
+				for _, b := range bufs {
+					if b != nil {
+						b.Release()
+					}
+				}
+			}()
+			for i, ctx := range sub.Contexts() {
+				var err error
+				if bufs[i], err = ctx.NewBuffer("merkle upload probe", size); err != nil {
+					return err
+				}
+				if err := ctx.Upload(bufs[i], 0, data[:size/8]); err != nil {
+					return err
+				}
+				if err := ctx.Wait(); err != nil {
+					return err
+				}
+			}
+			start := time.Now()
+			err := sub.Split(sub.Len(), 1, func(i int, ctx *wgpu.Context, _, _ int) error {
+				if err := ctx.Upload(bufs[i], 0, data); err != nil {
+					return err
+				}
+				return ctx.Wait()
+			})
+			elapsed = time.Since(start)
+			return err
+		}()
+		if err == nil && elapsed > 0 {
+			out[k] = float64(sub.Len()) * float64(size) / elapsed.Seconds()
+		}
+	}
+	rates.Store(key.String(), out)
+	return out
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// randomMatrix32 returns a seeded rows × cols matrix of hash's field, the
+// randomMatrix31 returns a seeded rows × cols matrix of hash's field, the
 // edges (0 and p-1) over-represented.
-func randomMatrix32(rows, cols int, hash merkle.RowHash32, seed uint64) merkle.Matrix32 {
+func randomMatrix31(rows, cols int, hash merkle.RowHash[uint32], seed uint64) merkle.Matrix[uint32] {
 	r := rand.New(rand.NewPCG(seed, uint64(rows*cols)))
 	data := make([]uint32, rows*cols)
 	for i := range data {
@@ -28,7 +28,7 @@ func randomMatrix32(rows, cols int, hash merkle.RowHash32, seed uint64) merkle.M
 			data[i] = r.Uint32N(hash.Modulus())
 		}
 	}
-	return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+	return merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: data}
 }
 
 // requireSameTree fails unless got has want's leaves, nodes and root, and
@@ -70,7 +70,7 @@ func TestCommitOn(t *testing.T) {
 	bb := poseidon2.BabyBearMerkle
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
 		ctx := g.Contexts()[0]
-		for _, hash := range []merkle.RowHash{poseidon2.MerkleMerge{}, rescue.MerkleMerge{}} {
+		for _, hash := range []merkle.RowHash[uint64]{poseidon2.MerkleMerge{}, rescue.MerkleMerge{}} {
 			for _, s := range [][2]int{{2, 1}, {8, 13}, {64, 9}} {
 				if hash.Name() == "rescue" && s[0] > 8 {
 					continue // the software adapters' Rescue is slow; Poseidon2 covers the splits
@@ -96,18 +96,18 @@ func TestCommitOn(t *testing.T) {
 			requireSameTree(t, want, got, what)
 		}
 		for _, s := range [][2]int{{2, 7}, {32, 17}, {128, 16}} {
-			m := randomMatrix32(s[0], s[1], bb, seed+uint64(s[1]))
+			m := randomMatrix31(s[0], s[1], bb, seed+uint64(s[1]))
 			what := fmt.Sprintf("babybear %dx%d", s[0], s[1])
-			want, err := merkle.CommitMatrix32(ctx, m, bb, merkle.Options{})
+			want, err := merkle.CommitMatrix(ctx, m, bb, merkle.Options{})
 			require.NoError(t, err, what)
-			got, err := merkle.CommitMatrix32On(g, m, bb, merkle.Options{})
+			got, err := merkle.CommitMatrixOn(g, m, bb, merkle.Options{})
 			require.NoError(t, err, what)
 			requireSameTree(t, want, got, what)
 		}
-		ms := []merkle.Matrix32{randomMatrix32(64, 9, bb, seed), randomMatrix32(2, 3, bb, seed+1), randomMatrix32(16, 8, bb, seed+2), randomMatrix32(64, 1, bb, seed+3)}
-		want, err := merkle.CommitMatrices32(ctx, ms, bb, merkle.Options{})
+		ms := []merkle.Matrix[uint32]{randomMatrix31(64, 9, bb, seed), randomMatrix31(2, 3, bb, seed+1), randomMatrix31(16, 8, bb, seed+2), randomMatrix31(64, 1, bb, seed+3)}
+		want, err := merkle.CommitMatrices(ctx, ms, bb, merkle.Options{})
 		require.NoError(t, err)
-		got, err := merkle.CommitMatrices32On(g, ms, bb, merkle.Options{})
+		got, err := merkle.CommitMatricesOn(g, ms, bb, merkle.Options{})
 		require.NoError(t, err)
 		requireSameTree(t, want, got, "babybear matrices")
 		// Elements out of the field, found on their way up to a member
@@ -116,10 +116,10 @@ func TestCommitOn(t *testing.T) {
 		bad.Data[61*9+4] = rescue.P + 1
 		_, err = merkle.CommitMatrixOn(g, bad, poseidon2.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "matrix element 553 (row 61, column 4) is 18446744069414584322, not a Goldilocks field element")
-		_, err = merkle.CommitMatricesOn(g, []merkle.Matrix{randomMatrix(64, 2, seed), bad}, poseidon2.MerkleMerge{}, merkle.Options{})
+		_, err = merkle.CommitMatricesOn(g, []merkle.Matrix[uint64]{randomMatrix(64, 2, seed), bad}, poseidon2.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "matrix 1 element 553 (row 61, column 4)")
 		ms[0].Data[7] = bb.Modulus()
-		_, err = merkle.CommitMatrices32On(g, ms, bb, merkle.Options{})
+		_, err = merkle.CommitMatricesOn(g, ms, bb, merkle.Options{})
 		require.ErrorContains(t, err, "matrix 0 element 7 (row 0, column 7)")
 		for _, c := range g.Contexts() {
 			require.Zero(t, c.LiveBuffers())
@@ -143,7 +143,7 @@ func TestCommitOnLarge(t *testing.T) {
 		require.NoError(t, err)
 		requireLeaves(t, leaves, got, "matrices")
 		requireNodes(t, nodes, got, "matrices")
-		for _, m := range []merkle.Matrix{ms[0], wide} {
+		for _, m := range []merkle.Matrix[uint64]{ms[0], wide} {
 			what := fmt.Sprintf("one matrix of %d rows", m.Rows)
 			one, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
 			require.NoError(t, err, what)
@@ -196,15 +196,38 @@ func TestCommitOnSmallOnOneDevice(t *testing.T) {
 		got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
 		requireSameTree(t, want, got, b)
-		ms := []merkle.Matrix{m, randomMatrix(4, 3, 4)}
+		ms := []merkle.Matrix[uint64]{m, randomMatrix(4, 3, 4)}
 		_, err = merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
 		_, err = merkle.CommitMatrixOn(g.SplitAll(), m, mixRows{}, merkle.Options{})
 		require.Error(t, err, "%s: a closed member built a range", b)
-		// 2^14 rows of 56 elements: 8·2^14 permutations, 2^16 for each of two.
-		big := merkle.Matrix{Rows: 1 << 14, Cols: 56, Data: make([]uint64, 56<<14)}
-		_, err = merkle.CommitMatrixOn(g, big, mixRows{}, merkle.Options{})
-		require.Error(t, err, "%s: a matrix worth two members was not split", b)
+		// 2^14 rows of 56 elements: 8·2^14 permutations, 2^16 for each of
+		// two; but the closed member's upload rate cannot be measured, so
+		// no split is predicted faster, and the first builds it alone.
+		big := merkle.Matrix[uint64]{Rows: 1 << 14, Cols: 56, Data: make([]uint64, 56<<14)}
+		want, err = merkle.CommitMatrix(ctx, big, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		got, err = merkle.CommitMatrixOn(g, big, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		requireSameTree(t, want, got, b)
+	}
+}
+
+// TestCommitOnDecided commits matrices worth two members on a Group of
+// one adapter twice that does not split all (the decision measures the
+// upload rates and predicts): whichever it chooses, the tree is
+// CommitMatrix's.
+func TestCommitOnDecided(t *testing.T) {
+	for _, b := range gputest.Backends() {
+		ctx := gputest.Context(t, b)
+		g, err := wgpu.NewGroup(ctx, ctx)
+		require.NoError(t, err)
+		m := randomMatrix(1<<14, 56, 9)
+		want, err := merkle.CommitMatrix(ctx, m, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
+		require.NoError(t, err, b)
+		requireSameTree(t, want, got, b)
 	}
 }
 
@@ -221,21 +244,21 @@ func TestCommitOnBadInput(t *testing.T) {
 	require.ErrorContains(t, err, "no Group")
 	_, err = merkle.CommitMatrixOn(g, m, nil, merkle.Options{})
 	require.Error(t, err)
-	_, err = merkle.CommitMatrices32On(g, nil, nil, merkle.Options{})
+	_, err = merkle.CommitMatricesOn[uint64](g, nil, nil, merkle.Options{})
 	require.Error(t, err)
 	bad := randomMatrix(16, 3, 1)
 	bad.Data[3*9+2] = rescue.P
 	_, err = merkle.CommitMatrixOn(g, bad, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "row 9, column 2")
-	_, err = merkle.CommitMatricesOn(g, []merkle.Matrix{m, bad}, mixRows{}, merkle.Options{})
+	_, err = merkle.CommitMatricesOn(g, []merkle.Matrix[uint64]{m, bad}, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "matrix 1 element")
-	_, err = merkle.CommitMatrixOn(g, merkle.Matrix{Rows: 12, Cols: 1, Data: make([]uint64, 12)}, mixRows{}, merkle.Options{})
+	_, err = merkle.CommitMatrixOn(g, merkle.Matrix[uint64]{Rows: 12, Cols: 1, Data: make([]uint64, 12)}, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "power of two")
 	_, err = merkle.CommitMatricesOn(g, nil, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "no matrices")
 	bb := poseidon2.BabyBearMerkle
-	b32 := randomMatrix32(8, 2, bb, 1)
-	b32.Data[5] = bb.Modulus()
-	_, err = merkle.CommitMatrix32On(g, b32, bb, merkle.Options{})
+	b31 := randomMatrix31(8, 2, bb, 1)
+	b31.Data[5] = bb.Modulus()
+	_, err = merkle.CommitMatrixOn(g, b31, bb, merkle.Options{})
 	require.ErrorContains(t, err, "row 2, column 1")
 }

@@ -30,7 +30,11 @@ func TestBigLevels(t *testing.T) {
 			require.NoError(t, err)
 			for _, h := range []int{0, 2, 5} {
 				for _, w := range []int{-1, 8} {
-					got, err := Build(ctx, leaves[:n], hash, Options{CapHeight: h, HostWidth: w})
+					o := Options{CapHeight: h, HostWidth: w}
+					if w == -1 {
+						o = Options{CapHeight: h, deviceTop: true}
+					}
+					got, err := Build(ctx, leaves[:n], hash, o)
 					require.NoError(t, err)
 					require.Equal(t, want.nodes[:len(got.nodes)], got.nodes, fmt.Sprintf("n=%d cap height %d host width %d", n, h, w))
 				}

@@ -249,7 +249,7 @@ func TestAnyCountGPU(t *testing.T) {
 				}
 				for _, n := range []int{3, counts[len(counts)/2], counts[len(counts)-1]} {
 					for _, o := range variants {
-						check(n, o, fmt.Sprintf("n=%d %s passes=%v", n, o.Approach, o.PassPerLevel))
+						check(n, o, fmt.Sprintf("n=%d %s passes=%v", n, o.Approach(), o.PassPerLevel()))
 					}
 				}
 			})
@@ -273,11 +273,11 @@ func TestAnyCountDeepSplit(t *testing.T) {
 					levels := refLevels(leaves[:n], mixHash{})
 					got, err := b.BuildInto(into, leaves[:n])
 					require.NoError(t, err)
-					requireNodes(t, refNodes(levels), got, fmt.Sprintf("n=%d %s", n, o.Approach))
+					requireNodes(t, refNodes(levels), got, fmt.Sprintf("n=%d %s", n, o.Approach()))
 					into = got
 					root, err := b.Root(leaves[:n])
 					require.NoError(t, err)
-					require.Equal(t, got.Root(), root, "root only, n=%d %s", n, o.Approach)
+					require.Equal(t, got.Root(), root, "root only, n=%d %s", n, o.Approach())
 				}
 				b.Release()
 			}

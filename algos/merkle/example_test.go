@@ -113,7 +113,7 @@ func ExampleCommitMatrix() {
 
 	// A matrix of Goldilocks elements (row-major, rows a power of two): leaf r is
 	// Rescue's hash_elements of row r, hashed on the GPU into the tree's leaves.
-	m := merkle.Matrix{Rows: 64, Cols: 8, Data: elements}
+	m := merkle.Matrix[uint64]{Rows: 64, Cols: 8, Data: elements}
 	tree, err := merkle.CommitMatrix(ctx, m, rescue.MerkleMerge{}, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)

@@ -11,50 +11,50 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// Approach is how the levels of a subtree are built on the GPU. Every
+// approach is how the levels of a subtree are built on the GPU. Every
 // approach gives the same tree; they exist to be measured against each
 // other. The zero value lets Build choose by hash and tree size.
-type Approach int
+type approach int
 
 const (
-	// LevelPerDispatch is approach 1: one dispatch per level, every level
+	// levelPerDispatch is approach 1: one dispatch per level, every level
 	// in one submission (one compute pass, or one pass per level with
 	// Options.PassPerLevel).
-	LevelPerDispatch Approach = iota + 1
-	// WorkgroupLevels is approach 2, the articles' workgroup variant: each
+	levelPerDispatch approach = iota + 1
+	// workgroupLevels is approach 2, the articles' workgroup variant: each
 	// workgroup computes several levels through global memory, with a
 	// barrier between them.
-	WorkgroupLevels
-	// Subtrees is approach 3: each workgroup builds a whole subtree,
+	workgroupLevels
+	// subtrees is approach 3: each workgroup builds a whole subtree,
 	// the lowest levels in registers and the rest in workgroup memory, so
 	// that a dispatch covers log2(WorkgroupSize)+2 levels and no level is
 	// read back from global memory.
-	Subtrees
+	subtrees
 )
 
-// Approaches lists every approach, in the order of their numbers.
-var Approaches = []Approach{LevelPerDispatch, WorkgroupLevels, Subtrees}
+// approaches lists every approach, in the order of their numbers.
+var approaches = []approach{levelPerDispatch, workgroupLevels, subtrees}
 
 var approachNames = [...]string{"default", "level-per-dispatch", "workgroup-levels", "subtrees"}
 
 // String returns the approach's name: "level-per-dispatch",
 // "workgroup-levels", "subtrees", or "default" for the zero value.
-func (a Approach) String() string {
+func (a approach) String() string {
 	if a >= 0 && int(a) < len(approachNames) {
 		return approachNames[a]
 	}
-	return fmt.Sprintf("Approach(%d)", int(a))
+	return fmt.Sprintf("approach(%d)", int(a))
 }
 
-// ParseApproach reads an approach's name or number ("subtrees" or "3");
+// parseApproach reads an approach's name or number ("subtrees" or "3");
 // "default", "0" and "" give the zero value.
-func ParseApproach(s string) (Approach, error) {
+func parseApproach(s string) (approach, error) {
 	if s == "" {
 		return 0, nil
 	}
 	for a, name := range approachNames {
 		if s == name || s == strconv.Itoa(a) {
-			return Approach(a), nil
+			return approach(a), nil
 		}
 	}
 	return 0, approachError(strconv.Quote(s))
@@ -66,15 +66,10 @@ func approachError(a string) error {
 
 // Options tune Build and a Builder. The zero value is the fastest default.
 type Options struct {
-	// Approach is the way levels are built; the zero value is the hash's
-	// fastest for the tree's size (its Tuning), else Subtrees.
-	Approach Approach
 	// WorkgroupSize is the invocations per workgroup, a power of two from
-	// 2 to 256; 0 means the hash's default for the approach, else 64.
+	// 2 to 256; 0 means the hash's default for the way the levels are
+	// built, else 64.
 	WorkgroupSize int
-	// PassPerLevel puts each dispatch in its own compute pass (still one
-	// submission), to measure what a pass costs; one pass is faster.
-	PassPerLevel bool
 	// Timing, when non-nil, receives each build's timing, summed over its
 	// submissions (on the CPU, its wall time).
 	Timing *wgpu.Timing
@@ -102,8 +97,7 @@ type Options struct {
 	// cores, where they take less time than one merge's latency per level
 	// on the device (HostTop). A tree of HostWidth leaves or fewer is
 	// built on the host alone. 0 takes the hash's width (HostTop; none
-	// for a hash without it), -1 builds every level on the device (to
-	// measure one against the other), else a power of two from 2. The
+	// for a hash without it), else a power of two from 2. The
 	// nodes are the same either way; Timing's Kernel counts the device's
 	// levels alone and its Wall the host's too. A Committer (matrix
 	// commitments, records, mixed trees) takes the width of its top
@@ -111,6 +105,14 @@ type Options struct {
 	// for a top that the rows of shorter matrices are merged into
 	// (CommitMatrices), which stays on the device.
 	HostWidth int
+
+	// The variants kept to be measured, which internal/impl's "merkle"
+	// entries force (variants.go): the way the levels are built (0: the
+	// hash's Tuning, else subtrees), a compute pass per level, and every
+	// level on the device whatever HostWidth and the hash say.
+	approach     approach
+	passPerLevel bool
+	deviceTop    bool
 }
 
 // defaultWorkgroup is the workgroup size of a hash without Tuning.
@@ -121,21 +123,21 @@ const defaultWorkgroup = 64
 const regLevels = 2
 
 // settings returns the approach and workgroup size a build of n leaves
-// runs with: the options', else the hash's Tuning, else Subtrees with 64
+// runs with: the options', else the hash's Tuning, else subtrees with 64
 // invocations. It is the one place where the defaults are chosen.
-func settings(hash Hash, opts Options, n int) (Approach, int, error) {
-	a, wg := opts.Approach, opts.WorkgroupSize
+func settings(hash Hash, opts Options, n int) (approach, int, error) {
+	a, wg := opts.approach, opts.WorkgroupSize
 	tuning, tuned := hash.(Tuning)
 	if a == 0 && tuned {
 		var err error
-		if a, err = ParseApproach(tuning.MerkleApproach(n)); err != nil {
+		if a, err = parseApproach(tuning.MerkleApproach(n)); err != nil {
 			return 0, 0, fmt.Errorf("merkle: %s's default: %w", hash.Name(), err)
 		}
 	}
 	if a == 0 {
-		a = Subtrees
+		a = subtrees
 	}
-	if a < LevelPerDispatch || a > Subtrees {
+	if a < levelPerDispatch || a > subtrees {
 		return 0, 0, approachError(strconv.Itoa(int(a)))
 	}
 	if wg == 0 && tuned {
@@ -195,7 +197,7 @@ func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 	if err := checkCapHeight(opts.CapHeight); err != nil {
 		return nil, err
 	}
-	hostW, err := hostWidth(hash, opts.HostWidth, runtime.GOMAXPROCS(0))
+	hostW, err := hostWidth(hash, opts, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return nil, err
 	}
@@ -212,12 +214,12 @@ func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 
 // checkWorkgroup returns an error unless approach a can run with wg
 // invocations per workgroup on the device.
-func (b *Builder) checkWorkgroup(a Approach, wg int) error {
+func (b *Builder) checkWorkgroup(a approach, wg int) error {
 	lim := b.ctx.Limits()
 	if uint32(wg) > lim.MaxInvocationsPerWorkgroup || uint32(wg) > lim.MaxWorkgroupSizeX {
 		return fmt.Errorf("merkle: workgroup size %d: the device runs at most %d invocations per workgroup", wg, min(lim.MaxInvocationsPerWorkgroup, lim.MaxWorkgroupSizeX))
 	}
-	if need := uint32(2 * wg * DigestSize); a == Subtrees && need > lim.MaxWorkgroupStorage {
+	if need := uint32(2 * wg * DigestSize); a == subtrees && need > lim.MaxWorkgroupStorage {
 		return fmt.Errorf("merkle: workgroup size %d needs %d bytes of workgroup memory, over the device's %d", wg, need, lim.MaxWorkgroupStorage)
 	}
 	return nil
@@ -377,7 +379,7 @@ func (b *Builder) report(t wgpu.Timing) {
 // run is one build on the GPU: its kernel and settings, and its timing.
 type run struct {
 	*Builder
-	approach Approach
+	approach approach
 	wg       int
 	kernel   *wgpu.Kernel
 	total    wgpu.Timing
@@ -408,7 +410,7 @@ func (r *run) waitChecked() error {
 	return err
 }
 
-var entries = [...]string{LevelPerDispatch: "mk_level", WorkgroupLevels: "mk_levels", Subtrees: "mk_subtree"}
+var entries = [...]string{levelPerDispatch: "mk_level", workgroupLevels: "mk_levels", subtrees: "mk_subtree"}
 
 // run returns the build of a tree of n leaves, with its kernel compiled.
 func (b *Builder) run(n int) (*run, error) {
@@ -606,7 +608,7 @@ func (r *run) dispatch(n, levels int, leafBuf, nodeBuf *wgpu.Buffer) error {
 	size := uint64(n * DigestSize)
 	binds := []wgpu.Binding{{Buffer: leafBuf, Size: size}, {Buffer: nodeBuf, Size: size}}
 	exec := r.ctx.Run
-	if r.opts.PassPerLevel {
+	if r.opts.passPerLevel {
 		exec = r.ctx.RunPasses
 	}
 	tm, err := exec(r.levelDispatches(n, levels, true, binds)...)
@@ -654,9 +656,9 @@ func pieces(count, per int) iter.Seq2[int, int] {
 func (r *run) levelsPer() int {
 	lg := bits.Len(uint(r.wg)) - 1
 	switch r.approach {
-	case WorkgroupLevels:
+	case workgroupLevels:
 		return lg + 1
-	case Subtrees:
+	case subtrees:
 		return lg + regLevels
 	}
 	return 1
@@ -672,12 +674,12 @@ func (r *run) levelDispatches(inW, levels int, fromLeaves bool, binds []wgpu.Bin
 		var groups [3]uint32
 		var regs, busyGroups int
 		switch r.approach {
-		case LevelPerDispatch:
+		case levelPerDispatch:
 			groups = r.ctx.Grid(uint64(inW/2), uint32(r.wg))
 		default:
 			busyGroups = inW >> d
 			groups = r.ctx.Grid(uint64(busyGroups)*uint64(r.wg), uint32(r.wg))
-			if r.approach == Subtrees {
+			if r.approach == subtrees {
 				regs = min(regLevels, d)
 			}
 		}

@@ -37,13 +37,14 @@ type Hash interface {
 }
 
 // Tuning is implemented by a Hash that knows which build is fastest for
-// it; Build asks it when Options leave the approach or the workgroup size
-// zero. Its answers are basic types, so hash packages need not import
+// it; Build asks it unless a variant is forced (internal/impl's "merkle")
+// or Options set the workgroup size. Its answers are basic types, so hash packages need not import
 // merkle.
 type Tuning interface {
-	// MerkleApproach returns the name of the fastest approach for a tree
-	// of the given leaves, as ParseApproach reads it, or "" for merkle's
-	// default.
+	// MerkleApproach returns the name of the fastest way to build the
+	// levels of a tree of the given leaves ("level-per-dispatch",
+	// "workgroup-levels" or "subtrees", the "merkle" variants of
+	// internal/impl), or "" for merkle's default.
 	MerkleApproach(leaves int) string
 	// MerkleWorkgroupSize returns the fastest workgroup size for the
 	// named approach, or 0 for merkle's default.
@@ -64,11 +65,14 @@ type HostTop interface {
 }
 
 // hostWidth returns the host width a Builder runs with on cores cores:
-// opts' width (Options.HostWidth), else the hash's (HostTop), else 0 (no
-// host levels). It is the one place where it is chosen.
-func hostWidth(hash Hash, opt, cores int) (int, error) {
+// none where opts keep every level on the device (the "merkle-top"
+// variant "device"), else opts' width (Options.HostWidth), else the
+// hash's (HostTop), else 0 (no host levels). It is the one place where it
+// is chosen.
+func hostWidth(hash Hash, opts Options, cores int) (int, error) {
+	opt := opts.HostWidth
 	switch {
-	case opt == -1:
+	case opts.deviceTop:
 		return 0, nil
 	case opt == 0:
 		h, ok := hash.(HostTop)
@@ -81,7 +85,7 @@ func hostWidth(hash Hash, opt, cores int) (int, error) {
 		}
 		return w, nil
 	case opt < 2 || !powerOfTwo(opt):
-		return 0, fmt.Errorf("merkle: HostWidth %d: accepted are 0 (the hash's width), -1 (every level on the device) or a power of two from 2 (the narrowest level the device builds)", opt)
+		return 0, fmt.Errorf("merkle: HostWidth %d: accepted are 0 (the hash's width) or a power of two from 2 (the narrowest level the device builds)", opt)
 	}
 	return opt, nil
 }

@@ -121,7 +121,7 @@ func TestHostWidthOnGroup(t *testing.T) {
 // TestHostWidthMerges counts the host's merges: with a width of w, a
 // perfect tree of more leaves than w has its w-1 top nodes merged on the
 // host and the rest on the device, a tree of w leaves or fewer all on
-// the host, and with -1 none; Timing's kernel time is the device's
+// the host, and with -1 (every level on the device) none; Timing's kernel time is the device's
 // levels' alone, and none for a tree the host built.
 func TestHostWidthMerges(t *testing.T) {
 	leaves := randomLeaves(mixHash{}, 1<<10, 9)
@@ -135,7 +135,7 @@ func TestHostWidthMerges(t *testing.T) {
 			var merges atomic.Int64
 			hash := mergeCounter{merges: &merges}
 			var tm wgpu.Timing
-			tree, err := merkle.Build(ctx, leaves[:tc.n], hash, merkle.Options{HostWidth: tc.width, Timing: &tm})
+			tree, err := merkle.Build(ctx, leaves[:tc.n], hash, withTiming(merkle.HostOptions(tc.width), &tm))
 			require.NoError(t, err, what)
 			requireNodes(t, prefixNodes(want, tc.n), tree, what)
 			require.EqualValues(t, tc.merges, merges.Load(), what+": merges on the host")
@@ -145,7 +145,7 @@ func TestHostWidthMerges(t *testing.T) {
 				require.Zero(t, tm.Kernel, what+": no kernel ran")
 			}
 			merges.Store(0)
-			root, err := merkle.Root(ctx, leaves[:tc.n], hash, merkle.Options{HostWidth: tc.width})
+			root, err := merkle.Root(ctx, leaves[:tc.n], hash, merkle.HostOptions(tc.width))
 			require.NoError(t, err, what)
 			require.Equal(t, want[len(want)/tc.n], root, what)
 			require.EqualValues(t, tc.merges, merges.Load(), what+": Root's merges on the host")
@@ -153,11 +153,12 @@ func TestHostWidthMerges(t *testing.T) {
 	}
 }
 
-// TestHostWidthOptions: widths that are not 0, -1 or a power of two from
-// 2 are refused, saying what is accepted; the Goldilocks hashes give
+// TestHostWidthOptions: widths that are not 0 or a power of two from 2
+// are refused (-1 too: every level on the device is internal/impl's
+// "merkle-top" variant "device"), saying what is accepted; the Goldilocks hashes give
 // widths merkle takes on any number of cores, BLAKE3 none.
 func TestHostWidthOptions(t *testing.T) {
-	for _, w := range []int{1, 3, -2, 100} {
+	for _, w := range []int{1, 3, -1, -2, 100} {
 		_, err := merkle.NewBuilder(nil, mixHash{}, merkle.Options{HostWidth: w})
 		require.ErrorContains(t, err, fmt.Sprintf("HostWidth %d: accepted are 0", w))
 	}
@@ -215,7 +216,7 @@ func TestHostWidthCommit(t *testing.T) {
 				if rows < 2 {
 					continue
 				}
-				sub := merkle.Matrix{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}
+				sub := merkle.Matrix[uint64]{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}
 				got, err := merkle.CommitMatrix(ctx, sub, mixRows{}, o)
 				require.NoError(t, err, what)
 				requireNodes(t, reference(mLeaves[:rows], mixRows{}), got, fmt.Sprintf("%s, %d rows", what, rows))
@@ -251,4 +252,10 @@ func TestHostWidthCommit(t *testing.T) {
 			requireNodes(t, msNodes, got, fmt.Sprintf("width %d, matrices on a Group", w))
 		}
 	})
+}
+
+// withTiming returns o with Timing t.
+func withTiming(o merkle.Options, t *wgpu.Timing) merkle.Options {
+	o.Timing = t
+	return o
 }

@@ -38,6 +38,9 @@ func (mixRows) HashRow(row []uint64) [32]byte {
 	return d
 }
 
+func (mixRows) Modulus() uint64   { return rescue.P }
+func (mixRows) FieldName() string { return "Goldilocks" }
+
 func (mixRows) RowModule() wgpu.Module { return textModule{"mix_rows_test", mixRowsWGSL} }
 
 const mixRowsWGSL = `
@@ -56,7 +59,7 @@ fn hash_row(row: u32, cols: u32) -> array<u32, 8> {
 
 // randomMatrix returns a seeded rows × cols matrix of field elements, the
 // edges (0, small, p-1 and just below) over-represented.
-func randomMatrix(rows, cols int, seed uint64) merkle.Matrix {
+func randomMatrix(rows, cols int, seed uint64) merkle.Matrix[uint64] {
 	r := rand.New(rand.NewPCG(seed, uint64(rows*cols)))
 	data := make([]uint64, rows*cols)
 	for i := range data {
@@ -71,12 +74,12 @@ func randomMatrix(rows, cols int, seed uint64) merkle.Matrix {
 			data[i] = r.Uint64N(rescue.P)
 		}
 	}
-	return merkle.Matrix{Rows: rows, Cols: cols, Data: data}
+	return merkle.Matrix[uint64]{Rows: rows, Cols: cols, Data: data}
 }
 
 // matrixReference is a matrix commitment by definition: HashRow of every
 // row, then the reference tree.
-func matrixReference(m merkle.Matrix, hash merkle.RowHash) (leaves, nodes [][32]byte) {
+func matrixReference(m merkle.Matrix[uint64], hash merkle.RowHash[uint64]) (leaves, nodes [][32]byte) {
 	leaves = make([][32]byte, m.Rows)
 	for r := range leaves {
 		leaves[r] = hash.HashRow(m.Row(r))
@@ -115,7 +118,7 @@ func TestCommitMatrix(t *testing.T) {
 	type shape struct{ rows, cols int }
 	shapes := []shape{{2, 1}, {4, 2}, {8, 7}, {16, 8}, {32, 9}, {8, 16}, {4, 17}, {64, 3}, {2, 33}, {256, 5}, {4096, 1}}
 	want := map[shape][2][][32]byte{}
-	ms := map[shape]merkle.Matrix{}
+	ms := map[shape]merkle.Matrix[uint64]{}
 	for _, s := range shapes {
 		ms[s] = randomMatrix(s.rows, s.cols, seed+uint64(s.cols))
 		l, n := matrixReference(ms[s], hash)
@@ -148,8 +151,8 @@ func TestCommitMatrixMix(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
 		for _, o := range variants {
 			for _, rows := range []int{2, 1 << 10, 1 << 13} {
-				what := fmt.Sprintf("%d rows %s", rows, o.Approach)
-				got, err := merkle.CommitMatrix(ctx, merkle.Matrix{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}, hash, o)
+				what := fmt.Sprintf("%d rows %s", rows, o.Approach())
+				got, err := merkle.CommitMatrix(ctx, merkle.Matrix[uint64]{Rows: rows, Cols: m.Cols, Data: m.Data[:rows*m.Cols]}, hash, o)
 				require.NoError(t, err, what)
 				requireLeaves(t, leaves[:rows], got, what)
 				requireNodes(t, prefixNodes(ref, rows), got, what)
@@ -165,7 +168,7 @@ func TestCommitMatrixMix(t *testing.T) {
 // leaves and a piece 3 rows of 9 elements: rows hashed 3 at a time into
 // subtrees whose roots are trees of their own.
 func TestCommitMatrixDeepSplit(t *testing.T) {
-	for _, hash := range []merkle.RowHash{mixRows{}, rescue.MerkleMerge{}} {
+	for _, hash := range []merkle.RowHash[uint64]{mixRows{}, rescue.MerkleMerge{}} {
 		m := randomMatrix(128, 9, rand.Uint64())
 		leaves, nodes := matrixReference(m, hash)
 		for _, backend := range gputest.Backends() {
@@ -175,13 +178,13 @@ func TestCommitMatrixDeepSplit(t *testing.T) {
 				require.NoError(t, err)
 				defer c.Release()
 				for r := 0; r < 2; r++ { // a second commit reuses the buffers
-					got, err := c.CommitMatrix(m, hash)
+					got, err := merkle.CommitMatrixWith(c, m, hash)
 					require.NoError(t, err)
 					requireLeaves(t, leaves, got, "deep split")
 					requireNodes(t, nodes, got, "deep split")
 				}
 				wide := randomMatrix(2, 33, 1) // a row of 264 bytes fits no binding
-				_, err = c.CommitMatrix(wide, hash)
+				_, err = merkle.CommitMatrixWith(c, wide, hash)
 				require.ErrorContains(t, err, "does not fit the device's storage binding limit of 256 bytes")
 			})
 		}
@@ -196,7 +199,7 @@ func TestCommitMatrixBadInput(t *testing.T) {
 		_, err := merkle.CommitMatrix(ctx, m, hash, merkle.Options{})
 		require.ErrorContains(t, err, "matrix element 17 (row 3, column 2) is 18446744069414584321, not a Goldilocks field element")
 		require.ErrorContains(t, err, "below p")
-		for _, bad := range []merkle.Matrix{
+		for _, bad := range []merkle.Matrix[uint64]{
 			{Rows: 8, Cols: 0, Data: nil},
 			{Rows: 6, Cols: 1, Data: make([]uint64, 6)},
 			{Rows: 1, Cols: 1, Data: make([]uint64, 1)},
@@ -207,17 +210,17 @@ func TestCommitMatrixBadInput(t *testing.T) {
 			_, err := merkle.CommitMatrix(ctx, bad, hash, merkle.Options{})
 			require.ErrorContains(t, err, "merkle: matrix of", "%d×%d", bad.Rows, bad.Cols)
 		}
-		_, err = merkle.CommitMatrix(ctx, merkle.Matrix{Rows: 1 << 32, Cols: 1 << 32}, hash, merkle.Options{})
+		_, err = merkle.CommitMatrix(ctx, merkle.Matrix[uint64]{Rows: 1 << 32, Cols: 1 << 32}, hash, merkle.Options{})
 		require.ErrorContains(t, err, "4294967296 × 4294967296 is more than 9223372036854775807 elements")
 		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
-		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), hash, merkle.Options{Approach: 9})
+		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), hash, merkle.Options{}.WithApproach(9))
 		require.ErrorContains(t, err, "accepted are 1")
 		// A row hash other than the schedule's first hash.
 		c, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
-		_, err = c.CommitMatrix(randomMatrix(8, 2, 1), hash)
+		_, err = merkle.CommitMatrixWith(c, randomMatrix(8, 2, 1), hash)
 		require.ErrorContains(t, err, "the leaves are rescue digests, but the schedule blake3 merges the first level with blake3")
 	})
 	_, err := merkle.MatrixLeaves(m, hash)
@@ -225,7 +228,7 @@ func TestCommitMatrixBadInput(t *testing.T) {
 }
 
 func TestVerifyRow(t *testing.T) {
-	for _, hash := range []merkle.RowHash{rescue.MerkleMerge{}, mixRows{}} {
+	for _, hash := range []merkle.RowHash[uint64]{rescue.MerkleMerge{}, mixRows{}} {
 		m := randomMatrix(16, 11, 4)
 		tree, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{})
 		require.NoError(t, err)
@@ -280,7 +283,7 @@ func TestCommitMatrixOtherHashes(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	for _, tc := range []struct {
-		hash     merkle.RowHash
+		hash     merkle.RowHash[uint64]
 		elements func([]uint64) [4]uint64
 	}{
 		{poseidon2.MerkleMerge{}, poseidon2.HashElements},
@@ -296,7 +299,7 @@ func TestCommitMatrixOtherHashes(t *testing.T) {
 	type shape struct{ rows, cols int }
 	shapes := []shape{{2, 1}, {8, 7}, {16, 8}, {4, 17}, {64, 3}, {32, 9}}
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
-		for _, hash := range []merkle.RowHash{poseidon2.MerkleMerge{}, rpo.MerkleMerge{}} {
+		for _, hash := range []merkle.RowHash[uint64]{poseidon2.MerkleMerge{}, rpo.MerkleMerge{}} {
 			for _, s := range shapes {
 				mat := randomMatrix(s.rows, s.cols, seed+uint64(s.cols))
 				leaves, nodes := matrixReference(mat, hash)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -162,11 +163,31 @@ func TestApproachNames(t *testing.T) {
 		require.Zero(t, got)
 	}
 	require.Equal(t, "default", merkle.Approach(0).String())
-	require.Equal(t, "Approach(7)", merkle.Approach(7).String())
+	require.Equal(t, "approach(7)", merkle.Approach(7).String())
 	for _, s := range []string{"4", "-1", "Subtrees", "x"} {
 		_, err := merkle.ParseApproach(s)
 		require.ErrorContains(t, err, "accepted are 1 (level-per-dispatch", s)
 	}
+}
+
+// TestVariantsRegistered: internal/impl lists the approaches in the order
+// of their numbers, and each variant sets what it names.
+func TestVariantsRegistered(t *testing.T) {
+	names := []string{"default"}
+	for _, a := range merkle.Approaches {
+		names = append(names, a.String())
+	}
+	require.Equal(t, names, impl.List("merkle"))
+	for i, name := range names {
+		set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", name)
+		require.NoError(t, err)
+		require.Equal(t, merkle.Approach(i), set(merkle.Options{}.WithApproach(merkle.Subtrees)).Approach(), name)
+	}
+	require.Equal(t, []string{"one-pass", "pass-per-level"}, impl.List("merkle-passes"))
+	per, err := impl.Select[func(merkle.Options) merkle.Options]("merkle-passes", "pass-per-level")
+	require.NoError(t, err)
+	require.True(t, per(merkle.Options{}).PassPerLevel())
+	require.Equal(t, []string{"host", "device"}, impl.List("merkle-top"))
 }
 
 // TestTuning: the hashes' tuned defaults name approaches merkle knows, and
@@ -224,7 +245,7 @@ func TestBadInput(t *testing.T) {
 		_, err := merkle.Build(ctx, bad, rescue.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "leaf 11")
 		for _, a := range []merkle.Approach{4, -1} {
-			_, err = merkle.Build(ctx, good, mixHash{}, merkle.Options{Approach: a})
+			_, err = merkle.Build(ctx, good, mixHash{}, merkle.Options{}.WithApproach(a))
 			require.ErrorContains(t, err, "accepted are 1")
 		}
 		for _, wg := range []int{48, 1, 512, -64} {
@@ -257,10 +278,10 @@ func TestBadInput(t *testing.T) {
 
 // variants are the GPU builds the equality tests cover: the default, then
 // every approach, one of them with a pass per level.
-var variants = append([]merkle.Options{{}, {Approach: merkle.LevelPerDispatch, PassPerLevel: true}}, func() []merkle.Options {
+var variants = append([]merkle.Options{{}, merkle.Options{}.WithApproach(merkle.LevelPerDispatch).WithPassPerLevel()}, func() []merkle.Options {
 	var opts []merkle.Options
 	for _, a := range merkle.Approaches {
-		opts = append(opts, merkle.Options{Approach: a})
+		opts = append(opts, merkle.Options{}.WithApproach(a))
 	}
 	return opts
 }()...)
@@ -296,7 +317,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 					o.Timing = &tm
 					// Every level on the device: the kernels are what is
 					// checked here, the host's top in TestHostWidth.
-					o.HostWidth = -1
+					o = o.WithDeviceTop()
 					got, err := merkle.Build(ctx, all[:n], hash, o)
 					require.NoError(t, err, what)
 					requireNodes(t, prefixNodes(ref, n), got, what)
@@ -311,7 +332,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 				}
 				for _, n := range []int{2, 512, 1 << 12} {
 					for _, o := range variants {
-						check(n, o, fmt.Sprintf("n=%d %s passes=%v", n, o.Approach, o.PassPerLevel))
+						check(n, o, fmt.Sprintf("n=%d %s passes=%v", n, o.Approach(), o.PassPerLevel()))
 					}
 				}
 				if hash != (mixHash{}) {
@@ -323,7 +344,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 							if wg == 256 && ctx.Info().Backend == "gl" {
 								continue // llvmpipe compiles it slowly; Vulkan covers it.
 							}
-							check(n, merkle.Options{Approach: a, WorkgroupSize: wg}, fmt.Sprintf("n=%d %s wg=%d", n, a, wg))
+							check(n, merkle.Options{WorkgroupSize: wg}.WithApproach(a), fmt.Sprintf("n=%d %s wg=%d", n, a, wg))
 						}
 					}
 				}
@@ -367,10 +388,10 @@ func TestDeepSplit(t *testing.T) {
 				for _, n := range []int{2, 8, 16, 64, 1 << 10} {
 					got, err := b.Build(leaves[:n])
 					require.NoError(t, err)
-					requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("n=%d %s", n, o.Approach))
+					requireNodes(t, prefixNodes(want, n), got, fmt.Sprintf("n=%d %s", n, o.Approach()))
 					root, err := b.Root(leaves[:n])
 					require.NoError(t, err)
-					require.Equal(t, got.Root(), root, "root only, n=%d %s", n, o.Approach)
+					require.Equal(t, got.Root(), root, "root only, n=%d %s", n, o.Approach())
 				}
 				b.Release()
 			}
@@ -478,7 +499,7 @@ func TestMerklizeVector(t *testing.T) {
 			for _, o := range variants {
 				got, err := merkle.Build(ctx, leaves, rescue.MerkleMerge{}, o)
 				require.NoError(t, err)
-				require.Equal(t, want, got.Nodes(), "%s", o.Approach)
+				require.Equal(t, want, got.Nodes(), "%s", o.Approach())
 				require.Equal(t, root, got.Root())
 			}
 		})

@@ -180,7 +180,7 @@ func TestMixedMatchesReference(t *testing.T) {
 			var tm wgpu.Timing
 			// Every level on the device: the kernels and conversions are
 			// what is checked here, the host's top in TestHostWidthCommit.
-			got, err := merkle.BuildMixed(ctx, tc.leaves, tc.s, merkle.Options{Timing: &tm, HostWidth: -1})
+			got, err := merkle.BuildMixed(ctx, tc.leaves, tc.s, merkle.Options{Timing: &tm}.WithDeviceTop())
 			require.NoError(t, err, what)
 			requireNodes(t, tc.want, got, what)
 			require.Equal(t, tc.top, got.Hash().Name())
@@ -198,7 +198,7 @@ func TestMixedMatchesReference(t *testing.T) {
 		for _, o := range variants {
 			got, err := merkle.BuildMixed(ctx, leaves, s, o)
 			require.NoError(t, err)
-			requireNodes(t, want, got, o.Approach.String())
+			requireNodes(t, want, got, o.Approach().String())
 		}
 	})
 }

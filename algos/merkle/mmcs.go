@@ -32,7 +32,7 @@ import (
 // 1 column or more, the tallest at least 2 high, every element of f
 // (without elements, their count alone, as checkMat says). It returns the
 // tallest height.
-func checkMatrices[E element](ms []mat[E], f fieldOf[E], elements bool) (int, error) {
+func checkMatrices[E Element](ms []Matrix[E], f fieldOf[E], elements bool) (int, error) {
 	if len(ms) == 0 {
 		return 0, errors.New("merkle: no matrices: commit to one or more")
 	}
@@ -56,40 +56,23 @@ func checkMatrices[E element](ms []mat[E], f fieldOf[E], elements bool) (int, er
 	return tall, nil
 }
 
-// mats64 and mats32 view the public matrices as mats.
-func mats64(ms []Matrix) []mat[uint64] {
-	out := make([]mat[uint64], len(ms))
-	for i, m := range ms {
-		out[i] = mat[uint64](m)
-	}
-	return out
-}
-
-func mats32(ms []Matrix32) []mat[uint32] {
-	out := make([]mat[uint32], len(ms))
-	for i, m := range ms {
-		out[i] = mat[uint32](m)
-	}
-	return out
-}
-
 // byLevel returns, for each level j of a tree over matrices whose tallest
 // has tall rows, the matrices H>>j tall with their rows concatenated in
 // the given order (level 0: the leaves' rows). A height of one matrix
 // alone is that matrix, uncopied.
-func byLevel[E element](ms []mat[E], tall int) map[int]mat[E] {
-	groups := map[int][]mat[E]{}
+func byLevel[E Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
+	groups := map[int][]Matrix[E]{}
 	for _, m := range ms {
 		j := bits.Len(uint(tall)) - bits.Len(uint(m.Rows))
 		groups[j] = append(groups[j], m)
 	}
-	out := make(map[int]mat[E], len(groups))
+	out := make(map[int]Matrix[E], len(groups))
 	for j, g := range groups {
 		if len(g) == 1 {
 			out[j] = g[0]
 			continue
 		}
-		cat := mat[E]{Rows: g[0].Rows}
+		cat := Matrix[E]{Rows: g[0].Rows}
 		for _, m := range g {
 			cat.Cols += m.Cols
 		}
@@ -98,7 +81,7 @@ func byLevel[E element](ms []mat[E], tall int) map[int]mat[E] {
 			for r := lo; r < hi; r++ {
 				row := cat.Data[r*cat.Cols : r*cat.Cols]
 				for _, m := range g {
-					row = append(row, m.row(r)...)
+					row = append(row, m.Row(r)...)
 				}
 			}
 		})
@@ -112,39 +95,24 @@ func byLevel[E element](ms []mat[E], tall int) map[int]mat[E] {
 // GPU, every row hashed on the device and merged into the levels there,
 // or with a nil ctx on all CPU cores. The tree's leaves are the digests
 // of the tallest matrices' rows; Tree.Proof(i) with MatricesOpening(ms,
-// i) is what VerifyMatrices checks.
-func CommitMatrices(ctx *wgpu.Context, ms []Matrix, hash RowHash, opts Options) (*Tree, error) {
-	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrices(ms, hash) })
+// hash, i) is what VerifyMatrices checks. Over BabyBear or KoalaBear
+// (poseidon2.BabyBearMerkle, KoalaBearMerkle) it is Plonky3's
+// MerkleTreeMmcs.
+func CommitMatrices[E Element](ctx *wgpu.Context, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return CommitMatricesWith(c, ms, hash) })
 }
 
-// CommitMatrices32 is CommitMatrices for matrices of a 31-bit field
-// (Plonky3's MerkleTreeMmcs over BabyBear or KoalaBear, with
-// poseidon2.BabyBearMerkle or KoalaBearMerkle); MatricesOpening32 and
-// VerifyMatrices32 open and check its rows.
-func CommitMatrices32(ctx *wgpu.Context, ms []Matrix32, hash RowHash32, opts Options) (*Tree, error) {
-	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitMatrices32(ms, hash) })
-}
-
-// CommitMatrices commits to several matrices of power-of-two heights in
-// one tree, as the package's CommitMatrices does. The Committer's
+// CommitMatricesWith commits to several matrices of power-of-two heights
+// in one tree, as CommitMatrices does, with c's kernels and buffers. c's
 // schedule must be of one hash, rows.
-func (c *Committer) CommitMatrices(ms []Matrix, rows RowHash) (*Tree, error) {
+func CommitMatricesWith[E Element](c *Committer, ms []Matrix[E], rows RowHash[E]) (*Tree, error) {
 	if rows == nil {
 		return nil, errNoHash
 	}
-	return commitMatrices(c, mats64(ms), rows64(rows))
+	return commitMatrices(c, ms, rowsFor(rows))
 }
 
-// CommitMatrices32 is Committer.CommitMatrices for matrices of a 31-bit
-// field.
-func (c *Committer) CommitMatrices32(ms []Matrix32, rows RowHash32) (*Tree, error) {
-	if rows == nil {
-		return nil, errNoHash
-	}
-	return commitMatrices(c, mats32(ms), rows32(rows))
-}
-
-func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree, error) {
+func commitMatrices[E Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*Tree, error) {
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
 	}
@@ -174,7 +142,7 @@ func commitMatrices[E element](c *Committer, ms []mat[E], rows rowsOf[E]) (*Tree
 // device, rows hashed into the leaf buffer and the shorter matrices' rows
 // merged into their levels, or with a nil Context on all CPU cores.
 // CommitMatrices builds its whole tree here, and the On forms each range.
-func commitLevels[E element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]mat[E], rows rowsOf[E], at Range) error {
+func commitLevels[E Element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]Matrix[E], rows rowsOf[E], at Range) error {
 	if c.ctx == nil {
 		start := time.Now()
 		heap := nodes
@@ -202,7 +170,7 @@ func commitLevels[E element](c *Committer, total *wgpu.Timing, leaves, nodes [][
 
 // injectionsAbove returns the rowFills of the matrices by level whose
 // rows are merged into the levels above base.
-func injectionsAbove[E element](c *Committer, levels map[int]mat[E], base int, rows rowsOf[E]) (injections, error) {
+func injectionsAbove[E Element](c *Committer, levels map[int]Matrix[E], base int, rows rowsOf[E]) (injections, error) {
 	inj := injections{}
 	for j, m := range levels {
 		if j <= base {
@@ -221,14 +189,14 @@ func injectionsAbove[E element](c *Committer, levels map[int]mat[E], base int, r
 // below (a power of two of them, at level base of the whole tree), merging
 // into each level the rows of the matrices by level as tall as it is
 // wide: the reference of CommitMatrices from base up.
-func mergeMatricesCPU[E element](nodes, below [][32]byte, levels map[int]mat[E], base int, rows rowsOf[E]) {
+func mergeMatricesCPU[E Element](nodes, below [][32]byte, levels map[int]Matrix[E], base int, rows rowsOf[E]) {
 	hash := rows.hash
 	newLayout(len(below)).mergeUp(nodes, below, 0, 64, func(j int) nodeMerge {
 		m, inject := levels[base+j]
 		return func(i int, left, right [32]byte) [32]byte {
 			d := hash.Merge(left, right)
 			if inject {
-				d = hash.Merge(d, rows.hashRow(m.row(i)))
+				d = hash.Merge(d, rows.hashRow(m.Row(i)))
 			}
 			return d
 		}
@@ -237,21 +205,17 @@ func mergeMatricesCPU[E element](nodes, below [][32]byte, levels map[int]mat[E],
 
 // MatricesOpening returns the rows that leaf i of CommitMatrices' tree
 // over ms opens: for each matrix, in order, its row i>>j, j the level as
-// wide as it is tall. The rows alias the matrices' data.
-func MatricesOpening(ms []Matrix, i int) ([][]uint64, error) {
-	return matricesOpening(mats64(ms), goldilocks, i)
-}
-
-// MatricesOpening32 is MatricesOpening for matrices of a 31-bit field,
-// hash's.
-func MatricesOpening32(ms []Matrix32, hash RowHash32, i int) ([][]uint32, error) {
+// wide as it is tall. The matrices are checked as CommitMatrices checks
+// them, their elements against hash's field. The rows alias the
+// matrices' data.
+func MatricesOpening[E Element](ms []Matrix[E], hash RowHash[E], i int) ([][]E, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	return matricesOpening(mats32(ms), rows32(hash).field, i)
+	return matricesOpening(ms, fieldFrom(hash), i)
 }
 
-func matricesOpening[E element](ms []mat[E], f fieldOf[E], i int) ([][]E, error) {
+func matricesOpening[E Element](ms []Matrix[E], f fieldOf[E], i int) ([][]E, error) {
 	tall, err := checkMatrices(ms, f, true)
 	if err != nil {
 		return nil, err
@@ -261,7 +225,7 @@ func matricesOpening[E element](ms []mat[E], f fieldOf[E], i int) ([][]E, error)
 	}
 	rows := make([][]E, len(ms))
 	for k, m := range ms {
-		rows[k] = m.row(i / (tall / m.Rows))
+		rows[k] = m.Row(i / (tall / m.Rows))
 	}
 	return rows, nil
 }
@@ -269,21 +233,15 @@ func matricesOpening[E element](ms []mat[E], f fieldOf[E], i int) ([][]E, error)
 // VerifyMatrices reports whether p proves that rows are the rows leaf
 // p.Index opens (MatricesOpening) of matrices of the given heights
 // committed together with hash under root: the heights powers of two, the
-// tallest the proof's tree size, rows one of 1 or more elements below p
-// per matrix, the leaf the hash of the tallest matrices' rows, and the
-// path, merged level by level with the rows of the matrices as wide as
-// each level, giving root.
-func VerifyMatrices(hash RowHash, root [32]byte, heights []int, rows [][]uint64, p Proof) bool {
-	return hash != nil && verifyMatrices(rows64(hash), root, heights, rows, p)
+// tallest the proof's tree size, rows one of 1 or more elements below
+// hash's Modulus per matrix, the leaf the hash of the tallest matrices'
+// rows, and the path, merged level by level with the rows of the matrices
+// as wide as each level, giving root.
+func VerifyMatrices[E Element](hash RowHash[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
+	return hash != nil && verifyMatrices(rowsFor(hash), root, heights, rows, p)
 }
 
-// VerifyMatrices32 is VerifyMatrices for matrices of a 31-bit field
-// (CommitMatrices32, MatricesOpening32).
-func VerifyMatrices32(hash RowHash32, root [32]byte, heights []int, rows [][]uint32, p Proof) bool {
-	return hash != nil && verifyMatrices(rows32(hash), root, heights, rows, p)
-}
-
-func verifyMatrices[E element](rh rowsOf[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
+func verifyMatrices[E Element](rh rowsOf[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
 	hash := rh.hash
 	if len(heights) == 0 || len(heights) != len(rows) {
 		return false

@@ -14,8 +14,8 @@ import (
 )
 
 // randomMatrices returns seeded matrices of the given heights and widths.
-func randomMatrices(shapes [][2]int, seed uint64) []merkle.Matrix {
-	ms := make([]merkle.Matrix, len(shapes))
+func randomMatrices(shapes [][2]int, seed uint64) []merkle.Matrix[uint64] {
+	ms := make([]merkle.Matrix[uint64], len(shapes))
 	for k, s := range shapes {
 		ms[k] = randomMatrix(s[0], s[1], seed+uint64(k))
 	}
@@ -27,7 +27,7 @@ func randomMatrices(shapes [][2]int, seed uint64) []merkle.Matrix {
 // children, merged again with the hash of row i of every matrix w tall
 // (their rows concatenated in order), if any; leaf i is the hash of row i
 // of the tallest matrices.
-func matricesReference(ms []merkle.Matrix, hash merkle.RowHash) (leaves, nodes [][32]byte) {
+func matricesReference(ms []merkle.Matrix[uint64], hash merkle.RowHash[uint64]) (leaves, nodes [][32]byte) {
 	tall := 0
 	for _, m := range ms {
 		tall = max(tall, m.Rows)
@@ -71,13 +71,13 @@ func TestCommitMatrices(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	type tcase struct {
-		hash          merkle.RowHash
-		ms            []merkle.Matrix
+		hash          merkle.RowHash[uint64]
+		ms            []merkle.Matrix[uint64]
 		leaves, nodes [][32]byte
 	}
 	var cases []tcase
 	for _, c := range []struct {
-		hash   merkle.RowHash
+		hash   merkle.RowHash[uint64]
 		shapes [][2]int
 	}{
 		{rescue.MerkleMerge{}, [][2]int{{2, 3}}},
@@ -102,7 +102,7 @@ func TestCommitMatrices(t *testing.T) {
 		}
 		// One matrix is CommitMatrix.
 		m := randomMatrix(64, 11, seed)
-		one, err := merkle.CommitMatrices(ctx, []merkle.Matrix{m}, rescue.MerkleMerge{}, merkle.Options{})
+		one, err := merkle.CommitMatrices(ctx, []merkle.Matrix[uint64]{m}, rescue.MerkleMerge{}, merkle.Options{})
 		require.NoError(t, err)
 		want, err := merkle.CommitMatrix(ctx, m, rescue.MerkleMerge{}, merkle.Options{})
 		require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestCommitMatrices(t *testing.T) {
 // TestCommitMatricesDeepSplit: 8 leaves a subtree and 10 rows of 3
 // elements a piece, with injections at every level.
 func TestCommitMatricesDeepSplit(t *testing.T) {
-	for _, hash := range []merkle.RowHash{mixRows{}, rescue.MerkleMerge{}} {
+	for _, hash := range []merkle.RowHash[uint64]{mixRows{}, rescue.MerkleMerge{}} {
 		ms := randomMatrices([][2]int{{64, 3}, {32, 3}, {16, 1}, {8, 3}, {4, 2}, {2, 3}, {1, 3}}, 9)
 		leaves, nodes := matricesReference(ms, hash)
 		for _, backend := range gputest.Backends() {
@@ -122,7 +122,7 @@ func TestCommitMatricesDeepSplit(t *testing.T) {
 				got, err := merkle.CommitMatrices(ctx, ms, hash, o)
 				require.NoError(t, err)
 				requireLeaves(t, leaves, got, backend)
-				requireNodes(t, nodes, got, fmt.Sprintf("%s %s %s", hash.Name(), backend, o.Approach))
+				requireNodes(t, nodes, got, fmt.Sprintf("%s %s %s", hash.Name(), backend, o.Approach()))
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func TestVerifyMatrices(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		p, err := tree.Proof(i)
 		require.NoError(t, err)
-		rows, err := merkle.MatricesOpening(ms, i)
+		rows, err := merkle.MatricesOpening(ms, hash, i)
 		require.NoError(t, err)
 		require.Equal(t, ms[1].Row(i/4), rows[1])
 		require.True(t, merkle.VerifyMatrices(hash, root, heights, rows, p), "leaf %d", i)
@@ -161,8 +161,8 @@ func TestVerifyMatrices(t *testing.T) {
 		q.Index ^= 1
 		require.False(t, merkle.VerifyMatrices(hash, root, heights, rows, q))
 	}
-	require.False(t, merkle.VerifyMatrices(nil, root, heights, nil, merkle.Proof{}))
-	_, err = merkle.MatricesOpening(ms, 16)
+	require.False(t, merkle.VerifyMatrices[uint64](nil, root, heights, nil, merkle.Proof{}))
+	_, err = merkle.MatricesOpening(ms, hash, 16)
 	require.ErrorContains(t, err, "leaves 0..15")
 }
 
@@ -170,25 +170,25 @@ func TestCommitMatricesBadInput(t *testing.T) {
 	hash := rescue.MerkleMerge{}
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
 		for _, c := range []struct {
-			ms  []merkle.Matrix
+			ms  []merkle.Matrix[uint64]
 			msg string
 		}{
 			{nil, "no matrices"},
-			{[]merkle.Matrix{randomMatrix(8, 2, 1), randomMatrix(3, 2, 1)}, "matrix 1 has 3 rows: matrices committed together have power-of-two heights"},
-			{[]merkle.Matrix{randomMatrix(1, 2, 1)}, "the tallest matrix has 1 rows"},
-			{[]merkle.Matrix{randomMatrix(8, 2, 1), {Rows: 4, Cols: 0}}, "matrix 1 has 0 columns"},
-			{[]merkle.Matrix{randomMatrix(8, 2, 1), {Rows: 4, Cols: 2, Data: make([]uint64, 7)}}, "matrix 1 of 4 × 2 elements has 7"},
-			{[]merkle.Matrix{randomMatrix(8, 2, 1), {Rows: 2, Cols: 2, Data: []uint64{0, 1, rescue.P, 3}}}, "matrix 1 element 2 (row 1, column 0)"},
+			{[]merkle.Matrix[uint64]{randomMatrix(8, 2, 1), randomMatrix(3, 2, 1)}, "matrix 1 has 3 rows: matrices committed together have power-of-two heights"},
+			{[]merkle.Matrix[uint64]{randomMatrix(1, 2, 1)}, "the tallest matrix has 1 rows"},
+			{[]merkle.Matrix[uint64]{randomMatrix(8, 2, 1), {Rows: 4, Cols: 0}}, "matrix 1 has 0 columns"},
+			{[]merkle.Matrix[uint64]{randomMatrix(8, 2, 1), {Rows: 4, Cols: 2, Data: make([]uint64, 7)}}, "matrix 1 of 4 × 2 elements has 7"},
+			{[]merkle.Matrix[uint64]{randomMatrix(8, 2, 1), {Rows: 2, Cols: 2, Data: []uint64{0, 1, rescue.P, 3}}}, "matrix 1 element 2 (row 1, column 0)"},
 		} {
 			_, err := merkle.CommitMatrices(ctx, c.ms, hash, merkle.Options{})
 			require.ErrorContains(t, err, c.msg)
 		}
-		_, err := merkle.CommitMatrices(ctx, []merkle.Matrix{randomMatrix(8, 2, 1)}, nil, merkle.Options{})
+		_, err := merkle.CommitMatrices(ctx, []merkle.Matrix[uint64]{randomMatrix(8, 2, 1)}, nil, merkle.Options{})
 		require.ErrorContains(t, err, "no hash")
 		c, err := merkle.NewCommitter(ctx, schedule(t, "rescue:1,blake3"), merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
-		_, err = c.CommitMatrices([]merkle.Matrix{randomMatrix(8, 2, 1)}, hash)
+		_, err = merkle.CommitMatricesWith(c, []merkle.Matrix[uint64]{randomMatrix(8, 2, 1)}, hash)
 		require.ErrorContains(t, err, "builds trees of one hash")
 	})
 }

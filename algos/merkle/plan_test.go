@@ -31,19 +31,19 @@ func TestSettings(t *testing.T) {
 	for _, tc := range []struct {
 		hash     Hash
 		opts     Options
-		approach Approach
+		approach approach
 		wg       int
 		err      string
 	}{
-		{untuned{}, Options{}, Subtrees, 64, ""},
-		{untuned{}, Options{Approach: WorkgroupLevels, WorkgroupSize: 8}, WorkgroupLevels, 8, ""},
-		{tuned{approach: "level-per-dispatch"}, Options{}, LevelPerDispatch, 64, ""},
-		{tuned{approach: "subtrees", wg: 256}, Options{}, Subtrees, 256, ""},
-		{tuned{approach: "subtrees", wg: 256}, Options{WorkgroupSize: 32}, Subtrees, 32, ""},
-		{tuned{approach: "", wg: 128}, Options{}, Subtrees, 128, ""},
-		{tuned{approach: "subtrees", wg: 256}, Options{Approach: LevelPerDispatch}, LevelPerDispatch, 64, ""},
+		{untuned{}, Options{}, subtrees, 64, ""},
+		{untuned{}, Options{approach: workgroupLevels, WorkgroupSize: 8}, workgroupLevels, 8, ""},
+		{tuned{approach: "level-per-dispatch"}, Options{}, levelPerDispatch, 64, ""},
+		{tuned{approach: "subtrees", wg: 256}, Options{}, subtrees, 256, ""},
+		{tuned{approach: "subtrees", wg: 256}, Options{WorkgroupSize: 32}, subtrees, 32, ""},
+		{tuned{approach: "", wg: 128}, Options{}, subtrees, 128, ""},
+		{tuned{approach: "subtrees", wg: 256}, Options{approach: levelPerDispatch}, levelPerDispatch, 64, ""},
 		{tuned{approach: "fastest"}, Options{}, 0, 0, `default: merkle: approach "fastest"`},
-		{untuned{}, Options{Approach: 9}, 0, 0, "approach 9: accepted are"},
+		{untuned{}, Options{approach: 9}, 0, 0, "approach 9: accepted are"},
 	} {
 		a, wg, err := settings(tc.hash, tc.opts, 1<<10)
 		if tc.err != "" {

@@ -15,7 +15,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/par"
 )
 
-// commitBatch31 is merkle.CommitMatrix32's root for a matrix of a power
+// commitBatch31 is merkle.CommitMatrix's root for a matrix of a power
 // of two rows, built from the batch functions on the CPU: the rows hashed
 // by HashElementsMany, each level merged by MergeMany.
 func commitBatch31(f *batch.Monty31, data []uint32, rows, cols int) ([32]byte, error) {
@@ -42,7 +42,7 @@ func TestCommitBatch31(t *testing.T) {
 		for _, shape := range [][2]int{{2, 1}, {2, 9}, {64, 16}, {1024, 17}} {
 			rows, cols := shape[0], shape[1]
 			data := randStates31(b.m.Permutation(), rng, rows*cols/16+1)[:rows*cols]
-			tree, err := merkle.CommitMatrix32(nil, merkle.Matrix32{Rows: rows, Cols: cols, Data: data}, b.m, merkle.Options{})
+			tree, err := merkle.CommitMatrix(nil, merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: data}, b.m, merkle.Options{})
 			require.NoError(t, err)
 			root, err := commitBatch31(b.f, data, rows, cols)
 			require.NoError(t, err)
@@ -102,7 +102,7 @@ func TestGnarkCommit(t *testing.T) {
 
 // BenchmarkCommit31CPU commits a KoalaBear matrix of 2^14 and 2^20 rows
 // of 128 columns on all cores three ways, side by side: merkle's CPU path
-// (merkle.CommitMatrix32 with a nil Context: a row and a merge at a
+// (merkle.CommitMatrix with a nil Context: a row and a merge at a
 // time, in scalar Go), the same commitment from the batch functions
 // (blocks of states with gnark-crypto's vector arithmetic; the roots are
 // checked equal first), and gnark-crypto's own instance on the same
@@ -114,11 +114,11 @@ func BenchmarkCommit31CPU(b *testing.B) {
 	for _, lg := range []int{14, 20} {
 		rows := 1 << lg
 		var data []uint32 // made by the first sub-benchmark that runs
-		matrix := func() merkle.Matrix32 {
+		matrix := func() merkle.Matrix[uint32] {
 			if data == nil {
 				data = randStates31(KoalaBear16, newRand(b), rows*cols/16)
 			}
-			return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+			return merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: data}
 		}
 		name := fmt.Sprintf("2^%dx%d", lg, cols)
 		var want [32]byte
@@ -126,7 +126,7 @@ func BenchmarkCommit31CPU(b *testing.B) {
 			m := matrix()
 			b.SetBytes(int64(4 * len(data)))
 			loopCPU(b, func() {
-				tree, err := merkle.CommitMatrix32(nil, m, KoalaBearMerkle, merkle.Options{})
+				tree, err := merkle.CommitMatrix(nil, m, KoalaBearMerkle, merkle.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -14,11 +14,11 @@ import (
 // hashes the rows and builds the tree on its GPU, with the same root.
 func Example_babyBearCommitment() {
 	var ctx *wgpu.Context
-	m := merkle.Matrix32{Rows: 64, Cols: 16, Data: make([]uint32, 64*16)}
+	m := merkle.Matrix[uint32]{Rows: 64, Cols: 16, Data: make([]uint32, 64*16)}
 	for i := range m.Data {
 		m.Data[i] = uint32(i) // canonical values, below p
 	}
-	tree, err := merkle.CommitMatrix32(ctx, m, poseidon2.BabyBearMerkle, merkle.Options{})
+	tree, err := merkle.CommitMatrix(ctx, m, poseidon2.BabyBearMerkle, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func Example_babyBearCommitment() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ok := merkle.VerifyRow32(poseidon2.BabyBearMerkle, tree.Root(), m.Rows, m.Row(5), proof)
+	ok := merkle.VerifyRow(poseidon2.BabyBearMerkle, tree.Root(), m.Rows, m.Row(5), proof)
 
 	// The root is 8 canonical elements, as little-endian uint32s.
 	fmt.Println(poseidon2.Digest31Elements(tree.Root()), ok)

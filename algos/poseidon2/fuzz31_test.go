@@ -51,10 +51,10 @@ func FuzzGPUMatches31(f *testing.F) {
 		if len(els) < 2*c {
 			return
 		}
-		m := merkle.Matrix32{Rows: 2, Cols: c, Data: els[:2*c]}
-		cpu, err := merkle.CommitMatrix32(nil, m, h, merkle.Options{})
+		m := merkle.Matrix[uint32]{Rows: 2, Cols: c, Data: els[:2*c]}
+		cpu, err := merkle.CommitMatrix(nil, m, h, merkle.Options{})
 		require.NoError(t, err)
-		gpu, err := merkle.CommitMatrix32(ctx, m, h, merkle.Options{})
+		gpu, err := merkle.CommitMatrix(ctx, m, h, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, cpu.Root(), gpu.Root(), "%s, 2 x %d", h.Name(), c)
 	})

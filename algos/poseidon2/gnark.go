@@ -164,10 +164,10 @@ func (g GnarkHash) Merge(left, right [32]byte) [32]byte {
 	return Digest31Bytes(g.merge8(Digest31Elements(left), Digest31Elements(right)))
 }
 
-// HashRow32 returns Sponge of row as a digest: the leaf of a row in
+// HashRow returns Sponge of row as a digest: the leaf of a row in
 // package merkle's matrix commitments (Vortex's leaf of a column's SIS
 // digest). The elements must be below the field's p, as merkle checks.
-func (g GnarkHash) HashRow32(row []uint32) [32]byte {
+func (g GnarkHash) HashRow(row []uint32) [32]byte {
 	return Digest31Bytes(g.hash8(row))
 }
 
@@ -191,7 +191,7 @@ func (g GnarkHash) MergeModule() wgpu.Module {
 }
 
 // RowModule returns sponge31_gnark.wgsl over the width-24 permutation,
-// which defines hash_row as HashRow32 does.
+// which defines hash_row as HashRow does.
 func (g GnarkHash) RowModule() wgpu.Module {
 	return g.SpongePermutation().module("sponge31_gnark.wgsl")
 }

@@ -513,7 +513,7 @@ func TestGnarkMerkleVortex(t *testing.T) {
 		})
 	}
 	const rows, cols = 256, 512 // 256 columns' SIS digests of degree 512
-	m := merkle.Matrix32{Rows: rows, Cols: cols, Data: randStates31(GnarkKoalaBear16, rng, rows*cols/16)}
+	m := merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: randStates31(GnarkKoalaBear16, rng, rows*cols/16)}
 	vl := make([]vortex.Hash, rows)
 	for r := range vl {
 		x := make([]koalabear.Element, cols)
@@ -524,7 +524,7 @@ func TestGnarkMerkleVortex(t *testing.T) {
 	}
 	want := fromVortex(vortex.BuildMerkleTree(vl, nil).Levels[0][0])
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		tr, err := merkle.CommitMatrix32(ctx, m, GnarkKoalaBear, merkle.Options{})
+		tr, err := merkle.CommitMatrix(ctx, m, GnarkKoalaBear, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want, tr.Root(), "commitment")
 	})

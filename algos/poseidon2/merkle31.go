@@ -14,7 +14,7 @@ import (
 // merkle digest); two digests merge by TruncatedPermutation<perm16, 2, 8,
 // 16> and a matrix's row hashes by PaddingFreeSponge<perm16, 16, 8, 8>,
 // both over the width-16 permutation. It is a merkle.Hash and a
-// merkle.RowHash32.
+// merkle.RowHash[uint32].
 //
 // Plonky3 serializes elements in Montgomery form (since v0.4); digests and
 // rows here are canonical values, so bytes differ from Plonky3's
@@ -47,7 +47,7 @@ func (m MerkleMerge31) Permutation() *Permutation31 { return m.perm() }
 // reducing31 is a permutation that takes any uint32 and reduces it mod p
 // first, as the kernels' conversion into Montgomery form does, and
 // computes as they do (permuteMonty): so Merge
-// and HashRow32 are defined on every input, the same on the host and on
+// and HashRow are defined on every input, the same on the host and on
 // the device, though only canonical ones are digests and rows.
 type reducing31 struct{ *Permutation31 }
 
@@ -71,10 +71,10 @@ func (m MerkleMerge31) Merge(left, right [32]byte) [32]byte {
 	return Digest31Bytes(m.perm().merge8(Digest31Elements(left), Digest31Elements(right)))
 }
 
-// HashRow32 returns PaddingFreeSponge<perm, 16, 8, 8> of row, as a
+// HashRow returns PaddingFreeSponge<perm, 16, 8, 8> of row, as a
 // digest: the leaf of a row in package merkle's matrix commitments. The
 // elements must be below the field's p, as merkle checks.
-func (m MerkleMerge31) HashRow32(row []uint32) [32]byte {
+func (m MerkleMerge31) HashRow(row []uint32) [32]byte {
 	return Digest31Bytes(m.perm().hash8(row))
 }
 
@@ -101,7 +101,7 @@ func (m MerkleMerge31) FieldName() string { return m.perm().Field().Name() }
 func (m MerkleMerge31) MergeModule() wgpu.Module { return m.perm().module("compress31.wgsl") }
 
 // RowModule returns sponge31.wgsl over the permutation, which defines
-// hash_row as HashRow32 does.
+// hash_row as HashRow does.
 func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm().module("sponge31.wgsl") }
 
 // Digest31Elements returns the Digest31 little-endian uint32 elements of

@@ -1,6 +1,7 @@
 package poseidon2
 
 import (
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"math/rand/v2"
 	"testing"
 
@@ -13,8 +14,8 @@ import (
 // Compile-time checks: the 31-bit hashes are merkle hashes of trees and
 // of matrix commitments.
 var (
-	_ merkle.Hash      = BabyBearMerkle
-	_ merkle.RowHash32 = KoalaBearMerkle
+	_ merkle.Hash            = BabyBearMerkle
+	_ merkle.RowHash[uint32] = KoalaBearMerkle
 )
 
 var merkle31 = []MerkleMerge31{BabyBearMerkle, KoalaBearMerkle}
@@ -34,8 +35,8 @@ func randLeaves31(h MerkleMerge31, rng *rand.Rand, n int) [][32]byte {
 
 // randMatrix31 returns a random rows × cols matrix of h's field, the
 // field's edges mixed in.
-func randMatrix31(h MerkleMerge31, rng *rand.Rand, rows, cols int) merkle.Matrix32 {
-	m := merkle.Matrix32{Rows: rows, Cols: cols, Data: make([]uint32, rows*cols)}
+func randMatrix31(h MerkleMerge31, rng *rand.Rand, rows, cols int) merkle.Matrix[uint32] {
+	m := merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: make([]uint32, rows*cols)}
 	for i := range m.Data {
 		switch rng.IntN(8) {
 		case 0:
@@ -80,7 +81,7 @@ func TestMerkle31CPU(t *testing.T) {
 		row := randMatrix31(h, rng, 1, 19).Data
 		want, err := h.Permutation().Sponge().Hash(row)
 		require.NoError(t, err)
-		require.Equal(t, Digest31Bytes([8]uint32(want)), h.HashRow32(row))
+		require.Equal(t, Digest31Bytes([8]uint32(want)), h.HashRow(row))
 	}
 	require.Equal(t, "poseidon2-babybear", BabyBearMerkle.Name())
 	require.Equal(t, "poseidon2-koalabear", KoalaBearMerkle.Name())
@@ -93,11 +94,13 @@ func checkTrees31(t *testing.T, ctx *wgpu.Context) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, h := range merkle31 {
 		leaves := randLeaves31(h, rng, 4096)
-		for _, a := range merkle.Approaches {
+		for _, a := range impl.List("merkle")[1:] { // merkle's approaches, forced
+			set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", a)
+			require.NoError(t, err)
 			for _, n := range []int{2, 3, 5, 64, 1000, 4096} {
 				want, err := merkle.BuildCPU(leaves[:n], h)
 				require.NoError(t, err)
-				tr, err := merkle.Build(ctx, leaves[:n], h, merkle.Options{Approach: a})
+				tr, err := merkle.Build(ctx, leaves[:n], h, set(merkle.Options{}))
 				require.NoError(t, err, "%s, %s, %d leaves", h.Name(), a, n)
 				got, w := tr.Nodes(), want.Nodes()
 				require.Equal(t, len(w), len(got))
@@ -137,42 +140,42 @@ func checkCommit31(t *testing.T, ctx *wgpu.Context) {
 	for _, h := range merkle31 {
 		for _, shape := range [][2]int{{2, 1}, {16, 7}, {64, 8}, {32, 9}, {256, 24}, {8, 131}} {
 			m := randMatrix31(h, rng, shape[0], shape[1])
-			leaves, err := merkle.MatrixLeaves32(m, h)
+			leaves, err := merkle.MatrixLeaves(m, h)
 			require.NoError(t, err)
 			for r := range m.Rows {
-				require.Equal(t, h.HashRow32(m.Row(r)), leaves[r])
+				require.Equal(t, h.HashRow(m.Row(r)), leaves[r])
 			}
 			want, err := merkle.BuildCPU(leaves, h)
 			require.NoError(t, err)
-			cpu, err := merkle.CommitMatrix32(nil, m, h, merkle.Options{})
+			cpu, err := merkle.CommitMatrix(nil, m, h, merkle.Options{})
 			require.NoError(t, err)
 			require.Equal(t, want.Nodes()[1:], cpu.Nodes()[1:])
-			got, err := merkle.CommitMatrix32(ctx, m, h, merkle.Options{})
+			got, err := merkle.CommitMatrix(ctx, m, h, merkle.Options{})
 			require.NoError(t, err, "%s %v", h.Name(), shape)
 			require.Equal(t, want.Nodes()[1:], got.Nodes()[1:], "%s %v", h.Name(), shape)
 			p, err := got.Proof(m.Rows - 1)
 			require.NoError(t, err)
-			require.True(t, merkle.VerifyRow32(h, got.Root(), m.Rows, m.Row(m.Rows-1), p))
+			require.True(t, merkle.VerifyRow(h, got.Root(), m.Rows, m.Row(m.Rows-1), p))
 			row := append([]uint32(nil), m.Row(m.Rows-1)...)
 			row[0] = (row[0] + 1) % h.Modulus()
-			require.False(t, merkle.VerifyRow32(h, got.Root(), m.Rows, row, p), "a changed row")
+			require.False(t, merkle.VerifyRow(h, got.Root(), m.Rows, row, p), "a changed row")
 		}
 		// Several heights in one tree, as Plonky3's MMCS commits them.
-		ms := []merkle.Matrix32{randMatrix31(h, rng, 64, 9), randMatrix31(h, rng, 16, 3), randMatrix31(h, rng, 64, 2), randMatrix31(h, rng, 1, 17), randMatrix31(h, rng, 16, 8)}
-		want, err := merkle.CommitMatrices32(nil, ms, h, merkle.Options{})
+		ms := []merkle.Matrix[uint32]{randMatrix31(h, rng, 64, 9), randMatrix31(h, rng, 16, 3), randMatrix31(h, rng, 64, 2), randMatrix31(h, rng, 1, 17), randMatrix31(h, rng, 16, 8)}
+		want, err := merkle.CommitMatrices(nil, ms, h, merkle.Options{})
 		require.NoError(t, err)
-		got, err := merkle.CommitMatrices32(ctx, ms, h, merkle.Options{})
+		got, err := merkle.CommitMatrices(ctx, ms, h, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want.Nodes()[1:], got.Nodes()[1:], "%s matrices", h.Name())
 		heights := []int{64, 16, 64, 1, 16}
 		for _, i := range []int{0, 37, 63} {
-			rows, err := merkle.MatricesOpening32(ms, h, i)
+			rows, err := merkle.MatricesOpening(ms, h, i)
 			require.NoError(t, err)
 			p, err := got.Proof(i)
 			require.NoError(t, err)
-			require.True(t, merkle.VerifyMatrices32(h, got.Root(), heights, rows, p), "opening %d", i)
+			require.True(t, merkle.VerifyMatrices(h, got.Root(), heights, rows, p), "opening %d", i)
 			rows[1] = append([]uint32{(rows[1][0] + 1) % h.Modulus()}, rows[1][1:]...)
-			require.False(t, merkle.VerifyMatrices32(h, got.Root(), heights, rows, p), "tampered opening %d", i)
+			require.False(t, merkle.VerifyMatrices(h, got.Root(), heights, rows, p), "tampered opening %d", i)
 		}
 	}
 }
@@ -204,14 +207,14 @@ func TestCommitMatrix31BadInput(t *testing.T) {
 		ctxs = append(ctxs, gputest.Context(t, b))
 	}
 	for _, ctx := range ctxs {
-		_, err := merkle.CommitMatrix32(ctx, m, h, merkle.Options{})
+		_, err := merkle.CommitMatrix(ctx, m, h, merkle.Options{})
 		require.ErrorContains(t, err, "element 17 (row 3, column 2) is 2013265921, not a babybear field element: elements are values below p = 2013265921")
-		_, err = merkle.CommitMatrices32(ctx, []merkle.Matrix32{m}, h, merkle.Options{})
+		_, err = merkle.CommitMatrices(ctx, []merkle.Matrix[uint32]{m}, h, merkle.Options{})
 		require.ErrorContains(t, err, "matrix 0 element 17 (row 3, column 2)")
 	}
-	_, err := merkle.CommitMatrix32(nil, m, nil, merkle.Options{})
+	_, err := merkle.CommitMatrix(nil, m, nil, merkle.Options{})
 	require.ErrorContains(t, err, "no hash")
-	require.ErrorContains(t, merkle.Matrix32{Rows: 8, Cols: 5, Data: make([]uint32, 39)}.Check(h), "has 39")
+	require.ErrorContains(t, merkle.Matrix[uint32]{Rows: 8, Cols: 5, Data: make([]uint32, 39)}.Check(h), "has 39")
 }
 
 func TestCommitMatrix31NoLeaks(t *testing.T) {
@@ -219,7 +222,7 @@ func TestCommitMatrix31NoLeaks(t *testing.T) {
 	m := randMatrix31(KoalaBearMerkle, rng, 128, 33)
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		gputest.NoLeaks(t, ctx, func() error {
-			_, err := merkle.CommitMatrix32(ctx, m, KoalaBearMerkle, merkle.Options{})
+			_, err := merkle.CommitMatrix(ctx, m, KoalaBearMerkle, merkle.Options{})
 			return err
 		})
 	})

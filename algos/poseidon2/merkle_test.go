@@ -3,6 +3,7 @@ package poseidon2
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -67,9 +68,11 @@ func TestMerkleGPU(t *testing.T) {
 		want[n] = tr
 	}
 	fn := func(t *testing.T, ctx *wgpu.Context) {
-		for _, a := range merkle.Approaches {
+		for _, a := range impl.List("merkle")[1:] { // merkle's approaches, forced
+			set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", a)
+			require.NoError(t, err)
 			for _, n := range sizes {
-				tr, err := merkle.Build(ctx, leaves[:n], MerkleMerge{}, merkle.Options{Approach: a})
+				tr, err := merkle.Build(ctx, leaves[:n], MerkleMerge{}, set(merkle.Options{}))
 				require.NoError(t, err, "%s, %d leaves", a, n)
 				got, w := tr.Nodes(), want[n].Nodes()
 				for i := 1; i < len(w); i++ {

@@ -38,7 +38,7 @@
 // is Poseidon2 as parameters of any width plus one round function:
 // BabyBear16, BabyBear24, KoalaBear16 and KoalaBear24 are Plonky3's default
 // permutations, and BabyBearMerkle and KoalaBearMerkle the hashes of its
-// MMCS over them (package merkle's trees and Matrix32 commitments), with
+// MMCS over them (package merkle's trees and Matrix[uint32] commitments), with
 // their batch functions BabyBearBatch and KoalaBearBatch.
 package poseidon2
 

@@ -2,6 +2,7 @@ package rpo_test
 
 import (
 	"encoding/binary"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"math/rand/v2"
 	"testing"
 
@@ -98,8 +99,10 @@ func TestMerkleTrees(t *testing.T) {
 	}
 	t.Run("cpu", func(t *testing.T) { check(t, nil, merkle.Options{}) })
 	each := func(t *testing.T, ctx *wgpu.Context) {
-		for _, a := range merkle.Approaches {
-			t.Run(a.String(), func(t *testing.T) { check(t, ctx, merkle.Options{Approach: a}) })
+		for _, a := range impl.List("merkle")[1:] { // merkle's approaches, forced
+			set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", a)
+			require.NoError(t, err)
+			t.Run(a, func(t *testing.T) { check(t, ctx, set(merkle.Options{})) })
 		}
 	}
 	gputest.ForEach(t, each)

@@ -12,13 +12,13 @@ import (
 
 // commitScaling is the matrix commitments of the scaling measurement:
 // a rows × 128 Goldilocks matrix and a BabyBear one, committed with
-// Poseidon2 from host memory on the first k devices (CommitMatrixOn and
-// CommitMatrix32On), end to end and their kernels, each Group size's
-// root checked against the first's.
+// Poseidon2 from host memory on the first k devices (CommitMatrixOn), end
+// to end and their kernels, each Group size's root checked against the
+// first's.
 type commitScaling struct {
 	reps int
-	gold merkle.Matrix
-	bb   merkle.Matrix32
+	gold merkle.Matrix[uint64]
+	bb   merkle.Matrix[uint32]
 	// By commitment, in the order of the Group sizes run: the median
 	// wall time, the kernel time of the last call, the root.
 	walls, kernels map[string][]time.Duration
@@ -28,12 +28,12 @@ type commitScaling struct {
 
 func newCommitScaling(rows, reps int) *commitScaling {
 	c := &commitScaling{reps: reps, walls: map[string][]time.Duration{}, kernels: map[string][]time.Duration{}, roots: map[string][32]byte{}}
-	c.gold = merkle.Matrix{Rows: rows, Cols: 128, Data: make([]uint64, rows*128)}
+	c.gold = merkle.Matrix[uint64]{Rows: rows, Cols: 128, Data: make([]uint64, rows*128)}
 	for i := range c.gold.Data {
 		c.gold.Data[i] = uint64(i) * 0x9e3779b97f4a7c15 % rescue.P
 	}
 	p := poseidon2.BabyBearMerkle.Modulus()
-	c.bb = merkle.Matrix32{Rows: rows, Cols: 128, Data: make([]uint32, rows*128)}
+	c.bb = merkle.Matrix[uint32]{Rows: rows, Cols: 128, Data: make([]uint32, rows*128)}
 	for i := range c.bb.Data {
 		c.bb.Data[i] = uint32(uint64(i) * 2654435761 % uint64(p))
 	}
@@ -41,7 +41,7 @@ func newCommitScaling(rows, reps int) *commitScaling {
 }
 
 // commits returns the measured commitments on g, each by name.
-func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix, bb merkle.Matrix32) []struct {
+func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix[uint64], bb merkle.Matrix[uint32]) []struct {
 	name   string
 	commit func(o merkle.Options) (*merkle.Tree, error)
 } {
@@ -53,7 +53,7 @@ func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix, bb merkle.Mat
 			return merkle.CommitMatrixOn(g, gold, poseidon2.MerkleMerge{}, o)
 		}},
 		{fmt.Sprintf("BabyBear Poseidon2 %d x %d", bb.Rows, bb.Cols), func(o merkle.Options) (*merkle.Tree, error) {
-			return merkle.CommitMatrix32On(g, bb, poseidon2.BabyBearMerkle, o)
+			return merkle.CommitMatrixOn(g, bb, poseidon2.BabyBearMerkle, o)
 		}},
 	}
 }
@@ -83,10 +83,34 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 	for _, b := range bufs {
 		b.Release()
 	}
-	for _, x := range c.commits(sub, c.gold, c.bb) {
+	// On k > 1 devices the Group decides whether a split is faster
+	// (merkle's splitModel); the split forced over all k (SplitAll) is
+	// measured beside it, under its own name.
+	groups := []struct {
+		suffix string
+		g      *wgpu.Group
+	}{{"", sub}}
+	if k > 1 {
+		groups = append(groups, struct {
+			suffix string
+			g      *wgpu.Group
+		}{", forced split", sub.SplitAll()})
+	}
+	for _, gr := range groups {
+		if err := c.measure(m, gr.g, k, gr.suffix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measure commits both matrices on g, the first k devices, each under its
+// name plus suffix, checking the root against the first device's.
+func (c *commitScaling) measure(m measurer, g *wgpu.Group, k int, suffix string) error {
+	for _, x := range c.commits(g, c.gold, c.bb) {
 		var t wgpu.Timing
 		var root [32]byte
-		wall := m.run(fmt.Sprintf("merkle commitment, %s, on %d device(s)", x.name, k), func() error {
+		wall := m.run(fmt.Sprintf("merkle commitment, %s, on %d device(s)%s", x.name, k, suffix), func() error {
 			tree, err := x.commit(merkle.Options{Timing: &t})
 			if err == nil {
 				root = tree.Root()
@@ -101,16 +125,18 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 			c.roots[x.name] = root
 			c.names = append(c.names, x.name)
 		} else if root != want {
-			return fmt.Errorf("commitment %s on %d devices: root %x, on one %x", x.name, k, root, want)
+			return fmt.Errorf("commitment %s on %d devices%s: root %x, on one %x", x.name, k, suffix, root, want)
 		}
-		c.walls[x.name] = append(c.walls[x.name], wall)
-		c.kernels[x.name] = append(c.kernels[x.name], t.Elapsed())
+		c.walls[x.name+suffix] = append(c.walls[x.name+suffix], wall)
+		c.kernels[x.name+suffix] = append(c.kernels[x.name+suffix], t.Elapsed())
 	}
 	return nil
 }
 
 // report prints each commitment's speed-up on k devices over one: one
-// device's median time over the Group's, end to end and in kernels.
+// device's median time over the Group's, end to end and in kernels, the
+// Group's decision (a split only where predicted faster) and the split
+// forced over all k.
 func (c *commitScaling) report(k int) {
 	for _, name := range c.names {
 		w, kn := c.walls[name], c.kernels[name]
@@ -119,6 +145,10 @@ func (c *commitScaling) report(k int) {
 		}
 		fmt.Printf("commitment %s: %d devices %.2fx one end to end (%.2f against %.2f ms), %.2fx in kernels (%.2f against %.2f ms)\n",
 			name, k, float64(w[0])/float64(w[1]), ms(w[1]), ms(w[0]), float64(kn[0])/float64(kn[1]), ms(kn[1]), ms(kn[0]))
+		if fw, fk := c.walls[name+", forced split"], c.kernels[name+", forced split"]; len(fw) == 1 {
+			fmt.Printf("commitment %s: split forced over %d devices %.2fx one end to end (%.2f ms), %.2fx in kernels (%.2f ms)\n",
+				name, k, float64(w[0])/float64(fw[0]), ms(fw[0]), float64(kn[0])/float64(fk[0]), ms(fk[0]))
+		}
 	}
 }
 
@@ -135,8 +165,8 @@ func (c *commitScaling) floor(g *wgpu.Group) error {
 	m := measurer{reps: c.reps}
 	for lg := 10; lg <= 18 && 1<<lg <= c.gold.Rows; lg += 2 {
 		rows := 1 << lg
-		gold := merkle.Matrix{Rows: rows, Cols: 128, Data: c.gold.Data[:rows*128]}
-		bb := merkle.Matrix32{Rows: rows, Cols: 128, Data: c.bb.Data[:rows*128]}
+		gold := merkle.Matrix[uint64]{Rows: rows, Cols: 128, Data: c.gold.Data[:rows*128]}
+		bb := merkle.Matrix[uint32]{Rows: rows, Cols: 128, Data: c.bb.Data[:rows*128]}
 		ones, splits := c.commits(one, gold, bb), c.commits(g.SplitAll(), gold, bb)
 		for i := range ones {
 			a := m.runQuiet(func() error { _, err := ones[i].commit(merkle.Options{}); return err })

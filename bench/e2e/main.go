@@ -12,7 +12,7 @@
 //
 // scaling runs the several-GPU targets on the first k devices of a Group,
 // k = 1 and all: Poseidon2 commitments of a Goldilocks and a BabyBear
-// matrix of 128 columns (CommitMatrixOn, CommitMatrix32On), BLAKE3 of data
+// matrix of 128 columns (CommitMatrixOn, over Goldilocks and BabyBear), BLAKE3 of data
 // resident on the GPUs (each its share, SumPiecesBuffer, then Combine),
 // Rescue MergeManyOn and a Rescue Merkle RootOn from host memory, and
 // uploads to every GPU at once (the host's transfer bound); then each

@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -101,13 +101,26 @@ func elementHashSuites() []suite {
 }
 
 // ownElementSuites are the suites that measure more than the default one
-// (published figures beside, another hash against), by hash.
+// (published figures beside, another hash against), by hash: their run and
+// what their table has beside the default's, titled from the registry.
 func ownElementSuites() map[string]suite {
-	return map[string]suite{
-		"poseidon2": {name: "poseidon2", about: "Poseidon2 (Plonky3, Goldilocks, width 12) merges and hash_elements per second, 128² to 4096² inputs, CPU backend on all cores; every kernel variant at 4096²", run: benchPoseidon2},
-		"rescue":    {name: "rescue", about: "Rp64_256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; every kernel variant at 4096²", run: benchRescue},
-		"rpo":       {name: "rpo", about: "RPO256 merges and hash_elements per second, 128² to 4096² inputs, CPU reference on all cores; against Rp64_256 at 4096²", run: benchRPO},
+	own := map[string]struct {
+		beside string
+		run    func(ctx *wgpu.Context, cfg *benchConfig) ([]table, error)
+	}{
+		"poseidon2": {"CPU backend on all cores; every kernel variant at 4096²", benchPoseidon2},
+		"rescue":    {"CPU reference on all cores; every kernel variant at 4096²", benchRescue},
+		"rpo":       {"CPU reference on all cores; against Rp64_256 at 4096²", benchRPO},
 	}
+	suites := map[string]suite{}
+	for name, o := range own {
+		title := name
+		if h, err := registry.Lookup(name); err == nil {
+			title = h.Title
+		}
+		suites[name] = suite{name: name, about: title + " merges and hash_elements per second, 128² to 4096² inputs, " + o.beside, run: o.run}
+	}
+	return suites
 }
 
 // defaultSuite is the suite of a hash without one of its own: the shared

@@ -52,10 +52,10 @@ func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 // merkleTable measures every approach over one hash's ladder.
 func merkleTable(ctx *wgpu.Context, cfg *benchConfig, l merkleLadder) (table, error) {
 	variants := []merkleVariant{
-		{"1: dispatch per level", merkle.Options{Approach: merkle.LevelPerDispatch}},
-		{"1: pass per level", merkle.Options{Approach: merkle.LevelPerDispatch, PassPerLevel: true}},
-		{"2: workgroup levels", merkle.Options{Approach: merkle.WorkgroupLevels}},
-		{"3: subtrees", merkle.Options{Approach: merkle.Subtrees}},
+		{"1: dispatch per level", forceMerkle("merkle", "level-per-dispatch", merkle.Options{})},
+		{"1: pass per level", forceMerkle("merkle-passes", "pass-per-level", forceMerkle("merkle", "level-per-dispatch", merkle.Options{}))},
+		{"2: workgroup levels", forceMerkle("merkle", "workgroup-levels", merkle.Options{})},
+		{"3: subtrees", forceMerkle("merkle", "subtrees", merkle.Options{})},
 	}
 	name := l.hash.Name()
 	t := table{

@@ -13,8 +13,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/internal/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -41,8 +41,11 @@ func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, er
 	}
 	var tree *merkle.Tree
 	err = leavesOn(g, in, 0, func(leaves [][32]byte, grp *wgpu.Group) error {
-		var err error
-		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, merkle.Options{Approach: merkle.Approach(approach)})
+		opts, err := approachOptions(approach)
+		if err != nil {
+			return err
+		}
+		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, opts)
 		return err
 	})
 	return tree, err
@@ -128,9 +131,8 @@ hex.
 --matrix ROWSxCOLS: --in holds a matrix of Goldilocks field elements, row by
 row: ROWS x COLS little-endian uint64 values, each below p = 2^64 - 2^32 + 1
 (ROWSxCOLSx8 bytes exactly; ROWS a power of two, at least 2). Leaf r is the
-hash of row r: hash_elements of its COLS elements with --hash (rescue, rpo or
-poseidon2; Plonky3 commits rows with Poseidon2 this way). --hash defaults to
-rescue.
+hash of row r: hash_elements of its COLS elements with --hash (` + hashList(registry.Goldilocks) + `;
+Plonky3 commits rows with Poseidon2 this way). --hash defaults to ` + defaultHash(registry.Goldilocks) + `.
 
 --field babybear or koalabear: the matrix holds elements of that 31-bit field
 instead: ROWS x COLS little-endian uint32 values, each canonical (below p =
@@ -156,7 +158,7 @@ with the hash of their rows. Such a tree takes one hash (no schedule) and no
 
 --records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N
 at least 1, any count, as merkle takes leaves, and a power of two for a
-schedule). Leaf i is the BLAKE3 hash of record i. --hash defaults to blake3.
+schedule). Leaf i is the BLAKE3 hash of record i. --hash defaults to ` + defaultHash(registry.Bytes) + `.
 
 --hash takes one hash or a schedule: blake3:4,rescue merges the lowest 4
 levels with BLAKE3 and the levels above with Rescue (BLAKE3 digests enter the
@@ -206,15 +208,55 @@ bytes, node 0 zero, node 1 the root);
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&matrices, "matrix", nil, "commit to a matrix of ROWSxCOLS field elements (little-endian uint64, row by row); repeat with --in for several")
+	f.StringArrayVar(&matrices, "matrix", nil, "commit to a matrix of ROWSxCOLS field elements (little-endian, row by row: "+fieldElements()+"); repeat with --in for several")
 	f.IntVar(&records, "records", 0, "commit to records of SIZE bytes")
-	f.StringVar(&hashName, "hash", "", "hash or schedule: rescue (default for --matrix), blake3 (default for --records), or as blake3:4,rescue")
+	f.StringVar(&hashName, "hash", "", "hash or schedule: "+defaultHashes()+", or as blake3:4,rescue")
 	f.StringArrayVar(&ins, "in", nil, "input file (one per --matrix)")
 	f.StringVar(&out, "out", "", "write the tree's nodes to this file, as merkle --out does")
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
-	f.StringVar(&fieldArg, "field", "goldilocks", "the matrix's field: goldilocks (uint64 elements), babybear or koalabear (uint32 elements, canonical)")
+	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
 	return cmd
+}
+
+// hashList names the registry's hashes of field, "a, b or c".
+func hashList(field string) string {
+	names := registry.Names(registry.Of(field))
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// defaultHash names the registry's default hash of field.
+func defaultHash(field string) string {
+	h, _ := registry.Default(field)
+	return h.Name
+}
+
+// fieldElements lists the registry's fields with their elements, for
+// --matrix and --field: "goldilocks: uint64, babybear: uint32, ...".
+func fieldElements() string {
+	var parts []string
+	for _, f := range registry.Fields() {
+		parts = append(parts, f.Name+": "+f.Element())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// defaultHashes names commit's default hashes, the registry's: for
+// --matrix of each field and for --records.
+func defaultHashes() string {
+	var parts []string
+	for _, f := range registry.Fields() {
+		if h, err := registry.Default(f.Name); err == nil {
+			parts = append(parts, fmt.Sprintf("%s (default for --matrix of %s)", h.Name, f.Name))
+		}
+	}
+	if h, err := registry.Default(registry.Bytes); err == nil {
+		parts = append(parts, h.Name+" (default for --records)")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // commitFiles reads the --in files and commits to them as the flags say.
@@ -234,10 +276,15 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	in := ins[0]
 	if hashName == "" {
-		hashName = "blake3"
+		field := registry.Bytes
 		if isMatrix {
-			hashName = "rescue"
+			field = registry.Goldilocks
 		}
+		h, err := registry.Default(field)
+		if err != nil {
+			return nil, err
+		}
+		hashName = h.Name
 	}
 	rows31, err := parseField31(fieldName, hashName, cmd.Flags().Changed("hash"), isRecords)
 	if err != nil {
@@ -282,25 +329,32 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if err != nil {
 		return nil, err
 	}
-	opts := merkle.Options{Approach: merkle.Approach(approach)}
+	opts, err := approachOptions(approach)
+	if err != nil {
+		return nil, err
+	}
 	if rows31 != nil {
 		return commit31(grp, rows31, raws, shapes, ins, opts)
 	}
-	var ms []merkle.Matrix
-	var rowHash merkle.RowHash
+	var ms []merkle.Matrix[uint64]
+	var rowHash merkle.RowHash[uint64]
 	if isMatrix {
 		var ok bool
-		if rowHash, ok = s[0].Hash.(merkle.RowHash); !ok {
+		if rowHash, ok = s[0].Hash.(merkle.RowHash[uint64]); !ok {
 			return nil, fmt.Errorf("commit: --matrix: %s does not hash rows of field elements: the schedule's first hash makes the leaves (rescue does)", s[0].Hash.Name())
 		}
-		if ms, err = matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix {
-			return merkle.Matrix{Rows: rows, Cols: cols, Data: data}
+		if ms, err = matricesOf(raws, shapes, ins, func(rows, cols int, data []uint64) merkle.Matrix[uint64] {
+			return merkle.Matrix[uint64]{Rows: rows, Cols: cols, Data: data}
 		}); err != nil {
 			return nil, err
 		}
 		if len(s) == 1 {
-			return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return merkle.CommitMatrixOn(grp, m, rowHash, opts) },
-				func(ms []merkle.Matrix) (*merkle.Tree, error) { return merkle.CommitMatricesOn(grp, ms, rowHash, opts) })
+			return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) {
+				return merkle.CommitMatrixOn(grp, m, rowHash, opts)
+			},
+				func(ms []merkle.Matrix[uint64]) (*merkle.Tree, error) {
+					return merkle.CommitMatricesOn(grp, ms, rowHash, opts)
+				})
 		}
 	}
 	c, err := merkle.NewCommitter(firstDevice(grp), s, opts)
@@ -309,8 +363,10 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	defer c.Release()
 	if isMatrix {
-		return commitMatrices(ms, func(m merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrix(m, rowHash) },
-			func(ms []merkle.Matrix) (*merkle.Tree, error) { return c.CommitMatrices(ms, rowHash) })
+		return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) { return merkle.CommitMatrixWith(c, m, rowHash) },
+			func(ms []merkle.Matrix[uint64]) (*merkle.Tree, error) {
+				return merkle.CommitMatricesWith(c, ms, rowHash)
+			})
 	}
 	hash, ok := s[0].Hash.(merkle.RecordHash)
 	if !ok {
@@ -351,7 +407,7 @@ func commitWork(hashName string, shapes []shape) time.Duration {
 // the 31-bit field's matrices, which --hash, where given, must name
 // (poseidon2, or the hash's own name, poseidon2-babybear). Without
 // --field, --hash naming a 31-bit field's hash chooses that field.
-func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash32, error) {
+func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash[uint32], error) {
 	if name == "goldilocks" && hashGiven {
 		if h, err := registry.Lookup(hashName); err == nil && h.Batch31 != nil {
 			name = h.Field
@@ -360,10 +416,10 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 	if name == "goldilocks" {
 		return nil, nil
 	}
-	var h merkle.RowHash32
+	var h merkle.RowHash[uint32]
 	hs := registry.Of(name)
 	if len(hs) > 0 && hs[0].Batch31 != nil {
-		h, _ = hs[0].Merkle.(merkle.RowHash32)
+		h, _ = hs[0].Merkle.(merkle.RowHash[uint32])
 	}
 	if h == nil {
 		return nil, fmt.Errorf("commit: --field %q: accepted are goldilocks (the default), %s", name, strings.Join(registry.Fields31, " and "))
@@ -379,16 +435,16 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 
 // commit31 decodes the --in files as matrices of a 31-bit field (canonical
 // little-endian uint32s) and commits to them with hash on grp.
-func commit31(grp *wgpu.Group, hash merkle.RowHash32, raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
-	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix32 {
-		return merkle.Matrix32{Rows: rows, Cols: cols, Data: data}
+func commit31(grp *wgpu.Group, hash merkle.RowHash[uint32], raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
+	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix[uint32] {
+		return merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: data}
 	})
 	if err != nil {
 		return nil, err
 	}
-	return commitMatrices(ms, func(m merkle.Matrix32) (*merkle.Tree, error) { return merkle.CommitMatrix32On(grp, m, hash, opts) },
-		func(ms []merkle.Matrix32) (*merkle.Tree, error) {
-			return merkle.CommitMatrices32On(grp, ms, hash, opts)
+	return commitMatrices(ms, func(m merkle.Matrix[uint32]) (*merkle.Tree, error) { return merkle.CommitMatrixOn(grp, m, hash, opts) },
+		func(ms []merkle.Matrix[uint32]) (*merkle.Tree, error) {
+			return merkle.CommitMatricesOn(grp, ms, hash, opts)
 		})
 }
 
@@ -425,7 +481,7 @@ func commitMatrices[M any](ms []M, one func(M) (*merkle.Tree, error), many func(
 
 // The hashes the commit command's leaves come from.
 var (
-	_ merkle.RowHash    = rescue.MerkleMerge{}
-	_ merkle.RecordHash = blake3.MerkleMerge{}
-	_ merkle.RowHash32  = poseidon2.BabyBearMerkle
+	_ merkle.RowHash[uint64] = rescue.MerkleMerge{}
+	_ merkle.RecordHash      = blake3.MerkleMerge{}
+	_ merkle.RowHash[uint32] = poseidon2.BabyBearMerkle
 )

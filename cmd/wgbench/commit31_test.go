@@ -18,10 +18,10 @@ import (
 // writeMatrix31 writes a seeded rows x cols matrix of hash's field as
 // canonical little-endian uint32, row by row, and returns it with the
 // file's path.
-func writeMatrix31(t *testing.T, dir string, hash merkle.RowHash32, rows, cols int, seed uint64) (merkle.Matrix32, string) {
+func writeMatrix31(t *testing.T, dir string, hash merkle.RowHash[uint32], rows, cols int, seed uint64) (merkle.Matrix[uint32], string) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 31))
-	m := merkle.Matrix32{Rows: rows, Cols: cols, Data: make([]uint32, rows*cols)}
+	m := merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: make([]uint32, rows*cols)}
 	raw := make([]byte, 4*len(m.Data))
 	for i := range m.Data {
 		m.Data[i] = r.Uint32N(hash.Modulus())
@@ -39,12 +39,12 @@ func TestCommitMatrix31CLI(t *testing.T) {
 	dir := t.TempDir()
 	for _, hash := range []poseidon2.MerkleMerge31{poseidon2.BabyBearMerkle, poseidon2.KoalaBearMerkle} {
 		m, in := writeMatrix31(t, dir, hash, 16, 9, 1)
-		ref, err := merkle.CommitMatrix32(nil, m, hash, merkle.Options{})
+		ref, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{})
 		require.NoError(t, err)
 		root := ref.Root()
 		a, inA := writeMatrix31(t, dir, hash, 8, 3, 2)
 		b, inB := writeMatrix31(t, dir, hash, 2, 17, 3)
-		refAB, err := merkle.CommitMatrices32(nil, []merkle.Matrix32{a, b}, hash, merkle.Options{})
+		refAB, err := merkle.CommitMatrices(nil, []merkle.Matrix[uint32]{a, b}, hash, merkle.Options{})
 		require.NoError(t, err)
 		rootAB := refAB.Root()
 		for _, backend := range append(gputest.Backends(), "cpu") {

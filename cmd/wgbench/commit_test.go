@@ -22,10 +22,10 @@ import (
 
 // writeFieldMatrix writes a seeded rows x cols matrix of field elements as
 // little-endian uint64, row by row, and returns it with the file's path.
-func writeFieldMatrix(t *testing.T, dir string, rows, cols int, seed uint64) (merkle.Matrix, string) {
+func writeFieldMatrix(t *testing.T, dir string, rows, cols int, seed uint64) (merkle.Matrix[uint64], string) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 3))
-	m := merkle.Matrix{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}
+	m := merkle.Matrix[uint64]{Rows: rows, Cols: cols, Data: make([]uint64, rows*cols)}
 	raw := make([]byte, 8*len(m.Data))
 	for i := range m.Data {
 		m.Data[i] = r.Uint64N(rescue.P)
@@ -102,7 +102,7 @@ func TestCommitMatrixCLI(t *testing.T) {
 func TestCommitMatrixOtherHashesCLI(t *testing.T) {
 	dir := t.TempDir()
 	m, in := writeFieldMatrix(t, dir, 8, 11, 6)
-	for _, hash := range []merkle.RowHash{poseidon2.MerkleMerge{}, rpo.MerkleMerge{}} {
+	for _, hash := range []merkle.RowHash[uint64]{poseidon2.MerkleMerge{}, rpo.MerkleMerge{}} {
 		name := hash.(merkle.Hash).Name()
 		ref, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{})
 		require.NoError(t, err)
@@ -122,7 +122,7 @@ func TestCommitMatricesCLI(t *testing.T) {
 	a, inA := writeFieldMatrix(t, dir, 32, 3, 1)
 	b, inB := writeFieldMatrix(t, dir, 8, 5, 2)
 	c, inC := writeFieldMatrix(t, dir, 32, 2, 3)
-	ref, err := merkle.CommitMatrices(nil, []merkle.Matrix{a, b, c}, rescue.MerkleMerge{}, merkle.Options{})
+	ref, err := merkle.CommitMatrices(nil, []merkle.Matrix[uint64]{a, b, c}, rescue.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	root := ref.Root()
 	for _, backend := range append(gputest.Backends(), "cpu") {

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/checked"
 )
 
@@ -141,19 +141,20 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 		if err != nil {
 			return err
 		}
-		return elementFile(g, cmd, f, h.Name, inPath, outPath, m)
+		return elementFile(g, cmd, f, h, inPath, outPath, m)
 	}
 	f, err := h.Variant(variant)
 	if err != nil {
 		return err
 	}
-	return elementFile(g, cmd, f, h.Name, inPath, outPath, m)
+	return elementFile(g, cmd, f, h, inPath, outPath, m)
 }
 
-// elementFile is elementFileCmd with f, the hash's batch functions on
-// the variant asked for, of elements of E (their little-endian bytes
+// elementFile is elementFileCmd with f, h's batch functions on the
+// variant asked for, of elements of E (their little-endian bytes
 // records are made of) and digests D.
-func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], hashName, inPath, outPath string, m int) error {
+func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], h registry.Hash, inPath, outPath string, m int) error {
+	hashName := h.Name
 	var (
 		e E
 		d D
@@ -173,7 +174,7 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 	if name == "merge" {
 		perPermutation = float64(m * es)
 	}
-	devices := g.openSoon(oneDeviceWork(hashName, inPath, perPermutation))
+	devices := g.openSoon(oneDeviceWork(h, inPath, perPermutation))
 	defer devices.close()
 	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
 		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", hashName, times))

@@ -82,9 +82,9 @@ func TestCommitDevices(t *testing.T) {
 	m31, in31 := writeMatrix31(t, dir, bb, 32, 17, 5)
 	one, err := merkle.CommitMatrix(nil, m, poseidon2.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
-	several, err := merkle.CommitMatrices(nil, []merkle.Matrix{m, a}, poseidon2.MerkleMerge{}, merkle.Options{})
+	several, err := merkle.CommitMatrices(nil, []merkle.Matrix[uint64]{m, a}, poseidon2.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
-	babybear, err := merkle.CommitMatrix32(nil, m31, bb, merkle.Options{})
+	babybear, err := merkle.CommitMatrix(nil, m31, bb, merkle.Options{})
 	require.NoError(t, err)
 	for _, b := range gputest.Backends() {
 		ctx := gputest.Context(t, b)

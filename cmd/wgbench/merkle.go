@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wgcompute/wgcompute/internal/impl"
 	"os"
 	"strings"
 	"time"
@@ -12,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -45,19 +46,26 @@ func requireHash(cmd *cobra.Command, name string) error {
 	return fmt.Errorf("%s: --hash is required: accepted are %s, or a schedule of them by level (blake3:4,rescue)", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), merkleHashNames(", "))
 }
 
-// parseHash returns the hash of merkleHashes named name (in any case).
+// parseHash returns the merge of the hash named name (in any case).
 func parseHash(name string) (merkle.Hash, error) {
+	h, err := lookupMerkle(name)
+	return h.Merkle, err
+}
+
+// lookupMerkle returns the registry's hash named name (in any case), its
+// merge and what estimates its work, found once.
+func lookupMerkle(name string) (registry.Hash, error) {
 	var names []string
-	for _, h := range merkleHashes() {
-		if strings.EqualFold(name, h.Name()) {
+	for _, h := range registry.Hashes() {
+		if strings.EqualFold(name, h.Name) {
 			return h, nil
 		}
-		names = append(names, h.Name())
+		names = append(names, h.Name)
 	}
 	if isSchedule(name) {
-		return nil, fmt.Errorf("merkle: hash schedule %q: this command builds trees of one hash (%s)", name, strings.Join(names, ", "))
+		return registry.Hash{}, fmt.Errorf("merkle: hash schedule %q: this command builds trees of one hash (%s)", name, strings.Join(names, ", "))
 	}
-	return nil, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
+	return registry.Hash{}, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
 func newMerkleCmd(g *globals) *cobra.Command {
@@ -252,7 +260,11 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
 		bm := newBuildMeter(cmd, g, "merkle: "+hash.Name()+" tree", len(leaves))
 		defer bm.done()
-		opts := merkle.Options{Approach: merkle.Approach(approach), Progress: bm.progress}
+		opts, err := approachOptions(approach)
+		if err != nil {
+			return err
+		}
+		opts.Progress = bm.progress
 		if rootOnly {
 			root, err = merkle.RootOn(grp, leaves, hash, opts)
 			return err
@@ -270,11 +282,11 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 // open, and calls fn with the hash and them, the devices closed when it
 // returns.
 func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
-	hash, err := parseHash(hashName)
+	h, err := lookupMerkle(hashName)
 	if err != nil {
 		return err
 	}
-	return leavesOn(g, in, oneDeviceWork(hash.Name(), in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(hash, leaves, grp) })
+	return leavesOn(g, in, oneDeviceWork(h, in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(h.Merkle, leaves, grp) })
 }
 
 // leavesOn reads the leaves file while the devices the flags choose open
@@ -411,17 +423,44 @@ func readProof(path string) (merkle.Proof, error) {
 const uploadRate = 13e9
 
 // oneDeviceWork estimates the time one GPU takes for the input file in
-// of the named hash, per bytes per permutation (a leaf: 32 bytes; a
+// of hash h, per bytes per permutation (a leaf: 32 bytes; a
 // record of field elements: its bytes over the 8 a permutation absorbs):
 // its upload and its permutations at the hash's measured rate
 // (registry.Hash.PermuteNanos). Zero when the file or the rate is
 // unknown; the command then opens one device.
-func oneDeviceWork(hashName, in string, bytesPerPermutation float64) time.Duration {
-	h, err := registry.Lookup(hashName)
-	fi, serr := os.Stat(in)
-	if err != nil || serr != nil || h.PermuteNanos == 0 || bytesPerPermutation <= 0 {
+func oneDeviceWork(h registry.Hash, in string, bytesPerPermutation float64) time.Duration {
+	fi, err := os.Stat(in)
+	if err != nil || h.PermuteNanos == 0 || bytesPerPermutation <= 0 {
 		return 0
 	}
 	size := float64(fi.Size())
 	return time.Duration(size/uploadRate*1e9 + size/bytesPerPermutation*h.PermuteNanos)
+}
+
+// approachOptions returns the options that build a tree's levels by
+// --approach: 0 the default, 1 to 3 merkle's approaches, forced through
+// internal/impl's "merkle" variants (listed in their numbers' order).
+func approachOptions(approach int) (merkle.Options, error) {
+	names := impl.List("merkle")
+	if approach < 0 || approach >= len(names) {
+		return merkle.Options{}, fmt.Errorf("merkle: approach %d: accepted are 1 (level-per-dispatch: a dispatch per level), 2 (workgroup-levels: levels through global memory), 3 (subtrees: subtrees in workgroup memory), or 0 (default: the fastest for the hash and size)", approach)
+	}
+	set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", names[approach])
+	if err != nil {
+		return merkle.Options{}, err
+	}
+	return set(merkle.Options{}), nil
+}
+
+// forceMerkle returns o with merkle's variant name of entry forced
+// (internal/impl), for the benchmarks; a name merkle does not register
+// leaves o as it is, which the benchmark's checks then report as the
+// default's figures under the variant's name, so the names are tested
+// (TestForceMerkle).
+func forceMerkle(entry, name string, o merkle.Options) merkle.Options {
+	set, err := impl.Select[func(merkle.Options) merkle.Options](entry, name)
+	if err != nil {
+		return o
+	}
+	return set(o)
 }

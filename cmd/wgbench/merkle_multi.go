@@ -61,9 +61,11 @@ func merkleProve(cmd *cobra.Command, g *globals, f proveFlags) error {
 		return printProof(cmd.OutOrStdout(), p)
 	}
 	return withLeaves(g, f.hashName, f.in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
-		opts := merkle.Options{Approach: merkle.Approach(f.approach)}
+		opts, err := approachOptions(f.approach)
+		if err != nil {
+			return err
+		}
 		var tree *merkle.Tree
-		var err error
 		if f.capHeight > 0 {
 			// A capped tree rebuilds its subtrees on the device it was
 			// built on, open until this function returns.

@@ -161,7 +161,11 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 	}
 	defer g.closeContext(ctx)
 	rec := rangeRecord{hash: lr.hash, r: lr.r, leaves: lr.total}
-	if rec.root, err = merkle.RangeRoot(ctx, lr.leaves, lr.hash, merkle.Options{Approach: merkle.Approach(approach)}); err != nil {
+	opts, err := approachOptions(approach)
+	if err != nil {
+		return err
+	}
+	if rec.root, err = merkle.RangeRoot(ctx, lr.leaves, lr.hash, opts); err != nil {
 		return err
 	}
 	// Ctrl-C during the build: nothing is written.
@@ -204,7 +208,11 @@ func subtreeProof(g *globals, leaves [][32]byte, hash merkle.Hash, approach, i i
 		return merkle.Proof{}, err
 	}
 	defer g.closeContext(ctx)
-	tree, err := merkle.Build(ctx, leaves, hash, merkle.Options{Approach: merkle.Approach(approach)})
+	opts, err := approachOptions(approach)
+	if err != nil {
+		return merkle.Proof{}, err
+	}
+	tree, err := merkle.Build(ctx, leaves, hash, opts)
 	if err != nil {
 		return merkle.Proof{}, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 
@@ -178,7 +178,7 @@ func TestMerkle31CLI(t *testing.T) {
 		els, mraw := records31(rng, h, 16, 5)
 		matIn := filepath.Join(dir, f+"-matrix.bin")
 		require.NoError(t, os.WriteFile(matIn, mraw, 0o644))
-		ref, err := merkle.CommitMatrix32(nil, merkle.Matrix32{Rows: 16, Cols: 5, Data: els}, h.Merkle.(merkle.RowHash32), merkle.Options{})
+		ref, err := merkle.CommitMatrix(nil, merkle.Matrix[uint32]{Rows: 16, Cols: 5, Data: els}, h.Merkle.(merkle.RowHash[uint32]), merkle.Options{})
 		require.NoError(t, err)
 		rr := ref.Root()
 		mroot := hex.EncodeToString(rr[:])

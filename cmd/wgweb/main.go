@@ -20,8 +20,8 @@
 // backend; families names a subset. b3sum is the BLAKE3 hash of a
 // Uint8Array; merkleRoot is the root of a Merkle tree whose leaves are
 // the 32-byte digests of a Uint8Array (its length a multiple of 32),
-// merged with hash ("blake3", the default, "rescue", "rpo" or
-// "poseidon2"). Without WebGPU (no navigator.gpu) b3sum and merkleRoot
+// merged with hash (any name of algos/registry, as wgbench merkle --hash
+// takes it; "blake3" the default). Without WebGPU (no navigator.gpu) b3sum and merkleRoot
 // run on the CPU backend; device tells which one serves a call.
 // web/wgcompute.js loads the module and waits for it.
 package main
@@ -37,9 +37,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/algos/rpo"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/cmd/internal/selftest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -283,8 +281,22 @@ func b3sumJS(args []js.Value) (func() (any, error), error) {
 	}, nil
 }
 
-// merkleHashes are the merges merkleRoot offers, by name.
-var merkleHashes = []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}, rpo.MerkleMerge{}, poseidon2.MerkleMerge{}}
+// merkleHashes are the merges merkleRoot offers, by name: every hash of
+// the registry.
+func merkleHashes() []merkle.Hash {
+	var hs []merkle.Hash
+	for _, h := range registry.Hashes() {
+		hs = append(hs, h.Merkle)
+	}
+	return hs
+}
+
+// defaultHash is merkleRoot's hash where none is named: the registry's
+// for leaves of any bytes.
+func defaultHash() string {
+	h, _ := registry.Default(registry.Bytes)
+	return h.Name
+}
 
 func merkleRootJS(args []js.Value) (func() (any, error), error) {
 	raw, err := bytesArg(args, 0, "merkleRoot's leaves")
@@ -295,10 +307,10 @@ func merkleRootJS(args []js.Value) (func() (any, error), error) {
 		return nil, fmt.Errorf("wgcompute: merkleRoot: %d bytes of leaves: give one or more 32-byte digests, concatenated", len(raw))
 	}
 	o := options(args, 1)
-	name := optString(o, "hash", "blake3")
+	name := optString(o, "hash", defaultHash())
 	var hash merkle.Hash
 	var names []string
-	for _, h := range merkleHashes {
+	for _, h := range merkleHashes() {
 		names = append(names, h.Name())
 		if strings.EqualFold(h.Name(), name) {
 			hash = h

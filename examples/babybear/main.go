@@ -32,11 +32,11 @@ func main() {
 	// 64 rows of 16 BabyBear elements, row by row, each canonical: below
 	// p = 2013265921 (field.BabyBear.P()), not in Montgomery form.
 	// field.BabyBear.Reduce makes any uint64 one.
-	m := merkle.Matrix32{Rows: 64, Cols: 16, Data: make([]uint32, 64*16)}
+	m := merkle.Matrix[uint32]{Rows: 64, Cols: 16, Data: make([]uint32, 64*16)}
 	for i := range m.Data {
 		m.Data[i] = field.BabyBear.Reduce(uint64(i) * 0x9e3779b97f4a7c15)
 	}
-	tree, err := merkle.CommitMatrix32(ctx, m, hash, merkle.Options{})
+	tree, err := merkle.CommitMatrix(ctx, m, hash, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ok := merkle.VerifyRow32(hash, tree.Root(), m.Rows, m.Row(5), proof)
+	ok := merkle.VerifyRow(hash, tree.Root(), m.Rows, m.Row(5), proof)
 
 	// The root is 8 canonical elements, as little-endian uint32s.
 	fmt.Println("root", poseidon2.Digest31Elements(tree.Root()))
@@ -52,6 +52,6 @@ func main() {
 
 	// An element at or above p is refused, with its row and column.
 	m.Data[3*16+7] = field.BabyBear.P()
-	_, err = merkle.CommitMatrix32(ctx, m, hash, merkle.Options{})
+	_, err = merkle.CommitMatrix(ctx, m, hash, merkle.Options{})
 	fmt.Println("refused:", err)
 }

@@ -76,11 +76,18 @@ func (m Merkle[S]) MergeModule() wgpu.Module {
 }
 
 // HashRow returns the digest of the hash's HashElements(row): the leaf of
-// a row in package merkle's matrix commitments (a merkle.RowHash). The
-// elements must be below P, as HashElements requires.
+// a row in package merkle's matrix commitments (a merkle.RowHash[uint64]).
+// The elements must be below P, as HashElements requires.
 func (m Merkle[S]) HashRow(row []uint64) [32]byte {
 	return DigestBytes(m.hash().HashElements(row))
 }
+
+// Modulus returns P: a row's elements are values below it (with HashRow
+// and RowModule, a merkle.RowHash[uint64]).
+func (Merkle[S]) Modulus() uint64 { return P }
+
+// FieldName returns "Goldilocks", the field's name in merkle's errors.
+func (Merkle[S]) FieldName() string { return "Goldilocks" }
 
 // RowModule returns the WGSL file that defines hash_row with the hash's
 // permutation: HashElements of a row in one invocation (rescue_row.wgsl

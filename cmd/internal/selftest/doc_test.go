@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/wgcompute/wgcompute/algos/eigen"
-	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/impl"
 )
 
@@ -35,13 +34,13 @@ func gpuVariants() map[string][]string {
 	vs := map[string][]string{
 		"blake3": append(impl.List("blake3"), "merge"), // MergeMany's one kernel
 		"u64emu": {"wgsl"},
-		"merkle": names(merkle.Approaches),
+		"merkle": merkleApproaches(),
 		"eigen":  eig,
 	}
 	for _, h := range registry.Batched() {
 		vs[h.Name] = h.Variants()
 		if h.Batch31 != nil {
-			for _, a := range names(merkle.Approaches) {
+			for _, a := range merkleApproaches() {
 				vs[h.Name] = append(vs[h.Name], "commit-"+a)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
-	"github.com/wgcompute/wgcompute/cmd/internal/registry"
+	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -51,6 +51,31 @@ func variantName(ctx *wgpu.Context, gpu string) string {
 		return cpuVariant
 	}
 	return gpu
+}
+
+// merkleApproaches returns the names of the ways merkle builds a tree's
+// levels, internal/impl's "merkle" variants but the default (which is
+// one of them, chosen by hash and size).
+func merkleApproaches() []string { return impl.List("merkle")[1:] }
+
+// merkleOptions returns the options that build by the approach named a,
+// or the default's for "" (the CPU backend's zero value).
+func merkleOptions(a string) merkle.Options {
+	if a == "" {
+		return merkle.Options{}
+	}
+	return forceVariant("merkle", a, merkle.Options{})
+}
+
+// forceVariant returns o with merkle's variant name of entry forced
+// (internal/impl); the names come from impl.List, so a failure is a
+// change to merkle's registrations, which the tests report.
+func forceVariant(entry, name string, o merkle.Options) merkle.Options {
+	set, err := impl.Select[func(merkle.Options) merkle.Options](entry, name)
+	if err != nil {
+		panic(err)
+	}
+	return set(o)
 }
 
 // newRand returns the PCG generator of a seed: every input is drawn from
@@ -449,10 +474,10 @@ const (
 var matrixCase = fmt.Sprintf("commit/rows=%d,cols=%d", matrixRows, matrixCols)
 
 // matrix31 draws the matrix of h's commitment, from its seed's successor.
-func matrix31(h registry.Hash) merkle.Matrix32 {
+func matrix31(h registry.Hash) merkle.Matrix[uint32] {
 	r := newRand(elementSeed(h) + 1)
 	p := uint32(h.Batch31.Modulus())
-	m := merkle.Matrix32{Rows: matrixRows, Cols: matrixCols, Data: make([]uint32, matrixRows*matrixCols)}
+	m := merkle.Matrix[uint32]{Rows: matrixRows, Cols: matrixCols, Data: make([]uint32, matrixRows*matrixCols)}
 	for i := range m.Data {
 		m.Data[i] = r.Uint32N(p)
 	}
@@ -463,9 +488,9 @@ func matrix31(h registry.Hash) merkle.Matrix32 {
 // returns the case's output, the digest of every node.
 func matrixOutputs(ctx *wgpu.Context, h registry.Hash) []Output {
 	var outs []Output
-	for _, a := range variantsOn(ctx, merkle.Approaches) {
-		t, err := merkle.CommitMatrix32(ctx, matrix31(h), h.Merkle.(merkle.RowHash32), merkle.Options{Approach: a})
-		o := Output{Variant: variantName(ctx, "commit-"+a.String()), Case: matrixCase, Err: err}
+	for _, a := range variantsOn(ctx, merkleApproaches()) {
+		t, err := merkle.CommitMatrix(ctx, matrix31(h), h.Merkle.(merkle.RowHash[uint32]), merkleOptions(a))
+		o := Output{Variant: variantName(ctx, "commit-"+a), Case: matrixCase, Err: err}
 		if err == nil {
 			o.Digest = Digest(wgpu.Bytes(t.Nodes()))
 		}
@@ -522,14 +547,14 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 		}
 	}
 	var outs []Output
-	for _, a := range variantsOn(ctx, merkle.Approaches) {
-		name := variantName(ctx, a.String())
+	for _, a := range variantsOn(ctx, merkleApproaches()) {
+		name := variantName(ctx, a)
 		for _, h := range registry.Hashes() {
-			// Every level on the device (HostWidth -1): the kernels are
-			// what the self-test checks, and a Goldilocks hash's top
-			// levels, or its whole smaller trees, would be merged on the
-			// host.
-			b, err := merkle.NewBuilder(ctx, h.Merkle, merkle.Options{Approach: a, HostWidth: -1})
+			// Every level on the device ("merkle-top" "device"): the
+			// kernels are what the self-test checks, and a Goldilocks
+			// hash's top levels, or its whole smaller trees, would be
+			// merged on the host.
+			b, err := merkle.NewBuilder(ctx, h.Merkle, forceVariant("merkle-top", "device", merkleOptions(a)))
 			if err != nil {
 				outs = append(outs, Output{Variant: name, Case: h.Name, Err: err})
 				continue

@@ -99,3 +99,33 @@ func TestReference31(t *testing.T) {
 		require.Equal(t, pair, st[0], h.Name)
 	}
 }
+
+// TestFields: the fields come from the hashes, each once, with their
+// elements' width and p; the defaults are each field's first hash.
+func TestFields(t *testing.T) {
+	fs := Fields()
+	require.Equal(t, []string{Goldilocks, BabyBear, KoalaBear}, func() []string {
+		var names []string
+		for _, f := range fs {
+			names = append(names, f.Name)
+		}
+		return names
+	}())
+	require.Equal(t, Field{Goldilocks, "Goldilocks", 64, 0xffffffff00000001}, fs[0])
+	require.Equal(t, Field{BabyBear, "BabyBear", 32, 2013265921}, fs[1])
+	require.Equal(t, "uint32", fs[2].Element())
+	require.Equal(t, uint64(2130706433), fs[2].Modulus)
+	require.Equal(t, []string{BabyBear, KoalaBear}, Fields31)
+	f, err := FieldOf("BabyBear")
+	require.NoError(t, err)
+	require.Equal(t, BabyBear, f.Name)
+	_, err = FieldOf("bytes")
+	require.ErrorContains(t, err, `unknown field "bytes": accepted are goldilocks, babybear, koalabear`)
+	for field, want := range map[string]string{Bytes: "blake3", Goldilocks: "rescue", BabyBear: "poseidon2-babybear"} {
+		h, err := Default(field)
+		require.NoError(t, err)
+		require.Equal(t, want, h.Name, field)
+	}
+	_, err = Default("nope")
+	require.Error(t, err)
+}

@@ -1,8 +1,10 @@
 // Package registry is the one list of the hashes this module computes:
 // each with its name, field, Merkle merge, batch functions and kernel
-// variants. The command line (its hash commands, --hash, the benchmark
-// suites), the self-test and the tests read it, so that adding a hash is
-// its parameters, its round function and one line in Hashes.
+// variants, and the fields they work over. The command line (its hash
+// commands, --hash, --field, the defaults, the benchmark suites), the
+// browser page, the benchmarks under bench/, the self-test and the tests
+// read it, so that adding a hash is its parameters, its round function and
+// one line in Hashes.
 package registry
 
 import (
@@ -31,8 +33,80 @@ const (
 	KoalaBear = "koalabear"
 )
 
-// Fields31 are the 31-bit fields, whose hashes have Batch31.
-var Fields31 = []string{BabyBear, KoalaBear}
+// Field is a field the hashes work over, as files and matrices hold its
+// elements.
+type Field struct {
+	// Name is the Hash.Field of its hashes: "goldilocks".
+	Name string
+	// Title names it in prose: "Goldilocks".
+	Title string
+	// ElementBits is the width of the little-endian word an element is
+	// stored in: 64 (Goldilocks) or 32 (the 31-bit fields).
+	ElementBits int
+	// Modulus is its p: elements are the values below it.
+	Modulus uint64
+}
+
+// Element returns the Go type of an element: "uint64" or "uint32".
+func (f Field) Element() string { return fmt.Sprintf("uint%d", f.ElementBits) }
+
+// fieldTitles are the fields' names in prose.
+var fieldTitles = map[string]string{Goldilocks: "Goldilocks", BabyBear: "BabyBear", KoalaBear: "KoalaBear"}
+
+// Fields returns the fields of the hashes with batch functions, each
+// once, in the order of Hashes: a fresh slice. Bytes is no field.
+func Fields() []Field {
+	var out []Field
+	for _, h := range Batched() {
+		if slices.ContainsFunc(out, func(f Field) bool { return f.Name == h.Field }) {
+			continue
+		}
+		f := Field{Name: h.Field, Title: fieldTitles[h.Field], ElementBits: 64}
+		if h.Batch31 != nil {
+			f.ElementBits, f.Modulus = 32, h.Batch31.Modulus()
+		} else {
+			f.Modulus = h.Batch.Modulus()
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// FieldOf returns the field named name (in any case), or an error
+// listing the fields.
+func FieldOf(name string) (Field, error) {
+	fs := Fields()
+	var names []string
+	for _, f := range fs {
+		if strings.EqualFold(f.Name, name) {
+			return f, nil
+		}
+		names = append(names, f.Name)
+	}
+	return Field{}, fmt.Errorf("unknown field %q: accepted are %s", name, strings.Join(names, ", "))
+}
+
+// Fields31 are the 31-bit fields (of 32-bit elements), whose hashes have
+// Batch31.
+var Fields31 = func() []string {
+	var out []string
+	for _, f := range Fields() {
+		if f.ElementBits == 32 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}()
+
+// Default returns the hash a command uses for the field (or Bytes) where
+// none is named: the field's first in Hashes.
+func Default(field string) (Hash, error) {
+	hs := Of(field)
+	if len(hs) == 0 {
+		return Hash{}, fmt.Errorf("no hash over %q", field)
+	}
+	return hs[0], nil
+}
 
 // Reference is a Goldilocks hash's plain-Go reference, one item at a time:
 // the oracle of the tests, the benchmarks' checks and the self-test's
