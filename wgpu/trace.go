@@ -1,6 +1,6 @@
 package wgpu
 
-import "github.com/wgcompute/wgcompute/internal/trace"
+import "github.com/wgcompute/wgcompute/internal/base/trace"
 
 // Span starts a span of phase in the process's trace and returns the
 // function that ends it, recording bytes moved (0 if none). The library

@@ -6,7 +6,7 @@ import (
 	"runtime"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // Transfers between host and device go through a ring of persistent staging

@@ -5,7 +5,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

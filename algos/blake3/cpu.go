@@ -27,7 +27,7 @@ import (
 
 	"lukechampine.com/blake3/guts"
 
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 const (

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/impl"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -20,7 +20,7 @@ import (
 // chaining values; they differ in how the 16 state words map onto vector
 // registers. The zero value, variantDefault, is the fastest measured; the
 // others exist to be measured against it, so they are not public: each is
-// registered in internal/impl as "blake3" (the default first), where the
+// registered in internal/base/impl as "blake3" (the default first), where the
 // benchmarks, the self-test and the tests list and force them by name.
 type variant int
 
@@ -94,7 +94,7 @@ func (v variant) String() string {
 	return fmt.Sprintf("variant(%d)", int(v))
 }
 
-// init registers the variants in internal/impl as "blake3", the default
+// init registers the variants in internal/base/impl as "blake3", the default
 // first. Each one's value is a func(Options) Options that returns its
 // argument with that variant's chunk kernel, which the self-test and the
 // benchmarks apply to the Options they pass.
@@ -118,7 +118,7 @@ type Options struct {
 	// Length is the output length in bytes (extended output past 32);
 	// 0 means 32.
 	Length int
-	// variant picks the chunk kernel (forced through internal/impl); the
+	// variant picks the chunk kernel (forced through internal/base/impl); the
 	// zero value is the fastest.
 	variant variant
 	// Threads bounds the goroutines that hash on the CPU (a nil Context,

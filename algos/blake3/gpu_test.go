@@ -13,8 +13,8 @@ import (
 	"testing/iotest"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/internal/impl"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -535,7 +535,7 @@ func TestBadInput(t *testing.T) {
 	})
 }
 
-// The variants are registered in internal/impl by name, the default
+// The variants are registered in internal/base/impl by name, the default
 // first, and each registered value forces its variant.
 func TestVariantRegistry(t *testing.T) {
 	require.Equal(t, []string{"rows", "lanes2", "lanes4", "lanes8", "lanes16"}, impl.List("blake3"))

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )

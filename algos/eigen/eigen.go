@@ -40,8 +40,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

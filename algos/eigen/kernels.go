@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/wgcompute/wgcompute/internal/checked"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

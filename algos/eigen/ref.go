@@ -3,7 +3,7 @@ package eigen
 import (
 	"math"
 
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // Reference64 is the method in float64 arithmetic, in plain Go, on all

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // The method is the power method in disguise: the vector after an update

@@ -1,6 +1,6 @@
 package merkle
 
-// What the external tests force: the variants internal/impl registers
+// What the external tests force: the variants internal/base/impl registers
 // (variants.go), by their values.
 
 type Approach = approach

@@ -106,7 +106,7 @@ type Options struct {
 	// (CommitMatrices), which stays on the device.
 	HostWidth int
 
-	// The variants kept to be measured, which internal/impl's "merkle"
+	// The variants kept to be measured, which internal/base/impl's "merkle"
 	// entries force (variants.go): the way the levels are built (0: the
 	// hash's Tuning, else subtrees), a compute pass per level, and every
 	// level on the device whatever HostWidth and the hash say.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -37,14 +37,14 @@ type Hash interface {
 }
 
 // Tuning is implemented by a Hash that knows which build is fastest for
-// it; Build asks it unless a variant is forced (internal/impl's "merkle")
+// it; Build asks it unless a variant is forced (internal/base/impl's "merkle")
 // or Options set the workgroup size. Its answers are basic types, so hash packages need not import
 // merkle.
 type Tuning interface {
 	// MerkleApproach returns the name of the fastest way to build the
 	// levels of a tree of the given leaves ("level-per-dispatch",
 	// "workgroup-levels" or "subtrees", the "merkle" variants of
-	// internal/impl), or "" for merkle's default.
+	// internal/base/impl), or "" for merkle's default.
 	MerkleApproach(leaves int) string
 	// MerkleWorkgroupSize returns the fastest workgroup size for the
 	// named approach, or 0 for merkle's default.

@@ -154,7 +154,7 @@ func TestHostWidthMerges(t *testing.T) {
 }
 
 // TestHostWidthOptions: widths that are not 0 or a power of two from 2
-// are refused (-1 too: every level on the device is internal/impl's
+// are refused (-1 too: every level on the device is internal/base/impl's
 // "merkle-top" variant "device"), saying what is accepted; the Goldilocks hashes give
 // widths merkle takes on any number of cores, BLAKE3 none.
 func TestHostWidthOptions(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/internal/checked"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -170,7 +170,7 @@ func TestApproachNames(t *testing.T) {
 	}
 }
 
-// TestVariantsRegistered: internal/impl lists the approaches in the order
+// TestVariantsRegistered: internal/base/impl lists the approaches in the order
 // of their numbers, and each variant sets what it names.
 func TestVariantsRegistered(t *testing.T) {
 	names := []string{"default"}

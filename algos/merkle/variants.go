@@ -1,9 +1,9 @@
 package merkle
 
-import "github.com/wgcompute/wgcompute/internal/impl"
+import "github.com/wgcompute/wgcompute/internal/base/impl"
 
 // The ways of building a tree that exist to be measured against the
-// default are not in the API: they are registered in internal/impl, where
+// default are not in the API: they are registered in internal/base/impl, where
 // the benchmarks, the self-test, wgbench's --approach and the tests list
 // and force them by name, each variant a func(Options) Options that sets
 // it on options (variants of different entries compose):

@@ -12,7 +12,7 @@ import (
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	kbfft "github.com/consensys/gnark-crypto/field/koalabear/fft"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,

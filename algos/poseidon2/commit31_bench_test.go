@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // commitBatch31 is merkle.CommitMatrix's root for a matrix of a power

@@ -1,7 +1,7 @@
 package poseidon2
 
 import (
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"math/rand/v2"
 	"testing"
 

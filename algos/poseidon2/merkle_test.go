@@ -3,7 +3,7 @@ package poseidon2
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"testing"
 
 	"github.com/stretchr/testify/require"

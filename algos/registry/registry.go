@@ -18,7 +18,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/algos/rpo"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 )
 
 // Fields a hash works over.

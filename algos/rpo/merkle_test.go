@@ -2,7 +2,7 @@ package rpo_test
 
 import (
 	"encoding/binary"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"math/rand/v2"
 	"testing"
 

@@ -25,7 +25,7 @@ import (
 	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
 
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/par"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // maxDegree bounds a Key's degree: the kernel holds two polynomials of

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
-	"github.com/wgcompute/wgcompute/internal/checked"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

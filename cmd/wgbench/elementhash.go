@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/registry"
-	"github.com/wgcompute/wgcompute/internal/checked"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
 )
 
 // newElementHashCmds builds a command for every command name of the

@@ -20,9 +20,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
+	"github.com/wgcompute/wgcompute/internal/base/procstart"
+	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/internal/envopts"
-	"github.com/wgcompute/wgcompute/internal/procstart"
-	"github.com/wgcompute/wgcompute/internal/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

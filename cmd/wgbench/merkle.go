@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"os"
 	"strings"
 	"time"
@@ -439,7 +439,7 @@ func oneDeviceWork(h registry.Hash, in string, bytesPerPermutation float64) time
 
 // approachOptions returns the options that build a tree's levels by
 // --approach: 0 the default, 1 to 3 merkle's approaches, forced through
-// internal/impl's "merkle" variants (listed in their numbers' order).
+// internal/base/impl's "merkle" variants (listed in their numbers' order).
 func approachOptions(approach int) (merkle.Options, error) {
 	names := impl.List("merkle")
 	if approach < 0 || approach >= len(names) {
@@ -453,7 +453,7 @@ func approachOptions(approach int) (merkle.Options, error) {
 }
 
 // forceMerkle returns o with merkle's variant name of entry forced
-// (internal/impl), for the benchmarks; a name merkle does not register
+// (internal/base/impl), for the benchmarks; a name merkle does not register
 // leaves o as it is, which the benchmark's checks then report as the
 // default's figures under the variant's name, so the names are tested
 // (TestForceMerkle).

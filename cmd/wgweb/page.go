@@ -37,7 +37,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/cmd/internal/webbench"
-	"github.com/wgcompute/wgcompute/internal/trace"
+	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

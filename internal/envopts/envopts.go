@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/trace"
+	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/registry"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 )
 
 // portabilityDoc is the page whose family table TestDocFamilyTable checks.

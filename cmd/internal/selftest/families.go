@@ -14,7 +14,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/algos/registry"
-	"github.com/wgcompute/wgcompute/internal/impl"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -54,7 +54,7 @@ func variantName(ctx *wgpu.Context, gpu string) string {
 }
 
 // merkleApproaches returns the names of the ways merkle builds a tree's
-// levels, internal/impl's "merkle" variants but the default (which is
+// levels, internal/base/impl's "merkle" variants but the default (which is
 // one of them, chosen by hash and size).
 func merkleApproaches() []string { return impl.List("merkle")[1:] }
 
@@ -68,7 +68,7 @@ func merkleOptions(a string) merkle.Options {
 }
 
 // forceVariant returns o with merkle's variant name of entry forced
-// (internal/impl); the names come from impl.List, so a failure is a
+// (internal/base/impl); the names come from impl.List, so a failure is a
 // change to merkle's registrations, which the tests report.
 func forceVariant(entry, name string, o merkle.Options) merkle.Options {
 	set, err := impl.Select[func(merkle.Options) merkle.Options](entry, name)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/trace"
+	"github.com/wgcompute/wgcompute/internal/base/trace"
 )
 
 func TestTrace(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/procstart"
+	"github.com/wgcompute/wgcompute/internal/base/procstart"
 )
 
 var (
