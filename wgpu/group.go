@@ -143,7 +143,7 @@ func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
 // Check returns the error Open or OpenGroup would return for o's settings
 // before they look at an adapter: an unknown backend, a malformed Devices
 // (a count below 1, an index that is not a number, or one named twice), a
-// field of a value it does not accept. A program checks them with it up
+// field of a value it does not accept (Transfer: CheckTransferOptions). A program checks them with it up
 // front, so that a command that opens no device refuses them as one that
 // does; where an adapter index exists is known only once the adapters are
 // listed, by Open.
