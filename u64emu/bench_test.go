@@ -18,8 +18,8 @@ const throughputSteps = 64
 // BenchmarkMulmodThroughput measures field multiplications per second in a
 // kernel that does nothing else: 4M invocations (64K on a CPU adapter) of
 // four independent 64-step chains. Gmulmod/s comes from GPU kernel time
-// (host wall time where the adapter has no timestamps). "gl_mul" is the
-// library's multiplication, "gl_mul_lazy" its product left unreduced
+// (host wall time where the adapter has no timestamps). "goldilocks_mul" is the
+// library's multiplication, "goldilocks_mul_lazy" its product left unreduced
 // below 2^64 (what the S-box chains use), "schoolbook" the straightforward
 // 16-bit partial-product one, for comparison.
 func BenchmarkMulmodThroughput(b *testing.B) {
@@ -132,7 +132,7 @@ func BenchmarkMulTo(b *testing.B) {
 }
 
 // throughputKernels are the throughput kernels' entry points, one per
-// multiplication: gl_mul, gl_mul_lazy and the 16-bit schoolbook product.
+// multiplication: goldilocks_mul, goldilocks_mul_lazy and the 16-bit schoolbook product.
 var throughputKernels = []string{"mul_throughput_gl_mul", "mul_throughput_gl_mul_lazy", "mul_throughput_schoolbook"}
 
 // mulThroughput runs a mulmod throughput kernel: invocation i seeds four

@@ -182,8 +182,8 @@ func TestMulThroughputKernel(t *testing.T) {
 }
 
 // TestGPULibrary runs the library functions that the batch operations do
-// not expose (gl_canon on any 64-bit value, gl_neg, gl_square,
-// gl_mul_small, gl_reduce96, gl_reduce128, the products on any 64-bit
+// not expose (goldilocks_canon on any 64-bit value, goldilocks_neg, goldilocks_square,
+// goldilocks_mul_small, goldilocks_reduce96, goldilocks_reduce128, the products on any 64-bit
 // values, the lazy products) through the k_lib kernel. A lazy product
 // only has to be congruent to the product: the two libraries may return
 // different values >= p.
@@ -218,15 +218,15 @@ func TestGPULibrary(t *testing.T) {
 			want      func(x, y uint64) uint64
 			congruent bool // compare Canon of the GPU's value
 		}{
-			{name: "gl_canon", in: raw, want: func(x, _ uint64) uint64 { return Canon(x) }},
-			{name: "gl_neg", in: a, want: func(x, _ uint64) uint64 { return Neg(x) }},
-			{name: "gl_square", in: raw, want: func(x, _ uint64) uint64 { return Square(Canon(x)) }},
-			{name: "gl_mul_small", in: a, want: func(x, y uint64) uint64 { return MulSmall(x, uint32(y)) }},
-			{name: "gl_reduce96", in: raw, want: func(x, y uint64) uint64 { return Reduce96(uint32(x), uint32(x>>32), uint32(y)) }},
-			{name: "gl_reduce128", in: raw, want: func(x, y uint64) uint64 { return reduce128(y, x) }},
-			{name: "gl_mul", in: raw, in2: raw2, want: mulAny},
-			{name: "gl_mul_lazy", in: raw, in2: raw2, want: mulAny, congruent: true},
-			{name: "gl_square_lazy", in: raw, want: func(x, _ uint64) uint64 { return Square(Canon(x)) }, congruent: true},
+			{name: "goldilocks_canon", in: raw, want: func(x, _ uint64) uint64 { return Canon(x) }},
+			{name: "goldilocks_neg", in: a, want: func(x, _ uint64) uint64 { return Neg(x) }},
+			{name: "goldilocks_square", in: raw, want: func(x, _ uint64) uint64 { return Square(Canon(x)) }},
+			{name: "goldilocks_mul_small", in: a, want: func(x, y uint64) uint64 { return MulSmall(x, uint32(y)) }},
+			{name: "goldilocks_reduce96", in: raw, want: func(x, y uint64) uint64 { return Reduce96(uint32(x), uint32(x>>32), uint32(y)) }},
+			{name: "goldilocks_reduce128", in: raw, want: func(x, y uint64) uint64 { return reduce128(y, x) }},
+			{name: "goldilocks_mul", in: raw, in2: raw2, want: mulAny},
+			{name: "goldilocks_mul_lazy", in: raw, in2: raw2, want: mulAny, congruent: true},
+			{name: "goldilocks_square_lazy", in: raw, want: func(x, _ uint64) uint64 { return Square(Canon(x)) }, congruent: true},
 		} {
 			in2 := tc.in2
 			if in2 == nil {

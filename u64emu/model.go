@@ -2,7 +2,7 @@ package u64emu
 
 // The model: a line-by-line Go transcription of wgsl/goldilocks.wgsl. Each
 // function performs the same u32 operations, in the same order, as the WGSL
-// function of the same name (glMul is gl_mul, ...), so that tests of the
+// function of the same name (glMul is goldilocks_mul, ...), so that tests of the
 // model against the native reference vouch for the shader's arithmetic and
 // a reader can check one against the other. Go's uint32 arithmetic wraps
 // like WGSL's u32.

@@ -72,5 +72,5 @@ func Reduce96(lo, mid, hi uint32) uint64 {
 	return gl.Reduce128(uint64(hi), uint64(mid)<<32|uint64(lo))
 }
 
-// reduce128 returns (hi·2^64 + lo) mod P, gl_reduce128's reference.
+// reduce128 returns (hi·2^64 + lo) mod P, goldilocks_reduce128's reference.
 func reduce128(hi, lo uint64) uint64 { return gl.Reduce128(hi, lo) }

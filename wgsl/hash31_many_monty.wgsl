@@ -24,7 +24,7 @@ const HMM_WG: u32 = 64u;
 // mk_element returns element c of input row, canonical, as the
 // construction reads it.
 fn mk_element(row: u32, c: u32) -> u32 {
-	return m31_leave(hmm_in[row * hmm_params.m + c]);
+	return monty31_leave(hmm_in[row * hmm_params.m + c]);
 }
 
 @compute @workgroup_size(64)
@@ -35,6 +35,6 @@ fn hash_many_monty(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
 	}
 	let d = hash_row(i, hmm_params.m);
 	for (var j = 0u; j < 8u; j++) {
-		hmm_out[8u * i + j] = m31_enter(d[j]);
+		hmm_out[8u * i + j] = monty31_enter(d[j]);
 	}
 }

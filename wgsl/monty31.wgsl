@@ -5,40 +5,40 @@
 // 2^32) and M31_R2 (2^64 mod p): Go's field.Monty31.Consts.
 //
 // A value x is held as its Montgomery form x·2^32 mod p, below p. Sums and
-// differences are the same in either form; m31_mul is the Montgomery
-// product (Go: field.Monty31.MontyMul). m31_enter and m31_leave convert a
+// differences are the same in either form; monty31_mul is the Montgomery
+// product (Go: field.Monty31.MontyMul). monty31_enter and monty31_leave convert a
 // canonical value in and out (Go: ToMonty, FromMonty).
 //
-// The products (m31_mul_hi, m31_mul) are in monty31_wide.wgsl, which a
+// The products (monty31_mul_hi, monty31_mul) are in monty31_wide.wgsl, which a
 // device with 64-bit integers replaces.
 
-// m31_reduce returns (hi·2^32 + lo)·2^-32 mod p for a value below p·2^32:
+// monty31_reduce returns (hi·2^32 + lo)·2^-32 mod p for a value below p·2^32:
 // t = lo·p^-1 mod 2^32 makes the value minus t·p a multiple of 2^32 (the
 // low words cancel), whose high word, plus p where it went negative, is
 // the result.
-fn m31_reduce(lo: u32, hi: u32) -> u32 {
+fn monty31_reduce(lo: u32, hi: u32) -> u32 {
 	let t = lo * M31_MU;
-	let u = m31_mul_hi(t, M31_P);
+	let u = monty31_mul_hi(t, M31_P);
 	return select(hi - u, hi - u + M31_P, hi < u);
 }
 
-// m31_add returns a + b mod p (the sum is below 2^32).
-fn m31_add(a: u32, b: u32) -> u32 {
+// monty31_add returns a + b mod p (the sum is below 2^32).
+fn monty31_add(a: u32, b: u32) -> u32 {
 	let s = a + b;
 	return select(s, s - M31_P, s >= M31_P);
 }
 
-// m31_sub returns a - b mod p.
-fn m31_sub(a: u32, b: u32) -> u32 {
+// monty31_sub returns a - b mod p.
+fn monty31_sub(a: u32, b: u32) -> u32 {
 	return select(a - b, a - b + M31_P, a < b);
 }
 
-// m31_enter returns the Montgomery form of a canonical a.
-fn m31_enter(a: u32) -> u32 {
-	return m31_mul(a, M31_R2);
+// monty31_enter returns the Montgomery form of a canonical a.
+fn monty31_enter(a: u32) -> u32 {
+	return monty31_mul(a, M31_R2);
 }
 
-// m31_leave returns the canonical value of a Montgomery form m.
-fn m31_leave(m: u32) -> u32 {
-	return m31_reduce(m, 0u);
+// monty31_leave returns the canonical value of a Montgomery form m.
+fn monty31_leave(m: u32) -> u32 {
+	return monty31_reduce(m, 0u);
 }

@@ -3,11 +3,11 @@
 // same results (elements stay one u32 each, in registers and in memory);
 // a 32×32→64 product is one widening multiply instead of four 16-bit ones.
 
-fn m31_mul_hi(a: u32, b: u32) -> u32 {
+fn monty31_mul_hi(a: u32, b: u32) -> u32 {
 	return u32((u64(a) * u64(b)) >> 32u);
 }
 
-fn m31_mul(a: u32, b: u32) -> u32 {
+fn monty31_mul(a: u32, b: u32) -> u32 {
 	let x = u64(a) * u64(b);
-	return m31_reduce(u32(x), u32(x >> 32u));
+	return monty31_reduce(u32(x), u32(x >> 32u));
 }

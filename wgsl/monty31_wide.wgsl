@@ -3,8 +3,8 @@
 // from 16-bit halves, and monty31_wide.shader-int64.wgsl replaces this file
 // where the device has 64-bit integers.
 
-// m31_mul_hi returns the high word of the 64-bit product a·b.
-fn m31_mul_hi(a: u32, b: u32) -> u32 {
+// monty31_mul_hi returns the high word of the 64-bit product a·b.
+fn monty31_mul_hi(a: u32, b: u32) -> u32 {
 	let a0 = a & 0xffffu;
 	let a1 = a >> 16u;
 	let b0 = b & 0xffffu;
@@ -16,7 +16,7 @@ fn m31_mul_hi(a: u32, b: u32) -> u32 {
 	return a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
 }
 
-// m31_mul returns the Montgomery product a·b·2^-32 mod p.
-fn m31_mul(a: u32, b: u32) -> u32 {
-	return m31_reduce(a * b, m31_mul_hi(a, b));
+// monty31_mul returns the Montgomery product a·b·2^-32 mod p.
+fn monty31_mul(a: u32, b: u32) -> u32 {
+	return monty31_reduce(a * b, monty31_mul_hi(a, b));
 }

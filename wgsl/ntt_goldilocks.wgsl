@@ -10,9 +10,9 @@ alias NtElem = vec2<u32>;
 // elements, 128 bytes, and two tiles in 16 KiB of workgroup memory.
 const NT_TL: u32 = 4u;
 
-fn ne_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return gl_add(a, b); }
-fn ne_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return gl_sub(a, b); }
-fn ne_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return gl_mul(a, b); }
+fn ne_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return goldilocks_add(a, b); }
+fn ne_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return goldilocks_sub(a, b); }
+fn ne_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return goldilocks_mul(a, b); }
 fn ne_enter(a: vec2<u32>) -> vec2<u32> { return a; }
 fn ne_leave(a: vec2<u32>) -> vec2<u32> { return a; }
 fn ne_of(lo: u32, hi: u32) -> vec2<u32> { return vec2<u32>(lo, hi); }

@@ -7,11 +7,11 @@ alias NtElem = u32;
 // NT_TL is log2 of the side of ntt_bitrev_tiles' tiles: runs of 32 words.
 const NT_TL: u32 = 5u;
 
-fn ne_add(a: u32, b: u32) -> u32 { return m31_add(a, b); }
-fn ne_sub(a: u32, b: u32) -> u32 { return m31_sub(a, b); }
-fn ne_mul(a: u32, b: u32) -> u32 { return m31_mul(a, b); }
-fn ne_enter(a: u32) -> u32 { return m31_enter(a); }
-fn ne_leave(a: u32) -> u32 { return m31_leave(a); }
+fn ne_add(a: u32, b: u32) -> u32 { return monty31_add(a, b); }
+fn ne_sub(a: u32, b: u32) -> u32 { return monty31_sub(a, b); }
+fn ne_mul(a: u32, b: u32) -> u32 { return monty31_mul(a, b); }
+fn ne_enter(a: u32) -> u32 { return monty31_enter(a); }
+fn ne_leave(a: u32) -> u32 { return monty31_leave(a); }
 fn ne_of(lo: u32, hi: u32) -> u32 { return lo; }
 
 fn ne_src(i: u32) -> u32 { return nt_src[i]; }

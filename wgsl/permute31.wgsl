@@ -23,10 +23,10 @@ fn permute_many(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 	let base = i * PERM_WIDTH;
 	var s: array<u32, PERM_WIDTH>;
 	for (var j = 0u; j < PERM_WIDTH; j++) {
-		s[j] = m31_enter(pm_in[base + j]);
+		s[j] = monty31_enter(pm_in[base + j]);
 	}
 	perm_permute(&s);
 	for (var j = 0u; j < PERM_WIDTH; j++) {
-		pm_out[base + j] = m31_leave(s[j]);
+		pm_out[base + j] = monty31_leave(s[j]);
 	}
 }

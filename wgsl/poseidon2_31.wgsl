@@ -17,42 +17,42 @@
 // The constructions (sponge31.wgsl, compress31.wgsl) call it by that name,
 // over whichever permutation their module names.
 
-// m31_div_2exp returns x/2^k for 1 <= k <= 31, in either form: the
+// monty31_div_2exp returns x/2^k for 1 <= k <= 31, in either form: the
 // Montgomery reduction of x·2^(32-k), one product where a general one
 // takes two.
-fn m31_div_2exp(x: u32, k: u32) -> u32 {
-	return m31_reduce(x << (32u - k), x >> k);
+fn monty31_div_2exp(x: u32, k: u32) -> u32 {
+	return monty31_reduce(x << (32u - k), x >> k);
 }
 
 // p31_quad returns 4x.
 fn p31_quad(x: u32) -> u32 {
-	let d = m31_add(x, x);
-	return m31_add(d, d);
+	let d = monty31_add(x, x);
+	return monty31_add(d, d);
 }
 
 // p31_sbox returns x^D, D = 3 or 7.
 fn p31_sbox(x: u32) -> u32 {
-	let x2 = m31_mul(x, x);
-	let x3 = m31_mul(x2, x);
+	let x2 = monty31_mul(x, x);
+	let x3 = monty31_mul(x2, x);
 	if (P31_DEGREE == 3u) {
 		return x3;
 	}
-	return m31_mul(m31_mul(x3, x3), x);
+	return monty31_mul(monty31_mul(x3, x3), x);
 }
 
 // p31_mat4 returns M4*(x0, x1, x2, x3), M4 = [[2 3 1 1] [1 2 3 1] [1 1 2 3]
 // [3 1 1 2]] (Plonky3's MDSMat4), by additions.
 fn p31_mat4(x0: u32, x1: u32, x2: u32, x3: u32) -> array<u32, 4> {
-	let t01 = m31_add(x0, x1);
-	let t23 = m31_add(x2, x3);
-	let t0123 = m31_add(t01, t23);
-	let t01123 = m31_add(t0123, x1);
-	let t01233 = m31_add(t0123, x3);
+	let t01 = monty31_add(x0, x1);
+	let t23 = monty31_add(x2, x3);
+	let t0123 = monty31_add(t01, t23);
+	let t01123 = monty31_add(t0123, x1);
+	let t01233 = monty31_add(t0123, x3);
 	return array<u32, 4>(
-		m31_add(t01123, t01),             // 2x0 + 3x1 + x2 + x3
-		m31_add(t01123, m31_add(x2, x2)), // x0 + 2x1 + 3x2 + x3
-		m31_add(t01233, t23),             // x0 + x1 + 2x2 + 3x3
-		m31_add(t01233, m31_add(x0, x0))); // 3x0 + x1 + x2 + 2x3
+		monty31_add(t01123, t01),             // 2x0 + 3x1 + x2 + x3
+		monty31_add(t01123, monty31_add(x2, x2)), // x0 + 2x1 + 3x2 + x3
+		monty31_add(t01233, t23),             // x0 + x1 + 2x2 + 3x3
+		monty31_add(t01233, monty31_add(x0, x0))); // 3x0 + x1 + x2 + 2x3
 }
 
 // p31_full_round is full round r (0..2H-1).
@@ -68,7 +68,7 @@ fn perm_permute(s: ptr<function, array<u32, PERM_WIDTH>>) {
 	for (var r = 0u; r < 2u * P31_HALF_FULL_ROUNDS; r++) {
 		if (r == P31_HALF_FULL_ROUNDS) {
 			for (var q = 0u; q < P31_PARTIAL_ROUNDS; q++) {
-				(*s)[0] = p31_sbox(m31_add((*s)[0], p31_rc_partial(q)));
+				(*s)[0] = p31_sbox(monty31_add((*s)[0], p31_rc_partial(q)));
 				p31_internal(s);
 			}
 		}

@@ -2,7 +2,7 @@
 
 // Poseidon2 constants (Plonky3 p3-goldilocks, width 12), from package
 // algos/poseidon2/internal/params. Included by poseidon2_lib.wgsl, after
-// goldilocks.wgsl, whose gl_add it uses.
+// goldilocks.wgsl, whose goldilocks_add it uses.
 
 const P2_WIDTH: u32 = 12u;
 const P2_HALF_FULL_ROUNDS: u32 = 4u;
@@ -29,116 +29,116 @@ const P2_D11 = vec2<u32>(0x20000001u, 0xdfffffffu);
 fn p2_add_rc_full(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 	switch r {
 		case 0u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xba214f46u, 0x13dcf33au));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xa1da6d83u, 0x30b3b654u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xa6159b56u, 0x1fc634adu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x4dc03466u, 0x93745996u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xa7949924u, 0xedd2ef2cu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xe0e22f68u, 0xede9affdu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xbac9282du, 0x8515b9d6u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xe9e900d8u, 0x6b5c07b4u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x838c8a08u, 0x1ec66368u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x80d1fbabu, 0x9042367du));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x4a3c3799u, 0x40028356u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x66bca75eu, 0x4a00be04u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xba214f46u, 0x13dcf33au));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xa1da6d83u, 0x30b3b654u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xa6159b56u, 0x1fc634adu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x4dc03466u, 0x93745996u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xa7949924u, 0xedd2ef2cu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xe0e22f68u, 0xede9affdu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xbac9282du, 0x8515b9d6u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xe9e900d8u, 0x6b5c07b4u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x838c8a08u, 0x1ec66368u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x80d1fbabu, 0x9042367du));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x4a3c3799u, 0x40028356u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x66bca75eu, 0x4a00be04u));
 		}
 		case 1u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x58e3817fu, 0x7913beeeu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x32237d90u, 0xf545e885u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x36042005u, 0x22f8cb87u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x247a2623u, 0x6f04990eu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xa37c38cdu, 0xfe22e87bu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x5ffe2815u, 0xd20e32c8u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x4048fe73u, 0x11722767u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x98a6b145u, 0x4e9fb7eau));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x2b8af08bu, 0xe0866c23u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x16884964u, 0x00bbc779u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x990d7116u, 0x7031c0fbu));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xcf35108fu, 0x240a9e87u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x58e3817fu, 0x7913beeeu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x32237d90u, 0xf545e885u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x36042005u, 0x22f8cb87u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x247a2623u, 0x6f04990eu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xa37c38cdu, 0xfe22e87bu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x5ffe2815u, 0xd20e32c8u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x4048fe73u, 0x11722767u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x98a6b145u, 0x4e9fb7eau));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x2b8af08bu, 0xe0866c23u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x16884964u, 0x00bbc779u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x990d7116u, 0x7031c0fbu));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xcf35108fu, 0x240a9e87u));
 		}
 		case 2u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xa12244b3u, 0x2e6363a5u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xd1b5011cu, 0x5e1c3787u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x2a196e8bu, 0x4132660eu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x8d3d4327u, 0x3a013b64u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x9888ea43u, 0xf79839f4u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xbafe1439u, 0xfe85658eu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xa14240bdu, 0xb6889825u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x5541382bu, 0x57845360u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xf6b63ce9u, 0x4508cda8u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x48684c91u, 0x9c3ef358u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x3c87178cu, 0x0812bde2u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x7f722c14u, 0xfe49638fu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xa12244b3u, 0x2e6363a5u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xd1b5011cu, 0x5e1c3787u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x2a196e8bu, 0x4132660eu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x8d3d4327u, 0x3a013b64u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x9888ea43u, 0xf79839f4u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xbafe1439u, 0xfe85658eu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xa14240bdu, 0xb6889825u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x5541382bu, 0x57845360u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xf6b63ce9u, 0x4508cda8u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x48684c91u, 0x9c3ef358u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x3c87178cu, 0x0812bde2u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x7f722c14u, 0xfe49638fu));
 		}
 		case 3u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xe885cbf5u, 0x8e3f688cu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xf746a87du, 0xb8e110acu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x3a6dabefu, 0xb4b2e897u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xa3d462ecu, 0x9e714c5du));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x3d3d0c15u, 0x6438f903u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xf1a27199u, 0x24312f7cu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x47acbf71u, 0x23f843bbu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x34be9f01u, 0x9183f11au));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xb9d45dbfu, 0x839062fbu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x6c2e43fau, 0x24b56e7eu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x1c962a72u, 0xe1683da6u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x1a19bfa7u, 0xa95c6397u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xe885cbf5u, 0x8e3f688cu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xf746a87du, 0xb8e110acu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x3a6dabefu, 0xb4b2e897u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xa3d462ecu, 0x9e714c5du));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x3d3d0c15u, 0x6438f903u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xf1a27199u, 0x24312f7cu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x47acbf71u, 0x23f843bbu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x34be9f01u, 0x9183f11au));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xb9d45dbfu, 0x839062fbu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x6c2e43fau, 0x24b56e7eu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x1c962a72u, 0xe1683da6u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x1a19bfa7u, 0xa95c6397u));
 		}
 		case 4u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x4882a24du, 0xc68be7c9u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x5cdaedd9u, 0xaf996d5du));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xe7daf6a5u, 0x9717f025u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x6e7216f4u, 0x6436679eu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x047af267u, 0x8a223d99u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xa133ba9au, 0xbb512e35u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x7671aa03u, 0xfbbf4409u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xf6811e61u, 0xf04058ebu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x3fac7ffbu, 0x5cca8470u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x5de6469fu, 0x9b55c794u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x808e934fu, 0x8e05bf09u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x876307d7u, 0x2ea900deu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x4882a24du, 0xc68be7c9u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x5cdaedd9u, 0xaf996d5du));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xe7daf6a5u, 0x9717f025u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x6e7216f4u, 0x6436679eu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x047af267u, 0x8a223d99u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xa133ba9au, 0xbb512e35u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x7671aa03u, 0xfbbf4409u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xf6811e61u, 0xf04058ebu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x3fac7ffbu, 0x5cca8470u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x5de6469fu, 0x9b55c794u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x808e934fu, 0x8e05bf09u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x876307d7u, 0x2ea900deu));
 		}
 		case 5u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xb38dfb89u, 0x7748fff2u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xdd3b5d81u, 0x6b99a676u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x27cf7c13u, 0xac4bb7c6u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xe9e2f5bau, 0xadb6ebe5u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xafa24ae3u, 0x2d33378cu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x7543f8c2u, 0x1e5b7380u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xbfebb10fu, 0x09208814u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xbb5b93ddu, 0x782e64b6u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xac90b50fu, 0xadd5a48eu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x736ea4b1u, 0xadd4c54cu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xed817fd8u, 0xd58dbb86u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x33f34dddu, 0x6d5ed1a5u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xb38dfb89u, 0x7748fff2u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xdd3b5d81u, 0x6b99a676u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x27cf7c13u, 0xac4bb7c6u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xe9e2f5bau, 0xadb6ebe5u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xafa24ae3u, 0x2d33378cu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x7543f8c2u, 0x1e5b7380u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xbfebb10fu, 0x09208814u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xbb5b93ddu, 0x782e64b6u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xac90b50fu, 0xadd5a48eu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x736ea4b1u, 0xadd4c54cu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xed817fd8u, 0xd58dbb86u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x33f34dddu, 0x6d5ed1a5u));
 		}
 		case 6u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xe36b7cb9u, 0x28686aa3u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x76689f36u, 0x591abd34u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x78f13875u, 0x047d7666u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x625f5b49u, 0xa2a11112u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xf8304958u, 0x21fd10a3u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x443b0280u, 0xf9b40711u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xb2bde88eu, 0xd2697eb8u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x51731b3fu, 0x3493790bu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x73764023u, 0x11caf9ddu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x2878164eu, 0x7acfb8f7u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x23cefc26u, 0x744ec4dbu));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x422c6340u, 0x1e00e58fu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xe36b7cb9u, 0x28686aa3u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x76689f36u, 0x591abd34u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x78f13875u, 0x047d7666u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x625f5b49u, 0xa2a11112u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xf8304958u, 0x21fd10a3u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x443b0280u, 0xf9b40711u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xb2bde88eu, 0xd2697eb8u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x51731b3fu, 0x3493790bu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x73764023u, 0x11caf9ddu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x2878164eu, 0x7acfb8f7u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x23cefc26u, 0x744ec4dbu));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x422c6340u, 0x1e00e58fu));
 		}
 		default: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x06a62ddau, 0x21dd28d9u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x5f465b5fu, 0xf32a46abu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x1f3f7e6bu, 0xbfce1320u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xdb5304e2u, 0xf30d2e7au));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xabad48e9u, 0xecdf4ee4u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x2d395019u, 0xf94e8218u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x44d887c5u, 0x4ee52e37u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xac0083b2u, 0xa1341c7cu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xc30c834au, 0x2302fb26u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x273bf7d3u, 0xaea3c587u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x61823ec7u, 0xf798e249u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xe9a2cd94u, 0x962deba3u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x06a62ddau, 0x21dd28d9u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x5f465b5fu, 0xf32a46abu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x1f3f7e6bu, 0xbfce1320u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xdb5304e2u, 0xf30d2e7au));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xabad48e9u, 0xecdf4ee4u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x2d395019u, 0xf94e8218u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x44d887c5u, 0x4ee52e37u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xac0083b2u, 0xa1341c7cu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xc30c834au, 0x2302fb26u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x273bf7d3u, 0xaea3c587u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x61823ec7u, 0xf798e249u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xe9a2cd94u, 0x962deba3u));
 		}
 	}
 }

@@ -117,7 +117,7 @@ fn absorb_load(k: u32) -> array<vec2<u32>, 12> {
 		}
 	} else {
 		for (var t = 0u; t < n; t++) {
-			s[4u + t] = gl_add(s[4u + t], rp_in[base + t]);
+			s[4u + t] = goldilocks_add(s[4u + t], rp_in[base + t]);
 		}
 	}
 	return s;

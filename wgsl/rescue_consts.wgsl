@@ -17,102 +17,102 @@ const RP_ARK_LEN_VEC4: u32 = 84u;
 fn rp_add_ark1(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 	switch r {
 		case 0u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x3f05bc93u, 0xc12511feu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xd4bc8d50u, 0xde138177u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xed513babu, 0x41a41133u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xf1541407u, 0x8b9b358bu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x71f566fcu, 0x8811ac5bu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x6eb551edu, 0xd96b7b8du));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xe08fab9fu, 0x8cde21b6u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xcae6b667u, 0xbd202d5eu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x4d885590u, 0x203fbf54u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xfec7d215u, 0x08898687u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xd4f885b7u, 0x7b1ae5eau));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x804371c8u, 0x9230e13fu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x3f05bc93u, 0xc12511feu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xd4bc8d50u, 0xde138177u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xed513babu, 0x41a41133u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xf1541407u, 0x8b9b358bu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x71f566fcu, 0x8811ac5bu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x6eb551edu, 0xd96b7b8du));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xe08fab9fu, 0x8cde21b6u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xcae6b667u, 0xbd202d5eu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x4d885590u, 0x203fbf54u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xfec7d215u, 0x08898687u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xd4f885b7u, 0x7b1ae5eau));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x804371c8u, 0x9230e13fu));
 		}
 		case 1u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x583875b2u, 0xca3aae98u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x42c884afu, 0x83150d81u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xac7929b6u, 0x5b1e6a10u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xa7f1687fu, 0xafcc3ccau));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xfbe31a88u, 0x63d572feu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xb20eecbau, 0xa4cbce92u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xb450b291u, 0xf881f994u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x4afa6d29u, 0x112b95fdu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xdd3749efu, 0x5ec89de8u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xa5c8bf25u, 0x1db2d98bu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xb08a5719u, 0x168af46au));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xc319607eu, 0x00b506fcu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x583875b2u, 0xca3aae98u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x42c884afu, 0x83150d81u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xac7929b6u, 0x5b1e6a10u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xa7f1687fu, 0xafcc3ccau));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xfbe31a88u, 0x63d572feu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xb20eecbau, 0xa4cbce92u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xb450b291u, 0xf881f994u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x4afa6d29u, 0x112b95fdu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xdd3749efu, 0x5ec89de8u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xa5c8bf25u, 0x1db2d98bu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xb08a5719u, 0x168af46au));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xc319607eu, 0x00b506fcu));
 		}
 		case 2u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x56ca1c4du, 0xe20ade82u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xa71e24d8u, 0xb8810f1eu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x7b3be5a0u, 0xb98de659u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x334ec939u, 0x087c9a49u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x4b1411cbu, 0xb28a72e8u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x410f62ffu, 0xaa460370u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xc1d9ad88u, 0x7239e665u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xb2d28670u, 0xbae2f135u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x779b93c0u, 0x8d3bed3du));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x1dd1769du, 0xcf7e41c7u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xcd3daa49u, 0x51a28102u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xaeea1585u, 0xfb897286u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x56ca1c4du, 0xe20ade82u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xa71e24d8u, 0xb8810f1eu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x7b3be5a0u, 0xb98de659u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x334ec939u, 0x087c9a49u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x4b1411cbu, 0xb28a72e8u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x410f62ffu, 0xaa460370u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xc1d9ad88u, 0x7239e665u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xb2d28670u, 0xbae2f135u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x779b93c0u, 0x8d3bed3du));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x1dd1769du, 0xcf7e41c7u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xcd3daa49u, 0x51a28102u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xaeea1585u, 0xfb897286u));
 		}
 		case 3u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xcadcd8eeu, 0x5455c1d8u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xff57abfau, 0x679ec163u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xaee29b8bu, 0x4c758208u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xa5d15d78u, 0xcbe61b2du));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x82a9e9d2u, 0xb4238d08u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xfb9ad102u, 0x12e3e889u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xdf124231u, 0x549213ceu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xd4caf607u, 0x46ed8115u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x0d1b6fc3u, 0x770bd0feu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xca3132bdu, 0x8139fa71u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x94d0d235u, 0xeb70a633u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x95870690u, 0x4fc30f48u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xcadcd8eeu, 0x5455c1d8u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xff57abfau, 0x679ec163u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xaee29b8bu, 0x4c758208u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xa5d15d78u, 0xcbe61b2du));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x82a9e9d2u, 0xb4238d08u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xfb9ad102u, 0x12e3e889u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xdf124231u, 0x549213ceu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xd4caf607u, 0x46ed8115u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x0d1b6fc3u, 0x770bd0feu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xca3132bdu, 0x8139fa71u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x94d0d235u, 0xeb70a633u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x95870690u, 0x4fc30f48u));
 		}
 		case 4u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x96a5e3fbu, 0xbde81661u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xa1305ab9u, 0x004515cfu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x44d828cdu, 0xe6a1b982u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x79ccf882u, 0x03dc7507u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x075d20a9u, 0x4559c961u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x92eb1cb4u, 0x0adc6813u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x59ac1becu, 0xe3ecf19cu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xee8b348au, 0x8aa71b96u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x9de061a1u, 0xe88d40a0u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xf8091d30u, 0x1d326a95u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xfda7951cu, 0xde4dd832u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xd3302a87u, 0x59ecf508u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x96a5e3fbu, 0xbde81661u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xa1305ab9u, 0x004515cfu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x44d828cdu, 0xe6a1b982u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x79ccf882u, 0x03dc7507u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x075d20a9u, 0x4559c961u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x92eb1cb4u, 0x0adc6813u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x59ac1becu, 0xe3ecf19cu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xee8b348au, 0x8aa71b96u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x9de061a1u, 0xe88d40a0u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xf8091d30u, 0x1d326a95u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xfda7951cu, 0xde4dd832u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xd3302a87u, 0x59ecf508u));
 		}
 		case 5u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x6a3106b9u, 0xc1b3a737u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x89ce3257u, 0x86a75744u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xbb878c5bu, 0xfec250d2u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x8e435edbu, 0x2a0ac6f2u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x1878cbcdu, 0x191c0165u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xf99d7a1fu, 0xace886adu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xd67cd482u, 0xa6539c51u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x7cc878bcu, 0xb2972f69u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x645dfbe1u, 0x6d3f9f15u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x95613652u, 0x946a0b13u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x20e2e752u, 0x77f93131u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x8c89044cu, 0x13bf3a43u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x6a3106b9u, 0xc1b3a737u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x89ce3257u, 0x86a75744u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xbb878c5bu, 0xfec250d2u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x8e435edbu, 0x2a0ac6f2u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x1878cbcdu, 0x191c0165u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xf99d7a1fu, 0xace886adu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xd67cd482u, 0xa6539c51u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x7cc878bcu, 0xb2972f69u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x645dfbe1u, 0x6d3f9f15u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x95613652u, 0x946a0b13u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x20e2e752u, 0x77f93131u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x8c89044cu, 0x13bf3a43u));
 		}
 		default: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x79c68508u, 0xf4851a1eu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x27280b3du, 0x55ad5476u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xe3b7f0e8u, 0xd10384e6u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xf78ccbe7u, 0x3e808bc8u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x3f0d224du, 0xa0210b8eu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x4e69a723u, 0xb152a80eu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x1d17daf1u, 0xf79e6971u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x2dfa643cu, 0xba8a7f23u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xe8c11c0du, 0x52952bc7u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x3de3d610u, 0xec7bd777u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x7ece5515u, 0x79f40166u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xb5e0be7au, 0x67209c07u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x79c68508u, 0xf4851a1eu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x27280b3du, 0x55ad5476u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xe3b7f0e8u, 0xd10384e6u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xf78ccbe7u, 0x3e808bc8u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x3f0d224du, 0xa0210b8eu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x4e69a723u, 0xb152a80eu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x1d17daf1u, 0xf79e6971u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x2dfa643cu, 0xba8a7f23u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xe8c11c0du, 0x52952bc7u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x3de3d610u, 0xec7bd777u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x7ece5515u, 0x79f40166u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xb5e0be7au, 0x67209c07u));
 		}
 	}
 }
@@ -121,102 +121,102 @@ fn rp_add_ark1(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 fn rp_add_ark2(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 	switch r {
 		case 0u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xad8f4219u, 0x6edf8b19u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xf75e2b50u, 0x77e5b3c5u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x62aeeb6fu, 0x5a0c009bu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x7add4629u, 0x4c9807deu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xcf706afdu, 0x293f47e2u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x025b035bu, 0xcec6fdb2u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x8e143a06u, 0xc482cc10u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x7de7fc5du, 0x52d8c53cu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x8d718ec0u, 0x46ffdd09u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x91ebe0f3u, 0xa832e5afu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xef4993ecu, 0xf18919f8u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xb26d63dcu, 0x25b8ddd3u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xad8f4219u, 0x6edf8b19u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xf75e2b50u, 0x77e5b3c5u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x62aeeb6fu, 0x5a0c009bu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x7add4629u, 0x4c9807deu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xcf706afdu, 0x293f47e2u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x025b035bu, 0xcec6fdb2u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x8e143a06u, 0xc482cc10u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x7de7fc5du, 0x52d8c53cu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x8d718ec0u, 0x46ffdd09u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x91ebe0f3u, 0xa832e5afu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xef4993ecu, 0xf18919f8u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xb26d63dcu, 0x25b8ddd3u));
 		}
 		case 1u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x41e99fb2u, 0x227dd59du));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x275a53bdu, 0xc74530a8u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x8cead640u, 0x2e2becacu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xb181d3e4u, 0x534b13b8u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x6fa7b59fu, 0xf1bd493cu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x99c88f97u, 0xa3e81bc6u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x16b19d26u, 0xcd6d16d2u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xf22b0e28u, 0x0a6f82a7u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x4ff71f41u, 0x8298a7a2u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xcd19c3eau, 0xe3ac374bu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x5796ab55u, 0x5f4dd2f3u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x1a71babcu, 0xc20ab0dbu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x41e99fb2u, 0x227dd59du));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x275a53bdu, 0xc74530a8u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x8cead640u, 0x2e2becacu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xb181d3e4u, 0x534b13b8u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x6fa7b59fu, 0xf1bd493cu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x99c88f97u, 0xa3e81bc6u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x16b19d26u, 0xcd6d16d2u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xf22b0e28u, 0x0a6f82a7u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x4ff71f41u, 0x8298a7a2u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xcd19c3eau, 0xe3ac374bu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x5796ab55u, 0x5f4dd2f3u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x1a71babcu, 0xc20ab0dbu));
 		}
 		case 2u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x06f8103du, 0x90d768ffu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x855352fcu, 0xb7b51f7fu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x1fda04d2u, 0x094667e8u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xa7988c10u, 0x211b134cu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x58fb6321u, 0x35c5adafu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x241b5426u, 0xb3c04a20u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x911f457fu, 0x1b6172fcu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xe26dd6c3u, 0xc24b1af4u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xc807ce1au, 0x0d8cca8eu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x8776a02eu, 0x74abac22u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x7587568eu, 0x04b39bc3u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xd2be5047u, 0x3a6691c8u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x06f8103du, 0x90d768ffu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x855352fcu, 0xb7b51f7fu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x1fda04d2u, 0x094667e8u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xa7988c10u, 0x211b134cu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x58fb6321u, 0x35c5adafu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x241b5426u, 0xb3c04a20u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x911f457fu, 0x1b6172fcu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xe26dd6c3u, 0xc24b1af4u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xc807ce1au, 0x0d8cca8eu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x8776a02eu, 0x74abac22u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x7587568eu, 0x04b39bc3u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xd2be5047u, 0x3a6691c8u));
 		}
 		case 3u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x759fffdeu, 0x1fb3caa4u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xd80c33f4u, 0x3e750136u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x046f6155u, 0x372de50au));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x9806e0d4u, 0x2420c2dcu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x0920a71au, 0x4ff08d23u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xdeec6360u, 0x2868028bu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x1564963au, 0xff928ee3u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xcc1f063du, 0x62055f98u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xd57d19eeu, 0xe6bbd37eu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xcde94668u, 0x0244d118u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xe4f7a87au, 0xa0ed6c2du));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x3c5d8393u, 0x294fdd94u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x759fffdeu, 0x1fb3caa4u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xd80c33f4u, 0x3e750136u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x046f6155u, 0x372de50au));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x9806e0d4u, 0x2420c2dcu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x0920a71au, 0x4ff08d23u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xdeec6360u, 0x2868028bu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x1564963au, 0xff928ee3u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xcc1f063du, 0x62055f98u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xd57d19eeu, 0xe6bbd37eu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xcde94668u, 0x0244d118u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xe4f7a87au, 0xa0ed6c2du));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x3c5d8393u, 0x294fdd94u));
 		}
 		case 4u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x9f64ebbeu, 0xd16ab61fu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x1ab28cb7u, 0x3087152fu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xf6bcb880u, 0x77ff5fffu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x19980c75u, 0x2223fda2u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x4d27fa42u, 0x36be4d0bu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xf672da6bu, 0xcd23264du));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xf817f0b7u, 0x27a8c3f8u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x9d144d05u, 0x76095b24u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x6748f880u, 0xf9e9cd99u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xa1fcf663u, 0x09fe94d3u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xdb0c05c5u, 0x61ae5219u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x1ea370a6u, 0x7ad09d45u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x9f64ebbeu, 0xd16ab61fu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x1ab28cb7u, 0x3087152fu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xf6bcb880u, 0x77ff5fffu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x19980c75u, 0x2223fda2u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x4d27fa42u, 0x36be4d0bu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xf672da6bu, 0xcd23264du));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xf817f0b7u, 0x27a8c3f8u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x9d144d05u, 0x76095b24u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x6748f880u, 0xf9e9cd99u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xa1fcf663u, 0x09fe94d3u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xdb0c05c5u, 0x61ae5219u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x1ea370a6u, 0x7ad09d45u));
 		}
 		case 5u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x08a06426u, 0xf1dbf306u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x1ee57777u, 0x10178745u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x70aba526u, 0xf90f5b25u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x4c8b5e82u, 0x57f7eb20u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xd7939f10u, 0xf5da3ceeu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x2f1f419eu, 0x3a692939u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x3d2175e7u, 0xabe5a7afu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x75e6973fu, 0x8aed9118u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x3bf34b4du, 0x4d3ec384u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xa390ac3du, 0xadc07ef4u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xb563a74fu, 0x45020984u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x3ac1aed5u, 0x4daccf71u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x08a06426u, 0xf1dbf306u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x1ee57777u, 0x10178745u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x70aba526u, 0xf90f5b25u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x4c8b5e82u, 0x57f7eb20u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xd7939f10u, 0xf5da3ceeu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x2f1f419eu, 0x3a692939u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x3d2175e7u, 0xabe5a7afu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x75e6973fu, 0x8aed9118u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x3bf34b4du, 0x4d3ec384u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xa390ac3du, 0xadc07ef4u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xb563a74fu, 0x45020984u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x3ac1aed5u, 0x4daccf71u));
 		}
 		default: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x782f2dc0u, 0xfe80bb2bu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xdf3223a7u, 0x019904a6u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xc771ab0au, 0x3d719a98u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x0a5d0c24u, 0x9723a2c0u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x15f62b02u, 0x6274b396u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x3623021bu, 0x65f0b7f1u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xd1259560u, 0x5ed79cf0u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xefc5109cu, 0xc253fe01u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xd58541e7u, 0xdd338605u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xd446c6bfu, 0xb07cf56cu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x3f44fcbau, 0x3953470bu));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xca0b3636u, 0x6af1c157u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x782f2dc0u, 0xfe80bb2bu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xdf3223a7u, 0x019904a6u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xc771ab0au, 0x3d719a98u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x0a5d0c24u, 0x9723a2c0u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x15f62b02u, 0x6274b396u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x3623021bu, 0x65f0b7f1u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xd1259560u, 0x5ed79cf0u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xefc5109cu, 0xc253fe01u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xd58541e7u, 0xdd338605u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xd446c6bfu, 0xb07cf56cu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x3f44fcbau, 0x3953470bu));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xca0b3636u, 0x6af1c157u));
 		}
 	}
 }

@@ -26,7 +26,7 @@ fn rp_permute(s: ptr<function, array<vec2<u32>, 12>>) {
 	}
 }
 
-// rp_permute_dense is rp_permute with the dense gl_mul MDS product.
+// rp_permute_dense is rp_permute with the dense goldilocks_mul MDS product.
 fn rp_permute_dense(s: ptr<function, array<vec2<u32>, 12>>) {
 	for (var r = 0u; r < RP_ROUNDS; r++) {
 		rp_sbox(s);
@@ -38,7 +38,7 @@ fn rp_permute_dense(s: ptr<function, array<vec2<u32>, 12>>) {
 	}
 }
 
-// rp_permute_libinv is rp_permute with the field library's gl_inv_pow7 as
+// rp_permute_libinv is rp_permute with the field library's goldilocks_inv_pow7 as
 // the inverse S-box.
 fn rp_permute_libinv(s: ptr<function, array<vec2<u32>, 12>>) {
 	for (var r = 0u; r < RP_ROUNDS; r++) {
@@ -46,7 +46,7 @@ fn rp_permute_libinv(s: ptr<function, array<vec2<u32>, 12>>) {
 		rp_mds_small(s);
 		rp_add_ark1(s, r);
 		for (var i = 0u; i < 12u; i++) {
-			(*s)[11] = gl_inv_pow7(st12_rotate(s));
+			(*s)[11] = goldilocks_inv_pow7(st12_rotate(s));
 		}
 		rp_mds_small(s);
 		rp_add_ark2(s, r);

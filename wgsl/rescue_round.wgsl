@@ -20,7 +20,7 @@ fn rp_fold_limbs(a: vec4<u32>) -> vec2<u32> {
 	let m0 = a.z + (a.y >> 16u) + c0;
 	let mid = m0 + (a.w << 16u);
 	let c1 = select(0u, 1u, mid < m0);
-	return gl_reduce96(lo, mid, (a.w >> 16u) + c1);
+	return goldilocks_reduce96(lo, mid, (a.w >> 16u) + c1);
 }
 
 // rp_exp_acc squares base n times, then multiplies by tail, lazily: the
@@ -28,31 +28,31 @@ fn rp_fold_limbs(a: vec4<u32>) -> vec2<u32> {
 fn rp_exp_acc(base: vec2<u32>, tail: vec2<u32>, n: u32) -> vec2<u32> {
 	var r = base;
 	for (var i = 0u; i < n; i++) {
-		r = gl_square_lazy(r);
+		r = goldilocks_square_lazy(r);
 	}
-	return gl_mul_lazy(r, tail);
+	return goldilocks_mul_lazy(r, tail);
 }
 
 // rp_inv_sbox is x^INV_ALPHA (INV_ALPHA = 10540996611094048183) by
 // winterfell's addition chain: 63 squarings and 9 multiplications, where a
 // generic square-and-multiply takes about 100.
 fn rp_inv_sbox(x: vec2<u32>) -> vec2<u32> {
-	let t1 = gl_square_lazy(x);
-	let t2 = gl_square_lazy(t1);
+	let t1 = goldilocks_square_lazy(x);
+	let t2 = goldilocks_square_lazy(t1);
 	let t3 = rp_exp_acc(t2, t2, 3u);
 	let t4 = rp_exp_acc(t3, t3, 6u);
 	let t5 = rp_exp_acc(t4, t4, 12u);
 	let t6 = rp_exp_acc(t5, t3, 6u);
 	let t7 = rp_exp_acc(t6, t6, 31u);
-	let a = gl_square_lazy(gl_square_lazy(gl_mul_lazy(gl_square_lazy(t7), t6)));
-	let b = gl_mul_lazy(gl_mul_lazy(t1, t2), x);
-	return gl_mul(a, b);
+	let a = goldilocks_square_lazy(goldilocks_square_lazy(goldilocks_mul_lazy(goldilocks_square_lazy(t7), t6)));
+	let b = goldilocks_mul_lazy(goldilocks_mul_lazy(t1, t2), x);
+	return goldilocks_mul(a, b);
 }
 
 // rp_sbox is s[i] = s[i]^7 for every i.
 fn rp_sbox(s: ptr<function, array<vec2<u32>, 12>>) {
 	for (var i = 0u; i < 12u; i++) {
-		(*s)[11] = gl_pow7(st12_rotate(s));
+		(*s)[11] = goldilocks_pow7(st12_rotate(s));
 	}
 }
 

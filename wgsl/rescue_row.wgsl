@@ -22,14 +22,14 @@ fn hash_row(row: u32, cols: u32) -> array<u32, 8> {
 	let blocks = (cols + 7u) / 8u;
 	for (var b = 0u; b < blocks; b++) {
 		let c = 8u * b;
-		s[4] = gl_add(s[4], rp_row_element(row, c, cols));
-		s[5] = gl_add(s[5], rp_row_element(row, c + 1u, cols));
-		s[6] = gl_add(s[6], rp_row_element(row, c + 2u, cols));
-		s[7] = gl_add(s[7], rp_row_element(row, c + 3u, cols));
-		s[8] = gl_add(s[8], rp_row_element(row, c + 4u, cols));
-		s[9] = gl_add(s[9], rp_row_element(row, c + 5u, cols));
-		s[10] = gl_add(s[10], rp_row_element(row, c + 6u, cols));
-		s[11] = gl_add(s[11], rp_row_element(row, c + 7u, cols));
+		s[4] = goldilocks_add(s[4], rp_row_element(row, c, cols));
+		s[5] = goldilocks_add(s[5], rp_row_element(row, c + 1u, cols));
+		s[6] = goldilocks_add(s[6], rp_row_element(row, c + 2u, cols));
+		s[7] = goldilocks_add(s[7], rp_row_element(row, c + 3u, cols));
+		s[8] = goldilocks_add(s[8], rp_row_element(row, c + 4u, cols));
+		s[9] = goldilocks_add(s[9], rp_row_element(row, c + 5u, cols));
+		s[10] = goldilocks_add(s[10], rp_row_element(row, c + 6u, cols));
+		s[11] = goldilocks_add(s[11], rp_row_element(row, c + 7u, cols));
 		rp_permute(&s);
 	}
 	return array<u32, 8>(s[4].x, s[4].y, s[5].x, s[5].y, s[6].x, s[6].y, s[7].x, s[7].y);

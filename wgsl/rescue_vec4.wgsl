@@ -8,7 +8,7 @@
 //
 // rp4_permute_state(s) is Go's rescue.Permute on the usual 12-element state:
 // element 4g+c is (s4[g].lo[c], s4[g].hi[c]). The g4_ functions are the
-// gl_ functions of goldilocks.wgsl, lane by lane, on canonical inputs.
+// goldilocks_ functions of goldilocks.wgsl, lane by lane, on canonical inputs.
 
 struct G4 {
 	lo: vec4<u32>,
@@ -25,13 +25,13 @@ fn g4_bit(c: vec4<bool>) -> vec4<u32> {
 	return select(G4_ZERO, vec4<u32>(1u, 1u, 1u, 1u), c);
 }
 
-// g4_canon is gl_canon: a - p where a >= p.
+// g4_canon is goldilocks_canon: a - p where a >= p.
 fn g4_canon(a: G4) -> G4 {
 	let over = (a.hi == G4_ONES) & (a.lo != G4_ZERO);
 	return G4(select(a.lo, a.lo - 1u, over), select(a.hi, G4_ZERO, over));
 }
 
-// g4_add is gl_add: a + b mod p.
+// g4_add is goldilocks_add: a + b mod p.
 fn g4_add(a: G4, b: G4) -> G4 {
 	let lo = a.lo + b.lo;
 	let hi = a.hi + (b.hi + g4_bit(lo < a.lo));
@@ -39,7 +39,7 @@ fn g4_add(a: G4, b: G4) -> G4 {
 	return G4(select(lo, lo - 1u, over), select(hi, hi + g4_bit(lo != G4_ZERO), over));
 }
 
-// g4_mul32 is gl_mul32: the 64-bit products a*b as (lo, hi) words.
+// g4_mul32 is goldilocks_mul32: the 64-bit products a*b as (lo, hi) words.
 fn g4_mul32(a: vec4<u32>, b: vec4<u32>) -> G4 {
 	let al = a & G4_LOW16;
 	let ah = a >> G4_SH16;
@@ -50,7 +50,7 @@ fn g4_mul32(a: vec4<u32>, b: vec4<u32>) -> G4 {
 	return G4(a * b, ah * bh + (t >> G4_SH16) + (u >> G4_SH16));
 }
 
-// g4_reduce96 is gl_reduce96: (lo + mid*2^32 + hi*2^64) mod p.
+// g4_reduce96 is goldilocks_reduce96: (lo + mid*2^32 + hi*2^64) mod p.
 fn g4_reduce96(lo: vec4<u32>, mid: vec4<u32>, hi: vec4<u32>) -> G4 {
 	let x = lo + (G4_ZERO - hi);
 	let y = mid + (hi - g4_bit(hi != G4_ZERO) + g4_bit(x < lo));
@@ -58,7 +58,7 @@ fn g4_reduce96(lo: vec4<u32>, mid: vec4<u32>, hi: vec4<u32>) -> G4 {
 	return g4_canon(G4(select(x, x - 1u, c), select(y, y + g4_bit(x != G4_ZERO), c)));
 }
 
-// g4_reduce128 is gl_reduce128: (r0 + r1*2^32 + r2*2^64 + r3*2^96) mod p.
+// g4_reduce128 is goldilocks_reduce128: (r0 + r1*2^32 + r2*2^64 + r3*2^96) mod p.
 fn g4_reduce128(r0: vec4<u32>, r1: vec4<u32>, r2: vec4<u32>, r3: vec4<u32>) -> G4 {
 	let x = r0 - r3;
 	let b = g4_bit(r0 < r3);
@@ -67,7 +67,7 @@ fn g4_reduce128(r0: vec4<u32>, r1: vec4<u32>, r2: vec4<u32>, r3: vec4<u32>) -> G
 	return g4_reduce96(select(x, x + 1u, under), select(y, y - g4_bit(x != G4_ONES), under), r2);
 }
 
-// g4_mul is gl_mul: a * b mod p.
+// g4_mul is goldilocks_mul: a * b mod p.
 fn g4_mul(a: G4, b: G4) -> G4 {
 	let A = g4_mul32(a.lo, b.lo);
 	let B = g4_mul32(a.lo, b.hi);
@@ -83,7 +83,7 @@ fn g4_mul(a: G4, b: G4) -> G4 {
 	return g4_reduce128(A.lo, r1, r2, r3);
 }
 
-// g4_square is gl_square: a * a mod p with three 32x32 products.
+// g4_square is goldilocks_square: a * a mod p with three 32x32 products.
 fn g4_square(a: G4) -> G4 {
 	let A = g4_mul32(a.lo, a.lo);
 	let B = g4_mul32(a.lo, a.hi);
@@ -98,7 +98,7 @@ fn g4_square(a: G4) -> G4 {
 	return g4_reduce128(A.lo, r1, r2, r3);
 }
 
-// g4_pow7 is gl_pow7: a^7 = a^4 * a^3.
+// g4_pow7 is goldilocks_pow7: a^7 = a^4 * a^3.
 fn g4_pow7(a: G4) -> G4 {
 	let a2 = g4_square(a);
 	return g4_mul(g4_square(a2), g4_mul(a2, a));

@@ -10,102 +10,102 @@ const RPO_ROUNDS: u32 = 7u;
 fn rpo_add_ark1(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 	switch r {
 		case 0u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x60423080u, 0x50595e24u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x5f5bae97u, 0x5a84ce18u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x3aa6f9cbu, 0xf72973c2u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x1f617c3cu, 0x017ca808u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xe9424046u, 0x58aa35adu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xb27faecbu, 0xdbe16fa8u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x04cc3f3fu, 0x8a6e521eu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x8c881614u, 0x2e6bc556u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x0baa9677u, 0x8a362633u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xfbf5a691u, 0xb3ddeaccu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xe60e8a1bu, 0x854467acu));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xbed131f4u, 0xe72b7a87u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x60423080u, 0x50595e24u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x5f5bae97u, 0x5a84ce18u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x3aa6f9cbu, 0xf72973c2u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x1f617c3cu, 0x017ca808u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xe9424046u, 0x58aa35adu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xb27faecbu, 0xdbe16fa8u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x04cc3f3fu, 0x8a6e521eu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x8c881614u, 0x2e6bc556u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x0baa9677u, 0x8a362633u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xfbf5a691u, 0xb3ddeaccu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xe60e8a1bu, 0x854467acu));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xbed131f4u, 0xe72b7a87u));
 		}
 		case 1u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xdeb5d7a5u, 0xb43bc4a4u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x915c4f81u, 0x09135300u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xdae7f669u, 0x3da3ed63u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xc7db7371u, 0x380a98acu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x5365a926u, 0x4de7085bu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x1d432dd5u, 0xb7817f19u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xbfcb3755u, 0x2a284bb7u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xdd9bea2bu, 0xe7889f13u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x687fed0bu, 0x73b444dfu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x82db3a00u, 0x2cca04f1u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xa1893e3au, 0x708e51f9u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xdab59589u, 0x27dbabfdu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xdeb5d7a5u, 0xb43bc4a4u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x915c4f81u, 0x09135300u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xdae7f669u, 0x3da3ed63u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xc7db7371u, 0x380a98acu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x5365a926u, 0x4de7085bu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x1d432dd5u, 0xb7817f19u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xbfcb3755u, 0x2a284bb7u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xdd9bea2bu, 0xe7889f13u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x687fed0bu, 0x73b444dfu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x82db3a00u, 0x2cca04f1u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xa1893e3au, 0x708e51f9u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xdab59589u, 0x27dbabfdu));
 		}
 		case 2u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xcd7f5ebfu, 0xfacf6ea8u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xef81a7e9u, 0x560e4919u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x84500b1bu, 0xf5636930u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x04fa6d58u, 0x9319157eu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x62da4d1au, 0x0d87e8dbu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x0a3060d1u, 0x72b07b7du));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xce682ae2u, 0x8bb0c6efu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xf951c7b5u, 0x1e44efc3u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xafc28a97u, 0x57ab9282u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xd827429cu, 0x1372eb1bu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x6437d9b6u, 0x7b4bf8c7u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x65b5affcu, 0xb556f49du));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xcd7f5ebfu, 0xfacf6ea8u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xef81a7e9u, 0x560e4919u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x84500b1bu, 0xf5636930u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x04fa6d58u, 0x9319157eu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x62da4d1au, 0x0d87e8dbu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x0a3060d1u, 0x72b07b7du));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xce682ae2u, 0x8bb0c6efu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xf951c7b5u, 0x1e44efc3u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xafc28a97u, 0x57ab9282u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xd827429cu, 0x1372eb1bu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x6437d9b6u, 0x7b4bf8c7u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x65b5affcu, 0xb556f49du));
 		}
 		case 3u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xd1649af2u, 0x4ec08822u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xe8a20297u, 0x4fec612au));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xd406eec9u, 0xc1807db3u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x56d825e2u, 0x12c5edbbu));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x74d62145u, 0xed762cebu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x5a880aa6u, 0x0dee82feu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xd2d827b3u, 0x397ae162u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x15e67d10u, 0x70b50c40u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x967161e9u, 0xc675a5e7u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x676fdba5u, 0xbe4b9df1u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x47ca6f4bu, 0xec39c511u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x2d94dc42u, 0x56c3e89eu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xd1649af2u, 0x4ec08822u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xe8a20297u, 0x4fec612au));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xd406eec9u, 0xc1807db3u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x56d825e2u, 0x12c5edbbu));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x74d62145u, 0xed762cebu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x5a880aa6u, 0x0dee82feu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xd2d827b3u, 0x397ae162u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x15e67d10u, 0x70b50c40u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x967161e9u, 0xc675a5e7u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x676fdba5u, 0xbe4b9df1u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x47ca6f4bu, 0xec39c511u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x2d94dc42u, 0x56c3e89eu));
 		}
 		case 4u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x17eef67au, 0x43d44740u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xf9c4708cu, 0x2a02792du));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x11d49dd3u, 0x8528a357u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x0d5480efu, 0x921cfe7au));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x5d1acea7u, 0x6d24fd14u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x7c8fb490u, 0xf3544cecu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x00ba9267u, 0x503c812au));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x8ae8801eu, 0xec41ad6du));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x2ae63fc7u, 0x018596a3u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x0ec3956du, 0x6359a43cu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x2f22f702u, 0x29028ad6u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xd0ce55d9u, 0x6729e445u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x17eef67au, 0x43d44740u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xf9c4708cu, 0x2a02792du));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x11d49dd3u, 0x8528a357u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x0d5480efu, 0x921cfe7au));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x5d1acea7u, 0x6d24fd14u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x7c8fb490u, 0xf3544cecu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x00ba9267u, 0x503c812au));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x8ae8801eu, 0xec41ad6du));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x2ae63fc7u, 0x018596a3u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x0ec3956du, 0x6359a43cu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x2f22f702u, 0x29028ad6u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xd0ce55d9u, 0x6729e445u));
 		}
 		case 5u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x438cb541u, 0xe254ba7bu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xbfbfb3dau, 0xa6378971u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xc155923fu, 0xadeb7834u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x9f834e42u, 0xca8b77f9u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xe97797b8u, 0x65319f21u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x5dd3159du, 0x4c88374bu));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x4a337113u, 0x8b228fd2u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xd1e55bfdu, 0x6538c386u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x4a01143cu, 0x5d609f3fu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xf4cf409eu, 0x57e126a4u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xc2faf7e4u, 0xb843cef8u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x7b45b944u, 0x2417d2a2u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x438cb541u, 0xe254ba7bu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xbfbfb3dau, 0xa6378971u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xc155923fu, 0xadeb7834u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x9f834e42u, 0xca8b77f9u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xe97797b8u, 0x65319f21u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x5dd3159du, 0x4c88374bu));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x4a337113u, 0x8b228fd2u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xd1e55bfdu, 0x6538c386u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x4a01143cu, 0x5d609f3fu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xf4cf409eu, 0x57e126a4u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xc2faf7e4u, 0xb843cef8u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x7b45b944u, 0x2417d2a2u));
 		}
 		default: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x91d3ab16u, 0x62da3f97u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x94118cf2u, 0x0e5a3c77u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xe880f795u, 0x6b1b386au));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xb3f5a91au, 0x29e5e505u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x297df504u, 0x9e426915u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x51ce1736u, 0x8eabf5c5u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xc4e3f6e2u, 0x04adcf0eu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xcd54f805u, 0xb909bf5au));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xef89ddf8u, 0x31e81abbu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xde2e5d38u, 0x7077eea8u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x1be1babdu, 0xc713e626u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x9669e548u, 0xec6ea103u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x91d3ab16u, 0x62da3f97u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x94118cf2u, 0x0e5a3c77u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xe880f795u, 0x6b1b386au));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xb3f5a91au, 0x29e5e505u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x297df504u, 0x9e426915u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x51ce1736u, 0x8eabf5c5u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xc4e3f6e2u, 0x04adcf0eu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xcd54f805u, 0xb909bf5au));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xef89ddf8u, 0x31e81abbu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xde2e5d38u, 0x7077eea8u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x1be1babdu, 0xc713e626u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x9669e548u, 0xec6ea103u));
 		}
 	}
 }
@@ -114,102 +114,102 @@ fn rpo_add_ark1(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 fn rpo_add_ark2(s: ptr<function, array<vec2<u32>, 12>>, r: u32) {
 	switch r {
 		case 0u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x7c0e253fu, 0x54561062u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xcc1d7937u, 0xd4050299u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xfb8988e1u, 0x4a5e0feeu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x81332146u, 0xc586c831u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x416d26e5u, 0xbf691615u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x12135881u, 0xa1301a47u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x007bbdaeu, 0xce60a1a2u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x4e3b7a2bu, 0x8cd5c7ebu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x0326e3f7u, 0x3ddbf804u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x231fd27bu, 0xd85d99aeu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x640fa5c7u, 0x8ba8176au));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x0d441656u, 0xc510d079u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x7c0e253fu, 0x54561062u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xcc1d7937u, 0xd4050299u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xfb8988e1u, 0x4a5e0feeu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x81332146u, 0xc586c831u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x416d26e5u, 0xbf691615u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x12135881u, 0xa1301a47u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x007bbdaeu, 0xce60a1a2u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x4e3b7a2bu, 0x8cd5c7ebu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x0326e3f7u, 0x3ddbf804u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x231fd27bu, 0xd85d99aeu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x640fa5c7u, 0x8ba8176au));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x0d441656u, 0xc510d079u));
 		}
 		case 1u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x3dc0375cu, 0x56154cc2u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x967c75f3u, 0xf58000efu));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0xb72c1debu, 0x31e402e2u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xa02cccb7u, 0x0530b354u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x98261f0du, 0x112635e2u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x41f5b352u, 0xc4afbfd1u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x29d87590u, 0x09d1cdfdu));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xe2d291ffu, 0xd674db73u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x19223fa2u, 0x030cced0u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xb0be2bd0u, 0xf816c89cu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x50264fd2u, 0xf6135fecu));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xfce752b8u, 0x2834b20eu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x3dc0375cu, 0x56154cc2u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x967c75f3u, 0xf58000efu));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0xb72c1debu, 0x31e402e2u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xa02cccb7u, 0x0530b354u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x98261f0du, 0x112635e2u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x41f5b352u, 0xc4afbfd1u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x29d87590u, 0x09d1cdfdu));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xe2d291ffu, 0xd674db73u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x19223fa2u, 0x030cced0u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xb0be2bd0u, 0xf816c89cu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x50264fd2u, 0xf6135fecu));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xfce752b8u, 0x2834b20eu));
 		}
 		case 2u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x643b651fu, 0x6f58c0a8u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x3a80df96u, 0xd05b57d2u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x55baeb0du, 0x3e3fb288u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x3073cf51u, 0xad547620u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x982015b0u, 0x83d8634au));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x1adbf416u, 0x1c814756u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xc1ee4e2au, 0xac5f3488u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0xf9fd028bu, 0x04f0bbddu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x68feaf14u, 0x7de3771fu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x8096d2d8u, 0xb12aa71au));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x6fe08363u, 0x7d89c621u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x5e76c95au, 0xb3805512u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x643b651fu, 0x6f58c0a8u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x3a80df96u, 0xd05b57d2u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x55baeb0du, 0x3e3fb288u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x3073cf51u, 0xad547620u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x982015b0u, 0x83d8634au));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x1adbf416u, 0x1c814756u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xc1ee4e2au, 0xac5f3488u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0xf9fd028bu, 0x04f0bbddu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x68feaf14u, 0x7de3771fu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x8096d2d8u, 0xb12aa71au));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x6fe08363u, 0x7d89c621u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x5e76c95au, 0xb3805512u));
 		}
 		case 3u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x6ff1c2c4u, 0xff33b8d6u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xb185b3ebu, 0xe8331207u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x80a135f0u, 0x3d9ecb3au));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xf2cf1ceau, 0xeed0b078u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xbc83b020u, 0x7948eceeu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xc12ec72fu, 0xebeee2b7u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x36955337u, 0xbbcfe0c6u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x5c662c37u, 0x074a9b1bu));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xe9518234u, 0xebbfdf02u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xd264912eu, 0x4bddff91u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0xe3bff877u, 0xc967b70bu));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x2f0ea2aeu, 0x984b52deu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x6ff1c2c4u, 0xff33b8d6u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xb185b3ebu, 0xe8331207u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x80a135f0u, 0x3d9ecb3au));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xf2cf1ceau, 0xeed0b078u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xbc83b020u, 0x7948eceeu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xc12ec72fu, 0xebeee2b7u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x36955337u, 0xbbcfe0c6u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x5c662c37u, 0x074a9b1bu));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xe9518234u, 0xebbfdf02u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xd264912eu, 0x4bddff91u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0xe3bff877u, 0xc967b70bu));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x2f0ea2aeu, 0x984b52deu));
 		}
 		case 4u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xff6d6221u, 0x60e616ffu));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0xc066f68bu, 0xc3326eb1u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x06e2a864u, 0xe450b290u));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x87e27ae7u, 0x631350b9u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x0755e6d7u, 0x7d11141cu));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0xdc29f5c1u, 0xcae34d92u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x0979e6d3u, 0x135b5f37u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x04d15b1fu, 0x40533906u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xbedbac65u, 0xe1100aa2u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x8e50183bu, 0x95a16c73u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x7a0b1962u, 0x5efb96eau));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x226bf3d7u, 0x67573c0cu));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xff6d6221u, 0x60e616ffu));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0xc066f68bu, 0xc3326eb1u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x06e2a864u, 0xe450b290u));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x87e27ae7u, 0x631350b9u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x0755e6d7u, 0x7d11141cu));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0xdc29f5c1u, 0xcae34d92u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x0979e6d3u, 0x135b5f37u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x04d15b1fu, 0x40533906u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xbedbac65u, 0xe1100aa2u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x8e50183bu, 0x95a16c73u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x7a0b1962u, 0x5efb96eau));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x226bf3d7u, 0x67573c0cu));
 		}
 		case 5u: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0xd6954218u, 0x33dbc0d5u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x5d65a6edu, 0x0804f188u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x805f62ddu, 0x5cd7a60au));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0xa6f84a34u, 0xc0b53529u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0xc9c43478u, 0xc743a850u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x3847d5f4u, 0x6b78b89au));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0xcce467dbu, 0xdfeb4958u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x1c6b33a1u, 0xaa920eb9u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0x7c97c6ecu, 0xa75d6b94u));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0x5b0b6767u, 0xe45f85a2u));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x8a72ba74u, 0x3f712dd1u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0xf819ac88u, 0xeeb4117du));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0xd6954218u, 0x33dbc0d5u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x5d65a6edu, 0x0804f188u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x805f62ddu, 0x5cd7a60au));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0xa6f84a34u, 0xc0b53529u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0xc9c43478u, 0xc743a850u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x3847d5f4u, 0x6b78b89au));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0xcce467dbu, 0xdfeb4958u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x1c6b33a1u, 0xaa920eb9u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0x7c97c6ecu, 0xa75d6b94u));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0x5b0b6767u, 0xe45f85a2u));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x8a72ba74u, 0x3f712dd1u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0xf819ac88u, 0xeeb4117du));
 		}
 		default: {
-			(*s)[0] = gl_add((*s)[0], vec2<u32>(0x3142ccadu, 0xedbb6646u));
-			(*s)[1] = gl_add((*s)[1], vec2<u32>(0x3b07ede4u, 0x0736a3c1u));
-			(*s)[2] = gl_add((*s)[2], vec2<u32>(0x27adeb26u, 0x85943c1bu));
-			(*s)[3] = gl_add((*s)[3], vec2<u32>(0x0f17f576u, 0x171ae369u));
-			(*s)[4] = gl_add((*s)[4], vec2<u32>(0x6dbd2562u, 0x69e1b308u));
-			(*s)[5] = gl_add((*s)[5], vec2<u32>(0x9ce86971u, 0x305e0ef3u));
-			(*s)[6] = gl_add((*s)[6], vec2<u32>(0x8d1c072eu, 0x8763e3e6u));
-			(*s)[7] = gl_add((*s)[7], vec2<u32>(0x7f5cd123u, 0xd331b927u));
-			(*s)[8] = gl_add((*s)[8], vec2<u32>(0xb6c1d138u, 0xe46fd0ddu));
-			(*s)[9] = gl_add((*s)[9], vec2<u32>(0xb35beee3u, 0x85d641ecu));
-			(*s)[10] = gl_add((*s)[10], vec2<u32>(0x863d6bc3u, 0x321e1684u));
-			(*s)[11] = gl_add((*s)[11], vec2<u32>(0x0a60d1dcu, 0xfd5bb083u));
+			(*s)[0] = goldilocks_add((*s)[0], vec2<u32>(0x3142ccadu, 0xedbb6646u));
+			(*s)[1] = goldilocks_add((*s)[1], vec2<u32>(0x3b07ede4u, 0x0736a3c1u));
+			(*s)[2] = goldilocks_add((*s)[2], vec2<u32>(0x27adeb26u, 0x85943c1bu));
+			(*s)[3] = goldilocks_add((*s)[3], vec2<u32>(0x0f17f576u, 0x171ae369u));
+			(*s)[4] = goldilocks_add((*s)[4], vec2<u32>(0x6dbd2562u, 0x69e1b308u));
+			(*s)[5] = goldilocks_add((*s)[5], vec2<u32>(0x9ce86971u, 0x305e0ef3u));
+			(*s)[6] = goldilocks_add((*s)[6], vec2<u32>(0x8d1c072eu, 0x8763e3e6u));
+			(*s)[7] = goldilocks_add((*s)[7], vec2<u32>(0x7f5cd123u, 0xd331b927u));
+			(*s)[8] = goldilocks_add((*s)[8], vec2<u32>(0xb6c1d138u, 0xe46fd0ddu));
+			(*s)[9] = goldilocks_add((*s)[9], vec2<u32>(0xb35beee3u, 0x85d641ecu));
+			(*s)[10] = goldilocks_add((*s)[10], vec2<u32>(0x863d6bc3u, 0x321e1684u));
+			(*s)[11] = goldilocks_add((*s)[11], vec2<u32>(0x0a60d1dcu, 0xfd5bb083u));
 		}
 	}
 }

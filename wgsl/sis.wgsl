@@ -58,8 +58,8 @@ fn sis_dif(lid: u32) {
 			let i1 = i0 + half;
 			let u = sis_buf[i0];
 			let v = sis_buf[i1];
-			sis_buf[i0] = m31_add(u, v);
-			sis_buf[i1] = m31_mul(m31_sub(u, v), sis_tw[j * step]);
+			sis_buf[i0] = monty31_add(u, v);
+			sis_buf[i1] = monty31_mul(monty31_sub(u, v), sis_tw[j * step]);
 		}
 		workgroupBarrier();
 	}
@@ -75,9 +75,9 @@ fn sis_dit(lid: u32) {
 			let i0 = ((b - j) << 1u) + j;
 			let i1 = i0 + half;
 			let u = sis_buf[i0];
-			let v = m31_mul(sis_buf[i1], sis_tw[SIS_HALF + j * step]);
-			sis_buf[i0] = m31_add(u, v);
-			sis_buf[i1] = m31_sub(u, v);
+			let v = monty31_mul(sis_buf[i1], sis_tw[SIS_HALF + j * step]);
+			sis_buf[i0] = monty31_add(u, v);
+			sis_buf[i1] = monty31_sub(u, v);
 		}
 		workgroupBarrier();
 	}
@@ -99,17 +99,17 @@ fn sis_hash(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wi
 			let r = g / SIS_LIMBS;
 			var l = 0u;
 			if (r < sis_params.rows) {
-				let c = m31_leave(sis_in[base + r * sis_params.row_stride]);
+				let c = monty31_leave(sis_in[base + r * sis_params.row_stride]);
 				l = (c >> ((g % SIS_LIMBS) * SIS_LIMB_BITS)) & SIS_MASK;
 			}
-			sis_buf[k] = m31_mul(l, sis_tw[SIS_D + k]);
+			sis_buf[k] = monty31_mul(l, sis_tw[SIS_D + k]);
 		}
 		workgroupBarrier();
 		sis_dif(lid);
 		// Each invocation reads and writes its own places from here to the
 		// next polynomial's load.
 		for (var k = lid; k < SIS_D; k += SIS_WG) {
-			sis_acc[k] = m31_add(sis_acc[k], m31_mul(sis_buf[k], sis_key[i * SIS_D + k]));
+			sis_acc[k] = monty31_add(sis_acc[k], monty31_mul(sis_buf[k], sis_key[i * SIS_D + k]));
 		}
 	}
 	for (var k = lid; k < SIS_D; k += SIS_WG) {
@@ -118,6 +118,6 @@ fn sis_hash(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wi
 	workgroupBarrier();
 	sis_dit(lid);
 	for (var k = lid; k < SIS_D; k += SIS_WG) {
-		sis_out[col * SIS_D + k] = m31_mul(sis_buf[k], sis_tw[2u * SIS_D + k]);
+		sis_out[col * SIS_D + k] = monty31_mul(sis_buf[k], sis_tw[2u * SIS_D + k]);
 	}
 }

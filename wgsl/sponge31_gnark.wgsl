@@ -15,7 +15,7 @@
 // inline every call); the lanes are written with constant indices only.
 
 fn sg31_lane(s: u32, row: u32, c: u32, cols: u32) -> u32 {
-	return select(s, m31_enter(mk_element(row, min(c, cols - 1u))), c < cols);
+	return select(s, monty31_enter(mk_element(row, min(c, cols - 1u))), c < cols);
 }
 
 fn hash_row(row: u32, cols: u32) -> array<u32, 8> {
@@ -41,6 +41,6 @@ fn hash_row(row: u32, cols: u32) -> array<u32, 8> {
 		s[23] = sg31_lane(s[23], row, c + 15u, cols);
 		perm_permute(&s);
 	}
-	return array<u32, 8>(m31_leave(s[0]), m31_leave(s[1]), m31_leave(s[2]), m31_leave(s[3]),
-		m31_leave(s[4]), m31_leave(s[5]), m31_leave(s[6]), m31_leave(s[7]));
+	return array<u32, 8>(monty31_leave(s[0]), monty31_leave(s[1]), monty31_leave(s[2]), monty31_leave(s[3]),
+		monty31_leave(s[4]), monty31_leave(s[5]), monty31_leave(s[6]), monty31_leave(s[7]));
 }

@@ -39,40 +39,40 @@ fn elem_index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
 fn k_add(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
     if (i >= params.count) { return; }
-    dst[i] = gl_add(a[i], b[i]);
+    dst[i] = goldilocks_add(a[i], b[i]);
 }
 
 @compute @workgroup_size(256)
 fn k_sub(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
     if (i >= params.count) { return; }
-    dst[i] = gl_sub(a[i], b[i]);
+    dst[i] = goldilocks_sub(a[i], b[i]);
 }
 
 @compute @workgroup_size(256)
 fn k_mul(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
     if (i >= params.count) { return; }
-    dst[i] = gl_mul(a[i], b[i]);
+    dst[i] = goldilocks_mul(a[i], b[i]);
 }
 
 @compute @workgroup_size(256)
 fn k_pow7(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
     if (i >= u_params.count) { return; }
-    u_dst[i] = gl_pow7(a[i]);
+    u_dst[i] = goldilocks_pow7(a[i]);
 }
 
 @compute @workgroup_size(256)
 fn k_inv_pow7(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
     if (i >= u_params.count) { return; }
-    u_dst[i] = gl_inv_pow7(a[i]);
+    u_dst[i] = goldilocks_inv_pow7(a[i]);
 }
 
 // sb_mul is the straightforward multiplication kept to compare against
-// gl_mul in the throughput benchmark: all sixteen 16x16 partial products,
-// their halves summed into 16-bit columns, one carry pass, gl_reduce128.
+// goldilocks_mul in the throughput benchmark: all sixteen 16x16 partial products,
+// their halves summed into 16-bit columns, one carry pass, goldilocks_reduce128.
 fn sb_mul(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
     var xs = array<u32, 4>(x.x & 0xffffu, x.x >> 16u, x.y & 0xffffu, x.y >> 16u);
     var ys = array<u32, 4>(y.x & 0xffffu, y.x >> 16u, y.y & 0xffffu, y.y >> 16u);
@@ -90,7 +90,7 @@ fn sb_mul(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
         col[k] = s & 0xffffu;
         carry = s >> 16u;
     }
-    return gl_reduce128(col[0] | (col[1] << 16u), col[2] | (col[3] << 16u),
+    return goldilocks_reduce128(col[0] | (col[1] << 16u), col[2] | (col[3] << 16u),
                         col[4] | (col[5] << 16u), col[6] | (col[7] << 16u));
 }
 
@@ -100,15 +100,15 @@ fn sb_mul(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
 fn seeds(i: u32) -> array<vec2<u32>, 8> {
     let x = a[i];
     let y = b[i];
-    return array<vec2<u32>, 8>(x, y, gl_add(x, y), gl_sub(x, y),
-                               y, gl_neg(x), gl_sub(y, x), gl_add(y, y));
+    return array<vec2<u32>, 8>(x, y, goldilocks_add(x, y), goldilocks_sub(x, y),
+                               y, goldilocks_neg(x), goldilocks_sub(y, x), goldilocks_add(y, y));
 }
 
 // Each throughput kernel is the same loop over one multiplication; WGSL has
 // no function parameters of function type, so the loop is written per
 // multiplication, in three lines.
 fn throughput_out(i: u32, acc: array<vec2<u32>, 4>) {
-    dst[i] = gl_add(gl_add(gl_canon(acc[0]), gl_canon(acc[1])), gl_add(gl_canon(acc[2]), gl_canon(acc[3])));
+    dst[i] = goldilocks_add(goldilocks_add(goldilocks_canon(acc[0]), goldilocks_canon(acc[1])), goldilocks_add(goldilocks_canon(acc[2]), goldilocks_canon(acc[3])));
 }
 
 @compute @workgroup_size(256)
@@ -118,13 +118,13 @@ fn mul_throughput_gl_mul(@builtin(global_invocation_id) gid: vec3<u32>, @builtin
     let s = seeds(i);
     var acc = array<vec2<u32>, 4>(s[0], s[1], s[2], s[3]);
     for (var k = 0u; k < params.steps; k++) {
-        acc = array<vec2<u32>, 4>(gl_mul(acc[0], s[4]), gl_mul(acc[1], s[5]), gl_mul(acc[2], s[6]), gl_mul(acc[3], s[7]));
+        acc = array<vec2<u32>, 4>(goldilocks_mul(acc[0], s[4]), goldilocks_mul(acc[1], s[5]), goldilocks_mul(acc[2], s[6]), goldilocks_mul(acc[3], s[7]));
     }
     throughput_out(i, acc);
 }
 
 // mul_throughput_gl_mul_lazy: the accumulators stay below 2^64, reduced to
-// [0, p) once at the end (gl_canon in throughput_out).
+// [0, p) once at the end (goldilocks_canon in throughput_out).
 @compute @workgroup_size(256)
 fn mul_throughput_gl_mul_lazy(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = elem_index(gid, nwg);
@@ -132,7 +132,7 @@ fn mul_throughput_gl_mul_lazy(@builtin(global_invocation_id) gid: vec3<u32>, @bu
     let s = seeds(i);
     var acc = array<vec2<u32>, 4>(s[0], s[1], s[2], s[3]);
     for (var k = 0u; k < params.steps; k++) {
-        acc = array<vec2<u32>, 4>(gl_mul_lazy(acc[0], s[4]), gl_mul_lazy(acc[1], s[5]), gl_mul_lazy(acc[2], s[6]), gl_mul_lazy(acc[3], s[7]));
+        acc = array<vec2<u32>, 4>(goldilocks_mul_lazy(acc[0], s[4]), goldilocks_mul_lazy(acc[1], s[5]), goldilocks_mul_lazy(acc[2], s[6]), goldilocks_mul_lazy(acc[3], s[7]));
     }
     throughput_out(i, acc);
 }
@@ -151,10 +151,10 @@ fn mul_throughput_schoolbook(@builtin(global_invocation_id) gid: vec3<u32>, @bui
 
 // Coverage kernels: the library functions that no batch operation above
 // exposes on its own, run by the Go tests against the native reference.
-// k_lib computes, by params.steps: 0 gl_canon(a) (any 64-bit a),
-// 1 gl_neg(a), 2 gl_square(a), 3 gl_mul_small(a, b.x),
-// 4 gl_reduce96(a.x, a.y, b.x), 5 gl_reduce128(a.x, a.y, b.x, b.y),
-// 6 gl_mul(a, b), 7 gl_mul_lazy(a, b), 8 gl_square_lazy(a) (the last
+// k_lib computes, by params.steps: 0 goldilocks_canon(a) (any 64-bit a),
+// 1 goldilocks_neg(a), 2 goldilocks_square(a), 3 goldilocks_mul_small(a, b.x),
+// 4 goldilocks_reduce96(a.x, a.y, b.x), 5 goldilocks_reduce128(a.x, a.y, b.x, b.y),
+// 6 goldilocks_mul(a, b), 7 goldilocks_mul_lazy(a, b), 8 goldilocks_square_lazy(a) (the last
 // three on any 64-bit a and b).
 @compute @workgroup_size(256)
 fn k_lib(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -164,15 +164,15 @@ fn k_lib(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
     let y = b[i];
     var r = vec2<u32>(0u, 0u);
     switch (params.steps) {
-        case 0u: { r = gl_canon(x); }
-        case 1u: { r = gl_neg(x); }
-        case 2u: { r = gl_square(x); }
-        case 3u: { r = gl_mul_small(x, y.x); }
-        case 4u: { r = gl_reduce96(x.x, x.y, y.x); }
-        case 5u: { r = gl_reduce128(x.x, x.y, y.x, y.y); }
-        case 6u: { r = gl_mul(x, y); }
-        case 7u: { r = gl_mul_lazy(x, y); }
-        default: { r = gl_square_lazy(x); }
+        case 0u: { r = goldilocks_canon(x); }
+        case 1u: { r = goldilocks_neg(x); }
+        case 2u: { r = goldilocks_square(x); }
+        case 3u: { r = goldilocks_mul_small(x, y.x); }
+        case 4u: { r = goldilocks_reduce96(x.x, x.y, y.x); }
+        case 5u: { r = goldilocks_reduce128(x.x, x.y, y.x, y.y); }
+        case 6u: { r = goldilocks_mul(x, y); }
+        case 7u: { r = goldilocks_mul_lazy(x, y); }
+        default: { r = goldilocks_square_lazy(x); }
     }
     dst[i] = r;
 }

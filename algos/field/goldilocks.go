@@ -152,8 +152,8 @@ func (f Goldilocks) TwoAdicGenerator(bits int) (uint64, error) {
 	return twoAdicGenerator[uint64](f, goldilocksRoot, bits)
 }
 
-// Library returns "goldilocks.wgsl": elements as vec2<u32> pairs, gl_add,
-// gl_mul and the rest (package u64emu is its Go model).
+// Library returns "goldilocks.wgsl": elements as vec2<u32> pairs, goldilocks_add,
+// goldilocks_mul and the rest (package u64emu is its Go model).
 func (Goldilocks) Library() string { return "goldilocks.wgsl" }
 
 // LibraryInt64 returns "goldilocks.shader-int64.wgsl", goldilocks.wgsl on

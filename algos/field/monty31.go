@@ -237,7 +237,7 @@ func (z Monty31) FromMonty(m uint32) uint32 {
 
 // MontyMul returns the Montgomery product a·b·2^-32 mod P of a, b below
 // P: the product of two Montgomery forms as a Montgomery form. It is the
-// Go twin of monty31.wgsl's m31_mul, step for step.
+// Go twin of monty31.wgsl's monty31_mul, step for step.
 func (z Monty31) MontyMul(a, b uint32) uint32 {
 	f := z.field()
 	return f.montyReduce(uint64(a) * uint64(b))

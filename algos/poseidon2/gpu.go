@@ -21,7 +21,7 @@ import (
 // halvings, twice its speed (the tests hold the two equal). The kernels
 // hold the state as 12 vec2<u32> values in registers, round constants as
 // literals, the external layer by additions, and the internal layer by
-// additions for the diagonal's integers and five gl_mul for its fractions
+// additions for the diagonal's integers and five goldilocks_mul for its fractions
 // (1/2, -1/2, 1/4, -1/4, 1/8).
 var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 	Name: "poseidon2", Modulus: P, MaxElements: maxBatchElements,
@@ -29,7 +29,7 @@ var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 	Variants: []batch.Variant{
 		variant("fast"),
 		// The internal layer as the plain product by its diagonal: twelve
-		// gl_mul per partial round (Plonky3's generic matmul_internal).
+		// goldilocks_mul per partial round (Plonky3's generic matmul_internal).
 		variant("muldiag"),
 	},
 })

@@ -8,8 +8,8 @@ import (
 
 // ops31 counts the field operations of one permutation as the kernels do
 // them (poseidon2_31.wgsl over the generated layers): Montgomery products
-// (m31_mul), single reductions (m31_div_2exp, the internal diagonal's
-// ±1/2^k) and additions or subtractions (m31_add, m31_sub).
+// (monty31_mul), single reductions (monty31_div_2exp, the internal diagonal's
+// ±1/2^k) and additions or subtractions (monty31_add, monty31_sub).
 type ops31 struct{ products, reductions, adds int }
 
 // countOps31 counts p's operations from its parameters: 8 full rounds of

@@ -26,9 +26,9 @@ var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 	Variants: []batch.Variant{
 		variant("fast"),
 		// The MDS product with twelve full field multiplications per
-		// output (gl_mul).
+		// output (goldilocks_mul).
 		variant("densemds"),
-		// The inverse S-box by the field library's gl_inv_pow7 instead of
+		// The inverse S-box by the field library's goldilocks_inv_pow7 instead of
 		// the addition chain.
 		variant("libinv"),
 		// The state as three vec4 pairs (low words, high words of four

@@ -26,8 +26,8 @@ func benchPoseidon2(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		},
 		last: func(ctx *wgpu.Context, cfg *benchConfig, pairs [][8]uint64, dst [][4]uint64, side int, _ float64) (table, error) {
 			return poseidon2Bench.variantTable(ctx, cfg, pairs, dst, side,
-				"fast: 12 vec2<u32> values in registers, round constants as literals, the internal layer's integers (-2, 1, 2, 3, 4, -3, -4) by additions and its fractions (1/2, -1/2, 1/4, -1/4, 1/8) by five gl_mul. "+
-					"muldiag: the internal layer as twelve gl_mul by its diagonal.")
+				"fast: 12 vec2<u32> values in registers, round constants as literals, the internal layer's integers (-2, 1, 2, 3, 4, -3, -4) by additions and its fractions (1/2, -1/2, 1/4, -1/4, 1/8) by five goldilocks_mul. "+
+					"muldiag: the internal layer as twelve goldilocks_mul by its diagonal.")
 		},
 	})
 }

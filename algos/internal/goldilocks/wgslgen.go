@@ -35,7 +35,7 @@ func ArkFunc(b *bytes.Buffer, name string, rows [][Width]uint64) {
 			fmt.Fprintf(b, "\t\tdefault: {\n")
 		}
 		for i, c := range row {
-			fmt.Fprintf(b, "\t\t\t(*s)[%d] = gl_add((*s)[%d], %s);\n", i, i, Vec2(c))
+			fmt.Fprintf(b, "\t\t\t(*s)[%d] = goldilocks_add((*s)[%d], %s);\n", i, i, Vec2(c))
 		}
 		fmt.Fprintf(b, "\t\t}\n")
 	}

@@ -49,16 +49,16 @@ func MDSWGSL() []byte {
 	}
 	p("}\n\n")
 
-	p("// rp_mds_dense is s = MDS*s by twelve gl_mul and eleven gl_add per output\n")
+	p("// rp_mds_dense is s = MDS*s by twelve goldilocks_mul and eleven goldilocks_add per output\n")
 	p("// (the plain matrix product, kept to measure rp_mds_small against).\n")
 	p("fn rp_mds_dense(s: ptr<function, array<vec2<u32>, 12>>) {\n")
 	for j := 0; j < Width; j++ {
 		p("\tlet v%d = (*s)[%d];\n", j, j)
 	}
 	for i := 0; i < Width; i++ {
-		p("\tvar a%d = gl_mul(%s, v0);\n", i, goldilocks.Vec2(MDSRow[(Width-i)%Width]))
+		p("\tvar a%d = goldilocks_mul(%s, v0);\n", i, goldilocks.Vec2(MDSRow[(Width-i)%Width]))
 		for j := 1; j < Width; j++ {
-			p("\ta%d = gl_add(a%d, gl_mul(%s, v%d));\n", i, i, goldilocks.Vec2(MDSRow[(j-i+Width)%Width]), j)
+			p("\ta%d = goldilocks_add(a%d, goldilocks_mul(%s, v%d));\n", i, i, goldilocks.Vec2(MDSRow[(j-i+Width)%Width]), j)
 		}
 		p("\t(*s)[%d] = a%d;\n", i, i)
 	}

@@ -23,7 +23,7 @@ func WGSL() []byte {
 	p("%s\n\n", Header)
 	p("// Poseidon2 constants (Plonky3 p3-goldilocks, width 12), from package\n")
 	p("// algos/poseidon2/internal/params. Included by poseidon2_lib.wgsl, after\n")
-	p("// goldilocks.wgsl, whose gl_add it uses.\n\n")
+	p("// goldilocks.wgsl, whose goldilocks_add it uses.\n\n")
 	p("const P2_WIDTH: u32 = %du;\n", Width)
 	p("const P2_HALF_FULL_ROUNDS: u32 = %du;\n", HalfFullRounds)
 	p("const P2_PARTIAL_ROUNDS: u32 = %du;\n\n", PartialRounds)

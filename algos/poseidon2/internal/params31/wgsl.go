@@ -70,7 +70,7 @@ func WGSL(s Set) ([]byte, error) {
 			p("\t\tdefault: {\n")
 		}
 		for i, c := range row {
-			p("\t\t\t(*s)[%d] = m31_add((*s)[%d], 0x%08xu);\n", i, i, f.ToMonty(c))
+			p("\t\t\t(*s)[%d] = monty31_add((*s)[%d], 0x%08xu);\n", i, i, f.ToMonty(c))
 		}
 		p("\t\t}\n")
 	}
@@ -103,11 +103,11 @@ func WGSL(s Set) ([]byte, error) {
 	for j := range 4 {
 		p("\tvar u%d = b0[%d];\n", j, j)
 		for k := 1; k < w/4; k++ {
-			p("\tu%d = m31_add(u%d, b%d[%d]);\n", j, j, k, j)
+			p("\tu%d = monty31_add(u%d, b%d[%d]);\n", j, j, k, j)
 		}
 	}
 	for i := range w {
-		p("\t(*s)[%d] = m31_add(b%d[%d], u%d);\n", i, i/4, i%4, i%4)
+		p("\t(*s)[%d] = monty31_add(b%d[%d], u%d);\n", i, i/4, i%4, i%4)
 	}
 	p("}\n\n")
 
@@ -125,11 +125,11 @@ func WGSL(s Set) ([]byte, error) {
 			p("\n// ")
 		}
 	}
-	p(":\n// small integers by additions, 1/2^k by m31_div_2exp.\n")
+	p(":\n// small integers by additions, 1/2^k by monty31_div_2exp.\n")
 	p("fn p31_internal(s: %s) {\n", st)
 	p("\tvar sum = (*s)[0];\n")
 	for i := 1; i < w; i++ {
-		p("\tsum = m31_add(sum, (*s)[%d]);\n", i)
+		p("\tsum = monty31_add(sum, (*s)[%d]);\n", i)
 	}
 	for i, n := range s.DiagNum {
 		x := fmt.Sprintf("(*s)[%d]", i)
@@ -138,24 +138,24 @@ func WGSL(s Set) ([]byte, error) {
 			if n != 1 && n != -1 {
 				return nil, fmt.Errorf("params31: %s diagonal %d is %d/2^%d: the generator writes ±1/2^k and small integers", s.Name, i, n, k)
 			}
-			term = fmt.Sprintf("m31_div_2exp(%s, %du)", x, k)
+			term = fmt.Sprintf("monty31_div_2exp(%s, %du)", x, k)
 		} else {
 			switch abs(n) {
 			case 1:
 				term = x
 			case 2:
-				term = fmt.Sprintf("m31_add(%s, %s)", x, x)
+				term = fmt.Sprintf("monty31_add(%s, %s)", x, x)
 			case 3:
-				term = fmt.Sprintf("m31_add(m31_add(%s, %s), %s)", x, x, x)
+				term = fmt.Sprintf("monty31_add(monty31_add(%s, %s), %s)", x, x, x)
 			case 4:
 				term = fmt.Sprintf("p31_quad(%s)", x)
 			default:
 				return nil, fmt.Errorf("params31: %s diagonal %d is %d: the generator writes ±1..4 and ±1/2^k", s.Name, i, n)
 			}
 		}
-		op := "m31_add"
+		op := "monty31_add"
 		if n < 0 {
-			op = "m31_sub"
+			op = "monty31_sub"
 		}
 		p("\t(*s)[%d] = %s(sum, %s);\n", i, op, term)
 	}
