@@ -231,8 +231,9 @@ func instanceOf(key instanceKey) *enumeration {
 	if name := primaryBackendName(key.backends); name != "" && splitInstances {
 		// One primary backend is the primary instance's adapters of that
 		// backend: the instance that Open's default choice makes anyway
-		// (choiceOf), not a second one of the same driver (a Vulkan
-		// instance took 45-80 ms on the H200 machine, 2026-11-26).
+		// (choiceOf), not a second one of the same driver (an instance
+		// costs tens of milliseconds: bench/results/HISTORY.md, "Figures
+		// moved from code comments").
 		return only(instanceOf(instanceKey{backendPrimary, key.minor}), name)
 	}
 	if key.backends == backendPrimary|backendGL && splitInstances {
@@ -293,8 +294,9 @@ func instanceOf(key instanceKey) *enumeration {
 // Metal, D3D12) are listed first, and every backend only when their
 // default choice is not a usable discrete GPU: a GL adapter ranks after a
 // native one of its type (rank), so it could not be chosen then, and GL's
-// instance (EGL) costs about as much again as Vulkan's (100-195 ms for
-// both on the H100 machine). A named adapter is an index into the list of
+// instance (EGL) costs about as much again as Vulkan's
+// (bench/results/HISTORY.md, "Figures moved from code comments"). A named
+// adapter is an index into the list of
 // every backend, which needs them all.
 func choiceOf(opts Options) (*enumeration, error) {
 	key, err := instanceKeyOf(opts)

@@ -101,16 +101,13 @@ func Choose(opts Options) (Choice, error) {
 }
 
 // ExtraDevicesCost is what opening more devices than one adds to a
-// command that opens them for one piece of work. On two H200s (driver
-// 580.159.04, 2026-11-26, BENCHMARKS.md "Several GPUs, one instance"),
-// requesting two devices at once took 210 ms of wall time against 95 ms
-// for one, their staging 60 against 31 ms, and the exit, which frees
-// every device's memory, grows with the devices; measured from a shell,
-// a Rescue Merkle tree of 2^26 leaves (546 ms of kernels on one GPU, an
-// estimated saving near 300 ms) gained about 100 ms on two, and a
-// Poseidon2 commitment of 2^22 x 128 (an estimated saving of 220 ms)
-// gained nothing (976-1193 ms on one, 1093-1217 on two). So a second
-// device pays where it saves more than 250 ms.
+// command that opens them for one piece of work: requesting a second
+// device, its staging and the exit, which frees every device's memory,
+// all grow with the devices, so a large tree gained on two GPUs only part
+// of the kernel time it saved and a commitment of a smaller estimated
+// saving gained nothing (BENCHMARKS.md, "Several GPUs"; the figures in
+// bench/results/HISTORY.md, "Several GPUs, one instance"). So a second
+// device pays only where it saves more than this.
 const ExtraDevicesCost = 250 * time.Millisecond
 
 // Fit returns the choice for one piece of work that one device would

@@ -10,11 +10,10 @@ import (
 
 // The Batcher's pieces in host memory. wgpu-native has one queue per
 // device, and it runs copy commands and dispatches one after the other,
-// with barriers between them, however the host overlaps its side: on an
-// H200 a Poseidon2 batch of 2^24 merges from host slices took 85 ms end to
-// end, of which 23 ms were kernels, and the 1 GiB upload alone 25.7 ms;
-// the transfers and the kernels add up, which bounds the staged path near
-// 61 ms (2.75e8 merges/s) even with perfect overlap on the host.
+// with barriers between them, however the host overlaps its side: the
+// transfers and the kernels add up, so the staged path is bounded by
+// their sum even with perfect overlap on the host (BENCHMARKS.md,
+// "Transfers"; the figures in bench/results/HISTORY.md).
 //
 // So where the device may map any buffer (wgpu's mappable-primary-buffers
 // feature, on Vulkan, as for upload staging) a piece's inputs and output

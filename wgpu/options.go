@@ -76,8 +76,8 @@ type Options struct {
 // counter on every loop (ChecksLoops, against the undefined behaviour of
 // an endless loop). The kernels here index within bounds by construction
 // (tested on every backend, and at the WebGPU limits) and every loop has a
-// bound; the checks cost eigen's whole method 1.76x on an H200
-// (BENCHMARKS.md), so by default kernels are made without them. They are
+// bound; the checks slow eigen's whole method markedly on NVIDIA
+// (BENCHMARKS.md, "Eigen"), so by default kernels are made without them. They are
 // a debugging aid: a kernel that misbehaves only without them indexes out
 // of bounds. A browser always clamps, and ignores them.
 type ShaderChecks uint8
@@ -104,8 +104,8 @@ type TransferOptions struct {
 	// through that mapping, which Vulkan's host-coherent memory allows.
 	// wgpu-native 29 places MAP_WRITE staging in device memory that the
 	// CPU writes across PCIe where the device exposes all of it
-	// (resizable BAR): on an H200 that bounds uploads at 28 GB/s, against
-	// 40.6-42.4 GB/s staged in host memory (BENCHMARKS.md). Other backends
+	// (resizable BAR), which bounds uploads well below staging in host
+	// memory on NVIDIA (BENCHMARKS.md, "Transfers"). Other backends
 	// always use MAP_WRITE staging: they give no such guarantee for writes
 	// through a read mapping.
 	MapWriteUploads bool
@@ -307,12 +307,11 @@ func CheckTransferOptions(t TransferOptions) error {
 // piece's copies and its kernels run one after the other; in host memory
 // the host fills one piece's inputs and copies out the last one's output
 // while the kernels of the piece between them run, and there are no
-// copies on the queue. Measured (BENCHMARKS.md, 2026-11-26): on an H200,
-// a discrete GPU, the kernels reading host memory took 112-118 ms for
-// 2^24 Poseidon2 merges instead of 23-27, 185-196 ms end to end against
-// 81-84 staged; on lavapipe, whose memory is the host's, 2^20 Goldilocks
-// products took 18.0-19.1 ms end to end in host memory against 24.0-24.5
-// staged (u64emu BenchmarkMulTo).
+// copies on the queue. On a discrete GPU kernels reading host memory
+// across the bus are several times slower, and so is the batch end to
+// end; on lavapipe, whose memory is the host's, host memory is faster
+// (BENCHMARKS.md, "Transfers"; the figures, with u64emu BenchmarkMulTo
+// for lavapipe, in bench/results/HISTORY.md).
 type BatchMemory int
 
 const (

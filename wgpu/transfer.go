@@ -10,18 +10,18 @@ import (
 )
 
 // Transfers between host and device go through a ring of persistent staging
-// buffers. queue.WriteBuffer copies everything twice and ran at 1.7 GB/s on
-// an H200 (2026-11-21, BENCHMARKS.md); here the host copies straight into
+// buffers. queue.WriteBuffer copies everything twice and ran far below the
+// bus's rate (BENCHMARKS.md, "Transfers"); here the host copies straight into
 // mapped staging memory with several goroutines while the GPU copies the
 // previous slot into place.
 
 const (
 	// stagingSlot is the size of one staging buffer, and stagingRing how
 	// many each direction keeps. Two of 32 MiB moved 1 GiB as fast as four
-	// of 64 MiB on an H100 host (31-33 ms up, 29-33 down, side by side,
-	// 2026-11-23), and creating mapped memory costs far more than using
-	// it: a one-shot 1 GiB upload that creates its ring took 69-98 ms with
-	// two of 32 MiB against 183-209 ms with four of 64 MiB.
+	// of 64 MiB, and creating mapped memory costs far more than using it,
+	// so a one-shot upload that creates its ring is much faster with the
+	// smaller ring (bench/results/HISTORY.md, "Staging-ring tuning sweep"
+	// and "Figures moved from code comments").
 	stagingSlot = 32 << 20
 	stagingRing = 2
 	// smallTransfer is the size under which queue.WriteBuffer is cheaper

@@ -14,8 +14,8 @@ import (
 // Large inputs are scanned by all cores, since validation runs before
 // every upload: blocks in a plain loop, the element looked for only in the
 // first block that holds one. Asked element by element (a call and an
-// atomic load each), 16 MiB took 12 times as long on 2 cores (16.6
-// against 1.3 ms, 2026-11-26).
+// atomic load each), it took an order of magnitude longer
+// (bench/results/HISTORY.md, "Figures moved from code comments").
 func FirstNonCanonical[E Element](els []E, p uint64) int {
 	defer wgpu.Span("check field elements")(int64(len(els)) * int64(unsafe.Sizeof(E(0))))
 	const block = 1 << 12

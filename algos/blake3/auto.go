@@ -59,20 +59,17 @@ func ParseDevice(s string) (Device, error) {
 
 // HybridBytes is the crossover of DeviceAuto: the smallest input for which
 // the GPU is opened to hash beside the CPU; below it, the GPU is never
-// opened. The GPU is ready only after about 0.2 s in a new process
+// opened. The GPU is ready only after its set-up in a new process
 // (instance and device, opened while every core hashes) and its first
 // staging buffers, and then takes what the copies into staging memory,
 // made by the CPU's cores, allow, while those cores would have hashed
-// almost as much. Measured on the H100 machine (16 cores, files in
-// /dev/shm, 2026-11-23), a 16 GiB file: in one process, with the device
-// already open from an earlier hash (`blake3.test -test.bench AutoFile`),
-// the CPU alone took 603 and 636 ms, with the GPU added 569 and 601 ms;
-// but `wgbench b3sum`, a new process each time, took 727 ms with the GPU
-// against 653 ms on the CPU (11 alternating runs; b3sum 1.2.0 619 ms), the
-// device's set-up included. So a one-shot hash gains from the GPU only
-// above 16 GiB; 32 GiB is where it was measured to (1.54 s against 1.60 s
-// on the CPU). On the 2-core CI machine the only GPU is lavapipe, which
-// DeviceAuto never uses.
+// almost as much. On a 16-core NVIDIA host, a 16 GiB file hashed faster
+// with the GPU added in a process whose device was already open, but
+// slower in `wgbench b3sum`, a new process each time, the device's set-up
+// included. So a one-shot hash gains from the GPU only above 16 GiB; 32
+// GiB is where it was measured to gain (BENCHMARKS.md, "BLAKE3"; the
+// figures in bench/results/HISTORY.md, "Figures moved from code comments"). On a CI machine whose only GPU is lavapipe,
+// DeviceAuto never uses it.
 const HybridBytes = 32 << 30
 
 // AutoOptions choose an Auto's hash (Options: mode, output length, CPU
@@ -100,10 +97,8 @@ type AutoOptions struct {
 // Files are read with parallel reads, into small buffers for the CPU and
 // straight into staging memory for the GPU. That measured faster than
 // mapping them into memory, whose page faults and unmapping cost more than
-// the copies of read (2026-11-23): wgbench b3sum of a 64 MiB file on the
-// 2-core CI machine took 16.8 ms read, 19.8 ms mapped; of 32 GiB on the
-// H200 machine (CPU and GPU) 1.32 s mapped, of which 0.36 s to unmap. An
-// Auto is not safe for concurrent use.
+// the copies of read, on a 2-core CI machine and on an NVIDIA host alike
+// (bench/results/HISTORY.md, "Figures moved from code comments"). An Auto is not safe for concurrent use.
 type Auto struct {
 	opts   AutoOptions
 	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt; its key, flags and length are the Auto's

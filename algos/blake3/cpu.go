@@ -32,19 +32,19 @@ import (
 
 const (
 	// cpuWorkerBytes is the least input per worker goroutine: a worker
-	// that is started for less costs more than it saves, as waking an idle
-	// thread took 130 to 170 µs on the 2-core CI machine (an AMD EPYC VM,
-	// 2026-11-23), the time to hash about 600 KiB. Inputs under twice this
-	// are hashed on the calling goroutine alone.
+	// that is started for less costs more than it saves: waking an idle
+	// thread on a VM takes about as long as hashing this much
+	// (bench/results/HISTORY.md, "Figures moved from code comments").
+	// Inputs under twice this are hashed on the calling goroutine alone.
 	cpuWorkerBytes = 512 << 10
 	// cpuTaskMax is the largest task a worker hashes in one go from memory.
 	cpuTaskMax = 1 << 20
 	// cpuPiece is what a worker reads and hashes at a time in
 	// cpuRootReaderAt; each worker holds one such buffer. In a warm
-	// process 512 KiB and 2 MiB hash a 64 MiB file in the page cache
-	// equally fast (7.8 GB/s on the 2-core CI machine, 2026-11-23), but a
-	// fresh process faults its buffers in first: wgbench b3sum of that file
-	// took 16.8 ms with 512 KiB, 17.0 with 256 KiB, 20.5 with 2 MiB.
+	// process 512 KiB and 2 MiB hash a file in the page cache equally
+	// fast, but a fresh process faults its buffers in first, and there the
+	// smaller pieces won (BENCHMARKS.md, "The CPU path"; the figures in
+	// bench/results/HISTORY.md, "Figures moved from code comments").
 	cpuPiece = 512 << 10
 	// simdChunks is the most chunks guts compresses in one call.
 	simdChunks = guts.MaxSIMD
@@ -194,7 +194,8 @@ const cpuBatchTasks = 1024
 // chunk first; w names the worker (0 ≤ w < workers), so that each may own
 // a buffer. Workers take the tasks of a batch of cpuBatchTasks in order
 // from a shared counter, and need no other hand-off: on a VM, waking a
-// parked thread costs 100 µs or more. The first error stops the work and
+// parked thread costs as much as hashing hundreds of KiB (cpuWorkerBytes).
+// The first error stops the work and
 // is returned.
 func cpuRun(st *cvStack, chunks, taskChunks uint64, workers int, hash func(w int, first, count uint64) ([8]uint32, error)) error {
 	type task struct{ first, count uint64 }
@@ -350,9 +351,9 @@ func subtreeCVSerial(data []byte, counter uint64, key *[8]uint32, flags uint32) 
 	// guts gathers a word of each of the 16 chunks of a batch at a time:
 	// 16 streams 1 KiB apart, which the hardware prefetcher follows poorly
 	// from memory. Copying each batch first (one sequential stream, into
-	// L1) took one core from 2.3 to 4.7 GB/s on 64 MiB in memory, for 3%
-	// lost on data already in cache (the 2-core CI machine, an AMD EPYC
-	// with AVX-512, 2026-11-23).
+	// L1) about doubled one core's rate on data in memory, for little lost
+	// on data already in cache (BENCHMARKS.md, "The CPU path"; the figures
+	// in bench/results/HISTORY.md, "Figures moved from code comments").
 	st := cvStack{key: *key, flags: flags}
 	var buf [batch]byte
 	for off := 0; off < len(data); off += batch {

@@ -68,10 +68,10 @@ var variantSpecs = [...]variantSpec{
 }
 
 // spec resolves variantDefault and checks v. variantDefault is
-// variantRows: BenchmarkVariants on
-// an H200, whole hash of 1 GiB resident (2026-11-23): rows 0.729 ms, lanes2
-// 0.743, lanes4 0.833, lanes8 0.856, lanes16 0.894. The rows kernel keeps
-// the fewest registers live, so the most warps hide the loads.
+// variantRows, the fastest in BenchmarkVariants on NVIDIA (BENCHMARKS.md,
+// "BLAKE3"; the figures in bench/results/HISTORY.md, "Figures moved from
+// code comments"): the rows kernel keeps the fewest registers live, so
+// the most warps hide the loads.
 func (v variant) spec() (variantSpec, error) {
 	if v == variantDefault {
 		v = variantRows

@@ -30,15 +30,14 @@ const (
 	// hybridGPUMin is the smallest run the GPU takes: below it a
 	// submission's fixed cost outweighs its work.
 	hybridGPUMin = 4 << 20
-	// hybridGPUMax is the largest run the GPU takes (256 MiB: 8 ms of
-	// upload at 32 GB/s, so that the CPU waits little for the GPU's last
-	// run); the device's binding limit may lower it. hybridGPUCores: once
-	// the GPU runs, 1 in hybridGPUCores of the CPU's workers stops, so that
-	// the uploads' copies find cores. Measured on the H100 machine (16 GiB
-	// in /dev/shm, `blake3.test -test.bench AutoFile`, two rounds in one
-	// run, 2026-11-23): runs of 64 MiB with a quarter of the workers
-	// stopped took 761 and 661 ms, slower than the CPU alone (603, 636 ms);
-	// runs of 256 MiB with half of them stopped 569 and 601 ms.
+	// hybridGPUMax is the largest run the GPU takes (a few milliseconds of
+	// upload, so that the CPU waits little for the GPU's last run); the
+	// device's binding limit may lower it. hybridGPUCores: once the GPU
+	// runs, 1 in hybridGPUCores of the CPU's workers stops, so that the
+	// uploads' copies find cores. Measured with `blake3.test -test.bench
+	// AutoFile` on a 16-core NVIDIA host: smaller runs with fewer workers
+	// stopped were slower than the CPU alone, these were faster
+	// (BENCHMARKS.md, "BLAKE3"; the figures in bench/results/HISTORY.md, "Figures moved from code comments").
 	hybridGPUMax   = 256 << 20
 	hybridGPUCores = 2
 )
@@ -182,7 +181,7 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	// driver opens the device, and on threads/gpuCores fewer (half, with
 	// hybridGPUCores) once the GPU runs: the uploads' copies into staging
 	// memory need cores, and with every core hashing they waited for one
-	// and ran at 5 GB/s (H200 machine, 2026-11-23).
+	// and ran far below the bus's rate (bench/results/HISTORY.md, "Figures moved from code comments").
 	threads := cpuThreads(a.opts.Threads)
 	keep := max(threads-threads/a.gpuCores, 1)
 	key, flags := a.cpu.key, a.cpu.flags

@@ -30,9 +30,10 @@ func (MerkleMerge) MergeModule() wgpu.Module {
 }
 
 // MerkleApproach returns the fastest tree-building approach for the given
-// leaves: on an H200 (wgbench bench merkle, 2026-11-22) subtrees of 256
-// invocations won up to 2^22 leaves (0.091 against 0.117 ms at 2^20) and a
-// dispatch per level won from 2^23 (1.40 against 1.69 ms at 2^25).
+// leaves: on NVIDIA (wgbench bench merkle) subtrees of 256 invocations won
+// up to 2^22 leaves and a dispatch per level won from 2^23
+// (BENCHMARKS.md, "Merkle trees"; the figures in bench/results/HISTORY.md,
+// "Merkle tree, blake3 merge").
 func (MerkleMerge) MerkleApproach(leaves int) string {
 	if leaves >= 1<<23 {
 		return "level-per-dispatch"

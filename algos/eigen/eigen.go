@@ -321,8 +321,8 @@ func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, erro
 // float32.
 func Hilbert(n int) []float32 {
 	m := make([]float32, n*n)
-	// On all cores: 8192² took 230 ms on one core of the H100 machine
-	// (2026-11-23), as long as the GPU's set-up.
+	// On all cores: a large matrix takes one core as long as the GPU's
+	// set-up (bench/results/HISTORY.md, "Figures moved from code comments").
 	par.For(n, max(1, 1<<14/max(n, 1)), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			for c := 0; c < n; c++ {

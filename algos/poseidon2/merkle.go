@@ -39,10 +39,11 @@ func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
 // hash_row with its permutation.
 //
 // The host levels' model is Rescue's (goldilocks.MerkleHostWidth).
-// Poseidon2's merge takes 4.5 µs on one core through the batch functions'
-// CPU path against Rescue's 18.7 (BENCHMARKS.md), so about 3.1 µs alone;
-// its GPU level was not measured, and is taken as Rescue's 350 µs scaled
-// the same (85 µs): a merge's latency on a GPU follows its chain of
+// CPUMerge is Rescue's scaled by the two merges' ratio on one core
+// through the batch functions' CPU path (BENCHMARKS.md, "The CPU path";
+// the ratio in bench/results/HISTORY.md, "Figures moved from code
+// comments"); its GPU level was not measured, and is taken as Rescue's
+// scaled the same: a merge's latency on a GPU follows its chain of
 // products as its time on a core does. A model, not a measurement.
 var hashParams = goldilocks.Hash{
 	Name: "poseidon2", Title: "Poseidon2", Merge: Merge, HashElements: HashElements,

@@ -64,7 +64,8 @@ var arkWords = func() []uint32 {
 // sponge, and where its round constants come from: literals, a storage
 // buffer at binding 2 (arkstorage, arkworkgroup) or the words after the
 // parameters in the uniform (arkuniform). The variants beside fast lost
-// to it on every GPU measured (BENCHMARKS.md); they stay to be measured.
+// to it on every GPU measured (BENCHMARKS.md, "Rescue Prime"); they stay
+// to be measured.
 func variant(name string) batch.Variant {
 	file := "rescue_main_" + name + ".wgsl"
 	k := rescueprime.Kernel{Label: file,

@@ -37,17 +37,18 @@ func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
 // with its permutation.
 //
 // A dispatch per level is the fastest approach for Rescue at every size
-// measured on an H200 (2026-11-23, BENCHMARKS.md): its large merge keeps
-// few warps per SM and so pays for the idle invocations of in-workgroup
-// levels.
+// measured on NVIDIA (BENCHMARKS.md, "Merkle trees"): its large merge
+// keeps few warps per SM and so pays for the idle invocations of
+// in-workgroup levels.
 //
-// The host levels' model (goldilocks.MerkleHostWidth) takes its figures
-// from an H200 and one of its host's cores (BENCHMARKS.md, 2026-11-26):
-// one GPU's kernels took 38.73 ms for 2^22 leaves and 138.86 ms for 2^24,
-// 7.96 ns a leaf plus about 5.3 ms a tree, about 350 µs for each of its
-// levels too narrow to fill the GPU, each waiting for one merge's latency;
-// one merge (a permutation) takes about 13 µs on one core. So 2^10 on 32
-// cores, 2^6 on 2.
+// The host levels' model (goldilocks.MerkleHostWidth) takes CPUMerge and
+// GPULevel from an NVIDIA GPU and one of its host's cores: GPULevel is a
+// tree's fixed cost split over its levels too narrow to fill the GPU,
+// each waiting for one merge's latency, fitted to two tree sizes, and
+// CPUMerge is one merge (a permutation) on one core (BENCHMARKS.md,
+// "Merkle trees"; the fit in bench/results/HISTORY.md, "Figures moved
+// from code comments"). With them the host takes the top levels, more of
+// them the more cores it has.
 var hashParams = goldilocks.Hash{
 	Name: "rescue", Title: "Rescue", Merge: Merge, HashElements: HashElements,
 	MergeFile: "merkle_rescue.wgsl", RowFile: "rescue_row.wgsl",

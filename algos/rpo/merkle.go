@@ -37,13 +37,14 @@ func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
 //
 // A dispatch per level, as for Rescue: RPO's merge is as large as
 // Rp64_256's (the same layers and state, other constants and order), for
-// which it was the fastest approach at every size measured on an H200
-// (2026-11-23, BENCHMARKS.md). Not measured for RPO itself.
+// which it was the fastest approach at every size measured on NVIDIA
+// (BENCHMARKS.md, "Merkle trees"). Not measured for RPO itself.
 //
 // The host levels' model is Rescue's: RPO's merge has Rp64_256's layers
-// and state, so its GPU level is taken as Rescue's (about 350 µs on an
-// H200), and its CPU merge as 1.2 times Rescue's 13 µs (22.8 against 18.7
-// µs a merge through the batch functions' CPU path, BENCHMARKS.md). Not
+// and state, so its GPU level is taken as Rescue's, and its CPU merge as
+// Rescue's scaled by the two merges' ratio through the batch functions'
+// CPU path (BENCHMARKS.md, "The CPU path"; the ratio in
+// bench/results/HISTORY.md, "Figures moved from code comments"). Not
 // measured for RPO's trees themselves.
 var hashParams = goldilocks.Hash{
 	Name: "rpo", Title: "RPO", Merge: Merge, HashElements: HashElements,
