@@ -19,11 +19,12 @@ type Buffer struct {
 
 // Released buffers go back to their Context's pool, and NewBuffer takes a
 // pooled buffer of the same class before it creates one: creating device
-// memory costs far more than using it (creating Rescue's buffers cost
-// about a third of its batch's transfers: bench/results/HISTORY.md,
-// "Allocation history"), and one-shot calls (blake3.Sum, rescue.MergeMany, eigen.MaxEigen) would pay
-// it on every call. A pooled buffer is cleared on the GPU before it is
-// handed out again, so NewBuffer's memory reads as zeros either way.
+// memory costs far more than using it (creating Rescue's buffers cost about a
+// third of its batch's transfers: bench/results/HISTORY.md, "Allocation
+// history"), and one-shot calls (blake3.Sum, rescue.MergeMany,
+// eigen.MaxEigen) would pay it on every call. A pooled buffer is cleared on
+// the GPU before it is handed out again, so NewBuffer's memory reads as zeros
+// either way.
 //
 // Sizes are rounded up to a class (an eighth of their power of two) so
 // that calls of nearly the same size share buffers; at most 12.5% is

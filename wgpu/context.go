@@ -264,14 +264,15 @@ func (c *Context) Close() error {
 	return nil
 }
 
-// Closed devices are kept for the next Open of the same adapter and
-// limits instead of being released: wgpu 0.17 freed a released device only
-// when a poll found it unused, which never happened once it was released,
-// so each Open/Close cycle leaked about 3 MB and a driver thread (lavapipe,
-// 200 cycles grew a process from 85 to 697 MB, 2026-11-23); a parked device
-// also keeps its compiled kernels, which makes the next Open cheaper.
-// A parked device has no buffers of the caller's and no staging memory; it
-// keeps its compiled kernels, so the next Open also skips their compiles.
+// Closed devices are kept for the next Open of the same adapter and limits
+// instead of being released: wgpu 0.17 freed a released device only when a
+// poll found it unused, which never happened once it was released, so each
+// Open/Close cycle leaked memory and a driver thread (on lavapipe a process
+// grew several times over a few hundred cycles: bench/results/HISTORY.md,
+// "Figures moved from code comments"); a parked device also keeps its
+// compiled kernels, which makes the next Open cheaper. A parked device has no
+// buffers of the caller's and no staging memory; it keeps its compiled
+// kernels, so the next Open also skips their compiles.
 type idleKey struct {
 	adapter   *gpu.Adapter
 	limits    gpu.Limits

@@ -71,15 +71,16 @@ type Options struct {
 	GLESMinor string
 }
 
-// ShaderChecks are the runtime checks naga adds to every shader unless
-// told not to: clamping every array and buffer index (ChecksBounds) and a
-// counter on every loop (ChecksLoops, against the undefined behaviour of
-// an endless loop). The kernels here index within bounds by construction
-// (tested on every backend, and at the WebGPU limits) and every loop has a
-// bound; the checks slow eigen's whole method markedly on NVIDIA
-// (BENCHMARKS.md, "Eigen"), so by default kernels are made without them. They are
-// a debugging aid: a kernel that misbehaves only without them indexes out
-// of bounds. A browser always clamps, and ignores them.
+// ShaderChecks are the runtime checks naga adds to every shader unless told
+// not to: clamping every array and buffer index (ChecksBounds) and a counter
+// on every loop (ChecksLoops, against the undefined behaviour of an endless
+// loop). The kernels here index within bounds by construction (tested on
+// every backend, and at the WebGPU limits) and every loop has a bound; the
+// checks slow eigen's whole method markedly on NVIDIA
+// (bench/results/HISTORY.md, "The gate: kernels, old binding against
+// new"), so by default kernels are made without them. They are a debugging
+// aid: a kernel that misbehaves only without them indexes out of bounds. A
+// browser always clamps, and ignores them.
 type ShaderChecks uint8
 
 // The runtime checks, as bits of ShaderChecks; their values are

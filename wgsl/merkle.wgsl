@@ -117,7 +117,7 @@ fn mk_levels(id: MkIds, grp: MkGroup) {
 }
 
 // Two vec4 per digest: llvmpipe's GL compiler took seconds per shader on an
-// array of array<u32, 8> (2026-11-22).
+// array of array<u32, 8>.
 var<workgroup> mk_sh: array<vec4<u32>, MK_SH>;
 
 fn mk_sh_load(k: u32) -> array<u32, 8> {
@@ -138,9 +138,9 @@ fn mk_sh_store(k: u32, h: array<u32, 8>) {
 // level suffices. Every node is also written to mk_nodes, as the tree keeps
 // all of them; nothing is read back from global memory.
 //
-// All merges go through the one merge_node call at the loop's end: a
-// Rescue merge is large, and four inlined copies took llvmpipe's GL
-// compiler 15 s (2026-11-22).
+// All merges go through the one merge_node call at the loop's end: a Rescue
+// merge is large, and four inlined copies took llvmpipe's GL compiler many
+// seconds (bench/results/HISTORY.md, "Figures moved from code comments").
 fn mk_subtree(id: MkIds, grp: MkGroup) {
 	let t = id.t;
 	let g = grp.wid.x + grp.wid.y * grp.nwg.x;

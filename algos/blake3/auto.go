@@ -59,16 +59,16 @@ func ParseDevice(s string) (Device, error) {
 
 // HybridBytes is the crossover of DeviceAuto: the smallest input for which
 // the GPU is opened to hash beside the CPU; below it, the GPU is never
-// opened. The GPU is ready only after its set-up in a new process
-// (instance and device, opened while every core hashes) and its first
-// staging buffers, and then takes what the copies into staging memory,
-// made by the CPU's cores, allow, while those cores would have hashed
-// almost as much. On a 16-core NVIDIA host, a 16 GiB file hashed faster
-// with the GPU added in a process whose device was already open, but
-// slower in `wgbench b3sum`, a new process each time, the device's set-up
-// included. So a one-shot hash gains from the GPU only above 16 GiB; 32
-// GiB is where it was measured to gain (BENCHMARKS.md, "BLAKE3"; the
-// figures in bench/results/HISTORY.md, "Figures moved from code comments"). On a CI machine whose only GPU is lavapipe,
+// opened. The GPU is ready only after its set-up in a new process (instance
+// and device, opened while every core hashes) and its first staging buffers,
+// and then takes what the copies into staging memory, made by the CPU's
+// cores, allow, while those cores would have hashed almost as much. On a
+// 16-core NVIDIA host, a 16 GiB file hashed faster with the GPU added in a
+// process whose device was already open, but slower in `wgbench b3sum`, a new
+// process each time, the device's set-up included. So a one-shot hash gains
+// from the GPU only above 16 GiB; 32 GiB is where it was measured to gain
+// (BENCHMARKS.md, "BLAKE3"; the figures in bench/results/HISTORY.md, "Figures
+// moved from code comments"). On a CI machine whose only GPU is lavapipe,
 // DeviceAuto never uses it.
 const HybridBytes = 32 << 30
 
@@ -92,13 +92,14 @@ type AutoOptions struct {
 }
 
 // Auto hashes inputs on the CPU, the GPU or both, as AutoOptions.Device
-// chooses, in one mode and output length. It opens the GPU only when an
-// input needs it and keeps it, with its kernels and buffers, until Close.
-// Files are read with parallel reads, into small buffers for the CPU and
-// straight into staging memory for the GPU. That measured faster than
-// mapping them into memory, whose page faults and unmapping cost more than
-// the copies of read, on a 2-core CI machine and on an NVIDIA host alike
-// (bench/results/HISTORY.md, "Figures moved from code comments"). An Auto is not safe for concurrent use.
+// chooses, in one mode and output length. It opens the GPU only when an input
+// needs it and keeps it, with its kernels and buffers, until Close. Files are
+// read with parallel reads, into small buffers for the CPU and straight into
+// staging memory for the GPU. That measured faster than mapping them into
+// memory, whose page faults and unmapping cost more than the copies of read,
+// on a 2-core CI machine and on an NVIDIA host alike
+// (bench/results/HISTORY.md, "Figures moved from code comments"). An Auto is
+// not safe for concurrent use.
 type Auto struct {
 	opts   AutoOptions
 	cpu    *Engine // the CPU backend, for inputs read in sequence or by ReadAt; its key, flags and length are the Auto's

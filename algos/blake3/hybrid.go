@@ -32,12 +32,13 @@ const (
 	hybridGPUMin = 4 << 20
 	// hybridGPUMax is the largest run the GPU takes (a few milliseconds of
 	// upload, so that the CPU waits little for the GPU's last run); the
-	// device's binding limit may lower it. hybridGPUCores: once the GPU
-	// runs, 1 in hybridGPUCores of the CPU's workers stops, so that the
-	// uploads' copies find cores. Measured with `blake3.test -test.bench
-	// AutoFile` on a 16-core NVIDIA host: smaller runs with fewer workers
-	// stopped were slower than the CPU alone, these were faster
-	// (BENCHMARKS.md, "BLAKE3"; the figures in bench/results/HISTORY.md, "Figures moved from code comments").
+	// device's binding limit may lower it. hybridGPUCores: once the GPU runs,
+	// 1 in hybridGPUCores of the CPU's workers stops, so that the uploads'
+	// copies find cores. Measured with `blake3.test -test.bench AutoFile` on
+	// a 16-core NVIDIA host: smaller runs with fewer workers stopped were
+	// slower than the CPU alone, these were faster (BENCHMARKS.md, "BLAKE3";
+	// the figures in bench/results/HISTORY.md, "Figures moved from code
+	// comments").
 	hybridGPUMax   = 256 << 20
 	hybridGPUCores = 2
 )
@@ -180,8 +181,9 @@ func (a *Auto) hybridRoot(in hybridInput) (output, error) {
 	// The CPU hashes on one core fewer than the CPU path while the GPU's
 	// driver opens the device, and on threads/gpuCores fewer (half, with
 	// hybridGPUCores) once the GPU runs: the uploads' copies into staging
-	// memory need cores, and with every core hashing they waited for one
-	// and ran far below the bus's rate (bench/results/HISTORY.md, "Figures moved from code comments").
+	// memory need cores, and with every core hashing they waited for one and
+	// ran far below the bus's rate (bench/results/HISTORY.md, "Figures moved
+	// from code comments").
 	threads := cpuThreads(a.opts.Threads)
 	keep := max(threads-threads/a.gpuCores, 1)
 	key, flags := a.cpu.key, a.cpu.flags

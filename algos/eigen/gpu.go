@@ -279,12 +279,12 @@ func (s *Solver) load(m []float32, keep bool) error {
 	return nil
 }
 
-// checkAndUpload uploads m and checks it as Check does. The GPU reads
-// the matrix once (validate) and the host checks it only when the GPU
-// flags a row: on NVIDIA validate is far cheaper than reading the matrix
-// on the host, which takes every core as long as the upload itself
-// (bench/results/HISTORY.md, "Figures moved from code comments"). A matrix that fails leaves the device's copy unused,
-// and Check names what is wrong.
+// checkAndUpload uploads m and checks it as Check does. The GPU reads the
+// matrix once (validate) and the host checks it only when the GPU flags a
+// row: on NVIDIA validate is far cheaper than reading the matrix on the host,
+// which takes every core as long as the upload itself
+// (bench/results/HISTORY.md, "Figures moved from code comments"). A matrix
+// that fails leaves the device's copy unused, and Check names what is wrong.
 func (s *Solver) checkAndUpload(m []float32) error {
 	if err := s.ctx.Upload(s.a, 0, wgpu.Bytes(m)); err != nil {
 		return fmt.Errorf("eigen: upload matrix: %w", err)
@@ -519,9 +519,9 @@ func roundsFor(perRound, target time.Duration, limit int) int {
 
 // guessRoundTime is a round's time before one is measured: M read at
 // 100 MB/s, below what lavapipe reads on a busy 2-core machine even at
-// small n, where a round's fixed costs weigh (bench/results/HISTORY.md, "Figures moved from code comments").
-// The first submission of a small matrix then holds a whole Batch, that
-// of a large one a single round.
+// small n, where a round's fixed costs weigh (bench/results/HISTORY.md,
+// "Figures moved from code comments"). The first submission of a small matrix
+// then holds a whole Batch, that of a large one a single round.
 func guessRoundTime(n int) time.Duration {
 	return time.Duration(n) * time.Duration(n) * 4 * 10 * time.Nanosecond
 }

@@ -48,15 +48,17 @@ type benchConfig struct {
 	repeats int
 	bar     *bar
 	// warmUp is how long median keeps the GPU busy before timing: an idle
-	// H200 runs at a fraction of its clock and takes tens of milliseconds
-	// of work to come back up, so a 1 ms kernel timed right after a pause
-	// on the CPU measured up to 5x slow. --quick (meant for CPU adapters,
-	// which keep their clock) lowers it.
+	// NVIDIA GPU runs at a fraction of its clock and takes tens of
+	// milliseconds of work to come back up, so a short kernel timed right
+	// after a pause on the CPU measured several times slow
+	// (bench/results/HISTORY.md, "Figures moved from code comments"). --quick
+	// (meant for CPU adapters, which keep their clock) lowers it.
 	warmUp time.Duration
 	// firstWarmUp replaces warmUp for the first measurement of the run: a
-	// freshly started process on an idle H200 hashed 1 GiB in 1.9 ms, then
-	// 1.6, 0.97 and 0.83 ms over the next seconds of the same work. (It is
-	// not the whole story: see BENCHMARKS.md on the 1 GiB BLAKE3 spread.)
+	// freshly started process on an idle NVIDIA GPU hashed the same 1 GiB
+	// faster and faster over its first seconds (bench/results/HISTORY.md,
+	// "Figures moved from code comments"). (It is not the whole story: see
+	// BENCHMARKS.md, "BLAKE3", on the 1 GiB spread.)
 	firstWarmUp time.Duration
 	// ctx is cancelled by Ctrl-C: medianOf stops with errInterrupted.
 	ctx context.Context

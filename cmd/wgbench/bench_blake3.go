@@ -79,9 +79,10 @@ func newBLAKE3Bench(ctx *wgpu.Context, cfg *benchConfig, largest int64) (_ *blak
 			b.release()
 		}
 	}()
-	// One buffer at the largest size, allocated first and hashed by
-	// prefixes: on the H200 a large buffer allocated after others were
-	// released read 2-3x slower.
+	// One buffer at the largest size, allocated first and hashed by prefixes:
+	// on NVIDIA a large buffer allocated after others were released read
+	// markedly slower (bench/results/HISTORY.md, "Figures moved from code
+	// comments").
 	if b.buf, err = ctx.NewBuffer("bench blake3", uint64(largest)); err != nil {
 		return nil, err
 	}

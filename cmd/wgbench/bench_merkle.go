@@ -31,7 +31,8 @@ type merkleLadder struct {
 // (timestamps) and end to end (upload, kernels, download into host nodes).
 func benchMerkle(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	ladders := []merkleLadder{
-		// A software adapter merges about 4e4 Rescue pairs per second.
+		// A software adapter merges only tens of thousands of Rescue pairs
+		// a second (bench/results/HISTORY.md, "Full results: lavapipe").
 		{rescue.MerkleMerge{}, 20, 24, 12, map[int]string{20: "63.1", 21: "116.3", 22: "219.8", 23: "431.5", 24: "849.1"}},
 		{blake3.MerkleMerge{}, 20, 25, 14, map[int]string{25: "7.31"}},
 	}

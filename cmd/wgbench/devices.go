@@ -98,7 +98,8 @@ timestamps for it.`,
 // the adapter, but the period is the queue's alone
 // (wgpuQueueGetTimestampPeriod; webgpu.h's WGPUAdapterInfo and limits
 // have no such field), so each such adapter opens a device: all at once,
-// since each request waits on its own driver (90 ms for an H100).
+// since each request waits on its own driver (tens of milliseconds on
+// NVIDIA: bench/results/HISTORY.md, "Figures moved from code comments").
 func tickPeriods(g *globals, infos []wgpu.AdapterInfo) {
 	var wg sync.WaitGroup
 	for i, in := range infos {

@@ -295,8 +295,9 @@ func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, 
 // little-endian values it holds: the same memory where the host is
 // little-endian and raw is aligned (as readInput's buffers are), a
 // converted copy otherwise. Converting 1 GiB into a new slice took its
-// page faults and a pass over it before any kernel ran (commit --matrix on
-// an H100 spent about 650 ms between the device and the first compile).
+// page faults and a pass over it before any kernel ran (commit --matrix
+// spent a large part of its run between the device and the first
+// compile: bench/results/HISTORY.md, "Figures moved from code comments").
 func asElements[E ~uint32 | ~uint64](raw []byte) []E {
 	defer wgpu.Span("view input as field elements")(int64(len(raw)))
 	size := int(unsafe.Sizeof(E(0)))

@@ -86,13 +86,13 @@ func (g *globals) fromEnv() error {
 // does.
 func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gpu) }
 
-// opening is the devices of a command being opened on another goroutine
-// while the command reads its input: the driver's set-up, 190 ms for the
-// instance and the device on the H100 machine (wgbench --trace merkle,
-// 2026-11-23, BENCHMARKS.md "One-shot commands"), then overlaps the read
-// instead of following it. It is a Group: the GPUs --devices names, or a
-// Group of the one adapter the flags choose (nil for the CPU backend),
-// which every library call on a Group takes as that one device.
+// opening is the devices of a command being opened on another goroutine while
+// the command reads its input: the driver's set-up, a large part of a
+// one-shot command (wgbench --trace merkle; bench/results/HISTORY.md,
+// "One-shot commands"), then overlaps the read instead of following it. It is
+// a Group: the GPUs --devices names, or a Group of the one adapter the flags
+// choose (nil for the CPU backend), which every library call on a Group takes
+// as that one device.
 type opening struct {
 	done chan struct{}
 	grp  *wgpu.Group
@@ -131,12 +131,13 @@ func (o *opening) wait() (*wgpu.Group, error) {
 	return o.grp, o.err
 }
 
-// close closes what was opened, waiting for the opening to end (a
-// Group of globals.group is left open: wgpu.NewGroup's Close does nothing).
-// In a process that exits next it closes nothing: Close waits for the
-// device to go idle and releases the staging ring and the pooled buffers
-// one by one (43-57 ms after merkle on an H100), all of which the exit
-// frees at once. The command's results have been read back by then.
+// close closes what was opened, waiting for the opening to end (a Group of
+// globals.group is left open: wgpu.NewGroup's Close does nothing). In a
+// process that exits next it closes nothing: Close waits for the device to go
+// idle and releases the staging ring and the pooled buffers one by one, which
+// takes tens of milliseconds after merkle (bench/results/HISTORY.md, "Figures
+// moved from code comments"), all of which the exit frees at once. The
+// command's results have been read back by then.
 func (o *opening) close() {
 	<-o.done
 	if o.exits {
@@ -224,8 +225,8 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 	}
 	if len(g.args) > 0 && g.args[0] == "b3sum" {
 		// b3sum alone: its help, usage errors and flags show nothing of
-		// its sibling commands, and building theirs cost 0.10-0.32 ms
-		// of a 5.2-5.6 ms b3sum of a 4 KiB file (BENCHMARKS.md,
+		// its sibling commands, and building theirs cost a few percent
+		// of a b3sum of a small file (bench/results/HISTORY.md,
 		// "Start-up on the 2-core CI machine"). A b3sum after a global
 		// flag gets the whole tree, the same command.
 		root.AddCommand(newB3sumCmd(g))

@@ -418,8 +418,9 @@ func readProof(path string) (merkle.Proof, error) {
 }
 
 // uploadRate is the host-to-GPU rate a one-shot command's input goes up
-// at, end to end: 1 GiB in 83 ms on an H200 (wgbench --trace merkle,
-// 2026-11-26), staging included.
+// at, end to end, staging included: measured with wgbench --trace merkle
+// on NVIDIA (BENCHMARKS.md, "Transfers"; the run in
+// bench/results/HISTORY.md, "Figures moved from code comments").
 const uploadRate = 13e9
 
 // oneDeviceWork estimates the time one GPU takes for the input file in

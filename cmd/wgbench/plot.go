@@ -161,9 +161,9 @@ func (g *svgGroup) spec() plotspec.Plot {
 
 // plotProgramName is the program that draws the plots (cmd/wgbench-plot):
 // the drawing links gonum/plot, its fonts and image encoders, whose
-// initializers cost every wgbench command 0.6 ms at start-up when
-// linked into wgbench (BENCHMARKS.md, "Start-up on the 2-core CI
-// machine").
+// initializers cost every wgbench command a noticeable part of its
+// start-up when linked into wgbench (bench/results/HISTORY.md, "Start-up
+// on the 2-core CI machine").
 const plotProgramName = "wgbench-plot"
 
 // plotter returns what draws plots into a directory: the program

@@ -112,8 +112,8 @@ func interruptible(stuck func(status int), delay time.Duration) (ctx context.Con
 
 // b3sumCatchDelay is how long b3sum runs before it catches Ctrl-C: a
 // b3sum of a small file ends sooner, and catching the signals (os/signal's
-// receiving thread, the watcher goroutine) cost 0.25-0.7 ms of a 5.5 ms
-// b3sum of 4 KiB on the 2-core CI machine (BENCHMARKS.md, "Start-up on the
+// receiving thread, the watcher goroutine) cost a noticeable part of a
+// b3sum of a small file (bench/results/HISTORY.md, "Start-up on the
 // 2-core CI machine"). b3sum writes only standard output, so a Ctrl-C in
 // that time ending it at once, as it ends b3sum itself, loses nothing.
 const b3sumCatchDelay = 20 * time.Millisecond
