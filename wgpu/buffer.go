@@ -20,8 +20,8 @@ type Buffer struct {
 // Released buffers go back to their Context's pool, and NewBuffer takes a
 // pooled buffer of the same class before it creates one: creating device
 // memory costs far more than using it (creating Rescue's buffers cost about a
-// third of its batch's transfers: bench/results/HISTORY.md, "Allocation
-// history"), and one-shot calls (blake3.Sum, rescue.MergeMany,
+// third of its batch's transfers: bench/results/HISTORY.md, "Figures
+// moved from code comments"), and one-shot calls (blake3.Sum, rescue.MergeMany,
 // eigen.MaxEigen) would pay it on every call. A pooled buffer is cleared on
 // the GPU before it is handed out again, so NewBuffer's memory reads as zeros
 // either way.

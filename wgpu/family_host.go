@@ -12,8 +12,8 @@ import (
 // device, and it runs copy commands and dispatches one after the other,
 // with barriers between them, however the host overlaps its side: the
 // transfers and the kernels add up, so the staged path is bounded by
-// their sum even with perfect overlap on the host (BENCHMARKS.md,
-// "Transfers"; the figures in bench/results/HISTORY.md).
+// their sum even with perfect overlap on the host (bench/results/HISTORY.md,
+// "Several GPUs, one instance").
 //
 // So where the device may map any buffer (wgpu's mappable-primary-buffers
 // feature, on Vulkan, as for upload staging) a piece's inputs and output

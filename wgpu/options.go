@@ -106,9 +106,10 @@ type TransferOptions struct {
 	// wgpu-native 29 places MAP_WRITE staging in device memory that the
 	// CPU writes across PCIe where the device exposes all of it
 	// (resizable BAR), which bounds uploads well below staging in host
-	// memory on NVIDIA (BENCHMARKS.md, "Transfers"). Other backends
-	// always use MAP_WRITE staging: they give no such guarantee for writes
-	// through a read mapping.
+	// memory on NVIDIA (BENCHMARKS.md, "Transfers";
+	// bench/results/HISTORY.md, "Upload staging in host memory"). Other
+	// backends always use MAP_WRITE staging: they give no such guarantee
+	// for writes through a read mapping.
 	MapWriteUploads bool
 }
 
@@ -311,8 +312,8 @@ func CheckTransferOptions(t TransferOptions) error {
 // copies on the queue. On a discrete GPU kernels reading host memory
 // across the bus are several times slower, and so is the batch end to
 // end; on lavapipe, whose memory is the host's, host memory is faster
-// (BENCHMARKS.md, "Transfers"; the figures, with u64emu BenchmarkMulTo
-// for lavapipe, in bench/results/HISTORY.md).
+// (u64emu BenchmarkMulTo for lavapipe; the figures in
+// bench/results/HISTORY.md, "Figures moved from code comments").
 type BatchMemory int
 
 const (

@@ -11,9 +11,9 @@ import (
 
 // Transfers between host and device go through a ring of persistent staging
 // buffers. queue.WriteBuffer copies everything twice and ran far below the
-// bus's rate (BENCHMARKS.md, "Transfers"); here the host copies straight into
-// mapped staging memory with several goroutines while the GPU copies the
-// previous slot into place.
+// bus's rate (bench/results/HISTORY.md, "Staging-ring tuning sweep"); here
+// the host copies straight into mapped staging memory with several goroutines
+// while the GPU copies the previous slot into place.
 
 const (
 	// stagingSlot is the size of one staging buffer, and stagingRing how

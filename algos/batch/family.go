@@ -281,8 +281,8 @@ func (f *Family[E, D, P, S]) PermuteManyOn(g *wgpu.Group, states []S, opts Optio
 // minGroupItems is the fewest items a member of a Group is given
 // (Group.Fit): a member's piece costs its own Batcher, a submission and a
 // wait, and 2^16 merges are well under a millisecond of Rescue's kernels
-// on NVIDIA (BENCHMARKS.md, "Several GPUs"); like merkle's floor, not a
-// measured break-even.
+// on NVIDIA (bench/results/HISTORY.md, "Figures moved from code
+// comments"); like merkle's floor, not a measured break-even.
 const minGroupItems = 1 << 16
 
 // onGroup runs fn on one contiguous range of [0, n) per device of g (of

@@ -80,9 +80,10 @@ func newBLAKE3Bench(ctx *wgpu.Context, cfg *benchConfig, largest int64) (_ *blak
 		}
 	}()
 	// One buffer at the largest size, allocated first and hashed by prefixes:
-	// on NVIDIA a large buffer allocated after others were released read
-	// markedly slower (bench/results/HISTORY.md, "Figures moved from code
-	// comments").
+	// on NVIDIA a large buffer allocated after others were released once
+	// read markedly slower, which a later run did not reproduce
+	// (bench/results/HISTORY.md, "Allocation history" and "Figures moved
+	// from code comments").
 	if b.buf, err = ctx.NewBuffer("bench blake3", uint64(largest)); err != nil {
 		return nil, err
 	}
