@@ -235,6 +235,21 @@ var nttCases = []struct {
 	{14, 1, ntt.Options{Inverse: true, In: ntt.BitReversed, Out: ntt.BitReversed}},
 }
 
+// nttCasesOver appends to outs the digests of nttCases over f on ctx, the
+// inputs drawn from r.
+func nttCasesOver[E field.Element](ctx *wgpu.Context, outs []Output, variant string, f field.Field[E], r *rand.Rand) []Output {
+	for _, c := range nttCases {
+		what := fmt.Sprintf("%s 2^%d x %d inverse=%v coset=%v %v to %v", f.Name(), c.logN, c.rows, c.o.Inverse, c.o.Coset, c.o.In, c.o.Out)
+		data := make([]E, c.rows<<c.logN)
+		for j := range data {
+			data[j] = E(r.Uint64N(f.Modulus()))
+		}
+		err := ntt.Transform(ctx, f, data, c.logN, c.o)
+		outs = append(outs, Output{Variant: variant, Case: what, Digest: Digest(wgpu.Bytes(data)), Err: err})
+	}
+	return outs
+}
+
 // runNTT runs the ntt family's cases on ctx: its outputs' digests.
 func runNTT(ctx *wgpu.Context) ([]Output, error) {
 	name := variantName(ctx, "wgsl")
@@ -242,31 +257,9 @@ func runNTT(ctx *wgpu.Context) ([]Output, error) {
 	add := func(c string, b []byte, err error) {
 		outs = append(outs, Output{Variant: name, Case: c, Digest: Digest(b), Err: err})
 	}
-	for i, f := range []ntt.Field{field.BabyBear, field.KoalaBear, ntt.Goldilocks} {
-		r := newRand(uint64(40 + i))
-		p := uint64(u64emu.P)
-		if m, ok := f.(field.Monty31); ok {
-			p = uint64(m.P())
-		}
-		for _, c := range nttCases {
-			what := fmt.Sprintf("%s 2^%d x %d inverse=%v coset=%v %v to %v", f.Name(), c.logN, c.rows, c.o.Inverse, c.o.Coset, c.o.In, c.o.Out)
-			if _, ok := f.(field.Monty31); ok {
-				data := make([]uint32, c.rows<<c.logN)
-				for j := range data {
-					data[j] = uint32(r.Uint64N(p))
-				}
-				err := ntt.Transform(ctx, f, data, c.logN, c.o)
-				add(what, wgpu.Bytes(data), err)
-				continue
-			}
-			data := make([]uint64, c.rows<<c.logN)
-			for j := range data {
-				data[j] = r.Uint64N(p)
-			}
-			err := ntt.Transform(ctx, f, data, c.logN, c.o)
-			add(what, wgpu.Bytes(data), err)
-		}
-	}
+	outs = nttCasesOver(ctx, outs, name, field.BabyBear, newRand(40))
+	outs = nttCasesOver(ctx, outs, name, field.KoalaBear, newRand(41))
+	outs = nttCasesOver(ctx, outs, name, field.Goldilocks{}, newRand(42))
 	r := newRand(43)
 	src := make([]uint32, 5<<10)
 	for j := range src {
