@@ -100,25 +100,15 @@ func Choose(opts Options) (Choice, error) {
 	return ch, nil
 }
 
-// ExtraDevicesCost is what opening more devices than one adds to a
-// command that opens them for one piece of work. On two H200s (driver
-// 580.159.04, 2026-11-26, BENCHMARKS.md "Several GPUs, one instance"),
-// requesting two devices at once took 210 ms of wall time against 95 ms
-// for one, their staging 60 against 31 ms, and the exit, which frees
-// every device's memory, grows with the devices; measured from a shell,
-// a Rescue Merkle tree of 2^26 leaves (546 ms of kernels on one GPU, an
-// estimated saving near 300 ms) gained about 100 ms on two, and a
-// Poseidon2 commitment of 2^22 x 128 (an estimated saving of 220 ms)
-// gained nothing (976-1193 ms on one, 1093-1217 on two). So a second
-// device pays where it saves more than 250 ms.
-const ExtraDevicesCost = 250 * time.Millisecond
-
 // Fit returns the choice for one piece of work that one device would
 // finish in work (kernels and transfers, which the devices split): c
 // itself when splitting it over c's adapters saves more than extra, what
-// opening the others costs (ExtraDevicesCost for one-shot use), else c's
-// first adapter alone. A work of 0 (unknown, or not split by its command)
-// keeps the first adapter.
+// opening the others costs the caller, else c's first adapter alone. A
+// work of 0 (unknown, or not split by its caller) keeps the first adapter.
+// The rule is the library's, since only a Choice can narrow itself to its
+// first adapter before opening; the cost is the caller's (a program that
+// opens devices for one command pays their set-up once per command, a
+// server once), so extra is an argument.
 func (c Choice) Fit(work, extra time.Duration) Choice {
 	k := len(c.Adapters)
 	if k <= 1 {
