@@ -100,22 +100,15 @@ func Choose(opts Options) (Choice, error) {
 	return ch, nil
 }
 
-// ExtraDevicesCost is what opening more devices than one adds to a
-// command that opens them for one piece of work: requesting a second
-// device, its staging and the exit, which frees every device's memory,
-// all grow with the devices, so a large tree gained on two GPUs only part
-// of the kernel time it saved and a commitment of a smaller estimated
-// saving gained nothing (BENCHMARKS.md, "Several GPUs"; the figures in
-// bench/results/HISTORY.md, "Several GPUs, one instance"). So a second
-// device pays only where it saves more than this.
-const ExtraDevicesCost = 250 * time.Millisecond
-
 // Fit returns the choice for one piece of work that one device would
 // finish in work (kernels and transfers, which the devices split): c
 // itself when splitting it over c's adapters saves more than extra, what
-// opening the others costs (ExtraDevicesCost for one-shot use), else c's
-// first adapter alone. A work of 0 (unknown, or not split by its command)
-// keeps the first adapter.
+// opening the others costs the caller, else c's first adapter alone. A
+// work of 0 (unknown, or not split by its caller) keeps the first adapter.
+// The rule is the library's, since only a Choice can narrow itself to its
+// first adapter before opening; the cost is the caller's (a program that
+// opens devices for one command pays their set-up once per command, a
+// server once), so extra is an argument.
 func (c Choice) Fit(work, extra time.Duration) Choice {
 	k := len(c.Adapters)
 	if k <= 1 {

@@ -142,7 +142,7 @@ func capCPU(nodes, leaves [][32]byte, hash Hash, l *layout, k int) {
 			caps[s] = rootCPU(capLeaves(leaves, k, s), hash, scratch)
 		}
 	})
-	l.mergeUp(nodes, caps, k, 256, merges(hash))
+	l.mergeUp(nodes, caps, k, 256, merges(hash), manyOf(hash))
 }
 
 // CapLeaves returns the number of leaves under each node of the cap of a

@@ -162,12 +162,17 @@ func mergeLevel(dst, below [][32]byte, grain int, merge nodeMerge) {
 }
 
 // mergeUp fills levels from+1 to depth of nodes from level from, below,
-// each level j merged by ms(j), grain nodes a task. Every CPU build
-// (BuildCPU, mixed trees, matrix commitments) makes its levels here.
-func (l *layout) mergeUp(nodes, below [][32]byte, from, grain int, ms levelMerges) {
+// each level j merged by ms(j), or by many(j) where many is not nil and
+// gives one, grain nodes a task. Every CPU build (BuildCPU, mixed trees,
+// matrix commitments) makes its levels here.
+func (l *layout) mergeUp(nodes, below [][32]byte, from, grain int, ms levelMerges, many levelManys) {
 	for j := from + 1; j <= l.depth; j++ {
 		level := l.level(nodes, j)
-		mergeLevel(level, below, grain, ms(j))
+		if m := manyAt(many, j); m != nil {
+			mergeLevelMany(level, below, grain, m)
+		} else {
+			mergeLevel(level, below, grain, ms(j))
+		}
 		below = level
 	}
 }
@@ -179,7 +184,7 @@ func (l *layout) buildCPU(nodes, leaves [][32]byte, hash Hash) {
 		nodes[1] = leaves[0]
 		return
 	}
-	l.mergeUp(nodes, leaves, 0, 256, merges(hash))
+	l.mergeUp(nodes, leaves, 0, 256, merges(hash), manyOf(hash))
 }
 
 // rootCPU returns the root of the tree of leaves (at least one), on one

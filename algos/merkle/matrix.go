@@ -175,7 +175,15 @@ func matrixLeaves[E Element](m Matrix[E], rows rowsOf[E]) ([][32]byte, error) {
 	return leaves, nil
 }
 
+// matrixLeavesCPU sets leaves[r] to the row hash of row r of m on all
+// cores, through the hash's RowsHash where it has one.
 func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) {
+	if many, ok := rows.hash.(RowsHash[E]); ok {
+		par.For(m.Rows, max(rowsManyGrain, 4096/m.Cols), func(lo, hi int) {
+			many.HashRowsMany(leaves[lo:hi], m.Data[lo*m.Cols:hi*m.Cols], m.Cols)
+		})
+		return
+	}
 	par.For(m.Rows, max(1, 4096/m.Cols), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			leaves[r] = rows.hashRow(m.Row(r))

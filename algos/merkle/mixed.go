@@ -215,7 +215,7 @@ func BuildMixedCPU(leaves [][32]byte, s Schedule) (*Tree, error) {
 // buildMixedCPU builds the tree of checked leaves with the hashes hs.
 func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
 	nodes := make([][32]byte, len(leaves))
-	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs, nil))
+	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs, nil), mixedManys(hs, nil))
 	return &Tree{hash: hs[len(hs)-1], leaves: leaves, nodes: nodes}
 }
 
@@ -232,6 +232,19 @@ func mixedMerges(hs []Hash, next Hash) levelMerges {
 			}
 			return d
 		}
+	}
+}
+
+// mixedManys returns the levelManys of a mixed tree with the level hashes
+// hs: level j's hash's LevelMerge where the level needs no conversion
+// above it (next as mixedMerges takes it).
+func mixedManys(hs []Hash, next Hash) levelManys {
+	return func(j int) LevelMerge {
+		m, ok := hs[j-1].(LevelMerge)
+		if !ok || convertAfter(hs, j-1, next) != nil {
+			return nil
+		}
+		return m
 	}
 }
 

@@ -191,6 +191,7 @@ func injectionsAbove[E Element](c *Committer, levels map[int]Matrix[E], base int
 // wide: the reference of CommitMatrices from base up.
 func mergeMatricesCPU[E Element](nodes, below [][32]byte, levels map[int]Matrix[E], base int, rows rowsOf[E]) {
 	hash := rows.hash
+	many := manyOf(hash)
 	newLayout(len(below)).mergeUp(nodes, below, 0, 64, func(j int) nodeMerge {
 		m, inject := levels[base+j]
 		return func(i int, left, right [32]byte) [32]byte {
@@ -200,6 +201,11 @@ func mergeMatricesCPU[E Element](nodes, below [][32]byte, levels map[int]Matrix[
 			}
 			return d
 		}
+	}, func(j int) LevelMerge {
+		if _, inject := levels[base+j]; inject {
+			return nil
+		}
+		return manyAt(many, j)
 	})
 }
 

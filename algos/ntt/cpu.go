@@ -15,33 +15,11 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
-// defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,
-// canonical.
-func defaultRoot(f field.Monty31, logN int) uint32 {
-	if f == field.KoalaBear {
-		w, _ := kbfft.Generator(1 << logN)
-		return uint32(w.Uint64())
-	}
-	w, _ := bbfft.Generator(1 << logN)
-	return uint32(w.Uint64())
-}
-
-// defaultShift returns gnark-crypto's GeneratorFullMultiplicativeGroup()
-// for f, canonical.
-func defaultShift(f field.Monty31) uint32 {
-	if f == field.KoalaBear {
-		g := kbfft.GeneratorFullMultiplicativeGroup()
-		return uint32(g.Uint64())
-	}
-	g := bbfft.GeneratorFullMultiplicativeGroup()
-	return uint32(g.Uint64())
-}
-
 // transformCPU is the nil Context's transform: gnark-crypto's fft on each
 // row, in its Montgomery form (data's, where monty, else converted in
 // and out), the rows spread over the cores where they outnumber them and
 // each FFT on all cores where they do not.
-func transformCPU[E Element](fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+func transformCPU[E field.Element](fi fieldImpl, data []E, logN int, o Options, monty bool) error {
 	r, err := rootsOf(fi, logN, o)
 	if err != nil {
 		return err
@@ -83,7 +61,7 @@ func transformCPU[E Element](fi fieldImpl, data []E, logN int, o Options, monty 
 				}
 			}
 		}
-	case Goldilocks.Name():
+	case field.Goldilocks{}.Name():
 		d := glDomain(n, r, o)
 		run = func(row []E) {
 			a := unsafe.Slice((*goldilocks.Element)(unsafe.Pointer(&row[0])), len(row))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -66,8 +67,8 @@ func extendRoots(fi fieldImpl, logN int, o ExtendOptions) (rateLog int, small, b
 // as o says into dst (o.Rate times as long): on ctx's GPU, or on all
 // cores with gnark-crypto's fft for a nil ctx. An element not below p is
 // refused, naming it, and dst is left unchanged.
-func Extend[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN int, o ExtendOptions) error {
-	fi, err := implOf[E](f)
+func Extend[E field.Element](ctx *wgpu.Context, f field.Field[E], dst, src []E, logN int, o ExtendOptions) error {
+	fi, err := implOf(f)
 	if err != nil {
 		return err
 	}
@@ -100,14 +101,14 @@ func Extend[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN int, o Ext
 // EncodeReedSolomon is Extend at rate with the defaults: each row's
 // codeword exactly as gnark-crypto's koalabear/vortex
 // Params.EncodeReedSolomon makes it (rates 2, 4 and 8 there).
-func EncodeReedSolomon[E Element](ctx *wgpu.Context, f Field, dst, src []E, logN, rate int) error {
+func EncodeReedSolomon[E field.Element](ctx *wgpu.Context, f field.Field[E], dst, src []E, logN, rate int) error {
 	return Extend(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
 }
 
 // extendCPU is Extend on a nil Context: the inverse transform into the
 // first n of each output row, zeros after, then the forward transform of
 // the whole row.
-func extendCPU[E Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions) error {
+func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions) error {
 	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
 	if err != nil {
 		return err
@@ -152,8 +153,8 @@ type Extender struct {
 
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
 // on ctx.
-func NewExtender(ctx *wgpu.Context, f Field, logN int, o ExtendOptions) (*Extender, error) {
-	fi, err := impl(f)
+func NewExtender[E field.Element](ctx *wgpu.Context, f field.Field[E], logN int, o ExtendOptions) (*Extender, error) {
+	fi, err := implOf(f)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +345,7 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 // dst through the kernel-family layer's dispatcher (wgpu.Batch: pieces of
 // rows uploaded while the previous piece's kernels run), and stores the
 // kernels' timing in t where it is not nil.
-func extendHost[E Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
+func extendHost[E field.Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
 	if _, err := e.pieceRows(); err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func vortexEncode(t testing.TB, src []uint32, logN, rate int) []uint32 {
 // up to n·Rate, and Reference's forward transform of the whole row.
 func extendRef(t testing.TB, f field.Monty31, src []uint32, logN int, o ExtendOptions) []uint32 {
 	t.Helper()
-	rateLog, small, big, shift, err := extendRoots(monty{f}, logN, o)
+	rateLog, small, big, shift, err := extendRoots(over[uint32]{f}, logN, o)
 	require.NoError(t, err)
 	n := 1 << logN
 	coef := append([]uint32(nil), src...)
@@ -178,7 +178,7 @@ func TestNoLeaks(t *testing.T) {
 			return Extend(ctx, f, make([]uint32, 4*len(data)), data, 9, ExtendOptions{Rate: 4, Out: BitReversed})
 		})
 		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, f, make([]uint32, 1<<25), 25, Options{}) })
-		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, Goldilocks, make([]uint64, 1<<12), 12, Options{Root: 5}) })
+		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, field.Goldilocks{}, make([]uint64, 1<<12), 12, Options{Root: 5}) })
 	})
 }
 

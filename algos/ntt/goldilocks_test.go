@@ -8,8 +8,8 @@ import (
 	glfft "github.com/consensys/gnark-crypto/field/goldilocks/fft"
 	"github.com/consensys/gnark-crypto/utils"
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -20,13 +20,13 @@ func randGoldilocks(rng *rand.Rand, rows, logN int) []uint64 {
 	for i := range out {
 		switch rng.IntN(8) {
 		case 0:
-			out[i] = u64emu.P - 1 - rng.Uint64N(3)
+			out[i] = field.GoldilocksP - 1 - rng.Uint64N(3)
 		case 1:
 			out[i] = rng.Uint64N(3)
 		case 2:
 			out[i] = 0xffffffff00000000 - rng.Uint64N(3) // just below p's high word
 		default:
-			out[i] = rng.Uint64N(u64emu.P)
+			out[i] = rng.Uint64N(field.GoldilocksP)
 		}
 	}
 	return out
@@ -94,19 +94,25 @@ func checkGoldilocks(t *testing.T, maxLog int, transform func(data []uint64, log
 }
 
 func TestGoldilocksReference(t *testing.T) {
-	checkGoldilocks(t, 11, func(data []uint64, logN int, o Options) error { return Reference(Goldilocks, data, logN, o) })
+	checkGoldilocks(t, 11, func(data []uint64, logN int, o Options) error { return Reference(field.Goldilocks{}, data, logN, o) })
 }
 
 func TestGoldilocksCPU(t *testing.T) {
-	checkGoldilocks(t, 14, func(data []uint64, logN int, o Options) error { return Transform(nil, Goldilocks, data, logN, o) })
+	checkGoldilocks(t, 14, func(data []uint64, logN int, o Options) error {
+		return Transform(nil, field.Goldilocks{}, data, logN, o)
+	})
 }
 
 func TestGoldilocksGPU(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		checkGoldilocks(t, 14, func(data []uint64, logN int, o Options) error { return Transform(ctx, Goldilocks, data, logN, o) })
+		checkGoldilocks(t, 14, func(data []uint64, logN int, o Options) error {
+			return Transform(ctx, field.Goldilocks{}, data, logN, o)
+		})
 	})
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
-		checkGoldilocks(t, 12, func(data []uint64, logN int, o Options) error { return Transform(ctx, Goldilocks, data, logN, o) })
+		checkGoldilocks(t, 12, func(data []uint64, logN int, o Options) error {
+			return Transform(ctx, field.Goldilocks{}, data, logN, o)
+		})
 	})
 }
 
@@ -120,7 +126,7 @@ func TestGoldilocksGPULarge(t *testing.T) {
 			for _, o := range []Options{{}, {Inverse: true, Coset: true, In: BitReversed, Out: BitReversed}, {Coset: true, In: BitReversed}} {
 				in := randGoldilocks(rng, 1, k)
 				got := append([]uint64(nil), in...)
-				require.NoError(t, Transform(ctx, Goldilocks, got, k, o))
+				require.NoError(t, Transform(ctx, field.Goldilocks{}, got, k, o))
 				require.Equal(t, -1, equal64(gnarkGoldilocks(t, in, k, o), got), "2^%d %s", k, name(o))
 			}
 		}
@@ -135,17 +141,17 @@ func TestGoldilocksExtend(t *testing.T) {
 		for _, k := range []int{1, 6, 12} {
 			for _, o := range []ExtendOptions{{Rate: 2}, {Rate: 4, Coset: true}, {Rate: 8, Out: BitReversed}, {Rate: 16, Coset: true, Out: BitReversed}} {
 				src := randGoldilocks(rng, 3, k)
-				rateLog, small, big, shift, err := extendRoots(gold{}, k, o)
+				rateLog, small, big, shift, err := extendRoots(over[uint64]{field.Goldilocks{}}, k, o)
 				require.NoError(t, err)
 				coef := append([]uint64(nil), src...)
-				require.NoError(t, Reference(Goldilocks, coef, k, Options{Inverse: true, Root: small}))
+				require.NoError(t, Reference(field.Goldilocks{}, coef, k, Options{Inverse: true, Root: small}))
 				want := make([]uint64, len(src)*o.Rate)
 				for r := range 3 {
 					copy(want[r*o.Rate<<k:], coef[r<<k:(r+1)<<k])
 				}
-				require.NoError(t, Reference(Goldilocks, want, k+rateLog, Options{Root: big, Coset: o.Coset, Shift: shift, Out: o.Out}))
+				require.NoError(t, Reference(field.Goldilocks{}, want, k+rateLog, Options{Root: big, Coset: o.Coset, Shift: shift, Out: o.Out}))
 				got := make([]uint64, len(want))
-				require.NoError(t, Extend(ctx, Goldilocks, got, src, k, o))
+				require.NoError(t, Extend(ctx, field.Goldilocks{}, got, src, k, o))
 				require.Equal(t, -1, equal64(want, got), "2^%d %+v", k, o)
 			}
 		}
@@ -157,9 +163,8 @@ func TestGoldilocksExtend(t *testing.T) {
 func TestGoldilocksBadInput(t *testing.T) {
 	for _, ctx := range []*wgpu.Context{nil, gputest.Context(t, gputest.Backends()[0])} {
 		bad := make([]uint64, 8)
-		bad[5] = u64emu.P
-		require.ErrorContains(t, Transform(ctx, Goldilocks, bad, 3, Options{}), "element 5: 18446744069414584321 is not a goldilocks element")
-		require.ErrorContains(t, Transform(ctx, Goldilocks, make([]uint64, 2), 33, Options{}), "goldilocks takes 2^1 up to 2^32")
-		require.ErrorContains(t, Transform(ctx, Goldilocks, make([]uint32, 8), 3, Options{}), "goldilocks elements are 8 bytes, not 4")
+		bad[5] = field.GoldilocksP
+		require.ErrorContains(t, Transform(ctx, field.Goldilocks{}, bad, 3, Options{}), "element 5: 18446744069414584321 is not a goldilocks element")
+		require.ErrorContains(t, Transform(ctx, field.Goldilocks{}, make([]uint64, 2), 33, Options{}), "goldilocks takes 2^1 up to 2^32")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -122,8 +123,8 @@ type tableLayout struct {
 
 // NewPlan compiles the kernels for rows of 2^logN elements of f on ctx and
 // computes the tables for o's roots on the device.
-func NewPlan(ctx *wgpu.Context, f Field, logN int, o PlanOptions) (*Plan, error) {
-	fi, err := impl(f)
+func NewPlan[E field.Element](ctx *wgpu.Context, f field.Field[E], logN int, o PlanOptions) (*Plan, error) {
+	fi, err := implOf(f)
 	if err != nil {
 		return nil, err
 	}
@@ -436,7 +437,7 @@ func (p *Plan) Transform(data wgpu.Binding, rows int, o Options, form Form) (wgp
 // dispatcher (wgpu.Batch: pieces of rows uploaded while the previous
 // piece's kernels run, read back into data). o.Timing, where set,
 // receives the kernels' timing.
-func transformHost[E Element](p *Plan, data []E, o Options, form Form) error {
+func transformHost[E field.Element](p *Plan, data []E, o Options, form Form) error {
 	if _, err := p.pieceRows(); err != nil {
 		return err
 	}

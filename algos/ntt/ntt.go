@@ -70,33 +70,20 @@ type Options struct {
 	Timing *wgpu.Timing
 }
 
-// TwoAdicity returns the largest k for which f has roots of unity of
-// order 2^k: 27 for BabyBear, 24 for KoalaBear, 32 for Goldilocks (0 for
-// a field this package does not know).
-func TwoAdicity(f Field) int {
-	switch g := f.(type) {
-	case field.Monty31:
-		return bits.TrailingZeros32(g.P() - 1)
-	case GoldilocksField:
-		return gold{}.twoAdicity()
-	}
-	return 0
-}
-
 // CheckLog returns an error unless rows of 2^logN elements can be
-// transformed over f: 1 <= logN <= TwoAdicity(f).
-func CheckLog(f Field, logN int) error {
-	if logN < 1 || logN > TwoAdicity(f) {
-		return fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, f.Name(), TwoAdicity(f))
+// transformed over f: 1 <= logN <= f.TwoAdicity().
+func CheckLog[E field.Element](f field.Field[E], logN int) error {
+	if logN < 1 || logN > f.TwoAdicity() {
+		return fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, f.Name(), f.TwoAdicity())
 	}
 	return nil
 }
 
 // LogOf returns k for a row of n = 2^k elements, and an error naming n
 // when n is not a power of two or beyond f's two-adicity.
-func LogOf(f Field, n int) (int, error) {
+func LogOf[E field.Element](f field.Field[E], n int) (int, error) {
 	if n < 2 || n&(n-1) != 0 {
-		return 0, fmt.Errorf("ntt: a row of %d elements: the length must be a power of two from 2 up to 2^%d", n, TwoAdicity(f))
+		return 0, fmt.Errorf("ntt: a row of %d elements: the length must be a power of two from 2 up to 2^%d", n, f.TwoAdicity())
 	}
 	k := bits.TrailingZeros64(uint64(n))
 	return k, CheckLog(f, k)
@@ -155,8 +142,8 @@ func rowsOf(n, logN int) (int, error) {
 // uint64 for Goldilocks) in place as o says, on ctx's GPU, or on all
 // cores with gnark-crypto's fft for a nil ctx. An element not below p is
 // refused, naming it, and data is left unchanged.
-func Transform[E Element](ctx *wgpu.Context, f Field, data []E, logN int, o Options) error {
-	fi, err := implOf[E](f)
+func Transform[E field.Element](ctx *wgpu.Context, f field.Field[E], data []E, logN int, o Options) error {
+	fi, err := implOf(f)
 	if err != nil {
 		return err
 	}
@@ -184,7 +171,7 @@ type Monty interface {
 // babybear) is passed as it is. The elements are not checked:
 // gnark-crypto's are always reduced.
 func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN int, o Options) error {
-	fi := monty{f}
+	fi := over[uint32]{f}
 	if _, err := rootsOf(fi, logN, o); err != nil {
 		return err
 	}
@@ -199,7 +186,7 @@ func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN 
 }
 
 // transform is Transform and TransformMonty after their checks.
-func transform[E Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+func transform[E field.Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, monty bool) error {
 	if len(data) == 0 {
 		return nil
 	}
@@ -221,8 +208,8 @@ func transform[E Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o
 // CheckElements returns the index of the first element of data (of f)
 // not below f's p, and an error naming it; -1 and nil when every element
 // is canonical.
-func CheckElements[E Element](f Field, data []E) (int, error) {
-	fi, err := implOf[E](f)
+func CheckElements[E field.Element](f field.Field[E], data []E) (int, error) {
+	fi, err := implOf(f)
 	if err != nil {
 		return -1, err
 	}
@@ -237,7 +224,7 @@ func CheckElements[E Element](f Field, data []E) (int, error) {
 
 // checkElements returns an error naming the first element of data not
 // below p.
-func checkElements[E Element](fi fieldImpl, data []E) error {
+func checkElements[E field.Element](fi fieldImpl, data []E) error {
 	p := fi.modulus()
 	for i, x := range data {
 		if uint64(x) >= p {

@@ -375,3 +375,26 @@ func TestPlanPasses(t *testing.T) {
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
 	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
 }
+
+// defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,
+// canonical: the transform's default root, from gnark-crypto rather than
+// the field layer, so that tests hold the two equal.
+func defaultRoot(f field.Monty31, logN int) uint32 {
+	if f == field.KoalaBear {
+		w, _ := kbfft.Generator(1 << logN)
+		return uint32(w.Uint64())
+	}
+	w, _ := bbfft.Generator(1 << logN)
+	return uint32(w.Uint64())
+}
+
+// defaultShift returns gnark-crypto's GeneratorFullMultiplicativeGroup()
+// for f, canonical.
+func defaultShift(f field.Monty31) uint32 {
+	if f == field.KoalaBear {
+		g := kbfft.GeneratorFullMultiplicativeGroup()
+		return uint32(g.Uint64())
+	}
+	g := bbfft.GeneratorFullMultiplicativeGroup()
+	return uint32(g.Uint64())
+}

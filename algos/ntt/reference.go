@@ -2,14 +2,16 @@ package ntt
 
 import (
 	"math/bits"
+
+	"github.com/wgcompute/wgcompute/algos/field"
 )
 
 // Reference transforms each row of data (rows of 2^logN canonical
 // elements of f) in place as o says, in plain Go, one radix-2 butterfly at
 // a time: the oracle of the CPU and GPU paths. It checks its arguments as
 // Transform does.
-func Reference[E Element](f Field, data []E, logN int, o Options) error {
-	fi, err := implOf[E](f)
+func Reference[E field.Element](f field.Field[E], data []E, logN int, o Options) error {
+	fi, err := implOf(f)
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,47 @@ func (m MerkleMerge31) HashRow(row []uint32) [32]byte {
 	return Digest31Bytes(m.perm().hash8(row))
 }
 
+// many31 is how many digests HashRowsMany and MergeMany convert at a
+// time, so that their scratch stays small and in cache.
+const many31 = 256
+
+// HashRowsMany sets dst[i] to HashRow(data[i·cols : (i+1)·cols]) for
+// every i < len(dst), the rows side by side in the permutation's blocks
+// of states: package merkle's CPU matrix commitments take it
+// (merkle.RowsHash) in place of HashRow row by row.
+func (m MerkleMerge31) HashRowsMany(dst [][32]byte, data []uint32, cols int) {
+	p := m.perm()
+	var out [many31][Digest31]uint32
+	for lo := 0; lo < len(dst); lo += many31 {
+		n := min(many31, len(dst)-lo)
+		p.hash8Many(out[:n], data[lo*cols:(lo+n)*cols], cols)
+		for i, e := range out[:n] {
+			dst[lo+i] = Digest31Bytes(e)
+		}
+	}
+}
+
+// MergeMany sets dst[i] to Merge(below[2i], below[2i+1]) for every
+// i < len(dst), the pairs side by side in the permutation's blocks of
+// states: package merkle's CPU builds take it (merkle.LevelMerge) in place
+// of Merge pair by pair.
+func (m MerkleMerge31) MergeMany(dst, below [][32]byte) {
+	p := m.perm()
+	var pairs [many31][2 * Digest31]uint32
+	var out [many31][Digest31]uint32
+	for lo := 0; lo < len(dst); lo += many31 {
+		n := min(many31, len(dst)-lo)
+		for i := range n {
+			field.ReadElements(pairs[i][:Digest31], below[2*(lo+i)][:])
+			field.ReadElements(pairs[i][Digest31:], below[2*(lo+i)+1][:])
+		}
+		p.merge8Many(out[:n], pairs[:n])
+		for i, e := range out[:n] {
+			dst[lo+i] = Digest31Bytes(e)
+		}
+	}
+}
+
 // CheckDigest returns an error naming the first element of d that is not
 // below the field's p.
 func (m MerkleMerge31) CheckDigest(d [32]byte) error {

@@ -1,6 +1,10 @@
 // Package registry is the one list of the hashes this module computes:
-// each with its name, field, Merkle merge, batch functions and kernel
-// variants, and the fields they work over. The command line (its hash
+// each with its name, field, Merkle merge, batch functions and reference,
+// and the fields they work over. A hash's batch functions and reference
+// are of its field's types (BatchOf and ReferenceOf return them typed), so
+// that a hash over a new field is one more line, not a new field of Hash.
+// The kernel variants kept for measurement are internal/base/impl's,
+// registered under the hash's name, not offered here. The command line (its hash
 // commands, --hash, --field, the defaults, the benchmark suites), the
 // browser page, the benchmarks under bench/, the self-test and the tests
 // read it, so that adding a hash is its parameters, its round function and
@@ -18,7 +22,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/algos/rpo"
-	"github.com/wgcompute/wgcompute/internal/base/impl"
 )
 
 // Fields a hash works over.
@@ -61,11 +64,10 @@ func Fields() []Field {
 		if slices.ContainsFunc(out, func(f Field) bool { return f.Name == h.Field }) {
 			continue
 		}
-		f := Field{Name: h.Field, Title: fieldTitles[h.Field], ElementBits: 64}
-		if h.Batch31 != nil {
-			f.ElementBits, f.Modulus = 32, h.Batch31.Modulus()
-		} else {
-			f.Modulus = h.Batch.Modulus()
+		m, _ := h.Batch.(interface{ Modulus() uint64 })
+		f := Field{Name: h.Field, Title: fieldTitles[h.Field], ElementBits: h.ElementBits()}
+		if m != nil {
+			f.Modulus = m.Modulus()
 		}
 		out = append(out, f)
 	}
@@ -86,8 +88,7 @@ func FieldOf(name string) (Field, error) {
 	return Field{}, fmt.Errorf("unknown field %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
-// Fields31 are the 31-bit fields (of 32-bit elements), whose hashes have
-// Batch31.
+// Fields31 are the 31-bit fields (of 32-bit elements).
 var Fields31 = func() []string {
 	var out []string
 	for _, f := range Fields() {
@@ -108,22 +109,20 @@ func Default(field string) (Hash, error) {
 	return hs[0], nil
 }
 
-// Reference is a Goldilocks hash's plain-Go reference, one item at a time:
-// the oracle of the tests, the benchmarks' checks and the self-test's
-// golden outputs.
-type Reference struct {
-	Permute      func(state *[12]uint64)
-	Merge        func(a, b [4]uint64) [4]uint64
-	HashElements func(els []uint64) [4]uint64
+// Reference is a hash's plain-Go reference over its field, one item at a
+// time, on elements E, digests D and states S: the oracle of the tests,
+// the benchmarks' checks and the self-test's golden outputs.
+type Reference[E batch.Element, D, S any] struct {
+	Permute      func(state *S)
+	Merge        func(a, b D) D
+	HashElements func(els []E) D
 }
 
-// Reference31 is a 31-bit field's hash's plain-Go reference, as Reference
-// is a Goldilocks hash's.
-type Reference31 struct {
-	Permute      func(state *[16]uint32)
-	Merge        func(a, b [8]uint32) [8]uint32
-	HashElements func(els []uint32) [8]uint32
-}
+// GoldilocksReference is the Reference of a Goldilocks hash.
+type GoldilocksReference = Reference[uint64, [4]uint64, [12]uint64]
+
+// Monty31Reference is the Reference of a hash over BabyBear or KoalaBear.
+type Monty31Reference = Reference[uint32, [8]uint32, [16]uint32]
 
 // Hash is one hash of the module.
 type Hash struct {
@@ -144,14 +143,14 @@ type Hash struct {
 	About string
 	// Merkle is its merge in package merkle's trees.
 	Merkle merkle.Hash
-	// Batch is its batch functions, for a Goldilocks hash.
-	Batch *batch.Goldilocks
-	// Reference is its plain-Go reference, for a Goldilocks hash.
-	Reference Reference
-	// Batch31 and Reference31 are Batch and Reference for a hash over a
-	// 31-bit field.
-	Batch31     *batch.Monty31
-	Reference31 Reference31
+	// Batch is its batch functions over its field, a *batch.Family of the
+	// field's elements, digests, pairs and states (*batch.Goldilocks,
+	// *batch.Monty31), nil for a hash without; BatchOf returns it typed.
+	Batch any
+	// Reference is its plain-Go reference, a Reference of the field's
+	// types (GoldilocksReference, Monty31Reference), nil for a hash without
+	// batch functions; ReferenceOf returns it typed.
+	Reference any
 	// PermuteNanos is the GPU kernel time of one permutation (BLAKE3: one
 	// compression of a 2-to-1 merge) on an H200 (H100-class compute), from
 	// BENCHMARKS.md's "One-shot commands and two GPUs" (2026-11-26): a
@@ -174,15 +173,15 @@ func Hashes() []Hash {
 	return []Hash{
 		{Name: "blake3", Field: Bytes, Title: "BLAKE3", Merkle: blake3.MerkleMerge{}, PermuteNanos: 0.06},
 		{Name: "rescue", Field: Goldilocks, Command: "rescue", Title: "Rescue Prime Rp64_256", Merkle: rescue.MerkleMerge{}, Batch: rescue.Batch, PermuteNanos: 8.3,
-			Reference: Reference{rescue.Permute, rescue.Merge, rescue.HashElements},
+			Reference: GoldilocksReference{rescue.Permute, rescue.Merge, rescue.HashElements},
 			About:     "Rp64_256, winterfell's Rescue Prime."},
 		{Name: "rpo", Field: Goldilocks, Command: "rpo", Title: "RPO256 (miden-crypto Rpo256)", Merkle: rpo.MerkleMerge{}, Batch: rpo.Batch, PermuteNanos: 8.3,
-			Reference: Reference{rpo.Permute, rpo.Merge, rpo.HashElements},
+			Reference: GoldilocksReference{rpo.Permute, rpo.Merge, rpo.HashElements},
 			About: `RPO256, miden-crypto's
 Rpo256 (releases 0.11 to 0.20): merge is Rpo256::merge, hash is
 Rpo256::hash_elements.`},
 		{Name: "poseidon2", Field: Goldilocks, Command: "poseidon2", Title: "Poseidon2 (Goldilocks, width 12)", Merkle: poseidon2.MerkleMerge{}, Batch: poseidon2.Batch, PermuteNanos: 1.55,
-			Reference: Reference{poseidon2.Permute, poseidon2.Merge, poseidon2.HashElements}, FastCPU: true,
+			Reference: GoldilocksReference{poseidon2.Permute, poseidon2.Merge, poseidon2.HashElements}, FastCPU: true,
 			About: `Plonky3's
 Poseidon2 (width 12, default_goldilocks_poseidon2_12). merge is the 2-to-1
 compression of Plonky3's Merkle trees (TruncatedPermutation<_, 2, 4, 12>);
@@ -205,10 +204,10 @@ padding, so hash records of one length only).`},
 // its).
 func poseidon2Gnark(g poseidon2.GnarkHash, title, perms, role string, ns float64) Hash {
 	return Hash{Name: g.Name(), Field: g.FieldName(), Command: "poseidon2-gnark", Title: "Poseidon2 (gnark-crypto, " + title + ")",
-		Merkle: g, Batch31: g.Batch(), FastCPU: true, PermuteNanos: ns,
+		Merkle: g, Batch: g.Batch(), FastCPU: true, PermuteNanos: ns,
 		// The reference cannot fail on the canonical elements the
 		// batch functions accept.
-		Reference31: Reference31{
+		Reference: Monty31Reference{
 			Permute: func(s *[16]uint32) { _ = g.Permutation().Permute(s[:]) },
 			Merge: func(a, b [8]uint32) [8]uint32 {
 				out, _ := g.Compress(a, b)
@@ -234,10 +233,10 @@ length only).`}
 func poseidon2Of31(m poseidon2.MerkleMerge31, title, perm string, ns float64) Hash {
 	p := m.Permutation()
 	return Hash{Name: m.Name(), Field: m.FieldName(), Command: "poseidon2", Title: "Poseidon2 (" + title + ", width 16)",
-		Merkle: m, Batch31: m.Batch(), FastCPU: true, PermuteNanos: ns,
+		Merkle: m, Batch: m.Batch(), FastCPU: true, PermuteNanos: ns,
 		// The reference cannot fail on the canonical elements the
 		// batch functions accept.
-		Reference31: Reference31{
+		Reference: Monty31Reference{
 			Permute: func(s *[16]uint32) { _ = p.Permute(s[:]) },
 			Merge: func(a, b [8]uint32) [8]uint32 {
 				out, _ := p.Compression().Compress(a[:], b[:])
@@ -310,23 +309,31 @@ func Commands() []string {
 	return out
 }
 
-// Variants returns the names of h's kernel variants, the default first:
-// measurement-only alternatives the public API does not offer.
-func (h Hash) Variants() []string { return impl.List(h.Name) }
-
-// Variant returns h's batch functions on the kernel variant named name,
-// or an error naming the variants.
-func (h Hash) Variant(name string) (*batch.Goldilocks, error) {
-	if h.Batch == nil {
-		return nil, fmt.Errorf("%s: no batch functions over field elements", h.Name)
+// ElementBits returns the width of the little-endian word an element of
+// h's field is stored in: 64 (Goldilocks), 32 (the 31-bit fields), or 0
+// for a hash of bytes.
+func (h Hash) ElementBits() int {
+	switch h.Merkle.(type) {
+	case merkle.RowHash[uint64]:
+		return 64
+	case merkle.RowHash[uint32]:
+		return 32
 	}
-	return impl.Select[*batch.Goldilocks](h.Name, name)
+	return 0
 }
 
-// Variant31 is Variant for a hash over a 31-bit field.
-func (h Hash) Variant31(name string) (*batch.Monty31, error) {
-	if h.Batch31 == nil {
-		return nil, fmt.Errorf("%s: no batch functions over a 31-bit field", h.Name)
-	}
-	return impl.Select[*batch.Monty31](h.Name, name)
+// BatchOf returns h's batch functions where they are over elements E,
+// digests D, pairs P and states S (its field's), else nil: a hash without
+// batch functions, or over a field of other types.
+func BatchOf[E batch.Element, D, P, S any](h Hash) *batch.Family[E, D, P, S] {
+	f, _ := h.Batch.(*batch.Family[E, D, P, S])
+	return f
+}
+
+// ReferenceOf returns h's reference where it is over elements E, digests
+// D and states S (its field's), and false for a hash without batch
+// functions or over a field of other types.
+func ReferenceOf[E batch.Element, D, S any](h Hash) (Reference[E, D, S], bool) {
+	r, ok := h.Reference.(Reference[E, D, S])
+	return r, ok
 }

@@ -1,11 +1,11 @@
 package registry
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 )
 
 // TestHashes checks that every hash's names agree: its Merkle merge, its
@@ -18,40 +18,41 @@ func TestHashes(t *testing.T) {
 		seen[h.Name] = true
 		require.Equal(t, h.Name, h.Merkle.Name())
 		require.NotEmpty(t, h.Title)
-		if slices.Contains(Fields31, h.Field) {
+		if h.Field == Bytes {
 			require.Nil(t, h.Batch, h.Name)
-			require.NotNil(t, h.Batch31, h.Name)
-			require.Equal(t, h.Name, h.Batch31.Name())
-			require.Contains(t, []string{"poseidon2", "poseidon2-gnark"}, h.Command, h.Name)
-			require.NotEmpty(t, h.About, h.Name)
-			require.NotNil(t, h.Reference31.Permute, h.Name)
-			require.NotNil(t, h.Reference31.Merge, h.Name)
-			require.NotNil(t, h.Reference31.HashElements, h.Name)
-			require.Equal(t, []string{"fast"}, h.Variants())
-			f, err := h.Variant31("fast")
-			require.NoError(t, err)
-			require.Equal(t, h.Name, f.Name())
-			continue
-		}
-		require.Nil(t, h.Batch31, h.Name)
-		if h.Field != Goldilocks {
-			require.Nil(t, h.Batch, h.Name)
+			require.Nil(t, h.Reference, h.Name)
 			require.Empty(t, h.Command, h.Name)
+			require.Zero(t, h.ElementBits(), h.Name)
 			continue
 		}
-		require.Equal(t, h.Name, h.Command)
-		require.NotNil(t, h.Batch, h.Name)
-		require.Equal(t, h.Name, h.Batch.Name())
 		require.NotEmpty(t, h.About, h.Name)
-		require.NotNil(t, h.Reference.Permute, h.Name)
-		require.NotNil(t, h.Reference.Merge, h.Name)
-		require.NotNil(t, h.Reference.HashElements, h.Name)
-		vs := h.Variants()
-		require.Equal(t, "fast", vs[0], "%s: the default first", h.Name)
-		for _, v := range vs {
-			f, err := h.Variant(v)
-			require.NoError(t, err)
-			require.Equal(t, h.Name, f.Name())
+		require.NotNil(t, h.Batch, h.Name)
+		require.Equal(t, h.Name, h.Batch.(interface{ Name() string }).Name())
+		switch h.ElementBits() {
+		case 32:
+			require.Contains(t, Fields31, h.Field, h.Name)
+			require.Contains(t, []string{"poseidon2", "poseidon2-gnark"}, h.Command, h.Name)
+			require.NotNil(t, BatchOf[uint32, [8]uint32, [16]uint32, [16]uint32](h), h.Name)
+			require.Nil(t, BatchOf[uint64, [4]uint64, [8]uint64, [12]uint64](h), h.Name)
+			r, ok := ReferenceOf[uint32, [8]uint32, [16]uint32](h)
+			require.True(t, ok, h.Name)
+			require.NotNil(t, r.Permute, h.Name)
+			require.NotNil(t, r.Merge, h.Name)
+			require.NotNil(t, r.HashElements, h.Name)
+			checkVariants[*batch.Monty31](t, h)
+		case 64:
+			require.Equal(t, Goldilocks, h.Field, h.Name)
+			require.Equal(t, h.Name, h.Command)
+			require.NotNil(t, BatchOf[uint64, [4]uint64, [8]uint64, [12]uint64](h), h.Name)
+			require.Nil(t, BatchOf[uint32, [8]uint32, [16]uint32, [16]uint32](h), h.Name)
+			r, ok := ReferenceOf[uint64, [4]uint64, [12]uint64](h)
+			require.True(t, ok, h.Name)
+			require.NotNil(t, r.Permute, h.Name)
+			require.NotNil(t, r.Merge, h.Name)
+			require.NotNil(t, r.HashElements, h.Name)
+			checkVariants[*batch.Goldilocks](t, h)
+		default:
+			t.Fatalf("%s: elements of %d bits", h.Name, h.ElementBits())
 		}
 	}
 	require.Equal(t, []string{"rescue", "rpo", "poseidon2"}, Names(Of(Goldilocks)))
@@ -61,21 +62,26 @@ func TestHashes(t *testing.T) {
 	require.Equal(t, []string{"rescue", "rpo", "poseidon2", "poseidon2-gnark"}, Commands())
 }
 
+// checkVariants checks that h's kernel variants, which internal/base/impl
+// keeps under its name, are batch functions of type T named as h is, the
+// default ("fast") first.
+func checkVariants[T interface{ Name() string }](t *testing.T, h Hash) {
+	vs := impl.List(h.Name)
+	require.NotEmpty(t, vs, h.Name)
+	require.Equal(t, "fast", vs[0], "%s: the default first", h.Name)
+	for _, v := range vs {
+		f, err := impl.Select[T](h.Name, v)
+		require.NoError(t, err, h.Name)
+		require.Equal(t, h.Name, f.Name())
+	}
+}
+
 func TestLookup(t *testing.T) {
 	h, err := Lookup("RPO")
 	require.NoError(t, err)
 	require.Equal(t, "rpo", h.Name)
 	_, err = Lookup("sha256")
 	require.EqualError(t, err, `unknown hash "sha256": accepted are blake3, rescue, rpo, poseidon2, poseidon2-babybear, poseidon2-koalabear, poseidon2-gnark-koalabear, poseidon2-gnark-babybear`)
-	b, err := Lookup("blake3")
-	require.NoError(t, err)
-	_, err = b.Variant("fast")
-	require.EqualError(t, err, "blake3: no batch functions over field elements")
-	r, _ := Lookup("rescue")
-	_, err = r.Variant31("fast")
-	require.EqualError(t, err, "rescue: no batch functions over a 31-bit field")
-	_, err = r.Variant("nope")
-	require.ErrorContains(t, err, `rescue: unknown variant "nope": accepted are [fast densemds`)
 }
 
 // TestReference31 holds each 31-bit hash's reference to its batch
@@ -89,13 +95,15 @@ func TestReference31(t *testing.T) {
 			pair[i] = p - 1 - uint32(i)*977
 		}
 		dst := make([][8]uint32, 1)
-		require.NoError(t, h.Batch31.MergeMany(nil, dst, [][16]uint32{pair}, batch.Options{}))
-		require.Equal(t, h.Reference31.Merge([8]uint32(pair[:8]), [8]uint32(pair[8:])), dst[0], h.Name)
-		require.NoError(t, h.Batch31.HashElementsMany(nil, dst, pair[:11], 11, batch.Options{}))
-		require.Equal(t, h.Reference31.HashElements(pair[:11]), dst[0], h.Name)
+		f := BatchOf[uint32, [8]uint32, [16]uint32, [16]uint32](h)
+		r, _ := ReferenceOf[uint32, [8]uint32, [16]uint32](h)
+		require.NoError(t, f.MergeMany(nil, dst, [][16]uint32{pair}, batch.Options{}))
+		require.Equal(t, r.Merge([8]uint32(pair[:8]), [8]uint32(pair[8:])), dst[0], h.Name)
+		require.NoError(t, f.HashElementsMany(nil, dst, pair[:11], 11, batch.Options{}))
+		require.Equal(t, r.HashElements(pair[:11]), dst[0], h.Name)
 		st := []([16]uint32){pair}
-		require.NoError(t, h.Batch31.PermuteMany(nil, st, batch.Options{}))
-		h.Reference31.Permute(&pair)
+		require.NoError(t, f.PermuteMany(nil, st, batch.Options{}))
+		r.Permute(&pair)
 		require.Equal(t, pair, st[0], h.Name)
 	}
 }

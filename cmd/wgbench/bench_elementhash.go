@@ -10,6 +10,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/registry"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -41,17 +42,27 @@ type benchHash = benchField[uint64, [4]uint64, [8]uint64, [12]uint64]
 // checks.
 func benchHashOf(name string) benchHash {
 	h, _ := registry.Lookup(name)
-	r := h.Reference
-	return benchHash{Hash: h, variant: h.Variant, p: u64emu.P, hashElements: r.HashElements,
+	r, _ := registry.ReferenceOf[uint64, [4]uint64, [12]uint64](h)
+	return benchHash{Hash: h, variant: variantOf[*batch.Goldilocks](h), p: u64emu.P, hashElements: r.HashElements,
 		merge: func(p [8]uint64) [4]uint64 { return r.Merge([4]uint64(p[:4]), [4]uint64(p[4:])) }}
 }
 
 // benchHash31Of returns h, a hash over a 31-bit field, as the suites
 // measure it.
 func benchHash31Of(h registry.Hash) benchField[uint32, [8]uint32, [16]uint32, [16]uint32] {
-	r := h.Reference31
-	return benchField[uint32, [8]uint32, [16]uint32, [16]uint32]{Hash: h, variant: h.Variant31, p: h.Batch31.Modulus(), hashElements: r.HashElements,
+	r, _ := registry.ReferenceOf[uint32, [8]uint32, [16]uint32](h)
+	p := registry.BatchOf[uint32, [8]uint32, [16]uint32, [16]uint32](h).Modulus()
+	return benchField[uint32, [8]uint32, [16]uint32, [16]uint32]{Hash: h, variant: variantOf[*batch.Monty31](h), p: p, hashElements: r.HashElements,
 		merge: func(p [16]uint32) [8]uint32 { return r.Merge([8]uint32(p[:8]), [8]uint32(p[8:])) }}
+}
+
+// variants returns the names of h's kernel variants, the default first.
+func (h benchField[E, D, P, S]) variants() []string { return impl.List(h.Name) }
+
+// variantOf returns the function that gives h's batch functions, of type
+// T, on the kernel variant named.
+func variantOf[T any](h registry.Hash) func(name string) (T, error) {
+	return func(name string) (T, error) { return impl.Select[T](h.Name, name) }
 }
 
 // benchElements views a slice of arrays of E as its elements, without
@@ -63,7 +74,7 @@ func benchElements[E batch.Element, T any](s []T) []E {
 
 // mergeMany is MergeMany on the v-th kernel variant.
 func (h benchField[E, D, P, S]) mergeMany(ctx *wgpu.Context, dst []D, pairs []P, v int, t *wgpu.Timing) error {
-	f, err := h.variant(h.Variants()[v])
+	f, err := h.variant(h.variants()[v])
 	if err != nil {
 		return err
 	}
@@ -72,7 +83,7 @@ func (h benchField[E, D, P, S]) mergeMany(ctx *wgpu.Context, dst []D, pairs []P,
 
 // hashMany is HashElementsMany on the default kernels.
 func (h benchField[E, D, P, S]) hashMany(ctx *wgpu.Context, dst []D, els []E, m int, t *wgpu.Timing) error {
-	f, err := h.variant(h.Variants()[0])
+	f, err := h.variant(h.variants()[0])
 	if err != nil {
 		return err
 	}
@@ -90,7 +101,7 @@ func elementHashSuites() []suite {
 		s, ok := own[h.Name]
 		switch {
 		case ok:
-		case h.Batch31 != nil:
+		case h.ElementBits() == 32:
 			s = benchHash31Of(h).defaultSuite()
 		default:
 			s = benchHashOf(h.Name).defaultSuite()
@@ -301,7 +312,7 @@ func (h benchField[E, D, P, S]) hashes(ctx *wgpu.Context, cfg *benchConfig, pair
 // note on the timings.
 func (h benchField[E, D, P, S]) variantTable(ctx *wgpu.Context, cfg *benchConfig, pairs []P, dst []D, side int, notes ...string) (table, error) {
 	n := len(pairs)
-	variants := h.Variants()
+	variants := h.variants()
 	t := table{Title: fmt.Sprintf("%s: merge kernel variants at %d² inputs", h.Title, side),
 		Columns: []string{"variant", "kernel ms", "merge ns (kernel)", "merges/s (kernel)", "vs " + variants[0], "checked"}}
 	var fast float64

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/registry"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -241,8 +242,8 @@ func TestBenchBadInput(t *testing.T) {
 // command of its name.
 func TestBenchSuitesHashes(t *testing.T) {
 	for _, h := range []benchHash{rescueBench, rpoBench, poseidon2Bench} {
-		require.NotNil(t, h.Batch, "a suite names a hash the registry does not list as Goldilocks")
-		require.NotEmpty(t, h.Variants(), h.Name)
+		require.NotNil(t, registry.BatchOf[uint64, [4]uint64, [8]uint64, [12]uint64](h.Hash), "a suite names a hash the registry does not list as Goldilocks")
+		require.NotEmpty(t, impl.List(h.Name), h.Name)
 	}
 	cmds := map[string]bool{}
 	for _, c := range newElementHashCmds(&globals{}) {
@@ -254,7 +255,7 @@ func TestBenchSuitesHashes(t *testing.T) {
 	for name := range ownElementSuites() {
 		h, err := registry.Lookup(name)
 		require.NoError(t, err)
-		require.NotNil(t, h.Batch, "a suite of its own for %s, which is no Goldilocks hash", name)
+		require.NotNil(t, registry.BatchOf[uint64, [4]uint64, [8]uint64, [12]uint64](h), "a suite of its own for %s, which is no Goldilocks hash", name)
 	}
 }
 
@@ -267,7 +268,7 @@ func TestBenchDefaultElementSuite(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, tables, 2)
 	require.Len(t, tables[0].Rows, 2, "--quick measures 64² and 128²")
-	require.Len(t, tables[1].Rows, len(benchHashOf("rescue").Variants()))
+	require.Len(t, tables[1].Rows, len(benchHashOf("rescue").variants()))
 }
 
 // TestBenchTimingNames checks that each timed case in bench --json is

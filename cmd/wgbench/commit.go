@@ -409,7 +409,7 @@ func commitWork(hashName string, shapes []shape) time.Duration {
 // --field, --hash naming a 31-bit field's hash chooses that field.
 func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHash[uint32], error) {
 	if name == "goldilocks" && hashGiven {
-		if h, err := registry.Lookup(hashName); err == nil && h.Batch31 != nil {
+		if h, err := registry.Lookup(hashName); err == nil && h.ElementBits() == 32 {
 			name = h.Field
 		}
 	}
@@ -418,7 +418,7 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 	}
 	var h merkle.RowHash[uint32]
 	hs := registry.Of(name)
-	if len(hs) > 0 && hs[0].Batch31 != nil {
+	if len(hs) > 0 && hs[0].ElementBits() == 32 {
 		h, _ = hs[0].Merkle.(merkle.RowHash[uint32])
 	}
 	if h == nil {

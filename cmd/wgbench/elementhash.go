@@ -9,6 +9,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 )
 
 // newElementHashCmds builds a command for every command name of the
@@ -55,7 +56,7 @@ func newElementHashCmd(g *globals, name string, hs []registry.Hash) *cobra.Comma
 	records := `Records are little-endian u64 field elements, each below p = 2^64 - 2^32 + 1;
 digests are 4 such elements (32 bytes).`
 	what := "Goldilocks"
-	if h.Batch31 != nil {
+	if h.ElementBits() == 32 {
 		what = "31-bit (" + strings.Join(fieldNames(hs), ", ") + ")"
 		records = records31Help
 	}
@@ -114,7 +115,7 @@ gives the same digests).`
 	for _, c := range []*cobra.Command{merge, hash} {
 		c.Flags().StringVar(&inPath, "in", "", "input file of records, - for standard input (required)")
 		c.Flags().StringVar(&outPath, "out", "", "output file (default: stdout)")
-		c.Flags().StringVar(&variant, "variant", h.Variants()[0], "kernel variant, one of "+strings.Join(h.Variants(), ", "))
+		c.Flags().StringVar(&variant, "variant", impl.List(h.Name)[0], "kernel variant, one of "+strings.Join(impl.List(h.Name), ", "))
 		c.MarkFlagRequired("in")
 		parent.AddCommand(c)
 	}
@@ -136,14 +137,14 @@ const maxElements = 1 << 31
 // a merge, of records of two digests) with h and writes the digests to
 // outPath or stdout.
 func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, outPath, variant string, m int) error {
-	if h.Batch31 != nil {
-		f, err := h.Variant31(variant)
+	if h.ElementBits() == 32 {
+		f, err := impl.Select[*batch.Monty31](h.Name, variant)
 		if err != nil {
 			return err
 		}
 		return elementFile(g, cmd, f, h, inPath, outPath, m)
 	}
-	f, err := h.Variant(variant)
+	f, err := impl.Select[*batch.Goldilocks](h.Name, variant)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 )
@@ -35,40 +36,14 @@ Input is validated in full before anything runs; --out never holds a partial
 result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if fieldName == (field.Goldilocks{}).Name() {
+				return encode(cmd, g, field.Goldilocks{}, matrix, rate, in, out)
+			}
 			f, err := nttField(fieldName)
 			if err != nil {
 				return err
 			}
-			rows, cols, err := parseEncodeShape(matrix)
-			if err != nil {
-				return err
-			}
-			logN, ok := log2Exact(cols)
-			if !ok || cols < 2 {
-				return fmt.Errorf("encode: --matrix %s: %d columns: a row's length must be a power of two from 2 up", matrix, cols)
-			}
-			if _, ok := log2Exact(rate); !ok || rate < 2 || rate > ntt.MaxRate {
-				return fmt.Errorf("encode: --rate %d: the rate's inverse is a power of two from 2 to %d", rate, ntt.MaxRate)
-			}
-			if logN+bitsOf(rate) > ntt.TwoAdicity(f) {
-				return fmt.Errorf("encode: --matrix %s at --rate %d: codewords of %d elements exceed %s's 2^%d", matrix, rate, cols*rate, f.Name(), ntt.TwoAdicity(f))
-			}
-			elemBytes := 4
-			if f == ntt.Field(ntt.Goldilocks) {
-				elemBytes = 8
-			}
-			size, err := checked.Mul(rows, cols, elemBytes)
-			if err != nil {
-				return fmt.Errorf("encode: --matrix %s: %w bytes", matrix, err)
-			}
-			outLen, err := checked.Mul(rows, cols, rate)
-			if err != nil {
-				return fmt.Errorf("encode: --matrix %s at --rate %d: %w elements", matrix, rate, err)
-			}
-			if elemBytes == 8 {
-				return encodeFile[uint64](cmd, g, f, matrix, logN, rate, size, outLen, in, out)
-			}
-			return encodeFile[uint32](cmd, g, f, matrix, logN, rate, size, outLen, in, out)
+			return encode(cmd, g, f, matrix, rate, in, out)
 		},
 	}
 	fl := cmd.Flags()
@@ -82,10 +57,39 @@ result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
 	return cmd
 }
 
+// encode checks the shape of matrix (ROWSxCOLS elements of f) and rate
+// and encodes file in into out.
+func encode[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], matrix string, rate int, in, out string) error {
+	rows, cols, err := parseEncodeShape(matrix)
+	if err != nil {
+		return err
+	}
+	logN, ok := log2Exact(cols)
+	if !ok || cols < 2 {
+		return fmt.Errorf("encode: --matrix %s: %d columns: a row's length must be a power of two from 2 up", matrix, cols)
+	}
+	if _, ok := log2Exact(rate); !ok || rate < 2 || rate > ntt.MaxRate {
+		return fmt.Errorf("encode: --rate %d: the rate's inverse is a power of two from 2 to %d", rate, ntt.MaxRate)
+	}
+	if logN+bitsOf(rate) > f.TwoAdicity() {
+		return fmt.Errorf("encode: --matrix %s at --rate %d: codewords of %d elements exceed %s's 2^%d", matrix, rate, cols*rate, f.Name(), f.TwoAdicity())
+	}
+	elemBytes := field.ElementSize[E]()
+	size, err := checked.Mul(rows, cols, elemBytes)
+	if err != nil {
+		return fmt.Errorf("encode: --matrix %s: %w bytes", matrix, err)
+	}
+	outLen, err := checked.Mul(rows, cols, rate)
+	if err != nil {
+		return fmt.Errorf("encode: --matrix %s at --rate %d: %w elements", matrix, rate, err)
+	}
+	return encodeFile(cmd, g, f, matrix, logN, rate, size, outLen, in, out)
+}
+
 // encodeFile encodes the rows of file in (a matrix of size bytes of
 // elements of E, rows of 2^logN) at rate and writes the outLen elements
 // of the codewords to out.
-func encodeFile[E ntt.Element](cmd *cobra.Command, g *globals, f ntt.Field, matrix string, logN, rate, size, outLen int, in, out string) error {
+func encodeFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], matrix string, logN, rate, size, outLen int, in, out string) error {
 	data, err := readRows[E](g, "encode", f, in, 1<<logN, float64(2+rate))
 	if err != nil {
 		return err

@@ -142,6 +142,6 @@ func TestCommitWorkDecision(t *testing.T) {
 		{"no-such-hash", 1 << 30, 8, 1},
 	} {
 		w := commitWork(c.hash, []shape{{c.rows, 128, c.rows * 128 * c.elBytes}})
-		require.Len(t, two.Fit(w, wgpu.ExtraDevicesCost).Adapters, c.want, "%s 2^%d x 128: %v", c.hash, bits.Len(uint(c.rows))-1, w)
+		require.Len(t, two.Fit(w, extraDevicesCost).Adapters, c.want, "%s 2^%d x 128: %v", c.hash, bits.Len(uint(c.rows))-1, w)
 	}
 }

@@ -102,6 +102,14 @@ type opening struct {
 	exits bool
 }
 
+// extraDevicesCost is what opening more devices than one adds to a
+// command that opens them for one piece of work: requesting the devices,
+// their staging, and the exit, which frees every device's memory and
+// grows with the devices. Measured on two H200s (BENCHMARKS.md, "Several
+// GPUs, one instance"), a second device paid only where it saved more
+// than this.
+const extraDevicesCost = 250 * time.Millisecond
+
 // openSoon starts opening what the global flags choose (wgpu.Choose) for
 // work that one device would finish in about work (0: unknown, or work
 // the command runs on one device): several GPUs only where splitting the
@@ -120,7 +128,7 @@ func (g *globals) openSoon(work time.Duration) *opening {
 			o.err = err
 			return
 		}
-		o.grp, o.err = ch.Fit(work, wgpu.ExtraDevicesCost).Open()
+		o.grp, o.err = ch.Fit(work, extraDevicesCost).Open()
 	}()
 	return o
 }

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"os"
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/spf13/cobra"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -36,27 +37,15 @@ Input is validated in full before anything runs; --out never holds a partial
 result. --backend cpu transforms on all cores with gnark-crypto.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o := ntt.Options{Inverse: inverse, Coset: coset}
+			if fieldName == (field.Goldilocks{}).Name() {
+				return nttFile(cmd, g, field.Goldilocks{}, logN, n, o, in, out)
+			}
 			f, err := nttField(fieldName)
 			if err != nil {
 				return err
 			}
-			switch {
-			case cmd.Flags().Changed("log2") == cmd.Flags().Changed("n"):
-				return fmt.Errorf("ntt: give one of --log2 K and --n N, the row length 2^K = N")
-			case cmd.Flags().Changed("n"):
-				if logN, err = ntt.LogOf(f, n); err != nil {
-					return fmt.Errorf("ntt: --n %d: %w", n, err)
-				}
-			default:
-				if err := ntt.CheckLog(f, logN); err != nil {
-					return fmt.Errorf("ntt: --log2 %d: %w", logN, err)
-				}
-			}
-			o := ntt.Options{Inverse: inverse, Coset: coset}
-			if f == ntt.Field(ntt.Goldilocks) {
-				return nttFile[uint64](cmd, g, f, logN, o, in, out)
-			}
-			return nttFile[uint32](cmd, g, f, logN, o, in, out)
+			return nttFile(cmd, g, f, logN, n, o, in, out)
 		},
 	}
 	fl := cmd.Flags()
@@ -72,9 +61,23 @@ result. --backend cpu transforms on all cores with gnark-crypto.`,
 	return cmd
 }
 
-// nttFile transforms the rows of file in (elements of E) and writes them
-// to out.
-func nttFile[E ntt.Element](cmd *cobra.Command, g *globals, f ntt.Field, logN int, o ntt.Options, in, out string) error {
+// nttFile transforms the rows of file in (elements of f) and writes them
+// to out: rows of 2^logN elements where the flag --log2 was given, else of
+// n (--n).
+func nttFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], logN, n int, o ntt.Options, in, out string) error {
+	switch {
+	case cmd.Flags().Changed("log2") == cmd.Flags().Changed("n"):
+		return fmt.Errorf("ntt: give one of --log2 K and --n N, the row length 2^K = N")
+	case cmd.Flags().Changed("n"):
+		var err error
+		if logN, err = ntt.LogOf(f, n); err != nil {
+			return fmt.Errorf("ntt: --n %d: %w", n, err)
+		}
+	default:
+		if err := ntt.CheckLog(f, logN); err != nil {
+			return fmt.Errorf("ntt: --log2 %d: %w", logN, err)
+		}
+	}
 	data, err := readRows[E](g, "ntt", f, in, 1<<logN, 2)
 	if err != nil {
 		return err
@@ -91,11 +94,12 @@ func nttFile[E ntt.Element](cmd *cobra.Command, g *globals, f ntt.Field, logN in
 	return writeRows(cmd, "ntt", out, data)
 }
 
-// nttField returns the field named name, for ntt and encode.
-func nttField(name string) (ntt.Field, error) {
-	f, err := ntt.ParseField(name)
+// nttField returns the 31-bit field named name, for ntt and encode, which
+// take goldilocks before asking.
+func nttField(name string) (field.Monty31, error) {
+	f, err := field.ParseField(name)
 	if err != nil {
-		return nil, fmt.Errorf("--field %q: accepted are babybear, koalabear and goldilocks", name)
+		return f, fmt.Errorf("--field %q: accepted are babybear, koalabear and goldilocks", name)
 	}
 	return f, nil
 }
@@ -103,7 +107,7 @@ func nttField(name string) (ntt.Field, error) {
 // readRows reads path, whole rows of n canonical little-endian elements
 // of f (of E), into memory (times the input bounded by host memory), and
 // checks every element, each error naming what was wrong.
-func readRows[E ntt.Element](g *globals, name string, f ntt.Field, path string, n int, times float64) ([]E, error) {
+func readRows[E field.Element](g *globals, name string, f field.Field[E], path string, n int, times float64) ([]E, error) {
 	rowBytes := n * int(unsafe.Sizeof(E(0)))
 	raw, err := readInput(path, int64(float64(g.hostMemory())/times),
 		fmt.Sprintf("%s can transform in the host memory available (it needs up to %.3g times the input)", name, times))
@@ -133,7 +137,7 @@ func firstContext(o *opening) (*wgpu.Context, error) {
 
 // writeRows writes data's elements, little-endian, to path (atomically)
 // or to stdout.
-func writeRows[E ntt.Element](cmd *cobra.Command, name, path string, data []E) error {
+func writeRows[E field.Element](cmd *cobra.Command, name, path string, data []E) error {
 	out := digestsAsBytes[E](data)
 	if path == "" {
 		_, err := cmd.OutOrStdout().Write(out)

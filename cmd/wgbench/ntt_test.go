@@ -126,9 +126,9 @@ func TestNTTCommandGoldilocks(t *testing.T) {
 	in := filepath.Join(dir, "in.bin")
 	require.NoError(t, os.WriteFile(in, wgpu.Bytes(data), 0o644))
 	want := append([]uint64(nil), data...)
-	require.NoError(t, ntt.Reference(ntt.Goldilocks, want, 9, ntt.Options{Inverse: true, Coset: true}))
+	require.NoError(t, ntt.Reference(field.Goldilocks{}, want, 9, ntt.Options{Inverse: true, Coset: true}))
 	wantRS := make([]uint64, 2*len(data))
-	require.NoError(t, ntt.EncodeReedSolomon(nil, ntt.Goldilocks, wantRS, data, 9, 2))
+	require.NoError(t, ntt.EncodeReedSolomon(nil, field.Goldilocks{}, wantRS, data, 9, 2))
 	for _, backend := range append(gputest.Backends(), "cpu") {
 		out := filepath.Join(dir, "out.bin")
 		_, _, err := wgbench(t, "ntt", "--field", "goldilocks", "--n", "512", "--inverse", "--coset", "--in", in, "--out", out, "--backend", backend)

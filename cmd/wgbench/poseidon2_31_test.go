@@ -49,7 +49,8 @@ func TestPoseidon2CLIField31(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 7))
 	dir := t.TempDir()
 	for _, h := range registry.Batched() {
-		if h.Batch31 == nil {
+		r, ok := registry.ReferenceOf[uint32, [8]uint32, [16]uint32](h)
+		if !ok {
 			continue
 		}
 		f := h.Field
@@ -58,7 +59,7 @@ func TestPoseidon2CLIField31(t *testing.T) {
 		require.NoError(t, os.WriteFile(pairs, raw, 0o644))
 		want := make([][8]uint32, 37)
 		for i := range want {
-			want[i] = h.Reference31.Merge([8]uint32(els[16*i:]), [8]uint32(els[16*i+8:]))
+			want[i] = r.Merge([8]uint32(els[16*i:]), [8]uint32(els[16*i+8:]))
 		}
 		const m = 11
 		hels, hraw := records31(rng, h, 29, m)
@@ -66,7 +67,7 @@ func TestPoseidon2CLIField31(t *testing.T) {
 		require.NoError(t, os.WriteFile(inputs, hraw, 0o644))
 		wantHash := make([][8]uint32, 29)
 		for i := range wantHash {
-			wantHash[i] = h.Reference31.HashElements(hels[m*i : m*(i+1)])
+			wantHash[i] = r.HashElements(hels[m*i : m*(i+1)])
 		}
 		for _, backend := range []string{"cpu", gputest.Backends()[0]} {
 			t.Run(h.Name+"/"+backend, func(t *testing.T) {

@@ -38,8 +38,8 @@ func gpuVariants() map[string][]string {
 		"eigen":  eig,
 	}
 	for _, h := range registry.Batched() {
-		vs[h.Name] = h.Variants()
-		if h.Batch31 != nil {
+		vs[h.Name] = impl.List(h.Name)
+		if h.ElementBits() == 32 {
 			for _, a := range merkleApproaches() {
 				vs[h.Name] = append(vs[h.Name], "commit-"+a)
 			}

@@ -235,6 +235,21 @@ var nttCases = []struct {
 	{14, 1, ntt.Options{Inverse: true, In: ntt.BitReversed, Out: ntt.BitReversed}},
 }
 
+// nttCasesOver appends to outs the digests of nttCases over f on ctx, the
+// inputs drawn from r.
+func nttCasesOver[E field.Element](ctx *wgpu.Context, outs []Output, variant string, f field.Field[E], r *rand.Rand) []Output {
+	for _, c := range nttCases {
+		what := fmt.Sprintf("%s 2^%d x %d inverse=%v coset=%v %v to %v", f.Name(), c.logN, c.rows, c.o.Inverse, c.o.Coset, c.o.In, c.o.Out)
+		data := make([]E, c.rows<<c.logN)
+		for j := range data {
+			data[j] = E(r.Uint64N(f.Modulus()))
+		}
+		err := ntt.Transform(ctx, f, data, c.logN, c.o)
+		outs = append(outs, Output{Variant: variant, Case: what, Digest: Digest(wgpu.Bytes(data)), Err: err})
+	}
+	return outs
+}
+
 // runNTT runs the ntt family's cases on ctx: its outputs' digests.
 func runNTT(ctx *wgpu.Context) ([]Output, error) {
 	name := variantName(ctx, "wgsl")
@@ -242,31 +257,9 @@ func runNTT(ctx *wgpu.Context) ([]Output, error) {
 	add := func(c string, b []byte, err error) {
 		outs = append(outs, Output{Variant: name, Case: c, Digest: Digest(b), Err: err})
 	}
-	for i, f := range []ntt.Field{field.BabyBear, field.KoalaBear, ntt.Goldilocks} {
-		r := newRand(uint64(40 + i))
-		p := uint64(u64emu.P)
-		if m, ok := f.(field.Monty31); ok {
-			p = uint64(m.P())
-		}
-		for _, c := range nttCases {
-			what := fmt.Sprintf("%s 2^%d x %d inverse=%v coset=%v %v to %v", f.Name(), c.logN, c.rows, c.o.Inverse, c.o.Coset, c.o.In, c.o.Out)
-			if _, ok := f.(field.Monty31); ok {
-				data := make([]uint32, c.rows<<c.logN)
-				for j := range data {
-					data[j] = uint32(r.Uint64N(p))
-				}
-				err := ntt.Transform(ctx, f, data, c.logN, c.o)
-				add(what, wgpu.Bytes(data), err)
-				continue
-			}
-			data := make([]uint64, c.rows<<c.logN)
-			for j := range data {
-				data[j] = r.Uint64N(p)
-			}
-			err := ntt.Transform(ctx, f, data, c.logN, c.o)
-			add(what, wgpu.Bytes(data), err)
-		}
-	}
+	outs = nttCasesOver(ctx, outs, name, field.BabyBear, newRand(40))
+	outs = nttCasesOver(ctx, outs, name, field.KoalaBear, newRand(41))
+	outs = nttCasesOver(ctx, outs, name, field.Goldilocks{}, newRand(42))
 	r := newRand(43)
 	src := make([]uint32, 5<<10)
 	for j := range src {
@@ -373,9 +366,8 @@ func elementSeed(h registry.Hash) uint64 {
 // field, commits to a matrix); where its CPU path is a faster twin of the
 // reference, the golden outputs come from the reference.
 func elementFamily(h registry.Hash) Family {
-	if h.Batch31 != nil {
-		r := h.Reference31
-		fam := elementFamilyOf(h, h.Variant31, h.Batch31.Modulus(), refBatcher[uint32, [8]uint32, [16]uint32, [16]uint32]{
+	if r, ok := registry.ReferenceOf[uint32, [8]uint32, [16]uint32](h); ok {
+		fam := elementFamilyOf(h, modulus31(h), refBatcher[uint32, [8]uint32, [16]uint32, [16]uint32]{
 			permute: r.Permute, hashElements: r.HashElements,
 			merge: func(p [16]uint32) [8]uint32 { return r.Merge([8]uint32(p[:8]), [8]uint32(p[8:])) },
 		})
@@ -390,27 +382,28 @@ func elementFamily(h registry.Hash) Family {
 		}
 		return fam
 	}
-	r := h.Reference
-	return elementFamilyOf(h, h.Variant, u64emu.P, refBatcher[uint64, [4]uint64, [8]uint64, [12]uint64]{
+	r, _ := registry.ReferenceOf[uint64, [4]uint64, [12]uint64](h)
+	return elementFamilyOf(h, u64emu.P, refBatcher[uint64, [4]uint64, [8]uint64, [12]uint64]{
 		permute: r.Permute, hashElements: r.HashElements,
 		merge: func(p [8]uint64) [4]uint64 { return r.Merge([4]uint64(p[:4]), [4]uint64(p[4:])) },
 	})
 }
 
 // elementFamilyOf is elementFamily over the elements E of the field of
-// prime p, variant returning h's batch functions on a kernel variant and
-// ref its reference.
-func elementFamilyOf[E batch.Element, D, P, S any](h registry.Hash, variant func(string) (*batch.Family[E, D, P, S], error), p uint64, ref refBatcher[E, D, P, S]) Family {
+// prime p, ref its reference; h's batch functions on each kernel variant
+// are internal/base/impl's, under h's name.
+func elementFamilyOf[E batch.Element, D, P, S any](h registry.Hash, p uint64, ref refBatcher[E, D, P, S]) Family {
+	variant := impl.Select[*batch.Family[E, D, P, S]]
 	fam := Family{Name: h.Name, Run: func(ctx *wgpu.Context) ([]Output, error) {
 		in := newElementInputs[E, P, S](elementSeed(h), p)
 		var outs []Output
-		variants := h.Variants()
+		variants := impl.List(h.Name)
 		if ctx == nil {
 			variants = variants[:1] // the CPU backend runs the default alone
 		}
 		for _, v := range variants {
 			name := variantName(ctx, v)
-			f, err := variant(v)
+			f, err := variant(h.Name, v)
 			if err != nil {
 				return nil, err
 			}
@@ -470,13 +463,18 @@ const (
 	matrixCols = 23
 )
 
+// modulus31 returns the p of h, a hash over a 31-bit field.
+func modulus31(h registry.Hash) uint64 {
+	return registry.BatchOf[uint32, [8]uint32, [16]uint32, [16]uint32](h).Modulus()
+}
+
 // matrixCase names the commitment's case.
 var matrixCase = fmt.Sprintf("commit/rows=%d,cols=%d", matrixRows, matrixCols)
 
 // matrix31 draws the matrix of h's commitment, from its seed's successor.
 func matrix31(h registry.Hash) merkle.Matrix[uint32] {
 	r := newRand(elementSeed(h) + 1)
-	p := uint32(h.Batch31.Modulus())
+	p := uint32(modulus31(h))
 	m := merkle.Matrix[uint32]{Rows: matrixRows, Cols: matrixCols, Data: make([]uint32, matrixRows*matrixCols)}
 	for i := range m.Data {
 		m.Data[i] = r.Uint32N(p)
@@ -504,7 +502,7 @@ func matrixOutputs(ctx *wgpu.Context, h registry.Hash) []Output {
 // root, node i the merge of nodes 2i and 2i+1, node N+j leaf j).
 func matrixReference(h registry.Hash) Output {
 	m := matrix31(h)
-	r := h.Reference31
+	r, _ := registry.ReferenceOf[uint32, [8]uint32, [16]uint32](h)
 	nodes := make([][8]uint32, 2*m.Rows)
 	for j := range m.Rows {
 		nodes[m.Rows+j] = r.HashElements(m.Data[j*m.Cols : (j+1)*m.Cols])
@@ -538,7 +536,7 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 	leaves := map[string][][32]byte{registry.Bytes: b3Leaves, registry.Goldilocks: rpLeaves}
 	for i, f := range registry.Fields31 {
 		r := newRand(uint64(60 + i))
-		p := uint32(registry.Of(f)[0].Batch31.Modulus())
+		p := uint32(modulus31(registry.Of(f)[0]))
 		leaves[f] = make([][32]byte, n)
 		for j := range leaves[f] {
 			for k := 0; k < 8; k++ {
