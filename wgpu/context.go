@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
@@ -64,6 +65,9 @@ type Context struct {
 	// front: what a wait's bound scales with (pollUntil).
 	running []int
 	retired uint64
+	// kernelTime is the measured kernel time of every submission waited
+	// for, summed in nanoseconds (Group.KernelTimes).
+	kernelTime atomic.Int64
 }
 
 // Open opens a device on one adapter and returns the Context that every

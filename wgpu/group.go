@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Group is several devices used at once: one Context per GPU of a host,
@@ -307,6 +308,34 @@ func (g *Group) Alike() bool {
 		}
 	}
 	return true
+}
+
+// Setup runs fn once for each member, all members at once, each on its own
+// goroutine, and returns their errors joined, each naming its device: the
+// set-up of work to be timed or repeated (compiling its kernels, uploading
+// its constants, creating its resident objects) done on every device in
+// parallel and before the work, rather than by each device inside its
+// share, where the first call's slowest set-up would pace the split.
+func (g *Group) Setup(fn func(member int, ctx *Context) error) error {
+	return g.run(fn)
+}
+
+// KernelTimes returns, for each member in order, the kernel time measured
+// on its Context so far: the timestamp-query time of every submission
+// waited for, summed (0 for the CPU backend and for adapters without
+// timestamp queries). The difference of two calls is each device's kernel
+// time in between, whatever the algorithms run, so that a split whose
+// shares take unequal time, or more than one device's time over the
+// count, shows per device. A Context that is a member twice reports its
+// total in both places.
+func (g *Group) KernelTimes() []time.Duration {
+	ts := make([]time.Duration, len(g.members))
+	for i, c := range g.members {
+		if c != nil {
+			ts[i] = time.Duration(c.kernelTime.Load())
+		}
+	}
+	return ts
 }
 
 // run runs fn once per member, each on its own goroutine.
