@@ -19,8 +19,8 @@ type commitScaling struct {
 	reps  int
 	warm  time.Duration // each measurement's GPUs are warmed this long first
 	table *scaleTable
-	gold merkle.Matrix[uint64]
-	bb   merkle.Matrix[uint32]
+	gold  merkle.Matrix[uint64]
+	bb    merkle.Matrix[uint32]
 	// By commitment, in the order of the Group sizes run: the median
 	// wall time, the kernel time of the last call, the root.
 	walls, kernels map[string][]time.Duration
