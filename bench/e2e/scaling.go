@@ -331,18 +331,31 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 }
 
 // residentBLAKE3 hashes cfg.resident bytes resident on the k members of
-// sub, each its share (blake3.Part: equal numbers of whole chunks, in
-// order) in buffers of at most 2 GiB, uploaded untimed, and merges the
-// shares' pieces on the host (Combine). It returns the kernel time (the
-// slowest device), each device's and the median wall time, and the hash.
+// sub, uploaded untimed, and merges the shares' pieces on the host
+// (Combine). It returns the kernel time (the slowest device), each
+// device's and the median wall time, and the hash.
+//
+// The shares are what makes a split scale: each device's is contiguous
+// and made of whole aligned blocks of a power of two of chunks
+// (residentShares), so that it hashes as a few large subtrees, and the
+// devices' shares differ by one block at most. A share cut at any chunk
+// (blake3.Part into k parts, for k not a power of two) starts at an odd
+// chunk and hashes as a ladder of small subtrees, each with its own
+// dispatches.
 func residentBLAKE3(sub *wgpu.Group, k int, cfg scaleConfig, pattern []byte) (cell, []byte, error) {
-	// An H100 refused one buffer of 8 GiB through wgpu, "not enough
-	// memory left", below its maxBufferSize.
-	const most = 2 << 30
 	resident := cfg.resident
-	per := int((resident/uint64(k) + most - 1) / most)
-	parts := uint64(k * per)
-	bufs := make([]*wgpu.Buffer, k*per)
+	shares := residentShares(resident, k)
+	type buffer struct {
+		member int
+		off, n uint64
+		buf    *wgpu.Buffer
+	}
+	var bufs []*buffer
+	for i, sh := range shares {
+		for _, p := range sh {
+			bufs = append(bufs, &buffer{member: i, off: p[0], n: p[1]})
+		}
+	}
 	engines := make([]*blake3.Engine, k)
 	times := make([]wgpu.Timing, k)
 	defer func() {
@@ -352,8 +365,8 @@ func residentBLAKE3(sub *wgpu.Group, k int, cfg scaleConfig, pattern []byte) (ce
 			}
 		}
 		for _, b := range bufs {
-			if b != nil {
-				b.Release()
+			if b.buf != nil {
+				b.buf.Release()
 			}
 		}
 	}()
@@ -362,20 +375,19 @@ func residentBLAKE3(sub *wgpu.Group, k int, cfg scaleConfig, pattern []byte) (ce
 		if engines[i], err = blake3.NewEngine(ctx, blake3.Options{Timing: &times[i]}); err != nil {
 			return err
 		}
-		for j := i * per; j < (i+1)*per; j++ {
-			off, n, err := blake3.Part(resident, uint64(j), parts)
-			if err != nil {
-				return err
+		for _, b := range bufs {
+			if b.member != i {
+				continue
 			}
-			if bufs[j], err = ctx.NewBuffer("resident", max((n+15)&^15, 16)); err != nil {
+			if b.buf, err = ctx.NewBuffer("resident", max((b.n+15)&^15, 16)); err != nil {
 				return err
 			}
 			// Byte x of the input is pattern[x mod len(pattern)],
 			// whatever the split.
-			for at := uint64(0); at < n; {
-				pos := (off + at) % uint64(len(pattern))
-				chunk := min(uint64(len(pattern))-pos, n-at)
-				if err := ctx.Upload(bufs[j], at, pattern[pos:pos+chunk]); err != nil {
+			for at := uint64(0); at < b.n; {
+				pos := (b.off + at) % uint64(len(pattern))
+				chunk := min(uint64(len(pattern))-pos, b.n-at)
+				if err := ctx.Upload(b.buf, at, pattern[pos:pos+chunk]); err != nil {
 					return err
 				}
 				at += chunk
@@ -386,17 +398,20 @@ func residentBLAKE3(sub *wgpu.Group, k int, cfg scaleConfig, pattern []byte) (ce
 	if err != nil {
 		return cell{}, nil, fmt.Errorf("blake3 resident on %d devices: %w", k, err)
 	}
+	per := len(bufs) / k
 	// hash hashes the resident input once on every member.
 	memberTime := make([]wgpu.Timing, k)
 	hash := func() ([]byte, time.Duration, error) {
-		pieces := make([][]blake3.Piece, k*per)
+		pieces := make([][]blake3.Piece, len(bufs))
 		clear(memberTime)
 		start := time.Now()
 		err := sub.Setup(func(i int, ctx *wgpu.Context) error {
-			for j := i * per; j < (i+1)*per; j++ {
-				off, n, _ := blake3.Part(resident, uint64(j), parts)
+			for j, b := range bufs {
+				if b.member != i {
+					continue
+				}
 				var err error
-				if pieces[j], err = engines[i].SumPiecesBuffer(bufs[j], resident, off, n); err != nil {
+				if pieces[j], err = engines[i].SumPiecesBuffer(b.buf, resident, b.off, b.n); err != nil {
 					return err
 				}
 				memberTime[i] = memberTime[i].Add(times[i])
@@ -440,9 +455,41 @@ func residentBLAKE3(sub *wgpu.Group, k int, cfg scaleConfig, pattern []byte) (ce
 	slices.Sort(walls)
 	c := cell{wall: walls[len(walls)/2], kernel: kernel, perDevice: perDevice,
 		note: fmt.Sprintf("%.0f GB/s", float64(resident)/kernel.Seconds()/1e9)}
-	fmt.Printf("BLAKE3 %d bytes resident on %d device(s), %d part(s) a device: kernels %.3f ms (%s, slowest device), per device %v, wall %.3f ms median\n",
+	fmt.Printf("BLAKE3 %d bytes resident on %d device(s), about %d buffer(s) a device: kernels %.3f ms (%s, slowest device), per device %v, wall %.3f ms median\n",
 		resident, k, per, ms(kernel), c.note, perDevice, ms(c.wall))
 	return c, sum, nil
+}
+
+// residentBlock is the smallest block of residentShares, in chunks: a
+// subtree of 1 MiB still fills a large GPU's first levels.
+const residentBlock = 1 << 10
+
+// mostResident is the largest resident buffer: an H100 refused one of
+// 8 GiB through wgpu, "not enough memory left", below its maxBufferSize.
+const mostResident = 2 << 30
+
+// residentShares splits a total-byte input into k devices' shares, each a
+// list of buffers {offset, length}: contiguous shares of whole blocks of
+// a power of two of chunks (about eight blocks a device, at least
+// residentBlock chunks), the numbers of blocks as even as they go, each share cut into buffers of at most mostResident
+// bytes at block boundaries. Every buffer but the input's last is whole
+// blocks, so it hashes as subtrees of at least a block.
+func residentShares(total uint64, k int) [][][2]uint64 {
+	chunks := (total + blake3.ChunkSize - 1) / blake3.ChunkSize
+	block := wgpu.PowerOfTwoBelow(max(chunks/uint64(8*k), 1))
+	block = max(block, min(residentBlock, wgpu.PowerOfTwoBelow(max(chunks, 1))))
+	blockBytes := block * blake3.ChunkSize
+	blocks := int((total + blockBytes - 1) / blockBytes)
+	step := max(mostResident/blockBytes, 1) * blockBytes
+	shares := make([][][2]uint64, k)
+	for i := range k {
+		lo := min(uint64(blocks*i/k)*blockBytes, total)
+		hi := min(uint64(blocks*(i+1)/k)*blockBytes, total)
+		for at := lo; at < hi; at += step {
+			shares[i] = append(shares[i], [2]uint64{at, min(step, hi-at)})
+		}
+	}
+	return shares
 }
 
 // hostBound prints the host's own copy rate, the bound on filling staging
