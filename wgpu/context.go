@@ -68,6 +68,13 @@ type Context struct {
 	// kernelTime is the measured kernel time of every submission waited
 	// for, summed in nanoseconds (Group.KernelTimes).
 	kernelTime atomic.Int64
+	// roundTrip is the shortest host time a submission took beyond its
+	// kernels (wall minus kernel time, over every measured wait), in
+	// nanoseconds, 0 before the first: the fixed cost Group.FitFor
+	// weighs a share against. perItem holds the kernel time per item of
+	// each kind of work a Group learnt on this device (Group.Learn).
+	roundTrip atomic.Int64
+	perItem   sync.Map
 }
 
 // Open opens a device on one adapter and returns the Context that every

@@ -339,6 +339,7 @@ func (p *Pending) Wait() (t Timing, err error) {
 		}
 		t.Kernel, t.Measured = d, true
 		c.kernelTime.Add(int64(d))
+		c.noteRoundTrip(t.Wall - d)
 	}
 	return t, nil
 }
