@@ -8,9 +8,9 @@ import (
 )
 
 // warmItems is how many invocations one warm-up dispatch runs at most:
-// 1024 workgroups of 64, within every device's grid limit, enough to
-// occupy each SM of a large GPU.
-const warmItems = 1 << 16
+// 4096 workgroups of 64, within every device's grid limit, about as many
+// threads as a large GPU keeps resident at once, so every SM is busy.
+const warmItems = 1 << 18
 
 // warmSubmission is the length one warm-up submission grows to: long
 // enough that a GPU's clock governor sees a busy device, short enough
