@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
@@ -64,6 +65,16 @@ type Context struct {
 	// front: what a wait's bound scales with (pollUntil).
 	running []int
 	retired uint64
+	// kernelTime is the measured kernel time of every submission waited
+	// for, summed in nanoseconds (Group.KernelTimes).
+	kernelTime atomic.Int64
+	// roundTrip is the shortest host time a submission took beyond its
+	// kernels (wall minus kernel time, over every measured wait), in
+	// nanoseconds, 0 before the first: the fixed cost Group.FitFor
+	// weighs a share against. perItem holds the kernel time per item of
+	// each kind of work a Group learnt on this device (Group.Learn).
+	roundTrip atomic.Int64
+	perItem   sync.Map
 }
 
 // Open opens a device on one adapter and returns the Context that every

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Group is several devices used at once: one Context per GPU of a host,
@@ -208,6 +209,84 @@ func (g *Group) Fit(n, minPerMember int) *Group {
 	return &Group{members: g.members[:k:k]}
 }
 
+// FitFor is Fit with the minimum per member taken from what the members
+// measured, where they have: work of the kind key (any comparable value
+// naming it, such as the calling family) that Learn saw take r of kernel
+// time per item on the slowest member, on members whose submissions cost
+// at least o beyond their kernels (the slowest member's shortest round
+// trip, learnt from every wait), gives each member at least
+// shareRoundTrips × o / r items, so that a share's kernels outlast its
+// fixed costs several times; that minimum is held within a factor of
+// fitClamp of minPerMember, the prior (measured on one machine) that
+// decides alone until both are known. A SplitAll Group keeps every
+// member, as Fit does.
+func (g *Group) FitFor(key any, n, minPerMember int) *Group {
+	var perItem, roundTrip time.Duration
+	for _, c := range g.members {
+		if c == nil {
+			return g.Fit(n, minPerMember)
+		}
+		v, ok := c.perItem.Load(key)
+		if !ok {
+			return g.Fit(n, minPerMember)
+		}
+		perItem = max(perItem, v.(time.Duration))
+		roundTrip = max(roundTrip, time.Duration(c.roundTrip.Load()))
+	}
+	return g.Fit(n, learntMinimum(minPerMember, perItem, roundTrip))
+}
+
+// shareRoundTrips is how many submission round trips a member's share
+// must run kernels for to be given (FitFor): a judgment, not a
+// measurement; a share of eight spends at most about a ninth of its time
+// on the costs a member adds.
+const shareRoundTrips = 8
+
+// fitClamp bounds how far a learnt minimum may stray from the prior
+// (FitFor): a measurement that is off (a first call's compilation in its
+// kernel time, a wait that found the work done) moves the decision by a
+// factor of 16 at most.
+const fitClamp = 16
+
+// learntMinimum is FitFor's minimum per member: prior where perItem or
+// roundTrip is unknown (0), else shareRoundTrips round trips' worth of
+// items, within a factor of fitClamp of prior.
+func learntMinimum(prior int, perItem, roundTrip time.Duration) int {
+	if prior <= 0 || perItem <= 0 || roundTrip <= 0 {
+		return prior
+	}
+	items := (shareRoundTrips*roundTrip + perItem - 1) / perItem
+	return int(min(max(items, time.Duration(max(prior/fitClamp, 1))), time.Duration(prior)*fitClamp))
+}
+
+// Learn records that member's share of items items of the work key took
+// t (its Timing): the kernel time per item FitFor weighs against the
+// members' round trips. The latest share on a device is what it
+// remembers; an unmeasured Timing or an empty share teaches nothing.
+func (g *Group) Learn(key any, member, items int, t Timing) {
+	if member < 0 || member >= len(g.members) || g.members[member] == nil || items <= 0 || !t.Measured || t.Kernel <= 0 {
+		return
+	}
+	g.members[member].perItem.Store(key, max(t.Kernel/time.Duration(items), 1))
+}
+
+// noteRoundTrip records a submission's host time beyond its kernels, of
+// which c keeps the shortest (FitFor).
+func (c *Context) noteRoundTrip(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for {
+		cur := c.roundTrip.Load()
+		if cur != 0 && cur <= int64(d) {
+			return
+		}
+		if c.roundTrip.CompareAndSwap(cur, int64(d)) {
+			return
+		}
+	}
+}
+
 // SplitAll returns a Group of g's members (owning none) whose Fit keeps
 // every member for any amount of work: for a caller whose devices are
 // idle and set up, and for tests that split small inputs on purpose.
@@ -307,6 +386,34 @@ func (g *Group) Alike() bool {
 		}
 	}
 	return true
+}
+
+// Setup runs fn once for each member, all members at once, each on its own
+// goroutine, and returns their errors joined, each naming its device: the
+// set-up of work to be timed or repeated (compiling its kernels, uploading
+// its constants, creating its resident objects) done on every device in
+// parallel and before the work, rather than by each device inside its
+// share, where the first call's slowest set-up would pace the split.
+func (g *Group) Setup(fn func(member int, ctx *Context) error) error {
+	return g.run(fn)
+}
+
+// KernelTimes returns, for each member in order, the kernel time measured
+// on its Context so far: the timestamp-query time of every submission
+// waited for, summed (0 for the CPU backend and for adapters without
+// timestamp queries). The difference of two calls is each device's kernel
+// time in between, whatever the algorithms run, so that a split whose
+// shares take unequal time, or more than one device's time over the
+// count, shows per device. A Context that is a member twice reports its
+// total in both places.
+func (g *Group) KernelTimes() []time.Duration {
+	ts := make([]time.Duration, len(g.members))
+	for i, c := range g.members {
+		if c != nil {
+			ts[i] = time.Duration(c.kernelTime.Load())
+		}
+	}
+	return ts
 }
 
 // run runs fn once per member, each on its own goroutine.

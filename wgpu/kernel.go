@@ -338,6 +338,8 @@ func (p *Pending) Wait() (t Timing, err error) {
 			return t, fmt.Errorf("wgpu: run: timestamps: %w", err)
 		}
 		t.Kernel, t.Measured = d, true
+		c.kernelTime.Add(int64(d))
+		c.noteRoundTrip(t.Wall - d)
 	}
 	return t, nil
 }

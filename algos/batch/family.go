@@ -279,14 +279,15 @@ func (f *Family[E, D, P, S]) PermuteManyOn(g *wgpu.Group, states []S, opts Optio
 }
 
 // minGroupItems is the fewest items a member of a Group is given
-// (Group.Fit): a member's piece costs its own Batcher, a submission and a
-// wait, and 2^16 merges are well under a millisecond of Rescue's kernels
-// on NVIDIA (bench/results/HISTORY.md, "Figures moved from code
-// comments"); like merkle's floor, not a measured break-even.
+// (Group.FitFor's prior): a member's piece costs its own Batcher, a
+// submission and a wait, and 2^16 merges are well under a millisecond of
+// Rescue's kernels on NVIDIA (bench/results/HISTORY.md, "Figures moved
+// from code comments"); like merkle's floor, not a measured break-even.
 const minGroupItems = 1 << 16
 
 // onGroup runs fn on one contiguous range of [0, n) per device of g (of
-// as many as get minGroupItems each), each
+// as many as get a minimum each: minGroupItems until the devices have
+// timed this family's work, then what they measured, Group.FitFor), each
 // with a Batcher of its own, and reports the devices' timings side by side
 // (Timing.Parallel) to opts.Timing.
 func (f *Family[E, D, P, S]) onGroup(g *wgpu.Group, n int, opts Options, fn func(b *Batcher[E, D, P, S], lo, hi int) error) error {
@@ -295,7 +296,8 @@ func (f *Family[E, D, P, S]) onGroup(g *wgpu.Group, n int, opts Options, fn func
 	}
 	var mu sync.Mutex
 	var total wgpu.Timing
-	err := g.Fit(n, minGroupItems).Split(n, 1, func(_ int, ctx *wgpu.Context, lo, hi int) error {
+	sub := g.FitFor(f, n, minGroupItems)
+	err := sub.Split(n, 1, func(member int, ctx *wgpu.Context, lo, hi int) error {
 		var t wgpu.Timing
 		b, err := f.NewBatcher(ctx, Options{Timing: &t})
 		if err != nil {
@@ -303,6 +305,9 @@ func (f *Family[E, D, P, S]) onGroup(g *wgpu.Group, n int, opts Options, fn func
 		}
 		defer b.Release()
 		err = fn(b, lo, hi)
+		if err == nil {
+			sub.Learn(f, member, hi-lo, t)
+		}
 		mu.Lock()
 		total = total.Parallel(t)
 		mu.Unlock()

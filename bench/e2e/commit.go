@@ -16,9 +16,11 @@ import (
 // to end and their kernels, each Group size's root checked against the
 // first's.
 type commitScaling struct {
-	reps int
-	gold merkle.Matrix[uint64]
-	bb   merkle.Matrix[uint32]
+	reps  int
+	warm  time.Duration // each measurement's GPUs are warmed this long first
+	table *scaleTable
+	gold  merkle.Matrix[uint64]
+	bb    merkle.Matrix[uint32]
 	// By commitment, in the order of the Group sizes run: the median
 	// wall time, the kernel time of the last call, the root.
 	walls, kernels map[string][]time.Duration
@@ -26,8 +28,8 @@ type commitScaling struct {
 	names          []string
 }
 
-func newCommitScaling(rows, reps int) *commitScaling {
-	c := &commitScaling{reps: reps, walls: map[string][]time.Duration{}, kernels: map[string][]time.Duration{}, roots: map[string][32]byte{}}
+func newCommitScaling(rows, reps int, warm time.Duration, table *scaleTable) *commitScaling {
+	c := &commitScaling{reps: reps, warm: warm, table: table, walls: map[string][]time.Duration{}, kernels: map[string][]time.Duration{}, roots: map[string][32]byte{}}
 	c.gold = merkle.Matrix[uint64]{Rows: rows, Cols: 128, Data: make([]uint64, rows*128)}
 	for i := range c.gold.Data {
 		c.gold.Data[i] = uint64(i) * 0x9e3779b97f4a7c15 % rescue.P
@@ -72,7 +74,7 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 			return err
 		}
 	}
-	m.run(fmt.Sprintf("%d MiB uploaded to each of %d device(s) at once", share>>20, k), func() error {
+	m.run(fmt.Sprintf("%s uploaded to each of %d device(s) at once", byteSize(uint64(share)), k), func() error {
 		return sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
 			if err := ctx.Upload(bufs[i], 0, data[i*share:(i+1)*share]); err != nil {
 				return err
@@ -105,49 +107,54 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 }
 
 // measure commits both matrices on g, the first k devices, each under its
-// name plus suffix, checking the root against the first device's.
+// name plus suffix, checking the root against the first Group size's.
 func (c *commitScaling) measure(m measurer, g *wgpu.Group, k int, suffix string) error {
 	for _, x := range c.commits(g, c.gold, c.bb) {
 		var t wgpu.Timing
 		var root [32]byte
-		wall := m.run(fmt.Sprintf("merkle commitment, %s, on %d device(s)%s", x.name, k, suffix), func() error {
+		wall, per, err := runOn(m, g, c.warm, fmt.Sprintf("merkle commitment, %s, on %d device(s)%s", x.name, k, suffix), func() error {
 			tree, err := x.commit(merkle.Options{Timing: &t})
 			if err == nil {
 				root = tree.Root()
 			}
 			return err
 		})
-		if wall == 0 {
-			return fmt.Errorf("commitment %s on %d devices failed", x.name, k)
+		if err != nil {
+			return err
 		}
-		fmt.Printf("    kernels of the last call: %.2f ms (slowest device plus the top)\n", ms(t.Elapsed()))
+		fmt.Printf("    kernels of the last call: %.2f ms (slowest device plus the top); per device per call %v\n", ms(t.Elapsed()), per)
 		if want, ok := c.roots[x.name]; !ok {
 			c.roots[x.name] = root
 			c.names = append(c.names, x.name)
 		} else if root != want {
-			return fmt.Errorf("commitment %s on %d devices%s: root %x, on one %x", x.name, k, suffix, root, want)
+			return fmt.Errorf("commitment %s on %d devices%s: root %x, on the first Group size %x", x.name, k, suffix, root, want)
 		}
 		c.walls[x.name+suffix] = append(c.walls[x.name+suffix], wall)
 		c.kernels[x.name+suffix] = append(c.kernels[x.name+suffix], t.Elapsed())
+		if c.table != nil {
+			c.table.add("commitment "+x.name+suffix+", end to end", k, cell{wall: wall, kernel: t.Elapsed(), perDevice: per})
+		}
 	}
 	return nil
 }
 
-// report prints each commitment's speed-up on k devices over one: one
-// device's median time over the Group's, end to end and in kernels, the
-// Group's decision (a split only where predicted faster) and the split
-// forced over all k.
-func (c *commitScaling) report(k int) {
+// report prints each commitment's speed-up on the last Group size, of k
+// devices, over the first, of k0: the first's median time over the
+// last's, end to end and in kernels, the Group's decision (a split only
+// where predicted faster) and the split forced over all k.
+func (c *commitScaling) report(k0, k int) {
 	for _, name := range c.names {
 		w, kn := c.walls[name], c.kernels[name]
 		if len(w) < 2 {
 			continue
 		}
-		fmt.Printf("commitment %s: %d devices %.2fx one end to end (%.2f against %.2f ms), %.2fx in kernels (%.2f against %.2f ms)\n",
-			name, k, float64(w[0])/float64(w[1]), ms(w[1]), ms(w[0]), float64(kn[0])/float64(kn[1]), ms(kn[1]), ms(kn[0]))
-		if fw, fk := c.walls[name+", forced split"], c.kernels[name+", forced split"]; len(fw) == 1 {
-			fmt.Printf("commitment %s: split forced over %d devices %.2fx one end to end (%.2f ms), %.2fx in kernels (%.2f ms)\n",
-				name, k, float64(w[0])/float64(fw[0]), ms(fw[0]), float64(kn[0])/float64(fk[0]), ms(fk[0]))
+		last := len(w) - 1
+		fmt.Printf("commitment %s: %d devices %.2fx %d end to end (%.2f against %.2f ms), %.2fx in kernels (%.2f against %.2f ms)\n",
+			name, k, float64(w[0])/float64(w[last]), k0, ms(w[last]), ms(w[0]), float64(kn[0])/float64(kn[last]), ms(kn[last]), ms(kn[0]))
+		if fw, fk := c.walls[name+", forced split"], c.kernels[name+", forced split"]; len(fw) > 0 {
+			f := len(fw) - 1
+			fmt.Printf("commitment %s: split forced over %d devices %.2fx %d end to end (%.2f ms), %.2fx in kernels (%.2f ms)\n",
+				name, k, float64(w[0])/float64(fw[f]), k0, ms(fw[f]), float64(kn[0])/float64(fk[f]), ms(fk[f]))
 		}
 	}
 }

@@ -5,19 +5,28 @@
 //
 //	go run ./bench/e2e [-what transfer,staging,blake3,merkle,eigen,rescue,group] [-reps 5] [-size BYTES] [-backend vulkan]
 //	go run ./bench/e2e -what read -file PATH    (a file read by 16 goroutines, nothing hashed)
-//	go run ./bench/e2e -what scaling [-devices all] [-resident BYTES] [-pairs N] [-leaves N] [-commit-rows N]
-//	go run ./bench/e2e -what scaling-commit [-devices all] [-commit-rows N]
+//	go run ./bench/e2e -what scaling [-devices all] [-counts 1,2,all] [-quick] [-warm 300ms] [-resident BYTES] [-pairs N] [-leaves N] [-commit-rows N] [-upload BYTES] [-memcpy BYTES] [-same N]
+//	go run ./bench/e2e -what scaling-commit [-devices all] [-counts 1,2,all] [-commit-rows N]
 //	go run ./bench/e2e -what ladder [-devices all] [-reps 5] [-ladder-max 24]
 //	go run ./bench/e2e -what samegpu [-pairs N]   (two devices on one GPU against one)
 //
 // scaling runs the several-GPU targets on the first k devices of a Group,
-// k = 1 and all: Poseidon2 commitments of a Goldilocks and a BabyBear
-// matrix of 128 columns (CommitMatrixOn, over Goldilocks and BabyBear), BLAKE3 of data
-// resident on the GPUs (each its share, SumPiecesBuffer, then Combine),
-// Rescue MergeManyOn and a Rescue Merkle RootOn from host memory, and
-// uploads to every GPU at once (the host's transfer bound); then each
-// commitment's speed-up on all devices over one, and the times of small
-// commitments on one device and split, where a second starts to pay.
+// for each k of -counts (1, 2 and all by default), and prints them side
+// by side in one table, each with its speed-up over the first column and
+// each device's kernel time per call (wgpu.Group.KernelTimes), so that a
+// share slower than the others shows: Poseidon2 commitments of a
+// Goldilocks and a BabyBear matrix of 128 columns (CommitMatrixOn, as the
+// Group decides and split over all k), BLAKE3 of data resident on the GPUs
+// (each its share, SumPiecesBuffer, then Combine), Rescue MergeManyOn and
+// a Rescue Merkle RootOn from host memory, and uploads to every GPU at
+// once (the host's transfer bound); before them the host's own memcpy
+// rate and its NUMA nodes, the bound on filling staging. Every GPU is set
+// up and warmed (wgpu.Group.Warm) before each timed measurement, and every
+// Group size's results are checked against the first's. -quick scales
+// the sizes down to a smoke run; -same N makes a Group of N members on the
+// first device, for a smoke run on one adapter. After the table, the
+// times of small commitments on one device and split, where a second
+// starts to pay.
 // scaling-commit runs the commitments alone. ladder times RootOn (Rescue,
 // BLAKE3) and MergeManyOn from 2^12 to 2^24 items on the first device and
 // on the whole Group, side by side, and checks that their results agree.
@@ -60,6 +69,12 @@ func main() {
 	leaves := flag.Int("leaves", 1<<24, "scaling: Rescue Merkle leaves")
 	ladderMax := flag.Int("ladder-max", 24, "ladder: the largest size, as a power of two")
 	commitRows := flag.Int("commit-rows", 1<<20, "scaling: rows of the 128-column matrices committed")
+	counts := flag.String("counts", "1,2,all", "scaling: the Group sizes measured, the first k devices for each k (\"all\": every device)")
+	uploadBytes := flag.Int("upload", 1<<30, "scaling: bytes uploaded to each device at once")
+	memcpyBytes := flag.Int("memcpy", 1<<30, "scaling: bytes of the host memcpy measurement")
+	warm := flag.Duration("warm", 300*time.Millisecond, "scaling: how long every GPU is kept busy (wgpu.Group.Warm) before each timed measurement")
+	same := flag.Int("same", 0, "scaling: a Group of this many members on the first device, for a smoke run where one adapter is all there is")
+	quick := flag.Bool("quick", false, "scaling: every size scaled down and at most 2 reps, a smoke run")
 	flag.Parse()
 	// The WGCOMPUTE_* variables set what the flags do not (the staging
 	// and feature experiments of BENCHMARKS.md).
@@ -89,7 +104,12 @@ func main() {
 	}
 	if *what == "scaling" || *what == "scaling-commit" {
 		opts.Devices = *devices
-		if err := scaling(opts, *reps, *resident, *pairs, *leaves, *commitRows, *what == "scaling-commit"); err != nil {
+		cfg := scaleConfig{reps: *reps, resident: *resident, pairs: *pairs, leaves: *leaves, commitRows: *commitRows,
+			upload: *uploadBytes, memcpy: *memcpyBytes, counts: *counts, same: *same, warm: *warm, commitOnly: *what == "scaling-commit"}
+		if *quick {
+			cfg = cfg.quick()
+		}
+		if err := scaling(opts, cfg); err != nil {
 			fmt.Fprintln(os.Stderr, "e2e:", err)
 			os.Exit(1)
 		}
@@ -352,186 +372,6 @@ func readFile(path string) error {
 		wg.Wait()
 		d := time.Since(start)
 		fmt.Printf("read %d bytes with 16 goroutines: %.1f ms, %.1f GB/s\n", size, ms(d), float64(size)/d.Seconds()/1e9)
-	}
-	return nil
-}
-
-// scaling measures the several-GPU targets on the first k members of the
-// Group opts opens, for k = 1 and every member; with commitOnly the
-// commitments alone.
-func scaling(opts wgpu.Options, reps int, resident uint64, pairs, leaves, commitRows int, commitOnly bool) error {
-	trace.Enable(true) // measurer prints each call's phases
-	g, err := openGroup(opts)
-	if err != nil {
-		return err
-	}
-	defer g.Close()
-	all := g.Contexts()
-	counts := []int{1}
-	if len(all) > 1 {
-		counts = append(counts, len(all))
-	}
-	pattern := make([]byte, 256<<20)
-	for i := range pattern {
-		pattern[i] = byte(i*131 + i>>13)
-	}
-	pairData := make([][8]uint64, pairs)
-	for i := range pairData {
-		pairData[i] = [8]uint64{uint64(i), uint64(i) * 3, 7, 11, 13, 17, 19, uint64(i) ^ 0xabc}
-	}
-	dst := make([][4]uint64, pairs)
-	leafData := make([][32]byte, leaves)
-	for i := range leafData {
-		leafData[i][0], leafData[i][1], leafData[i][2] = byte(i), byte(i>>8), byte(i>>16)
-	}
-	commits := newCommitScaling(commitRows, reps)
-	var firstHash []byte
-	for _, k := range counts {
-		sub, err := wgpu.NewGroup(all[:k]...)
-		if err != nil {
-			return err
-		}
-		if err := commits.run(sub, k); err != nil {
-			return err
-		}
-		if commitOnly {
-			continue
-		}
-		// BLAKE3, resident: each member holds its share, uploaded untimed,
-		// in buffers of at most 2 GiB (an H100 refused one of 8 GiB
-		// through wgpu, "not enough memory left", below its maxBufferSize).
-		per := int((resident/uint64(k) + (2 << 30) - 1) / (2 << 30))
-		parts := uint64(k * per)
-		bufs := make([]*wgpu.Buffer, k*per)
-		engines := make([]*blake3.Engine, k)
-		times := make([]wgpu.Timing, k)
-		err = sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
-			var err error
-			if engines[i], err = blake3.NewEngine(ctx, blake3.Options{Timing: &times[i]}); err != nil {
-				return err
-			}
-			for j := i * per; j < (i+1)*per; j++ {
-				off, n, err := blake3.Part(resident, uint64(j), parts)
-				if err != nil {
-					return err
-				}
-				if bufs[j], err = ctx.NewBuffer("resident", max((n+15)&^15, 16)); err != nil {
-					return err
-				}
-				// Byte x of the input is pattern[x mod len(pattern)],
-				// whatever the split.
-				for at := uint64(0); at < n; {
-					pos := (off + at) % uint64(len(pattern))
-					chunk := min(uint64(len(pattern))-pos, n-at)
-					if err := ctx.Upload(bufs[j], at, pattern[pos:pos+chunk]); err != nil {
-						return err
-					}
-					at += chunk
-				}
-			}
-			return ctx.Wait()
-		})
-		if err != nil {
-			return fmt.Errorf("blake3 resident on %d devices: %w", k, err)
-		}
-		// hash hashes the resident input once on every member and checks
-		// the hash against the first one.
-		hash := func() (wgpu.Timing, time.Duration, error) {
-			pieces := make([][]blake3.Piece, k*per)
-			memberTime := make([]wgpu.Timing, k)
-			start := time.Now()
-			err := sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
-				for j := i * per; j < (i+1)*per; j++ {
-					off, n, _ := blake3.Part(resident, uint64(j), parts)
-					var err error
-					if pieces[j], err = engines[i].SumPiecesBuffer(bufs[j], resident, off, n); err != nil {
-						return err
-					}
-					memberTime[i] = memberTime[i].Add(times[i])
-				}
-				return nil
-			})
-			if err != nil {
-				return wgpu.Timing{}, 0, err
-			}
-			sum, err := blake3.Combine(slices.Concat(pieces...), blake3.Options{})
-			if err != nil {
-				return wgpu.Timing{}, 0, err
-			}
-			wall := time.Since(start)
-			if firstHash == nil {
-				firstHash = sum
-			} else if !bytes.Equal(sum, firstHash) {
-				return wgpu.Timing{}, 0, fmt.Errorf("blake3 resident on %d devices: %x, on one %x", k, sum, firstHash)
-			}
-			var t wgpu.Timing
-			for _, x := range memberTime {
-				t = t.Parallel(x)
-			}
-			return t, wall, nil
-		}
-		// Half a second of warm-up first: an idle GPU clocks down, and
-		// the uploads left it idle.
-		for warm := time.Now(); time.Since(warm) < 500*time.Millisecond; {
-			if _, _, err := hash(); err != nil {
-				return err
-			}
-		}
-		var walls []time.Duration
-		var kernel time.Duration
-		for range reps {
-			t, wall, err := hash()
-			if err != nil {
-				return err
-			}
-			walls = append(walls, wall)
-			kernel += t.Elapsed()
-		}
-		slices.Sort(walls)
-		kernel /= time.Duration(reps)
-		fmt.Printf("BLAKE3 %d bytes resident on %d device(s): kernels %.3f ms (%.0f GB/s, slowest device), wall %.3f ms median\n",
-			resident, k, ms(kernel), float64(resident)/kernel.Seconds()/1e9, ms(walls[len(walls)/2]))
-		for _, e := range engines {
-			e.Release()
-		}
-		for _, b := range bufs {
-			b.Release()
-		}
-		// Rescue merges and a Rescue Merkle tree, from host memory.
-		var t wgpu.Timing
-		m := measurer{reps: reps}
-		m.run(fmt.Sprintf("rescue.MergeManyOn %d pairs on %d device(s)", pairs, k), func() error {
-			return rescue.Batch.MergeManyOn(sub, dst, pairData, batch.Options{Timing: &t})
-		})
-		fmt.Printf("    kernels of the last call: %.2f ms (slowest device)\n", ms(t.Elapsed()))
-		m.run(fmt.Sprintf("merkle.RootOn %d Rescue leaves on %d device(s)", leaves, k), func() error {
-			_, err := merkle.RootOn(sub, leafData, rescue.MerkleMerge{}, merkle.Options{Timing: &t})
-			return err
-		})
-		fmt.Printf("    kernels of the last call: %.2f ms (slowest device plus the top)\n", ms(t.Elapsed()))
-		// The host's transfer bound: 1 GiB up to each device at once.
-		up := make([]*wgpu.Buffer, k)
-		for i, c := range all[:k] {
-			if up[i], err = c.NewBuffer("upload", 1<<30); err != nil {
-				return err
-			}
-		}
-		host := make([]byte, 1<<30)
-		m.run(fmt.Sprintf("1 GiB to each of %d device(s) at once", k), func() error {
-			return sub.Split(k, 1, func(i int, ctx *wgpu.Context, _, _ int) error {
-				if err := ctx.Upload(up[i], 0, host); err != nil {
-					return err
-				}
-				return ctx.Wait()
-			})
-		})
-		for _, b := range up {
-			b.Release()
-		}
-	}
-	if len(all) > 1 {
-		commits.report(len(all))
-		return commits.floor(g)
 	}
 	return nil
 }

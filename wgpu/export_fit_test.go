@@ -1,0 +1,4 @@
+package wgpu
+
+// LearntMinimum is learntMinimum, for the tests.
+var LearntMinimum = learntMinimum
