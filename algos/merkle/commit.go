@@ -652,7 +652,7 @@ func matrixFill[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (rowFill, 
 	return c.pieceFill("rows", k, per, rowBytes,
 		func(lo, hi int) []byte { return wgpu.Bytes(m.Data[lo*m.Cols : hi*m.Cols]) },
 		int(unsafe.Sizeof(e)), func(b []byte) error { return checkElements[E](b, rows.field) },
-		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first)} })
+		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first), 0, 0} })
 }
 
 // recordFill is the rowFill that hashes records on the device.
