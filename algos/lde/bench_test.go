@@ -16,7 +16,8 @@ import (
 // rows × 128 columns, blowup 2: coset LDE, bit-reversed rows, Poseidon2
 // MMCS) in one call from host memory, beside the upload of the
 // unextended matrix alone on the same device: "upload" is that upload;
-// "commit" reports the kernels (kernel-ms/op), the whole call
+// "commit" (the tree read back) and "root" (lde.Root: the root alone)
+// report the kernels (kernel-ms/op), the whole call
 // (e2e-ms/op), the upload measured just before it (upload-ms), and
 // e2e/(upload + kernels) (ratio), the target being 1.2 at most.
 // The CPU row (gnark-crypto's fft and the CPU commitment) is left out
@@ -59,35 +60,49 @@ func BenchmarkCommit(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
 		})
-		b.Run(name+"/commit", func(b *testing.B) {
-			ctx := gputest.Context(b, gputest.Backends()[0])
-			var tm wgpu.Timing
-			o := o
-			o.Timing = &tm
-			if _, err := lde.Commit(ctx, m, hash, o); err != nil { // compiles the kernels
-				b.Fatal(err)
+		for _, rootOnly := range []bool{false, true} {
+			sub := "commit"
+			if rootOnly {
+				sub = "root"
 			}
-			up, err := uploadTime(ctx, m.Data, 3)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(bytes)
-			b.ReportAllocs()
-			var kernel time.Duration
-			b.ResetTimer()
-			for range b.N {
-				if _, err := lde.Commit(ctx, m, hash, o); err != nil {
+			b.Run(name+"/"+sub, func(b *testing.B) {
+				ctx := gputest.Context(b, gputest.Backends()[0])
+				var tm wgpu.Timing
+				o := o
+				o.Timing = &tm
+				call := func() error {
+					if rootOnly {
+						_, err := lde.Root(ctx, m, hash, o)
+						return err
+					}
+					_, err := lde.Commit(ctx, m, hash, o)
+					return err
+				}
+				if err := call(); err != nil { // compiles the kernels
 					b.Fatal(err)
 				}
-				kernel += tm.Elapsed()
-			}
-			e2e := b.Elapsed() / time.Duration(b.N)
-			k := kernel / time.Duration(b.N)
-			b.ReportMetric(float64(k.Microseconds())/1e3, "kernel-ms/op")
-			b.ReportMetric(float64(e2e.Microseconds())/1e3, "e2e-ms/op")
-			b.ReportMetric(float64(up.Microseconds())/1e3, "upload-ms")
-			b.ReportMetric(float64(e2e)/float64(up+k), "ratio")
-		})
+				up, err := uploadTime(ctx, m.Data, 3)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(bytes)
+				b.ReportAllocs()
+				var kernel time.Duration
+				b.ResetTimer()
+				for range b.N {
+					if err := call(); err != nil {
+						b.Fatal(err)
+					}
+					kernel += tm.Elapsed()
+				}
+				e2e := b.Elapsed() / time.Duration(b.N)
+				k := kernel / time.Duration(b.N)
+				b.ReportMetric(float64(k.Microseconds())/1e3, "kernel-ms/op")
+				b.ReportMetric(float64(e2e.Microseconds())/1e3, "e2e-ms/op")
+				b.ReportMetric(float64(up.Microseconds())/1e3, "upload-ms")
+				b.ReportMetric(float64(e2e)/float64(up+k), "ratio")
+			})
+		}
 	}
 }
 

@@ -79,7 +79,27 @@ func Commit[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle
 	if ctx == nil {
 		return commitCPU(f, m, hash, logN, o)
 	}
-	return commitGPU(ctx, f, m, hash, logN, o)
+	t, _, err := commitGPU(ctx, f, m, hash, logN, o, false)
+	return t, err
+}
+
+// Root returns the root of the tree Commit returns, reading back from
+// the device nothing but the few nodes it is made from (Commit reads
+// back every leaf and node, for proofs).
+func Root[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
+	f, logN, err := check(m, hash, o)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	if ctx == nil {
+		t, err := commitCPU(f, m, hash, logN, o)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		return t.Root(), nil
+	}
+	_, root, err := commitGPU(ctx, f, m, hash, logN, o, true)
+	return root, err
 }
 
 // check returns the field of hash (as ntt knows it) and log2 m.Rows, and
@@ -167,21 +187,22 @@ func commitCPU[E merkle.Element](f ntt.Field, m merkle.Matrix[E], hash merkle.Ro
 const trWG = 256
 
 // commitGPU is Commit on ctx: m uploaded once (its elements checked on
-// their way up), transposed, extended and committed on the device.
-func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options) (*merkle.Tree, error) {
+// their way up), transposed, extended and committed on the device; with
+// rootOnly Root, the root alone read back (and no tree returned).
+func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options, rootOnly bool) (t *merkle.Tree, root [32]byte, err error) {
 	var e E
 	eb := int(unsafe.Sizeof(e))
 	rate := o.Extend.Rate
 	size := uint64(len(m.Data) * eb)
 	lim := ctx.Limits()
 	if size > lim.MaxStorageBindingSize || size/4 > 1<<32-1 {
-		return nil, fmt.Errorf("lde: a matrix of %d bytes exceeds the device's storage binding size of %d bytes: the transpose reads it as one binding", size, lim.MaxStorageBindingSize)
+		return nil, root, fmt.Errorf("lde: a matrix of %d bytes exceeds the device's storage binding size of %d bytes: the transpose reads it as one binding", size, lim.MaxStorageBindingSize)
 	}
 	eo := o.Extend
 	eo.Timing = nil
 	ext, err := ntt.NewExtender(ctx, f, logN, eo)
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	defer ext.Release()
 	k, err := ctx.Kernel(wgpu.KernelSpec{
@@ -190,21 +211,21 @@ func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix
 		Entry:  "tr_main", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	in, err := ctx.NewBuffer("lde input", size)
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	defer in.Release()
 	cols, err := ctx.NewBuffer("lde columns", size)
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	defer cols.Release()
 	out, err := ctx.NewBuffer("lde extension", size*uint64(rate))
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	defer out.Release()
 
@@ -214,10 +235,10 @@ func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix
 	if err := ctx.UploadFrom(in, 0, up, int64(len(data))); err != nil {
 		if up.bad.Load() {
 			if err := elementError(m, hash); err != nil {
-				return nil, err
+				return nil, root, err
 			}
 		}
-		return nil, fmt.Errorf("lde: upload: %w", err)
+		return nil, root, fmt.Errorf("lde: upload: %w", err)
 	}
 	across := (m.Cols + 31) / 32
 	tiles := uint64((m.Rows+31)/32) * uint64(across)
@@ -225,23 +246,28 @@ func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix
 		Params: []uint32{uint32(m.Rows), uint32(m.Cols)}, Groups: ctx.Grid(tiles*trWG, trWG)}}
 	more, err := ext.Dispatches(wgpu.Bind(cols), wgpu.Bind(out), m.Cols, ntt.Canonical)
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	tm, err := ctx.Run(append(ds, more...)...)
 	if err != nil {
-		return nil, fmt.Errorf("lde: extend %d × %d at rate %d: %w", m.Rows, m.Cols, rate, err)
+		return nil, root, fmt.Errorf("lde: extend %d × %d at rate %d: %w", m.Rows, m.Cols, rate, err)
 	}
 	var ct wgpu.Timing
 	mo := o.Merkle
 	mo.Timing = &ct
-	t, err := merkle.CommitDeviceMatrix(ctx, merkle.DeviceMatrix{Data: wgpu.Bind(out), Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}, hash, mo)
+	dm := merkle.DeviceMatrix{Data: wgpu.Bind(out), Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}
+	if rootOnly {
+		root, err = merkle.DeviceMatrixRoot(ctx, dm, hash, mo)
+	} else if t, err = merkle.CommitDeviceMatrix(ctx, dm, hash, mo); err == nil {
+		root = t.Root()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("lde: %w", err)
+		return nil, root, fmt.Errorf("lde: %w", err)
 	}
 	if o.Timing != nil {
 		*o.Timing = tm.Add(ct)
 	}
-	return t, nil
+	return t, root, nil
 }
 
 // checkedBytes is an io.ReaderAt over b, elements of size bytes, that

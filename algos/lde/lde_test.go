@@ -114,6 +114,9 @@ func commitCase[E merkle.Element](t *testing.T, ctx *wgpu.Context, f ntt.Field, 
 	require.Equal(t, want.Nodes(), got.Nodes(), what)
 	require.Equal(t, want.Leaves(), got.Leaves(), what)
 	require.NotZero(t, tm.Elapsed(), what)
+	root, err := lde.Root(ctx, m, hash, lde.Options{Extend: o})
+	require.NoError(t, err, what)
+	require.Equal(t, want.Root(), root, what+": root alone")
 }
 
 // TestCommit: the three fields, odd widths, heights from 2 rows, rates

@@ -32,6 +32,10 @@ type Committer struct {
 	// inj holds one subtree's row digests to inject (CommitMatrices),
 	// in the layout of its nodes.
 	inj *wgpu.Buffer
+	// rootOnly reads back no leaf made on the device and no node but
+	// those the root needs (DeviceMatrixRootWith): the tree's other
+	// nodes are left unset.
+	rootOnly bool
 }
 
 // NewCommitter returns a Committer of trees with schedule s on ctx (nil:
@@ -345,7 +349,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 		if err != nil {
 			return fmt.Errorf("merkle: %d leaves, schedule %s: %w", sub, c.sched, err)
 		}
-		if fill != nil {
+		if fill != nil && !c.rootOnly {
 			if err := c.ctx.Download(wgpu.Bytes(part), c.b.leafBuf, 0); err != nil {
 				return fmt.Errorf("merkle: download leaves: %w", err)
 			}
@@ -434,7 +438,11 @@ func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Has
 func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][32]byte, host hostLevels) ([32]byte, error) {
 	first := 1 << host.levels // the narrowest level on the device
 	if at.Count == 1 {
-		if err := c.ctx.Download(wgpu.Bytes(nodes[first:sub]), c.b.nodeBuf, uint64(first*DigestSize)); err != nil {
+		end := sub
+		if c.rootOnly {
+			end = 2 * first // the level the host merges from, or the root
+		}
+		if err := c.ctx.Download(wgpu.Bytes(nodes[first:end]), c.b.nodeBuf, uint64(first*DigestSize)); err != nil {
 			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
 		}
 		nodes[0] = [32]byte{} // never written by the kernels
@@ -444,7 +452,7 @@ func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][
 		return nodes[1], nil
 	}
 	narrow := min(sub, placeDirect)
-	for w := sub / 2; w >= narrow; w /= 2 {
+	for w := sub / 2; w >= narrow && !c.rootOnly; w /= 2 {
 		first := w*at.Count + at.Index*w
 		if err := c.ctx.Download(wgpu.Bytes(nodes[first:first+w]), c.b.nodeBuf, uint64(w*DigestSize)); err != nil {
 			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)

@@ -58,6 +58,35 @@ func CommitDeviceMatrixWith[E Element](c *Committer, m DeviceMatrix, rows RowHas
 	return c.commit(hs, m.Rows, nil, func() (rowFill, error) { return deviceFill[E](c, m, r) })
 }
 
+// DeviceMatrixRoot returns the root of the tree CommitDeviceMatrix
+// builds, reading back nothing but the nodes it is made from: no leaf and
+// no level the device merges below the root (or below the levels the
+// host merges).
+func DeviceMatrixRoot[E Element](ctx *wgpu.Context, m DeviceMatrix, hash RowHash[E], opts Options) ([32]byte, error) {
+	if ctx == nil {
+		return [32]byte{}, fmt.Errorf("merkle: a device matrix needs the GPU Context that holds it, not the CPU backend")
+	}
+	var root [32]byte
+	_, err := commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) {
+		var err error
+		root, err = DeviceMatrixRootWith(c, m, hash)
+		return nil, err
+	})
+	return root, err
+}
+
+// DeviceMatrixRootWith is DeviceMatrixRoot with c's kernels and buffers,
+// as CommitDeviceMatrixWith.
+func DeviceMatrixRootWith[E Element](c *Committer, m DeviceMatrix, rows RowHash[E]) ([32]byte, error) {
+	c.rootOnly = true
+	defer func() { c.rootOnly = false }()
+	t, err := CommitDeviceMatrixWith(c, m, rows)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return t.Root(), nil
+}
+
 // checkDevice returns an error unless m is a matrix shape a tree commits
 // to whose elements its binding holds, within u32 element indices, and,
 // column by column, within one storage binding.

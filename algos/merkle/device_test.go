@@ -44,6 +44,11 @@ func deviceCase[E merkle.Element](t *testing.T, ctx *wgpu.Context, m merkle.Matr
 	requireLeaves(t, want.Leaves(), got, what)
 	requireNodes(t, want.Nodes(), got, what)
 	require.NotZero(t, tm.Elapsed(), what)
+	root, err := merkle.DeviceMatrixRoot(ctx, merkle.DeviceMatrix{
+		Data: wgpu.Binding{Buffer: buf, Offset: off}, Rows: m.Rows, Cols: m.Cols, ColumnMajor: colMajor,
+	}, hash, merkle.Options{})
+	require.NoError(t, err, what)
+	require.Equal(t, want.Root(), root, what+": root alone")
 }
 
 // TestCommitDeviceMatrix commits matrices held on the device, row by row
