@@ -72,67 +72,153 @@ func Plonky3(rate int) ntt.ExtendOptions {
 // must be below the hash's p (an element that is not is named, by row and
 // column).
 func Commit[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
-	f, logN, err := check(m, hash, o)
+	c, err := NewCommitter(ctx, hash, o)
 	if err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		return commitCPU(f, m, hash, logN, o)
-	}
-	t, _, err := commitGPU(ctx, f, m, hash, logN, o, false)
-	return t, err
+	defer c.Release()
+	return c.Commit(m)
 }
 
 // Root returns the root of the tree Commit returns, reading back from
 // the device nothing but the few nodes it is made from (Commit reads
 // back every leaf and node, for proofs).
 func Root[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
-	f, logN, err := check(m, hash, o)
+	c, err := NewCommitter(ctx, hash, o)
 	if err != nil {
 		return [32]byte{}, err
 	}
+	defer c.Release()
+	return c.Root(m)
+}
+
+// Committer is the resident object of Commit and Root for one row hash
+// and one Options on one Context: the matrix commitment's
+// merkle.Committer, the Extender of the last height committed, the
+// transpose kernel and the device buffers of the matrix, its columns and
+// its extension, kept from one call to the next until Release. It is not
+// safe for concurrent use. A Committer on a nil Context commits on the
+// CPU.
+type Committer[E merkle.Element] struct {
+	ctx  *wgpu.Context
+	hash merkle.RowHash[E]
+	f    ntt.Field
+	o    Options
+	mc   *merkle.Committer
+	mt   wgpu.Timing // the commitment's timing, from mc
+	ext  *ntt.Extender
+	logN int // ext's rows: 2^logN elements
+	tr   *wgpu.Kernel
+	// in holds the matrix as uploaded, cols its transpose, out the
+	// extension of cols's rows.
+	in, cols, out *wgpu.Buffer
+}
+
+// NewCommitter returns a Committer of extensions as o says, committed
+// with hash, on ctx (nil: the CPU).
+func NewCommitter[E merkle.Element](ctx *wgpu.Context, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
+	if hash == nil {
+		return nil, fmt.Errorf("lde: no row hash given")
+	}
+	f, err := ntt.ParseField(strings.ToLower(hash.FieldName()))
+	if err != nil {
+		return nil, fmt.Errorf("lde: rows hashed by %s: %w", hash.(merkle.Hash).Name(), err)
+	}
+	if r := o.Extend.Rate; r < 2 || r > ntt.MaxRate || r&(r-1) != 0 {
+		return nil, fmt.Errorf("lde: rate %d: the blowup is a power of two from 2 to %d", r, ntt.MaxRate)
+	}
+	c := &Committer[E]{ctx: ctx, hash: hash, f: f, o: o}
 	if ctx == nil {
-		t, err := commitCPU(f, m, hash, logN, o)
+		return c, nil
+	}
+	mo := o.Merkle
+	mo.Timing = &c.mt
+	if c.mc, err = merkle.NewCommitter(ctx, merkle.Uniform(hash), mo); err != nil {
+		return nil, fmt.Errorf("lde: %w", err)
+	}
+	var e E
+	c.tr, err = ctx.Kernel(wgpu.KernelSpec{
+		Label:  "lde_transpose.wgsl:tr_main",
+		Module: wgsl.Module{Files: []string{"lde_transpose.wgsl"}, Consts: []wgsl.Const{{Name: "TR_WORDS", Value: uint32(unsafe.Sizeof(e) / 4)}}},
+		Entry:  "tr_main", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		c.Release()
+		return nil, fmt.Errorf("lde: %w", err)
+	}
+	return c, nil
+}
+
+// Release frees the Committer's buffers and tables. The Committer may be
+// used again.
+func (c *Committer[E]) Release() {
+	if c.mc != nil {
+		c.mc.Release()
+	}
+	c.ext.Release()
+	c.ext = nil
+	for _, b := range []**wgpu.Buffer{&c.in, &c.cols, &c.out} {
+		if *b != nil {
+			(*b).Release()
+			*b = nil
+		}
+	}
+}
+
+// Commit is the package's Commit with c's kernels and buffers.
+func (c *Committer[E]) Commit(m merkle.Matrix[E]) (*merkle.Tree, error) {
+	logN, err := check(c.f, m, c.o)
+	if err != nil {
+		return nil, err
+	}
+	if c.ctx == nil {
+		return commitCPU(c.f, m, c.hash, logN, c.o)
+	}
+	t, _, err := c.commitGPU(m, logN, false)
+	return t, err
+}
+
+// Root is the package's Root with c's kernels and buffers.
+func (c *Committer[E]) Root(m merkle.Matrix[E]) ([32]byte, error) {
+	logN, err := check(c.f, m, c.o)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	if c.ctx == nil {
+		t, err := commitCPU(c.f, m, c.hash, logN, c.o)
 		if err != nil {
 			return [32]byte{}, err
 		}
 		return t.Root(), nil
 	}
-	_, root, err := commitGPU(ctx, f, m, hash, logN, o, true)
+	_, root, err := c.commitGPU(m, logN, true)
 	return root, err
 }
 
-// check returns the field of hash (as ntt knows it) and log2 m.Rows, and
-// an error unless m is a matrix Commit extends at o's rate: its shape;
-// its elements are checked as they are read.
-func check[E merkle.Element](m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (ntt.Field, int, error) {
-	if hash == nil {
-		return nil, 0, fmt.Errorf("lde: no row hash given")
-	}
-	f, err := ntt.ParseField(strings.ToLower(hash.FieldName()))
-	if err != nil {
-		return nil, 0, fmt.Errorf("lde: rows hashed by %s: %w", hash.(merkle.Hash).Name(), err)
-	}
+// check returns log2 m.Rows, and an error unless m is a matrix of f that
+// Commit extends at o's rate: its shape; its elements are checked as
+// they are read.
+func check[E merkle.Element](f ntt.Field, m merkle.Matrix[E], o Options) (int, error) {
 	if m.Cols < 1 {
-		return nil, 0, fmt.Errorf("lde: matrix of %d columns: a matrix has 1 column or more", m.Cols)
+		return 0, fmt.Errorf("lde: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
 	logN, err := ntt.LogOf(f, m.Rows)
 	if err != nil {
-		return nil, 0, fmt.Errorf("lde: matrix of %d rows: %w", m.Rows, err)
+		return 0, fmt.Errorf("lde: matrix of %d rows: %w", m.Rows, err)
 	}
 	if o.Extend.Rate < 2 || o.Extend.Rate > ntt.MaxRate || o.Extend.Rate&(o.Extend.Rate-1) != 0 {
-		return nil, 0, fmt.Errorf("lde: rate %d: the blowup is a power of two from 2 to %d", o.Extend.Rate, ntt.MaxRate)
+		return 0, fmt.Errorf("lde: rate %d: the blowup is a power of two from 2 to %d", o.Extend.Rate, ntt.MaxRate)
 	}
 	if big := logN + bits.TrailingZeros(uint(o.Extend.Rate)); big > ntt.TwoAdicity(f) {
-		return nil, 0, fmt.Errorf("lde: matrix of %d rows at rate %d: the extension's 2^%d rows exceed %s's two-adicity, 2^%d", m.Rows, o.Extend.Rate, big, f.Name(), ntt.TwoAdicity(f))
+		return 0, fmt.Errorf("lde: matrix of %d rows at rate %d: the extension's 2^%d rows exceed %s's two-adicity, 2^%d", m.Rows, o.Extend.Rate, big, f.Name(), ntt.TwoAdicity(f))
 	}
 	if _, err := checked.Mul(m.Rows, m.Cols, o.Extend.Rate); err != nil {
-		return nil, 0, fmt.Errorf("lde: matrix of %d × %d elements at rate %d: %w elements", m.Rows, m.Cols, o.Extend.Rate, err)
+		return 0, fmt.Errorf("lde: matrix of %d × %d elements at rate %d: %w elements", m.Rows, m.Cols, o.Extend.Rate, err)
 	}
 	if want := m.Rows * m.Cols; len(m.Data) != want {
-		return nil, 0, fmt.Errorf("lde: matrix of %d × %d elements has %d: want rows × columns, row by row", m.Rows, m.Cols, len(m.Data))
+		return 0, fmt.Errorf("lde: matrix of %d × %d elements has %d: want rows × columns, row by row", m.Rows, m.Cols, len(m.Data))
 	}
-	return f, logN, nil
+	return logN, nil
 }
 
 // elementError returns the error that names m's first element that is
@@ -186,65 +272,72 @@ func commitCPU[E merkle.Element](f ntt.Field, m merkle.Matrix[E], hash merkle.Ro
 // trWG is the transpose kernel's workgroup: 32 × 8 invocations.
 const trWG = 256
 
-// commitGPU is Commit on ctx: m uploaded once (its elements checked on
-// their way up), transposed, extended and committed on the device; with
-// rootOnly Root, the root alone read back (and no tree returned).
-func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options, rootOnly bool) (t *merkle.Tree, root [32]byte, err error) {
+// grow makes *buf hold size bytes, replacing it (named label) when it
+// holds fewer.
+func (c *Committer[E]) grow(buf **wgpu.Buffer, label string, size uint64) error {
+	if *buf != nil && (*buf).Size() >= size {
+		return nil
+	}
+	if *buf != nil {
+		(*buf).Release()
+		*buf = nil
+	}
+	var err error
+	if *buf, err = c.ctx.NewBuffer(label, size); err != nil {
+		return fmt.Errorf("lde: %w", err)
+	}
+	return nil
+}
+
+// commitGPU is Commit on c's device: m uploaded once (its elements
+// checked on their way up), transposed, extended and committed on the
+// device; with rootOnly (Root) the root alone read back, and no tree
+// returned.
+func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t *merkle.Tree, root [32]byte, err error) {
+	ctx := c.ctx
 	var e E
 	eb := int(unsafe.Sizeof(e))
-	rate := o.Extend.Rate
+	rate := c.o.Extend.Rate
 	size := uint64(len(m.Data) * eb)
-	lim := ctx.Limits()
-	if size > lim.MaxStorageBindingSize || size/4 > 1<<32-1 {
+	if lim := ctx.Limits(); size > lim.MaxStorageBindingSize || size/4 > 1<<32-1 {
 		return nil, root, fmt.Errorf("lde: a matrix of %d bytes exceeds the device's storage binding size of %d bytes: the transpose reads it as one binding", size, lim.MaxStorageBindingSize)
 	}
-	eo := o.Extend
-	eo.Timing = nil
-	ext, err := ntt.NewExtender(ctx, f, logN, eo)
-	if err != nil {
-		return nil, root, fmt.Errorf("lde: %w", err)
+	if c.ext == nil || c.logN != logN {
+		c.ext.Release()
+		c.ext = nil
+		eo := c.o.Extend
+		eo.Timing = nil
+		if c.ext, err = ntt.NewExtender(ctx, c.f, logN, eo); err != nil {
+			return nil, root, fmt.Errorf("lde: %w", err)
+		}
+		c.logN = logN
 	}
-	defer ext.Release()
-	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label:  "lde_transpose.wgsl:tr_main",
-		Module: wgsl.Module{Files: []string{"lde_transpose.wgsl"}, Consts: []wgsl.Const{{Name: "TR_WORDS", Value: uint32(eb / 4)}}},
-		Entry:  "tr_main", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
-	})
-	if err != nil {
-		return nil, root, fmt.Errorf("lde: %w", err)
+	if err := c.grow(&c.in, "lde input", size); err != nil {
+		return nil, root, err
 	}
-	in, err := ctx.NewBuffer("lde input", size)
-	if err != nil {
-		return nil, root, fmt.Errorf("lde: %w", err)
+	if err := c.grow(&c.cols, "lde columns", size); err != nil {
+		return nil, root, err
 	}
-	defer in.Release()
-	cols, err := ctx.NewBuffer("lde columns", size)
-	if err != nil {
-		return nil, root, fmt.Errorf("lde: %w", err)
+	if err := c.grow(&c.out, "lde extension", size*uint64(rate)); err != nil {
+		return nil, root, err
 	}
-	defer cols.Release()
-	out, err := ctx.NewBuffer("lde extension", size*uint64(rate))
-	if err != nil {
-		return nil, root, fmt.Errorf("lde: %w", err)
-	}
-	defer out.Release()
-
 	data := wgpu.Bytes(m.Data)
-	p := uint64(hash.Modulus())
+	p := uint64(c.hash.Modulus())
 	up := &checkedBytes{b: data, size: eb, check: func(b []byte) bool { return canonical[E](b, p) }}
-	if err := ctx.UploadFrom(in, 0, up, int64(len(data))); err != nil {
+	if err := ctx.UploadFrom(c.in, 0, up, int64(len(data))); err != nil {
 		if up.bad.Load() {
-			if err := elementError(m, hash); err != nil {
+			if err := elementError(m, c.hash); err != nil {
 				return nil, root, err
 			}
 		}
 		return nil, root, fmt.Errorf("lde: upload: %w", err)
 	}
-	across := (m.Cols + 31) / 32
-	tiles := uint64((m.Rows+31)/32) * uint64(across)
-	ds := []wgpu.Dispatch{{Kernel: k, Bindings: []wgpu.Binding{{Buffer: in, Size: size}, {Buffer: cols, Size: size}},
+	cols := wgpu.Binding{Buffer: c.cols, Size: size}
+	out := wgpu.Binding{Buffer: c.out, Size: size * uint64(rate)}
+	tiles := uint64((m.Rows+31)/32) * uint64((m.Cols+31)/32)
+	ds := []wgpu.Dispatch{{Kernel: c.tr, Bindings: []wgpu.Binding{{Buffer: c.in, Size: size}, cols},
 		Params: []uint32{uint32(m.Rows), uint32(m.Cols)}, Groups: ctx.Grid(tiles*trWG, trWG)}}
-	more, err := ext.Dispatches(wgpu.Bind(cols), wgpu.Bind(out), m.Cols, ntt.Canonical)
+	more, err := c.ext.Dispatches(cols, out, m.Cols, ntt.Canonical)
 	if err != nil {
 		return nil, root, fmt.Errorf("lde: %w", err)
 	}
@@ -252,20 +345,17 @@ func commitGPU[E merkle.Element](ctx *wgpu.Context, f ntt.Field, m merkle.Matrix
 	if err != nil {
 		return nil, root, fmt.Errorf("lde: extend %d × %d at rate %d: %w", m.Rows, m.Cols, rate, err)
 	}
-	var ct wgpu.Timing
-	mo := o.Merkle
-	mo.Timing = &ct
-	dm := merkle.DeviceMatrix{Data: wgpu.Bind(out), Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}
+	dm := merkle.DeviceMatrix{Data: out, Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}
 	if rootOnly {
-		root, err = merkle.DeviceMatrixRoot(ctx, dm, hash, mo)
-	} else if t, err = merkle.CommitDeviceMatrix(ctx, dm, hash, mo); err == nil {
+		root, err = merkle.DeviceMatrixRootWith(c.mc, dm, c.hash)
+	} else if t, err = merkle.CommitDeviceMatrixWith(c.mc, dm, c.hash); err == nil {
 		root = t.Root()
 	}
 	if err != nil {
 		return nil, root, fmt.Errorf("lde: %w", err)
 	}
-	if o.Timing != nil {
-		*o.Timing = tm.Add(ct)
+	if c.o.Timing != nil {
+		*c.o.Timing = tm.Add(c.mt)
 	}
 	return t, root, nil
 }

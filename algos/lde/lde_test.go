@@ -196,3 +196,33 @@ func TestCommitBadInput(t *testing.T) {
 		gputest.ForEach(t, run)
 	}
 }
+
+// TestCommitter: one Committer commits matrices of several heights and
+// widths in turn, growing and reusing its buffers and Extender, each
+// root the composed oracle's; and releases what it holds.
+func TestCommitter(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	hash := merkle.RowHash[uint32](poseidon2.KoalaBearMerkle)
+	o := lde.Plonky3(4)
+	type shape struct{ rows, cols int }
+	shapes := []shape{{64, 9}, {8, 33}, {64, 9}, {256, 2}, {2, 1}}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		gputest.NoLeaks(t, ctx, func() error {
+			c, err := lde.NewCommitter(ctx, hash, lde.Options{Extend: o})
+			require.NoError(t, err)
+			defer c.Release()
+			for i, s := range shapes {
+				m := randomMatrix(s.rows, s.cols, hash.Modulus(), seed+uint64(i))
+				want := composed(t, field.KoalaBear, m, hash, o)
+				got, err := c.Commit(m)
+				require.NoError(t, err, "%v", s)
+				require.Equal(t, want.Nodes(), got.Nodes(), "%v", s)
+				root, err := c.Root(m)
+				require.NoError(t, err, "%v", s)
+				require.Equal(t, want.Root(), root, "%v", s)
+			}
+			return nil
+		})
+	})
+}
