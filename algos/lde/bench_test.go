@@ -16,8 +16,9 @@ import (
 // rows × 128 columns, blowup 2: coset LDE, bit-reversed rows, Poseidon2
 // MMCS) in one call from host memory, beside the upload of the
 // unextended matrix alone on the same device: "upload" is that upload;
-// "commit" (the tree read back) and "root" (lde.Root: the root alone)
-// report the kernels (kernel-ms/op), the whole call
+// "commit" (the tree read back) and "root" (the root alone), both
+// through a resident lde.Committer, and "oneshot" (lde.Root, buffers and
+// tables made per call) report the kernels (kernel-ms/op), the whole call
 // (e2e-ms/op), the upload measured just before it (upload-ms), and
 // e2e/(upload + kernels) (ratio), the target being 1.2 at most.
 // The CPU row (gnark-crypto's fft and the CPU commitment) is left out
@@ -60,25 +61,30 @@ func BenchmarkCommit(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
 		})
-		for _, rootOnly := range []bool{false, true} {
-			sub := "commit"
-			if rootOnly {
-				sub = "root"
-			}
-			b.Run(name+"/"+sub, func(b *testing.B) {
+		for _, mode := range []string{"commit", "root", "oneshot"} {
+			b.Run(name+"/"+mode, func(b *testing.B) {
 				ctx := gputest.Context(b, gputest.Backends()[0])
 				var tm wgpu.Timing
 				o := o
 				o.Timing = &tm
+				c, err := lde.NewCommitter(ctx, hash, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer c.Release()
 				call := func() error {
-					if rootOnly {
-						_, err := lde.Root(ctx, m, hash, o)
-						return err
+					var err error
+					switch mode {
+					case "commit":
+						_, err = c.Commit(m)
+					case "root":
+						_, err = c.Root(m)
+					default:
+						_, err = lde.Root(ctx, m, hash, o)
 					}
-					_, err := lde.Commit(ctx, m, hash, o)
 					return err
 				}
-				if err := call(); err != nil { // compiles the kernels
+				if err := call(); err != nil { // compiles the kernels, makes the buffers
 					b.Fatal(err)
 				}
 				up, err := uploadTime(ctx, m.Data, 3)
