@@ -34,8 +34,13 @@ type Committer struct {
 	inj *wgpu.Buffer
 	// rootOnly reads back no leaf made on the device and no node but
 	// those the root needs (DeviceMatrixRootWith): the tree's other
-	// nodes are left unset.
+	// nodes are left unset, in scratch.
 	rootOnly bool
+	// scratch holds the leaves and nodes of a tree built for its root
+	// alone, reused from one such build to the next: their contents are
+	// never read but where just written, and fresh arrays would be
+	// cleared by the allocator on every call.
+	scratch [][32]byte
 }
 
 // NewCommitter returns a Committer of trees with schedule s on ctx (nil:
@@ -68,6 +73,7 @@ func commitOnce(ctx *wgpu.Context, hash Hash, opts Options, commit func(c *Commi
 // Release frees the Committer's buffers. The Committer may be used again.
 func (c *Committer) Release() {
 	c.b.Release()
+	c.scratch = nil
 	for _, b := range []**wgpu.Buffer{&c.data, &c.inj} {
 		if *b != nil {
 			(*b).Release()
@@ -242,6 +248,22 @@ type injections map[int]rowFill
 // the host, with a nil Context) with the level hashes hs.
 func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (rowFill, error)) (*Tree, error) {
 	start := time.Now()
+	if c.ctx != nil && c.rootOnly {
+		if len(c.scratch) < 2*n {
+			c.scratch = make([][32]byte, 2*n)
+		}
+		f, err := fill()
+		if err != nil {
+			return nil, err
+		}
+		t := &Tree{hash: hs[len(hs)-1], leaves: c.scratch[:n], nodes: c.scratch[n : 2*n]}
+		var total wgpu.Timing
+		if err := c.levels(&total, t.nodes, t.leaves, f, hs, nil, 0, nil, whole); err != nil {
+			return nil, err
+		}
+		c.report(total)
+		return t, nil
+	}
 	leaves := make([][32]byte, n)
 	if c.ctx == nil {
 		cpu(leaves)

@@ -84,7 +84,7 @@ func DeviceMatrixRootWith[E Element](c *Committer, m DeviceMatrix, rows RowHash[
 	if err != nil {
 		return [32]byte{}, err
 	}
-	return t.Root(), nil
+	return t.Root(), nil // t is c's scratch: only its root is returned
 }
 
 // checkDevice returns an error unless m is a matrix shape a tree commits
