@@ -226,3 +226,15 @@ func TestCommitter(t *testing.T) {
 		})
 	})
 }
+
+// TestCommitTall: a taller BabyBear trace (2^14 rows, 9 columns, rate
+// 2), whose tree's top levels the host merges, tree and root alone.
+func TestCommitTall(t *testing.T) {
+	hash := merkle.RowHash[uint32](poseidon2.BabyBearMerkle)
+	m := randomMatrix(1<<14, 9, hash.Modulus(), rand.Uint64())
+	o := lde.Plonky3(2)
+	want := composed(t, field.BabyBear, m, hash, o)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		commitCase(t, ctx, field.BabyBear, m, hash, o, want, "babybear 2^14×9")
+	})
+}
