@@ -16,5 +16,5 @@
 
 // mk_element returns element col of row (of the piece).
 fn mk_element(row: u32, col: u32) -> vec2<u32> {
-	return mk_data[row * mk_rp.cols + col];
+	return mk_data[mk_rp.base + row * mk_rp.cols + col];
 }

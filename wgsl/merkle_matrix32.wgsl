@@ -14,5 +14,5 @@
 
 // mk_element returns element col of row (of the piece).
 fn mk_element(row: u32, col: u32) -> u32 {
-	return mk_data[row * mk_rp.cols + col];
+	return mk_data[mk_rp.base + row * mk_rp.cols + col];
 }

@@ -9,6 +9,8 @@ struct MkRowParams {
 	rows: u32,  // rows in this piece
 	cols: u32,  // elements per row, at least 1
 	first: u32, // the leaf that row 0 of the piece hashes into
+	base: u32,  // the element of the binding where the piece's row 0 starts
+	stride: u32, // elements from a column to the next (column-major files)
 }
 @group(0) @binding(2) var<uniform> mk_rp: MkRowParams;
 

@@ -3,6 +3,7 @@ package field
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -119,4 +120,26 @@ func twoAdicGenerator[E Element](f Field[E], root E, bits int) (E, error) {
 // errTwoAdic says that field name has no root of unity of order 2^bits.
 func errTwoAdic(name string, bits, adicity int) error {
 	return fmt.Errorf("field: %s has no root of unity of order 2^%d: its two-adicity is %d, so orders 2^0..2^%d", name, bits, adicity, adicity)
+}
+
+// Lookup returns the field named name ("goldilocks", "babybear",
+// "koalabear", in any case) whose elements are E's: Goldilocks for
+// uint64, BabyBear and KoalaBear for uint32. A field of the other element
+// type is refused, naming the type its elements are.
+func Lookup[E Element](name string) (Field[E], error) {
+	var f any
+	if strings.EqualFold(name, Goldilocks{}.Name()) {
+		f = Goldilocks{}
+	} else {
+		m, err := ParseField(strings.ToLower(name))
+		if err != nil {
+			return nil, fmt.Errorf("field: no field %q: accepted are goldilocks, babybear and koalabear", name)
+		}
+		f = m
+	}
+	if ff, ok := f.(Field[E]); ok {
+		return ff, nil
+	}
+	var e E
+	return nil, fmt.Errorf("field: %s's elements are not %T", name, e)
 }

@@ -3,6 +3,7 @@ package field
 import (
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/field/babybear"
@@ -192,4 +193,24 @@ func TestEncoding(t *testing.T) {
 	got32 := make([]uint32, 4)
 	ReadElements(got32, b)
 	require.Equal(t, []uint32{1, 2, 3, BabyBear.P() - 1}, got32)
+}
+
+func TestLookup(t *testing.T) {
+	g, err := Lookup[uint64]("Goldilocks")
+	if err != nil || g.Name() != "goldilocks" {
+		t.Fatalf("Lookup[uint64](Goldilocks) = %v, %v", g, err)
+	}
+	k, err := Lookup[uint32]("koalabear")
+	if err != nil || k.Modulus() != uint64(KoalaBear.P()) {
+		t.Fatalf("Lookup[uint32](koalabear) = %v, %v", k, err)
+	}
+	if _, err := Lookup[uint32]("goldilocks"); err == nil || !strings.Contains(err.Error(), "not uint32") {
+		t.Fatalf("Lookup[uint32](goldilocks): %v", err)
+	}
+	if _, err := Lookup[uint64]("babybear"); err == nil {
+		t.Fatal("Lookup[uint64](babybear) accepted")
+	}
+	if _, err := Lookup[uint32]("mersenne31"); err == nil || !strings.Contains(err.Error(), "accepted are") {
+		t.Fatalf("Lookup(mersenne31): %v", err)
+	}
 }

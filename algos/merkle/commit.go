@@ -32,6 +32,15 @@ type Committer struct {
 	// inj holds one subtree's row digests to inject (CommitMatrices),
 	// in the layout of its nodes.
 	inj *wgpu.Buffer
+	// rootOnly reads back no leaf made on the device and no node but
+	// those the root needs (DeviceMatrixRootWith): the tree's other
+	// nodes are left unset, in scratch.
+	rootOnly bool
+	// scratch holds the leaves and nodes of a tree built for its root
+	// alone, reused from one such build to the next: their contents are
+	// never read but where just written, and fresh arrays would be
+	// cleared by the allocator on every call.
+	scratch [][32]byte
 }
 
 // NewCommitter returns a Committer of trees with schedule s on ctx (nil:
@@ -64,6 +73,7 @@ func commitOnce(ctx *wgpu.Context, hash Hash, opts Options, commit func(c *Commi
 // Release frees the Committer's buffers. The Committer may be used again.
 func (c *Committer) Release() {
 	c.b.Release()
+	c.scratch = nil
 	for _, b := range []**wgpu.Buffer{&c.data, &c.inj} {
 		if *b != nil {
 			(*b).Release()
@@ -238,6 +248,22 @@ type injections map[int]rowFill
 // the host, with a nil Context) with the level hashes hs.
 func (c *Committer) commit(hs []Hash, n int, cpu func(leaves [][32]byte), fill func() (rowFill, error)) (*Tree, error) {
 	start := time.Now()
+	if c.ctx != nil && c.rootOnly {
+		if len(c.scratch) < 2*n {
+			c.scratch = make([][32]byte, 2*n)
+		}
+		f, err := fill()
+		if err != nil {
+			return nil, err
+		}
+		t := &Tree{hash: hs[len(hs)-1], leaves: c.scratch[:n], nodes: c.scratch[n : 2*n]}
+		var total wgpu.Timing
+		if err := c.levels(&total, t.nodes, t.leaves, f, hs, nil, 0, nil, whole); err != nil {
+			return nil, err
+		}
+		c.report(total)
+		return t, nil
+	}
 	leaves := make([][32]byte, n)
 	if c.ctx == nil {
 		cpu(leaves)
@@ -345,7 +371,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 		if err != nil {
 			return fmt.Errorf("merkle: %d leaves, schedule %s: %w", sub, c.sched, err)
 		}
-		if fill != nil {
+		if fill != nil && !c.rootOnly {
 			if err := c.ctx.Download(wgpu.Bytes(part), c.b.leafBuf, 0); err != nil {
 				return fmt.Errorf("merkle: download leaves: %w", err)
 			}
@@ -434,7 +460,11 @@ func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Has
 func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][32]byte, host hostLevels) ([32]byte, error) {
 	first := 1 << host.levels // the narrowest level on the device
 	if at.Count == 1 {
-		if err := c.ctx.Download(wgpu.Bytes(nodes[first:sub]), c.b.nodeBuf, uint64(first*DigestSize)); err != nil {
+		end := sub
+		if c.rootOnly {
+			end = 2 * first // the level the host merges from, or the root
+		}
+		if err := c.ctx.Download(wgpu.Bytes(nodes[first:end]), c.b.nodeBuf, uint64(first*DigestSize)); err != nil {
 			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
 		}
 		nodes[0] = [32]byte{} // never written by the kernels
@@ -444,7 +474,7 @@ func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][
 		return nodes[1], nil
 	}
 	narrow := min(sub, placeDirect)
-	for w := sub / 2; w >= narrow; w /= 2 {
+	for w := sub / 2; w >= narrow && !c.rootOnly; w /= 2 {
 		first := w*at.Count + at.Index*w
 		if err := c.ctx.Download(wgpu.Bytes(nodes[first:first+w]), c.b.nodeBuf, uint64(w*DigestSize)); err != nil {
 			return [32]byte{}, fmt.Errorf("merkle: download nodes: %w", err)
@@ -652,7 +682,7 @@ func matrixFill[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (rowFill, 
 	return c.pieceFill("rows", k, per, rowBytes,
 		func(lo, hi int) []byte { return wgpu.Bytes(m.Data[lo*m.Cols : hi*m.Cols]) },
 		int(unsafe.Sizeof(e)), func(b []byte) error { return checkElements[E](b, rows.field) },
-		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first)} })
+		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first), 0, 0} })
 }
 
 // recordFill is the rowFill that hashes records on the device.

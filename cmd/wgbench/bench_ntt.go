@@ -16,7 +16,8 @@ import (
 // BenchmarkVortexReal shape, 2^11 rows of 2^19): the kernels on rows
 // resident on the device, end to end from host memory, and gnark-crypto
 // on all cores (the nil Context's path) in the same run. Each size is
-// checked against the CPU path once before it is timed.
+// checked against the CPU path once before it is timed. A third table
+// is the one-call trace commitment (ldeTable).
 func benchNTT(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 	f := field.KoalaBear
 	logs := []int{16, 20, 22, 24}
@@ -64,7 +65,11 @@ func benchNTT(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			et.Points = append(et.Points, point{X: float64(bytes), Y: gbps(bytes, resident)})
 		}
 	}
-	return []table{tt, et}, nil
+	lt, err := ldeTable(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return []table{tt, et, lt}, nil
 }
 
 // nttResult is one size's row of the transform table.

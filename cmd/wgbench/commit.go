@@ -120,9 +120,10 @@ func newCommitCmd(g *globals) *cobra.Command {
 		approach int
 		prove    int
 		fieldArg string
+		blowup   int
 	)
 	cmd := &cobra.Command{
-		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
+		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] [--blowup R] | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
 		Short: "Commit to a matrix of field elements or to byte records with a Merkle tree, leaves hashed on the GPU",
 		Long: `commit builds a Merkle tree whose leaves it hashes itself, on the GPU (rows or
 records hashed straight into the tree's leaf buffer), and prints the root in
@@ -156,6 +157,15 @@ and at each level as wide as some matrices are tall each node is merged again
 with the hash of their rows. Such a tree takes one hash (no schedule) and no
 --prove: its proofs open a row of every matrix (merkle.VerifyMatrices).
 
+--blowup R (2, 4, 8 or 16) commits what Plonky3's TwoAdicFriPcs commits for
+one --matrix (a polynomial per column, its ROWS values on the subgroup of
+that order, in natural order): the matrix extended by R (coset_lde_batch on
+the coset GENERATOR·<W>, W of order ROWSxR, gnark-crypto's root, which for
+BabyBear is Plonky3's two_adic_generator), its ROWSxR rows in bit-reversed
+order (bit_reverse_rows), each row a leaf as above. The matrix goes up once;
+the extension is made and committed on the GPU and never leaves it. --prove I
+opens row I of the extended matrix.
+
 --records SIZE: --in holds N records of SIZE bytes each (N x SIZE bytes; N
 at least 1, any count, as merkle takes leaves, and a power of two for a
 schedule). Leaf i is the BLAKE3 hash of record i. --hash defaults to ` + defaultHash(registry.Bytes) + `.
@@ -178,7 +188,7 @@ bytes, node 0 zero, node 1 the root);
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spin := newSpinner(cmd, g, "commit: building the tree")
-			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach)
+			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach, blowup)
 			spin.done()
 			if err != nil {
 				return err
@@ -216,6 +226,7 @@ bytes, node 0 zero, node 1 the root);
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
 	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
+	f.IntVar(&blowup, "blowup", 0, "commit to the matrix's columns extended by R (2, 4, 8, 16) on a coset, rows bit-reversed, as Plonky3's PCS commits a trace")
 	return cmd
 }
 
@@ -260,7 +271,7 @@ func defaultHashes() string {
 }
 
 // commitFiles reads the --in files and commits to them as the flags say.
-func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName, fieldName string, ins []string, approach int) (*merkle.Tree, error) {
+func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName, fieldName string, ins []string, approach, blowup int) (*merkle.Tree, error) {
 	isMatrix, isRecords := len(matrices) > 0, cmd.Flags().Changed("records")
 	if isMatrix == isRecords {
 		return nil, errors.New("commit: give one of --matrix ROWSxCOLS (field elements) and --records SIZE (byte records)")
@@ -303,6 +314,9 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 			return nil, err
 		}
 	}
+	if err := checkBlowup(cmd.Flags().Changed("blowup"), blowup, len(matrices), len(s)); err != nil {
+		return nil, err
+	}
 	if isRecords && size < 1 {
 		return nil, fmt.Errorf("commit: --records %d: a record has 1 byte or more", size)
 	}
@@ -310,7 +324,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	// second one pays (commitWork); records and schedules are built on
 	// one.
 	var work time.Duration
-	if isMatrix && len(s) == 1 {
+	if isMatrix && len(s) == 1 && blowup == 0 {
 		work = commitWork(s[0].Hash.Name(), shapes)
 	}
 	devices := g.openSoon(work)
@@ -333,6 +347,9 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if err != nil {
 		return nil, err
 	}
+	if rows31 != nil && blowup != 0 {
+		return commitExtended(grp, rows31, raws, shapes, ins, blowup, opts)
+	}
 	if rows31 != nil {
 		return commit31(grp, rows31, raws, shapes, ins, opts)
 	}
@@ -347,6 +364,9 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 			return merkle.Matrix[uint64]{Rows: rows, Cols: cols, Data: data}
 		}); err != nil {
 			return nil, err
+		}
+		if blowup != 0 {
+			return commitExtended(grp, rowHash, raws, shapes, ins, blowup, opts)
 		}
 		if len(s) == 1 {
 			return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) {

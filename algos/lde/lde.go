@@ -1,0 +1,424 @@
+// Package lde commits to the low-degree extension of a matrix's columns
+// in one call, as Plonky3's TwoAdicFriPcs commits a trace: the matrix
+// (a polynomial per column, its rows the evaluations on the subgroup, in
+// natural order) is extended on a coset of a subgroup Rate times as
+// large (Plonky3's coset_lde_batch), its rows taken in bit-reversed
+// order (bit_reverse_rows), and the rows of that extended matrix are the
+// leaves of a Merkle tree (Plonky3's MerkleTreeMmcs over one matrix).
+//
+// On a GPU the matrix goes up once and stays on the device: a transpose
+// kernel lays each column out as a row (lde_transpose.wgsl), ntt's
+// Extender extends those rows, and merkle commits the extended matrix
+// straight from the Extender's output, read by columns
+// (merkle.DeviceMatrix with ColumnMajor), so only the tree comes back.
+// With a nil Context the same composition runs on the CPU: gnark-crypto's
+// fft (ntt.Extend) and merkle.CommitMatrix.
+//
+// The package sits above ntt and merkle, which do not import each other.
+package lde
+
+import (
+	"errors"
+	"fmt"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"io"
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/ntt"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// Options say how Commit extends and commits.
+type Options struct {
+	// Extend is the extension of each column (its Timing is not used):
+	// Rate, the blowup, a power of two from 2 to 16; Coset, Shift and
+	// Root; Out, the order of the extended matrix's rows. Plonky3 sets
+	// the Rate as Plonky3 does.
+	Extend ntt.ExtendOptions
+	// Merkle are the tree's options (its Timing is not used).
+	Merkle merkle.Options
+	// Timing, where not nil, receives the call's kernels' timing: the
+	// transpose, the extension and the commitment.
+	Timing *wgpu.Timing
+}
+
+// Plonky3 returns the extension Plonky3's TwoAdicFriPcs commits at
+// blowup rate over BabyBear or KoalaBear: on the coset F::GENERATOR·<W>
+// (Shift 0: gnark-crypto's GeneratorFullMultiplicativeGroup, 31 for
+// BabyBear and 3 for KoalaBear, which are Plonky3's GENERATOR), rows in
+// bit-reversed order. Root 0 takes gnark-crypto's fft.Generator, which for
+// BabyBear is Plonky3's two_adic_generator (0x1a427a41^(2^(27-bits)));
+// over another field whose Plonky3 roots differ from gnark-crypto's, set
+// Root to Plonky3's two_adic_generator(log2(rows·rate)).
+func Plonky3(rate int) ntt.ExtendOptions {
+	return ntt.ExtendOptions{Rate: rate, Coset: true, Out: ntt.BitReversed}
+}
+
+// Commit returns the tree whose leaf t is hash.HashRow of row t of the
+// extension of m: m's columns, each a polynomial of degree below m.Rows
+// given by its evaluations on the subgroup <W^Rate> (W = o.Extend.Root,
+// of order m.Rows·Rate) in natural order, evaluated on o.Extend's domain
+// (Shift·<W> with Coset) in o.Extend.Out's order, so that the committed
+// matrix has m.Rows·Rate rows and m.Cols columns. It is
+// merkle.CommitMatrix of that matrix, computed on ctx's GPU from one
+// upload of m (nil: on all CPU cores). m.Rows is a power of two from 2
+// up to what the field's two-adicity leaves for the rate; every element
+// must be below the hash's p (an element that is not is named, by row and
+// column).
+func Commit[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
+	c, err := NewCommitter(ctx, hash, o)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	return c.Commit(m)
+}
+
+// Root returns the root of the tree Commit returns, reading back from
+// the device nothing but the few nodes it is made from (Commit reads
+// back every leaf and node, for proofs).
+func Root[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
+	c, err := NewCommitter(ctx, hash, o)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer c.Release()
+	return c.Root(m)
+}
+
+// Committer is the resident object of Commit and Root for one row hash
+// and one Options on one Context: the matrix commitment's
+// merkle.Committer, the Extender of the last height committed, the
+// transpose kernel and the device buffers of the matrix, its columns and
+// its extension, kept from one call to the next until Release. It is not
+// safe for concurrent use. A Committer on a nil Context commits on the
+// CPU.
+type Committer[E merkle.Element] struct {
+	ctx  *wgpu.Context
+	hash merkle.RowHash[E]
+	f    field.Field[E]
+	o    Options
+	mc   *merkle.Committer
+	mt   wgpu.Timing // the commitment's timing, from mc
+	ext  *ntt.Extender
+	logN int // ext's rows: 2^logN elements
+	tr   *wgpu.Kernel
+	// in holds the matrix as uploaded, cols its transpose, out the
+	// extension of cols's rows.
+	in, cols, out *wgpu.Buffer
+}
+
+// NewCommitter returns a Committer of extensions as o says, committed
+// with hash, on ctx (nil: the CPU).
+func NewCommitter[E merkle.Element](ctx *wgpu.Context, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
+	if hash == nil {
+		return nil, fmt.Errorf("lde: no row hash given")
+	}
+	f, err := field.Lookup[E](hash.FieldName())
+	if err != nil {
+		return nil, fmt.Errorf("lde: rows hashed by %s: %w", hash.(merkle.Hash).Name(), err)
+	}
+	if r := o.Extend.Rate; r < 2 || r > ntt.MaxRate || r&(r-1) != 0 {
+		return nil, fmt.Errorf("lde: rate %d: the blowup is a power of two from 2 to %d", r, ntt.MaxRate)
+	}
+	c := &Committer[E]{ctx: ctx, hash: hash, f: f, o: o}
+	if ctx == nil {
+		return c, nil
+	}
+	mo := o.Merkle
+	mo.Timing = &c.mt
+	if c.mc, err = merkle.NewCommitter(ctx, merkle.Uniform(hash), mo); err != nil {
+		return nil, fmt.Errorf("lde: %w", err)
+	}
+	var e E
+	c.tr, err = ctx.Kernel(wgpu.KernelSpec{
+		Label:  "lde_transpose.wgsl:tr_main",
+		Module: wgsl.Module{Files: []string{"lde_transpose.wgsl"}, Consts: []wgsl.Const{{Name: "TR_WORDS", Value: uint32(unsafe.Sizeof(e) / 4)}}},
+		Entry:  "tr_main", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		c.Release()
+		return nil, fmt.Errorf("lde: %w", err)
+	}
+	return c, nil
+}
+
+// Release frees the Committer's buffers and tables. The Committer may be
+// used again.
+func (c *Committer[E]) Release() {
+	if c.mc != nil {
+		c.mc.Release()
+	}
+	c.ext.Release()
+	c.ext = nil
+	for _, b := range []**wgpu.Buffer{&c.in, &c.cols, &c.out} {
+		if *b != nil {
+			(*b).Release()
+			*b = nil
+		}
+	}
+}
+
+// Commit is the package's Commit with c's kernels and buffers.
+func (c *Committer[E]) Commit(m merkle.Matrix[E]) (*merkle.Tree, error) {
+	logN, err := check(c.f, m, c.o)
+	if err != nil {
+		return nil, err
+	}
+	if c.ctx == nil {
+		return commitCPU(c.f, m, c.hash, logN, c.o)
+	}
+	t, _, err := c.commitGPU(m, logN, false)
+	return t, err
+}
+
+// Root is the package's Root with c's kernels and buffers.
+func (c *Committer[E]) Root(m merkle.Matrix[E]) ([32]byte, error) {
+	logN, err := check(c.f, m, c.o)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	if c.ctx == nil {
+		t, err := commitCPU(c.f, m, c.hash, logN, c.o)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		return t.Root(), nil
+	}
+	_, root, err := c.commitGPU(m, logN, true)
+	return root, err
+}
+
+// check returns log2 m.Rows, and an error unless m is a matrix of f that
+// Commit extends at o's rate: its shape; its elements are checked as
+// they are read.
+func check[E merkle.Element](f field.Field[E], m merkle.Matrix[E], o Options) (int, error) {
+	if m.Cols < 1 {
+		return 0, fmt.Errorf("lde: matrix of %d columns: a matrix has 1 column or more", m.Cols)
+	}
+	logN, err := ntt.LogOf(f, m.Rows)
+	if err != nil {
+		return 0, fmt.Errorf("lde: matrix of %d rows: %w", m.Rows, err)
+	}
+	if o.Extend.Rate < 2 || o.Extend.Rate > ntt.MaxRate || o.Extend.Rate&(o.Extend.Rate-1) != 0 {
+		return 0, fmt.Errorf("lde: rate %d: the blowup is a power of two from 2 to %d", o.Extend.Rate, ntt.MaxRate)
+	}
+	if big := logN + bits.TrailingZeros(uint(o.Extend.Rate)); big > f.TwoAdicity() {
+		return 0, fmt.Errorf("lde: matrix of %d rows at rate %d: the extension's 2^%d rows exceed %s's two-adicity, 2^%d", m.Rows, o.Extend.Rate, big, f.Name(), f.TwoAdicity())
+	}
+	if _, err := checked.Mul(m.Rows, m.Cols, o.Extend.Rate); err != nil {
+		return 0, fmt.Errorf("lde: matrix of %d × %d elements at rate %d: %w elements", m.Rows, m.Cols, o.Extend.Rate, err)
+	}
+	if want := m.Rows * m.Cols; len(m.Data) != want {
+		return 0, fmt.Errorf("lde: matrix of %d × %d elements has %d: want rows × columns, row by row", m.Rows, m.Cols, len(m.Data))
+	}
+	return logN, nil
+}
+
+// elementError returns the error that names m's first element that is
+// not below hash's p, by row and column, or nil.
+func elementError[E merkle.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) error {
+	p := uint64(hash.Modulus())
+	if i := batch.FirstNonCanonical(m.Data, p); i >= 0 {
+		return fmt.Errorf("lde: matrix element %d (row %d, column %d) is %d, not a %s field element: elements are values below p = %d", i, i/m.Cols, i%m.Cols, uint64(m.Data[i]), hash.FieldName(), p)
+	}
+	return nil
+}
+
+// transpose returns the cols × rows transpose of src (rows × cols, row
+// by row), on all cores in blocks.
+func transpose[E any](src []E, rows, cols int) []E {
+	dst := make([]E, len(src))
+	const b = 64
+	for r0 := 0; r0 < rows; r0 += b {
+		for c0 := 0; c0 < cols; c0 += b {
+			for r := r0; r < min(rows, r0+b); r++ {
+				for c := c0; c < min(cols, c0+b); c++ {
+					dst[c*rows+r] = src[r*cols+c]
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// commitCPU is Commit on the CPU: the columns extended as rows of the
+// transpose by ntt.Extend (gnark-crypto's fft on all cores), transposed
+// back and committed by merkle.CommitMatrix.
+func commitCPU[E merkle.Element](f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options) (*merkle.Tree, error) {
+	if err := elementError(m, hash); err != nil {
+		return nil, err
+	}
+	rate := o.Extend.Rate
+	cols := transpose(m.Data, m.Rows, m.Cols)
+	ext := make([]E, len(cols)*rate)
+	eo := o.Extend
+	eo.Timing = nil
+	if err := ntt.Extend(nil, f, ext, cols, logN, eo); err != nil {
+		return nil, fmt.Errorf("lde: %w", err)
+	}
+	lde := merkle.Matrix[E]{Rows: m.Rows * rate, Cols: m.Cols, Data: transpose(ext, m.Cols, m.Rows*rate)}
+	mo := o.Merkle
+	mo.Timing = o.Timing
+	return merkle.CommitMatrix(nil, lde, hash, mo)
+}
+
+// trWG is the transpose kernel's workgroup: 32 × 8 invocations.
+const trWG = 256
+
+// grow makes *buf hold size bytes, replacing it (named label) when it
+// holds fewer.
+func (c *Committer[E]) grow(buf **wgpu.Buffer, label string, size uint64) error {
+	if *buf != nil && (*buf).Size() >= size {
+		return nil
+	}
+	if *buf != nil {
+		(*buf).Release()
+		*buf = nil
+	}
+	var err error
+	if *buf, err = c.ctx.NewBuffer(label, size); err != nil {
+		return fmt.Errorf("lde: %w", err)
+	}
+	return nil
+}
+
+// commitGPU is Commit on c's device: m uploaded once (its elements
+// checked on their way up), transposed, extended and committed on the
+// device; with rootOnly (Root) the root alone read back, and no tree
+// returned.
+func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t *merkle.Tree, root [32]byte, err error) {
+	ctx := c.ctx
+	var e E
+	eb := int(unsafe.Sizeof(e))
+	rate := c.o.Extend.Rate
+	size := uint64(len(m.Data) * eb)
+	if lim := ctx.Limits(); size > lim.MaxStorageBindingSize || size/4 > 1<<32-1 {
+		return nil, root, fmt.Errorf("lde: a matrix of %d bytes exceeds the device's storage binding size of %d bytes: the transpose reads it as one binding", size, lim.MaxStorageBindingSize)
+	}
+	if c.ext == nil || c.logN != logN {
+		c.ext.Release()
+		c.ext = nil
+		eo := c.o.Extend
+		eo.Timing = nil
+		if c.ext, err = ntt.NewExtender(ctx, c.f, logN, eo); err != nil {
+			return nil, root, fmt.Errorf("lde: %w", err)
+		}
+		c.logN = logN
+	}
+	if err := c.grow(&c.in, "lde input", size); err != nil {
+		return nil, root, err
+	}
+	if err := c.grow(&c.cols, "lde columns", size); err != nil {
+		return nil, root, err
+	}
+	if err := c.grow(&c.out, "lde extension", size*uint64(rate)); err != nil {
+		return nil, root, err
+	}
+	data := wgpu.Bytes(m.Data)
+	p := uint64(c.hash.Modulus())
+	up := &checkedBytes{b: data, size: eb, check: func(b []byte) bool { return canonical[E](b, p) }}
+	if err := ctx.UploadFrom(c.in, 0, up, int64(len(data))); err != nil {
+		if up.bad.Load() {
+			if err := elementError(m, c.hash); err != nil {
+				return nil, root, err
+			}
+		}
+		return nil, root, fmt.Errorf("lde: upload: %w", err)
+	}
+	cols := wgpu.Binding{Buffer: c.cols, Size: size}
+	out := wgpu.Binding{Buffer: c.out, Size: size * uint64(rate)}
+	tiles := uint64((m.Rows+31)/32) * uint64((m.Cols+31)/32)
+	ds := []wgpu.Dispatch{{Kernel: c.tr, Bindings: []wgpu.Binding{{Buffer: c.in, Size: size}, cols},
+		Params: []uint32{uint32(m.Rows), uint32(m.Cols)}, Groups: ctx.Grid(tiles*trWG, trWG)}}
+	more, err := c.ext.Dispatches(cols, out, m.Cols, ntt.Canonical)
+	if err != nil {
+		return nil, root, fmt.Errorf("lde: %w", err)
+	}
+	tm, err := ctx.Run(append(ds, more...)...)
+	if err != nil {
+		return nil, root, fmt.Errorf("lde: extend %d × %d at rate %d: %w", m.Rows, m.Cols, rate, err)
+	}
+	dm := merkle.DeviceMatrix{Data: out, Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}
+	if rootOnly {
+		root, err = merkle.DeviceMatrixRootWith(c.mc, dm, c.hash)
+	} else if t, err = merkle.CommitDeviceMatrixWith(c.mc, dm, c.hash); err == nil {
+		root = t.Root()
+	}
+	if err != nil {
+		return nil, root, fmt.Errorf("lde: %w", err)
+	}
+	if c.o.Timing != nil {
+		*c.o.Timing = tm.Add(c.mt)
+	}
+	return t, root, nil
+}
+
+// checkedBytes is an io.ReaderAt over b, elements of size bytes, that
+// has check read each block of it (checkBlock bytes at most, widened to
+// whole elements) right before copying it out: the elements are checked
+// in cache on their way up (UploadFrom reads blocks into staging memory
+// on several goroutines), one pass over host memory, as merkle's upload
+// of a matrix checks it.
+type checkedBytes struct {
+	b     []byte
+	size  int
+	check func([]byte) bool
+	bad   atomic.Bool // a block failed its check
+	pos   int64       // Read's position
+}
+
+// checkBlock is the most checkedBytes checks before copying: a block
+// stays in a core's cache from the check to the copy.
+const checkBlock = 1 << 20
+
+// errBad stops an upload at an element out of the field; Commit then
+// names the element.
+var errBad = errors.New("lde: an element is not a field element")
+
+func (r *checkedBytes) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(r.b)-int(off))
+	for lo := 0; lo < n; lo += checkBlock {
+		hi := min(n, lo+checkBlock)
+		// Whole elements: a block that starts or ends inside one checks
+		// it all, as its neighbour does.
+		a := (int(off) + lo) / r.size * r.size
+		b := min(len(r.b), (int(off)+hi+r.size-1)/r.size*r.size)
+		if !r.check(r.b[a:b]) {
+			r.bad.Store(true)
+			return lo, errBad
+		}
+		copy(p[lo:hi], r.b[int(off)+lo:int(off)+hi])
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (r *checkedBytes) Read(p []byte) (int, error) {
+	n, err := r.ReadAt(p, r.pos)
+	r.pos += int64(n)
+	return n, err
+}
+
+// canonical reports whether every element in b (whole elements of E,
+// little-endian, b aligned to them) is below p.
+func canonical[E merkle.Element](b []byte, p uint64) bool {
+	var e E
+	for _, v := range unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(e))) {
+		if uint64(v) >= p {
+			return false
+		}
+	}
+	return true
+}
