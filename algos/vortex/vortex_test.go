@@ -145,7 +145,9 @@ func checkShape(t *testing.T, ctx *wgpu.Context, s shape, rng *rand.Rand) {
 	// One element changed, in an opened column, in UAlpha and in a
 	// Merkle proof, each fails gnark-crypto's Verify.
 	for _, tamper := range []func(pr *gvortex.Proof){
-		func(pr *gvortex.Proof) { pr.OpenedColumns[3][rng.IntN(s.rows)].Add(&pr.OpenedColumns[3][0], new(koalabear.Element).SetOne()) },
+		func(pr *gvortex.Proof) {
+			pr.OpenedColumns[3][rng.IntN(s.rows)].Add(&pr.OpenedColumns[3][0], new(koalabear.Element).SetOne())
+		},
 		func(pr *gvortex.Proof) { pr.UAlpha[sel[2]].B1.A1.SetUint64(pr.UAlpha[sel[2]].B1.A1.Uint64() ^ 1) },
 		func(pr *gvortex.Proof) { pr.MerkleProofOpenedColumns[1][0][5].SetUint64(12345) },
 	} {
