@@ -120,6 +120,9 @@ func newCommitCmd(g *globals) *cobra.Command {
 		approach int
 		prove    int
 		fieldArg string
+		scheme   string
+		rate     int
+		sisArg   string
 	)
 	cmd := &cobra.Command{
 		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
@@ -174,9 +177,21 @@ the first. The root and the nodes are the same bits on any number of GPUs.
 --out writes the nodes as merkle --out does (for N a power of two N x 32
 bytes, node 0 zero, node 1 the root);
 --prove I prints the JSON proof of leaf I instead of the root, which
-'wgbench merkle verify --hash H' checks (with the same H).`,
+'wgbench merkle verify --hash H' checks (with the same H).
+
+--scheme vortex --rate R --sis LOGDEG,LOGBOUND --matrix ROWSxCOLS --in FILE
+commits to ROWS x COLS canonical KoalaBear elements (little-endian uint32)
+with gnark-crypto's Vortex (field/koalabear/vortex, Linea's prover's
+commitment): rows Reed-Solomon encoded at inverse rate R (2, 4 or 8; COLS a
+power of two), columns hashed with sis.NewRSis(0, LOGDEG, LOGBOUND, ROWS),
+digests into leaves and the Merkle tree with gnark-crypto's Poseidon2. The
+root prints as 8 canonical elements, the hex of their little-endian
+uint32s.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("scheme") {
+				return commitVortex(cmd, g, scheme, matrices, ins, rate, sisArg)
+			}
 			spin := newSpinner(cmd, g, "commit: building the tree")
 			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach)
 			spin.done()
@@ -216,6 +231,9 @@ bytes, node 0 zero, node 1 the root);
 	f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
 	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
+	f.StringVar(&scheme, "scheme", "", "vortex: gnark-crypto's Vortex commitment of a KoalaBear matrix (canonical values) instead of a Merkle tree")
+	f.IntVar(&rate, "rate", 2, "--scheme vortex: the Reed-Solomon code's inverse rate, 2, 4 or 8")
+	f.StringVar(&sisArg, "sis", "9,16", "--scheme vortex: the SIS instance, LOGDEG,LOGBOUND")
 	return cmd
 }
 
