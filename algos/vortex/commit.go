@@ -268,6 +268,10 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 				}
 			}
 		}
+		// The kernels' timing leaves the upload's last copies out.
+		if err := ctx.Wait(); err != nil {
+			return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+		}
 		out := wgpu.Bind(res.tiles[0])
 		if scratch != nil {
 			out = wgpu.Bind(scratch)
