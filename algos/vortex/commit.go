@@ -240,11 +240,16 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 		return nil, nil, fmt.Errorf("vortex: %w", err)
 	}
 	defer ext.Release()
-	in, err := newBuf("vortex rows", uint64(l.piece)*uint64(n)*4)
-	if err != nil {
-		return nil, nil, err
+	// Two input buffers where there are several pieces: the next piece
+	// goes up while the kernels encode the last. The kernels of one piece
+	// run at a time (they share the Extender's scratch).
+	var ins [2]*wgpu.Buffer
+	for i := range min(2, (R+l.piece-1)/l.piece) {
+		if ins[i], err = newBuf("vortex rows", uint64(l.piece)*uint64(n)*4); err != nil {
+			return nil, nil, err
+		}
+		defer ins[i].Release()
 	}
-	defer in.Release()
 	var scratch *wgpu.Buffer
 	if l.tiles > 1 {
 		if scratch, err = newBuf("vortex codewords piece", uint64(l.piece)*uint64(m)*4); err != nil {
@@ -252,31 +257,36 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 		}
 		defer scratch.Release()
 	}
-	var enc wgpu.Timing
-	for r0 := 0; r0 < R; r0 += l.piece {
-		nr := min(l.piece, R-r0)
+	upload := func(in *wgpu.Buffer, r0, nr int) error {
 		if flat != nil {
 			// Rows one after another in the caller's slice go up in one
 			// transfer.
-			if err := ctx.Upload(in, 0, wgpu.Bytes(flat[r0*n:(r0+nr)*n])); err != nil {
-				return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
-			}
-		} else {
-			for i := range nr {
-				if err := ctx.Upload(in, uint64(i)*uint64(n)*4, wgpu.Bytes(rows[r0+i])); err != nil {
-					return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
-				}
+			return ctx.Upload(in, 0, wgpu.Bytes(flat[r0*n:(r0+nr)*n]))
+		}
+		for i := range nr {
+			if err := ctx.Upload(in, uint64(i)*uint64(n)*4, wgpu.Bytes(rows[r0+i])); err != nil {
+				return err
 			}
 		}
-		// The kernels' timing leaves the upload's last copies out.
-		if err := ctx.Wait(); err != nil {
-			return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+		return nil
+	}
+	if err := upload(ins[0], 0, min(l.piece, R)); err != nil {
+		return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+	}
+	var enc wgpu.Timing
+	for k, r0 := 0, 0; r0 < R; k, r0 = k+1, r0+l.piece {
+		nr := min(l.piece, R-r0)
+		if opts.Stages != nil {
+			// The kernels' timing leaves the upload's last copies out.
+			if err := ctx.Wait(); err != nil {
+				return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+			}
 		}
 		out := wgpu.Bind(res.tiles[0])
 		if scratch != nil {
 			out = wgpu.Bind(scratch)
 		}
-		ds, err := ext.Dispatches(wgpu.Bind(in), out, nr, ntt.Montgomery)
+		ds, err := ext.Dispatches(wgpu.Bind(ins[k%2]), out, nr, ntt.Montgomery)
 		if err != nil {
 			return nil, nil, fmt.Errorf("vortex: %w", err)
 		}
@@ -285,9 +295,20 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 				ds = append(ds, copyDispatch(ctx, ck, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, t*l.w, m, r0*l.w, l.w, false))
 			}
 		}
-		tm, err := ctx.Run(ds...)
+		pend, err := ctx.Submit(ds...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
+		}
+		var upErr error
+		if next := r0 + l.piece; next < R {
+			upErr = upload(ins[(k+1)%2], next, min(l.piece, R-next))
+		}
+		tm, err := pend.Wait()
+		if err != nil {
+			return nil, nil, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
+		}
+		if upErr != nil {
+			return nil, nil, fmt.Errorf("vortex: upload rows: %w", upErr)
 		}
 		enc = enc.Add(tm)
 	}
