@@ -28,6 +28,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // Hash is a digest of the tree, gnark-crypto's vortex.Hash: 8 elements.
@@ -153,15 +154,20 @@ func rowsOf[R Rows](p *Params, m R) ([][]koalabear.Element, error) {
 
 // checkMontgomery returns an error naming the first element of rows that
 // is not a reduced Montgomery form (every koalabear.Element made by its
-// methods is one).
+// methods is one), checked on all cores.
 func checkMontgomery(rows [][]koalabear.Element) error {
 	q := field.KoalaBear.P()
-	for i, r := range rows {
+	first := func(r []koalabear.Element) int {
 		for j := range r {
 			if r[j][0] >= q {
-				return fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", i, j, r[j][0], q)
+				return j
 			}
 		}
+		return -1
+	}
+	if i := par.First(len(rows), 1, func(i int) bool { return first(rows[i]) >= 0 }); i >= 0 {
+		j := first(rows[i])
+		return fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", i, j, rows[i][j][0], q)
 	}
 	return nil
 }
@@ -178,13 +184,15 @@ func FromCanonical(vals []uint32, rows, cols int) ([]koalabear.Element, error) {
 		return nil, fmt.Errorf("vortex: a %d × %d matrix is %d values, given %d", rows, cols, n, len(vals))
 	}
 	f := field.KoalaBear
-	out := make([]koalabear.Element, n)
-	for i, x := range vals {
-		if x >= f.P() {
-			return nil, fmt.Errorf("vortex: element (%d, %d) is %d: KoalaBear's elements are below p = %d", i/cols, i%cols, x, f.P())
-		}
-		out[i][0] = f.ToMonty(x)
+	if i := par.First(n, 1<<16, func(i int) bool { return vals[i] >= f.P() }); i >= 0 {
+		return nil, fmt.Errorf("vortex: element (%d, %d) is %d: KoalaBear's elements are below p = %d", i/cols, i%cols, vals[i], f.P())
 	}
+	out := make([]koalabear.Element, n)
+	par.For(n, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i][0] = f.ToMonty(vals[i])
+		}
+	})
 	return out, nil
 }
 
