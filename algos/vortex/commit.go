@@ -64,18 +64,28 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMontgomery(rows); err != nil {
-		return nil, err
-	}
 	if ctx == nil {
+		if err := checkMontgomery(rows); err != nil {
+			return nil, err
+		}
 		st, err := gvortex.Commit(p.g, rows)
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
 		return &ProverState{p: p, rows: rows, tree: st.MerkleTree, cpu: st}, nil
 	}
+	// The check reads the rows while they go up: an element that is not
+	// reduced makes the kernels compute nonsense, which is thrown away.
+	checked := make(chan error, 1)
+	go func() { checked <- checkMontgomery(rows) }()
 	flat, _ := any(m).([]koalabear.Element)
 	dev, tree, err := commitGPU(ctx, p, rows, flat, opts)
+	if cerr := <-checked; cerr != nil {
+		if err == nil {
+			dev.release()
+		}
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -263,6 +263,12 @@ func TestBadInput(t *testing.T) {
 	bad[19][0] = 0x7f000001
 	_, err = Commit(nil, p, bad, Options{})
 	require.ErrorContains(t, err, "element (1, 3) is 2130706433")
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		before := ctx.LiveBuffers()
+		_, err := Commit(ctx, p, split(bad, 2), Options{})
+		require.ErrorContains(t, err, "element (1, 3) is 2130706433")
+		require.Equal(t, before, ctx.LiveBuffers())
+	})
 	_, err = FromCanonical([]uint32{1, 2, 0x7f000001, 4}, 2, 2)
 	require.ErrorContains(t, err, "element (1, 0) is 2130706433")
 	_, err = FromCanonical([]uint32{1, 2, 3}, 2, 2)
