@@ -43,6 +43,8 @@ var shapes = []shape{
 	{100, 8, 8, midSIS},
 	{1, 12, 8, smallSIS},
 	{300, 4, 2, smallSIS}, // two SIS polynomials a column and more
+	{7, 11, 4, midSIS},
+	{2, 9, 8, smallSIS},
 }
 
 // smallShapes fit gputest.SmallLimits' bindings, cut into several tiles
