@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
+	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
@@ -37,7 +38,8 @@ func benchMatrix(rows, k int) []koalabear.Element {
 // prover state out, the uploads overlapping the kernels), and the
 // kernels' time (resident: kernel-ms/op, the stages' sum, and each
 // stage's, every upload finished before the kernels are timed), side by
-// side in one run.
+// side in one run; and the openings (OpenLinComb and 256 columns by
+// OpenColumns, BenchmarkVortexReal's), ours and gnark-crypto's.
 func BenchmarkVortex(b *testing.B) {
 	for _, s := range benchShapes {
 		rows, k := s[0], s[1]
@@ -48,6 +50,15 @@ func BenchmarkVortex(b *testing.B) {
 		}
 		m := benchMatrix(rows, k)
 		var want Hash
+		var gnarkState *gvortex.ProverState
+		var alpha fext.E4
+		alpha.B0.A0.SetUint64(3)
+		alpha.B1.A1.SetUint64(5)
+		sel := make([]int, 256)
+		rng := rand.New(rand.NewPCG(5, 6))
+		for i := range sel {
+			sel[i] = rng.IntN(p.SizeCodeWord())
+		}
 		b.Run(name+"/cpu-gnark", func(b *testing.B) {
 			rs := make([][]koalabear.Element, rows)
 			for i := range rs {
@@ -59,7 +70,37 @@ func BenchmarkVortex(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				want = st.GetCommitment()
+				want, gnarkState = st.GetCommitment(), st
+			}
+		})
+		b.Run(name+"/open/cpu-gnark", func(b *testing.B) {
+			if gnarkState == nil {
+				b.Skip("run with the cpu-gnark commitment")
+			}
+			for range b.N {
+				gnarkState.OpenLinComb(alpha)
+				if _, err := gnarkState.OpenColumns(sel); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/open/gpu", func(b *testing.B) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			s, err := Commit(ctx, p, m, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Release()
+			for i := 0; i <= b.N; i++ {
+				if i == 1 {
+					b.ResetTimer() // the first compiles
+				}
+				if _, err := s.OpenLinComb(alpha); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.OpenColumns(sel); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 		commit := func(b *testing.B, st *Stages) {

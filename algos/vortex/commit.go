@@ -38,11 +38,9 @@ type Options struct {
 // ProverState is a commitment's prover side: the root, the Merkle tree,
 // and the codewords on the device (or gnark-crypto's prover state for a
 // nil Context), from which OpenLinComb and OpenColumns make a proof.
-// Release frees its device memory. It keeps the caller's rows, which must
-// not change until OpenLinComb has run.
+// Release frees its device memory.
 type ProverState struct {
 	p    *Params
-	rows [][]koalabear.Element
 	tree *gvortex.MerkleTree
 	// ualpha is OpenLinComb's result.
 	ualpha []fext.E4
@@ -72,7 +70,7 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
-		return &ProverState{p: p, rows: rows, tree: st.MerkleTree, cpu: st}, nil
+		return &ProverState{p: p, tree: st.MerkleTree, cpu: st}, nil
 	}
 	// The check reads the rows while they go up: an element that is not
 	// reduced makes the kernels compute nonsense, which is thrown away.
@@ -89,7 +87,7 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 	if err != nil {
 		return nil, err
 	}
-	return &ProverState{p: p, rows: rows, tree: tree, dev: dev}, nil
+	return &ProverState{p: p, tree: tree, dev: dev}, nil
 }
 
 // Root returns the commitment: the Merkle tree's root.
@@ -158,6 +156,11 @@ func planLayout(rows, m, d int, limit uint64) (layout, error) {
 		return layout{}, fmt.Errorf("vortex: a column of %d rows does not fit the device's binding of %d bytes", rows, limit)
 	}
 	l := layout{w: w, tiles: m / w}
+	// A tile's leaves (32 bytes a column) and UAlpha (16) start at
+	// 256-byte aligned offsets of their buffers.
+	if l.tiles > 1 && w < 16 {
+		return layout{}, fmt.Errorf("vortex: columns of %d rows: tiles of 16 columns (%d bytes) exceed the device's binding of %d bytes", rows, uint64(rows)*64, limit)
+	}
 	if l.tiles == 1 {
 		l.piece = rows
 		return l, nil

@@ -2,27 +2,21 @@ package vortex
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
-	"github.com/wgcompute/wgcompute/internal/base/par"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // OpenLinComb computes UAlpha, the linear combination sum_i alpha^i ·
 // codeword_i of the encoded rows (gnark-crypto's
 // ProverState.OpenLinComb), keeps it for OpenColumns' proof and returns
-// it.
-//
-// On the CPU, from the caller's rows rather than the codewords: encoding
-// is linear, so UAlpha is the encoding of sum_i alpha^i · row_i (each of
-// the extension's four coordinates a row of the base field), half the
-// products (a quarter at rate 4) and no read-back of the codewords, with
-// the same bits as gnark-crypto's. For a nil Context gnark-crypto's own
-// runs.
+// it: on the device, from the codewords kept there (vortex_lincomb.wgsl),
+// UAlpha alone read back; for a nil Context gnark-crypto's own.
 func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
 	if s.cpu != nil {
 		s.cpu.OpenLinComb(alpha)
@@ -31,56 +25,58 @@ func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
 	if s.dev == nil {
 		return nil, errReleased
 	}
-	n, m := s.p.NumColumns(), s.p.SizeCodeWord()
-	// comb = sum_i alpha^i row_i, as gnark-crypto sums it (MulAccByElement
-	// over ranges of rows, the ranges' sums added).
-	comb := make(fext.Vector, n)
-	var mu sync.Mutex
-	par.For(len(s.rows), 16, func(lo, hi int) {
-		acc := make(fext.Vector, n)
-		var pw fext.E4
-		pw.SetOne()
-		for range lo {
-			pw.Mul(&pw, &alpha)
-		}
-		for i := lo; i < hi; i++ {
-			acc.MulAccByElement(s.rows[i], &pw)
-			pw.Mul(&pw, &alpha)
-		}
-		mu.Lock()
-		for j := range comb {
-			comb[j].Add(&comb[j], &acc[j])
-		}
-		mu.Unlock()
-	})
-	var coords [4][]koalabear.Element
-	for k := range coords {
-		coords[k] = make([]koalabear.Element, m)
-		row := make([]koalabear.Element, n)
-		for j := range row {
-			row[j] = coord(&comb[j], k)
-		}
-		s.p.g.EncodeReedSolomon(row, coords[k])
-	}
-	u := make([]fext.E4, m)
-	for j := range u {
-		u[j].B0.A0, u[j].B0.A1, u[j].B1.A0, u[j].B1.A1 = coords[0][j], coords[1][j], coords[2][j], coords[3][j]
+	u, err := s.dev.linComb(alpha, s.p.SizeCodeWord())
+	if err != nil {
+		return nil, err
 	}
 	s.ualpha = u
 	return u, nil
 }
 
-// coord returns coordinate k of e: B0.A0, B0.A1, B1.A0, B1.A1.
-func coord(e *fext.E4, k int) koalabear.Element {
-	switch k {
-	case 0:
-		return e.B0.A0
-	case 1:
-		return e.B0.A1
-	case 2:
-		return e.B1.A0
+// linComb is OpenLinComb on the device: the powers of alpha uploaded, each
+// tile's columns combined into their places of one buffer (at offsets
+// that planLayout keeps aligned), read back.
+func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
+	pows := make([]fext.E4, r.rows)
+	pows[0].SetOne()
+	for i := 1; i < len(pows); i++ {
+		pows[i].Mul(&pows[i-1], &alpha)
 	}
-	return e.B1.A1
+	k, err := r.ctx.Kernel(wgpu.KernelSpec{
+		Label: "vortex_lincomb.wgsl:vortex_lincomb", Module: wgsl.Module{Files: []string{"vortex_lincomb.wgsl"}, Consts: field.KoalaBear.Consts()},
+		Entry: "vortex_lincomb", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	pb, err := r.ctx.NewBuffer("vortex powers of alpha", uint64(16*len(pows)))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer pb.Release()
+	out, err := r.ctx.NewBuffer("vortex ualpha", uint64(16*m))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer out.Release()
+	if err := r.ctx.Upload(pb, 0, wgpu.Bytes(pows)); err != nil {
+		return nil, fmt.Errorf("vortex: upload the powers of alpha: %w", err)
+	}
+	var ds []wgpu.Dispatch
+	for t, tile := range r.tiles {
+		o := wgpu.Binding{Buffer: out, Offset: uint64(t) * uint64(r.w) * 16, Size: uint64(r.w) * 16}
+		ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), o, wgpu.Bind(pb)},
+			Params: []uint32{uint32(r.rows), uint32(r.w)},
+			Groups: r.ctx.Grid(uint64(r.w), 256)})
+	}
+	if _, err := r.ctx.Run(ds...); err != nil {
+		return nil, fmt.Errorf("vortex: linear combination: %w", err)
+	}
+	u := make([]fext.E4, m)
+	if err := r.ctx.Download(wgpu.Bytes(u), out, 0); err != nil {
+		return nil, fmt.Errorf("vortex: read UAlpha back: %w", err)
+	}
+	return u, nil
 }
 
 // OpenColumns returns the proof of an opening at the selected columns of

@@ -9,7 +9,8 @@
 // taken as they are: the kernels compute in Montgomery form. The rows are
 // uploaded once; encoding (package ntt), column hashes (package sis), the
 // leaves and the tree (package poseidon2) run on the device, and the
-// prover's state keeps the codewords there for the openings. A nil
+// prover's state keeps the codewords there for the openings, which run
+// there too (UAlpha and the opened columns alone come back). A nil
 // Context runs gnark-crypto's own vortex.Commit.
 //
 // Proofs from a ProverState are gnark-crypto's vortex.Proof and verify
