@@ -330,3 +330,20 @@ func (g GnarkHash) SpongeMontgomeryDispatch(ctx *wgpu.Context, in, out wgpu.Bind
 	}
 	return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{in, out}, Params: []uint32{uint32(n), uint32(m)}, Groups: ctx.Grid(uint64(n), permuteWG)}, nil
 }
+
+// MergeDispatch returns the work of MergeMany on buffers already on ctx's
+// device (a level of a Merkle tree, to make the next): n pairs of
+// canonical digests, pair k at words 16k .. 16k+16 of in, Compress of its
+// halves at words 8k .. 8k+8 of out. Run it with wgpu.Context.Run. The
+// words are not checked: they must be canonical.
+func (g GnarkHash) MergeDispatch(ctx *wgpu.Context, in, out wgpu.Binding, n int) (wgpu.Dispatch, error) {
+	if n < 1 || uint64(n)*2*Digest31 > 1<<32 {
+		return wgpu.Dispatch{}, fmt.Errorf("poseidon2: %s merge dispatch of %d pairs: give at least one, and at most 2^32 words", g.Name(), n)
+	}
+	c, _ := g.perms()
+	k, err := c.kernelOf(ctx, "merge_many", "compress31_gnark.wgsl", "merge31_many.wgsl")
+	if err != nil {
+		return wgpu.Dispatch{}, err
+	}
+	return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{in, out}, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), permuteWG)}, nil
+}

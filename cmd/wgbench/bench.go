@@ -39,6 +39,7 @@ func benchSuites() []suite {
 		{name: "eigen", about: "dominant eigenpair: row-sum and max kernels, the whole method on Hilbert matrices", run: benchEigen},
 		{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle},
 		{name: "ntt", about: "KoalaBear NTT of 2^16 to 2^24 and Reed-Solomon encoding, gnark-crypto on all cores beside it", run: benchNTT},
+		{name: "vortex", about: "gnark-crypto's Vortex commitment by stage and end to end, its vortex.Commit on all cores beside it", run: benchVortex},
 	}, elementHashSuites()...)
 }
 

@@ -121,9 +121,12 @@ func newCommitCmd(g *globals) *cobra.Command {
 		prove    int
 		fieldArg string
 		blowup   int
+		scheme   string
+		rate     int
+		sisArg   string
 	)
 	cmd := &cobra.Command{
-		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] [--blowup R] | --records SIZE --in FILE) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
+		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] [--blowup R] | --records SIZE --in FILE | --scheme vortex --matrix ROWSxCOLS --in FILE [--rate R] [--sis D,B]) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
 		Short: "Commit to a matrix of field elements or to byte records with a Merkle tree, leaves hashed on the GPU",
 		Long: `commit builds a Merkle tree whose leaves it hashes itself, on the GPU (rows or
 records hashed straight into the tree's leaf buffer), and prints the root in
@@ -184,9 +187,21 @@ the first. The root and the nodes are the same bits on any number of GPUs.
 --out writes the nodes as merkle --out does (for N a power of two N x 32
 bytes, node 0 zero, node 1 the root);
 --prove I prints the JSON proof of leaf I instead of the root, which
-'wgbench merkle verify --hash H' checks (with the same H).`,
+'wgbench merkle verify --hash H' checks (with the same H).
+
+--scheme vortex --rate R --sis LOGDEG,LOGBOUND --matrix ROWSxCOLS --in FILE
+commits to ROWS x COLS canonical KoalaBear elements (little-endian uint32)
+with gnark-crypto's Vortex (field/koalabear/vortex, Linea's prover's
+commitment): rows Reed-Solomon encoded at inverse rate R (2, 4 or 8; COLS a
+power of two), columns hashed with sis.NewRSis(0, LOGDEG, LOGBOUND, ROWS),
+digests into leaves and the Merkle tree with gnark-crypto's Poseidon2. The
+root prints as 8 canonical elements, the hex of their little-endian
+uint32s.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("scheme") {
+				return commitVortex(cmd, g, scheme, matrices, ins, rate, sisArg)
+			}
 			spin := newSpinner(cmd, g, "commit: building the tree")
 			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach, blowup)
 			spin.done()
@@ -227,6 +242,9 @@ bytes, node 0 zero, node 1 the root);
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
 	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
 	f.IntVar(&blowup, "blowup", 0, "commit to the matrix's columns extended by R (2, 4, 8, 16) on a coset, rows bit-reversed, as Plonky3's PCS commits a trace")
+	f.StringVar(&scheme, "scheme", "", "vortex: gnark-crypto's Vortex commitment of a KoalaBear matrix (canonical values) instead of a Merkle tree")
+	f.IntVar(&rate, "rate", 2, "--scheme vortex: the Reed-Solomon code's inverse rate, 2, 4 or 8")
+	f.StringVar(&sisArg, "sis", "9,16", "--scheme vortex: the SIS instance, LOGDEG,LOGBOUND")
 	return cmd
 }
 

@@ -73,6 +73,11 @@ var wantOutput = map[string][]string{
 		"leaves 5, 3, 17 and 99 verified: true",
 		"refused: merkle: leaf 0: element 0 is 18446744069414584321, not a Goldilocks field element...",
 	},
+	"examples/vortex": {
+		"root [1330045449 100925877 378533123 834652836 1111577623 1229934752 1325318111 1515268975]",
+		"verified by gnark-crypto: true",
+		"refused: vortex: 1000 columns: the column count must be a power of two from 2",
+	},
 	"examples/babybear": {
 		"root [530059841 391120917 874001137 1018811713 539877915 676935897 1476882483 412166313]",
 		"row 5 verified: true",

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"unsafe"
 
+	"github.com/consensys/gnark-crypto/field/koalabear"
+
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/eigen"
@@ -14,6 +16,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/algos/registry"
+	"github.com/wgcompute/wgcompute/algos/vortex"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -28,6 +31,7 @@ func Families() []Family {
 	}
 	return append(fams,
 		Family{Name: "ntt", Run: runNTT},
+		Family{Name: "vortex", Run: runVortex},
 		Family{Name: "merkle", Run: runMerkle},
 		Family{Name: "eigen", Tolerance: EigenTolerance, Run: runEigen, Reference: eigenReference})
 }
@@ -269,6 +273,48 @@ func runNTT(ctx *wgpu.Context) ([]Output, error) {
 		dst := make([]uint32, len(src)*rate)
 		err := ntt.EncodeReedSolomon(ctx, field.KoalaBear, dst, src, 10, rate)
 		add(fmt.Sprintf("koalabear encode 5x2^10 rate %d", rate), wgpu.Bytes(dst), err)
+	}
+	return outs, nil
+}
+
+// runVortex commits with gnark-crypto's Vortex on ctx (a nil ctx:
+// gnark-crypto itself) at two small shapes: the roots, the SIS digests
+// and the tree's nodes.
+func runVortex(ctx *wgpu.Context) ([]Output, error) {
+	name := variantName(ctx, "wgsl")
+	var outs []Output
+	for i, c := range []struct{ rows, logN, rate, logDeg, logBound int }{{13, 6, 2, 9, 16}, {5, 8, 8, 4, 8}} {
+		what := fmt.Sprintf("%dx2^%d rate %d sis %d,%d", c.rows, c.logN, c.rate, c.logDeg, c.logBound)
+		r := newRand(uint64(50 + i))
+		vals := make([]uint32, c.rows<<c.logN)
+		for j := range vals {
+			vals[j] = uint32(r.Uint64N(uint64(field.KoalaBear.P())))
+		}
+		p, err := vortex.NewParams(1<<c.logN, c.rows, c.rate, vortex.SIS{LogTwoDegree: c.logDeg, LogTwoBound: c.logBound}, 1)
+		if err != nil {
+			return nil, err
+		}
+		m, err := vortex.FromCanonical(vals, c.rows, 1<<c.logN)
+		if err != nil {
+			return nil, err
+		}
+		var root, digests, nodes []byte
+		st, err := vortex.Commit(ctx, p, m, vortex.Options{})
+		if err == nil {
+			rt := vortex.CanonicalRoot(st.Root())
+			root = wgpu.Bytes(rt[:])
+			var d []koalabear.Element
+			if d, err = st.HashedColumns(); err == nil {
+				digests = wgpu.Bytes(d)
+			}
+			for _, l := range st.Tree().Levels {
+				nodes = append(nodes, wgpu.Bytes(l)...)
+			}
+			st.Release()
+		}
+		outs = append(outs, Output{Variant: name, Case: what + " root", Digest: Digest(root), Err: err},
+			Output{Variant: name, Case: what + " sis digests", Digest: Digest(digests), Err: err},
+			Output{Variant: name, Case: what + " tree", Digest: Digest(nodes), Err: err})
 	}
 	return outs, nil
 }

@@ -1,0 +1,151 @@
+package vortex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
+
+	"github.com/wgcompute/wgcompute/internal/base/par"
+	"github.com/wgcompute/wgcompute/internal/gputest"
+)
+
+// benchShapes are gnark-crypto's BenchmarkVortexReal shape (2^11 rows of
+// 2^19, rate 2, sis.NewRSis(0, 9, 16, rows)) and a small one for quick
+// runs (-bench 'Vortex/2\^8').
+var benchShapes = [][2]int{{1 << 8, 14}, {1 << 11, 19}}
+
+// benchMatrix is a seeded rows × 2^k matrix, filled on all cores.
+func benchMatrix(rows, k int) []koalabear.Element {
+	m := make([]koalabear.Element, rows<<k)
+	par.For(rows, 1, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			rng := rand.New(rand.NewPCG(uint64(r), 11))
+			for j := r << k; j < (r+1)<<k; j++ {
+				m[j].SetUint64(uint64(rng.Uint32N(2130706433)))
+			}
+		}
+	})
+	return m
+}
+
+// BenchmarkVortex commits at each shape: gnark-crypto's vortex.Commit on
+// all cores (cpu-gnark), ours from host memory (e2e: rows in, root and
+// prover state out, the uploads overlapping the kernels), and the
+// kernels' time (resident: kernel-ms/op, the stages' sum, and each
+// stage's, every upload finished before the kernels are timed), side by
+// side in one run; and the openings (OpenLinComb and 256 columns by
+// OpenColumns, BenchmarkVortexReal's), ours and gnark-crypto's.
+func BenchmarkVortex(b *testing.B) {
+	for _, s := range benchShapes {
+		rows, k := s[0], s[1]
+		name := fmt.Sprintf("2^%dx2^%d", bitsLen(rows)-1, k)
+		p, err := NewParams(1<<k, rows, 2, SIS{LogTwoDegree: 9, LogTwoBound: 16}, 256)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := benchMatrix(rows, k)
+		var want Hash
+		var gnarkState *gvortex.ProverState
+		var alpha fext.E4
+		alpha.B0.A0.SetUint64(3)
+		alpha.B1.A1.SetUint64(5)
+		sel := make([]int, 256)
+		rng := rand.New(rand.NewPCG(5, 6))
+		for i := range sel {
+			sel[i] = rng.IntN(p.SizeCodeWord())
+		}
+		b.Run(name+"/cpu-gnark", func(b *testing.B) {
+			rs := make([][]koalabear.Element, rows)
+			for i := range rs {
+				rs[i] = m[i<<k : (i+1)<<k]
+			}
+			b.SetBytes(int64(4 * len(m)))
+			for range b.N {
+				st, err := gvortex.Commit(p.Gnark(), rs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				want, gnarkState = st.GetCommitment(), st
+			}
+		})
+		b.Run(name+"/open/cpu-gnark", func(b *testing.B) {
+			if gnarkState == nil {
+				b.Skip("run with the cpu-gnark commitment")
+			}
+			for range b.N {
+				gnarkState.OpenLinComb(alpha)
+				if _, err := gnarkState.OpenColumns(sel); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/open/gpu", func(b *testing.B) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			s, err := Commit(ctx, p, m, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Release()
+			for i := 0; i <= b.N; i++ {
+				if i == 1 {
+					b.ResetTimer() // the first compiles
+				}
+				if _, err := s.OpenLinComb(alpha); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.OpenColumns(sel); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		commit := func(b *testing.B, st *Stages) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			opts := Options{Stages: st}
+			s, err := Commit(ctx, p, m, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if want != (Hash{}) && s.Root() != want {
+				b.Fatal("the root differs from gnark-crypto's")
+			}
+			s.Release()
+		}
+		b.Run(name+"/e2e", func(b *testing.B) {
+			commit(b, nil) // compiles and warms
+			b.SetBytes(int64(4 * len(m)))
+			b.ResetTimer()
+			for range b.N {
+				commit(b, nil)
+			}
+		})
+		b.Run(name+"/resident", func(b *testing.B) {
+			commit(b, nil)
+			var sum [5]time.Duration
+			b.SetBytes(int64(4 * len(m)))
+			b.ResetTimer()
+			for range b.N {
+				var st Stages
+				commit(b, &st)
+				for i, d := range []time.Duration{st.Kernels(), st.Encode.Elapsed(), st.SIS.Elapsed(), st.Leaves.Elapsed(), st.Tree.Elapsed()} {
+					sum[i] += d
+				}
+			}
+			for i, unit := range []string{"kernel-ms/op", "encode-ms/op", "sis-ms/op", "leaves-ms/op", "tree-ms/op"} {
+				b.ReportMetric(float64(sum[i].Microseconds())/1e3/float64(b.N), unit)
+			}
+		})
+	}
+}
+
+func bitsLen(n int) int {
+	l := 0
+	for ; n > 0; n >>= 1 {
+		l++
+	}
+	return l
+}

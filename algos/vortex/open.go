@@ -1,0 +1,194 @@
+package vortex
+
+import (
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// OpenLinComb computes UAlpha, the linear combination sum_i alpha^i ·
+// codeword_i of the encoded rows (gnark-crypto's
+// ProverState.OpenLinComb), keeps it for OpenColumns' proof and returns
+// it: on the device, from the codewords kept there (vortex_lincomb.wgsl),
+// UAlpha alone read back; for a nil Context gnark-crypto's own.
+func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
+	if s.cpu != nil {
+		s.cpu.OpenLinComb(alpha)
+		return s.cpu.Ualpha, nil
+	}
+	if s.dev == nil {
+		return nil, errReleased
+	}
+	u, err := s.dev.linComb(alpha, s.p.SizeCodeWord())
+	if err != nil {
+		return nil, err
+	}
+	s.ualpha = u
+	return u, nil
+}
+
+// linComb is OpenLinComb on the device: the powers of alpha uploaded, each
+// tile's columns combined into their places of one buffer (at offsets
+// that planLayout keeps aligned), read back.
+func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
+	pows := make([]fext.E4, r.rows)
+	pows[0].SetOne()
+	for i := 1; i < len(pows); i++ {
+		pows[i].Mul(&pows[i-1], &alpha)
+	}
+	k, err := r.ctx.Kernel(wgpu.KernelSpec{
+		Label: "vortex_lincomb.wgsl:vortex_lincomb", Module: wgsl.Module{Files: []string{"vortex_lincomb.wgsl"}, Consts: field.KoalaBear.Consts()},
+		Entry: "vortex_lincomb", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	pb, err := r.ctx.NewBuffer("vortex powers of alpha", uint64(16*len(pows)))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer pb.Release()
+	out, err := r.ctx.NewBuffer("vortex ualpha", uint64(16*m))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer out.Release()
+	if err := r.ctx.Upload(pb, 0, wgpu.Bytes(pows)); err != nil {
+		return nil, fmt.Errorf("vortex: upload the powers of alpha: %w", err)
+	}
+	var ds []wgpu.Dispatch
+	for t, tile := range r.tiles {
+		o := wgpu.Binding{Buffer: out, Offset: uint64(t) * uint64(r.w) * 16, Size: uint64(r.w) * 16}
+		ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), o, wgpu.Bind(pb)},
+			Params: []uint32{uint32(r.rows), uint32(r.w)},
+			Groups: r.ctx.Grid(uint64(r.w), 256)})
+	}
+	if _, err := r.ctx.Run(ds...); err != nil {
+		return nil, fmt.Errorf("vortex: linear combination: %w", err)
+	}
+	u := make([]fext.E4, m)
+	if err := r.ctx.Download(wgpu.Bytes(u), out, 0); err != nil {
+		return nil, fmt.Errorf("vortex: read UAlpha back: %w", err)
+	}
+	return u, nil
+}
+
+// OpenColumns returns the proof of an opening at the selected columns of
+// the codewords: UAlpha (OpenLinComb must have run), the columns, read
+// from the device, and their Merkle proofs, as gnark-crypto's
+// ProverState.OpenColumns makes it. A column not below SizeCodeWord is
+// refused, naming it.
+func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
+	m := s.p.SizeCodeWord()
+	for i, c := range selected {
+		if c < 0 || c >= m {
+			return nil, fmt.Errorf("vortex: selected column %d is %d: the codewords have columns 0 to %d", i, c, m-1)
+		}
+	}
+	if s.cpu != nil {
+		pr, err := s.cpu.OpenColumns(selected)
+		if err != nil {
+			return nil, fmt.Errorf("vortex: %w", err)
+		}
+		return pr, nil
+	}
+	if s.dev == nil {
+		return nil, errReleased
+	}
+	cols, err := s.dev.columns(selected)
+	if err != nil {
+		return nil, err
+	}
+	pr := &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: cols, MerkleProofOpenedColumns: make([]gvortex.MerkleProof, len(selected))}
+	for i, c := range selected {
+		if pr.MerkleProofOpenedColumns[i], err = s.tree.Open(c); err != nil {
+			return nil, fmt.Errorf("vortex: Merkle proof of column %d: %w", c, err)
+		}
+	}
+	return pr, nil
+}
+
+// columns gathers the selected columns of the codewords into one buffer
+// on the device and reads them back.
+func (r *resident) columns(selected []int) ([][]koalabear.Element, error) {
+	if len(selected) == 0 {
+		return [][]koalabear.Element{}, nil
+	}
+	all := make([]koalabear.Element, len(selected)*r.rows)
+	// A piece of columns at a time within a binding.
+	per := max(1, min(len(selected), int(bindLimit(r.ctx)/(4*uint64(r.rows)))))
+	buf, err := r.ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer buf.Release()
+	for lo := 0; lo < len(selected); lo += per {
+		hi := min(lo+per, len(selected))
+		var ds []wgpu.Dispatch
+		for i, c := range selected[lo:hi] {
+			t, j := c/r.w, c%r.w
+			ds = append(ds, copyDispatch(r.ctx, r.copyKern, wgpu.Bind(r.tiles[t]), wgpu.Bind(buf), r.rows, 1, j, r.w, i*r.rows, 1, false))
+		}
+		if _, err := r.ctx.Run(ds...); err != nil {
+			return nil, fmt.Errorf("vortex: gather columns: %w", err)
+		}
+		if err := r.ctx.Download(wgpu.Bytes(words(all[lo*r.rows:hi*r.rows])), buf, 0); err != nil {
+			return nil, fmt.Errorf("vortex: read columns back: %w", err)
+		}
+	}
+	cols := make([][]koalabear.Element, len(selected))
+	for i := range cols {
+		cols[i] = all[i*r.rows : (i+1)*r.rows : (i+1)*r.rows]
+	}
+	return cols, nil
+}
+
+// HashedColumns returns the SIS digests of the codewords' columns, Degree
+// elements a column one after another (gnark-crypto's
+// ProverState.HashedColumns), read back from the device.
+func (s *ProverState) HashedColumns() ([]koalabear.Element, error) {
+	if s.cpu != nil {
+		return s.cpu.HashedColumns, nil
+	}
+	if s.dev == nil {
+		return nil, errReleased
+	}
+	d := s.p.Degree()
+	out := make([]koalabear.Element, s.p.SizeCodeWord()*d)
+	for t, b := range s.dev.digests {
+		if err := s.dev.ctx.Download(wgpu.Bytes(words(out[t*s.dev.w*d:(t+1)*s.dev.w*d])), b, 0); err != nil {
+			return nil, fmt.Errorf("vortex: read digests back: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// EncodedMatrix returns the codewords, row after row (gnark-crypto's
+// ProverState.EncodedMatrix), read back from the device.
+func (s *ProverState) EncodedMatrix() ([]koalabear.Element, error) {
+	if s.cpu != nil {
+		return s.cpu.EncodedMatrix, nil
+	}
+	if s.dev == nil {
+		return nil, errReleased
+	}
+	r := s.dev
+	m := s.p.SizeCodeWord()
+	out := make([]koalabear.Element, r.rows*m)
+	tile := make([]koalabear.Element, r.rows*r.w)
+	for t, b := range r.tiles {
+		if err := r.ctx.Download(wgpu.Bytes(words(tile)), b, 0); err != nil {
+			return nil, fmt.Errorf("vortex: read codewords back: %w", err)
+		}
+		for i := range r.rows {
+			copy(out[i*m+t*r.w:i*m+(t+1)*r.w], tile[i*r.w:(i+1)*r.w])
+		}
+	}
+	return out, nil
+}

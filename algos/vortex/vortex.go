@@ -1,0 +1,209 @@
+// Package vortex is gnark-crypto's Vortex commitment over KoalaBear
+// (field/koalabear/vortex, the commitment of Linea's prover) on the GPU,
+// bit for bit: every row Reed-Solomon encoded, every column of the
+// codewords hashed with ring-SIS, each SIS digest hashed into a leaf with
+// gnark-crypto's width-24 Poseidon2 sponge, and the leaves into a Merkle
+// tree by its Poseidon2 compression.
+//
+// Rows are gnark-crypto's koalabear.Element (Montgomery form in memory),
+// taken as they are: the kernels compute in Montgomery form. The rows are
+// uploaded once; encoding (package ntt), column hashes (package sis), the
+// leaves and the tree (package poseidon2) run on the device, and the
+// prover's state keeps the codewords there for the openings, which run
+// there too (UAlpha and the opened columns alone come back). A nil
+// Context runs gnark-crypto's own vortex.Commit.
+//
+// Proofs from a ProverState are gnark-crypto's vortex.Proof and verify
+// with its Params.Verify (Params.Gnark).
+package vortex
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/algos/sis"
+	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/par"
+)
+
+// Hash is a digest of the tree, gnark-crypto's vortex.Hash: 8 elements.
+type Hash = gvortex.Hash
+
+// SIS names a ring-SIS instance as gnark-crypto's sis.NewRSis takes it.
+type SIS struct {
+	// Seed seeds the key's generation (Vortex: 0).
+	Seed int64
+	// LogTwoDegree is log2 of the degree, 4 to 11 (Vortex: 9).
+	LogTwoDegree int
+	// LogTwoBound is the limbs' size in bits, 8 or 16 (Vortex: 16).
+	LogTwoBound int
+}
+
+// Params are the commitment's public parameters: gnark-crypto's
+// vortex.Params, and the SIS key as the kernels read it.
+type Params struct {
+	g   *gvortex.Params
+	key *sis.Key
+	// logN is log2 of the columns, logRate of the rate.
+	logN, logRate int
+}
+
+// NewParams returns the parameters of commitments to matrices of up to
+// maxRows rows of numColumns elements (a power of two), encoded at
+// inverse rate rate (2, 4 or 8), columns hashed by the SIS instance s
+// (sis.NewRSis(s.Seed, s.LogTwoDegree, s.LogTwoBound, maxRows)), with
+// numSelectedColumns columns opened: gnark-crypto's vortex.NewParams with
+// that key.
+func NewParams(numColumns, maxRows, rate int, s SIS, numSelectedColumns int) (*Params, error) {
+	if numColumns < 2 || numColumns&(numColumns-1) != 0 {
+		return nil, fmt.Errorf("vortex: %d columns: the column count must be a power of two from 2", numColumns)
+	}
+	if rate != 2 && rate != 4 && rate != 8 {
+		return nil, fmt.Errorf("vortex: rate %d: accepted are 2, 4 and 8 (the inverse rate of the Reed-Solomon code)", rate)
+	}
+	logN, logRate := bits.TrailingZeros(uint(numColumns)), bits.TrailingZeros(uint(rate))
+	if a := field.KoalaBear.TwoAdicity(); logN+logRate > a {
+		return nil, fmt.Errorf("vortex: %d columns at rate %d: codewords of 2^%d elements exceed KoalaBear's 2^%d", numColumns, rate, logN+logRate, a)
+	}
+	if maxRows < 1 || maxRows > 1<<24 {
+		return nil, fmt.Errorf("vortex: %d rows: accepted are 1 to 2^24", maxRows)
+	}
+	// gnark-crypto's leaves hash a digest 16 elements at a time
+	// (HashPoseidon2x16), which needs a degree of 16 at least.
+	if s.LogTwoDegree < 4 || s.LogTwoDegree > 11 {
+		return nil, fmt.Errorf("vortex: SIS log2 degree %d: accepted are 4 to 11 (degrees 16 to 2048)", s.LogTwoDegree)
+	}
+	if s.LogTwoBound != 8 && s.LogTwoBound != 16 {
+		return nil, fmt.Errorf("vortex: SIS log2 bound %d: accepted are 8 and 16", s.LogTwoBound)
+	}
+	if numSelectedColumns < 1 || numSelectedColumns > numColumns*rate {
+		return nil, fmt.Errorf("vortex: %d selected columns: accepted are 1 to %d (the codewords' columns)", numSelectedColumns, numColumns*rate)
+	}
+	rs, err := gsis.NewRSis(s.Seed, s.LogTwoDegree, s.LogTwoBound, maxRows)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	key, err := sis.FromRSis(rs)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	g, err := gvortex.NewParams(numColumns, maxRows, rs, rate, numSelectedColumns)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	return &Params{g: g, key: key, logN: logN, logRate: logRate}, nil
+}
+
+// Gnark returns gnark-crypto's parameters, whose Verify checks the
+// proofs of a ProverState.
+func (p *Params) Gnark() *gvortex.Params { return p.g }
+
+// NumColumns returns the matrices' column count.
+func (p *Params) NumColumns() int { return p.g.NbColumns }
+
+// MaxRows returns the most rows a matrix has.
+func (p *Params) MaxRows() int { return p.g.MaxNbRows }
+
+// Rate returns the code's inverse rate.
+func (p *Params) Rate() int { return p.g.ReedSolomonInvRate }
+
+// SizeCodeWord returns the codewords' length, NumColumns·Rate.
+func (p *Params) SizeCodeWord() int { return p.g.SizeCodeWord() }
+
+// Degree returns the SIS degree: a column's digest is Degree elements.
+func (p *Params) Degree() int { return p.key.Degree() }
+
+// Rows are a matrix as Commit takes it: rows of gnark-crypto elements, or
+// all rows one after another in one slice.
+type Rows interface {
+	[][]koalabear.Element | []koalabear.Element
+}
+
+// rowsOf returns m's rows, checked against p: at least one, at most
+// MaxRows, each NumColumns elements.
+func rowsOf[R Rows](p *Params, m R) ([][]koalabear.Element, error) {
+	n := p.NumColumns()
+	var rows [][]koalabear.Element
+	switch v := any(m).(type) {
+	case [][]koalabear.Element:
+		rows = v
+		for i, r := range v {
+			if len(r) != n {
+				return nil, fmt.Errorf("vortex: row %d has %d elements: the parameters take rows of %d", i, len(r), n)
+			}
+		}
+	case []koalabear.Element:
+		if len(v)%n != 0 {
+			return nil, fmt.Errorf("vortex: %d elements are not whole rows of %d", len(v), n)
+		}
+		rows = make([][]koalabear.Element, len(v)/n)
+		for i := range rows {
+			rows[i] = v[i*n : (i+1)*n : (i+1)*n]
+		}
+	}
+	if len(rows) < 1 || len(rows) > p.MaxRows() {
+		return nil, fmt.Errorf("vortex: %d rows: the parameters (and their SIS key) take 1 to %d", len(rows), p.MaxRows())
+	}
+	return rows, nil
+}
+
+// checkMontgomery returns an error naming the first element of rows that
+// is not a reduced Montgomery form (every koalabear.Element made by its
+// methods is one), checked on all cores.
+func checkMontgomery(rows [][]koalabear.Element) error {
+	q := field.KoalaBear.P()
+	first := func(r []koalabear.Element) int {
+		for j := range r {
+			if r[j][0] >= q {
+				return j
+			}
+		}
+		return -1
+	}
+	if i := par.First(len(rows), 1, func(i int) bool { return first(rows[i]) >= 0 }); i >= 0 {
+		j := first(rows[i])
+		return fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", i, j, rows[i][j][0], q)
+	}
+	return nil
+}
+
+// FromCanonical returns the rows × cols matrix of canonical values vals
+// (each below p, row-major) as gnark-crypto's elements, for Commit; the
+// error names the first value that is not below p.
+func FromCanonical(vals []uint32, rows, cols int) ([]koalabear.Element, error) {
+	n, err := checked.Mul(rows, cols)
+	if err != nil || rows < 1 || cols < 1 {
+		return nil, fmt.Errorf("vortex: a %d × %d matrix: give positive sizes whose product fits an int", rows, cols)
+	}
+	if len(vals) != n {
+		return nil, fmt.Errorf("vortex: a %d × %d matrix is %d values, given %d", rows, cols, n, len(vals))
+	}
+	f := field.KoalaBear
+	if i := par.First(n, 1<<16, func(i int) bool { return vals[i] >= f.P() }); i >= 0 {
+		return nil, fmt.Errorf("vortex: element (%d, %d) is %d: KoalaBear's elements are below p = %d", i/cols, i%cols, vals[i], f.P())
+	}
+	out := make([]koalabear.Element, n)
+	par.For(n, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i][0] = f.ToMonty(vals[i])
+		}
+	})
+	return out, nil
+}
+
+// CanonicalRoot returns the root's elements as canonical values.
+func CanonicalRoot(h Hash) [8]uint32 {
+	var out [8]uint32
+	for i := range h {
+		out[i] = uint32(h[i].Uint64())
+	}
+	return out
+}
+
+var errReleased = errors.New("vortex: the prover state was released")

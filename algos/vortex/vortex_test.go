@@ -1,0 +1,282 @@
+package vortex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
+
+type shape struct {
+	rows, logN, rate int
+	sis              SIS
+}
+
+func (s shape) String() string {
+	return fmt.Sprintf("%dx2^%d/rate%d/sis%d,%d", s.rows, s.logN, s.rate, s.sis.LogTwoDegree, s.sis.LogTwoBound)
+}
+
+var (
+	vortexSIS = SIS{LogTwoDegree: 9, LogTwoBound: 16}
+	smallSIS  = SIS{Seed: 5, LogTwoDegree: 4, LogTwoBound: 8}
+	midSIS    = SIS{Seed: 3, LogTwoDegree: 6, LogTwoBound: 16}
+)
+
+// shapes are the commitments the tests hold to gnark-crypto's.
+var shapes = []shape{
+	{1, 4, 2, vortexSIS},
+	{3, 5, 4, vortexSIS},
+	{16, 6, 8, vortexSIS},
+	{100, 7, 2, vortexSIS},
+	{3, 12, 2, vortexSIS},
+	{16, 10, 4, smallSIS},
+	{100, 8, 8, midSIS},
+	{1, 12, 8, smallSIS},
+	{300, 4, 2, smallSIS}, // two SIS polynomials a column and more
+	{7, 11, 4, midSIS},
+	{2, 9, 8, smallSIS},
+}
+
+// smallShapes fit gputest.SmallLimits' bindings, cut into several tiles
+// and pieces of rows there.
+var smallShapes = []shape{
+	{16, 9, 2, smallSIS},
+	{100, 7, 4, midSIS},
+	{3, 10, 2, vortexSIS},
+}
+
+// randMatrix returns rows × cols random elements, edge values among
+// them, row-major.
+func randMatrix(rng *rand.Rand, rows, cols int) []koalabear.Element {
+	v := make([]koalabear.Element, rows*cols)
+	for i := range v {
+		switch rng.IntN(8) {
+		case 0:
+			v[i].SetUint64(koalabear.Modulus().Uint64() - 1 - uint64(rng.IntN(3)))
+		case 1:
+			v[i].SetUint64(uint64(rng.IntN(3)))
+		default:
+			v[i].SetUint64(uint64(rng.Uint32N(0x7f000001)))
+		}
+	}
+	return v
+}
+
+func randE4(rng *rand.Rand) fext.E4 {
+	var e fext.E4
+	e.B0.A0.SetUint64(uint64(rng.Uint32N(0x7f000001)))
+	e.B0.A1.SetUint64(uint64(rng.Uint32N(0x7f000001)))
+	e.B1.A0.SetUint64(uint64(rng.Uint32N(0x7f000001)))
+	e.B1.A1.SetUint64(uint64(rng.Uint32N(0x7f000001)))
+	return e
+}
+
+func split(m []koalabear.Element, rows int) [][]koalabear.Element {
+	n := len(m) / rows
+	out := make([][]koalabear.Element, rows)
+	for i := range out {
+		out[i] = append([]koalabear.Element(nil), m[i*n:(i+1)*n]...)
+	}
+	return out
+}
+
+// checkShape commits to a random matrix of s on ctx and holds the root,
+// the codewords, the SIS digests, the leaves and the tree to
+// gnark-crypto's vortex.Commit, then opens it and checks the proof with
+// gnark-crypto's Verify, and a tampered one fails it.
+func checkShape(t *testing.T, ctx *wgpu.Context, s shape, rng *rand.Rand) {
+	n := 1 << s.logN
+	p, err := NewParams(n, s.rows, s.rate, s.sis, 7)
+	require.NoError(t, err)
+	flat := randMatrix(rng, s.rows, n)
+	rows := split(flat, s.rows)
+	want, err := gvortex.Commit(p.Gnark(), rows)
+	require.NoError(t, err)
+
+	var st Stages
+	var got *ProverState
+	if rng.IntN(2) == 0 {
+		got, err = Commit(ctx, p, flat, Options{Stages: &st})
+	} else {
+		got, err = Commit(ctx, p, rows, Options{Stages: &st})
+	}
+	require.NoError(t, err)
+	defer got.Release()
+	require.Equal(t, want.GetCommitment(), got.Root(), "root")
+	enc, err := got.EncodedMatrix()
+	require.NoError(t, err)
+	require.Equal(t, want.EncodedMatrix, enc, "codewords")
+	dig, err := got.HashedColumns()
+	require.NoError(t, err)
+	require.Equal(t, want.HashedColumns, dig, "SIS digests")
+	require.Equal(t, want.MerkleTree.Levels, got.Tree().Levels, "tree")
+
+	alpha, x := randE4(rng), randE4(rng)
+	ys := make([]fext.E4, s.rows)
+	for i, r := range rows {
+		ys[i], err = gvortex.EvalBasePolyLagrange(r, x)
+		require.NoError(t, err)
+	}
+	sel := make([]int, 7)
+	for i := range sel {
+		sel[i] = rng.IntN(p.SizeCodeWord())
+	}
+	sel[0] = p.SizeCodeWord() - 1
+	u, err := got.OpenLinComb(alpha)
+	require.NoError(t, err)
+	want.OpenLinComb(alpha)
+	require.Equal(t, want.Ualpha, u, "UAlpha")
+	proof, err := got.OpenColumns(sel)
+	require.NoError(t, err)
+	wantProof, err := want.OpenColumns(sel)
+	require.NoError(t, err)
+	require.Equal(t, wantProof, proof, "proof")
+	in := gvortex.VerifierInput{MerkleRoot: got.Root(), ClaimedValues: ys, EvaluationPoint: x, Alpha: alpha, SelectedColumns: sel, Proof: proof}
+	require.NoError(t, p.Gnark().Verify(in))
+
+	// One element changed, in an opened column, in UAlpha and in a
+	// Merkle proof, each fails gnark-crypto's Verify.
+	for _, tamper := range []func(pr *gvortex.Proof){
+		func(pr *gvortex.Proof) {
+			pr.OpenedColumns[3][rng.IntN(s.rows)].Add(&pr.OpenedColumns[3][0], new(koalabear.Element).SetOne())
+		},
+		func(pr *gvortex.Proof) { pr.UAlpha[sel[2]].B1.A1.SetUint64(pr.UAlpha[sel[2]].B1.A1.Uint64() ^ 1) },
+		func(pr *gvortex.Proof) { pr.MerkleProofOpenedColumns[1][0][5].SetUint64(12345) },
+	} {
+		pr, err := got.OpenColumns(sel)
+		require.NoError(t, err)
+		pr.UAlpha = append([]fext.E4(nil), pr.UAlpha...)
+		tamper(pr)
+		in.Proof = pr
+		require.Error(t, p.Gnark().Verify(in))
+	}
+	var root Hash
+	root[0].SetOne()
+	in.Proof, in.MerkleRoot = proof, root
+	require.Error(t, p.Gnark().Verify(in), "another root")
+}
+
+// TestCommitCPU holds the CPU path (gnark-crypto's own) to the checks.
+func TestCommitCPU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, s := range shapes[:4] {
+		t.Run(s.String(), func(t *testing.T) { checkShape(t, nil, s, rng) })
+	}
+}
+
+// TestCommitGPU holds the kernels to gnark-crypto on every backend.
+func TestCommitGPU(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+		for _, s := range shapes {
+			t.Run(s.String(), func(t *testing.T) { checkShape(t, ctx, s, rng) })
+		}
+	})
+}
+
+// TestCommitGPUSmall commits under small limits: several tiles of
+// columns and pieces of rows.
+func TestCommitGPUSmall(t *testing.T) {
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+		for _, s := range smallShapes {
+			l, err := planLayout(s.rows, s.rate<<s.logN, 1<<s.sis.LogTwoDegree, bindLimit(ctx))
+			require.NoError(t, err)
+			t.Run(fmt.Sprintf("%v/%d_tiles/%d_rows_a_piece", s, l.tiles, l.piece), func(t *testing.T) { checkShape(t, ctx, s, rng) })
+		}
+	})
+}
+
+// TestCommitReleases checks that a commitment and its openings leave no
+// buffer behind once released, and that a failing one leaves none.
+func TestCommitReleases(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		p, err := NewParams(64, 4, 2, vortexSIS, 3)
+		require.NoError(t, err)
+		m := randMatrix(rand.New(rand.NewPCG(3, 4)), 4, 64)
+		gputest.NoLeaks(t, ctx, func() error {
+			st, err := Commit(ctx, p, m, Options{})
+			if err != nil {
+				return err
+			}
+			defer st.Release()
+			if _, err := st.OpenLinComb(fext.E4{}); err != nil {
+				return err
+			}
+			_, err = st.OpenColumns([]int{0, 5, 127})
+			return err
+		})
+	})
+}
+
+// TestPlanLayout checks the cut of large shapes: BenchmarkVortexReal's
+// under a 4 GiB binding and WebGPU's default 128 MiB.
+func TestPlanLayout(t *testing.T) {
+	l, err := planLayout(1<<11, 1<<20, 512, 1<<32-4)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 18, tiles: 4, piece: 1 << 9}, l)
+	l, err = planLayout(1<<11, 1<<20, 512, 128<<20)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 14, tiles: 64, piece: 1 << 5}, l)
+	l, err = planLayout(100, 1<<10, 512, 1<<30)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 10, tiles: 1, piece: 100}, l)
+	_, err = planLayout(1<<24, 1<<4, 16, 1<<20)
+	require.ErrorContains(t, err, "a column of 16777216 rows")
+}
+
+// TestBadInput checks that every refused input names what was wrong.
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		cols, rows, rate int
+		s                SIS
+		want             string
+	}{
+		{48, 4, 2, vortexSIS, "48 columns"},
+		{64, 4, 3, vortexSIS, "rate 3"},
+		{64, 4, 16, vortexSIS, "rate 16"},
+		{64, 4, 2, SIS{LogTwoDegree: 3, LogTwoBound: 16}, "degree 3"},
+		{64, 4, 2, SIS{LogTwoDegree: 9, LogTwoBound: 12}, "bound 12"},
+		{64, 0, 2, vortexSIS, "0 rows"},
+		{1 << 23, 4, 8, vortexSIS, "2^26"},
+	} {
+		_, err := NewParams(c.cols, c.rows, c.rate, c.s, 1)
+		require.ErrorContains(t, err, c.want)
+	}
+	p, err := NewParams(16, 4, 2, vortexSIS, 2)
+	require.NoError(t, err)
+	_, err = Commit(nil, p, make([]koalabear.Element, 5*16), Options{})
+	require.ErrorContains(t, err, "5 rows")
+	_, err = Commit(nil, p, make([]koalabear.Element, 17), Options{})
+	require.ErrorContains(t, err, "17 elements")
+	_, err = Commit(nil, p, [][]koalabear.Element{make([]koalabear.Element, 15)}, Options{})
+	require.ErrorContains(t, err, "row 0 has 15 elements")
+	bad := make([]koalabear.Element, 32)
+	bad[19][0] = 0x7f000001
+	_, err = Commit(nil, p, bad, Options{})
+	require.ErrorContains(t, err, "element (1, 3) is 2130706433")
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		before := ctx.LiveBuffers()
+		_, err := Commit(ctx, p, split(bad, 2), Options{})
+		require.ErrorContains(t, err, "element (1, 3) is 2130706433")
+		require.Equal(t, before, ctx.LiveBuffers())
+	})
+	_, err = FromCanonical([]uint32{1, 2, 0x7f000001, 4}, 2, 2)
+	require.ErrorContains(t, err, "element (1, 0) is 2130706433")
+	_, err = FromCanonical([]uint32{1, 2, 3}, 2, 2)
+	require.ErrorContains(t, err, "given 3")
+	st, err := Commit(nil, p, make([]koalabear.Element, 16), Options{})
+	require.NoError(t, err)
+	_, err = st.OpenColumns([]int{3, 32})
+	require.ErrorContains(t, err, "selected column 1 is 32")
+}
