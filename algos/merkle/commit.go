@@ -720,8 +720,9 @@ func checkPerfect(n int) error {
 // whole elements) right before copying it out: a matrix's elements
 // checked in cache on their way to the device (UploadFrom reads the
 // blocks into staging memory on several goroutines), one pass over host
-// memory where checking first and uploading after took two (11 ms of 85
-// for a 1 GiB commitment on an H200).
+// memory where checking first and uploading after took two, the second a
+// measurable share of a large commitment's upload (the figure is in
+// bench/results/HISTORY.md, "Figures moved from code comments").
 type checkedBytes struct {
 	b     []byte
 	size  int
@@ -733,8 +734,9 @@ type checkedBytes struct {
 // stays in a core's L2 cache from the check to the copy, and is large
 // enough for the copy's non-temporal stores (Go's memmove takes them from
 // 1 MiB), which do not read the staging memory they write. Blocks of 16
-// KiB, copied with ordinary stores, made the upload of 1 GiB 9 ms slower
-// on an H200's host, as slow as checking first.
+// KiB, copied with ordinary stores, made the upload slower, as slow as
+// checking first (bench/results/HISTORY.md, "Figures moved from code
+// comments").
 const checkBlock = 1 << 20
 
 func (r *checkedBytes) ReadAt(p []byte, off int64) (int, error) {

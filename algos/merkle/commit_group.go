@@ -129,12 +129,14 @@ func checkCommit[E Element](ms []Matrix[E], single bool, f fieldOf[E], elements 
 }
 
 // minGroupPermutations is the fewest permutations (commitWork) a member
-// of a Group is given for a commitment. On two H200s (2026-11-26, bench/e2e
-// -what scaling-commit) a commitment of 2^12 rows of 128 elements (69632
-// permutations) took 0.82-0.88x one device's time split over both with
-// BabyBear and 1.01-1.04x with Goldilocks Poseidon2, 2^14 rows 1.04-1.07x,
-// 2^16 rows 1.10-1.25x: a second device pays from about 2^13 rows, 2^16
-// permutations each.
+// of a Group is given for a commitment. Split over two alike devices
+// (bench/e2e -what scaling-commit), a commitment of 2^12 rows of 128
+// elements (69632 permutations) was slower than on one with BabyBear and
+// no faster with Goldilocks Poseidon2, while 2^14 and 2^16 rows were
+// faster: a second device pays from about 2^13 rows, 2^16 permutations
+// each (bench/results/HISTORY.md, "Several GPUs, one instance, eigen's
+// folded rounds, batches and files", its matrix commitments on two GPUs;
+// this floor's own run in "Figures moved from code comments").
 const minGroupPermutations = 1 << 16
 
 // commitWork is a commitment's work in permutations, what Group.Fit

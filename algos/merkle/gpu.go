@@ -246,9 +246,10 @@ func (b *Builder) Build(leaves [][32]byte) (*Tree, error) { return b.BuildInto(n
 // when t holds enough (a Tree from an earlier build that is no longer
 // needed), and returns it; a nil t, or one too small, gets new memory. A
 // prover that builds tree after tree of one size skips allocating and
-// zeroing 32 bytes per leaf every time (1 GiB for 2^25 leaves: 70-240 ms
-// of one core on the H100 machine, 2026-11-23, more than the transfers;
-// BENCHMARKS.md). On an error, t's nodes are undefined.
+// zeroing 32 bytes per leaf every time (1 GiB for 2^25 leaves), work of
+// one core that took longer than the transfers (bench/results/HISTORY.md,
+// "The system path, second pass, and several devices", its Merkle entry).
+// On an error, t's nodes are undefined.
 func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 	n := len(leaves)
 	if err := CheckSize(n); err != nil {

@@ -11,10 +11,11 @@ import (
 // Group of k devices, a power of two, at most n/2 (two leaves a range at
 // least). Devices that are alike, k of them a power of two, take one range
 // each: every range's tree ends in levels too narrow to fill a GPU, which
-// cost the same whatever the range's size (about 5 ms of Rescue's kernels
-// on an H200: 38.7 ms for 2^22 leaves, 138.9 ms for 2^24, BENCHMARKS.md
-// 2026-11-26), so four ranges a device paid that four times (two H200s:
-// 88.5 ms of kernels for 2^24 leaves against 138.9 on one). Otherwise
+// cost the same whatever the range's size (a fixed part of each tree's
+// kernel time), so four ranges a device paid that four times and two
+// alike GPUs gained less than with one range each
+// (bench/results/HISTORY.md, "Several GPUs, one instance, eigen's folded
+// rounds, batches and files", its Merkle on two GPUs). Otherwise
 // about four a device, so that a faster device takes more of them
 // (Group.Deal) and an odd count of devices gets near-equal shares.
 func groupRanges(n, k int, alike bool) int {
@@ -28,13 +29,14 @@ func groupRanges(n, k int, alike bool) int {
 // minGroupLeaves is the fewest leaves a member of a Group is given
 // (Group.Fit): each member's tree ends in levels too narrow to fill its
 // GPU, whose cost does not shrink with the member's share (groupRanges),
-// and the top over the members' roots is one more submission. Measured on
-// two H200s (bench/e2e -what ladder, 2026-11-26, BENCHMARKS.md): 2^18
-// leaves split in two took 9.13 ms of Rescue against 8.84 on one GPU, and
-// 2^19 split 1.30 ms of BLAKE3 against 1.18 (Rescue 10.5 against 11.3);
-// 2^20 split took 13.9-14.0 against 16.4-17.8 ms (Rescue) and 1.78-1.92
-// against 1.93-2.30 ms (BLAKE3). So a member gets 2^19 leaves at least:
-// 2^20 is the smallest tree split in two.
+// and the top over the members' roots is one more submission. Split over
+// two alike devices (bench/e2e -what ladder), Rescue trees were no faster
+// than on one up to 2^18 leaves and little faster at 2^19, BLAKE3's
+// slower at 2^19, and both gained at 2^20 (bench/results/HISTORY.md,
+// "Several GPUs, one instance, eigen's folded rounds, batches and files",
+// its Merkle on two GPUs; the times in "Figures moved from code
+// comments"). So a member gets 2^19 leaves at least: 2^20 is the smallest
+// tree split in two.
 const minGroupLeaves = 1 << 19
 
 // RootOn returns the root of the tree of leaves, as Root does, built on

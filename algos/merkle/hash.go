@@ -94,8 +94,9 @@ var errNoHash = errors.New("merkle: no hash given: pass a Hash such as blake3.Me
 
 // AnyDigest is implemented by a Hash whose CheckDigest accepts every 32
 // bytes (BLAKE3): the package then skips checking leaves, which would read
-// them all for nothing (22-25 ms of every core for 2^25 leaves on the
-// H100 machine, 2026-11-23, while they are uploaded; BENCHMARKS.md).
+// them all for nothing, on every core while they are uploaded
+// (bench/results/HISTORY.md, "The system path, second pass, and several
+// devices", its Merkle entry).
 type AnyDigest interface {
 	// AcceptsAnyDigest reports that CheckDigest returns nil for every d.
 	AcceptsAnyDigest() bool

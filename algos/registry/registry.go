@@ -153,14 +153,15 @@ type Hash struct {
 	Reference any
 	// PermuteNanos is the GPU kernel time of one permutation (BLAKE3: one
 	// compression of a 2-to-1 merge) on an H200 (H100-class compute), from
-	// BENCHMARKS.md's "One-shot commands and two GPUs" (2026-11-26): a
-	// BLAKE3 tree of 2^25 leaves in 1.9-2.2 ms, a Rescue tree of 2^24 in
-	// 140 ms (RPO: the same rounds, Rescue's figure), the Goldilocks
+	// the kernel times of a BLAKE3 tree of 2^25 leaves, a Rescue tree of
+	// 2^24 (RPO: the same rounds, Rescue's figure), the Goldilocks
 	// Poseidon2 and BabyBear commitments of 2^20 x 128 (17.8 M
-	// permutations) in 27.6 and 7.6 ms; 2^20 KoalaBear permutations in
-	// 0.366 ms ("Poseidon2 over BabyBear and KoalaBear at one clock"). What
-	// a one-shot command estimates its work with, to decide
-	// whether a second GPU pays for its set-up.
+	// permutations) and 2^20 KoalaBear permutations: BENCHMARKS.md's
+	// "Merkle trees", "Matrix commitments" and "Poseidon2 over BabyBear and
+	// KoalaBear" (the figures as this comment quoted them are in
+	// bench/results/HISTORY.md, "Figures moved from code comments"). What
+	// a one-shot command estimates its work with, to decide whether a
+	// second GPU pays for its set-up.
 	PermuteNanos float64
 	// FastCPU: its CPU path is a faster twin of Reference rather than
 	// Reference itself, so the self-test's golden outputs come from
