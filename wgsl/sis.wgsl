@@ -159,6 +159,14 @@ fn sis8_sw(i: u32) -> u32 {
 	return i ^ ((i >> 5u) & 7u) ^ (((i >> 6u) & 3u) << 3u);
 }
 
+// sis8_mul_diff returns (a - b)·w, the Montgomery product, for a and b
+// below p: a - b + p is below 2p < 2^32, so that a·w stays below p·2^32 as
+// monty31_reduce needs, and its result is the reduced one; the sum's
+// reduction (monty31_sub) is left out.
+fn sis8_mul_diff(a: u32, b: u32, w: u32) -> u32 {
+	return monty31_mul(a + (M31_P - b), w);
+}
+
 // sis8_dif is a pass of three DIF stages: c holds w^(u + m*SIS_D/8) (m <
 // 4), w^(2u + m*SIS_D/4) (m < 2) and w^(4u).
 fn sis8_dif(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 7>>) {
@@ -166,21 +174,21 @@ fn sis8_dif(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 7>>) {
 		let a = (*x)[m];
 		let b = (*x)[m + 4u];
 		(*x)[m] = monty31_add(a, b);
-		(*x)[m + 4u] = monty31_mul(monty31_sub(a, b), (*c)[m]);
+		(*x)[m + 4u] = sis8_mul_diff(a, b, (*c)[m]);
 	}
 	for (var h = 0u; h < 8u; h += 4u) {
 		for (var m = h; m < h + 2u; m++) {
 			let a = (*x)[m];
 			let b = (*x)[m + 2u];
 			(*x)[m] = monty31_add(a, b);
-			(*x)[m + 2u] = monty31_mul(monty31_sub(a, b), (*c)[4u + m - h]);
+			(*x)[m + 2u] = sis8_mul_diff(a, b, (*c)[4u + m - h]);
 		}
 	}
 	for (var m = 0u; m < 8u; m += 2u) {
 		let a = (*x)[m];
 		let b = (*x)[m + 1u];
 		(*x)[m] = monty31_add(a, b);
-		(*x)[m + 1u] = monty31_mul(monty31_sub(a, b), (*c)[6u]);
+		(*x)[m + 1u] = sis8_mul_diff(a, b, (*c)[6u]);
 	}
 }
 
@@ -195,7 +203,7 @@ fn sis8_dif_last(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 3>
 		let a = (*x)[m];
 		let b = (*x)[m + 4u];
 		(*x)[m] = monty31_add(a, b);
-		(*x)[m + 4u] = monty31_mul(monty31_sub(a, b), (*c)[m - 1u]);
+		(*x)[m + 4u] = sis8_mul_diff(a, b, (*c)[m - 1u]);
 	}
 	for (var h = 0u; h < 8u; h += 4u) {
 		let a0 = (*x)[h];
@@ -205,7 +213,7 @@ fn sis8_dif_last(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 3>
 		let a1 = (*x)[h + 1u];
 		let b1 = (*x)[h + 3u];
 		(*x)[h + 1u] = monty31_add(a1, b1);
-		(*x)[h + 3u] = monty31_mul(monty31_sub(a1, b1), (*c)[1]);
+		(*x)[h + 3u] = sis8_mul_diff(a1, b1, (*c)[1]);
 	}
 	for (var m = 0u; m < 8u; m += 2u) {
 		let a = (*x)[m];
