@@ -146,6 +146,8 @@ fn sis_hash(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wi
 // max: sis_hash8 is not used below SIS_D = 8, but the module must build.
 const SIS8_T: u32 = max(SIS_D / 8u, 1u);
 const SIS8_Q: u32 = SIS8_WG / SIS8_T;
+// A polynomial's elements.
+const SIS8_E: u32 = max(SIS_D / SIS_LIMBS, 1u);
 // Two buffers used in turn, so that one barrier per swap suffices: a swap
 // writes a buffer whose last reads came before the previous swap's barrier.
 const SIS8_BUF: u32 = SIS8_WG * 8u;
@@ -307,18 +309,26 @@ fn sis8_last(half: u32) -> array<u32, 3> {
 	return array<u32, 3>(sis_tw[half + SIS_D / 8u], sis_tw[half + SIS_D / 4u], sis_tw[half + 3u * (SIS_D / 8u)]);
 }
 
+// sis8_col returns where column c of a workgroup starts in a buffer (x)
+// and what its points' places are mixed with (y): bits 0 and 4, so that
+// the 4 columns of a warp storing the limbs of row-major columns fall in
+// distinct banks.
+fn sis8_col(c: u32) -> vec2<u32> {
+	return vec2<u32>(c * SIS_D, ((c & 1u) | ((c & 2u) << 3u)) & (SIS_D - 1u));
+}
+
 // sis8_swap moves a column's points from pass p's owners to pass q's
-// through buffer (swap & 1), cb the column's place in it.
-fn sis8_swap(x: ptr<function, array<u32, 8>>, t: u32, cb: u32, p: u32, q: u32, swap: u32) {
-	let b = (swap & 1u) * SIS8_BUF + cb;
+// through buffer (swap & 1), cb the column's sis8_col.
+fn sis8_swap(x: ptr<function, array<u32, 8>>, t: u32, cb: vec2<u32>, p: u32, q: u32, swap: u32) {
+	let b = (swap & 1u) * SIS8_BUF + cb.x;
 	let sp = SIS8_T >> (3u * p);
-	let op = sis8_sw(sis8_own(t, p).x);
+	let op = sis8_sw(sis8_own(t, p).x) ^ cb.y;
 	for (var m = 0u; m < 8u; m++) {
 		sis8_buf[b + (op ^ sis8_sw(sp * m))] = (*x)[m];
 	}
 	workgroupBarrier();
 	let sq = SIS8_T >> (3u * q);
-	let oq = sis8_sw(sis8_own(t, q).x);
+	let oq = sis8_sw(sis8_own(t, q).x) ^ cb.y;
 	for (var m = 0u; m < 8u; m++) {
 		(*x)[m] = sis8_buf[b + (oq ^ sis8_sw(sq * m))];
 	}
@@ -328,11 +338,13 @@ fn sis8_swap(x: ptr<function, array<u32, 8>>, t: u32, cb: u32, p: u32, q: u32, s
 fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 	let t = lid % SIS8_T;
 	let q = lid / SIS8_T;
-	let col = (wid.x + wid.y * nwg.x) * SIS8_Q + q;
-	// A workgroup past the columns' end still takes part in the barriers.
-	let valid = col < sis_params.count;
-	let cb = q * SIS_D;
-	let base = col * sis_params.col_stride;
+	let col0 = (wid.x + wid.y * nwg.x) * SIS8_Q;
+	let col = col0 + q;
+	let cb = sis8_col(q);
+	// Where columns are adjacent words (row-major), neighbouring
+	// invocations load neighbouring columns; else neighbouring elements of
+	// a column.
+	let across = sis_params.col_stride == 1u;
 	var psi: array<u32, 8>;
 	for (var m = 0u; m < 8u; m++) {
 		psi[m] = sis_tw[SIS_D + t + m * SIS8_T];
@@ -344,16 +356,29 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 	var x: array<u32, 8>;
 	var swap = 0u;
 	for (var i = 0u; i < sis_params.polys; i++) {
-		// Pass 0 owns points t + m*SIS8_T: the limbs, twisted by psi^k.
-		for (var m = 0u; m < 8u; m++) {
-			let g = i * SIS_D + t + m * SIS8_T;
-			let r = g / SIS_LIMBS;
-			var l = 0u;
-			if (valid && r < sis_params.rows) {
-				let c = monty31_leave(sis_in[base + r * sis_params.row_stride]);
-				l = (c >> ((g % SIS_LIMBS) * SIS_LIMB_BITS)) & SIS_MASK;
+		// The workgroup loads each of its columns' SIS8_E elements once and
+		// stores their limbs; pass 0 owns points t + m*SIS8_T, twisted by
+		// psi^k. A column past the end (the last workgroup's) hashes zeros.
+		let b = (swap & 1u) * SIS8_BUF;
+		for (var j = 0u; j < 8u / SIS_LIMBS; j++) {
+			let n = lid + j * SIS8_WG;
+			let lq = select(n / SIS8_E, n % SIS8_Q, across);
+			let e = select(n % SIS8_E, n / SIS8_Q, across);
+			let r = i * SIS8_E + e;
+			var c = 0u;
+			if (col0 + lq < sis_params.count && r < sis_params.rows) {
+				c = monty31_leave(sis_in[(col0 + lq) * sis_params.col_stride + r * sis_params.row_stride]);
 			}
-			x[m] = monty31_mul(l, psi[m]);
+			let lb = sis8_col(lq);
+			for (var h = 0u; h < SIS_LIMBS; h++) {
+				sis8_buf[b + lb.x + (sis8_sw(e * SIS_LIMBS + h) ^ lb.y)] = (c >> (h * SIS_LIMB_BITS)) & SIS_MASK;
+			}
+		}
+		workgroupBarrier();
+		swap++;
+		let o = sis8_sw(t) ^ cb.y;
+		for (var m = 0u; m < 8u; m++) {
+			x[m] = monty31_mul(sis8_buf[b + cb.x + (o ^ sis8_sw(m * SIS8_T))], psi[m]);
 		}
 		if (SIS8_PASSES > 1u) {
 			sis8_dif(&x, &c0);
@@ -385,7 +410,7 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 		var e = sis8_twiddles(t, 0u, SIS_HALF);
 		sis8_dit(&x, &e);
 	}
-	if (valid) {
+	if (col < sis_params.count) {
 		for (var m = 0u; m < 8u; m++) {
 			let k = t + m * SIS8_T;
 			sis_out[col * SIS_D + k] = monty31_mul(x[m], sis_tw[2u * SIS_D + k]);
