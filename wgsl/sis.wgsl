@@ -12,16 +12,18 @@
 // limbs; gnark-crypto takes a limb l as the Montgomery form l, so it is the
 // element l/2^32) and A_i the key's polynomials.
 //
-// One workgroup hashes one column: per polynomial, a negacyclic NTT of size
+// sis_hash: one workgroup hashes one column: per polynomial, a negacyclic NTT of size
 // SIS_D in workgroup memory (twist by psi^j, psi a primitive 2*SIS_D-th
 // root; Gentleman-Sande, natural order in, bit-reversed out), a product with
 // the key's evaluations (sis_key, in the same order) summed into sis_acc;
 // then one inverse (Cooley-Tukey, bit-reversed in, natural out, untwisted
-// and divided by SIS_D with one product).
+// and divided by SIS_D with one product). sis_hash8, below, computes the
+// same stages for the degrees that are powers of 8, several columns a
+// workgroup, three stages at a time in registers.
 //
-// The prelude defines SIS_D (a power of two, 2..2048), SIS_WG (the
-// workgroup size, min(SIS_D/2, 256)), SIS_LIMB_BITS (8 or 16) and the
-// field's constants (monty31.wgsl).
+// The prelude defines SIS_D (a power of two, 2..2048), SIS_WG (sis_hash's
+// workgroup size, min(SIS_D/2, 256)), SIS_LIMB_BITS (8 or 16), sis_hash8's
+// SIS8_WG and SIS8_PASSES (below) and the field's constants (monty31.wgsl).
 
 @group(0) @binding(0) var<storage, read> sis_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> sis_out: array<u32>;
