@@ -368,7 +368,7 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 			let e = select(n % SIS8_E, n / SIS8_Q, across);
 			let r = i * SIS8_E + e;
 			var c = 0u;
-			if (col0 + lq < sis_params.count && r < sis_params.rows) {
+			if ((col0 + lq < sis_params.count) & (r < sis_params.rows)) {
 				c = monty31_leave(sis_in[(col0 + lq) * sis_params.col_stride + r * sis_params.row_stride]);
 			}
 			let lb = sis8_col(lq);
