@@ -12,16 +12,18 @@
 // limbs; gnark-crypto takes a limb l as the Montgomery form l, so it is the
 // element l/2^32) and A_i the key's polynomials.
 //
-// One workgroup hashes one column: per polynomial, a negacyclic NTT of size
+// sis_hash: one workgroup hashes one column: per polynomial, a negacyclic NTT of size
 // SIS_D in workgroup memory (twist by psi^j, psi a primitive 2*SIS_D-th
 // root; Gentleman-Sande, natural order in, bit-reversed out), a product with
 // the key's evaluations (sis_key, in the same order) summed into sis_acc;
 // then one inverse (Cooley-Tukey, bit-reversed in, natural out, untwisted
-// and divided by SIS_D with one product).
+// and divided by SIS_D with one product). sis_hash8, below, computes the
+// same stages for the degrees that are powers of 8, several columns a
+// workgroup, three stages at a time in registers.
 //
-// The prelude defines SIS_D (a power of two, 2..2048), SIS_WG (the
-// workgroup size, min(SIS_D/2, 256)), SIS_LIMB_BITS (8 or 16) and the
-// field's constants (monty31.wgsl).
+// The prelude defines SIS_D (a power of two, 2..2048), SIS_WG (sis_hash's
+// workgroup size, min(SIS_D/2, 256)), SIS_LIMB_BITS (8 or 16), sis_hash8's
+// SIS8_WG and SIS8_PASSES (below) and the field's constants (monty31.wgsl).
 
 @group(0) @binding(0) var<storage, read> sis_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> sis_out: array<u32>;
@@ -119,5 +121,301 @@ fn sis_hash(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wi
 	sis_dit(lid);
 	for (var k = lid; k < SIS_D; k += SIS_WG) {
 		sis_out[col * SIS_D + k] = monty31_mul(sis_buf[k], sis_tw[2u * SIS_D + k]);
+	}
+}
+
+// sis_hash8 is sis_hash where SIS_D is a power of 8 (8, 64, 512): the same
+// butterflies with the same twiddles, so the same values after every third
+// stage, but three stages at a time in registers. A column's SIS8_T =
+// SIS_D/8 invocations hold 8 points each and swap them through workgroup
+// memory between such passes only; SIS8_Q = SIS8_WG/SIS8_T columns share a
+// workgroup. An invocation's twiddles and twists are the same for every
+// polynomial, so it keeps them in registers; the sum over polynomials stays
+// in its registers too, as the last forward pass and the first inverse one
+// own the same 8 points. The key's evaluations are laid out as the
+// invocations read them: point 8t+m of polynomial i at sis_key[i*SIS_D +
+// m*SIS8_T + t], so that neighbouring invocations read neighbouring words.
+//
+// In pass p, S = SIS_D/8^(p+1), invocation t of a column owns points o +
+// S*m, m < 8, o = (t/S)*8S + t%S; its DIF stages are those of half
+// lengths 4S, 2S and S, whose twiddles are w^(u + m*SIS_D/8) (m < 4),
+// w^(2u + m*SIS_D/4) (m < 2) and w^(4u), u = (t%S)*8^p. The last pass (S
+// = 1, u = 0) multiplies by w^0 = 1 nowhere.
+//
+// The prelude defines SIS8_WG (a multiple of SIS8_T, at most 256) and
+// SIS8_PASSES (log8 SIS_D).
+
+// max: sis_hash8 is not used below SIS_D = 8, but the module must build.
+const SIS8_T: u32 = max(SIS_D / 8u, 1u);
+const SIS8_Q: u32 = SIS8_WG / SIS8_T;
+// A polynomial's elements.
+const SIS8_E: u32 = max(SIS_D / SIS_LIMBS, 1u);
+// Two buffers used in turn, so that one barrier per swap suffices: a swap
+// writes a buffer whose last reads came before the previous swap's barrier.
+const SIS8_BUF: u32 = SIS8_WG * 8u;
+var<workgroup> sis8_buf: array<u32, 2u * SIS8_BUF>;
+
+// sis8_sw is where point i of a column sits in its buffer: the low 5 bits
+// mixed with bits 5 to 7, so that a warp's accesses in every pass of SIS_D =
+// 512 fall in distinct banks. It is linear over bits: sis8_sw(a + b) =
+// sis8_sw(a) ^ sis8_sw(b) where a and b share no bit.
+fn sis8_sw(i: u32) -> u32 {
+	return i ^ ((i >> 5u) & 7u) ^ (((i >> 6u) & 3u) << 3u);
+}
+
+// sis8_mul_diff returns (a - b)·w, the Montgomery product, for a and b
+// below p: a - b + p is below 2p < 2^32, so that a·w stays below p·2^32 as
+// monty31_reduce needs, and its result is the reduced one; the sum's
+// reduction (monty31_sub) is left out.
+fn sis8_mul_diff(a: u32, b: u32, w: u32) -> u32 {
+	return monty31_mul(a + (M31_P - b), w);
+}
+
+// sis8_dif is a pass of three DIF stages: c holds w^(u + m*SIS_D/8) (m <
+// 4), w^(2u + m*SIS_D/4) (m < 2) and w^(4u).
+fn sis8_dif(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 7>>) {
+	for (var m = 0u; m < 4u; m++) {
+		let a = (*x)[m];
+		let b = (*x)[m + 4u];
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 4u] = sis8_mul_diff(a, b, (*c)[m]);
+	}
+	for (var h = 0u; h < 8u; h += 4u) {
+		for (var m = h; m < h + 2u; m++) {
+			let a = (*x)[m];
+			let b = (*x)[m + 2u];
+			(*x)[m] = monty31_add(a, b);
+			(*x)[m + 2u] = sis8_mul_diff(a, b, (*c)[4u + m - h]);
+		}
+	}
+	for (var m = 0u; m < 8u; m += 2u) {
+		let a = (*x)[m];
+		let b = (*x)[m + 1u];
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 1u] = sis8_mul_diff(a, b, (*c)[6u]);
+	}
+}
+
+// sis8_dif_last is sis8_dif for u = 0, less its products by 1: c holds
+// w^(SIS_D/8), w^(SIS_D/4) and w^(3*SIS_D/8).
+fn sis8_dif_last(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 3>>) {
+	let a = (*x)[0];
+	let b = (*x)[4];
+	(*x)[0] = monty31_add(a, b);
+	(*x)[4] = monty31_sub(a, b);
+	for (var m = 1u; m < 4u; m++) {
+		let a = (*x)[m];
+		let b = (*x)[m + 4u];
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 4u] = sis8_mul_diff(a, b, (*c)[m - 1u]);
+	}
+	for (var h = 0u; h < 8u; h += 4u) {
+		let a0 = (*x)[h];
+		let b0 = (*x)[h + 2u];
+		(*x)[h] = monty31_add(a0, b0);
+		(*x)[h + 2u] = monty31_sub(a0, b0);
+		let a1 = (*x)[h + 1u];
+		let b1 = (*x)[h + 3u];
+		(*x)[h + 1u] = monty31_add(a1, b1);
+		(*x)[h + 3u] = sis8_mul_diff(a1, b1, (*c)[1]);
+	}
+	for (var m = 0u; m < 8u; m += 2u) {
+		let a = (*x)[m];
+		let b = (*x)[m + 1u];
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 1u] = monty31_sub(a, b);
+	}
+}
+
+// sis8_dit is a pass of three DIT stages, the inverse of sis8_dif's order:
+// c holds the inverses of sis8_dif's twiddles.
+fn sis8_dit(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 7>>) {
+	for (var m = 0u; m < 8u; m += 2u) {
+		let a = (*x)[m];
+		let b = monty31_mul((*x)[m + 1u], (*c)[6u]);
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 1u] = monty31_sub(a, b);
+	}
+	for (var h = 0u; h < 8u; h += 4u) {
+		for (var m = h; m < h + 2u; m++) {
+			let a = (*x)[m];
+			let b = monty31_mul((*x)[m + 2u], (*c)[4u + m - h]);
+			(*x)[m] = monty31_add(a, b);
+			(*x)[m + 2u] = monty31_sub(a, b);
+		}
+	}
+	for (var m = 0u; m < 4u; m++) {
+		let a = (*x)[m];
+		let b = monty31_mul((*x)[m + 4u], (*c)[m]);
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 4u] = monty31_sub(a, b);
+	}
+}
+
+// sis8_dit_last is sis8_dit for u = 0, less its products by 1.
+fn sis8_dit_last(x: ptr<function, array<u32, 8>>, c: ptr<function, array<u32, 3>>) {
+	for (var m = 0u; m < 8u; m += 2u) {
+		let a = (*x)[m];
+		let b = (*x)[m + 1u];
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 1u] = monty31_sub(a, b);
+	}
+	for (var h = 0u; h < 8u; h += 4u) {
+		let a0 = (*x)[h];
+		let b0 = (*x)[h + 2u];
+		(*x)[h] = monty31_add(a0, b0);
+		(*x)[h + 2u] = monty31_sub(a0, b0);
+		let a1 = (*x)[h + 1u];
+		let b1 = monty31_mul((*x)[h + 3u], (*c)[1]);
+		(*x)[h + 1u] = monty31_add(a1, b1);
+		(*x)[h + 3u] = monty31_sub(a1, b1);
+	}
+	let a = (*x)[0];
+	let b = (*x)[4];
+	(*x)[0] = monty31_add(a, b);
+	(*x)[4] = monty31_sub(a, b);
+	for (var m = 1u; m < 4u; m++) {
+		let a = (*x)[m];
+		let b = monty31_mul((*x)[m + 4u], (*c)[m - 1u]);
+		(*x)[m] = monty31_add(a, b);
+		(*x)[m + 4u] = monty31_sub(a, b);
+	}
+}
+
+// sis8_own returns where pass p's points of invocation t start (o) and
+// its u.
+fn sis8_own(t: u32, p: u32) -> vec2<u32> {
+	// max: pass 1 of a single-pass degree is never used, but is computed.
+	let s = max(SIS8_T >> (3u * p), 1u);
+	let jj = t % s;
+	return vec2<u32>((t / s) * 8u * s + jj, jj << (3u * p));
+}
+
+// sis8_twiddles returns pass p's twiddles for invocation t, from half
+// (0: forward, SIS_HALF: inverse) of sis_tw.
+fn sis8_twiddles(t: u32, p: u32, half: u32) -> array<u32, 7> {
+	let u = sis8_own(t, p).y;
+	var c: array<u32, 7>;
+	for (var m = 0u; m < 4u; m++) {
+		c[m] = sis_tw[half + u + m * (SIS_D / 8u)];
+	}
+	for (var m = 0u; m < 2u; m++) {
+		c[4u + m] = sis_tw[half + 2u * u + m * (SIS_D / 4u)];
+	}
+	c[6] = sis_tw[half + 4u * u];
+	return c;
+}
+
+// sis8_last returns the last pass's twiddles from half of sis_tw.
+fn sis8_last(half: u32) -> array<u32, 3> {
+	return array<u32, 3>(sis_tw[half + SIS_D / 8u], sis_tw[half + SIS_D / 4u], sis_tw[half + 3u * (SIS_D / 8u)]);
+}
+
+// sis8_col returns where column c of a workgroup starts in a buffer (x)
+// and what its points' places are mixed with (y): bits 0 and 4, so that
+// the 4 columns of a warp storing the limbs of row-major columns fall in
+// distinct banks.
+fn sis8_col(c: u32) -> vec2<u32> {
+	return vec2<u32>(c * SIS_D, ((c & 1u) | ((c & 2u) << 3u)) & (SIS_D - 1u));
+}
+
+// sis8_swap moves a column's points from pass p's owners to pass q's
+// through buffer (swap & 1), cb the column's sis8_col.
+fn sis8_swap(x: ptr<function, array<u32, 8>>, t: u32, cb: vec2<u32>, p: u32, q: u32, swap: u32) {
+	let b = (swap & 1u) * SIS8_BUF + cb.x;
+	let sp = SIS8_T >> (3u * p);
+	let op = sis8_sw(sis8_own(t, p).x) ^ cb.y;
+	for (var m = 0u; m < 8u; m++) {
+		sis8_buf[b + (op ^ sis8_sw(sp * m))] = (*x)[m];
+	}
+	workgroupBarrier();
+	let sq = SIS8_T >> (3u * q);
+	let oq = sis8_sw(sis8_own(t, q).x) ^ cb.y;
+	for (var m = 0u; m < 8u; m++) {
+		(*x)[m] = sis8_buf[b + (oq ^ sis8_sw(sq * m))];
+	}
+}
+
+@compute @workgroup_size(SIS8_WG)
+fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+	let t = lid % SIS8_T;
+	let q = lid / SIS8_T;
+	let col0 = (wid.x + wid.y * nwg.x) * SIS8_Q;
+	let col = col0 + q;
+	let cb = sis8_col(q);
+	// Where columns are adjacent words (row-major), neighbouring
+	// invocations load neighbouring columns; else neighbouring elements of
+	// a column.
+	let across = sis_params.col_stride == 1u;
+	var psi: array<u32, 8>;
+	for (var m = 0u; m < 8u; m++) {
+		psi[m] = sis_tw[SIS_D + t + m * SIS8_T];
+	}
+	var c0 = sis8_twiddles(t, 0u, 0u);
+	var c1 = sis8_twiddles(t, 1u, 0u);
+	var cl = sis8_last(0u);
+	var acc: array<u32, 8>;
+	var x: array<u32, 8>;
+	var swap = 0u;
+	for (var i = 0u; i < sis_params.polys; i++) {
+		// The workgroup loads each of its columns' SIS8_E elements once and
+		// stores their limbs; pass 0 owns points t + m*SIS8_T, twisted by
+		// psi^k. A column past the end (the last workgroup's) hashes zeros.
+		let b = (swap & 1u) * SIS8_BUF;
+		for (var j = 0u; j < 8u / SIS_LIMBS; j++) {
+			let n = lid + j * SIS8_WG;
+			let lq = select(n / SIS8_E, n % SIS8_Q, across);
+			let e = select(n % SIS8_E, n / SIS8_Q, across);
+			let r = i * SIS8_E + e;
+			var c = 0u;
+			if ((col0 + lq < sis_params.count) & (r < sis_params.rows)) {
+				c = monty31_leave(sis_in[(col0 + lq) * sis_params.col_stride + r * sis_params.row_stride]);
+			}
+			let lb = sis8_col(lq);
+			for (var h = 0u; h < SIS_LIMBS; h++) {
+				sis8_buf[b + lb.x + (sis8_sw(e * SIS_LIMBS + h) ^ lb.y)] = (c >> (h * SIS_LIMB_BITS)) & SIS_MASK;
+			}
+		}
+		workgroupBarrier();
+		swap++;
+		let o = sis8_sw(t) ^ cb.y;
+		for (var m = 0u; m < 8u; m++) {
+			x[m] = monty31_mul(sis8_buf[b + cb.x + (o ^ sis8_sw(m * SIS8_T))], psi[m]);
+		}
+		if (SIS8_PASSES > 1u) {
+			sis8_dif(&x, &c0);
+			sis8_swap(&x, t, cb, 0u, 1u, swap);
+			swap++;
+		}
+		if (SIS8_PASSES > 2u) {
+			sis8_dif(&x, &c1);
+			sis8_swap(&x, t, cb, 1u, 2u, swap);
+			swap++;
+		}
+		sis8_dif_last(&x, &cl);
+		// The last pass owns points 8t + m.
+		for (var m = 0u; m < 8u; m++) {
+			acc[m] = monty31_add(acc[m], monty31_mul(x[m], sis_key[i * SIS_D + m * SIS8_T + t]));
+		}
+	}
+	x = acc;
+	var d = sis8_last(SIS_HALF);
+	sis8_dit_last(&x, &d);
+	if (SIS8_PASSES > 2u) {
+		sis8_swap(&x, t, cb, 2u, 1u, swap);
+		swap++;
+		var e = sis8_twiddles(t, 1u, SIS_HALF);
+		sis8_dit(&x, &e);
+	}
+	if (SIS8_PASSES > 1u) {
+		sis8_swap(&x, t, cb, 1u, 0u, swap);
+		var e = sis8_twiddles(t, 0u, SIS_HALF);
+		sis8_dit(&x, &e);
+	}
+	if (col < sis_params.count) {
+		for (var m = 0u; m < 8u; m++) {
+			let k = t + m * SIS8_T;
+			sis_out[col * SIS_D + k] = monty31_mul(x[m], sis_tw[2u * SIS_D + k]);
+		}
 	}
 }

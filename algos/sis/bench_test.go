@@ -21,8 +21,10 @@ import (
 // On the GPU it times the kernel alone, on columns resident on the device:
 // a piece of columns (as many as the device's binding size takes, at most
 // 2^17, 1 GiB) is hashed as many times as make 2^20 columns, after a warm-up
-// (kernel-ms/op, columns/s of the kernel time). The first column's hash is
-// checked against RSis.Hash.
+// (kernel-ms/op, columns/s of the kernel time). The piece is read as
+// column-major columns, then (row-major) as the columns of a rows × piece
+// row-major matrix, as Vortex holds its codewords, through
+// Resident.Dispatch. The first column's hash is checked against RSis.Hash.
 func BenchmarkSISColumns(b *testing.B) {
 	const rows = 1 << 11
 	k, err := New(0, 9, 16, rows)
@@ -50,10 +52,23 @@ func BenchmarkSISColumns(b *testing.B) {
 		return
 	}
 	backend := gputest.Backends()[0]
-	b.Run(fmt.Sprintf("%s/%dx%d", backend, rows, cols), func(b *testing.B) {
+	for _, rowMajor := range []bool{false, true} {
+		name := fmt.Sprintf("%s/%dx%d", backend, rows, cols)
+		if rowMajor {
+			name += "/row-major"
+		}
+		benchGPU(b, name, k, rows, cols, rowMajor, rng)
+	}
+}
+
+// benchGPU is BenchmarkSISColumns on the GPU: columns of rows elements,
+// each piece column-major or, with rowMajor, row-major.
+func benchGPU(b *testing.B, name string, k *Key, rows, cols int, rowMajor bool, rng *rand.Rand) {
+	backend := gputest.Backends()[0]
+	b.Run(name, func(b *testing.B) {
 		ctx := gputest.Context(b, backend)
 		lim := ctx.Limits()
-		piece := min(cols, 1<<17, int(min(lim.MaxStorageBindingSize, lim.MaxBufferSize)/(4*rows)))
+		piece := min(cols, 1<<17, int(min(lim.MaxStorageBindingSize, lim.MaxBufferSize)/uint64(4*rows)))
 		kern, key, tw, err := k.resident(ctx, rows)
 		if err != nil {
 			b.Fatal(err)
@@ -75,6 +90,23 @@ func BenchmarkSISColumns(b *testing.B) {
 			b.Fatal(err)
 		}
 		d := k.dispatch(ctx, kern, []wgpu.Binding{wgpu.Bind(in), wgpu.Bind(out), wgpu.Bind(key), wgpu.Bind(tw)}, piece, rows, k.polys(rows))
+		first := m[:rows]
+		if rowMajor {
+			// The same words as a rows × piece row-major matrix, as Vortex
+			// holds its codewords.
+			r, err := k.NewResident(ctx, rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Release()
+			if d, err = r.Dispatch(wgpu.Bind(in), wgpu.Bind(out), piece, piece, 1); err != nil {
+				b.Fatal(err)
+			}
+			first = make([]koalabear.Element, rows)
+			for i := range first {
+				first[i] = m[i*piece]
+			}
+		}
 		ds := make([]wgpu.Dispatch, (cols+piece-1)/piece)
 		for i := range ds {
 			ds[i] = d
@@ -103,7 +135,7 @@ func BenchmarkSISColumns(b *testing.B) {
 			b.Fatal(err)
 		}
 		want := make([]koalabear.Element, k.Degree())
-		if err := k.RSis().Hash(m[:rows], want); err != nil {
+		if err := k.RSis().Hash(first, want); err != nil {
 			b.Fatal(err)
 		}
 		for i := range want {

@@ -132,15 +132,73 @@ func (k *Key) cpu(dst []koalabear.Element, rows, cols int, opts Options, fill fu
 	return err
 }
 
-// wg is the kernel's workgroup size for degree d.
+// wg is sis_hash's workgroup size for degree d.
 func wg(d int) int { return min(d/2, 256) }
+
+// wg8 is sis_hash8's workgroup size: d/8 invocations a column, as many
+// columns as make 256 invocations (and its two buffers WebGPU's default
+// 16 KiB of workgroup memory).
+const wg8 = 256
+
+// passes8 returns log8 d where d is a power of 8 at least 8 (sis_hash8
+// hashes those degrees), else 0 (sis_hash does).
+func passes8(d int) int {
+	switch d {
+	case 8:
+		return 1
+	case 64:
+		return 2
+	case 512:
+		return 3
+	}
+	return 0
+}
+
+// columns returns how many columns a workgroup of the key's kernel hashes.
+func (k *Key) columns() int {
+	if passes8(k.d) > 0 {
+		return wg8 / (k.d / 8)
+	}
+	return 1
+}
+
+// entry returns the key's kernel's entry point in sis.wgsl.
+func (k *Key) entry() string {
+	if passes8(k.d) > 0 {
+		return "sis_hash8"
+	}
+	return "sis_hash"
+}
 
 // module is sis.wgsl for the key's degree and limbs.
 func (k *Key) module() wgsl.Module {
 	return wgsl.Module{Files: []string{"sis.wgsl"}, Consts: append(field.KoalaBear.Consts(),
 		wgsl.Const{Name: "SIS_D", Value: uint32(k.d)},
 		wgsl.Const{Name: "SIS_WG", Value: uint32(wg(k.d))},
+		wgsl.Const{Name: "SIS8_WG", Value: uint32(wg8)},
+		wgsl.Const{Name: "SIS8_PASSES", Value: uint32(passes8(k.d))},
 		wgsl.Const{Name: "SIS_LIMB_BITS", Value: uint32(k.limbBits)})}
+}
+
+// keyWords returns the evaluations of the key's first polys polynomials
+// as the key's kernel reads them: sis_hash in order, sis_hash8 with point
+// 8t+m of each polynomial at m*d/8 + t, so that neighbouring invocations
+// read neighbouring words.
+func (k *Key) keyWords(polys int) []uint32 {
+	e := k.eval[:polys*k.d]
+	if passes8(k.d) == 0 {
+		return e
+	}
+	t := k.d / 8
+	w := make([]uint32, len(e))
+	for i := 0; i < len(e); i += k.d {
+		for j := range t {
+			for m := range 8 {
+				w[i+m*t+j] = e[i+8*j+m]
+			}
+		}
+	}
+	return w
 }
 
 // gpu hashes the cols columns of in (column-major, rows each, Montgomery
@@ -272,7 +330,7 @@ func (r *Resident) Dispatch(in, out wgpu.Binding, n, rowStride, colStride int) (
 	}
 	return wgpu.Dispatch{Kernel: r.kern, Bindings: []wgpu.Binding{in, out, wgpu.Bind(r.key), wgpu.Bind(r.tw)},
 		Params: []uint32{uint32(n), uint32(r.rows), uint32(r.polys), uint32(rowStride), uint32(colStride)},
-		Groups: r.ctx.Grid(uint64(n), 1)}, nil
+		Groups: r.ctx.Grid(uint64(n), uint32(r.k.columns()))}, nil
 }
 
 // resident returns the kernel on ctx and the key's evaluations (the
@@ -280,8 +338,8 @@ func (r *Resident) Dispatch(in, out wgpu.Binding, n, rowStride, colStride int) (
 // buffers of their own, which the caller releases.
 func (k *Key) resident(ctx *wgpu.Context, rows int) (kern *wgpu.Kernel, key, tw *wgpu.Buffer, err error) {
 	kern, err = ctx.Kernel(wgpu.KernelSpec{
-		Label: fmt.Sprintf("sis.wgsl:sis_hash (degree %d, %d-bit limbs)", k.d, k.limbBits), Module: k.module(),
-		Entry: "sis_hash", Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true},
+		Label: fmt.Sprintf("sis.wgsl:%s (degree %d, %d-bit limbs)", k.entry(), k.d, k.limbBits), Module: k.module(),
+		Entry: k.entry(), Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true},
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("sis: %w", err)
@@ -294,7 +352,7 @@ func (k *Key) resident(ctx *wgpu.Context, rows int) (kern *wgpu.Kernel, key, tw 
 		key.Release()
 		return nil, nil, nil, fmt.Errorf("sis: %w", err)
 	}
-	if err = ctx.Upload(key, 0, wgpu.Bytes(k.eval[:polys*k.d])); err == nil {
+	if err = ctx.Upload(key, 0, wgpu.Bytes(k.keyWords(polys))); err == nil {
 		err = ctx.Upload(tw, 0, wgpu.Bytes(k.tw))
 	}
 	if err != nil {
@@ -310,5 +368,5 @@ func (k *Key) resident(ctx *wgpu.Context, rows int) (kern *wgpu.Kernel, key, tw 
 func (k *Key) dispatch(ctx *wgpu.Context, kern *wgpu.Kernel, bind []wgpu.Binding, n, rows, polys int) wgpu.Dispatch {
 	return wgpu.Dispatch{Kernel: kern, Bindings: bind,
 		Params: []uint32{uint32(n), uint32(rows), uint32(polys), 1, uint32(rows)},
-		Groups: ctx.Grid(uint64(n), 1)}
+		Groups: ctx.Grid(uint64(n), uint32(k.columns()))}
 }

@@ -170,7 +170,8 @@ func (k *Key) Hash(dst, v []koalabear.Element) error {
 }
 
 // hash is sis.wgsl's sis_hash on one column of rows elements, element r
-// at(r), into out (Montgomery forms in and out).
+// at(r), into out (Montgomery forms in and out); sis_hash8 computes the
+// same stages, three at a time.
 func (k *Key) hash(out []uint32, at func(r int) uint32, rows int) {
 	f := field.KoalaBear
 	d, limbs, mask := k.d, 32/k.limbBits, uint32(1)<<k.limbBits-1

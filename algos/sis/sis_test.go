@@ -24,6 +24,7 @@ var shapes = []struct{ logDeg, logBound, max int }{
 	{1, 16, 5},
 	{4, 16, 40},
 	{11, 8, 600},
+	{3, 16, 50}, // the smallest degree sis_hash8 takes
 }
 
 // randElements returns n random elements, edge values among them.
