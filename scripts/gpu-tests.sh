@@ -46,8 +46,11 @@ build() {
 	[ $# = 0 ] || usage
 	cd "$(dirname "$0")/.."
 	dir=$(mkdir -p "$dir" && cd "$dir" && pwd)
-	local stage=$dir/stage
-	rm -rf "$stage" "$dir"/gpu-tests-*.tar.xz
+	# The stage is outside the module: Go sources copied under it would be
+	# packages of the module to go build ./... while it exists.
+	local stage
+	stage=$(mktemp -d)
+	rm -f "$dir"/gpu-tests-*.tar.xz
 	mkdir -p "$stage/gpu-tests/src"
 	local start=$SECONDS status=0
 	. scripts/testbins.sh
