@@ -274,6 +274,11 @@ EOF
 	[ "$(states "$c")" = FAILED ] || { echo "slurm-test: the combine after a cancelled task is $(states "$c"), not FAILED" >&2; return 1; }
 	never_satisfied() { [ "$(squeue -h -j "$never" -o %r)" = DependencyNeverSatisfied ]; }
 	until_ok 30 "DependencyNeverSatisfied for the combine with afterok on the array" never_satisfied || return 1
+	# slurmd refuses a job whose credential is not newer than the revocation
+	# that scancel left ("Job credential revoked"), to the second: a task
+	# requeued and started within the second of its cancel is killed, so
+	# let a second pass first.
+	sleep 2
 	# A requeued task waits two minutes to start unless told otherwise.
 	scontrol requeue "${a}_2" || return 1
 	scontrol update JobId="${a}_2" StartTime=now || return 1
