@@ -346,6 +346,20 @@ func TestBadInput(t *testing.T) {
 		require.ErrorContains(t, Transform(ctx, f, bad, 3, Options{}), "element 9: 2130706433 is not a koalabear element")
 		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 8), 3, Options{Root: 5}), "root 5 is not of order 2^3")
 	}
+	// Past the first of checkElements' blocks, two bad elements in
+	// different blocks: the lower one is named.
+	fi, _ := implOf(f)
+	big := make([]uint32, 5*checkGrain+3)
+	big[4*checkGrain+7] = f.P() + 1
+	big[2*checkGrain+1] = ^uint32(0)
+	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 4294967295 is not", 2*checkGrain+1))
+	big[2*checkGrain+1] = f.P() - 1
+	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 2130706434 is not", 4*checkGrain+7))
+	big[4*checkGrain+7] = 0
+	big[len(big)-1] = f.P()
+	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 2130706433 is not", len(big)-1))
+	big[len(big)-1] = 0
+	require.NoError(t, checkElements(fi, big))
 	_, err := LogOf(f, 12)
 	require.ErrorContains(t, err, "a row of 12 elements: the length must be a power of two")
 	_, err = LogOf(field.BabyBear, 1<<28)
