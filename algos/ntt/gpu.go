@@ -79,6 +79,29 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 	return config{wg: wg, tileLog: tileLog, colLog: min(colLog, tileLog-1), tl: tl}
 }
 
+// forSize returns c for rows of 2^k elements: for a row of fewer than
+// 2^8 of c's tiles, the smallest tile, down to four elements an
+// invocation (one radix-4 step of ntt_pass each), that takes no more
+// passes than c's. A smaller tile makes more workgroups of a small
+// transform (a 2^16 row is 16 workgroups of 2^12 elements, too few for a
+// large GPU, each invocation working through sixteen elements alone);
+// a larger row has workgroups enough and keeps c.
+func (c config) forSize(k int) config {
+	if k >= c.tileLog+8 {
+		return c
+	}
+	want := len(planPasses(k, c))
+	floor := min(c.tileLog, bits.Len32(c.wg)-1+2)
+	for t := floor; t < c.tileLog; t++ {
+		d := c
+		d.tileLog, d.colLog = t, min(c.colLog, t-1)
+		if len(planPasses(k, d)) <= want {
+			return d
+		}
+	}
+	return c
+}
+
 // pass is one pass over device memory: the stages of bits lo..lo+m-1,
 // groups of 2^c columns.
 type pass struct {
@@ -140,7 +163,7 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes())}
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes()).forSize(logN)}
 	adapter, consts := fi.module()
 	mod := wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},

@@ -2,6 +2,7 @@ package ntt
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -388,6 +389,26 @@ func TestPlanPasses(t *testing.T) {
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
 	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
+}
+
+func TestForSize(t *testing.T) {
+	for _, c := range []config{{wg: 256, tileLog: 12, colLog: 4}, {wg: 64, tileLog: 11, colLog: 4}, {wg: 256, tileLog: 9, colLog: 4}} {
+		for k := 1; k <= 27; k++ {
+			d := c.forSize(k)
+			require.LessOrEqual(t, d.tileLog, c.tileLog)
+			require.GreaterOrEqual(t, d.tileLog, min(c.tileLog, bits.Len32(c.wg)+1), "k=%d: four elements an invocation", k)
+			require.LessOrEqual(t, len(planPasses(k, d)), len(planPasses(k, c)), "k=%d: no pass more", k)
+			for _, p := range planPasses(k, d) {
+				require.LessOrEqual(t, p.m+p.c, d.tileLog, "k=%d pass %v fits a tile", k, p)
+			}
+			if k >= c.tileLog+8 {
+				require.Equal(t, c, d, "k=%d", k)
+			}
+		}
+	}
+	c := config{wg: 256, tileLog: 12, colLog: 4}
+	require.Equal(t, 10, c.forSize(16).tileLog)
+	require.Equal(t, 12, c.forSize(19).tileLog)
 }
 
 // defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,
