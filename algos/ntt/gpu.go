@@ -61,8 +61,8 @@ type config struct {
 // multiprocessor for little saving in passes.
 const maxTileLog = 12
 
-// colLog is log2 of the consecutive columns a strided group loads: 16
-// words, a 64-byte run.
+// colLog is log2 of the consecutive columns a strided group loads at the
+// least: 16 words, a 64-byte run (forSize widens it where it may).
 const colLog = 4
 
 // configFor returns the policy for a device of limits lim and elements
@@ -79,27 +79,35 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 	return config{wg: wg, tileLog: tileLog, colLog: min(colLog, tileLog-1), tl: tl}
 }
 
-// forSize returns c for rows of 2^k elements: for a row of fewer than
+// forSize returns c for rows of 2^k elements. For a row of fewer than
 // 2^8 of c's tiles, the smallest tile, down to four elements an
 // invocation (one radix-4 step of ntt_pass each), that takes no more
-// passes than c's. A smaller tile makes more workgroups of a small
+// passes than c's: a smaller tile makes more workgroups of a small
 // transform (a 2^16 row is 16 workgroups of 2^12 elements, too few for a
-// large GPU, each invocation working through sixteen elements alone);
-// a larger row has workgroups enough and keeps c.
+// large GPU, each invocation working through sixteen elements alone); a
+// larger row has workgroups enough. Then the strided passes take groups
+// of a whole 128-byte line of columns (2^tl) where that costs no pass
+// either (2^19 and 2^24, not 2^20), so that a warp's load is one line.
 func (c config) forSize(k int) config {
-	if k >= c.tileLog+8 {
-		return c
-	}
 	want := len(planPasses(k, c))
-	floor := min(c.tileLog, bits.Len32(c.wg)-1+2)
-	for t := floor; t < c.tileLog; t++ {
-		d := c
-		d.tileLog, d.colLog = t, min(c.colLog, t-1)
-		if len(planPasses(k, d)) <= want {
-			return d
+	d := c
+	if k < c.tileLog+8 {
+		for t := min(c.tileLog, bits.Len32(c.wg)+1); t < c.tileLog; t++ {
+			e := c
+			e.tileLog, e.colLog = t, min(c.colLog, t-1)
+			if len(planPasses(k, e)) <= want {
+				d = e
+				break
+			}
 		}
 	}
-	return c
+	if e := d; c.tl > d.colLog && c.tl < d.tileLog {
+		e.colLog = c.tl
+		if len(planPasses(k, e)) <= want {
+			d = e
+		}
+	}
+	return d
 }
 
 // pass is one pass over device memory: the stages of bits lo..lo+m-1,

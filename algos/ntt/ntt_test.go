@@ -392,7 +392,7 @@ func TestPlanPasses(t *testing.T) {
 }
 
 func TestForSize(t *testing.T) {
-	for _, c := range []config{{wg: 256, tileLog: 12, colLog: 4}, {wg: 64, tileLog: 11, colLog: 4}, {wg: 256, tileLog: 9, colLog: 4}} {
+	for _, c := range []config{{wg: 256, tileLog: 12, colLog: 4, tl: 5}, {wg: 64, tileLog: 11, colLog: 4, tl: 4}, {wg: 256, tileLog: 9, colLog: 4, tl: 5}} {
 		for k := 1; k <= 27; k++ {
 			d := c.forSize(k)
 			require.LessOrEqual(t, d.tileLog, c.tileLog)
@@ -400,15 +400,19 @@ func TestForSize(t *testing.T) {
 			require.LessOrEqual(t, len(planPasses(k, d)), len(planPasses(k, c)), "k=%d: no pass more", k)
 			for _, p := range planPasses(k, d) {
 				require.LessOrEqual(t, p.m+p.c, d.tileLog, "k=%d pass %v fits a tile", k, p)
+				require.GreaterOrEqual(t, p.lo, p.c, "k=%d pass %v", k, p)
 			}
+			require.Contains(t, []int{c.colLog, c.tl}, d.colLog)
 			if k >= c.tileLog+8 {
-				require.Equal(t, c, d, "k=%d", k)
+				require.Equal(t, c.tileLog, d.tileLog, "k=%d", k)
 			}
 		}
 	}
-	c := config{wg: 256, tileLog: 12, colLog: 4}
-	require.Equal(t, 10, c.forSize(16).tileLog)
-	require.Equal(t, 12, c.forSize(19).tileLog)
+	c := config{wg: 256, tileLog: 12, colLog: 4, tl: 5}
+	require.Equal(t, config{wg: 256, tileLog: 10, colLog: 4, tl: 5}, c.forSize(16))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(19))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(20))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(24))
 }
 
 // defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,
