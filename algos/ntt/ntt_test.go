@@ -356,12 +356,18 @@ func TestBadInput(t *testing.T) {
 	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 4294967295 is not", 2*checkGrain+1))
 	big[2*checkGrain+1] = f.P() - 1
 	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 2130706434 is not", 4*checkGrain+7))
+	i, err := CheckElements(f, big)
+	require.Equal(t, 4*checkGrain+7, i)
+	require.ErrorContains(t, err, "2130706434 is not a koalabear element")
 	big[4*checkGrain+7] = 0
 	big[len(big)-1] = f.P()
 	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 2130706433 is not", len(big)-1))
 	big[len(big)-1] = 0
 	require.NoError(t, checkElements(fi, big))
-	_, err := LogOf(f, 12)
+	i, err = CheckElements(f, big)
+	require.Equal(t, -1, i)
+	require.NoError(t, err)
+	_, err = LogOf(f, 12)
 	require.ErrorContains(t, err, "a row of 12 elements: the length must be a power of two")
 	_, err = LogOf(field.BabyBear, 1<<28)
 	require.ErrorContains(t, err, "babybear takes 2^1 up to 2^27")
