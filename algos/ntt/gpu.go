@@ -265,7 +265,15 @@ func (p *Plan) Release() {
 func (p *Plan) LogN() int { return p.logN }
 
 // paramWords is the size of ntt.wgsl's NtParams in words.
-const paramWords = 21
+const paramWords = 25
+
+// Words of NtParams that fuse reads and writes.
+const (
+	paramFlags   = 6
+	paramTwA     = 7
+	paramScA     = 10
+	paramFuseTwA = 21
+)
 
 // Flags of ntt.wgsl's NtParams.flags.
 const (
@@ -277,6 +285,7 @@ const (
 	flagRevIn    = 32
 	flagRevOut   = 64
 	flagAux      = 128
+	flagFuse     = 256
 )
 
 // pieceRows returns how many rows one binding holds: within the device's
@@ -446,7 +455,41 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 	t := p.tab
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
 		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
-		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0}
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0}
+}
+
+// fuse returns one ntt_pass dispatch that runs inv, the last pass of an
+// inverse transform into bit-reversed order, and then next, the first
+// pass of a forward DIT transform of its output, on the same tiles (the
+// low bits of the same rows) in workgroup memory: inv's input and
+// twiddles, its 1/n scale at the reversed position, then next's scale,
+// stages and stores (ntt.wgsl's NT_FUSE). Both are of Plans of one size
+// and root, whose tables are laid out alike; ok is false where the two
+// cannot be fused.
+func (p *Plan) fuse(inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool) {
+	if inv.Kernel != p.pass || next.Kernel != p.pass || len(inv.Params) != paramWords || len(next.Params) != paramWords {
+		return d, false
+	}
+	fi, fn := inv.Params[paramFlags], next.Params[paramFlags]
+	// inv: DIF, nothing but entering on its loads and its scale on its
+	// stores; next: DIT, whose loads are inv's stores.
+	if fi&^flagEnter != flagScaleOut|flagRevOut || fn&(flagDIT|flagEnter|flagFuse) != flagDIT {
+		return d, false
+	}
+	for i := range 6 { // log_n, units, lo, m, c_log, q_log
+		if inv.Params[i] != next.Params[i] {
+			return d, false
+		}
+	}
+	if !same(inv.Bindings[1], next.Bindings[0]) {
+		return d, false
+	}
+	params := append([]uint32(nil), next.Params...)
+	params[paramFlags] |= flagFuse | fi&flagEnter
+	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
+	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
+	bind := append([]wgpu.Binding{inv.Bindings[0]}, next.Bindings[1:]...)
+	return wgpu.Dispatch{Kernel: p.pass, Bindings: bind, Params: params, Groups: next.Groups}, true
 }
 
 // Transform transforms rows of data on the device in place, as
