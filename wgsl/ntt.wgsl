@@ -19,7 +19,10 @@
 //
 // A workgroup holds its groups in workgroup memory (NTT_TILE elements, a
 // prelude constant chosen from the device's limits) and runs the pass's
-// stages there, so a pass reads and writes device memory once. A group
+// stages there, so a pass reads and writes device memory once. It runs
+// them two at a time: an invocation takes the four elements two stages
+// pair, with one twiddle read (the other two are its square and its
+// product with w^(2^(k-2))), and a barrier follows each two stages. A group
 // of a pass above the low bits (lo > 0) takes 2^c consecutive columns
 // (c = c_log) so that its loads and stores are runs of 2^c words.
 //
@@ -66,6 +69,10 @@ struct NtParams {
 	base_hi: u32,
 	scale_lo: u32,
 	scale_hi: u32,
+	fuse_tw_a: u32, // NT_FUSE: the inverse's twiddles and scale
+	fuse_tw_b: u32,
+	fuse_sc_a: u32,
+	fuse_sc_b: u32,
 }
 @group(0) @binding(4) var<uniform> nt: NtParams;
 
@@ -77,28 +84,35 @@ const NT_SCALE_OUT: u32 = 16u; // multiply each store by S(its index)
 const NT_REV_IN: u32 = 32u;    // S's index of a load is its position bit-reversed
 const NT_REV_OUT: u32 = 64u;   // S's index of a store is its position bit-reversed
 const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
+// NT_FUSE: before its own stages, the pass runs an inverse transform's
+// last pass on its tile (DIF, the same bits, twiddles at fuse_tw_*) and
+// multiplies each element by that inverse's scale S'(rev(pos)) (tables
+// at fuse_sc_*) and then by its own NT_SCALE_IN: a Reed-Solomon
+// encoding's coefficients go from the inverse to the coset's transform
+// without a trip through device memory.
+const NT_FUSE: u32 = 256u;
 
 var<workgroup> nt_sh: array<NtElem, NTT_TILE>;
 
-// nt_twiddle returns w^e from the two tables.
-fn nt_twiddle(e: u32) -> NtElem {
+// nt_twiddle returns w^e from the two tables at ta and tb.
+fn nt_twiddle(e: u32, ta: u32, tb: u32) -> NtElem {
 	let lo = e & ((1u << nt.a_log) - 1u);
 	let hi = e >> nt.a_log;
-	let wa = ne_tab(nt.tw_a + lo);
+	let wa = ne_tab(ta + lo);
 	if (hi == 0u) {
 		return wa;
 	}
-	let wb = ne_tab(nt.tw_b + hi);
+	let wb = ne_tab(tb + hi);
 	if (lo == 0u) {
 		return wb;
 	}
 	return ne_mul(wa, wb);
 }
 
-// nt_scale returns S(i) from the scale tables.
-fn nt_scale(i: u32) -> NtElem {
+// nt_scale returns S(i) from the scale tables at sa and sb.
+fn nt_scale(i: u32, sa: u32, sb: u32) -> NtElem {
 	let lo = i & ((1u << nt.sa_log) - 1u);
-	return ne_mul(ne_tab(nt.sc_a + lo), ne_tab(nt.sc_b + (i >> nt.sa_log)));
+	return ne_mul(ne_tab(sa + lo), ne_tab(sb + (i >> nt.sa_log)));
 }
 
 // nt_rev returns the k-bit reversal of a position in a row.
@@ -117,6 +131,113 @@ fn nt_global(u: u32, i: u32, col: u32) -> u32 {
 	let hi = rest & ((1u << hi_log) - 1u);
 	let row = rest >> hi_log;
 	return (row << nt.log_n) | (hi << top) | (i << nt.lo) | (block << nt.c_log) | col;
+}
+
+// nt_stage runs the pass's top stage alone (t = m-1) on the workgroup's
+// tile, radix 2: what is left of an odd m after the pairs.
+fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32) {
+	let t = nt.m - 1u;
+	let s = nt.lo + t;
+	let tmask = (1u << t) - 1u;
+	let half_log = unit_log - 1u;
+	let cmask = (1u << nt.c_log) - 1u;
+	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
+	for (var b = tid; b < tile / 2u; b += NTT_WG) {
+		let q = b >> half_log;
+		let r = b & ((1u << half_log) - 1u);
+		let col = r & cmask;
+		let ih = r >> nt.c_log;
+		let i0 = ((ih >> t) << (t + 1u)) | (ih & tmask);
+		let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
+		let p1 = p0 + (1u << (t + nt.c_log));
+		let block = (first + q) & blocks_mask;
+		let j = ((i0 & tmask) << nt.lo) | (block << nt.c_log) | col;
+		let w = nt_twiddle(j << (nt.log_n - 1u - s), ta, tb);
+		let a = nt_sh[p0];
+		let bb = nt_sh[p1];
+		if (dit) {
+			let bw = ne_mul(bb, w);
+			nt_sh[p0] = ne_add(a, bw);
+			nt_sh[p1] = ne_sub(a, bw);
+		} else {
+			nt_sh[p0] = ne_add(a, bb);
+			nt_sh[p1] = ne_mul(ne_sub(a, bb), w);
+		}
+	}
+}
+
+// nt_stages runs the pass's stages on the workgroup's tile, DIF or DIT,
+// with the twiddles of the tables at ta and tb, and ends on a barrier.
+// DIF's stages run from the top down, DIT's from the bottom up, in pairs
+// (2q+1, 2q) with four elements in registers and one barrier a pair; an
+// odd m leaves the top stage alone, DIF's first, DIT's last.
+fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32) {
+	let cmask = (1u << nt.c_log) - 1u;
+	let odd = (nt.m & 1u) != 0u;
+	if (odd && !dit) {
+		nt_stage(first, tile, unit_log, tid, dit, ta, tb);
+		workgroupBarrier();
+	}
+	let pairs = nt.m >> 1u;
+	// w^(2^(k-2)): a fourth root of unity (for m >= 2, k >= 2).
+	let w4 = nt_twiddle(select(0u, 1u << (nt.log_n - 2u), nt.log_n >= 2u), ta, tb);
+	let quarter_log = unit_log - 2u;
+	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
+	for (var step = 0u; step < pairs; step++) {
+		let t = 2u * select(pairs - 1u - step, step, dit) + 1u;
+		let s = nt.lo + t;
+		let lmask = (1u << (t - 1u)) - 1u;
+		let d1 = 1u << (t - 1u + nt.c_log);
+		let d2 = d1 << 1u;
+		for (var b = tid; b < tile / 4u; b += NTT_WG) {
+			let q = b >> quarter_log;
+			let r = b & ((1u << quarter_log) - 1u);
+			let col = r & cmask;
+			let ih = r >> nt.c_log;
+			let i0 = ((ih >> (t - 1u)) << (t + 1u)) | (ih & lmask);
+			let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
+			let block = (first + q) & blocks_mask;
+			let j = ((i0 & lmask) << nt.lo) | (block << nt.c_log) | col;
+			// Stage t pairs i0 with i0 + 2^t at w^e and i0 + 2^(t-1)
+			// with i0 + 2^t + 2^(t-1) at w^(e + 2^(k-2)); stage t-1 pairs
+			// both at w^(2e).
+			let w0 = nt_twiddle(j << (nt.log_n - 1u - s), ta, tb);
+			let w1 = ne_mul(w0, w4);
+			let w2 = ne_mul(w0, w0);
+			let v0 = nt_sh[p0];
+			let v1 = nt_sh[p0 + d1];
+			let v2 = nt_sh[p0 + d2];
+			let v3 = nt_sh[p0 + d1 + d2];
+			if (dit) {
+				let b1 = ne_mul(v1, w2);
+				let b3 = ne_mul(v3, w2);
+				let u0 = ne_add(v0, b1);
+				let u1 = ne_sub(v0, b1);
+				let u2 = ne_add(v2, b3);
+				let u3 = ne_sub(v2, b3);
+				let c2 = ne_mul(u2, w0);
+				let c3 = ne_mul(u3, w1);
+				nt_sh[p0] = ne_add(u0, c2);
+				nt_sh[p0 + d2] = ne_sub(u0, c2);
+				nt_sh[p0 + d1] = ne_add(u1, c3);
+				nt_sh[p0 + d1 + d2] = ne_sub(u1, c3);
+			} else {
+				let u0 = ne_add(v0, v2);
+				let u2 = ne_mul(ne_sub(v0, v2), w0);
+				let u1 = ne_add(v1, v3);
+				let u3 = ne_mul(ne_sub(v1, v3), w1);
+				nt_sh[p0] = ne_add(u0, u1);
+				nt_sh[p0 + d1] = ne_mul(ne_sub(u0, u1), w2);
+				nt_sh[p0 + d2] = ne_add(u2, u3);
+				nt_sh[p0 + d1 + d2] = ne_mul(ne_sub(u2, u3), w2);
+			}
+		}
+		workgroupBarrier();
+	}
+	if (odd && dit) {
+		nt_stage(first, tile, unit_log, tid, dit, ta, tb);
+		workgroupBarrier();
+	}
 }
 
 @compute @workgroup_size(NTT_WG)
@@ -138,45 +259,31 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			if ((nt.flags & NT_ENTER) != 0u) {
 				v = ne_enter(v);
 			}
-			if ((nt.flags & NT_SCALE_IN) != 0u) {
+			if ((nt.flags & (NT_SCALE_IN | NT_FUSE)) == NT_SCALE_IN) {
 				let pos = g & nmask;
-				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u)));
+				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 			}
 			nt_sh[l] = v;
 		}
 	}
 	workgroupBarrier();
-	let dit = (nt.flags & NT_DIT) != 0u;
-	let half_log = unit_log - 1u;
-	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
-	for (var step = 0u; step < nt.m; step++) {
-		let t = select(nt.m - 1u - step, step, dit);
-		let s = nt.lo + t;
-		let tmask = (1u << t) - 1u;
-		for (var b = tid; b < tile / 2u; b += NTT_WG) {
-			let q = b >> half_log;
-			let r = b & ((1u << half_log) - 1u);
-			let col = r & cmask;
-			let ih = r >> nt.c_log;
-			let i0 = ((ih >> t) << (t + 1u)) | (ih & tmask);
-			let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
-			let p1 = p0 + (1u << (t + nt.c_log));
-			let block = (first + q) & blocks_mask;
-			let j = ((i0 & tmask) << nt.lo) | (block << nt.c_log) | col;
-			let w = nt_twiddle(j << (nt.log_n - 1u - s));
-			let a = nt_sh[p0];
-			let bb = nt_sh[p1];
-			if (dit) {
-				let bw = ne_mul(bb, w);
-				nt_sh[p0] = ne_add(a, bw);
-				nt_sh[p1] = ne_sub(a, bw);
-			} else {
-				nt_sh[p0] = ne_add(a, bb);
-				nt_sh[p1] = ne_mul(ne_sub(a, bb), w);
+	if ((nt.flags & NT_FUSE) != 0u) {
+		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b);
+		for (var l = tid; l < tile; l += NTT_WG) {
+			let u = first + (l >> unit_log);
+			if (u < nt.units) {
+				let r = l & ((1u << unit_log) - 1u);
+				let pos = nt_global(u, r >> nt.c_log, r & cmask) & nmask;
+				var v = ne_mul(nt_sh[l], nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
+				if ((nt.flags & NT_SCALE_IN) != 0u) {
+					v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+				}
+				nt_sh[l] = v;
 			}
 		}
 		workgroupBarrier();
 	}
+	nt_stages(first, tile, unit_log, tid, (nt.flags & NT_DIT) != 0u, nt.tw_a, nt.tw_b);
 	for (var l = tid; l < tile; l += NTT_WG) {
 		let u = first + (l >> unit_log);
 		if (u < nt.units) {
@@ -185,7 +292,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			var v = nt_sh[l];
 			if ((nt.flags & NT_SCALE_OUT) != 0u) {
 				let pos = g & nmask;
-				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u)));
+				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u), nt.sc_a, nt.sc_b));
 			}
 			if ((nt.flags & NT_LEAVE) != 0u) {
 				v = ne_leave(v);

@@ -318,6 +318,15 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 		}
 	}
 	outLog := k + e.rateLog
+	// With one coset to transform (rate 2, natural order), the inverse's
+	// last pass and the coset's first run as one (Plan.fuse): the
+	// coefficients stay in workgroup memory between them.
+	fused := natural && e.cosets[last] != nil && e.inv.tab == e.cosets[last].tab && e.inv.cfg == e.cosets[last].cfg
+	for r, p := range e.cosets {
+		if p != nil && r != last {
+			fused = false
+		}
+	}
 	for r, p := range e.cosets {
 		if p == nil {
 			continue // the input, copied beside the last coset
@@ -335,6 +344,11 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 		more, err := p.sequence(s, rows, Options{Coset: e.shifts[r] != 1, In: evalIn, Out: evalOut})
 		if err != nil {
 			return nil, err
+		}
+		if fused {
+			if d, ok := p.fuse(ds[len(ds)-1], more[0]); ok {
+				ds[len(ds)-1], more = d, more[1:]
+			}
 		}
 		ds = append(ds, more...)
 	}

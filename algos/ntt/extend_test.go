@@ -77,6 +77,38 @@ func TestEncodeGPU(t *testing.T) {
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) { checkEncode(t, ctx, 10) })
 }
 
+// TestExtendFused checks that a rate-2 encoding runs the inverse's last
+// pass and the coset's first as one dispatch (Plan.fuse), one pass
+// fewer, and that other extensions do not.
+func TestExtendFused(t *testing.T) {
+	ctx := gputest.Context(t, gputest.Backends()[0])
+	for _, c := range []struct {
+		k     int
+		o     ExtendOptions
+		fused bool
+	}{{14, ExtendOptions{Rate: 2}, true}, {9, ExtendOptions{Rate: 2}, true}, {14, ExtendOptions{Rate: 4}, false},
+		{14, ExtendOptions{Rate: 2, Coset: true}, false}, {14, ExtendOptions{Rate: 2, Out: BitReversed}, false}} {
+		e, err := NewExtender(ctx, field.KoalaBear, c.k, c.o)
+		require.NoError(t, err)
+		in, err := ctx.NewBuffer("in", 4<<c.k)
+		require.NoError(t, err)
+		out, err := ctx.NewBuffer("out", uint64(4*c.o.Rate)<<c.k)
+		require.NoError(t, err)
+		ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), 1, Canonical)
+		require.NoError(t, err)
+		n := 0
+		for _, d := range ds {
+			if len(d.Params) == paramWords && d.Params[paramFlags]&flagFuse != 0 {
+				n++
+			}
+		}
+		require.Equal(t, map[bool]int{true: 1, false: 0}[c.fused], n, "2^%d %+v: fused dispatches", c.k, c.o)
+		in.Release()
+		out.Release()
+		e.Release()
+	}
+}
+
 func checkExtend(t *testing.T, ctx *wgpu.Context) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, f := range field.Fields {

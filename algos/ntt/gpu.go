@@ -61,8 +61,8 @@ type config struct {
 // multiprocessor for little saving in passes.
 const maxTileLog = 12
 
-// colLog is log2 of the consecutive columns a strided group loads: 16
-// words, a 64-byte run.
+// colLog is log2 of the consecutive columns a strided group loads at the
+// least: 16 words, a 64-byte run (forSize widens it where it may).
 const colLog = 4
 
 // configFor returns the policy for a device of limits lim and elements
@@ -77,6 +77,37 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 		tl = 4
 	}
 	return config{wg: wg, tileLog: tileLog, colLog: min(colLog, tileLog-1), tl: tl}
+}
+
+// forSize returns c for rows of 2^k elements. For a row of fewer than
+// 2^8 of c's tiles, the smallest tile, down to four elements an
+// invocation (one radix-4 step of ntt_pass each), that takes no more
+// passes than c's: a smaller tile makes more workgroups of a small
+// transform (a 2^16 row is 16 workgroups of 2^12 elements, too few for a
+// large GPU, each invocation working through sixteen elements alone); a
+// larger row has workgroups enough. Then the strided passes take groups
+// of a whole 128-byte line of columns (2^tl) where that costs no pass
+// either (2^19 and 2^24, not 2^20), so that a warp's load is one line.
+func (c config) forSize(k int) config {
+	want := len(planPasses(k, c))
+	d := c
+	if k < c.tileLog+8 {
+		for t := min(c.tileLog, bits.Len32(c.wg)+1); t < c.tileLog; t++ {
+			e := c
+			e.tileLog, e.colLog = t, min(c.colLog, t-1)
+			if len(planPasses(k, e)) <= want {
+				d = e
+				break
+			}
+		}
+	}
+	if e := d; c.tl > d.colLog && c.tl < d.tileLog {
+		e.colLog = c.tl
+		if len(planPasses(k, e)) <= want {
+			d = e
+		}
+	}
+	return d
 }
 
 // pass is one pass over device memory: the stages of bits lo..lo+m-1,
@@ -140,7 +171,7 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes())}
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes()).forSize(logN)}
 	adapter, consts := fi.module()
 	mod := wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
@@ -234,7 +265,15 @@ func (p *Plan) Release() {
 func (p *Plan) LogN() int { return p.logN }
 
 // paramWords is the size of ntt.wgsl's NtParams in words.
-const paramWords = 21
+const paramWords = 25
+
+// Words of NtParams that fuse reads and writes.
+const (
+	paramFlags   = 6
+	paramTwA     = 7
+	paramScA     = 10
+	paramFuseTwA = 21
+)
 
 // Flags of ntt.wgsl's NtParams.flags.
 const (
@@ -246,6 +285,7 @@ const (
 	flagRevIn    = 32
 	flagRevOut   = 64
 	flagAux      = 128
+	flagFuse     = 256
 )
 
 // pieceRows returns how many rows one binding holds: within the device's
@@ -415,7 +455,41 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 	t := p.tab
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
 		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
-		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0}
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0}
+}
+
+// fuse returns one ntt_pass dispatch that runs inv, the last pass of an
+// inverse transform into bit-reversed order, and then next, the first
+// pass of a forward DIT transform of its output, on the same tiles (the
+// low bits of the same rows) in workgroup memory: inv's input and
+// twiddles, its 1/n scale at the reversed position, then next's scale,
+// stages and stores (ntt.wgsl's NT_FUSE). Both are of Plans of one size
+// and root, whose tables are laid out alike; ok is false where the two
+// cannot be fused.
+func (p *Plan) fuse(inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool) {
+	if inv.Kernel != p.pass || next.Kernel != p.pass || len(inv.Params) != paramWords || len(next.Params) != paramWords {
+		return d, false
+	}
+	fi, fn := inv.Params[paramFlags], next.Params[paramFlags]
+	// inv: DIF, nothing but entering on its loads and its scale on its
+	// stores; next: DIT, whose loads are inv's stores.
+	if fi&^flagEnter != flagScaleOut|flagRevOut || fn&(flagDIT|flagEnter|flagFuse) != flagDIT {
+		return d, false
+	}
+	for i := range 6 { // log_n, units, lo, m, c_log, q_log
+		if inv.Params[i] != next.Params[i] {
+			return d, false
+		}
+	}
+	if !same(inv.Bindings[1], next.Bindings[0]) {
+		return d, false
+	}
+	params := append([]uint32(nil), next.Params...)
+	params[paramFlags] |= flagFuse | fi&flagEnter
+	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
+	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
+	bind := append([]wgpu.Binding{inv.Bindings[0]}, next.Bindings[1:]...)
+	return wgpu.Dispatch{Kernel: p.pass, Bindings: bind, Params: params, Groups: next.Groups}, true
 }
 
 // Transform transforms rows of data on the device in place, as

@@ -2,6 +2,7 @@ package ntt
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -346,7 +347,27 @@ func TestBadInput(t *testing.T) {
 		require.ErrorContains(t, Transform(ctx, f, bad, 3, Options{}), "element 9: 2130706433 is not a koalabear element")
 		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 8), 3, Options{Root: 5}), "root 5 is not of order 2^3")
 	}
-	_, err := LogOf(f, 12)
+	// Past the first of checkElements' blocks, two bad elements in
+	// different blocks: the lower one is named.
+	fi, _ := implOf(f)
+	big := make([]uint32, 5*checkGrain+3)
+	big[4*checkGrain+7] = f.P() + 1
+	big[2*checkGrain+1] = ^uint32(0)
+	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 4294967295 is not", 2*checkGrain+1))
+	big[2*checkGrain+1] = f.P() - 1
+	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 2130706434 is not", 4*checkGrain+7))
+	i, err := CheckElements(f, big)
+	require.Equal(t, 4*checkGrain+7, i)
+	require.ErrorContains(t, err, "2130706434 is not a koalabear element")
+	big[4*checkGrain+7] = 0
+	big[len(big)-1] = f.P()
+	require.ErrorContains(t, checkElements(fi, big), fmt.Sprintf("element %d: 2130706433 is not", len(big)-1))
+	big[len(big)-1] = 0
+	require.NoError(t, checkElements(fi, big))
+	i, err = CheckElements(f, big)
+	require.Equal(t, -1, i)
+	require.NoError(t, err)
+	_, err = LogOf(f, 12)
 	require.ErrorContains(t, err, "a row of 12 elements: the length must be a power of two")
 	_, err = LogOf(field.BabyBear, 1<<28)
 	require.ErrorContains(t, err, "babybear takes 2^1 up to 2^27")
@@ -374,6 +395,30 @@ func TestPlanPasses(t *testing.T) {
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
 	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
+}
+
+func TestForSize(t *testing.T) {
+	for _, c := range []config{{wg: 256, tileLog: 12, colLog: 4, tl: 5}, {wg: 64, tileLog: 11, colLog: 4, tl: 4}, {wg: 256, tileLog: 9, colLog: 4, tl: 5}} {
+		for k := 1; k <= 27; k++ {
+			d := c.forSize(k)
+			require.LessOrEqual(t, d.tileLog, c.tileLog)
+			require.GreaterOrEqual(t, d.tileLog, min(c.tileLog, bits.Len32(c.wg)+1), "k=%d: four elements an invocation", k)
+			require.LessOrEqual(t, len(planPasses(k, d)), len(planPasses(k, c)), "k=%d: no pass more", k)
+			for _, p := range planPasses(k, d) {
+				require.LessOrEqual(t, p.m+p.c, d.tileLog, "k=%d pass %v fits a tile", k, p)
+				require.GreaterOrEqual(t, p.lo, p.c, "k=%d pass %v", k, p)
+			}
+			require.Contains(t, []int{c.colLog, c.tl}, d.colLog)
+			if k >= c.tileLog+8 {
+				require.Equal(t, c.tileLog, d.tileLog, "k=%d", k)
+			}
+		}
+	}
+	c := config{wg: 256, tileLog: 12, colLog: 4, tl: 5}
+	require.Equal(t, config{wg: 256, tileLog: 10, colLog: 4, tl: 5}, c.forSize(16))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(19))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(20))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(24))
 }
 
 // defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,
