@@ -2,9 +2,7 @@ package poseidon2
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	gnarkp2 "github.com/consensys/gnark-crypto/field/koalabear/poseidon2"
@@ -170,17 +168,6 @@ func BenchmarkVecPermuteGnark(b *testing.B) {
 		})
 		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "perms/s")
 	})
-}
-
-// cpuTime returns the CPU time the process has used: on a loaded machine
-// it measures a benchmark's work where its wall time also counts the
-// other processes'.
-func cpuTime(tb testing.TB) time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // loopCPU runs op b.N times (b.Loop) and reports the CPU time per op
