@@ -21,9 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"io"
 	"math/bits"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
@@ -321,11 +319,10 @@ func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t
 	if err := c.grow(&c.out, "lde extension", size*uint64(rate)); err != nil {
 		return nil, root, err
 	}
-	data := wgpu.Bytes(m.Data)
-	p := uint64(c.hash.Modulus())
-	up := &checkedBytes{b: data, size: eb, check: func(b []byte) bool { return canonical[E](b, p) }}
-	if err := ctx.UploadFrom(c.in, 0, up, int64(len(data))); err != nil {
-		if up.bad.Load() {
+	// The elements are checked on their way up.
+	up := field.NewCheckedReader(m.Data, uint64(c.hash.Modulus()))
+	if err := ctx.UploadFrom(c.in, 0, up, int64(size)); err != nil {
+		if errors.Is(err, field.ErrNotCanonical) {
 			if err := elementError(m, c.hash); err != nil {
 				return nil, root, err
 			}
@@ -358,67 +355,4 @@ func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t
 		*c.o.Timing = tm.Add(c.mt)
 	}
 	return t, root, nil
-}
-
-// checkedBytes is an io.ReaderAt over b, elements of size bytes, that
-// has check read each block of it (checkBlock bytes at most, widened to
-// whole elements) right before copying it out: the elements are checked
-// in cache on their way up (UploadFrom reads blocks into staging memory
-// on several goroutines), one pass over host memory, as merkle's upload
-// of a matrix checks it.
-type checkedBytes struct {
-	b     []byte
-	size  int
-	check func([]byte) bool
-	bad   atomic.Bool // a block failed its check
-	pos   int64       // Read's position
-}
-
-// checkBlock is the most checkedBytes checks before copying: a block
-// stays in a core's cache from the check to the copy.
-const checkBlock = 1 << 20
-
-// errBad stops an upload at an element out of the field; Commit then
-// names the element.
-var errBad = errors.New("lde: an element is not a field element")
-
-func (r *checkedBytes) ReadAt(p []byte, off int64) (int, error) {
-	if off >= int64(len(r.b)) {
-		return 0, io.EOF
-	}
-	n := min(len(p), len(r.b)-int(off))
-	for lo := 0; lo < n; lo += checkBlock {
-		hi := min(n, lo+checkBlock)
-		// Whole elements: a block that starts or ends inside one checks
-		// it all, as its neighbour does.
-		a := (int(off) + lo) / r.size * r.size
-		b := min(len(r.b), (int(off)+hi+r.size-1)/r.size*r.size)
-		if !r.check(r.b[a:b]) {
-			r.bad.Store(true)
-			return lo, errBad
-		}
-		copy(p[lo:hi], r.b[int(off)+lo:int(off)+hi])
-	}
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
-func (r *checkedBytes) Read(p []byte) (int, error) {
-	n, err := r.ReadAt(p, r.pos)
-	r.pos += int64(n)
-	return n, err
-}
-
-// canonical reports whether every element in b (whole elements of E,
-// little-endian, b aligned to them) is below p.
-func canonical[E merkle.Element](b []byte, p uint64) bool {
-	var e E
-	for _, v := range unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(e))) {
-		if uint64(v) >= p {
-			return false
-		}
-	}
-	return true
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -129,7 +130,8 @@ func CommitMatrixWith[E Element](c *Committer, m Matrix[E], rows RowHash[E]) (*T
 }
 
 func commitMatrix[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (*Tree, error) {
-	// On a device the elements are checked on their way up (checkedBytes).
+	// On a device the elements are checked on their way up
+	// (field.CheckedReader).
 	if err := checkMat(m, rows.field, c.ctx == nil); err != nil {
 		return nil, err
 	}
@@ -614,9 +616,10 @@ func (c *Committer) injectDispatch(hash Hash, count int) (wgpu.Dispatch, error) 
 // pieceFill returns a rowFill that uploads the input of items [lo, hi)
 // (bytes from input(lo, hi)) a piece of at most per items at a time into
 // the data buffer, and runs k over it with params(items of the piece, the
-// digest its first item goes to). A check, if given, sees every block of
-// the input, whole elements of elemBytes, on its way up (checkedBytes).
-func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes int, input func(lo, hi int) []byte, elemBytes int, check func([]byte) error, params func(count, first int) []uint32) (rowFill, error) {
+// digest its first item goes to). Where checked is given, the upload
+// reads the input from checked(lo, hi) instead, a field.CheckedReader
+// over the same bytes that checks them on their way up.
+func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes int, input func(lo, hi int) []byte, checked func(lo, hi int) io.Reader, params func(count, first int) []uint32) (rowFill, error) {
 	return func(total *wgpu.Timing, dst *wgpu.Buffer, dstFirst, lo, count int) error {
 		per := min(per, count)
 		if err := c.grow(&c.data, "merkle leaf input", uint64(max(4, per*itemBytes+3))&^3); err != nil {
@@ -636,10 +639,10 @@ func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes i
 		for first, m := range pieces(count, per) {
 			in := input(lo+first, lo+first+m)
 			var err error
-			if check == nil {
+			if checked == nil {
 				err = c.ctx.Upload(c.data, 0, in)
 			} else {
-				err = c.ctx.UploadFrom(c.data, 0, &checkedBytes{b: in, size: elemBytes, check: check}, int64(len(in)))
+				err = c.ctx.UploadFrom(c.data, 0, checked(lo+first, lo+first+m), int64(len(in)))
 			}
 			if err != nil {
 				return fmt.Errorf("merkle: upload %s: %w", label, err)
@@ -681,7 +684,9 @@ func matrixFill[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (rowFill, 
 	}
 	return c.pieceFill("rows", k, per, rowBytes,
 		func(lo, hi int) []byte { return wgpu.Bytes(m.Data[lo*m.Cols : hi*m.Cols]) },
-		int(unsafe.Sizeof(e)), func(b []byte) error { return checkElements[E](b, rows.field) },
+		func(lo, hi int) io.Reader {
+			return field.NewCheckedReader(m.Data[lo*m.Cols:hi*m.Cols], uint64(rows.field.p))
+		},
 		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(m.Cols), uint32(first), 0, 0} })
 }
 
@@ -699,7 +704,7 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 	// the binding must hold too (a row is whole words already).
 	per := max(1, (min(c.ctx.Limits().MaxStorageBindingSize, c.ctx.Limits().MaxBufferSize, 1<<32-1)-4)/uint64(size))
 	return c.pieceFill("records", k, int(min(per, 1<<31)), size,
-		func(lo, hi int) []byte { return records[lo*size : hi*size] }, 1, nil,
+		func(lo, hi int) []byte { return records[lo*size : hi*size] }, nil,
 		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(size), uint32(first)} })
 }
 
@@ -715,80 +720,11 @@ func checkPerfect(n int) error {
 	return nil
 }
 
-// checkedBytes is an io.ReaderAt over b, elements of size bytes, that
-// has check read each block of it (checkBlock bytes at most, widened to
-// whole elements) right before copying it out: a matrix's elements
-// checked in cache on their way to the device (UploadFrom reads the
-// blocks into staging memory on several goroutines), one pass over host
-// memory where checking first and uploading after took two, the second a
-// measurable share of a large commitment's upload (the figure is in
-// bench/results/HISTORY.md, "Figures moved from code comments").
-type checkedBytes struct {
-	b     []byte
-	size  int
-	check func([]byte) error
-	pos   int64 // Read's position
-}
-
-// checkBlock is the most checkedBytes checks before copying: a block
-// stays in a core's L2 cache from the check to the copy, and is large
-// enough for the copy's non-temporal stores (Go's memmove takes them from
-// 1 MiB), which do not read the staging memory they write. Blocks of 16
-// KiB, copied with ordinary stores, made the upload slower, as slow as
-// checking first (bench/results/HISTORY.md, "Figures moved from code
-// comments").
-const checkBlock = 1 << 20
-
-func (r *checkedBytes) ReadAt(p []byte, off int64) (int, error) {
-	if off >= int64(len(r.b)) {
-		return 0, io.EOF
-	}
-	n := min(len(p), len(r.b)-int(off))
-	for lo := 0; lo < n; lo += checkBlock {
-		hi := min(n, lo+checkBlock)
-		// Whole elements: a block that starts or ends inside one checks
-		// it all, as its neighbour does.
-		a := (int(off) + lo) / r.size * r.size
-		b := min(len(r.b), (int(off)+hi+r.size-1)/r.size*r.size)
-		if err := r.check(r.b[a:b]); err != nil {
-			return lo, err
-		}
-		copy(p[lo:hi], r.b[int(off)+lo:int(off)+hi])
-	}
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
-}
-
-func (r *checkedBytes) Read(p []byte) (int, error) {
-	n, err := r.ReadAt(p, r.pos)
-	r.pos += int64(n)
-	return n, err
-}
-
-// errNotElement is what checkElements finds: an element not below the
-// field's p. It stops an upload; elementError replaces it with the
-// whole check's error, which names the element.
-var errNotElement = errors.New("merkle: a matrix element is not a field element")
-
-// checkElements returns errNotElement unless every element in b (whole
-// elements of E, little-endian, b aligned to them) is below f's p.
-func checkElements[E Element](b []byte, f fieldOf[E]) error {
-	var e E
-	for _, v := range unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(e))) {
-		if v >= f.p {
-			return errNotElement
-		}
-	}
-	return nil
-}
-
 // elementError returns err, or where err is an element found out of the
-// field on its way up (errNotElement) the error of check, the whole
-// matrices' check, which names it.
+// field on its way up (field.ErrNotCanonical) the error of check, the
+// whole matrices' check, which names it.
 func elementError(err error, check func() error) error {
-	if errors.Is(err, errNotElement) {
+	if errors.Is(err, field.ErrNotCanonical) {
 		if cerr := check(); cerr != nil {
 			return cerr
 		}

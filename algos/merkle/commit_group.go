@@ -91,7 +91,8 @@ func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows r
 		return oneDevice(g.Contexts()[0])
 	}
 	// The elements are checked on their way up to the devices
-	// (checkedBytes), or up front for a CPU member, which uploads nothing.
+	// (field.CheckedReader), or up front for a CPU member, which uploads
+	// nothing.
 	elements := slices.Contains(g.Contexts(), nil)
 	tall, err := checkCommit(ms, single, rows.field, elements)
 	if err != nil {

@@ -109,7 +109,7 @@ func rowsFor[E Element](h RowHash[E]) rowsOf[E] {
 
 // checkMat is Matrix.Check over the field f; without elements it checks
 // the shape alone, for a device's upload that checks each element on its
-// way (checkedBytes).
+// way (field.CheckedReader).
 func checkMat[E Element](m Matrix[E], f fieldOf[E], elements bool) error {
 	if m.Cols < 1 {
 		return fmt.Errorf("merkle: matrix of %d columns: a matrix has 1 column or more", m.Cols)

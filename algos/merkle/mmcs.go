@@ -116,7 +116,8 @@ func commitMatrices[E Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*T
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
 	}
-	// On a device the elements are checked on their way up (checkedBytes).
+	// On a device the elements are checked on their way up
+	// (field.CheckedReader).
 	tall, err := checkMatrices(ms, rows.field, c.ctx == nil)
 	if err != nil {
 		return nil, err
