@@ -31,8 +31,8 @@
 // powers, 1/n) is applied.
 //
 // A pass reads nt_src and writes nt_data, or reads nt_data where it runs
-// in place (NT_IN_PLACE, a prelude bool: WebGPU refuses one dispatch two
-// writable bindings of overlapping ranges, so a pass in place binds its
+// in place (NT_IN_PLACE, a prelude bool: WebGPU refuses a buffer bound
+// writable and bound again in one dispatch, so a pass in place binds its
 // rows once and something else, never read, at nt_src): element pos of row r goes to nt_data[r·2^out_log +
 // pos·out_stride + out_off], so that a transform's first pass can read
 // another buffer and its last can write into wider rows (the cosets of a
@@ -44,10 +44,13 @@
 // B[t] = w^(t·2^a)) that the ntt_table kernel writes on the device; the
 // scales likewise: S(i) = SA[i mod 2^sa]·SB[i >> sa].
 
-@group(0) @binding(0) var<storage, read_write> nt_src: array<u32>;
+// Only nt_data is written: WebGPU lets a dispatch bind a buffer at
+// several read-only bindings (ranges that overlap included), but bound
+// writable nowhere else (Go: Plan.passDispatch).
+@group(0) @binding(0) var<storage, read> nt_src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> nt_data: array<u32>;
-@group(0) @binding(2) var<storage, read_write> nt_tab: array<u32>;
-@group(0) @binding(3) var<storage, read_write> nt_aux: array<u32>;
+@group(0) @binding(2) var<storage, read> nt_tab: array<u32>;
+@group(0) @binding(3) var<storage, read> nt_aux: array<u32>;
 
 struct NtParams {
 	log_n: u32,   // k: a row has 2^k elements

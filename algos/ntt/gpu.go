@@ -38,7 +38,7 @@ type Plan struct {
 	logN   int
 	r      roots
 	tables *wgpu.Buffer
-	spare  *wgpu.Buffer // the bindings a dispatch leaves unused (Plan.unused)
+	spare  *wgpu.Buffer // the read-only bindings a dispatch leaves unused
 	tab    tableLayout
 	pass   *wgpu.Kernel
 	inPl   *wgpu.Kernel // ntt_pass in place: its rows bound once, at nt_data
@@ -183,7 +183,8 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	}
 	mod := module(false)
 	kernel := func(entry string) (*wgpu.Kernel, error) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
+			ReadOnly: []bool{true, false, true, true}})
 		if err != nil {
 			return nil, fmt.Errorf("ntt: %w", err)
 		}
@@ -208,7 +209,7 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	if p.spare, err = ctx.NewBuffer("ntt unused bindings", 4*spareSlot); err != nil {
+	if p.spare, err = ctx.NewBuffer("ntt unused bindings", spareBytes); err != nil {
 		return nil, fmt.Errorf("ntt: %w", err)
 	}
 	if err := p.makeTables(table); err != nil {
@@ -218,15 +219,15 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	return p, nil
 }
 
-// spareSlot is the bytes of one range of a Plan's spare buffer: a
-// multiple of WebGPU's storage offset alignment.
-const spareSlot = 256
+// spareBytes is the size of a Plan's spare buffer.
+const spareBytes = 256
 
-// unused returns what a dispatch binds at storage binding i that its
-// kernel does not touch: range i of the spare buffer, as WebGPU refuses
-// one dispatch two writable bindings whose ranges of a buffer overlap.
-func (p *Plan) unused(i int) wgpu.Binding {
-	return wgpu.Binding{Buffer: p.spare, Offset: uint64(i) * spareSlot, Size: spareSlot}
+// unused returns what a dispatch binds at a read-only binding that its
+// kernel does not touch: the spare buffer, as WebGPU refuses a buffer
+// that a dispatch binds writable (the rows, the tables as ntt_table
+// writes them) at any other binding of it.
+func (p *Plan) unused() wgpu.Binding {
+	return wgpu.Bind(p.spare)
 }
 
 // passDispatch returns the ntt_pass dispatch that reads in and writes
@@ -234,10 +235,10 @@ func (p *Plan) unused(i int) wgpu.Binding {
 // place where in and out are the same rows, which it binds once.
 func (p *Plan) passDispatch(in, out, aux wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) wgpu.Dispatch {
 	if flags&flagAux == 0 {
-		aux = p.unused(3)
+		aux = p.unused()
 	}
 	if same(in, out) {
-		return wgpu.Dispatch{Kernel: p.inPl, Bindings: []wgpu.Binding{p.unused(0), out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
+		return wgpu.Dispatch{Kernel: p.inPl, Bindings: []wgpu.Binding{p.unused(), out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
 	}
 	return wgpu.Dispatch{Kernel: p.pass, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
 }
@@ -288,7 +289,7 @@ func (p *Plan) makeTables(table *wgpu.Kernel) error {
 		params[7], params[1] = off, e.count // tw_a: where, units: how many
 		params[17], params[18] = fi.kernel(e.base)
 		params[19], params[20] = fi.kernel(e.scale)
-		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{p.unused(0), wgpu.Bind(buf), p.unused(2), p.unused(3)}, Params: params,
+		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{p.unused(), wgpu.Bind(buf), p.unused(), p.unused()}, Params: params,
 			Groups: p.ctx.Grid(uint64(e.count), p.cfg.wg)})
 		off += e.count
 	}
@@ -424,7 +425,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	}
 	var ds []wgpu.Dispatch
 	bitrev := func(b wgpu.Binding) {
-		bind := []wgpu.Binding{p.unused(0), b, wgpu.Bind(p.tables), p.unused(3)}
+		bind := []wgpu.Binding{p.unused(), b, wgpu.Bind(p.tables), p.unused()}
 		if tl := p.cfg.tl; k >= 2*tl {
 			tiles := uint64(rows) << (k - 2*tl)
 			ds = append(ds, wgpu.Dispatch{Kernel: p.tiles, Bindings: bind, Params: p.params(k, uint32(tiles), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}),
