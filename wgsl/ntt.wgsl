@@ -30,8 +30,10 @@
 // fields); flags say where canonical values enter and leave, and where a table-driven scale (the coset's
 // powers, 1/n) is applied.
 //
-// A pass reads nt_src and writes nt_data (the same buffer, bound twice,
-// for a pass in place): element pos of row r goes to nt_data[r·2^out_log +
+// A pass reads nt_src and writes nt_data, or reads nt_data where it runs
+// in place (NT_IN_PLACE, a prelude bool: WebGPU refuses a buffer bound
+// writable and bound again in one dispatch, so a pass in place binds its
+// rows once and something else, never read, at nt_src): element pos of row r goes to nt_data[r·2^out_log +
 // pos·out_stride + out_off], so that a transform's first pass can read
 // another buffer and its last can write into wider rows (the cosets of a
 // low-degree extension, side by side). With NT_AUX the last pass also
@@ -42,10 +44,13 @@
 // B[t] = w^(t·2^a)) that the ntt_table kernel writes on the device; the
 // scales likewise: S(i) = SA[i mod 2^sa]·SB[i >> sa].
 
-@group(0) @binding(0) var<storage, read_write> nt_src: array<u32>;
+// Only nt_data is written: WebGPU lets a dispatch bind a buffer at
+// several read-only bindings (ranges that overlap included), but bound
+// writable nowhere else (Go: Plan.passDispatch).
+@group(0) @binding(0) var<storage, read> nt_src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> nt_data: array<u32>;
-@group(0) @binding(2) var<storage, read_write> nt_tab: array<u32>;
-@group(0) @binding(3) var<storage, read_write> nt_aux: array<u32>;
+@group(0) @binding(2) var<storage, read> nt_tab: array<u32>;
+@group(0) @binding(3) var<storage, read> nt_aux: array<u32>;
 
 struct NtParams {
 	log_n: u32,   // k: a row has 2^k elements
@@ -255,7 +260,12 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		if (u < nt.units) {
 			let r = l & ((1u << unit_log) - 1u);
 			let g = nt_global(u, r >> nt.c_log, r & cmask);
-			var v = ne_src(g);
+			var v: NtElem;
+			if (NT_IN_PLACE) {
+				v = ne_data(g);
+			} else {
+				v = ne_src(g);
+			}
 			if ((nt.flags & NT_ENTER) != 0u) {
 				v = ne_enter(v);
 			}
@@ -373,7 +383,8 @@ fn ntt_bitrev_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
 }
 
 // ntt_table writes table entry tw_a + t = scale·base^t for t < units: a
-// table of powers, in kernel form (params: tw_a, units, base_*, scale_*).
+// table of powers, in kernel form (params: tw_a, units, base_*, scale_*),
+// into nt_data (the table buffer, which the passes then bind at nt_tab).
 @compute @workgroup_size(NTT_WG)
 fn ntt_table(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 	let t = gid.x + gid.y * nwg.x * NTT_WG;
@@ -390,5 +401,5 @@ fn ntt_table(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 		x = ne_mul(x, x);
 		e >>= 1u;
 	}
-	ne_set_tab(nt.tw_a + t, r);
+	ne_set(nt.tw_a + t, r);
 }

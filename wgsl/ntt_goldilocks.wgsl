@@ -25,7 +25,3 @@ fn ne_set(i: u32, v: vec2<u32>) {
 	nt_data[2u * i + 1u] = v.y;
 }
 fn ne_tab(i: u32) -> vec2<u32> { return vec2<u32>(nt_tab[2u * i], nt_tab[2u * i + 1u]); }
-fn ne_set_tab(i: u32, v: vec2<u32>) {
-	nt_tab[2u * i] = v.x;
-	nt_tab[2u * i + 1u] = v.y;
-}

@@ -19,4 +19,3 @@ fn ne_aux(i: u32) -> u32 { return nt_aux[i]; }
 fn ne_data(i: u32) -> u32 { return nt_data[i]; }
 fn ne_set(i: u32, v: u32) { nt_data[i] = v; }
 fn ne_tab(i: u32) -> u32 { return nt_tab[i]; }
-fn ne_set_tab(i: u32, v: u32) { nt_tab[i] = v; }

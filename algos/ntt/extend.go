@@ -241,8 +241,10 @@ func (e *Extender) pieceRows() (int, error) {
 // Dispatches returns the dispatches that extend rows of in (2^logN
 // elements each, held in form, at a 256-byte aligned offset) into out
 // (Rate times as long, the same form), in one submission; in is not
-// changed. They use the Extender's scratch buffers, so one Extender's
-// dispatches must not be in flight twice.
+// changed. in and out are buffers of their own: WebGPU refuses a
+// dispatch that reads one buffer at a binding and writes it at another.
+// They use the Extender's scratch buffers, so one Extender's dispatches
+// must not be in flight twice.
 func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
 	per, err := e.pieceRows()
 	if err != nil {

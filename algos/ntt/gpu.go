@@ -38,8 +38,10 @@ type Plan struct {
 	logN   int
 	r      roots
 	tables *wgpu.Buffer
+	spare  *wgpu.Buffer // the read-only bindings a dispatch leaves unused
 	tab    tableLayout
 	pass   *wgpu.Kernel
+	inPl   *wgpu.Kernel // ntt_pass in place: its rows bound once, at nt_data
 	bitrev *wgpu.Kernel // rows shorter than a tile of ntt_bitrev_tiles
 	tiles  *wgpu.Kernel // the bit reversal of longer rows
 	cfg    config
@@ -173,17 +175,28 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	}
 	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes()).forSize(logN)}
 	adapter, consts := fi.module()
-	mod := wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
-		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
-		wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg})}
+	module := func(inPlace bool) wgsl.Module {
+		return wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+			wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
+			wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg},
+			wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace})}
+	}
+	mod := module(false)
 	kernel := func(entry string) (*wgpu.Kernel, error) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true})
+		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
+			ReadOnly: []bool{true, false, true, true}})
 		if err != nil {
 			return nil, fmt.Errorf("ntt: %w", err)
 		}
 		return k, nil
 	}
 	if p.pass, err = kernel("ntt_pass"); err != nil {
+		return nil, err
+	}
+	mod = module(true)
+	p.inPl, err = kernel("ntt_pass")
+	mod = module(false)
+	if err != nil {
 		return nil, err
 	}
 	if p.bitrev, err = kernel("ntt_bitrev"); err != nil {
@@ -196,10 +209,46 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
+	if p.spare, err = ctx.NewBuffer("ntt unused bindings", spareBytes); err != nil {
+		return nil, fmt.Errorf("ntt: %w", err)
+	}
 	if err := p.makeTables(table); err != nil {
+		p.spare.Release()
 		return nil, err
 	}
 	return p, nil
+}
+
+// spareBytes is the size of a Plan's spare buffer.
+const spareBytes = 256
+
+// unused returns what a dispatch binds at a read-only binding that its
+// kernel does not touch: the spare buffer, as WebGPU refuses a buffer
+// that a dispatch binds writable (the rows, the tables as ntt_table
+// writes them) at any other binding of it.
+func (p *Plan) unused() wgpu.Binding {
+	return wgpu.Bind(p.spare)
+}
+
+// passDispatch returns the ntt_pass dispatch that reads in and writes
+// out, with aux (where the flags name NT_AUX) at nt_aux: the kernel in
+// place where in and out are the same rows, which it binds once.
+func (p *Plan) passDispatch(in, out, aux wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) wgpu.Dispatch {
+	if flags&flagAux == 0 {
+		aux = p.unused()
+	}
+	if same(in, out) {
+		return wgpu.Dispatch{Kernel: p.inPl, Bindings: []wgpu.Binding{p.unused(), out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
+	}
+	return wgpu.Dispatch{Kernel: p.pass, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
+}
+
+// input returns what the ntt_pass dispatch d reads.
+func (p *Plan) input(d wgpu.Dispatch) wgpu.Binding {
+	if d.Kernel == p.inPl {
+		return d.Bindings[1]
+	}
+	return d.Bindings[0]
 }
 
 // makeTables lays out the tables, allocates their buffer and fills it on
@@ -240,7 +289,7 @@ func (p *Plan) makeTables(table *wgpu.Kernel) error {
 		params[7], params[1] = off, e.count // tw_a: where, units: how many
 		params[17], params[18] = fi.kernel(e.base)
 		params[19], params[20] = fi.kernel(e.scale)
-		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf), wgpu.Bind(buf)}, Params: params,
+		ds = append(ds, wgpu.Dispatch{Kernel: table, Bindings: []wgpu.Binding{p.unused(), wgpu.Bind(buf), p.unused(), p.unused()}, Params: params,
 			Groups: p.ctx.Grid(uint64(e.count), p.cfg.wg)})
 		off += e.count
 	}
@@ -255,6 +304,10 @@ func (p *Plan) makeTables(table *wgpu.Kernel) error {
 // Release frees the Plan's tables; its kernels stay cached by the
 // Context.
 func (p *Plan) Release() {
+	if p != nil && p.spare != nil {
+		p.spare.Release()
+		p.spare = nil
+	}
 	if p != nil && p.tables != nil {
 		p.tables.Release()
 		p.tables = nil
@@ -372,7 +425,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	}
 	var ds []wgpu.Dispatch
 	bitrev := func(b wgpu.Binding) {
-		bind := []wgpu.Binding{b, b, wgpu.Bind(p.tables), wgpu.Bind(p.tables)}
+		bind := []wgpu.Binding{p.unused(), b, wgpu.Bind(p.tables), p.unused()}
 		if tl := p.cfg.tl; k >= 2*tl {
 			tiles := uint64(rows) << (k - 2*tl)
 			ds = append(ds, wgpu.Dispatch{Kernel: p.tiles, Bindings: bind, Params: p.params(k, uint32(tiles), pass{}, 0, 0, 0, 0, stream{outLog: k, stride: 1}),
@@ -414,7 +467,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 				}
 			}
 		}
-		aux := wgpu.Bind(p.tables)
+		var aux wgpu.Binding
 		sc := 0
 		if i == len(passes)-1 {
 			if !after {
@@ -441,8 +494,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		units := uint64(rows) << (k - ps.m - ps.c)
 		qLog := p.cfg.tileLog - ps.m - ps.c
 		groups := (units + 1<<qLog - 1) >> qLog
-		ds = append(ds, wgpu.Dispatch{Kernel: p.pass, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux},
-			Params: p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), Groups: p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg)})
+		ds = append(ds, p.passDispatch(in, out, aux, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg)))
 	}
 	if after {
 		bitrev(s.work)
@@ -467,7 +519,8 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 // and root, whose tables are laid out alike; ok is false where the two
 // cannot be fused.
 func (p *Plan) fuse(inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool) {
-	if inv.Kernel != p.pass || next.Kernel != p.pass || len(inv.Params) != paramWords || len(next.Params) != paramWords {
+	isPass := func(d wgpu.Dispatch) bool { return d.Kernel == p.pass || d.Kernel == p.inPl }
+	if !isPass(inv) || !isPass(next) || len(inv.Params) != paramWords || len(next.Params) != paramWords {
 		return d, false
 	}
 	fi, fn := inv.Params[paramFlags], next.Params[paramFlags]
@@ -481,15 +534,14 @@ func (p *Plan) fuse(inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool) {
 			return d, false
 		}
 	}
-	if !same(inv.Bindings[1], next.Bindings[0]) {
+	if !same(inv.Bindings[1], p.input(next)) {
 		return d, false
 	}
 	params := append([]uint32(nil), next.Params...)
 	params[paramFlags] |= flagFuse | fi&flagEnter
 	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
 	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
-	bind := append([]wgpu.Binding{inv.Bindings[0]}, next.Bindings[1:]...)
-	return wgpu.Dispatch{Kernel: p.pass, Bindings: bind, Params: params, Groups: next.Groups}, true
+	return p.passDispatch(p.input(inv), next.Bindings[1], next.Bindings[3], params[paramFlags], params, next.Groups), true
 }
 
 // Transform transforms rows of data on the device in place, as
