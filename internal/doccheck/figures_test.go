@@ -43,8 +43,7 @@ var figureExceptions = map[string]string{
 // comments are swept once it has landed, and each entry is removed then.
 // An entry whose file no longer quotes a figure fails the test, so the
 // list only shrinks.
-var figuresPending = []string{
-}
+var figuresPending = []string{}
 
 // datedFigures returns the figures in text that have a device, a machine
 // or a date within figureWindow bytes: measurements, which belong in
