@@ -26,8 +26,8 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -220,10 +220,6 @@ func CheckElements[E field.Element](f field.Field[E], data []E) (int, error) {
 	return -1, nil
 }
 
-// checkGrain is the elements one core checks at a time: blocks of 64 Ki
-// elements, each reduced to its largest element before one comparison.
-const checkGrain = 1 << 16
-
 // checkElements returns an error naming the first element of data not
 // below p.
 func checkElements[E field.Element](fi fieldImpl, data []E) error {
@@ -233,27 +229,9 @@ func checkElements[E field.Element](fi fieldImpl, data []E) error {
 	return nil
 }
 
-// firstBad returns the index of the first element of data not below p,
-// or -1. It scans on all cores, a block at a time by its maximum (a loop
-// without branches): a row-sized input is gigabytes, which one core's
-// element-by-element test reads at a fraction of the transfer's speed.
+// firstBad returns the index of the first element of data not below
+// f's p, or -1: batch.FirstNonCanonical, the scan every upload of
+// elements makes, on all cores.
 func firstBad[E field.Element](fi fieldImpl, data []E) int {
-	p := fi.modulus()
-	blocks := (len(data) + checkGrain - 1) / checkGrain
-	b := par.First(blocks, 1, func(i int) bool {
-		var m E
-		for _, x := range data[i*checkGrain : min((i+1)*checkGrain, len(data))] {
-			m = max(m, x)
-		}
-		return uint64(m) >= p
-	})
-	if b < 0 {
-		return -1
-	}
-	for i, x := range data[b*checkGrain:] {
-		if uint64(x) >= p {
-			return b*checkGrain + i
-		}
-	}
-	return -1 // not reached: block b holds one
+	return batch.FirstNonCanonical(data, fi.modulus())
 }

@@ -347,8 +347,10 @@ func TestBadInput(t *testing.T) {
 		require.ErrorContains(t, Transform(ctx, f, bad, 3, Options{}), "element 9: 2130706433 is not a koalabear element")
 		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 8), 3, Options{Root: 5}), "root 5 is not of order 2^3")
 	}
-	// Past the first of checkElements' blocks, two bad elements in
-	// different blocks: the lower one is named.
+	// Past the first of the scan's blocks, two bad elements in different
+	// blocks of checkGrain elements, above the scan's: the lower one is
+	// named.
+	const checkGrain = 1 << 16
 	fi, _ := implOf(f)
 	big := make([]uint32, 5*checkGrain+3)
 	big[4*checkGrain+7] = f.P() + 1
