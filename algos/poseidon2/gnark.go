@@ -265,7 +265,7 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 		return fmt.Errorf("poseidon2: %s sponge of inputs of %d elements: give m >= 1, %d words of digests (8 an input) and %d of inputs", g.Name(), m, len(dst), len(dst)/Digest31*max(m, 0))
 	}
 	n := len(dst) / Digest31
-	if i := par.First(len(in), 1<<16, func(i int) bool { return in[i] >= f.P() }); i >= 0 {
+	if i := batch.FirstNonCanonical(in, uint64(f.P())); i >= 0 {
 		return fmt.Errorf("poseidon2: %s sponge: input %d element %d is %d in memory: a Montgomery form is below p = %d", g.Name(), i/m, i%m, in[i], f.P())
 	}
 	if ctx == nil {

@@ -24,8 +24,8 @@ import (
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // maxDegree bounds a Key's degree: the kernel holds two polynomials of
@@ -145,7 +145,7 @@ func words(v []koalabear.Element) []uint32 {
 // forms (below p), naming the first that is not.
 func check(v []uint32, what func(i int) string) error {
 	p := field.KoalaBear.P()
-	if i := par.First(len(v), 1<<16, func(i int) bool { return v[i] >= p }); i >= 0 {
+	if i := batch.FirstNonCanonical(v, uint64(p)); i >= 0 {
 		return fmt.Errorf("sis: %s is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", what(i), v[i], p)
 	}
 	return nil

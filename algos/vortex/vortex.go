@@ -21,11 +21,13 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
+	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
@@ -159,12 +161,7 @@ func rowsOf[R Rows](p *Params, m R) ([][]koalabear.Element, error) {
 func checkMontgomery(rows [][]koalabear.Element) error {
 	q := field.KoalaBear.P()
 	first := func(r []koalabear.Element) int {
-		for j := range r {
-			if r[j][0] >= q {
-				return j
-			}
-		}
-		return -1
+		return batch.FirstNonCanonical(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(r))), len(r)), uint64(q))
 	}
 	if i := par.First(len(rows), 1, func(i int) bool { return first(rows[i]) >= 0 }); i >= 0 {
 		j := first(rows[i])
@@ -185,7 +182,7 @@ func FromCanonical(vals []uint32, rows, cols int) ([]koalabear.Element, error) {
 		return nil, fmt.Errorf("vortex: a %d × %d matrix is %d values, given %d", rows, cols, n, len(vals))
 	}
 	f := field.KoalaBear
-	if i := par.First(n, 1<<16, func(i int) bool { return vals[i] >= f.P() }); i >= 0 {
+	if i := batch.FirstNonCanonical(vals, uint64(f.P())); i >= 0 {
 		return nil, fmt.Errorf("vortex: element (%d, %d) is %d: KoalaBear's elements are below p = %d", i/cols, i%cols, vals[i], f.P())
 	}
 	out := make([]koalabear.Element, n)
