@@ -81,10 +81,10 @@ func vortexRow(ctx *wgpu.Context, cfg *benchConfig, rows, k int) ([]string, int6
 		if err != nil {
 			return err
 		}
+		defer s.Release()
 		if s.Root() != want {
 			return fmt.Errorf("vortex %s: the GPU's root differs from gnark-crypto's", shape)
 		}
-		s.Release()
 		return nil
 	}
 	var stages [5]time.Duration

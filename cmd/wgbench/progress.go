@@ -310,10 +310,15 @@ func (b *bar) clear() {
 
 // stop clears the line and draws nothing more.
 func (b *bar) stop() {
-	b.clear()
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	// Stopped in the same hold of the lock as the line is cleared, so that
+	// no add or tick between the two draws the bar again.
 	b.stopped = true
-	b.mu.Unlock()
+	if b.width > 0 {
+		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
+		b.width = 0
+	}
 }
 
 // draw writes line over the one drawn before.
