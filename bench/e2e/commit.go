@@ -68,6 +68,13 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 	data := wgpu.Bytes(c.gold.Data)
 	share := len(data) / k
 	bufs := make([]*wgpu.Buffer, k)
+	defer func() {
+		for _, b := range bufs {
+			if b != nil {
+				b.Release()
+			}
+		}
+	}()
 	for i, ctx := range sub.Contexts() {
 		var err error
 		if bufs[i], err = ctx.NewBuffer("upload", uint64(share)); err != nil {
@@ -82,9 +89,6 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 			return ctx.Wait()
 		})
 	})
-	for _, b := range bufs {
-		b.Release()
-	}
 	// On k > 1 devices the Group decides whether a split is faster
 	// (merkle's splitModel); the split forced over all k (SplitAll) is
 	// measured beside it, under its own name.
