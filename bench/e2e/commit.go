@@ -89,6 +89,10 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 			return ctx.Wait()
 		})
 	})
+	for i, b := range bufs {
+		b.Release()
+		bufs[i] = nil
+	}
 	// On k > 1 devices the Group decides whether a split is faster
 	// (merkle's splitModel); the split forced over all k (SplitAll) is
 	// measured beside it, under its own name.
