@@ -168,6 +168,9 @@ func encodeRow(ctx *wgpu.Context, cfg *benchConfig, f field.Monty31, rows, k int
 	// The rows in as many buffers as the device's buffer size allows.
 	rowBytes := uint64(4) << k
 	per := int(min(ctx.Limits().MaxBufferSize/rowBytes/rate, uint64(rows)))
+	if per < 1 {
+		return nil, 0, 0, fmt.Errorf("encode %s: one codeword of %d bytes is larger than the device's buffers (%d bytes)", shape, rowBytes*rate, ctx.Limits().MaxBufferSize)
+	}
 	var ds []wgpu.Dispatch
 	for r0 := 0; r0 < rows; r0 += per {
 		nr := min(per, rows-r0)
