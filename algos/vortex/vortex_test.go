@@ -146,7 +146,7 @@ func checkShape(t *testing.T, ctx *wgpu.Context, s shape, rng *rand.Rand) {
 
 	// One element changed, in an opened column, in UAlpha and in a
 	// Merkle proof, each fails gnark-crypto's Verify.
-	for _, tamper := range []func(pr *gvortex.Proof){
+	for k, tamper := range []func(pr *gvortex.Proof){
 		func(pr *gvortex.Proof) {
 			pr.OpenedColumns[3][rng.IntN(s.rows)].Add(&pr.OpenedColumns[3][0], new(koalabear.Element).SetOne())
 		},
@@ -158,7 +158,7 @@ func checkShape(t *testing.T, ctx *wgpu.Context, s shape, rng *rand.Rand) {
 		pr.UAlpha = append([]fext.E4(nil), pr.UAlpha...)
 		tamper(pr)
 		in.Proof = pr
-		require.Error(t, p.Gnark().Verify(in))
+		require.Error(t, p.Gnark().Verify(in), "tamper %d, selected %v", k, sel)
 	}
 	var root Hash
 	root[0].SetOne()
@@ -177,7 +177,9 @@ func TestCommitCPU(t *testing.T) {
 // TestCommitGPU holds the kernels to gnark-crypto on every backend.
 func TestCommitGPU(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+		s1, s2 := rand.Uint64(), rand.Uint64()
+		t.Logf("seed %d, %d", s1, s2)
+		rng := rand.New(rand.NewPCG(s1, s2))
 		for _, s := range shapes {
 			t.Run(s.String(), func(t *testing.T) { checkShape(t, ctx, s, rng) })
 		}
