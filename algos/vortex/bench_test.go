@@ -3,6 +3,7 @@ package vortex
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
+	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 )
 
@@ -49,6 +51,10 @@ func BenchmarkVortex(b *testing.B) {
 			b.Fatal(err)
 		}
 		m := benchMatrix(rows, k)
+		rs := make([][]koalabear.Element, rows)
+		for i := range rs {
+			rs[i] = m[i<<k : (i+1)<<k]
+		}
 		var want Hash
 		var gnarkState *gvortex.ProverState
 		var alpha fext.E4
@@ -60,10 +66,6 @@ func BenchmarkVortex(b *testing.B) {
 			sel[i] = rng.IntN(p.SizeCodeWord())
 		}
 		b.Run(name+"/cpu-gnark", func(b *testing.B) {
-			rs := make([][]koalabear.Element, rows)
-			for i := range rs {
-				rs[i] = m[i<<k : (i+1)<<k]
-			}
 			b.SetBytes(int64(4 * len(m)))
 			for range b.N {
 				st, err := gvortex.Commit(p.Gnark(), rs)
@@ -103,10 +105,14 @@ func BenchmarkVortex(b *testing.B) {
 				}
 			}
 		})
-		commit := func(b *testing.B, st *Stages) {
-			ctx := gputest.Context(b, gputest.Backends()[0])
-			opts := Options{Stages: st}
-			s, err := Commit(ctx, p, m, opts)
+		commit := func(b *testing.B, c *Committer, st *Stages) {
+			var s *ProverState
+			var err error
+			if c != nil {
+				s, err = c.Commit(rs, Options{Stages: st})
+			} else {
+				s, err = Commit(gputest.Context(b, gputest.Backends()[0]), p, m, Options{Stages: st})
+			}
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -115,22 +121,63 @@ func BenchmarkVortex(b *testing.B) {
 			}
 			s.Release()
 		}
+		committer := func(b *testing.B) *Committer {
+			c, err := NewCommitter(gputest.Context(b, gputest.Backends()[0]), p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(c.Release)
+			return c
+		}
+		// e2e is a prover's steady state: one Committer, whose tables and
+		// buffers serve every commitment; e2e-once is Commit, which makes
+		// and frees them each call.
 		b.Run(name+"/e2e", func(b *testing.B) {
-			commit(b, nil) // compiles and warms
+			c := committer(b)
+			commit(b, c, nil) // compiles and warms
 			b.SetBytes(int64(4 * len(m)))
 			b.ResetTimer()
 			for range b.N {
-				commit(b, nil)
+				commit(b, c, nil)
+			}
+		})
+		if f := os.Getenv("VORTEX_BENCH_TRACE"); f != "" && rows == benchShapes[len(benchShapes)-1][0] {
+			// One steady-state commitment's phases, for BENCHMARKS.md.
+			b.Run(name+"/trace", func(b *testing.B) {
+				c := committer(b)
+				commit(b, c, nil)
+				trace.Enable(true)
+				defer trace.Enable(false)
+				for range b.N {
+					commit(b, c, nil)
+				}
+				out, err := os.Create(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer out.Close()
+				if err := trace.Write(out); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+		b.Run(name+"/e2e-once", func(b *testing.B) {
+			commit(b, nil, nil)
+			b.SetBytes(int64(4 * len(m)))
+			b.ResetTimer()
+			for range b.N {
+				commit(b, nil, nil)
 			}
 		})
 		b.Run(name+"/resident", func(b *testing.B) {
-			commit(b, nil)
+			c := committer(b)
+			commit(b, c, nil)
 			var sum [5]time.Duration
 			b.SetBytes(int64(4 * len(m)))
 			b.ResetTimer()
 			for range b.N {
 				var st Stages
-				commit(b, &st)
+				commit(b, c, &st)
 				for i, d := range []time.Duration{st.Kernels(), st.Encode.Elapsed(), st.SIS.Elapsed(), st.Leaves.Elapsed(), st.Tree.Elapsed()} {
 					sum[i] += d
 				}

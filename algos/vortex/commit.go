@@ -72,22 +72,12 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 		}
 		return &ProverState{p: p, tree: st.MerkleTree, cpu: st}, nil
 	}
-	// The check reads the rows while they go up: an element that is not
-	// reduced makes the kernels compute nonsense, which is thrown away.
-	checked := make(chan error, 1)
-	go func() { checked <- checkMontgomery(rows) }()
-	flat, _ := any(m).([]koalabear.Element)
-	dev, tree, err := commitGPU(ctx, p, rows, flat, opts)
-	if cerr := <-checked; cerr != nil {
-		if err == nil {
-			dev.release()
-		}
-		return nil, cerr
-	}
+	c, err := NewCommitter(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	return &ProverState{p: p, tree: tree, dev: dev}, nil
+	defer c.Release()
+	return c.commit(rows, opts)
 }
 
 // Root returns the commitment: the Merkle tree's root.
@@ -116,15 +106,13 @@ type resident struct {
 	tiles    []*wgpu.Buffer
 	digests  []*wgpu.Buffer
 	copyKern *wgpu.Kernel
+	// owner takes the buffers back for its next commitment.
+	owner *Committer
 }
 
 func (r *resident) release() {
-	for _, b := range r.tiles {
-		b.Release()
-	}
-	for _, b := range r.digests {
-		b.Release()
-	}
+	r.owner.put(r.tiles...)
+	r.owner.put(r.digests...)
 	r.tiles, r.digests = nil, nil
 }
 
@@ -187,6 +175,18 @@ func copyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 	return k, nil
 }
 
+// checkKernel is vortex_check.wgsl's vortex_check on ctx.
+func checkKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
+	k, err := ctx.Kernel(wgpu.KernelSpec{
+		Label: "vortex_check.wgsl:vortex_check", Module: wgsl.Module{Files: []string{"vortex_check.wgsl"}, Consts: field.KoalaBear.Consts()},
+		Entry: "vortex_check", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	return k, nil
+}
+
 // copyDispatch is vortex_copy of rows × width words.
 func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows, width, srcOff, srcStride, dstOff, dstStride int, leave bool) wgpu.Dispatch {
 	l := uint32(0)
@@ -206,11 +206,13 @@ func words(v []koalabear.Element) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v))
 }
 
-// commitGPU is Commit on ctx: each piece of rows uploaded and encoded,
-// its codewords copied into the column tiles (or encoded into the only
-// tile), each tile's columns hashed with SIS, the digests into leaves,
-// the leaves into the tree level by level, and the tree read back.
-func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []koalabear.Element, opts Options) (_ *resident, _ *gvortex.MerkleTree, err error) {
+// commitGPU is Commit on c's device: each piece of rows uploaded and
+// encoded, its codewords copied into the column tiles (or encoded into
+// the only tile), each tile's columns hashed with SIS, the digests into
+// leaves, the leaves into the tree level by level, and the tree read
+// back. The buffers come from c and go back to it.
+func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resident, _ *gvortex.MerkleTree, err error) {
+	ctx, p := c.ctx, c.p
 	var st Stages
 	R, n, m, d := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
 	limit := bindLimit(ctx)
@@ -221,91 +223,102 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 	if uint64(m)*32 > ctx.Limits().MaxBufferSize {
 		return nil, nil, fmt.Errorf("vortex: the tree's %d leaves exceed the device's buffer of %d bytes", m, ctx.Limits().MaxBufferSize)
 	}
-	ck, err := copyKernel(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	res := &resident{ctx: ctx, rows: R, w: l.w, copyKern: ck}
+	res := &resident{ctx: ctx, rows: R, w: l.w, copyKern: c.copyKern, owner: c}
+	var temps []*wgpu.Buffer
 	defer func() {
+		c.put(temps...)
 		if err != nil {
 			res.release()
 		}
 	}()
-	newBuf := func(label string, size uint64) (*wgpu.Buffer, error) {
-		b, err := ctx.NewBuffer(label, size)
-		if err != nil {
-			return nil, fmt.Errorf("vortex: %w", err)
+	temp := func(label string, size uint64) (*wgpu.Buffer, error) {
+		b, err := c.get(label, size)
+		if err == nil {
+			temps = append(temps, b)
 		}
-		return b, nil
+		return b, err
 	}
 	for range l.tiles {
-		t, err := newBuf("vortex codewords", uint64(R)*uint64(l.w)*4)
+		t, err := c.get("vortex codewords", uint64(R)*uint64(l.w)*4)
 		if err != nil {
 			return nil, nil, err
 		}
 		res.tiles = append(res.tiles, t)
 	}
 
-	// Encode.
+	// Encode, a piece of rows at a time: the next piece goes up while the
+	// kernels encode the last (two input buffers). A piece is an eighth of
+	// the rows where the matrix is large, so that only a small first
+	// piece's upload waits alone.
 	start := time.Now()
-	ext, err := ntt.NewExtender(ctx, field.KoalaBear, p.logN, ntt.ExtendOptions{Rate: p.Rate()})
-	if err != nil {
-		return nil, nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer ext.Release()
-	// Two input buffers where there are several pieces: the next piece
-	// goes up while the kernels encode the last. The kernels of one piece
-	// run at a time (they share the Extender's scratch).
+	piece := encodePiece(R, n, m, l)
 	var ins [2]*wgpu.Buffer
-	for i := range min(2, (R+l.piece-1)/l.piece) {
-		if ins[i], err = newBuf("vortex rows", uint64(l.piece)*uint64(n)*4); err != nil {
+	for i := range min(2, (R+piece-1)/piece) {
+		if ins[i], err = temp("vortex rows", uint64(piece)*uint64(n)*4); err != nil {
 			return nil, nil, err
 		}
-		defer ins[i].Release()
 	}
 	var scratch *wgpu.Buffer
 	if l.tiles > 1 {
-		if scratch, err = newBuf("vortex codewords piece", uint64(l.piece)*uint64(m)*4); err != nil {
+		if scratch, err = temp("vortex codewords piece", uint64(piece)*uint64(m)*4); err != nil {
 			return nil, nil, err
 		}
-		defer scratch.Release()
 	}
 	upload := func(in *wgpu.Buffer, r0, nr int) error {
-		if flat != nil {
-			// Rows one after another in the caller's slice go up in one
-			// transfer.
-			return ctx.Upload(in, 0, wgpu.Bytes(flat[r0*n:(r0+nr)*n]))
-		}
-		for i := range nr {
-			if err := ctx.Upload(in, uint64(i)*uint64(n)*4, wgpu.Bytes(rows[r0+i])); err != nil {
+		// Rows one after another in memory go up in one transfer.
+		for i := 0; i < nr; {
+			j := i + 1
+			for j < nr && adjacent(rows[r0+j-1], rows[r0+j]) {
+				j++
+			}
+			all := unsafe.Slice(unsafe.SliceData(rows[r0+i]), (j-i)*n)
+			if err := ctx.Upload(in, uint64(i)*uint64(n)*4, wgpu.Bytes(all)); err != nil {
 				return err
 			}
+			i = j
 		}
 		return nil
 	}
-	if err := upload(ins[0], 0, min(l.piece, R)); err != nil {
+	// The rows' check on the device: a slot a piece for the first word
+	// that is not a reduced Montgomery form.
+	nPieces := (R + piece - 1) / piece
+	firsts, err := temp("vortex row checks", uint64(4*nPieces))
+	if err != nil {
+		return nil, nil, err
+	}
+	none := make([]uint32, nPieces)
+	for i := range none {
+		none[i] = ^uint32(0)
+	}
+	if err := ctx.Upload(firsts, 0, wgpu.Bytes(none)); err != nil {
+		return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+	}
+	if err := upload(ins[0], 0, min(piece, R)); err != nil {
 		return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
 	}
 	var enc wgpu.Timing
-	for k, r0 := 0, 0; r0 < R; k, r0 = k+1, r0+l.piece {
-		nr := min(l.piece, R-r0)
+	for k, r0 := 0, 0; r0 < R; k, r0 = k+1, r0+piece {
+		nr := min(piece, R-r0)
 		if opts.Stages != nil {
 			// The kernels' timing leaves the upload's last copies out.
 			if err := ctx.Wait(); err != nil {
 				return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
 			}
 		}
-		out := wgpu.Bind(res.tiles[0])
+		out := wgpu.Binding{Buffer: res.tiles[0], Offset: uint64(r0) * uint64(m) * 4, Size: uint64(nr) * uint64(m) * 4}
 		if scratch != nil {
 			out = wgpu.Bind(scratch)
 		}
-		ds, err := ext.Dispatches(wgpu.Bind(ins[k%2]), out, nr, ntt.Montgomery)
+		ds, err := c.ext.Dispatches(wgpu.Bind(ins[k%2]), out, nr, ntt.Montgomery)
 		if err != nil {
 			return nil, nil, fmt.Errorf("vortex: %w", err)
 		}
+		count := uint64(nr) * uint64(n)
+		ds = append(ds, wgpu.Dispatch{Kernel: c.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(firsts)},
+			Params: []uint32{uint32(count), uint32(k)}, Groups: ctx.Grid(count, 256)})
 		if scratch != nil {
 			for t, tile := range res.tiles {
-				ds = append(ds, copyDispatch(ctx, ck, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, t*l.w, m, r0*l.w, l.w, false))
+				ds = append(ds, copyDispatch(ctx, c.copyKern, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, t*l.w, m, r0*l.w, l.w, false))
 			}
 		}
 		pend, err := ctx.Submit(ds...)
@@ -313,8 +326,8 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 			return nil, nil, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
 		}
 		var upErr error
-		if next := r0 + l.piece; next < R {
-			upErr = upload(ins[(k+1)%2], next, min(l.piece, R-next))
+		if next := r0 + piece; next < R {
+			upErr = upload(ins[(k+1)%2], next, min(piece, R-next))
 		}
 		tm, err := pend.Wait()
 		if err != nil {
@@ -328,14 +341,13 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 	st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(start)}
 
 	// SIS digests of every column, a tile at a time.
-	rsd, err := p.key.NewResident(ctx, R)
+	rsd, err := c.sisFor(R)
 	if err != nil {
-		return nil, nil, fmt.Errorf("vortex: %w", err)
+		return nil, nil, err
 	}
-	defer rsd.Release()
 	var ds []wgpu.Dispatch
 	for _, tile := range res.tiles {
-		dg, err := newBuf("vortex sis digests", uint64(l.w)*uint64(d)*4)
+		dg, err := c.get("vortex sis digests", uint64(l.w)*uint64(d)*4)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -354,23 +366,15 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 	// and out), then their canonical values, the tree's last level.
 	depth := p.logN + p.logRate
 	levels := make([]*wgpu.Buffer, depth+1)
-	defer func() {
-		for _, b := range levels {
-			if b != nil {
-				b.Release()
-			}
-		}
-	}()
 	for k := range levels {
-		if levels[k], err = newBuf("vortex tree level", uint64(32)<<k); err != nil {
+		if levels[k], err = temp("vortex tree level", uint64(32)<<k); err != nil {
 			return nil, nil, err
 		}
 	}
-	leavesM, err := newBuf("vortex leaves", uint64(m)*32)
+	leavesM, err := temp("vortex leaves", uint64(m)*32)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer leavesM.Release()
 	ds = ds[:0]
 	g := poseidon2.GnarkKoalaBear
 	for t, dg := range res.digests {
@@ -382,7 +386,7 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 	}
 	ds = append(ds, pieces(limit, uint64(m)*32, func(off, size uint64) wgpu.Dispatch {
 		w := int(size / 4)
-		return copyDispatch(ctx, ck, wgpu.Binding{Buffer: leavesM, Offset: off, Size: size}, wgpu.Binding{Buffer: levels[depth], Offset: off, Size: size}, 1, w, 0, w, 0, w, true)
+		return copyDispatch(ctx, c.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off, Size: size}, wgpu.Binding{Buffer: levels[depth], Offset: off, Size: size}, 1, w, 0, w, 0, w, true)
 	})...)
 	if st.Leaves, err = ctx.Run(ds...); err != nil {
 		return nil, nil, fmt.Errorf("vortex: leaves: %w", err)
@@ -410,6 +414,15 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 			return nil, nil, fmt.Errorf("vortex: tree: %w", err)
 		}
 	}
+	if err := ctx.Download(wgpu.Bytes(none), firsts, 0); err != nil {
+		return nil, nil, fmt.Errorf("vortex: read the rows' check back: %w", err)
+	}
+	for k, i := range none {
+		if i != ^uint32(0) {
+			r, j := k*piece+int(i)/n, int(i)%n
+			return nil, nil, fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
+		}
+	}
 	tree := &gvortex.MerkleTree{Levels: make([][]Hash, depth+1)}
 	for k := range levels {
 		lv := make([]Hash, 1<<k)
@@ -430,6 +443,35 @@ func commitGPU(ctx *wgpu.Context, p *Params, rows [][]koalabear.Element, flat []
 		*opts.Stages = st
 	}
 	return res, tree, nil
+}
+
+// encodePiece returns the rows encoded at once: l.piece, or less where
+// that is most of a large matrix, so that uploads overlap the encoding.
+// Pieces of the only tile start at 256-byte aligned offsets.
+func encodePiece(rows, n, m int, l layout) int {
+	piece := l.piece
+	if uint64(rows)*uint64(n)*4 >= overlapFrom {
+		for piece > 1 && piece*8 > rows {
+			piece /= 2
+		}
+	}
+	if l.tiles == 1 {
+		// The codewords' offsets: a row is 4m bytes.
+		for piece < rows && (piece*m*4)%256 != 0 {
+			piece *= 2
+		}
+		piece = min(piece, rows)
+	}
+	return piece
+}
+
+// overlapFrom is the bytes of rows from which the rows go up in pieces
+// while the last piece is encoded; a smaller matrix goes up whole.
+var overlapFrom uint64 = 64 << 20
+
+// adjacent reports whether row b starts where row a ends in memory.
+func adjacent(a, b []koalabear.Element) bool {
+	return len(a) > 0 && len(b) > 0 && unsafe.Pointer(unsafe.SliceData(b)) == unsafe.Add(unsafe.Pointer(unsafe.SliceData(a)), uintptr(len(a))*unsafe.Sizeof(a[0]))
 }
 
 // pieces returns the dispatches of a job over size bytes cut into

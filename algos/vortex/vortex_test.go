@@ -196,6 +196,8 @@ func TestCommitGPU(t *testing.T) {
 // TestCommitGPUSmall commits under small limits: several tiles of
 // columns and pieces of rows.
 func TestCommitGPUSmall(t *testing.T) {
+	defer func(v uint64) { overlapFrom = v }(overlapFrom)
+	overlapFrom = 0 // pieces of an eighth of the rows, within the tiles' pieces
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		for _, s := range smallShapes {
@@ -203,6 +205,54 @@ func TestCommitGPUSmall(t *testing.T) {
 			require.NoError(t, err)
 			t.Run(fmt.Sprintf("%v/%d_tiles/%d_rows_a_piece", s, l.tiles, l.piece), func(t *testing.T) { checkShape(t, ctx, s, rng) })
 		}
+	})
+}
+
+// TestCommitterReuses commits several matrices with one Committer, in
+// pieces of rows whatever their size (uploads overlapping the encoding),
+// states kept alive across commitments and released in any order, the
+// Committer released before the last state: each equals gnark-crypto's,
+// and nothing is left on the device.
+func TestCommitterReuses(t *testing.T) {
+	defer func(v uint64) { overlapFrom = v }(overlapFrom)
+	overlapFrom = 0
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+		p, err := NewParams(1<<7, 100, 2, vortexSIS, 3)
+		require.NoError(t, err)
+		gputest.NoLeaks(t, ctx, func() error {
+			c, err := NewCommitter(ctx, p)
+			if err != nil {
+				return err
+			}
+			defer c.Release()
+			var states []*ProverState
+			defer func() {
+				for _, s := range states {
+					s.Release()
+				}
+			}()
+			for k, rows := range []int{100, 100, 37, 100, 1} {
+				m := split(randMatrix(rng, rows, 1<<7), rows)
+				want, err := gvortex.Commit(p.Gnark(), m)
+				require.NoError(t, err)
+				st, err := c.Commit(m, Options{})
+				require.NoError(t, err)
+				require.Equal(t, want.GetCommitment(), st.Root(), "commitment %d, %d rows", k, rows)
+				enc, err := st.EncodedMatrix()
+				require.NoError(t, err)
+				require.Equal(t, want.EncodedMatrix, enc, "commitment %d, %d rows", k, rows)
+				if k%2 == 1 {
+					st.Release()
+				} else {
+					states = append(states, st)
+				}
+			}
+			c.Release()
+			_, err = c.Commit([][]koalabear.Element{make([]koalabear.Element, 1<<7)}, Options{})
+			require.ErrorContains(t, err, "released")
+			return nil
+		})
 	})
 }
 
@@ -279,6 +329,30 @@ func TestBadInput(t *testing.T) {
 		_, err := Commit(ctx, p, split(bad, 2), Options{})
 		require.ErrorContains(t, err, "element (1, 3) is 2130706433")
 		require.Equal(t, before, ctx.LiveBuffers())
+	})
+	// On the device, the first of several in a later piece of rows, and
+	// the Committer commits the next matrix.
+	defer func(v uint64) { overlapFrom = v }(overlapFrom)
+	overlapFrom = 0
+	p100, err := NewParams(1<<7, 100, 2, vortexSIS, 2)
+	require.NoError(t, err)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		c, err := NewCommitter(ctx, p100)
+		require.NoError(t, err)
+		defer c.Release()
+		m := randMatrix(rand.New(rand.NewPCG(7, 8)), 100, 1<<7)
+		m[90<<7+1][0] = 0x7f000001
+		m[50<<7+7][0] = 0xffffffff
+		m[50<<7+9][0] = 0x7f000002
+		_, err = c.Commit(split(m, 100), Options{})
+		require.ErrorContains(t, err, "element (50, 7) is 4294967295")
+		m[90<<7+1][0], m[50<<7+7][0], m[50<<7+9][0] = 0, 1, 2
+		want, err := gvortex.Commit(p100.Gnark(), split(m, 100))
+		require.NoError(t, err)
+		st, err := c.Commit(split(m, 100), Options{})
+		require.NoError(t, err)
+		defer st.Release()
+		require.Equal(t, want.GetCommitment(), st.Root())
 	})
 	_, err = FromCanonical([]uint32{1, 2, 0x7f000001, 4}, 2, 2)
 	require.ErrorContains(t, err, "element (1, 0) is 2130706433")

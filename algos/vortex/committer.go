@@ -1,0 +1,175 @@
+package vortex
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/algos/ntt"
+	"github.com/wgcompute/wgcompute/algos/sis"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// Committer commits to matrices of one Params on one device, again and
+// again: the kernels, the NTT tables, the SIS key and the device buffers
+// stay between commitments, and a released ProverState's buffers serve
+// the next one. A prover that commits once a round keeps one; Commit
+// makes one for each call. Its methods may be called from several
+// goroutines; the commitments run one at a time. Release frees it.
+type Committer struct {
+	ctx      *wgpu.Context
+	p        *Params
+	copyKern *wgpu.Kernel
+	// checkKern finds the rows' first element that is not reduced.
+	checkKern *wgpu.Kernel
+	ext       *ntt.Extender
+
+	// run is held for a commitment: the Extender's scratch is shared.
+	run sync.Mutex
+
+	mu   sync.Mutex
+	sis  map[int]*sis.Resident // by row count
+	free map[uint64][]*wgpu.Buffer
+	// closed is set by Release: buffers given back after are freed.
+	closed bool
+}
+
+// NewCommitter returns the Committer of p's commitments on ctx (not nil:
+// the CPU path, gnark-crypto's, keeps nothing between calls).
+func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
+	if p == nil {
+		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams")
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("vortex: a Committer needs a GPU Context: a nil Context commits with gnark-crypto (Commit)")
+	}
+	ck, err := copyKernel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	chk, err := checkKernel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ext, err := ntt.NewExtender(ctx, field.KoalaBear, p.logN, ntt.ExtendOptions{Rate: p.Rate()})
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	return &Committer{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]*wgpu.Buffer{}}, nil
+}
+
+// Params returns the parameters c commits with.
+func (c *Committer) Params() *Params { return c.p }
+
+// Commit commits to rows (each p.NumColumns() elements, at most
+// p.MaxRows() of them) as the package's Commit does, on c's device with
+// its resident tables and buffers. Rows that lie one after another in
+// memory go up in one transfer.
+func (c *Committer) Commit(rows [][]koalabear.Element, opts Options) (*ProverState, error) {
+	rs, err := rowsOf(c.p, rows)
+	if err != nil {
+		return nil, err
+	}
+	return c.commit(rs, opts)
+}
+
+// commit is Commit on rows of the right shape. Their elements are
+// checked on the device as they arrive (vortex_check.wgsl): one that is
+// not reduced makes the kernels compute nonsense, which is thrown away.
+func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverState, error) {
+	c.run.Lock()
+	defer c.run.Unlock()
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("vortex: the Committer was released")
+	}
+	dev, tree, err := c.commitGPU(rows, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ProverState{p: c.p, tree: tree, dev: dev}, nil
+}
+
+// Release frees c's tables and the buffers it keeps; states it made stay
+// valid and free their own buffers on their Release.
+func (c *Committer) Release() {
+	if c == nil {
+		return
+	}
+	c.run.Lock()
+	defer c.run.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.ext.Release()
+	for _, r := range c.sis {
+		r.Release()
+	}
+	for _, bs := range c.free {
+		for _, b := range bs {
+			b.Release()
+		}
+	}
+	c.sis, c.free = nil, nil
+}
+
+// sisFor returns the resident SIS key of columns of rows elements.
+func (c *Committer) sisFor(rows int) (*sis.Resident, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.sis[rows]; r != nil {
+		return r, nil
+	}
+	r, err := c.p.key.NewResident(c.ctx, rows)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	c.sis[rows] = r
+	return r, nil
+}
+
+// get returns a buffer of size bytes: one given back before, or a new one.
+// Its contents are whatever was last written: every user writes a
+// buffer whole before reading it.
+func (c *Committer) get(label string, size uint64) (*wgpu.Buffer, error) {
+	c.mu.Lock()
+	if bs := c.free[size]; len(bs) > 0 {
+		b := bs[len(bs)-1]
+		c.free[size] = bs[:len(bs)-1]
+		c.mu.Unlock()
+		return b, nil
+	}
+	c.mu.Unlock()
+	b, err := c.ctx.NewBuffer(label, size)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	return b, nil
+}
+
+// put gives buffers back for the next commitment, or frees them once c
+// is released.
+func (c *Committer) put(bs ...*wgpu.Buffer) {
+	if len(bs) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, b := range bs {
+		if b == nil {
+			continue
+		}
+		if c.closed {
+			b.Release()
+			continue
+		}
+		c.free[b.Size()] = append(c.free[b.Size()], b)
+	}
+}
