@@ -41,6 +41,9 @@ type Options struct {
 // Release frees its device memory.
 type ProverState struct {
 	p    *Params
+	root Hash
+	// tree is the whole Merkle tree: gnark-crypto's for a nil Context,
+	// else read back from the device on the first Tree call.
 	tree *gvortex.MerkleTree
 	// ualpha is OpenLinComb's result.
 	ualpha []fext.E4
@@ -70,7 +73,7 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
-		return &ProverState{p: p, tree: st.MerkleTree, cpu: st}, nil
+		return &ProverState{p: p, root: st.MerkleTree.Root(), tree: st.MerkleTree, cpu: st}, nil
 	}
 	c, err := NewCommitter(ctx, p)
 	if err != nil {
@@ -81,11 +84,26 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 }
 
 // Root returns the commitment: the Merkle tree's root.
-func (s *ProverState) Root() Hash { return s.tree.Root() }
+func (s *ProverState) Root() Hash { return s.root }
 
 // Tree returns the Merkle tree of the leaves, gnark-crypto's type (its
-// last level the leaves).
-func (s *ProverState) Tree() *gvortex.MerkleTree { return s.tree }
+// last level the leaves): on the GPU path read back from the device on
+// the first call (a commitment and its openings need only the root and
+// the opened paths), kept after.
+func (s *ProverState) Tree() (*gvortex.MerkleTree, error) {
+	if s.tree != nil {
+		return s.tree, nil
+	}
+	if s.dev == nil {
+		return nil, errReleased
+	}
+	t, err := s.dev.readTree()
+	if err != nil {
+		return nil, err
+	}
+	s.tree = t
+	return t, nil
+}
 
 // Release frees the state's device memory; the state's openings fail
 // after.
@@ -101,10 +119,13 @@ func (s *ProverState) Release() {
 // column tiles (tile t holds columns [tW, (t+1)W) of every row, row-major,
 // W elements a row) and the SIS digests by tile.
 type resident struct {
-	ctx      *wgpu.Context
-	rows, w  int
-	tiles    []*wgpu.Buffer
-	digests  []*wgpu.Buffer
+	ctx     *wgpu.Context
+	rows, w int
+	tiles   []*wgpu.Buffer
+	digests []*wgpu.Buffer
+	// levels are the Merkle tree's levels, level k 2^k canonical digests
+	// (level 0 the root), for the openings' paths.
+	levels   []*wgpu.Buffer
 	copyKern *wgpu.Kernel
 	// owner takes the buffers back for its next commitment.
 	owner *Committer
@@ -113,7 +134,8 @@ type resident struct {
 func (r *resident) release() {
 	r.owner.put(r.tiles...)
 	r.owner.put(r.digests...)
-	r.tiles, r.digests = nil, nil
+	r.owner.put(r.levels...)
+	r.tiles, r.digests, r.levels = nil, nil, nil
 }
 
 // bindLimit is the most bytes one binding (and one buffer) takes on ctx.
@@ -211,17 +233,17 @@ func words(v []koalabear.Element) []uint32 {
 // the only tile), each tile's columns hashed with SIS, the digests into
 // leaves, the leaves into the tree level by level, and the tree read
 // back. The buffers come from c and go back to it.
-func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resident, _ *gvortex.MerkleTree, err error) {
+func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resident, root Hash, err error) {
 	ctx, p := c.ctx, c.p
 	var st Stages
 	R, n, m, d := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
 	limit := bindLimit(ctx)
 	l, err := planLayout(R, m, d, limit)
 	if err != nil {
-		return nil, nil, err
+		return nil, Hash{}, err
 	}
 	if uint64(m)*32 > ctx.Limits().MaxBufferSize {
-		return nil, nil, fmt.Errorf("vortex: the tree's %d leaves exceed the device's buffer of %d bytes", m, ctx.Limits().MaxBufferSize)
+		return nil, Hash{}, fmt.Errorf("vortex: the tree's %d leaves exceed the device's buffer of %d bytes", m, ctx.Limits().MaxBufferSize)
 	}
 	res := &resident{ctx: ctx, rows: R, w: l.w, copyKern: c.copyKern, owner: c}
 	var temps []*wgpu.Buffer
@@ -241,7 +263,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	for range l.tiles {
 		t, err := c.get("vortex codewords", uint64(R)*uint64(l.w)*4)
 		if err != nil {
-			return nil, nil, err
+			return nil, Hash{}, err
 		}
 		res.tiles = append(res.tiles, t)
 	}
@@ -255,13 +277,13 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	var ins [2]*wgpu.Buffer
 	for i := range min(2, (R+piece-1)/piece) {
 		if ins[i], err = temp("vortex rows", uint64(piece)*uint64(n)*4); err != nil {
-			return nil, nil, err
+			return nil, Hash{}, err
 		}
 	}
 	var scratch *wgpu.Buffer
 	if l.tiles > 1 {
 		if scratch, err = temp("vortex codewords piece", uint64(piece)*uint64(m)*4); err != nil {
-			return nil, nil, err
+			return nil, Hash{}, err
 		}
 	}
 	upload := func(in *wgpu.Buffer, r0, nr int) error {
@@ -284,17 +306,20 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	nPieces := (R + piece - 1) / piece
 	firsts, err := temp("vortex row checks", uint64(4*nPieces))
 	if err != nil {
-		return nil, nil, err
+		return nil, Hash{}, err
 	}
 	none := make([]uint32, nPieces)
 	for i := range none {
 		none[i] = ^uint32(0)
 	}
 	if err := ctx.Upload(firsts, 0, wgpu.Bytes(none)); err != nil {
-		return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
 	}
-	if err := upload(ins[0], 0, min(piece, R)); err != nil {
-		return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+	endFirst := wgpu.Span("vortex: upload the first piece")
+	err = upload(ins[0], 0, min(piece, R))
+	endFirst(0)
+	if err != nil {
+		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
 	}
 	var enc wgpu.Timing
 	for k, r0 := 0, 0; r0 < R; k, r0 = k+1, r0+piece {
@@ -302,7 +327,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		if opts.Stages != nil {
 			// The kernels' timing leaves the upload's last copies out.
 			if err := ctx.Wait(); err != nil {
-				return nil, nil, fmt.Errorf("vortex: upload rows: %w", err)
+				return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
 			}
 		}
 		out := wgpu.Binding{Buffer: res.tiles[0], Offset: uint64(r0) * uint64(m) * 4, Size: uint64(nr) * uint64(m) * 4}
@@ -311,7 +336,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		}
 		ds, err := c.ext.Dispatches(wgpu.Bind(ins[k%2]), out, nr, ntt.Montgomery)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vortex: %w", err)
+			return nil, Hash{}, fmt.Errorf("vortex: %w", err)
 		}
 		count := uint64(nr) * uint64(n)
 		ds = append(ds, wgpu.Dispatch{Kernel: c.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(firsts)},
@@ -323,18 +348,22 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		}
 		pend, err := ctx.Submit(ds...)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
+			return nil, Hash{}, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
 		}
 		var upErr error
 		if next := r0 + piece; next < R {
+			end := wgpu.Span("vortex: upload a piece while the last is encoded")
 			upErr = upload(ins[(k+1)%2], next, min(piece, R-next))
+			end(0)
 		}
+		endWait := wgpu.Span("vortex: wait for a piece's encoding")
 		tm, err := pend.Wait()
+		endWait(0)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
+			return nil, Hash{}, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
 		}
 		if upErr != nil {
-			return nil, nil, fmt.Errorf("vortex: upload rows: %w", upErr)
+			return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", upErr)
 		}
 		enc = enc.Add(tm)
 	}
@@ -343,23 +372,26 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	// SIS digests of every column, a tile at a time.
 	rsd, err := c.sisFor(R)
 	if err != nil {
-		return nil, nil, err
+		return nil, Hash{}, err
 	}
 	var ds []wgpu.Dispatch
 	for _, tile := range res.tiles {
 		dg, err := c.get("vortex sis digests", uint64(l.w)*uint64(d)*4)
 		if err != nil {
-			return nil, nil, err
+			return nil, Hash{}, err
 		}
 		res.digests = append(res.digests, dg)
 		dsp, err := rsd.Dispatch(wgpu.Bind(tile), wgpu.Bind(dg), l.w, l.w, 1)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vortex: %w", err)
+			return nil, Hash{}, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(ds, dsp)
 	}
-	if st.SIS, err = ctx.Run(ds...); err != nil {
-		return nil, nil, fmt.Errorf("vortex: SIS: %w", err)
+	endSIS := wgpu.Span("vortex: SIS")
+	st.SIS, err = ctx.Run(ds...)
+	endSIS(0)
+	if err != nil {
+		return nil, Hash{}, fmt.Errorf("vortex: SIS: %w", err)
 	}
 
 	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
@@ -367,20 +399,21 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	depth := p.logN + p.logRate
 	levels := make([]*wgpu.Buffer, depth+1)
 	for k := range levels {
-		if levels[k], err = temp("vortex tree level", uint64(32)<<k); err != nil {
-			return nil, nil, err
+		if levels[k], err = c.get("vortex tree level", uint64(32)<<k); err != nil {
+			return nil, Hash{}, err
 		}
+		res.levels = append(res.levels, levels[k])
 	}
 	leavesM, err := temp("vortex leaves", uint64(m)*32)
 	if err != nil {
-		return nil, nil, err
+		return nil, Hash{}, err
 	}
 	ds = ds[:0]
 	g := poseidon2.GnarkKoalaBear
 	for t, dg := range res.digests {
 		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dg), wgpu.Binding{Buffer: leavesM, Offset: uint64(t) * uint64(l.w) * 32, Size: uint64(l.w) * 32}, l.w, d)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vortex: %w", err)
+			return nil, Hash{}, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(ds, dsp)
 	}
@@ -388,8 +421,11 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		w := int(size / 4)
 		return copyDispatch(ctx, c.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off, Size: size}, wgpu.Binding{Buffer: levels[depth], Offset: off, Size: size}, 1, w, 0, w, 0, w, true)
 	})...)
-	if st.Leaves, err = ctx.Run(ds...); err != nil {
-		return nil, nil, fmt.Errorf("vortex: leaves: %w", err)
+	endLeaves := wgpu.Span("vortex: leaves")
+	st.Leaves, err = ctx.Run(ds...)
+	endLeaves(0)
+	if err != nil {
+		return nil, Hash{}, fmt.Errorf("vortex: leaves: %w", err)
 	}
 
 	// The tree, level by level, and its read-back.
@@ -405,30 +441,49 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 			return dsp
 		})...)
 		if failed != nil {
-			return nil, nil, fmt.Errorf("vortex: %w", failed)
+			return nil, Hash{}, fmt.Errorf("vortex: %w", failed)
 		}
 	}
 	var tt wgpu.Timing
+	endTree := wgpu.Span("vortex: tree")
+	defer func() { endTree(0) }()
 	if len(ds) > 0 {
 		if tt, err = ctx.Run(ds...); err != nil {
-			return nil, nil, fmt.Errorf("vortex: tree: %w", err)
+			return nil, Hash{}, fmt.Errorf("vortex: tree: %w", err)
 		}
 	}
 	if err := ctx.Download(wgpu.Bytes(none), firsts, 0); err != nil {
-		return nil, nil, fmt.Errorf("vortex: read the rows' check back: %w", err)
+		return nil, Hash{}, fmt.Errorf("vortex: read the rows' check back: %w", err)
 	}
 	for k, i := range none {
 		if i != ^uint32(0) {
 			r, j := k*piece+int(i)/n, int(i)%n
-			return nil, nil, fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
+			return nil, Hash{}, fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
 		}
 	}
-	tree := &gvortex.MerkleTree{Levels: make([][]Hash, depth+1)}
-	for k := range levels {
+	w := unsafe.Slice((*uint32)(unsafe.Pointer(&root[0])), 8)
+	if err := ctx.Download(wgpu.Bytes(w), levels[0], 0); err != nil {
+		return nil, Hash{}, fmt.Errorf("vortex: read the root back: %w", err)
+	}
+	for i := range w {
+		w[i] = field.KoalaBear.ToMonty(w[i])
+	}
+	st.Tree = wgpu.Timing{Kernel: tt.Kernel, Measured: tt.Measured, Wall: time.Since(start)}
+	if opts.Stages != nil {
+		*opts.Stages = st
+	}
+	return res, root, nil
+}
+
+// readTree reads the whole tree back, level by level, as Montgomery
+// forms.
+func (r *resident) readTree() (*gvortex.MerkleTree, error) {
+	tree := &gvortex.MerkleTree{Levels: make([][]Hash, len(r.levels))}
+	for k, b := range r.levels {
 		lv := make([]Hash, 1<<k)
 		w := unsafe.Slice((*uint32)(unsafe.Pointer(&lv[0])), 8<<k)
-		if err := ctx.Download(wgpu.Bytes(w), levels[k], 0); err != nil {
-			return nil, nil, fmt.Errorf("vortex: read the tree back: %w", err)
+		if err := r.ctx.Download(wgpu.Bytes(w), b, 0); err != nil {
+			return nil, fmt.Errorf("vortex: read the tree back: %w", err)
 		}
 		f := field.KoalaBear
 		par.For(len(w), 1<<14, func(lo, hi int) {
@@ -438,11 +493,66 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		})
 		tree.Levels[k] = lv
 	}
-	st.Tree = wgpu.Timing{Kernel: tt.Kernel, Measured: tt.Measured, Wall: time.Since(start)}
-	if opts.Stages != nil {
-		*opts.Stages = st
+	return tree, nil
+}
+
+// paths returns the Merkle proofs of the selected columns (gnark-crypto's
+// MerkleTree.Open of each): their siblings gathered on the device
+// (vortex_path.wgsl), a level at a time, and read back.
+func (r *resident) paths(selected []int) ([]gvortex.MerkleProof, error) {
+	depth := len(r.levels) - 1
+	out := make([]gvortex.MerkleProof, len(selected))
+	if len(selected) == 0 || depth == 0 {
+		for i := range out {
+			out[i] = gvortex.MerkleProof{}
+		}
+		return out, nil
 	}
-	return res, tree, nil
+	k, err := r.ctx.Kernel(wgpu.KernelSpec{
+		Label: "vortex_path.wgsl:vortex_path", Module: wgsl.Module{Files: []string{"vortex_path.wgsl"}, Consts: field.KoalaBear.Consts()},
+		Entry: "vortex_path", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	sel := make([]uint32, len(selected))
+	for i, c := range selected {
+		sel[i] = uint32(c)
+	}
+	all := make([]Hash, len(selected)*depth)
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(&all[0])), 8*len(all))
+	sb, err := r.ctx.NewBuffer("vortex selected columns", uint64(4*len(sel)))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer sb.Release()
+	ob, err := r.ctx.NewBuffer("vortex paths", uint64(4*len(words)))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer ob.Release()
+	if err := r.ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
+		return nil, fmt.Errorf("vortex: upload the selected columns: %w", err)
+	}
+	limit := bindLimit(r.ctx)
+	var ds []wgpu.Dispatch
+	for lv := depth; lv >= 1; lv-- {
+		ds = append(ds, pieces(limit, uint64(32)<<lv, func(off, size uint64) wgpu.Dispatch {
+			return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{{Buffer: r.levels[lv], Offset: off, Size: size}, wgpu.Bind(ob), wgpu.Bind(sb)},
+				Params: []uint32{uint32(len(sel)), uint32(depth - lv), uint32(depth), uint32(depth - lv), uint32(off / 32), uint32(size / 32)},
+				Groups: r.ctx.Grid(uint64(8*len(sel)), 64)}
+		})...)
+	}
+	if _, err := r.ctx.Run(ds...); err != nil {
+		return nil, fmt.Errorf("vortex: gather the Merkle paths: %w", err)
+	}
+	if err := r.ctx.Download(wgpu.Bytes(words), ob, 0); err != nil {
+		return nil, fmt.Errorf("vortex: read the Merkle paths back: %w", err)
+	}
+	for i := range out {
+		out[i] = all[i*depth : (i+1)*depth : (i+1)*depth]
+	}
+	return out, nil
 }
 
 // encodePiece returns the rows encoded at once: l.piece, or less where
@@ -451,7 +561,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 func encodePiece(rows, n, m int, l layout) int {
 	piece := l.piece
 	if uint64(rows)*uint64(n)*4 >= overlapFrom {
-		for piece > 1 && piece*8 > rows {
+		for piece > 1 && piece*overlapPieces > rows {
 			piece /= 2
 		}
 	}
@@ -468,6 +578,9 @@ func encodePiece(rows, n, m int, l layout) int {
 // overlapFrom is the bytes of rows from which the rows go up in pieces
 // while the last piece is encoded; a smaller matrix goes up whole.
 var overlapFrom uint64 = 64 << 20
+
+// overlapPieces is how many pieces a large matrix goes up in, at the least.
+var overlapPieces = 8
 
 // adjacent reports whether row b starts where row a ends in memory.
 func adjacent(a, b []koalabear.Element) bool {

@@ -87,11 +87,11 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	if closed {
 		return nil, fmt.Errorf("vortex: the Committer was released")
 	}
-	dev, tree, err := c.commitGPU(rows, opts)
+	dev, root, err := c.commitGPU(rows, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &ProverState{p: c.p, tree: tree, dev: dev}, nil
+	return &ProverState{p: c.p, root: root, dev: dev}, nil
 }
 
 // Release frees c's tables and the buffers it keeps; states it made stay

@@ -105,13 +105,11 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr := &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: cols, MerkleProofOpenedColumns: make([]gvortex.MerkleProof, len(selected))}
-	for i, c := range selected {
-		if pr.MerkleProofOpenedColumns[i], err = s.tree.Open(c); err != nil {
-			return nil, fmt.Errorf("vortex: Merkle proof of column %d: %w", c, err)
-		}
+	paths, err := s.dev.paths(selected)
+	if err != nil {
+		return nil, err
 	}
-	return pr, nil
+	return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: cols, MerkleProofOpenedColumns: paths}, nil
 }
 
 // columns gathers the selected columns of the codewords into one buffer

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
@@ -307,8 +308,14 @@ func runVortex(ctx *wgpu.Context) ([]Output, error) {
 			if d, err = st.HashedColumns(); err == nil {
 				digests = wgpu.Bytes(d)
 			}
-			for _, l := range st.Tree().Levels {
-				nodes = append(nodes, wgpu.Bytes(l)...)
+			var tree *gvortex.MerkleTree
+			if err == nil {
+				tree, err = st.Tree()
+			}
+			if err == nil {
+				for _, l := range tree.Levels {
+					nodes = append(nodes, wgpu.Bytes(l)...)
+				}
 			}
 			st.Release()
 		}
