@@ -274,8 +274,9 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	// piece's upload waits alone.
 	start := time.Now()
 	piece := encodePiece(R, n, m, l)
+	starts := pieceStarts(R, piece, pieceUnit(R, m, l))
 	var ins [2]*wgpu.Buffer
-	for i := range min(2, (R+piece-1)/piece) {
+	for i := range min(2, len(starts)-1) {
 		if ins[i], err = temp("vortex rows", uint64(piece)*uint64(n)*4); err != nil {
 			return nil, Hash{}, err
 		}
@@ -303,7 +304,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	}
 	// The rows' check on the device: a slot a piece for the first word
 	// that is not a reduced Montgomery form.
-	nPieces := (R + piece - 1) / piece
+	nPieces := len(starts) - 1
 	firsts, err := temp("vortex row checks", uint64(4*nPieces))
 	if err != nil {
 		return nil, Hash{}, err
@@ -316,14 +317,14 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
 	}
 	endFirst := wgpu.Span("vortex: upload the first piece")
-	err = upload(ins[0], 0, min(piece, R))
+	err = upload(ins[0], 0, starts[1]-starts[0])
 	endFirst(0)
 	if err != nil {
 		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
 	}
 	var enc wgpu.Timing
-	for k, r0 := 0, 0; r0 < R; k, r0 = k+1, r0+piece {
-		nr := min(piece, R-r0)
+	for k := range nPieces {
+		r0, nr := starts[k], starts[k+1]-starts[k]
 		if opts.Stages != nil {
 			// The kernels' timing leaves the upload's last copies out.
 			if err := ctx.Wait(); err != nil {
@@ -351,9 +352,9 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 			return nil, Hash{}, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
 		}
 		var upErr error
-		if next := r0 + piece; next < R {
+		if k+1 < nPieces {
 			end := wgpu.Span("vortex: upload a piece while the last is encoded")
-			upErr = upload(ins[(k+1)%2], next, min(piece, R-next))
+			upErr = upload(ins[(k+1)%2], starts[k+1], starts[k+2]-starts[k+1])
 			end(0)
 		}
 		endWait := wgpu.Span("vortex: wait for a piece's encoding")
@@ -457,7 +458,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	}
 	for k, i := range none {
 		if i != ^uint32(0) {
-			r, j := k*piece+int(i)/n, int(i)%n
+			r, j := starts[k]+int(i)/n, int(i)%n
 			return nil, Hash{}, fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
 		}
 	}
@@ -573,6 +574,39 @@ func encodePiece(rows, n, m int, l layout) int {
 		piece = min(piece, rows)
 	}
 	return piece
+}
+
+// pieceUnit returns the rows whose codewords start a piece at a 256-byte
+// aligned offset of the only tile (one row where there are several
+// tiles: their pieces go through a scratch buffer).
+func pieceUnit(rows, m int, l layout) int {
+	u := 1
+	if l.tiles == 1 {
+		for u < rows && (u*m*4)%256 != 0 {
+			u *= 2
+		}
+	}
+	return u
+}
+
+// pieceStarts returns the first row of each piece and rows at the end:
+// pieces of piece rows, but for the first three, a quarter, a quarter and
+// a half of one (whole units), so that the first upload, which nothing
+// overlaps, is short.
+func pieceStarts(rows, piece, unit int) []int {
+	starts := []int{0}
+	for _, f := range []int{4, 4, 2} {
+		if starts[len(starts)-1] >= rows {
+			break
+		}
+		if sz := piece / f / unit * unit; sz >= unit && piece > unit {
+			starts = append(starts, min(rows, starts[len(starts)-1]+sz))
+		}
+	}
+	for starts[len(starts)-1] < rows {
+		starts = append(starts, min(rows, starts[len(starts)-1]+piece))
+	}
+	return starts
 }
 
 // overlapFrom is the bytes of rows from which the rows go up in pieces

@@ -87,6 +87,7 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	if closed {
 		return nil, fmt.Errorf("vortex: the Committer was released")
 	}
+	defer wgpu.Span("vortex: commit")(0)
 	dev, root, err := c.commitGPU(rows, opts)
 	if err != nil {
 		return nil, err

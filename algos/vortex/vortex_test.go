@@ -366,3 +366,30 @@ func TestBadInput(t *testing.T) {
 	_, err = st.OpenColumns([]int{3, 32})
 	require.ErrorContains(t, err, "selected column 1 is 32")
 }
+
+// TestPieceStarts checks the pieces of rows: a short start, then whole
+// pieces, each a multiple of the unit, covering the rows once.
+func TestPieceStarts(t *testing.T) {
+	require.Equal(t, []int{0, 64, 128, 256, 512, 768, 1024, 1280, 1536, 1792, 2048}, pieceStarts(2048, 256, 1))
+	require.Equal(t, []int{0, 8, 16, 32, 64, 96, 100}, pieceStarts(100, 32, 4))
+	require.Equal(t, []int{0, 1}, pieceStarts(1, 1, 1))
+	require.Equal(t, []int{0, 3}, pieceStarts(3, 4, 4))
+	require.Equal(t, []int{0, 2, 4, 8, 9}, pieceStarts(9, 8, 2))
+	for rows := 1; rows < 70; rows++ {
+		for _, piece := range []int{1, 2, 4, 8, 16} {
+			for _, unit := range []int{1, 2, 4} {
+				if unit > piece {
+					continue
+				}
+				s := pieceStarts(rows, piece, unit)
+				require.Equal(t, 0, s[0])
+				require.Equal(t, rows, s[len(s)-1])
+				for i := 1; i < len(s); i++ {
+					d := s[i] - s[i-1]
+					require.True(t, d > 0 && d <= piece, "%v", s)
+					require.True(t, d%unit == 0 || s[i] == rows, "%v", s)
+				}
+			}
+		}
+	}
+}
