@@ -81,6 +81,31 @@ func newStagingPool(c *Context, o TransferOptions) *stagingPool {
 	return p
 }
 
+// GrowStaging makes the staging slots at least slotBytes (within the
+// device's largest buffer) from the next transfer on, for a caller that
+// moves gigabytes again and again (vortex.Committer): larger slots cost
+// more to create, which a one-shot transfer pays, and less a byte moved,
+// which repeated ones gain (BENCHMARKS.md, "Vortex"). Slots never shrink.
+func (c *Context) GrowStaging(slotBytes uint64) error {
+	if c == nil {
+		return errNilContext("grow staging")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.check("grow staging"); err != nil {
+		return err
+	}
+	p := c.staging
+	if p == nil {
+		return nil // no staging: the device's memory is the host's
+	}
+	b := min((slotBytes+7)&^7, c.info.Limits.MaxBufferSize&^7)
+	if b > p.slotSz {
+		p.slotSz = b
+	}
+	return nil
+}
+
 func (p *stagingPool) release() {
 	for _, s := range append(p.up, p.down...) {
 		if s != nil {

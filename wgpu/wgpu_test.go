@@ -127,6 +127,40 @@ func TestUploadUnalignedAndFrom(t *testing.T) {
 	})
 }
 
+// TestGrowStaging moves data through a ring made of small slots, then
+// grown past the default slot (to a size that is no power of two), then
+// asked to shrink (it does not): every round trip is exact.
+func TestGrowStaging(t *testing.T) {
+	require.Error(t, (*wgpu.Context)(nil).GrowStaging(1<<20))
+	for _, backend := range gputest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			o := gputest.Options(t, backend)
+			o.Transfer.SlotBytes = 1 << 20
+			ctx, err := wgpu.Open(o)
+			require.NoError(t, err)
+			defer ctx.Close()
+			n := 70<<20 + 3
+			data := make([]byte, n)
+			for i := range data {
+				data[i] = byte(i*13 + i>>9)
+			}
+			b, err := ctx.NewBuffer("raw", uint64(n))
+			require.NoError(t, err)
+			defer b.Release()
+			for _, slot := range []uint64{0, 48 << 20, 1 << 10} {
+				if slot != 0 {
+					require.NoError(t, ctx.GrowStaging(slot))
+				}
+				require.NoError(t, ctx.Clear(b, 0, 0))
+				require.NoError(t, ctx.Upload(b, 0, data))
+				got := make([]byte, n)
+				require.NoError(t, ctx.Download(got, b, 0))
+				require.True(t, bytes.Equal(got, data), "slots grown to %d", slot)
+			}
+		})
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	_, err := wgpu.Open(wgpu.Options{Backend: "nope"})
 	require.ErrorContains(t, err, "accepted are vulkan, gl")

@@ -141,19 +141,6 @@ func BenchmarkVortex(b *testing.B) {
 				commit(b, c, nil)
 			}
 		})
-		for _, pieces := range []int{4, 16, 32} {
-			b.Run(fmt.Sprintf("%s/e2e-pieces%d", name, pieces), func(b *testing.B) {
-				defer func(v int) { overlapPieces = v }(overlapPieces)
-				overlapPieces = pieces
-				c := committer(b)
-				commit(b, c, nil)
-				b.SetBytes(int64(4 * len(m)))
-				b.ResetTimer()
-				for range b.N {
-					commit(b, c, nil)
-				}
-			})
-		}
 		if f := os.Getenv("VORTEX_BENCH_TRACE"); f != "" && rows == benchShapes[len(benchShapes)-1][0] {
 			// One steady-state commitment's phases, for BENCHMARKS.md.
 			b.Run(name+"/trace", func(b *testing.B) {

@@ -36,6 +36,13 @@ type Committer struct {
 	closed bool
 }
 
+// largeMatrix is the size of the rows from which a Committer asks its
+// Context for staging slots of largeStagingSlot bytes.
+const (
+	largeMatrix      = 1 << 30
+	largeStagingSlot = 64 << 20
+)
+
 // NewCommitter returns the Committer of p's commitments on ctx (not nil:
 // the CPU path, gnark-crypto's, keeps nothing between calls).
 func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
@@ -56,6 +63,14 @@ func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
 	ext, err := ntt.NewExtender(ctx, field.KoalaBear, p.logN, ntt.ExtendOptions{Rate: p.Rate()})
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	if uint64(p.MaxRows())*uint64(p.NumColumns())*4 >= largeMatrix {
+		// Gigabytes go up each commitment: larger staging slots move
+		// them faster once made.
+		if err := ctx.GrowStaging(largeStagingSlot); err != nil {
+			ext.Release()
+			return nil, fmt.Errorf("vortex: %w", err)
+		}
 	}
 	return &Committer{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]*wgpu.Buffer{}}, nil
 }
