@@ -36,7 +36,7 @@ fn vortex_path(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
 		return;
 	}
 	let node = (vp_sel[i] >> vp_params.shift) ^ 1u;
-	if (node < vp_params.node_lo || node - vp_params.node_lo >= vp_params.nodes) {
+	if ((node < vp_params.node_lo) | (node - vp_params.node_lo >= vp_params.nodes)) {
 		return;
 	}
 	vp_out[(i * vp_params.depth + vp_params.pos) * 8u + w] = monty31_enter(vp_level[(node - vp_params.node_lo) * 8u + w]);
