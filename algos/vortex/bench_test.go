@@ -92,10 +92,25 @@ func BenchmarkVortex(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer s.Release()
+			defer func() {
+				b.StopTimer() // the state's release is no part of the openings
+				s.Release()
+			}()
+			if f := os.Getenv("VORTEX_BENCH_TRACE"); f != "" && rows == benchShapes[len(benchShapes)-1][0] {
+				defer func() {
+					trace.Enable(false)
+					if out, err := os.Create(f + ".open"); err == nil {
+						trace.Write(out)
+						out.Close()
+					}
+				}()
+			}
 			for i := 0; i <= b.N; i++ {
 				if i == 1 {
 					b.ResetTimer() // the first compiles
+					if os.Getenv("VORTEX_BENCH_TRACE") != "" {
+						trace.Enable(true)
+					}
 				}
 				if _, err := s.OpenLinComb(alpha); err != nil {
 					b.Fatal(err)

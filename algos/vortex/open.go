@@ -25,6 +25,7 @@ func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
 	if s.dev == nil {
 		return nil, errReleased
 	}
+	defer wgpu.Span("vortex: OpenLinComb")(0)
 	u, err := s.dev.linComb(alpha, s.p.SizeCodeWord())
 	if err != nil {
 		return nil, err
@@ -101,10 +102,13 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	if s.dev == nil {
 		return nil, errReleased
 	}
+	endCols := wgpu.Span("vortex: OpenColumns: columns")
 	cols, err := s.dev.columns(selected)
+	endCols(0)
 	if err != nil {
 		return nil, err
 	}
+	defer wgpu.Span("vortex: OpenColumns: paths")(0)
 	paths, err := s.dev.paths(selected)
 	if err != nil {
 		return nil, err
@@ -113,10 +117,30 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 }
 
 // columns gathers the selected columns of the codewords into one buffer
-// on the device and reads them back.
+// on the device (vortex_columns.wgsl, a dispatch a tile) and reads them
+// back.
 func (r *resident) columns(selected []int) ([][]koalabear.Element, error) {
 	if len(selected) == 0 {
 		return [][]koalabear.Element{}, nil
+	}
+	k, err := r.ctx.Kernel(wgpu.KernelSpec{
+		Label: "vortex_columns.wgsl:vortex_columns", Module: wgsl.Module{Files: []string{"vortex_columns.wgsl"}},
+		Entry: "vortex_columns", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	sel := make([]uint32, len(selected))
+	for i, c := range selected {
+		sel[i] = uint32(c)
+	}
+	sb, err := r.ctx.NewBuffer("vortex selected columns", uint64(4*len(sel)))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer sb.Release()
+	if err := r.ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
+		return nil, fmt.Errorf("vortex: upload the selected columns: %w", err)
 	}
 	all := make([]koalabear.Element, len(selected)*r.rows)
 	// A piece of columns at a time within a binding.
@@ -129,9 +153,10 @@ func (r *resident) columns(selected []int) ([][]koalabear.Element, error) {
 	for lo := 0; lo < len(selected); lo += per {
 		hi := min(lo+per, len(selected))
 		var ds []wgpu.Dispatch
-		for i, c := range selected[lo:hi] {
-			t, j := c/r.w, c%r.w
-			ds = append(ds, copyDispatch(r.ctx, r.copyKern, wgpu.Bind(r.tiles[t]), wgpu.Bind(buf), r.rows, 1, j, r.w, i*r.rows, 1, false))
+		for t, tile := range r.tiles {
+			ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), wgpu.Bind(buf), wgpu.Bind(sb)},
+				Params: []uint32{uint32(hi - lo), uint32(r.rows), uint32(r.w), uint32(t * r.w), uint32(lo)},
+				Groups: r.ctx.Grid(uint64(hi-lo)*uint64(r.rows), 256)})
 		}
 		if _, err := r.ctx.Run(ds...); err != nil {
 			return nil, fmt.Errorf("vortex: gather columns: %w", err)
