@@ -352,13 +352,18 @@ func only(e *enumeration, backend string) *enumeration {
 // merged is the enumeration of a's backends and b's together, as one
 // instance of both would list them: wgpu enumerates backends in a fixed
 // order (Vulkan, Metal, D3D12, then GL), and ranked sorts stably, so
-// ranking a's list followed by b's gives the same order and indices.
+// ranking a's list followed by b's gives the same order and indices. A
+// side that could not be listed leaves the other's adapters (a broken GL
+// driver must not hide working Vulkan GPUs); both failing is an error
+// naming both.
 func merged(a, b *enumeration) *enumeration {
-	if a.err != nil {
-		return a
-	}
-	if b.err != nil {
+	switch {
+	case a.err != nil && b.err != nil:
+		return &enumeration{err: errors.Join(a.err, b.err)}
+	case a.err != nil:
 		return b
+	case b.err != nil:
+		return a
 	}
 	e := &enumeration{}
 	e.adapters, e.infos = ranked(slices.Concat(a.adapters, b.adapters), slices.Concat(a.infos, b.infos))

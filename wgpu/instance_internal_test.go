@@ -1,8 +1,10 @@
 package wgpu
 
 import (
+	"errors"
 	"testing"
 
+	gpu "github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/stretchr/testify/require"
 )
 
@@ -85,4 +87,23 @@ func TestOneBackendIsPrimaryFiltered(t *testing.T) {
 	if len(want) == 0 {
 		t.Log("no Vulkan adapter here: the listing is not tested")
 	}
+}
+
+// TestMergedKeepsWhatListed: a backend that could not be listed (a broken
+// GL driver) leaves the other's adapters, ranked and indexed; both
+// failing names both errors.
+func TestMergedKeepsWhatListed(t *testing.T) {
+	vk := &enumeration{adapters: make([]*gpu.Adapter, 2), infos: []AdapterInfo{{Name: "gpu", Backend: "vulkan", Type: "discrete"}, {Name: "lavapipe", Backend: "vulkan", Type: "cpu", Index: 1}}}
+	glErr := &enumeration{err: errors.New("no EGL")}
+	vkErr := &enumeration{err: errors.New("no loader")}
+	for _, e := range []*enumeration{merged(vk, glErr), merged(glErr, vk)} {
+		require.NoError(t, e.err)
+		require.Equal(t, vk.infos, e.infos)
+	}
+	e := merged(vkErr, glErr)
+	require.ErrorContains(t, e.err, "no loader")
+	require.ErrorContains(t, e.err, "no EGL")
+	both := merged(vk, &enumeration{adapters: make([]*gpu.Adapter, 1), infos: []AdapterInfo{{Name: "llvmpipe", Backend: "gl", Type: "cpu"}}})
+	require.Equal(t, []string{"gpu", "lavapipe", "llvmpipe"}, []string{both.infos[0].Name, both.infos[1].Name, both.infos[2].Name})
+	require.Equal(t, 2, both.infos[2].Index)
 }
