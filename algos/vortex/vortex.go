@@ -7,11 +7,15 @@
 //
 // Rows are gnark-crypto's koalabear.Element (Montgomery form in memory),
 // taken as they are: the kernels compute in Montgomery form. The rows are
-// uploaded once; encoding (package ntt), column hashes (package sis), the
-// leaves and the tree (package poseidon2) run on the device, and the
-// prover's state keeps the codewords there for the openings, which run
-// there too (UAlpha and the opened columns alone come back). A nil
-// Context runs gnark-crypto's own vortex.Commit.
+// uploaded once, checked on the device as they arrive; encoding (package
+// ntt), column hashes (package sis), the leaves and the tree (package
+// poseidon2) run on the device, and the prover's state keeps the
+// codewords and the tree there for the openings, which run there too
+// (the root, UAlpha, the opened columns and their paths alone come back).
+// A Committer keeps the kernels, tables and buffers of one Params on one
+// device from one commitment to the next, as a prover committing round
+// after round wants; Commit makes one for the call. A nil Context runs
+// gnark-crypto's own vortex.Commit.
 //
 // Proofs from a ProverState are gnark-crypto's vortex.Proof and verify
 // with its Params.Verify (Params.Gnark).
