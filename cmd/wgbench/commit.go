@@ -338,6 +338,11 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if isRecords && size < 1 {
 		return nil, fmt.Errorf("commit: --records %d: a record has 1 byte or more", size)
 	}
+	// Every flag is checked before the inputs are read.
+	opts, err := approachOptions(approach)
+	if err != nil {
+		return nil, err
+	}
 	// Matrices committed with one hash split over the devices where a
 	// second one pays (commitWork); records and schedules are built on
 	// one.
@@ -358,10 +363,6 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	raw := raws[0]
 	grp, err := devices.wait()
-	if err != nil {
-		return nil, err
-	}
-	opts, err := approachOptions(approach)
 	if err != nil {
 		return nil, err
 	}

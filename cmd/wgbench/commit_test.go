@@ -254,6 +254,8 @@ func TestCommitErrorPrefixes(t *testing.T) {
 	}{
 		{[]string{"commit", "--records", "4", "--hash", "blake3:1,rescue", "--in", five}, "5 records"},
 		{[]string{"commit", "--matrix", "3x1", "--in", write("m.bin", 3*8)}, "3 rows"},
+		// A bad flag is named before the input is read (there is none).
+		{[]string{"commit", "--matrix", "4x1", "--in", filepath.Join(t.TempDir(), "absent"), "--approach", "9"}, "approach 9"},
 		{[]string{"merkle", "--hash", "blake3:1,rescue", "--in", three}, "3 leaves"},
 		{[]string{"merkle", "prove", "--hash", "blake3:1,rescue", "--in", three, "--index", "0"}, "3 leaves"},
 	} {
