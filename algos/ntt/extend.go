@@ -63,6 +63,25 @@ func extendRoots(fi fieldImpl, logN int, o ExtendOptions) (rateLog int, small, b
 	return rateLog, small, r.w, r.g, nil
 }
 
+// CheckExtend returns log2 of n, the length of a row that Extend takes at
+// rate, or an error naming what is wrong: n not a power of two from 2,
+// rate not one from 2 to MaxRate, or codewords longer than f's
+// two-adicity allows.
+func CheckExtend[E field.Element](f field.Field[E], n, rate int) (int, error) {
+	fi, err := implOf(f)
+	if err != nil {
+		return 0, err
+	}
+	if n < 2 || n&(n-1) != 0 {
+		return 0, fmt.Errorf("ntt: a row of %d elements: the length must be a power of two from 2 up to 2^%d", n, fi.twoAdicity())
+	}
+	logN := bits.TrailingZeros(uint(n))
+	if _, _, _, _, err := extendRoots(fi, logN, ExtendOptions{Rate: rate}); err != nil {
+		return 0, err
+	}
+	return logN, nil
+}
+
 // Extend extends each row of src (rows of 2^logN canonical elements of f)
 // as o says into dst (o.Rate times as long): on ctx's GPU, or on all
 // cores with gnark-crypto's fft for a nil ctx. An element not below p is

@@ -249,3 +249,24 @@ func TestExtendMontgomery(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckExtend: the shapes Extend takes, and an error naming each
+// that it refuses.
+func TestCheckExtend(t *testing.T) {
+	k, err := CheckExtend(field.KoalaBear, 1<<19, 2)
+	require.NoError(t, err)
+	require.Equal(t, 19, k)
+	for _, c := range []struct {
+		n, rate int
+		want    string
+	}{
+		{12, 2, "a row of 12 elements"},
+		{1, 2, "a row of 1 elements"},
+		{8, 3, "rate 3"},
+		{8, 32, "rate 32"},
+		{1 << 21, 16, "the codewords of 2^25 elements exceed koalabear's 2^24"},
+	} {
+		_, err := CheckExtend(field.KoalaBear, c.n, c.rate)
+		require.ErrorContains(t, err, c.want)
+	}
+}

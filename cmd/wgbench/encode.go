@@ -64,15 +64,9 @@ func encode[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], m
 	if err != nil {
 		return err
 	}
-	logN, ok := log2Exact(cols)
-	if !ok || cols < 2 {
-		return fmt.Errorf("encode: --matrix %s: %d columns: a row's length must be a power of two from 2 up", matrix, cols)
-	}
-	if _, ok := log2Exact(rate); !ok || rate < 2 || rate > ntt.MaxRate {
-		return fmt.Errorf("encode: --rate %d: the rate's inverse is a power of two from 2 to %d", rate, ntt.MaxRate)
-	}
-	if logN+bitsOf(rate) > f.TwoAdicity() {
-		return fmt.Errorf("encode: --matrix %s at --rate %d: codewords of %d elements exceed %s's 2^%d", matrix, rate, cols*rate, f.Name(), f.TwoAdicity())
+	logN, err := ntt.CheckExtend(f, cols, rate)
+	if err != nil {
+		return fmt.Errorf("encode: --matrix %s --rate %d: %w", matrix, rate, err)
 	}
 	elemBytes := field.ElementSize[E]()
 	size, err := checked.Mul(rows, cols, elemBytes)
@@ -122,8 +116,3 @@ func parseEncodeShape(s string) (rows, cols int, err error) {
 	return rows, cols, nil
 }
 
-// bitsOf returns log2 of a power of two.
-func bitsOf(n int) int {
-	k, _ := log2Exact(n)
-	return k
-}

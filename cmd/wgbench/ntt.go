@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/bits"
 	"unsafe"
 
 	"github.com/spf13/cobra"
@@ -149,10 +148,3 @@ func writeRows[E field.Element](cmd *cobra.Command, name, path string, data []E)
 	return nil
 }
 
-// log2Exact returns k for n = 2^k, and false for other n.
-func log2Exact(n int) (int, bool) {
-	if n < 1 || n&(n-1) != 0 {
-		return 0, false
-	}
-	return bits.TrailingZeros(uint(n)), true
-}
