@@ -115,4 +115,3 @@ func parseEncodeShape(s string) (rows, cols int, err error) {
 	}
 	return rows, cols, nil
 }
-

@@ -147,4 +147,3 @@ func writeRows[E field.Element](cmd *cobra.Command, name, path string, data []E)
 	}
 	return nil
 }
-
