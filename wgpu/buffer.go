@@ -264,6 +264,26 @@ func (c *Context) Clear(b *Buffer, offset, size uint64) (err error) {
 	return nil
 }
 
+// Grow makes *b a buffer of at least size bytes for scratch that a
+// caller keeps between calls: *b stays where it is large enough, else it
+// is released and replaced by a new one named label (contents are not
+// kept). On an error *b is nil.
+func (c *Context) Grow(b **Buffer, label string, size uint64) error {
+	if *b != nil && (*b).Size() >= size {
+		return nil
+	}
+	if *b != nil {
+		(*b).Release()
+		*b = nil
+	}
+	nb, err := c.NewBuffer(label, size)
+	if err != nil {
+		return err
+	}
+	*b = nb
+	return nil
+}
+
 // Wait returns once every transfer and kernel queued on c has finished.
 // Upload returns with its last copies still queued, ahead of any later
 // kernel; a caller timing its kernels (Timing.Kernel) waits for them

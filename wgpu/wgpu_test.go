@@ -127,6 +127,26 @@ func TestUploadUnalignedAndFrom(t *testing.T) {
 	})
 }
 
+// TestGrow keeps a large enough buffer, replaces a smaller one, and on
+// a size the device refuses leaves none behind.
+func TestGrow(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		before := ctx.LiveBuffers()
+		var b *wgpu.Buffer
+		require.NoError(t, ctx.Grow(&b, "scratch", 100))
+		first := b
+		require.NoError(t, ctx.Grow(&b, "scratch", 64))
+		require.Same(t, first, b)
+		require.NoError(t, ctx.Grow(&b, "scratch", 1000))
+		require.NotSame(t, first, b)
+		require.GreaterOrEqual(t, b.Size(), uint64(1000))
+		require.Equal(t, before+1, ctx.LiveBuffers())
+		require.Error(t, ctx.Grow(&b, "scratch", ctx.Limits().MaxBufferSize+1))
+		require.Nil(t, b)
+		require.Equal(t, before, ctx.LiveBuffers())
+	})
+}
+
 // TestGrowStaging moves data through a ring made of small slots, then
 // grown past the default slot (to a size that is no power of two), then
 // asked to shrink (it does not): every round trip is exact.

@@ -544,19 +544,12 @@ func (e *Engine) tree(base, hint, maxPiece uint64, load func(slot int, off, size
 	return st.rootOver(last), total, nil
 }
 
-// grow makes *b hold at least size bytes, replacing a smaller buffer.
+// grow makes *b hold at least size bytes (wgpu.Context.Grow).
 func (e *Engine) grow(b **wgpu.Buffer, label string, size uint64) (*wgpu.Buffer, error) {
-	if *b != nil && (*b).Size() >= size {
-		return *b, nil
-	}
-	(*b).Release()
-	*b = nil
-	nb, err := e.ctx.NewBuffer(label, size)
-	if err != nil {
+	if err := e.ctx.Grow(b, label, size); err != nil {
 		return nil, fmt.Errorf("blake3: %w", err)
 	}
-	*b = nb
-	return nb, nil
+	return *b, nil
 }
 
 func (e *Engine) params(count, lastLen uint32, counter uint64) []uint32 {

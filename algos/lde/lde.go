@@ -270,18 +270,9 @@ func commitCPU[E merkle.Element](f field.Field[E], m merkle.Matrix[E], hash merk
 // trWG is the transpose kernel's workgroup: 32 × 8 invocations.
 const trWG = 256
 
-// grow makes *buf hold size bytes, replacing it (named label) when it
-// holds fewer.
+// grow makes *buf hold size bytes (wgpu.Context.Grow).
 func (c *Committer[E]) grow(buf **wgpu.Buffer, label string, size uint64) error {
-	if *buf != nil && (*buf).Size() >= size {
-		return nil
-	}
-	if *buf != nil {
-		(*buf).Release()
-		*buf = nil
-	}
-	var err error
-	if *buf, err = c.ctx.NewBuffer(label, size); err != nil {
+	if err := c.ctx.Grow(buf, label, size); err != nil {
 		return fmt.Errorf("lde: %w", err)
 	}
 	return nil

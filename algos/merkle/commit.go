@@ -564,18 +564,9 @@ func (c *Committer) kernel(file, entry string, hash Hash, m wgpu.Module, method 
 	return k, nil
 }
 
-// grow makes *buf hold size bytes, replacing it (named label) when it
-// holds fewer.
+// grow makes *buf hold size bytes (wgpu.Context.Grow).
 func (c *Committer) grow(buf **wgpu.Buffer, label string, size uint64) error {
-	if *buf != nil && (*buf).Size() >= size {
-		return nil
-	}
-	if *buf != nil {
-		(*buf).Release()
-		*buf = nil
-	}
-	var err error
-	if *buf, err = c.ctx.NewBuffer(label, size); err != nil {
+	if err := c.ctx.Grow(buf, label, size); err != nil {
 		return fmt.Errorf("merkle: %w", err)
 	}
 	return nil

@@ -283,15 +283,9 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 		return nil, nil
 	}
 	scratchRows := min(per, rows)
-	for i, b := range e.scratch {
-		if need := rowBytes * uint64(scratchRows); b == nil || b.Size() < need {
-			if b != nil {
-				b.Release()
-				e.scratch[i] = nil
-			}
-			if e.scratch[i], err = e.ctx.NewBuffer("ntt scratch", need); err != nil {
-				return nil, fmt.Errorf("ntt: %w", err)
-			}
+	for i := range e.scratch {
+		if err := e.ctx.Grow(&e.scratch[i], "ntt scratch", rowBytes*uint64(scratchRows)); err != nil {
+			return nil, fmt.Errorf("ntt: %w", err)
 		}
 	}
 	var ds []wgpu.Dispatch
