@@ -323,21 +323,19 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
 	}
 	var enc wgpu.Timing
-	for k := range nPieces {
+	// Each piece's encoding is submitted as soon as its rows are queued
+	// to go up, before the host waits for the last piece's: the device
+	// runs copies and encodings back to back, in the queue's order (the
+	// copies into an input buffer come after the encoding that read it).
+	submit := func(k int) (*wgpu.Pending, error) {
 		r0, nr := starts[k], starts[k+1]-starts[k]
-		if opts.Stages != nil {
-			// The kernels' timing leaves the upload's last copies out.
-			if err := ctx.Wait(); err != nil {
-				return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
-			}
-		}
 		out := wgpu.Binding{Buffer: res.tiles[0], Offset: uint64(r0) * uint64(m) * 4, Size: uint64(nr) * uint64(m) * 4}
 		if scratch != nil {
 			out = wgpu.Bind(scratch)
 		}
 		ds, err := c.ext.Dispatches(wgpu.Bind(ins[k%2]), out, nr, ntt.Montgomery)
 		if err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: %w", err)
+			return nil, fmt.Errorf("vortex: %w", err)
 		}
 		count := uint64(nr) * uint64(n)
 		ds = append(ds, wgpu.Dispatch{Kernel: c.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(firsts)},
@@ -349,24 +347,56 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 		}
 		pend, err := ctx.Submit(ds...)
 		if err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
+			return nil, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
 		}
-		var upErr error
-		if k+1 < nPieces {
-			end := wgpu.Span("vortex: upload a piece while the last is encoded")
-			upErr = upload(ins[(k+1)%2], starts[k+1], starts[k+2]-starts[k+1])
-			end(0)
+		return pend, nil
+	}
+	var last *wgpu.Pending
+	waitLast := func() error {
+		if last == nil {
+			return nil
 		}
 		endWait := wgpu.Span("vortex: wait for a piece's encoding")
-		tm, err := pend.Wait()
+		tm, err := last.Wait()
 		endWait(0)
+		last = nil
 		if err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: encode rows %d to %d: %w", r0, r0+nr, err)
-		}
-		if upErr != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", upErr)
+			return fmt.Errorf("vortex: encode: %w", err)
 		}
 		enc = enc.Add(tm)
+		return nil
+	}
+	defer waitLast() // every submission is waited for, on errors too
+	for k := range nPieces {
+		if opts.Stages != nil {
+			// The kernels' timing leaves the upload's last copies out.
+			if err := waitLast(); err != nil {
+				return nil, Hash{}, err
+			}
+			if err := ctx.Wait(); err != nil {
+				return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
+			}
+		}
+		pend, err := submit(k)
+		if err != nil {
+			return nil, Hash{}, err
+		}
+		if err := waitLast(); err != nil {
+			pend.Wait()
+			return nil, Hash{}, err
+		}
+		last = pend
+		if k+1 < nPieces {
+			end := wgpu.Span("vortex: upload a piece while the last is encoded")
+			err := upload(ins[(k+1)%2], starts[k+1], starts[k+2]-starts[k+1])
+			end(0)
+			if err != nil {
+				return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
+			}
+		}
+	}
+	if err := waitLast(); err != nil {
+		return nil, Hash{}, err
 	}
 	st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(start)}
 
