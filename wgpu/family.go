@@ -114,7 +114,7 @@ const firstPiece = 1 << 16
 // binding and buffer limits, and at most 2^31 items so that a kernel can
 // index them with u32. It is zero when one item does not fit.
 func PieceItems(l Limits, itemBytes ...int) int {
-	maxBytes := min(l.MaxStorageBindingSize, l.MaxBufferSize)
+	maxBytes := l.Binding()
 	n := uint64(1 << 31)
 	for _, b := range itemBytes {
 		if b > 0 {

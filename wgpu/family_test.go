@@ -186,6 +186,8 @@ func TestLimitsMin(t *testing.T) {
 	require.Equal(t, wgpu.Limits{MaxBufferSize: 50, MaxStorageBindingSize: 9, MaxWorkgroupStorage: 7}, a.Min(b))
 	require.Equal(t, a.Min(b), b.Min(a))
 	require.Equal(t, wgpu.WebGPULimits, wgpu.Limits{}.Min(wgpu.WebGPULimits))
+	require.Equal(t, uint64(128<<20), wgpu.WebGPULimits.Binding())
+	require.Equal(t, uint64(50), wgpu.Limits{MaxBufferSize: 50, MaxStorageBindingSize: 90}.Binding())
 }
 
 func TestTiming(t *testing.T) {

@@ -201,6 +201,10 @@ func (lim Limits) webgpu() bool {
 		lim.MaxWorkgroupStorage != 0 && lim.MaxInvocationsPerWorkgroup != 0
 }
 
+// Binding returns the most bytes one storage binding takes: the storage
+// binding limit, within one buffer.
+func (lim Limits) Binding() uint64 { return min(lim.MaxStorageBindingSize, lim.MaxBufferSize) }
+
 // Min returns the field-by-field minimum of lim and o, where a zero field
 // means "no cap" and loses to any other value.
 func (lim Limits) Min(o Limits) Limits {

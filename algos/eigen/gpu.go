@@ -121,7 +121,7 @@ func rowBlocks(n int, lim wgpu.Limits) ([]block, error) {
 	per -= per % alignRows
 	if per == 0 {
 		return nil, fmt.Errorf("eigen: n = %d: %d rows of %d bytes do not fit the device's storage binding limit of %d bytes, and M is split only into blocks of whole rows, %d at a time",
-			n, alignRows, 4*n, min(lim.MaxStorageBindingSize, lim.MaxBufferSize), alignRows)
+			n, alignRows, 4*n, lim.Binding(), alignRows)
 	}
 	var bs []block
 	for r := 0; r < n; r += per {

@@ -693,7 +693,7 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 	}
 	// Not pieceItems: a piece of records is padded to whole words, which
 	// the binding must hold too (a row is whole words already).
-	per := max(1, (min(c.ctx.Limits().MaxStorageBindingSize, c.ctx.Limits().MaxBufferSize, 1<<32-1)-4)/uint64(size))
+	per := max(1, (min(c.ctx.Limits().Binding(), 1<<32-1)-4)/uint64(size))
 	return c.pieceFill("records", k, int(min(per, 1<<31)), size,
 		func(lo, hi int) []byte { return records[lo*size : hi*size] }, nil,
 		func(count, first int) []uint32 { return []uint32{uint32(count), uint32(size), uint32(first)} })

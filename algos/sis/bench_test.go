@@ -68,7 +68,7 @@ func benchGPU(b *testing.B, name string, k *Key, rows, cols int, rowMajor bool, 
 	b.Run(name, func(b *testing.B) {
 		ctx := gputest.Context(b, backend)
 		lim := ctx.Limits()
-		piece := min(cols, 1<<17, int(min(lim.MaxStorageBindingSize, lim.MaxBufferSize)/uint64(4*rows)))
+		piece := min(cols, 1<<17, int(lim.Binding()/uint64(4*rows)))
 		kern, key, tw, err := k.resident(ctx, rows)
 		if err != nil {
 			b.Fatal(err)

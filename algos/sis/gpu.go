@@ -241,8 +241,7 @@ func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Opti
 // fits reports whether buffers of in and out bytes fit one binding each
 // on ctx.
 func fits(ctx *wgpu.Context, in, out int) bool {
-	lim := ctx.Limits()
-	most := min(lim.MaxStorageBindingSize, lim.MaxBufferSize)
+	most := ctx.Limits().Binding()
 	return uint64(in) <= most && uint64(out) <= most
 }
 

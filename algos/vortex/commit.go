@@ -139,10 +139,7 @@ func (r *resident) release() {
 }
 
 // bindLimit is the most bytes one binding (and one buffer) takes on ctx.
-func bindLimit(ctx *wgpu.Context) uint64 {
-	lim := ctx.Limits()
-	return min(lim.MaxStorageBindingSize, lim.MaxBufferSize)
-}
+func bindLimit(ctx *wgpu.Context) uint64 { return ctx.Limits().Binding() }
 
 // layout is how a commitment is cut to fit the device's bindings.
 type layout struct {
