@@ -19,7 +19,7 @@ import (
 
 // Stages are the timings of a commitment's stages on the GPU: the kernels
 // of each (Kernel, where the adapter measures it) and the host time of
-// each (Wall, the uploads in Encode and the tree's read-back in Tree).
+// each (Wall, the uploads in Encode and the root's read-back in Tree).
 type Stages struct {
 	Encode, SIS, Leaves, Tree wgpu.Timing
 }
@@ -75,7 +75,9 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 		}
 		return &ProverState{p: p, root: st.MerkleTree.Root(), tree: st.MerkleTree, cpu: st}, nil
 	}
-	c, err := NewCommitter(ctx, p)
+	// One commitment: the Context's staging stays as it is (GrowStaging
+	// pays for itself over repeated ones).
+	c, err := newCommitter(ctx, p, false)
 	if err != nil {
 		return nil, err
 	}
@@ -225,11 +227,12 @@ func words(v []koalabear.Element) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v))
 }
 
-// commitGPU is Commit on c's device: each piece of rows uploaded and
-// encoded, its codewords copied into the column tiles (or encoded into
-// the only tile), each tile's columns hashed with SIS, the digests into
-// leaves, the leaves into the tree level by level, and the tree read
-// back. The buffers come from c and go back to it.
+// commitGPU is Commit on c's device: each piece of rows uploaded,
+// checked and encoded, its codewords copied into the column tiles (or
+// encoded into the only tile), each tile's columns hashed with SIS, the
+// digests into leaves, the leaves into the tree level by level, which
+// stays on the device, and the root read back. The buffers come from c
+// and go back to it.
 func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resident, root Hash, err error) {
 	ctx, p := c.ctx, c.p
 	var st Stages

@@ -46,6 +46,12 @@ const (
 // NewCommitter returns the Committer of p's commitments on ctx (not nil:
 // the CPU path, gnark-crypto's, keeps nothing between calls).
 func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
+	return newCommitter(ctx, p, true)
+}
+
+// newCommitter is NewCommitter; repeated says whether commitments will
+// follow one another, for which large matrices take larger staging slots.
+func newCommitter(ctx *wgpu.Context, p *Params, repeated bool) (*Committer, error) {
 	if p == nil {
 		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams")
 	}
@@ -64,7 +70,7 @@ func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
-	if uint64(p.MaxRows())*uint64(p.NumColumns())*4 >= largeMatrix {
+	if repeated && uint64(p.MaxRows())*uint64(p.NumColumns())*4 >= largeMatrix {
 		// Gigabytes go up each commitment: larger staging slots move
 		// them faster once made.
 		if err := ctx.GrowStaging(largeStagingSlot); err != nil {
