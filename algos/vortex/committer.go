@@ -15,7 +15,9 @@ import (
 // Committer commits to matrices of one Params on one device, again and
 // again: the kernels, the NTT tables, the SIS key and the device buffers
 // stay between commitments, and a released ProverState's buffers serve
-// the next one. A prover that commits once a round keeps one; Commit
+// the next one (those of the last two commitments are kept: a shape met
+// again after that allocates anew). A prover that commits once a round
+// keeps one; Commit
 // makes one for each call. Its methods may be called from several
 // goroutines; the commitments run one at a time. Release frees it.
 type Committer struct {
@@ -31,10 +33,25 @@ type Committer struct {
 
 	mu   sync.Mutex
 	sis  map[int]*sis.Resident // by row count
-	free map[uint64][]*wgpu.Buffer
+	free map[uint64][]pooled   // by size
+	// gen counts the commitments begun; a buffer not given back during
+	// the last keptCommitments is freed when the next begins.
+	gen uint64
 	// closed is set by Release: buffers given back after are freed.
 	closed bool
 }
+
+// pooled is a buffer given back, and the commitment it was given back
+// during (Committer.gen).
+type pooled struct {
+	b   *wgpu.Buffer
+	gen uint64
+}
+
+// keptCommitments is how many commitments' buffers a Committer keeps:
+// two, so that a prover alternating between two shapes allocates nothing,
+// and one that moves through many keeps no more than two shapes' worth.
+const keptCommitments = 2
 
 // largeMatrix is the size of the rows from which a Committer asks its
 // Context for staging slots of largeStagingSlot bytes.
@@ -78,7 +95,7 @@ func newCommitter(ctx *wgpu.Context, p *Params, repeated bool) (*Committer, erro
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
 	}
-	return &Committer{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]*wgpu.Buffer{}}, nil
+	return &Committer{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]pooled{}}, nil
 }
 
 // Params returns the parameters c commits with.
@@ -104,6 +121,10 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	defer c.run.Unlock()
 	c.mu.Lock()
 	closed := c.closed
+	if !closed {
+		c.gen++
+		c.trim()
+	}
 	c.mu.Unlock()
 	if closed {
 		return nil, fmt.Errorf("vortex: the Committer was released")
@@ -135,11 +156,31 @@ func (c *Committer) Release() {
 		r.Release()
 	}
 	for _, bs := range c.free {
-		for _, b := range bs {
-			b.Release()
+		for _, p := range bs {
+			p.b.Release()
 		}
 	}
 	c.sis, c.free = nil, nil
+}
+
+// trim frees the buffers not given back during the last keptCommitments
+// commitments (c.mu held).
+func (c *Committer) trim() {
+	for size, bs := range c.free {
+		kept := bs[:0]
+		for _, p := range bs {
+			if p.gen+keptCommitments >= c.gen {
+				kept = append(kept, p)
+			} else {
+				p.b.Release()
+			}
+		}
+		if len(kept) == 0 {
+			delete(c.free, size)
+		} else {
+			c.free[size] = kept
+		}
+	}
 }
 
 // sisFor returns the resident SIS key of columns of rows elements.
@@ -163,7 +204,7 @@ func (c *Committer) sisFor(rows int) (*sis.Resident, error) {
 func (c *Committer) get(label string, size uint64) (*wgpu.Buffer, error) {
 	c.mu.Lock()
 	if bs := c.free[size]; len(bs) > 0 {
-		b := bs[len(bs)-1]
+		b := bs[len(bs)-1].b
 		c.free[size] = bs[:len(bs)-1]
 		c.mu.Unlock()
 		return b, nil
@@ -192,6 +233,6 @@ func (c *Committer) put(bs ...*wgpu.Buffer) {
 			b.Release()
 			continue
 		}
-		c.free[b.Size()] = append(c.free[b.Size()], b)
+		c.free[b.Size()] = append(c.free[b.Size()], pooled{b, c.gen})
 	}
 }

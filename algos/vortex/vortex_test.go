@@ -259,6 +259,46 @@ func TestCommitterReuses(t *testing.T) {
 	})
 }
 
+// TestCommitterKeepsTwoShapes: a Committer that commits matrices of many
+// row counts one after another keeps the buffers of the last two
+// commitments, not of every shape it met.
+func TestCommitterKeepsTwoShapes(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+		p, err := NewParams(1<<6, 40, 2, vortexSIS, 3)
+		require.NoError(t, err)
+		before := ctx.LiveBuffers()
+		c, err := NewCommitter(ctx, p)
+		require.NoError(t, err)
+		defer c.Release()
+		commit := func(rows int) {
+			st, err := c.Commit(split(randMatrix(rng, rows, 1<<6), rows), Options{})
+			require.NoError(t, err)
+			st.Release()
+		}
+		commit(40)
+		one := ctx.LiveBuffers() - before // the tables, and one commitment's buffers
+		most := one
+		for rows := 1; rows <= 12; rows++ {
+			commit(rows)
+			most = max(most, ctx.LiveBuffers()-before)
+		}
+		require.LessOrEqual(t, most, 3*one, "live buffers after commitments of 1 to 12 rows")
+		// Alternating between two shapes allocates nothing new, once the
+		// other shapes' buffers are gone.
+		for range 2 {
+			commit(7)
+			commit(9)
+		}
+		n := ctx.LiveBuffers()
+		for range 3 {
+			commit(7)
+			commit(9)
+		}
+		require.Equal(t, n, ctx.LiveBuffers())
+	})
+}
+
 // TestCommitReleases checks that a commitment and its openings leave no
 // buffer behind once released, and that a failing one leaves none.
 func TestCommitReleases(t *testing.T) {
