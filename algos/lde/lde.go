@@ -20,14 +20,15 @@ package lde
 import (
 	"errors"
 	"fmt"
-	"github.com/wgcompute/wgcompute/algos/field"
 	"math/bits"
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -234,15 +235,17 @@ func elementError[E merkle.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) 
 func transpose[E any](src []E, rows, cols int) []E {
 	dst := make([]E, len(src))
 	const b = 64
-	for r0 := 0; r0 < rows; r0 += b {
-		for c0 := 0; c0 < cols; c0 += b {
-			for r := r0; r < min(rows, r0+b); r++ {
-				for c := c0; c < min(cols, c0+b); c++ {
-					dst[c*rows+r] = src[r*cols+c]
+	par.For((rows+b-1)/b, 1, func(lo, hi int) {
+		for r0 := lo * b; r0 < min(rows, hi*b); r0 += b {
+			for c0 := 0; c0 < cols; c0 += b {
+				for r := r0; r < min(rows, r0+b); r++ {
+					for c := c0; c < min(cols, c0+b); c++ {
+						dst[c*rows+r] = src[r*cols+c]
+					}
 				}
 			}
 		}
-	}
+	})
 	return dst
 }
 
