@@ -184,23 +184,17 @@ func planLayout(rows, m, d int, limit uint64) (layout, error) {
 	return l, nil
 }
 
-// copyKernel is vortex.wgsl's vortex_copy on ctx.
-func copyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
-	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: "vortex.wgsl:vortex_copy", Module: wgsl.Module{Files: []string{"vortex.wgsl"}, Consts: field.KoalaBear.Consts()},
-		Entry: "vortex_copy", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
+// kernel is entry of the Vortex kernel file on ctx (KoalaBear's constants
+// in its prelude): storage bindings 0..storage-1, binding 1 the one it
+// writes, then the parameters' uniform.
+func kernel(ctx *wgpu.Context, file, entry string, storage int) (*wgpu.Kernel, error) {
+	ro := make([]bool, storage)
+	for i := range ro {
+		ro[i] = i != 1
 	}
-	return k, nil
-}
-
-// checkKernel is vortex_check.wgsl's vortex_check on ctx.
-func checkKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: "vortex_check.wgsl:vortex_check", Module: wgsl.Module{Files: []string{"vortex_check.wgsl"}, Consts: field.KoalaBear.Consts()},
-		Entry: "vortex_check", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
+		Label: file + ":" + entry, Module: wgsl.Module{Files: []string{file}, Consts: field.KoalaBear.Consts()},
+		Entry: entry, Storage: storage, Uniform: true, ReadOnly: ro,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
@@ -530,48 +524,30 @@ func (r *resident) readTree() (*gvortex.MerkleTree, error) {
 // paths returns the Merkle proofs of the selected columns (gnark-crypto's
 // MerkleTree.Open of each): their siblings gathered on the device
 // (vortex_path.wgsl), a level at a time, and read back.
-func (r *resident) paths(selected []int) ([]gvortex.MerkleProof, error) {
+func (r *resident) paths(sb *wgpu.Buffer, count int) ([]gvortex.MerkleProof, error) {
 	depth := len(r.levels) - 1
-	out := make([]gvortex.MerkleProof, len(selected))
-	if len(selected) == 0 || depth == 0 {
-		for i := range out {
-			out[i] = gvortex.MerkleProof{}
-		}
+	out := make([]gvortex.MerkleProof, count)
+	if count == 0 || depth == 0 {
 		return out, nil
 	}
-	k, err := r.ctx.Kernel(wgpu.KernelSpec{
-		Label: "vortex_path.wgsl:vortex_path", Module: wgsl.Module{Files: []string{"vortex_path.wgsl"}, Consts: field.KoalaBear.Consts()},
-		Entry: "vortex_path", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
-	})
+	k, err := kernel(r.ctx, "vortex_path.wgsl", "vortex_path", 3)
 	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
+		return nil, err
 	}
-	sel := make([]uint32, len(selected))
-	for i, c := range selected {
-		sel[i] = uint32(c)
-	}
-	all := make([]Hash, len(selected)*depth)
+	all := make([]Hash, count*depth)
 	words := unsafe.Slice((*uint32)(unsafe.Pointer(&all[0])), 8*len(all))
-	sb, err := r.ctx.NewBuffer("vortex selected columns", uint64(4*len(sel)))
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer sb.Release()
 	ob, err := r.ctx.NewBuffer("vortex paths", uint64(4*len(words)))
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
 	defer ob.Release()
-	if err := r.ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
-		return nil, fmt.Errorf("vortex: upload the selected columns: %w", err)
-	}
 	limit := bindLimit(r.ctx)
 	var ds []wgpu.Dispatch
 	for lv := depth; lv >= 1; lv-- {
 		ds = append(ds, pieces(limit, uint64(32)<<lv, func(off, size uint64) wgpu.Dispatch {
 			return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{{Buffer: r.levels[lv], Offset: off, Size: size}, wgpu.Bind(ob), wgpu.Bind(sb)},
-				Params: []uint32{uint32(len(sel)), uint32(depth - lv), uint32(depth), uint32(depth - lv), uint32(off / 32), uint32(size / 32)},
-				Groups: r.ctx.Grid(uint64(8*len(sel)), 64)}
+				Params: []uint32{uint32(count), uint32(depth - lv), uint32(depth), uint32(depth - lv), uint32(off / 32), uint32(size / 32)},
+				Groups: r.ctx.Grid(uint64(8*count), 64)}
 		})...)
 	}
 	if _, err := r.ctx.Run(ds...); err != nil {
@@ -644,7 +620,7 @@ func pieceStarts(rows, piece, unit int) []int {
 var overlapFrom uint64 = 64 << 20
 
 // overlapPieces is how many pieces a large matrix goes up in, at the least.
-var overlapPieces = 8
+const overlapPieces = 8
 
 // adjacent reports whether row b starts where row a ends in memory.
 func adjacent(a, b []koalabear.Element) bool {

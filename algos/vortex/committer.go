@@ -75,11 +75,11 @@ func newCommitter(ctx *wgpu.Context, p *Params, repeated bool) (*Committer, erro
 	if ctx == nil {
 		return nil, fmt.Errorf("vortex: a Committer needs a GPU Context: a nil Context commits with gnark-crypto (Commit)")
 	}
-	ck, err := copyKernel(ctx)
+	ck, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2)
 	if err != nil {
 		return nil, err
 	}
-	chk, err := checkKernel(ctx)
+	chk, err := kernel(ctx, "vortex_check.wgsl", "vortex_check", 2)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,7 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
-	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // OpenLinComb computes UAlpha, the linear combination sum_i alpha^i ·
@@ -43,12 +41,9 @@ func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 	for i := 1; i < len(pows); i++ {
 		pows[i].Mul(&pows[i-1], &alpha)
 	}
-	k, err := r.ctx.Kernel(wgpu.KernelSpec{
-		Label: "vortex_lincomb.wgsl:vortex_lincomb", Module: wgsl.Module{Files: []string{"vortex_lincomb.wgsl"}, Consts: field.KoalaBear.Consts()},
-		Entry: "vortex_lincomb", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
-	})
+	k, err := kernel(r.ctx, "vortex_lincomb.wgsl", "vortex_lincomb", 3)
 	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
+		return nil, err
 	}
 	pb, err := r.ctx.NewBuffer("vortex powers of alpha", uint64(16*len(pows)))
 	if err != nil {
@@ -102,14 +97,30 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	if s.dev == nil {
 		return nil, errReleased
 	}
+	if len(selected) == 0 {
+		return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: [][]koalabear.Element{}, MerkleProofOpenedColumns: []gvortex.MerkleProof{}}, nil
+	}
+	// The selection goes up once, for the columns and their paths.
+	sel := make([]uint32, len(selected))
+	for i, c := range selected {
+		sel[i] = uint32(c)
+	}
+	sb, err := s.dev.ctx.NewBuffer("vortex selected columns", uint64(4*len(sel)))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	defer sb.Release()
+	if err := s.dev.ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
+		return nil, fmt.Errorf("vortex: upload the selected columns: %w", err)
+	}
 	endCols := wgpu.Span("vortex: OpenColumns: columns")
-	cols, err := s.dev.columns(selected)
+	cols, err := s.dev.columns(sb, len(selected))
 	endCols(0)
 	if err != nil {
 		return nil, err
 	}
 	defer wgpu.Span("vortex: OpenColumns: paths")(0)
-	paths, err := s.dev.paths(selected)
+	paths, err := s.dev.paths(sb, len(selected))
 	if err != nil {
 		return nil, err
 	}
@@ -118,40 +129,22 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 
 // columns gathers the selected columns of the codewords into one buffer
 // on the device (vortex_columns.wgsl, a dispatch a tile) and reads them
-// back.
-func (r *resident) columns(selected []int) ([][]koalabear.Element, error) {
-	if len(selected) == 0 {
-		return [][]koalabear.Element{}, nil
-	}
-	k, err := r.ctx.Kernel(wgpu.KernelSpec{
-		Label: "vortex_columns.wgsl:vortex_columns", Module: wgsl.Module{Files: []string{"vortex_columns.wgsl"}},
-		Entry: "vortex_columns", Storage: 3, Uniform: true, ReadOnly: []bool{true, false, true},
-	})
+// back: sb holds the count selected columns' indices (u32s).
+func (r *resident) columns(sb *wgpu.Buffer, count int) ([][]koalabear.Element, error) {
+	k, err := kernel(r.ctx, "vortex_columns.wgsl", "vortex_columns", 3)
 	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
+		return nil, err
 	}
-	sel := make([]uint32, len(selected))
-	for i, c := range selected {
-		sel[i] = uint32(c)
-	}
-	sb, err := r.ctx.NewBuffer("vortex selected columns", uint64(4*len(sel)))
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer sb.Release()
-	if err := r.ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
-		return nil, fmt.Errorf("vortex: upload the selected columns: %w", err)
-	}
-	all := make([]koalabear.Element, len(selected)*r.rows)
+	all := make([]koalabear.Element, count*r.rows)
 	// A piece of columns at a time within a binding.
-	per := max(1, min(len(selected), int(bindLimit(r.ctx)/(4*uint64(r.rows)))))
+	per := max(1, min(count, int(bindLimit(r.ctx)/(4*uint64(r.rows)))))
 	buf, err := r.ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
 	defer buf.Release()
-	for lo := 0; lo < len(selected); lo += per {
-		hi := min(lo+per, len(selected))
+	for lo := 0; lo < count; lo += per {
+		hi := min(lo+per, count)
 		var ds []wgpu.Dispatch
 		for t, tile := range r.tiles {
 			ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), wgpu.Bind(buf), wgpu.Bind(sb)},
@@ -165,7 +158,7 @@ func (r *resident) columns(selected []int) ([][]koalabear.Element, error) {
 			return nil, fmt.Errorf("vortex: read columns back: %w", err)
 		}
 	}
-	cols := make([][]koalabear.Element, len(selected))
+	cols := make([][]koalabear.Element, count)
 	for i := range cols {
 		cols[i] = all[i*r.rows : (i+1)*r.rows : (i+1)*r.rows]
 	}
