@@ -35,10 +35,11 @@ type Options struct {
 	Stages *Stages
 }
 
-// ProverState is a commitment's prover side: the root, the Merkle tree,
-// and the codewords on the device (or gnark-crypto's prover state for a
-// nil Context), from which OpenLinComb and OpenColumns make a proof.
-// Release frees its device memory.
+// ProverState is a commitment's prover side: the root, and the codewords,
+// SIS digests and Merkle tree on the device (or gnark-crypto's prover
+// state for a nil Context), from which OpenLinComb and OpenColumns make a
+// proof. Release frees its device memory (to its Committer, where that is
+// still open).
 type ProverState struct {
 	p    *Params
 	root Hash
