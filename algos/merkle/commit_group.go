@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -259,7 +258,7 @@ func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 // BENCHMARKS.md, where a split Goldilocks Poseidon2 commitment of 2^20 x
 // 128 measured slower than one device) the second only adds its fixed
 // costs. So the decision reads what it measures where it runs: the upload
-// rates into one device and into all at once (uploadRates), and the kernel
+// rates into one device and into all at once (Group.UploadRates), and the kernel
 // time of a permutation in the hash's earlier commitments on these
 // devices (learnKernel). Before any, the prediction rests on the upload
 // alone, which keeps a commitment bound by its kernels on one device where
@@ -359,7 +358,7 @@ func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
 		return g
 	}
 	var e E
-	s := splitModel{rate: uploadRates(g), member: memberCost}
+	s := splitModel{rate: g.UploadRates(), member: memberCost}
 	for _, m := range ms {
 		if m.Rows > 0 && m.Cols > 0 && m.Rows <= 1<<40 && m.Cols <= 1<<20 {
 			s.bytes += float64(m.Rows) * float64(m.Cols) * float64(unsafe.Sizeof(e))
@@ -367,76 +366,4 @@ func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
 	}
 	s.kernel = time.Duration(float64(commitWork(ms)) * kernelNanos(g, hash))
 	return g.Fit(s.devices(k), 1)
-}
-
-// probeBytes is what uploadRates uploads into each device: past the
-// staging ring's first buffer, so that the rate is the ring's sustained
-// one, yet a few milliseconds at the rates of PCIe.
-const probeBytes = 48 << 20
-
-// rates holds uploadRates' measurements by the Group's members, so that
-// each set of devices is measured once per process.
-var rates sync.Map // string (the members) -> map[int]float64
-
-// uploadRates returns the bytes a second the host uploads into g's first
-// member alone and into all its members at once (together), measured the
-// first time a set of members is asked about: probeBytes into each (or
-// the most a buffer of the smallest device holds), after
-// a smaller upload that sets up the staging. A member that fails leaves
-// its rate unknown (0), which keeps commitments on one device.
-func uploadRates(g *wgpu.Group) map[int]float64 {
-	var key strings.Builder
-	for _, ctx := range g.Contexts() {
-		fmt.Fprintf(&key, "%p,", ctx)
-	}
-	if r, ok := rates.Load(key.String()); ok {
-		return r.(map[int]float64)
-	}
-	defer wgpu.Span("merkle measure the upload rates")(0)
-	out := map[int]float64{}
-	size := uint64(probeBytes)
-	for _, ctx := range g.Contexts() {
-		size = min(size, ctx.Limits().MaxBufferSize&^3)
-	}
-	data := make([]byte, size)
-	for _, k := range []int{1, g.Len()} {
-		sub := g.Fit(k, 1)
-		bufs := make([]*wgpu.Buffer, sub.Len())
-		var elapsed time.Duration
-		err := func() error {
-			defer func() {
-				for _, b := range bufs {
-					if b != nil {
-						b.Release()
-					}
-				}
-			}()
-			for i, ctx := range sub.Contexts() {
-				var err error
-				if bufs[i], err = ctx.NewBuffer("merkle upload probe", size); err != nil {
-					return err
-				}
-				if err := ctx.Upload(bufs[i], 0, data[:size/8]); err != nil {
-					return err
-				}
-				if err := ctx.Wait(); err != nil {
-					return err
-				}
-			}
-			start := time.Now()
-			err := sub.Split(sub.Len(), 1, func(i int, ctx *wgpu.Context, _, _ int) error {
-				if err := ctx.Upload(bufs[i], 0, data); err != nil {
-					return err
-				}
-				return ctx.Wait()
-			})
-			elapsed = time.Since(start)
-			return err
-		}()
-		if err == nil && elapsed > 0 {
-			out[k] = float64(sub.Len()) * float64(size) / elapsed.Seconds()
-		}
-	}
-	rates.Store(key.String(), out)
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // benchShapes are gnark-crypto's BenchmarkVortexReal shape (2^11 rows of
@@ -210,4 +211,106 @@ func bitsLen(n int) int {
 		l++
 	}
 	return l
+}
+
+// splitShapes are the split benchmark's shapes: BenchmarkVortexReal's,
+// whose upload and encoding every device repeats, and 2^5 rows of 2^21,
+// whose columns' hashes dominate.
+var splitShapes = [][2]int{{1 << 11, 19}, {1 << 5, 21}}
+
+// BenchmarkVortexSplit commits at each shape on the first device alone
+// (1), split over every device of the Group WGCOMPUTE_DEVICES (default:
+// all) opens (all, Group.SplitAll), and as the Committer decides
+// (auto), side by side in one run: e2e the steady state from host
+// memory, per-device kernel-ms/op from each device's timestamps
+// (Group.KernelTimes, device i as dev<i>-kernel-ms/op), and resident the
+// stages' kernels, the slowest device's each, uploads finished first.
+func BenchmarkVortexSplit(b *testing.B) {
+	o := gputest.Options(b, gputest.Backends()[0])
+	if o.Devices == "" {
+		o.Devices = "all"
+	}
+	g, err := wgpu.OpenGroup(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	for _, s := range splitShapes {
+		rows, k := s[0], s[1]
+		b.Run(fmt.Sprintf("2^%dx2^%d", bitsLen(rows)-1, k), func(b *testing.B) { benchSplit(b, g, rows, k) })
+	}
+}
+
+// benchSplit is BenchmarkVortexSplit at one shape.
+func benchSplit(b *testing.B, g *wgpu.Group, rows, k int) {
+	{
+		p, err := NewParams(1<<k, rows, 2, SIS{LogTwoDegree: 9, LogTwoBound: 16}, 256)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := benchMatrix(rows, k)
+		rs := make([][]koalabear.Element, rows)
+		for i := range rs {
+			rs[i] = m[i<<k : (i+1)<<k]
+		}
+		var want Hash
+		for _, c := range []struct {
+			name string
+			g    *wgpu.Group
+		}{{"1", g.Fit(1, 1)}, {"all", g.SplitAll()}, {"auto", g}} {
+			cm, err := NewCommitterOn(c.g, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			shares := 0
+			commit := func(b *testing.B, st *Stages) {
+				s, err := cm.Commit(rs, Options{Stages: st})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if want == (Hash{}) {
+					want = s.Root()
+				} else if s.Root() != want {
+					b.Fatal("the root differs from one device's")
+				}
+				shares = len(s.dev.parts)
+				s.Release()
+			}
+			b.Run("e2e/"+c.name, func(b *testing.B) {
+				commit(b, nil) // compiles, warms, teaches the decision
+				commit(b, nil)
+				if err := c.g.Warm(300 * time.Millisecond); err != nil {
+					b.Fatal(err)
+				}
+				before := c.g.KernelTimes()
+				b.SetBytes(int64(4 * len(m)))
+				b.ResetTimer()
+				for range b.N {
+					commit(b, nil)
+				}
+				b.StopTimer()
+				for i, t := range c.g.KernelTimes() {
+					b.ReportMetric(float64((t-before[i]).Microseconds())/1e3/float64(b.N), fmt.Sprintf("dev%d-kernel-ms/op", i))
+				}
+				b.ReportMetric(float64(shares), "shares")
+			})
+			b.Run("resident/"+c.name, func(b *testing.B) {
+				commit(b, nil)
+				var sum [4]time.Duration
+				b.ResetTimer()
+				for range b.N {
+					var st Stages
+					commit(b, &st)
+					for i, d := range []time.Duration{st.Kernels(), st.Encode.Elapsed(), st.SIS.Elapsed() + st.Leaves.Elapsed(), st.Tree.Wall} {
+						sum[i] += d
+					}
+				}
+				for i, unit := range []string{"kernel-ms/op", "encode-ms/op", "hash-ms/op", "tree-wall-ms/op"} {
+					b.ReportMetric(float64(sum[i].Microseconds())/1e3/float64(b.N), unit)
+				}
+				b.ReportMetric(float64(shares), "shares")
+			})
+			cm.Release()
+		}
+	}
 }

@@ -78,7 +78,11 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 	}
 	// One commitment: the Context's staging stays as it is (GrowStaging
 	// pays for itself over repeated ones).
-	c, err := newCommitter(ctx, p, false)
+	g, err := wgpu.NewGroup(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	c, err := newCommitter(g, p, false)
 	if err != nil {
 		return nil, err
 	}
@@ -118,60 +122,81 @@ func (s *ProverState) Release() {
 	s.cpu = nil
 }
 
-// resident is a commitment's buffers on the device: the codewords in
-// column tiles (tile t holds columns [tW, (t+1)W) of every row, row-major,
-// W elements a row) and the SIS digests by tile.
+// resident is a commitment's buffers on its devices: its parts, in
+// column order, and the Merkle tree's levels, level k 2^k canonical
+// digests (level 0 the root), on the first part's device, for the
+// openings' paths.
 type resident struct {
-	ctx     *wgpu.Context
-	rows, w int
-	tiles   []*wgpu.Buffer
-	digests []*wgpu.Buffer
-	// levels are the Merkle tree's levels, level k 2^k canonical digests
-	// (level 0 the root), for the openings' paths.
-	levels   []*wgpu.Buffer
-	copyKern *wgpu.Kernel
-	// owner takes the buffers back for its next commitment.
-	owner *Committer
+	rows   int
+	parts  []*part
+	levels []*wgpu.Buffer
 }
 
+// part is one device's share of a commitment: the codewords of columns
+// [lo, lo+w·len(tiles)) in column tiles (tile t holds columns lo+tw to
+// lo+(t+1)w-1 of every row, row-major, w elements a row) and their SIS
+// digests by tile.
+type part struct {
+	d       *member
+	lo, w   int
+	tiles   []*wgpu.Buffer
+	digests []*wgpu.Buffer
+}
+
+// ctx is the device of the tree.
+func (r *resident) ctx() *wgpu.Context { return r.parts[0].d.ctx }
+
+// release gives the buffers back to their members.
 func (r *resident) release() {
-	r.owner.put(r.tiles...)
-	r.owner.put(r.digests...)
-	r.owner.put(r.levels...)
-	r.tiles, r.digests, r.levels = nil, nil, nil
+	for i, pt := range r.parts {
+		if pt == nil {
+			continue
+		}
+		pt.d.put(pt.tiles...)
+		pt.d.put(pt.digests...)
+		if i == 0 {
+			pt.d.put(r.levels...)
+		}
+	}
+	r.parts, r.levels = nil, nil
 }
 
 // bindLimit is the most bytes one binding (and one buffer) takes on ctx.
 func bindLimit(ctx *wgpu.Context) uint64 { return ctx.Limits().Binding() }
 
-// layout is how a commitment is cut to fit the device's bindings.
+// layout is how a device's share of a commitment is cut to fit its
+// bindings.
 type layout struct {
 	// w is a tile's width in columns, tiles their count.
 	w, tiles int
 	// piece is the rows encoded at once.
 	piece int
+	// direct: the only tile holds every column, and the encoding writes
+	// into it (else through a scratch buffer of whole codewords).
+	direct bool
 }
 
-// planLayout returns the tiles and pieces of rows × m codewords (and
-// their digests of d elements a column) within bindings of limit bytes:
-// the widest power-of-two tiles whose codewords and digests fit one
-// binding each, and pieces of as many rows (a power of two) as a binding
-// of whole codewords holds.
-func planLayout(rows, m, d int, limit uint64) (layout, error) {
-	w := m
+// planLayout returns the tiles and pieces of a share of span columns of
+// rows × m codewords (and their digests of d elements a column) within
+// bindings of limit bytes: the widest power-of-two tiles, at most unit
+// columns (a power of two that divides span and the share's first
+// column), whose codewords and digests fit one binding each, and pieces
+// of as many rows (a power of two) as a binding of whole codewords holds.
+func planLayout(rows, m, unit, span, d int, limit uint64) (layout, error) {
+	w := unit
 	for w > 1 && (uint64(rows)*uint64(w)*4 > limit || uint64(w)*uint64(d)*4 > limit) {
 		w /= 2
 	}
 	if uint64(rows)*uint64(w)*4 > limit || uint64(w)*uint64(d)*4 > limit || uint64(rows)*uint64(w) >= 1<<32 {
 		return layout{}, fmt.Errorf("vortex: a column of %d rows does not fit the device's binding of %d bytes", rows, limit)
 	}
-	l := layout{w: w, tiles: m / w}
+	l := layout{w: w, tiles: span / w, direct: span == m && w == m}
 	// A tile's leaves (32 bytes a column) and UAlpha (16) start at
 	// 256-byte aligned offsets of their buffers.
-	if l.tiles > 1 && w < 16 {
+	if !l.direct && w < 16 {
 		return layout{}, fmt.Errorf("vortex: columns of %d rows: tiles of 16 columns (%d bytes) exceed the device's binding of %d bytes", rows, uint64(rows)*64, limit)
 	}
-	if l.tiles == 1 {
+	if l.direct {
 		l.piece = rows
 		return l, nil
 	}
@@ -222,45 +247,175 @@ func words(v []koalabear.Element) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v))
 }
 
-// commitGPU is Commit on c's device: each piece of rows uploaded,
-// checked and encoded, its codewords copied into the column tiles (or
-// encoded into the only tile), each tile's columns hashed with SIS, the
-// digests into leaves, the leaves into the tree level by level, which
-// stays on the device, and the root read back. The buffers come from c
-// and go back to it.
-func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resident, root Hash, err error) {
-	ctx, p := c.ctx, c.p
-	var st Stages
-	R, n, m, d := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
-	limit := bindLimit(ctx)
-	l, err := planLayout(R, m, d, limit)
+// commitGPU is Commit over the first k of c's devices: each device's
+// share of the columns (commitPart: every row uploaded and encoded, the
+// share's codewords kept in column tiles, hashed with SIS, the digests
+// into leaves), the leaves gathered on the first device, the tree built
+// there level by level, where it stays, and the root read back. The
+// buffers come from the members and go back to them.
+func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (_ *resident, root Hash, err error) {
+	p := c.p
+	R, m := len(rows), p.SizeCodeWord()
+	g, err := wgpu.NewGroup(c.g.Contexts()[:k]...)
 	if err != nil {
-		return nil, Hash{}, err
+		return nil, Hash{}, fmt.Errorf("vortex: %w", err)
 	}
+	unit := m
+	if k > 1 {
+		unit = splitUnit(m, k)
+	}
+	d0 := c.devs[0]
+	ctx := d0.ctx
 	if uint64(m)*32 > ctx.Limits().MaxBufferSize {
 		return nil, Hash{}, fmt.Errorf("vortex: the tree's %d leaves exceed the device's buffer of %d bytes", m, ctx.Limits().MaxBufferSize)
 	}
-	res := &resident{ctx: ctx, rows: R, w: l.w, copyKern: c.copyKern, owner: c}
-	var temps []*wgpu.Buffer
+	res := &resident{rows: R, parts: make([]*part, k)}
+	outs := make([]partOut, k)
 	defer func() {
-		c.put(temps...)
+		for i, o := range outs {
+			c.devs[i].put(o.temps...)
+		}
 		if err != nil {
 			res.release()
 		}
 	}()
+	depth := p.logN + p.logRate
+	for lv := range depth + 1 {
+		b, err := d0.get("vortex tree level", uint64(32)<<lv)
+		if err != nil {
+			return nil, Hash{}, err
+		}
+		res.levels = append(res.levels, b)
+	}
+	// The other devices' leaves come back to the host, then go up into
+	// the first device's last level.
+	var leaves []uint32
+	if k > 1 {
+		leaves = make([]uint32, 8*m)
+	}
+	err = g.Split(m, unit, func(i int, _ *wgpu.Context, lo, hi int) error {
+		out := &outs[i]
+		out.leaves = wgpu.Binding{Buffer: res.levels[depth], Offset: uint64(lo) * 32, Size: uint64(hi-lo) * 32}
+		if i > 0 {
+			out.leaves = wgpu.Binding{}
+		}
+		pt, err := c.devs[i].commitPart(rows, lo, hi, unit, i == 0, opts.Stages != nil, out)
+		res.parts[i] = pt
+		if err != nil || i == 0 {
+			return err
+		}
+		return c.devs[i].readLeaves(out, leaves[8*lo:8*hi])
+	})
+	if err != nil {
+		return nil, Hash{}, err
+	}
+	var st Stages
+	var cost kernelCost
+	for i, o := range outs {
+		if i == 0 {
+			st = o.st
+		} else {
+			st.Encode, st.SIS, st.Leaves = st.Encode.Parallel(o.st.Encode), st.SIS.Parallel(o.st.SIS), st.Leaves.Parallel(o.st.Leaves)
+		}
+		cost.encode = max(cost.encode, o.st.Encode.Elapsed())
+		cost.hash += o.st.SIS.Elapsed() + o.st.Leaves.Elapsed()
+	}
+	c.learn(R, cost)
+
+	// The tree, level by level, and its read-back.
+	start := time.Now()
+	endTree := wgpu.Span("vortex: tree")
+	defer func() { endTree(0) }()
+	for i := 1; i < k; i++ {
+		lo, hi := res.parts[i].lo, res.parts[i].lo+res.parts[i].w*len(res.parts[i].tiles)
+		if err := ctx.Upload(res.levels[depth], uint64(lo)*32, wgpu.Bytes(leaves[8*lo:8*hi])); err != nil {
+			return nil, Hash{}, fmt.Errorf("vortex: upload the leaves: %w", err)
+		}
+	}
+	limit := bindLimit(ctx)
+	var ds []wgpu.Dispatch
+	gp := poseidon2.GnarkKoalaBear
+	for lv := depth - 1; lv >= 0; lv-- {
+		var failed error
+		ds = append(ds, pieces(limit, uint64(64)<<lv, func(off, size uint64) wgpu.Dispatch {
+			dsp, err := gp.MergeDispatch(ctx, wgpu.Binding{Buffer: res.levels[lv+1], Offset: off, Size: size}, wgpu.Binding{Buffer: res.levels[lv], Offset: off / 2, Size: size / 2}, int(size/64))
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return dsp
+		})...)
+		if failed != nil {
+			return nil, Hash{}, fmt.Errorf("vortex: %w", failed)
+		}
+	}
+	var tt wgpu.Timing
+	if len(ds) > 0 {
+		if tt, err = ctx.Run(ds...); err != nil {
+			return nil, Hash{}, fmt.Errorf("vortex: tree: %w", err)
+		}
+	}
+	if err := d0.checkRows(rows, &outs[0]); err != nil {
+		return nil, Hash{}, err
+	}
+	w := unsafe.Slice((*uint32)(unsafe.Pointer(&root[0])), 8)
+	if err := ctx.Download(wgpu.Bytes(w), res.levels[0], 0); err != nil {
+		return nil, Hash{}, fmt.Errorf("vortex: read the root back: %w", err)
+	}
+	for i := range w {
+		w[i] = field.KoalaBear.ToMonty(w[i])
+	}
+	st.Tree = wgpu.Timing{Kernel: tt.Kernel, Measured: tt.Measured, Wall: time.Since(start)}
+	if opts.Stages != nil {
+		*opts.Stages = st
+	}
+	return res, root, nil
+}
+
+// partOut is what commitPart leaves for the commitment beside its part.
+type partOut struct {
+	// leaves is where the share's leaves go, canonical: a binding of
+	// the tree's last level, or none, for a temporary buffer (leavesBuf)
+	// that readLeaves reads back.
+	leaves    wgpu.Binding
+	leavesBuf *wgpu.Buffer
+	// firsts holds, a slot a piece of rows (starts), the index of the
+	// piece's first word that is not a reduced Montgomery form (the first
+	// share's device checks the rows).
+	firsts *wgpu.Buffer
+	starts []int
+	// temps go back to the member after the commitment.
+	temps []*wgpu.Buffer
+	st    Stages
+}
+
+// commitPart is a device's share of a commitment, the columns [lo, hi)
+// (unit divides both: planLayout): each piece of rows uploaded (and
+// checked, where check is set) and encoded, the share's codewords copied
+// into its column tiles (or encoded into the only tile), each tile's
+// columns hashed with SIS and the digests into leaves, written canonical
+// to out.leaves. Where timed, the kernels' timing leaves the uploads out.
+func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check, timed bool, out *partOut) (_ *part, err error) {
+	ctx, p := d.ctx, d.p
+	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
+	limit := bindLimit(ctx)
+	l, err := planLayout(R, m, unit, hi-lo, dg, limit)
+	if err != nil {
+		return nil, err
+	}
+	pt := &part{d: d, lo: lo, w: l.w}
 	temp := func(label string, size uint64) (*wgpu.Buffer, error) {
-		b, err := c.get(label, size)
+		b, err := d.get(label, size)
 		if err == nil {
-			temps = append(temps, b)
+			out.temps = append(out.temps, b)
 		}
 		return b, err
 	}
 	for range l.tiles {
-		t, err := c.get("vortex codewords", uint64(R)*uint64(l.w)*4)
+		t, err := d.get("vortex codewords", uint64(R)*uint64(l.w)*4)
 		if err != nil {
-			return nil, Hash{}, err
+			return pt, err
 		}
-		res.tiles = append(res.tiles, t)
+		pt.tiles = append(pt.tiles, t)
 	}
 
 	// Encode, a piece of rows at a time: the next piece goes up while the
@@ -273,13 +428,13 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	var ins [2]*wgpu.Buffer
 	for i := range min(2, len(starts)-1) {
 		if ins[i], err = temp("vortex rows", uint64(piece)*uint64(n)*4); err != nil {
-			return nil, Hash{}, err
+			return pt, err
 		}
 	}
 	var scratch *wgpu.Buffer
-	if l.tiles > 1 {
+	if !l.direct {
 		if scratch, err = temp("vortex codewords piece", uint64(piece)*uint64(m)*4); err != nil {
-			return nil, Hash{}, err
+			return pt, err
 		}
 	}
 	upload := func(in *wgpu.Buffer, r0, nr int) error {
@@ -300,22 +455,24 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	// The rows' check on the device: a slot a piece for the first word
 	// that is not a reduced Montgomery form.
 	nPieces := len(starts) - 1
-	firsts, err := temp("vortex row checks", uint64(4*nPieces))
-	if err != nil {
-		return nil, Hash{}, err
-	}
-	none := make([]uint32, nPieces)
-	for i := range none {
-		none[i] = ^uint32(0)
-	}
-	if err := ctx.Upload(firsts, 0, wgpu.Bytes(none)); err != nil {
-		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
+	if check {
+		out.starts = starts
+		if out.firsts, err = temp("vortex row checks", uint64(4*nPieces)); err != nil {
+			return pt, err
+		}
+		none := make([]uint32, nPieces)
+		for i := range none {
+			none[i] = ^uint32(0)
+		}
+		if err := ctx.Upload(out.firsts, 0, wgpu.Bytes(none)); err != nil {
+			return pt, fmt.Errorf("vortex: upload rows: %w", err)
+		}
 	}
 	endFirst := wgpu.Span("vortex: upload the first piece")
 	err = upload(ins[0], 0, starts[1]-starts[0])
 	endFirst(0)
 	if err != nil {
-		return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
+		return pt, fmt.Errorf("vortex: upload rows: %w", err)
 	}
 	var enc wgpu.Timing
 	// Each piece's encoding is submitted as soon as its rows are queued
@@ -324,20 +481,22 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	// copies into an input buffer come after the encoding that read it).
 	submit := func(k int) (*wgpu.Pending, error) {
 		r0, nr := starts[k], starts[k+1]-starts[k]
-		out := wgpu.Binding{Buffer: res.tiles[0], Offset: uint64(r0) * uint64(m) * 4, Size: uint64(nr) * uint64(m) * 4}
-		if scratch != nil {
-			out = wgpu.Bind(scratch)
+		dst := wgpu.Bind(scratch)
+		if l.direct {
+			dst = wgpu.Binding{Buffer: pt.tiles[0], Offset: uint64(r0) * uint64(m) * 4, Size: uint64(nr) * uint64(m) * 4}
 		}
-		ds, err := c.ext.Dispatches(wgpu.Bind(ins[k%2]), out, nr, ntt.Montgomery)
+		ds, err := d.ext.Dispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery)
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
-		count := uint64(nr) * uint64(n)
-		ds = append(ds, wgpu.Dispatch{Kernel: c.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(firsts)},
-			Params: []uint32{uint32(count), uint32(k)}, Groups: ctx.Grid(count, 256)})
-		if scratch != nil {
-			for t, tile := range res.tiles {
-				ds = append(ds, copyDispatch(ctx, c.copyKern, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, t*l.w, m, r0*l.w, l.w, false))
+		if check {
+			count := uint64(nr) * uint64(n)
+			ds = append(ds, wgpu.Dispatch{Kernel: d.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(out.firsts)},
+				Params: []uint32{uint32(count), uint32(k)}, Groups: ctx.Grid(count, 256)})
+		}
+		if !l.direct {
+			for t, tile := range pt.tiles {
+				ds = append(ds, copyDispatch(ctx, d.copyKern, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, lo+t*l.w, m, r0*l.w, l.w, false))
 			}
 		}
 		pend, err := ctx.Submit(ds...)
@@ -363,22 +522,22 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 	}
 	defer waitLast() // every submission is waited for, on errors too
 	for k := range nPieces {
-		if opts.Stages != nil {
+		if timed {
 			// The kernels' timing leaves the upload's last copies out.
 			if err := waitLast(); err != nil {
-				return nil, Hash{}, err
+				return pt, err
 			}
 			if err := ctx.Wait(); err != nil {
-				return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
+				return pt, fmt.Errorf("vortex: upload rows: %w", err)
 			}
 		}
 		pend, err := submit(k)
 		if err != nil {
-			return nil, Hash{}, err
+			return pt, err
 		}
 		if err := waitLast(); err != nil {
 			pend.Wait()
-			return nil, Hash{}, err
+			return pt, err
 		}
 		last = pend
 		if k+1 < nPieces {
@@ -386,129 +545,112 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, opts Options) (_ *resi
 			err := upload(ins[(k+1)%2], starts[k+1], starts[k+2]-starts[k+1])
 			end(0)
 			if err != nil {
-				return nil, Hash{}, fmt.Errorf("vortex: upload rows: %w", err)
+				return pt, fmt.Errorf("vortex: upload rows: %w", err)
 			}
 		}
 	}
 	if err := waitLast(); err != nil {
-		return nil, Hash{}, err
+		return pt, err
 	}
-	st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(start)}
+	out.st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(start)}
 
 	// SIS digests of every column, a tile at a time.
-	rsd, err := c.sisFor(R)
+	rsd, err := d.sisFor(R)
 	if err != nil {
-		return nil, Hash{}, err
+		return pt, err
 	}
 	var ds []wgpu.Dispatch
-	for _, tile := range res.tiles {
-		dg, err := c.get("vortex sis digests", uint64(l.w)*uint64(d)*4)
+	for _, tile := range pt.tiles {
+		dgb, err := d.get("vortex sis digests", uint64(l.w)*uint64(dg)*4)
 		if err != nil {
-			return nil, Hash{}, err
+			return pt, err
 		}
-		res.digests = append(res.digests, dg)
-		dsp, err := rsd.Dispatch(wgpu.Bind(tile), wgpu.Bind(dg), l.w, l.w, 1)
+		pt.digests = append(pt.digests, dgb)
+		dsp, err := rsd.Dispatch(wgpu.Bind(tile), wgpu.Bind(dgb), l.w, l.w, 1)
 		if err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: %w", err)
+			return pt, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(ds, dsp)
 	}
 	endSIS := wgpu.Span("vortex: SIS")
-	st.SIS, err = ctx.Run(ds...)
+	out.st.SIS, err = ctx.Run(ds...)
 	endSIS(0)
 	if err != nil {
-		return nil, Hash{}, fmt.Errorf("vortex: SIS: %w", err)
+		return pt, fmt.Errorf("vortex: SIS: %w", err)
 	}
 
 	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
 	// and out), then their canonical values, the tree's last level.
-	depth := p.logN + p.logRate
-	levels := make([]*wgpu.Buffer, depth+1)
-	for k := range levels {
-		if levels[k], err = c.get("vortex tree level", uint64(32)<<k); err != nil {
-			return nil, Hash{}, err
+	span := uint64(hi-lo) * 32
+	if out.leaves.Buffer == nil {
+		if out.leavesBuf, err = temp("vortex leaves of a share", span); err != nil {
+			return pt, err
 		}
-		res.levels = append(res.levels, levels[k])
+		out.leaves = wgpu.Binding{Buffer: out.leavesBuf, Size: span}
 	}
-	leavesM, err := temp("vortex leaves", uint64(m)*32)
+	leavesM, err := temp("vortex leaves", span)
 	if err != nil {
-		return nil, Hash{}, err
+		return pt, err
 	}
 	ds = ds[:0]
 	g := poseidon2.GnarkKoalaBear
-	for t, dg := range res.digests {
-		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dg), wgpu.Binding{Buffer: leavesM, Offset: uint64(t) * uint64(l.w) * 32, Size: uint64(l.w) * 32}, l.w, d)
+	tileBytes := uint64(l.w) * 32
+	for t, dgb := range pt.digests {
+		mont := wgpu.Binding{Buffer: leavesM, Offset: uint64(t) * tileBytes, Size: tileBytes}
+		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), mont, l.w, dg)
 		if err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: %w", err)
+			return pt, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(ds, dsp)
+		canon := wgpu.Binding{Buffer: out.leaves.Buffer, Offset: out.leaves.Offset + uint64(t)*tileBytes, Size: tileBytes}
+		ds = append(ds, pieces(limit, tileBytes, func(off, size uint64) wgpu.Dispatch {
+			w := int(size / 4)
+			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: mont.Offset + off, Size: size}, wgpu.Binding{Buffer: canon.Buffer, Offset: canon.Offset + off, Size: size}, 1, w, 0, w, 0, w, true)
+		})...)
 	}
-	ds = append(ds, pieces(limit, uint64(m)*32, func(off, size uint64) wgpu.Dispatch {
-		w := int(size / 4)
-		return copyDispatch(ctx, c.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off, Size: size}, wgpu.Binding{Buffer: levels[depth], Offset: off, Size: size}, 1, w, 0, w, 0, w, true)
-	})...)
 	endLeaves := wgpu.Span("vortex: leaves")
-	st.Leaves, err = ctx.Run(ds...)
+	out.st.Leaves, err = ctx.Run(ds...)
 	endLeaves(0)
 	if err != nil {
-		return nil, Hash{}, fmt.Errorf("vortex: leaves: %w", err)
+		return pt, fmt.Errorf("vortex: leaves: %w", err)
 	}
+	return pt, nil
+}
 
-	// The tree, level by level, and its read-back.
-	start = time.Now()
-	ds = ds[:0]
-	for k := depth - 1; k >= 0; k-- {
-		var failed error
-		ds = append(ds, pieces(limit, uint64(64)<<k, func(off, size uint64) wgpu.Dispatch {
-			dsp, err := g.MergeDispatch(ctx, wgpu.Binding{Buffer: levels[k+1], Offset: off, Size: size}, wgpu.Binding{Buffer: levels[k], Offset: off / 2, Size: size / 2}, int(size/64))
-			if err != nil && failed == nil {
-				failed = err
-			}
-			return dsp
-		})...)
-		if failed != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: %w", failed)
-		}
+// readLeaves reads a share's leaves (canonical) back into dst.
+func (d *member) readLeaves(out *partOut, dst []uint32) error {
+	if err := d.ctx.Download(wgpu.Bytes(dst), out.leaves.Buffer, out.leaves.Offset); err != nil {
+		return fmt.Errorf("vortex: read the leaves back: %w", err)
 	}
-	var tt wgpu.Timing
-	endTree := wgpu.Span("vortex: tree")
-	defer func() { endTree(0) }()
-	if len(ds) > 0 {
-		if tt, err = ctx.Run(ds...); err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: tree: %w", err)
-		}
+	return nil
+}
+
+// checkRows reads the rows' check back (out.firsts) and names the first
+// element that is not a reduced Montgomery form.
+func (d *member) checkRows(rows [][]koalabear.Element, out *partOut) error {
+	firsts := make([]uint32, len(out.starts)-1)
+	if err := d.ctx.Download(wgpu.Bytes(firsts), out.firsts, 0); err != nil {
+		return fmt.Errorf("vortex: read the rows' check back: %w", err)
 	}
-	if err := ctx.Download(wgpu.Bytes(none), firsts, 0); err != nil {
-		return nil, Hash{}, fmt.Errorf("vortex: read the rows' check back: %w", err)
-	}
-	for k, i := range none {
+	n := d.p.NumColumns()
+	for k, i := range firsts {
 		if i != ^uint32(0) {
-			r, j := starts[k]+int(i)/n, int(i)%n
-			return nil, Hash{}, fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
+			r, j := out.starts[k]+int(i)/n, int(i)%n
+			return fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
 		}
 	}
-	w := unsafe.Slice((*uint32)(unsafe.Pointer(&root[0])), 8)
-	if err := ctx.Download(wgpu.Bytes(w), levels[0], 0); err != nil {
-		return nil, Hash{}, fmt.Errorf("vortex: read the root back: %w", err)
-	}
-	for i := range w {
-		w[i] = field.KoalaBear.ToMonty(w[i])
-	}
-	st.Tree = wgpu.Timing{Kernel: tt.Kernel, Measured: tt.Measured, Wall: time.Since(start)}
-	if opts.Stages != nil {
-		*opts.Stages = st
-	}
-	return res, root, nil
+	return nil
 }
 
 // readTree reads the whole tree back, level by level, as Montgomery
 // forms.
 func (r *resident) readTree() (*gvortex.MerkleTree, error) {
+	ctx := r.ctx()
 	tree := &gvortex.MerkleTree{Levels: make([][]Hash, len(r.levels))}
 	for k, b := range r.levels {
 		lv := make([]Hash, 1<<k)
 		w := unsafe.Slice((*uint32)(unsafe.Pointer(&lv[0])), 8<<k)
-		if err := r.ctx.Download(wgpu.Bytes(w), b, 0); err != nil {
+		if err := ctx.Download(wgpu.Bytes(w), b, 0); err != nil {
 			return nil, fmt.Errorf("vortex: read the tree back: %w", err)
 		}
 		f := field.KoalaBear
@@ -523,38 +665,40 @@ func (r *resident) readTree() (*gvortex.MerkleTree, error) {
 }
 
 // paths returns the Merkle proofs of the selected columns (gnark-crypto's
-// MerkleTree.Open of each): their siblings gathered on the device
-// (vortex_path.wgsl), a level at a time, and read back.
+// MerkleTree.Open of each): their siblings gathered on the tree's device
+// (vortex_path.wgsl), a level at a time, and read back; sb holds the
+// selection there.
 func (r *resident) paths(sb *wgpu.Buffer, count int) ([]gvortex.MerkleProof, error) {
+	ctx := r.ctx()
 	depth := len(r.levels) - 1
 	out := make([]gvortex.MerkleProof, count)
 	if count == 0 || depth == 0 {
 		return out, nil
 	}
-	k, err := kernel(r.ctx, "vortex_path.wgsl", "vortex_path", 3)
+	k, err := kernel(ctx, "vortex_path.wgsl", "vortex_path", 3)
 	if err != nil {
 		return nil, err
 	}
 	all := make([]Hash, count*depth)
 	words := unsafe.Slice((*uint32)(unsafe.Pointer(&all[0])), 8*len(all))
-	ob, err := r.ctx.NewBuffer("vortex paths", uint64(4*len(words)))
+	ob, err := ctx.NewBuffer("vortex paths", uint64(4*len(words)))
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
 	defer ob.Release()
-	limit := bindLimit(r.ctx)
+	limit := bindLimit(ctx)
 	var ds []wgpu.Dispatch
 	for lv := depth; lv >= 1; lv-- {
 		ds = append(ds, pieces(limit, uint64(32)<<lv, func(off, size uint64) wgpu.Dispatch {
 			return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{{Buffer: r.levels[lv], Offset: off, Size: size}, wgpu.Bind(ob), wgpu.Bind(sb)},
 				Params: []uint32{uint32(count), uint32(depth - lv), uint32(depth), uint32(depth - lv), uint32(off / 32), uint32(size / 32)},
-				Groups: r.ctx.Grid(uint64(8*count), 64)}
+				Groups: ctx.Grid(uint64(8*count), 64)}
 		})...)
 	}
-	if _, err := r.ctx.Run(ds...); err != nil {
+	if _, err := ctx.Run(ds...); err != nil {
 		return nil, fmt.Errorf("vortex: gather the Merkle paths: %w", err)
 	}
-	if err := r.ctx.Download(wgpu.Bytes(words), ob, 0); err != nil {
+	if err := ctx.Download(wgpu.Bytes(words), ob, 0); err != nil {
 		return nil, fmt.Errorf("vortex: read the Merkle paths back: %w", err)
 	}
 	for i := range out {
@@ -573,7 +717,7 @@ func encodePiece(rows, n, m int, l layout) int {
 			piece /= 2
 		}
 	}
-	if l.tiles == 1 {
+	if l.direct {
 		// The codewords' offsets: a row is 4m bytes.
 		for piece < rows && (piece*m*4)%256 != 0 {
 			piece *= 2
@@ -584,11 +728,11 @@ func encodePiece(rows, n, m int, l layout) int {
 }
 
 // pieceUnit returns the rows whose codewords start a piece at a 256-byte
-// aligned offset of the only tile (one row where there are several
-// tiles: their pieces go through a scratch buffer).
+// aligned offset of the only tile (one row where the encoding writes
+// through a scratch buffer).
 func pieceUnit(rows, m int, l layout) int {
 	u := 1
-	if l.tiles == 1 {
+	if l.direct {
 		for u < rows && (u*m*4)%256 != 0 {
 			u *= 2
 		}

@@ -2,6 +2,7 @@ package vortex
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
@@ -12,32 +13,50 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// Committer commits to matrices of one Params on one device, again and
-// again: the kernels, the NTT tables, the SIS key and the device buffers
-// stay between commitments, and a released ProverState's buffers serve
-// the next one (those of the last two commitments are kept: a shape met
-// again after that allocates anew). A prover that commits once a round
-// keeps one; Commit
-// makes one for each call. Its methods may be called from several
-// goroutines; the commitments run one at a time. Release frees it.
+// Committer commits to matrices of one Params on one device or on the
+// devices of a Group, again and again: the kernels, the NTT tables, the
+// SIS keys and the device buffers stay between commitments, and a
+// released ProverState's buffers serve the next one (those of the last
+// two commitments are kept: a shape met again after that allocates
+// anew). A prover that commits once a round keeps one; Commit makes one
+// for each call. Its methods may be called from several goroutines; the
+// commitments run one at a time. Release frees it.
+//
+// On a Group, a commitment splits its columns over the devices where that
+// is predicted faster than one device (see split.go), with the same bits.
 type Committer struct {
+	g    *wgpu.Group
+	p    *Params
+	devs []*member // one a member of g, in order
+
+	// run is held for a commitment: the Extenders' scratch is shared.
+	run sync.Mutex
+
+	mu sync.Mutex
+	// closed is set by Release.
+	closed bool
+	// learnt is what one device's kernels took in earlier commitments, by
+	// row count: what the split decision weighs.
+	learnt map[int]kernelCost
+}
+
+// member is a Committer's state on one device: its kernels, Extender,
+// SIS keys and buffers.
+type member struct {
 	ctx      *wgpu.Context
-	p        *Params
 	copyKern *wgpu.Kernel
 	// checkKern finds the rows' first element that is not reduced.
 	checkKern *wgpu.Kernel
 	ext       *ntt.Extender
 
-	// run is held for a commitment: the Extender's scratch is shared.
-	run sync.Mutex
-
 	mu   sync.Mutex
+	p    *Params
 	sis  map[int]*sis.Resident // by row count
 	free map[uint64][]pooled   // by size
 	// gen counts the commitments begun; a buffer not given back during
 	// the last keptCommitments is freed when the next begins.
 	gen uint64
-	// closed is set by Release: buffers given back after are freed.
+	// closed is set by release: buffers given back after are freed.
 	closed bool
 }
 
@@ -63,18 +82,50 @@ const (
 // NewCommitter returns the Committer of p's commitments on ctx (not nil:
 // the CPU path, gnark-crypto's, keeps nothing between calls).
 func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
-	return newCommitter(ctx, p, true)
-}
-
-// newCommitter is NewCommitter; repeated says whether commitments will
-// follow one another, for which large matrices take larger staging slots.
-func newCommitter(ctx *wgpu.Context, p *Params, repeated bool) (*Committer, error) {
-	if p == nil {
-		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams")
-	}
 	if ctx == nil {
 		return nil, fmt.Errorf("vortex: a Committer needs a GPU Context: a nil Context commits with gnark-crypto (Commit)")
 	}
+	g, err := wgpu.NewGroup(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	return newCommitter(g, p, true)
+}
+
+// NewCommitterOn returns the Committer of p's commitments on the devices
+// of g (no CPU member), each set up at once. A commitment splits over
+// them where that is predicted faster than one device; g stays open
+// while the Committer is used, and Release leaves it open.
+func NewCommitterOn(g *wgpu.Group, p *Params) (*Committer, error) {
+	return newCommitter(g, p, true)
+}
+
+// newCommitter is NewCommitterOn; repeated says whether commitments will
+// follow one another, for which large matrices take larger staging slots.
+func newCommitter(g *wgpu.Group, p *Params, repeated bool) (*Committer, error) {
+	if p == nil {
+		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams")
+	}
+	if g == nil || g.Len() == 0 || slices.Contains(g.Contexts(), nil) {
+		return nil, fmt.Errorf("vortex: a Committer needs GPU Contexts: the CPU backend commits with gnark-crypto (Commit with a nil Context)")
+	}
+	c := &Committer{g: g, p: p, devs: make([]*member, g.Len()), learnt: map[int]kernelCost{}}
+	err := g.Setup(func(i int, ctx *wgpu.Context) error {
+		var err error
+		c.devs[i], err = newMember(ctx, p, repeated)
+		return err
+	})
+	if err != nil {
+		for _, d := range c.devs {
+			d.release()
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// newMember sets p's commitments up on ctx.
+func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
 	ck, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2)
 	if err != nil {
 		return nil, err
@@ -95,15 +146,15 @@ func newCommitter(ctx *wgpu.Context, p *Params, repeated bool) (*Committer, erro
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
 	}
-	return &Committer{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]pooled{}}, nil
+	return &member{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]pooled{}}, nil
 }
 
 // Params returns the parameters c commits with.
 func (c *Committer) Params() *Params { return c.p }
 
 // Commit commits to rows (each p.NumColumns() elements, at most
-// p.MaxRows() of them) as the package's Commit does, on c's device with
-// its resident tables and buffers. Rows that lie one after another in
+// p.MaxRows() of them) as the package's Commit does, on c's devices with
+// their resident tables and buffers. Rows that lie one after another in
 // memory go up in one transfer.
 func (c *Committer) Commit(rows [][]koalabear.Element, opts Options) (*ProverState, error) {
 	rs, err := rowsOf(c.p, rows)
@@ -121,16 +172,15 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	defer c.run.Unlock()
 	c.mu.Lock()
 	closed := c.closed
-	if !closed {
-		c.gen++
-		c.trim()
-	}
 	c.mu.Unlock()
 	if closed {
 		return nil, fmt.Errorf("vortex: the Committer was released")
 	}
+	for _, d := range c.devs {
+		d.begin()
+	}
 	defer wgpu.Span("vortex: commit")(0)
-	dev, root, err := c.commitGPU(rows, opts)
+	dev, root, err := c.commitGPU(rows, c.parts(len(rows)), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +188,8 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 }
 
 // Release frees c's tables and the buffers it keeps; states it made stay
-// valid and free their own buffers on their Release.
+// valid and free their own buffers on their Release. The Group stays
+// open.
 func (c *Committer) Release() {
 	if c == nil {
 		return
@@ -151,88 +202,112 @@ func (c *Committer) Release() {
 		return
 	}
 	c.closed = true
-	c.ext.Release()
-	for _, r := range c.sis {
+	for _, d := range c.devs {
+		d.release()
+	}
+}
+
+// begin starts a commitment on d: the buffers of older ones are freed.
+func (d *member) begin() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.gen++
+	d.trim()
+}
+
+// release frees d's tables and the buffers it keeps.
+func (d *member) release() {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	d.closed = true
+	d.ext.Release()
+	for _, r := range d.sis {
 		r.Release()
 	}
-	for _, bs := range c.free {
+	for _, bs := range d.free {
 		for _, p := range bs {
 			p.b.Release()
 		}
 	}
-	c.sis, c.free = nil, nil
+	d.sis, d.free = nil, nil
 }
 
 // trim frees the buffers not given back during the last keptCommitments
-// commitments (c.mu held).
-func (c *Committer) trim() {
-	for size, bs := range c.free {
+// commitments (d.mu held).
+func (d *member) trim() {
+	for size, bs := range d.free {
 		kept := bs[:0]
 		for _, p := range bs {
-			if p.gen+keptCommitments >= c.gen {
+			if p.gen+keptCommitments >= d.gen {
 				kept = append(kept, p)
 			} else {
 				p.b.Release()
 			}
 		}
 		if len(kept) == 0 {
-			delete(c.free, size)
+			delete(d.free, size)
 		} else {
-			c.free[size] = kept
+			d.free[size] = kept
 		}
 	}
 }
 
 // sisFor returns the resident SIS key of columns of rows elements.
-func (c *Committer) sisFor(rows int) (*sis.Resident, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if r := c.sis[rows]; r != nil {
+func (d *member) sisFor(rows int) (*sis.Resident, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r := d.sis[rows]; r != nil {
 		return r, nil
 	}
-	r, err := c.p.key.NewResident(c.ctx, rows)
+	r, err := d.p.key.NewResident(d.ctx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
-	c.sis[rows] = r
+	d.sis[rows] = r
 	return r, nil
 }
 
 // get returns a buffer of size bytes: one given back before, or a new one.
 // Its contents are whatever was last written: every user writes a
 // buffer whole before reading it.
-func (c *Committer) get(label string, size uint64) (*wgpu.Buffer, error) {
-	c.mu.Lock()
-	if bs := c.free[size]; len(bs) > 0 {
+func (d *member) get(label string, size uint64) (*wgpu.Buffer, error) {
+	d.mu.Lock()
+	if bs := d.free[size]; len(bs) > 0 {
 		b := bs[len(bs)-1].b
-		c.free[size] = bs[:len(bs)-1]
-		c.mu.Unlock()
+		d.free[size] = bs[:len(bs)-1]
+		d.mu.Unlock()
 		return b, nil
 	}
-	c.mu.Unlock()
-	b, err := c.ctx.NewBuffer(label, size)
+	d.mu.Unlock()
+	b, err := d.ctx.NewBuffer(label, size)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
 	return b, nil
 }
 
-// put gives buffers back for the next commitment, or frees them once c
+// put gives buffers back for the next commitment, or frees them once d
 // is released.
-func (c *Committer) put(bs ...*wgpu.Buffer) {
+func (d *member) put(bs ...*wgpu.Buffer) {
 	if len(bs) == 0 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	for _, b := range bs {
 		if b == nil {
 			continue
 		}
-		if c.closed {
+		if d.closed {
 			b.Release()
 			continue
 		}
-		c.free[b.Size()] = append(c.free[b.Size()], pooled{b, c.gen})
+		d.free[b.Size()] = append(d.free[b.Size()], pooled{b, d.gen})
 	}
 }

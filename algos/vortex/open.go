@@ -1,7 +1,10 @@
 package vortex
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
@@ -32,47 +35,75 @@ func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
 	return u, nil
 }
 
-// linComb is OpenLinComb on the device: the powers of alpha uploaded, each
-// tile's columns combined into their places of one buffer (at offsets
-// that planLayout keeps aligned), read back.
+// linComb is OpenLinComb on the devices: the powers of alpha uploaded to
+// each, each tile's columns combined into their places of one buffer (at
+// offsets that planLayout keeps aligned), read back into the share's
+// place.
 func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 	pows := make([]fext.E4, r.rows)
 	pows[0].SetOne()
 	for i := 1; i < len(pows); i++ {
 		pows[i].Mul(&pows[i-1], &alpha)
 	}
-	k, err := kernel(r.ctx, "vortex_lincomb.wgsl", "vortex_lincomb", 3)
+	u := make([]fext.E4, m)
+	err := r.each(func(pt *part) error {
+		ctx := pt.d.ctx
+		k, err := kernel(ctx, "vortex_lincomb.wgsl", "vortex_lincomb", 3)
+		if err != nil {
+			return err
+		}
+		pb, err := ctx.NewBuffer("vortex powers of alpha", uint64(16*len(pows)))
+		if err != nil {
+			return fmt.Errorf("vortex: %w", err)
+		}
+		defer pb.Release()
+		span := pt.w * len(pt.tiles)
+		out, err := ctx.NewBuffer("vortex ualpha", uint64(16*span))
+		if err != nil {
+			return fmt.Errorf("vortex: %w", err)
+		}
+		defer out.Release()
+		if err := ctx.Upload(pb, 0, wgpu.Bytes(pows)); err != nil {
+			return fmt.Errorf("vortex: upload the powers of alpha: %w", err)
+		}
+		var ds []wgpu.Dispatch
+		for t, tile := range pt.tiles {
+			o := wgpu.Binding{Buffer: out, Offset: uint64(t) * uint64(pt.w) * 16, Size: uint64(pt.w) * 16}
+			ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), o, wgpu.Bind(pb)},
+				Params: []uint32{uint32(r.rows), uint32(pt.w)},
+				Groups: ctx.Grid(uint64(pt.w), 256)})
+		}
+		if _, err := ctx.Run(ds...); err != nil {
+			return fmt.Errorf("vortex: linear combination: %w", err)
+		}
+		if err := ctx.Download(wgpu.Bytes(u[pt.lo:pt.lo+span]), out, 0); err != nil {
+			return fmt.Errorf("vortex: read UAlpha back: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	pb, err := r.ctx.NewBuffer("vortex powers of alpha", uint64(16*len(pows)))
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer pb.Release()
-	out, err := r.ctx.NewBuffer("vortex ualpha", uint64(16*m))
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer out.Release()
-	if err := r.ctx.Upload(pb, 0, wgpu.Bytes(pows)); err != nil {
-		return nil, fmt.Errorf("vortex: upload the powers of alpha: %w", err)
-	}
-	var ds []wgpu.Dispatch
-	for t, tile := range r.tiles {
-		o := wgpu.Binding{Buffer: out, Offset: uint64(t) * uint64(r.w) * 16, Size: uint64(r.w) * 16}
-		ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), o, wgpu.Bind(pb)},
-			Params: []uint32{uint32(r.rows), uint32(r.w)},
-			Groups: r.ctx.Grid(uint64(r.w), 256)})
-	}
-	if _, err := r.ctx.Run(ds...); err != nil {
-		return nil, fmt.Errorf("vortex: linear combination: %w", err)
-	}
-	u := make([]fext.E4, m)
-	if err := r.ctx.Download(wgpu.Bytes(u), out, 0); err != nil {
-		return nil, fmt.Errorf("vortex: read UAlpha back: %w", err)
-	}
 	return u, nil
+}
+
+// each runs fn for every part, each on its own goroutine, and returns
+// their errors joined.
+func (r *resident) each(fn func(pt *part) error) error {
+	if len(r.parts) == 1 {
+		return fn(r.parts[0])
+	}
+	errs := make([]error, len(r.parts))
+	var wg sync.WaitGroup
+	for i, pt := range r.parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(pt)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // OpenColumns returns the proof of an opening at the selected columns of
@@ -100,22 +131,16 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	if len(selected) == 0 {
 		return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: [][]koalabear.Element{}, MerkleProofOpenedColumns: []gvortex.MerkleProof{}}, nil
 	}
-	// The selection goes up once, for the columns and their paths.
 	sel := make([]uint32, len(selected))
 	for i, c := range selected {
 		sel[i] = uint32(c)
 	}
-	sb, err := s.dev.ctx.NewBuffer("vortex selected columns", uint64(4*len(sel)))
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer sb.Release()
-	if err := s.dev.ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
-		return nil, fmt.Errorf("vortex: upload the selected columns: %w", err)
-	}
 	endCols := wgpu.Span("vortex: OpenColumns: columns")
-	cols, err := s.dev.columns(sb, len(selected))
+	cols, sb, err := s.dev.columns(sel)
 	endCols(0)
+	if sb != nil {
+		defer sb.Release()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -127,42 +152,101 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: cols, MerkleProofOpenedColumns: paths}, nil
 }
 
-// columns gathers the selected columns of the codewords into one buffer
-// on the device (vortex_columns.wgsl, a dispatch a tile) and reads them
-// back: sb holds the count selected columns' indices (u32s).
-func (r *resident) columns(sb *wgpu.Buffer, count int) ([][]koalabear.Element, error) {
-	k, err := kernel(r.ctx, "vortex_columns.wgsl", "vortex_columns", 3)
-	if err != nil {
-		return nil, err
-	}
+// columns gathers the selected columns (sel) of the codewords on the
+// devices of the shares that hold them, into one buffer a device
+// (vortex_columns.wgsl, a dispatch a tile), and reads them back. The
+// selection goes up once to each such device; its buffer on the tree's
+// device is returned, for the paths (nil where the call failed before
+// making it), and the caller releases it.
+func (r *resident) columns(sel []uint32) (_ [][]koalabear.Element, treeSel *wgpu.Buffer, err error) {
+	count := len(sel)
 	all := make([]koalabear.Element, count*r.rows)
-	// A piece of columns at a time within a binding.
-	per := max(1, min(count, int(bindLimit(r.ctx)/(4*uint64(r.rows)))))
-	buf, err := r.ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
+	sbs := make([]*wgpu.Buffer, len(r.parts))
+	defer func() {
+		for i, b := range sbs {
+			if b != nil && (i > 0 || err != nil) {
+				b.Release()
+			}
+		}
+	}()
+	err = r.each(func(pt *part) error {
+		i := slices.Index(r.parts, pt)
+		span := pt.w * len(pt.tiles)
+		// The selected columns this share holds, in the selection's order.
+		var mine []int
+		for j, c := range sel {
+			if int(c) >= pt.lo && int(c) < pt.lo+span {
+				mine = append(mine, j)
+			}
+		}
+		if len(mine) == 0 && i > 0 {
+			return nil
+		}
+		ctx := pt.d.ctx
+		sb, err := ctx.NewBuffer("vortex selected columns", uint64(4*count))
+		if err != nil {
+			return fmt.Errorf("vortex: %w", err)
+		}
+		sbs[i] = sb
+		if err := ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
+			return fmt.Errorf("vortex: upload the selected columns: %w", err)
+		}
+		if len(mine) == 0 {
+			return nil
+		}
+		k, err := kernel(ctx, "vortex_columns.wgsl", "vortex_columns", 3)
+		if err != nil {
+			return err
+		}
+		// A piece of columns at a time within a binding; a piece of the
+		// selection that this share holds nothing of is skipped.
+		per := max(1, min(count, int(bindLimit(ctx)/(4*uint64(r.rows)))))
+		buf, err := ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
+		if err != nil {
+			return fmt.Errorf("vortex: %w", err)
+		}
+		defer buf.Release()
+		piece := make([]koalabear.Element, per*r.rows)
+		for lo := 0; lo < count; lo += per {
+			hi := min(lo+per, count)
+			a, _ := slices.BinarySearch(mine, lo)
+			b, _ := slices.BinarySearch(mine, hi)
+			if a == b {
+				continue
+			}
+			var ds []wgpu.Dispatch
+			for t, tile := range pt.tiles {
+				ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), wgpu.Bind(buf), wgpu.Bind(sb)},
+					Params: []uint32{uint32(hi - lo), uint32(r.rows), uint32(pt.w), uint32(pt.lo + t*pt.w), uint32(lo)},
+					Groups: ctx.Grid(uint64(hi-lo)*uint64(r.rows), 256)})
+			}
+			if _, err := ctx.Run(ds...); err != nil {
+				return fmt.Errorf("vortex: gather columns: %w", err)
+			}
+			if len(r.parts) == 1 {
+				// Every column is this share's: straight into place.
+				if err := ctx.Download(wgpu.Bytes(words(all[lo*r.rows:hi*r.rows])), buf, 0); err != nil {
+					return fmt.Errorf("vortex: read columns back: %w", err)
+				}
+				continue
+			}
+			if err := ctx.Download(wgpu.Bytes(words(piece[:(hi-lo)*r.rows])), buf, 0); err != nil {
+				return fmt.Errorf("vortex: read columns back: %w", err)
+			}
+			for _, j := range mine[a:b] {
+				copy(all[j*r.rows:(j+1)*r.rows], piece[(j-lo)*r.rows:(j-lo+1)*r.rows])
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer buf.Release()
-	for lo := 0; lo < count; lo += per {
-		hi := min(lo+per, count)
-		var ds []wgpu.Dispatch
-		for t, tile := range r.tiles {
-			ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), wgpu.Bind(buf), wgpu.Bind(sb)},
-				Params: []uint32{uint32(hi - lo), uint32(r.rows), uint32(r.w), uint32(t * r.w), uint32(lo)},
-				Groups: r.ctx.Grid(uint64(hi-lo)*uint64(r.rows), 256)})
-		}
-		if _, err := r.ctx.Run(ds...); err != nil {
-			return nil, fmt.Errorf("vortex: gather columns: %w", err)
-		}
-		if err := r.ctx.Download(wgpu.Bytes(words(all[lo*r.rows:hi*r.rows])), buf, 0); err != nil {
-			return nil, fmt.Errorf("vortex: read columns back: %w", err)
-		}
+		return nil, nil, err
 	}
 	cols := make([][]koalabear.Element, count)
 	for i := range cols {
 		cols[i] = all[i*r.rows : (i+1)*r.rows : (i+1)*r.rows]
 	}
-	return cols, nil
+	return cols, sbs[0], nil
 }
 
 // HashedColumns returns the SIS digests of the codewords' columns, Degree
@@ -177,9 +261,12 @@ func (s *ProverState) HashedColumns() ([]koalabear.Element, error) {
 	}
 	d := s.p.Degree()
 	out := make([]koalabear.Element, s.p.SizeCodeWord()*d)
-	for t, b := range s.dev.digests {
-		if err := s.dev.ctx.Download(wgpu.Bytes(words(out[t*s.dev.w*d:(t+1)*s.dev.w*d])), b, 0); err != nil {
-			return nil, fmt.Errorf("vortex: read digests back: %w", err)
+	for _, pt := range s.dev.parts {
+		for t, b := range pt.digests {
+			c := pt.lo + t*pt.w
+			if err := pt.d.ctx.Download(wgpu.Bytes(words(out[c*d:(c+pt.w)*d])), b, 0); err != nil {
+				return nil, fmt.Errorf("vortex: read digests back: %w", err)
+			}
 		}
 	}
 	return out, nil
@@ -197,13 +284,16 @@ func (s *ProverState) EncodedMatrix() ([]koalabear.Element, error) {
 	r := s.dev
 	m := s.p.SizeCodeWord()
 	out := make([]koalabear.Element, r.rows*m)
-	tile := make([]koalabear.Element, r.rows*r.w)
-	for t, b := range r.tiles {
-		if err := r.ctx.Download(wgpu.Bytes(words(tile)), b, 0); err != nil {
-			return nil, fmt.Errorf("vortex: read codewords back: %w", err)
-		}
-		for i := range r.rows {
-			copy(out[i*m+t*r.w:i*m+(t+1)*r.w], tile[i*r.w:(i+1)*r.w])
+	for _, pt := range r.parts {
+		tile := make([]koalabear.Element, r.rows*pt.w)
+		for t, b := range pt.tiles {
+			if err := pt.d.ctx.Download(wgpu.Bytes(words(tile)), b, 0); err != nil {
+				return nil, fmt.Errorf("vortex: read codewords back: %w", err)
+			}
+			c := pt.lo + t*pt.w
+			for i := range r.rows {
+				copy(out[i*m+c:i*m+c+pt.w], tile[i*pt.w:(i+1)*pt.w])
+			}
 		}
 	}
 	return out, nil

@@ -96,6 +96,16 @@ func split(m []koalabear.Element, rows int) [][]koalabear.Element {
 // gnark-crypto's vortex.Commit, then opens it and checks the proof with
 // gnark-crypto's Verify, and a tampered one fails it.
 func checkShape(t *testing.T, ctx *wgpu.Context, s shape, rng *rand.Rand) {
+	checkCommit(t, s, rng, func(p *Params, flat []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
+		if rng.IntN(2) == 0 {
+			return Commit(ctx, p, flat, Options{Stages: st})
+		}
+		return Commit(ctx, p, rows, Options{Stages: st})
+	})
+}
+
+// checkCommit is checkShape with the commitment made by commit.
+func checkCommit(t *testing.T, s shape, rng *rand.Rand, commit func(p *Params, flat []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error)) {
 	n := 1 << s.logN
 	p, err := NewParams(n, s.rows, s.rate, s.sis, 7)
 	require.NoError(t, err)
@@ -105,12 +115,7 @@ func checkShape(t *testing.T, ctx *wgpu.Context, s shape, rng *rand.Rand) {
 	require.NoError(t, err)
 
 	var st Stages
-	var got *ProverState
-	if rng.IntN(2) == 0 {
-		got, err = Commit(ctx, p, flat, Options{Stages: &st})
-	} else {
-		got, err = Commit(ctx, p, rows, Options{Stages: &st})
-	}
+	got, err := commit(p, flat, rows, &st)
 	require.NoError(t, err)
 	defer got.Release()
 	require.Equal(t, want.GetCommitment(), got.Root(), "root")
@@ -204,7 +209,8 @@ func TestCommitGPUSmall(t *testing.T) {
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		for _, s := range smallShapes {
-			l, err := planLayout(s.rows, s.rate<<s.logN, 1<<s.sis.LogTwoDegree, bindLimit(ctx))
+			m := s.rate << s.logN
+			l, err := planLayout(s.rows, m, m, m, 1<<s.sis.LogTwoDegree, bindLimit(ctx))
 			require.NoError(t, err)
 			t.Run(fmt.Sprintf("%v/%d_tiles/%d_rows_a_piece", s, l.tiles, l.piece), func(t *testing.T) { checkShape(t, ctx, s, rng) })
 		}
@@ -324,16 +330,21 @@ func TestCommitReleases(t *testing.T) {
 // TestPlanLayout checks the cut of large shapes: BenchmarkVortexReal's
 // under a 4 GiB binding and WebGPU's default 128 MiB.
 func TestPlanLayout(t *testing.T) {
-	l, err := planLayout(1<<11, 1<<20, 512, 1<<32-4)
+	l, err := planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<32-4)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 18, tiles: 4, piece: 1 << 9}, l)
-	l, err = planLayout(1<<11, 1<<20, 512, 128<<20)
+	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 128<<20)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 14, tiles: 64, piece: 1 << 5}, l)
-	l, err = planLayout(100, 1<<10, 512, 1<<30)
+	l, err = planLayout(100, 1<<10, 1<<10, 1<<10, 512, 1<<30)
 	require.NoError(t, err)
-	require.Equal(t, layout{w: 1 << 10, tiles: 1, piece: 100}, l)
-	_, err = planLayout(1<<24, 1<<4, 16, 1<<20)
+	require.Equal(t, layout{w: 1 << 10, tiles: 1, piece: 100, direct: true}, l)
+	// A share of three devices' (units of a 64th): tiles within the unit,
+	// whole codewords a piece through the scratch buffer.
+	l, err = planLayout(100, 1<<10, 1<<4, 22<<4, 512, 1<<30)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 4, tiles: 22, piece: 64}, l)
+	_, err = planLayout(1<<24, 1<<4, 1<<4, 1<<4, 16, 1<<20)
 	require.ErrorContains(t, err, "a column of 16777216 rows")
 }
 

@@ -1,0 +1,110 @@
+package vortex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/consensys/gnark-crypto/field/koalabear"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// groupShapes are split over 2, 3 and 7 devices where their codewords
+// are wide enough (splitUnit), several tiles a share under the small
+// limits of every other member.
+var groupShapes = []shape{
+	{16, 9, 2, smallSIS},
+	{3, 12, 2, vortexSIS},
+	{2, 11, 2, smallSIS}, // leaves past a binding
+	{37, 10, 4, midSIS},
+	{5, 8, 8, smallSIS},
+}
+
+// TestCommitOnGroup holds a Committer on a Group, its commitment split
+// over the members, to gnark-crypto: root, codewords, digests, tree,
+// openings and Verify; a bad element is named; nothing is left on the
+// devices.
+func TestCommitOnGroup(t *testing.T) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+		s1, s2 := rand.Uint64(), rand.Uint64()
+		t.Logf("seed %d, %d", s1, s2)
+		rng := rand.New(rand.NewPCG(s1, s2))
+		live := func() map[*wgpu.Context]int {
+			n := map[*wgpu.Context]int{}
+			for _, ctx := range g.Contexts() {
+				n[ctx] = ctx.LiveBuffers()
+			}
+			return n
+		}
+		before := live()
+		for _, s := range groupShapes {
+			m := s.rate << s.logN
+			want := 1
+			if splitUnit(m, g.Len()) > 0 {
+				want = g.Len()
+			}
+			t.Run(fmt.Sprintf("%v/%d_shares", s, want), func(t *testing.T) {
+				var c *Committer
+				defer func() { c.Release() }()
+				checkCommit(t, s, rng, func(p *Params, _ []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
+					var err error
+					if c, err = NewCommitterOn(g, p); err != nil {
+						return nil, err
+					}
+					got, err := c.Commit(rows, Options{Stages: st})
+					if err == nil {
+						require.Len(t, got.dev.parts, want, "shares")
+					}
+					return got, err
+				})
+				// A bad element, in a row every device uploads, is named.
+				rows := split(randMatrix(rng, s.rows, 1<<s.logN), s.rows)
+				r, j := rng.IntN(s.rows), rng.IntN(1<<s.logN)
+				rows[r][j][0] = 2130706433 + 7
+				_, err := c.Commit(rows, Options{})
+				require.ErrorContains(t, err, fmt.Sprintf("element (%d, %d) is 2130706440", r, j))
+			})
+		}
+		require.Equal(t, before, live(), "live buffers once the Committers and states are released")
+	})
+}
+
+// TestSplitDecision holds the split's model to the decisions it should
+// make on two devices whose host feeds both at 1.5 times one's rate:
+// BenchmarkVortexReal's shape, whose upload and encoding every device
+// repeats, stays on one; a matrix of 16 rows of 2^22, whose leaves
+// dominate, splits; nothing splits before its kernels are known.
+func TestSplitDecision(t *testing.T) {
+	rate := map[int]float64{1: 40e9, 2: 60e9}
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name             string
+		rows, logN       int
+		encode, hash     time.Duration
+		devices, k, want int
+	}{
+		{"real", 1 << 11, 19, 69 * ms, 38 * ms, 2, 2, 1},
+		{"wide", 16, 22, 5 * ms, 155 * ms, 2, 2, 2},
+		{"wide, unknown kernels", 16, 22, 0, 0, 2, 2, 1},
+		{"one device", 16, 22, 5 * ms, 155 * ms, 1, 1, 1},
+	} {
+		s := splitModel{
+			bytes:  float64(c.rows) * float64(int(1)<<c.logN) * 4,
+			leaves: float64(int(2)<<c.logN) * 32,
+			cost:   kernelCost{c.encode, c.hash}, rate: rate, member: memberCost,
+		}
+		require.Equal(t, c.want, s.devices(c.k), "%s: predicted %v on one, %v on %d", c.name, s.time(1), s.time(c.k), c.k)
+	}
+}
+
+// TestSplitUnit checks the shares' unit: even halves and quarters, fine
+// units for three, none under 16 columns.
+func TestSplitUnit(t *testing.T) {
+	for _, c := range [][3]int{{1 << 20, 1, 1 << 20}, {1 << 20, 2, 1 << 19}, {1 << 20, 4, 1 << 18}, {1 << 20, 3, 1 << 14}, {1 << 20, 7, 1 << 13}, {32, 2, 16}, {16, 2, 0}, {1 << 10, 3, 16}, {1 << 9, 3, 0}} {
+		require.Equal(t, c[2], splitUnit(c[0], c[1]), "%d columns over %d", c[0], c[1])
+	}
+}

@@ -1,0 +1,86 @@
+package wgpu
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// probeBytes is what UploadRates uploads into each device: past the
+// staging ring's first buffer, so that the rate is the ring's sustained
+// one, yet a few milliseconds at the rates of PCIe.
+const probeBytes = 48 << 20
+
+// uploadRates holds UploadRates' measurements by the Group's members, so
+// that each set of devices is measured once per process.
+var uploadRates sync.Map // string (the members) -> map[int]float64
+
+// UploadRates returns the bytes a second the host uploads into g's first
+// member alone (key 1) and into all its members at once, together (key
+// g.Len()), measured the first time a set of members is asked about:
+// probeBytes into each (or the most a buffer of the smallest device
+// holds), after a smaller upload that sets up the staging. A member that
+// fails leaves its rate unknown (absent), as does a CPU member: the
+// decisions that read the rates (whether a commitment splits over the
+// Group) then keep the work on one device. The map is shared: callers
+// only read it.
+func (g *Group) UploadRates() map[int]float64 {
+	var key strings.Builder
+	for _, ctx := range g.members {
+		if ctx == nil {
+			return map[int]float64{}
+		}
+		fmt.Fprintf(&key, "%p,", ctx)
+	}
+	if r, ok := uploadRates.Load(key.String()); ok {
+		return r.(map[int]float64)
+	}
+	defer Span("wgpu: measure the upload rates")(0)
+	out := map[int]float64{}
+	size := uint64(probeBytes)
+	for _, ctx := range g.members {
+		size = min(size, ctx.Limits().MaxBufferSize&^3)
+	}
+	data := make([]byte, size)
+	for _, k := range []int{1, g.Len()} {
+		sub := g.Fit(k, 1)
+		bufs := make([]*Buffer, sub.Len())
+		var elapsed time.Duration
+		err := func() error {
+			defer func() {
+				for _, b := range bufs {
+					if b != nil {
+						b.Release()
+					}
+				}
+			}()
+			for i, ctx := range sub.members {
+				var err error
+				if bufs[i], err = ctx.NewBuffer("upload probe", size); err != nil {
+					return err
+				}
+				if err := ctx.Upload(bufs[i], 0, data[:size/8]); err != nil {
+					return err
+				}
+				if err := ctx.Wait(); err != nil {
+					return err
+				}
+			}
+			start := time.Now()
+			err := sub.Split(sub.Len(), 1, func(i int, ctx *Context, _, _ int) error {
+				if err := ctx.Upload(bufs[i], 0, data); err != nil {
+					return err
+				}
+				return ctx.Wait()
+			})
+			elapsed = time.Since(start)
+			return err
+		}()
+		if err == nil && elapsed > 0 {
+			out[k] = float64(sub.Len()) * float64(size) / elapsed.Seconds()
+		}
+	}
+	uploadRates.Store(key.String(), out)
+	return out
+}
