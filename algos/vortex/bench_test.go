@@ -283,12 +283,35 @@ func benchSplit(b *testing.B, g *wgpu.Group, rows, k int) {
 					b.Fatal(err)
 				}
 				before := c.g.KernelTimes()
+				f := os.Getenv("VORTEX_BENCH_TRACE")
+				if f != "" {
+					trace.Enable(true)
+				}
+				rowsBefore := map[string]trace.Row{}
+				for _, r := range trace.Rows() {
+					rowsBefore[r.Phase] = r
+				}
 				b.SetBytes(int64(4 * len(m)))
 				b.ResetTimer()
 				for range b.N {
 					commit(b, nil)
 				}
 				b.StopTimer()
+				if f != "" {
+					// The phases of this shape's and Group's commitments.
+					trace.Enable(false)
+					out, err := os.Create(fmt.Sprintf("%s.split-2^%dx2^%d-%s", f, bitsLen(rows)-1, k, c.name))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer out.Close()
+					// The phases' time per commitment, of these runs alone.
+					for _, r := range trace.Rows() {
+						if n := r.Count - rowsBefore[r.Phase].Count; n > 0 {
+							fmt.Fprintf(out, "%-52s %6d per op %10.3f ms per op\n", r.Phase, n/b.N, float64((r.Total-rowsBefore[r.Phase].Total).Microseconds())/1e3/float64(b.N))
+						}
+					}
+				}
 				for i, t := range c.g.KernelTimes() {
 					b.ReportMetric(float64((t-before[i]).Microseconds())/1e3/float64(b.N), fmt.Sprintf("dev%d-kernel-ms/op", i))
 				}

@@ -36,7 +36,7 @@ type Options struct {
 }
 
 // ProverState is a commitment's prover side: the root, and the codewords,
-// SIS digests and Merkle tree on the device (or gnark-crypto's prover
+// SIS digests and Merkle tree on the devices (or gnark-crypto's prover
 // state for a nil Context), from which OpenLinComb and OpenColumns make a
 // proof. Release frees its device memory (to its Committer, where that is
 // still open).
@@ -304,6 +304,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		if err != nil || i == 0 {
 			return err
 		}
+		defer wgpu.Span("vortex: read a share's leaves back")(0)
 		return c.devs[i].readLeaves(out, leaves[8*lo:8*hi])
 	})
 	if err != nil {
@@ -326,12 +327,14 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 	start := time.Now()
 	endTree := wgpu.Span("vortex: tree")
 	defer func() { endTree(0) }()
+	endUp := wgpu.Span("vortex: upload the other shares' leaves")
 	for i := 1; i < k; i++ {
 		lo, hi := res.parts[i].lo, res.parts[i].lo+res.parts[i].w*len(res.parts[i].tiles)
 		if err := ctx.Upload(res.levels[depth], uint64(lo)*32, wgpu.Bytes(leaves[8*lo:8*hi])); err != nil {
 			return nil, Hash{}, fmt.Errorf("vortex: upload the leaves: %w", err)
 		}
 	}
+	endUp(0)
 	limit := bindLimit(ctx)
 	var ds []wgpu.Dispatch
 	gp := poseidon2.GnarkKoalaBear

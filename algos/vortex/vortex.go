@@ -12,9 +12,11 @@
 // poseidon2) run on the device, and the prover's state keeps the
 // codewords and the tree there for the openings, which run there too
 // (the root, UAlpha, the opened columns and their paths alone come back).
-// A Committer keeps the kernels, tables and buffers of one Params on one
-// device from one commitment to the next, as a prover committing round
-// after round wants; Commit makes one for the call. A nil Context runs
+// A Committer keeps the kernels, tables and buffers of one Params on its
+// devices from one commitment to the next, as a prover committing round
+// after round wants; Commit makes one for the call. A Committer on a
+// wgpu.Group (NewCommitterOn) splits a commitment's columns over the
+// devices where that is predicted faster (split.go). A nil Context runs
 // gnark-crypto's own vortex.Commit.
 //
 // Proofs from a ProverState are gnark-crypto's vortex.Proof and verify
