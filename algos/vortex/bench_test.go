@@ -300,7 +300,7 @@ func benchSplit(b *testing.B, g *wgpu.Group, rows, k int) {
 				if f != "" {
 					// The phases of this shape's and Group's commitments.
 					trace.Enable(false)
-					out, err := os.Create(fmt.Sprintf("%s.split-2^%dx2^%d-%s", f, bitsLen(rows)-1, k, c.name))
+					out, err := os.Create(fmt.Sprintf("%s.split-2e%dx2e%d-%s", f, bitsLen(rows)-1, k, c.name))
 					if err != nil {
 						b.Fatal(err)
 					}
