@@ -288,10 +288,14 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		res.levels = append(res.levels, b)
 	}
 	// The other devices' leaves come back to the host, then go up into
-	// the first device's last level.
+	// the first device's last level, through memory the Committer keeps:
+	// fresh memory's page faults cost as much as the copies.
 	var leaves []uint32
 	if k > 1 {
-		leaves = make([]uint32, 8*m)
+		if len(c.hostLeaves) < 8*m {
+			c.hostLeaves = make([]uint32, 8*m)
+		}
+		leaves = c.hostLeaves
 	}
 	err = g.Split(m, unit, func(i int, _ *wgpu.Context, lo, hi int) error {
 		out := &outs[i]
