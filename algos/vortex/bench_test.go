@@ -22,6 +22,22 @@ import (
 // runs (-bench 'Vortex/2\^8').
 var benchShapes = [][2]int{{1 << 8, 14}, {1 << 11, 19}}
 
+// benchCase returns the parameters of rows × 2^k matrices (rate 2,
+// SIS(9,16), 256 columns opened, as BenchmarkVortexReal), a seeded
+// matrix and its rows.
+func benchCase(b *testing.B, rows, k int) (*Params, []koalabear.Element, [][]koalabear.Element) {
+	p, err := NewParams(1<<k, rows, 2, SIS{LogTwoDegree: 9, LogTwoBound: 16}, 256)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := benchMatrix(rows, k)
+	rs := make([][]koalabear.Element, rows)
+	for i := range rs {
+		rs[i] = m[i<<k : (i+1)<<k]
+	}
+	return p, m, rs
+}
+
 // benchMatrix is a seeded rows × 2^k matrix, filled on all cores.
 func benchMatrix(rows, k int) []koalabear.Element {
 	m := make([]koalabear.Element, rows<<k)
@@ -47,15 +63,7 @@ func BenchmarkVortex(b *testing.B) {
 	for _, s := range benchShapes {
 		rows, k := s[0], s[1]
 		name := fmt.Sprintf("2^%dx2^%d", bitsLen(rows)-1, k)
-		p, err := NewParams(1<<k, rows, 2, SIS{LogTwoDegree: 9, LogTwoBound: 16}, 256)
-		if err != nil {
-			b.Fatal(err)
-		}
-		m := benchMatrix(rows, k)
-		rs := make([][]koalabear.Element, rows)
-		for i := range rs {
-			rs[i] = m[i<<k : (i+1)<<k]
-		}
+		p, m, rs := benchCase(b, rows, k)
 		var want Hash
 		var gnarkState *gvortex.ProverState
 		var alpha fext.E4
@@ -243,97 +251,87 @@ func BenchmarkVortexSplit(b *testing.B) {
 
 // benchSplit is BenchmarkVortexSplit at one shape.
 func benchSplit(b *testing.B, g *wgpu.Group, rows, k int) {
-	{
-		p, err := NewParams(1<<k, rows, 2, SIS{LogTwoDegree: 9, LogTwoBound: 16}, 256)
+	p, m, rs := benchCase(b, rows, k)
+	var want Hash
+	for _, c := range []struct {
+		name string
+		g    *wgpu.Group
+	}{{"1", g.Fit(1, 1)}, {"all", g.SplitAll()}, {"auto", g}} {
+		cm, err := NewCommitterOn(c.g, p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		m := benchMatrix(rows, k)
-		rs := make([][]koalabear.Element, rows)
-		for i := range rs {
-			rs[i] = m[i<<k : (i+1)<<k]
-		}
-		var want Hash
-		for _, c := range []struct {
-			name string
-			g    *wgpu.Group
-		}{{"1", g.Fit(1, 1)}, {"all", g.SplitAll()}, {"auto", g}} {
-			cm, err := NewCommitterOn(c.g, p)
+		shares := 0
+		commit := func(b *testing.B, st *Stages) {
+			s, err := cm.Commit(rs, Options{Stages: st})
 			if err != nil {
 				b.Fatal(err)
 			}
-			shares := 0
-			commit := func(b *testing.B, st *Stages) {
-				s, err := cm.Commit(rs, Options{Stages: st})
+			if want == (Hash{}) {
+				want = s.Root()
+			} else if s.Root() != want {
+				b.Fatal("the root differs from one device's")
+			}
+			shares = len(s.dev.parts)
+			s.Release()
+		}
+		b.Run("e2e/"+c.name, func(b *testing.B) {
+			commit(b, nil) // compiles, warms, teaches the decision
+			commit(b, nil)
+			if err := c.g.Warm(300 * time.Millisecond); err != nil {
+				b.Fatal(err)
+			}
+			before := c.g.KernelTimes()
+			f := os.Getenv("VORTEX_BENCH_TRACE")
+			if f != "" {
+				trace.Enable(true)
+			}
+			rowsBefore := map[string]trace.Row{}
+			for _, r := range trace.Rows() {
+				rowsBefore[r.Phase] = r
+			}
+			b.SetBytes(int64(4 * len(m)))
+			b.ResetTimer()
+			for range b.N {
+				commit(b, nil)
+			}
+			b.StopTimer()
+			if f != "" {
+				// The phases of this shape's and Group's commitments.
+				trace.Enable(false)
+				out, err := os.Create(fmt.Sprintf("%s.split-2e%dx2e%d-%s", f, bitsLen(rows)-1, k, c.name))
 				if err != nil {
 					b.Fatal(err)
 				}
-				if want == (Hash{}) {
-					want = s.Root()
-				} else if s.Root() != want {
-					b.Fatal("the root differs from one device's")
-				}
-				shares = len(s.dev.parts)
-				s.Release()
-			}
-			b.Run("e2e/"+c.name, func(b *testing.B) {
-				commit(b, nil) // compiles, warms, teaches the decision
-				commit(b, nil)
-				if err := c.g.Warm(300 * time.Millisecond); err != nil {
-					b.Fatal(err)
-				}
-				before := c.g.KernelTimes()
-				f := os.Getenv("VORTEX_BENCH_TRACE")
-				if f != "" {
-					trace.Enable(true)
-				}
-				rowsBefore := map[string]trace.Row{}
+				defer out.Close()
+				// The phases' time per commitment, of these runs alone.
 				for _, r := range trace.Rows() {
-					rowsBefore[r.Phase] = r
-				}
-				b.SetBytes(int64(4 * len(m)))
-				b.ResetTimer()
-				for range b.N {
-					commit(b, nil)
-				}
-				b.StopTimer()
-				if f != "" {
-					// The phases of this shape's and Group's commitments.
-					trace.Enable(false)
-					out, err := os.Create(fmt.Sprintf("%s.split-2e%dx2e%d-%s", f, bitsLen(rows)-1, k, c.name))
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer out.Close()
-					// The phases' time per commitment, of these runs alone.
-					for _, r := range trace.Rows() {
-						if n := r.Count - rowsBefore[r.Phase].Count; n > 0 {
-							fmt.Fprintf(out, "%-52s %6d per op %10.3f ms per op\n", r.Phase, n/b.N, float64((r.Total-rowsBefore[r.Phase].Total).Microseconds())/1e3/float64(b.N))
-						}
+					if n := r.Count - rowsBefore[r.Phase].Count; n > 0 {
+						fmt.Fprintf(out, "%-52s %6d per op %10.3f ms per op\n", r.Phase, n/b.N, float64((r.Total-rowsBefore[r.Phase].Total).Microseconds())/1e3/float64(b.N))
 					}
 				}
-				for i, t := range c.g.KernelTimes() {
-					b.ReportMetric(float64((t-before[i]).Microseconds())/1e3/float64(b.N), fmt.Sprintf("dev%d-kernel-ms/op", i))
+			}
+			for i, t := range c.g.KernelTimes() {
+				b.ReportMetric(float64((t-before[i]).Microseconds())/1e3/float64(b.N), fmt.Sprintf("dev%d-kernel-ms/op", i))
+			}
+			b.ReportMetric(float64(shares), "shares")
+		})
+		b.Run("resident/"+c.name, func(b *testing.B) {
+			commit(b, nil)
+			var sum [4]time.Duration
+			b.ResetTimer()
+			for range b.N {
+				var st Stages
+				commit(b, &st)
+				for i, d := range []time.Duration{st.Kernels(), st.Encode.Elapsed(), st.SIS.Elapsed() + st.Leaves.Elapsed(), st.Tree.Wall} {
+					sum[i] += d
 				}
-				b.ReportMetric(float64(shares), "shares")
-			})
-			b.Run("resident/"+c.name, func(b *testing.B) {
-				commit(b, nil)
-				var sum [4]time.Duration
-				b.ResetTimer()
-				for range b.N {
-					var st Stages
-					commit(b, &st)
-					for i, d := range []time.Duration{st.Kernels(), st.Encode.Elapsed(), st.SIS.Elapsed() + st.Leaves.Elapsed(), st.Tree.Wall} {
-						sum[i] += d
-					}
-				}
-				for i, unit := range []string{"kernel-ms/op", "encode-ms/op", "hash-ms/op", "tree-wall-ms/op"} {
-					b.ReportMetric(float64(sum[i].Microseconds())/1e3/float64(b.N), unit)
-				}
-				b.ReportMetric(float64(shares), "shares")
-			})
-			cm.Release()
-		}
+			}
+			for i, unit := range []string{"kernel-ms/op", "encode-ms/op", "hash-ms/op", "tree-wall-ms/op"} {
+				b.ReportMetric(float64(sum[i].Microseconds())/1e3/float64(b.N), unit)
+			}
+			b.ReportMetric(float64(shares), "shares")
+		})
+		cm.Release()
 	}
 }

@@ -130,6 +130,8 @@ type resident struct {
 	rows   int
 	parts  []*part
 	levels []*wgpu.Buffer
+	// g is the parts' devices, in order, which the openings run on.
+	g *wgpu.Group
 }
 
 // part is one device's share of a commitment: the codewords of columns
@@ -269,7 +271,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 	if uint64(m)*32 > ctx.Limits().MaxBufferSize {
 		return nil, Hash{}, fmt.Errorf("vortex: the tree's %d leaves exceed the device's buffer of %d bytes", m, ctx.Limits().MaxBufferSize)
 	}
-	res := &resident{rows: R, parts: make([]*part, k)}
+	res := &resident{rows: R, parts: make([]*part, k), g: g}
 	outs := make([]partOut, k)
 	defer func() {
 		for i, o := range outs {

@@ -1,10 +1,8 @@
 package vortex
 
 import (
-	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
@@ -46,7 +44,7 @@ func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 		pows[i].Mul(&pows[i-1], &alpha)
 	}
 	u := make([]fext.E4, m)
-	err := r.each(func(pt *part) error {
+	err := r.each(func(_ int, pt *part) error {
 		ctx := pt.d.ctx
 		k, err := kernel(ctx, "vortex_lincomb.wgsl", "vortex_lincomb", 3)
 		if err != nil {
@@ -87,23 +85,11 @@ func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 	return u, nil
 }
 
-// each runs fn for every part, each on its own goroutine, and returns
-// their errors joined.
-func (r *resident) each(fn func(pt *part) error) error {
-	if len(r.parts) == 1 {
-		return fn(r.parts[0])
-	}
-	errs := make([]error, len(r.parts))
-	var wg sync.WaitGroup
-	for i, pt := range r.parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = fn(pt)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+// each runs fn for every part (its index and itself), each on its own
+// goroutine (Group.Split over the parts' devices), and returns their
+// errors joined, each naming its device.
+func (r *resident) each(fn func(i int, pt *part) error) error {
+	return r.g.Split(len(r.parts), 1, func(i int, _ *wgpu.Context, _, _ int) error { return fn(i, r.parts[i]) })
 }
 
 // OpenColumns returns the proof of an opening at the selected columns of
@@ -169,8 +155,7 @@ func (r *resident) columns(sel []uint32) (_ [][]koalabear.Element, treeSel *wgpu
 			}
 		}
 	}()
-	err = r.each(func(pt *part) error {
-		i := slices.Index(r.parts, pt)
+	err = r.each(func(i int, pt *part) error {
 		span := pt.w * len(pt.tiles)
 		// The selected columns this share holds, in the selection's order.
 		var mine []int
