@@ -108,3 +108,35 @@ func TestSplitUnit(t *testing.T) {
 		require.Equal(t, c[2], splitUnit(c[0], c[1]), "%d columns over %d", c[0], c[1])
 	}
 }
+
+// TestCommitOnDevices splits commitments over every adapter of the
+// machine's backend, where it has several (the GPU machine's), and holds
+// them to gnark-crypto as TestCommitOnGroup does.
+func TestCommitOnDevices(t *testing.T) {
+	o := gputest.Options(t, gputest.Backends()[0])
+	o.Devices = "all"
+	g, err := wgpu.OpenGroup(o)
+	require.NoError(t, err)
+	defer g.Close()
+	if g.Len() < 2 {
+		t.Skipf("one device of backend %q: TestCommitOnGroup splits over several on one", o.Backend)
+	}
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	for _, s := range append(groupShapes, shape{64, 14, 2, vortexSIS}) {
+		t.Run(s.String(), func(t *testing.T) {
+			var c *Committer
+			defer func() { c.Release() }()
+			checkCommit(t, s, rng, func(p *Params, _ []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
+				var err error
+				if c, err = NewCommitterOn(g.SplitAll(), p); err != nil {
+					return nil, err
+				}
+				got, err := c.Commit(rows, Options{Stages: st})
+				if err == nil {
+					require.Len(t, got.dev.parts, g.Len(), "shares")
+				}
+				return got, err
+			})
+		})
+	}
+}
