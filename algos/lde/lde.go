@@ -230,25 +230,6 @@ func elementError[E merkle.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) 
 	return nil
 }
 
-// transpose returns the cols × rows transpose of src (rows × cols, row
-// by row), on all cores in blocks.
-func transpose[E any](src []E, rows, cols int) []E {
-	dst := make([]E, len(src))
-	const b = 64
-	par.For((rows+b-1)/b, 1, func(lo, hi int) {
-		for r0 := lo * b; r0 < min(rows, hi*b); r0 += b {
-			for c0 := 0; c0 < cols; c0 += b {
-				for r := r0; r < min(rows, r0+b); r++ {
-					for c := c0; c < min(cols, c0+b); c++ {
-						dst[c*rows+r] = src[r*cols+c]
-					}
-				}
-			}
-		}
-	})
-	return dst
-}
-
 // commitCPU is Commit on the CPU: the columns extended as rows of the
 // transpose by ntt.Extend (gnark-crypto's fft on all cores), transposed
 // back and committed by merkle.CommitMatrix.
@@ -257,14 +238,14 @@ func commitCPU[E merkle.Element](f field.Field[E], m merkle.Matrix[E], hash merk
 		return nil, err
 	}
 	rate := o.Extend.Rate
-	cols := transpose(m.Data, m.Rows, m.Cols)
+	cols := par.Transpose(m.Data, m.Rows, m.Cols)
 	ext := make([]E, len(cols)*rate)
 	eo := o.Extend
 	eo.Timing = nil
 	if err := ntt.Extend(nil, f, ext, cols, logN, eo); err != nil {
 		return nil, fmt.Errorf("lde: %w", err)
 	}
-	lde := merkle.Matrix[E]{Rows: m.Rows * rate, Cols: m.Cols, Data: transpose(ext, m.Cols, m.Rows*rate)}
+	lde := merkle.Matrix[E]{Rows: m.Rows * rate, Cols: m.Cols, Data: par.Transpose(ext, m.Cols, m.Rows*rate)}
 	mo := o.Merkle
 	mo.Timing = o.Timing
 	return merkle.CommitMatrix(nil, lde, hash, mo)

@@ -31,8 +31,9 @@ type Options struct {
 // every element a reduced Montgomery form (every koalabear.Element is).
 //
 // A matrix that fits one binding of the device is uploaded as it is and
-// the kernel reads its columns in place; a larger one is gathered into
-// columns on the host and hashed a piece of columns at a time.
+// the kernel reads its columns in place; a larger one (and the CPU's) is
+// transposed into columns on the host first, and hashed a piece of columns
+// at a time.
 func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, cols int, opts Options) error {
 	if err := k.checkShape(dst, m, rows, cols); err != nil {
 		return err
@@ -41,26 +42,14 @@ func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, c
 	if err := check(in, func(i int) string { return fmt.Sprintf("element (%d, %d)", i/cols, i%cols) }); err != nil {
 		return err
 	}
-	if ctx == nil {
-		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) {
-			for r := range col {
-				col[r] = m[r*cols+c]
-			}
-		})
-	}
-	if fits(ctx, 4*len(in), 4*cols*k.d) {
+	if ctx != nil && fits(ctx, 4*len(in), 4*cols*k.d) {
 		return k.gpuRowMajor(ctx, words(dst), in, rows, cols, opts)
 	}
-	t := make([]uint32, len(in))
-	par.For(cols, 64, func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			col := t[c*rows : (c+1)*rows]
-			for r := range col {
-				col[r] = in[r*cols+c]
-			}
-		}
-	})
-	return k.gpu(ctx, words(dst), t, rows, cols, opts)
+	t := par.Transpose(m, rows, cols)
+	if ctx == nil {
+		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) { copy(col, t[c*rows:]) })
+	}
+	return k.gpu(ctx, words(dst), words(t), rows, cols, opts)
 }
 
 // HashColumnMajor is HashColumns of a matrix in column-major order: column

@@ -106,3 +106,23 @@ func First(n, grain int, bad func(i int) bool) int {
 	}
 	return -1
 }
+
+// Transpose returns the cols × rows transpose of src (rows × cols, row by
+// row), on all cores in square blocks, so that neither side is walked
+// with a stride of a whole row for long.
+func Transpose[E any](src []E, rows, cols int) []E {
+	dst := make([]E, len(src))
+	const b = 64
+	For((rows+b-1)/b, 1, func(lo, hi int) {
+		for r0 := lo * b; r0 < min(rows, hi*b); r0 += b {
+			for c0 := 0; c0 < cols; c0 += b {
+				for r := r0; r < min(rows, r0+b); r++ {
+					for c := c0; c < min(cols, c0+b); c++ {
+						dst[c*rows+r] = src[r*cols+c]
+					}
+				}
+			}
+		}
+	})
+	return dst
+}

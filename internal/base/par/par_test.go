@@ -98,3 +98,23 @@ func TestWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose checks every element's place at odd shapes, blocks cut
+// short on both sides.
+func TestTranspose(t *testing.T) {
+	for _, s := range [][2]int{{1, 1}, {1, 70}, {70, 1}, {3, 5}, {129, 67}, {64, 200}} {
+		rows, cols := s[0], s[1]
+		src := make([]int, rows*cols)
+		for i := range src {
+			src[i] = i
+		}
+		dst := Transpose(src, rows, cols)
+		for r := range rows {
+			for c := range cols {
+				if dst[c*rows+r] != r*cols+c {
+					t.Fatalf("%d × %d: (%d, %d) holds %d", rows, cols, c, r, dst[c*rows+r])
+				}
+			}
+		}
+	}
+}
