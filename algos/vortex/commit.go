@@ -19,7 +19,9 @@ import (
 
 // Stages are the timings of a commitment's stages on the GPU: the kernels
 // of each (Kernel, where the adapter measures it) and the host time of
-// each (Wall, the uploads in Encode and the root's read-back in Tree).
+// each (Wall, the uploads in Encode and the root's read-back in Tree);
+// for a commitment split over several devices, the slowest device's each
+// (Timing.Parallel), and Tree's Wall has the leaves' trip to the first.
 type Stages struct {
 	Encode, SIS, Leaves, Tree wgpu.Timing
 }
