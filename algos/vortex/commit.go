@@ -21,7 +21,8 @@ import (
 // of each (Kernel, where the adapter measures it) and the host time of
 // each (Wall, the uploads in Encode and the root's read-back in Tree);
 // for a commitment split over several devices, the slowest device's each
-// (Timing.Parallel), and Tree's Wall has the leaves' trip to the first.
+// (Timing.Parallel), and Tree's Wall includes the upload of the other
+// devices' leaves to the first.
 type Stages struct {
 	Encode, SIS, Leaves, Tree wgpu.Timing
 }
