@@ -47,13 +47,13 @@ type Committer struct {
 // SIS keys and buffers.
 type member struct {
 	ctx      *wgpu.Context
+	p        *Params
 	copyKern *wgpu.Kernel
 	// checkKern finds the rows' first element that is not reduced.
 	checkKern *wgpu.Kernel
 	ext       *ntt.Extender
 
 	mu   sync.Mutex
-	p    *Params
 	sis  map[int]*sis.Resident // by row count
 	free map[uint64][]pooled   // by size
 	// gen counts the commitments begun; a buffer not given back during
