@@ -2,6 +2,7 @@ package vortex
 
 import (
 	"fmt"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -126,29 +127,40 @@ func (s *ProverState) Release() {
 }
 
 // resident is a commitment's buffers on its devices: its parts, in
-// column order, and the Merkle tree's levels, level k 2^k canonical
-// digests (level 0 the root), on the first part's device, for the
-// openings' paths.
+// column order, each with its subtrees of unit columns, and the tree's
+// levels above those, on the first part's device. Level k of the tree is
+// 2^k canonical digests (level 0 the root).
 type resident struct {
-	rows   int
-	parts  []*part
-	levels []*wgpu.Buffer
+	rows  int
+	parts []*part
 	// g is the parts' devices, in order, which the openings run on.
-	g *wgpu.Group
+	g    *wgpu.Group
+	unit int
+	// top is the level of the subtrees' roots, log2 of their count;
+	// levels are the tree's levels 0 to top where top > 0 (where it is 0,
+	// the one part's subtree is the tree).
+	top    int
+	levels []*wgpu.Buffer
 }
 
 // part is one device's share of a commitment: the codewords of columns
 // [lo, lo+w·len(tiles)) in column tiles (tile t holds columns lo+tw to
-// lo+(t+1)w-1 of every row, row-major, w elements a row) and their SIS
-// digests by tile.
+// lo+(t+1)w-1 of every row, row-major, w elements a row), their SIS
+// digests by tile, and their subtrees.
 type part struct {
 	d       *member
 	lo, w   int
 	tiles   []*wgpu.Buffer
 	digests []*wgpu.Buffer
+	// levels[l] is the tree's level top+l over the part's columns: its
+	// subtrees' nodes side by side, up to levels[log2(unit)], the leaves.
+	levels []*wgpu.Buffer
 }
 
-// ctx is the device of the tree.
+// span is how many columns the part holds.
+func (pt *part) span() int { return pt.w * len(pt.tiles) }
+
+// ctx is the device of the tree's top.
 func (r *resident) ctx() *wgpu.Context { return r.parts[0].d.ctx }
 
 // release gives the buffers back to their members.
@@ -159,6 +171,7 @@ func (r *resident) release() {
 		}
 		pt.d.put(pt.tiles...)
 		pt.d.put(pt.digests...)
+		pt.d.put(pt.levels...)
 		if i == 0 {
 			pt.d.put(r.levels...)
 		}
@@ -255,9 +268,11 @@ func words(v []koalabear.Element) []uint32 {
 // commitGPU is Commit over the first k of c's devices: each device's
 // share of the columns (commitPart: every row uploaded and encoded, the
 // share's codewords kept in column tiles, hashed with SIS, the digests
-// into leaves), the leaves gathered on the first device, the tree built
-// there level by level, where it stays, and the root read back. The
-// buffers come from the members and go back to them.
+// into leaves, the leaves into the share's subtrees of unit columns
+// each), the subtrees' roots gathered on the first device, the top of the
+// tree built there, and the root read back. Every level stays on the
+// device that built it. The buffers come from the members and go back to
+// them.
 func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (_ *resident, root Hash, err error) {
 	p := c.p
 	R, m := len(rows), p.SizeCodeWord()
@@ -269,12 +284,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 	if k > 1 {
 		unit = splitUnit(m, k)
 	}
-	d0 := c.devs[0]
-	ctx := d0.ctx
-	if uint64(m)*32 > ctx.Limits().MaxBufferSize {
-		return nil, Hash{}, fmt.Errorf("vortex: the tree's %d leaves exceed the device's buffer of %d bytes", m, ctx.Limits().MaxBufferSize)
-	}
-	res := &resident{rows: R, parts: make([]*part, k), g: g}
+	res := &resident{rows: R, parts: make([]*part, k), g: g, unit: unit, top: bits.Len(uint(m/unit)) - 1}
 	outs := make([]partOut, k)
 	defer func() {
 		for i, o := range outs {
@@ -284,37 +294,10 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 			res.release()
 		}
 	}()
-	depth := p.logN + p.logRate
-	for lv := range depth + 1 {
-		b, err := d0.get("vortex tree level", uint64(32)<<lv)
-		if err != nil {
-			return nil, Hash{}, err
-		}
-		res.levels = append(res.levels, b)
-	}
-	// The other devices' leaves come back to the host, then go up into
-	// the first device's last level, through memory the Committer keeps:
-	// fresh memory's page faults cost as much as the copies.
-	var leaves []uint32
-	if k > 1 {
-		if len(c.hostLeaves) < 8*m {
-			c.hostLeaves = make([]uint32, 8*m)
-		}
-		leaves = c.hostLeaves
-	}
 	err = g.Split(m, unit, func(i int, _ *wgpu.Context, lo, hi int) error {
-		out := &outs[i]
-		out.leaves = wgpu.Binding{Buffer: res.levels[depth], Offset: uint64(lo) * 32, Size: uint64(hi-lo) * 32}
-		if i > 0 {
-			out.leaves = wgpu.Binding{}
-		}
-		pt, err := c.devs[i].commitPart(rows, lo, hi, unit, i == 0, opts.Stages != nil, out)
+		pt, err := c.devs[i].commitPart(rows, lo, hi, unit, i == 0, opts.Stages != nil, &outs[i])
 		res.parts[i] = pt
-		if err != nil || i == 0 {
-			return err
-		}
-		defer wgpu.Span("vortex: read a share's leaves back")(0)
-		return c.devs[i].readLeaves(out, leaves[8*lo:8*hi])
+		return err
 	})
 	if err != nil {
 		return nil, Hash{}, err
@@ -325,71 +308,93 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		if i == 0 {
 			st = o.st
 		} else {
-			st.Encode, st.SIS, st.Leaves = st.Encode.Parallel(o.st.Encode), st.SIS.Parallel(o.st.SIS), st.Leaves.Parallel(o.st.Leaves)
+			st.Encode, st.SIS, st.Leaves, st.Tree = st.Encode.Parallel(o.st.Encode), st.SIS.Parallel(o.st.SIS), st.Leaves.Parallel(o.st.Leaves), st.Tree.Parallel(o.st.Tree)
 		}
 		cost.encode = max(cost.encode, o.st.Encode.Elapsed())
 		cost.hash += o.st.SIS.Elapsed() + o.st.Leaves.Elapsed()
 	}
 	c.learn(R, cost)
 
-	// The tree, level by level, and its read-back.
+	// The top of the tree, above the subtrees, on the first device: the
+	// subtrees' roots through the host, then level by level.
 	start := time.Now()
-	endTree := wgpu.Span("vortex: tree")
-	defer func() { endTree(0) }()
-	endUp := wgpu.Span("vortex: upload the other shares' leaves")
-	for i := 1; i < k; i++ {
-		lo, hi := res.parts[i].lo, res.parts[i].lo+res.parts[i].w*len(res.parts[i].tiles)
-		if err := ctx.Upload(res.levels[depth], uint64(lo)*32, wgpu.Bytes(leaves[8*lo:8*hi])); err != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: upload the leaves: %w", err)
-		}
-	}
-	endUp(0)
-	limit := bindLimit(ctx)
-	var ds []wgpu.Dispatch
-	gp := poseidon2.GnarkKoalaBear
-	for lv := depth - 1; lv >= 0; lv-- {
-		var failed error
-		ds = append(ds, pieces(limit, uint64(64)<<lv, func(off, size uint64) wgpu.Dispatch {
-			dsp, err := gp.MergeDispatch(ctx, wgpu.Binding{Buffer: res.levels[lv+1], Offset: off, Size: size}, wgpu.Binding{Buffer: res.levels[lv], Offset: off / 2, Size: size / 2}, int(size/64))
-			if err != nil && failed == nil {
-				failed = err
+	d0 := c.devs[0]
+	ctx := d0.ctx
+	rootLevel := res.parts[0].levels[0]
+	if res.top > 0 {
+		endTop := wgpu.Span("vortex: the top of the tree")
+		defer func() { endTop(0) }()
+		roots := make([]uint32, 8*(m/unit))
+		for _, pt := range res.parts {
+			n := pt.span() / unit
+			if err := pt.d.ctx.Download(wgpu.Bytes(roots[8*(pt.lo/unit):8*(pt.lo/unit+n)]), pt.levels[0], 0); err != nil {
+				return nil, Hash{}, fmt.Errorf("vortex: read the subtrees' roots back: %w", err)
 			}
-			return dsp
-		})...)
-		if failed != nil {
-			return nil, Hash{}, fmt.Errorf("vortex: %w", failed)
 		}
-	}
-	var tt wgpu.Timing
-	if len(ds) > 0 {
-		if tt, err = ctx.Run(ds...); err != nil {
+		for lv := range res.top + 1 {
+			b, err := d0.get("vortex tree level", uint64(32)<<lv)
+			if err != nil {
+				return nil, Hash{}, err
+			}
+			res.levels = append(res.levels, b)
+		}
+		if err := ctx.Upload(res.levels[res.top], 0, wgpu.Bytes(roots)); err != nil {
+			return nil, Hash{}, fmt.Errorf("vortex: upload the subtrees' roots: %w", err)
+		}
+		ds, err := merges(ctx, res.levels, 1)
+		if err != nil {
+			return nil, Hash{}, err
+		}
+		tt, err := ctx.Run(ds...)
+		if err != nil {
 			return nil, Hash{}, fmt.Errorf("vortex: tree: %w", err)
 		}
+		st.Tree = st.Tree.Add(tt)
+		rootLevel = res.levels[0]
 	}
 	if err := d0.checkRows(rows, &outs[0]); err != nil {
 		return nil, Hash{}, err
 	}
 	w := unsafe.Slice((*uint32)(unsafe.Pointer(&root[0])), 8)
-	if err := ctx.Download(wgpu.Bytes(w), res.levels[0], 0); err != nil {
+	if err := ctx.Download(wgpu.Bytes(w), rootLevel, 0); err != nil {
 		return nil, Hash{}, fmt.Errorf("vortex: read the root back: %w", err)
 	}
 	for i := range w {
 		w[i] = field.KoalaBear.ToMonty(w[i])
 	}
-	st.Tree = wgpu.Timing{Kernel: tt.Kernel, Measured: tt.Measured, Wall: time.Since(start)}
+	st.Tree.Wall += time.Since(start)
 	if opts.Stages != nil {
 		*opts.Stages = st
 	}
 	return res, root, nil
 }
 
+// merges returns the dispatches that build levels[len-2] down to
+// levels[0] of a (sub)tree from its last level, each node the compression
+// of its two children: levels[l] holds n·2^l nodes (n the subtrees side
+// by side), 32 bytes each, in pieces within the device's bindings.
+func merges(ctx *wgpu.Context, levels []*wgpu.Buffer, n int) ([]wgpu.Dispatch, error) {
+	limit := bindLimit(ctx)
+	gp := poseidon2.GnarkKoalaBear
+	var ds []wgpu.Dispatch
+	for lv := len(levels) - 2; lv >= 0; lv-- {
+		var failed error
+		ds = append(ds, pieces(limit, uint64(64*n)<<lv, func(off, size uint64) wgpu.Dispatch {
+			dsp, err := gp.MergeDispatch(ctx, wgpu.Binding{Buffer: levels[lv+1], Offset: off, Size: size}, wgpu.Binding{Buffer: levels[lv], Offset: off / 2, Size: size / 2}, int(size/64))
+			if err != nil && failed == nil {
+				failed = err
+			}
+			return dsp
+		})...)
+		if failed != nil {
+			return nil, fmt.Errorf("vortex: %w", failed)
+		}
+	}
+	return ds, nil
+}
+
 // partOut is what commitPart leaves for the commitment beside its part.
 type partOut struct {
-	// leaves is where the share's leaves go, canonical: a binding of
-	// the tree's last level, or none, for a temporary buffer (leavesBuf)
-	// that readLeaves reads back.
-	leaves    wgpu.Binding
-	leavesBuf *wgpu.Buffer
 	// firsts holds, a slot a piece of rows (starts), the index of the
 	// piece's first word that is not a reduced Montgomery form (the first
 	// share's device checks the rows).
@@ -404,8 +409,10 @@ type partOut struct {
 // (unit divides both: planLayout): each piece of rows uploaded (and
 // checked, where check is set) and encoded, the share's codewords copied
 // into its column tiles (or encoded into the only tile), each tile's
-// columns hashed with SIS and the digests into leaves, written canonical
-// to out.leaves. Where timed, the kernels' timing leaves the uploads out.
+// columns hashed with SIS, the digests into leaves (canonical), and the
+// leaves into the share's subtrees of unit columns each, level by level
+// up to their roots. Where timed, the kernels' timing leaves the uploads
+// out.
 func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check, timed bool, out *partOut) (_ *part, err error) {
 	ctx, p := d.ctx, d.p
 	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
@@ -592,15 +599,17 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 	}
 
 	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
-	// and out), then their canonical values, the tree's last level.
-	span := uint64(hi-lo) * 32
-	if out.leaves.Buffer == nil {
-		if out.leavesBuf, err = temp("vortex leaves of a share", span); err != nil {
+	// and out), then their canonical values, the subtrees' last level.
+	subtrees := (hi - lo) / unit
+	for lv := 0; unit>>lv > 0; lv++ {
+		b, err := d.get("vortex tree level", uint64(32*subtrees)<<lv)
+		if err != nil {
 			return pt, err
 		}
-		out.leaves = wgpu.Binding{Buffer: out.leavesBuf, Size: span}
+		pt.levels = append(pt.levels, b)
 	}
-	leavesM, err := temp("vortex leaves", span)
+	leaves := pt.levels[len(pt.levels)-1]
+	leavesM, err := temp("vortex leaves", uint64(hi-lo)*32)
 	if err != nil {
 		return pt, err
 	}
@@ -608,16 +617,15 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 	g := poseidon2.GnarkKoalaBear
 	tileBytes := uint64(l.w) * 32
 	for t, dgb := range pt.digests {
-		mont := wgpu.Binding{Buffer: leavesM, Offset: uint64(t) * tileBytes, Size: tileBytes}
-		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), mont, l.w, dg)
+		off := uint64(t) * tileBytes
+		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), wgpu.Binding{Buffer: leavesM, Offset: off, Size: tileBytes}, l.w, dg)
 		if err != nil {
 			return pt, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(ds, dsp)
-		canon := wgpu.Binding{Buffer: out.leaves.Buffer, Offset: out.leaves.Offset + uint64(t)*tileBytes, Size: tileBytes}
-		ds = append(ds, pieces(limit, tileBytes, func(off, size uint64) wgpu.Dispatch {
+		ds = append(ds, pieces(limit, tileBytes, func(po, size uint64) wgpu.Dispatch {
 			w := int(size / 4)
-			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: mont.Offset + off, Size: size}, wgpu.Binding{Buffer: canon.Buffer, Offset: canon.Offset + off, Size: size}, 1, w, 0, w, 0, w, true)
+			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off + po, Size: size}, wgpu.Binding{Buffer: leaves, Offset: off + po, Size: size}, 1, w, 0, w, 0, w, true)
 		})...)
 	}
 	endLeaves := wgpu.Span("vortex: leaves")
@@ -626,15 +634,22 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 	if err != nil {
 		return pt, fmt.Errorf("vortex: leaves: %w", err)
 	}
-	return pt, nil
-}
 
-// readLeaves reads a share's leaves (canonical) back into dst.
-func (d *member) readLeaves(out *partOut, dst []uint32) error {
-	if err := d.ctx.Download(wgpu.Bytes(dst), out.leaves.Buffer, out.leaves.Offset); err != nil {
-		return fmt.Errorf("vortex: read the leaves back: %w", err)
+	// The subtrees, level by level.
+	start = time.Now()
+	if ds, err = merges(ctx, pt.levels, subtrees); err != nil {
+		return pt, err
 	}
-	return nil
+	if len(ds) > 0 {
+		endTree := wgpu.Span("vortex: tree")
+		out.st.Tree, err = ctx.Run(ds...)
+		endTree(0)
+		if err != nil {
+			return pt, fmt.Errorf("vortex: tree: %w", err)
+		}
+	}
+	out.st.Tree.Wall = time.Since(start)
+	return pt, nil
 }
 
 // checkRows reads the rows' check back (out.firsts) and names the first
@@ -654,18 +669,32 @@ func (d *member) checkRows(rows [][]koalabear.Element, out *partOut) error {
 	return nil
 }
 
+// depth is the tree's: its leaves' level.
+func (r *resident) depth() int { return r.top + len(r.parts[0].levels) - 1 }
+
 // readTree reads the whole tree back, level by level, as Montgomery
-// forms.
+// forms: the top from the first device, the levels below from every
+// part.
 func (r *resident) readTree() (*gvortex.MerkleTree, error) {
-	ctx := r.ctx()
-	tree := &gvortex.MerkleTree{Levels: make([][]Hash, len(r.levels))}
-	for k, b := range r.levels {
+	depth := r.depth()
+	tree := &gvortex.MerkleTree{Levels: make([][]Hash, depth+1)}
+	f := field.KoalaBear
+	for k := range depth + 1 {
 		lv := make([]Hash, 1<<k)
 		w := unsafe.Slice((*uint32)(unsafe.Pointer(&lv[0])), 8<<k)
-		if err := ctx.Download(wgpu.Bytes(w), b, 0); err != nil {
-			return nil, fmt.Errorf("vortex: read the tree back: %w", err)
+		if k < r.top {
+			if err := r.ctx().Download(wgpu.Bytes(w), r.levels[k], 0); err != nil {
+				return nil, fmt.Errorf("vortex: read the tree back: %w", err)
+			}
+		} else {
+			l := k - r.top
+			for _, pt := range r.parts {
+				first, n := pt.lo/r.unit<<l, pt.span()/r.unit<<l
+				if err := pt.d.ctx.Download(wgpu.Bytes(w[8*first:8*(first+n)]), pt.levels[l], 0); err != nil {
+					return nil, fmt.Errorf("vortex: read the tree back: %w", err)
+				}
+			}
 		}
-		f := field.KoalaBear
 		par.For(len(w), 1<<14, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				w[i] = f.ToMonty(w[i])
@@ -677,44 +706,75 @@ func (r *resident) readTree() (*gvortex.MerkleTree, error) {
 }
 
 // paths returns the Merkle proofs of the selected columns (gnark-crypto's
-// MerkleTree.Open of each): their siblings gathered on the tree's device
-// (vortex_path.wgsl), a level at a time, and read back; sb holds the
-// selection there.
-func (r *resident) paths(sb *wgpu.Buffer, count int) ([]gvortex.MerkleProof, error) {
-	ctx := r.ctx()
-	depth := len(r.levels) - 1
+// MerkleTree.Open of each): their siblings gathered on the devices
+// (vortex_path.wgsl), a level at a time, and read back: each part's
+// subtrees give the siblings below the subtrees' roots, the first device
+// the top's.
+func (r *resident) paths(o *opening) ([]gvortex.MerkleProof, error) {
+	depth := r.depth()
+	count := len(o.sel)
 	out := make([]gvortex.MerkleProof, count)
 	if count == 0 || depth == 0 {
 		return out, nil
 	}
-	k, err := kernel(ctx, "vortex_path.wgsl", "vortex_path", 3)
+	got := make([][]Hash, len(r.parts))
+	err := r.each(func(i int, pt *part) error {
+		if len(o.mine[i]) == 0 && (i > 0 || r.top == 0) {
+			return nil
+		}
+		ctx := pt.d.ctx
+		k, err := kernel(ctx, "vortex_path.wgsl", "vortex_path", 3)
+		if err != nil {
+			return err
+		}
+		all := make([]Hash, count*depth)
+		words := unsafe.Slice((*uint32)(unsafe.Pointer(&all[0])), 8*len(all))
+		ob, err := ctx.NewBuffer("vortex paths", uint64(4*len(words)))
+		if err != nil {
+			return fmt.Errorf("vortex: %w", err)
+		}
+		defer ob.Release()
+		limit := bindLimit(ctx)
+		var ds []wgpu.Dispatch
+		// gather is a level's dispatches: level holds nodes first and on.
+		gather := func(lv int, level *wgpu.Buffer, first, nodes int) {
+			ds = append(ds, pieces(limit, uint64(32*nodes), func(off, size uint64) wgpu.Dispatch {
+				return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{{Buffer: level, Offset: off, Size: size}, wgpu.Bind(ob), wgpu.Bind(o.shared[i])},
+					Params: []uint32{uint32(count), uint32(depth - lv), uint32(depth), uint32(depth - lv), uint32(first + int(off/32)), uint32(size / 32)},
+					Groups: ctx.Grid(uint64(8*count), 64)}
+			})...)
+		}
+		if len(o.mine[i]) > 0 {
+			for lv := depth; lv > r.top; lv-- {
+				l := lv - r.top
+				gather(lv, pt.levels[l], pt.lo/r.unit<<l, pt.span()/r.unit<<l)
+			}
+		}
+		if i == 0 {
+			for lv := r.top; lv >= 1; lv-- {
+				gather(lv, r.levels[lv], 0, 1<<lv)
+			}
+		}
+		if _, err := ctx.Run(ds...); err != nil {
+			return fmt.Errorf("vortex: gather the Merkle paths: %w", err)
+		}
+		if err := ctx.Download(wgpu.Bytes(words), ob, 0); err != nil {
+			return fmt.Errorf("vortex: read the Merkle paths back: %w", err)
+		}
+		got[i] = all
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	all := make([]Hash, count*depth)
-	words := unsafe.Slice((*uint32)(unsafe.Pointer(&all[0])), 8*len(all))
-	ob, err := ctx.NewBuffer("vortex paths", uint64(4*len(words)))
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	defer ob.Release()
-	limit := bindLimit(ctx)
-	var ds []wgpu.Dispatch
-	for lv := depth; lv >= 1; lv-- {
-		ds = append(ds, pieces(limit, uint64(32)<<lv, func(off, size uint64) wgpu.Dispatch {
-			return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{{Buffer: r.levels[lv], Offset: off, Size: size}, wgpu.Bind(ob), wgpu.Bind(sb)},
-				Params: []uint32{uint32(count), uint32(depth - lv), uint32(depth), uint32(depth - lv), uint32(off / 32), uint32(size / 32)},
-				Groups: ctx.Grid(uint64(8*count), 64)}
-		})...)
-	}
-	if _, err := ctx.Run(ds...); err != nil {
-		return nil, fmt.Errorf("vortex: gather the Merkle paths: %w", err)
-	}
-	if err := ctx.Download(wgpu.Bytes(words), ob, 0); err != nil {
-		return nil, fmt.Errorf("vortex: read the Merkle paths back: %w", err)
-	}
-	for i := range out {
-		out[i] = all[i*depth : (i+1)*depth : (i+1)*depth]
+	// A path's siblings below the subtrees' roots come from the part that
+	// holds the column, the top's from the first.
+	below := depth - r.top
+	for j := range out {
+		p := make(gvortex.MerkleProof, depth)
+		copy(p[:below], got[o.owner[j]][j*depth:])
+		copy(p[below:], got[0][j*depth+below:(j+1)*depth])
+		out[j] = p
 	}
 	return out, nil
 }
@@ -785,12 +845,16 @@ func adjacent(a, b []koalabear.Element) bool {
 }
 
 // pieces returns the dispatches of a job over size bytes cut into
-// bindings of at most limit bytes each, every piece a power of two of
-// bytes (size is one) so that offsets stay aligned.
+// bindings of at most limit bytes each: one piece where size fits, else
+// pieces of the largest power of two of bytes that divides size and fits,
+// so that offsets stay aligned.
 func pieces(limit, size uint64, dispatch func(off, size uint64) wgpu.Dispatch) []wgpu.Dispatch {
 	step := size
-	for step > limit {
-		step /= 2
+	if step > limit {
+		step = size & -size
+		for step > limit {
+			step /= 2
+		}
 	}
 	var ds []wgpu.Dispatch
 	for off := uint64(0); off < size; off += step {

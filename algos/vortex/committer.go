@@ -29,11 +29,8 @@ type Committer struct {
 	p    *Params
 	devs []*member // one a member of g, in order
 
-	// run is held for a commitment: the Extenders' scratch is shared,
-	// and so is hostLeaves, the leaves of a split's other shares on their
-	// way to the first device.
-	run        sync.Mutex
-	hostLeaves []uint32
+	// run is held for a commitment: the Extenders' scratch is shared.
+	run sync.Mutex
 
 	mu sync.Mutex
 	// closed is set by Release.
@@ -205,7 +202,6 @@ func (c *Committer) Release() {
 		return
 	}
 	c.closed = true
-	c.hostLeaves = nil
 	for _, d := range c.devs {
 		d.release()
 	}

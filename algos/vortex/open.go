@@ -117,74 +117,91 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	if len(selected) == 0 {
 		return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: [][]koalabear.Element{}, MerkleProofOpenedColumns: []gvortex.MerkleProof{}}, nil
 	}
-	sel := make([]uint32, len(selected))
-	for i, c := range selected {
-		sel[i] = uint32(c)
+	o, err := s.dev.newOpening(selected)
+	defer o.release()
+	if err != nil {
+		return nil, err
 	}
 	endCols := wgpu.Span("vortex: OpenColumns: columns")
-	cols, sb, err := s.dev.columns(sel)
+	cols, err := s.dev.columns(o)
 	endCols(0)
-	if sb != nil {
-		defer sb.Release()
-	}
 	if err != nil {
 		return nil, err
 	}
 	defer wgpu.Span("vortex: OpenColumns: paths")(0)
-	paths, err := s.dev.paths(sb, len(selected))
+	paths, err := s.dev.paths(o)
 	if err != nil {
 		return nil, err
 	}
 	return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: cols, MerkleProofOpenedColumns: paths}, nil
 }
 
-// columns gathers the selected columns (sel) of the codewords on the
-// devices of the shares that hold them, into one buffer a device
-// (vortex_columns.wgsl, a dispatch a tile), and reads them back. The
-// selection goes up once to each such device; its buffer on the tree's
-// device is returned, for the paths (nil where the call failed before
-// making it), and the caller releases it.
-func (r *resident) columns(sel []uint32) (_ [][]koalabear.Element, treeSel *wgpu.Buffer, err error) {
-	count := len(sel)
-	all := make([]koalabear.Element, count*r.rows)
-	sbs := make([]*wgpu.Buffer, len(r.parts))
-	defer func() {
-		for i, b := range sbs {
-			if b != nil && (i > 0 || err != nil) {
-				b.Release()
-			}
+// opening is an OpenColumns call's selection: the selected columns, the
+// part that holds each, and the selection's buffer on the device of each
+// part that holds one and of the first (the top of the tree's).
+type opening struct {
+	sel    []uint32
+	owner  []int
+	mine   [][]int // by part: the indices into sel of the columns it holds
+	shared []*wgpu.Buffer
+}
+
+// newOpening uploads the selection to the devices that need it.
+func (r *resident) newOpening(selected []int) (*opening, error) {
+	o := &opening{sel: make([]uint32, len(selected)), owner: make([]int, len(selected)), mine: make([][]int, len(r.parts)), shared: make([]*wgpu.Buffer, len(r.parts))}
+	for j, c := range selected {
+		o.sel[j] = uint32(c)
+		i := len(r.parts) - 1
+		for r.parts[i].lo > c {
+			i--
 		}
-	}()
-	err = r.each(func(i int, pt *part) error {
-		span := pt.w * len(pt.tiles)
-		// The selected columns this share holds, in the selection's order.
-		var mine []int
-		for j, c := range sel {
-			if int(c) >= pt.lo && int(c) < pt.lo+span {
-				mine = append(mine, j)
-			}
-		}
-		if len(mine) == 0 && i > 0 {
+		o.owner[j] = i
+		o.mine[i] = append(o.mine[i], j)
+	}
+	err := r.each(func(i int, pt *part) error {
+		if len(o.mine[i]) == 0 && i > 0 {
 			return nil
 		}
-		ctx := pt.d.ctx
-		sb, err := ctx.NewBuffer("vortex selected columns", uint64(4*count))
+		sb, err := pt.d.ctx.NewBuffer("vortex selected columns", uint64(4*len(o.sel)))
 		if err != nil {
 			return fmt.Errorf("vortex: %w", err)
 		}
-		sbs[i] = sb
-		if err := ctx.Upload(sb, 0, wgpu.Bytes(sel)); err != nil {
+		o.shared[i] = sb
+		if err := pt.d.ctx.Upload(sb, 0, wgpu.Bytes(o.sel)); err != nil {
 			return fmt.Errorf("vortex: upload the selected columns: %w", err)
 		}
+		return nil
+	})
+	return o, err
+}
+
+// release frees the selection's buffers.
+func (o *opening) release() {
+	for _, b := range o.shared {
+		if b != nil {
+			b.Release()
+		}
+	}
+}
+
+// columns gathers the selected columns of the codewords on the devices
+// of the parts that hold them, into one buffer a device
+// (vortex_columns.wgsl, a dispatch a tile), and reads them back.
+func (r *resident) columns(o *opening) ([][]koalabear.Element, error) {
+	count := len(o.sel)
+	all := make([]koalabear.Element, count*r.rows)
+	err := r.each(func(i int, pt *part) error {
+		mine := o.mine[i]
 		if len(mine) == 0 {
 			return nil
 		}
+		ctx := pt.d.ctx
 		k, err := kernel(ctx, "vortex_columns.wgsl", "vortex_columns", 3)
 		if err != nil {
 			return err
 		}
 		// A piece of columns at a time within a binding; a piece of the
-		// selection that this share holds nothing of is skipped.
+		// selection that this part holds nothing of is skipped.
 		per := max(1, min(count, int(bindLimit(ctx)/(4*uint64(r.rows)))))
 		buf, err := ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
 		if err != nil {
@@ -201,7 +218,7 @@ func (r *resident) columns(sel []uint32) (_ [][]koalabear.Element, treeSel *wgpu
 			}
 			var ds []wgpu.Dispatch
 			for t, tile := range pt.tiles {
-				ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), wgpu.Bind(buf), wgpu.Bind(sb)},
+				ds = append(ds, wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(tile), wgpu.Bind(buf), wgpu.Bind(o.shared[i])},
 					Params: []uint32{uint32(hi - lo), uint32(r.rows), uint32(pt.w), uint32(pt.lo + t*pt.w), uint32(lo)},
 					Groups: ctx.Grid(uint64(hi-lo)*uint64(r.rows), 256)})
 			}
@@ -209,7 +226,7 @@ func (r *resident) columns(sel []uint32) (_ [][]koalabear.Element, treeSel *wgpu
 				return fmt.Errorf("vortex: gather columns: %w", err)
 			}
 			if len(r.parts) == 1 {
-				// Every column is this share's: straight into place.
+				// Every column is this part's: straight into place.
 				if err := ctx.Download(wgpu.Bytes(words(all[lo*r.rows:hi*r.rows])), buf, 0); err != nil {
 					return fmt.Errorf("vortex: read columns back: %w", err)
 				}
@@ -225,13 +242,13 @@ func (r *resident) columns(sel []uint32) (_ [][]koalabear.Element, treeSel *wgpu
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cols := make([][]koalabear.Element, count)
 	for i := range cols {
 		cols[i] = all[i*r.rows : (i+1)*r.rows : (i+1)*r.rows]
 	}
-	return cols, sbs[0], nil
+	return cols, nil
 }
 
 // HashedColumns returns the SIS digests of the codewords' columns, Degree
