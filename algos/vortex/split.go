@@ -6,8 +6,9 @@ import (
 )
 
 // A commitment splits its codewords' columns over a Committer's devices:
-// each device's share a range of whole column tiles, its SIS digests and
-// leaves, and the first device gathers the leaves and builds the tree.
+// each device's share a range of whole column tiles, their SIS digests,
+// leaves and subtrees (of splitUnit columns each); the subtrees' roots
+// cross the host to the first device, which builds the tree's top.
 // Every codeword column depends on a whole row, so every device uploads
 // and encodes every row: the split shares the columns' hashes (SIS and the
 // leaves' sponge), not the upload or the encoding, and it pays where the
@@ -32,14 +33,12 @@ type kernelCost struct {
 
 // splitModel predicts a commitment's time on k devices: the uploads of
 // every row into each device (at the rate the host feeds k devices at
-// once), the encoding, the device's share of the hashes, the leaves of
-// the other devices' shares down and up again, and each member's fixed
-// costs. The uploads and the kernels are summed: a device's one queue
-// runs its copies and its kernels one after the other.
+// once), the encoding, the device's share of the hashes, and each
+// member's fixed costs. The uploads and the kernels are summed: a
+// device's one queue runs its copies and its kernels one after the other.
 type splitModel struct {
-	bytes  float64 // the rows
-	leaves float64 // the tree's leaves, 32 bytes a codeword column
-	cost   kernelCost
+	bytes float64 // the rows
+	cost  kernelCost
 	// rate[k] is the bytes a second the host uploads into k devices at
 	// once, all together (rate[1]: into one).
 	rate map[int]float64
@@ -53,16 +52,15 @@ type splitModel struct {
 const splitMargin = 0.15
 
 // memberCost is splitModel.member: a member's submissions, waits and
-// goroutine, and the wait for the slowest member. A judgment, not a
+// goroutine, its subtrees' roots' trip to the first device, and the wait
+// for the slowest member. A judgment, not a
 // measurement: small beside the shares that split.
 const memberCost = 2 * time.Millisecond
 
 // time returns the predicted time on k devices.
 func (s splitModel) time(k int) time.Duration {
-	kf := float64(k)
-	up := kf * s.bytes / s.rate[k]
-	back := 2 * s.leaves * (kf - 1) / kf / s.rate[k]
-	return time.Duration((up+back)*1e9) + s.cost.encode + s.cost.hash/time.Duration(k) + time.Duration(k-1)*s.member
+	up := float64(k) * s.bytes / s.rate[k]
+	return time.Duration(up*1e9) + s.cost.encode + s.cost.hash/time.Duration(k) + time.Duration(k-1)*s.member
 }
 
 // devices returns the count of devices, 1 or k, predicted fastest: k only
@@ -96,9 +94,8 @@ func (c *Committer) parts(rows int) int {
 		return 1
 	}
 	s := splitModel{
-		bytes:  float64(rows) * float64(c.p.NumColumns()) * 4,
-		leaves: float64(c.p.SizeCodeWord()) * 32,
-		cost:   cost, rate: c.g.UploadRates(), member: memberCost,
+		bytes: float64(rows) * float64(c.p.NumColumns()) * 4,
+		cost:  cost, rate: c.g.UploadRates(), member: memberCost,
 	}
 	return s.devices(k)
 }

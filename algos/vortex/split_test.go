@@ -93,9 +93,8 @@ func TestSplitDecision(t *testing.T) {
 		{"one device", 16, 22, 5 * ms, 155 * ms, 1, 1, 1},
 	} {
 		s := splitModel{
-			bytes:  float64(c.rows) * float64(int(1)<<c.logN) * 4,
-			leaves: float64(int(2)<<c.logN) * 32,
-			cost:   kernelCost{c.encode, c.hash}, rate: rate, member: memberCost,
+			bytes: float64(c.rows) * float64(int(1)<<c.logN) * 4,
+			cost:  kernelCost{c.encode, c.hash}, rate: rate, member: memberCost,
 		}
 		require.Equal(t, c.want, s.devices(c.k), "%s: predicted %v on one, %v on %d", c.name, s.time(1), s.time(c.k), c.k)
 	}
@@ -138,5 +137,30 @@ func TestCommitOnDevices(t *testing.T) {
 				return got, err
 			})
 		})
+	}
+}
+
+// TestPieces checks the cut of a job into bindings: whole where it fits,
+// else equal power-of-two pieces that cover it, for sizes that are not
+// powers of two too (a share of 21 subtrees' level).
+func TestPieces(t *testing.T) {
+	for _, c := range []struct{ limit, size, step uint64 }{
+		{1 << 20, 21 << 10, 21 << 10},
+		{4096, 21 << 10, 1024},
+		{1 << 16, 1 << 20, 1 << 16},
+		{1 << 14, 3 << 14, 1 << 14},
+		{1 << 16, 3 << 14, 3 << 14},
+		{1 << 16, 1 << 16, 1 << 16},
+	} {
+		var got []uint64
+		pieces(c.limit, c.size, func(off, size uint64) wgpu.Dispatch {
+			require.Equal(t, c.step, size, "%v", c)
+			got = append(got, off)
+			return wgpu.Dispatch{}
+		})
+		require.Len(t, got, int(c.size/c.step), "%v", c)
+		for i, off := range got {
+			require.Equal(t, uint64(i)*c.step, off, "%v", c)
+		}
 	}
 }
