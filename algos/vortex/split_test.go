@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 	"github.com/stretchr/testify/require"
 
 	"github.com/wgcompute/wgcompute/internal/gputest"
@@ -162,5 +163,36 @@ func TestPieces(t *testing.T) {
 		for i, off := range got {
 			require.Equal(t, uint64(i)*c.step, off, "%v", c)
 		}
+	}
+}
+
+// TestCommitterLearns: a Committer on a Group that decides for itself
+// commits a row count's first matrix on one device and learns its
+// kernels from it; whatever it decides after, the roots are gnark-crypto's.
+func TestCommitterLearns(t *testing.T) {
+	b := gputest.Backends()[0]
+	g, err := wgpu.NewGroup(gputest.Context(t, b), gputest.Context(t, b))
+	require.NoError(t, err)
+	p, err := NewParams(1<<10, 8, 2, vortexSIS, 3)
+	require.NoError(t, err)
+	c, err := NewCommitterOn(g, p)
+	require.NoError(t, err)
+	defer c.Release()
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	for k := range 3 {
+		rows := split(randMatrix(rng, 8, 1<<10), 8)
+		want, err := gvortex.Commit(p.Gnark(), rows)
+		require.NoError(t, err)
+		st, err := c.Commit(rows, Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.GetCommitment(), st.Root(), "commitment %d", k)
+		if k == 0 {
+			require.Len(t, st.dev.parts, 1, "the first commitment's shares")
+			c.mu.Lock()
+			cost := c.learnt[8]
+			c.mu.Unlock()
+			require.Positive(t, cost.hash, "the hashes' time learnt")
+		}
+		st.Release()
 	}
 }
