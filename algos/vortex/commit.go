@@ -22,8 +22,8 @@ import (
 // of each (Kernel, where the adapter measures it) and the host time of
 // each (Wall, the uploads in Encode and the root's read-back in Tree);
 // for a commitment split over several devices, the slowest device's each
-// (Timing.Parallel), and Tree's Wall includes the upload of the other
-// devices' leaves to the first.
+// (Timing.Parallel), Tree's with the top of the tree added, which the
+// first device builds from the subtrees' roots.
 type Stages struct {
 	Encode, SIS, Leaves, Tree wgpu.Timing
 }
@@ -600,6 +600,9 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 
 	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
 	// and out), then their canonical values, the subtrees' last level.
+	if most := ctx.Limits().MaxBufferSize; uint64(hi-lo)*32 > most {
+		return pt, fmt.Errorf("vortex: the tree's %d leaves (of this device's share) exceed the device's buffer of %d bytes", hi-lo, most)
+	}
 	subtrees := (hi - lo) / unit
 	for lv := 0; unit>>lv > 0; lv++ {
 		b, err := d.get("vortex tree level", uint64(32*subtrees)<<lv)

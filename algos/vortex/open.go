@@ -55,7 +55,7 @@ func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 			return fmt.Errorf("vortex: %w", err)
 		}
 		defer pb.Release()
-		span := pt.w * len(pt.tiles)
+		span := pt.span()
 		out, err := ctx.NewBuffer("vortex ualpha", uint64(16*span))
 		if err != nil {
 			return fmt.Errorf("vortex: %w", err)

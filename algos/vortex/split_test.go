@@ -196,3 +196,16 @@ func TestCommitterLearns(t *testing.T) {
 		st.Release()
 	}
 }
+
+// TestLeavesPastABuffer: a device whose buffers cannot hold its share's
+// leaves refuses the commitment, saying so, and keeps nothing.
+func TestLeavesPastABuffer(t *testing.T) {
+	ctx := gputest.Limited(t, gputest.Backends()[0], gputest.SmallLimits)
+	p, err := NewParams(1<<13, 1, 2, smallSIS, 3)
+	require.NoError(t, err)
+	gputest.NoLeaks(t, ctx, func() error {
+		_, err := Commit(ctx, p, randMatrix(rand.New(rand.NewPCG(1, 2)), 1, 1<<13), Options{})
+		require.ErrorContains(t, err, "the tree's 16384 leaves (of this device's share) exceed the device's buffer of 262144 bytes")
+		return nil
+	})
+}
