@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -243,6 +244,15 @@ func BenchmarkVortexSplit(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Close()
+	if v := os.Getenv("VORTEX_BENCH_OVERLAP"); v != "" {
+		// Where the rows start to go up in pieces, for tuning it.
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer func(v uint64) { overlapFrom = v }(overlapFrom)
+		overlapFrom = n
+	}
 	for _, s := range splitShapes {
 		rows, k := s[0], s[1]
 		b.Run(fmt.Sprintf("2^%dx2^%d", bitsLen(rows)-1, k), func(b *testing.B) { benchSplit(b, g, rows, k) })

@@ -783,12 +783,13 @@ func (r *resident) paths(o *opening) ([]gvortex.MerkleProof, error) {
 }
 
 // encodePiece returns the rows encoded at once: l.piece, or less where
-// that is most of a large matrix, so that uploads overlap the encoding.
+// that is most of a large matrix, so that uploads overlap the encoding,
+// but not under minPiece bytes of rows.
 // Pieces of the only tile start at 256-byte aligned offsets.
 func encodePiece(rows, n, m int, l layout) int {
 	piece := l.piece
 	if uint64(rows)*uint64(n)*4 >= overlapFrom {
-		for piece > 1 && piece*overlapPieces > rows {
+		for piece > 1 && piece*overlapPieces > rows && uint64(piece/2)*uint64(n)*4 >= minPiece {
 			piece /= 2
 		}
 	}
@@ -839,7 +840,13 @@ func pieceStarts(rows, piece, unit int) []int {
 // while the last piece is encoded; a smaller matrix goes up whole.
 var overlapFrom uint64 = 64 << 20
 
-// overlapPieces is how many pieces a large matrix goes up in, at the least.
+// minPiece is the fewest bytes of rows that encodePiece cuts a piece to:
+// each piece costs a submission and a wait, which smaller pieces do not
+// repay (BENCHMARKS.md, "One commitment over two GPUs").
+var minPiece uint64 = 256 << 20
+
+// overlapPieces is how many pieces a large matrix goes up in, at the least
+// (pieces of minPiece bytes allowing).
 const overlapPieces = 8
 
 // adjacent reports whether row b starts where row a ends in memory.

@@ -56,6 +56,14 @@ var smallShapes = []shape{
 	{2, 11, 2, smallSIS}, // leaves past a binding: tree levels and paths in pieces
 }
 
+// finePieces makes the rows of the test's matrices, however small, go up
+// in pieces of an eighth, as a large matrix's do, until the test ends.
+func finePieces(t *testing.T) {
+	from, least := overlapFrom, minPiece
+	t.Cleanup(func() { overlapFrom, minPiece = from, least })
+	overlapFrom, minPiece = 0, 0
+}
+
 // randMatrix returns rows × cols random elements, edge values among
 // them, row-major.
 func randMatrix(rng *rand.Rand, rows, cols int) []koalabear.Element {
@@ -204,8 +212,7 @@ func TestCommitGPU(t *testing.T) {
 // TestCommitGPUSmall commits under small limits: several tiles of
 // columns and pieces of rows.
 func TestCommitGPUSmall(t *testing.T) {
-	defer func(v uint64) { overlapFrom = v }(overlapFrom)
-	overlapFrom = 0 // pieces of an eighth of the rows, within the tiles' pieces
+	finePieces(t) // pieces of an eighth of the rows, within the tiles' pieces
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		for _, s := range smallShapes {
@@ -223,8 +230,7 @@ func TestCommitGPUSmall(t *testing.T) {
 // Committer released before the last state: each equals gnark-crypto's,
 // and nothing is left on the device.
 func TestCommitterReuses(t *testing.T) {
-	defer func(v uint64) { overlapFrom = v }(overlapFrom)
-	overlapFrom = 0
+	finePieces(t)
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		p, err := NewParams(1<<7, 100, 2, vortexSIS, 3)
@@ -386,8 +392,7 @@ func TestBadInput(t *testing.T) {
 	})
 	// On the device, the first of several in a later piece of rows, and
 	// the Committer commits the next matrix.
-	defer func(v uint64) { overlapFrom = v }(overlapFrom)
-	overlapFrom = 0
+	finePieces(t)
 	p100, err := NewParams(1<<7, 100, 2, vortexSIS, 2)
 	require.NoError(t, err)
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
