@@ -100,12 +100,23 @@ func (c *Committer) parts(rows int) int {
 	return s.devices(k)
 }
 
-// learn records one device's kernels in a commitment of rows rows.
+// learn records one device's kernels in a commitment of rows rows. It
+// keeps at most learntShapes row counts: a prover that meets more forgets
+// one, which its next commitment of that count learns again on one device.
 func (c *Committer) learn(rows int, cost kernelCost) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if _, ok := c.learnt[rows]; !ok && len(c.learnt) >= learntShapes {
+		for r := range c.learnt {
+			delete(c.learnt, r)
+			break
+		}
+	}
 	c.learnt[rows] = cost
 }
+
+// learntShapes is how many row counts a Committer keeps kernel times of.
+const learntShapes = 64
 
 // splitUnit returns the columns that the shares of m codeword columns
 // over k devices are whole multiples of (Group.Ranges' align): m/k for a

@@ -209,3 +209,14 @@ func TestLeavesPastABuffer(t *testing.T) {
 		return nil
 	})
 }
+
+// TestLearnIsBounded: a Committer that meets many row counts keeps the
+// kernel times of learntShapes of them, the latest among them.
+func TestLearnIsBounded(t *testing.T) {
+	c := &Committer{learnt: map[int]kernelCost{}}
+	for rows := 1; rows <= 3*learntShapes; rows++ {
+		c.learn(rows, kernelCost{hash: time.Duration(rows)})
+	}
+	require.Len(t, c.learnt, learntShapes)
+	require.Equal(t, time.Duration(3*learntShapes), c.learnt[3*learntShapes].hash)
+}
