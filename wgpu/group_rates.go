@@ -84,3 +84,16 @@ func (g *Group) UploadRates() map[int]float64 {
 	uploadRates.Store(key.String(), out)
 	return out
 }
+
+// SplitMargin is how much faster work split over a Group's devices must
+// be predicted to be than on one device before it is split (SplitPays):
+// the algorithms' predictions are rough (uploads and kernels never
+// overlap perfectly), and a split predicted a few percent faster can
+// measure slower.
+const SplitMargin = 0.15
+
+// SplitPays reports whether a split predicted to take split is worth
+// making over one device, predicted to take one: faster by SplitMargin.
+func SplitPays(one, split time.Duration) bool {
+	return float64(split) < (1-SplitMargin)*float64(one)
+}

@@ -312,12 +312,6 @@ type splitModel struct {
 	member time.Duration
 }
 
-// splitMargin is how much faster a split must be predicted to be than
-// one device: the model is rough (the overlap of upload and kernels is
-// never perfect), and a split predicted a few percent faster can measure
-// slower.
-const splitMargin = 0.15
-
 // memberCost is splitModel.member: a member's share costs its
 // Committer's set-up, a submission, a wait and a read-back of its subtree
 // beside its kernels, and its tree ends in levels too narrow to fill its
@@ -336,13 +330,13 @@ func (s splitModel) time(k int) time.Duration {
 }
 
 // devices returns the count of devices, 1 or k, predicted fastest: k
-// only where it is predicted faster than one by splitMargin, and where
+// only where it is predicted faster than one by wgpu.SplitMargin, and where
 // both rates are known.
 func (s splitModel) devices(k int) int {
 	if k <= 1 || s.rate[1] <= 0 || s.rate[k] <= 0 || s.bytes <= 0 {
 		return 1
 	}
-	if float64(s.time(k)) < (1-splitMargin)*float64(s.time(1)) {
+	if wgpu.SplitPays(s.time(1), s.time(k)) {
 		return k
 	}
 	return 1

@@ -28,7 +28,7 @@ func TestGroupRanges(t *testing.T) {
 }
 
 // TestSplitDecision: a commitment goes to several devices only where the
-// model predicts it faster by splitMargin, from the upload rates measured
+// model predicts it faster by wgpu.SplitMargin, from the upload rates measured
 // into one device and into all at once and, where earlier commitments
 // taught it, the kernels' time. The rows are the shapes of bench/e2e
 // -what scaling (1 GiB of Goldilocks and 512 MiB of BabyBear elements,

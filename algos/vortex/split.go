@@ -3,6 +3,8 @@ package vortex
 import (
 	"math/bits"
 	"time"
+
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // A commitment splits its codewords' columns over a Committer's devices:
@@ -18,7 +20,7 @@ import (
 // matrix's worth of digests: WebGPU has no copies between devices.)
 //
 // So a commitment splits over all of a Committer's devices only where
-// that is predicted faster than one device by splitMargin (splitModel):
+// that is predicted faster than one device by wgpu.SplitMargin (splitModel):
 // from the upload rates measured on the devices (Group.UploadRates) and
 // the kernel times of the Committer's earlier commitments of that many
 // rows. The first commitment of a row count runs on one device and
@@ -46,11 +48,6 @@ type splitModel struct {
 	member time.Duration
 }
 
-// splitMargin is how much faster a split must be predicted to be than one
-// device: the model is rough, and a split predicted a few percent faster
-// can measure slower.
-const splitMargin = 0.15
-
 // memberCost is splitModel.member: a member's submissions, waits and
 // goroutine, its subtrees' roots' trip to the first device, and the wait
 // for the slowest member. A judgment, not a
@@ -64,13 +61,13 @@ func (s splitModel) time(k int) time.Duration {
 }
 
 // devices returns the count of devices, 1 or k, predicted fastest: k only
-// where it is predicted faster than one by splitMargin, and where both
+// where it is predicted faster than one by wgpu.SplitMargin, and where both
 // rates and the kernels are known.
 func (s splitModel) devices(k int) int {
 	if k <= 1 || s.rate[1] <= 0 || s.rate[k] <= 0 || s.bytes <= 0 || s.cost.hash <= 0 {
 		return 1
 	}
-	if float64(s.time(k)) < (1-splitMargin)*float64(s.time(1)) {
+	if wgpu.SplitPays(s.time(1), s.time(k)) {
 		return k
 	}
 	return 1
