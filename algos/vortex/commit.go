@@ -179,9 +179,6 @@ func (r *resident) release() {
 	r.parts, r.levels = nil, nil
 }
 
-// bindLimit is the most bytes one binding (and one buffer) takes on ctx.
-func bindLimit(ctx *wgpu.Context) uint64 { return ctx.Limits().Binding() }
-
 // layout is how a device's share of a commitment is cut to fit its
 // bindings.
 type layout struct {
@@ -304,12 +301,8 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 	}
 	var st Stages
 	var cost kernelCost
-	for i, o := range outs {
-		if i == 0 {
-			st = o.st
-		} else {
-			st.Encode, st.SIS, st.Leaves, st.Tree = st.Encode.Parallel(o.st.Encode), st.SIS.Parallel(o.st.SIS), st.Leaves.Parallel(o.st.Leaves), st.Tree.Parallel(o.st.Tree)
-		}
+	for _, o := range outs {
+		st.Encode, st.SIS, st.Leaves, st.Tree = st.Encode.Parallel(o.st.Encode), st.SIS.Parallel(o.st.SIS), st.Leaves.Parallel(o.st.Leaves), st.Tree.Parallel(o.st.Tree)
 		cost.encode = max(cost.encode, o.st.Encode.Elapsed())
 		cost.hash += o.st.SIS.Elapsed() + o.st.Leaves.Elapsed()
 	}
@@ -374,7 +367,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 // of its two children: levels[l] holds n·2^l nodes (n the subtrees side
 // by side), 32 bytes each, in pieces within the device's bindings.
 func merges(ctx *wgpu.Context, levels []*wgpu.Buffer, n int) ([]wgpu.Dispatch, error) {
-	limit := bindLimit(ctx)
+	limit := ctx.Limits().Binding()
 	gp := poseidon2.GnarkKoalaBear
 	var ds []wgpu.Dispatch
 	for lv := len(levels) - 2; lv >= 0; lv-- {
@@ -416,7 +409,7 @@ type partOut struct {
 func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check, timed bool, out *partOut) (_ *part, err error) {
 	ctx, p := d.ctx, d.p
 	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
-	limit := bindLimit(ctx)
+	limit := ctx.Limits().Binding()
 	l, err := planLayout(R, m, unit, hi-lo, dg, limit)
 	if err != nil {
 		return nil, err
@@ -737,7 +730,7 @@ func (r *resident) paths(o *opening) ([]gvortex.MerkleProof, error) {
 			return fmt.Errorf("vortex: %w", err)
 		}
 		defer ob.Release()
-		limit := bindLimit(ctx)
+		limit := ctx.Limits().Binding()
 		var ds []wgpu.Dispatch
 		// gather is a level's dispatches: level holds nodes first and on.
 		gather := func(lv int, level *wgpu.Buffer, first, nodes int) {

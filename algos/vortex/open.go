@@ -202,7 +202,7 @@ func (r *resident) columns(o *opening) ([][]koalabear.Element, error) {
 		}
 		// A piece of columns at a time within a binding; a piece of the
 		// selection that this part holds nothing of is skipped.
-		per := max(1, min(count, int(bindLimit(ctx)/(4*uint64(r.rows)))))
+		per := max(1, min(count, int(ctx.Limits().Binding()/(4*uint64(r.rows)))))
 		buf, err := ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
 		if err != nil {
 			return fmt.Errorf("vortex: %w", err)

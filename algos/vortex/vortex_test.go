@@ -217,7 +217,7 @@ func TestCommitGPUSmall(t *testing.T) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		for _, s := range smallShapes {
 			m := s.rate << s.logN
-			l, err := planLayout(s.rows, m, m, m, 1<<s.sis.LogTwoDegree, bindLimit(ctx))
+			l, err := planLayout(s.rows, m, m, m, 1<<s.sis.LogTwoDegree, ctx.Limits().Binding())
 			require.NoError(t, err)
 			t.Run(fmt.Sprintf("%v/%d_tiles/%d_rows_a_piece", s, l.tiles, l.piece), func(t *testing.T) { checkShape(t, ctx, s, rng) })
 		}
