@@ -248,8 +248,12 @@ func eigenResident(ctx *wgpu.Context, cfg *benchConfig, h []float32, n int, ref 
 		}
 		return err
 	})
+	if err != nil {
+		// Interrupted before the first timed run, walls may be empty.
+		return 0, 0, r, err
+	}
 	slices.Sort(walls)
-	return kernel, walls[len(walls)/2], r, err
+	return kernel, walls[len(walls)/2], r, nil
 }
 
 // gonumTop times gonum's eigendecomposition of the n×n matrix h and

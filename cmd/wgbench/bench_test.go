@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/eigen"
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/internal/gputest"
@@ -188,6 +189,22 @@ func TestBenchInterrupt(t *testing.T) {
 	require.NotEmpty(t, res.Timings)
 	require.Len(t, res.Timings[0].SamplesMs, 200)
 	requireNoTemp(t, filepath.Dir(jsonPath))
+}
+
+// TestEigenResidentInterrupt: an interrupt that arrives after the warm-up
+// and before the first timed run returns errInterrupted (it indexed an
+// empty slice of wall times and panicked, exit 2 instead of 130).
+func TestEigenResidentInterrupt(t *testing.T) {
+	const n = 16
+	h := eigen.Hilbert(n)
+	ref, err := eigen.Reference64(h, n, eigen.Options{})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg := newBenchConfig(true, 1)
+	cfg.ctx = ctx
+	_, _, _, err = eigenResident(nil, cfg, h, n, ref, eigen.Options{})
+	require.ErrorIs(t, err, errInterrupted)
 }
 
 func TestBenchBadInput(t *testing.T) {
