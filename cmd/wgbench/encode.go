@@ -84,7 +84,8 @@ func encode[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], m
 // elements of E, rows of 2^logN) at rate and writes the outLen elements
 // of the codewords to out.
 func encodeFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], matrix string, logN, rate, size, outLen int, in, out string) error {
-	data, err := readRows[E](g, "encode", f, in, 1<<logN, float64(2+rate))
+	data, err := readRows[E](g, "encode", f, in, 1<<logN, float64(2+rate), int64(size),
+		fmt.Sprintf("a %s matrix of uint%d", matrix, 8*field.ElementSize[E]()))
 	if err != nil {
 		return err
 	}

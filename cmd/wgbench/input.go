@@ -45,63 +45,99 @@ func openInput(path string) (*os.File, fs.FileInfo, error) {
 
 // readInput reads all of path, at most limit bytes; a longer input is an
 // error naming the limit and what sets it (why), before more than limit+1
-// bytes are read. The stat size of a regular file only sizes the first
-// allocation: /proc files report 0, and a file may change while read.
+// bytes are read or held. The stat size of a regular file only sizes the
+// first allocation: /proc files report 0, and a file may change while
+// read.
 func readInput(path string, limit int64, why string) ([]byte, error) {
+	return readInputStream(path, limit, limit, why)
+}
+
+// readInputStream is readInput where a stream (a pipe, a FIFO, a device,
+// a file whose stat size is 0) may hold at most streamLimit bytes: a
+// stream is read in pieces, joined once it ends, so that for a moment it
+// is held twice.
+func readInputStream(path string, limit, streamLimit int64, why string) ([]byte, error) {
 	end := wgpu.Span("read input")
-	b, err := readAll(path, limit, why)
+	b, err := readAll(path, limit, streamLimit, why)
 	end(int64(len(b)))
 	return b, err
 }
 
-// readAll is readInput without its trace span.
-func readAll(path string, limit int64, why string) ([]byte, error) {
+// readAll is readInputStream without its trace span. The pieces a stream
+// is read into never hold more than limit+1 bytes together (the bytes
+// read and the room for the next read): a buffer that doubled and copied
+// held 1.5 times the limit at its last step, and its earlier copies, not
+// yet collected, more again.
+func readAll(path string, limit, streamLimit int64, why string) ([]byte, error) {
 	f, fi, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	sized := fi.Mode().IsRegular() && fi.Size() > 0
+	if !sized {
+		limit = min(limit, streamLimit)
+	}
 	tooLong := func() error {
 		return fmt.Errorf("%s is larger than %s, the most %s", path, bytesize.Tenths(limit), why)
 	}
-	if fi.Mode().IsRegular() && fi.Size() > limit {
+	if sized && fi.Size() > limit {
 		return nil, tooLong()
 	}
 	// Room for the stat size and one byte more, to find the end without
-	// growing; past that the buffer doubles, up to limit+1 bytes.
-	buf := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
-	if fi.Mode().IsRegular() && fi.Size() >= parallelRead {
+	// another piece.
+	piece := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
+	if sized && fi.Size() >= parallelRead {
 		// A large file is read by every core at once (page cache copies
 		// and the page faults of the new buffer alike); what follows the
 		// stat size, if the file grew, is read as any stream is.
 		n := fi.Size()
-		if err := readFileAt(path, f, buf[:n], 0, n); err != nil {
+		if err := readFileAt(path, f, piece[:n], 0, n); err != nil {
 			return nil, err
 		}
-		buf = buf[:n]
+		piece = piece[:n]
 		if _, err := f.Seek(n, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 		}
 	}
+	var full [][]byte // the pieces before piece, each full
+	held := int64(len(piece))
 	for {
-		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(max(2*int64(cap(buf)), 64<<10), limit+1))
-			copy(grown, buf)
-			buf = grown
+		if len(piece) == cap(piece) {
+			full = append(full, piece)
+			// Each piece twice the last, up to maxPiece, and never past
+			// the limit: held+size ≤ limit+1.
+			size := min(max(2*int64(cap(piece)), minPiece), maxPiece, limit+1-held)
+			piece = make([]byte, 0, size)
 		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
+		n, err := f.Read(piece[len(piece):cap(piece)])
+		piece = piece[:len(piece)+n]
+		held += int64(n)
+		if held > limit {
 			return nil, tooLong()
 		}
 		if errors.Is(err, io.EOF) {
-			return buf, nil
+			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, fileout.Bare(err))
 		}
 	}
+	if len(full) == 0 {
+		return piece, nil
+	}
+	whole := make([]byte, 0, held)
+	for _, p := range full {
+		whole = append(whole, p...)
+	}
+	return append(whole, piece...), nil
 }
+
+const (
+	// minPiece and maxPiece bound the pieces a stream is read into.
+	minPiece = 64 << 10
+	maxPiece = 64 << 20
+)
 
 // readAt fills dst from f at offset off, with every core at once from
 // parallelRead bytes on (page cache copies and the page faults of a new

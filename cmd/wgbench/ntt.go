@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"unsafe"
 
 	"github.com/spf13/cobra"
@@ -77,7 +78,7 @@ func nttFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], 
 			return fmt.Errorf("ntt: --log2 %d: %w", logN, err)
 		}
 	}
-	data, err := readRows[E](g, "ntt", f, in, 1<<logN, 2)
+	data, err := readRows[E](g, "ntt", f, in, 1<<logN, 2, 0, "")
 	if err != nil {
 		return err
 	}
@@ -104,12 +105,25 @@ func nttField(name string) (field.Monty31, error) {
 }
 
 // readRows reads path, whole rows of n canonical little-endian elements
-// of f (of E), into memory (times the input bounded by host memory), and
-// checks every element, each error naming what was wrong.
-func readRows[E field.Element](g *globals, name string, f field.Field[E], path string, n int, times float64) ([]E, error) {
+// of f (of E), into memory, and checks every element, each error naming
+// what was wrong. size, when not 0, is the input's size in bytes the
+// command was told (encode's --matrix), and an input that passes it is
+// refused as soon as it does; else the input is bounded by host memory,
+// of which the command needs times the input (a stream, joined from its
+// pieces once read, once more).
+func readRows[E field.Element](g *globals, name string, f field.Field[E], path string, n int, times float64, size int64, shape string) ([]E, error) {
 	rowBytes := n * int(unsafe.Sizeof(E(0)))
-	raw, err := readInput(path, int64(float64(g.hostMemory())/times),
-		fmt.Sprintf("%s can transform in the host memory available (it needs up to %.3g times the input)", name, times))
+	mem := float64(g.hostMemory())
+	limit, streamLimit := int64(mem/times), int64(mem/(times+1))
+	why := fmt.Sprintf("%s can transform in the host memory available (it needs up to %.3g times the input, a pipe or device once more)", name, times)
+	if size != 0 {
+		if need := float64(size) * times; need > mem {
+			return nil, fmt.Errorf("%s: %s needs %s of host memory (%.3g times its %s), over the %s available",
+				name, shape, bytesize.Tenths(int64(need)), times, bytesize.Tenths(size), bytesize.Tenths(int64(mem)))
+		}
+		limit, streamLimit, why = size, size, shape+" holds"
+	}
+	raw, err := readInputStream(path, limit, streamLimit, why)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

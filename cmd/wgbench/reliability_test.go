@@ -221,6 +221,15 @@ func TestReliability(t *testing.T) {
 			code:  2, errs: []string{"sparse.bin is larger than 1.0 MiB"}, maxAlloc: 1 << 20},
 		{name: "merkle --in /dev/zero", args: []string{"merkle", "--backend", "cpu", "--hash", "blake3", "--in", "/dev/zero"}, memory: 3 << 20,
 			code: 2, errs: []string{"/dev/zero is larger than 1.0 MiB"}},
+		// A stream is joined from its pieces once read: ntt takes a third
+		// of the memory (it needs twice its input, and a stream once more
+		// while joined); encode, told the size by --matrix, no more.
+		{name: "ntt --in /dev/zero", args: []string{"ntt", "--backend", "cpu", "--field", "babybear", "--log2", "4", "--in", "/dev/zero"}, memory: 3 << 20,
+			code: 2, errs: []string{"ntt: /dev/zero is larger than 1.0 MiB, the most ntt can transform", "a pipe or device once more"}, maxAlloc: 5 << 19},
+		{name: "encode --in /dev/zero", args: []string{"encode", "--backend", "cpu", "--field", "babybear", "--rate", "2", "--matrix", "4x16", "--in", "/dev/zero"},
+			code: 2, errs: []string{"encode: /dev/zero is larger than 256 bytes, the most a 4x16 matrix of uint32 holds"}, maxAlloc: 1 << 20},
+		{name: "encode of a matrix over host memory", args: []string{"encode", "--backend", "cpu", "--field", "babybear", "--rate", "2", "--matrix", "1024x1024", "--in", "/dev/zero"}, memory: 15 << 20,
+			code: 2, errs: []string{"encode: a 1024x1024 matrix of uint32 needs 16.0 MiB of host memory (4 times its 4.0 MiB), over the 15.0 MiB available"}, maxAlloc: 1 << 20},
 		{name: "merkle verify --proof /dev/zero", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", "/dev/zero"},
 			code: 2, errs: []string{"/dev/zero is larger than 64.0 MiB, the most a proof file can hold"}},
 		{name: "a bad path digest is named", args: []string{"merkle", "verify", "--hash", "blake3", "--proof", badPath},

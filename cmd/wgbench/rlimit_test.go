@@ -55,3 +55,25 @@ func TestAddressSpaceLimit(t *testing.T) {
 	require.Contains(t, msg, "is larger than")
 	require.Contains(t, msg, "the leaves can take here")
 }
+
+// TestStreamAddressSpaceLimit reads /dev/zero, an endless stream, with ntt
+// under ulimit -v: it is refused at its limit. The reader that doubled its
+// buffer died with "fatal error: out of memory" on the way.
+func TestStreamAddressSpaceLimit(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -v 3000000 && exec "$0" "$@"`, exe,
+		"--backend", "cpu", "ntt", "--field", "babybear", "--log2", "10", "--in", "/dev/zero")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	msg := stderr.String()
+	if len(msg) > 400 {
+		msg = msg[:400]
+	}
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", msg)
+	require.Equal(t, 2, ee.ExitCode(), "stderr: %s", msg)
+	require.Contains(t, msg, "ntt: /dev/zero is larger than")
+}
