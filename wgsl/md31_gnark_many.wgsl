@@ -47,9 +47,38 @@ fn mdm_compress(st: array<u32, 8>, blk: array<u32, 8>) -> array<u32, 8> {
 
 // mdm_store writes the canonical values of Montgomery state st as digest i.
 fn mdm_store(i: u32, st: array<u32, 8>) {
-	for (var j = 0u; j < 8u; j++) {
-		mdm_out[8u * i + j] = monty31_leave(st[j]);
-	}
+	let at = 8u * i;
+	mdm_out[at] = monty31_leave(st[0]);
+	mdm_out[at + 1u] = monty31_leave(st[1]);
+	mdm_out[at + 2u] = monty31_leave(st[2]);
+	mdm_out[at + 3u] = monty31_leave(st[3]);
+	mdm_out[at + 4u] = monty31_leave(st[4]);
+	mdm_out[at + 5u] = monty31_leave(st[5]);
+	mdm_out[at + 6u] = monty31_leave(st[6]);
+	mdm_out[at + 7u] = monty31_leave(st[7]);
+}
+
+// mdm_block returns the block of the 8 words at in[at + j*step], j < 8.
+// The lanes are written out, so that the block stays in registers.
+fn mdm_block(at: u32, step: u32) -> array<u32, 8> {
+	return array<u32, 8>(mdm_in[at], mdm_in[at + step], mdm_in[at + 2u * step], mdm_in[at + 3u * step],
+		mdm_in[at + 4u * step], mdm_in[at + 5u * step], mdm_in[at + 6u * step], mdm_in[at + 7u * step]);
+}
+
+// mdm_lane is lane j of a last block whose pad first lanes are zeros and
+// whose others are the words at in[at + (j - pad)*step].
+fn mdm_lane(at: u32, step: u32, j: u32, pad: u32) -> u32 {
+	return select(0u, mdm_in[at + (max(j, pad) - pad) * step], j >= pad);
+}
+
+// mdm_tail returns the last block of r < 8 words from in[at], step apart,
+// after 8 - r zeros (Linea pads a partial last block in front).
+fn mdm_tail(at: u32, step: u32, r: u32) -> array<u32, 8> {
+	let pad = 8u - r;
+	return array<u32, 8>(mdm_lane(at, step, 0u, pad), mdm_lane(at, step, 1u, pad),
+		mdm_lane(at, step, 2u, pad), mdm_lane(at, step, 3u, pad),
+		mdm_lane(at, step, 4u, pad), mdm_lane(at, step, 5u, pad),
+		mdm_lane(at, step, 6u, pad), mdm_lane(at, step, 7u, pad));
 }
 
 // mdm_index returns invocation's hash index over a grid of any shape.
@@ -71,21 +100,11 @@ fn md_leaves_monty(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
 	var st: array<u32, 8>;
 	let full = m / 8u;
 	for (var b = 0u; b < full; b++) {
-		let at = base + 8u * b;
-		let blk = array<u32, 8>(mdm_in[at], mdm_in[at + 1u], mdm_in[at + 2u], mdm_in[at + 3u],
-			mdm_in[at + 4u], mdm_in[at + 5u], mdm_in[at + 6u], mdm_in[at + 7u]);
-		st = mdm_compress(st, blk);
+		st = mdm_compress(st, mdm_block(base + 8u * b, 1u));
 	}
-	// The last r elements, after 8 - r zeros.
 	let r = m - 8u * full;
 	if (r > 0u) {
-		let pad = 8u - r;
-		let at = base + 8u * full;
-		var blk: array<u32, 8>;
-		for (var j = pad; j < 8u; j++) {
-			blk[j] = mdm_in[at + j - pad];
-		}
-		st = mdm_compress(st, blk);
+		st = mdm_compress(st, mdm_tail(base + 8u * full, 1u, r));
 	}
 	mdm_store(i, st);
 }
@@ -105,21 +124,12 @@ fn md_columns_monty(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
 	var st: array<u32, 8>;
 	let full = m / 8u;
 	for (var b = 0u; b < full; b++) {
-		var blk: array<u32, 8>;
-		for (var j = 0u; j < 8u; j++) {
-			blk[j] = mdm_in[at];
-			at += w;
-		}
-		st = mdm_compress(st, blk);
+		st = mdm_compress(st, mdm_block(at, w));
+		at += 8u * w;
 	}
 	let r = m - 8u * full;
 	if (r > 0u) {
-		var blk: array<u32, 8>;
-		for (var j = 8u - r; j < 8u; j++) {
-			blk[j] = mdm_in[at];
-			at += w;
-		}
-		st = mdm_compress(st, blk);
+		st = mdm_compress(st, mdm_tail(at, w, r));
 	}
 	mdm_store(i, st);
 }
@@ -132,14 +142,13 @@ fn md_merge(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
 	if (i >= mdm_params.count) {
 		return;
 	}
-	var l: array<u32, 8>;
-	var r: array<u32, 8>;
-	for (var j = 0u; j < 8u; j++) {
-		l[j] = monty31_enter(mdm_in[16u * i + j]);
-		r[j] = monty31_enter(mdm_in[16u * i + 8u + j]);
-	}
+	// The children enter Montgomery form; the node leaves it.
+	let l = mdm_block(16u * i, 1u);
+	let r = mdm_block(16u * i + 8u, 1u);
 	var st: array<u32, 8>;
-	st = mdm_compress(st, l);
-	st = mdm_compress(st, r);
+	st = mdm_compress(st, array<u32, 8>(monty31_enter(l[0]), monty31_enter(l[1]), monty31_enter(l[2]),
+		monty31_enter(l[3]), monty31_enter(l[4]), monty31_enter(l[5]), monty31_enter(l[6]), monty31_enter(l[7])));
+	st = mdm_compress(st, array<u32, 8>(monty31_enter(r[0]), monty31_enter(r[1]), monty31_enter(r[2]),
+		monty31_enter(r[3]), monty31_enter(r[4]), monty31_enter(r[5]), monty31_enter(r[6]), monty31_enter(r[7])));
 	mdm_store(i, st);
 }
