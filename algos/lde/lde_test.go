@@ -134,7 +134,7 @@ func TestCommit(t *testing.T) {
 		case 1:
 			return ntt.ExtendOptions{Rate: s.rate}
 		}
-		return ntt.ExtendOptions{Rate: s.rate, Coset: true, Shift: 5}
+		return ntt.ExtendOptions{Rate: s.rate, Coset: true, Shift: ntt.Value(5)}
 	}
 	run := func(t *testing.T, ctx *wgpu.Context) {
 		for i, s := range shapes {

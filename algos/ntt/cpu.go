@@ -114,7 +114,7 @@ func kbDomain(n int, r roots, o Options) *kbfft.Domain {
 	if !o.Coset {
 		g = kbfft.GeneratorFullMultiplicativeGroup()
 	}
-	if o.Root == 0 {
+	if o.Root.IsZero() {
 		return kbfft.NewDomain(uint64(n), kbfft.WithShift(g))
 	}
 	d := kbfft.NewDomain(uint64(n), kbfft.WithShift(g), kbfft.WithoutPrecompute())
@@ -130,7 +130,7 @@ func glDomain(n int, r roots, o Options) *glfft.Domain {
 	if !o.Coset {
 		g = glfft.GeneratorFullMultiplicativeGroup()
 	}
-	if o.Root == 0 {
+	if o.Root.IsZero() {
 		return glfft.NewDomain(uint64(n), glfft.WithShift(g))
 	}
 	d := glfft.NewDomain(uint64(n), glfft.WithShift(g), glfft.WithoutPrecompute())
@@ -146,7 +146,7 @@ func bbDomain(n int, r roots, o Options) *bbfft.Domain {
 	if !o.Coset {
 		g = bbfft.GeneratorFullMultiplicativeGroup()
 	}
-	if o.Root == 0 {
+	if o.Root.IsZero() {
 		return bbfft.NewDomain(uint64(n), bbfft.WithShift(g))
 	}
 	d := bbfft.NewDomain(uint64(n), bbfft.WithShift(g), bbfft.WithoutPrecompute())

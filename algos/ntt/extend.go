@@ -17,18 +17,22 @@ type ExtendOptions struct {
 	Rate int
 	// Coset evaluates on Shift·<W> instead of <W>, W of order n·Rate.
 	Coset bool
-	// Shift is the coset's generator; 0 takes gnark-crypto's
+	// Shift is the coset's generator, nonzero, in the form it is given in
+	// (see Scalar); the zero Scalar takes gnark-crypto's
 	// GeneratorFullMultiplicativeGroup() (KoalaBear 3, BabyBear 31, which
 	// are also Plonky3's F::GENERATOR).
-	Shift uint64
-	// Root is W, of order exactly n·Rate; 0 takes gnark-crypto's
-	// fft.Generator(n·Rate). The input's subgroup is then <W^Rate>.
-	Root uint64
+	Shift Scalar
+	// Root is W, of order exactly n·Rate, given as Shift is; the zero
+	// Scalar takes gnark-crypto's fft.Generator(n·Rate). The input's
+	// subgroup is then <W^Rate>.
+	Root Scalar
 	// Out is the order of each output row: Natural (element t is the
 	// evaluation at Shift·W^t), or BitReversed, Plonky3's coset_lde_batch
 	// order (element t at index rev(t) of log2(n·Rate) bits): a Plonky3
-	// user passes Out: BitReversed, Coset: true, Shift: F::GENERATOR and
-	// Root: two_adic_generator(log2(n·Rate)). Plonky3's matrices hold a
+	// user passes Out: BitReversed, Coset: true, Shift:
+	// Value(F::GENERATOR) and Root: Value(two_adic_generator(log2(n·Rate)))
+	// (canonical values: Plonky3's Montgomery words are not gnark-crypto's,
+	// its constant being 2^32 too). Plonky3's matrices hold a
 	// polynomial per column, this package's a polynomial per row: its
 	// LDE matrix is the transpose of Extend's output.
 	Out Order
@@ -57,7 +61,7 @@ func extendRoots(fi fieldImpl, logN int, o ExtendOptions) (rateLog int, small, b
 		return 0, 0, 0, 0, err
 	}
 	small = fi.defaultRoot(logN)
-	if o.Root != 0 {
+	if !o.Root.IsZero() {
 		small = fi.exp(r.w, uint64(o.Rate))
 	}
 	return rateLog, small, r.w, r.g, nil
@@ -91,30 +95,30 @@ func Extend[E field.Element](ctx *wgpu.Context, f field.Field[E], dst, src []E, 
 	if err != nil {
 		return err
 	}
-	if _, _, _, _, err := extendRoots(fi, logN, o); err != nil {
+	if err := checkExtendArgs(fi, len(dst), len(src), logN, o); err != nil {
 		return err
-	}
-	if _, err := rowsOf(len(src), logN); err != nil {
-		return err
-	}
-	if len(dst) != len(src)*o.Rate {
-		return fmt.Errorf("ntt: extending %d elements at rate %d into %d: want %d", len(src), o.Rate, len(dst), len(src)*o.Rate)
 	}
 	if err := checkElements(fi, src); err != nil {
 		return err
 	}
-	if len(src) == 0 {
-		return nil
-	}
-	if ctx == nil {
-		return extendCPU(fi, dst, src, logN, o)
-	}
-	e, err := newExtender(ctx, fi, logN, o)
-	if err != nil {
+	return extend(ctx, fi, dst, src, logN, o, Canonical)
+}
+
+// ExtendMonty is Extend over BabyBear or KoalaBear on elements in
+// Montgomery form, in and out, so that gnark-crypto's []koalabear.Element
+// (or babybear) are passed as they are: the codewords are the elements
+// gnark-crypto's fft makes, bit for bit. A word not below p (not
+// reduced) is refused, naming it, and dst is left unchanged.
+func ExtendMonty[E Monty](ctx *wgpu.Context, f field.Monty31, dst, src []E, logN int, o ExtendOptions) error {
+	fi := over[uint32]{f}
+	if err := checkExtendArgs(fi, len(dst), len(src), logN, o); err != nil {
 		return err
 	}
-	defer e.Release()
-	return extendHost(e, dst, src, o.Timing)
+	words, out := montyWords(src), montyWords(dst)
+	if err := checkMonty(fi, words); err != nil {
+		return err
+	}
+	return extend(ctx, fi, out, words, logN, o, Montgomery)
 }
 
 // EncodeReedSolomon is Extend at rate with the defaults: each row's
@@ -124,10 +128,50 @@ func EncodeReedSolomon[E field.Element](ctx *wgpu.Context, f field.Field[E], dst
 	return Extend(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
 }
 
+// EncodeReedSolomonMonty is ExtendMonty at rate with the defaults: the
+// rows of src, gnark-crypto's []koalabear.Element as they are, encoded
+// into dst exactly as koalabear/vortex Params.EncodeReedSolomon encodes
+// each.
+func EncodeReedSolomonMonty[E Monty](ctx *wgpu.Context, f field.Monty31, dst, src []E, logN, rate int) error {
+	return ExtendMonty(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
+}
+
+// checkExtendArgs checks Extend's arguments but the elements: the rate, the
+// roots, whole rows in src (nsrc elements), and dst's length.
+func checkExtendArgs(fi fieldImpl, ndst, nsrc, logN int, o ExtendOptions) error {
+	if _, _, _, _, err := extendRoots(fi, logN, o); err != nil {
+		return err
+	}
+	if _, err := rowsOf(nsrc, logN); err != nil {
+		return err
+	}
+	if ndst != nsrc*o.Rate {
+		return fmt.Errorf("ntt: extending %d elements at rate %d into %d: want %d", nsrc, o.Rate, ndst, nsrc*o.Rate)
+	}
+	return nil
+}
+
+// extend is Extend and ExtendMonty after their checks, on rows held in
+// form.
+func extend[E field.Element](ctx *wgpu.Context, fi fieldImpl, dst, src []E, logN int, o ExtendOptions, form Form) error {
+	if len(src) == 0 {
+		return nil
+	}
+	if ctx == nil {
+		return extendCPU(fi, dst, src, logN, o, form == Montgomery)
+	}
+	e, err := newExtender(ctx, fi, logN, o)
+	if err != nil {
+		return err
+	}
+	defer e.Release()
+	return extendHost(e, dst, src, o.Timing, form)
+}
+
 // extendCPU is Extend on a nil Context: the inverse transform into the
 // first n of each output row, zeros after, then the forward transform of
-// the whole row.
-func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions) error {
+// the whole row, on elements in Montgomery form where monty.
+func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions, monty bool) error {
 	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
 	if err != nil {
 		return err
@@ -135,10 +179,10 @@ func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOp
 	n, m := 1<<logN, o.Rate<<logN
 	coef := append([]E(nil), src...)
 	io := Options{Inverse: true}
-	if o.Root != 0 {
-		io.Root = small
+	if !o.Root.IsZero() {
+		io.Root = Value(small)
 	}
-	if err := transformCPU(fi, coef, logN, io, false); err != nil {
+	if err := transformCPU(fi, coef, logN, io, monty); err != nil {
 		return err
 	}
 	for r := 0; r < len(src)/n; r++ {
@@ -146,11 +190,11 @@ func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOp
 		copy(row, coef[r*n:(r+1)*n])
 		clear(row[n:])
 	}
-	fo := Options{Coset: o.Coset, Shift: shift, Out: o.Out}
-	if o.Root != 0 {
-		fo.Root = big
+	fo := Options{Coset: o.Coset, Shift: Value(shift), Out: o.Out}
+	if !o.Root.IsZero() {
+		fo.Root = Value(big)
 	}
-	return transformCPU(fi, dst, logN+rateLog, fo, false)
+	return transformCPU(fi, dst, logN+rateLog, fo, monty)
 }
 
 // Extender is the resident object of Extend for one row size and rate:
@@ -196,7 +240,7 @@ func newExtender(ctx *wgpu.Context, fi fieldImpl, logN int, o ExtendOptions) (*E
 			e.Release()
 		}
 	}()
-	if e.inv, err = newPlan(ctx, fi, logN, PlanOptions{Root: small}); err != nil {
+	if e.inv, err = newPlan(ctx, fi, logN, PlanOptions{Root: Value(small)}); err != nil {
 		return nil, err
 	}
 	g := uint64(1)
@@ -211,7 +255,7 @@ func newExtender(ctx *wgpu.Context, fi fieldImpl, logN int, o ExtendOptions) (*E
 		if s == 1 && o.Out == Natural {
 			continue // the input's own subgroup, in its order: the input itself
 		}
-		if e.cosets[r], err = newPlan(ctx, fi, logN, PlanOptions{Root: small, Shift: s}); err != nil {
+		if e.cosets[r], err = newPlan(ctx, fi, logN, PlanOptions{Root: Value(small), Shift: Value(s)}); err != nil {
 			return nil, err
 		}
 	}
@@ -370,11 +414,12 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 	return ds, nil
 }
 
-// extendHost extends src's rows (canonical, checked by the caller) into
-// dst through the kernel-family layer's dispatcher (wgpu.Batch: pieces of
-// rows uploaded while the previous piece's kernels run), and stores the
-// kernels' timing in t where it is not nil.
-func extendHost[E field.Element](e *Extender, dst, src []E, t *wgpu.Timing) error {
+// extendHost extends src's rows (held in form, checked by the caller)
+// into dst, in the same form, through the kernel-family layer's
+// dispatcher (wgpu.Batch: pieces of rows uploaded while the previous
+// piece's kernels run), and stores the kernels' timing in t where it is
+// not nil.
+func extendHost[E field.Element](e *Extender, dst, src []E, t *wgpu.Timing, form Form) error {
 	if _, err := e.pieceRows(); err != nil {
 		return err
 	}
@@ -386,7 +431,7 @@ func extendHost[E field.Element](e *Extender, dst, src []E, t *wgpu.Timing) erro
 		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(src), ItemBytes: rowBytes}},
 		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: rowBytes * e.o.Rate},
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
-			ds, err := e.Dispatches(bind[0], bind[1], n, Canonical)
+			ds, err := e.Dispatches(bind[0], bind[1], n, form)
 			if err != nil && failed == nil {
 				failed = err
 			}

@@ -43,12 +43,12 @@ func extendRef(t testing.TB, f field.Monty31, src []uint32, logN int, o ExtendOp
 	require.NoError(t, err)
 	n := 1 << logN
 	coef := append([]uint32(nil), src...)
-	require.NoError(t, Reference(f, coef, logN, Options{Inverse: true, Root: small}))
+	require.NoError(t, Reference(f, coef, logN, Options{Inverse: true, Root: Value(small)}))
 	out := make([]uint32, len(src)*o.Rate)
 	for r := 0; r < len(src)/n; r++ {
 		copy(out[r*n*o.Rate:], coef[r*n:(r+1)*n])
 	}
-	require.NoError(t, Reference(f, out, logN+rateLog, Options{Root: big, Coset: o.Coset, Shift: shift, Out: o.Out}))
+	require.NoError(t, Reference(f, out, logN+rateLog, Options{Root: Value(big), Coset: o.Coset, Shift: Value(shift), Out: o.Out}))
 	return out
 }
 
@@ -114,7 +114,7 @@ func checkExtend(t *testing.T, ctx *wgpu.Context) {
 	for _, f := range field.Fields {
 		for _, k := range []int{1, 2, 5, 9, 13} {
 			for _, rate := range []int{2, 4, 8, 16} {
-				for _, o := range []ExtendOptions{{}, {Coset: true}, {Out: BitReversed}, {Coset: true, Out: BitReversed}, {Coset: true, Shift: 7, Root: uint64(f.Exp(defaultRoot(f, k+4), 16/uint64(rate)*3))}} {
+				for _, o := range []ExtendOptions{{}, {Coset: true}, {Out: BitReversed}, {Coset: true, Out: BitReversed}, {Coset: true, Shift: Value(7), Root: Value(uint64(f.Exp(defaultRoot(f, k+4), 16/uint64(rate)*3)))}} {
 					o.Rate = rate
 					rows := 1 + rng.IntN(3)
 					src := randRows(f, rng, rows, k)
@@ -210,7 +210,9 @@ func TestNoLeaks(t *testing.T) {
 			return Extend(ctx, f, make([]uint32, 4*len(data)), data, 9, ExtendOptions{Rate: 4, Out: BitReversed})
 		})
 		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, f, make([]uint32, 1<<25), 25, Options{}) })
-		gputest.NoLeaks(t, ctx, func() error { return Transform(ctx, field.Goldilocks{}, make([]uint64, 1<<12), 12, Options{Root: 5}) })
+		gputest.NoLeaks(t, ctx, func() error {
+			return Transform(ctx, field.Goldilocks{}, make([]uint64, 1<<12), 12, Options{Root: Value(5)})
+		})
 	})
 }
 

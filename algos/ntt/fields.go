@@ -28,6 +28,9 @@ type fieldImpl interface {
 	defaultShift() uint64
 	// kernel returns a canonical element in the kernels' form, as words.
 	kernel(a uint64) (lo, hi uint32)
+	// fromMonty returns the canonical value of w, a Montgomery word below
+	// p, and false for a field that has no Montgomery form here.
+	fromMonty(w uint64) (uint64, bool)
 	elemBytes() int
 	// module returns the field's file for ntt.wgsl and its constants.
 	module() (string, []wgsl.Const)
@@ -40,7 +43,10 @@ type over[E field.Element] struct{ f field.Field[E] }
 
 // montyForm is a field whose kernels hold elements in Montgomery form
 // (field.Monty31).
-type montyForm interface{ ToMonty(a uint32) uint32 }
+type montyForm interface {
+	ToMonty(a uint32) uint32
+	FromMonty(w uint32) uint32
+}
 
 func (o over[E]) Name() string           { return o.f.Name() }
 func (o over[E]) modulus() uint64        { return o.f.Modulus() }
@@ -57,6 +63,12 @@ func (o over[E]) kernel(a uint64) (uint32, uint32) {
 		return m.ToMonty(uint32(a)), 0
 	}
 	return uint32(a), uint32(a >> 32)
+}
+func (o over[E]) fromMonty(w uint64) (uint64, bool) {
+	if m, ok := o.f.(montyForm); ok {
+		return uint64(m.FromMonty(uint32(w))), true
+	}
+	return 0, false
 }
 func (o over[E]) elemBytes() int { return field.ElementSize[E]() }
 func (o over[E]) module() (string, []wgsl.Const) {

@@ -144,12 +144,12 @@ func TestGoldilocksExtend(t *testing.T) {
 				rateLog, small, big, shift, err := extendRoots(over[uint64]{field.Goldilocks{}}, k, o)
 				require.NoError(t, err)
 				coef := append([]uint64(nil), src...)
-				require.NoError(t, Reference(field.Goldilocks{}, coef, k, Options{Inverse: true, Root: small}))
+				require.NoError(t, Reference(field.Goldilocks{}, coef, k, Options{Inverse: true, Root: Value(small)}))
 				want := make([]uint64, len(src)*o.Rate)
 				for r := range 3 {
 					copy(want[r*o.Rate<<k:], coef[r<<k:(r+1)<<k])
 				}
-				require.NoError(t, Reference(field.Goldilocks{}, want, k+rateLog, Options{Root: big, Coset: o.Coset, Shift: shift, Out: o.Out}))
+				require.NoError(t, Reference(field.Goldilocks{}, want, k+rateLog, Options{Root: Value(big), Coset: o.Coset, Shift: Value(shift), Out: o.Out}))
 				got := make([]uint64, len(want))
 				require.NoError(t, Extend(ctx, field.Goldilocks{}, got, src, k, o))
 				require.Equal(t, -1, equal64(want, got), "2^%d %+v", k, o)

@@ -21,11 +21,12 @@ const (
 	Montgomery
 )
 
-// PlanOptions are the roots a Plan is made for; zero values take
-// gnark-crypto's (see Options.Root and Options.Shift).
+// PlanOptions are the roots a Plan is made for, given as Options give
+// them; zero Scalars take gnark-crypto's (see Options.Root and
+// Options.Shift).
 type PlanOptions struct {
-	Root  uint64
-	Shift uint64
+	Root  Scalar
+	Shift Scalar
 }
 
 // Plan is the resident object of one transform size: the kernels of
@@ -361,12 +362,12 @@ func (p *Plan) pieceRows() (int, error) {
 
 // Dispatches returns the dispatches that transform the rows in data (a
 // binding at a 256-byte aligned offset, rows of 2^LogN elements held in
-// form) in place as o says; o.Root and o.Shift are the Plan's. Run them
+// form) in place as o says; o.Root and o.Shift are zero or the Plan's. Run them
 // in one submission (wgpu orders them), before anything that reads the
 // rows.
 func (p *Plan) Dispatches(data wgpu.Binding, rows int, o Options, form Form) ([]wgpu.Dispatch, error) {
-	if o.Root != 0 && o.Root != p.r.w || o.Coset && o.Shift != 0 && o.Shift != p.r.g {
-		return nil, fmt.Errorf("ntt: the options' roots are not the Plan's: make a Plan with them")
+	if err := p.sameRoots(o); err != nil {
+		return nil, err
 	}
 	if data.Offset%256 != 0 {
 		return nil, fmt.Errorf("ntt: data bound at offset %d: the offset must be a multiple of 256 bytes", data.Offset)
@@ -390,6 +391,30 @@ func (p *Plan) Dispatches(data wgpu.Binding, rows int, o Options, form Form) ([]
 		ds = append(ds, more...)
 	}
 	return ds, nil
+}
+
+// sameRoots returns an error unless o's roots, where given, are the
+// Plan's.
+func (p *Plan) sameRoots(o Options) error {
+	if !o.Root.IsZero() {
+		w, err := o.Root.resolve(p.fi, "root")
+		if err != nil {
+			return err
+		}
+		if w != p.r.w {
+			return fmt.Errorf("ntt: the options' root %s is not the Plan's (%d): make a Plan with it", o.Root, p.r.w)
+		}
+	}
+	if o.Coset && !o.Shift.IsZero() {
+		g, err := o.Shift.resolve(p.fi, "shift")
+		if err != nil {
+			return err
+		}
+		if g != p.r.g {
+			return fmt.Errorf("ntt: the options' shift %s is not the Plan's (%d): make a Plan with it", o.Shift, p.r.g)
+		}
+	}
+	return nil
 }
 
 // stream says where one transform of rows that one binding holds reads

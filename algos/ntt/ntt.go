@@ -16,6 +16,24 @@
 //
 // and the inverse is its inverse, a[i] = g^-i/n · Σ_j A[j]·w^(-i·j).
 //
+// The rows are canonical values for Transform, Extend and
+// EncodeReedSolomon (uint32 for BabyBear and KoalaBear, uint64 for
+// Goldilocks), and gnark-crypto's elements as they are in memory, in
+// Montgomery form, for TransformMonty, ExtendMonty and
+// EncodeReedSolomonMonty ([]koalabear.Element, []babybear.Element). A
+// root or shift is a Scalar, which says the form it is given in:
+// Value(v) a canonical value, KoalaBear(e) or BabyBear(e) a
+// gnark-crypto element, MontyWord(w) a raw Montgomery word. No integer
+// is a Scalar, so that a Montgomery word is not read as a value by
+// mistake (a shift in the wrong form is a valid element, and would give
+// another coset silently); a Scalar is the same element whatever the
+// rows' form, and one that cannot be right (not below p, of another
+// field, a root not of its order) is refused, naming the forms taken:
+//
+//	var g koalabear.Element // a gnark-crypto shift
+//	err := ntt.TransformMonty(ctx, field.KoalaBear, rows, logN,
+//		ntt.Options{Coset: true, Shift: ntt.KoalaBear(g)})
+//
 // A nil Context runs gnark-crypto's fft on all cores; a Context runs the
 // ntt.wgsl kernels (Plan, the resident object). Reference is the plain-Go
 // oracle of both.
@@ -59,13 +77,14 @@ type Options struct {
 	Coset   bool  // on the coset Shift·<Root> instead of <Root>
 	In, Out Order // the rows' order before and after
 
-	// Root is the root of unity of order exactly n, canonical; 0 takes
-	// gnark-crypto's fft.Generator(n).
-	Root uint64
-	// Shift is the coset's generator g, canonical and nonzero; 0 takes
-	// gnark-crypto's GeneratorFullMultiplicativeGroup() (KoalaBear 3,
-	// BabyBear 31, Goldilocks 7).
-	Shift uint64
+	// Root is the root of unity of order exactly n, in the form it is
+	// given in (Value, KoalaBear, BabyBear, MontyWord: see Scalar); the
+	// zero Scalar takes gnark-crypto's fft.Generator(n).
+	Root Scalar
+	// Shift is the coset's generator g, nonzero, given as Root is; the
+	// zero Scalar takes gnark-crypto's GeneratorFullMultiplicativeGroup()
+	// (KoalaBear 3, BabyBear 31, Goldilocks 7).
+	Shift Scalar
 
 	// Timing, where not nil, receives the kernels' timing (GPU only).
 	Timing *wgpu.Timing
@@ -97,29 +116,48 @@ type roots struct {
 }
 
 // rootsOf checks o's Root and Shift for rows of 2^logN elements and
-// returns them with the defaults filled in.
+// returns them, canonical, with the defaults filled in. A root of the
+// wrong order is refused saying what form it was read in, and where its
+// word read in the other form is of the right order, that it was likely
+// given in the wrong one.
 func rootsOf(fi fieldImpl, logN int, o Options) (roots, error) {
 	if logN < 1 || logN > fi.twoAdicity() {
 		return roots{}, fmt.Errorf("ntt: rows of 2^%d elements: %s takes 2^1 up to 2^%d (its two-adicity)", logN, fi.Name(), fi.twoAdicity())
 	}
-	p := fi.modulus()
-	r := roots{w: o.Root, g: 1}
-	if r.w == 0 {
+	r := roots{g: 1}
+	if o.Root.IsZero() {
 		r.w = fi.defaultRoot(logN)
 	} else {
-		if r.w >= p {
-			return roots{}, fmt.Errorf("ntt: root %d is not a %s element: elements are values below p = %d", r.w, fi.Name(), p)
+		w, err := o.Root.resolve(fi, "root")
+		if err != nil {
+			return roots{}, err
 		}
-		if fi.exp(r.w, 1<<logN) != 1 || fi.exp(r.w, 1<<(logN-1)) == 1 {
-			return roots{}, fmt.Errorf("ntt: root %d is not of order 2^%d in %s", r.w, logN, fi.Name())
+		ofOrder := func(w uint64) bool { return fi.exp(w, 1<<logN) == 1 && fi.exp(w, 1<<(logN-1)) != 1 }
+		if !ofOrder(w) {
+			read, other := "a canonical value", "as a Montgomery word"
+			if o.Root.kind != canonical {
+				read, other = fmt.Sprintf("the value %d", w), "as a canonical value"
+			}
+			hint := ""
+			if x, ok := o.Root.otherForm(fi); ok && ofOrder(x) {
+				hint = fmt.Sprintf(", though read %s it is", other)
+			}
+			return roots{}, fmt.Errorf("ntt: root %s (%s) is not of order 2^%d in %s%s: %s", o.Root, read, logN, fi.Name(), hint, forms(fi))
 		}
+		r.w = w
 	}
 	if o.Coset {
-		r.g = o.Shift
-		if r.g == 0 {
+		if o.Shift.IsZero() {
 			r.g = fi.defaultShift()
-		} else if r.g >= p {
-			return roots{}, fmt.Errorf("ntt: shift %d is not a %s element: elements are values below p = %d", r.g, fi.Name(), p)
+		} else {
+			g, err := o.Shift.resolve(fi, "shift")
+			if err != nil {
+				return roots{}, err
+			}
+			if g == 0 {
+				return roots{}, fmt.Errorf("ntt: shift %s is zero: a coset's shift is a nonzero element (the zero Scalar takes the default)", o.Shift)
+			}
+			r.g = g
 		}
 	}
 	r.wInv = inverse(fi, r.w)
@@ -169,8 +207,9 @@ type Monty interface {
 
 // TransformMonty is Transform over BabyBear or KoalaBear on elements in
 // Montgomery form, so that a gnark-crypto []koalabear.Element (or
-// babybear) is passed as it is. The elements are not checked:
-// gnark-crypto's are always reduced.
+// babybear) is passed as it is; a root or shift of gnark-crypto's is
+// given as KoalaBear(e) (or BabyBear(e)). A word not below p (not
+// reduced) is refused, naming it, and data is left unchanged.
 func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN int, o Options) error {
 	fi := over[uint32]{f}
 	if _, err := rootsOf(fi, logN, o); err != nil {
@@ -179,11 +218,28 @@ func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN 
 	if _, err := rowsOf(len(data), logN); err != nil {
 		return err
 	}
-	var words []uint32
-	if len(data) > 0 {
-		words = unsafe.Slice((*uint32)(unsafe.Pointer(&data[0])), len(data))
+	words := montyWords(data)
+	if err := checkMonty(fi, words); err != nil {
+		return err
 	}
 	return transform(ctx, fi, words, logN, o, true)
+}
+
+// montyWords returns data's memory as words.
+func montyWords[E Monty](data []E) []uint32 {
+	if len(data) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&data[0])), len(data))
+}
+
+// checkMonty returns an error naming the first word of data, elements in
+// Montgomery form, not below p.
+func checkMonty(fi fieldImpl, data []uint32) error {
+	if i := firstBad(fi, data); i >= 0 {
+		return fmt.Errorf("ntt: element %d: Montgomery word %#x is not reduced: a %s element in Montgomery form is a word below p = %d", i, data[i], fi.Name(), fi.modulus())
+	}
+	return nil
 }
 
 // transform is Transform and TransformMonty after their checks.

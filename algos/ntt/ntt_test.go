@@ -73,11 +73,11 @@ func gnarkRows(t testing.TB, f field.Monty31, data []uint32, logN int, o Options
 		case field.KoalaBear:
 			a := unsafe.Slice((*koalabear.Element)(unsafe.Pointer(&row[0])), n)
 			var d *kbfft.Domain
-			if o.Root != 0 || o.Shift != 0 {
+			if !o.Root.IsZero() || !o.Shift.IsZero() {
 				var g koalabear.Element
-				g.SetUint64(o.Shift)
+				g.SetUint64(scalarValue(t, f, o.Shift))
 				d = kbfft.NewDomain(uint64(n), kbfft.WithShift(g), kbfft.WithoutPrecompute())
-				d.Generator.SetUint64(o.Root)
+				d.Generator.SetUint64(scalarValue(t, f, o.Root))
 				d.GeneratorInv.Inverse(&d.Generator)
 			} else {
 				d = kbfft.NewDomain(uint64(n))
@@ -101,11 +101,11 @@ func gnarkRows(t testing.TB, f field.Monty31, data []uint32, logN int, o Options
 		case field.BabyBear:
 			a := unsafe.Slice((*babybear.Element)(unsafe.Pointer(&row[0])), n)
 			var d *bbfft.Domain
-			if o.Root != 0 || o.Shift != 0 {
+			if !o.Root.IsZero() || !o.Shift.IsZero() {
 				var g babybear.Element
-				g.SetUint64(o.Shift)
+				g.SetUint64(scalarValue(t, f, o.Shift))
 				d = bbfft.NewDomain(uint64(n), bbfft.WithShift(g), bbfft.WithoutPrecompute())
-				d.Generator.SetUint64(o.Root)
+				d.Generator.SetUint64(scalarValue(t, f, o.Root))
 				d.GeneratorInv.Inverse(&d.Generator)
 			} else {
 				d = bbfft.NewDomain(uint64(n))
@@ -275,11 +275,11 @@ func TestRoots(t *testing.T) {
 			for _, k := range []int{3, 9, 14} {
 				// Another root of order 2^k: the default's cube (3 is odd).
 				w := uint64(f.Exp(defaultRoot(f, k), 3))
-				for _, o := range []Options{{Root: w}, {Root: w, Coset: true, Shift: 7, Inverse: true}, {Root: w, Coset: true, Shift: 7, In: BitReversed}} {
+				for _, o := range []Options{{Root: Value(w)}, {Root: Value(w), Coset: true, Shift: Value(7), Inverse: true}, {Root: Value(w), Coset: true, Shift: Value(7), In: BitReversed}} {
 					in := randRows(f, rng, 2, k)
 					oo := o
-					if oo.Shift == 0 {
-						oo.Shift = uint64(defaultShift(f))
+					if oo.Shift.IsZero() {
+						oo.Shift = Value(uint64(defaultShift(f)))
 					}
 					want := gnarkRows(t, f, in, k, oo)
 					got := append([]uint32(nil), in...)
@@ -345,7 +345,7 @@ func TestBadInput(t *testing.T) {
 		bad := make([]uint32, 16)
 		bad[9] = f.P()
 		require.ErrorContains(t, Transform(ctx, f, bad, 3, Options{}), "element 9: 2130706433 is not a koalabear element")
-		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 8), 3, Options{Root: 5}), "root 5 is not of order 2^3")
+		require.ErrorContains(t, Transform(ctx, f, make([]uint32, 8), 3, Options{Root: Value(5)}), "root 5 (a canonical value) is not of order 2^3 in koalabear")
 	}
 	// Past the first of the scan's blocks, two bad elements in different
 	// blocks of checkGrain elements, above the scan's: the lower one is
@@ -421,6 +421,14 @@ func TestForSize(t *testing.T) {
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(19))
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(20))
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(24))
+}
+
+// scalarValue returns s's canonical value in f.
+func scalarValue(t testing.TB, f field.Monty31, s Scalar) uint64 {
+	t.Helper()
+	v, err := s.resolve(over[uint32]{f}, "scalar")
+	require.NoError(t, err)
+	return v
 }
 
 // defaultRoot returns gnark-crypto's fft.Generator(2^logN) for f,
