@@ -1,8 +1,12 @@
 package vortex
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -33,20 +37,47 @@ func (s Stages) Kernels() time.Duration {
 	return s.Encode.Elapsed() + s.SIS.Elapsed() + s.Leaves.Elapsed() + s.Tree.Elapsed()
 }
 
-// Options tune one Commit; the zero value reports nothing.
+// Options tune one Commit; the zero value reports nothing and runs to
+// the end.
 type Options struct {
 	// Stages, where not nil, receives the stages' timings (GPU only).
 	Stages *Stages
+	// Context, where not nil, cancels the commitment: on the GPU it is
+	// checked between the pieces of rows and between the stages, for a
+	// nil wgpu Context before and after gnark-crypto's Commit (which
+	// cannot stop midway). A cancelled commitment frees what it made and
+	// returns an error that wraps Context.Err().
+	Context context.Context
+}
+
+// cancelled returns the error of a commitment whose Context is done.
+func cancelled(c context.Context) error {
+	if c == nil {
+		return nil
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("vortex: commitment cancelled: %w", err)
+	}
+	return nil
 }
 
 // ProverState is a commitment's prover side: the root, and the codewords,
 // SIS digests and Merkle tree on the devices (or gnark-crypto's prover
 // state for a nil Context), from which OpenLinComb and OpenColumns make a
-// proof. Release frees its device memory (to its Committer, where that is
-// still open).
+// proof.
+//
+// Release frees its device memory at once (to its Committer, where that
+// is still open); a state that becomes unreachable without Release frees
+// it then, as the garbage collector finds it (runtime.AddCleanup), so
+// that a forgotten Release holds no device memory for long. Its methods
+// may be called from several goroutines: they take turns, one at a time.
 type ProverState struct {
 	p    *Params
 	root Hash
+
+	// mu is held by every method but Root and Params: the openings take
+	// turns, and a method in progress keeps the state reachable.
+	mu sync.Mutex
 	// tree is the whole Merkle tree: gnark-crypto's for a nil Context,
 	// else read back from the device on the first Tree call.
 	tree *gvortex.MerkleTree
@@ -55,6 +86,17 @@ type ProverState struct {
 	// cpu is gnark-crypto's state, for a nil Context.
 	cpu *gvortex.ProverState
 	dev *resident
+	// cleanup frees dev once the state is unreachable; Release stops it.
+	cleanup runtime.Cleanup
+}
+
+// newDeviceState returns the state of a commitment whose buffers are
+// dev's: freed by Release, or once the state is unreachable.
+func newDeviceState(p *Params, root Hash, dev *resident) *ProverState {
+	s := &ProverState{p: p, root: root, dev: dev}
+	// The cleanup holds dev, never s: dev holds nothing of s.
+	s.cleanup = runtime.AddCleanup(s, (*resident).release, dev)
+	return s
 }
 
 // Commit commits to the matrix m (rows of p.NumColumns() elements, at
@@ -64,21 +106,14 @@ type ProverState struct {
 // is not reduced is refused, naming it.
 func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverState, error) {
 	if p == nil {
-		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams")
+		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 	}
 	rows, err := rowsOf(p, m)
 	if err != nil {
 		return nil, err
 	}
 	if ctx == nil {
-		if err := checkMontgomery(rows); err != nil {
-			return nil, err
-		}
-		st, err := gvortex.Commit(p.g, rows)
-		if err != nil {
-			return nil, fmt.Errorf("vortex: %w", err)
-		}
-		return &ProverState{p: p, root: st.MerkleTree.Root(), tree: st.MerkleTree, cpu: st}, nil
+		return commitCPU(p, rows, opts)
 	}
 	// One commitment: the Context's staging stays as it is (GrowStaging
 	// pays for itself over repeated ones).
@@ -94,14 +129,43 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 	return c.commit(rows, opts)
 }
 
+// commitCPU is gnark-crypto's vortex.Commit of rows, whose elements are
+// checked first.
+func commitCPU(p *Params, rows [][]koalabear.Element, opts Options) (*ProverState, error) {
+	if err := cancelled(opts.Context); err != nil {
+		return nil, err
+	}
+	if err := checkMontgomery(rows); err != nil {
+		return nil, err
+	}
+	st, err := gvortex.Commit(p.g, rows)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	if err := cancelled(opts.Context); err != nil {
+		return nil, err
+	}
+	return &ProverState{p: p, root: st.MerkleTree.Root(), tree: st.MerkleTree, cpu: st}, nil
+}
+
 // Root returns the commitment: the Merkle tree's root.
 func (s *ProverState) Root() Hash { return s.root }
+
+// Params returns the parameters the state was committed with.
+func (s *ProverState) Params() *Params { return s.p }
 
 // Tree returns the Merkle tree of the leaves, gnark-crypto's type (its
 // last level the leaves): on the GPU path read back from the device on
 // the first call (a commitment and its openings need only the root and
 // the opened paths), kept after.
 func (s *ProverState) Tree() (*gvortex.MerkleTree, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readTree()
+}
+
+// readTree is Tree, s.mu held.
+func (s *ProverState) readTree() (*gvortex.MerkleTree, error) {
 	if s.tree != nil {
 		return s.tree, nil
 	}
@@ -116,10 +180,43 @@ func (s *ProverState) Tree() (*gvortex.MerkleTree, error) {
 	return t, nil
 }
 
-// Release frees the state's device memory; the state's openings fail
-// after.
+// Gnark returns the state as gnark-crypto's vortex.ProverState, whose
+// OpenLinComb and OpenColumns make the proofs this state makes: for a nil
+// Context gnark-crypto's own (shared, not copied), else one whose
+// EncodedMatrix, HashedColumns and MerkleTree are read back from the
+// device and whose Ualpha is OpenLinComb's (nil before it ran). Its
+// Params are p.Gnark(). The state stays as it was.
+func (s *ProverState) Gnark() (*gvortex.ProverState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cpu != nil {
+		return s.cpu, nil
+	}
+	if s.dev == nil {
+		return nil, errReleased
+	}
+	enc, err := s.encodedMatrix()
+	if err != nil {
+		return nil, err
+	}
+	dig, err := s.hashedColumns()
+	if err != nil {
+		return nil, err
+	}
+	tree, err := s.readTree()
+	if err != nil {
+		return nil, err
+	}
+	return &gvortex.ProverState{Params: s.p.g, EncodedMatrix: enc, HashedColumns: dig, MerkleTree: tree, Ualpha: slices.Clone(s.ualpha)}, nil
+}
+
+// Release frees the state's device memory at once; the state's openings
+// fail after. It is safe to call more than once.
 func (s *ProverState) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.dev != nil {
+		s.cleanup.Stop()
 		s.dev.release()
 		s.dev = nil
 	}
@@ -292,7 +389,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		}
 	}()
 	err = g.Split(m, unit, func(i int, _ *wgpu.Context, lo, hi int) error {
-		pt, err := c.devs[i].commitPart(rows, lo, hi, unit, i == 0, opts.Stages != nil, &outs[i])
+		pt, err := c.devs[i].commitPart(opts.Context, rows, lo, hi, unit, i == 0, opts.Stages != nil, &outs[i])
 		res.parts[i] = pt
 		return err
 	})
@@ -308,6 +405,9 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 	}
 	c.learn(R, cost)
 
+	if err := cancelled(opts.Context); err != nil {
+		return nil, Hash{}, err
+	}
 	// The top of the tree, above the subtrees, on the first device: the
 	// subtrees' roots through the host, then level by level.
 	start := time.Now()
@@ -405,8 +505,8 @@ type partOut struct {
 // columns hashed with SIS, the digests into leaves (canonical), and the
 // leaves into the share's subtrees of unit columns each, level by level
 // up to their roots. Where timed, the kernels' timing leaves the uploads
-// out.
-func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check, timed bool, out *partOut) (_ *part, err error) {
+// out. A done stop ends it between pieces and stages (Options.Context).
+func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo, hi, unit int, check, timed bool, out *partOut) (_ *part, err error) {
 	ctx, p := d.ctx, d.p
 	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
 	limit := ctx.Limits().Binding()
@@ -450,13 +550,14 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 		}
 	}
 	upload := func(in *wgpu.Buffer, r0, nr int) error {
-		// Rows one after another in memory go up in one transfer.
+		// Rows one after another in one slice's memory go up in one
+		// transfer.
 		for i := 0; i < nr; {
 			j := i + 1
-			for j < nr && adjacent(rows[r0+j-1], rows[r0+j]) {
+			for j < nr && adjacent(rows[r0+j-1], rows[r0+j]) && within(rows[r0+i], rows[r0+j]) {
 				j++
 			}
-			all := unsafe.Slice(unsafe.SliceData(rows[r0+i]), (j-i)*n)
+			all := rows[r0+i][:(j-i)*n]
 			if err := ctx.Upload(in, uint64(i)*uint64(n)*4, wgpu.Bytes(all)); err != nil {
 				return err
 			}
@@ -534,6 +635,9 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 	}
 	defer waitLast() // every submission is waited for, on errors too
 	for k := range nPieces {
+		if err := cancelled(stop); err != nil {
+			return pt, err
+		}
 		if timed {
 			// The kernels' timing leaves the upload's last copies out.
 			if err := waitLast(); err != nil {
@@ -567,6 +671,9 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 	out.st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(start)}
 
 	// SIS digests of every column, a tile at a time.
+	if err := cancelled(stop); err != nil {
+		return pt, err
+	}
 	rsd, err := d.sisFor(R)
 	if err != nil {
 		return pt, err
@@ -593,6 +700,9 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 
 	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
 	// and out), then their canonical values, the subtrees' last level.
+	if err := cancelled(stop); err != nil {
+		return pt, err
+	}
 	if most := ctx.Limits().MaxBufferSize; uint64(hi-lo)*32 > most {
 		return pt, fmt.Errorf("vortex: the tree's %d leaves (of this device's share) exceed the device's buffer of %d bytes", hi-lo, most)
 	}
@@ -632,6 +742,9 @@ func (d *member) commitPart(rows [][]koalabear.Element, lo, hi, unit int, check,
 	}
 
 	// The subtrees, level by level.
+	if err := cancelled(stop); err != nil {
+		return pt, err
+	}
 	start = time.Now()
 	if ds, err = merges(ctx, pt.levels, subtrees); err != nil {
 		return pt, err
@@ -842,10 +955,22 @@ var minPiece uint64 = 256 << 20
 // (pieces of minPiece bytes allowing).
 const overlapPieces = 8
 
-// adjacent reports whether row b starts where row a ends in memory.
+// adjacent reports whether row b starts where row a ends in memory
+// (compared as addresses: a pointer one past a's end may point past its
+// allocation).
 func adjacent(a, b []koalabear.Element) bool {
-	return len(a) > 0 && len(b) > 0 && unsafe.Pointer(unsafe.SliceData(b)) == unsafe.Add(unsafe.Pointer(unsafe.SliceData(a)), uintptr(len(a))*unsafe.Sizeof(a[0]))
+	return len(a) > 0 && len(b) > 0 && addr(b) == addr(a)+uintptr(len(a))*unsafe.Sizeof(a[0])
 }
+
+// within reports whether row b lies in first's capacity: in its slice's
+// memory, which first[:k] may then reach (two allocations that happen to
+// be adjacent are not one slice).
+func within(first, b []koalabear.Element) bool {
+	return addr(b) >= addr(first) && addr(b)+uintptr(len(b))*unsafe.Sizeof(b[0]) <= addr(first)+uintptr(cap(first))*unsafe.Sizeof(b[0])
+}
+
+// addr is the address of v's first element.
+func addr(v []koalabear.Element) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(v))) }
 
 // pieces returns the dispatches of a job over size bytes cut into
 // bindings of at most limit bytes each: one piece where size fits, else

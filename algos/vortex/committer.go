@@ -2,6 +2,7 @@ package vortex
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -20,14 +21,22 @@ import (
 // two commitments are kept: a shape met again after that allocates
 // anew). A prover that commits once a round keeps one; Commit makes one
 // for each call. Its methods may be called from several goroutines; the
-// commitments run one at a time. Release frees it.
+// commitments run one at a time. Release frees it at once; a Committer
+// that becomes unreachable without Release is freed then, as the garbage
+// collector finds it (runtime.AddCleanup). The states it made stay valid
+// either way.
+//
+// A Committer of a nil Context (NewCommitter(nil, p)) commits with
+// gnark-crypto's vortex.Commit on all cores and keeps nothing.
 //
 // On a Group, a commitment splits its columns over the devices where that
 // is predicted faster than one device (see split.go), with the same bits.
 type Committer struct {
-	g    *wgpu.Group
+	g    *wgpu.Group // nil for the CPU
 	p    *Params
 	devs []*member // one a member of g, in order
+	// cleanup releases devs once c is unreachable; Release stops it.
+	cleanup runtime.Cleanup
 
 	// run is held for a commitment: the Extenders' scratch is shared.
 	run sync.Mutex
@@ -79,11 +88,15 @@ const (
 	largeStagingSlot = 64 << 20
 )
 
-// NewCommitter returns the Committer of p's commitments on ctx (not nil:
-// the CPU path, gnark-crypto's, keeps nothing between calls).
+// NewCommitter returns the Committer of p's commitments on ctx, or with
+// gnark-crypto's vortex.Commit on all cores for a nil ctx (which keeps
+// nothing between calls).
 func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
 	if ctx == nil {
-		return nil, fmt.Errorf("vortex: a Committer needs a GPU Context: a nil Context commits with gnark-crypto (Commit)")
+		if p == nil {
+			return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
+		}
+		return &Committer{p: p}, nil
 	}
 	g, err := wgpu.NewGroup(ctx)
 	if err != nil {
@@ -104,10 +117,10 @@ func NewCommitterOn(g *wgpu.Group, p *Params) (*Committer, error) {
 // follow one another, for which large matrices take larger staging slots.
 func newCommitter(g *wgpu.Group, p *Params, repeated bool) (*Committer, error) {
 	if p == nil {
-		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams")
+		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 	}
 	if g == nil || g.Len() == 0 || slices.Contains(g.Contexts(), nil) {
-		return nil, fmt.Errorf("vortex: a Committer needs GPU Contexts: the CPU backend commits with gnark-crypto (Commit with a nil Context)")
+		return nil, fmt.Errorf("vortex: a Group's Committer needs GPU Contexts: the CPU commits with gnark-crypto (NewCommitter or Commit with a nil Context)")
 	}
 	c := &Committer{g: g, p: p, devs: make([]*member, g.Len()), learnt: map[int]kernelCost{}}
 	err := g.Setup(func(i int, ctx *wgpu.Context) error {
@@ -121,7 +134,16 @@ func newCommitter(g *wgpu.Group, p *Params, repeated bool) (*Committer, error) {
 		}
 		return nil, err
 	}
+	// The cleanup holds the members, never c: they hold nothing of c.
+	c.cleanup = runtime.AddCleanup(c, releaseMembers, c.devs)
 	return c, nil
+}
+
+// releaseMembers frees the members' tables and kept buffers.
+func releaseMembers(devs []*member) {
+	for _, d := range devs {
+		d.release()
+	}
 }
 
 // newMember sets p's commitments up on ctx.
@@ -164,6 +186,16 @@ func (c *Committer) Commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	return c.commit(rs, opts)
 }
 
+// CommitFlat is Commit of the rows one after another in m, as the
+// package's Commit takes them (len(m) a multiple of p.NumColumns()).
+func (c *Committer) CommitFlat(m []koalabear.Element, opts Options) (*ProverState, error) {
+	rs, err := rowsOf(c.p, m)
+	if err != nil {
+		return nil, err
+	}
+	return c.commit(rs, opts)
+}
+
 // commit is Commit on rows of the right shape. Their elements are
 // checked on the device as they arrive (vortex_check.wgsl): one that is
 // not reduced makes the kernels compute nonsense, which is thrown away.
@@ -176,6 +208,12 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	if closed {
 		return nil, fmt.Errorf("vortex: the Committer was released")
 	}
+	if c.g == nil {
+		return commitCPU(c.p, rows, opts)
+	}
+	if err := cancelled(opts.Context); err != nil {
+		return nil, err
+	}
 	for _, d := range c.devs {
 		d.begin()
 	}
@@ -184,7 +222,7 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	if err != nil {
 		return nil, err
 	}
-	return &ProverState{p: c.p, root: root, dev: dev}, nil
+	return newDeviceState(c.p, root, dev), nil
 }
 
 // Release frees c's tables and the buffers it keeps; states it made stay
@@ -202,9 +240,8 @@ func (c *Committer) Release() {
 		return
 	}
 	c.closed = true
-	for _, d := range c.devs {
-		d.release()
-	}
+	c.cleanup.Stop()
+	releaseMembers(c.devs)
 }
 
 // begin starts a commitment on d: the buffers of older ones are freed.

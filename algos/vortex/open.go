@@ -17,6 +17,8 @@ import (
 // it: on the device, from the codewords kept there (vortex_lincomb.wgsl),
 // UAlpha alone read back; for a nil Context gnark-crypto's own.
 func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.cpu != nil {
 		s.cpu.OpenLinComb(alpha)
 		return s.cpu.Ualpha, nil
@@ -93,11 +95,15 @@ func (r *resident) each(fn func(i int, pt *part) error) error {
 }
 
 // OpenColumns returns the proof of an opening at the selected columns of
-// the codewords: UAlpha (OpenLinComb must have run), the columns, read
-// from the device, and their Merkle proofs, as gnark-crypto's
-// ProverState.OpenColumns makes it. A column not below SizeCodeWord is
-// refused, naming it.
+// the codewords: UAlpha, the columns, read from the device, and their
+// Merkle proofs, as gnark-crypto's ProverState.OpenColumns makes it.
+// UAlpha is the last OpenLinComb's: before any, OpenColumns returns
+// ErrNoLinComb (where gnark-crypto's returns a proof without UAlpha,
+// which its Verify refuses). A column not below SizeCodeWord is refused,
+// naming it.
 func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	m := s.p.SizeCodeWord()
 	for i, c := range selected {
 		if c < 0 || c >= m {
@@ -105,6 +111,9 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 		}
 	}
 	if s.cpu != nil {
+		if s.cpu.Ualpha == nil {
+			return nil, ErrNoLinComb
+		}
 		pr, err := s.cpu.OpenColumns(selected)
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
@@ -113,6 +122,9 @@ func (s *ProverState) OpenColumns(selected []int) (*gvortex.Proof, error) {
 	}
 	if s.dev == nil {
 		return nil, errReleased
+	}
+	if s.ualpha == nil {
+		return nil, ErrNoLinComb
 	}
 	if len(selected) == 0 {
 		return &gvortex.Proof{UAlpha: s.ualpha, OpenedColumns: [][]koalabear.Element{}, MerkleProofOpenedColumns: []gvortex.MerkleProof{}}, nil
@@ -255,6 +267,13 @@ func (r *resident) columns(o *opening) ([][]koalabear.Element, error) {
 // elements a column one after another (gnark-crypto's
 // ProverState.HashedColumns), read back from the device.
 func (s *ProverState) HashedColumns() ([]koalabear.Element, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hashedColumns()
+}
+
+// hashedColumns is HashedColumns, s.mu held.
+func (s *ProverState) hashedColumns() ([]koalabear.Element, error) {
 	if s.cpu != nil {
 		return s.cpu.HashedColumns, nil
 	}
@@ -277,6 +296,13 @@ func (s *ProverState) HashedColumns() ([]koalabear.Element, error) {
 // EncodedMatrix returns the codewords, row after row (gnark-crypto's
 // ProverState.EncodedMatrix), read back from the device.
 func (s *ProverState) EncodedMatrix() ([]koalabear.Element, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.encodedMatrix()
+}
+
+// encodedMatrix is EncodedMatrix, s.mu held.
+func (s *ProverState) encodedMatrix() ([]koalabear.Element, error) {
 	if s.cpu != nil {
 		return s.cpu.EncodedMatrix, nil
 	}

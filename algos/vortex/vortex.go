@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"reflect"
 	"unsafe"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
@@ -67,20 +68,16 @@ type Params struct {
 // inverse rate rate (2, 4 or 8), columns hashed by the SIS instance s
 // (sis.NewRSis(s.Seed, s.LogTwoDegree, s.LogTwoBound, maxRows)), with
 // numSelectedColumns columns opened: gnark-crypto's vortex.NewParams with
-// that key.
-func NewParams(numColumns, maxRows, rate int, s SIS, numSelectedColumns int) (*Params, error) {
-	if numColumns < 2 || numColumns&(numColumns-1) != 0 {
-		return nil, fmt.Errorf("vortex: %d columns: the column count must be a power of two from 2", numColumns)
-	}
-	if rate != 2 && rate != 4 && rate != 8 {
-		return nil, fmt.Errorf("vortex: rate %d: accepted are 2, 4 and 8 (the inverse rate of the Reed-Solomon code)", rate)
-	}
-	logN, logRate := bits.TrailingZeros(uint(numColumns)), bits.TrailingZeros(uint(rate))
-	if a := field.KoalaBear.TwoAdicity(); logN+logRate > a {
-		return nil, fmt.Errorf("vortex: %d columns at rate %d: codewords of 2^%d elements exceed KoalaBear's 2^%d", numColumns, rate, logN+logRate, a)
-	}
-	if maxRows < 1 || maxRows > 1<<24 {
-		return nil, fmt.Errorf("vortex: %d rows: accepted are 1 to 2^24", maxRows)
+// that key and opts.
+//
+// gnark-crypto's options (WithColumnHash, WithMerkleHash) are taken so
+// that its calls carry over, but the kernels compute its defaults alone,
+// SIS column hashes and a Poseidon2 tree: each option is applied to a
+// fresh vortex.Config, and one that changes it is refused, naming it.
+// (gnark-crypto v0.22.0's NewParams ignores them after applying them.)
+func NewParams(numColumns, maxRows, rate int, s SIS, numSelectedColumns int, opts ...gvortex.Option) (*Params, error) {
+	if err := checkSize(numColumns, maxRows, rate); err != nil {
+		return nil, err
 	}
 	// gnark-crypto's leaves hash a digest 16 elements at a time
 	// (HashPoseidon2x16), which needs a degree of 16 at least.
@@ -93,19 +90,102 @@ func NewParams(numColumns, maxRows, rate int, s SIS, numSelectedColumns int) (*P
 	if numSelectedColumns < 1 || numSelectedColumns > numColumns*rate {
 		return nil, fmt.Errorf("vortex: %d selected columns: accepted are 1 to %d (the codewords' columns)", numSelectedColumns, numColumns*rate)
 	}
+	if err := checkOptions(opts); err != nil {
+		return nil, err
+	}
 	rs, err := gsis.NewRSis(s.Seed, s.LogTwoDegree, s.LogTwoBound, maxRows)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
-	key, err := sis.FromRSis(rs)
+	g, err := gvortex.NewParams(numColumns, maxRows, rs, rate, numSelectedColumns, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
-	g, err := gvortex.NewParams(numColumns, maxRows, rs, rate, numSelectedColumns)
+	return FromGnark(g)
+}
+
+// FromGnark returns the parameters of gnark-crypto's gp, made by its
+// vortex.NewParams: gp itself is kept (Gnark returns it), and its SIS key
+// read as the kernels read it. Parameters the kernels would not commit
+// with as gnark-crypto's Commit does are refused, saying what is wrong:
+// a column count, rate, row count or SIS instance NewParams does not
+// accept, domains not made by gnark-crypto's NewParams, or a Config not
+// the default (see NewParams on options).
+func FromGnark(gp *gvortex.Params) (*Params, error) {
+	if gp == nil {
+		return nil, errors.New("vortex: no gnark-crypto parameters: make them with its vortex.NewParams")
+	}
+	n, rate, m := gp.NbColumns, gp.ReedSolomonInvRate, gp.NbColumns*gp.ReedSolomonInvRate
+	if err := checkSize(n, gp.MaxNbRows, rate); err != nil {
+		return nil, err
+	}
+	if gp.Key == nil {
+		return nil, errors.New("vortex: gnark-crypto parameters without a SIS key (Key): make them with its vortex.NewParams and sis.NewRSis")
+	}
+	if d := gp.Key.Degree; d < 16 || d > 2048 || d&(d-1) != 0 {
+		return nil, fmt.Errorf("vortex: SIS degree %d: accepted are the powers of two from 16 to 2048", d)
+	}
+	key, err := sis.FromRSis(gp.Key)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
-	return &Params{g: g, key: key, logN: logN, logRate: logRate}, nil
+	if key.MaxElements() < gp.MaxNbRows {
+		return nil, fmt.Errorf("vortex: the SIS key hashes columns of up to %d elements, the parameters take %d rows: make the key with sis.NewRSis(seed, logDegree, logBound, %d)", key.MaxElements(), gp.MaxNbRows, gp.MaxNbRows)
+	}
+	if gp.NumSelectedColumns < 1 || gp.NumSelectedColumns > m {
+		return nil, fmt.Errorf("vortex: %d selected columns: accepted are 1 to %d (the codewords' columns)", gp.NumSelectedColumns, m)
+	}
+	if !reflect.ValueOf(gp.Conf).IsZero() {
+		return nil, errors.New("vortex: gnark-crypto parameters with a column or Merkle hash option (WithColumnHash, WithMerkleHash): supported are its defaults, SIS column hashes and a Poseidon2 tree")
+	}
+	shift, err := koalabear.Generator(uint64(m))
+	if err != nil {
+		return nil, fmt.Errorf("vortex: %w", err)
+	}
+	small, big := gp.Domains[0], gp.Domains[1]
+	if small == nil || big == nil || small.Cardinality != uint64(n) || big.Cardinality != uint64(m) || small.FrMultiplicativeGen != shift || len(gp.CosetTableBitReverse) != n {
+		return nil, fmt.Errorf("vortex: gnark-crypto parameters whose domains are not those of %d columns at rate %d (the coset of shift Generator(%d)): make them with its vortex.NewParams", n, rate, m)
+	}
+	logN, logRate := bits.TrailingZeros(uint(n)), bits.TrailingZeros(uint(rate))
+	return &Params{g: gp, key: key, logN: logN, logRate: logRate}, nil
+}
+
+// checkSize refuses a column count, row count or rate that the kernels
+// do not commit with.
+func checkSize(numColumns, maxRows, rate int) error {
+	if numColumns < 2 || numColumns&(numColumns-1) != 0 {
+		return fmt.Errorf("vortex: %d columns: the column count must be a power of two from 2", numColumns)
+	}
+	if rate != 2 && rate != 4 && rate != 8 {
+		return fmt.Errorf("vortex: rate %d: accepted are 2, 4 and 8 (the inverse rate of the Reed-Solomon code)", rate)
+	}
+	logN, logRate := bits.TrailingZeros(uint(numColumns)), bits.TrailingZeros(uint(rate))
+	if a := field.KoalaBear.TwoAdicity(); logN+logRate > a {
+		return fmt.Errorf("vortex: %d columns at rate %d: codewords of 2^%d elements exceed KoalaBear's 2^%d", numColumns, rate, logN+logRate, a)
+	}
+	if maxRows < 1 || maxRows > 1<<24 {
+		return fmt.Errorf("vortex: %d rows: accepted are 1 to 2^24", maxRows)
+	}
+	return nil
+}
+
+// checkOptions applies each of gnark-crypto's options to a fresh Config
+// (its fields are not readable, but the zero Config is its default) and
+// refuses one that fails or changes it.
+func checkOptions(opts []gvortex.Option) error {
+	for i, o := range opts {
+		if o == nil {
+			return fmt.Errorf("vortex: gnark-crypto option %d is nil", i)
+		}
+		var c gvortex.Config
+		if err := o(&c); err != nil {
+			return fmt.Errorf("vortex: gnark-crypto option %d: %w", i, err)
+		}
+		if !reflect.ValueOf(c).IsZero() {
+			return fmt.Errorf("vortex: gnark-crypto option %d changes the column or Merkle hash (WithColumnHash, WithMerkleHash): supported are its defaults, SIS column hashes and a Poseidon2 tree, which the kernels compute", i)
+		}
+	}
+	return nil
 }
 
 // Gnark returns gnark-crypto's parameters, whose Verify checks the
@@ -150,9 +230,11 @@ func rowsOf[R Rows](p *Params, m R) ([][]koalabear.Element, error) {
 		if len(v)%n != 0 {
 			return nil, fmt.Errorf("vortex: %d elements are not whole rows of %d", len(v), n)
 		}
+		// Each row keeps the capacity to the slice's end: rows one
+		// after another in it go up in one transfer.
 		rows = make([][]koalabear.Element, len(v)/n)
 		for i := range rows {
-			rows[i] = v[i*n : (i+1)*n : (i+1)*n]
+			rows[i] = v[i*n : (i+1)*n]
 		}
 	}
 	if len(rows) < 1 || len(rows) > p.MaxRows() {
@@ -210,3 +292,7 @@ func CanonicalRoot(h Hash) [8]uint32 {
 }
 
 var errReleased = errors.New("vortex: the prover state was released")
+
+// ErrNoLinComb is OpenColumns' error before any OpenLinComb: a proof
+// carries UAlpha, which OpenLinComb computes.
+var ErrNoLinComb = errors.New("vortex: OpenColumns before OpenLinComb: a proof carries UAlpha, which OpenLinComb computes: call it first")

@@ -1,13 +1,21 @@
 package vortex
 
 import (
+	"context"
+	"crypto/sha256"
+	"crypto/sha512"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 	"github.com/stretchr/testify/require"
 
@@ -448,4 +456,385 @@ func TestPieceStarts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFromGnark commits with parameters made by gnark-crypto's own
+// NewParams, on the CPU and the GPU, and holds the roots to its Commit;
+// parameters the kernels would not commit with are refused, naming what
+// is wrong.
+func TestFromGnark(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const rows, n = 13, 1 << 7
+	rs, err := gsis.NewRSis(0, 9, 16, rows)
+	require.NoError(t, err)
+	gp, err := gvortex.NewParams(n, rows, rs, 4, 5)
+	require.NoError(t, err)
+	p, err := FromGnark(gp)
+	require.NoError(t, err)
+	require.Same(t, gp, p.Gnark())
+	require.Equal(t, []int{n, rows, 4, 4 * n, 512}, []int{p.NumColumns(), p.MaxRows(), p.Rate(), p.SizeCodeWord(), p.Degree()})
+	m := split(randMatrix(rng, rows, n), rows)
+	want, err := gvortex.Commit(gp, m)
+	require.NoError(t, err)
+	st, err := Commit(nil, p, m, Options{})
+	require.NoError(t, err)
+	require.Equal(t, want.GetCommitment(), st.Root())
+	require.Same(t, p, st.Params())
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		st, err := Commit(ctx, p, m, Options{})
+		require.NoError(t, err)
+		defer st.Release()
+		require.Equal(t, want.GetCommitment(), st.Root())
+	})
+
+	bad := func(edit func(q *gvortex.Params)) error {
+		q := *gp
+		edit(&q)
+		_, err := FromGnark(&q)
+		return err
+	}
+	_, err = FromGnark(nil)
+	require.ErrorContains(t, err, "no gnark-crypto parameters")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.Key = nil }), "without a SIS key")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.NbColumns = 96 }), "96 columns")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.ReedSolomonInvRate = 16 }), "rate 16")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.MaxNbRows = 0 }), "0 rows")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.MaxNbRows = 1000 }), "the parameters take 1000 rows")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.NumSelectedColumns = 0 }), "0 selected columns")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.NbColumns = 64 }), "domains are not those of 64 columns at rate 4")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.Domains[0] = nil }), "domains are not those")
+	other, err := gvortex.NewParams(n, rows, rs, 2, 5)
+	require.NoError(t, err)
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.Domains = other.Domains }), "domains are not those")
+	require.ErrorContains(t, bad(func(q *gvortex.Params) {
+		require.NoError(t, gvortex.WithMerkleHash(sha256.New())(&q.Conf))
+	}), "WithColumnHash, WithMerkleHash")
+	small, err := gsis.NewRSis(0, 3, 16, rows)
+	require.NoError(t, err)
+	require.ErrorContains(t, bad(func(q *gvortex.Params) { q.Key = small }), "SIS degree 8")
+}
+
+// TestGnarkOptions: gnark-crypto's options are taken, and refused where
+// they change its default Config, the hashes the kernels compute.
+func TestGnarkOptions(t *testing.T) {
+	_, err := NewParams(64, 4, 2, vortexSIS, 3, gvortex.WithColumnHash(sha256.New()))
+	require.ErrorContains(t, err, "option 0 changes the column or Merkle hash")
+	_, err = NewParams(64, 4, 2, vortexSIS, 3, func(*gvortex.Config) error { return nil }, gvortex.WithMerkleHash(sha256.New()))
+	require.ErrorContains(t, err, "option 1 changes the column or Merkle hash")
+	_, err = NewParams(64, 4, 2, vortexSIS, 3, gvortex.WithMerkleHash(sha512.New()))
+	require.ErrorContains(t, err, "option 0: the hash size should be 32 bytes")
+	_, err = NewParams(64, 4, 2, vortexSIS, 3, nil)
+	require.ErrorContains(t, err, "option 0 is nil")
+	p, err := NewParams(64, 4, 2, vortexSIS, 3, func(*gvortex.Config) error { return nil })
+	require.NoError(t, err)
+	require.Equal(t, 64, p.NumColumns())
+}
+
+// TestStateToGnark converts a GPU state to gnark-crypto's and holds it
+// to gnark-crypto's own state of the same matrix: its fields, and the
+// proofs its methods make.
+func TestStateToGnark(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const rows, n = 5, 1 << 6
+	p, err := NewParams(n, rows, 4, midSIS, 4)
+	require.NoError(t, err)
+	m := split(randMatrix(rng, rows, n), rows)
+	want, err := gvortex.Commit(p.Gnark(), m)
+	require.NoError(t, err)
+	alpha := randE4(rng)
+	sel := []int{0, 7, 100, 4*n - 1}
+	cpu, err := Commit(nil, p, m, Options{})
+	require.NoError(t, err)
+	gs, err := cpu.Gnark()
+	require.NoError(t, err)
+	require.Same(t, cpu.cpu, gs)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		st, err := Commit(ctx, p, m, Options{})
+		require.NoError(t, err)
+		defer st.Release()
+		gs, err := st.Gnark()
+		require.NoError(t, err)
+		require.Same(t, p.Gnark(), gs.Params)
+		require.Equal(t, want.EncodedMatrix, gs.EncodedMatrix)
+		require.Equal(t, want.HashedColumns, gs.HashedColumns)
+		require.Equal(t, want.MerkleTree.Levels, gs.MerkleTree.Levels)
+		require.Nil(t, gs.Ualpha)
+		u, err := st.OpenLinComb(alpha)
+		require.NoError(t, err)
+		gs, err = st.Gnark()
+		require.NoError(t, err)
+		require.Equal(t, u, gs.Ualpha)
+		proof, err := st.OpenColumns(sel)
+		require.NoError(t, err)
+		gproof, err := gs.OpenColumns(sel)
+		require.NoError(t, err)
+		require.Equal(t, gproof, proof)
+		st.Release()
+		_, err = st.Gnark()
+		require.ErrorContains(t, err, "released")
+	})
+}
+
+// TestCommitterCPU: a Committer of a nil Context commits with
+// gnark-crypto, rows or one flat slice, and refuses after Release.
+func TestCommitterCPU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	p, err := NewParams(1<<5, 9, 2, vortexSIS, 3)
+	require.NoError(t, err)
+	flat := randMatrix(rng, 9, 1<<5)
+	want, err := gvortex.Commit(p.Gnark(), split(flat, 9))
+	require.NoError(t, err)
+	_, err = NewCommitter(nil, nil)
+	require.ErrorContains(t, err, "no parameters")
+	check := func(t *testing.T, c *Committer) {
+		st, err := c.Commit(split(flat, 9), Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.GetCommitment(), st.Root())
+		st.Release()
+		st, err = c.CommitFlat(flat, Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.GetCommitment(), st.Root())
+		enc, err := st.EncodedMatrix()
+		require.NoError(t, err)
+		require.Equal(t, want.EncodedMatrix, enc)
+		st.Release()
+		_, err = c.CommitFlat(flat[:40], Options{})
+		require.ErrorContains(t, err, "40 elements")
+		c.Release()
+		_, err = c.CommitFlat(flat, Options{})
+		require.ErrorContains(t, err, "released")
+	}
+	c, err := NewCommitter(nil, p)
+	require.NoError(t, err)
+	require.Same(t, p, c.Params())
+	check(t, c)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		c, err := NewCommitter(ctx, p)
+		require.NoError(t, err)
+		check(t, c)
+	})
+}
+
+// TestOpenColumnsFirst: OpenColumns before OpenLinComb is refused (a
+// proof without UAlpha), on the CPU and the GPU.
+func TestOpenColumnsFirst(t *testing.T) {
+	p, err := NewParams(1<<4, 3, 2, smallSIS, 2)
+	require.NoError(t, err)
+	m := randMatrix(rand.New(rand.NewPCG(5, 6)), 3, 1<<4)
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		st, err := Commit(ctx, p, m, Options{})
+		require.NoError(t, err)
+		defer st.Release()
+		_, err = st.OpenColumns([]int{1, 2})
+		require.ErrorIs(t, err, ErrNoLinComb)
+		_, err = st.OpenColumns(nil)
+		require.ErrorIs(t, err, ErrNoLinComb)
+		_, err = st.OpenLinComb(randE4(rand.New(rand.NewPCG(1, 1))))
+		require.NoError(t, err)
+		pr, err := st.OpenColumns([]int{1, 2})
+		require.NoError(t, err)
+		require.Len(t, pr.UAlpha, p.SizeCodeWord())
+	}
+	check(t, nil)
+	gputest.ForEach(t, check)
+}
+
+// countdown is a Context whose Err is context.Canceled from its n-th call
+// on (n counted from 0).
+type countdown struct {
+	context.Context
+	left atomic.Int64
+}
+
+func newCountdown(n int) *countdown {
+	c := &countdown{Context: context.Background()}
+	c.left.Store(int64(n))
+	return c
+}
+
+func (c *countdown) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancel cancels a commitment at each of the points it checks its
+// Context, one after another, until one runs to the end: each cancelled
+// one returns an error wrapping context.Canceled and leaves no buffer
+// behind, and the Committer's next commitment is right.
+func TestCancel(t *testing.T) {
+	finePieces(t) // more pieces of rows, more points to cancel at
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const rows, n = 40, 1 << 6
+	p, err := NewParams(n, rows, 2, vortexSIS, 3)
+	require.NoError(t, err)
+	m := split(randMatrix(rng, rows, n), rows)
+	want, err := gvortex.Commit(p.Gnark(), m)
+	require.NoError(t, err)
+	// The CPU checks before and after gnark-crypto's Commit.
+	for k := range 2 {
+		_, err := Commit(nil, p, m, Options{Context: newCountdown(k)})
+		require.ErrorIs(t, err, context.Canceled, "cancelled at check %d", k)
+		require.ErrorContains(t, err, "vortex: commitment cancelled")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Commit(nil, p, m, Options{Context: ctx})
+	require.ErrorIs(t, err, context.Canceled)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		before := ctx.LiveBuffers()
+		c, err := NewCommitter(ctx, p)
+		require.NoError(t, err)
+		points := 0
+		for k := 0; ; k++ {
+			require.Less(t, k, 100, "a commitment that never ends")
+			st, err := c.Commit(m, Options{Context: newCountdown(k)})
+			if err == nil {
+				require.Equal(t, want.GetCommitment(), st.Root())
+				st.Release()
+				break
+			}
+			require.ErrorIs(t, err, context.Canceled, "cancelled at check %d", k)
+			points++
+			st, err = c.Commit(m, Options{})
+			require.NoError(t, err)
+			require.Equal(t, want.GetCommitment(), st.Root(), "after a cancel at check %d", k)
+			st.Release()
+		}
+		// The Committer's, the pieces', SIS's, the leaves', the tree's,
+		// the top's (none here: one device).
+		require.Greater(t, points, 5)
+		c.Release()
+		require.Equal(t, before, ctx.LiveBuffers())
+		// The one-shot Commit too.
+		_, err = Commit(ctx, p, m, Options{Context: newCountdown(3)})
+		require.ErrorIs(t, err, context.Canceled)
+		require.Equal(t, before, ctx.LiveBuffers())
+	})
+}
+
+// settle runs the garbage collector until ctx holds at most want live
+// buffers (the cleanups of unreachable states run after a collection,
+// on their own goroutine), or a few seconds have passed, and returns the
+// count.
+func settle(ctx *wgpu.Context, want int) int {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		n := ctx.LiveBuffers()
+		if n <= want || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestForgottenRelease: commitments whose states are never released,
+// nor the Committer, hold no more device buffers than two commitments,
+// and nothing once all is unreachable.
+func TestForgottenRelease(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const rows, n, count = 8, 1 << 6, 100
+	p, err := NewParams(n, rows, 2, vortexSIS, 3)
+	require.NoError(t, err)
+	m := randMatrix(rng, rows, n)
+	want, err := gvortex.Commit(p.Gnark(), split(m, rows))
+	require.NoError(t, err)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		// States that earlier tests left to the collector go first.
+		before := ctx.LiveBuffers()
+		for n := -1; n != before; {
+			n = before
+			runtime.GC()
+			time.Sleep(20 * time.Millisecond)
+			before = ctx.LiveBuffers()
+		}
+		// Two states alive: the bound.
+		a, err := Commit(ctx, p, m, Options{})
+		require.NoError(t, err)
+		b, err := Commit(ctx, p, m, Options{})
+		require.NoError(t, err)
+		two := ctx.LiveBuffers() - before
+		require.Greater(t, two, 0)
+		a.Release()
+		b.Release()
+
+		for i := range count {
+			st, err := Commit(ctx, p, m, Options{})
+			require.NoError(t, err)
+			require.Equal(t, want.GetCommitment(), st.Root(), "commitment %d", i)
+			runtime.GC()
+		}
+		require.LessOrEqual(t, settle(ctx, before+two)-before, two, "buffers held after %d one-shot commitments without Release", count)
+		require.LessOrEqual(t, settle(ctx, before), before, "buffers held once every state is unreachable")
+
+		// A Committer's states, then the Committer, forgotten too.
+		func() {
+			c, err := NewCommitter(ctx, p)
+			require.NoError(t, err)
+			st, err := c.CommitFlat(m, Options{})
+			require.NoError(t, err)
+			require.Equal(t, want.GetCommitment(), st.Root())
+			st.Release()
+			withPool := ctx.LiveBuffers() - before // the tables, and one commitment's buffers in the pool
+			for i := range count {
+				st, err := c.CommitFlat(m, Options{})
+				require.NoError(t, err)
+				require.Equal(t, want.GetCommitment(), st.Root(), "commitment %d", i)
+				runtime.GC()
+			}
+			require.LessOrEqual(t, settle(ctx, before+withPool+two)-before, withPool+two, "buffers held after %d commitments of a Committer without Release", count)
+		}()
+		require.LessOrEqual(t, settle(ctx, before), before, "buffers held once the Committer is unreachable")
+	})
+}
+
+// TestConcurrentOpenings opens one state from several goroutines at
+// once: each proof is gnark-crypto's.
+func TestConcurrentOpenings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const rows, n = 6, 1 << 5
+	p, err := NewParams(n, rows, 2, smallSIS, 3)
+	require.NoError(t, err)
+	m := split(randMatrix(rng, rows, n), rows)
+	want, err := gvortex.Commit(p.Gnark(), m)
+	require.NoError(t, err)
+	alpha := randE4(rng)
+	want.OpenLinComb(alpha)
+	sel := []int{1, 30, 63}
+	wantProof, err := want.OpenColumns(sel)
+	require.NoError(t, err)
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		st, err := Commit(ctx, p, m, Options{})
+		require.NoError(t, err)
+		defer st.Release()
+		errs := make(chan error, 8)
+		for range 8 {
+			go func() {
+				errs <- func() error {
+					if _, err := st.OpenLinComb(alpha); err != nil {
+						return err
+					}
+					pr, err := st.OpenColumns(sel)
+					if err != nil {
+						return err
+					}
+					if !reflect.DeepEqual(wantProof, pr) {
+						return fmt.Errorf("a proof differs from gnark-crypto's")
+					}
+					if _, err := st.Tree(); err != nil {
+						return err
+					}
+					_, err = st.Gnark()
+					return err
+				}()
+			}()
+		}
+		for range 8 {
+			require.NoError(t, <-errs)
+		}
+	}
+	check(t, nil)
+	gputest.ForEach(t, check)
 }
