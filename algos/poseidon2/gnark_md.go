@@ -119,8 +119,9 @@ func (g GnarkHash) LeavesMDDispatch(ctx *wgpu.Context, in, out wgpu.Binding, n, 
 // SIS): in holds rows × width Montgomery forms row after row, and the
 // canonical digest of column c goes to words 8c .. 8c+8 from out's
 // offset. The digests are written in pieces that fit ctx's storage
-// bindings (out's offset must be aligned as a binding's); in is bound
-// whole and must fit one. Run them with wgpu.Context.Run. The words are
+// bindings (out's offset must be aligned as a binding's); the rows are
+// bound whole (in's Size, or the rows' bytes where it is 0) and must fit
+// one. Run them with wgpu.Context.Run. The words are
 // not checked: they must be reduced Montgomery forms.
 func (g GnarkHash) ColumnLeavesMDDispatches(ctx *wgpu.Context, in, out wgpu.Binding, rows, width int) ([]wgpu.Dispatch, error) {
 	if rows < 1 || width < 1 || uint64(rows)*uint64(width) > 1<<32 || uint64(width)*Digest31 > 1<<32 {
@@ -131,12 +132,13 @@ func (g GnarkHash) ColumnLeavesMDDispatches(ctx *wgpu.Context, in, out wgpu.Bind
 	}
 	limit := ctx.Limits().Binding()
 	words := 4 * uint64(rows) * uint64(width)
-	inSize := in.Size
-	if inSize == 0 && in.Offset <= in.Buffer.Size() {
-		inSize = in.Buffer.Size() - in.Offset
+	// A binding of the whole buffer binds the rows alone, which a larger
+	// buffer (a pool's) holds first.
+	if in.Size == 0 {
+		in.Size = words
 	}
-	if inSize < words || in.Offset+inSize > in.Buffer.Size() || inSize > limit {
-		return nil, fmt.Errorf("poseidon2: %s Merkle-Damgard column leaves dispatch: the rows' binding (%d bytes at %d of a buffer of %d) must hold the %d bytes of %d rows × %d and fit this device's binding of %d bytes", g.Name(), inSize, in.Offset, in.Buffer.Size(), words, rows, width, limit)
+	if in.Size < words || in.Offset+in.Size > in.Buffer.Size() || in.Size > limit {
+		return nil, fmt.Errorf("poseidon2: %s Merkle-Damgard column leaves dispatch: the rows' binding (%d bytes at %d of a buffer of %d) must hold the %d bytes of %d rows × %d and fit this device's binding of %d bytes", g.Name(), in.Size, in.Offset, in.Buffer.Size(), words, rows, width, limit)
 	}
 	digests := Digest31 * 4 * uint64(width)
 	if out.Offset+digests > out.Buffer.Size() || (out.Size != 0 && out.Size < digests) {
