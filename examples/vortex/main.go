@@ -1,10 +1,12 @@
-// Command vortex is the README's program for gnark and Linea users: it
-// commits to a matrix of gnark-crypto KoalaBear elements with Vortex on
-// the GPU, opens the commitment and checks the proof with gnark-crypto's
+// Command vortex is the README's program for gnark-crypto Vortex users:
+// gnark-crypto's parameters in, the commitment on the GPU (gnark-crypto
+// itself where there is none), gnark-crypto's proof out, checked by its
 // own verifier.
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+	"github.com/consensys/gnark-crypto/field/koalabear/sis"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
 	"github.com/wgcompute/wgcompute/algos/vortex"
@@ -19,10 +22,10 @@ import (
 )
 
 func main() {
-	// The default adapter, or gnark-crypto itself where
-	// WGCOMPUTE_BACKEND=cpu asks for the CPU (a nil Context).
+	// The default GPU; with none, or where WGCOMPUTE_BACKEND=cpu asks for
+	// the CPU, a nil Context: gnark-crypto's own vortex.Commit.
 	ctx, err := wgpu.Open(wgpu.Options{Backend: os.Getenv("WGCOMPUTE_BACKEND")})
-	if errors.Is(err, wgpu.ErrCPUBackend) {
+	if errors.Is(err, wgpu.ErrCPUBackend) || errors.Is(err, wgpu.ErrNoAdapter) {
 		ctx, err = nil, nil
 	}
 	if err != nil {
@@ -30,14 +33,22 @@ func main() {
 	}
 	defer ctx.Close()
 
-	// 16 rows of 1024 columns, rate 2, Vortex's SIS instance
-	// (sis.NewRSis(0, 9, 16, rows)), 8 columns opened.
+	// gnark-crypto's parameters, as a prover makes them: 16 rows of 1024
+	// columns, rate 2, Vortex's SIS instance, 8 columns opened.
 	const rows, cols = 16, 1024
-	params, err := vortex.NewParams(cols, rows, 2, vortex.SIS{LogTwoDegree: 9, LogTwoBound: 16}, 8)
+	key, err := sis.NewRSis(0, 9, 16, rows)
 	if err != nil {
 		log.Fatal(err)
 	}
-	m := make([][]koalabear.Element, rows) // the prover's rows, as gnark-crypto holds them
+	gp, err := gvortex.NewParams(cols, rows, key, 2, 8)
+	if err != nil {
+		log.Fatal(err)
+	}
+	params, err := vortex.FromGnark(gp)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m := make([][]koalabear.Element, rows) // the prover's rows
 	for i := range m {
 		m[i] = make([]koalabear.Element, cols)
 		for j := range m[i] {
@@ -45,16 +56,21 @@ func main() {
 		}
 	}
 
-	// Commit: the same root, digests and tree as gnark-crypto's
-	// vortex.Commit(params.Gnark(), m).
+	// Commit where gvortex.Commit(gp, m) was: the same root, codewords,
+	// digests and tree. The state needs no Release: its device memory
+	// goes when it is unreachable (Release frees it at once).
 	state, err := vortex.Commit(ctx, params, m, vortex.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer state.Release()
-	fmt.Println("root", vortex.CanonicalRoot(state.Root()))
+	var root [32]byte // printed as wgbench prints roots
+	for i, v := range vortex.CanonicalRoot(state.Root()) {
+		binary.LittleEndian.PutUint32(root[4*i:], v)
+	}
+	fmt.Printf("root %x\n", root)
 
-	// The verifier's challenges (from a transcript in a real protocol).
+	// The verifier's challenges (from a transcript in a real protocol),
+	// and the opening: gnark-crypto's proof.
 	var alpha, x fext.E4
 	alpha.B0.A0.SetUint64(7)
 	alpha.B1.A1.SetUint64(11)
@@ -68,6 +84,13 @@ func main() {
 		log.Fatal(err)
 	}
 
+	// Where the rest of the prover takes gnark-crypto's state.
+	gs, err := state.Gnark()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("gnark-crypto's state, same root:", gs.GetCommitment() == state.Root())
+
 	// gnark-crypto's verifier checks the proof against the root and the
 	// rows' claimed evaluations at x.
 	claims := make([]fext.E4, rows)
@@ -76,13 +99,14 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	err = params.Gnark().Verify(gvortex.VerifierInput{
+	err = gp.Verify(gvortex.VerifierInput{
 		MerkleRoot: state.Root(), ClaimedValues: claims, EvaluationPoint: x,
 		Alpha: alpha, SelectedColumns: selected, Proof: proof,
 	})
 	fmt.Println("verified by gnark-crypto:", err == nil)
 
-	// A column count that is not a power of two is refused, naming it.
-	_, err = vortex.NewParams(1000, rows, 2, vortex.SIS{LogTwoDegree: 9, LogTwoBound: 16}, 8)
+	// gnark-crypto's options are refused where they change its default
+	// hashes, which the kernels compute.
+	_, err = vortex.NewParams(cols, rows, 2, vortex.SIS{LogTwoDegree: 9, LogTwoBound: 16}, 8, gvortex.WithMerkleHash(sha256.New()))
 	fmt.Println("refused:", err)
 }
