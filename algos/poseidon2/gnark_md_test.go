@@ -3,6 +3,7 @@ package poseidon2
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/consensys/gnark-crypto/field/koalabear/vortex"
 	"github.com/stretchr/testify/require"
 
+	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -419,5 +421,154 @@ func BenchmarkGnarkMD(b *testing.B) {
 		}
 		levels = levels[1:] // the leaves are released with the benchmark
 		timed(b, float64(cols-1)*2, ds)
+	})
+}
+
+// lineaCommit is the part of a commit vector of Linea's code
+// (testdata/linea, written by tools/lineagen) that its hashes make: the
+// leaves (column_hashes), the levels above them up to the root (tree,
+// leaf side first), and where the file holds them the SIS digests of the
+// columns or the encoded matrix (rows of codewords). Every value
+// canonical.
+type lineaCommit struct {
+	SIS          bool          `json:"sis"`
+	Root         [8]uint32     `json:"root"`
+	ColumnHashes [][8]uint32   `json:"column_hashes"`
+	Tree         [][][8]uint32 `json:"tree"`
+	SISDigests   [][]uint32    `json:"sis_digests"`
+	Encoded      [][]uint32    `json:"encoded"`
+}
+
+// TestGnarkMDLineaVectors holds the leaves and trees the dispatches make
+// to those of Linea's own code: the leaves of its SIS digests, of its
+// encoded columns where a round has no SIS, and every node of its trees.
+func TestGnarkMDLineaVectors(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/linea/commit_*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	g := GnarkKoalaBear
+	f := g.Permutation().Field()
+	monty := func(x []uint32) []uint32 {
+		out := make([]uint32, len(x))
+		for i, v := range x {
+			out[i] = f.ToMonty(v)
+		}
+		return out
+	}
+	var vs []lineaCommit
+	var names []string
+	var digests, columns int
+	for _, name := range files {
+		var v lineaCommit
+		hashtest.LoadJSON(t, name, &v)
+		require.NotEmpty(t, v.ColumnHashes, name)
+		require.Equal(t, v.Root, v.Tree[len(v.Tree)-1][0], name)
+		vs, names = append(vs, v), append(names, filepath.Base(name))
+		if v.SISDigests != nil {
+			digests++
+		}
+		if !v.SIS && v.Encoded != nil {
+			columns++
+		}
+	}
+	require.Positive(t, digests, "no vector holds SIS digests")
+	require.Positive(t, columns, "no vector without SIS holds its encoded matrix")
+	flat := func(h [][8]uint32) []uint32 {
+		out := make([]uint32, 0, 8*len(h))
+		for _, d := range h {
+			out = append(out, d[:]...)
+		}
+		return out
+	}
+	// The CPU references first.
+	for i, v := range vs {
+		want := flat(v.ColumnHashes)
+		got := make([]uint32, len(want))
+		if v.SISDigests != nil {
+			m := len(v.SISDigests[0])
+			var in []uint32
+			for _, d := range v.SISDigests {
+				in = append(in, monty(d)...)
+			}
+			require.NoError(t, g.LeavesMD(got, in, m))
+			require.Equal(t, want, got, "%s: leaves of the SIS digests", names[i])
+		}
+		if !v.SIS && v.Encoded != nil {
+			var in []uint32
+			for _, r := range v.Encoded {
+				in = append(in, monty(r)...)
+			}
+			require.NoError(t, g.ColumnLeavesMD(got, in, len(v.Encoded), len(v.ColumnHashes)))
+			require.Equal(t, want, got, "%s: leaves of the columns", names[i])
+		}
+		below := v.ColumnHashes
+		for lv, level := range v.Tree {
+			for k, node := range level {
+				require.Equal(t, Digest31Bytes(node), g.MergeMD(Digest31Bytes(below[2*k]), Digest31Bytes(below[2*k+1])), "%s: level %d node %d", names[i], lv, k)
+			}
+			below = level
+		}
+	}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		upload := func(words []uint32) *wgpu.Buffer {
+			b, err := ctx.NewBuffer("vector", 4*uint64(len(words)))
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(b, 0, wgpu.Bytes(words)))
+			return b
+		}
+		for i, v := range vs {
+			n := len(v.ColumnHashes)
+			var ds []wgpu.Dispatch
+			var bufs []*wgpu.Buffer
+			leaves, err := ctx.NewBuffer("leaves", 32*uint64(n))
+			require.NoError(t, err)
+			bufs = append(bufs, leaves)
+			switch {
+			case v.SISDigests != nil:
+				var in []uint32
+				for _, d := range v.SISDigests {
+					in = append(in, monty(d)...)
+				}
+				b := upload(in)
+				bufs = append(bufs, b)
+				d, err := g.LeavesMDDispatch(ctx, wgpu.Bind(b), wgpu.Bind(leaves), n, len(v.SISDigests[0]))
+				require.NoError(t, err)
+				ds = append(ds, d)
+			case !v.SIS && v.Encoded != nil:
+				var in []uint32
+				for _, r := range v.Encoded {
+					in = append(in, monty(r)...)
+				}
+				b := upload(in)
+				bufs = append(bufs, b)
+				d, err := g.ColumnLeavesMDDispatches(ctx, wgpu.Bind(b), wgpu.Bind(leaves), len(v.Encoded), n)
+				require.NoError(t, err)
+				ds = append(ds, d...)
+			default:
+				require.NoError(t, ctx.Upload(leaves, 0, wgpu.Bytes(flat(v.ColumnHashes))))
+			}
+			levels := []*wgpu.Buffer{leaves}
+			for m := n / 2; m >= 1; m /= 2 {
+				b, err := ctx.NewBuffer("level", 32*uint64(m))
+				require.NoError(t, err)
+				bufs = append(bufs, b)
+				d, err := g.MergeMDDispatch(ctx, wgpu.Bind(levels[len(levels)-1]), wgpu.Bind(b), m)
+				require.NoError(t, err)
+				ds, levels = append(ds, d), append(levels, b)
+			}
+			_, err = ctx.Run(ds...)
+			require.NoError(t, err)
+			got := make([]uint32, 8*n)
+			require.NoError(t, ctx.Download(wgpu.Bytes(got), leaves, 0))
+			require.Equal(t, flat(v.ColumnHashes), got, "%s: leaves", names[i])
+			for lv, level := range v.Tree {
+				got := make([]uint32, 8*len(level))
+				require.NoError(t, ctx.Download(wgpu.Bytes(got), levels[lv+1], 0))
+				require.Equal(t, flat(level), got, "%s: tree level %d", names[i], lv)
+			}
+			for _, b := range bufs {
+				b.Release()
+			}
+		}
 	})
 }
