@@ -21,6 +21,13 @@
 //
 // Proofs from a ProverState are gnark-crypto's vortex.Proof and verify
 // with its Params.Verify (Params.Gnark).
+//
+// gnark-crypto's types go in and out: FromGnark takes its vortex.Params,
+// ProverState.Gnark gives its vortex.ProverState, NewParams takes its
+// options (refusing those the kernels do not compute). Nothing needs a
+// Release: states and Committers that become unreachable free their
+// device memory as the garbage collector finds them; Release frees it at
+// once.
 package vortex
 
 import (
