@@ -15,6 +15,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -185,7 +186,8 @@ more than opening a second costs; records and schedules are committed on
 the first. The root and the nodes are the same bits on any number of GPUs.
 
 --out writes the nodes as merkle --out does (for N a power of two N x 32
-bytes, node 0 zero, node 1 the root);
+bytes, node 0 zero, node 1 the root; with --out -, standard output holds
+the nodes alone and the root goes to standard error);
 --prove I prints the JSON proof of leaf I instead of the root, which
 'wgbench merkle verify --hash H' checks (with the same H).
 
@@ -201,6 +203,14 @@ uint32s.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("scheme") {
 				return commitVortex(cmd, g, scheme, matrices, ins, rate, sisArg)
+			}
+			for _, f := range []string{"rate", "sis"} {
+				if cmd.Flags().Changed(f) {
+					return fmt.Errorf("commit: --%s is a flag of --scheme vortex; a Merkle tree (no --scheme) takes no --%s", f, f)
+				}
+			}
+			if cmd.Flags().Changed("prove") && out != "" && fileout.Same(out, "-") {
+				return errors.New("commit: --out - and --prove would both write standard output: give --out a file")
 			}
 			spin := newSpinner(cmd, g, "commit: building the tree")
 			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach, blowup)
@@ -228,7 +238,7 @@ uint32s.`,
 				return printProof(cmd.OutOrStdout(), p)
 			}
 			root := tree.Root()
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
+			_, err = fmt.Fprintln(rootOutput(cmd, out), hex.EncodeToString(root[:]))
 			return err
 		},
 	}
@@ -243,8 +253,8 @@ uint32s.`,
 	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
 	f.IntVar(&blowup, "blowup", 0, "commit to the matrix's columns extended by R (2, 4, 8, 16) on a coset, rows bit-reversed, as Plonky3's PCS commits a trace")
 	f.StringVar(&scheme, "scheme", "", "vortex: gnark-crypto's Vortex commitment of a KoalaBear matrix (canonical values) instead of a Merkle tree")
-	f.IntVar(&rate, "rate", 2, "--scheme vortex: the Reed-Solomon code's inverse rate, 2, 4 or 8")
-	f.StringVar(&sisArg, "sis", "9,16", "--scheme vortex: the SIS instance, LOGDEG,LOGBOUND")
+	f.IntVar(&rate, "rate", 2, "--scheme vortex: the Reed-Solomon code's inverse rate, 2, 4 or 8 (refused without --scheme)")
+	f.StringVar(&sisArg, "sis", "9,16", "--scheme vortex: the SIS instance, LOGDEG,LOGBOUND (refused without --scheme)")
 	return cmd
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -15,8 +16,19 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/registry"
+	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
+
+// rootOutput is where a command that writes the tree's nodes to out
+// prints the root: standard output, or standard error where out is
+// standard output itself, which then holds the nodes alone.
+func rootOutput(cmd *cobra.Command, out string) io.Writer {
+	if out != "" && fileout.Same(out, "-") {
+		return cmd.ErrOrStderr()
+	}
+	return cmd.OutOrStdout()
+}
 
 // merkleHashes lists the merges the merkle commands offer, matched by
 // name.
@@ -91,7 +103,9 @@ func newMerkleCmd(g *globals) *cobra.Command {
 N at least 1 (for Rescue, RPO and Poseidon2, each leaf is 4 little-endian
 uint64 field elements below p = 2^64 - 2^32 + 1; for poseidon2-babybear and
 poseidon2-koalabear, 8 little-endian uint32 elements below the field's p).
-It prints the root in hex; --out writes all the nodes. For N a power of two they are N nodes (N x 32 bytes, node 0 zero,
+It prints the root in hex; --out writes all the nodes. With --out -
+(standard output) the nodes alone go to standard output, and the root to
+standard error. For N a power of two they are N nodes (N x 32 bytes, node 0 zero,
 node 1 the root, node i the merge of nodes 2i and 2i+1, where node N+j is
 leaf j). For other counts each level's nodes are paired left to right and an
 odd last node is carried up unhashed (merkletreejs's default, RFC 6962's
@@ -139,7 +153,7 @@ M records, from as many machines, and prints the whole tree's root. With
 					return fmt.Errorf("merkle: %w", err)
 				}
 			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
+			_, err = fmt.Fprintln(rootOutput(cmd, out), hex.EncodeToString(root[:]))
 			return err
 		},
 	}
@@ -150,7 +164,7 @@ M records, from as many machines, and prints the whole tree's root. With
 		f.IntVar(&approach, "approach", 0, "1: a dispatch per level, 2: workgroup levels, 3: subtrees in workgroup memory (default: fastest)")
 	}
 	buildFlags(cmd)
-	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file (- for standard output); with --range, the record line")
+	cmd.Flags().StringVar(&out, "out", "", "write the N nodes (N x 32 bytes) to this file (- for standard output, the root then on standard error); with --range, the record line")
 	rf.add(cmd, "compute the root of range I of M equal ranges of the leaves, M a power of two, and print it as a record line for merkle combine (I/M, as 3/16)")
 
 	prove := &cobra.Command{

@@ -173,7 +173,7 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 		return err
 	}
 	line := rec.String() + "\n"
-	if out != "" && out != "-" { // "-": the line printed below
+	if out != "" && !fileout.Same(out, "-") { // standard output: the line printed below
 		if err := fileout.WriteFile(out, []byte(line)); err != nil {
 			return fmt.Errorf("merkle: %w", err)
 		}

@@ -97,3 +97,51 @@ func TestOutStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestNodesOnStdout: merkle --out - and commit --out - write the nodes
+// alone to standard output, and the root to standard error (the root's hex
+// line followed the nodes, and a 64-leaf tree gave 2113 bytes, not 2048);
+// merkle --range --out /dev/stdout prints its record line once; commit
+// --prove refuses --out -, which would mix the nodes with the proof.
+func TestNodesOnStdout(t *testing.T) {
+	dir := t.TempDir()
+	leaves := make([]byte, 64*32)
+	rand.Read(leaves)
+	in := filepath.Join(dir, "leaves.bin")
+	require.NoError(t, os.WriteFile(in, leaves, 0o644))
+	run := func(args ...string) (string, string) {
+		t.Helper()
+		cmd := wgbenchProcess(t, "", args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		require.NoError(t, err, "%q: %s", args, stderr.String())
+		return string(out), stderr.String()
+	}
+	for _, c := range [][]string{
+		{"merkle", "--backend", "cpu", "--hash", "blake3", "--in", in},
+		{"commit", "--backend", "cpu", "--records", "32", "--in", in},
+	} {
+		root, _ := run(c...)
+		file := filepath.Join(dir, "nodes")
+		_, _ = run(append(c, "--out", file)...)
+		nodes := mustRead(t, file)
+		require.Len(t, nodes, 64*32)
+		for _, out := range []string{"-", "/dev/stdout"} {
+			got, stderr := run(append(c, "--out", out)...)
+			require.Equal(t, string(nodes), got, "%q --out %s: the nodes alone", c[0], out)
+			require.Equal(t, root, stderr, "%q --out %s: the root on standard error", c[0], out)
+		}
+	}
+	line, _ := run("merkle", "--backend", "cpu", "--hash", "blake3", "--in", in, "--range", "1/4")
+	got, _ := run("merkle", "--backend", "cpu", "--hash", "blake3", "--in", in, "--range", "1/4", "--out", "/dev/stdout")
+	require.Equal(t, line, got)
+
+	cmd := wgbenchProcess(t, "", "commit", "--backend", "cpu", "--records", "32", "--in", in, "--prove", "3", "--out", "-")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.Error(t, err)
+	require.Empty(t, out)
+	require.Contains(t, stderr.String(), "--out - and --prove would both write standard output")
+}
