@@ -307,7 +307,8 @@ func TestGnarkMergeMDDispatch(t *testing.T) {
 // alone (the inputs stay on the device; kernel-ms/op is the GPU's
 // timestamps): the leaves of 2^20 columns' SIS(9,16) digests (512
 // elements, 64 compressions a column; 2^12 with -short), in tiles of at
-// most 2^18 columns as Vortex binds them; the leaves of 2^20 codeword
+// most 2^18 columns that fit a binding, as Vortex binds them (one tile of
+// inputs on the device, hashed into each tile's place of the leaves); the leaves of 2^20 codeword
 // columns of 256 rows without SIS (32 compressions a column); and a
 // tree's levels from 2^20 leaves (MergeMD, two compressions a node).
 func BenchmarkGnarkMD(b *testing.B) {
@@ -360,7 +361,7 @@ func BenchmarkGnarkMD(b *testing.B) {
 	}
 	defer leaves.Release()
 	b.Run(fmt.Sprintf("leaves-sis/%dx512", cols), func(b *testing.B) {
-		tile := min(cols, 1<<18)
+		tile := fitTile(cols, 512*4, ctx.Limits().Binding())
 		dg := upload(b, "digests", tile*512)
 		defer dg.Release()
 		var ds []wgpu.Dispatch
@@ -375,7 +376,7 @@ func BenchmarkGnarkMD(b *testing.B) {
 	})
 	b.Run(fmt.Sprintf("leaves-nosis/256x%d", cols), func(b *testing.B) {
 		const rows = 256
-		w := min(cols, 1<<18)
+		w := fitTile(cols, rows*4, ctx.Limits().Binding())
 		tile := upload(b, "codewords", rows*w)
 		defer tile.Release()
 		var ds []wgpu.Dispatch
@@ -571,4 +572,14 @@ func TestGnarkMDLineaVectors(t *testing.T) {
 			}
 		}
 	})
+}
+
+// fitTile returns the most columns, a power of two up to 2^18 and cols,
+// whose bytes (perColumn each) fit a binding of limit bytes.
+func fitTile(cols, perColumn int, limit uint64) int {
+	w := min(cols, 1<<18)
+	for w > 1 && uint64(w)*uint64(perColumn) > limit {
+		w /= 2
+	}
+	return w
 }
