@@ -308,9 +308,10 @@ func TestGnarkMergeMDDispatch(t *testing.T) {
 // timestamps): the leaves of 2^20 columns' SIS(9,16) digests (512
 // elements, 64 compressions a column; 2^12 with -short), in tiles of at
 // most 2^18 columns that fit a binding, as Vortex binds them (one tile of
-// inputs on the device, hashed into each tile's place of the leaves); the leaves of 2^20 codeword
-// columns of 256 rows without SIS (32 compressions a column); and a
-// tree's levels from 2^20 leaves (MergeMD, two compressions a node).
+// inputs on the device, hashed into each tile's place of the leaves); the
+// leaves of 2^20 codeword columns of 256 rows without SIS (32
+// compressions a column); and a tree's levels from 2^20 leaves (MergeMD,
+// two compressions a node).
 func BenchmarkGnarkMD(b *testing.B) {
 	if len(gputest.Backends()) == 0 {
 		b.Skip("no GPU backend")
