@@ -5,12 +5,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wgcompute/wgcompute/algos/vortex"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // parseSIS reads --sis LOGDEG,LOGBOUND ("9,16").
@@ -28,6 +31,13 @@ func parseSIS(s string) (vortex.SIS, error) {
 // canonical KoalaBear elements committed with gnark-crypto's Vortex (rate
 // and SIS instance as given) on the first device, the root printed as 8
 // canonical elements, the hex of their little-endian uint32s.
+//
+// A one-shot commitment of gigabytes is bound by the host: the file is
+// read straight into the one matrix the commitment takes (readWords,
+// every core, huge pages), its values turned into Montgomery forms where
+// they lie (vortex.FromCanonicalInPlace, one pass on every core), and the
+// parameters (the SIS key, gnark-crypto's domains) made while the devices
+// open and the file is read.
 func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins []string, rate int, sisArg string) error {
 	if scheme != "vortex" {
 		return fmt.Errorf("commit: --scheme %q: accepted is vortex (gnark-crypto's Vortex over KoalaBear); leave it out for a Merkle tree", scheme)
@@ -48,34 +58,53 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 	if err != nil {
 		return err
 	}
-	p, err := vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
-	if err != nil {
-		return fmt.Errorf("commit: %w", err)
+	type made struct {
+		p   *vortex.Params
+		err error
 	}
+	params := make(chan made, 1)
+	go func() {
+		defer wgpu.Span("vortex: parameters")(0)
+		p, err := vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
+		params <- made{p, err}
+	}()
 	devices := g.openSoon(0)
 	defer devices.close()
-	raw, err := readInput(ins[0], g.hostMemory()/4, "a commitment's input can take here (its codewords take host memory too)")
-	if err != nil {
-		return fmt.Errorf("commit: %w", err)
+	// The read below takes every core: the goroutines above start first.
+	runtime.Gosched()
+	vals, free, readErr := readWords(ins[0], sh, g.hostMemory()/4)
+	if readErr == nil && !g.process {
+		// A process that exits next leaves its memory to the exit.
+		defer free()
 	}
-	if len(raw) != sh.bytes {
-		return fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", ins[0], len(raw), sh.rows, sh.cols, sh.bytes)
+	mp := <-params
+	if mp.err != nil {
+		return fmt.Errorf("commit: %w", mp.err)
 	}
-	m, err := vortex.FromCanonical(asElements[uint32](raw), sh.rows, sh.cols)
+	if readErr != nil {
+		return fmt.Errorf("commit: %w", readErr)
+	}
+	m, err := vortex.FromCanonicalInPlace(vals, sh.rows, sh.cols)
 	if err != nil {
 		return fmt.Errorf("commit: %s: %w", ins[0], err)
 	}
+	endWait := wgpu.Span("wait for the devices")
 	grp, err := devices.wait()
+	endWait(0)
 	if err != nil {
 		return err
 	}
 	spin := newSpinner(cmd, g, "commit: Vortex")
-	st, err := vortex.Commit(firstDevice(grp), p, m, vortex.Options{})
+	st, err := vortex.Commit(firstDevice(grp), mp.p, m, vortex.Options{})
 	spin.done()
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	defer st.Release()
+	if g.process {
+		leftToExit()
+	} else {
+		defer st.Release()
+	}
 	if err := interrupted(cmd.Context()); err != nil {
 		return err
 	}
@@ -85,4 +114,53 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 	}
 	_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
 	return err
+}
+
+// readWords reads the --in file of the matrix sh (little-endian uint32)
+// into words of their own (allocWords), at most limit bytes, and returns
+// the function that frees them. A regular file of the matrix's size is
+// read on every core straight into them; anything else (a stream, a file
+// of another size, a big-endian host) is read as every input is, for the
+// same errors.
+func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err error) {
+	const why = "a commitment's input can take here (its codewords take host memory too)"
+	f, fi, err := openInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	size := int64(sh.bytes)
+	littleEndian := binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+	if !fi.Mode().IsRegular() || fi.Size() != size || size < parallelRead || !littleEndian {
+		raw, err := readInput(path, limit, why)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(raw) != sh.bytes {
+			return nil, nil, fmt.Errorf("%s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, len(raw), sh.rows, sh.cols, sh.bytes)
+		}
+		return asElements[uint32](raw), func() {}, nil
+	}
+	if size > limit {
+		return nil, nil, fmt.Errorf("%s is larger than %s, the most %s", path, bytesize.Tenths(limit), why)
+	}
+	defer wgpu.Span("read input")(size)
+	words, free, err := allocWords(sh.bytes / 4)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			free()
+		}
+	}()
+	if err := readFileAt(path, f, wgpu.Bytes(words), 0, size); err != nil {
+		return nil, nil, err
+	}
+	// A file that grew while read is refused as one of that size is.
+	var more [1]byte
+	if k, _ := f.ReadAt(more[:], size); k > 0 {
+		return nil, nil, fmt.Errorf("%s has more than %d bytes, its size when opened: a %dx%d matrix of little-endian uint32 is %d bytes", path, size, sh.rows, sh.cols, sh.bytes)
+	}
+	return words, free, nil
 }
