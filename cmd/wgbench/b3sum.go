@@ -57,6 +57,17 @@ Each line printed is one complete subtree of the file's BLAKE3 tree:
 
   b3piece MODE TOTAL OFFSET LENGTH CV [LAST]
 
+after one line that tells files apart, as far as a range can:
+
+  b3file MODE TOTAL SAMPLE
+
+SAMPLE is the hash, in the mode and with the key or context of the pieces,
+of 64 chunks of 1024 bytes spread evenly from the file's first chunk to its
+last (all of a file of 64 KiB or less). 'b3sum combine' refuses records
+whose b3file lines differ: pieces of files of one size that differ in a
+sampled chunk. Files of one size alike in those 64 chunks cannot be told
+apart by their records, and combine into a hash of neither.
+
 MODE is hash, keyed or derive-key; TOTAL is the file's size; OFFSET and
 LENGTH are the subtree's bytes; CV is its chaining value in hex. A file of
 1024 bytes or less has one piece, all of it, which holds its root node
@@ -96,8 +107,11 @@ otherwise, and for usage errors.`,
 
 // b3run is one b3sum command: where its output goes and how it hashes.
 type b3run struct {
-	fl     *b3flags
-	auto   *blake3.Auto
+	fl   *b3flags
+	auto *blake3.Auto
+	// opts are auto's mode: the key or context --subtree's sample is
+	// hashed with.
+	opts   blake3.Options
 	stdin  io.Reader
 	out    b3out
 	errOut io.Writer
@@ -180,6 +194,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if r.length, msg = parseRustUint(fl.length); msg != "" {
 		r.lengthErr = "Failed to parse length."
 	}
+	r.opts = opts.Options
 	if r.auto, err = blake3.NewAuto(opts); err != nil {
 		return fail("Error: " + err.Error())
 	}

@@ -88,7 +88,13 @@ func (r *b3run) subtree(name, spec string) error {
 	if err != nil {
 		return fail(err)
 	}
-	var b []byte
+	if len(ps) == 0 {
+		return nil
+	}
+	b, err := fileSample(f, uint64(size), ps[0].Mode, r.opts)
+	if err != nil {
+		return fail(err)
+	}
 	for _, p := range ps {
 		if b, err = p.AppendText(b); err != nil {
 			return fail(err)
@@ -100,6 +106,83 @@ func (r *b3run) subtree(name, spec string) error {
 		err = r.out.w.Flush()
 	}
 	return err
+}
+
+// sampleChunks is how many chunks of a file its b3file line hashes.
+const sampleChunks = 64
+
+// fileSample returns the b3file line of the file r of total bytes, whose
+// pieces were hashed in mode with opts's key or context: what tells
+// files of one size apart as far as reading a few chunks of them can.
+func fileSample(r io.ReaderAt, total uint64, mode blake3.Mode, opts blake3.Options) ([]byte, error) {
+	var h *blake3.Hasher
+	switch {
+	case opts.Key != nil:
+		var err error
+		if h, err = blake3.NewKeyed(opts.Key); err != nil {
+			return nil, err
+		}
+	case opts.DeriveKey:
+		h = blake3.NewDeriveKey(opts.Context)
+	default:
+		h = blake3.New()
+	}
+	const chunk = blake3.ChunkSize
+	chunks := (total + chunk - 1) / chunk
+	buf := make([]byte, chunk)
+	for i := range min(chunks, sampleChunks) {
+		c := i
+		if chunks > sampleChunks {
+			c = i * (chunks - 1) / (sampleChunks - 1)
+		}
+		n := min(chunk, total-c*chunk)
+		if _, err := r.ReadAt(buf[:n], int64(c*chunk)); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("shorter than its size of %d bytes while read", total)
+			}
+			return nil, err
+		}
+		h.Write(buf[:n])
+	}
+	return fmt.Appendf(nil, "b3file %s %d %x\n", mode, total, h.Sum(nil)), nil
+}
+
+// fileLine is a b3file line of b3sum --subtree, as combine reads it.
+type fileLine struct {
+	mode  string
+	total uint64
+	line  string // the line itself, trimmed, for comparisons
+	at    string // where it was read: "file:line"
+}
+
+// parseFileLine parses line, which starts with "b3file ".
+func parseFileLine(line, at string) (fileLine, error) {
+	f := strings.Fields(line)
+	if len(f) != 4 {
+		return fileLine{}, fmt.Errorf("%s: a b3file line is \"b3file MODE TOTAL SAMPLE\": it has %d fields", at, len(f))
+	}
+	total, err := strconv.ParseUint(f[2], 10, 64)
+	if err != nil {
+		return fileLine{}, fmt.Errorf("%s: b3file line: total %q is not a decimal size", at, f[2])
+	}
+	if len(f[3]) != 64 || strings.Trim(f[3], "0123456789abcdef") != "" {
+		return fileLine{}, fmt.Errorf("%s: b3file line: sample %q is not 64 lowercase hex digits", at, f[3])
+	}
+	return fileLine{mode: f[1], total: total, line: strings.Join(f, " "), at: at}, nil
+}
+
+// checkFileLines refuses b3file lines that differ from each other or
+// from the pieces (all of mode and of total bytes, as Combine checked).
+func checkFileLines(lines []fileLine, mode blake3.Mode, total uint64) error {
+	for _, l := range lines {
+		switch {
+		case l.line != lines[0].line:
+			return fmt.Errorf("the records are of different files: the b3file lines at %s and %s differ (the files' sampled chunks differ)", lines[0].at, l.at)
+		case l.mode != mode.String() || l.total != total:
+			return fmt.Errorf("%s: the b3file line is of a %s-byte file hashed in %s mode, the pieces of a %d-byte file in %s mode", l.at, strconv.FormatUint(l.total, 10), l.mode, total, mode)
+		}
+	}
+	return nil
 }
 
 // fileKind names what a file of mode m is, for errors about files that
@@ -138,7 +221,13 @@ come in any order and from any number of files; empty lines are skipped,
 and a record repeated (a range hashed twice) counts once.
 
 The records must be of one file and one mode and cover it without gaps or
-overlaps, or combine prints nothing and exits 1 saying why. The mode must
+overlaps, or combine prints nothing and exits 1 saying why. What tells
+files apart is their size and their b3file lines (see b3sum --help): the
+hash of 64 chunks spread over the file, which must be the same in every
+record file. Records of files of one size alike in those chunks cannot be
+told apart, and combine into a hash of neither; records without a b3file
+line (written by hand, or by an older wgbench) are checked by size
+alone. The mode must
 be the records' own: --keyed (the 32-byte key from standard input, the
 records then from named files) or --derive-key CONTEXT with the key or
 context the ranges were hashed with, which the records do not hold: a
@@ -198,9 +287,15 @@ func (fl *b3combine) run(cmd *cobra.Command, args []string) error {
 		opts.DeriveKey, opts.Context = true, fl.deriveKey
 	}
 	var pieces []blake3.Piece
+	var files []fileLine
 	// A whole file's records take about 230 bytes per piece, 64 pieces at
 	// most per range: the bound is for a mistaken file.
 	err := eachRecordLine(stdin, args, 64<<20, func(line, at string) error {
+		if strings.HasPrefix(line, "b3file ") {
+			l, err := parseFileLine(line, at)
+			files = append(files, l)
+			return err
+		}
 		var p blake3.Piece
 		if err := p.UnmarshalText([]byte(line)); err != nil {
 			return fmt.Errorf("%s: %w", at, err)
@@ -213,6 +308,11 @@ func (fl *b3combine) run(cmd *cobra.Command, args []string) error {
 	}
 	sum, err := blake3.CombineOutput(pieces, opts)
 	if err != nil {
+		return err
+	}
+	// Combine checked the pieces against each other; the b3file lines
+	// tell apart files of one size.
+	if err := checkFileLines(files, pieces[0].Mode, pieces[0].Total); err != nil {
 		return err
 	}
 	out := b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}

@@ -116,6 +116,11 @@ func TestB3sumSubtreeErrors(t *testing.T) {
 	key := b3modes[1].stdin
 	a0, a1 := records("a0", "", "--subtree", "0/2", a), records("a1", "", "--subtree", "1/2", a)
 	b1 := records("b1", "", "--subtree", "1/2", b)
+	// c is another file of a's size: its pieces combined with a's gave a
+	// hash of neither, and exit 0.
+	c1 := records("c1", "", "--subtree", "1/2", randomFile(t, t.TempDir(), 5000, 3))
+	badFile := filepath.Join(dir, "bad-file")
+	require.NoError(t, os.WriteFile(badFile, []byte("b3file hash 5000\n"), 0o644))
 	k1 := records("k1", key, "--keyed", "--subtree", "1/2", a)
 	text := filepath.Join(dir, "text")
 	require.NoError(t, os.WriteFile(text, []byte("hello\n"), 0o644))
@@ -144,9 +149,11 @@ func TestB3sumSubtreeErrors(t *testing.T) {
 		{"short", []string{"--keyed", "--subtree", "0/1", a}, "expected 32 key bytes from stdin, found 5"},
 		{"", []string{"combine", a0}, "blake3: bytes [2048, 5000) of the 5000-byte input are in no piece"},
 		{"", []string{"combine", a1, b1}, "pieces of inputs of different lengths"},
+		{"", []string{"combine", a0, c1}, "the records are of different files: the b3file lines at " + a0 + ":1 and " + c1 + ":1 differ"},
+		{"", []string{"combine", badFile, a0, a1}, badFile + `:1: a b3file line is "b3file MODE TOTAL SAMPLE": it has 3 fields`},
 		{"", []string{"combine", a0, k1}, "the piece [2048, 4096) of a 5000-byte input was hashed in keyed mode, and the options ask for hash"},
 		{"", []string{"combine", "--derive-key", "x", a0, a1}, "was hashed in hash mode, and the options ask for derive-key"},
-		{"", []string{"combine", bad}, bad + ":3: blake3: piece record: the chaining value \"xyz\" is not 64 lowercase hex digits"},
+		{"", []string{"combine", bad}, bad + ":4: blake3: piece record: the chaining value \"xyz\" is not 64 lowercase hex digits"},
 		{"", []string{"combine", text, a1}, text + `:1: blake3: not a piece record: it starts with "hello"`},
 		{"", []string{"combine"}, "no pieces to combine"},
 		{"", []string{"combine", filepath.Join(dir, "missing")}, "no such file or directory"},
