@@ -25,11 +25,17 @@
 //   - A new file gets the mode the umask gives (0666 &^ umask); a replaced
 //     file keeps its mode, so writing over the input does not change it.
 //   - Errors name the path the caller gave, never the temporary file.
+//   - A temporary file is named .NAME.tmp-HOST-PID-RANDOM beside NAME
+//     (HOST a hash of the host's name, PID the writer's process id). A
+//     writer killed before it could remove its own (kill -9, a crash, a
+//     power cut) leaves it behind; the next Create or Check of NAME on the
+//     same host removes every such file of NAME whose process is gone.
 package fileout
 
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -333,12 +339,51 @@ func resolve(name string) (string, error) {
 	}
 }
 
+// tempPrefix is the start of the names of target's temporary files
+// written on this host: .NAME.tmp-HOST-, which the writer's process id,
+// a dash and a random number follow.
+func tempPrefix(target string) string {
+	h := fnv.New32a()
+	name, _ := os.Hostname()
+	h.Write([]byte(name))
+	return "." + filepath.Base(target) + ".tmp-" + strconv.FormatUint(uint64(h.Sum32()), 36) + "-"
+}
+
+// removeStale removes the temporary files of target that processes of
+// this host, gone now, left behind: killed while writing, they could not
+// remove their own. A file of a live process, of another host, of
+// another user or not a regular file is left alone.
+func removeStale(target string) {
+	dir := filepath.Dir(target)
+	prefix := tempPrefix(target)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && ours(fi) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
 // createTemp creates a new file beside target with mode 0666, which the
-// kernel lowers by the umask.
+// kernel lowers by the umask, first removing the stale temporary files
+// of target (removeStale).
 func createTemp(target string) (*os.File, string, error) {
-	dir, base := filepath.Split(target)
+	removeStale(target)
+	prefix := filepath.Join(filepath.Dir(target), tempPrefix(target)) + strconv.Itoa(os.Getpid()) + "-"
 	for try := 0; ; try++ {
-		tmp := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		tmp := prefix + strconv.FormatUint(uint64(rand.Uint32()), 36)
 		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if err == nil {
 			return f, tmp, nil

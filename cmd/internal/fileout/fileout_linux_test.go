@@ -110,7 +110,24 @@ const childEnv = "FILEOUT_TEST_WRITE"
 
 const childData = "from the child\n"
 
+// hangEnv, set to a path, makes the test binary a process that starts
+// writing there, says "writing" on standard output, and waits to be
+// killed.
+const hangEnv = "FILEOUT_TEST_HANG"
+
 func TestMain(m *testing.M) {
+	if p := os.Getenv(hangEnv); p != "" {
+		f, err := Create(p)
+		if err == nil {
+			_, err = f.Write([]byte(childData))
+		}
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("writing\n")
+		select {}
+	}
 	if p := os.Getenv(childEnv); p != "" {
 		if err := WriteFile(p, []byte(childData)); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
@@ -266,4 +283,56 @@ func TestNotWritableRefused(t *testing.T) {
 	require.Contains(t, string(out), "write "+p+": permission denied")
 	requireContent(t, p, "keep me")
 	requireOnly(t, dir, "readonly", "fileout.test")
+}
+
+// TestStaleTempRemoved kills a writer with SIGKILL while it writes, which
+// leaves its temporary file behind, and writes the same path again: the
+// next write removes the first's temporary file (it stayed for ever), and
+// a write leaves alone that of a writer still alive.
+func TestStaleTempRemoved(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out")
+	writer := func() *exec.Cmd {
+		t.Helper()
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), hangEnv+"="+path)
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		line := make([]byte, len("writing\n"))
+		_, err = io.ReadFull(stdout, line)
+		require.NoError(t, err)
+		return cmd
+	}
+	temps := func() []string {
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".out.tmp") {
+				names = append(names, e.Name())
+			}
+		}
+		return names
+	}
+	killed := writer()
+	require.NoError(t, killed.Process.Kill())
+	require.Error(t, killed.Wait())
+	stale := temps()
+	require.Len(t, stale, 1, "the killed writer's temporary file")
+
+	live := writer()
+	defer func() {
+		live.Process.Kill()
+		live.Wait()
+	}()
+	// The second writer removed the killed one's file as it started.
+	own := temps()
+	require.Len(t, own, 1, "the live writer's temporary file alone")
+	require.NotEqual(t, stale[0], own[0])
+	require.NoError(t, WriteFile(path, []byte("new\n")))
+	requireContent(t, path, "new\n")
+	require.Equal(t, own, temps(), "the live writer's temporary file stays")
 }

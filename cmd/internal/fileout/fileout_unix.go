@@ -3,6 +3,7 @@
 package fileout
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"strconv"
@@ -29,4 +30,17 @@ func shared(fi fs.FileInfo) bool {
 		return false
 	}
 	return st.Nlink > 1 || int(st.Uid) != os.Geteuid()
+}
+
+// alive reports whether process pid exists: signal 0 finds it, or finds it
+// is another user's.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// ours reports whether the file fi belongs to this process's user.
+func ours(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
 }
