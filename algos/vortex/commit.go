@@ -17,6 +17,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
+	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -48,6 +49,10 @@ type Options struct {
 	// cannot stop midway). A cancelled commitment frees what it made and
 	// returns an error that wraps Context.Err().
 	Context context.Context
+
+	// noSIS hashes the codewords' columns themselves into the leaves
+	// (Linea's commitments without SIS, LineaOptions.NoSIS).
+	noSIS bool
 }
 
 // cancelled returns the error of a commitment whose Context is done.
@@ -389,7 +394,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		}
 	}()
 	err = g.Split(m, unit, func(i int, _ *wgpu.Context, lo, hi int) error {
-		pt, err := c.devs[i].commitPart(opts.Context, rows, lo, hi, unit, i == 0, opts.Stages != nil, &outs[i])
+		pt, err := c.devs[i].commitPart(opts.Context, rows, lo, hi, unit, i == 0, opts.Stages != nil, opts.noSIS, &outs[i])
 		res.parts[i] = pt
 		return err
 	})
@@ -434,7 +439,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		if err := ctx.Upload(res.levels[res.top], 0, wgpu.Bytes(roots)); err != nil {
 			return nil, Hash{}, fmt.Errorf("vortex: upload the subtrees' roots: %w", err)
 		}
-		ds, err := merges(ctx, res.levels, 1)
+		ds, err := merges(ctx, res.levels, 1, p.linea)
 		if err != nil {
 			return nil, Hash{}, err
 		}
@@ -466,14 +471,21 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 // levels[0] of a (sub)tree from its last level, each node the compression
 // of its two children: levels[l] holds n·2^l nodes (n the subtrees side
 // by side), 32 bytes each, in pieces within the device's bindings.
-func merges(ctx *wgpu.Context, levels []*wgpu.Buffer, n int) ([]wgpu.Dispatch, error) {
+//
+// Where md is set, a node is Linea's: the Merkle-Damgard hash of its two
+// children (smt_koalabear), else gnark-crypto's compression of them.
+func merges(ctx *wgpu.Context, levels []*wgpu.Buffer, n int, md bool) ([]wgpu.Dispatch, error) {
 	limit := ctx.Limits().Binding()
 	gp := poseidon2.GnarkKoalaBear
+	merge := gp.MergeDispatch
+	if md {
+		merge = gp.MergeMDDispatch
+	}
 	var ds []wgpu.Dispatch
 	for lv := len(levels) - 2; lv >= 0; lv-- {
 		var failed error
 		ds = append(ds, pieces(limit, uint64(64*n)<<lv, func(off, size uint64) wgpu.Dispatch {
-			dsp, err := gp.MergeDispatch(ctx, wgpu.Binding{Buffer: levels[lv+1], Offset: off, Size: size}, wgpu.Binding{Buffer: levels[lv], Offset: off / 2, Size: size / 2}, int(size/64))
+			dsp, err := merge(ctx, wgpu.Binding{Buffer: levels[lv+1], Offset: off, Size: size}, wgpu.Binding{Buffer: levels[lv], Offset: off / 2, Size: size / 2}, int(size/64))
 			if err != nil && failed == nil {
 				failed = err
 			}
@@ -506,9 +518,12 @@ type partOut struct {
 // leaves into the share's subtrees of unit columns each, level by level
 // up to their roots. Where timed, the kernels' timing leaves the uploads
 // out. A done stop ends it between pieces and stages (Options.Context).
-func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo, hi, unit int, check, timed bool, out *partOut) (_ *part, err error) {
+func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo, hi, unit int, check, timed, noSIS bool, out *partOut) (_ *part, err error) {
 	ctx, p := d.ctx, d.p
 	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
+	if noSIS {
+		dg = 0 // no digests to fit beside the tiles
+	}
 	limit := ctx.Limits().Binding()
 	l, err := planLayout(R, m, unit, hi-lo, dg, limit)
 	if err != nil {
@@ -674,12 +689,17 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 	if err := cancelled(stop); err != nil {
 		return pt, err
 	}
-	rsd, err := d.sisFor(R)
-	if err != nil {
-		return pt, err
-	}
 	var ds []wgpu.Dispatch
+	var rsd *sis.Resident
+	if !noSIS {
+		if rsd, err = d.sisFor(R); err != nil {
+			return pt, err
+		}
+	}
 	for _, tile := range pt.tiles {
+		if noSIS {
+			break
+		}
 		dgb, err := d.get("vortex sis digests", uint64(l.w)*uint64(dg)*4)
 		if err != nil {
 			return pt, err
@@ -691,11 +711,13 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		}
 		ds = append(ds, dsp)
 	}
-	endSIS := wgpu.Span("vortex: SIS")
-	out.st.SIS, err = ctx.Run(ds...)
-	endSIS(0)
-	if err != nil {
-		return pt, fmt.Errorf("vortex: SIS: %w", err)
+	if len(ds) > 0 {
+		endSIS := wgpu.Span("vortex: SIS")
+		out.st.SIS, err = ctx.Run(ds...)
+		endSIS(0)
+		if err != nil {
+			return pt, fmt.Errorf("vortex: SIS: %w", err)
+		}
 	}
 
 	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
@@ -715,14 +737,40 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		pt.levels = append(pt.levels, b)
 	}
 	leaves := pt.levels[len(pt.levels)-1]
-	leavesM, err := temp("vortex leaves", uint64(hi-lo)*32)
-	if err != nil {
-		return pt, err
-	}
 	ds = ds[:0]
 	g := poseidon2.GnarkKoalaBear
 	tileBytes := uint64(l.w) * 32
+	if p.linea {
+		// Linea's leaves: the Merkle-Damgard hash of each column's SIS
+		// digest, or of the column itself, written canonical straight
+		// into the leaves' level.
+		for t := range pt.tiles {
+			off := uint64(t) * tileBytes
+			if noSIS {
+				cds, err := g.ColumnLeavesMDDispatches(ctx, wgpu.Binding{Buffer: pt.tiles[t], Size: uint64(R) * uint64(l.w) * 4}, wgpu.Binding{Buffer: leaves, Offset: off}, R, l.w)
+				if err != nil {
+					return pt, fmt.Errorf("vortex: %w", err)
+				}
+				ds = append(ds, cds...)
+				continue
+			}
+			dsp, err := g.LeavesMDDispatch(ctx, wgpu.Bind(pt.digests[t]), wgpu.Binding{Buffer: leaves, Offset: off, Size: tileBytes}, l.w, dg)
+			if err != nil {
+				return pt, fmt.Errorf("vortex: %w", err)
+			}
+			ds = append(ds, dsp)
+		}
+	}
+	var leavesM *wgpu.Buffer
+	if !p.linea {
+		if leavesM, err = temp("vortex leaves", uint64(hi-lo)*32); err != nil {
+			return pt, err
+		}
+	}
 	for t, dgb := range pt.digests {
+		if p.linea {
+			break
+		}
 		off := uint64(t) * tileBytes
 		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), wgpu.Binding{Buffer: leavesM, Offset: off, Size: tileBytes}, l.w, dg)
 		if err != nil {
@@ -746,7 +794,7 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		return pt, err
 	}
 	start = time.Now()
-	if ds, err = merges(ctx, pt.levels, subtrees); err != nil {
+	if ds, err = merges(ctx, pt.levels, subtrees, p.linea); err != nil {
 		return pt, err
 	}
 	if len(ds) > 0 {

@@ -14,6 +14,7 @@ package vortex
 // path; linea_proof.go the round's proof and its verifier.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -174,6 +175,12 @@ type LineaOptions struct {
 	// (CommitMerkleWithSIS). Linea's prover commits without SIS the
 	// rounds of fewer than 512 rows.
 	NoSIS bool
+	// Stages, where not nil, receives the stages' timings (device path
+	// only; Stages.SIS is zero without SIS).
+	Stages *Stages
+	// Context, where not nil, cancels the commitment (as
+	// Options.Context).
+	Context context.Context
 }
 
 // LineaCommitter commits matrices of one LineaParams, round after round:
@@ -185,24 +192,44 @@ type LineaCommitter struct {
 	// device path keeps its kernels and per-shape buffers beside it.
 	ctx      *wgpu.Context
 	released bool
+	// dev commits on ctx's device, with Linea's hashes; nil for the CPU.
+	dev *Committer
 }
 
 // NewLineaCommitter returns a committer of matrices of p's parameters on
 // ctx (nil: the CPU). Release it when done.
 //
-// A non-nil ctx currently runs the CPU path too.
+// On a device, the rows go up once and the encoding, the column hashes,
+// the leaves and the tree stay there for the round's opening; the
+// committer keeps its kernels, tables and the buffers of its last two
+// commitments' shapes between commitments (Release frees them). Rows of
+// one column, whose code the device does not run, are committed on the
+// CPU.
 func NewLineaCommitter(ctx *wgpu.Context, p *LineaParams) (*LineaCommitter, error) {
 	if p == nil {
 		return nil, errors.New("vortex: linea: nil parameters")
 	}
-	return &LineaCommitter{p: p, ctx: ctx}, nil
+	c := &LineaCommitter{p: p, ctx: ctx}
+	if ctx != nil && p.onDevice() {
+		dev, err := newLineaDevice(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		c.dev = dev
+	}
+	return c, nil
 }
 
 // Params returns the committer's parameters.
 func (c *LineaCommitter) Params() *LineaParams { return c.p }
 
 // Release frees what the committer keeps; it commits no more.
-func (c *LineaCommitter) Release() { c.released = true }
+func (c *LineaCommitter) Release() {
+	c.released = true
+	if c.dev != nil {
+		c.dev.Release()
+	}
+}
 
 var errLineaReleased = errors.New("vortex: linea: the state was released")
 
@@ -216,6 +243,12 @@ var errLineaReleased = errors.New("vortex: linea: the state was released")
 func (c *LineaCommitter) Commit(rows []LineaRow, opts LineaOptions) (*LineaState, error) {
 	if c.released {
 		return nil, errors.New("vortex: linea: the committer was released")
+	}
+	if c.dev != nil {
+		return c.commitDevice(rows, opts)
+	}
+	if err := cancelled(opts.Context); err != nil {
+		return nil, err
 	}
 	if err := c.p.checkRows(rows); err != nil {
 		return nil, err
@@ -269,6 +302,12 @@ type LineaState struct {
 	rows int
 	root Hash
 	cpu  *lineaHost
+	// dev is the commitment on a device (its buffers, freed by Release
+	// or once unreachable); consts[i] is row i's value where isConst[i]
+	// (nil where no row is constant).
+	dev     *ProverState
+	consts  []koalabear.Element
+	isConst []bool
 }
 
 // lineaHost is a state's CPU side: the codewords and the tree.
@@ -306,6 +345,9 @@ func (s *LineaState) host() (*lineaHost, error) {
 // Linea's smt_koalabear.Tree numbers them (its OccupiedNodes[l-1]), the
 // last level the root alone.
 func (s *LineaState) Tree() ([][]Hash, error) {
+	if s != nil && s.dev != nil {
+		return s.devTree()
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -321,6 +363,9 @@ func (s *LineaState) Tree() ([][]Hash, error) {
 // hash of the column's SIS digest, or of the column itself without SIS
 // (the tree's OccupiedLeaves; without SIS, Linea's column hashes).
 func (s *LineaState) ColumnHashes() ([]Hash, error) {
+	if s != nil && s.dev != nil {
+		return s.devColumnHashes()
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -332,6 +377,12 @@ func (s *LineaState) ColumnHashes() ([]Hash, error) {
 // (2^SISLogDegree elements each): the column hashes Linea's
 // CommitMerkleWithSIS returns. They are recomputed from the codewords.
 func (s *LineaState) SISDigests() ([]koalabear.Element, error) {
+	if s != nil && s.dev != nil {
+		if !s.sis {
+			return nil, errors.New("vortex: linea: committed without SIS: there are no SIS digests")
+		}
+		return s.devSISDigests()
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -354,6 +405,9 @@ func (s *LineaState) SISDigests() ([]koalabear.Element, error) {
 // EncodedMatrix returns the codewords, one row each (CodewordSize
 // elements), constant rows as constants: Linea's EncodedMatrix.
 func (s *LineaState) EncodedMatrix() ([]LineaRow, error) {
+	if s != nil && s.dev != nil {
+		return s.devEncodedMatrix()
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -374,6 +428,9 @@ func (s *LineaState) EncodedMatrix() ([]LineaRow, error) {
 // vortex.LinearCombination over this matrix's rows alone. ProveLinea
 // combines the shares of a round's states.
 func (s *LineaState) LinComb(alpha fext.E4) ([]fext.E4, error) {
+	if s != nil && s.dev != nil {
+		return s.devLinComb(alpha)
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -416,6 +473,10 @@ func (s *LineaState) LinComb(alpha fext.E4) ([]fext.E4, error) {
 // ExtractColumns returns the codewords' columns cols, [entry][row]: what
 // Linea's SelectColumnsAndMerkleProofs puts in the proof for this matrix.
 func (s *LineaState) ExtractColumns(cols []int) ([][]koalabear.Element, error) {
+	if s != nil && s.dev != nil {
+		c, _, err := s.devOpen(cols, true, false)
+		return c, err
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -434,6 +495,10 @@ func (s *LineaState) ExtractColumns(cols []int) ([][]koalabear.Element, error) {
 // MerkleProofs returns the Merkle proofs of the leaves cols: Linea's
 // smt_koalabear.Tree.Prove for each.
 func (s *LineaState) MerkleProofs(cols []int) ([]LineaMerkleProof, error) {
+	if s != nil && s.dev != nil {
+		_, pr, err := s.devOpen(cols, false, true)
+		return pr, err
+	}
 	h, err := s.host()
 	if err != nil {
 		return nil, err
@@ -456,6 +521,9 @@ func (s *LineaState) MerkleProofs(cols []int) ([]LineaMerkleProof, error) {
 func (s *LineaState) Release() {
 	if s != nil {
 		s.cpu = nil
+		if s.dev != nil {
+			s.dev.Release()
+		}
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
+
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // The vectors Linea's own code wrote (tools/lineagen).
@@ -116,7 +118,11 @@ func readLineaVectors(t *testing.T) map[string]*lineaVector {
 	return out
 }
 
-func TestLineaCommitVectors(t *testing.T) {
+func TestLineaCommitVectors(t *testing.T) { checkLineaCommitVectors(t, nil) }
+
+// checkLineaCommitVectors commits every commit vector on ctx (nil: the
+// CPU) and compares everything the state gives with Linea's.
+func checkLineaCommitVectors(t *testing.T, ctx *wgpu.Context) {
 	commits := 0
 	for name, v := range readLineaVectors(t) {
 		if v.Kind != "commit" {
@@ -128,7 +134,7 @@ func TestLineaCommitVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := NewLineaCommitter(nil, p)
+			c, err := NewLineaCommitter(ctx, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +289,13 @@ func (st lineaStatement) verify(p *LineaParams, pr *LineaProof) error {
 	return VerifyLinea(p, pr, st.x, st.ys, st.alpha, st.entries, st.roots, st.withSIS)
 }
 
-func TestLineaRoundVectors(t *testing.T) {
+func TestLineaRoundVectors(t *testing.T) { checkLineaRoundVectors(t, nil) }
+
+// checkLineaRoundVectors commits every round vector's matrices on ctx
+// (nil: the CPU), proves the round and compares the proof with Linea's;
+// VerifyLinea accepts it and rejects every tampering the generator's
+// Verify rejected.
+func checkLineaRoundVectors(t *testing.T, ctx *wgpu.Context) {
 	rounds := 0
 	for name, v := range readLineaVectors(t) {
 		if v.Kind != "round" {
@@ -295,7 +307,7 @@ func TestLineaRoundVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := NewLineaCommitter(nil, p)
+			c, err := NewLineaCommitter(ctx, p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,6 +68,12 @@ type Params struct {
 	key *sis.Key
 	// logN is log2 of the columns, logRate of the rate.
 	logN, logRate int
+	// maxRows is the most rows a matrix has.
+	maxRows int
+	// linea selects Linea's hashes on the devices (the leaves and nodes
+	// by the Merkle-Damgard hasher): the Params inside a LineaCommitter,
+	// whose g is nil.
+	linea bool
 }
 
 // NewParams returns the parameters of commitments to matrices of up to
@@ -154,7 +160,7 @@ func FromGnark(gp *gvortex.Params) (*Params, error) {
 		return nil, fmt.Errorf("vortex: gnark-crypto parameters whose domains are not those of %d columns at rate %d (the coset of shift Generator(%d)): make them with its vortex.NewParams", n, rate, m)
 	}
 	logN, logRate := bits.TrailingZeros(uint(n)), bits.TrailingZeros(uint(rate))
-	return &Params{g: gp, key: key, logN: logN, logRate: logRate}, nil
+	return &Params{g: gp, key: key, logN: logN, logRate: logRate, maxRows: gp.MaxNbRows}, nil
 }
 
 // checkSize refuses a column count, row count or rate that the kernels
@@ -200,16 +206,16 @@ func checkOptions(opts []gvortex.Option) error {
 func (p *Params) Gnark() *gvortex.Params { return p.g }
 
 // NumColumns returns the matrices' column count.
-func (p *Params) NumColumns() int { return p.g.NbColumns }
+func (p *Params) NumColumns() int { return 1 << p.logN }
 
 // MaxRows returns the most rows a matrix has.
-func (p *Params) MaxRows() int { return p.g.MaxNbRows }
+func (p *Params) MaxRows() int { return p.maxRows }
 
 // Rate returns the code's inverse rate.
-func (p *Params) Rate() int { return p.g.ReedSolomonInvRate }
+func (p *Params) Rate() int { return 1 << p.logRate }
 
 // SizeCodeWord returns the codewords' length, NumColumns·Rate.
-func (p *Params) SizeCodeWord() int { return p.g.SizeCodeWord() }
+func (p *Params) SizeCodeWord() int { return 1 << (p.logN + p.logRate) }
 
 // Degree returns the SIS degree: a column's digest is Degree elements.
 func (p *Params) Degree() int { return p.key.Degree() }
