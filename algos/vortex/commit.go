@@ -521,11 +521,17 @@ type partOut struct {
 func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo, hi, unit int, check, timed, noSIS bool, out *partOut) (_ *part, err error) {
 	ctx, p := d.ctx, d.p
 	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
+	// A tile's digests fit a binding, and so do its leaves (Linea's are
+	// written straight into the level: 8 words a column).
+	perColumn := dg
 	if noSIS {
-		dg = 0 // no digests to fit beside the tiles
+		perColumn = 0
+	}
+	if p.linea {
+		perColumn = max(perColumn, 8)
 	}
 	limit := ctx.Limits().Binding()
-	l, err := planLayout(R, m, unit, hi-lo, dg, limit)
+	l, err := planLayout(R, m, unit, hi-lo, perColumn, limit)
 	if err != nil {
 		return nil, err
 	}
