@@ -8,6 +8,8 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	"github.com/consensys/gnark-crypto/field/koalabear/fft"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
+
+	"github.com/wgcompute/wgcompute/internal/base/par"
 )
 
 // LineaMerkleProof is a leaf's Merkle proof in Linea's form
@@ -73,13 +75,24 @@ func ProveLinea(states []*LineaState, alpha fext.E4, entries []int) (*LineaProof
 		if i == 0 {
 			proof.LinComb = lc
 		} else {
-			for j := range lc {
-				lc[j].Mul(&lc[j], &shift)
-				proof.LinComb[j].Add(&proof.LinComb[j], &lc[j])
-			}
+			sh := shift
+			par.For(len(lc), 1<<12, func(lo, hi int) {
+				for j := lo; j < hi; j++ {
+					lc[j].Mul(&lc[j], &sh)
+					proof.LinComb[j].Add(&proof.LinComb[j], &lc[j])
+				}
+			})
 		}
 		for range s.rows {
 			shift.Mul(&shift, &alpha)
+		}
+		if s.dev != nil {
+			// One gathering on the device for the columns and their paths.
+			proof.Columns[i], proof.MerkleProofs[i], err = s.devOpen(entries, true, true)
+			if err != nil {
+				return nil, fmt.Errorf("vortex: linea: state %d: %w", i, err)
+			}
+			continue
 		}
 		if proof.Columns[i], err = s.ExtractColumns(entries); err != nil {
 			return nil, fmt.Errorf("vortex: linea: state %d: %w", i, err)
