@@ -193,12 +193,15 @@ the nodes alone and the root goes to standard error);
 
 --scheme vortex --rate R --sis LOGDEG,LOGBOUND --matrix ROWSxCOLS --in FILE
 commits to ROWS x COLS canonical KoalaBear elements (little-endian uint32)
-with gnark-crypto's Vortex (field/koalabear/vortex, Linea's prover's
-commitment): rows Reed-Solomon encoded at inverse rate R (2, 4 or 8; COLS a
-power of two), columns hashed with sis.NewRSis(0, LOGDEG, LOGBOUND, ROWS),
-digests into leaves and the Merkle tree with gnark-crypto's Poseidon2. The
-root prints as 8 canonical elements, the hex of their little-endian
-uint32s.`,
+with gnark-crypto's Vortex (its field/koalabear/vortex, v0.22.0), bit for
+bit: rows Reed-Solomon encoded at inverse rate R (2, 4 or 8; COLS a power of
+two), columns hashed with ring-SIS (sis.NewRSis(0, LOGDEG, LOGBOUND, ROWS)),
+each digest into a leaf by gnark-crypto's width-24 Poseidon2 sponge, the
+leaves into a Merkle tree by its Poseidon2 compression. This is not the
+commitment Linea's prover makes: that one (its vortex_koalabear package)
+hashes leaves and tree nodes with a Merkle-Damgard Poseidon2 hasher, so its
+roots differ. The root prints as 8 canonical elements, the hex of their
+little-endian uint32s.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("scheme") {

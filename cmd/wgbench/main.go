@@ -184,10 +184,15 @@ func openAdapter(o wgpu.Options) (*wgpu.Context, error) {
 func newRoot(g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "wgbench",
-		Short: "GPU hashing, Merkle trees and an eigenvalue solver through WebGPU",
-		Long: `wgbench runs wgcompute's WebGPU kernels: BLAKE3, Rescue Prime (Rp64_256 and
-RPO256), Poseidon2, Merkle trees and the dominant eigenpair of a positive
-matrix, on any Vulkan, Metal, D3D12 or GL GPU.
+		Short: "GPU hashing, Merkle trees, NTT, Reed-Solomon, Vortex and an eigenvalue solver through WebGPU",
+		Long: `wgbench runs wgcompute's WebGPU kernels on any Vulkan, Metal, D3D12 or GL
+GPU: BLAKE3, Rescue Prime (Rp64_256 and RPO256) and Poseidon2 (Goldilocks,
+BabyBear, KoalaBear, and gnark-crypto's), Merkle trees and matrix
+commitments of them (merkle, commit); the number-theoretic transform over
+BabyBear, KoalaBear and Goldilocks (ntt) and Reed-Solomon encoding
+(encode); gnark-crypto's Vortex commitment over KoalaBear (commit --scheme
+vortex); and the dominant eigenpair of a positive matrix (eigen). bench
+times each, selftest checks each against the CPU reference.
 
 The adapter is chosen by --backend and --adapter, or by the environment
 variables WGCOMPUTE_BACKEND and WGCOMPUTE_ADAPTER; by default the

@@ -28,9 +28,13 @@ func selftestCmd(g *globals, fams []selftest.Family) *cobra.Command {
 		Long: `selftest runs every kernel family, every variant, on fixed inputs and compares
 the results with digests of the CPU reference built into wgbench: BLAKE3 (every
 mode, lengths across chunk and subtree boundaries, the Merkle merge), Goldilocks
-field operations, Rescue Prime (permutation, hashing, merging), Merkle trees of
-both hashes by every approach, all bit for bit; and the eigenvalue solver
-within 1e-5 of the float64 reference, with the leading bits that agree.
+field operations, each field hash (Rescue Prime, RPO and Poseidon2 over
+Goldilocks, Poseidon2 over BabyBear and KoalaBear, gnark-crypto's Poseidon2:
+permutation, hashing, merging), the NTT over BabyBear, KoalaBear and
+Goldilocks (forward, inverse, coset) and Reed-Solomon encoding, gnark-crypto's
+Vortex commitment over KoalaBear (roots, SIS digests, tree), Merkle trees by
+every approach, all bit for bit; and the eigenvalue solver within 1e-5 of the
+float64 reference, with the leading bits that agree.
 
 It prints one PASS or FAIL line per family with the adapter, its driver and
 its limits, and exits with status 1 if any family fails. A family fails in one
