@@ -492,7 +492,29 @@ func noAdapterError(opts Options) error { return NoAdapterError(opts.Backend) }
 // returns when backend (any when empty) has no adapter on this system: it
 // names what was tried and why it cannot work here, for callers that find
 // Adapters' list empty.
-func NoAdapterError(backend string) error { return noAdapterFor(backend, runtime.GOOS) }
+//
+// Where the process's address space is limited (ulimit -v, RLIMIT_AS),
+// the error says so first: a driver that cannot allocate what it maps at
+// start (its libraries, LLVM's heaps for Mesa's software drivers) lists no
+// adapter, and the limit, not a missing driver, is then the likely cause.
+func NoAdapterError(backend string) error {
+	limit, ok := addressSpaceLimit()
+	return withMemoryLimit(noAdapterFor(backend, runtime.GOOS), limit, ok)
+}
+
+// withMemoryLimit returns err, an error of noAdapterFor, with the
+// address-space limit of limit bytes named as the likely cause where
+// limited.
+func withMemoryLimit(err error, limit uint64, limited bool) error {
+	if !limited {
+		return err
+	}
+	// " for backend B: why" or ": why" after ErrNoAdapter's text.
+	where, why, _ := strings.Cut(strings.TrimPrefix(err.Error(), ErrNoAdapter.Error()), ": ")
+	return fmt.Errorf("%w%s: this process's address space is limited to %.1f GiB (ulimit -v), and a driver that "+
+		"cannot allocate its memory within the limit lists no adapter: raise the limit or lift it "+
+		"(ulimit -v unlimited); where no driver is installed, %s", ErrNoAdapter, where, float64(limit)/(1<<30), why)
+}
 
 // noAdapterFor says what was tried, the backend named (any when empty),
 // and why it found nothing on the system goos: a backend the system does

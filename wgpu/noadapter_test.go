@@ -39,3 +39,22 @@ func TestNoAdapterSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAdapterMemoryLimit: under an address-space limit the error names
+// the limit first, as the likely cause (drivers that cannot allocate list
+// no adapter, and the error asked for a driver), and keeps the advice for
+// a system without one.
+func TestNoAdapterMemoryLimit(t *testing.T) {
+	for _, backend := range []string{"", "vulkan"} {
+		err := noAdapterFor(backend, "linux")
+		require.Equal(t, err, withMemoryLimit(err, 0, false))
+		limited := withMemoryLimit(err, 1536<<20, true)
+		require.ErrorIs(t, limited, ErrNoAdapter)
+		require.Contains(t, limited.Error(), "address space is limited to 1.5 GiB (ulimit -v)")
+		require.Contains(t, limited.Error(), "where no driver is installed, ")
+		require.Contains(t, limited.Error(), "mesa-vulkan-drivers")
+		if backend != "" {
+			require.Contains(t, limited.Error(), "no GPU adapter found for backend vulkan: this process's address space")
+		}
+	}
+}
