@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,15 +47,23 @@ func TestQuietWithoutRuntimeDir(t *testing.T) {
 	}
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	cmd := exec.Command(exe, "-test.run=^TestQuietWithoutRuntimeDir$", "-test.count=1")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") {
-			cmd.Env = append(cmd.Env, kv)
+	// TMPDIR as it is, and naming a directory that does not exist: the
+	// runtime directory could not be made there, and Mesa printed
+	// "error: XDG_RUNTIME_DIR is invalid" once per display it probed.
+	for _, tmpdir := range []string{os.Getenv("TMPDIR"), filepath.Join(t.TempDir(), "missing")} {
+		cmd := exec.Command(exe, "-test.run=^TestQuietWithoutRuntimeDir$", "-test.count=1")
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, "TMPDIR=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
 		}
+		if tmpdir != "" {
+			cmd.Env = append(cmd.Env, "TMPDIR="+tmpdir)
+		}
+		cmd.Env = append(cmd.Env, quietChild+"=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		require.NoError(t, cmd.Run(), "TMPDIR=%s: stdout:\n%s\nstderr:\n%s", tmpdir, stdout.String(), stderr.String())
+		require.Empty(t, stderr.String(), "TMPDIR=%s: the library printed on standard error", tmpdir)
 	}
-	cmd.Env = append(cmd.Env, quietChild+"=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
-	require.Empty(t, stderr.String(), "the library printed on standard error")
 }

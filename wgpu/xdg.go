@@ -29,18 +29,35 @@ var setRuntimeDir = sync.OnceFunc(func() {
 })
 
 // runtimeDir returns a directory of the user's, mode 0700, under the
-// temporary directory: wgcompute-runtime-UID, made if missing and reused
-// if it is such a directory (not a link, not another user's, not open to
-// others), else a new one of its own.
+// temporary directory, or under /tmp where that cannot hold one (TMPDIR
+// names a missing or read-only directory): wgcompute-runtime-UID, made if
+// missing and reused if it is such a directory (not a link, not another
+// user's, not open to others), else a new one of its own.
 func runtimeDir() (string, error) {
+	return runtimeDirIn(os.TempDir(), "/tmp")
+}
+
+// runtimeDirIn is runtimeDir under the first of parents that can hold
+// one.
+func runtimeDirIn(parents ...string) (string, error) {
 	uid := os.Getuid()
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("wgcompute-runtime-%d", uid))
-	if err := os.Mkdir(dir, 0o700); err == nil || os.IsExist(err) {
-		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && fi.Mode().Perm() == 0o700 {
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
-				return dir, nil
+	var first error
+	for _, parent := range parents {
+		dir := filepath.Join(parent, fmt.Sprintf("wgcompute-runtime-%d", uid))
+		if err := os.Mkdir(dir, 0o700); err == nil || os.IsExist(err) {
+			if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && fi.Mode().Perm() == 0o700 {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
+					return dir, nil
+				}
 			}
 		}
+		dir, err := os.MkdirTemp(parent, "wgcompute-runtime-")
+		if err == nil {
+			return dir, nil
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	return os.MkdirTemp("", "wgcompute-runtime-")
+	return "", first
 }
