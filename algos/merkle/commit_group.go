@@ -2,6 +2,7 @@ package merkle
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"sync"
@@ -19,11 +20,14 @@ import (
 // contiguous slice), and the top log2(M) levels merge the M range roots
 // with the rows of the matrices shorter than M. Each member hashes its
 // ranges' rows and builds their subtrees on its device from host memory;
-// the first builds the top.
+// the first builds the top. Over alike members whose count is not a power
+// of two, a member's ranges are a few subtrees of different sizes, each a
+// run of these M ranges (rangePlan): its rows are those of the M-ranges
+// it holds, and it builds the levels above them too.
 
 // CommitMatrixOn returns the tree CommitMatrix returns, built on the
 // devices of g: the rows split into ranges (a power of two of rows each,
-// each range a subtree of the tree), each range's rows uploaded, hashed
+// each range a subtree of the tree: rangePlan), each range's rows uploaded, hashed
 // and built into its subtree on one member's device, and the top levels
 // over the range roots on the first member's. The tree (leaves, nodes,
 // root, proofs) is the same bits as CommitMatrix's. The commitment runs on
@@ -104,13 +108,13 @@ func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows r
 	if _, _, err := settings(rows.hash, opts, tall); err != nil {
 		return nil, err
 	}
-	// Ranges as a tree's (RootOn): one a device where the members are
-	// alike (Group.Deal deals them out), else about four a device.
-	m := groupRanges(tall, g.Len(), g.Alike())
-	if m == 1 {
+	// Ranges as a tree's (RootOn, rangePlan): as few a device as even
+	// shares allow where the members are alike, else about four a device.
+	p := planRanges(tall, g.Len(), g.Alike())
+	if p.base == 1 {
 		return oneDevice(g.Contexts()[0])
 	}
-	t, err := commitRangesOn(g, byLevel(ms, tall), tall, m, hs, rows, opts)
+	t, err := commitRangesOn(g, byLevel(ms, tall), tall, p, hs, rows, opts)
 	if err != nil {
 		return nil, elementError(err, func() error { _, err := checkCommit(ms, single, rows.field, true); return err })
 	}
@@ -172,13 +176,15 @@ func rangeLevels[E Element](levels map[int]Matrix[E], r Range, lg int) map[int]M
 }
 
 // commitRangesOn builds the commitment over checked matrices by level,
-// tall leaves, in m ranges over g (Group.Deal), then the top levels on the
-// first member.
-func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall, m int, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
-	size := tall / m
-	lg := bits.Len(uint(size)) - 1
+// tall leaves, in the ranges of the plan p over g, then the top levels
+// over the p.base finest ranges' roots on the first member. A range
+// coarser than the finest builds the levels of its subtree above them
+// too, rows merged in as the top merges them; the top builds them again,
+// to the same nodes.
+func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall int, p rangePlan, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
+	m := p.base
+	lg := bits.Len(uint(tall/m)) - 1
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
-	roots := make([][32]byte, m)
 	o := opts
 	o.Timing, o.Progress = nil, nil // the members' timings are summed below
 	// A member runs its ranges one after another on its own goroutine, so
@@ -201,14 +207,15 @@ func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall, m 
 			comms[member] = c
 		}
 		defer wgpu.Span("merkle commit a range")(0)
-		r := Range{Index: i, Count: m}
-		if err := commitLevels(comms[member], &times[member], t.leaves[i*size:(i+1)*size], t.nodes, hs[:lg], rangeLevels(levels, r, lg), rows, r); err != nil {
+		r := p.ranges[i]
+		size := tall / r.Count
+		lr := bits.Len(uint(size)) - 1
+		if err := commitLevels(comms[member], &times[member], t.leaves[r.Index*size:(r.Index+1)*size], t.nodes, hs[:lr], rangeLevels(levels, r, lr), rows, r); err != nil {
 			return fmt.Errorf("range %s: %w", r, err)
 		}
-		roots[i] = t.nodes[m+i]
 		return nil
 	}
-	err := g.Deal(m, build)
+	err := p.run(g, build)
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
@@ -216,6 +223,9 @@ func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall, m 
 	for _, tm := range times {
 		total = total.Parallel(tm) // a member that took no range is the zero Timing: no work
 	}
+	// Every range's nodes are in place, the finest ranges' roots among
+	// them.
+	roots := slices.Clone(t.nodes[m : 2*m])
 	if err := commitTop(g.Contexts()[0], comms[0], &top, t.nodes[:m], roots, levels, lg, hs[lg:], rows, o); err != nil {
 		return nil, fmt.Errorf("merkle: the top %d levels: %w", bits.Len(uint(m))-1, err)
 	}
@@ -310,12 +320,19 @@ type splitModel struct {
 	// waits and read-back, its goroutine, its subtree's narrow top
 	// levels, and the top's merge of one more root.
 	member time.Duration
+	// plan returns the busiest member's share of the work on k devices
+	// (1/k where the shares are even) and the most ranges a member
+	// builds (planRanges); nil: even shares, one range each.
+	plan func(k int) (share float64, ranges int)
+	// rng is what each range a member builds past its first adds: its
+	// subtree's narrow levels and read-backs.
+	rng time.Duration
 }
 
 // memberCost is splitModel.member: a member's share costs its
 // Committer's set-up, a submission, a wait and a read-back of its subtree
 // beside its kernels, and its tree ends in levels too narrow to fill its
-// GPU (groupRanges). It is the one quantity of the decision not measured
+// GPU (rangePlan). It is the one quantity of the decision not measured
 // where it runs: the value that makes the model agree with the two-device
 // runs of bench/e2e -what scaling in BENCHMARKS.md, where a BabyBear
 // commitment, half the upload of a Goldilocks one and a quarter of its
@@ -323,27 +340,67 @@ type splitModel struct {
 // measured faster (TestSplitDecision holds both).
 const memberCost = 5 * time.Millisecond
 
-// time returns the predicted time on k devices.
+// rangeCost is splitModel.rng: a range past a member's first costs that
+// member its subtree's levels too narrow to fill its GPU (a dispatch
+// each, whatever the range's size) and a read-back or two. A judgment
+// from the three-GPU runs of bench/e2e -what scaling in BENCHMARKS.md,
+// where shares of five and six equal ranges took about a millisecond a
+// range more kernel time than their leaves' part of one device's.
+const rangeCost = time.Millisecond
+
+// time returns the predicted time on k devices: the busiest member's
+// share of the kernels or the upload into all at once, whichever is
+// longer, each member past the first adding its fixed costs and each
+// range past the busiest member's first its own.
 func (s splitModel) time(k int) time.Duration {
 	up := time.Duration(s.bytes / s.rate[k] * 1e9)
-	return max(up, s.kernel/time.Duration(k)) + time.Duration(k-1)*s.member
+	share, ranges := 1/float64(k), 1
+	if s.plan != nil && k > 1 {
+		share, ranges = s.plan(k)
+	}
+	kernel := time.Duration(float64(s.kernel) * share)
+	return max(up, kernel) + time.Duration(k-1)*s.member + time.Duration(ranges-1)*s.rng
 }
 
-// devices returns the count of devices, 1 or k, predicted fastest: k
-// only where it is predicted faster than one by wgpu.SplitMargin, and where
-// both rates are known.
+// devices returns the count of devices predicted fastest, 1 or at most
+// k: the count, k or the power of two below it (where each device builds
+// one range: planRanges), of the shortest predicted time among those
+// whose rate into all at once is known, where that time is faster than
+// one device's by wgpu.SplitMargin; else 1. Both the split's per-member
+// and per-range costs are in the prediction (time), so no split predicted
+// slower than one device, or than the other count, is chosen.
 func (s splitModel) devices(k int) int {
-	if k <= 1 || s.rate[1] <= 0 || s.rate[k] <= 0 || s.bytes <= 0 {
+	if k <= 1 || s.rate[1] <= 0 || s.bytes <= 0 {
 		return 1
 	}
-	if wgpu.SplitPays(s.time(1), s.time(k)) {
-		return k
+	best, bestTime := 1, s.time(1)
+	for _, j := range splitCounts(k) {
+		if s.rate[j] <= 0 {
+			continue
+		}
+		if t := s.time(j); t < bestTime && wgpu.SplitPays(s.time(1), t) {
+			best, bestTime = j, t
+		}
 	}
-	return 1
+	return best
 }
 
-// fastest returns g, or its first member alone where the commitment of
-// ms is not predicted faster on all of g's (splitModel). A Group that
+// splitCounts are the counts of devices, past one, a commitment over k
+// devices may split over: k, and where k is not a power of two, the
+// power of two below it, whose devices take one range each.
+func splitCounts(k int) []int {
+	if k < 2 {
+		return nil
+	}
+	if p := 1 << (bits.Len(uint(k)) - 1); p != k && p >= 2 {
+		return []int{p, k}
+	}
+	return []int{k}
+}
+
+// fastest returns g, or its first members, as many as the commitment of
+// ms is predicted fastest on (splitModel.devices: one where no split is
+// predicted faster by wgpu.SplitMargin). A Group that
 // splits all (Group.SplitAll: the tests' forced splits) or has a CPU
 // member is returned as it is.
 func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
@@ -352,7 +409,23 @@ func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
 		return g
 	}
 	var e E
-	s := splitModel{rate: g.UploadRates(), member: memberCost}
+	rate := maps.Clone(g.UploadRates()) // the Group's map is shared: read only
+	for _, j := range splitCounts(k) {
+		if _, ok := rate[j]; !ok {
+			if r, ok := g.Fit(j, 1).UploadRates()[j]; ok {
+				rate[j] = r
+			}
+		}
+	}
+	s := splitModel{rate: rate, member: memberCost, rng: rangeCost}
+	tall := 0
+	for _, m := range ms {
+		if powerOfTwo(m.Rows) && m.Rows <= 1<<40 {
+			tall = max(tall, m.Rows)
+		}
+	}
+	alike := g.Alike()
+	s.plan = func(k int) (float64, int) { return planRanges(tall, k, alike).busiest(k) }
 	for _, m := range ms {
 		if m.Rows > 0 && m.Cols > 0 && m.Rows <= 1<<40 && m.Cols <= 1<<20 {
 			s.bytes += float64(m.Rows) * float64(m.Cols) * float64(unsafe.Sizeof(e))

@@ -3,32 +3,14 @@ package merkle
 import (
 	"fmt"
 	"math/bits"
+	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// groupRanges is how many ranges a tree of n leaves is split into over a
-// Group of k devices, a power of two, at most n/2 (two leaves a range at
-// least). Devices that are alike, k of them a power of two, take one range
-// each: every range's tree ends in levels too narrow to fill a GPU, which
-// cost the same whatever the range's size (a fixed part of each tree's
-// kernel time), so four ranges a device paid that four times and two
-// alike GPUs gained less than with one range each
-// (bench/results/HISTORY.md, "Several GPUs, one instance, eigen's folded
-// rounds, batches and files", its Merkle on two GPUs). Otherwise
-// about four a device, so that a faster device takes more of them
-// (Group.Deal) and an odd count of devices gets near-equal shares.
-func groupRanges(n, k int, alike bool) int {
-	m := 1 << bits.Len(uint(4*k-1))
-	if alike && k&(k-1) == 0 {
-		m = k
-	}
-	return max(1, min(m, n/2))
-}
-
 // minGroupLeaves is the fewest leaves a member of a Group is given
 // (Group.Fit): each member's tree ends in levels too narrow to fill its
-// GPU, whose cost does not shrink with the member's share (groupRanges),
+// GPU, whose cost does not shrink with the member's share (rangePlan),
 // and the top over the members' roots is one more submission. Split over
 // two alike devices (bench/e2e -what ladder), Rescue trees were no faster
 // than on one up to 2^18 leaves and little faster at 2^19, BLAKE3's
@@ -40,16 +22,18 @@ func groupRanges(n, k int, alike bool) int {
 const minGroupLeaves = 1 << 19
 
 // RootOn returns the root of the tree of leaves, as Root does, built on
-// the devices of g: the tree splits into ranges (one per device where the
-// devices are alike, else about four per device, each taken by the next
-// free device: groupRanges, Group.Deal), each range's root is built on its
-// device (RangeRoot), and the top levels over the range roots on the
-// group's first device (Combine). The root equals Root's; a Group of one
-// builds as Root does, and so does any Group given fewer than 2^19 leaves
-// a device (Group.Fit, minGroupLeaves). opts.Timing
-// receives the slowest device's range time plus the top's. A count that is
-// not a power of two is built as its perfect parts, one after another,
-// each over the whole group.
+// the devices of g: the tree splits into ranges (subtrees: one per device
+// where the devices are alike and their count a power of two, a few per
+// device of different sizes for even shares where it is not, about four
+// equal ones per device taken by the next free device where they differ:
+// rangePlan), each range's root is built on its device (RangeRoot), and
+// the levels over the range roots on the group's first device (Combine)
+// or, over ranges of different sizes, on the host. The root equals
+// Root's; a Group of one builds as Root does, and so does any Group given
+// fewer than 2^19 leaves a device (Group.Fit, minGroupLeaves).
+// opts.Timing receives the slowest device's range time plus the top's. A
+// count that is not a power of two is built as its perfect parts, one
+// after another, each over the whole group.
 func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	if g != nil {
 		g = g.Fit(len(leaves), minGroupLeaves)
@@ -63,7 +47,15 @@ func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 	var root [32]byte
 	err := onGroup(g, leaves, hash, opts, func(_ int, b *Builder, _ Range, part [][32]byte) ([32]byte, error) {
 		return b.Root(part)
-	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
+	}, func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error {
+		if !p.regular() {
+			start := time.Now()
+			root = p.topRoot(hash, roots)
+			if o.Timing != nil {
+				*o.Timing = wgpu.Timing{Wall: time.Since(start)}
+			}
+			return nil
+		}
 		var err error
 		root, err = Combine(ctx, roots, hash, o)
 		return err
@@ -105,15 +97,18 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 		scratch[member] = t
 		placeSubtree(nodes, t.nodes, r.Index, r.Count)
 		return t.Root(), nil
-	}, func(ctx *wgpu.Context, roots [][32]byte, o Options) error {
-		if len(roots) == 1 {
+	}, func(ctx *wgpu.Context, p rangePlan, _ [][32]byte, o Options) error {
+		if p.base == 1 {
 			return nil // the one range was the whole tree: its nodes are in place
 		}
+		// Every range's nodes are in place, the finest ranges' roots
+		// among them: the top is the tree over those.
+		roots := nodes[p.base : 2*p.base]
 		t, err := Build(ctx, roots, hash, o)
 		if err != nil {
 			return err
 		}
-		copy(nodes[:len(roots)], t.nodes)
+		copy(nodes[:p.base], t.nodes)
 		return nil
 	})
 	if err != nil {
@@ -137,14 +132,14 @@ func checkOn(g *wgpu.Group, n int, hash Hash) error {
 	return nil
 }
 
-// onGroup checks the tree, splits it into ranges over g's devices, runs
-// rangeFn on each with its member's Builder (one per member, kept from
-// range to range, told that the leaves are checked), then topFn on the
-// first device with the range roots in order and options with their own
-// Timing.
+// onGroup checks the tree, splits it into ranges over g's devices
+// (planRanges), runs rangeFn on each with its member's Builder (one per
+// member, kept from range to range, told that the leaves are checked),
+// then topFn on the first device with the plan, the range roots in the
+// plan's order and options with their own Timing.
 func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	rangeFn func(member int, b *Builder, r Range, part [][32]byte) ([32]byte, error),
-	topFn func(ctx *wgpu.Context, roots [][32]byte, o Options) error) error {
+	topFn func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error) error {
 	n := len(leaves)
 	if err := checkOn(g, n, hash); err != nil {
 		return err
@@ -155,8 +150,8 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	if err := checkLeaves(hash, leaves); err != nil {
 		return err
 	}
-	m := groupRanges(n, g.Len(), g.Alike())
-	roots := make([][32]byte, m)
+	p := planRanges(n, g.Len(), g.Alike())
+	roots := make([][32]byte, len(p.ranges))
 	// A member runs its ranges one after another on its own goroutine, so
 	// its slots below are its own: its Builder, the timing that Builder
 	// reports a range's build to, and its ranges' times summed.
@@ -164,7 +159,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	last := make([]wgpu.Timing, g.Len())
 	times := make([]wgpu.Timing, g.Len())
 	report := newReporter(opts.Progress, n)
-	err := g.Deal(m, func(member int, ctx *wgpu.Context, i int) error {
+	err := p.run(g, func(member int, ctx *wgpu.Context, i int) error {
 		b := builders[member]
 		if b == nil {
 			o := opts
@@ -177,7 +172,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 			b.leavesChecked = true
 			builders[member] = b
 		}
-		r := Range{Index: i, Count: m}
+		r := p.ranges[i]
 		part, err := r.Leaves(leaves)
 		if err != nil {
 			return err
@@ -186,7 +181,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 		roots[i], err = rangeFn(member, b, r, part)
 		times[member] = times[member].Add(last[member])
 		if err != nil {
-			return fmt.Errorf("range %d/%d: %w", i, m, err)
+			return fmt.Errorf("range %s: %w", r, err)
 		}
 		return report.add(len(part) - 1)
 	})
@@ -204,8 +199,8 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	}
 	o := opts
 	o.Timing = &top
-	if err := topFn(g.Contexts()[0], roots, o); err != nil {
-		return fmt.Errorf("merkle: the top %d levels: %w", bits.Len(uint(m))-1, err)
+	if err := topFn(g.Contexts()[0], p, roots, o); err != nil {
+		return fmt.Errorf("merkle: the top %d levels: %w", bits.Len(uint(p.base))-1, err)
 	}
 	if opts.Timing != nil {
 		*opts.Timing = total.Add(top)
