@@ -125,9 +125,10 @@ func newCommitCmd(g *globals) *cobra.Command {
 		scheme   string
 		rate     int
 		sisArg   string
+		linea    lineaFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] [--blowup R] | --records SIZE --in FILE | --scheme vortex --matrix ROWSxCOLS --in FILE [--rate R] [--sis D,B]) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
+		Use:   "commit (--matrix ROWSxCOLS --in FILE ... [--field F] [--blowup R] | --records SIZE --in FILE | --scheme vortex|linea --matrix ROWSxCOLS --in FILE [--rate R] [--sis D,B] [--no-sis] [--max-rows M]) [--hash H|SCHEDULE] [--out NODES] [--prove I]",
 		Short: "Commit to a matrix of field elements or to byte records with a Merkle tree, leaves hashed on the GPU",
 		Long: `commit builds a Merkle tree whose leaves it hashes itself, on the GPU (rows or
 records hashed straight into the tree's leaf buffer), and prints the root in
@@ -200,10 +201,30 @@ each digest into a leaf by gnark-crypto's width-24 Poseidon2 sponge, the
 leaves into a Merkle tree by its Poseidon2 compression. This is not the
 commitment Linea's prover makes: that one (its vortex_koalabear package)
 hashes leaves and tree nodes with a Merkle-Damgard Poseidon2 hasher, so its
-roots differ. The root prints as 8 canonical elements, the hex of their
-little-endian uint32s.`,
+roots differ: it is --scheme linea. The root prints as 8 canonical elements,
+the hex of their little-endian uint32s.
+
+--scheme linea takes the same flags and commits as Linea's prover does
+(linea-monorepo's prover/crypto/vortex/vortex_koalabear,
+Params.CommitMerkleWithSIS): rows encoded at inverse rate R (a power of two
+from 2; the prover uses 2 and 16), the codewords' columns hashed with
+sis.NewRSis(42069, LOGDEG, LOGBOUND, M) (M is --max-rows, the parameters'
+maximum, ROWS by default; it fixes the SIS key), each digest into a leaf by
+Linea's Merkle-Damgard hasher over gnark-crypto's Poseidon2 compression,
+the leaves into Linea's smt_koalabear tree. --no-sis hashes the columns
+themselves into the leaves (CommitMerkleWithoutSIS; the prover's rounds of
+fewer than 512 rows). A row of one value throughout is committed as a
+constant row (Linea's smartvectors.Constant), with the same bits. The root
+prints as --scheme vortex's does; 'wgbench open' opens several such
+commitments of a round.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := linea.checkScheme(cmd, scheme); err != nil {
+				return err
+			}
+			if scheme == "linea" {
+				return commitLinea(cmd, g, &linea, matrices, ins, rate, sisArg)
+			}
 			if cmd.Flags().Changed("scheme") {
 				return commitVortex(cmd, g, scheme, matrices, ins, rate, sisArg)
 			}
@@ -255,9 +276,10 @@ little-endian uint32s.`,
 	f.IntVar(&prove, "prove", 0, "print the JSON proof of leaf I instead of the root")
 	f.StringVar(&fieldArg, "field", registry.Goldilocks, "the matrix's field: "+fieldElements()+" (canonical values)")
 	f.IntVar(&blowup, "blowup", 0, "commit to the matrix's columns extended by R (2, 4, 8, 16) on a coset, rows bit-reversed, as Plonky3's PCS commits a trace")
-	f.StringVar(&scheme, "scheme", "", "vortex: gnark-crypto's Vortex commitment of a KoalaBear matrix (canonical values) instead of a Merkle tree")
-	f.IntVar(&rate, "rate", 2, "--scheme vortex: the Reed-Solomon code's inverse rate, 2, 4 or 8 (refused without --scheme)")
-	f.StringVar(&sisArg, "sis", "9,16", "--scheme vortex: the SIS instance, LOGDEG,LOGBOUND (refused without --scheme)")
+	f.StringVar(&scheme, "scheme", "", "vortex: gnark-crypto's Vortex commitment of a KoalaBear matrix (canonical values) instead of a Merkle tree; linea: the Vortex of Linea's prover")
+	f.IntVar(&rate, "rate", 2, "--scheme: the Reed-Solomon code's inverse rate: 2, 4 or 8 for vortex, a power of two from 2 for linea (refused without --scheme)")
+	f.StringVar(&sisArg, "sis", "9,16", "--scheme: the SIS instance, LOGDEG,LOGBOUND (refused without --scheme)")
+	linea.register(f)
 	return cmd
 }
 

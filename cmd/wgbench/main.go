@@ -246,7 +246,7 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 		return root
 	}
 	root.AddCommand(newElementHashCmds(g)...)
-	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newMerkleCmd(g), newCommitCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g), newNTTCmd(g), newEncodeCmd(g))
+	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newMerkleCmd(g), newCommitCmd(g), newOpenCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g), newNTTCmd(g), newEncodeCmd(g))
 	return root
 }
 
