@@ -3,6 +3,7 @@ package wgpu
 import (
 	"fmt"
 	"io"
+	"slices"
 	"runtime"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
@@ -231,6 +232,34 @@ func (c *Context) Upload(dst *Buffer, dstOffset uint64, src []byte) (err error) 
 			return nil
 		})
 	}, src)
+}
+
+// UploadParts copies the parts, one after another, into dst at dstOffset
+// (a multiple of 4), as Upload copies their concatenation, filling staging
+// memory from every part on all cores: many rows of one matrix that lie
+// in separate allocations go up as fast as one slice.
+func (c *Context) UploadParts(dst *Buffer, dstOffset uint64, parts [][]byte) error {
+	// ends[i] is where part i ends in the concatenation.
+	ends := make([]int64, len(parts))
+	var n int64
+	for i, p := range parts {
+		n += int64(len(p))
+		ends[i] = n
+	}
+	if len(parts) == 1 {
+		return c.Upload(dst, dstOffset, parts[0])
+	}
+	return c.upload(dst, dstOffset, n, func(m []byte, pos int64) error {
+		return c.staging.parallel(len(m), func(lo, hi int) error {
+			at := pos + int64(lo)
+			i, _ := slices.BinarySearch(ends, at+1)
+			for k := lo; k < hi; i++ {
+				start := ends[i] - int64(len(parts[i]))
+				k += copy(m[k:hi], parts[i][at+int64(k-lo)-start:])
+			}
+			return nil
+		})
+	}, nil)
 }
 
 // UploadFrom reads n bytes from r straight into staging memory and copies

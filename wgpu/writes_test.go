@@ -55,3 +55,33 @@ func TestUploadByWrites(t *testing.T) {
 	ctx.mu.Unlock()
 	require.ErrorIs(t, err, bad)
 }
+
+// UploadParts equals Upload of the parts' concatenation: parts of odd
+// lengths (empty ones too) across several staging slots, filled on
+// several workers, and one part alone.
+func TestUploadParts(t *testing.T) {
+	o := TestOptions(t, "vulkan")
+	o.Transfer = TransferOptions{SlotBytes: 64 << 10}
+	ctx, err := Open(o)
+	require.NoError(t, err)
+	defer ctx.Close()
+	rng := rand.New(rand.NewPCG(13, 17))
+	for _, lens := range [][]int{{5}, {0, 3, 0, 8}, {64<<10 - 1, 1, 64<<10 + 5, 0, 100<<10 + 2}, {4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}} {
+		var parts [][]byte
+		var want []byte
+		for _, n := range lens {
+			p := make([]byte, n)
+			for i := range p {
+				p[i] = byte(rng.Uint32())
+			}
+			parts, want = append(parts, p), append(want, p...)
+		}
+		b, err := ctx.NewBuffer("parts", uint64(len(want)+16))
+		require.NoError(t, err)
+		require.NoError(t, ctx.UploadParts(b, 8, parts))
+		got := make([]byte, (len(want)+3)&^3)
+		require.NoError(t, ctx.Download(got, b, 8))
+		require.True(t, bytes.Equal(got[:len(want)], want), "lengths %v", lens)
+		b.Release()
+	}
+}

@@ -571,20 +571,19 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		}
 	}
 	upload := func(in *wgpu.Buffer, r0, nr int) error {
-		// Rows one after another in one slice's memory go up in one
-		// transfer.
+		// One transfer for the piece, its staging filled on all cores
+		// wherever the rows lie; rows one after another in one slice's
+		// memory are one part.
+		var parts [][]byte
 		for i := 0; i < nr; {
 			j := i + 1
 			for j < nr && adjacent(rows[r0+j-1], rows[r0+j]) && within(rows[r0+i], rows[r0+j]) {
 				j++
 			}
-			all := rows[r0+i][:(j-i)*n]
-			if err := ctx.Upload(in, uint64(i)*uint64(n)*4, wgpu.Bytes(all)); err != nil {
-				return err
-			}
+			parts = append(parts, wgpu.Bytes(rows[r0+i][:(j-i)*n]))
 			i = j
 		}
-		return nil
+		return ctx.UploadParts(in, 0, parts)
 	}
 	// The rows' check on the device: a slot a piece for the first word
 	// that is not a reduced Montgomery form.
