@@ -3,8 +3,8 @@ package wgpu
 import (
 	"fmt"
 	"io"
-	"slices"
 	"runtime"
+	"slices"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
 	"github.com/wgcompute/wgcompute/internal/base/par"
