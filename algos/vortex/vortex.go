@@ -1,6 +1,9 @@
-// Package vortex is gnark-crypto's Vortex commitment over KoalaBear
-// (field/koalabear/vortex, the commitment of Linea's prover) on the GPU,
-// bit for bit: every row Reed-Solomon encoded, every column of the
+// Package vortex is two Vortex commitments over KoalaBear on the GPU, bit
+// for bit: gnark-crypto's (field/koalabear/vortex: Params, Committer,
+// ProverState) and Linea's prover's (its prover/crypto/vortex: the Linea*
+// names, below), which share the pipeline and differ in their hashes.
+//
+// gnark-crypto's: every row Reed-Solomon encoded, every column of the
 // codewords hashed with ring-SIS, each SIS digest hashed into a leaf with
 // gnark-crypto's width-24 Poseidon2 sponge, and the leaves into a Merkle
 // tree by its Poseidon2 compression.
@@ -28,6 +31,19 @@
 // Release: states and Committers that become unreachable free their
 // device memory as the garbage collector finds them; Release frees it at
 // once.
+//
+// Linea's (LineaParams, LineaCommitter, LineaState, ProveLinea,
+// VerifyLinea) is what Linea's prover commits with: the same encoding
+// (any power-of-two rate, 16 for its recursion rounds) and ring-SIS (from
+// LineaSISSeed), each leaf the Merkle-Damgard hash (blocks of 8 through
+// gnark-crypto's CompressPoseidon2) of a column's SIS digest, or of the
+// column itself without SIS, and each node of its smt_koalabear tree the
+// same hash of its two children; rows may be constants; a round's
+// commitments, with SIS or without, are opened at once with one linear
+// combination of all their rows by powers of an extension-field coin.
+// On a device it runs resident as gnark-crypto's does; a nil Context runs
+// it on the CPU (linea_cpu.go, the reference the device path is tested
+// against, itself held to vectors written by Linea's own code).
 package vortex
 
 import (
