@@ -2,6 +2,7 @@ package wgpu
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 	"sync"
 	"time"
@@ -96,4 +97,20 @@ const SplitMargin = 0.15
 // making over one device, predicted to take one: faster by SplitMargin.
 func SplitPays(one, split time.Duration) bool {
 	return float64(split) < (1-SplitMargin)*float64(one)
+}
+
+// SplitCounts returns the counts of devices, past one, that work over a
+// Group of k alike devices is weighed on: k, and where k is not a power
+// of two, the power of two below it, over which work that splits into
+// halves and quarters (a Merkle tree's subtrees) takes one even piece a
+// device. The algorithms predict each and keep the fastest that
+// SplitPays.
+func SplitCounts(k int) []int {
+	if k < 2 {
+		return nil
+	}
+	if p := 1 << (bits.Len(uint(k)) - 1); p != k {
+		return []int{p, k}
+	}
+	return []int{k}
 }

@@ -220,3 +220,11 @@ func TestDevicesSoftwareOnly(t *testing.T) {
 	require.ErrorContains(t, err, `devices "2": 2 GPUs asked, but the `+b+` backend has no GPU, only the software adapter`)
 	require.ErrorContains(t, err, `accepted: 1 or "all" for it`)
 }
+
+// TestSplitCounts: work over k devices is weighed on k, and on the power
+// of two below where k is not one.
+func TestSplitCounts(t *testing.T) {
+	for k, want := range map[int][]int{0: nil, 1: nil, 2: {2}, 3: {2, 3}, 4: {4}, 5: {4, 5}, 6: {4, 6}, 7: {4, 7}, 8: {8}, 12: {8, 12}} {
+		require.Equal(t, want, wgpu.SplitCounts(k), "%d devices", k)
+	}
+}

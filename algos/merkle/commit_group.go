@@ -363,18 +363,19 @@ func (s splitModel) time(k int) time.Duration {
 }
 
 // devices returns the count of devices predicted fastest, 1 or at most
-// k: the count, k or the power of two below it (where each device builds
-// one range: planRanges), of the shortest predicted time among those
-// whose rate into all at once is known, where that time is faster than
-// one device's by wgpu.SplitMargin; else 1. Both the split's per-member
-// and per-range costs are in the prediction (time), so no split predicted
-// slower than one device, or than the other count, is chosen.
+// k: of the counts of wgpu.SplitCounts (k, or the power of two below it,
+// where each device builds one range: planRanges) whose rate into all at
+// once is known, the one of the shortest predicted time, where that time
+// is faster than one device's by wgpu.SplitMargin; else 1. The split's
+// per-member and per-range costs are in the prediction (time), so no
+// split predicted slower than one device, or than the other count, is
+// chosen.
 func (s splitModel) devices(k int) int {
 	if k <= 1 || s.rate[1] <= 0 || s.bytes <= 0 {
 		return 1
 	}
 	best, bestTime := 1, s.time(1)
-	for _, j := range splitCounts(k) {
+	for _, j := range wgpu.SplitCounts(k) {
 		if s.rate[j] <= 0 {
 			continue
 		}
@@ -383,19 +384,6 @@ func (s splitModel) devices(k int) int {
 		}
 	}
 	return best
-}
-
-// splitCounts are the counts of devices, past one, a commitment over k
-// devices may split over: k, and where k is not a power of two, the
-// power of two below it, whose devices take one range each.
-func splitCounts(k int) []int {
-	if k < 2 {
-		return nil
-	}
-	if p := 1 << (bits.Len(uint(k)) - 1); p != k && p >= 2 {
-		return []int{p, k}
-	}
-	return []int{k}
 }
 
 // fastest returns g, or its first members, as many as the commitment of
@@ -410,7 +398,7 @@ func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
 	}
 	var e E
 	rate := maps.Clone(g.UploadRates()) // the Group's map is shared: read only
-	for _, j := range splitCounts(k) {
+	for _, j := range wgpu.SplitCounts(k) {
 		if _, ok := rate[j]; !ok {
 			if r, ok := g.Fit(j, 1).UploadRates()[j]; ok {
 				rate[j] = r

@@ -192,7 +192,7 @@ func TestSplitNeverSlower(t *testing.T) {
 		k := 2 + r.IntN(7)
 		rows := 1 << (10 + r.IntN(15))
 		rate := map[int]float64{1: 5e9 + r.Float64()*50e9}
-		for _, j := range splitCounts(k) {
+		for _, j := range wgpu.SplitCounts(k) {
 			if r.IntN(8) != 0 {
 				rate[j] = rate[1] * (0.5 + r.Float64()*float64(j))
 			}
@@ -205,7 +205,7 @@ func TestSplitNeverSlower(t *testing.T) {
 			continue
 		}
 		require.True(t, wgpu.SplitPays(s.time(1), s.time(got)), "k %d rows %d: %d devices predicted %v, one %v", k, rows, got, s.time(got), s.time(1))
-		for _, j := range splitCounts(k) {
+		for _, j := range wgpu.SplitCounts(k) {
 			if rate[j] > 0 {
 				require.LessOrEqual(t, s.time(got), s.time(j), "k %d rows %d: %d devices predicted %v, %d devices %v", k, rows, got, s.time(got), j, s.time(j))
 			}

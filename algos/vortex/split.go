@@ -1,6 +1,7 @@
 package vortex
 
 import (
+	"maps"
 	"math/bits"
 	"time"
 
@@ -46,6 +47,9 @@ type splitModel struct {
 	rate map[int]float64
 	// member is what each member past the first adds.
 	member time.Duration
+	// share returns the busiest device's share of the columns over k
+	// devices (Group.Ranges of splitUnit's units); nil: 1/k.
+	share func(k int) float64
 }
 
 // memberCost is splitModel.member: a member's submissions, waits and
@@ -54,31 +58,48 @@ type splitModel struct {
 // measurement: small beside the shares that split.
 const memberCost = 2 * time.Millisecond
 
-// time returns the predicted time on k devices.
+// time returns the predicted time on k devices, the hashes of the
+// busiest device's share.
 func (s splitModel) time(k int) time.Duration {
 	up := float64(k) * s.bytes / s.rate[k]
-	return time.Duration(up*1e9) + s.cost.encode + s.cost.hash/time.Duration(k) + time.Duration(k-1)*s.member
+	share := 1 / float64(k)
+	if s.share != nil && k > 1 {
+		share = s.share(k)
+	}
+	hash := time.Duration(float64(s.cost.hash) * share)
+	return time.Duration(up*1e9) + s.cost.encode + hash + time.Duration(k-1)*s.member
 }
 
-// devices returns the count of devices, 1 or k, predicted fastest: k only
-// where it is predicted faster than one by wgpu.SplitMargin, and where both
-// rates and the kernels are known.
+// devices returns the count of devices predicted fastest, 1 or at most k:
+// of the counts of wgpu.SplitCounts (k, or the power of two below it)
+// whose rate into all at once is known, the one of the shortest predicted
+// time, where that is faster than one device's by wgpu.SplitMargin and
+// the kernels are known; else 1. No split predicted slower than one
+// device, or than the other count, is chosen.
 func (s splitModel) devices(k int) int {
-	if k <= 1 || s.rate[1] <= 0 || s.rate[k] <= 0 || s.bytes <= 0 || s.cost.hash <= 0 {
+	if k <= 1 || s.rate[1] <= 0 || s.bytes <= 0 || s.cost.hash <= 0 {
 		return 1
 	}
-	if wgpu.SplitPays(s.time(1), s.time(k)) {
-		return k
+	best, bestTime := 1, s.time(1)
+	for _, j := range wgpu.SplitCounts(k) {
+		if s.rate[j] <= 0 {
+			continue
+		}
+		if t := s.time(j); t < bestTime && wgpu.SplitPays(s.time(1), t) {
+			best, bestTime = j, t
+		}
 	}
-	return 1
+	return best
 }
 
-// parts returns how many of c's devices a commitment of rows rows splits
-// over: all of them where splitModel predicts that faster, or where the
-// Group splits all (Group.SplitAll: the tests' forced splits), else one.
+// parts returns how many of c's devices (its first ones) a commitment of
+// rows rows splits over: as many as splitModel predicts fastest, or all
+// where the Group splits all (Group.SplitAll: the tests' forced splits);
+// one where the codewords are too narrow to share (splitUnit).
 func (c *Committer) parts(rows int) int {
 	k := c.g.Len()
-	if k == 1 || splitUnit(c.p.SizeCodeWord(), k) == 0 {
+	m := c.p.SizeCodeWord()
+	if k == 1 || splitUnit(m, k) == 0 {
 		return 1
 	}
 	if c.g.Fit(0, 1).Len() == k {
@@ -90,11 +111,36 @@ func (c *Committer) parts(rows int) int {
 	if !ok {
 		return 1
 	}
+	rate := maps.Clone(c.g.UploadRates()) // the Group's map is shared: read only
+	for _, j := range wgpu.SplitCounts(k) {
+		if _, ok := rate[j]; !ok && splitUnit(m, j) > 0 {
+			if r, ok := c.g.Fit(j, 1).UploadRates()[j]; ok {
+				rate[j] = r
+			}
+		}
+	}
 	s := splitModel{
 		bytes: float64(rows) * float64(c.p.NumColumns()) * 4,
-		cost:  cost, rate: c.g.UploadRates(), member: memberCost,
+		cost:  cost, rate: rate, member: memberCost,
+		share: func(k int) float64 { return busiestShare(c.g.Fit(k, 1), m) },
 	}
 	return s.devices(k)
+}
+
+// busiestShare returns the largest share of m codeword columns that g's
+// devices take (Group.Ranges of splitUnit's units), as a fraction of m;
+// 1 where m does not split over them.
+func busiestShare(g *wgpu.Group, m int) float64 {
+	u := splitUnit(m, g.Len())
+	if u == 0 || m <= 0 {
+		return 1
+	}
+	b := g.Ranges(m, u)
+	most := 0
+	for i := range g.Len() {
+		most = max(most, b[i+1]-b[i])
+	}
+	return float64(most) / float64(m)
 }
 
 // learn records one device's kernels in a commitment of rows rows. It
@@ -118,9 +164,15 @@ const learntShapes = 64
 // splitUnit returns the columns that the shares of m codeword columns
 // over k devices are whole multiples of (Group.Ranges' align): m/k for a
 // power-of-two k, else a sixteenth of m over the next power of two, so
-// that the shares are even to within a few percent; 0 where that would
-// be under 16 columns (a share's leaves and UAlpha start at 256-byte
-// aligned offsets), which keeps the commitment on one device.
+// that the shares are even to within a few percent (21 and 22 of 64 units
+// for three devices, 25 and 26 of 128 for five, 21 and 22 for six, 18
+// and 19 for seven); 0 where that would be under 16 columns (a share's
+// leaves and UAlpha start at 256-byte aligned offsets), which keeps the
+// commitment on one device. Many units a share cost little, unlike a
+// Merkle tree's ranges: a share's subtrees of a unit each are built side
+// by side, one dispatch a level for all of them, and their roots read
+// back in one download; what grows with them is the share's column
+// tiles (no wider than a unit), a few dispatches each.
 func splitUnit(m, k int) int {
 	if k < 1 {
 		return 0

@@ -74,6 +74,55 @@ func TestCommitOnGroup(t *testing.T) {
 	})
 }
 
+// TestCommitOnGroupsOfFiveAndSix holds commitments split over five and
+// six devices (every other one of small limits), the counts
+// TestCommitOnGroup's Groups leave out, to gnark-crypto (shares of 25 or
+// 26 and 21 or 22 of 128 units); nothing is left on the devices.
+func TestCommitOnGroupsOfFiveAndSix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, b := range gputest.Backends() {
+		for _, k := range []int{5, 6} {
+			t.Run(fmt.Sprintf("%s/%d", b, k), func(t *testing.T) {
+				members := make([]*wgpu.Context, k)
+				for i := range members {
+					members[i] = gputest.Context(t, b)
+					if i%2 == 1 {
+						members[i] = gputest.Limited(t, b, gputest.SmallLimits)
+					}
+				}
+				g, err := wgpu.NewGroup(members...)
+				require.NoError(t, err)
+				g = g.SplitAll()
+				live := func() map[*wgpu.Context]int {
+					n := map[*wgpu.Context]int{}
+					for _, ctx := range members {
+						n[ctx] = ctx.LiveBuffers()
+					}
+					return n
+				}
+				before := live()
+				for _, s := range []shape{{3, 12, 2, vortexSIS}, {37, 10, 4, midSIS}, {5, 8, 8, smallSIS}} {
+					require.NotZero(t, splitUnit(s.rate<<s.logN, k), "%v", s)
+					var c *Committer
+					checkCommit(t, s, rng, func(p *Params, _ []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
+						var err error
+						if c, err = NewCommitterOn(g, p); err != nil {
+							return nil, err
+						}
+						got, err := c.Commit(rows, Options{Stages: st})
+						if err == nil {
+							require.Len(t, got.dev.parts, k, "shares")
+						}
+						return got, err
+					})
+					c.Release()
+				}
+				require.Equal(t, before, live(), "live buffers once the Committers and states are released")
+			})
+		}
+	}
+}
+
 // TestSplitDecision holds the split's model to the decisions it should
 // make on two devices whose host feeds both at 1.5 times one's rate:
 // BenchmarkVortexReal's shape, whose upload and encoding every device
@@ -106,6 +155,101 @@ func TestSplitDecision(t *testing.T) {
 func TestSplitUnit(t *testing.T) {
 	for _, c := range [][3]int{{1 << 20, 1, 1 << 20}, {1 << 20, 2, 1 << 19}, {1 << 20, 4, 1 << 18}, {1 << 20, 3, 1 << 14}, {1 << 20, 7, 1 << 13}, {32, 2, 16}, {16, 2, 0}, {1 << 10, 3, 16}, {1 << 9, 3, 0}} {
 		require.Equal(t, c[2], splitUnit(c[0], c[1]), "%d columns over %d", c[0], c[1])
+	}
+}
+
+// TestSplitShares: the shares of the codeword columns over 3, 5, 6 and 7
+// devices (Group.Ranges of splitUnit's units) are within 6% of each other
+// wherever the codewords split, and the model's busiest share is the
+// largest of them.
+func TestSplitShares(t *testing.T) {
+	for _, k := range []int{2, 3, 4, 5, 6, 7} {
+		g, err := wgpu.NewGroup(make([]*wgpu.Context, k)...)
+		require.NoError(t, err)
+		for lg := 8; lg <= 26; lg++ {
+			m := 1 << lg
+			u := splitUnit(m, k)
+			if u == 0 {
+				require.Equal(t, 1.0, busiestShare(g, m))
+				continue
+			}
+			b := g.Ranges(m, u)
+			least, most := m, 0
+			for i := range k {
+				least, most = min(least, b[i+1]-b[i]), max(most, b[i+1]-b[i])
+				require.Zero(t, (b[i+1]-b[i])%u)
+			}
+			require.LessOrEqual(t, float64(most)/float64(least)-1, 0.06, "%d columns over %d devices: %v", m, k, b)
+			require.Equal(t, float64(most)/float64(m), busiestShare(g, m))
+		}
+	}
+}
+
+// TestSplitDecisionThree: on three devices the model weighs the busiest
+// device's share of the hashes and the power of two below, two devices:
+// a wide matrix, its hashes dominant, splits over three; one whose
+// upload into three is no faster than into two goes to two (to three
+// where the rate into two is unknown); the Real
+// shape, its upload and encoding repeated on every device, stays on one.
+func TestSplitDecisionThree(t *testing.T) {
+	ms := time.Millisecond
+	g, err := wgpu.NewGroup(nil, nil, nil)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name         string
+		rows, logN   int
+		encode, hash time.Duration
+		rate         map[int]float64
+		want         int
+	}{
+		{"wide", 16, 22, 5 * ms, 155 * ms, map[int]float64{1: 40e9, 2: 60e9, 3: 66e9}, 3},
+		{"the host feeds two", 256, 20, 10 * ms, 60 * ms, map[int]float64{1: 40e9, 2: 80e9, 3: 80e9}, 2},
+		{"the rate into two unknown", 256, 20, 10 * ms, 60 * ms, map[int]float64{1: 40e9, 3: 80e9}, 3},
+		{"real", 1 << 11, 19, 69 * ms, 38 * ms, map[int]float64{1: 40e9, 2: 60e9, 3: 66e9}, 1},
+	} {
+		m := 2 << c.logN
+		s := splitModel{
+			bytes: float64(c.rows) * float64(int(1)<<c.logN) * 4,
+			cost:  kernelCost{c.encode, c.hash}, rate: c.rate, member: memberCost,
+			share: func(k int) float64 { return busiestShare(g.Fit(k, 1), m) },
+		}
+		require.Equal(t, c.want, s.devices(3), "%s: predicted %v on one, %v on two, %v on three", c.name, s.time(1), s.time(2), s.time(3))
+	}
+}
+
+// TestSplitNeverSlower: over random shapes, kernel times, rates and
+// counts of devices, the decision never picks a count predicted slower
+// than one device or than another count it weighs, and picks a split
+// only where it is predicted faster than one device by wgpu.SplitMargin.
+func TestSplitNeverSlower(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g, err := wgpu.NewGroup(make([]*wgpu.Context, 8)...)
+	require.NoError(t, err)
+	for range 20000 {
+		k := 2 + r.IntN(7)
+		m := 1 << (10 + r.IntN(14))
+		rate := map[int]float64{1: 5e9 + r.Float64()*50e9}
+		for _, j := range wgpu.SplitCounts(k) {
+			if r.IntN(8) != 0 {
+				rate[j] = rate[1] * (0.5 + r.Float64()*float64(j))
+			}
+		}
+		s := splitModel{
+			bytes: float64(1+r.IntN(4096)) * float64(m) * 2,
+			cost:  kernelCost{time.Duration(r.Int64N(int64(time.Second / 4))), time.Duration(r.Int64N(int64(time.Second)))},
+			rate:  rate, member: memberCost,
+			share: func(k int) float64 { return busiestShare(g.Fit(k, 1), m) },
+		}
+		got := s.devices(k)
+		if got == 1 {
+			continue
+		}
+		require.True(t, wgpu.SplitPays(s.time(1), s.time(got)), "k %d m %d: %d devices predicted %v, one %v", k, m, got, s.time(got), s.time(1))
+		for _, j := range wgpu.SplitCounts(k) {
+			if rate[j] > 0 {
+				require.LessOrEqual(t, s.time(got), s.time(j), "k %d m %d: %d devices predicted %v, %d devices %v", k, m, got, s.time(got), j, s.time(j))
+			}
+		}
 	}
 }
 
