@@ -106,7 +106,7 @@ func TestCommentsQuoteNoDatedFigures(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" || rel == "bench/results") {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" || rel == "bench/results" || nestedModule(path)) {
 				return filepath.SkipDir
 			}
 			return nil
