@@ -149,9 +149,24 @@ func BenchmarkLinea(b *testing.B) {
 				entries[i] = rng.IntN(p.CodewordSize())
 			}
 			states := []*LineaState{st}
+			tf := os.Getenv("VORTEX_BENCH_TRACE")
+			if tf != "" && s.rows<<s.logN == 1<<30 {
+				defer func() {
+					trace.Enable(false)
+					if out, err := os.Create(tf + ".linea-open"); err == nil {
+						trace.Write(out)
+						out.Close()
+					}
+				}()
+			} else {
+				tf = ""
+			}
 			for i := 0; i <= b.N; i++ {
 				if i == 1 {
 					b.ResetTimer() // the first compiles
+					if tf != "" {
+						trace.Enable(true)
+					}
 				}
 				if _, err := ProveLinea(states, alpha, entries); err != nil {
 					b.Fatal(err)
