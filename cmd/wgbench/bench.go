@@ -40,6 +40,7 @@ func benchSuites() []suite {
 		{name: "merkle", about: "binary Merkle trees, BLAKE3 and Rescue, three constructions", run: benchMerkle},
 		{name: "ntt", about: "KoalaBear NTT of 2^16 to 2^24 and Reed-Solomon encoding, gnark-crypto on all cores beside it", run: benchNTT},
 		{name: "vortex", about: "gnark-crypto's Vortex commitment by stage and end to end, its vortex.Commit on all cores beside it", run: benchVortex},
+		{name: "linea", about: "the Vortex of Linea's prover at its shapes: commitments with SIS and without, by stage and end to end, and the round's opening, the CPU path beside them", run: benchLinea},
 	}, elementHashSuites()...)
 }
 

@@ -209,7 +209,7 @@ func TestEigenResidentInterrupt(t *testing.T) {
 
 func TestBenchBadInput(t *testing.T) {
 	names := suiteNames(benchSuites())
-	require.Equal(t, []string{"blake3", "eigen", "merkle", "ntt", "poseidon2", "poseidon2-babybear", "poseidon2-gnark-babybear", "poseidon2-gnark-koalabear", "poseidon2-koalabear", "rescue", "rpo", "transfer", "vortex"}, names)
+	require.Equal(t, []string{"blake3", "eigen", "linea", "merkle", "ntt", "poseidon2", "poseidon2-babybear", "poseidon2-gnark-babybear", "poseidon2-gnark-koalabear", "poseidon2-koalabear", "rescue", "rpo", "transfer", "vortex"}, names)
 	for _, args := range [][]string{{"bench", "nope"}, {"bench", "transfer", "nope"}} {
 		_, _, err := wgbench(t, args...)
 		require.ErrorContains(t, err, `unknown suite "nope": choose from `+strings.Join(names, ", ")+", or all", "%q", args)
