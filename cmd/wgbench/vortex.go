@@ -100,11 +100,23 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	if g.process {
-		leftToExit()
-	} else {
-		defer st.Release()
-	}
+	// Freeing the commitment's device memory (gigabytes, by the driver
+	// allocation by allocation) takes as long at the process exit as
+	// here, so a one-shot command frees it here, in the trace, after the
+	// root is printed; the devices and the input follow.
+	defer func() {
+		endFree := wgpu.Span("close: free the commitment's device memory")
+		st.Release()
+		endFree(0)
+		if g.process {
+			endClose := wgpu.Span("close: the devices")
+			grp.Close()
+			endClose(0)
+			endUnmap := wgpu.Span("close: unmap the input")
+			free()
+			endUnmap(0)
+		}
+	}()
 	if err := interrupted(cmd.Context()); err != nil {
 		return err
 	}
