@@ -343,9 +343,10 @@ const memberCost = 5 * time.Millisecond
 // rangeCost is splitModel.rng: a range past a member's first costs that
 // member its subtree's levels too narrow to fill its GPU (a dispatch
 // each, whatever the range's size) and a read-back or two. A judgment
-// from the three-GPU runs of bench/e2e -what scaling in BENCHMARKS.md,
-// where shares of five and six equal ranges took about a millisecond a
-// range more kernel time than their leaves' part of one device's.
+// from the three-GPU runs of bench/e2e -what scaling (BENCHMARKS.md,
+// "Four GPUs"), whose shares of five and six equal ranges each took
+// more kernel time than their leaves' part of one device's, by about this
+// much a range.
 const rangeCost = time.Millisecond
 
 // time returns the predicted time on k devices: the busiest member's

@@ -152,10 +152,11 @@ func TestSplitDecision(t *testing.T) {
 // first costing rangeCost) and the power of two below, two devices of one
 // range each. The rates are those bench/e2e -what scaling measured into
 // one, two and three H200s of a four-GPU host, the kernels one device's
-// there: the Goldilocks commitment of 2^20 x 128 goes to two devices (it
-// measured 58.9 ms on two, 85.3 on three, 83.4 on one), BabyBear's stays
-// on one (34.5, 43.3 and 39.9), and one of 2^22 rows, four times the
-// work, also goes to two, the host's upload its bound.
+// there (BENCHMARKS.md, "Four GPUs"): the Goldilocks commitment of 2^20
+// x 128 goes to two devices (where it measured fastest, three slower
+// than one), BabyBear's stays on one (faster than three, and two were
+// faster than one by less than wgpu.SplitMargin), and one of 2^22 rows,
+// four times the work, also goes to two, the host's upload its bound.
 func TestSplitDecisionThree(t *testing.T) {
 	const gib = 1 << 30
 	rate := map[int]float64{1: 41.9e9, 2: 61.5e9, 3: 66.3e9}

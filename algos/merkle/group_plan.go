@@ -21,10 +21,10 @@ import (
 // count is a power of two, else a member's share is a sum of a few
 // powers of two (its binary digits) of the finest ranges, such as 21, 21
 // and 22 sixty-fourths for three (16+4+1, 16+4+1 and 16+4+2: three
-// ranges a member, shares within 5% of each other). Equal ranges, dealt
-// as each member is free (Group.Each), would need 5, 5 and 6 of 16 for
-// the same three members (shares 20% apart) or 21, 21 and 22 of 64, each
-// paying its narrow levels.
+// ranges a member, shares within 5% of each other). Equal ranges would
+// need 5, 5 and 6 of 16 for the same three members (shares 20% apart,
+// five or six ranges a member) or 21, 21 and 22 of 64, each paying its
+// narrow levels and read-backs.
 
 // rangePlan is how a tree of a power of two of leaves splits over a
 // Group's members.
