@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestFromCanonicalInPlace holds the in-place conversion to gnark-crypto's
-// SetUint64 at odd sizes (past the vector's blocks of 16 and the ranges of
-// the cores), and checks that a value not below p is named and leaves the
-// values as they were, wherever it lies.
+// TestFromCanonicalInPlace holds the in-place conversion, and
+// FromCanonical's into a new slice, to gnark-crypto's SetUint64 at odd
+// sizes (past the vector's blocks of 16 and the ranges of the cores), and
+// checks that a value not below p is named and leaves the values as they
+// were, wherever it lies.
 func TestFromCanonicalInPlace(t *testing.T) {
 	const p = 2130706433
 	r := rand.New(rand.NewPCG(3, 9))
@@ -25,6 +26,9 @@ func TestFromCanonicalInPlace(t *testing.T) {
 		}
 		vals[0], vals[len(vals)-1] = p-1, 0
 		orig := slices.Clone(vals)
+		copied, err := FromCanonical(vals, rows, cols)
+		require.NoError(t, err)
+		require.Equal(t, orig, vals, "FromCanonical leaves vals as they were")
 		els, err := FromCanonicalInPlace(vals, rows, cols)
 		require.NoError(t, err)
 		require.Len(t, els, rows*cols)
@@ -32,6 +36,7 @@ func TestFromCanonicalInPlace(t *testing.T) {
 			var want koalabear.Element
 			want.SetUint64(uint64(v))
 			require.Equal(t, want, els[i], "element %d of %d × %d", i, rows, cols)
+			require.Equal(t, want, copied[i], "FromCanonical: element %d of %d × %d", i, rows, cols)
 		}
 		require.Equal(t, &els[0][0], &vals[0], "the elements are vals' memory")
 	}

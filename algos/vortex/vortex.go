@@ -62,6 +62,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // Hash is a digest of the tree, gnark-crypto's vortex.Hash: 8 elements.
@@ -302,11 +303,12 @@ func FromCanonical(vals []uint32, rows, cols int) ([]koalabear.Element, error) {
 	if i := batch.FirstNonCanonical(vals, uint64(f.P())); i >= 0 {
 		return nil, fmt.Errorf("vortex: element (%d, %d) is %d: KoalaBear's elements are below p = %d", i/cols, i%cols, vals[i], f.P())
 	}
+	defer wgpu.Span("vortex: canonical values to Montgomery forms")(int64(n) * 4)
 	out := make([]koalabear.Element, n)
+	in := unsafe.Slice((*koalabear.Element)(unsafe.Pointer(unsafe.SliceData(vals))), n)
 	par.For(n, 1<<16, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out[i][0] = f.ToMonty(vals[i])
-		}
+		o := koalabear.Vector(out[lo:hi])
+		o.ScalarMul(in[lo:hi], &montyR2)
 	})
 	return out, nil
 }
