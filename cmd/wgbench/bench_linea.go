@@ -46,9 +46,6 @@ func lineaBenchShapes(quick bool) []lineaShape {
 	}
 }
 
-// lineaCPUElements bounds the matrices whose CPU path --quick measures.
-const lineaCPUElements = 1 << 24
-
 // lineaVerifyElements bounds the matrices whose opening is also checked
 // with vortex.VerifyLinea (its statement, a Lagrange evaluation of every
 // row, costs about as much as the CPU's commitment).
@@ -77,7 +74,7 @@ func benchLinea(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			"CPU ms (all cores)", "end-to-end speedup", "checked"},
 		XLabel: "input bytes", YLabel: "end-to-end GB/s of input", LogX: true,
 		Notes: []string{"encode, SIS, leaves, tree: " + where + " of each stage of a LineaCommitter's Commit (LineaOptions.Stages), rows uploaded first; kernels: their sum (the commitment resident); end to end: a LineaCommitter's Commit from host memory, its kernels and buffers kept from the commitment before (uploads overlapping the kernels; root back, codewords and tree kept on the device), and the state's release.",
-			"CPU: the same LineaCommitter with a nil Context (the library's CPU path) on " + hostCPU() + "; '-' where --quick leaves it out. Linea's own CPU code runs only from the generator (outside this module)."},
+			"CPU: the same LineaCommitter with a nil Context (the library's CPU path) on " + hostCPU() + ". Linea's own CPU code runs only from the generator (outside this module)."},
 	}
 	opens := table{
 		Title:   "The round's opening of Linea's Vortex (vortex.ProveLinea) from a state resident on the device",
@@ -138,8 +135,6 @@ func lineaShapeRows(ctx *wgpu.Context, cfg *benchConfig, s lineaShape) ([][]stri
 		return nil, nil, 0, err
 	}
 	rows := lineaMatrix(s)
-	elements := s.rows << s.logN
-	runCPU := !cfg.quick || elements <= lineaCPUElements
 	cpu, err := vortex.NewLineaCommitter(nil, p)
 	if err != nil {
 		return nil, nil, 0, err
@@ -167,68 +162,52 @@ func lineaShapeRows(ctx *wgpu.Context, cfg *benchConfig, s lineaShape) ([][]stri
 		opts := vortex.LineaOptions{NoSIS: !sis, Context: cfg.ctx}
 		row := []string{s.name(), fmt.Sprint(s.rate), lineaHashing(sis)}
 		var want vortex.Hash
-		var cpuTime time.Duration
-		if runCPU {
-			cpuTime, err = cfg.medianOf(max(1, cfg.repeats/3), func() (time.Duration, error) {
-				if cpuState != nil {
-					cpuState.Release()
-					cpuState = nil
-				}
-				start := time.Now()
-				st, err := cpu.Commit(rows, opts)
-				d := time.Since(start)
-				if err != nil {
-					return 0, err
-				}
-				want = st.Root()
-				if sis == s.sis {
-					cpuState = st
-				} else {
-					st.Release()
-				}
-				return d, nil
-			})
-			if err != nil {
-				return nil, nil, 0, err
+		cpuTime, err := cfg.medianOf(max(1, cfg.repeats/3), func() (time.Duration, error) {
+			if cpuState != nil {
+				cpuState.Release()
+				cpuState = nil
 			}
+			start := time.Now()
+			st, err := cpu.Commit(rows, opts)
+			d := time.Since(start)
+			if err != nil {
+				return 0, err
+			}
+			want = st.Root()
+			if sis == s.sis {
+				cpuState = st
+			} else {
+				st.Release()
+			}
+			return d, nil
+		})
+		if err != nil {
+			return nil, nil, 0, err
 		}
 		if dev == nil {
-			out = append(out, append(row, "-", "-", "-", "-", "-", "-", msOrDash(cpuTime), "-", "CPU backend"))
+			out = append(out, append(row, "-", "-", "-", "-", "-", "-", ms(cpuTime), "-", "CPU backend"))
 			continue
 		}
 		stages, kernels, e2e, err := lineaDeviceTimes(cfg, dev, rows, opts, want)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("linea %s rate %d %s: %w", s.name(), s.rate, lineaHashing(sis), err)
 		}
-		checked := "root equal to the CPU path's"
-		speedup := "-"
-		if runCPU {
-			speedup = fmt.Sprintf("%.1f", cpuTime.Seconds()/e2e.Seconds())
-		} else {
-			checked = "not checked (--quick leaves the CPU out)"
-		}
-		out = append(out, append(row, ms(stages[0]), ms(stages[1]), ms(stages[2]), ms(stages[3]), ms(kernels), ms(e2e), msOrDash(cpuTime), speedup, checked))
+		out = append(out, append(row, ms(stages[0]), ms(stages[1]), ms(stages[2]), ms(stages[3]), ms(kernels), ms(e2e), ms(cpuTime),
+			fmt.Sprintf("%.1f", cpuTime.Seconds()/e2e.Seconds()), "root equal to the CPU path's"))
 		if sis == s.sis {
 			prodE2E = e2e
 		}
 	}
-	open, err := lineaOpenRow(ctx, cfg, s, p, dev, rows, cpuState)
+	open, err := lineaOpenRow(cfg, s, p, dev, rows, cpuState)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	return out, open, prodE2E, nil
 }
 
-func msOrDash(d time.Duration) string {
-	if d == 0 {
-		return "-"
-	}
-	return ms(d)
-}
-
 // lineaDeviceTimes times dev's commitments of rows: each stage's kernels
 // (the median of each over the same commitments) and their sum, then the
-// whole from host memory. Every root is held to want where it is known.
+// whole from host memory. Every root is held to want, the CPU path's.
 func lineaDeviceTimes(cfg *benchConfig, dev *vortex.LineaCommitter, rows []vortex.LineaRow, opts vortex.LineaOptions, want vortex.Hash) ([4]time.Duration, time.Duration, time.Duration, error) {
 	var st vortex.Stages
 	commit := func(o vortex.LineaOptions) error {
@@ -237,7 +216,7 @@ func lineaDeviceTimes(cfg *benchConfig, dev *vortex.LineaCommitter, rows []vorte
 			return err
 		}
 		defer s.Release()
-		if want != (vortex.Hash{}) && s.Root() != want {
+		if s.Root() != want {
 			return errors.New("the device's root differs from the CPU path's")
 		}
 		return nil
@@ -277,10 +256,9 @@ func lineaDeviceTimes(cfg *benchConfig, dev *vortex.LineaCommitter, rows []vorte
 
 // lineaOpenRow times the round's opening of one commitment of rows with
 // the shape's production hashing, on the device (a state committed once)
-// and on the CPU (cpuState, nil where the CPU is left out), and checks
-// the device's proof against the CPU's, and with VerifyLinea at small
-// shapes.
-func lineaOpenRow(ctx *wgpu.Context, cfg *benchConfig, s lineaShape, p *vortex.LineaParams, dev *vortex.LineaCommitter, rows []vortex.LineaRow, cpuState *vortex.LineaState) ([]string, error) {
+// and on the CPU (cpuState, the CPU path's), and checks the device's
+// proof against the CPU's, and with VerifyLinea at small shapes.
+func lineaOpenRow(cfg *benchConfig, s lineaShape, p *vortex.LineaParams, dev *vortex.LineaCommitter, rows []vortex.LineaRow, cpuState *vortex.LineaState) ([]string, error) {
 	cfg.step(fmt.Sprintf("linea %s rate %d opening", s.name(), s.rate))
 	row := []string{s.name(), fmt.Sprint(s.rate), lineaHashing(s.sis), fmt.Sprint(s.entries)}
 	var alpha fext.E4
@@ -292,22 +270,18 @@ func lineaOpenRow(ctx *wgpu.Context, cfg *benchConfig, s lineaShape, p *vortex.L
 	for i := range entries {
 		entries[i] = rng.IntN(p.CodewordSize())
 	}
-	var cpuTime time.Duration
 	var want *vortex.LineaProof
-	if cpuState != nil {
-		var err error
-		cpuTime, err = cfg.medianOf(max(1, cfg.repeats/3), func() (time.Duration, error) {
-			start := time.Now()
-			pr, err := vortex.ProveLinea([]*vortex.LineaState{cpuState}, alpha, entries)
-			want = pr
-			return time.Since(start), err
-		})
-		if err != nil {
-			return nil, err
-		}
+	cpuTime, err := cfg.medianOf(max(1, cfg.repeats/3), func() (time.Duration, error) {
+		start := time.Now()
+		pr, err := vortex.ProveLinea([]*vortex.LineaState{cpuState}, alpha, entries)
+		want = pr
+		return time.Since(start), err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if dev == nil {
-		return append(row, "-", msOrDash(cpuTime), "-", "CPU backend"), nil
+		return append(row, "-", ms(cpuTime), "-", "CPU backend"), nil
 	}
 	st, err := dev.Commit(rows, vortex.LineaOptions{NoSIS: !s.sis, Context: cfg.ctx})
 	if err != nil {
@@ -324,28 +298,17 @@ func lineaOpenRow(ctx *wgpu.Context, cfg *benchConfig, s lineaShape, p *vortex.L
 	if err != nil {
 		return nil, err
 	}
-	checked := "not checked (--quick leaves the CPU out)"
-	if want != nil {
-		if err := sameLineaProof(got, want); err != nil {
-			return nil, fmt.Errorf("linea %s rate %d opening: %w", s.name(), s.rate, err)
-		}
-		checked = "proof equal to the CPU path's"
+	if err := sameLineaProof(got, want); err != nil {
+		return nil, fmt.Errorf("linea %s rate %d opening: %w", s.name(), s.rate, err)
 	}
+	checked := "proof equal to the CPU path's"
 	if s.rows<<s.logN <= lineaVerifyElements {
 		if err := verifyLineaBench(p, got, st.Root(), s.sis, alpha, entries, rows); err != nil {
 			return nil, fmt.Errorf("linea %s rate %d opening: %w", s.name(), s.rate, err)
 		}
-		if want != nil {
-			checked += ", verified"
-		} else {
-			checked = "verified by VerifyLinea"
-		}
+		checked += ", verified"
 	}
-	speedup := "-"
-	if cpuTime > 0 {
-		speedup = fmt.Sprintf("%.1f", cpuTime.Seconds()/d.Seconds())
-	}
-	return append(row, ms(d), msOrDash(cpuTime), speedup, checked), nil
+	return append(row, ms(d), ms(cpuTime), fmt.Sprintf("%.1f", cpuTime.Seconds()/d.Seconds()), checked), nil
 }
 
 // sameLineaProof returns an error where got differs from want.
