@@ -34,6 +34,7 @@ func gpuVariants() map[string][]string {
 	vs := map[string][]string{
 		"blake3": append(impl.List("blake3"), "merge"), // MergeMany's one kernel
 		"u64emu": {"wgsl"},
+		"linea":  {"wgsl"},
 		"merkle": merkleApproaches(),
 		"eigen":  eig,
 	}

@@ -33,6 +33,7 @@ func Families() []Family {
 	return append(fams,
 		Family{Name: "ntt", Run: runNTT},
 		Family{Name: "vortex", Run: runVortex},
+		Family{Name: "linea", Run: runLinea, Reference: lineaReference},
 		Family{Name: "merkle", Run: runMerkle},
 		Family{Name: "eigen", Tolerance: EigenTolerance, Run: runEigen, Reference: eigenReference})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/vortex"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -330,4 +331,50 @@ func TestDigest(t *testing.T) {
 	require.Equal(t, "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262", Digest(nil))
 	_, err := hex.DecodeString(Digest([]byte("x")))
 	require.NoError(t, err)
+}
+
+// The linea family's vectors are copies of the repository's
+// testdata/linea, which Linea's own code wrote (tools/lineagen), byte for
+// byte, and every embedded file is run.
+func TestLineaVectorsAreLineas(t *testing.T) {
+	ents, err := lineaFS.ReadDir("testdata/linea")
+	require.NoError(t, err)
+	var embedded []string
+	for _, e := range ents {
+		embedded = append(embedded, e.Name())
+	}
+	require.ElementsMatch(t, lineaFiles, embedded, "embedded vectors and lineaFiles")
+	for _, f := range lineaFiles {
+		b, err := lineaFS.ReadFile("testdata/linea/" + f)
+		require.NoError(t, err)
+		want, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "linea", f))
+		require.NoError(t, err)
+		require.True(t, bytes.Equal(want, b), "testdata/linea/%s differs from the repository's testdata/linea/%s: copy it again", f, f)
+	}
+}
+
+// A result of the linea family that is not Linea's fails it: one
+// constant row's value changed in a vector's input.
+func TestLineaWrongFails(t *testing.T) {
+	g, err := LoadGolden()
+	require.NoError(t, err)
+	v, err := readLinea("commit_nosis_rate16_5x16.json")
+	require.NoError(t, err)
+	p, err := v.params()
+	require.NoError(t, err)
+	c, err := vortex.NewLineaCommitter(nil, p)
+	require.NoError(t, err)
+	defer c.Release()
+	for i := range v.Rows {
+		if v.Rows[i].Constant != nil {
+			*v.Rows[i].Constant++
+			break
+		}
+	}
+	outs := lineaCommitOutputs(c, v)
+	require.Len(t, outs, 3)
+	for _, o := range outs {
+		require.NoError(t, o.err)
+		require.NotEqual(t, g["linea"][lineaCase("commit_nosis_rate16_5x16.json", o.what)].Digest, digest32(o.v), o.what)
+	}
 }
