@@ -33,8 +33,12 @@ Goldilocks, Poseidon2 over BabyBear and KoalaBear, gnark-crypto's Poseidon2:
 permutation, hashing, merging), the NTT over BabyBear, KoalaBear and
 Goldilocks (forward, inverse, coset) and Reed-Solomon encoding, gnark-crypto's
 Vortex commitment over KoalaBear (roots, SIS digests, tree), Merkle trees by
-every approach, all bit for bit; and the eigenvalue solver within 1e-5 of the
-float64 reference, with the leading bits that agree.
+every approach, all bit for bit; Linea's Vortex (commitments with SIS and
+without at rates 2 and 16, constant rows among them: roots, column hashes,
+trees; a round's opening: linear combination, columns, Merkle proofs, and
+VerifyLinea's verdict), bit for bit against what Linea's own code computed,
+read from its vectors built into wgbench; and the eigenvalue solver within
+1e-5 of the float64 reference, with the leading bits that agree.
 
 It prints one PASS or FAIL line per family with the adapter, its driver and
 its limits, and exits with status 1 if any family fails. A family fails in one
