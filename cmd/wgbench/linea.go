@@ -129,12 +129,24 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 		c.Release()
 		return fmt.Errorf("commit: %w", err)
 	}
-	if g.process {
-		leftToExit()
-	} else {
-		defer c.Release()
-		defer st.Release()
-	}
+	// Freeing the commitment's device memory takes as long at the process
+	// exit as here, so a one-shot command frees it here, in the trace,
+	// after the root is printed, as commit --scheme vortex does; the
+	// devices and the input follow.
+	defer func() {
+		endFree := wgpu.Span("close: free the commitment's device memory")
+		st.Release()
+		c.Release()
+		endFree(0)
+		if g.process {
+			endClose := wgpu.Span("close: the devices")
+			grp.Close()
+			endClose(0)
+			endUnmap := wgpu.Span("close: unmap the input")
+			free()
+			endUnmap(0)
+		}
+	}()
 	if err := interrupted(cmd.Context()); err != nil {
 		return err
 	}
