@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"os"
 	"unsafe"
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/ntt"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -120,6 +121,9 @@ func readRows[E field.Element](g *globals, name string, f field.Field[E], path s
 		if need := float64(size) * times; need > mem {
 			return nil, fmt.Errorf("%s: %s needs %s of host memory (%.3g times its %s), over the %s available",
 				name, shape, bytesize.Tenths(int64(need)), times, bytesize.Tenths(size), bytesize.Tenths(int64(mem)))
+		}
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() != 0 && fi.Size() != size {
+			return nil, fmt.Errorf("%s: %s is %d bytes: %s is %d bytes", name, path, fi.Size(), shape, size)
 		}
 		limit, streamLimit, why = size, size, shape+" holds"
 	}
