@@ -355,6 +355,9 @@ warm-up runs are excluded and the median of the repeats is reported.
 			if f.Changed("staging-batches") {
 				opts.Batcher.Memory = batchMemory
 			}
+			if err := g.gpuSpaceError(opts); err != nil {
+				return err
+			}
 			ctx, err := wgpu.Open(opts)
 			if err != nil {
 				return err

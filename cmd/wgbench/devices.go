@@ -121,6 +121,9 @@ func tickPeriods(g *globals, infos []wgpu.AdapterInfo) {
 // listed returns the adapters devices lists: those of the backend the
 // flags name, or with --adapter the one it chooses.
 func listed(g *globals) ([]wgpu.AdapterInfo, error) {
+	if err := g.gpuSpaceError(g.gpu); err != nil {
+		return nil, err
+	}
 	if g.gpu.Adapter == "" || g.gpu.CPU() {
 		return wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend, GLESMinor: g.gpu.GLESMinor})
 	}

@@ -84,7 +84,12 @@ func (g *globals) fromEnv() error {
 
 // openContext opens the adapter the global flags choose, as openAdapter
 // does.
-func (g *globals) openContext() (*wgpu.Context, error) { return openAdapter(g.gpu) }
+func (g *globals) openContext() (*wgpu.Context, error) {
+	if err := g.gpuSpaceError(g.gpu); err != nil {
+		return nil, err
+	}
+	return openAdapter(g.gpu)
+}
 
 // opening is the devices of a command being opened on another goroutine while
 // the command reads its input: the driver's set-up, a large part of a
@@ -121,6 +126,9 @@ func (g *globals) openSoon(work time.Duration) *opening {
 		defer close(o.done)
 		if g.group != nil {
 			o.grp = g.group
+			return
+		}
+		if o.err = g.gpuSpaceError(g.gpu); o.err != nil {
 			return
 		}
 		ch, err := wgpu.Choose(g.gpu)
@@ -359,7 +367,8 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := interruptible(func(status int) {
 		// Output files are renamed into place only when whole, so
 		// leaving now leaves none at its name (a temporary file being
-		// written may stay beside it); the system frees the devices.
+		// written may stay beside it, until the next write of the name
+		// removes it); the system frees the devices.
 		g.bars.stop()
 		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
 		if testHookStuck != nil {
@@ -410,6 +419,13 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 // runProcess is run as the whole process, which exits with the status
 // returned: main, and the tests' wgbench processes.
 func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// First, before the threads and the heap that the command would start
+	// and the runtime would abort on, where the address space is too
+	// small for them.
+	if err := spaceError(false); err != nil {
+		fmt.Fprintln(stderr, "wgbench:", err)
+		return 2
+	}
 	return runWith(&globals{args: args, process: true}, stdin, stdout, stderr)
 }
 

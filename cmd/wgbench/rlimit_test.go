@@ -101,3 +101,56 @@ func TestNoAdapterUnderLimit(t *testing.T) {
 		t.Skip("no limit tried left the runtime running and the drivers without memory")
 	}
 }
+
+// TestSpaceErrorFor: a limit below what wgbench needs on the CPU, or with
+// a GPU driver, is refused saying so, with the way out; the threads of a
+// larger machine need more.
+func TestSpaceErrorFor(t *testing.T) {
+	require.NoError(t, spaceErrorFor(cpuSpace, false, 2))
+	require.NoError(t, spaceErrorFor(gpuSpace, true, 2))
+	err := spaceErrorFor(cpuSpace-1, false, 2)
+	require.ErrorContains(t, err, "(ulimit -v), below the ")
+	require.ErrorContains(t, err, " wgbench needs on the CPU (README, \"Memory limits\"): raise the limit")
+	require.NotContains(t, err.Error(), "--backend cpu")
+	err = spaceErrorFor(gpuSpace-1, true, 2)
+	require.ErrorContains(t, err, "a GPU driver and wgbench need")
+	require.ErrorContains(t, err, "or run on the CPU (--backend cpu)")
+	require.NotContains(t, spaceErrorFor(cpuSpace-1, true, 2).Error(), "--backend cpu")
+	require.Error(t, spaceErrorFor(cpuSpace, false, 66))
+	require.NoError(t, spaceErrorFor(cpuSpace+64*threadSpace, false, 66))
+}
+
+// TestSpaceLimitSaid runs commands under address-space limits that main
+// runs under but the work does not, and expects wgbench's message, not
+// the runtime's stack dump ("pthread_create failed") or a driver's abort:
+// selftest on the CPU, merkle with Vulkan.
+func TestSpaceLimitSaid(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	leaves := filepath.Join(t.TempDir(), "leaves")
+	require.NoError(t, os.WriteFile(leaves, make([]byte, 64*32), 0o644))
+	for _, c := range []struct {
+		kb   string
+		args []string
+		want string
+	}{
+		{"1000000", []string{"--backend", "cpu", "selftest"}, "wgbench needs on the CPU"},
+		{"2000000", []string{"--backend", "vulkan", "merkle", "--hash", "blake3", "--in", leaves}, "a GPU driver and wgbench need"},
+	} {
+		cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -v ` + c.kb + ` && exec "$0" "$@"`, exe}, c.args...)...)
+		cmd.Env = append(os.Environ(), mainEnv+"=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		msg := stderr.String()
+		if len(msg) > 600 {
+			msg = msg[:600]
+		}
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, "%q: %s", c.args, msg)
+		require.Equal(t, 2, ee.ExitCode(), "%q: %s", c.args, msg)
+		require.Contains(t, msg, "the address space is limited to ", "%q", c.args)
+		require.Contains(t, msg, c.want, "%q", c.args)
+		require.NotContains(t, msg, "goroutine ", "%q", c.args)
+	}
+}

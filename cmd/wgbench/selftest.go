@@ -71,6 +71,9 @@ to check the smallest conformant GPU.`,
 			if err != nil {
 				return err
 			}
+			if err := g.gpuSpaceError(opts); err != nil {
+				return err
+			}
 			// The adapters to check, each with what the listing says of
 			// it (nothing for the one the flags choose).
 			targets := []wgpu.Options{opts}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// The least address space (ulimit -v, RLIMIT_AS) from which up every
+// command ran, with a margin, on a machine of two cores: on the CPU, and
+// with a GPU driver (Mesa's lavapipe, Vulkan on the CPU). README, "Memory
+// limits", has each command's. Below them the Go runtime, or a driver,
+// aborts the process with a stack dump ("pthread_create failed", "fatal
+// error: out of memory", "memory allocation of 12 bytes failed") instead
+// of saying why, at some limits before main runs (then nothing here can
+// speak), at others later.
+const (
+	cpuSpace = 1792 << 20
+	gpuSpace = 3 << 30
+	// threadSpace is what each thread more than two maps: its stack,
+	// glibc's default size for the threads cgo starts.
+	threadSpace = 8 << 20
+)
+
+// spaceError says, before the Go runtime or a GPU driver aborts the
+// process, that the address-space limit is below what wgbench needs on
+// the CPU, or with a GPU driver where gpu is set; nil without a limit.
+func spaceError(gpu bool) error {
+	limit, ok := addressSpaceLimit()
+	if !ok {
+		return nil
+	}
+	return spaceErrorFor(limit, gpu, runtime.GOMAXPROCS(0))
+}
+
+// spaceErrorFor is spaceError for a limit of limit bytes and procs
+// threads running Go code.
+func spaceErrorFor(limit uint64, gpu bool, procs int) error {
+	threads := uint64(max(procs-2, 0)) * threadSpace
+	cpu, need, what := cpuSpace+threads, cpuSpace+threads, "wgbench needs on the CPU"
+	if gpu {
+		need, what = gpuSpace+threads, "a GPU driver and wgbench need"
+	}
+	if limit >= need {
+		return nil
+	}
+	msg := fmt.Sprintf("the address space is limited to %s (ulimit -v), below the %s %s (README, \"Memory limits\"): raise the limit, or lift it (ulimit -v unlimited)",
+		bytesize.Tenths(int64(limit)), bytesize.Tenths(int64(need)), what)
+	if gpu && limit >= cpu {
+		msg += "; or run on the CPU (--backend cpu)"
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// gpuSpaceError is spaceError(true) for a command of the process about
+// to list or open the adapters o names; nil for the CPU backend and for
+// commands run in another program (tests).
+func (g *globals) gpuSpaceError(o wgpu.Options) error {
+	if !g.process || o.CPU() {
+		return nil
+	}
+	return spaceError(true)
+}
