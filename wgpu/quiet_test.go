@@ -67,3 +67,28 @@ func TestQuietWithoutRuntimeDir(t *testing.T) {
 		require.Empty(t, stderr.String(), "TMPDIR=%s: the library printed on standard error", tmpdir)
 	}
 }
+
+// TestNoAdapterUnderMemoryLimit opens a device in processes whose address
+// space is limited (ulimit -v) to less than the drivers need and more
+// than the Go runtime does: where Open finds no adapter, its error names
+// the limit (it asked for a GPU driver, which was installed). Limits at
+// which the drivers start, or the runtime aborts, say nothing of this.
+func TestNoAdapterUnderMemoryLimit(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	seen := false
+	for _, kb := range []string{"1400000", "1600000", "1800000"} {
+		cmd := exec.Command("/bin/sh", "-c", `ulimit -v `+kb+` && exec "$0"`, exe)
+		cmd.Env = append(os.Environ(), memoryChild+"=1")
+		out, _ := cmd.Output()
+		_, msg, ok := strings.Cut(string(out), "error: ")
+		if !ok || !strings.Contains(msg, "no GPU adapter found") {
+			continue
+		}
+		seen = true
+		require.Contains(t, msg, "address space is limited to", "ulimit -v %s", kb)
+	}
+	if !seen {
+		t.Skip("no limit tried left the runtime running and the drivers without memory")
+	}
+}

@@ -16,9 +16,29 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(memoryChild) == "1" {
+		memoryChildMain()
+		os.Exit(0)
+	}
 	wgpu.TestBackends = gputest.Backends
 	wgpu.TestOptions = gputest.Options
 	os.Exit(gputest.Main(m))
+}
+
+// memoryChild marks the test binary run by TestNoAdapterUnderMemoryLimit.
+const memoryChild = "WGCOMPUTE_TEST_MEMORY_CHILD"
+
+// memoryChildMain is the test binary run by TestNoAdapterUnderMemoryLimit,
+// before TestMain lists adapters: it opens a device and prints "opened"
+// or the error.
+func memoryChildMain() {
+	ctx, err := wgpu.Open(wgpu.Options{})
+	if err == nil {
+		ctx.Close()
+		os.Stdout.WriteString("opened\n")
+		return
+	}
+	os.Stdout.WriteString("error: " + err.Error() + "\n")
 }
 
 // text is a module given as WGSL text, for shaders that exist only to test
