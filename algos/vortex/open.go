@@ -38,7 +38,7 @@ func (s *ProverState) OpenLinComb(alpha fext.E4) ([]fext.E4, error) {
 // linComb is OpenLinComb on the devices: the powers of alpha uploaded to
 // each, each tile's columns combined into their places of one buffer (at
 // offsets that planLayout keeps aligned), read back into the share's
-// place.
+// place. Both buffers come from the member's pool.
 func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 	pows := make([]fext.E4, r.rows)
 	pows[0].SetOne()
@@ -52,17 +52,19 @@ func (r *resident) linComb(alpha fext.E4, m int) ([]fext.E4, error) {
 		if err != nil {
 			return err
 		}
-		pb, err := ctx.NewBuffer("vortex powers of alpha", uint64(16*len(pows)))
+		// From the member's pool, so that a prover opening round after
+		// round allocates nothing: both are written whole below.
+		pb, err := pt.d.get("vortex powers of alpha", uint64(16*len(pows)))
 		if err != nil {
-			return fmt.Errorf("vortex: %w", err)
+			return err
 		}
-		defer pb.Release()
+		defer pt.d.put(pb)
 		span := pt.span()
-		out, err := ctx.NewBuffer("vortex ualpha", uint64(16*span))
+		out, err := pt.d.get("vortex ualpha", uint64(16*span))
 		if err != nil {
-			return fmt.Errorf("vortex: %w", err)
+			return err
 		}
-		defer out.Release()
+		defer pt.d.put(out)
 		if err := ctx.Upload(pb, 0, wgpu.Bytes(pows)); err != nil {
 			return fmt.Errorf("vortex: upload the powers of alpha: %w", err)
 		}
