@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 
 	"github.com/wgcompute/wgcompute/internal/base/trace"
@@ -34,8 +35,10 @@ var lineaBenchShapes = []struct {
 // out, a committer's steady state), and the kernels alone (resident:
 // kernel-ms/op and each stage's); and the round's opening (the linear
 // combination, 256 columns and their Merkle proofs) of the e2e state
-// (open). VORTEX_BENCH_TRACE=FILE writes one steady-state commitment's
-// phases at the largest shape.
+// (open). VORTEX_BENCH_TRACE=FILE writes the phases of steady-state
+// commitments at the largest shape (FILE.linea) and at Linea's CUDA
+// report's small one (FILE.linea-small), and of the openings at the
+// largest (FILE.linea-open).
 func BenchmarkLinea(b *testing.B) {
 	for _, s := range lineaBenchShapes {
 		name := fmt.Sprintf("2^%dx2^%d/rate%d", bitsLen(s.rows)-1, s.logN, s.rate)
@@ -46,10 +49,19 @@ func BenchmarkLinea(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		flat := benchMatrix(s.rows, s.logN)
-		rows := make([]LineaRow, s.rows)
-		for i := range rows {
-			rows[i] = LineaValues(flat[i<<s.logN : (i+1)<<s.logN : (i+1)<<s.logN])
+		// The matrix is made on first use: a run filtered to one shape
+		// makes no other's (the largest is 4 GiB).
+		var flat []koalabear.Element
+		var rows []LineaRow
+		matrix := func() {
+			if flat != nil {
+				return
+			}
+			flat = benchMatrix(s.rows, s.logN)
+			rows = make([]LineaRow, s.rows)
+			for i := range rows {
+				rows[i] = LineaValues(flat[i<<s.logN : (i+1)<<s.logN : (i+1)<<s.logN])
+			}
 		}
 		opts := LineaOptions{NoSIS: !s.sis}
 		var want Hash
@@ -57,6 +69,7 @@ func BenchmarkLinea(b *testing.B) {
 			if testing.Short() && s.rows<<s.logN > 1<<24 {
 				b.Skip("-short: the CPU path at this shape takes seconds")
 			}
+			matrix()
 			c, _ := NewLineaCommitter(nil, p)
 			b.SetBytes(int64(4 * len(flat)))
 			for range b.N {
@@ -77,6 +90,7 @@ func BenchmarkLinea(b *testing.B) {
 			return c
 		}
 		commit := func(b *testing.B, c *LineaCommitter, st *Stages) *LineaState {
+			matrix()
 			o := opts
 			o.Stages = st
 			s, err := c.Commit(rows, o)
@@ -91,13 +105,13 @@ func BenchmarkLinea(b *testing.B) {
 		b.Run(name+"/e2e", func(b *testing.B) {
 			c := committer(b)
 			commit(b, c, nil).Release() // compiles and warms
-			b.SetBytes(int64(4 * len(flat)))
+			b.SetBytes(int64(4 * s.rows << s.logN))
 			b.ResetTimer()
 			for range b.N {
 				commit(b, c, nil).Release()
 			}
 		})
-		if f := os.Getenv("VORTEX_BENCH_TRACE"); f != "" && s.rows<<s.logN == 1<<30 {
+		if f := os.Getenv("VORTEX_BENCH_TRACE"); f != "" && traceSuffix(s.rows, s.logN) != "" {
 			b.Run(name+"/trace", func(b *testing.B) {
 				c := committer(b)
 				commit(b, c, nil).Release()
@@ -106,7 +120,7 @@ func BenchmarkLinea(b *testing.B) {
 				for range b.N {
 					commit(b, c, nil).Release()
 				}
-				out, err := os.Create(f + ".linea")
+				out, err := os.Create(f + traceSuffix(s.rows, s.logN))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -120,7 +134,7 @@ func BenchmarkLinea(b *testing.B) {
 			c := committer(b)
 			commit(b, c, nil).Release()
 			var sum [5]time.Duration
-			b.SetBytes(int64(4 * len(flat)))
+			b.SetBytes(int64(4 * s.rows << s.logN))
 			b.ResetTimer()
 			for range b.N {
 				var st Stages
@@ -174,4 +188,17 @@ func BenchmarkLinea(b *testing.B) {
 			}
 		})
 	}
+}
+
+// traceSuffix names the trace file of a shape that VORTEX_BENCH_TRACE
+// traces (appended to its FILE): the largest and Linea's CUDA report's
+// small shape; "" for the others.
+func traceSuffix(rows, logN int) string {
+	switch rows << logN {
+	case 1 << 30:
+		return ".linea"
+	case 1 << 25:
+		return ".linea-small"
+	}
+	return ""
 }
