@@ -891,11 +891,11 @@ func (r *resident) paths(o *opening) ([]gvortex.MerkleProof, error) {
 		}
 		all := make([]Hash, count*depth)
 		words := unsafe.Slice((*uint32)(unsafe.Pointer(&all[0])), 8*len(all))
-		ob, err := ctx.NewBuffer("vortex paths", uint64(4*len(words)))
+		ob, err := pt.d.get("vortex paths", uint64(4*len(words)))
 		if err != nil {
-			return fmt.Errorf("vortex: %w", err)
+			return err
 		}
-		defer ob.Release()
+		defer pt.d.put(ob)
 		limit := ctx.Limits().Binding()
 		var ds []wgpu.Dispatch
 		// gather is a level's dispatches: level holds nodes first and on.

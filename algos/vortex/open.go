@@ -158,11 +158,13 @@ type opening struct {
 	owner  []int
 	mine   [][]int // by part: the indices into sel of the columns it holds
 	shared []*wgpu.Buffer
+	// from is the member of each part, whose pool the buffers go back to.
+	from []*member
 }
 
 // newOpening uploads the selection to the devices that need it.
 func (r *resident) newOpening(selected []int) (*opening, error) {
-	o := &opening{sel: make([]uint32, len(selected)), owner: make([]int, len(selected)), mine: make([][]int, len(r.parts)), shared: make([]*wgpu.Buffer, len(r.parts))}
+	o := &opening{sel: make([]uint32, len(selected)), owner: make([]int, len(selected)), mine: make([][]int, len(r.parts)), shared: make([]*wgpu.Buffer, len(r.parts)), from: make([]*member, len(r.parts))}
 	for j, c := range selected {
 		o.sel[j] = uint32(c)
 		i := len(r.parts) - 1
@@ -176,11 +178,11 @@ func (r *resident) newOpening(selected []int) (*opening, error) {
 		if len(o.mine[i]) == 0 && i > 0 {
 			return nil
 		}
-		sb, err := pt.d.ctx.NewBuffer("vortex selected columns", uint64(4*len(o.sel)))
+		sb, err := pt.d.get("vortex selected columns", uint64(4*len(o.sel)))
 		if err != nil {
-			return fmt.Errorf("vortex: %w", err)
+			return err
 		}
-		o.shared[i] = sb
+		o.shared[i], o.from[i] = sb, pt.d
 		if err := pt.d.ctx.Upload(sb, 0, wgpu.Bytes(o.sel)); err != nil {
 			return fmt.Errorf("vortex: upload the selected columns: %w", err)
 		}
@@ -189,11 +191,11 @@ func (r *resident) newOpening(selected []int) (*opening, error) {
 	return o, err
 }
 
-// release frees the selection's buffers.
+// release gives the selection's buffers back to their members.
 func (o *opening) release() {
-	for _, b := range o.shared {
+	for i, b := range o.shared {
 		if b != nil {
-			b.Release()
+			o.from[i].put(b)
 		}
 	}
 }
@@ -217,11 +219,11 @@ func (r *resident) columns(o *opening) ([][]koalabear.Element, error) {
 		// A piece of columns at a time within a binding; a piece of the
 		// selection that this part holds nothing of is skipped.
 		per := max(1, min(count, int(ctx.Limits().Binding()/(4*uint64(r.rows)))))
-		buf, err := ctx.NewBuffer("vortex opened columns", uint64(per)*uint64(r.rows)*4)
+		buf, err := pt.d.get("vortex opened columns", uint64(per)*uint64(r.rows)*4)
 		if err != nil {
-			return fmt.Errorf("vortex: %w", err)
+			return err
 		}
-		defer buf.Release()
+		defer pt.d.put(buf)
 		piece := make([]koalabear.Element, per*r.rows)
 		for lo := 0; lo < count; lo += per {
 			hi := min(lo+per, count)
