@@ -57,7 +57,17 @@ Each line printed is one complete subtree of the file's BLAKE3 tree:
 
   b3piece MODE TOTAL OFFSET LENGTH CV [LAST]
 
-after one line that tells files apart, as far as a range can:
+MODE is hash, keyed or derive-key; TOTAL is the file's size; OFFSET and
+LENGTH are the subtree's bytes; CV is its chaining value in hex. A file of
+1024 bytes or less has one piece, all of it, which holds its root node
+instead: CV and LAST, the file's last block in hex (- when empty), so that
+its record shows up to 64 bytes of the file. A range that holds no subtree
+prints nothing. --keyed, --derive-key, --device and
+--num-threads apply; the key and the context are not recorded. A file
+named combine is hashed as ./combine or after --.
+
+The piece records follow one line that tells files apart, as far as a
+range of one can:
 
   b3file MODE TOTAL SAMPLE
 
@@ -67,15 +77,6 @@ last (all of a file of 64 KiB or less). 'b3sum combine' refuses records
 whose b3file lines differ: pieces of files of one size that differ in a
 sampled chunk. Files of one size alike in those 64 chunks cannot be told
 apart by their records, and combine into a hash of neither.
-
-MODE is hash, keyed or derive-key; TOTAL is the file's size; OFFSET and
-LENGTH are the subtree's bytes; CV is its chaining value in hex. A file of
-1024 bytes or less has one piece, all of it, which holds its root node
-instead: CV and LAST, the file's last block in hex (- when empty), so that
-its record shows up to 64 bytes of the file. A range that holds no subtree
-prints nothing. --keyed, --derive-key, --device and
---num-threads apply; the key and the context are not recorded. A file
-named combine is hashed as ./combine or after --.
 
 -V (--version) prints "b3sum 1.2.0", the version whose output, errors and
 exit status these are, as b3sum does; usage errors are b3sum's too, in its

@@ -226,12 +226,12 @@ files apart is their size and their b3file lines (see b3sum --help): the
 hash of 64 chunks spread over the file, which must be the same in every
 record file. Records of files of one size alike in those chunks cannot be
 told apart, and combine into a hash of neither; records without a b3file
-line (written by hand, or by an older wgbench) are checked by size
-alone. The mode must
-be the records' own: --keyed (the 32-byte key from standard input, the
-records then from named files) or --derive-key CONTEXT with the key or
-context the ranges were hashed with, which the records do not hold: a
-wrong key or context gives a wrong hash, not an error.
+line (written by hand, or by an older wgbench) are checked by size alone.
+The mode must be the records' own: --keyed (the 32-byte key from
+standard input, the records then from named files) or --derive-key
+CONTEXT with the key or context the ranges were hashed with, which the
+records do not hold: a wrong key or context gives a wrong hash, not an
+error.
 
 Exit status: 0 when the hash was printed; 1 otherwise.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
