@@ -171,6 +171,20 @@ func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
 	return &member{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]pooled{}}, nil
 }
 
+// Evict frees the device memory c keeps for later commitments: the
+// buffers of earlier commitments' shapes (those of states still open stay
+// theirs until released) and the resident SIS keys of every row count
+// but keep (0: of every one); the kernels and tables stay. A prover that
+// moves on from a shape calls it, as Linea's prover evicts its pipeline
+// cache; the next commitment allocates what it needs again.
+func (c *Committer) Evict(keep int) {
+	c.run.Lock()
+	defer c.run.Unlock()
+	for _, d := range c.devs {
+		d.evict(keep)
+	}
+}
+
 // Params returns the parameters c commits with.
 func (c *Committer) Params() *Params { return c.p }
 
@@ -277,6 +291,28 @@ func (d *member) release() {
 
 // trim frees the buffers not given back during the last keptCommitments
 // commitments (d.mu held).
+// evict frees every buffer kept for later commitments and the SIS keys
+// resident for row counts other than keep (none where keep is 0).
+func (d *member) evict(keep int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	for _, bs := range d.free {
+		for _, p := range bs {
+			p.b.Release()
+		}
+	}
+	d.free = map[uint64][]pooled{}
+	for rows, r := range d.sis {
+		if rows != keep {
+			r.Release()
+			delete(d.sis, rows)
+		}
+	}
+}
+
 func (d *member) trim() {
 	for size, bs := range d.free {
 		kept := bs[:0]

@@ -223,6 +223,17 @@ func NewLineaCommitter(ctx *wgpu.Context, p *LineaParams) (*LineaCommitter, erro
 // Params returns the committer's parameters.
 func (c *LineaCommitter) Params() *LineaParams { return c.p }
 
+// Evict frees the device memory the committer keeps for later
+// commitments (Committer.Evict): the buffers of shapes it committed
+// before and the SIS keys of row counts other than keep (0: all); states
+// still open keep theirs. It replaces the eviction of the pipeline cache
+// of Linea's GPU prover; a CPU committer keeps nothing.
+func (c *LineaCommitter) Evict(keep int) {
+	if c.dev != nil {
+		c.dev.Evict(keep)
+	}
+}
+
 // Release frees what the committer keeps; it commits no more.
 func (c *LineaCommitter) Release() {
 	c.released = true

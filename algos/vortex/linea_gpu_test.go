@@ -162,3 +162,50 @@ func TestLineaDeviceRefuses(t *testing.T) {
 		s.Release()
 	})
 }
+
+// TestLineaEvict: Evict frees the buffers kept for later commitments but
+// not those of a state still open, which opens as before; the next
+// commitment allocates again and gives the same root.
+func TestLineaEvict(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		p, err := NewLineaParams(2, 64, 40, 9, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewLineaCommitter(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Release()
+		r := rand.New(rand.NewPCG(8, 9))
+		a, b := randLineaRows(r, 40, 64, 0), randLineaRows(r, 9, 64, 0)
+		sa, err := c.Commit(a, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sa.Release() // its buffers go back to the committer's pool
+		sb, err := c.Commit(b, LineaOptions{NoSIS: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Release()
+		before := ctx.LiveBuffers()
+		c.Evict(0)
+		if after := ctx.LiveBuffers(); after >= before {
+			t.Fatalf("Evict freed nothing: %d live buffers before, %d after", before, after)
+		}
+		if _, err := ProveLinea([]*LineaState{sb}, fext.E4{}, []int{3}); err != nil {
+			t.Fatalf("an open state after Evict: %v", err)
+		}
+		sa2, err := c.Commit(a, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sa2.Release()
+		cpu, _ := NewLineaCommitter(nil, p)
+		want, _ := cpu.Commit(a, LineaOptions{})
+		if sa2.Root() != want.Root() {
+			t.Fatal("the root after Evict differs")
+		}
+	})
+}
