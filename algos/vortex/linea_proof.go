@@ -37,8 +37,9 @@ type LineaProof struct {
 	MerkleProofs [][]LineaMerkleProof
 }
 
-// ProveLinea opens a round's commitments (states, in their order, all of
-// one shape: with SIS or without) at the columns entries: one linear
+// ProveLinea opens a round's commitments (states, in their order: of
+// one codeword length, each with SIS or without) at the columns entries:
+// one linear
 // combination of all their rows with the powers of alpha, then each
 // matrix's selected columns and their Merkle proofs. It replaces Linea's
 // vortex_koalabear.Prove(entries, encodedMatrices, trees, alpha), whose
