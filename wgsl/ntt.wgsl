@@ -99,6 +99,15 @@ const NT_FUSE: u32 = 256u;
 
 var<workgroup> nt_sh: array<NtElem, NTT_TILE>;
 
+// nt_sw is where element p of the tile lies in nt_sh: p with its low five
+// bits xored with the five above, a permutation of each run of 32 that
+// spreads a radix-16 round's strided loads over the banks (sixteen
+// consecutive elements an invocation would fall on two banks) and leaves
+// every run of 32 consecutive elements on 32 banks.
+fn nt_sw(p: u32) -> u32 {
+	return p ^ ((p >> 5u) & 31u);
+}
+
 // nt_twiddle returns w^e from the two tables at ta and tb.
 fn nt_twiddle(e: u32, ta: u32, tb: u32) -> NtElem {
 	let lo = e & ((1u << nt.a_log) - 1u);
@@ -138,10 +147,9 @@ fn nt_global(u: u32, i: u32, col: u32) -> u32 {
 	return (row << nt.log_n) | (hi << top) | (i << nt.lo) | (block << nt.c_log) | col;
 }
 
-// nt_stage runs the pass's top stage alone (t = m-1) on the workgroup's
-// tile, radix 2: what is left of an odd m after the pairs.
-fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32) {
-	let t = nt.m - 1u;
+// nt_stage runs the pass's stage t alone on the workgroup's tile, radix
+// 2: what is left of m after the radix-16 rounds and a pair.
+fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32) {
 	let s = nt.lo + t;
 	let tmask = (1u << t) - 1u;
 	let half_log = unit_log - 1u;
@@ -158,90 +166,273 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 		let block = (first + q) & blocks_mask;
 		let j = ((i0 & tmask) << nt.lo) | (block << nt.c_log) | col;
 		let w = nt_twiddle(j << (nt.log_n - 1u - s), ta, tb);
-		let a = nt_sh[p0];
-		let bb = nt_sh[p1];
+		let a = nt_sh[nt_sw(p0)];
+		let bb = nt_sh[nt_sw(p1)];
 		if (dit) {
 			let bw = ne_mul(bb, w);
-			nt_sh[p0] = ne_add(a, bw);
-			nt_sh[p1] = ne_sub(a, bw);
+			nt_sh[nt_sw(p0)] = ne_add(a, bw);
+			nt_sh[nt_sw(p1)] = ne_sub(a, bw);
 		} else {
-			nt_sh[p0] = ne_add(a, bb);
-			nt_sh[p1] = ne_mul(ne_sub(a, bb), w);
+			nt_sh[nt_sw(p0)] = ne_add(a, bb);
+			nt_sh[nt_sw(p1)] = ne_mul(ne_sub(a, bb), w);
 		}
+	}
+}
+
+// nt_pair runs the pass's stages t and t-1 on the workgroup's tile, an
+// invocation taking the four elements they pair, with one twiddle read
+// (the other two are its square and its product with w4 = w^(2^(k-2))).
+fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32, w4: NtElem) {
+	let cmask = (1u << nt.c_log) - 1u;
+	let quarter_log = unit_log - 2u;
+	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
+	let s = nt.lo + t;
+	let lmask = (1u << (t - 1u)) - 1u;
+	let d1 = 1u << (t - 1u + nt.c_log);
+	let d2 = d1 << 1u;
+	for (var b = tid; b < tile / 4u; b += NTT_WG) {
+		let q = b >> quarter_log;
+		let r = b & ((1u << quarter_log) - 1u);
+		let col = r & cmask;
+		let ih = r >> nt.c_log;
+		let i0 = ((ih >> (t - 1u)) << (t + 1u)) | (ih & lmask);
+		let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
+		let block = (first + q) & blocks_mask;
+		let j = ((i0 & lmask) << nt.lo) | (block << nt.c_log) | col;
+		// Stage t pairs i0 with i0 + 2^t at w^e and i0 + 2^(t-1)
+		// with i0 + 2^t + 2^(t-1) at w^(e + 2^(k-2)); stage t-1 pairs
+		// both at w^(2e).
+		let w0 = nt_twiddle(j << (nt.log_n - 1u - s), ta, tb);
+		let w1 = ne_mul(w0, w4);
+		let w2 = ne_mul(w0, w0);
+		let v0 = nt_sh[nt_sw(p0)];
+		let v1 = nt_sh[nt_sw(p0 + d1)];
+		let v2 = nt_sh[nt_sw(p0 + d2)];
+		let v3 = nt_sh[nt_sw(p0 + d1 + d2)];
+		if (dit) {
+			let b1 = ne_mul(v1, w2);
+			let b3 = ne_mul(v3, w2);
+			let u0 = ne_add(v0, b1);
+			let u1 = ne_sub(v0, b1);
+			let u2 = ne_add(v2, b3);
+			let u3 = ne_sub(v2, b3);
+			let c2 = ne_mul(u2, w0);
+			let c3 = ne_mul(u3, w1);
+			nt_sh[nt_sw(p0)] = ne_add(u0, c2);
+			nt_sh[nt_sw(p0 + d2)] = ne_sub(u0, c2);
+			nt_sh[nt_sw(p0 + d1)] = ne_add(u1, c3);
+			nt_sh[nt_sw(p0 + d1 + d2)] = ne_sub(u1, c3);
+		} else {
+			let u0 = ne_add(v0, v2);
+			let u2 = ne_mul(ne_sub(v0, v2), w0);
+			let u1 = ne_add(v1, v3);
+			let u3 = ne_mul(ne_sub(v1, v3), w1);
+			nt_sh[nt_sw(p0)] = ne_add(u0, u1);
+			nt_sh[nt_sw(p0 + d1)] = ne_mul(ne_sub(u0, u1), w2);
+			nt_sh[nt_sw(p0 + d2)] = ne_add(u2, u3);
+			nt_sh[nt_sw(p0 + d1 + d2)] = ne_mul(ne_sub(u2, u3), w2);
+		}
+	}
+}
+
+// nt_dif returns a DIF butterfly's pair: a + b, (a - b)·w.
+fn nt_dif(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
+	return array<NtElem, 2>(ne_add(a, b), ne_mul(ne_sub(a, b), w));
+}
+
+// nt_dit returns a DIT butterfly's pair: a + b·w, a - b·w.
+fn nt_dit(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
+	let bw = ne_mul(b, w);
+	return array<NtElem, 2>(ne_add(a, bw), ne_sub(a, bw));
+}
+
+// nt_round16 runs the pass's stages t0+3 down to t0 (DIF) or t0 up to
+// t0+3 (DIT) on the workgroup's tile, radix 16: an invocation takes the
+// sixteen elements i0 + x·2^t0 (x < 16) that the four stages pair and
+// runs the 32 butterflies in registers, one barrier a round instead of
+// one a stage pair. With W = w^(J·2^(k-4-s0)) (s0 = lo + t0, J the bits
+// below s0 of the group's index), stage s0+q pairs x with x + 2^q at
+// W^(2^(3-q))·w^(a·2^(k-1-q)) for a = x mod 2^q: (W·ω^a)^(2^(3-q)) with ω
+// = w^(2^(k-4)), a sixteenth root of unity; so one twiddle read and
+// fourteen products give the fifteen twiddles.
+fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t0: u32) {
+	let cmask = (1u << nt.c_log) - 1u;
+	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
+	let sixteenth_log = unit_log - 4u;
+	let s0 = nt.lo + t0;
+	let lmask = (1u << t0) - 1u;
+	let d = 1u << (t0 + nt.c_log);
+	let ks = nt.log_n - 4u;
+	// ω^a for a = 1..7 (uniform: the same table words for every invocation).
+	let o1 = nt_twiddle(1u << ks, ta, tb);
+	let o2 = nt_twiddle(2u << ks, ta, tb);
+	let o3 = nt_twiddle(3u << ks, ta, tb);
+	let o4 = nt_twiddle(4u << ks, ta, tb);
+	let o5 = nt_twiddle(5u << ks, ta, tb);
+	let o6 = nt_twiddle(6u << ks, ta, tb);
+	let o7 = nt_twiddle(7u << ks, ta, tb);
+	for (var b = tid; b < tile / 16u; b += NTT_WG) {
+		let q = b >> sixteenth_log;
+		let r = b & ((1u << sixteenth_log) - 1u);
+		let col = r & cmask;
+		let ih = r >> nt.c_log;
+		let i0 = ((ih >> t0) << (t0 + 4u)) | (ih & lmask);
+		let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
+		let block = (first + q) & blocks_mask;
+		let jj = ((i0 & lmask) << nt.lo) | (block << nt.c_log) | col;
+		let w = nt_twiddle(jj << (ks - s0), ta, tb);
+		// Stage s0+3's twiddles, then each stage's the squares of the one's above.
+		let t8 = array<NtElem, 8>(w, ne_mul(w, o1), ne_mul(w, o2), ne_mul(w, o3), ne_mul(w, o4), ne_mul(w, o5), ne_mul(w, o6), ne_mul(w, o7));
+		let t4 = array<NtElem, 4>(ne_mul(t8[0], t8[0]), ne_mul(t8[1], t8[1]), ne_mul(t8[2], t8[2]), ne_mul(t8[3], t8[3]));
+		let t2 = array<NtElem, 2>(ne_mul(t4[0], t4[0]), ne_mul(t4[1], t4[1]));
+		let t1 = ne_mul(t2[0], t2[0]);
+		var v: array<NtElem, 16>;
+		v[0] = nt_sh[nt_sw(p0)];
+		v[1] = nt_sh[nt_sw(p0 + d)];
+		v[2] = nt_sh[nt_sw(p0 + 2u * d)];
+		v[3] = nt_sh[nt_sw(p0 + 3u * d)];
+		v[4] = nt_sh[nt_sw(p0 + 4u * d)];
+		v[5] = nt_sh[nt_sw(p0 + 5u * d)];
+		v[6] = nt_sh[nt_sw(p0 + 6u * d)];
+		v[7] = nt_sh[nt_sw(p0 + 7u * d)];
+		v[8] = nt_sh[nt_sw(p0 + 8u * d)];
+		v[9] = nt_sh[nt_sw(p0 + 9u * d)];
+		v[10] = nt_sh[nt_sw(p0 + 10u * d)];
+		v[11] = nt_sh[nt_sw(p0 + 11u * d)];
+		v[12] = nt_sh[nt_sw(p0 + 12u * d)];
+		v[13] = nt_sh[nt_sw(p0 + 13u * d)];
+		v[14] = nt_sh[nt_sw(p0 + 14u * d)];
+		v[15] = nt_sh[nt_sw(p0 + 15u * d)];
+		var x: array<NtElem, 2>;
+		if (dit) {
+			x = nt_dit(v[0], v[1], t1); v[0] = x[0]; v[1] = x[1];
+			x = nt_dit(v[2], v[3], t1); v[2] = x[0]; v[3] = x[1];
+			x = nt_dit(v[4], v[5], t1); v[4] = x[0]; v[5] = x[1];
+			x = nt_dit(v[6], v[7], t1); v[6] = x[0]; v[7] = x[1];
+			x = nt_dit(v[8], v[9], t1); v[8] = x[0]; v[9] = x[1];
+			x = nt_dit(v[10], v[11], t1); v[10] = x[0]; v[11] = x[1];
+			x = nt_dit(v[12], v[13], t1); v[12] = x[0]; v[13] = x[1];
+			x = nt_dit(v[14], v[15], t1); v[14] = x[0]; v[15] = x[1];
+
+			x = nt_dit(v[0], v[2], t2[0]); v[0] = x[0]; v[2] = x[1];
+			x = nt_dit(v[1], v[3], t2[1]); v[1] = x[0]; v[3] = x[1];
+			x = nt_dit(v[4], v[6], t2[0]); v[4] = x[0]; v[6] = x[1];
+			x = nt_dit(v[5], v[7], t2[1]); v[5] = x[0]; v[7] = x[1];
+			x = nt_dit(v[8], v[10], t2[0]); v[8] = x[0]; v[10] = x[1];
+			x = nt_dit(v[9], v[11], t2[1]); v[9] = x[0]; v[11] = x[1];
+			x = nt_dit(v[12], v[14], t2[0]); v[12] = x[0]; v[14] = x[1];
+			x = nt_dit(v[13], v[15], t2[1]); v[13] = x[0]; v[15] = x[1];
+
+			x = nt_dit(v[0], v[4], t4[0]); v[0] = x[0]; v[4] = x[1];
+			x = nt_dit(v[1], v[5], t4[1]); v[1] = x[0]; v[5] = x[1];
+			x = nt_dit(v[2], v[6], t4[2]); v[2] = x[0]; v[6] = x[1];
+			x = nt_dit(v[3], v[7], t4[3]); v[3] = x[0]; v[7] = x[1];
+			x = nt_dit(v[8], v[12], t4[0]); v[8] = x[0]; v[12] = x[1];
+			x = nt_dit(v[9], v[13], t4[1]); v[9] = x[0]; v[13] = x[1];
+			x = nt_dit(v[10], v[14], t4[2]); v[10] = x[0]; v[14] = x[1];
+			x = nt_dit(v[11], v[15], t4[3]); v[11] = x[0]; v[15] = x[1];
+
+			x = nt_dit(v[0], v[8], t8[0]); v[0] = x[0]; v[8] = x[1];
+			x = nt_dit(v[1], v[9], t8[1]); v[1] = x[0]; v[9] = x[1];
+			x = nt_dit(v[2], v[10], t8[2]); v[2] = x[0]; v[10] = x[1];
+			x = nt_dit(v[3], v[11], t8[3]); v[3] = x[0]; v[11] = x[1];
+			x = nt_dit(v[4], v[12], t8[4]); v[4] = x[0]; v[12] = x[1];
+			x = nt_dit(v[5], v[13], t8[5]); v[5] = x[0]; v[13] = x[1];
+			x = nt_dit(v[6], v[14], t8[6]); v[6] = x[0]; v[14] = x[1];
+			x = nt_dit(v[7], v[15], t8[7]); v[7] = x[0]; v[15] = x[1];
+		} else {
+			x = nt_dif(v[0], v[8], t8[0]); v[0] = x[0]; v[8] = x[1];
+			x = nt_dif(v[1], v[9], t8[1]); v[1] = x[0]; v[9] = x[1];
+			x = nt_dif(v[2], v[10], t8[2]); v[2] = x[0]; v[10] = x[1];
+			x = nt_dif(v[3], v[11], t8[3]); v[3] = x[0]; v[11] = x[1];
+			x = nt_dif(v[4], v[12], t8[4]); v[4] = x[0]; v[12] = x[1];
+			x = nt_dif(v[5], v[13], t8[5]); v[5] = x[0]; v[13] = x[1];
+			x = nt_dif(v[6], v[14], t8[6]); v[6] = x[0]; v[14] = x[1];
+			x = nt_dif(v[7], v[15], t8[7]); v[7] = x[0]; v[15] = x[1];
+
+			x = nt_dif(v[0], v[4], t4[0]); v[0] = x[0]; v[4] = x[1];
+			x = nt_dif(v[1], v[5], t4[1]); v[1] = x[0]; v[5] = x[1];
+			x = nt_dif(v[2], v[6], t4[2]); v[2] = x[0]; v[6] = x[1];
+			x = nt_dif(v[3], v[7], t4[3]); v[3] = x[0]; v[7] = x[1];
+			x = nt_dif(v[8], v[12], t4[0]); v[8] = x[0]; v[12] = x[1];
+			x = nt_dif(v[9], v[13], t4[1]); v[9] = x[0]; v[13] = x[1];
+			x = nt_dif(v[10], v[14], t4[2]); v[10] = x[0]; v[14] = x[1];
+			x = nt_dif(v[11], v[15], t4[3]); v[11] = x[0]; v[15] = x[1];
+
+			x = nt_dif(v[0], v[2], t2[0]); v[0] = x[0]; v[2] = x[1];
+			x = nt_dif(v[1], v[3], t2[1]); v[1] = x[0]; v[3] = x[1];
+			x = nt_dif(v[4], v[6], t2[0]); v[4] = x[0]; v[6] = x[1];
+			x = nt_dif(v[5], v[7], t2[1]); v[5] = x[0]; v[7] = x[1];
+			x = nt_dif(v[8], v[10], t2[0]); v[8] = x[0]; v[10] = x[1];
+			x = nt_dif(v[9], v[11], t2[1]); v[9] = x[0]; v[11] = x[1];
+			x = nt_dif(v[12], v[14], t2[0]); v[12] = x[0]; v[14] = x[1];
+			x = nt_dif(v[13], v[15], t2[1]); v[13] = x[0]; v[15] = x[1];
+
+			x = nt_dif(v[0], v[1], t1); v[0] = x[0]; v[1] = x[1];
+			x = nt_dif(v[2], v[3], t1); v[2] = x[0]; v[3] = x[1];
+			x = nt_dif(v[4], v[5], t1); v[4] = x[0]; v[5] = x[1];
+			x = nt_dif(v[6], v[7], t1); v[6] = x[0]; v[7] = x[1];
+			x = nt_dif(v[8], v[9], t1); v[8] = x[0]; v[9] = x[1];
+			x = nt_dif(v[10], v[11], t1); v[10] = x[0]; v[11] = x[1];
+			x = nt_dif(v[12], v[13], t1); v[12] = x[0]; v[13] = x[1];
+			x = nt_dif(v[14], v[15], t1); v[14] = x[0]; v[15] = x[1];
+		}
+		nt_sh[nt_sw(p0)] = v[0];
+		nt_sh[nt_sw(p0 + d)] = v[1];
+		nt_sh[nt_sw(p0 + 2u * d)] = v[2];
+		nt_sh[nt_sw(p0 + 3u * d)] = v[3];
+		nt_sh[nt_sw(p0 + 4u * d)] = v[4];
+		nt_sh[nt_sw(p0 + 5u * d)] = v[5];
+		nt_sh[nt_sw(p0 + 6u * d)] = v[6];
+		nt_sh[nt_sw(p0 + 7u * d)] = v[7];
+		nt_sh[nt_sw(p0 + 8u * d)] = v[8];
+		nt_sh[nt_sw(p0 + 9u * d)] = v[9];
+		nt_sh[nt_sw(p0 + 10u * d)] = v[10];
+		nt_sh[nt_sw(p0 + 11u * d)] = v[11];
+		nt_sh[nt_sw(p0 + 12u * d)] = v[12];
+		nt_sh[nt_sw(p0 + 13u * d)] = v[13];
+		nt_sh[nt_sw(p0 + 14u * d)] = v[14];
+		nt_sh[nt_sw(p0 + 15u * d)] = v[15];
 	}
 }
 
 // nt_stages runs the pass's stages on the workgroup's tile, DIF or DIT,
 // with the twiddles of the tables at ta and tb, and ends on a barrier.
-// DIF's stages run from the top down, DIT's from the bottom up, in pairs
-// (2q+1, 2q) with four elements in registers and one barrier a pair; an
-// odd m leaves the top stage alone, DIF's first, DIT's last.
+// DIF's stages run from the top down, DIT's from the bottom up: m = 4·r
+// + e stages as r radix-16 rounds on the top 4·r and e below them, a pair
+// (radix 4) where e >= 2 and one stage alone where e is odd, a barrier
+// after each round.
 fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32) {
-	let cmask = (1u << nt.c_log) - 1u;
-	let odd = (nt.m & 1u) != 0u;
-	if (odd && !dit) {
-		nt_stage(first, tile, unit_log, tid, dit, ta, tb);
-		workgroupBarrier();
-	}
-	let pairs = nt.m >> 1u;
-	// w^(2^(k-2)): a fourth root of unity (for m >= 2, k >= 2).
+	let rounds = nt.m >> 2u;
+	let e = nt.m & 3u;
+	// w^(2^(k-2)): a fourth root of unity (for a pair, k >= 2).
 	let w4 = nt_twiddle(select(0u, 1u << (nt.log_n - 2u), nt.log_n >= 2u), ta, tb);
-	let quarter_log = unit_log - 2u;
-	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
-	for (var step = 0u; step < pairs; step++) {
-		let t = 2u * select(pairs - 1u - step, step, dit) + 1u;
-		let s = nt.lo + t;
-		let lmask = (1u << (t - 1u)) - 1u;
-		let d1 = 1u << (t - 1u + nt.c_log);
-		let d2 = d1 << 1u;
-		for (var b = tid; b < tile / 4u; b += NTT_WG) {
-			let q = b >> quarter_log;
-			let r = b & ((1u << quarter_log) - 1u);
-			let col = r & cmask;
-			let ih = r >> nt.c_log;
-			let i0 = ((ih >> (t - 1u)) << (t + 1u)) | (ih & lmask);
-			let p0 = (q << unit_log) | (i0 << nt.c_log) | col;
-			let block = (first + q) & blocks_mask;
-			let j = ((i0 & lmask) << nt.lo) | (block << nt.c_log) | col;
-			// Stage t pairs i0 with i0 + 2^t at w^e and i0 + 2^(t-1)
-			// with i0 + 2^t + 2^(t-1) at w^(e + 2^(k-2)); stage t-1 pairs
-			// both at w^(2e).
-			let w0 = nt_twiddle(j << (nt.log_n - 1u - s), ta, tb);
-			let w1 = ne_mul(w0, w4);
-			let w2 = ne_mul(w0, w0);
-			let v0 = nt_sh[p0];
-			let v1 = nt_sh[p0 + d1];
-			let v2 = nt_sh[p0 + d2];
-			let v3 = nt_sh[p0 + d1 + d2];
-			if (dit) {
-				let b1 = ne_mul(v1, w2);
-				let b3 = ne_mul(v3, w2);
-				let u0 = ne_add(v0, b1);
-				let u1 = ne_sub(v0, b1);
-				let u2 = ne_add(v2, b3);
-				let u3 = ne_sub(v2, b3);
-				let c2 = ne_mul(u2, w0);
-				let c3 = ne_mul(u3, w1);
-				nt_sh[p0] = ne_add(u0, c2);
-				nt_sh[p0 + d2] = ne_sub(u0, c2);
-				nt_sh[p0 + d1] = ne_add(u1, c3);
-				nt_sh[p0 + d1 + d2] = ne_sub(u1, c3);
-			} else {
-				let u0 = ne_add(v0, v2);
-				let u2 = ne_mul(ne_sub(v0, v2), w0);
-				let u1 = ne_add(v1, v3);
-				let u3 = ne_mul(ne_sub(v1, v3), w1);
-				nt_sh[p0] = ne_add(u0, u1);
-				nt_sh[p0 + d1] = ne_mul(ne_sub(u0, u1), w2);
-				nt_sh[p0 + d2] = ne_add(u2, u3);
-				nt_sh[p0 + d1 + d2] = ne_mul(ne_sub(u2, u3), w2);
-			}
+	if (dit) {
+		if ((e & 1u) != 0u) {
+			nt_stage(first, tile, unit_log, tid, true, ta, tb, 0u);
+			workgroupBarrier();
 		}
-		workgroupBarrier();
-	}
-	if (odd && dit) {
-		nt_stage(first, tile, unit_log, tid, dit, ta, tb);
-		workgroupBarrier();
+		if (e >= 2u) {
+			nt_pair(first, tile, unit_log, tid, true, ta, tb, e - 1u, w4);
+			workgroupBarrier();
+		}
+		for (var i = 0u; i < rounds; i++) {
+			nt_round16(first, tile, unit_log, tid, true, ta, tb, e + 4u * i);
+			workgroupBarrier();
+		}
+	} else {
+		for (var i = 0u; i < rounds; i++) {
+			nt_round16(first, tile, unit_log, tid, false, ta, tb, nt.m - 4u - 4u * i);
+			workgroupBarrier();
+		}
+		if (e >= 2u) {
+			nt_pair(first, tile, unit_log, tid, false, ta, tb, e - 1u, w4);
+			workgroupBarrier();
+		}
+		if ((e & 1u) != 0u) {
+			nt_stage(first, tile, unit_log, tid, false, ta, tb, 0u);
+			workgroupBarrier();
+		}
 	}
 }
 
@@ -273,7 +464,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 				let pos = g & nmask;
 				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 			}
-			nt_sh[l] = v;
+			nt_sh[nt_sw(l)] = v;
 		}
 	}
 	workgroupBarrier();
@@ -284,11 +475,11 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			if (u < nt.units) {
 				let r = l & ((1u << unit_log) - 1u);
 				let pos = nt_global(u, r >> nt.c_log, r & cmask) & nmask;
-				var v = ne_mul(nt_sh[l], nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
+				var v = ne_mul(nt_sh[nt_sw(l)], nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
 				if ((nt.flags & NT_SCALE_IN) != 0u) {
 					v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 				}
-				nt_sh[l] = v;
+				nt_sh[nt_sw(l)] = v;
 			}
 		}
 		workgroupBarrier();
@@ -299,7 +490,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		if (u < nt.units) {
 			let r = l & ((1u << unit_log) - 1u);
 			let g = nt_global(u, r >> nt.c_log, r & cmask);
-			var v = nt_sh[l];
+			var v = nt_sh[nt_sw(l)];
 			if ((nt.flags & NT_SCALE_OUT) != 0u) {
 				let pos = g & nmask;
 				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u), nt.sc_a, nt.sc_b));
