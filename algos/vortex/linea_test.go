@@ -1,10 +1,7 @@
 package vortex
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,77 +10,25 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
+	"github.com/wgcompute/wgcompute/internal/lineavec"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // The vectors Linea's own code wrote (tools/lineagen).
 const lineaVectors = "../../testdata/linea"
 
-type lineaVectorRow struct {
-	Values   []uint32 `json:"values"`
-	Constant *uint32  `json:"constant"`
-}
+// The vectors' reader and conversions (internal/lineavec).
+type (
+	lineaVector    = lineavec.Vector
+	lineaVectorRow = lineavec.Row
+)
 
-type lineaVector struct {
-	Kind         string           `json:"kind"`
-	Rate         int              `json:"rate"`
-	NumColumns   int              `json:"num_columns"`
-	MaxRows      int              `json:"max_rows"`
-	SISLogDegree int              `json:"sis_log_degree"`
-	SISLogBound  int              `json:"sis_log_bound"`
-	SIS          bool             `json:"sis"`
-	Rows         []lineaVectorRow `json:"rows"`
-	Root         [8]uint32        `json:"root"`
-	ColumnHashes [][8]uint32      `json:"column_hashes"`
-	Tree         [][][8]uint32    `json:"tree"`
-	SISDigests   [][]uint32       `json:"sis_digests"`
-	Encoded      [][]uint32       `json:"encoded"`
-
-	Matrices []struct {
-		SIS  bool             `json:"sis"`
-		Rows []lineaVectorRow `json:"rows"`
-		Root [8]uint32        `json:"root"`
-	} `json:"matrices"`
-	Alpha        [4]uint32     `json:"alpha"`
-	X            [4]uint32     `json:"x"`
-	Ys           [][][4]uint32 `json:"ys"`
-	Entries      []int         `json:"entries"`
-	LinComb      [][4]uint32   `json:"lincomb"`
-	Columns      [][][]uint32  `json:"columns"`
-	MerkleProofs [][]struct {
-		Path     int         `json:"path"`
-		Siblings [][8]uint32 `json:"siblings"`
-	} `json:"merkle_proofs"`
-	Rejected []string `json:"rejected"`
-}
-
-func elt(v uint32) koalabear.Element {
-	var e koalabear.Element
-	e.SetUint64(uint64(v))
-	return e
-}
-
-func elts(v []uint32) []koalabear.Element {
-	out := make([]koalabear.Element, len(v))
-	for i := range v {
-		out[i] = elt(v[i])
-	}
-	return out
-}
-
-func hashOf(v [8]uint32) Hash {
-	var h Hash
-	for i := range v {
-		h[i] = elt(v[i])
-	}
-	return h
-}
-
-func e4Of(v [4]uint32) fext.E4 {
-	var e fext.E4
-	e.B0.A0, e.B0.A1, e.B1.A0, e.B1.A1 = elt(v[0]), elt(v[1]), elt(v[2]), elt(v[3])
-	return e
-}
+var (
+	elt    = lineavec.Elt
+	elts   = lineavec.Elts
+	hashOf = lineavec.Hash
+	e4Of   = lineavec.E4
+)
 
 func vectorRows(rs []lineaVectorRow) []LineaRow {
 	out := make([]LineaRow, len(rs))
@@ -99,21 +44,9 @@ func vectorRows(rs []lineaVectorRow) []LineaRow {
 
 func readLineaVectors(t *testing.T) map[string]*lineaVector {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(lineaVectors, "*.json"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no vectors in %s: %v", lineaVectors, err)
-	}
-	out := map[string]*lineaVector{}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v lineaVector
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-		out[filepath.Base(n)] = &v
+	out, _, err := lineavec.ReadDir(lineaVectors)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -19,50 +19,24 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/vortex"
 	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/internal/lineavec"
 )
 
 // lineaVectors are the vectors Linea's own code wrote (tools/lineagen).
 const lineaVectors = "../../testdata/linea"
 
-// lineaVectorRow is a row of a vector: values, or a constant.
-type lineaVectorRow struct {
-	Values   []uint32 `json:"values"`
-	Constant *uint32  `json:"constant"`
-}
-
-// lineaVector is what these tests read of a vector: a commit's or a
-// round's.
-type lineaVector struct {
-	Kind         string           `json:"kind"`
-	Rate         int              `json:"rate"`
-	NumColumns   int              `json:"num_columns"`
-	MaxRows      int              `json:"max_rows"`
-	SISLogDegree int              `json:"sis_log_degree"`
-	SISLogBound  int              `json:"sis_log_bound"`
-	SIS          bool             `json:"sis"`
-	Rows         []lineaVectorRow `json:"rows"`
-	Root         [8]uint32        `json:"root"`
-	Matrices     []struct {
-		SIS  bool             `json:"sis"`
-		Rows []lineaVectorRow `json:"rows"`
-		Root [8]uint32        `json:"root"`
-	} `json:"matrices"`
-	Alpha        [4]uint32    `json:"alpha"`
-	X            [4]uint32    `json:"x"`
-	Entries      []int        `json:"entries"`
-	LinComb      [][4]uint32  `json:"lincomb"`
-	Columns      [][][]uint32 `json:"columns"`
-	MerkleProofs [][]struct {
-		Path     int         `json:"path"`
-		Siblings [][8]uint32 `json:"siblings"`
-	} `json:"merkle_proofs"`
-}
+// lineaVectorRow and lineaVector are a vector's row and file
+// (internal/lineavec).
+type (
+	lineaVectorRow = lineavec.Row
+	lineaVector    = lineavec.Vector
+)
 
 func readLineaVector(t *testing.T, name string) *lineaVector {
 	t.Helper()
-	var v lineaVector
-	require.NoError(t, json.Unmarshal(mustRead(t, filepath.Join(lineaVectors, name)), &v), name)
-	return &v
+	v, err := lineavec.Parse(mustRead(t, filepath.Join(lineaVectors, name)))
+	require.NoError(t, err, name)
+	return v
 }
 
 // lineaVectorNames are the vectors of kind, by file name.
@@ -110,25 +84,11 @@ func writeLineaMatrix(t *testing.T, rows []lineaVectorRow, cols int) (path, shap
 	return f.Name(), fmt.Sprintf("%dx%d", len(rows), cols)
 }
 
-func koalaOf(v uint32) koalabear.Element {
-	var e koalabear.Element
-	e.SetUint64(uint64(v))
-	return e
-}
-
-func hashOf(v [8]uint32) vortex.Hash {
-	var h vortex.Hash
-	for i := range v {
-		h[i] = koalaOf(v[i])
-	}
-	return h
-}
-
-func e4Of(v [4]uint32) fext.E4 {
-	var e fext.E4
-	e.B0.A0, e.B0.A1, e.B1.A0, e.B1.A1 = koalaOf(v[0]), koalaOf(v[1]), koalaOf(v[2]), koalaOf(v[3])
-	return e
-}
+var (
+	koalaOf = lineavec.Elt
+	hashOf  = lineavec.Hash
+	e4Of    = lineavec.E4
+)
 
 // libraryRows returns the vector's rows as the library takes them.
 func libraryRows(rs []lineaVectorRow) []vortex.LineaRow {

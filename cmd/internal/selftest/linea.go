@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -12,6 +11,7 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 
 	"github.com/wgcompute/wgcompute/algos/vortex"
+	"github.com/wgcompute/wgcompute/internal/lineavec"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -37,44 +37,12 @@ var lineaFiles = []string{
 	"round_rate16_sis_9_16_mixed.json",
 }
 
-// lineaRow is a row of a vector: its values, or a constant.
-type lineaRow struct {
-	Values   []uint32 `json:"values"`
-	Constant *uint32  `json:"constant"`
-}
-
-// lineaVector is a vector file (tools/lineagen/README.md): a commit's
-// fields, or a round's.
-type lineaVector struct {
-	Kind         string        `json:"kind"`
-	Rate         int           `json:"rate"`
-	NumColumns   int           `json:"num_columns"`
-	MaxRows      int           `json:"max_rows"`
-	SISLogDegree int           `json:"sis_log_degree"`
-	SISLogBound  int           `json:"sis_log_bound"`
-	SIS          bool          `json:"sis"`
-	Rows         []lineaRow    `json:"rows"`
-	Root         [8]uint32     `json:"root"`
-	ColumnHashes [][8]uint32   `json:"column_hashes"`
-	Tree         [][][8]uint32 `json:"tree"`
-	SISDigests   [][]uint32    `json:"sis_digests"`
-
-	Matrices []struct {
-		SIS  bool       `json:"sis"`
-		Rows []lineaRow `json:"rows"`
-		Root [8]uint32  `json:"root"`
-	} `json:"matrices"`
-	Alpha        [4]uint32     `json:"alpha"`
-	X            [4]uint32     `json:"x"`
-	Ys           [][][4]uint32 `json:"ys"`
-	Entries      []int         `json:"entries"`
-	LinComb      [][4]uint32   `json:"lincomb"`
-	Columns      [][][]uint32  `json:"columns"`
-	MerkleProofs [][]struct {
-		Path     int         `json:"path"`
-		Siblings [][8]uint32 `json:"siblings"`
-	} `json:"merkle_proofs"`
-}
+// lineaRow and lineaVector are a vector's row and file
+// (internal/lineavec).
+type (
+	lineaRow    = lineavec.Row
+	lineaVector = lineavec.Vector
+)
 
 // readLinea returns the embedded vector named name.
 func readLinea(name string) (*lineaVector, error) {
@@ -82,14 +50,11 @@ func readLinea(name string) (*lineaVector, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v lineaVector
-	if err := json.Unmarshal(b, &v); err != nil {
+	v, err := lineavec.Parse(b)
+	if err != nil {
 		return nil, fmt.Errorf("linea vector %s: %w", name, err)
 	}
-	if v.Kind != "commit" && v.Kind != "round" {
-		return nil, fmt.Errorf("linea vector %s: kind %q, want commit or round", name, v.Kind)
-	}
-	return &v, nil
+	return v, nil
 }
 
 // lineaCase names a vector's case what: the file's name without .json.
@@ -101,22 +66,15 @@ func lineaCase(name, what string) string {
 // and rejects it with one opened column changed.
 const lineaVerdict = "accepted; a changed column rejected"
 
-// params returns v's parameters.
-func (v *lineaVector) params() (*vortex.LineaParams, error) {
+// lineaParams returns v's parameters.
+func lineaParams(v *lineaVector) (*vortex.LineaParams, error) {
 	return vortex.NewLineaParams(v.Rate, v.NumColumns, v.MaxRows, v.SISLogDegree, v.SISLogBound)
 }
 
-func lineaElt(x uint32) koalabear.Element {
-	var e koalabear.Element
-	e.SetUint64(uint64(x))
-	return e
-}
-
-func lineaE4(v [4]uint32) fext.E4 {
-	var e fext.E4
-	e.B0.A0, e.B0.A1, e.B1.A0, e.B1.A1 = lineaElt(v[0]), lineaElt(v[1]), lineaElt(v[2]), lineaElt(v[3])
-	return e
-}
+var (
+	lineaElt = lineavec.Elt
+	lineaE4  = lineavec.E4
+)
 
 func lineaRows(rs []lineaRow) []vortex.LineaRow {
 	out := make([]vortex.LineaRow, len(rs))
@@ -180,7 +138,7 @@ func runLinea(ctx *wgpu.Context) ([]Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := v.params()
+		p, err := lineaParams(v)
 		if err != nil {
 			return nil, err
 		}

@@ -360,7 +360,7 @@ func TestLineaWrongFails(t *testing.T) {
 	require.NoError(t, err)
 	v, err := readLinea("commit_nosis_rate16_5x16.json")
 	require.NoError(t, err)
-	p, err := v.params()
+	p, err := lineaParams(v)
 	require.NoError(t, err)
 	c, err := vortex.NewLineaCommitter(nil, p)
 	require.NoError(t, err)
