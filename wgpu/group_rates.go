@@ -114,3 +114,24 @@ func SplitCounts(k int) []int {
 	}
 	return []int{k}
 }
+
+// FastestCount returns the count of devices, of one and SplitCounts(k),
+// that work over a Group of k alike devices is predicted fastest on by
+// predict (false for a count it cannot predict), where that count's split
+// SplitPays over one device; else 1. predict(1) must be known for any
+// split to be chosen. No split predicted slower than one device, or than
+// another count, is returned.
+func FastestCount(k int, predict func(devices int) (time.Duration, bool)) int {
+	one, ok := predict(1)
+	if k <= 1 || !ok {
+		return 1
+	}
+	best, bestTime := 1, one
+	for _, j := range SplitCounts(k) {
+		t, ok := predict(j)
+		if ok && t < bestTime && SplitPays(one, t) {
+			best, bestTime = j, t
+		}
+	}
+	return best
+}

@@ -372,19 +372,15 @@ func (s splitModel) time(k int) time.Duration {
 // split predicted slower than one device, or than the other count, is
 // chosen.
 func (s splitModel) devices(k int) int {
-	if k <= 1 || s.rate[1] <= 0 || s.bytes <= 0 {
+	if s.bytes <= 0 {
 		return 1
 	}
-	best, bestTime := 1, s.time(1)
-	for _, j := range wgpu.SplitCounts(k) {
+	return wgpu.FastestCount(k, func(j int) (time.Duration, bool) {
 		if s.rate[j] <= 0 {
-			continue
+			return 0, false
 		}
-		if t := s.time(j); t < bestTime && wgpu.SplitPays(s.time(1), t) {
-			best, bestTime = j, t
-		}
-	}
-	return best
+		return s.time(j), true
+	})
 }
 
 // fastest returns g, or its first members, as many as the commitment of

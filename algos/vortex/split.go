@@ -77,19 +77,15 @@ func (s splitModel) time(k int) time.Duration {
 // the kernels are known; else 1. No split predicted slower than one
 // device, or than the other count, is chosen.
 func (s splitModel) devices(k int) int {
-	if k <= 1 || s.rate[1] <= 0 || s.bytes <= 0 || s.cost.hash <= 0 {
+	if s.bytes <= 0 || s.cost.hash <= 0 {
 		return 1
 	}
-	best, bestTime := 1, s.time(1)
-	for _, j := range wgpu.SplitCounts(k) {
+	return wgpu.FastestCount(k, func(j int) (time.Duration, bool) {
 		if s.rate[j] <= 0 {
-			continue
+			return 0, false
 		}
-		if t := s.time(j); t < bestTime && wgpu.SplitPays(s.time(1), t) {
-			best, bestTime = j, t
-		}
-	}
-	return best
+		return s.time(j), true
+	})
 }
 
 // parts returns how many of c's devices (its first ones) a commitment of
