@@ -609,9 +609,16 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 	}
 	var enc wgpu.Timing
 	// Each piece's encoding is submitted as soon as its rows are queued
-	// to go up, before the host waits for the last piece's: the device
-	// runs copies and encodings back to back, in the queue's order (the
-	// copies into an input buffer come after the encoding that read it).
+	// to go up, and the host goes on to fill the next piece's staging
+	// without waiting: the device runs copies and encodings back to back,
+	// in the queue's order (the copies into an input buffer come after
+	// the encoding that read it), and a staging slot is filled again only
+	// once its copy is done. The hashes and the tree are queued behind
+	// the last piece the same way, and the host waits once, at the end
+	// (a wait is for the whole queue: waiting for a piece would also wait
+	// for the pieces queued after it, and leave the device idle while the
+	// host fills the next). Where timed, each piece and stage is waited
+	// for before the next, so that its kernels' time is its own.
 	submit := func(k int) (*wgpu.Pending, error) {
 		r0, nr := starts[k], starts[k+1]-starts[k]
 		dst := wgpu.Bind(scratch)
@@ -638,30 +645,39 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		}
 		return pend, nil
 	}
-	var last *wgpu.Pending
-	waitLast := func() error {
-		if last == nil {
+	// queue is the submissions not yet waited for, each with the stage
+	// its timing is added to.
+	type queued struct {
+		p    *wgpu.Pending
+		into *wgpu.Timing
+	}
+	var queue []queued
+	drain := func(span string) error {
+		if len(queue) == 0 {
 			return nil
 		}
-		endWait := wgpu.Span("vortex: wait for a piece's encoding")
-		tm, err := last.Wait()
-		endWait(0)
-		last = nil
-		if err != nil {
-			return fmt.Errorf("vortex: encode: %w", err)
+		endWait := wgpu.Span(span)
+		defer endWait(0)
+		var first error
+		for _, q := range queue {
+			tm, err := q.p.Wait()
+			if err != nil && first == nil {
+				first = err
+			}
+			*q.into = q.into.Add(tm)
 		}
-		enc = enc.Add(tm)
-		return nil
+		queue = queue[:0]
+		return first
 	}
-	defer waitLast() // every submission is waited for, on errors too
+	defer drain("vortex: wait for the queue") // every submission is waited for, on errors too
 	for k := range nPieces {
 		if err := cancelled(stop); err != nil {
 			return pt, err
 		}
 		if timed {
 			// The kernels' timing leaves the upload's last copies out.
-			if err := waitLast(); err != nil {
-				return pt, err
+			if err := drain("vortex: wait for a piece's encoding"); err != nil {
+				return pt, fmt.Errorf("vortex: encode: %w", err)
 			}
 			if err := ctx.Wait(); err != nil {
 				return pt, fmt.Errorf("vortex: upload rows: %w", err)
@@ -671,11 +687,7 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		if err != nil {
 			return pt, err
 		}
-		if err := waitLast(); err != nil {
-			pend.Wait()
-			return pt, err
-		}
-		last = pend
+		queue = append(queue, queued{pend, &enc})
 		if k+1 < nPieces {
 			end := wgpu.Span("vortex: upload a piece while the last is encoded")
 			err := upload(ins[(k+1)%2], starts[k+1], starts[k+2]-starts[k+1])
@@ -685,9 +697,29 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 			}
 		}
 	}
-	if err := waitLast(); err != nil {
-		return pt, err
+	// stage runs a stage's dispatches: where timed, alone and waited for;
+	// else queued behind the encoding.
+	stage := func(into *wgpu.Timing, span string, ds []wgpu.Dispatch) error {
+		end := wgpu.Span(span)
+		defer end(0)
+		if timed {
+			tm, err := ctx.Run(ds...)
+			*into = tm
+			return err
+		}
+		pend, err := ctx.Submit(ds...)
+		if err != nil {
+			return err
+		}
+		queue = append(queue, queued{pend, into})
+		return nil
 	}
+	if timed {
+		if err := drain("vortex: wait for a piece's encoding"); err != nil {
+			return pt, fmt.Errorf("vortex: encode: %w", err)
+		}
+	}
+	encStart := start
 	out.st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(start)}
 
 	// SIS digests of every column, a tile at a time.
@@ -717,10 +749,7 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		ds = append(ds, dsp)
 	}
 	if len(ds) > 0 {
-		endSIS := wgpu.Span("vortex: SIS")
-		out.st.SIS, err = ctx.Run(ds...)
-		endSIS(0)
-		if err != nil {
+		if err := stage(&out.st.SIS, "vortex: SIS", ds); err != nil {
 			return pt, fmt.Errorf("vortex: SIS: %w", err)
 		}
 	}
@@ -787,10 +816,7 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off + po, Size: size}, wgpu.Binding{Buffer: leaves, Offset: off + po, Size: size}, 1, w, 0, w, 0, w, true)
 		})...)
 	}
-	endLeaves := wgpu.Span("vortex: leaves")
-	out.st.Leaves, err = ctx.Run(ds...)
-	endLeaves(0)
-	if err != nil {
+	if err := stage(&out.st.Leaves, "vortex: leaves", ds); err != nil {
 		return pt, fmt.Errorf("vortex: leaves: %w", err)
 	}
 
@@ -803,12 +829,16 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		return pt, err
 	}
 	if len(ds) > 0 {
-		endTree := wgpu.Span("vortex: tree")
-		out.st.Tree, err = ctx.Run(ds...)
-		endTree(0)
-		if err != nil {
+		if err := stage(&out.st.Tree, "vortex: tree", ds); err != nil {
 			return pt, fmt.Errorf("vortex: tree: %w", err)
 		}
+	}
+	if err := drain("vortex: wait for the encoding, hashes and tree"); err != nil {
+		return pt, fmt.Errorf("vortex: %w", err)
+	}
+	if !timed {
+		// Waited for at once: the encoding's wall runs to the end.
+		out.st.Encode = wgpu.Timing{Kernel: enc.Kernel, Measured: enc.Measured, Wall: time.Since(encStart)}
 	}
 	out.st.Tree.Wall = time.Since(start)
 	return pt, nil
