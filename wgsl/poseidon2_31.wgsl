@@ -1,4 +1,5 @@
 //!include monty31.wgsl
+//!include poseidon2_31_div.wgsl
 // Poseidon2 over a 31-bit field (BabyBear, KoalaBear) at any width, as
 // Plonky3 defines it, on a state held in Montgomery form (monty31.wgsl).
 // Library only: no bindings, no entry points. The width's and the
@@ -18,13 +19,6 @@
 // H = P31_HALF_FULL_ROUNDS.
 // The constructions (sponge31.wgsl, compress31.wgsl) call it by that name,
 // over whichever permutation their module names.
-
-// monty31_div_2exp returns x/2^k for 1 <= k <= 31, in either form: the
-// Montgomery reduction of x·2^(32-k), one product where a general one
-// takes two.
-fn monty31_div_2exp(x: u32, k: u32) -> u32 {
-	return monty31_reduce(x << (32u - k), x >> k);
-}
 
 // p31_quad returns 4x.
 fn p31_quad(x: u32) -> u32 {

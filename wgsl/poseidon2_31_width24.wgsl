@@ -93,31 +93,31 @@ fn p31_mds_light(s: ptr<function, array<u32, 24>>) {
 	(*s)[23] = monty31_add(b5[3], u3);
 }
 
-// p31_sum returns the sum of the state's elements.
+// p31_sum returns the sum of the state's elements, as a tree of
+// pairwise sums (its depth bounds the partial rounds' latency).
 fn p31_sum(s: ptr<function, array<u32, 24>>) -> u32 {
-	var sum = (*s)[0];
-	sum = monty31_add(sum, (*s)[1]);
-	sum = monty31_add(sum, (*s)[2]);
-	sum = monty31_add(sum, (*s)[3]);
-	sum = monty31_add(sum, (*s)[4]);
-	sum = monty31_add(sum, (*s)[5]);
-	sum = monty31_add(sum, (*s)[6]);
-	sum = monty31_add(sum, (*s)[7]);
-	sum = monty31_add(sum, (*s)[8]);
-	sum = monty31_add(sum, (*s)[9]);
-	sum = monty31_add(sum, (*s)[10]);
-	sum = monty31_add(sum, (*s)[11]);
-	sum = monty31_add(sum, (*s)[12]);
-	sum = monty31_add(sum, (*s)[13]);
-	sum = monty31_add(sum, (*s)[14]);
-	sum = monty31_add(sum, (*s)[15]);
-	sum = monty31_add(sum, (*s)[16]);
-	sum = monty31_add(sum, (*s)[17]);
-	sum = monty31_add(sum, (*s)[18]);
-	sum = monty31_add(sum, (*s)[19]);
-	sum = monty31_add(sum, (*s)[20]);
-	sum = monty31_add(sum, (*s)[21]);
-	sum = monty31_add(sum, (*s)[22]);
-	sum = monty31_add(sum, (*s)[23]);
-	return sum;
+	let t0 = monty31_add((*s)[0], (*s)[1]);
+	let t1 = monty31_add((*s)[2], (*s)[3]);
+	let t2 = monty31_add((*s)[4], (*s)[5]);
+	let t3 = monty31_add((*s)[6], (*s)[7]);
+	let t4 = monty31_add((*s)[8], (*s)[9]);
+	let t5 = monty31_add((*s)[10], (*s)[11]);
+	let t6 = monty31_add((*s)[12], (*s)[13]);
+	let t7 = monty31_add((*s)[14], (*s)[15]);
+	let t8 = monty31_add((*s)[16], (*s)[17]);
+	let t9 = monty31_add((*s)[18], (*s)[19]);
+	let t10 = monty31_add((*s)[20], (*s)[21]);
+	let t11 = monty31_add((*s)[22], (*s)[23]);
+	let t12 = monty31_add(t0, t1);
+	let t13 = monty31_add(t2, t3);
+	let t14 = monty31_add(t4, t5);
+	let t15 = monty31_add(t6, t7);
+	let t16 = monty31_add(t8, t9);
+	let t17 = monty31_add(t10, t11);
+	let t18 = monty31_add(t12, t13);
+	let t19 = monty31_add(t14, t15);
+	let t20 = monty31_add(t16, t17);
+	let t21 = monty31_add(t18, t19);
+	let t22 = monty31_add(t21, t20);
+	return t22;
 }

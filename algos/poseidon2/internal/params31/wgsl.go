@@ -160,13 +160,29 @@ func widthWGSL(w int) []byte {
 	}
 	p("}\n\n")
 
-	p("// p31_sum returns the sum of the state's elements.\n")
+	// A tree of sums rather than a chain: the partial rounds wait on it,
+	// and its depth is log2(w) sums instead of w-1.
+	p("// p31_sum returns the sum of the state's elements, as a tree of\n")
+	p("// pairwise sums (its depth bounds the partial rounds' latency).\n")
 	p("fn p31_sum(s: %s) -> u32 {\n", st)
-	p("\tvar sum = (*s)[0];\n")
-	for i := 1; i < w; i++ {
-		p("\tsum = monty31_add(sum, (*s)[%d]);\n", i)
+	terms := make([]string, w)
+	for i := range w {
+		terms[i] = fmt.Sprintf("(*s)[%d]", i)
 	}
-	p("\treturn sum;\n}\n")
+	for n := 0; len(terms) > 1; {
+		var next []string
+		for i := 0; i+1 < len(terms); i += 2 {
+			v := fmt.Sprintf("t%d", n)
+			n++
+			p("\tlet %s = monty31_add(%s, %s);\n", v, terms[i], terms[i+1])
+			next = append(next, v)
+		}
+		if len(terms)%2 == 1 {
+			next = append(next, terms[len(terms)-1])
+		}
+		terms = next
+	}
+	p("\treturn %s;\n}\n", terms[0])
 	return b.Bytes()
 }
 
