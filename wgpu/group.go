@@ -12,9 +12,9 @@ import (
 )
 
 // Group is several devices used at once: one Context per GPU of a host,
-// each driven from its own goroutine. Algorithms split their work over a
-// Group's members (rescue.MergeManyOn, merkle.BuildOn, blake3.SumOn) and
-// give the same result as on one device.
+// each driven from its own goroutine. A Group is a Target: algorithms
+// (merkle.Build, rescue.Batch.MergeMany) split their work over its members
+// and give the same result as on one device.
 //
 // A member may be nil, the CPU backend, and a Context may be a member more
 // than once (several devices on one adapter): tests force splits of 2, 3

@@ -85,7 +85,10 @@ func TestSpecShapes(t *testing.T) {
 	var zero Goldilocks
 	require.EqualError(t, zero.MergeMany(nil, nil, nil, Options{}), "batch: a Family must come from batch.New")
 	require.EqualError(t, zero.HashElementsMany(nil, nil, nil, 1, Options{}), "batch: a Family must come from batch.New")
-	require.EqualError(t, zero.PermuteManyOn(nil, nil, Options{}), "batch: a Family must come from batch.New")
+	require.EqualError(t, zero.PermuteMany(nil, nil, Options{}), "batch: a Family must come from batch.New")
+	two, err := wgpu.NewGroup(nil, nil) // a Group of several: the split path
+	require.NoError(t, err)
+	require.EqualError(t, zero.PermuteMany(two, nil, Options{}), "batch: a Family must come from batch.New")
 }
 
 // TestRegistered checks that New registers every variant, each a Family
@@ -99,7 +102,8 @@ func TestRegistered(t *testing.T) {
 	require.Equal(t, h.Name(), slow.Name())
 	_, err = impl.Select[*Goldilocks]("registered", "nope")
 	require.EqualError(t, err, `registered: unknown variant "nope": accepted are [fast slow]`)
-	require.ErrorContains(t, h.MergeManyOn(nil, nil, nil, Options{}), "registered: no Group given")
+	var none *wgpu.Group // the CPU
+	require.NoError(t, h.MergeMany(none, nil, nil, Options{}))
 }
 
 func TestFirstNonCanonical(t *testing.T) {

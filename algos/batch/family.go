@@ -208,33 +208,57 @@ type Options struct {
 //
 //	for k := range pairs { dst[k] = Merge(pairs[k][:d], pairs[k][d:]) }
 //
-// for digests of d elements, on the GPU, or on all cores when ctx is nil,
-// with a Batcher of its own. len(dst) must equal len(pairs), and every
-// element must be below the modulus (the error names the first pair and
-// element that is not).
-func (f *Family[E, D, P, S]) MergeMany(ctx *wgpu.Context, dst []D, pairs []P, opts Options) error {
-	return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.MergeMany(dst, pairs) })
+// for digests of d elements, on t: a Context's GPU, with a Batcher of its
+// own; the devices of a Group, the pairs split into one contiguous range
+// per device, each with a Batcher of its own, all at once (opts.Timing
+// then receives the devices' timings side by side, Timing.Parallel: the
+// slowest device's); or, with a nil t, all CPU cores. The digests are the
+// same on any target. len(dst) must equal len(pairs), and every element
+// must be below the modulus (the error names the first pair and element
+// that is not).
+func (f *Family[E, D, P, S]) MergeMany(t wgpu.Target, dst []D, pairs []P, opts Options) error {
+	if ctx, one := wgpu.Device(t); one {
+		return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.MergeMany(dst, pairs) })
+	}
+	if err := f.CheckMerge(dst, pairs); err != nil {
+		return err
+	}
+	return f.onGroup(wgpu.GroupOf(t), len(pairs), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.merge(dst[lo:hi], pairs[lo:hi]) })
 }
 
 // HashElementsMany is
 //
 //	for k := range dst { dst[k] = HashElements(inputs[k*m : (k+1)*m]) }
 //
-// as MergeMany runs merges. len(inputs) must be len(dst)*m, and every
-// element must be below the modulus (the error names the first input and
-// element that is not).
-func (f *Family[E, D, P, S]) HashElementsMany(ctx *wgpu.Context, dst []D, inputs []E, m int, opts Options) error {
-	return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.HashElementsMany(dst, inputs, m) })
+// on t, as MergeMany runs merges. len(inputs) must be len(dst)*m, and
+// every element must be below the modulus (the error names the first
+// input and element that is not).
+func (f *Family[E, D, P, S]) HashElementsMany(t wgpu.Target, dst []D, inputs []E, m int, opts Options) error {
+	if ctx, one := wgpu.Device(t); one {
+		return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.HashElementsMany(dst, inputs, m) })
+	}
+	if err := f.CheckHash(dst, inputs, m); err != nil {
+		return err
+	}
+	return f.onGroup(wgpu.GroupOf(t), len(dst), opts, func(b *Batcher[E, D, P, S], lo, hi int) error {
+		return b.hash(dst[lo:hi], inputs[lo*m:hi*m], m)
+	})
 }
 
 // PermuteMany is
 //
 //	for k := range states { Permute(&states[k]) }
 //
-// as MergeMany runs merges. Every element must be below the modulus (the
-// error names the first state and element that is not).
-func (f *Family[E, D, P, S]) PermuteMany(ctx *wgpu.Context, states []S, opts Options) error {
-	return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.PermuteMany(states) })
+// on t, as MergeMany runs merges. Every element must be below the modulus
+// (the error names the first state and element that is not).
+func (f *Family[E, D, P, S]) PermuteMany(t wgpu.Target, states []S, opts Options) error {
+	if ctx, one := wgpu.Device(t); one {
+		return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.PermuteMany(states) })
+	}
+	if err := f.CheckPermute(states); err != nil {
+		return err
+	}
+	return f.onGroup(wgpu.GroupOf(t), len(states), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.permute(states[lo:hi]) })
 }
 
 // with runs fn with a Batcher of its own on ctx, released after.
@@ -245,37 +269,6 @@ func (f *Family[E, D, P, S]) with(ctx *wgpu.Context, opts Options, fn func(*Batc
 	}
 	defer b.Release()
 	return fn(b)
-}
-
-// MergeManyOn is MergeMany with the pairs split into one contiguous range
-// per device of g, each device with a Batcher of its own, all at once. The
-// digests are the same as on one device. opts.Timing receives the
-// devices' timings side by side (Timing.Parallel: the slowest device's).
-func (f *Family[E, D, P, S]) MergeManyOn(g *wgpu.Group, dst []D, pairs []P, opts Options) error {
-	if err := f.CheckMerge(dst, pairs); err != nil {
-		return err
-	}
-	return f.onGroup(g, len(pairs), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.merge(dst[lo:hi], pairs[lo:hi]) })
-}
-
-// HashElementsManyOn is HashElementsMany split over the devices of g, as
-// MergeManyOn splits MergeMany.
-func (f *Family[E, D, P, S]) HashElementsManyOn(g *wgpu.Group, dst []D, inputs []E, m int, opts Options) error {
-	if err := f.CheckHash(dst, inputs, m); err != nil {
-		return err
-	}
-	return f.onGroup(g, len(dst), opts, func(b *Batcher[E, D, P, S], lo, hi int) error {
-		return b.hash(dst[lo:hi], inputs[lo*m:hi*m], m)
-	})
-}
-
-// PermuteManyOn is PermuteMany split over the devices of g, as MergeManyOn
-// splits MergeMany.
-func (f *Family[E, D, P, S]) PermuteManyOn(g *wgpu.Group, states []S, opts Options) error {
-	if err := f.CheckPermute(states); err != nil {
-		return err
-	}
-	return f.onGroup(g, len(states), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.permute(states[lo:hi]) })
 }
 
 // minGroupItems is the fewest items a member of a Group is given

@@ -82,7 +82,7 @@ type AutoOptions struct {
 	// GPU chooses the adapter when the GPU is used (see wgpu.Options).
 	// With DeviceGPU, GPU.Devices asks for several
 	// GPUs: files and other inputs read with ReadAt are then hashed on
-	// all of them at once (SumOn), inputs read in sequence on the first.
+	// all of them at once (SumReader on the Group), inputs read in sequence on the first.
 	GPU wgpu.Options
 	// Group, with DeviceGPU, is the devices to hash on instead of those
 	// GPU chooses, as GPU.Devices's are used; it stays the caller's to
@@ -291,23 +291,18 @@ func (a *Auto) fileRoot(f *os.File) (o output, ok bool, err error) {
 	return o, true, err
 }
 
-// groupRoot hashes r on every device of the Auto's Group (SumOn), if r is
+// groupRoot hashes r on every device of the Auto's Group (sumOn), if r is
 // a regular file or another reader with ReadAt and a size; ok reports
 // whether it did. The reader is left at its end, as SumReader leaves it.
 func (a *Auto) groupRoot(r io.Reader) (o output, ok bool, err error) {
-	if f, isFile := r.(*os.File); isFile {
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			return o, false, nil
-		}
-	}
-	at, _, pos, end, ok := seekEnd(r)
+	at, n, ok := sizedReader(r)
 	if !ok {
 		return o, false, nil
 	}
 	var t wgpu.Timing
 	opts := a.cpu.opts
 	opts.Timing = &t
-	o, err = sumOnRoot(a.gpu.group, io.NewSectionReader(at, pos, end-pos), end-pos, opts)
+	o, err = sumOnRoot(a.gpu.group, at, n, opts)
 	a.gpu.eng.timing = t
 	return o, true, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -669,6 +670,22 @@ func newSource(r io.Reader) (*source, error) {
 	return &source{seq: bufio.NewReaderSize(r, 64<<10)}, nil
 }
 
+// sizedReader returns the rest of r, from its position to its end, as an
+// io.ReaderAt of n bytes, and leaves r at its end, if r is a regular file
+// or another reader with ReadAt and Seek; ok reports whether it is.
+func sizedReader(r io.Reader) (at io.ReaderAt, n int64, ok bool) {
+	if f, isFile := r.(*os.File); isFile {
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return nil, 0, false
+		}
+	}
+	ra, _, pos, end, ok := seekEnd(r)
+	if !ok {
+		return nil, 0, false
+	}
+	return io.NewSectionReader(ra, pos, end-pos), end - pos, true
+}
+
 // seekEnd returns r as an io.ReaderAt and an io.Seeker, its position pos
 // and the end it reports, and leaves it at that end; ok is false when r is
 // not both or cannot seek.
@@ -761,11 +778,18 @@ func (p *padded) Read(b []byte) (int, error) {
 	return k, err
 }
 
-// Sum is the 32-byte BLAKE3 hash of data (default mode), computed on ctx's
-// GPU, or on all CPU cores when ctx is nil: it equals Sum256(data). For
-// other modes and lengths, use an Engine or SumReader.
-func Sum(ctx *wgpu.Context, data []byte) ([32]byte, error) {
+// Sum is the 32-byte BLAKE3 hash of data (default mode), computed on t: a
+// Context's GPU, the devices of a Group (as SumReader splits an input it
+// can read at offsets) or, with a nil t, all CPU cores: it equals
+// Sum256(data). For other modes and lengths, use an Engine or SumReader.
+func Sum(t wgpu.Target, data []byte) ([32]byte, error) {
 	var d [32]byte
+	ctx, one := wgpu.Device(t)
+	if !one {
+		out, err := sumOn(wgpu.GroupOf(t), bytes.NewReader(data), int64(len(data)), Options{})
+		copy(d[:], out)
+		return d, err
+	}
 	e, err := NewEngine(ctx, Options{})
 	if err != nil {
 		return d, err
@@ -776,10 +800,22 @@ func Sum(ctx *wgpu.Context, data []byte) ([32]byte, error) {
 	return d, err
 }
 
-// SumReader hashes everything r yields (see Engine.SumReader) on ctx's GPU,
-// or on the CPU when ctx is nil, in the mode, output length and variant
-// that opts choose; the output has opts.Length bytes.
-func SumReader(ctx *wgpu.Context, r io.Reader, opts Options) ([]byte, error) {
+// SumReader hashes everything r yields (see Engine.SumReader) on t, in the
+// mode, output length and variant that opts choose; the output has
+// opts.Length bytes. It runs on a Context's GPU, or on the CPU when t is
+// nil. On a Group of several devices, an input it can read at offsets (a
+// regular file, a bytes.Reader: an io.ReaderAt and io.Seeker) is hashed
+// on all of them at once (sumOn), and any other reader in sequence on the
+// first. The reader is left at its end.
+func SumReader(t wgpu.Target, r io.Reader, opts Options) ([]byte, error) {
+	ctx, one := wgpu.Device(t)
+	if !one {
+		g := wgpu.GroupOf(t)
+		if at, n, ok := sizedReader(r); ok {
+			return sumOn(g, at, n, opts)
+		}
+		ctx = g.Contexts()[0]
+	}
 	e, err := NewEngine(ctx, opts)
 	if err != nil {
 		return nil, err

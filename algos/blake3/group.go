@@ -9,15 +9,15 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// SumOn hashes the n bytes r holds (a file, a bytes.Reader) on the
-// devices of g, in the mode and output length opts choose, and returns
+// sumOn hashes the n bytes r holds (a file, a bytes.Reader) on the
+// devices of g (Sum and SumReader on a Group), in the mode and output length opts choose, and returns
 // the same output as an Engine's Sum of them. The input is cut into parts
 // of a power-of-two number of chunks, about four per device; each part is
 // hashed to its pieces (SumPieces) by the next free device, each device
 // with an Engine of its own, and the pieces are merged on the host
 // (Combine). opts.Timing receives the devices' timings side by side (the
 // slowest device's).
-func SumOn(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) {
+func sumOn(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) {
 	root, err := sumOnRoot(g, r, n, opts)
 	if err != nil {
 		return nil, err
@@ -28,16 +28,16 @@ func SumOn(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) 
 	return out, nil
 }
 
-// sumOnRoot is SumOn's root node, for callers that read any length of
+// sumOnRoot is sumOn's root node, for callers that read any length of
 // output from it.
 func sumOnRoot(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) (output, error) {
 	switch {
 	case g == nil:
-		return output{}, errors.New("blake3: SumOn: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+		return output{}, errors.New("blake3: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
 	case r == nil:
-		return output{}, errors.New("blake3: SumOn needs a reader, got nil")
+		return output{}, errors.New("blake3: a Group's hash needs a reader, got nil")
 	case n < 0:
-		return output{}, errors.New("blake3: SumOn of a negative length")
+		return output{}, errors.New("blake3: a hash of a negative length")
 	}
 	if _, _, err := opts.mode(); err != nil {
 		return output{}, err

@@ -308,7 +308,7 @@ func (e *Engine) SumPiecesBuffer(buf *wgpu.Buffer, total, off, n uint64) ([]Piec
 // each piece is hashed as an input of its size would be (DeviceAuto adds
 // the GPU to the CPU for a piece of HybridBytes or more). With DeviceGPU
 // on several devices, the pieces are hashed on the first: a range's
-// pieces are the unit a distributed job hashes, and SumOn is the call
+// pieces are the unit a distributed job hashes, and SumReader on a Group is the call
 // that spreads one input over every GPU of a machine.
 func (a *Auto) SumPieces(r io.ReaderAt, total, off, n uint64) ([]Piece, error) {
 	var ps []Piece

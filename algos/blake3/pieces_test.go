@@ -443,7 +443,9 @@ func FuzzPieceText(f *testing.F) {
 }
 
 // TestSumOn hashes inputs split over Groups of 2, 3 and 7 devices (members
-// of different limits) in every mode and compares with the reference.
+// of different limits) in every mode, through SumReader and Sum on a
+// Group, and compares with the reference; a reader read in sequence runs
+// on the first member, and a nil *Group is the CPU.
 func TestSumOn(t *testing.T) {
 	data := randomBytes(53, 1<<20+4097)
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
@@ -452,20 +454,30 @@ func TestSumOn(t *testing.T) {
 				var tm wgpu.Timing
 				opts := mode
 				opts.Timing = &tm
-				got, err := SumOn(g, bytes.NewReader(data[:n]), int64(n), opts)
+				got, err := SumReader(g, bytes.NewReader(data[:n]), opts)
 				require.NoError(t, err, "%d bytes, mode %d", n, mi)
 				require.Equal(t, refSum(t, data[:n], mode), got, "%d bytes, mode %d", n, mi)
 				require.NotZero(t, tm.Wall)
 			}
 		}
-		_, err := SumOn(g, bytes.NewReader(data[:10]), 11, Options{})
+		d, err := Sum(g, data)
+		require.NoError(t, err)
+		require.Equal(t, Sum256(data), d)
+		seq, err := SumReader(g, io.MultiReader(bytes.NewReader(data[:300_001])), Options{})
+		require.NoError(t, err)
+		require.Equal(t, refSum(t, data[:300_001], Options{}), seq)
+		_, err = sumOn(g, bytes.NewReader(data[:10]), 11, Options{})
 		require.Error(t, err, "a reader shorter than the length given")
 		for _, c := range g.Contexts() {
 			require.Zero(t, c.LiveBuffers())
 		}
 	})
-	_, err := SumOn(nil, bytes.NewReader(nil), 0, Options{})
+	_, err := sumOn(nil, bytes.NewReader(nil), 0, Options{})
 	require.ErrorContains(t, err, "no Group")
+	var none *wgpu.Group
+	got, err := SumReader(none, bytes.NewReader(data[:1025]), Options{})
+	require.NoError(t, err)
+	require.Equal(t, refSum(t, data[:1025], Options{}), got)
 }
 
 // TestSumPiecesBuffer hashes ranges of inputs already on the device, each

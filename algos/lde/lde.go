@@ -319,8 +319,8 @@ func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t
 	}
 	dm := merkle.DeviceMatrix{Data: out, Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}
 	if rootOnly {
-		root, err = merkle.DeviceMatrixRootWith(c.mc, dm, c.hash)
-	} else if t, err = merkle.CommitDeviceMatrixWith(c.mc, dm, c.hash); err == nil {
+		root, err = merkle.DeviceMatrixRoot(nil, dm, c.hash, merkle.Options{Committer: c.mc})
+	} else if t, err = merkle.CommitDeviceMatrix(nil, dm, c.hash, merkle.Options{Committer: c.mc}); err == nil {
 		root = t.Root()
 	}
 	if err != nil {

@@ -62,7 +62,7 @@ func BenchmarkCommitMatrix(b *testing.B) {
 		for _, cols := range []int{8, 16} {
 			m := randomMatrix(1<<lg, cols, 1)
 			benchCommit(b, fmt.Sprintf("rescue/2^%dx%d", lg, cols), merkle.Uniform(hash), int64(len(m.Data))*8, func(c *merkle.Committer) error {
-				_, err := merkle.CommitMatrixWith(c, m, hash)
+				_, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c})
 				return err
 			})
 		}
@@ -85,7 +85,7 @@ func BenchmarkCommitRecords(b *testing.B) {
 		}
 		for _, s := range []merkle.Schedule{merkle.Uniform(hash), {{Hash: hash, Count: 8}, {Hash: rescue.MerkleMerge{}}}} {
 			benchCommit(b, fmt.Sprintf("%s/%dx%dB", s, n, size), s, int64(len(records)), func(c *merkle.Committer) error {
-				_, err := c.CommitRecords(records, size, hash)
+				_, err := merkle.CommitRecords(nil, records, size, hash, merkle.Options{Committer: c})
 				return err
 			})
 		}
@@ -130,14 +130,14 @@ func BenchmarkCommitMatrix1M(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer c.Release()
-			if _, err := merkle.CommitMatrixWith(c, m, hash); err != nil { // compiles the kernels
+			if _, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c}); err != nil { // compiles the kernels
 				b.Fatal(err)
 			}
 			b.SetBytes(bytes)
 			var kernel time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := merkle.CommitMatrixWith(c, m, hash); err != nil {
+				if _, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c}); err != nil {
 					b.Fatal(err)
 				}
 				kernel += tm.Elapsed()
@@ -176,7 +176,7 @@ func BenchmarkCommitMatrix31(b *testing.B) {
 			m.Data[i] = uint32(i*2654435761) % hash.Modulus()
 		}
 		benchCommit(b, fmt.Sprintf("poseidon2-babybear/2^%dx128", lg), merkle.Uniform(hash), int64(len(m.Data))*4, func(c *merkle.Committer) error {
-			_, err := merkle.CommitMatrixWith(c, m, hash)
+			_, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c})
 			return err
 		})
 	}

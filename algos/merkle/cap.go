@@ -157,11 +157,11 @@ func (t *Tree) CapLeaves() int {
 }
 
 // Subtree rebuilds subtree s of a capped tree from its leaves, s·2^k up to
-// (s+1)·2^k or the end for k = log2(CapLeaves()), on ctx (nil: the CPU)
+// (s+1)·2^k or the end for k = log2(CapLeaves()), on tg (nil: the CPU)
 // with opts (less CapHeight): the whole tree of those leaves, whose root
 // is node s of the cap. The proofs of a capped tree call it on the Context
 // the tree was built on.
-func (t *Tree) Subtree(ctx *wgpu.Context, s int, opts Options) (*Tree, error) {
+func (t *Tree) Subtree(tg wgpu.Target, s int, opts Options) (*Tree, error) {
 	if t.capped == nil {
 		return nil, fmt.Errorf("merkle: subtree %d: the tree keeps every node (it was built without Options.CapHeight): read them with Nodes", s)
 	}
@@ -169,7 +169,8 @@ func (t *Tree) Subtree(ctx *wgpu.Context, s int, opts Options) (*Tree, error) {
 		return nil, fmt.Errorf("merkle: subtree %d: the cap has subtrees 0..%d", s, count-1)
 	}
 	opts.CapHeight = 0
-	return Build(ctx, t.subtreeLeaves(s), t.hash, opts)
+	opts.Committer = nil
+	return Build(tg, t.subtreeLeaves(s), t.hash, opts)
 }
 
 // subtreeLeaves returns the leaves of subtree s of a capped tree.

@@ -48,7 +48,7 @@ func TestCap(t *testing.T) {
 					leaves := all[:n]
 					levels := refLevels(leaves, hash)
 					full := refNodes(levels)
-					fullTree, err := merkle.BuildCPU(leaves, hash)
+					fullTree, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 					require.NoError(t, err)
 					depth := len(levels) - 1
 					heights := []int{1, 2, 3, depth - 2, depth - 1, depth, 64}
@@ -178,18 +178,18 @@ func TestCapMemory(t *testing.T) {
 	gputest.ForEach(t, check)
 }
 
-// TestCapBadInput: heights below 0 are refused, and BuildOn does not take
-// a cap.
+// TestCapBadInput: heights below 0 are refused, and a build on a Group of
+// several devices does not take a cap.
 func TestCapBadInput(t *testing.T) {
 	leaves := randomLeaves(mixHash{}, 8, 1)
 	_, err := merkle.Build(nil, leaves, mixHash{}, merkle.Options{CapHeight: -2})
 	require.ErrorContains(t, err, "CapHeight -2: accepted are 0 (keep every node) or a height above 0")
 	g, err := wgpu.NewGroup(nil, nil)
 	require.NoError(t, err)
-	_, err = merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{CapHeight: 2})
-	require.ErrorContains(t, err, "BuildOn: CapHeight 2: a capped tree is built on one device, with Build")
+	_, err = merkle.Build(g, leaves, mixHash{}, merkle.Options{CapHeight: 2})
+	require.ErrorContains(t, err, "CapHeight 2 on a Group: a capped tree is built on one device")
 	// The root alone does not mind a cap.
-	root, err := merkle.RootOn(g, leaves, mixHash{}, merkle.Options{CapHeight: 2})
+	root, err := merkle.Root(g, leaves, mixHash{}, merkle.Options{CapHeight: 2})
 	require.NoError(t, err)
 	require.Equal(t, refNodes(refLevels(leaves, mixHash{}))[1], root)
 }

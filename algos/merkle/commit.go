@@ -15,12 +15,15 @@ import (
 )
 
 // Committer builds trees with one Schedule of hashes and one set of
-// options on one Context: from leaves (Build), from the rows of a matrix
-// (CommitMatrixWith, CommitMatricesWith) or from byte records (CommitRecords), the last two with
-// the leaves computed on the device into the buffer the levels are built
-// from. It keeps its buffers, one subtree's worth and one piece of input,
-// from one build to the next until Release. It is not safe for concurrent
-// use. A Committer on a nil Context builds on the CPU.
+// options on one Context, the resident entry for a caller that commits
+// again and again: given as Options.Committer to Build, CommitMatrix,
+// CommitMatrices, CommitDeviceMatrix, DeviceMatrixRoot or CommitRecords,
+// it builds from leaves, from the rows of matrices or from byte records,
+// the last with the leaves computed on the device into the buffer the
+// levels are built from. It keeps its buffers, one subtree's worth and one
+// piece of input, from one build to the next until Release. It is not
+// safe for concurrent use. A Committer on a nil Context builds on the
+// CPU.
 type Committer struct {
 	ctx   *wgpu.Context
 	sched Schedule
@@ -34,7 +37,7 @@ type Committer struct {
 	// in the layout of its nodes.
 	inj *wgpu.Buffer
 	// rootOnly reads back no leaf made on the device and no node but
-	// those the root needs (DeviceMatrixRootWith): the tree's other
+	// those the root needs (DeviceMatrixRoot): the tree's other
 	// nodes are left unset, in scratch.
 	rootOnly bool
 	// scratch holds the leaves and nodes of a tree built for its root
@@ -44,9 +47,18 @@ type Committer struct {
 	scratch [][32]byte
 }
 
-// NewCommitter returns a Committer of trees with schedule s on ctx (nil:
-// the CPU). It holds no device memory until its first build.
-func NewCommitter(ctx *wgpu.Context, s Schedule, opts Options) (*Committer, error) {
+// NewCommitter returns a Committer of trees with schedule s on t: a
+// Context, a Group of one or nil, the CPU (a Committer runs on one
+// device: a Group of several is refused). It holds no device memory
+// until its first build. opts.Committer is not taken.
+func NewCommitter(t wgpu.Target, s Schedule, opts Options) (*Committer, error) {
+	ctx, one := wgpu.Device(t)
+	if !one {
+		return nil, fmt.Errorf("merkle: a Committer runs on one device: give it a Context (or a Group of one), not a Group of %d", wgpu.GroupOf(t).Len())
+	}
+	if opts.Committer != nil {
+		return nil, fmt.Errorf("merkle: NewCommitter: Options.Committer is set: a Committer is made of a target, a schedule and options, not of another Committer")
+	}
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -57,11 +69,15 @@ func NewCommitter(ctx *wgpu.Context, s Schedule, opts Options) (*Committer, erro
 	return &Committer{ctx: ctx, sched: s, opts: opts, b: b}, nil
 }
 
-// commitOnce runs commit with a Committer of trees of hash alone on ctx,
-// released after: CommitMatrix, CommitMatrices and CommitRecords.
+// commitOnce runs commit with opts.Committer where it is set, else with a
+// Committer of trees of hash alone on ctx, released after: CommitMatrix,
+// CommitMatrices, CommitDeviceMatrix and CommitRecords.
 func commitOnce(ctx *wgpu.Context, hash Hash, opts Options, commit func(c *Committer) (*Tree, error)) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
+	}
+	if opts.Committer != nil {
+		return commit(opts.Committer)
 	}
 	c, err := NewCommitter(ctx, Uniform(hash), opts)
 	if err != nil {
@@ -86,9 +102,10 @@ func (c *Committer) Release() {
 // Schedule returns the Committer's schedule.
 func (c *Committer) Schedule() Schedule { return c.sched }
 
-// Build builds the tree of leaves, digests of the schedule's first hash,
-// as BuildMixed does. With a schedule of one hash it is Builder.Build.
-func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
+// build builds the tree of leaves, digests of the schedule's first hash,
+// as BuildMixed does (Build with Options.Committer). With a schedule of
+// one hash it is Builder.Build.
+func (c *Committer) build(leaves [][32]byte) (*Tree, error) {
 	hs, err := c.sched.Levels(len(leaves))
 	if err != nil {
 		return nil, err
@@ -117,18 +134,8 @@ func (c *Committer) Build(leaves [][32]byte) (*Tree, error) {
 	return t, nil
 }
 
-// CommitMatrixWith returns the tree whose leaf r is rows.HashRow of row r
-// of m, merged by c's schedule, as CommitMatrix does, with c's kernels and
-// buffers; rows must be the schedule's first hash (by Name). It is
-// Committer's method in all but form: Go methods take no type
-// parameters.
-func CommitMatrixWith[E Element](c *Committer, m Matrix[E], rows RowHash[E]) (*Tree, error) {
-	if rows == nil {
-		return nil, errNoHash
-	}
-	return commitMatrix(c, m, rowsFor(rows))
-}
-
+// commitMatrix is CommitMatrix with c, merged by c's schedule; rows' hash
+// must be the schedule's first hash (by Name).
 func commitMatrix[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (*Tree, error) {
 	// On a device the elements are checked on their way up
 	// (field.CheckedReader).
@@ -147,11 +154,11 @@ func commitMatrix[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (*Tree, 
 	return t, nil
 }
 
-// CommitRecords returns the tree whose leaf i is hash.HashRecord of record
-// i of size bytes, merged by the schedule, as the package's CommitRecords
-// does; hash must be the schedule's first hash (by Name). A schedule of
-// one hash takes any number of records, a mixed one a power of two.
-func (c *Committer) CommitRecords(records []byte, size int, hash RecordHash) (*Tree, error) {
+// commitRecords is CommitRecords with c: the tree whose leaf i is
+// hash.HashRecord of record i of size bytes, merged by the schedule; hash
+// must be the schedule's first hash (by Name). A schedule of one hash
+// takes any number of records, a mixed one a power of two.
+func (c *Committer) commitRecords(records []byte, size int, hash RecordHash) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
@@ -701,7 +708,7 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 
 // checkPerfect returns an error unless n leaves make a perfect tree (a
 // power of two, at least 2): what matrix commitments and mixed trees
-// build; other counts are built by Build, BuildCPU and CommitRecords. The
+// build; other counts are built by Build and CommitRecords. The
 // error has no package prefix: its callers add "merkle:" with their own
 // context.
 func checkPerfect(n int) error {
@@ -721,4 +728,14 @@ func elementError(err error, check func() error) error {
 		}
 	}
 	return err
+}
+
+// first returns the one device t runs on, or a Group's first member: the
+// target of the work that runs on one device alone (a mixed tree, a
+// capped tree's subtree).
+func first(t wgpu.Target) *wgpu.Context {
+	if ctx, one := wgpu.Device(t); one {
+		return ctx
+	}
+	return wgpu.GroupOf(t).Contexts()[0]
 }

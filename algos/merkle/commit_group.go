@@ -12,7 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// A matrix commitment splits over a Group as a tree does (RootOn): the
+// A matrix commitment splits over a Group as a tree does (rootOn): the
 // tree's leaves fall into M equal ranges, M a power of two, each range's
 // subtree is the commitment of the rows under it (row r of a matrix H>>j
 // tall feeds node r of level j, so the rows of range i of every matrix at
@@ -25,38 +25,19 @@ import (
 // run of these M ranges (rangePlan): its rows are those of the M-ranges
 // it holds, and it builds the levels above them too.
 
-// CommitMatrixOn returns the tree CommitMatrix returns, built on the
-// devices of g: the rows split into ranges (a power of two of rows each,
-// each range a subtree of the tree: rangePlan), each range's rows uploaded, hashed
+// commitOn is CommitMatrix and CommitMatrices on a Group of several
+// devices, over the element's width: each range's rows uploaded, hashed
 // and built into its subtree on one member's device, and the top levels
-// over the range roots on the first member's. The tree (leaves, nodes,
-// root, proofs) is the same bits as CommitMatrix's. The commitment runs on
+// over the range roots on the first member's; the tree (leaves, nodes,
+// root, proofs) is the same bits as on one device. The commitment runs on
 // as many members as it is predicted to be faster on, down to one
-// (fastest: the upload rates measured on its devices, and Group.Fit); a
-// Group of one commits as CommitMatrix does. The
+// (fastest: the upload rates measured on its devices, and Group.Fit). The
 // elements are checked on their way up to each member, so a bad one is
-// reported as CommitMatrix reports it. opts.Timing receives the slowest
-// member's ranges plus the top.
-func CommitMatrixOn[E Element](g *wgpu.Group, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return commitOn(g, []Matrix[E]{m}, true, rowsFor(hash), opts)
-}
-
-// CommitMatricesOn returns the tree CommitMatrices returns for matrices of
-// several heights, built on the devices of g as CommitMatrixOn builds one
-// matrix's: each range's rows of every matrix at least as tall as the
-// ranges are many go to the member that builds the range, and the rows of
-// the shorter ones are merged into the top levels on the first member.
-func CommitMatricesOn[E Element](g *wgpu.Group, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return commitOn(g, ms, false, rowsFor(hash), opts)
-}
-
-// commitOn is the On forms over the element's width: ms is one matrix
+// reported as on one device. opts.Timing receives the slowest member's
+// ranges plus the top. For several matrices, each range's rows of every
+// matrix at least as tall as the ranges are many go to the member that
+// builds the range, and the rows of the shorter ones are merged into the
+// top levels on the first member. ms is one matrix
 // (single: CommitMatrix's checks and errors) or several (CommitMatrices').
 func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	if err := checkOn(g, 1, rows.hash); err != nil {
@@ -108,7 +89,7 @@ func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows r
 	if _, _, err := settings(rows.hash, opts, tall); err != nil {
 		return nil, err
 	}
-	// Ranges as a tree's (RootOn, rangePlan): as few a device as even
+	// Ranges as a tree's (rootOn, rangePlan): as few a device as even
 	// shares allow where the members are alike, else about four a device.
 	p := planRanges(tall, g.Len(), g.Alike())
 	if p.base == 1 {

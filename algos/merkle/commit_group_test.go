@@ -80,7 +80,7 @@ func TestCommitOn(t *testing.T) {
 				want, err := merkle.CommitMatrix(ctx, m, hash, merkle.Options{})
 				require.NoError(t, err, what)
 				var tm wgpu.Timing
-				got, err := merkle.CommitMatrixOn(g, m, hash, merkle.Options{Timing: &tm})
+				got, err := merkle.CommitMatrix(g, m, hash, merkle.Options{Timing: &tm})
 				require.NoError(t, err, what)
 				requireSameTree(t, want, got, what)
 				require.NotZero(t, tm.Wall, what)
@@ -91,7 +91,7 @@ func TestCommitOn(t *testing.T) {
 			what := fmt.Sprintf("poseidon2 matrices %v", shapes)
 			want, err := merkle.CommitMatrices(ctx, ms, poseidon2.MerkleMerge{}, merkle.Options{})
 			require.NoError(t, err, what)
-			got, err := merkle.CommitMatricesOn(g, ms, poseidon2.MerkleMerge{}, merkle.Options{})
+			got, err := merkle.CommitMatrices(g, ms, poseidon2.MerkleMerge{}, merkle.Options{})
 			require.NoError(t, err, what)
 			requireSameTree(t, want, got, what)
 		}
@@ -100,26 +100,26 @@ func TestCommitOn(t *testing.T) {
 			what := fmt.Sprintf("babybear %dx%d", s[0], s[1])
 			want, err := merkle.CommitMatrix(ctx, m, bb, merkle.Options{})
 			require.NoError(t, err, what)
-			got, err := merkle.CommitMatrixOn(g, m, bb, merkle.Options{})
+			got, err := merkle.CommitMatrix(g, m, bb, merkle.Options{})
 			require.NoError(t, err, what)
 			requireSameTree(t, want, got, what)
 		}
 		ms := []merkle.Matrix[uint32]{randomMatrix31(64, 9, bb, seed), randomMatrix31(2, 3, bb, seed+1), randomMatrix31(16, 8, bb, seed+2), randomMatrix31(64, 1, bb, seed+3)}
 		want, err := merkle.CommitMatrices(ctx, ms, bb, merkle.Options{})
 		require.NoError(t, err)
-		got, err := merkle.CommitMatricesOn(g, ms, bb, merkle.Options{})
+		got, err := merkle.CommitMatrices(g, ms, bb, merkle.Options{})
 		require.NoError(t, err)
 		requireSameTree(t, want, got, "babybear matrices")
 		// Elements out of the field, found on their way up to a member
 		// (the last range's), named as the one-device forms name them.
 		bad := randomMatrix(64, 9, seed)
 		bad.Data[61*9+4] = rescue.P + 1
-		_, err = merkle.CommitMatrixOn(g, bad, poseidon2.MerkleMerge{}, merkle.Options{})
+		_, err = merkle.CommitMatrix(g, bad, poseidon2.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "matrix element 553 (row 61, column 4) is 18446744069414584322, not a Goldilocks field element")
-		_, err = merkle.CommitMatricesOn(g, []merkle.Matrix[uint64]{randomMatrix(64, 2, seed), bad}, poseidon2.MerkleMerge{}, merkle.Options{})
+		_, err = merkle.CommitMatrices(g, []merkle.Matrix[uint64]{randomMatrix(64, 2, seed), bad}, poseidon2.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "matrix 1 element 553 (row 61, column 4)")
 		ms[0].Data[7] = bb.Modulus()
-		_, err = merkle.CommitMatricesOn(g, ms, bb, merkle.Options{})
+		_, err = merkle.CommitMatrices(g, ms, bb, merkle.Options{})
 		require.ErrorContains(t, err, "matrix 0 element 7 (row 0, column 7)")
 		for _, c := range g.Contexts() {
 			require.Zero(t, c.LiveBuffers())
@@ -139,13 +139,13 @@ func TestCommitOnLarge(t *testing.T) {
 	// straight into place, a download each.
 	wide := randomMatrix(1<<15, 2, 12)
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
-		got, err := merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{})
+		got, err := merkle.CommitMatrices(g, ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err)
 		requireLeaves(t, leaves, got, "matrices")
 		requireNodes(t, nodes, got, "matrices")
 		for _, m := range []merkle.Matrix[uint64]{ms[0], wide} {
 			what := fmt.Sprintf("one matrix of %d rows", m.Rows)
-			one, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
+			one, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{})
 			require.NoError(t, err, what)
 			l, n := matrixReference(m, mixRows{})
 			requireLeaves(t, l, one, what)
@@ -169,7 +169,7 @@ func TestCommitOnCPUMembers(t *testing.T) {
 	for name, members := range groups {
 		g, err := wgpu.NewGroup(members...)
 		require.NoError(t, err)
-		got, err := merkle.CommitMatricesOn(g.SplitAll(), ms, mixRows{}, merkle.Options{})
+		got, err := merkle.CommitMatrices(g.SplitAll(), ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err, name)
 		requireLeaves(t, leaves, got, name)
 		requireNodes(t, nodes, got, name)
@@ -193,13 +193,13 @@ func TestCommitOnSmallOnOneDevice(t *testing.T) {
 		m := randomMatrix(1<<10, 16, 3) // 3·2^10 permutations: far below two members' 2^16 each
 		want, err := merkle.CommitMatrix(ctx, m, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
-		got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
+		got, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
 		requireSameTree(t, want, got, b)
 		ms := []merkle.Matrix[uint64]{m, randomMatrix(4, 3, 4)}
-		_, err = merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{})
+		_, err = merkle.CommitMatrices(g, ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
-		_, err = merkle.CommitMatrixOn(g.SplitAll(), m, mixRows{}, merkle.Options{})
+		_, err = merkle.CommitMatrix(g.SplitAll(), m, mixRows{}, merkle.Options{})
 		require.Error(t, err, "%s: a closed member built a range", b)
 		// 2^14 rows of 56 elements: 8·2^14 permutations, 2^16 for each of
 		// two; but the closed member's upload rate cannot be measured, so
@@ -207,7 +207,7 @@ func TestCommitOnSmallOnOneDevice(t *testing.T) {
 		big := merkle.Matrix[uint64]{Rows: 1 << 14, Cols: 56, Data: make([]uint64, 56<<14)}
 		want, err = merkle.CommitMatrix(ctx, big, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
-		got, err = merkle.CommitMatrixOn(g, big, mixRows{}, merkle.Options{})
+		got, err = merkle.CommitMatrix(g, big, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
 		requireSameTree(t, want, got, b)
 	}
@@ -225,40 +225,44 @@ func TestCommitOnDecided(t *testing.T) {
 		m := randomMatrix(1<<14, 56, 9)
 		want, err := merkle.CommitMatrix(ctx, m, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
-		got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{})
+		got, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{})
 		require.NoError(t, err, b)
 		requireSameTree(t, want, got, b)
 	}
 }
 
-// TestCommitOnBadInput: the On forms refuse what the one-device forms
-// refuse, with their errors, on a Group that splits: a nil Group, a nil
-// hash, an element out of the field, a height that is not a power of two,
+// TestCommitOnBadInput: on a Group that splits, the commitments refuse
+// what they refuse on one device, with their errors (a nil *Group is the
+// CPU, and commits as the Group does): a nil hash, an element out of the field, a height that is not a power of two,
 // matrices of no rows.
 func TestCommitOnBadInput(t *testing.T) {
 	g, err := wgpu.NewGroup(nil, nil)
 	require.NoError(t, err)
 	g = g.SplitAll()
 	m := randomMatrix(16, 3, 1)
-	_, err = merkle.CommitMatrixOn(nil, m, mixRows{}, merkle.Options{})
-	require.ErrorContains(t, err, "no Group")
-	_, err = merkle.CommitMatrixOn(g, m, nil, merkle.Options{})
+	var none *wgpu.Group
+	cpu, err := merkle.CommitMatrix(none, m, mixRows{}, merkle.Options{})
+	require.NoError(t, err)
+	split, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{})
+	require.NoError(t, err)
+	require.Equal(t, cpu.Nodes(), split.Nodes())
+	_, err = merkle.CommitMatrix(g, m, nil, merkle.Options{})
 	require.Error(t, err)
-	_, err = merkle.CommitMatricesOn[uint64](g, nil, nil, merkle.Options{})
+	_, err = merkle.CommitMatrices[uint64](g, nil, nil, merkle.Options{})
 	require.Error(t, err)
 	bad := randomMatrix(16, 3, 1)
 	bad.Data[3*9+2] = rescue.P
-	_, err = merkle.CommitMatrixOn(g, bad, mixRows{}, merkle.Options{})
+	_, err = merkle.CommitMatrix(g, bad, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "row 9, column 2")
-	_, err = merkle.CommitMatricesOn(g, []merkle.Matrix[uint64]{m, bad}, mixRows{}, merkle.Options{})
+	_, err = merkle.CommitMatrices(g, []merkle.Matrix[uint64]{m, bad}, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "matrix 1 element")
-	_, err = merkle.CommitMatrixOn(g, merkle.Matrix[uint64]{Rows: 12, Cols: 1, Data: make([]uint64, 12)}, mixRows{}, merkle.Options{})
+	_, err = merkle.CommitMatrix(g, merkle.Matrix[uint64]{Rows: 12, Cols: 1, Data: make([]uint64, 12)}, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "power of two")
-	_, err = merkle.CommitMatricesOn(g, nil, mixRows{}, merkle.Options{})
+	_, err = merkle.CommitMatrices(g, nil, mixRows{}, merkle.Options{})
 	require.ErrorContains(t, err, "no matrices")
 	bb := poseidon2.BabyBearMerkle
 	b31 := randomMatrix31(8, 2, bb, 1)
 	b31.Data[5] = bb.Modulus()
-	_, err = merkle.CommitMatrixOn(g, b31, bb, merkle.Options{})
+	_, err = merkle.CommitMatrix(g, b31, bb, merkle.Options{})
 	require.ErrorContains(t, err, "row 2, column 1")
 }

@@ -163,7 +163,7 @@ func mergeLevel(dst, below [][32]byte, grain int, merge nodeMerge) {
 
 // mergeUp fills levels from+1 to depth of nodes from level from, below,
 // each level j merged by ms(j), or by many(j) where many is not nil and
-// gives one, grain nodes a task. Every CPU build (BuildCPU, mixed trees,
+// gives one, grain nodes a task. Every CPU build (buildCPU, mixed trees,
 // matrix commitments) makes its levels here.
 func (l *layout) mergeUp(nodes, below [][32]byte, from, grain int, ms levelMerges, many levelManys) {
 	for j := from + 1; j <= l.depth; j++ {
@@ -372,13 +372,13 @@ func (r *run) levels(leaves [][32]byte, dst func(j int) [][32]byte, scratch *[][
 }
 
 // rootOnParts returns the root of the tree of leaves, a count that is not
-// a power of two of at least 2, on g's devices: RootOn of each perfect
+// a power of two of at least 2, on g's devices: rootOn of each perfect
 // part, joined on the host.
 func rootOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	var roots [bits.UintSize][32]byte
 	l, total, err := onParts(g, leaves, hash, opts, func(a int, part [][32]byte, o Options) error {
 		var err error
-		roots[a], err = RootOn(g, part, hash, o)
+		roots[a], err = rootOn(g, part, hash, o)
 		return err
 	})
 	if err != nil {
@@ -393,7 +393,7 @@ func rootOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32
 }
 
 // buildOnParts builds the tree of leaves, a count that is not a power of
-// two of at least 2, on g's devices: BuildOn of each perfect part, its
+// two of at least 2, on g's devices: buildOn of each perfect part, its
 // levels copied into place, joined on the host.
 func buildOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	var roots [bits.UintSize][32]byte
@@ -401,7 +401,7 @@ func buildOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*T
 	nodes := make([][32]byte, l.size(l.low()))
 	lo := 0
 	_, total, err := onParts(g, leaves, hash, opts, func(a int, part [][32]byte, o Options) error {
-		t, err := BuildOn(g, part, hash, o)
+		t, err := buildOn(g, part, hash, o)
 		if err != nil {
 			return err
 		}

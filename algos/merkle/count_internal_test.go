@@ -26,7 +26,7 @@ func TestBigLevels(t *testing.T) {
 	}
 	check := func(t *testing.T, ctx *wgpu.Context) {
 		for _, n := range []int{3, 100, 1024, 3000} {
-			want, err := BuildCPU(leaves[:n], hash)
+			want, err := Build(nil, leaves[:n], hash, Options{})
 			require.NoError(t, err)
 			for _, h := range []int{0, 2, 5} {
 				for _, w := range []int{-1, 8} {

@@ -171,7 +171,7 @@ func TestMerkletreejsVectors(t *testing.T) {
 				}
 			}
 		}
-		tree, err := merkle.BuildCPU(leaves, hash)
+		tree, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, root, tree.Root())
 		require.Equal(t, refNodes(levels), tree.Nodes(), "n=%d", tv.Leaves)
@@ -293,7 +293,7 @@ func TestAnyCountProofs(t *testing.T) {
 		leaves := randomLeaves(hash, 1025, 5)
 		for _, n := range append(seq(1, 40), 100, 1000, 1025) {
 			levels := refLevels(leaves[:n], hash)
-			tree, err := merkle.BuildCPU(leaves[:n], hash)
+			tree, err := merkle.Build(nil, leaves[:n], hash, merkle.Options{})
 			require.NoError(t, err)
 			for i := 0; i < n; i += 1 + n/40 {
 				what := fmt.Sprintf("%s n=%d i=%d", hash.Name(), n, i)
@@ -379,7 +379,7 @@ func anyTamperFails(t *testing.T, hash merkle.Hash, p merkle.Proof) {
 func TestCarriedShape(t *testing.T) {
 	hash := blake3.MerkleMerge{}
 	leaves := randomLeaves(hash, 4, 1)
-	four, err := merkle.BuildCPU(leaves, hash)
+	four, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 	require.NoError(t, err)
 	p, err := four.Proof(0)
 	require.NoError(t, err)
@@ -387,7 +387,7 @@ func TestCarriedShape(t *testing.T) {
 	q.Leaves = 3
 	require.True(t, q.Verify(hash), "consistent for 3 leaves")
 	require.False(t, merkle.Verify(hash, four.Root(), 4, q), "trusted size 4")
-	three, err := merkle.BuildCPU([][32]byte{leaves[0], leaves[1], hash.Merge(leaves[2], leaves[3])}, hash)
+	three, err := merkle.Build(nil, [][32]byte{leaves[0], leaves[1], hash.Merge(leaves[2], leaves[3])}, hash, merkle.Options{})
 	require.NoError(t, err)
 	require.Equal(t, four.Root(), three.Root())
 }
@@ -402,10 +402,10 @@ func TestAnyCountGroups(t *testing.T) {
 				leaves := randomLeaves(hash, n, uint64(n))
 				want := refNodes(refLevels(leaves, hash))
 				var tm wgpu.Timing
-				tree, err := merkle.BuildOn(g, leaves, hash, merkle.Options{Timing: &tm})
+				tree, err := merkle.Build(g, leaves, hash, merkle.Options{Timing: &tm})
 				require.NoError(t, err)
 				requireNodes(t, want, tree, fmt.Sprintf("%s n=%d", hash.Name(), n))
-				root, err := merkle.RootOn(g, leaves, hash, merkle.Options{})
+				root, err := merkle.Root(g, leaves, hash, merkle.Options{})
 				require.NoError(t, err)
 				require.Equal(t, want[1], root, "%s n=%d", hash.Name(), n)
 			}
@@ -414,9 +414,9 @@ func TestAnyCountGroups(t *testing.T) {
 		for _, i := range []int{11, 18} { // in a part of 16, and the last leaf alone
 			leaves := append([][32]byte(nil), bad...)
 			leaves[i] = [32]byte{0: 1, 1: 0xff, 2: 0xff, 3: 0xff, 4: 0xff, 5: 0xff, 6: 0xff, 7: 0xff}
-			_, err := merkle.BuildOn(g, leaves, rescue.MerkleMerge{}, merkle.Options{})
+			_, err := merkle.Build(g, leaves, rescue.MerkleMerge{}, merkle.Options{})
 			require.ErrorContains(t, err, fmt.Sprintf("leaf %d", i))
-			_, err = merkle.RootOn(g, leaves, rescue.MerkleMerge{}, merkle.Options{})
+			_, err = merkle.Root(g, leaves, rescue.MerkleMerge{}, merkle.Options{})
 			require.ErrorContains(t, err, fmt.Sprintf("leaf %d", i))
 		}
 		for _, c := range g.Contexts() {
@@ -437,7 +437,7 @@ func TestRangesRejectOddCounts(t *testing.T) {
 	require.ErrorContains(t, err, "a range holds a power of two of leaves")
 	_, err = merkle.Combine(nil, leaves[:6], mixHash{}, merkle.Options{})
 	require.ErrorContains(t, err, "a power of two of them")
-	tree, err := merkle.BuildCPU(leaves[:6], mixHash{})
+	tree, err := merkle.Build(nil, leaves[:6], mixHash{}, merkle.Options{})
 	require.NoError(t, err)
 	p, err := tree.Proof(1)
 	require.NoError(t, err)

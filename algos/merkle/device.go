@@ -27,25 +27,39 @@ type DeviceMatrix struct {
 
 // CommitDeviceMatrix returns the tree whose leaf r is hash.HashRow of row
 // r of m, merged with hash, as CommitMatrix returns it for the same
-// matrix in host memory: the rows are hashed on ctx's device straight
-// from m's buffer into the leaf buffer, with nothing uploaded. ctx must
-// be the Context whose device holds m (a nil Context is refused).
-func CommitDeviceMatrix[E Element](ctx *wgpu.Context, m DeviceMatrix, hash RowHash[E], opts Options) (*Tree, error) {
+// matrix in host memory: the rows are hashed on the device straight from
+// m's buffer into the leaf buffer, with nothing uploaded. t must be the
+// Context whose device holds m (or a Group of it alone; the CPU is
+// refused); with opts.Committer, that Committer's Context, and hash its
+// schedule's first hash (by Name).
+func CommitDeviceMatrix[E Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E], opts Options) (*Tree, error) {
+	ctx, err := deviceOf(t, opts)
+	if err != nil {
+		return nil, err
+	}
+	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitDevice(c, m, hash) })
+}
+
+// deviceOf returns the Context a device matrix is committed on: opts'
+// Committer's, else t's, which must be one GPU.
+func deviceOf(t wgpu.Target, opts Options) (*wgpu.Context, error) {
+	ctx, one := wgpu.Device(t)
+	if c := opts.Committer; c != nil {
+		ctx, one = c.ctx, true
+	}
+	if !one {
+		return nil, fmt.Errorf("merkle: a device matrix is committed on the one device that holds it: give its Context, not a Group of %d", wgpu.GroupOf(t).Len())
+	}
 	if ctx == nil {
 		return nil, fmt.Errorf("merkle: a device matrix needs the GPU Context that holds it, not the CPU backend")
 	}
-	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return CommitDeviceMatrixWith(c, m, hash) })
+	return ctx, nil
 }
 
-// CommitDeviceMatrixWith is CommitDeviceMatrix with c's kernels and
-// buffers; rows must be the schedule's first hash (by Name), and c's
-// Context the one whose device holds m.
-func CommitDeviceMatrixWith[E Element](c *Committer, m DeviceMatrix, rows RowHash[E]) (*Tree, error) {
+// commitDevice is CommitDeviceMatrix with c.
+func commitDevice[E Element](c *Committer, m DeviceMatrix, rows RowHash[E]) (*Tree, error) {
 	if rows == nil {
 		return nil, errNoHash
-	}
-	if c.ctx == nil {
-		return nil, fmt.Errorf("merkle: a device matrix needs the GPU Context that holds it, not the CPU backend")
 	}
 	r := rowsFor(rows)
 	if err := checkDevice[E](m, c.ctx.Limits()); err != nil {
@@ -61,30 +75,24 @@ func CommitDeviceMatrixWith[E Element](c *Committer, m DeviceMatrix, rows RowHas
 // DeviceMatrixRoot returns the root of the tree CommitDeviceMatrix
 // builds, reading back nothing but the nodes it is made from: no leaf and
 // no level the device merges below the root (or below the levels the
-// host merges).
-func DeviceMatrixRoot[E Element](ctx *wgpu.Context, m DeviceMatrix, hash RowHash[E], opts Options) ([32]byte, error) {
-	if ctx == nil {
-		return [32]byte{}, fmt.Errorf("merkle: a device matrix needs the GPU Context that holds it, not the CPU backend")
-	}
-	var root [32]byte
-	_, err := commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) {
-		var err error
-		root, err = DeviceMatrixRootWith(c, m, hash)
-		return nil, err
-	})
-	return root, err
-}
-
-// DeviceMatrixRootWith is DeviceMatrixRoot with c's kernels and buffers,
-// as CommitDeviceMatrixWith.
-func DeviceMatrixRootWith[E Element](c *Committer, m DeviceMatrix, rows RowHash[E]) ([32]byte, error) {
-	c.rootOnly = true
-	defer func() { c.rootOnly = false }()
-	t, err := CommitDeviceMatrixWith(c, m, rows)
+// host merges). It takes t and opts as CommitDeviceMatrix does.
+func DeviceMatrixRoot[E Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E], opts Options) ([32]byte, error) {
+	ctx, err := deviceOf(t, opts)
 	if err != nil {
 		return [32]byte{}, err
 	}
-	return t.Root(), nil // t is c's scratch: only its root is returned
+	var root [32]byte
+	_, err = commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) {
+		c.rootOnly = true
+		defer func() { c.rootOnly = false }()
+		t, err := commitDevice(c, m, hash)
+		if err != nil {
+			return nil, err
+		}
+		root = t.Root() // t is c's scratch: only its root is returned
+		return nil, nil
+	})
+	return root, err
 }
 
 // checkDevice returns an error unless m is a matrix shape a tree commits

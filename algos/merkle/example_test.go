@@ -27,7 +27,7 @@ func exampleLeaves(n int) [][32]byte {
 func ExampleBuild() {
 	var ctx *wgpu.Context
 	leaves := exampleLeaves(1000)
-	reference, err := merkle.BuildCPU(leaves, rescue.MerkleMerge{})
+	reference, err := merkle.Build(nil, leaves, rescue.MerkleMerge{}, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func ExampleBuildMixed() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tree, err := c.CommitRecords(records, 100, blake3.MerkleMerge{}) // BLAKE3 leaves on the GPU
+	tree, err := merkle.CommitRecords(ctx, records, 100, blake3.MerkleMerge{}, merkle.Options{Committer: c}) // BLAKE3 leaves on the GPU
 	if err != nil {
 		log.Fatal(err)
 	}

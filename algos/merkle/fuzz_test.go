@@ -102,7 +102,7 @@ func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
 			binary.LittleEndian.PutUint64(leaves[i][8*j:], v)
 		}
 	}
-	tree, err := merkle.BuildCPU(leaves, rp)
+	tree, err := merkle.Build(nil, leaves, rp, merkle.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
 // fuzzTree is the tree the set-proof fuzzers check claims against: the
 // golden trees' leaves, 64 of them or 100.
 func fuzzTree(f *testing.F, hash merkle.Hash, n int) *merkle.Tree {
-	tree, err := merkle.BuildCPU(randomLeaves(hash, n, 42), hash)
+	tree, err := merkle.Build(nil, randomLeaves(hash, n, 42), hash, merkle.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -79,7 +79,7 @@ type Options struct {
 	// the last of which may hold fewer leaves (plonky2's Merkle cap). The levels below are neither brought back
 	// from the device nor allocated; a proof rebuilds the subtrees it needs
 	// from the leaves (Tree.Subtree). 0 keeps every node, as does a height
-	// of the tree's depth minus 1 or more. BuildOn does not take it.
+	// of the tree's depth minus 1 or more. A build on a Group of several devices does not take it.
 	CapHeight int
 	// Progress, when set, is told how many of the tree's merges are done
 	// (done of total, N-1 for N leaves) as a long build goes on: on the
@@ -105,6 +105,13 @@ type Options struct {
 	// for a top that the rows of shorter matrices are merged into
 	// (CommitMatrices), which stays on the device.
 	HostWidth int
+	// Committer, when set, is the resident Committer a call builds with,
+	// its kernels and buffers kept from one call to the next: the call
+	// runs on the Committer's device with its schedule and its options,
+	// and the call's target and other options are not used. The row or
+	// record hash a call is given must be the schedule's first (by Name).
+	// NewBuilder and NewCommitter do not take it.
+	Committer *Committer
 
 	// The variants kept to be measured, which internal/base/impl's "merkle"
 	// entries force (variants.go): the way the levels are built (0: the
@@ -152,12 +159,22 @@ func settings(hash Hash, opts Options, n int) (approach, int, error) {
 	return a, wg, nil
 }
 
-// Build builds the tree of leaves with hash on ctx's GPU, or with a nil ctx
-// on all CPU cores (BuildCPU). There must be at least one leaf (any count:
-// the package doc says how counts that are not powers of two are built),
-// and every leaf a digest the hash accepts. The tree keeps leaves (it does
-// not copy them).
-func Build(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+// Build builds the tree of leaves with hash on t: on a Context's GPU, on
+// the devices of a Group (buildOn: the nodes are the same) or, with a nil
+// t, on all CPU cores, the plain-Go reference (buildCPU). There must be at
+// least one leaf (any count: the package doc says how counts that are not
+// powers of two are built), and every leaf a digest the hash accepts. The
+// tree keeps leaves (it does not copy them). With opts.Committer it builds
+// with that Committer, as the Committer's schedule says (BuildMixed), and
+// hash may be nil. A capped tree (opts.CapHeight) is built on one device.
+func Build(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+	if c := opts.Committer; c != nil {
+		return c.build(leaves)
+	}
+	ctx, one := wgpu.Device(t)
+	if !one {
+		return buildOn(wgpu.GroupOf(t), leaves, hash, opts)
+	}
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {
 		return nil, err
@@ -300,8 +317,13 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 // Root returns the root of the tree of leaves, as Build(...).Root() would,
 // without bringing the other nodes back: the read-back is one digest per
 // subtree instead of all the nodes, and no host memory is allocated for
-// them.
-func Root(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+// them. On a Group of several devices each builds the roots of its ranges
+// and the first the levels above them (rootOn).
+func Root(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	ctx, one := wgpu.Device(t)
+	if !one {
+		return rootOn(wgpu.GroupOf(t), leaves, hash, opts)
+	}
 	b, err := NewBuilder(ctx, hash, opts)
 	if err != nil {
 		return [32]byte{}, err

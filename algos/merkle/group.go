@@ -21,8 +21,8 @@ import (
 // tree split in two.
 const minGroupLeaves = 1 << 19
 
-// RootOn returns the root of the tree of leaves, as Root does, built on
-// the devices of g: the tree splits into ranges (subtrees: one per device
+// rootOn returns the root of the tree of leaves, as Root does on one
+// device, built on the devices of g (Root on a Group): the tree splits into ranges (subtrees: one per device
 // where the devices are alike and their count a power of two, a few per
 // device of different sizes for even shares where it is not, about four
 // equal ones per device taken by the next free device where they differ:
@@ -34,7 +34,7 @@ const minGroupLeaves = 1 << 19
 // opts.Timing receives the slowest device's range time plus the top's. A
 // count that is not a power of two is built as its perfect parts, one
 // after another, each over the whole group.
-func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func rootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	if g != nil {
 		g = g.Fit(len(leaves), minGroupLeaves)
 	}
@@ -63,15 +63,16 @@ func RootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 	return root, err
 }
 
-// BuildOn builds the tree of leaves, as Build does, on the devices of g:
+// buildOn builds the tree of leaves, as Build does on one device, on the
+// devices of g (Build on a Group):
 // each range's subtree on the device that takes it, its nodes copied into
 // place on the host by that device's goroutine, and the top levels on the
 // group's first device. The nodes equal Build's. A count that is not a
-// power of two is built as RootOn builds it. It does not take
+// power of two is built as rootOn builds it. It does not take
 // opts.CapHeight: a capped tree is built on one device with Build.
-func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+func buildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	if opts.CapHeight != 0 {
-		return nil, fmt.Errorf("merkle: BuildOn: CapHeight %d: a capped tree is built on one device, with Build (or the whole tree on the group with CapHeight 0)", opts.CapHeight)
+		return nil, fmt.Errorf("merkle: CapHeight %d on a Group: a capped tree is built on one device (a Context), or the whole tree on the group with CapHeight 0)", opts.CapHeight)
 	}
 	if g != nil {
 		g = g.Fit(len(leaves), minGroupLeaves)
@@ -118,7 +119,7 @@ func BuildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 }
 
 // checkOn returns an error unless g is a Group, n a tree size and hash
-// given: what RootOn and BuildOn check first, for any count.
+// given: what rootOn and buildOn check first, for any count.
 func checkOn(g *wgpu.Group, n int, hash Hash) error {
 	if g == nil {
 		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")

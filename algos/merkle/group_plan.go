@@ -10,7 +10,7 @@ import (
 )
 
 // A tree splits over a Group's members in ranges, each a subtree built
-// whole on one member (RootOn, CommitMatrixOn): node i is merge(2i, 2i+1)
+// whole on one member (rootOn, commitOn): node i is merge(2i, 2i+1)
 // all the way down, so a range's subtree is a piece of the whole tree
 // wherever it lies, and ranges of different sizes compose as long as
 // each is a subtree (Range: a power of two of leaves, aligned to its

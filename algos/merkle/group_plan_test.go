@@ -46,15 +46,15 @@ func TestDealOnGroups(t *testing.T) {
 						ls := randomLeaves(hash, n, uint64(n+k))
 						want, err := merkle.Build(ctx, ls, hash, merkle.Options{})
 						require.NoError(t, err, what)
-						tree, err := merkle.BuildOn(g, ls, hash, merkle.Options{})
+						tree, err := merkle.Build(g, ls, hash, merkle.Options{})
 						require.NoError(t, err, what)
 						requireNodes(t, want.Nodes(), tree, what)
-						root, err := merkle.RootOn(g, ls, hash, merkle.Options{})
+						root, err := merkle.Root(g, ls, hash, merkle.Options{})
 						require.NoError(t, err, what)
 						require.Equal(t, want.Root(), root, what)
 					}
 				}
-				got, err := merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{})
+				got, err := merkle.CommitMatrices(g, ms, mixRows{}, merkle.Options{})
 				require.NoError(t, err)
 				requireLeaves(t, leaves, got, "matrices")
 				requireNodes(t, nodes, got, "matrices")
@@ -63,7 +63,7 @@ func TestDealOnGroups(t *testing.T) {
 					what := fmt.Sprintf("babybear %dx9", rows)
 					want, err := merkle.CommitMatrix(ctx, m, bb, merkle.Options{})
 					require.NoError(t, err, what)
-					got, err := merkle.CommitMatrixOn(g, m, bb, merkle.Options{})
+					got, err := merkle.CommitMatrix(g, m, bb, merkle.Options{})
 					require.NoError(t, err, what)
 					requireSameTree(t, want, got, what)
 				}
@@ -71,7 +71,7 @@ func TestDealOnGroups(t *testing.T) {
 				// is named as the one-device form names it.
 				bad := randomMatrix(4096, 3, 5)
 				bad.Data[3001*3+1] = 1<<64 - 1
-				_, err = merkle.CommitMatrixOn(g, bad, mixRows{}, merkle.Options{})
+				_, err = merkle.CommitMatrix(g, bad, mixRows{}, merkle.Options{})
 				require.ErrorContains(t, err, "matrix element 9004 (row 3001, column 1)")
 				for _, c := range members {
 					require.Zero(t, c.LiveBuffers())
@@ -117,7 +117,7 @@ func TestCommitReadBacks(t *testing.T) {
 		g, err := wgpu.NewGroup(members...)
 		require.NoError(t, err)
 		before := downloads()
-		got, err := merkle.CommitMatrixOn(g.SplitAll(), m, poseidon2.BabyBearMerkle, merkle.Options{})
+		got, err := merkle.CommitMatrix(g.SplitAll(), m, poseidon2.BabyBearMerkle, merkle.Options{})
 		require.NoError(t, err)
 		count[k] = downloads() - before
 		requireSameTree(t, want, got, fmt.Sprintf("%d devices", k))

@@ -72,7 +72,7 @@ func TestHostWidth(t *testing.T) {
 					mp, err := capped.MultiProof(indices)
 					require.NoError(t, err, what)
 					require.True(t, mp.Verify(hash), "%s cap height %d multi-proof", what, h)
-					full, err := merkle.BuildCPU(leaves, hash)
+					full, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 					require.NoError(t, err)
 					wantMP, err := full.MultiProof(indices)
 					require.NoError(t, err)
@@ -94,7 +94,7 @@ func TestHostWidth(t *testing.T) {
 	}
 }
 
-// TestHostWidthOnGroup: BuildOn and RootOn over Groups, each member's
+// TestHostWidthOnGroup: Build and Root over Groups, each member's
 // ranges and the top over their roots crossing the host width, equal the
 // reference, as do counts that are not powers of two (built a part at a
 // time).
@@ -106,11 +106,11 @@ func TestHostWidthOnGroup(t *testing.T) {
 				want := refNodes(refLevels(leaves, mixHash{}))
 				what := fmt.Sprintf("width %d n=%d", w, n)
 				var tm wgpu.Timing
-				tree, err := merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{HostWidth: w, Timing: &tm})
+				tree, err := merkle.Build(g, leaves, mixHash{}, merkle.Options{HostWidth: w, Timing: &tm})
 				require.NoError(t, err, what)
 				require.Equal(t, want, tree.Nodes(), what)
 				require.NotZero(t, tm.Wall, what)
-				root, err := merkle.RootOn(g, leaves, mixHash{}, merkle.Options{HostWidth: w})
+				root, err := merkle.Root(g, leaves, mixHash{}, merkle.Options{HostWidth: w})
 				require.NoError(t, err, what)
 				require.Equal(t, want[1], root, what)
 			}
@@ -244,10 +244,10 @@ func TestHostWidthCommit(t *testing.T) {
 	}
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
 		for _, w := range []int{2, 8} {
-			got, err := merkle.CommitMatrixOn(g, m, mixRows{}, merkle.Options{HostWidth: w})
+			got, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{HostWidth: w})
 			require.NoError(t, err)
 			requireNodes(t, mNodes, got, fmt.Sprintf("width %d on a Group", w))
-			got, err = merkle.CommitMatricesOn(g, ms, mixRows{}, merkle.Options{HostWidth: w})
+			got, err = merkle.CommitMatrices(g, ms, mixRows{}, merkle.Options{HostWidth: w})
 			require.NoError(t, err)
 			requireNodes(t, msNodes, got, fmt.Sprintf("width %d, matrices on a Group", w))
 		}

@@ -196,8 +196,14 @@ func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) 
 // buffer the levels are built from, or with a nil ctx on all CPU cores.
 // The tree's leaves are the row digests (a Proof of leaf r opens row r:
 // VerifyRow). m must pass Matrix.Check.
-func CommitMatrix[E Element](ctx *wgpu.Context, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
-	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return CommitMatrixWith(c, m, hash) })
+func CommitMatrix[E Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	if ctx, one := wgpu.Device(t); one || opts.Committer != nil {
+		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrix(c, m, rowsFor(hash)) })
+	}
+	return commitOn(wgpu.GroupOf(t), []Matrix[E]{m}, true, rowsFor(hash), opts)
 }
 
 // VerifyRow reports whether p proves that row is row p.Index of the

@@ -178,13 +178,13 @@ func TestCommitMatrixDeepSplit(t *testing.T) {
 				require.NoError(t, err)
 				defer c.Release()
 				for r := 0; r < 2; r++ { // a second commit reuses the buffers
-					got, err := merkle.CommitMatrixWith(c, m, hash)
+					got, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c})
 					require.NoError(t, err)
 					requireLeaves(t, leaves, got, "deep split")
 					requireNodes(t, nodes, got, "deep split")
 				}
 				wide := randomMatrix(2, 33, 1) // a row of 264 bytes fits no binding
-				_, err = merkle.CommitMatrixWith(c, wide, hash)
+				_, err = merkle.CommitMatrix(nil, wide, hash, merkle.Options{Committer: c})
 				require.ErrorContains(t, err, "does not fit the device's storage binding limit of 256 bytes")
 			})
 		}
@@ -220,7 +220,7 @@ func TestCommitMatrixBadInput(t *testing.T) {
 		c, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
-		_, err = merkle.CommitMatrixWith(c, randomMatrix(8, 2, 1), hash)
+		_, err = merkle.CommitMatrix(nil, randomMatrix(8, 2, 1), hash, merkle.Options{Committer: c})
 		require.ErrorContains(t, err, "the leaves are rescue digests, but the schedule blake3 merges the first level with blake3")
 	})
 	_, err := merkle.MatrixLeaves(m, hash)

@@ -26,8 +26,9 @@
 // PathLen a leaf's proof length; on the GPU each perfect part is built as
 // a tree of its own and the parts' roots are joined from the right.
 //
-// Build runs on the GPU, or with a nil Context on the CPU; BuildCPU is the
-// plain-Go reference it is tested against. Trees larger than one storage
+// Build runs on a GPU (a wgpu.Context), on several (a wgpu.Group), or with
+// a nil target on the CPU, the plain-Go reference the devices are tested
+// against. Trees larger than one storage
 // binding are built a binding-sized subtree at a time, and the subtree
 // roots are then merged as a small tree of their own. A Builder keeps its
 // buffers from one build to the next.
@@ -89,17 +90,12 @@ func CheckSize(n int) error {
 	return nil
 }
 
-// BuildCPU is the plain-Go reference: for a power of two,
-// for i := n-1; i >= 1; i-- { node[i] = merge(node[2i], node[2i+1]) } with
-// node n+j = leaves[j]; for any count, level by level, each level's pairs
-// merged and an odd last node carried up. Each level's merges
-// are spread over all cores. The tree keeps leaves (it does not copy
-// them).
-func BuildCPU(leaves [][32]byte, hash Hash) (*Tree, error) {
-	return buildCPU(nil, leaves, hash, true, nil)
-}
-
-// buildCPU is BuildCPU into t's node memory when it holds enough (see
+// buildCPU is the plain-Go reference, Build with a nil target: for a
+// power of two, for i := n-1; i >= 1; i-- { node[i] = merge(node[2i],
+// node[2i+1]) } with node n+j = leaves[j]; for any count, level by level,
+// each level's pairs merged and an odd last node carried up. Each level's
+// merges are spread over all cores. The tree keeps leaves (it does not
+// copy them). It builds into t's node memory when it holds enough (see
 // Builder.BuildInto), checking the leaves unless the caller has.
 func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool, progress func(done, total int) error) (*Tree, error) {
 	n := len(leaves)

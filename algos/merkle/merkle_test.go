@@ -88,7 +88,7 @@ func randomLeaves(hash merkle.Hash, n int, seed uint64) [][32]byte {
 }
 
 // reference is the tree's definition, one node at a time: the oracle of
-// BuildCPU and of the kernels.
+// the CPU build (a nil target) and of the kernels.
 func reference(leaves [][32]byte, hash merkle.Hash) [][32]byte {
 	n := len(leaves)
 	node := func(nodes [][32]byte, i int) [32]byte {
@@ -209,7 +209,7 @@ func TestTuning(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	good := randomLeaves(mixHash{}, 8, 2)
-	_, err := merkle.BuildCPU(nil, blake3.MerkleMerge{})
+	_, err := merkle.Build(nil, nil, blake3.MerkleMerge{}, merkle.Options{})
 	require.ErrorContains(t, err, "0 leaves: a tree needs at least 1 leaf")
 	_, err = merkle.Build(nil, nil, blake3.MerkleMerge{}, merkle.Options{})
 	require.ErrorContains(t, err, "0 leaves: a tree needs at least 1 leaf")
@@ -217,18 +217,18 @@ func TestBadInput(t *testing.T) {
 	require.ErrorContains(t, err, "CapHeight -1: accepted are 0")
 	bad := randomLeaves(rescue.MerkleMerge{}, 16, 1)
 	binary.LittleEndian.PutUint64(bad[11][16:], rescue.P)
-	_, err = merkle.BuildCPU(bad, rescue.MerkleMerge{})
+	_, err = merkle.Build(nil, bad, rescue.MerkleMerge{}, merkle.Options{})
 	require.ErrorContains(t, err, "leaf 11: element 2")
 	require.ErrorContains(t, err, "below p")
 
 	// No hash: an error, or false, never a panic.
-	_, err = merkle.BuildCPU(good, nil)
+	_, err = merkle.Build(nil, good, nil, merkle.Options{})
 	require.ErrorContains(t, err, "no hash")
 	_, err = merkle.Build(nil, good, nil, merkle.Options{})
 	require.ErrorContains(t, err, "no hash")
 	_, err = merkle.NewBuilder(nil, nil, merkle.Options{})
 	require.ErrorContains(t, err, "no hash")
-	tree, err := merkle.BuildCPU(good, mixHash{})
+	tree, err := merkle.Build(nil, good, mixHash{}, merkle.Options{})
 	require.NoError(t, err)
 	p, err := tree.Proof(3)
 	require.NoError(t, err)
@@ -519,7 +519,7 @@ func TestHashMerges(t *testing.T) {
 func TestProofs(t *testing.T) {
 	for _, hash := range hashes {
 		for _, n := range []int{2, 4, 64, 1024} {
-			tree, err := merkle.BuildCPU(randomLeaves(hash, n, 3), hash)
+			tree, err := merkle.Build(nil, randomLeaves(hash, n, 3), hash, merkle.Options{})
 			require.NoError(t, err)
 			for _, i := range []int{0, 1, n/2 - 1, n / 2, n - 1} {
 				p, err := tree.Proof(i)
@@ -582,7 +582,7 @@ func tamperFails(t *testing.T, hash merkle.Hash, p merkle.Proof) {
 // proof for a 2-leaf tree, not for the 8-leaf tree.
 func TestInteriorNodeAsLeaf(t *testing.T) {
 	for _, hash := range hashes {
-		tree, err := merkle.BuildCPU(randomLeaves(hash, 8, 14), hash)
+		tree, err := merkle.Build(nil, randomLeaves(hash, 8, 14), hash, merkle.Options{})
 		require.NoError(t, err)
 		nodes := tree.Nodes()
 		require.Equal(t, tree.Root(), hash.Merge(nodes[2], nodes[3]))
@@ -610,7 +610,7 @@ func TestInteriorNodeAsLeaf(t *testing.T) {
 func TestGoldenProofs(t *testing.T) {
 	for _, hash := range []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}} {
 		t.Run(hash.Name(), func(t *testing.T) {
-			tree, err := merkle.BuildCPU(randomLeaves(hash, 64, 42), hash)
+			tree, err := merkle.Build(nil, randomLeaves(hash, 64, 42), hash, merkle.Options{})
 			require.NoError(t, err)
 			p, err := tree.Proof(37)
 			require.NoError(t, err)
@@ -718,29 +718,33 @@ func TestGroupSplits(t *testing.T) {
 				leaves := randomLeaves(hash, n, uint64(n))
 				want := reference(leaves, hash)
 				var tm wgpu.Timing
-				tree, err := merkle.BuildOn(g, leaves, hash, merkle.Options{Timing: &tm})
+				tree, err := merkle.Build(g, leaves, hash, merkle.Options{Timing: &tm})
 				require.NoError(t, err)
 				requireNodes(t, want, tree, fmt.Sprintf("%s n=%d", hash.Name(), n))
 				require.NotZero(t, tm.Wall)
-				root, err := merkle.RootOn(g, leaves, hash, merkle.Options{})
+				root, err := merkle.Root(g, leaves, hash, merkle.Options{})
 				require.NoError(t, err)
 				require.Equal(t, want[1], root, "%s n=%d", hash.Name(), n)
 			}
 		}
-		_, err := merkle.RootOn(g, nil, blake3.MerkleMerge{}, merkle.Options{})
+		_, err := merkle.Root(g, nil, blake3.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "at least 1 leaf")
-		_, err = merkle.BuildOn(g, make([][32]byte, 4), blake3.MerkleMerge{}, merkle.Options{CapHeight: 1})
+		_, err = merkle.Build(g, make([][32]byte, 4), blake3.MerkleMerge{}, merkle.Options{CapHeight: 1})
 		require.ErrorContains(t, err, "a capped tree is built on one device")
 		bad := randomLeaves(rescue.MerkleMerge{}, 16, 3)
 		bad[11] = [32]byte{0: 1, 1: 0xff, 2: 0xff, 3: 0xff, 4: 0xff, 5: 0xff, 6: 0xff, 7: 0xff}
-		_, err = merkle.BuildOn(g, bad, rescue.MerkleMerge{}, merkle.Options{})
+		_, err = merkle.Build(g, bad, rescue.MerkleMerge{}, merkle.Options{})
 		require.ErrorContains(t, err, "leaf 11")
 		for _, c := range g.Contexts() {
 			require.Zero(t, c.LiveBuffers())
 		}
 	})
-	_, err := merkle.RootOn(nil, make([][32]byte, 4), blake3.MerkleMerge{}, merkle.Options{})
-	require.ErrorContains(t, err, "no Group")
+	// A nil *Group is the CPU.
+	var none *wgpu.Group
+	leaves := randomLeaves(blake3.MerkleMerge{}, 5, 2)
+	root, err := merkle.Root(none, leaves, blake3.MerkleMerge{}, merkle.Options{})
+	require.NoError(t, err)
+	require.Equal(t, refNodes(refLevels(leaves, blake3.MerkleMerge{}))[1], root)
 }
 
 // countingHash is mix, counting the digests it checks.
@@ -769,12 +773,12 @@ func TestGroupCPUMembers(t *testing.T) {
 		g = g.SplitAll()
 		var checks atomic.Int64
 		hash := countingHash{checks: &checks}
-		tree, err := merkle.BuildOn(g, leaves, hash, merkle.Options{})
+		tree, err := merkle.Build(g, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		requireNodes(t, want, tree, name)
 		// n leaves, and the few range roots the top levels are built from.
 		require.Less(t, checks.Load(), int64(n+n/8), "%s: digests checked", name)
-		root, err := merkle.RootOn(g, leaves, hash, merkle.Options{})
+		root, err := merkle.Root(g, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want[1], root, name)
 	}
@@ -793,10 +797,10 @@ func TestGroupTimingIdleMember(t *testing.T) {
 		var one, tm wgpu.Timing
 		_, err = merkle.Build(ctx, leaves, mixHash{}, merkle.Options{Timing: &one})
 		require.NoError(t, err)
-		_, err = merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
+		_, err = merkle.Build(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
 		require.NoError(t, err)
 		require.Equal(t, one.Measured, tm.Measured, b)
-		_, err = merkle.RootOn(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
+		_, err = merkle.Root(g, leaves, mixHash{}, merkle.Options{Timing: &tm})
 		require.NoError(t, err)
 		require.Equal(t, one.Measured, tm.Measured, b)
 	}
@@ -817,13 +821,13 @@ func TestGroupSmallTreeOnOneDevice(t *testing.T) {
 		leaves := randomLeaves(mixHash{}, 1<<10, 3)
 		want, err := merkle.Root(nil, leaves, mixHash{}, merkle.Options{})
 		require.NoError(t, err)
-		root, err := merkle.RootOn(g, leaves, mixHash{}, merkle.Options{})
+		root, err := merkle.Root(g, leaves, mixHash{}, merkle.Options{})
 		require.NoError(t, err, b)
 		require.Equal(t, want, root, b)
-		tree, err := merkle.BuildOn(g, leaves, mixHash{}, merkle.Options{})
+		tree, err := merkle.Build(g, leaves, mixHash{}, merkle.Options{})
 		require.NoError(t, err, b)
 		require.Equal(t, want, tree.Root(), b)
-		_, err = merkle.RootOn(g.SplitAll(), leaves, mixHash{}, merkle.Options{})
+		_, err = merkle.Root(g.SplitAll(), leaves, mixHash{}, merkle.Options{})
 		require.Error(t, err, "%s: a closed member built a range", b)
 	}
 }

@@ -196,23 +196,12 @@ func convertAfter(hs []Hash, j int, next Hash) DigestConverter {
 	return c
 }
 
-// BuildMixedCPU is the plain-Go reference of mixed trees: the tree of
-// leaves (digests of the schedule's first hash) in the layout of BuildCPU,
-// where level j is merged with the schedule's hash of level j and
-// converted as the package says where the hash changes. The tree keeps
-// leaves; its Hash is the top level's.
-func BuildMixedCPU(leaves [][32]byte, s Schedule) (*Tree, error) {
-	hs, err := s.Levels(len(leaves))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkLeaves(hs[0], leaves); err != nil {
-		return nil, err
-	}
-	return buildMixedCPU(leaves, hs), nil
-}
-
-// buildMixedCPU builds the tree of checked leaves with the hashes hs.
+// buildMixedCPU is the plain-Go reference of mixed trees, BuildMixed
+// with a nil target: the tree of checked leaves (digests of the
+// schedule's first hash) in the layout of Build's, where level j is
+// merged with hs[j], the schedule's hash of level j, and converted as
+// the package says where the hash changes. The tree keeps leaves; its
+// Hash is the top level's.
 func buildMixedCPU(leaves [][32]byte, hs []Hash) *Tree {
 	nodes := make([][32]byte, len(leaves))
 	newLayout(len(leaves)).mergeUp(nodes, leaves, 0, 256, mixedMerges(hs, nil), mixedManys(hs, nil))
@@ -248,18 +237,19 @@ func mixedManys(hs []Hash, next Hash) levelManys {
 	}
 }
 
-// BuildMixed builds the tree of leaves with schedule s, on ctx's GPU or,
-// with a nil ctx, on all CPU cores (BuildMixedCPU). The leaves must be
-// digests of the schedule's first hash and their number a tree size that
-// the schedule fits (Schedule.Levels). A schedule of one hash builds as
-// Build does.
-func BuildMixed(ctx *wgpu.Context, leaves [][32]byte, s Schedule, opts Options) (*Tree, error) {
-	c, err := NewCommitter(ctx, s, opts)
+// BuildMixed builds the tree of leaves with schedule s, on a Context's
+// GPU (a Group's first device) or, with a nil target, on all CPU cores,
+// the plain-Go reference (buildMixedCPU). The leaves must be digests of
+// the schedule's first hash and their number a tree size that the
+// schedule fits (Schedule.Levels). A schedule of one hash builds as Build
+// does.
+func BuildMixed(t wgpu.Target, leaves [][32]byte, s Schedule, opts Options) (*Tree, error) {
+	c, err := NewCommitter(first(t), s, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Release()
-	return c.Build(leaves)
+	return c.build(leaves)
 }
 
 // VerifyMixed reports whether p proves that p.Leaf is leaf p.Index of the

@@ -168,9 +168,9 @@ func TestMixedMatchesReference(t *testing.T) {
 			}
 			leaves := randomLeaves(hs[0], n, seed+uint64(n))
 			want := mixedReference(leaves, hs)
-			cpu, err := merkle.BuildMixedCPU(leaves, s)
+			cpu, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
 			require.NoError(t, err)
-			requireNodes(t, want, cpu, fmt.Sprintf("%s n=%d (BuildMixedCPU)", s, n))
+			requireNodes(t, want, cpu, fmt.Sprintf("%s n=%d (BuildMixed on the CPU)", s, n))
 			cases = append(cases, tcase{s, hs[len(hs)-1].Name(), leaves, want})
 		}
 	}
@@ -249,7 +249,7 @@ func TestVerifyMixed(t *testing.T) {
 	s := schedule(t, "blake3:2,rescue")
 	for _, n := range []int{8, 64} {
 		leaves := randomLeaves(blake3.MerkleMerge{}, n, 7)
-		tree, err := merkle.BuildMixedCPU(leaves, s)
+		tree, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
 		require.NoError(t, err)
 		for i := 0; i < n; i++ {
 			p, err := tree.Proof(i)
@@ -338,7 +338,7 @@ func TestCommitRecords(t *testing.T) {
 			}
 			c, err := merkle.NewCommitter(ctx, s, merkle.Options{})
 			require.NoError(t, err)
-			got, err = c.CommitRecords(data, tc.size, hash)
+			got, err = merkle.CommitRecords(nil, data, tc.size, hash, merkle.Options{Committer: c})
 			c.Release()
 			require.NoError(t, err, what)
 			requireLeaves(t, tc.leaves, got, what+" mixed")
@@ -382,7 +382,7 @@ func TestCommitRecordsAnyCount(t *testing.T) {
 			data := records[:n*size]
 			leaves, err := merkle.RecordLeaves(data, size, hash)
 			require.NoError(t, err)
-			ref, err := merkle.BuildCPU(leaves, hash)
+			ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 			require.NoError(t, err)
 			cases = append(cases, tcase{size, n, leaves, ref.Nodes()})
 		}
@@ -394,7 +394,7 @@ func TestCommitRecordsAnyCount(t *testing.T) {
 		defer c.Release()
 		for _, tc := range cases {
 			what := fmt.Sprintf("%d records of %d bytes", tc.n, tc.size)
-			got, err := c.CommitRecords(records[:tc.n*tc.size], tc.size, hash)
+			got, err := merkle.CommitRecords(nil, records[:tc.n*tc.size], tc.size, hash, merkle.Options{Committer: c})
 			require.NoError(t, err, what)
 			requireLeaves(t, tc.leaves, got, what)
 			requireNodes(t, tc.want, got, what)
@@ -402,7 +402,7 @@ func TestCommitRecordsAnyCount(t *testing.T) {
 		mixed, err := merkle.NewCommitter(ctx, s, merkle.Options{})
 		require.NoError(t, err)
 		defer mixed.Release()
-		_, err = mixed.CommitRecords(records[:3*4], 4, hash)
+		_, err = merkle.CommitRecords(nil, records[:3*4], 4, hash, merkle.Options{Committer: mixed})
 		require.ErrorContains(t, err, "3 records")
 		require.ErrorContains(t, err, "power of two")
 	})

@@ -98,20 +98,18 @@ func byLevel[E Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 // hash, i) is what VerifyMatrices checks. Over BabyBear or KoalaBear
 // (poseidon2.BabyBearMerkle, KoalaBearMerkle) it is Plonky3's
 // MerkleTreeMmcs.
-func CommitMatrices[E Element](ctx *wgpu.Context, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
-	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return CommitMatricesWith(c, ms, hash) })
-}
-
-// CommitMatricesWith commits to several matrices of power-of-two heights
-// in one tree, as CommitMatrices does, with c's kernels and buffers. c's
-// schedule must be of one hash, rows.
-func CommitMatricesWith[E Element](c *Committer, ms []Matrix[E], rows RowHash[E]) (*Tree, error) {
-	if rows == nil {
+func CommitMatrices[E Element](t wgpu.Target, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
+	if hash == nil {
 		return nil, errNoHash
 	}
-	return commitMatrices(c, ms, rowsFor(rows))
+	if ctx, one := wgpu.Device(t); one || opts.Committer != nil {
+		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrices(c, ms, rowsFor(hash)) })
+	}
+	return commitOn(wgpu.GroupOf(t), ms, false, rowsFor(hash), opts)
 }
 
+// commitMatrices is CommitMatrices with c, whose schedule must be of one
+// hash, rows'.
 func commitMatrices[E Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*Tree, error) {
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)

@@ -188,7 +188,7 @@ func TestCommitMatricesBadInput(t *testing.T) {
 		c, err := merkle.NewCommitter(ctx, schedule(t, "rescue:1,blake3"), merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
-		_, err = merkle.CommitMatricesWith(c, []merkle.Matrix[uint64]{randomMatrix(8, 2, 1)}, hash)
+		_, err = merkle.CommitMatrices(nil, []merkle.Matrix[uint64]{randomMatrix(8, 2, 1)}, hash, merkle.Options{Committer: c})
 		require.ErrorContains(t, err, "builds trees of one hash")
 	})
 }

@@ -119,7 +119,7 @@ func TestMultiProofs(t *testing.T) {
 		}
 		for _, n := range counts {
 			levels := refLevels(leaves[:n], hash)
-			tree, err := merkle.BuildCPU(leaves[:n], hash)
+			tree, err := merkle.Build(nil, leaves[:n], hash, merkle.Options{})
 			require.NoError(t, err)
 			for _, set := range subsets(n, r) {
 				what := fmt.Sprintf("%s n=%d %v", hash.Name(), n, set)
@@ -170,7 +170,7 @@ func TestMultiProofTamper(t *testing.T) {
 			set []int
 		}{{1, []int{0}}, {2, []int{1}}, {3, []int{2}}, {7, []int{1, 2, 6}}, {8, []int{0, 3, 4}}, {13, []int{0, 5, 6, 12}}, {100, []int{3, 17, 64, 99}}} {
 			leaves := randomLeaves(hash, c.n, 77)
-			tree, err := merkle.BuildCPU(leaves, hash)
+			tree, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 			require.NoError(t, err)
 			mp, err := tree.MultiProof(c.set)
 			require.NoError(t, err)
@@ -340,7 +340,7 @@ func prunedTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, pp merkle.
 // time, and both of its values must agree.
 func TestPrunedRepeats(t *testing.T) {
 	hash := mixHash{}
-	tree, err := merkle.BuildCPU(randomLeaves(hash, 20, 1), hash)
+	tree, err := merkle.Build(nil, randomLeaves(hash, 20, 1), hash, merkle.Options{})
 	require.NoError(t, err)
 	pp, err := tree.PrunedProof([]int{7, 3, 7})
 	require.NoError(t, err)
@@ -352,7 +352,7 @@ func TestPrunedRepeats(t *testing.T) {
 }
 
 func TestMultiProofBadInput(t *testing.T) {
-	tree, err := merkle.BuildCPU(randomLeaves(mixHash{}, 12, 1), mixHash{})
+	tree, err := merkle.Build(nil, randomLeaves(mixHash{}, 12, 1), mixHash{}, merkle.Options{})
 	require.NoError(t, err)
 	for _, c := range []struct {
 		indices []int
@@ -375,11 +375,11 @@ func TestMultiProofBadInput(t *testing.T) {
 // The golden multi-proof and pruned paths: leaves 3, 17 and 37 of the 64
 // leaves of the golden single proofs, and 5, 0 and 5 (pruned) of 100.
 func goldenSets(t *testing.T, hash merkle.Hash) (merkle.MultiProof, merkle.PrunedProof) {
-	tree, err := merkle.BuildCPU(randomLeaves(hash, 64, 42), hash)
+	tree, err := merkle.Build(nil, randomLeaves(hash, 64, 42), hash, merkle.Options{})
 	require.NoError(t, err)
 	mp, err := tree.MultiProof([]int{37, 3, 17})
 	require.NoError(t, err)
-	odd, err := merkle.BuildCPU(randomLeaves(hash, 100, 42), hash)
+	odd, err := merkle.Build(nil, randomLeaves(hash, 100, 42), hash, merkle.Options{})
 	require.NoError(t, err)
 	pp, err := odd.PrunedProof([]int{99, 5, 0, 5})
 	require.NoError(t, err)

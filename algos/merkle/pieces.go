@@ -96,17 +96,17 @@ func (r Range) Leaves(all [][32]byte) ([][32]byte, error) {
 
 // RangeRoot returns the root of the subtree over leaves, the leaves of one
 // range of a larger tree (Range.Leaves, or a worker's own share): Root's
-// result on ctx (nil: the CPU); a range of one leaf has that leaf as its
+// result on t (nil: the CPU); a range of one leaf has that leaf as its
 // root. The root does not depend on where the range lies in the tree, so a
 // worker needs only its own leaves. len(leaves) must be a power of two, as
 // Range splits trees, and every leaf a digest the hash accepts.
-func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func RangeRoot(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	n := len(leaves)
 	if !powerOfTwo(n) {
 		return [32]byte{}, fmt.Errorf("merkle: range of %d leaves: a range holds a power of two of leaves (1, 2, 4, ...)", n)
 	}
 	if n > 1 {
-		return Root(ctx, leaves, hash, opts)
+		return Root(t, leaves, hash, opts)
 	}
 	// A subtree of one leaf is the leaf, with no work to time.
 	if hash == nil {
@@ -123,11 +123,11 @@ func RangeRoot(ctx *wgpu.Context, leaves [][32]byte, hash Hash, opts Options) ([
 
 // Combine returns the root of the tree whose top levels have the subtree
 // roots roots as leaves: given the RangeRoot of each range i of M, in
-// order of i, it returns the root of the whole tree. It builds on ctx
+// order of i, it returns the root of the whole tree. It builds on t
 // (nil: the CPU). len(roots) must be a power of two, M, as Range splits
 // trees, and every root a digest the hash accepts; one root (M = 1, the
 // range was the whole tree) is the root itself.
-func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func Combine(t wgpu.Target, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	m := len(roots)
 	if !powerOfTwo(m) {
 		return [32]byte{}, fmt.Errorf("merkle: combine %d subtree roots: want one per range, a power of two of them (1, 2, 4, ...)", m)
@@ -141,7 +141,7 @@ func Combine(ctx *wgpu.Context, roots [][32]byte, hash Hash, opts Options) ([32]
 			return [32]byte{}, fmt.Errorf("merkle: combine: root of range %d/%d: %w", i, m, err)
 		}
 	}
-	return RangeRoot(ctx, roots, hash, opts)
+	return RangeRoot(t, roots, hash, opts)
 }
 
 // JoinProofs joins two proofs into one of the whole tree of a power of

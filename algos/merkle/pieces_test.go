@@ -107,7 +107,7 @@ func TestRangeRootsCombine(t *testing.T) {
 			}
 			refs := map[int]*merkle.Tree{}
 			for _, n := range cpuSizes {
-				tree, err := merkle.BuildCPU(randomLeaves(hash, n, seed), hash)
+				tree, err := merkle.Build(nil, randomLeaves(hash, n, seed), hash, merkle.Options{})
 				require.NoError(t, err)
 				refs[n] = tree
 			}
@@ -224,7 +224,7 @@ func TestCombineBadInput(t *testing.T) {
 func TestJoinProofs(t *testing.T) {
 	for _, hash := range []merkle.Hash{blake3.MerkleMerge{}, rescue.MerkleMerge{}, mixHash{}} {
 		for _, n := range []int{2, 4, 64, 1 << 10} {
-			full, err := merkle.BuildCPU(randomLeaves(hash, n, rand.Uint64()), hash)
+			full, err := merkle.Build(nil, randomLeaves(hash, n, rand.Uint64()), hash, merkle.Options{})
 			require.NoError(t, err)
 			for _, m := range splits(n) {
 				size := n / m
@@ -235,14 +235,14 @@ func TestJoinProofs(t *testing.T) {
 					require.NoError(t, err)
 					roots[i] = part[0]
 					if size > 1 {
-						lower[i], err = merkle.BuildCPU(part, hash)
+						lower[i], err = merkle.Build(nil, part, hash, merkle.Options{})
 						require.NoError(t, err)
 						roots[i] = lower[i].Root()
 					}
 				}
 				var top *merkle.Tree
 				if m > 1 {
-					top, err = merkle.BuildCPU(roots, hash)
+					top, err = merkle.Build(nil, roots, hash, merkle.Options{})
 					require.NoError(t, err)
 				}
 				leaves := []int{0, 1, n/2 - 1, n / 2, n - 1}
@@ -286,14 +286,14 @@ func TestJoinProofsBadInput(t *testing.T) {
 	var roots [][32]byte
 	var lowers []merkle.Proof
 	for i := 0; i < 4; i++ {
-		tree, err := merkle.BuildCPU(leaves[4*i:4*i+4], hash)
+		tree, err := merkle.Build(nil, leaves[4*i:4*i+4], hash, merkle.Options{})
 		require.NoError(t, err)
 		roots = append(roots, tree.Root())
 		p, err := tree.Proof(1)
 		require.NoError(t, err)
 		lowers = append(lowers, p)
 	}
-	top, err := merkle.BuildCPU(roots, hash)
+	top, err := merkle.Build(nil, roots, hash, merkle.Options{})
 	require.NoError(t, err)
 	up2, err := top.Proof(2)
 	require.NoError(t, err)

@@ -19,7 +19,7 @@ import (
 func TestProgress(t *testing.T) {
 	hash := blake3.MerkleMerge{}
 	leaves := randomLeaves(hash, 1<<16, 21)
-	want, err := merkle.BuildCPU(leaves, hash)
+	want, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 	require.NoError(t, err)
 	check := func(t *testing.T, build func(opts merkle.Options) (*merkle.Tree, error)) {
 		var done, totals []int
@@ -49,6 +49,6 @@ func TestProgress(t *testing.T) {
 		check(t, func(o merkle.Options) (*merkle.Tree, error) { return merkle.Build(ctx, leaves, hash, o) })
 	})
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
-		check(t, func(o merkle.Options) (*merkle.Tree, error) { return merkle.BuildOn(g, leaves, hash, o) })
+		check(t, func(o merkle.Options) (*merkle.Tree, error) { return merkle.Build(g, leaves, hash, o) })
 	})
 }

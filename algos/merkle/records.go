@@ -83,6 +83,6 @@ func recordLeavesCPU(leaves [][32]byte, records []byte, size int, hash RecordHas
 // and the records any number from 1, as Build takes leaves. A Committer
 // with a Schedule builds mixed trees over records (BLAKE3 leaves and low
 // levels, Rescue above), of a power of two of records.
-func CommitRecords(ctx *wgpu.Context, records []byte, size int, hash RecordHash, opts Options) (*Tree, error) {
-	return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return c.CommitRecords(records, size, hash) })
+func CommitRecords(t wgpu.Target, records []byte, size int, hash RecordHash, opts Options) (*Tree, error) {
+	return commitOnce(first(t), hash, opts, func(c *Committer) (*Tree, error) { return c.commitRecords(records, size, hash) })
 }

@@ -101,13 +101,13 @@ func TestBatch31Group(t *testing.T) {
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
 		checkBatch31(t, batchRun{
 			merge: func(f *batch.Monty31, dst [][8]uint32, pairs [][16]uint32) error {
-				return f.MergeManyOn(g, dst, pairs, batch.Options{})
+				return f.MergeMany(g, dst, pairs, batch.Options{})
 			},
 			hash: func(f *batch.Monty31, dst [][8]uint32, in []uint32, m int) error {
-				return f.HashElementsManyOn(g, dst, in, m, batch.Options{})
+				return f.HashElementsMany(g, dst, in, m, batch.Options{})
 			},
 			permute: func(f *batch.Monty31, states [][16]uint32) error {
-				return f.PermuteManyOn(g, states, batch.Options{})
+				return f.PermuteMany(g, states, batch.Options{})
 			},
 		})
 	})

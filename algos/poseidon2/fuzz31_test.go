@@ -63,10 +63,10 @@ func FuzzGPUMatches31(f *testing.F) {
 // TestMerkle31Group computes a BabyBear root split over several devices.
 func TestMerkle31Group(t *testing.T) {
 	leaves := randLeaves31(BabyBearMerkle, newRand(t), 2048)
-	want, err := merkle.BuildCPU(leaves, BabyBearMerkle)
+	want, err := merkle.Build(nil, leaves, BabyBearMerkle, merkle.Options{})
 	require.NoError(t, err)
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
-		root, err := merkle.RootOn(g, leaves, BabyBearMerkle, merkle.Options{})
+		root, err := merkle.Root(g, leaves, BabyBearMerkle, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want.Root(), root, "%d devices", len(g.Contexts()))
 	})

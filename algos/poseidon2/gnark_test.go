@@ -503,7 +503,7 @@ func TestGnarkMerkleVortex(t *testing.T) {
 			leaves[i], vl[i] = Digest31Bytes(d), toVortex(d)
 		}
 		want := fromVortex(vortex.BuildMerkleTree(vl, nil).Levels[0][0])
-		tr, err := merkle.BuildCPU(leaves, GnarkKoalaBear)
+		tr, err := merkle.Build(nil, leaves, GnarkKoalaBear, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want, tr.Root(), "%d leaves, CPU", n)
 		gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {

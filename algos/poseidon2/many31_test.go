@@ -57,9 +57,9 @@ func TestCommitMany31(t *testing.T) {
 		}
 		leaves := make([][32]byte, 1001)
 		b.m.HashRowsMany(leaves, randStates31(b.m.Permutation(), rng, 64)[:1001], 1)
-		fast, err := merkle.BuildCPU(leaves, b.m)
+		fast, err := merkle.Build(nil, leaves, b.m, merkle.Options{})
 		require.NoError(t, err)
-		slow, err := merkle.BuildCPU(leaves, plain31{b.m})
+		slow, err := merkle.Build(nil, leaves, plain31{b.m}, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, slow.Root(), fast.Root(), "%s: 1001 leaves", b.m.Name())
 		ms := []merkle.Matrix[uint32]{

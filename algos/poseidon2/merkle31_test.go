@@ -54,7 +54,7 @@ func TestMerkle31CPU(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, h := range merkle31 {
 		leaves := randLeaves31(h, rng, 4)
-		tree, err := merkle.BuildCPU(leaves, h)
+		tree, err := merkle.Build(nil, leaves, h, merkle.Options{})
 		require.NoError(t, err)
 		// By hand: state = left || right, one width-16 permutation, first 8.
 		merge := func(a, b [32]byte) [32]byte {
@@ -73,7 +73,7 @@ func TestMerkle31CPU(t *testing.T) {
 		}
 		bad := randLeaves31(h, rng, 8)
 		bad[5][12], bad[5][13], bad[5][14], bad[5][15] = 0xff, 0xff, 0xff, 0x7f
-		_, err = merkle.BuildCPU(bad, h)
+		_, err = merkle.Build(nil, bad, h, merkle.Options{})
 		require.ErrorContains(t, err, "leaf 5")
 		require.ErrorContains(t, err, "element 3")
 		require.ErrorContains(t, err, "below p")
@@ -98,7 +98,7 @@ func checkTrees31(t *testing.T, ctx *wgpu.Context) {
 			set, err := impl.Select[func(merkle.Options) merkle.Options]("merkle", a)
 			require.NoError(t, err)
 			for _, n := range []int{2, 3, 5, 64, 1000, 4096} {
-				want, err := merkle.BuildCPU(leaves[:n], h)
+				want, err := merkle.Build(nil, leaves[:n], h, merkle.Options{})
 				require.NoError(t, err)
 				tr, err := merkle.Build(ctx, leaves[:n], h, set(merkle.Options{}))
 				require.NoError(t, err, "%s, %s, %d leaves", h.Name(), a, n)
@@ -113,7 +113,7 @@ func checkTrees31(t *testing.T, ctx *wgpu.Context) {
 		}
 		capped, err := merkle.Build(ctx, leaves[:1024], h, merkle.Options{CapHeight: 3})
 		require.NoError(t, err)
-		want, err := merkle.BuildCPU(leaves[:1024], h)
+		want, err := merkle.Build(nil, leaves[:1024], h, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want.Root(), capped.Root())
 		for _, i := range []int{0, 513, 1023} {
@@ -145,7 +145,7 @@ func checkCommit31(t *testing.T, ctx *wgpu.Context) {
 			for r := range m.Rows {
 				require.Equal(t, h.HashRow(m.Row(r)), leaves[r])
 			}
-			want, err := merkle.BuildCPU(leaves, h)
+			want, err := merkle.Build(nil, leaves, h, merkle.Options{})
 			require.NoError(t, err)
 			cpu, err := merkle.CommitMatrix(nil, m, h, merkle.Options{})
 			require.NoError(t, err)

@@ -32,7 +32,7 @@ func randLeaves(t *testing.T, n int) [][32]byte {
 // hand, and its proofs.
 func TestMerkleCPU(t *testing.T) {
 	leaves := randLeaves(t, 4)
-	tree, err := merkle.BuildCPU(leaves, MerkleMerge{})
+	tree, err := merkle.Build(nil, leaves, MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	el := goldilocks.DigestElements
 	l := Merge(el(leaves[0]), el(leaves[1]))
@@ -48,7 +48,7 @@ func TestMerkleCPU(t *testing.T) {
 
 	bad := randLeaves(t, 8)
 	binary.LittleEndian.PutUint64(bad[5][16:], P)
-	_, err = merkle.BuildCPU(bad, MerkleMerge{})
+	_, err = merkle.Build(nil, bad, MerkleMerge{}, merkle.Options{})
 	require.ErrorContains(t, err, "leaf 5")
 	require.ErrorContains(t, err, "element 2")
 	require.ErrorContains(t, err, "Poseidon2 digests")
@@ -63,7 +63,7 @@ func TestMerkleGPU(t *testing.T) {
 	leaves := randLeaves(t, sizes[len(sizes)-1])
 	want := map[int]*merkle.Tree{}
 	for _, n := range sizes {
-		tr, err := merkle.BuildCPU(leaves[:n], MerkleMerge{})
+		tr, err := merkle.Build(nil, leaves[:n], MerkleMerge{}, merkle.Options{})
 		require.NoError(t, err)
 		want[n] = tr
 	}
@@ -90,10 +90,10 @@ func TestMerkleGPU(t *testing.T) {
 // TestMerkleGroup computes a root split over several devices.
 func TestMerkleGroup(t *testing.T) {
 	leaves := randLeaves(t, 2048)
-	want, err := merkle.BuildCPU(leaves, MerkleMerge{})
+	want, err := merkle.Build(nil, leaves, MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
-		root, err := merkle.RootOn(g, leaves, MerkleMerge{}, merkle.Options{})
+		root, err := merkle.Root(g, leaves, MerkleMerge{}, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want.Root(), root, fmt.Sprintf("%d devices", len(g.Contexts())))
 	})

@@ -25,12 +25,12 @@ func Example_group() {
 		pairs[i][0] = uint64(i)
 	}
 
-	root, err := merkle.RootOn(g, leaves, blake3.MerkleMerge{}, merkle.Options{})
+	root, err := merkle.Root(g, leaves, blake3.MerkleMerge{}, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	merged := make([][4]uint64, len(pairs)) // a Rescue digest is 4 Goldilocks elements, not 32 bytes
-	err = rescue.Batch.MergeManyOn(g, merged, pairs, batch.Options{})
+	err = rescue.Batch.MergeMany(g, merged, pairs, batch.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func randomLeaves(rng *rand.Rand, n int) [][32]byte {
 }
 
 // TestMerkleTrees builds RPO trees on every backend, with every approach,
-// of random leaves and of zero leaves, and holds them to merkle.BuildCPU
+// of random leaves and of zero leaves, and holds them to merkle.Build on the CPU
 // and to miden-crypto's roots of empty trees.
 func TestMerkleTrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -67,10 +67,10 @@ func TestMerkleTrees(t *testing.T) {
 	zero := make([][32]byte, sizes[len(sizes)-1])
 	want := map[int]*merkle.Tree{}
 	for _, n := range sizes {
-		tr, err := merkle.BuildCPU(random[:n], h)
+		tr, err := merkle.Build(nil, random[:n], h, merkle.Options{})
 		require.NoError(t, err)
 		want[n] = tr
-		z, err := merkle.BuildCPU(zero[:n], h)
+		z, err := merkle.Build(nil, zero[:n], h, merkle.Options{})
 		require.NoError(t, err)
 		d := 0
 		for 1<<d < n {
@@ -115,7 +115,7 @@ func TestMerkleRejectsNonCanonical(t *testing.T) {
 	h := rpo.MerkleMerge{}
 	leaves := randomLeaves(rand.New(rand.NewPCG(1, 1)), 16)
 	binary.LittleEndian.PutUint64(leaves[11][16:], rpo.P)
-	_, err := merkle.BuildCPU(leaves, h)
+	_, err := merkle.Build(nil, leaves, h, merkle.Options{})
 	require.ErrorContains(t, err, "leaf 11")
 	require.ErrorContains(t, err, "element 2")
 	require.ErrorContains(t, err, "RPO digests are 4 little-endian uint64 values below p")

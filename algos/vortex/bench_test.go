@@ -267,7 +267,7 @@ func benchSplit(b *testing.B, g *wgpu.Group, rows, k int) {
 		name string
 		g    *wgpu.Group
 	}{{"1", g.Fit(1, 1)}, {"all", g.SplitAll()}, {"auto", g}} {
-		cm, err := NewCommitterOn(c.g, p)
+		cm, err := NewCommitter(c.g, p)
 		if err != nil {
 			b.Fatal(err)
 		}

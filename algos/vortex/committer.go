@@ -88,39 +88,31 @@ const (
 	largeStagingSlot = 64 << 20
 )
 
-// NewCommitter returns the Committer of p's commitments on ctx, or with
-// gnark-crypto's vortex.Commit on all cores for a nil ctx (which keeps
-// nothing between calls).
-func NewCommitter(ctx *wgpu.Context, p *Params) (*Committer, error) {
-	if ctx == nil {
+// NewCommitter returns the Committer of p's commitments on t: a Context's
+// GPU, or the devices of a Group (no CPU member), each set up at once, a
+// commitment split over them where that is predicted faster than one
+// device (a Context is a Group of one); a Group stays open while the
+// Committer is used, and Release leaves it open. A nil t commits with
+// gnark-crypto's vortex.Commit on all cores, keeping nothing between
+// calls.
+func NewCommitter(t wgpu.Target, p *Params) (*Committer, error) {
+	if ctx, one := wgpu.Device(t); one && ctx == nil {
 		if p == nil {
 			return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 		}
 		return &Committer{p: p}, nil
 	}
-	g, err := wgpu.NewGroup(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
-	return newCommitter(g, p, true)
+	return newCommitter(wgpu.GroupOf(t), p, true)
 }
 
-// NewCommitterOn returns the Committer of p's commitments on the devices
-// of g (no CPU member), each set up at once. A commitment splits over
-// them where that is predicted faster than one device; g stays open
-// while the Committer is used, and Release leaves it open.
-func NewCommitterOn(g *wgpu.Group, p *Params) (*Committer, error) {
-	return newCommitter(g, p, true)
-}
-
-// newCommitter is NewCommitterOn; repeated says whether commitments will
+// newCommitter is NewCommitter on g; repeated says whether commitments will
 // follow one another, for which large matrices take larger staging slots.
 func newCommitter(g *wgpu.Group, p *Params, repeated bool) (*Committer, error) {
 	if p == nil {
 		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 	}
 	if g == nil || g.Len() == 0 || slices.Contains(g.Contexts(), nil) {
-		return nil, fmt.Errorf("vortex: a Group's Committer needs GPU Contexts: the CPU commits with gnark-crypto (NewCommitter or Commit with a nil Context)")
+		return nil, fmt.Errorf("vortex: a Group's Committer needs GPU Contexts: the CPU commits with gnark-crypto (NewCommitter or Commit with a nil target)")
 	}
 	c := &Committer{g: g, p: p, devs: make([]*member, g.Len()), learnt: map[int]kernelCost{}}
 	err := g.Setup(func(i int, ctx *wgpu.Context) error {

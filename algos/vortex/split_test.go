@@ -53,7 +53,7 @@ func TestCommitOnGroup(t *testing.T) {
 				defer func() { c.Release() }()
 				checkCommit(t, s, rng, func(p *Params, _ []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
 					var err error
-					if c, err = NewCommitterOn(g, p); err != nil {
+					if c, err = NewCommitter(g, p); err != nil {
 						return nil, err
 					}
 					got, err := c.Commit(rows, Options{Stages: st})
@@ -106,7 +106,7 @@ func TestCommitOnGroupsOfFiveAndSix(t *testing.T) {
 					var c *Committer
 					checkCommit(t, s, rng, func(p *Params, _ []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
 						var err error
-						if c, err = NewCommitterOn(g, p); err != nil {
+						if c, err = NewCommitter(g, p); err != nil {
 							return nil, err
 						}
 						got, err := c.Commit(rows, Options{Stages: st})
@@ -272,7 +272,7 @@ func TestCommitOnDevices(t *testing.T) {
 			defer func() { c.Release() }()
 			checkCommit(t, s, rng, func(p *Params, _ []koalabear.Element, rows [][]koalabear.Element, st *Stages) (*ProverState, error) {
 				var err error
-				if c, err = NewCommitterOn(g.SplitAll(), p); err != nil {
+				if c, err = NewCommitter(g.SplitAll(), p); err != nil {
 					return nil, err
 				}
 				got, err := c.Commit(rows, Options{Stages: st})
@@ -319,7 +319,7 @@ func TestCommitterLearns(t *testing.T) {
 	require.NoError(t, err)
 	p, err := NewParams(1<<10, 8, 2, vortexSIS, 3)
 	require.NoError(t, err)
-	c, err := NewCommitterOn(g, p)
+	c, err := NewCommitter(g, p)
 	require.NoError(t, err)
 	defer c.Release()
 	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))

@@ -12,7 +12,7 @@ import (
 
 // commitScaling is the matrix commitments of the scaling measurement:
 // a rows × 128 Goldilocks matrix and a BabyBear one, committed with
-// Poseidon2 from host memory on the first k devices (CommitMatrixOn), end
+// Poseidon2 from host memory on the first k devices (CommitMatrix on a Group), end
 // to end and their kernels, each Group size's root checked against the
 // first's.
 type commitScaling struct {
@@ -52,10 +52,10 @@ func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix[uint64], bb me
 		commit func(o merkle.Options) (*merkle.Tree, error)
 	}{
 		{fmt.Sprintf("Goldilocks Poseidon2 %d x %d", gold.Rows, gold.Cols), func(o merkle.Options) (*merkle.Tree, error) {
-			return merkle.CommitMatrixOn(g, gold, poseidon2.MerkleMerge{}, o)
+			return merkle.CommitMatrix(g, gold, poseidon2.MerkleMerge{}, o)
 		}},
 		{fmt.Sprintf("BabyBear Poseidon2 %d x %d", bb.Rows, bb.Cols), func(o merkle.Options) (*merkle.Tree, error) {
-			return merkle.CommitMatrixOn(g, bb, poseidon2.BabyBearMerkle, o)
+			return merkle.CommitMatrix(g, bb, poseidon2.BabyBearMerkle, o)
 		}},
 	}
 }

@@ -15,10 +15,10 @@
 // by side in one table, each with its speed-up over the first column and
 // each device's kernel time per call (wgpu.Group.KernelTimes), so that a
 // share slower than the others shows: Poseidon2 commitments of a
-// Goldilocks and a BabyBear matrix of 128 columns (CommitMatrixOn, as the
+// Goldilocks and a BabyBear matrix of 128 columns (CommitMatrix on a Group, as the
 // Group decides and split over all k), BLAKE3 of data resident on the GPUs
 // (each its share, SumPiecesBuffer, then Combine), Rescue MergeManyOn and
-// a Rescue Merkle RootOn from host memory, and uploads to every GPU at
+// a Rescue Merkle Root on a Group from host memory, and uploads to every GPU at
 // once (the host's transfer bound); before them the host's own memcpy
 // rate and its NUMA nodes, the bound on filling staging. Every GPU is set
 // up and warmed (wgpu.Group.Warm) before each timed measurement, and every
@@ -27,7 +27,7 @@
 // first device, for a smoke run on one adapter. After the table, the
 // times of small commitments on one device and split, where a second
 // starts to pay.
-// scaling-commit runs the commitments alone. ladder times RootOn (Rescue,
+// scaling-commit runs the commitments alone. ladder times Root on a Group (Rescue,
 // BLAKE3) and MergeManyOn from 2^12 to 2^24 items on the first device and
 // on the whole Group, side by side, and checks that their results agree.
 //
@@ -211,15 +211,15 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 				return err
 			}
 			m.run("blake3.SumOn, 2 members on 1 GPU", func() error {
-				_, err := blake3.SumOn(g, bytes.NewReader(data), int64(len(data)), blake3.Options{})
+				_, err := blake3.SumReader(g, bytes.NewReader(data), blake3.Options{})
 				return err
 			})
 			leaves := leavesOf(data)
-			m.run("merkle.RootOn, 2 members on 1 GPU", func() error { _, err := merkle.RootOn(g, leaves, blake3.MerkleMerge{}, merkle.Options{}); return err })
+			m.run("merkle.RootOn, 2 members on 1 GPU", func() error { _, err := merkle.Root(g, leaves, blake3.MerkleMerge{}, merkle.Options{}); return err })
 			pairs := make([][8]uint64, 1<<22)
 			dst := make([][4]uint64, len(pairs))
 			m.run("rescue.MergeMany, 2^22 pairs, 1 Context", func() error { return rescue.Batch.MergeMany(ctx, dst, pairs, batch.Options{}) })
-			m.run("rescue.MergeManyOn, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.Batch.MergeManyOn(g, dst, pairs, batch.Options{}) })
+			m.run("rescue.MergeManyOn, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.Batch.MergeMany(g, dst, pairs, batch.Options{}) })
 		default:
 			return fmt.Errorf("unknown measurement %q", w)
 		}

@@ -48,7 +48,7 @@ func sameGPU(opts wgpu.Options, reps, pairs int) error {
 		var medians [2]time.Duration
 		for k, g := range []*wgpu.Group{one, two} {
 			dst := make([][4]uint64, pairs)
-			call := func() error { return c.f.MergeManyOn(g.SplitAll(), dst, in, batch.Options{}) }
+			call := func() error { return c.f.MergeMany(g.SplitAll(), dst, in, batch.Options{}) }
 			if err := call(); err != nil {
 				return err
 			}

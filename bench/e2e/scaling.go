@@ -260,7 +260,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 		m := measurer{reps: cfg.reps}
 		var t wgpu.Timing
 		wall, per, err := runOn(m, sub, cfg.warm, fmt.Sprintf("rescue.MergeManyOn %d pairs on %d device(s)", cfg.pairs, k), func() error {
-			return rescue.Batch.MergeManyOn(sub, dst, pairData, batch.Options{Timing: &t})
+			return rescue.Batch.MergeMany(sub, dst, pairData, batch.Options{Timing: &t})
 		})
 		if err != nil {
 			return err
@@ -274,7 +274,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 		var root [32]byte
 		wall, per, err = runOn(m, sub, cfg.warm, fmt.Sprintf("merkle.RootOn %d Rescue leaves on %d device(s)", cfg.leaves, k), func() error {
 			var err error
-			root, err = merkle.RootOn(sub, leafData, rescue.MerkleMerge{}, merkle.Options{Timing: &t})
+			root, err = merkle.Root(sub, leafData, rescue.MerkleMerge{}, merkle.Options{Timing: &t})
 			return err
 		})
 		if err != nil {

@@ -424,10 +424,10 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 		}
 		if len(s) == 1 {
 			return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) {
-				return merkle.CommitMatrixOn(grp, m, rowHash, opts)
+				return merkle.CommitMatrix(grp, m, rowHash, opts)
 			},
 				func(ms []merkle.Matrix[uint64]) (*merkle.Tree, error) {
-					return merkle.CommitMatricesOn(grp, ms, rowHash, opts)
+					return merkle.CommitMatrices(grp, ms, rowHash, opts)
 				})
 		}
 	}
@@ -437,9 +437,11 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	}
 	defer c.Release()
 	if isMatrix {
-		return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) { return merkle.CommitMatrixWith(c, m, rowHash) },
+		return commitMatrices(ms, func(m merkle.Matrix[uint64]) (*merkle.Tree, error) {
+			return merkle.CommitMatrix(nil, m, rowHash, merkle.Options{Committer: c})
+		},
 			func(ms []merkle.Matrix[uint64]) (*merkle.Tree, error) {
-				return merkle.CommitMatricesWith(c, ms, rowHash)
+				return merkle.CommitMatrices(nil, ms, rowHash, merkle.Options{Committer: c})
 			})
 	}
 	hash, ok := s[0].Hash.(merkle.RecordHash)
@@ -449,7 +451,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if len(raw)%size != 0 {
 		return nil, fmt.Errorf("commit: %s has %d bytes, not a whole number of %d-byte records", in, len(raw), size)
 	}
-	tree, err := c.CommitRecords(raw, size, hash)
+	tree, err := merkle.CommitRecords(nil, raw, size, hash, merkle.Options{Committer: c})
 	if err != nil {
 		return nil, fmt.Errorf("commit: --records %d: %w", size, err)
 	}
@@ -516,9 +518,9 @@ func commit31(grp *wgpu.Group, hash merkle.RowHash[uint32], raws [][]byte, shape
 	if err != nil {
 		return nil, err
 	}
-	return commitMatrices(ms, func(m merkle.Matrix[uint32]) (*merkle.Tree, error) { return merkle.CommitMatrixOn(grp, m, hash, opts) },
+	return commitMatrices(ms, func(m merkle.Matrix[uint32]) (*merkle.Tree, error) { return merkle.CommitMatrix(grp, m, hash, opts) },
 		func(ms []merkle.Matrix[uint32]) (*merkle.Tree, error) {
-			return merkle.CommitMatricesOn(grp, ms, hash, opts)
+			return merkle.CommitMatrices(grp, ms, hash, opts)
 		})
 }
 

@@ -156,7 +156,7 @@ func TestCommitRecordsCLI(t *testing.T) {
 		}
 		c, err := merkle.NewCommitter(nil, s, merkle.Options{})
 		require.NoError(t, err)
-		ref, err := c.CommitRecords(records, size, blake3.MerkleMerge{})
+		ref, err := merkle.CommitRecords(nil, records, size, blake3.MerkleMerge{}, merkle.Options{Committer: c})
 		require.NoError(t, err)
 		root := ref.Root()
 		for _, backend := range append(gputest.Backends(), "cpu") {
@@ -198,7 +198,7 @@ func TestMerkleMixedCLI(t *testing.T) {
 		if h == "rescue:1,blake3" {
 			leaves, in = writeLeaves(t, dir, rescue.MerkleMerge{}, n, 9)
 		}
-		ref, err := merkle.BuildMixedCPU(leaves, s)
+		ref, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
 		require.NoError(t, err)
 		r := ref.Root()
 		root := hex.EncodeToString(r[:])
@@ -286,7 +286,7 @@ func TestCommitRecordsAnyCountCLI(t *testing.T) {
 		require.NoError(t, os.WriteFile(in, records, 0o644))
 		leaves, err := merkle.RecordLeaves(records, size, hash)
 		require.NoError(t, err)
-		ref, err := merkle.BuildCPU(leaves, hash)
+		ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		r := ref.Root()
 		root := hex.EncodeToString(r[:])

@@ -202,9 +202,9 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 		pairs := unsafe.Slice((*P)(unsafe.Pointer(unsafe.SliceData(els))), k)
 		run := func(lo, hi int) error {
 			if name == "merge" {
-				return f.MergeManyOn(grp, dst[lo:hi], pairs[lo:hi], batch.Options{})
+				return f.MergeMany(grp, dst[lo:hi], pairs[lo:hi], batch.Options{})
 			}
-			return f.HashElementsManyOn(grp, dst[lo:hi], els[lo*m:hi*m], m, batch.Options{})
+			return f.HashElementsMany(grp, dst[lo:hi], els[lo*m:hi*m], m, batch.Options{})
 		}
 		check := func(lo, hi int) error {
 			if name == "merge" {

@@ -281,10 +281,10 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 		}
 		opts.Progress = bm.progress
 		if rootOnly {
-			root, err = merkle.RootOn(grp, leaves, hash, opts)
+			root, err = merkle.Root(grp, leaves, hash, opts)
 			return err
 		}
-		if tree, err = merkle.BuildOn(grp, leaves, hash, opts); err != nil {
+		if tree, err = merkle.Build(grp, leaves, hash, opts); err != nil {
 			return err
 		}
 		root = tree.Root()

@@ -72,7 +72,7 @@ func merkleProve(cmd *cobra.Command, g *globals, f proveFlags) error {
 			opts.CapHeight = f.capHeight
 			tree, err = merkle.Build(grp.Contexts()[0], leaves, hash, opts)
 		} else {
-			tree, err = merkle.BuildOn(grp, leaves, hash, opts)
+			tree, err = merkle.Build(grp, leaves, hash, opts)
 		}
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ func TestMerkleAnyCount(t *testing.T) {
 			for _, n := range []int{1, 3, 5, 100} {
 				what := fmt.Sprintf("%s %s n=%d", backend, hash.Name(), n)
 				leaves, in := writeLeaves(t, dir, hash, n, 3)
-				ref, err := merkle.BuildCPU(leaves, hash)
+				ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 				require.NoError(t, err)
 				root := ref.Root()
 				out := filepath.Join(dir, "nodes.bin")
@@ -50,7 +50,7 @@ func TestMerkleMultiProveVerify(t *testing.T) {
 	for _, hash := range merkleHashes() {
 		const n = 100
 		leaves, in := writeLeaves(t, dir, hash, n, 11)
-		ref, err := merkle.BuildCPU(leaves, hash)
+		ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		root := fmt.Sprintf("%x", ref.Root())
 		prove := func(args ...string) string {

@@ -37,7 +37,7 @@ func TestMerkleRangesInProcesses(t *testing.T) {
 		t.Run(c.hash.Name(), func(t *testing.T) {
 			dir := t.TempDir()
 			leaves, in := writeLeaves(t, dir, c.hash, c.n, 20)
-			ref, err := merkle.BuildCPU(leaves, c.hash)
+			ref, err := merkle.Build(nil, leaves, c.hash, merkle.Options{})
 			require.NoError(t, err)
 			root := ref.Root()
 			want := hex.EncodeToString(root[:]) + "\n"
@@ -116,7 +116,7 @@ func TestMerkleRangeCombine(t *testing.T) {
 		for _, hash := range merkleHashes() {
 			for _, n := range []int{2, 4, 64} {
 				leaves, in := writeLeaves(t, dir, hash, n, 3)
-				ref, err := merkle.BuildCPU(leaves, hash)
+				ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 				require.NoError(t, err)
 				root := ref.Root()
 				for m := 1; m <= n; m *= 4 {
@@ -277,7 +277,7 @@ func TestMerkleRangeProofs(t *testing.T) {
 	const n = 64
 	for _, hash := range merkleHashes() {
 		leaves, in := writeLeaves(t, dir, hash, n, 5)
-		ref, err := merkle.BuildCPU(leaves, hash)
+		ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		root := ref.Root()
 		for _, m := range []int{1, 4, n} {

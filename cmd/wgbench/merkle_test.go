@@ -40,7 +40,7 @@ func TestMerkleRootAndNodes(t *testing.T) {
 				}{{2, "0"}, {512, "1"}, {512, "2"}, {512, "3"}} {
 					n, approach := c.n, c.approach
 					leaves, in := writeLeaves(t, dir, hash, n, 7)
-					ref, err := merkle.BuildCPU(leaves, hash)
+					ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 					require.NoError(t, err)
 					root := ref.Root()
 					want := hex.EncodeToString(root[:])
@@ -66,7 +66,7 @@ func TestMerkleProveVerify(t *testing.T) {
 	for _, hash := range merkleHashes() {
 		const n = 64
 		leaves, in := writeLeaves(t, dir, hash, n, 11)
-		ref, err := merkle.BuildCPU(leaves, hash)
+		ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 		require.NoError(t, err)
 		for _, index := range []int{0, 37, n - 1} {
 			what := fmt.Sprintf("%s leaf %d", hash, index)
@@ -203,7 +203,7 @@ func TestMerkleVerifySays(t *testing.T) {
 	hash := merkleHashes()[0]
 	const n = 8
 	leaves, _ := writeLeaves(t, dir, hash, n, 3)
-	ref, err := merkle.BuildCPU(leaves, hash)
+	ref, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 	require.NoError(t, err)
 	p, err := ref.Proof(5)
 	require.NoError(t, err)

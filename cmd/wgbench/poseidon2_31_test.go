@@ -155,7 +155,7 @@ func TestMerkle31CLI(t *testing.T) {
 		for i := range leaves {
 			copy(leaves[i][:], raw[32*i:])
 		}
-		want, err := merkle.BuildCPU(leaves, h.Merkle)
+		want, err := merkle.Build(nil, leaves, h.Merkle, merkle.Options{})
 		require.NoError(t, err)
 		wr := want.Root()
 		root := hex.EncodeToString(wr[:])

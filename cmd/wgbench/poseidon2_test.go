@@ -35,7 +35,7 @@ func TestPoseidon2Merkle(t *testing.T) {
 	for i := range leaves {
 		copy(leaves[i][:], raw[32*i:])
 	}
-	want, err := merkle.BuildCPU(leaves, poseidon2.MerkleMerge{})
+	want, err := merkle.Build(nil, leaves, poseidon2.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	root := want.Root()
 	dir := t.TempDir()

@@ -78,7 +78,7 @@ func TestReliability(t *testing.T) {
 
 	// Merkle leaves and a proof.
 	leaves, leavesIn := writeLeaves(t, dir, blake3.MerkleMerge{}, 4, 3)
-	tree, err := merkle.BuildCPU(leaves, blake3.MerkleMerge{})
+	tree, err := merkle.Build(nil, leaves, blake3.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	rootHex := hex.EncodeToString(func() []byte { r := tree.Root(); return r[:] }())
 	proof, err := tree.Proof(1)
@@ -97,7 +97,7 @@ func TestReliability(t *testing.T) {
 	// is a valid proof of leaf 0 of a 2-leaf tree with the same root;
 	// only the trusted size tells them apart. forged claims the 8 leaves.
 	leaves8, _ := writeLeaves(t, dir, blake3.MerkleMerge{}, 8, 5)
-	tree8, err := merkle.BuildCPU(leaves8, blake3.MerkleMerge{})
+	tree8, err := merkle.Build(nil, leaves8, blake3.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	root8 := hex.EncodeToString(func() []byte { r := tree8.Root(); return r[:] }())
 	proofFile := func(name string, p merkle.Proof) string {

@@ -87,7 +87,7 @@ var wantOutput = map[string][]string{
 }
 
 // rescueRoot is the root examples/merkle prints: its leaves, made here
-// again, through merkle.BuildCPU.
+// again, through merkle.Build on the CPU.
 func rescueRoot(t *testing.T) string {
 	leaves := make([][32]byte, 1000)
 	for i := range leaves {
@@ -97,7 +97,7 @@ func rescueRoot(t *testing.T) string {
 			binary.LittleEndian.PutUint64(leaves[i][8*j:], e)
 		}
 	}
-	tree, err := merkle.BuildCPU(leaves, rescue.MerkleMerge{})
+	tree, err := merkle.Build(nil, leaves, rescue.MerkleMerge{}, merkle.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,48 @@
+package wgpu
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestTarget: a nil Target, and a nil *Context or *Group in one, is the
+// CPU; a Context is a Group of one; a Group of one member is that member's
+// device, and a Group of several is split over.
+func TestTarget(t *testing.T) {
+	var noCtx *Context
+	var noGroup *Group
+	for _, tg := range []Target{nil, noCtx, noGroup} {
+		require.Nil(t, GroupOf(tg))
+		ctx, one := Device(tg)
+		require.Nil(t, ctx)
+		require.True(t, one)
+	}
+	c := &Context{}
+	g := GroupOf(c)
+	require.Equal(t, []*Context{c}, g.Contexts())
+	require.NoError(t, g.Close()) // closes nothing: c stays the caller's
+	ctx, one := Device(c)
+	require.Same(t, c, ctx)
+	require.True(t, one)
+
+	single, err := NewGroup(c)
+	require.NoError(t, err)
+	require.Same(t, single, GroupOf(single))
+	ctx, one = Device(single)
+	require.Same(t, c, ctx)
+	require.True(t, one)
+
+	cpu, err := NewGroup(nil) // the CPU backend's Group
+	require.NoError(t, err)
+	ctx, one = Device(cpu)
+	require.Nil(t, ctx)
+	require.True(t, one)
+
+	two, err := NewGroup(c, nil)
+	require.NoError(t, err)
+	require.Same(t, two, GroupOf(two))
+	ctx, one = Device(two)
+	require.Nil(t, ctx)
+	require.False(t, one)
+}
