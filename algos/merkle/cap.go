@@ -55,7 +55,7 @@ type capInfo struct {
 // byLevels reports whether a tree of n leaves is built level by level
 // (buildByLevels) rather than as one heap: every capped tree, and on the
 // GPU every tree that is not a power of two of at least 2 leaves.
-func (b *Builder) byLevels(n int) bool {
+func (b *builder) byLevels(n int) bool {
 	if capLevel(newLayout(n), b.opts.CapHeight) > 0 {
 		return true
 	}
@@ -66,7 +66,7 @@ func (b *Builder) byLevels(n int) bool {
 // levels the options ask for: on the GPU a perfect part at a time
 // (buildParts); on the CPU every level, or with a cap, each subtree's root
 // on its own core and the levels above it.
-func (b *Builder) buildByLevels(t *Tree, leaves [][32]byte) (*Tree, error) {
+func (b *builder) buildByLevels(t *Tree, leaves [][32]byte) (*Tree, error) {
 	n := len(leaves)
 	if _, _, err := settings(b.hash, b.opts, n); err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (b *Builder) buildByLevels(t *Tree, leaves [][32]byte) (*Tree, error) {
 
 // rootByLevels returns the root of the tree of leaves on the GPU, a
 // perfect part at a time, bringing back each part's root alone.
-func (b *Builder) rootByLevels(leaves [][32]byte) ([32]byte, error) {
+func (b *builder) rootByLevels(leaves [][32]byte) ([32]byte, error) {
 	if _, _, err := settings(b.hash, b.opts, len(leaves)); err != nil {
 		return [32]byte{}, err
 	}
@@ -154,23 +154,6 @@ func (t *Tree) CapLeaves() int {
 		return 0
 	}
 	return 1 << t.capped.level
-}
-
-// Subtree rebuilds subtree s of a capped tree from its leaves, s·2^k up to
-// (s+1)·2^k or the end for k = log2(CapLeaves()), on tg (nil: the CPU)
-// with opts (less CapHeight): the whole tree of those leaves, whose root
-// is node s of the cap. The proofs of a capped tree call it on the Context
-// the tree was built on.
-func (t *Tree) Subtree(tg wgpu.Target, s int, opts Options) (*Tree, error) {
-	if t.capped == nil {
-		return nil, fmt.Errorf("merkle: subtree %d: the tree keeps every node (it was built without Options.CapHeight): read them with Nodes", s)
-	}
-	if count := newLayout(len(t.leaves)).width(t.capped.level); s < 0 || s >= count {
-		return nil, fmt.Errorf("merkle: subtree %d: the cap has subtrees 0..%d", s, count-1)
-	}
-	opts.CapHeight = 0
-	opts.Committer = nil
-	return Build(tg, t.subtreeLeaves(s), t.hash, opts)
 }
 
 // subtreeLeaves returns the leaves of subtree s of a capped tree.

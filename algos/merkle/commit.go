@@ -30,7 +30,7 @@ type Committer struct {
 	opts  Options
 	// b holds the leaf and node buffers and the subtree size; its hash
 	// is the schedule's first.
-	b *Builder
+	b *builder
 	// data holds one piece of a matrix's elements or of records.
 	data *wgpu.Buffer
 	// inj holds one subtree's row digests to inject (CommitMatrices),
@@ -62,7 +62,7 @@ func NewCommitter(t wgpu.Target, s Schedule, opts Options) (*Committer, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	b, err := NewBuilder(ctx, s[0].Hash, opts)
+	b, err := newBuilder(ctx, s[0].Hash, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -99,19 +99,71 @@ func (c *Committer) Release() {
 	}
 }
 
-// Schedule returns the Committer's schedule.
-func (c *Committer) Schedule() Schedule { return c.sched }
+// SubtreeLeaves returns the most leaves one subtree holds on the device
+// (0 on the CPU): trees up to that size are built in one submission, and
+// BuildBuffers builds at most that many.
+func (c *Committer) SubtreeLeaves() int { return c.b.SubtreeLeaves() }
+
+// BuildInto builds the tree of leaves as Build with the Committer does,
+// into t's node memory when t holds enough (a Tree from an earlier build
+// that is no longer needed), and returns it; a nil t, or one too small,
+// gets new memory. A prover that builds tree after tree of one size skips
+// allocating and zeroing 32 bytes per leaf every time (1 GiB for 2^25
+// leaves), work of one core that took longer than the transfers
+// (bench/results/HISTORY.md, "The system path, second pass, and several
+// devices", its Merkle entry). On an error, t's nodes are undefined. The
+// schedule must be of one hash.
+func (c *Committer) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
+	if err := c.uniform("BuildInto"); err != nil {
+		return nil, err
+	}
+	return c.b.BuildInto(t, leaves)
+}
+
+// BuildBuffers builds the tree of the n leaves at the start of leaves (n
+// digests) into the first n digests of nodes, on the device alone: nothing
+// is uploaded, read back or checked, so leaves can come from another kernel
+// and the nodes go on to one. Node 0 is not written. n must be a power of
+// two from 2 to SubtreeLeaves(); CapHeight and HostWidth do not apply. The
+// schedule must be of one hash.
+func (c *Committer) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
+	if err := c.uniform("BuildBuffers"); err != nil {
+		return err
+	}
+	return c.b.BuildBuffers(nodes, leaves, n)
+}
+
+// uniform returns an error unless the Committer's schedule is of one hash.
+func (c *Committer) uniform(call string) error {
+	if len(c.sched) != 1 {
+		return fmt.Errorf("merkle: %s builds trees of one hash, not the schedule %s", call, c.sched)
+	}
+	return nil
+}
+
+// root returns the root of the tree of leaves, as Root with the Committer
+// does: without the other nodes for a schedule of one hash.
+func (c *Committer) root(leaves [][32]byte) ([32]byte, error) {
+	if len(c.sched) == 1 {
+		return c.b.Root(leaves)
+	}
+	t, err := c.build(leaves)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return t.Root(), nil
+}
 
 // build builds the tree of leaves, digests of the schedule's first hash,
 // as BuildMixed does (Build with Options.Committer). With a schedule of
 // one hash it is Builder.Build.
 func (c *Committer) build(leaves [][32]byte) (*Tree, error) {
+	if len(c.sched) == 1 {
+		return c.b.Build(leaves)
+	}
 	hs, err := c.sched.Levels(len(leaves))
 	if err != nil {
 		return nil, err
-	}
-	if len(c.sched) == 1 {
-		return c.b.Build(leaves)
 	}
 	if err := c.checkSettings(len(leaves)); err != nil {
 		return nil, err
@@ -416,7 +468,7 @@ type hostLevels struct {
 // hostTop returns the levels of the subtrees of sub leaves (lg levels, of
 // hashes hs under next, from level base of the whole tree, k of them)
 // that the host merges, as a Builder's subtree does (Options.HostWidth,
-// the top level's hash's HostTop): those narrower than the host width, of
+// the top level's hash's hostTopper): those narrower than the host width, of
 // the last subtree alone (k is 1: the subtrees of a larger tree end in
 // their roots' tree), unless rows are injected into one of them. Every
 // level when the subtree has no more leaves than the width and they are
@@ -592,7 +644,7 @@ func (c *Committer) nodesDispatch(k *wgpu.Kernel, binds []wgpu.Binding, count in
 
 // convertDispatch converts the count nodes count..2count-1 of the node
 // buffer to digests of up, in place.
-func (c *Committer) convertDispatch(up Hash, conv DigestConverter, count int) (wgpu.Dispatch, error) {
+func (c *Committer) convertDispatch(up Hash, conv digestConverter, count int) (wgpu.Dispatch, error) {
 	k, err := c.kernel("merkle_convert.wgsl", "mk_convert", up, conv.ConvertModule(), "ConvertModule", 1)
 	if err != nil {
 		return wgpu.Dispatch{}, err

@@ -81,12 +81,12 @@ func perfect(n int) bool { return n >= 2 && powerOfTwo(n) }
 // of matrices committed together, and of the trees JoinProofs joins.
 func powerOfTwo(n int) bool { return n >= 1 && n&(n-1) == 0 }
 
-// NodeCount returns the length of the node array of a tree of n leaves
+// nodeCount returns the length of the node array of a tree of n leaves
 // (n at least 1): node 0, then every level from the root down to the one
 // above the leaves. It is n for a power of two, at most n + log2(n) for
 // other counts, and 2 for one leaf (node 1 is the leaf).
-func NodeCount(n int) (int, error) {
-	if err := CheckSize(n); err != nil {
+func nodeCount(n int) (int, error) {
+	if err := checkSize(n); err != nil {
 		return 0, err
 	}
 	l := newLayout(n)
@@ -261,7 +261,7 @@ func parts(n int, fn func(a, lo int) error) error {
 // (an array of l's layout holding those levels) on the GPU, a perfect part
 // at a time, each bringing back only the levels wanted; the few nodes that
 // join the parts are merged on the host (tails). It returns the root.
-func (b *Builder) buildParts(nodes, leaves [][32]byte, l *layout, low int) ([32]byte, error) {
+func (b *builder) buildParts(nodes, leaves [][32]byte, l *layout, low int) ([32]byte, error) {
 	var roots [bits.UintSize][32]byte
 	var total wgpu.Timing
 	var scratch [][32]byte

@@ -385,7 +385,7 @@ func TestCarriedShape(t *testing.T) {
 	require.NoError(t, err)
 	q := p
 	q.Leaves = 3
-	require.True(t, q.Verify(hash), "consistent for 3 leaves")
+	require.True(t, merkle.Verify(hash, q.Root, q.Leaves, q), "consistent for 3 leaves")
 	require.False(t, merkle.Verify(hash, four.Root(), 4, q), "trusted size 4")
 	three, err := merkle.Build(nil, [][32]byte{leaves[0], leaves[1], hash.Merge(leaves[2], leaves[3])}, hash, merkle.Options{})
 	require.NoError(t, err)

@@ -49,7 +49,7 @@ func ExampleBuild() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ok = ok && merkle.VerifyMulti(rescue.MerkleMerge{}, trustedRoot, trustedLeaves, multi)
+	ok = ok && merkle.Verify(rescue.MerkleMerge{}, trustedRoot, trustedLeaves, multi)
 
 	fmt.Printf("%x %v %v\n", tree.Root(), ok, elapsed > 0)
 	// Output:
@@ -77,22 +77,22 @@ func ExampleOptions_capHeight() {
 	// true
 }
 
-// Tree after tree of one size through one Builder.
-func ExampleBuilder_BuildInto() {
+// Tree after tree of one size through one Committer.
+func ExampleCommitter_BuildInto() {
 	var ctx *wgpu.Context
 	batches := [][][32]byte{exampleLeaves(64), exampleLeaves(65)[1:]}
 
-	// Tree after tree of one size: keep a Builder and reuse each tree's memory
+	// Tree after tree of one size: keep a Committer and reuse each tree's memory
 	// (a new 1 GiB of nodes costs Go about 100 ms of one core to zero: H100,
 	// 2026-11-23, bench/e2e; BENCHMARKS.md, "The system path, second pass").
-	b, err := merkle.NewBuilder(ctx, blake3.MerkleMerge{}, merkle.Options{})
+	c, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer b.Release()
+	defer c.Release()
 	var t2 *merkle.Tree
 	for _, leaves := range batches {
-		t2, err = b.BuildInto(t2, leaves) // t2's nodes are overwritten: take what you need first
+		t2, err = c.BuildInto(t2, leaves) // t2's nodes are overwritten: take what you need first
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -1,5 +1,11 @@
 package merkle
 
+import (
+	"fmt"
+
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
 // What the external tests force: the variants internal/base/impl registers
 // (variants.go), by their values.
 
@@ -39,3 +45,52 @@ func HostOptions(w int) Options {
 	}
 	return Options{HostWidth: w}
 }
+
+// The optional methods of a Hash, as interfaces the external tests assert
+// (hash packages implement them without importing this package).
+type (
+	AnyDigest           = anyDigester
+	DigestConverter     = digestConverter
+	HostTop             = hostTopper
+	LevelMerge          = levelMerger
+	Tuning              = tuner
+	RowsHash[E Element] = rowsHasher[E]
+)
+
+// Subtree rebuilds subtree s of a capped tree from its leaves, s·2^k up to
+// (s+1)·2^k or the end for k = log2(CapLeaves()), on tg (nil: the CPU)
+// with opts (less CapHeight): the whole tree of those leaves, whose root
+// is node s of the cap, as a caller rebuilds it with Build of those
+// leaves.
+func (t *Tree) Subtree(tg wgpu.Target, s int, opts Options) (*Tree, error) {
+	if t.capped == nil {
+		return nil, fmt.Errorf("merkle: subtree %d: the tree keeps every node (it was built without Options.CapHeight): read them with Nodes", s)
+	}
+	if count := newLayout(len(t.leaves)).width(t.capped.level); s < 0 || s >= count {
+		return nil, fmt.Errorf("merkle: subtree %d: the cap has subtrees 0..%d", s, count-1)
+	}
+	opts.CapHeight = 0
+	opts.Committer = nil
+	return Build(tg, t.subtreeLeaves(s), t.hash, opts)
+}
+
+// The tree's size rules and the digest parser, as the tests check them.
+var (
+	CheckSize = checkSize
+	NodeCount = nodeCount
+)
+
+// ParseDigest decodes 64 hex digits into a digest, as proofs' JSON does.
+func ParseDigest(s string) ([32]byte, error) {
+	d, err := parseDigest(s)
+	if err != nil {
+		return d, fmt.Errorf("merkle: %w", err)
+	}
+	return d, nil
+}
+
+// The one-hash builder a Committer keeps, which the tests also drive
+// alone.
+type Builder = builder
+
+var NewBuilder = newBuilder

@@ -110,7 +110,7 @@ func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Verify(rp) {
+	if !merkle.Verify(rp, p.Root, p.Leaves, p) {
 		t.Fatal("the canonical proof does not verify")
 	}
 	aliased := func(d [32]byte, j int) [32]byte {
@@ -123,12 +123,12 @@ func TestVerifyRejectsNonCanonicalRescue(t *testing.T) {
 	if rp.CheckDigest(q.Leaf) == nil {
 		t.Fatal("the aliased leaf passes CheckDigest")
 	}
-	if q.Verify(rp) {
+	if merkle.Verify(rp, q.Root, q.Leaves, q) {
 		t.Errorf("a proof with leaf element 0 stored as 1+p verifies")
 	}
 	q = p
 	q.Path = [][32]byte{aliased(p.Path[0], 0), p.Path[1]}
-	if q.Verify(rp) {
+	if merkle.Verify(rp, q.Root, q.Leaves, q) {
 		t.Errorf("a proof with path[0] element 0 stored as 0+p verifies")
 	}
 }
@@ -211,7 +211,7 @@ func FuzzMultiProofJSON(f *testing.F) {
 		}
 		for _, h := range hashes {
 			tree := trees[h]
-			if merkle.VerifyMulti(h, tree.Root(), tree.Len(), mp) {
+			if merkle.Verify(h, tree.Root(), tree.Len(), mp) {
 				sound(t, tree, mp.Indices, mp.Values)
 			}
 		}
@@ -244,7 +244,7 @@ func FuzzPrunedProofJSON(f *testing.F) {
 		}
 		for _, h := range hashes {
 			tree := trees[h]
-			if merkle.VerifyPruned(h, tree.Root(), tree.Len(), pp) {
+			if merkle.Verify(h, tree.Root(), tree.Len(), pp) {
 				sound(t, tree, pp.Indices, pp.Values)
 			}
 		}

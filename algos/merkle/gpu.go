@@ -64,7 +64,7 @@ func approachError(a string) error {
 	return fmt.Errorf("merkle: approach %s: accepted are 1 (level-per-dispatch: a dispatch per level), 2 (workgroup-levels: levels through global memory), 3 (subtrees: subtrees in workgroup memory), or 0 (default: the fastest for the hash and size)", a)
 }
 
-// Options tune Build and a Builder. The zero value is the fastest default.
+// Options tune Build and the other calls, and a Committer. The zero value is the fastest default.
 type Options struct {
 	// WorkgroupSize is the invocations per workgroup, a power of two from
 	// 2 to 256; 0 means the hash's default for the way the levels are
@@ -74,11 +74,11 @@ type Options struct {
 	// submissions (on the CPU, its wall time).
 	Timing *wgpu.Timing
 	// CapHeight, when above 0, keeps on the host only the top CapHeight+1
-	// levels of the trees Build and a Builder make: the root down to the
+	// levels of the trees Build and a Committer make: the root down to the
 	// cap, at most 2^CapHeight nodes that are the roots of equal subtrees,
 	// the last of which may hold fewer leaves (plonky2's Merkle cap). The levels below are neither brought back
 	// from the device nor allocated; a proof rebuilds the subtrees it needs
-	// from the leaves (Tree.Subtree). 0 keeps every node, as does a height
+	// from the leaves (Build of a subtree's leaves). 0 keeps every node, as does a height
 	// of the tree's depth minus 1 or more. A build on a Group of several devices does not take it.
 	CapHeight int
 	// Progress, when set, is told how many of the tree's merges are done
@@ -95,8 +95,8 @@ type Options struct {
 	// those HostWidth nodes come back (with the levels below them, for
 	// Build), and the host merges the narrower levels above them on all
 	// cores, where they take less time than one merge's latency per level
-	// on the device (HostTop). A tree of HostWidth leaves or fewer is
-	// built on the host alone. 0 takes the hash's width (HostTop; none
+	// on the device (hostTopper). A tree of HostWidth leaves or fewer is
+	// built on the host alone. 0 takes the hash's width (hostTopper; none
 	// for a hash without it), else a power of two from 2. The
 	// nodes are the same either way; Timing's Kernel counts the device's
 	// levels alone and its Wall the host's too. A Committer (matrix
@@ -110,19 +110,19 @@ type Options struct {
 	// runs on the Committer's device with its schedule and its options,
 	// and the call's target and other options are not used. The row or
 	// record hash a call is given must be the schedule's first (by Name).
-	// NewBuilder and NewCommitter do not take it.
+	// newBuilder and NewCommitter do not take it.
 	Committer *Committer
 
 	// The variants kept to be measured, which internal/base/impl's "merkle"
 	// entries force (variants.go): the way the levels are built (0: the
-	// hash's Tuning, else subtrees), a compute pass per level, and every
+	// hash's tuner, else subtrees), a compute pass per level, and every
 	// level on the device whatever HostWidth and the hash say.
 	approach     approach
 	passPerLevel bool
 	deviceTop    bool
 }
 
-// defaultWorkgroup is the workgroup size of a hash without Tuning.
+// defaultWorkgroup is the workgroup size of a hash without tuner.
 const defaultWorkgroup = 64
 
 // regLevels is how many levels each invocation of mk_subtree merges in
@@ -130,11 +130,11 @@ const defaultWorkgroup = 64
 const regLevels = 2
 
 // settings returns the approach and workgroup size a build of n leaves
-// runs with: the options', else the hash's Tuning, else subtrees with 64
+// runs with: the options', else the hash's tuner, else subtrees with 64
 // invocations. It is the one place where the defaults are chosen.
 func settings(hash Hash, opts Options, n int) (approach, int, error) {
 	a, wg := opts.approach, opts.WorkgroupSize
-	tuning, tuned := hash.(Tuning)
+	tuning, tuned := hash.(tuner)
 	if a == 0 && tuned {
 		var err error
 		if a, err = parseApproach(tuning.MerkleApproach(n)); err != nil {
@@ -175,7 +175,7 @@ func Build(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) (*Tree, er
 	if !one {
 		return buildOn(wgpu.GroupOf(t), leaves, hash, opts)
 	}
-	b, err := NewBuilder(ctx, hash, opts)
+	b, err := newBuilder(ctx, hash, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -183,11 +183,11 @@ func Build(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) (*Tree, er
 	return b.Build(leaves)
 }
 
-// Builder builds trees with one hash and one set of options on one
+// builder builds trees with one hash and one set of options on one
 // Context, keeping its buffers, one subtree's worth, from one build to the
 // next until Release. It is not safe for concurrent use. A Builder on a
 // nil Context builds on the CPU.
-type Builder struct {
+type builder struct {
 	ctx  *wgpu.Context
 	hash Hash
 	opts Options
@@ -205,9 +205,9 @@ type Builder struct {
 	hostW int
 }
 
-// NewBuilder returns a Builder of trees with hash on ctx (nil: the CPU).
+// newBuilder returns a builder of trees with hash on ctx (nil: the CPU).
 // It holds no device memory until its first build.
-func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
+func newBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*builder, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
@@ -218,7 +218,7 @@ func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Builder{ctx: ctx, hash: hash, opts: opts, hostW: hostW}
+	b := &builder{ctx: ctx, hash: hash, opts: opts, hostW: hostW}
 	if ctx != nil {
 		items := wgpu.PieceItems(ctx.Limits(), DigestSize)
 		if items < 2 {
@@ -231,7 +231,7 @@ func NewBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*Builder, error) {
 
 // checkWorkgroup returns an error unless approach a can run with wg
 // invocations per workgroup on the device.
-func (b *Builder) checkWorkgroup(a approach, wg int) error {
+func (b *builder) checkWorkgroup(a approach, wg int) error {
 	lim := b.ctx.Limits()
 	if uint32(wg) > lim.MaxInvocationsPerWorkgroup || uint32(wg) > lim.MaxWorkgroupSizeX {
 		return fmt.Errorf("merkle: workgroup size %d: the device runs at most %d invocations per workgroup", wg, min(lim.MaxInvocationsPerWorkgroup, lim.MaxWorkgroupSizeX))
@@ -243,7 +243,7 @@ func (b *Builder) checkWorkgroup(a approach, wg int) error {
 }
 
 // Release frees the Builder's buffers. The Builder may be used again.
-func (b *Builder) Release() {
+func (b *builder) Release() {
 	if b.leafBuf != nil {
 		b.leafBuf.Release()
 		b.nodeBuf.Release()
@@ -254,10 +254,10 @@ func (b *Builder) Release() {
 // SubtreeLeaves returns the most leaves one subtree holds on the device
 // (0 on the CPU): trees up to that size are built in one submission, and
 // BuildBuffers builds at most that many.
-func (b *Builder) SubtreeLeaves() int { return b.maxLeaves }
+func (b *builder) SubtreeLeaves() int { return b.maxLeaves }
 
 // Build builds the tree of leaves, as the package's Build does.
-func (b *Builder) Build(leaves [][32]byte) (*Tree, error) { return b.BuildInto(nil, leaves) }
+func (b *builder) Build(leaves [][32]byte) (*Tree, error) { return b.BuildInto(nil, leaves) }
 
 // BuildInto builds the tree of leaves as Build does, into t's node memory
 // when t holds enough (a Tree from an earlier build that is no longer
@@ -267,9 +267,9 @@ func (b *Builder) Build(leaves [][32]byte) (*Tree, error) { return b.BuildInto(n
 // one core that took longer than the transfers (bench/results/HISTORY.md,
 // "The system path, second pass, and several devices", its Merkle entry).
 // On an error, t's nodes are undefined.
-func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
+func (b *builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 	n := len(leaves)
-	if err := CheckSize(n); err != nil {
+	if err := checkSize(n); err != nil {
 		return nil, err
 	}
 	if b.byLevels(n) {
@@ -318,13 +318,17 @@ func (b *Builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 // without bringing the other nodes back: the read-back is one digest per
 // subtree instead of all the nodes, and no host memory is allocated for
 // them. On a Group of several devices each builds the roots of its ranges
-// and the first the levels above them (rootOn).
+// and the first the levels above them (rootOn). With opts.Committer it
+// builds with that Committer, and hash may be nil.
 func Root(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+	if c := opts.Committer; c != nil {
+		return c.root(leaves)
+	}
 	ctx, one := wgpu.Device(t)
 	if !one {
 		return rootOn(wgpu.GroupOf(t), leaves, hash, opts)
 	}
-	b, err := NewBuilder(ctx, hash, opts)
+	b, err := newBuilder(ctx, hash, opts)
 	if err != nil {
 		return [32]byte{}, err
 	}
@@ -333,7 +337,7 @@ func Root(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, 
 }
 
 // Root returns the root of the tree of leaves, as the package's Root does.
-func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
+func (b *builder) Root(leaves [][32]byte) ([32]byte, error) {
 	n := len(leaves)
 	if b.ctx == nil {
 		t, err := b.Build(leaves)
@@ -342,7 +346,7 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 		}
 		return t.Root(), nil
 	}
-	if err := CheckSize(n); err != nil {
+	if err := checkSize(n); err != nil {
 		return [32]byte{}, err
 	}
 	if !perfect(n) {
@@ -366,7 +370,7 @@ func (b *Builder) Root(leaves [][32]byte) ([32]byte, error) {
 // is uploaded, read back or checked, so leaves can come from another kernel
 // and the nodes go on to one. Node 0 is not written. n must be a power of
 // two from 2 to SubtreeLeaves(); CapHeight and HostWidth do not apply.
-func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
+func (b *builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
 	if !perfect(n) {
 		return fmt.Errorf("merkle: BuildBuffers: %d leaves: it builds a power of two of leaves, from 2 to SubtreeLeaves() (build other counts with Build)", n)
 	}
@@ -393,7 +397,7 @@ func (b *Builder) BuildBuffers(nodes, leaves *wgpu.Buffer, n int) error {
 	return nil
 }
 
-func (b *Builder) report(t wgpu.Timing) {
+func (b *builder) report(t wgpu.Timing) {
 	if b.opts.Timing != nil {
 		*b.opts.Timing = t
 	}
@@ -401,7 +405,7 @@ func (b *Builder) report(t wgpu.Timing) {
 
 // run is one build on the GPU: its kernel and settings, and its timing.
 type run struct {
-	*Builder
+	*builder
 	approach approach
 	wg       int
 	kernel   *wgpu.Kernel
@@ -436,7 +440,7 @@ func (r *run) waitChecked() error {
 var entries = [...]string{levelPerDispatch: "mk_level", workgroupLevels: "mk_levels", subtrees: "mk_subtree"}
 
 // run returns the build of a tree of n leaves, with its kernel compiled.
-func (b *Builder) run(n int) (*run, error) {
+func (b *builder) run(n int) (*run, error) {
 	a, wg, err := settings(b.hash, b.opts, n)
 	if err != nil {
 		return nil, err
@@ -456,11 +460,11 @@ func (b *Builder) run(n int) (*run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
-	return &run{Builder: b, approach: a, wg: wg, kernel: k, n: n}, nil
+	return &run{builder: b, approach: a, wg: wg, kernel: k, n: n}, nil
 }
 
 // reserve makes the Builder's buffers hold c digests each.
-func (b *Builder) reserve(c int) error {
+func (b *builder) reserve(c int) error {
 	size := uint64(c * DigestSize)
 	if b.leafBuf != nil && b.leafBuf.Size() >= size {
 		return nil

@@ -45,7 +45,7 @@ func rootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 		return rootOnParts(g, leaves, hash, opts)
 	}
 	var root [32]byte
-	err := onGroup(g, leaves, hash, opts, func(_ int, b *Builder, _ Range, part [][32]byte) ([32]byte, error) {
+	err := onGroup(g, leaves, hash, opts, func(_ int, b *builder, _ Range, part [][32]byte) ([32]byte, error) {
 		return b.Root(part)
 	}, func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error {
 		if !p.regular() {
@@ -86,11 +86,11 @@ func buildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 	n := len(leaves)
 	var nodes [][32]byte
 	var scratch []*Tree // each member's range tree, its memory reused from range to range
-	if CheckSize(n) == nil && g != nil {
+	if checkSize(n) == nil && g != nil {
 		nodes = make([][32]byte, n)
 		scratch = make([]*Tree, g.Len())
 	}
-	err := onGroup(g, leaves, hash, opts, func(member int, b *Builder, r Range, part [][32]byte) ([32]byte, error) {
+	err := onGroup(g, leaves, hash, opts, func(member int, b *builder, r Range, part [][32]byte) ([32]byte, error) {
 		t, err := b.BuildInto(scratch[member], part)
 		if err != nil {
 			return [32]byte{}, err
@@ -124,7 +124,7 @@ func checkOn(g *wgpu.Group, n int, hash Hash) error {
 	if g == nil {
 		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
 	}
-	if err := CheckSize(n); err != nil {
+	if err := checkSize(n); err != nil {
 		return err
 	}
 	if hash == nil {
@@ -139,7 +139,7 @@ func checkOn(g *wgpu.Group, n int, hash Hash) error {
 // then topFn on the first device with the plan, the range roots in the
 // plan's order and options with their own Timing.
 func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
-	rangeFn func(member int, b *Builder, r Range, part [][32]byte) ([32]byte, error),
+	rangeFn func(member int, b *builder, r Range, part [][32]byte) ([32]byte, error),
 	topFn func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error) error {
 	n := len(leaves)
 	if err := checkOn(g, n, hash); err != nil {
@@ -156,7 +156,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 	// A member runs its ranges one after another on its own goroutine, so
 	// its slots below are its own: its Builder, the timing that Builder
 	// reports a range's build to, and its ranges' times summed.
-	builders := make([]*Builder, g.Len())
+	builders := make([]*builder, g.Len())
 	last := make([]wgpu.Timing, g.Len())
 	times := make([]wgpu.Timing, g.Len())
 	report := newReporter(opts.Progress, n)
@@ -167,7 +167,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 			o.Timing = &last[member]
 			o.Progress = nil // the ranges report, below
 			var err error
-			if b, err = NewBuilder(ctx, hash, o); err != nil {
+			if b, err = newBuilder(ctx, hash, o); err != nil {
 				return err
 			}
 			b.leavesChecked = true

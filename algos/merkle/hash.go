@@ -14,6 +14,15 @@ import (
 // rescue.MerkleMerge) without importing this package: any type with these
 // methods is a Hash, so a new hash plugs in without a change here. A
 // program lists the hashes it offers and matches them by Name.
+//
+// A Hash may have more methods, which the package asks for and uses where
+// present: MerkleApproach and MerkleWorkgroupSize (the fastest build for
+// it), MerkleHostWidth (the level at which a device hands the tree's top
+// to the host: Options.HostWidth), AcceptsAnyDigest (every 32 bytes are a
+// digest: leaves go unchecked), MergeMany (a whole level merged on the CPU
+// at once), ConvertDigest and ConvertModule (a digest of the level below
+// made one of this hash's, in a Schedule), and, for a RowHash,
+// HashRowsMany (many rows hashed on the CPU at once).
 type Hash interface {
 	// Name names the hash in errors ("blake3").
 	Name() string
@@ -36,11 +45,11 @@ type Hash interface {
 	MergeModule() wgpu.Module
 }
 
-// Tuning is implemented by a Hash that knows which build is fastest for
+// tuner is implemented by a Hash that knows which build is fastest for
 // it; Build asks it unless a variant is forced (internal/base/impl's "merkle")
 // or Options set the workgroup size. Its answers are basic types, so hash packages need not import
 // merkle.
-type Tuning interface {
+type tuner interface {
 	// MerkleApproach returns the name of the fastest way to build the
 	// levels of a tree of the given leaves ("level-per-dispatch",
 	// "workgroup-levels" or "subtrees", the "merkle" variants of
@@ -51,12 +60,12 @@ type Tuning interface {
 	MerkleWorkgroupSize(approach string) int
 }
 
-// HostTop is implemented by a Hash whose merge is slow enough that the
+// hostTopper is implemented by a Hash whose merge is slow enough that the
 // narrow top levels of a tree, too narrow to fill a GPU, are faster on the
 // host's cores: each level on a device waits for one merge's latency,
 // whatever its width, while the host's cores make a narrow level in a few
 // merges' time. Build asks it when Options.HostWidth is 0.
-type HostTop interface {
+type hostTopper interface {
 	// MerkleHostWidth returns the width, a power of two, of the
 	// narrowest level a device should build on a host of cores cores:
 	// the levels narrower than it are merged on the host. 0 builds every
@@ -67,7 +76,7 @@ type HostTop interface {
 // hostWidth returns the host width a Builder runs with on cores cores:
 // none where opts keep every level on the device (the "merkle-top"
 // variant "device"), else opts' width (Options.HostWidth), else the
-// hash's (HostTop), else 0 (no host levels). It is the one place where it
+// hash's (hostTopper), else 0 (no host levels). It is the one place where it
 // is chosen.
 func hostWidth(hash Hash, opts Options, cores int) (int, error) {
 	opt := opts.HostWidth
@@ -75,7 +84,7 @@ func hostWidth(hash Hash, opts Options, cores int) (int, error) {
 	case opts.deviceTop:
 		return 0, nil
 	case opt == 0:
-		h, ok := hash.(HostTop)
+		h, ok := hash.(hostTopper)
 		if !ok {
 			return 0, nil
 		}
@@ -92,12 +101,12 @@ func hostWidth(hash Hash, opts Options, cores int) (int, error) {
 
 var errNoHash = errors.New("merkle: no hash given: pass a Hash such as blake3.MerkleMerge{} or rescue.MerkleMerge{}")
 
-// AnyDigest is implemented by a Hash whose CheckDigest accepts every 32
+// anyDigester is implemented by a Hash whose CheckDigest accepts every 32
 // bytes (BLAKE3): the package then skips checking leaves, which would read
 // them all for nothing, on every core while they are uploaded
 // (bench/results/HISTORY.md, "The system path, second pass, and several
 // devices", its Merkle entry).
-type AnyDigest interface {
+type anyDigester interface {
 	// AcceptsAnyDigest reports that CheckDigest returns nil for every d.
 	AcceptsAnyDigest() bool
 }
@@ -105,7 +114,7 @@ type AnyDigest interface {
 // checkLeaves returns an error naming the first leaf the hash does not
 // accept.
 func checkLeaves(hash Hash, leaves [][32]byte) error {
-	if a, ok := hash.(AnyDigest); ok && a.AcceptsAnyDigest() {
+	if a, ok := hash.(anyDigester); ok && a.AcceptsAnyDigest() {
 		return nil
 	}
 	defer wgpu.Span("merkle check leaves")(int64(len(leaves)) * DigestSize)

@@ -71,7 +71,7 @@ func TestHostWidth(t *testing.T) {
 					indices := []int{0, n / 3, n - 1}
 					mp, err := capped.MultiProof(indices)
 					require.NoError(t, err, what)
-					require.True(t, mp.Verify(hash), "%s cap height %d multi-proof", what, h)
+					require.True(t, merkle.Verify(hash, mp.Root, mp.Leaves, mp), "%s cap height %d multi-proof", what, h)
 					full, err := merkle.Build(nil, leaves, hash, merkle.Options{})
 					require.NoError(t, err)
 					wantMP, err := full.MultiProof(indices)
@@ -163,6 +163,9 @@ func TestHostWidthOptions(t *testing.T) {
 		require.ErrorContains(t, err, fmt.Sprintf("HostWidth %d: accepted are 0", w))
 	}
 	var _ merkle.HostTop = rescue.MerkleMerge{}
+	var _ merkle.Tuning = rpo.MerkleMerge{}
+	var _ merkle.RowsHash[uint32] = poseidon2.MerkleMerge31{}
+	var _ merkle.LevelMerge = poseidon2.MerkleMerge31{}
 	_, isHostTop := merkle.Hash(blake3.MerkleMerge{}).(merkle.HostTop)
 	require.False(t, isHostTop, "BLAKE3's merges are cheap on both sides: every level on the device")
 	for _, h := range []merkle.HostTop{rescue.MerkleMerge{}, rpo.MerkleMerge{}, poseidon2.MerkleMerge{}} {

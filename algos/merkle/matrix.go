@@ -69,7 +69,7 @@ type Matrix[E Element] struct {
 func (m Matrix[E]) Row(r int) []E { return m.Data[r*m.Cols : (r+1)*m.Cols] }
 
 // Check returns an error unless m is a matrix a tree of hash commits to:
-// Cols at least 1, Rows a tree size (CheckSize), len(Data) = Rows*Cols,
+// Cols at least 1, Rows a tree size (at least 1), len(Data) = Rows*Cols,
 // and every element below hash's Modulus (the error names the first that
 // is not, by index, row and column).
 func (m Matrix[E]) Check(hash RowHash[E]) error {
@@ -176,9 +176,9 @@ func matrixLeaves[E Element](m Matrix[E], rows rowsOf[E]) ([][32]byte, error) {
 }
 
 // matrixLeavesCPU sets leaves[r] to the row hash of row r of m on all
-// cores, through the hash's RowsHash where it has one.
+// cores, through the hash's rowsHasher where it has one.
 func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) {
-	if many, ok := rows.hash.(RowsHash[E]); ok {
+	if many, ok := rows.hash.(rowsHasher[E]); ok {
 		par.For(m.Rows, max(rowsManyGrain, 4096/m.Cols), func(lo, hi int) {
 			many.HashRowsMany(leaves[lo:hi], m.Data[lo*m.Cols:hi*m.Cols], m.Cols)
 		})

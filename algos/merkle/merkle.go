@@ -21,16 +21,16 @@
 // merkletreejs and RFC 6962's shape, tested against merkletreejs's
 // outputs (testdata/merkletreejs_blake3.json). The node array of such a
 // tree holds node 0, then each level from the root down to the one above
-// the leaves, left to right (NodeCount nodes); for a power of two this is
-// the heap layout above. NodeCount gives a count's node array length and
-// PathLen a leaf's proof length; on the GPU each perfect part is built as
-// a tree of its own and the parts' roots are joined from the right.
+// the leaves, left to right (Tree.Nodes, at most n + log2(n) of them);
+// for a power of two this is the heap layout above. PathLen gives a
+// leaf's proof length; on the GPU each perfect part is built as a tree of
+// its own and the parts' roots are joined from the right.
 //
 // Build runs on a GPU (a wgpu.Context), on several (a wgpu.Group), or with
 // a nil target on the CPU, the plain-Go reference the devices are tested
 // against. Trees larger than one storage
 // binding are built a binding-sized subtree at a time, and the subtree
-// roots are then merged as a small tree of their own. A Builder keeps its
+// roots are then merged as a small tree of their own. A Committer keeps its
 // buffers from one build to the next.
 //
 // The same split composes across machines: the roots of M equal ranges of
@@ -44,7 +44,7 @@
 // nodes as one path per leaf, each without the nodes earlier paths or the
 // leaves already give, as plonky2 compresses its Merkle proofs. Options'
 // CapHeight keeps only the top levels of a tree on the host (plonky2's
-// Merkle cap); its proofs rebuild the subtrees they need (Tree.Subtree).
+// Merkle cap); its proofs rebuild the subtrees they need from the leaves.
 //
 // What the tree separates: leaves and interior nodes are both 32-byte
 // digests merged by the same function, with no domain separation (this is
@@ -81,9 +81,9 @@ type Tree struct {
 	capped *capInfo // nil: every node is kept
 }
 
-// CheckSize returns an error unless n is a tree size this package builds:
+// checkSize returns an error unless n is a tree size this package builds:
 // at least 1 leaf.
-func CheckSize(n int) error {
+func checkSize(n int) error {
 	if n < 1 {
 		return fmt.Errorf("merkle: %d leaves: a tree needs at least 1 leaf (any count: 1, 2, 3, ...)", n)
 	}
@@ -99,7 +99,7 @@ func CheckSize(n int) error {
 // Builder.BuildInto), checking the leaves unless the caller has.
 func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool, progress func(done, total int) error) (*Tree, error) {
 	n := len(leaves)
-	if err := CheckSize(n); err != nil {
+	if err := checkSize(n); err != nil {
 		return nil, err
 	}
 	if hash == nil {
@@ -136,7 +136,7 @@ func (t *Tree) Len() int { return len(t.leaves) }
 // Root returns node 1: the root (for one leaf, the leaf).
 func (t *Tree) Root() [32]byte { return t.nodes[1] }
 
-// Nodes returns the node array (node 0 zero): NodeCount(Len()) nodes, N
+// Nodes returns the node array (node 0 zero): nodeCount(Len()) nodes, N
 // for a power of two, or for a capped tree its first nodes, the levels
 // kept. The slice is the tree's own.
 func (t *Tree) Nodes() [][32]byte { return t.nodes }
@@ -176,15 +176,44 @@ type Proof struct {
 	Root   [32]byte
 }
 
-// Verify reports whether p proves that p.Leaf is leaf p.Index of the tree
-// of n leaves with root root, merged with hash: the index must be below n,
+// Verify reports whether p proves its leaves in the tree of n leaves with
+// root root, merged with hash, for each kind of proof (a proof states its
+// own root and size too: pass p.Root and p.Leaves to check that it is
+// consistent, but a verifier checks the root and size it trusts). A nil
+// hash verifies nothing.
+//
+// A Proof proves that p.Leaf is leaf p.Index: the index must be below n,
 // the path must have PathLen(n, p.Index) entries (log2(n) for a power of
 // two), every digest must be one the hash accepts, p must state the same n
 // and root, and hashing the leaf with each path entry in turn (on the left
 // when the current index is odd), past the levels where it has no sibling,
-// must give root. A nil hash verifies nothing.
-func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
-	if hash == nil || CheckSize(n) != nil || p.Leaves != n || p.Root != root ||
+// must give root.
+//
+// A MultiProof proves that each of its Values is its leaf: it must state
+// the same n and root, hold at least one leaf, its indices ascending and
+// distinct and below n, one value for each, exactly the nodes the leaves
+// need (no more, no fewer), every digest one the hash accepts, and merging
+// the values with the nodes in the proof's order must give root.
+//
+// A PrunedProof proves the same as a MultiProof, where each path must hold
+// exactly the nodes pruning leaves in it, and a repeated index the same
+// value.
+func Verify[P Proof | MultiProof | PrunedProof](hash Hash, root [32]byte, n int, p P) bool {
+	switch p := any(p).(type) {
+	case MultiProof:
+		return checkMulti(hash, root, n, p) == nil
+	case PrunedProof:
+		mp, err := p.multi(n)
+		return err == nil && checkMulti(hash, root, n, mp) == nil
+	case Proof:
+		return verifyOne(hash, root, n, p)
+	}
+	return false
+}
+
+// verifyOne is Verify of a Proof.
+func verifyOne(hash Hash, root [32]byte, n int, p Proof) bool {
+	if hash == nil || checkSize(n) != nil || p.Leaves != n || p.Root != root ||
 		p.Index < 0 || p.Index >= n {
 		return false
 	}
@@ -204,12 +233,6 @@ func Verify(hash Hash, root [32]byte, n int, p Proof) bool {
 	}
 	return walkPath(p.Leaf, ps, p.Path, merges(hash)) == root
 }
-
-// Verify checks the proof against the root and the size it states itself:
-// Verify(hash, p.Root, p.Leaves, p). It says only that the proof is
-// consistent; a verifier must also check p.Root and p.Leaves against the
-// root and size it trusts, or call the package's Verify with them.
-func (p Proof) Verify(hash Hash) bool { return Verify(hash, p.Root, p.Leaves, p) }
 
 type proofJSON struct {
 	Format  string   `json:"format,omitempty"`  // "single" or absent
@@ -253,15 +276,7 @@ func (p *Proof) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ParseDigest decodes 64 hex digits into a digest.
-func ParseDigest(s string) ([32]byte, error) {
-	d, err := parseDigest(s)
-	if err != nil {
-		return d, fmt.Errorf("merkle: %w", err)
-	}
-	return d, nil
-}
-
+// parseDigest decodes 64 hex digits into a digest.
 func parseDigest(s string) ([32]byte, error) {
 	var d [32]byte
 	if len(s) != 2*DigestSize {

@@ -232,8 +232,8 @@ func TestBadInput(t *testing.T) {
 	require.NoError(t, err)
 	p, err := tree.Proof(3)
 	require.NoError(t, err)
-	require.True(t, p.Verify(mixHash{}))
-	require.False(t, p.Verify(nil))
+	require.True(t, merkle.Verify(mixHash{}, p.Root, p.Leaves, p))
+	require.False(t, merkle.Verify(nil, p.Root, p.Leaves, p))
 	require.False(t, merkle.Verify(nil, p.Root, 8, p))
 
 	// The CPU builder has no device buffers.
@@ -526,7 +526,7 @@ func TestProofs(t *testing.T) {
 				require.NoError(t, err)
 				require.Len(t, p.Path, bits.Len(uint(n))-1)
 				require.Equal(t, n, p.Leaves)
-				require.True(t, p.Verify(hash), "%s n=%d i=%d", hash.Name(), n, i)
+				require.True(t, merkle.Verify(hash, p.Root, p.Leaves, p), "%s n=%d i=%d", hash.Name(), n, i)
 				require.True(t, merkle.Verify(hash, tree.Root(), n, p))
 				tamperFails(t, hash, p)
 			}
@@ -546,30 +546,30 @@ func tamperFails(t *testing.T, hash merkle.Hash, p merkle.Proof) {
 	for b := 0; b < merkle.DigestSize; b += 7 {
 		q := p
 		q.Leaf[b] ^= 0x01
-		require.False(t, q.Verify(hash), "tampered leaf byte %d verified", b)
+		require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "tampered leaf byte %d verified", b)
 		q = p
 		q.Root[b] ^= 0x80
-		require.False(t, q.Verify(hash), "tampered root byte %d verified", b)
+		require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "tampered root byte %d verified", b)
 		for k := range p.Path {
 			q = p
 			q.Path = append([][32]byte(nil), p.Path...)
 			q.Path[k][b] ^= 0x10
-			require.False(t, q.Verify(hash), "tampered path[%d] byte %d verified", k, b)
+			require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "tampered path[%d] byte %d verified", k, b)
 		}
 	}
 	for _, d := range []int{p.Index ^ 1, p.Leaves, -1} {
 		q := p
 		q.Index = d
-		require.False(t, q.Verify(hash), "index %d verified as %d", p.Index, q.Index)
+		require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "index %d verified as %d", p.Index, q.Index)
 	}
 	for _, n := range []int{p.Leaves / 2, p.Leaves * 2, p.Leaves + 1, 0} {
 		q := p
 		q.Leaves = n
-		require.False(t, q.Verify(hash), "%d leaves verified as %d", p.Leaves, n)
+		require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "%d leaves verified as %d", p.Leaves, n)
 	}
 	q := p
 	q.Path = p.Path[:len(p.Path)-1]
-	require.False(t, q.Verify(hash))
+	require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q))
 	// The root and size a verifier trusts must be the proof's.
 	require.False(t, merkle.Verify(hash, p.Root, 2*p.Leaves, p))
 	other := p.Root
@@ -587,12 +587,12 @@ func TestInteriorNodeAsLeaf(t *testing.T) {
 		nodes := tree.Nodes()
 		require.Equal(t, tree.Root(), hash.Merge(nodes[2], nodes[3]))
 		p := merkle.Proof{Index: 0, Leaves: 8, Leaf: nodes[2], Path: [][32]byte{nodes[3]}, Root: tree.Root()}
-		require.False(t, p.Verify(hash), "%s: node 2 verified as leaf 0 of 8", hash.Name())
+		require.False(t, merkle.Verify(hash, p.Root, p.Leaves, p), "%s: node 2 verified as leaf 0 of 8", hash.Name())
 		require.False(t, merkle.Verify(hash, tree.Root(), 8, p))
 		// Stating the size it fits makes the proof consistent, and a
 		// verifier that knows the size is 8 still rejects it.
 		p.Leaves = 2
-		require.True(t, p.Verify(hash))
+		require.True(t, merkle.Verify(hash, p.Root, p.Leaves, p))
 		require.False(t, merkle.Verify(hash, tree.Root(), 8, p), "%s: node 2 verified as leaf 0 of 8", hash.Name())
 		// Without "leaves" in its JSON, a proof does not parse.
 		var q merkle.Proof
@@ -628,7 +628,7 @@ func TestGoldenProofs(t *testing.T) {
 			var back merkle.Proof
 			require.NoError(t, json.Unmarshal(want, &back))
 			require.Equal(t, p, back)
-			require.True(t, back.Verify(hash))
+			require.True(t, merkle.Verify(hash, back.Root, back.Leaves, back))
 			// A one-byte tamper of the file's text breaks verification.
 			for _, field := range []string{"leaf", "root", "path"} {
 				var m map[string]any
@@ -653,7 +653,7 @@ func TestGoldenProofs(t *testing.T) {
 				require.NoError(t, err)
 				var tampered merkle.Proof
 				require.NoError(t, json.Unmarshal(bad, &tampered))
-				require.False(t, tampered.Verify(hash), "tampered %s verified", field)
+				require.False(t, merkle.Verify(hash, tampered.Root, tampered.Leaves, tampered), "tampered %s verified", field)
 			}
 		})
 	}

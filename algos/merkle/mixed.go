@@ -21,16 +21,16 @@ import (
 // of level j+1; the root is a digest of the top level's hash. So where the
 // hash changes, between level j and j+1, the nodes of level j are
 // converted when they are made: node = Convert(MergeOfLevelJ(left, right)),
-// Convert being the upper hash's DigestConverter (nothing, for a hash that
+// Convert being the upper hash's digestConverter (nothing, for a hash that
 // accepts every 32 bytes). A proof's path is checked level by level in the
 // same way (VerifyMixed).
 
-// DigestConverter is implemented by a Hash whose levels may sit above
+// digestConverter is implemented by a Hash whose levels may sit above
 // another hash's in a mixed tree and which does not accept every 32 bytes
 // as a digest: it maps the other hash's digests to its own. For the
 // Goldilocks hashes (rescue.MerkleMerge) the rule is: each 8-byte
 // little-endian word of the digest reduced mod p.
-type DigestConverter interface {
+type digestConverter interface {
 	// ConvertDigest maps any 32 bytes to one of the hash's digests: the
 	// plain-Go oracle of the kernel.
 	ConvertDigest(d [32]byte) [32]byte
@@ -130,17 +130,17 @@ func (s Schedule) check() error {
 
 // converter returns how digests of from enter the levels of to: nil when
 // they need nothing (the same hash, or one that accepts every digest).
-func converter(from, to Hash) (DigestConverter, error) {
+func converter(from, to Hash) (digestConverter, error) {
 	if from.Name() == to.Name() {
 		return nil, nil
 	}
-	if a, ok := to.(AnyDigest); ok && a.AcceptsAnyDigest() {
+	if a, ok := to.(anyDigester); ok && a.AcceptsAnyDigest() {
 		return nil, nil
 	}
-	if c, ok := to.(DigestConverter); ok {
+	if c, ok := to.(digestConverter); ok {
 		return c, nil
 	}
-	return nil, fmt.Errorf("%s above %s: %s has no DigestConverter, so %s digests cannot enter its levels (a hash whose digests are not every 32 bytes must convert others')", to.Name(), from.Name(), to.Name(), from.Name())
+	return nil, fmt.Errorf("%s above %s: %s has no digestConverter, so %s digests cannot enter its levels (a hash whose digests are not every 32 bytes must convert others')", to.Name(), from.Name(), to.Name(), from.Name())
 }
 
 // Levels returns the hash of each level of a tree of n leaves: element j-1
@@ -184,7 +184,7 @@ func (s Schedule) minLevels() int {
 // convertAfter returns the converter of the nodes of a level merged with
 // hs[j], when the level above merges with another hash (next, when j is
 // the last of hs; nil for the root).
-func convertAfter(hs []Hash, j int, next Hash) DigestConverter {
+func convertAfter(hs []Hash, j int, next Hash) digestConverter {
 	up := next
 	if j+1 < len(hs) {
 		up = hs[j+1]
@@ -225,11 +225,11 @@ func mixedMerges(hs []Hash, next Hash) levelMerges {
 }
 
 // mixedManys returns the levelManys of a mixed tree with the level hashes
-// hs: level j's hash's LevelMerge where the level needs no conversion
+// hs: level j's hash's levelMerger where the level needs no conversion
 // above it (next as mixedMerges takes it).
 func mixedManys(hs []Hash, next Hash) levelManys {
-	return func(j int) LevelMerge {
-		m, ok := hs[j-1].(LevelMerge)
+	return func(j int) levelMerger {
+		m, ok := hs[j-1].(levelMerger)
 		if !ok || convertAfter(hs, j-1, next) != nil {
 			return nil
 		}

@@ -100,7 +100,7 @@ func TestParseSchedule(t *testing.T) {
 		"blake3:x,rescue":    "count of at least 1",
 		"blake3:-2,rescue":   "count of at least 1",
 		"blake3,rescue":      "run 1 covers 0 levels",
-		"blake3:2,strict":    "strict above blake3: strict has no DigestConverter",
+		"blake3:2,strict":    "strict above blake3: strict has no digestConverter",
 		"rescue:2,blake3:,x": "count of at least 1",
 	} {
 		_, err := merkle.ParseSchedule(s, lookup)

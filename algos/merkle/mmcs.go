@@ -200,7 +200,7 @@ func mergeMatricesCPU[E Element](nodes, below [][32]byte, levels map[int]Matrix[
 			}
 			return d
 		}
-	}, func(j int) LevelMerge {
+	}, func(j int) levelMerger {
 		if _, inject := levels[base+j]; inject {
 			return nil
 		}

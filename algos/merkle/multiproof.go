@@ -110,7 +110,7 @@ func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 	if below == nil {
 		return out, nil
 	}
-	b, err := NewBuilder(t.capped.ctx, t.hash, t.capped.opts)
+	b, err := newBuilder(t.capped.ctx, t.hash, t.capped.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -245,23 +245,6 @@ func (t *Tree) PrunedProof(indices []int) (PrunedProof, error) {
 	return pp, nil
 }
 
-// VerifyMulti reports whether mp proves that each of mp.Values is its
-// leaf of the tree of n leaves with root root, merged with hash: mp must
-// state the same n and root, hold at least one leaf, its indices ascending
-// and distinct and below n, one value for each, exactly the nodes the
-// leaves need (no more, no fewer), every digest one the hash accepts, and
-// merging the values with the nodes in the proof's order must give root.
-// A nil hash verifies nothing.
-func VerifyMulti(hash Hash, root [32]byte, n int, mp MultiProof) bool {
-	return checkMulti(hash, root, n, mp) == nil
-}
-
-// Verify checks the multi-proof against the root and size it states
-// itself: VerifyMulti(hash, mp.Root, mp.Leaves, mp). As with Proof.Verify,
-// a verifier must also check mp.Root and mp.Leaves against the ones it
-// trusts.
-func (mp MultiProof) Verify(hash Hash) bool { return VerifyMulti(hash, mp.Root, mp.Leaves, mp) }
-
 // checkMulti returns why mp does not prove its values in the tree of n
 // leaves with root root, or nil.
 func checkMulti(hash Hash, root [32]byte, n int, mp MultiProof) error {
@@ -306,21 +289,6 @@ func checkMulti(hash Hash, root [32]byte, n int, mp MultiProof) error {
 	}
 	return nil
 }
-
-// VerifyPruned reports whether pp proves that each of pp.Values is its
-// leaf of the tree of n leaves with root root, merged with hash: as
-// VerifyMulti does, where each path must hold exactly the nodes pruning
-// leaves in it, and a repeated index the same value. A nil hash verifies
-// nothing.
-func VerifyPruned(hash Hash, root [32]byte, n int, pp PrunedProof) bool {
-	mp, err := pp.multi(n)
-	return err == nil && checkMulti(hash, root, n, mp) == nil
-}
-
-// Verify checks the pruned paths against the root and size they state
-// themselves: VerifyPruned(hash, pp.Root, pp.Leaves, pp). A verifier must
-// also check pp.Root and pp.Leaves against the ones it trusts.
-func (pp PrunedProof) Verify(hash Hash) bool { return VerifyPruned(hash, pp.Root, pp.Leaves, pp) }
 
 // multi returns the multi-proof that holds pp's nodes, for a tree of n
 // leaves, or an error unless pp has the shape of pruned paths in it.

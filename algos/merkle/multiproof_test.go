@@ -135,8 +135,8 @@ func TestMultiProofs(t *testing.T) {
 					require.Equal(t, leaves[i], mp.Values[k])
 				}
 				require.Equal(t, refMulti(levels, sorted), append([][32]byte{}, mp.Nodes...), what)
-				require.True(t, merkle.VerifyMulti(hash, tree.Root(), n, mp), what)
-				require.True(t, mp.Verify(hash), what)
+				require.True(t, merkle.Verify(hash, tree.Root(), n, mp), what)
+				require.True(t, merkle.Verify(hash, mp.Root, mp.Leaves, mp), what)
 
 				pp, err := tree.PrunedProof(asked)
 				require.NoError(t, err, what)
@@ -146,8 +146,8 @@ func TestMultiProofs(t *testing.T) {
 					require.Equal(t, p, append([][32]byte{}, pp.Paths[k]...), "%s path %d", what, k)
 					require.Equal(t, leaves[asked[k]], pp.Values[k])
 				}
-				require.True(t, merkle.VerifyPruned(hash, tree.Root(), n, pp), what)
-				require.True(t, pp.Verify(hash), what)
+				require.True(t, merkle.Verify(hash, tree.Root(), n, pp), what)
+				require.True(t, merkle.Verify(hash, pp.Root, pp.Leaves, pp), what)
 				// The same nodes as the multi-proof, grouped by leaf.
 				var all [][32]byte
 				for _, p := range pp.Paths {
@@ -196,9 +196,9 @@ func multiTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, mp merkle.M
 	n := mp.Leaves
 	fails := func(q merkle.MultiProof, what string, args ...any) {
 		t.Helper()
-		require.False(t, merkle.VerifyMulti(hash, root, n, q), append([]any{what}, args...)...)
+		require.False(t, merkle.Verify(hash, root, n, q), append([]any{what}, args...)...)
 	}
-	require.True(t, merkle.VerifyMulti(hash, root, n, mp))
+	require.True(t, merkle.Verify(hash, root, n, mp))
 	for b := 0; b < merkle.DigestSize; b++ {
 		for k := range mp.Values {
 			q := cloneMulti(mp)
@@ -213,7 +213,7 @@ func multiTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, mp merkle.M
 		q := cloneMulti(mp)
 		q.Root[b] ^= 1
 		fails(q, "root byte %d", b)
-		require.False(t, merkle.VerifyMulti(hash, q.Root, n, q), "another root, byte %d", b)
+		require.False(t, merkle.Verify(hash, q.Root, n, q), "another root, byte %d", b)
 	}
 	for k := range mp.Indices {
 		for d := -1; d <= n; d++ {
@@ -229,7 +229,7 @@ func multiTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, mp merkle.M
 		q := cloneMulti(mp)
 		q.Leaves = m
 		fails(q, "%d leaves stated as %d", n, m)
-		require.False(t, merkle.VerifyMulti(hash, root, m, mp), "%d leaves trusted as %d", n, m)
+		require.False(t, merkle.Verify(hash, root, m, mp), "%d leaves trusted as %d", n, m)
 	}
 	q := cloneMulti(mp)
 	q.Nodes = append(q.Nodes, root)
@@ -253,7 +253,7 @@ func multiTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, mp merkle.M
 	q = cloneMulti(mp)
 	q.Indices, q.Values = nil, nil
 	fails(q, "no leaves")
-	require.False(t, merkle.VerifyMulti(nil, root, n, mp), "no hash")
+	require.False(t, merkle.Verify(nil, root, n, mp), "no hash")
 }
 
 func clonePruned(pp merkle.PrunedProof) merkle.PrunedProof {
@@ -271,9 +271,9 @@ func prunedTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, pp merkle.
 	n := pp.Leaves
 	fails := func(q merkle.PrunedProof, what string, args ...any) {
 		t.Helper()
-		require.False(t, merkle.VerifyPruned(hash, root, n, q), append([]any{what}, args...)...)
+		require.False(t, merkle.Verify(hash, root, n, q), append([]any{what}, args...)...)
 	}
-	require.True(t, merkle.VerifyPruned(hash, root, n, pp))
+	require.True(t, merkle.Verify(hash, root, n, pp))
 	for b := 0; b < merkle.DigestSize; b++ {
 		for k := range pp.Values {
 			q := clonePruned(pp)
@@ -305,7 +305,7 @@ func prunedTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, pp merkle.
 		q := clonePruned(pp)
 		q.Leaves = m
 		fails(q, "%d leaves stated as %d", n, m)
-		require.False(t, merkle.VerifyPruned(hash, root, m, pp), "%d leaves trusted as %d", n, m)
+		require.False(t, merkle.Verify(hash, root, m, pp), "%d leaves trusted as %d", n, m)
 	}
 	// A node moved to another path, paths swapped, a path short or long.
 	for k := range pp.Paths {
@@ -333,7 +333,7 @@ func prunedTamperFails(t *testing.T, hash merkle.Hash, root [32]byte, pp merkle.
 	q := clonePruned(pp)
 	q.Paths = q.Paths[:len(q.Paths)-1]
 	fails(q, "a path less")
-	require.False(t, merkle.VerifyPruned(nil, root, n, pp), "no hash")
+	require.False(t, merkle.Verify(nil, root, n, pp), "no hash")
 }
 
 // TestPrunedRepeats: a leaf asked for twice has an empty path the second
@@ -345,10 +345,10 @@ func TestPrunedRepeats(t *testing.T) {
 	pp, err := tree.PrunedProof([]int{7, 3, 7})
 	require.NoError(t, err)
 	require.Empty(t, pp.Paths[2])
-	require.True(t, pp.Verify(hash))
+	require.True(t, merkle.Verify(hash, pp.Root, pp.Leaves, pp))
 	q := clonePruned(pp)
 	q.Values[2][0] ^= 1
-	require.False(t, q.Verify(hash), "two values for leaf 7")
+	require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "two values for leaf 7")
 }
 
 func TestMultiProofBadInput(t *testing.T) {
@@ -410,12 +410,12 @@ func TestGoldenMultiProofs(t *testing.T) {
 			var back merkle.MultiProof
 			require.NoError(t, json.Unmarshal(b, &back))
 			require.Equal(t, mp, back)
-			require.True(t, back.Verify(hash))
+			require.True(t, merkle.Verify(hash, back.Root, back.Leaves, back))
 			b = golden(t, "pruned_"+hash.Name()+".json", pp)
 			var backP merkle.PrunedProof
 			require.NoError(t, json.Unmarshal(b, &backP))
 			require.Equal(t, pp, backP)
-			require.True(t, backP.Verify(hash))
+			require.True(t, merkle.Verify(hash, backP.Root, backP.Leaves, backP))
 			// One hex digit changed anywhere in a digest of the text breaks
 			// verification.
 			for off := 0; off < len(b); off++ {
@@ -426,7 +426,7 @@ func TestGoldenMultiProofs(t *testing.T) {
 				bad[off] = flip(bad[off])
 				var q merkle.PrunedProof
 				if err := json.Unmarshal(bad, &q); err == nil {
-					require.False(t, q.Verify(hash), "pruned: byte %d changed", off)
+					require.False(t, merkle.Verify(hash, q.Root, q.Leaves, q), "pruned: byte %d changed", off)
 				}
 			}
 		})
@@ -467,7 +467,7 @@ func TestProofFormats(t *testing.T) {
 	var p merkle.Proof
 	withFormat := strings.Replace(string(single), "{", `{"format": "single", "version": 1,`, 1)
 	require.NoError(t, json.Unmarshal([]byte(withFormat), &p))
-	require.True(t, p.Verify(hash))
+	require.True(t, merkle.Verify(hash, p.Root, p.Leaves, p))
 	require.ErrorContains(t, json.Unmarshal(mj, &p), `merkle: proof: format "multi": want "single" (read it as a MultiProof)`)
 	require.ErrorContains(t, json.Unmarshal(pj, &p), `format "pruned": want "single" (read it as a PrunedProof)`)
 	require.ErrorContains(t, json.Unmarshal([]byte(strings.Replace(withFormat, `"version": 1`, `"version": 2`, 1)), &p), "version 2: this package reads version 1")

@@ -13,7 +13,7 @@ func TestPlan(t *testing.T) {
 	require.Equal(t, []int{7}, plan(128, 7))
 }
 
-// tuned is a Hash with Tuning; untuned one without.
+// tuned is a Hash with tuner; untuned one without.
 type (
 	untuned struct{ Hash }
 	tuned   struct {

@@ -9,7 +9,7 @@ import "github.com/wgcompute/wgcompute/internal/base/impl"
 // it on options (variants of different entries compose):
 //
 //   - "merkle": the approaches, in the order of their numbers: default
-//     (the hash's Tuning, else subtrees), level-per-dispatch,
+//     (the hash's tuner, else subtrees), level-per-dispatch,
 //     workgroup-levels, subtrees;
 //   - "merkle-passes": one-pass (the default: every dispatch of a
 //     submission in one compute pass), pass-per-level (a pass each, to

@@ -7,10 +7,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 )
 
-var (
-	_ merkle.RowsHash[uint32] = MerkleMerge31{}
-	_ merkle.LevelMerge       = MerkleMerge31{}
-)
+// MerkleMerge31's optional merkle methods (HashRowsMany, MergeMany) are
+// asserted in package merkle's tests.
+var _ merkle.RowHash[uint32] = MerkleMerge31{}
 
 // plain31 is a MerkleMerge31 seen through merkle.RowHash alone, so that
 // package merkle hashes its rows and merges its pairs one at a time.

@@ -13,11 +13,9 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// Compile-time check: MerkleMerge is a merkle.Hash with HostTop.
-var (
-	_ merkle.Hash    = MerkleMerge{}
-	_ merkle.HostTop = MerkleMerge{}
-)
+// Compile-time check: MerkleMerge is a merkle.Hash (its MerkleHostWidth
+// is asserted in package merkle's tests).
+var _ merkle.Hash = MerkleMerge{}
 
 func randLeaves(t *testing.T, n int) [][32]byte {
 	rng := newRand(t)

@@ -17,9 +17,10 @@ import (
 // methods are those of every Goldilocks hash here, written once over
 // RPO's parameters (see rescue.MerkleMerge); MergeModule, RowModule,
 // ConvertModule and the tuning answers are package merkle's side of the
-// merkle.Hash, merkle.RowHash, merkle.Tuning and merkle.HostTop
-// interfaces, the interfaces for hash authors: they hand merkle the WGSL
-// of the merge and its tuning, and a program has no use for them.
+// merkle.Hash and merkle.RowHash interfaces and of the optional methods
+// merkle.Hash lists (tuning, host width), for hash authors: they hand
+// merkle the WGSL of the merge and its tuning, and a program has no use
+// for them.
 type MerkleMerge struct{ merkleMerge }
 
 // merkleMerge is the implementation MerkleMerge embeds.

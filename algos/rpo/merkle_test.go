@@ -15,13 +15,9 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// MerkleMerge is a merkle.Hash with Tuning and HostTop, without importing
-// merkle.
-var (
-	_ merkle.Hash    = rpo.MerkleMerge{}
-	_ merkle.Tuning  = rpo.MerkleMerge{}
-	_ merkle.HostTop = rpo.MerkleMerge{}
-)
+// MerkleMerge is a merkle.Hash without importing merkle (its optional
+// methods are asserted in package merkle's tests).
+var _ merkle.Hash = rpo.MerkleMerge{}
 
 // emptyRoots returns testdata/rpo256.json's merge chain as digests: the
 // root of 2^d all-zero leaves is emptyRoots[d] (miden-crypto's

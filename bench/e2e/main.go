@@ -175,14 +175,14 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 			e.Release()
 		case "merkle":
 			leaves := leavesOf(data)
-			b, err := merkle.NewBuilder(ctx, blake3.MerkleMerge{}, merkle.Options{})
+			b, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
 			if err != nil {
 				return err
 			}
-			m.run(fmt.Sprintf("merkle Builder.Build, %d BLAKE3 leaves", len(leaves)), func() error { _, err := b.Build(leaves); return err })
+			m.run(fmt.Sprintf("merkle Build with a Committer, %d BLAKE3 leaves", len(leaves)), func() error { _, err := merkle.Build(ctx, leaves, nil, merkle.Options{Committer: b}); return err })
 			var into *merkle.Tree
-			m.run("merkle Builder.BuildInto (the tree's memory reused)", func() error { into, err = b.BuildInto(into, leaves); return err })
-			m.run("merkle Builder.Root", func() error { _, err := b.Root(leaves); return err })
+			m.run("merkle Committer.BuildInto (the tree's memory reused)", func() error { into, err = b.BuildInto(into, leaves); return err })
+			m.run("merkle Root with a Committer", func() error { _, err := merkle.Root(ctx, leaves, nil, merkle.Options{Committer: b}); return err })
 			b.Release()
 		case "eigen":
 			h := eigen.Hilbert(n)

@@ -106,12 +106,12 @@ func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash me
 	var tm wgpu.Timing
 	timed := opts
 	timed.Timing = &tm
-	b, err := merkle.NewBuilder(ctx, hash, timed)
+	b, err := merkle.NewCommitter(ctx, merkle.Uniform(hash), timed)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer b.Release()
-	tree, err := b.Build(leaves)
+	tree, err := merkle.Build(ctx, leaves, nil, merkle.Options{Committer: b})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -120,7 +120,7 @@ func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash me
 	}
 	tree = nil
 	build := func() error {
-		_, err := b.Build(leaves)
+		_, err := merkle.Build(ctx, leaves, nil, merkle.Options{Committer: b})
 		return err
 	}
 	if n := len(leaves); n <= b.SubtreeLeaves() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,9 +150,9 @@ func verifySet(cmd *cobra.Command, hash merkle.Hash, path string, s *setProof, r
 	}
 	var ok bool
 	if s.multi != nil {
-		ok = merkle.VerifyMulti(hash, tr.root, tr.n, *s.multi)
+		ok = merkle.Verify(hash, tr.root, tr.n, *s.multi)
 	} else {
-		ok = merkle.VerifyPruned(hash, tr.root, tr.n, *s.pruned)
+		ok = merkle.Verify(hash, tr.root, tr.n, *s.pruned)
 	}
 	if !ok {
 		why := fmt.Sprintf("its %d leaves and %d nodes do not give root %x with the %s merge", len(indices), count, tr.root[:], hash.Name())
@@ -184,15 +185,15 @@ func trustedTree(cmd *cobra.Command, rootHex string, leaves int, root [32]byte, 
 	tr := trusted{root: root, n: n, stated: root, statedN: n}
 	if rootHex != "" {
 		var err error
-		if tr.root, err = merkle.ParseDigest(rootHex); err != nil {
+		if tr.root, err = parseDigest(rootHex); err != nil {
 			return tr, fmt.Errorf("merkle verify: --root: %w", err)
 		}
 	} else {
 		tr.assumed = append(tr.assumed, "root")
 	}
 	if cmd.Flags().Changed("leaves") {
-		if err := merkle.CheckSize(leaves); err != nil {
-			return tr, fmt.Errorf("merkle verify: --leaves: %w", err)
+		if leaves < 1 {
+			return tr, fmt.Errorf("merkle verify: --leaves: merkle: %d leaves: a tree needs at least 1 leaf (any count: 1, 2, 3, ...)", leaves)
 		}
 		tr.n = leaves
 	} else {
@@ -213,4 +214,17 @@ func (tr trusted) warn(cmd *cobra.Command) {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: the proof is consistent, but the tree's %s taken from the proof itself (root %x, %d leaves): "+
 		"compare them with the ones you trust, or pass --root and --leaves\n", what, tr.stated[:], tr.statedN)
+}
+
+// parseDigest decodes 64 hex digits into a digest (--root, a range
+// record's root).
+func parseDigest(s string) ([32]byte, error) {
+	var d [32]byte
+	if len(s) != 2*merkle.DigestSize {
+		return d, fmt.Errorf("merkle: digest of %d characters: want 64 hex digits (32 bytes)", len(s))
+	}
+	if _, err := hex.Decode(d[:], []byte(s)); err != nil {
+		return d, fmt.Errorf("merkle: digest %q: want 64 hex digits (32 bytes)", s)
+	}
+	return d, nil
 }

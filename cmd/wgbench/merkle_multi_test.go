@@ -33,9 +33,7 @@ func TestMerkleAnyCount(t *testing.T) {
 				require.NoError(t, err, what)
 				require.Equal(t, fmt.Sprintf("%x\n", root[:]), stdout, what)
 				require.Equal(t, wgpu.Bytes(ref.Nodes()), mustRead(t, out), what)
-				count, err := merkle.NodeCount(n)
-				require.NoError(t, err)
-				require.Len(t, mustRead(t, out), count*merkle.DigestSize, what)
+				require.Len(t, mustRead(t, out), len(ref.Nodes())*merkle.DigestSize, what)
 			}
 		}
 	}

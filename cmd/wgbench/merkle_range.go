@@ -74,7 +74,7 @@ func parseRecord(line string) (rangeRecord, error) {
 	if err := rec.r.Check(rec.leaves); err != nil {
 		return rec, err
 	}
-	if rec.root, err = merkle.ParseDigest(vals[3]); err != nil {
+	if rec.root, err = parseDigest(vals[3]); err != nil {
 		return rec, err
 	}
 	if err := rec.hash.CheckDigest(rec.root); err != nil {

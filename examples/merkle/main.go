@@ -57,7 +57,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ok = ok && merkle.VerifyMulti(hash, root, len(leaves), multi)
+	ok = ok && merkle.Verify(hash, root, len(leaves), multi)
 	fmt.Printf("root %x\nleaves 5, 3, 17 and 99 verified: %v\n", root, ok)
 
 	// A leaf whose elements are not canonical is refused, not reduced.

@@ -76,7 +76,7 @@ func ConvertDigest(d [32]byte) [32]byte {
 	return out
 }
 
-// MerkleHostWidth is the MerkleHostWidth (merkle.HostTop) of a hash whose
+// MerkleHostWidth is the MerkleHostWidth (an optional method of a merkle.Hash) of a hash whose
 // merge takes cpuMerge on one core and whose every level of a tree on a
 // GPU waits gpuLevel at least, from a model, not a measurement of each
 // host: a level of w nodes costs a GPU about max(gpuLevel, w·t) for its

@@ -45,7 +45,7 @@ type Hash struct {
 type Spec interface{ Hash() *Hash }
 
 // Merkle is the hash S names as package merkle takes it: a merkle.Hash, a
-// merkle.RowHash, a merkle.DigestConverter and a merkle.HostTop. A digest
+// merkle.RowHash, with ConvertDigest and MerkleHostWidth. A digest
 // is DigestSize field elements, each a little-endian uint64 below P
 // (DigestBytes), and the parent of two digests is the hash's Merge of
 // their elements.
@@ -98,7 +98,7 @@ func (m Merkle[S]) RowModule() wgpu.Module {
 
 // ConvertDigest maps any 32 bytes to a digest of the hash, as a mixed
 // Merkle tree takes another hash's digests into the hash's levels (a
-// merkle.DigestConverter): each of the four little-endian 64-bit words is
+// merkle.Hash's ConvertDigest): each of the four little-endian 64-bit words is
 // reduced mod P. The rule is canonical (one digest for any 32 bytes, and
 // a digest maps to itself) and keeps almost all of a 256-bit digest: a
 // word maps to the same element as at most one other word (w and w+P, for
@@ -122,7 +122,7 @@ func (m Merkle[S]) MerkleHostWidth(cores int) int {
 	return MerkleHostWidth(cores, h.CPUMerge, h.GPULevel)
 }
 
-// Tuned is Merkle with the answers of a merkle.Tuning: the hash's
+// Tuned is Merkle with the tuning answers a merkle.Hash may give: the hash's
 // Approach at every size, and merkle's default workgroup size.
 type Tuned[S Spec] struct{ Merkle[S] }
 

@@ -606,14 +606,14 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 			// kernels are what the self-test checks, and a Goldilocks
 			// hash's top levels, or its whole smaller trees, would be
 			// merged on the host.
-			b, err := merkle.NewBuilder(ctx, h.Merkle, forceVariant("merkle-top", "device", merkleOptions(a)))
+			b, err := merkle.NewCommitter(ctx, merkle.Uniform(h.Merkle), forceVariant("merkle-top", "device", merkleOptions(a)))
 			if err != nil {
 				outs = append(outs, Output{Variant: name, Case: h.Name, Err: err})
 				continue
 			}
 			for _, n := range merkleSizes {
 				c := fmt.Sprintf("%s/leaves=%d", h.Name, n)
-				t, err := b.Build(leaves[h.Field][:n])
+				t, err := merkle.Build(ctx, leaves[h.Field][:n], nil, merkle.Options{Committer: b})
 				if err != nil {
 					outs = append(outs, Output{Variant: name, Case: c, Err: err})
 					continue
