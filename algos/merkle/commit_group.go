@@ -192,7 +192,7 @@ func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall int
 		size := tall / r.Count
 		lr := bits.Len(uint(size)) - 1
 		if err := commitLevels(comms[member], &times[member], t.leaves[r.Index*size:(r.Index+1)*size], t.nodes, hs[:lr], rangeLevels(levels, r, lr), rows, r); err != nil {
-			return fmt.Errorf("range %s: %w", r, err)
+			return fmt.Errorf("range %s: %w", r.text(), err)
 		}
 		return nil
 	}

@@ -429,9 +429,9 @@ func TestAnyCountGroups(t *testing.T) {
 // say what they accept when the count is not a power of two.
 func TestRangesRejectOddCounts(t *testing.T) {
 	leaves := randomLeaves(mixHash{}, 12, 1)
-	_, err := merkle.Range{Index: 0, Count: 4}.Leaves(leaves)
+	_, _, err := merkle.Range{Index: 0, Count: 4}.Bounds(len(leaves))
 	require.ErrorContains(t, err, "ranges split a tree of a power of two of leaves")
-	_, err = merkle.ParseRange("1/3")
+	_, _, err = merkle.Range{Index: 1, Count: 3}.Bounds(16)
 	require.ErrorContains(t, err, "must be a power of two")
 	_, err = merkle.RangeRoot(nil, leaves[:3], mixHash{}, merkle.Options{})
 	require.ErrorContains(t, err, "a range holds a power of two of leaves")

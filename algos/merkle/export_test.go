@@ -94,3 +94,14 @@ func ParseDigest(s string) ([32]byte, error) {
 type Builder = builder
 
 var NewBuilder = newBuilder
+
+// The ranges' roots and their combination as rootOn builds them, with the
+// checks the command's range records get.
+var (
+	RangeRoot = rangeRoot
+	Combine   = combine
+)
+
+// String writes the range as the command line does, for the tests'
+// messages.
+func (r Range) String() string { return r.text() }

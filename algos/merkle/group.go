@@ -26,8 +26,8 @@ const minGroupLeaves = 1 << 19
 // where the devices are alike and their count a power of two, a few per
 // device of different sizes for even shares where it is not, about four
 // equal ones per device taken by the next free device where they differ:
-// rangePlan), each range's root is built on its device (RangeRoot), and
-// the levels over the range roots on the group's first device (Combine)
+// rangePlan), each range's root is built on its device (rangeRoot), and
+// the levels over the range roots on the group's first device (combine)
 // or, over ranges of different sizes, on the host. The root equals
 // Root's; a Group of one builds as Root does, and so does any Group given
 // fewer than 2^19 leaves a device (Group.Fit, minGroupLeaves).
@@ -57,7 +57,7 @@ func rootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 			return nil
 		}
 		var err error
-		root, err = Combine(ctx, roots, hash, o)
+		root, err = combine(ctx, roots, hash, o)
 		return err
 	})
 	return root, err
@@ -174,15 +174,16 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 			builders[member] = b
 		}
 		r := p.ranges[i]
-		part, err := r.Leaves(leaves)
+		lo, hi, err := r.Bounds(len(leaves))
 		if err != nil {
 			return err
 		}
+		part := leaves[lo:hi:hi]
 		last[member] = wgpu.Timing{}
 		roots[i], err = rangeFn(member, b, r, part)
 		times[member] = times[member].Add(last[member])
 		if err != nil {
-			return fmt.Errorf("range %s: %w", r, err)
+			return fmt.Errorf("range %s: %w", r.text(), err)
 		}
 		return report.add(len(part) - 1)
 	})

@@ -34,9 +34,9 @@
 // buffers from one build to the next.
 //
 // The same split composes across machines: the roots of M equal ranges of
-// the leaves (RangeRoot of each Range's leaves, which a worker can hold
-// alone) are the leaves of the tree's top log2(M) levels, so Combine of
-// them is the whole tree's root, and JoinProofs joins a proof inside a
+// the leaves (Root of each Range's leaves, which a worker can hold alone)
+// are the leaves of the tree's top log2(M) levels, so Root of them is the
+// whole tree's root, and JoinProofs joins a proof inside a
 // range with the proof of its root among the M into a proof of the tree.
 //
 // A proof of a set of leaves (MultiProof) holds every node the verifier

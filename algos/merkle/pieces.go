@@ -3,8 +3,6 @@ package merkle
 import (
 	"fmt"
 	"math/bits"
-	"strconv"
-	"strings"
 
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -16,8 +14,8 @@ import (
 // N) is exactly the tree of leaves [i·N/M, (i+1)·N/M), and the M subtree
 // roots, nodes M..2M-1, are the leaves of the tree of the top log2(M)
 // levels, whose root is the whole tree's. So each of M workers computes
-// RangeRoot of its own leaves, and one Combine of their roots gives the
-// root; JoinProofs joins a proof inside a range with the proof of that
+// the Root of its own leaves (Range.Bounds), and one Root of their roots,
+// in order, gives the root; JoinProofs joins a proof inside a range with the proof of that
 // range's root into a proof of the whole tree.
 
 // Range is range Index of Count equal ranges of a tree's leaves: in a tree
@@ -28,79 +26,60 @@ type Range struct {
 	Index, Count int
 }
 
-// String returns the range as ParseRange reads it: "Index/Count".
-func (r Range) String() string { return fmt.Sprintf("%d/%d", r.Index, r.Count) }
+// text returns the range as the command line writes it: "Index/Count".
+func (r Range) text() string { return fmt.Sprintf("%d/%d", r.Index, r.Count) }
 
-// ParseRange reads a range written "I/M": range I of M, with M a power of
-// two and I from 0 to M-1 ("3/16").
-func ParseRange(s string) (Range, error) {
-	is, ms, ok := strings.Cut(s, "/")
-	i, errI := strconv.Atoi(is)
-	m, errM := strconv.Atoi(ms)
-	if !ok || errI != nil || errM != nil {
-		return Range{}, fmt.Errorf("merkle: range %q: want I/M, range I of M equal ranges, M a power of two and I from 0 to M-1 (3/16)", s)
-	}
-	r := Range{Index: i, Count: m}
-	return r, r.check()
-}
-
-// check returns an error unless Count is a power of two and Index one of
-// its ranges, whatever the tree.
-func (r Range) check() error {
+// checkSplit returns an error unless Count is a power of two and Index one
+// of its ranges, whatever the tree.
+func (r Range) checkSplit() error {
 	if !powerOfTwo(r.Count) {
-		return fmt.Errorf("merkle: range %s: the count of ranges must be a power of two (1, 2, 4, ...)", r)
+		return fmt.Errorf("merkle: range %s: the count of ranges must be a power of two (1, 2, 4, ...)", r.text())
 	}
 	if r.Index < 0 || r.Index >= r.Count {
-		return fmt.Errorf("merkle: range %s: the index must be 0..%d", r, r.Count-1)
+		return fmt.Errorf("merkle: range %s: the index must be 0..%d", r.text(), r.Count-1)
 	}
 	return nil
 }
 
-// Check returns an error unless r is a range of a tree of n leaves: n a
+// check returns an error unless r is a range of a tree of n leaves: n a
 // power of two (ranges split those trees alone: equal ranges of another
 // count are not subtrees), Count a power of two from 1 to n, and Index
 // from 0 to Count-1.
-func (r Range) Check(n int) error {
+func (r Range) check(n int) error {
 	if !powerOfTwo(n) {
-		return fmt.Errorf("merkle: range %s of a tree of %d leaves: ranges split a tree of a power of two of leaves (1, 2, 4, ...); build a tree of %d leaves whole (Build, BuildOn)", r, n, n)
+		return fmt.Errorf("merkle: range %s of a tree of %d leaves: ranges split a tree of a power of two of leaves (1, 2, 4, ...); build a tree of %d leaves whole (Build)", r.text(), n, n)
 	}
-	if err := r.check(); err != nil {
+	if err := r.checkSplit(); err != nil {
 		return err
 	}
 	if r.Count > n {
-		return fmt.Errorf("merkle: range %s of a tree of %d leaves: at most %d ranges, of one leaf each", r, n, n)
+		return fmt.Errorf("merkle: range %s of a tree of %d leaves: at most %d ranges, of one leaf each", r.text(), n, n)
 	}
 	return nil
 }
 
 // Bounds returns the leaves range r of a tree of n leaves holds: leaf
-// indices lo up to hi, hi excluded, n/Count of them.
+// indices lo up to hi, hi excluded, n/Count of them; all[lo:hi:hi] of the
+// tree's leaves all are the range's (capacity ending at hi, so that an
+// append cannot write over the next range). It returns an error unless r
+// is a range of that tree: n a power of two (ranges split those trees
+// alone: equal ranges of another count are not subtrees), Count a power
+// of two from 1 to n, and Index from 0 to Count-1.
 func (r Range) Bounds(n int) (lo, hi int, err error) {
-	if err := r.Check(n); err != nil {
+	if err := r.check(n); err != nil {
 		return 0, 0, err
 	}
 	size := n / r.Count
 	return r.Index * size, (r.Index + 1) * size, nil
 }
 
-// Leaves returns range r of all, a tree's leaves: all[lo:hi] for Bounds,
-// not a copy, its capacity ending at hi so that an append to it cannot
-// write over the next range.
-func (r Range) Leaves(all [][32]byte) ([][32]byte, error) {
-	lo, hi, err := r.Bounds(len(all))
-	if err != nil {
-		return nil, err
-	}
-	return all[lo:hi:hi], nil
-}
-
-// RangeRoot returns the root of the subtree over leaves, the leaves of one
-// range of a larger tree (Range.Leaves, or a worker's own share): Root's
+// rangeRoot returns the root of the subtree over leaves, the leaves of one
+// range of a larger tree (Range.Bounds, or a worker's own share): Root's
 // result on t (nil: the CPU); a range of one leaf has that leaf as its
 // root. The root does not depend on where the range lies in the tree, so a
 // worker needs only its own leaves. len(leaves) must be a power of two, as
 // Range splits trees, and every leaf a digest the hash accepts.
-func RangeRoot(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func rangeRoot(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	n := len(leaves)
 	if !powerOfTwo(n) {
 		return [32]byte{}, fmt.Errorf("merkle: range of %d leaves: a range holds a power of two of leaves (1, 2, 4, ...)", n)
@@ -121,13 +100,13 @@ func RangeRoot(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]b
 	return leaves[0], nil
 }
 
-// Combine returns the root of the tree whose top levels have the subtree
-// roots roots as leaves: given the RangeRoot of each range i of M, in
+// combine returns the root of the tree whose top levels have the subtree
+// roots roots as leaves: given the rangeRoot of each range i of M, in
 // order of i, it returns the root of the whole tree. It builds on t
 // (nil: the CPU). len(roots) must be a power of two, M, as Range splits
 // trees, and every root a digest the hash accepts; one root (M = 1, the
 // range was the whole tree) is the root itself.
-func Combine(t wgpu.Target, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func combine(t wgpu.Target, roots [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	m := len(roots)
 	if !powerOfTwo(m) {
 		return [32]byte{}, fmt.Errorf("merkle: combine %d subtree roots: want one per range, a power of two of them (1, 2, 4, ...)", m)
@@ -141,7 +120,7 @@ func Combine(t wgpu.Target, roots [][32]byte, hash Hash, opts Options) ([32]byte
 			return [32]byte{}, fmt.Errorf("merkle: combine: root of range %d/%d: %w", i, m, err)
 		}
 	}
-	return RangeRoot(t, roots, hash, opts)
+	return rangeRoot(t, roots, hash, opts)
 }
 
 // JoinProofs joins two proofs into one of the whole tree of a power of

@@ -365,3 +365,34 @@ func TestMerkleRangeClaims(t *testing.T) {
 	_, _, err = wgbenchIn(t, rec, "merkle", "combine", "--backend", "cpu")
 	require.ErrorContains(t, err, "1073741823 of the 1073741824 ranges of the tree of 1073741824 leaves with rescue have no record: missing 1, 2, 3")
 }
+
+// TestParseTreeRange: the range records' and --range's "I/M" is read back
+// as written, and what is not a range of M, a power of two, is refused
+// with what is accepted.
+func TestParseTreeRange(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want merkle.Range
+	}{{"0/1", merkle.Range{Index: 0, Count: 1}}, {"3/16", merkle.Range{Index: 3, Count: 16}}, {"15/16", merkle.Range{Index: 15, Count: 16}}, {"1023/1024", merkle.Range{Index: 1023, Count: 1024}}} {
+		r, err := parseTreeRange(c.s)
+		require.NoError(t, err, c.s)
+		require.Equal(t, c.want, r)
+		require.Equal(t, c.s, rangeText(r))
+	}
+	for _, c := range []struct{ s, want string }{
+		{"", "want I/M"},
+		{"3", "want I/M"},
+		{"3:16", "want I/M"},
+		{"a/16", "want I/M"},
+		{"3/16/2", "want I/M"},
+		{" 3/16", "want I/M"},
+		{"3/12", "a power of two"},
+		{"0/0", "a power of two"},
+		{"0/-4", "a power of two"},
+		{"16/16", "the index must be 0..15"},
+		{"-1/16", "the index must be 0..15"},
+	} {
+		_, err := parseTreeRange(c.s)
+		require.ErrorContains(t, err, c.want, "%q", c.s)
+	}
+}
