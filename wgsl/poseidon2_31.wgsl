@@ -26,9 +26,17 @@ fn p31_quad(x: u32) -> u32 {
 	return monty31_add(d, d);
 }
 
-// p31_sbox returns x^D, D = 3 or 7.
+// p31_mul_2p returns a·b·2^-32 mod p plus 0 or p, below 2p, for a·b
+// below p·2^32: the Montgomery reduction less its correction, whose high
+// word minus t·p's (in (-p, p)) plus p is taken as it is.
+fn p31_mul_2p(a: u32, b: u32) -> u32 {
+	return monty31_mul_hi(a, b) - monty31_mul_hi((a * b) * M31_MU, M31_P) + M31_P;
+}
+
+// p31_sbox returns x^D, D = 3 or 7. x^2 stays below 2p, unreduced: x^2·x
+// is still below 2p^2 < p·2^32, which the next product reduces.
 fn p31_sbox(x: u32) -> u32 {
-	let x2 = monty31_mul(x, x);
+	let x2 = p31_mul_2p(x, x);
 	let x3 = monty31_mul(x2, x);
 	if (P31_DEGREE == 3u) {
 		return x3;
