@@ -20,11 +20,16 @@
 // A workgroup holds its groups in workgroup memory (NTT_TILE elements, a
 // prelude constant chosen from the device's limits) and runs the pass's
 // stages there, so a pass reads and writes device memory once. It runs
-// them two at a time: an invocation takes the four elements two stages
-// pair, with one twiddle read (the other two are its square and its
-// product with w^(2^(k-2))), and a barrier follows each two stages. A group
-// of a pass above the low bits (lo > 0) takes 2^c consecutive columns
-// (c = c_log) so that its loads and stores are runs of 2^c words.
+// them four at a time (nt_round16): an invocation takes the sixteen
+// elements four stages pair into registers, with one twiddle read (the
+// other fourteen are products of it and a table of sixteenth roots), and a
+// barrier follows each round; the stages left over run as a pair
+// (nt_pair, radix 4) and one alone. The round on the pass's top bits reads
+// device memory itself where it comes first (DIF) and writes it where it
+// comes last (DIT), which saves a trip through workgroup memory and a
+// barrier. A group of a pass above the low bits (lo > 0) takes 2^c
+// consecutive columns (c = c_log) so that its loads and stores are runs of
+// 2^c words.
 //
 // Elements are in the field's kernel form (Montgomery form for the 31-bit
 // fields); flags say where canonical values enter and leave, and where a table-driven scale (the coset's
@@ -41,8 +46,9 @@
 // aux_off] (the input itself, where it is one of the cosets).
 //
 // Twiddles: w^e = A[e mod 2^a]·B[e >> a], two small tables (A[t] = w^t,
-// B[t] = w^(t·2^a)) that the ntt_table kernel writes on the device; the
-// scales likewise: S(i) = SA[i mod 2^sa]·SB[i >> sa].
+// B[t] = w^(t·2^a)) that the ntt_table kernel writes on the device, and
+// O[t] = w^(t·2^(k-4)) (t < 8) for the radix-16 rounds; the scales
+// likewise: S(i) = SA[i mod 2^sa]·SB[i >> sa].
 
 // Only nt_data is written: WebGPU lets a dispatch bind a buffer at
 // several read-only bindings (ranges that overlap included), but bound
@@ -78,6 +84,8 @@ struct NtParams {
 	fuse_tw_b: u32,
 	fuse_sc_a: u32,
 	fuse_sc_b: u32,
+	tw_o: u32,      // offset of O: O[a] = w^(a·2^(k-4)), a < 8
+	fuse_tw_o: u32, // the inverse's O (NT_FUSE)
 }
 @group(0) @binding(4) var<uniform> nt: NtParams;
 
@@ -254,8 +262,12 @@ fn nt_dit(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
 // below s0 of the group's index), stage s0+q pairs x with x + 2^q at
 // W^(2^(3-q))·w^(a·2^(k-1-q)) for a = x mod 2^q: (W·ω^a)^(2^(3-q)) with ω
 // = w^(2^(k-4)), a sixteenth root of unity; so one twiddle read and
-// fourteen products give the fifteen twiddles.
-fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t0: u32) {
+// fourteen products give the fifteen twiddles. io (NT_IO_*) says whether
+// it loads its elements from device memory (nt_load) instead of the tile,
+// and stores them there (nt_store): the round on the top bits, DIF's
+// first or DIT's last, for which a group's elements are a column of the
+// pass's unit.
+fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, t0: u32, io: u32) {
 	let cmask = (1u << nt.c_log) - 1u;
 	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
 	let sixteenth_log = unit_log - 4u;
@@ -264,13 +276,13 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 	let d = 1u << (t0 + nt.c_log);
 	let ks = nt.log_n - 4u;
 	// ω^a for a = 1..7 (uniform: the same table words for every invocation).
-	let o1 = nt_twiddle(1u << ks, ta, tb);
-	let o2 = nt_twiddle(2u << ks, ta, tb);
-	let o3 = nt_twiddle(3u << ks, ta, tb);
-	let o4 = nt_twiddle(4u << ks, ta, tb);
-	let o5 = nt_twiddle(5u << ks, ta, tb);
-	let o6 = nt_twiddle(6u << ks, ta, tb);
-	let o7 = nt_twiddle(7u << ks, ta, tb);
+	let o1 = ne_tab(to + 1u);
+	let o2 = ne_tab(to + 2u);
+	let o3 = ne_tab(to + 3u);
+	let o4 = ne_tab(to + 4u);
+	let o5 = ne_tab(to + 5u);
+	let o6 = ne_tab(to + 6u);
+	let o7 = ne_tab(to + 7u);
 	for (var b = tid; b < tile / 16u; b += NTT_WG) {
 		let q = b >> sixteenth_log;
 		let r = b & ((1u << sixteenth_log) - 1u);
@@ -286,23 +298,51 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 		let t4 = array<NtElem, 4>(ne_mul(t8[0], t8[0]), ne_mul(t8[1], t8[1]), ne_mul(t8[2], t8[2]), ne_mul(t8[3], t8[3]));
 		let t2 = array<NtElem, 2>(ne_mul(t4[0], t4[0]), ne_mul(t4[1], t4[1]));
 		let t1 = ne_mul(t2[0], t2[0]);
+		// The round on the pass's top bits may read its elements from
+		// device memory and write them there (io): its sixteen elements
+		// are then 2^(lo+t0) apart in the row, consecutive invocations on
+		// consecutive columns or elements.
+		let u = first + q;
+		let g0 = nt_global(u, i0, col);
+		let gd = 1u << (nt.lo + t0);
 		var v: array<NtElem, 16>;
-		v[0] = nt_sh[nt_sw(p0)];
-		v[1] = nt_sh[nt_sw(p0 + d)];
-		v[2] = nt_sh[nt_sw(p0 + 2u * d)];
-		v[3] = nt_sh[nt_sw(p0 + 3u * d)];
-		v[4] = nt_sh[nt_sw(p0 + 4u * d)];
-		v[5] = nt_sh[nt_sw(p0 + 5u * d)];
-		v[6] = nt_sh[nt_sw(p0 + 6u * d)];
-		v[7] = nt_sh[nt_sw(p0 + 7u * d)];
-		v[8] = nt_sh[nt_sw(p0 + 8u * d)];
-		v[9] = nt_sh[nt_sw(p0 + 9u * d)];
-		v[10] = nt_sh[nt_sw(p0 + 10u * d)];
-		v[11] = nt_sh[nt_sw(p0 + 11u * d)];
-		v[12] = nt_sh[nt_sw(p0 + 12u * d)];
-		v[13] = nt_sh[nt_sw(p0 + 13u * d)];
-		v[14] = nt_sh[nt_sw(p0 + 14u * d)];
-		v[15] = nt_sh[nt_sw(p0 + 15u * d)];
+		if ((io & NT_IO_LOAD) != 0u) {
+			if (u < nt.units) {
+				v[0] = nt_load(g0);
+				v[1] = nt_load(g0 + gd);
+				v[2] = nt_load(g0 + 2u * gd);
+				v[3] = nt_load(g0 + 3u * gd);
+				v[4] = nt_load(g0 + 4u * gd);
+				v[5] = nt_load(g0 + 5u * gd);
+				v[6] = nt_load(g0 + 6u * gd);
+				v[7] = nt_load(g0 + 7u * gd);
+				v[8] = nt_load(g0 + 8u * gd);
+				v[9] = nt_load(g0 + 9u * gd);
+				v[10] = nt_load(g0 + 10u * gd);
+				v[11] = nt_load(g0 + 11u * gd);
+				v[12] = nt_load(g0 + 12u * gd);
+				v[13] = nt_load(g0 + 13u * gd);
+				v[14] = nt_load(g0 + 14u * gd);
+				v[15] = nt_load(g0 + 15u * gd);
+			}
+		} else {
+			v[0] = nt_sh[nt_sw(p0)];
+			v[1] = nt_sh[nt_sw(p0 + d)];
+			v[2] = nt_sh[nt_sw(p0 + 2u * d)];
+			v[3] = nt_sh[nt_sw(p0 + 3u * d)];
+			v[4] = nt_sh[nt_sw(p0 + 4u * d)];
+			v[5] = nt_sh[nt_sw(p0 + 5u * d)];
+			v[6] = nt_sh[nt_sw(p0 + 6u * d)];
+			v[7] = nt_sh[nt_sw(p0 + 7u * d)];
+			v[8] = nt_sh[nt_sw(p0 + 8u * d)];
+			v[9] = nt_sh[nt_sw(p0 + 9u * d)];
+			v[10] = nt_sh[nt_sw(p0 + 10u * d)];
+			v[11] = nt_sh[nt_sw(p0 + 11u * d)];
+			v[12] = nt_sh[nt_sw(p0 + 12u * d)];
+			v[13] = nt_sh[nt_sw(p0 + 13u * d)];
+			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
+			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
+		}
 		var x: array<NtElem, 2>;
 		if (dit) {
 			x = nt_dit(v[0], v[1], t1); v[0] = x[0]; v[1] = x[1];
@@ -377,32 +417,54 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			x = nt_dif(v[12], v[13], t1); v[12] = x[0]; v[13] = x[1];
 			x = nt_dif(v[14], v[15], t1); v[14] = x[0]; v[15] = x[1];
 		}
-		nt_sh[nt_sw(p0)] = v[0];
-		nt_sh[nt_sw(p0 + d)] = v[1];
-		nt_sh[nt_sw(p0 + 2u * d)] = v[2];
-		nt_sh[nt_sw(p0 + 3u * d)] = v[3];
-		nt_sh[nt_sw(p0 + 4u * d)] = v[4];
-		nt_sh[nt_sw(p0 + 5u * d)] = v[5];
-		nt_sh[nt_sw(p0 + 6u * d)] = v[6];
-		nt_sh[nt_sw(p0 + 7u * d)] = v[7];
-		nt_sh[nt_sw(p0 + 8u * d)] = v[8];
-		nt_sh[nt_sw(p0 + 9u * d)] = v[9];
-		nt_sh[nt_sw(p0 + 10u * d)] = v[10];
-		nt_sh[nt_sw(p0 + 11u * d)] = v[11];
-		nt_sh[nt_sw(p0 + 12u * d)] = v[12];
-		nt_sh[nt_sw(p0 + 13u * d)] = v[13];
-		nt_sh[nt_sw(p0 + 14u * d)] = v[14];
-		nt_sh[nt_sw(p0 + 15u * d)] = v[15];
+		if ((io & NT_IO_STORE) != 0u) {
+			if (u < nt.units) {
+				nt_store(g0, v[0]);
+				nt_store(g0 + gd, v[1]);
+				nt_store(g0 + 2u * gd, v[2]);
+				nt_store(g0 + 3u * gd, v[3]);
+				nt_store(g0 + 4u * gd, v[4]);
+				nt_store(g0 + 5u * gd, v[5]);
+				nt_store(g0 + 6u * gd, v[6]);
+				nt_store(g0 + 7u * gd, v[7]);
+				nt_store(g0 + 8u * gd, v[8]);
+				nt_store(g0 + 9u * gd, v[9]);
+				nt_store(g0 + 10u * gd, v[10]);
+				nt_store(g0 + 11u * gd, v[11]);
+				nt_store(g0 + 12u * gd, v[12]);
+				nt_store(g0 + 13u * gd, v[13]);
+				nt_store(g0 + 14u * gd, v[14]);
+				nt_store(g0 + 15u * gd, v[15]);
+			}
+		} else {
+			nt_sh[nt_sw(p0)] = v[0];
+			nt_sh[nt_sw(p0 + d)] = v[1];
+			nt_sh[nt_sw(p0 + 2u * d)] = v[2];
+			nt_sh[nt_sw(p0 + 3u * d)] = v[3];
+			nt_sh[nt_sw(p0 + 4u * d)] = v[4];
+			nt_sh[nt_sw(p0 + 5u * d)] = v[5];
+			nt_sh[nt_sw(p0 + 6u * d)] = v[6];
+			nt_sh[nt_sw(p0 + 7u * d)] = v[7];
+			nt_sh[nt_sw(p0 + 8u * d)] = v[8];
+			nt_sh[nt_sw(p0 + 9u * d)] = v[9];
+			nt_sh[nt_sw(p0 + 10u * d)] = v[10];
+			nt_sh[nt_sw(p0 + 11u * d)] = v[11];
+			nt_sh[nt_sw(p0 + 12u * d)] = v[12];
+			nt_sh[nt_sw(p0 + 13u * d)] = v[13];
+			nt_sh[nt_sw(p0 + 14u * d)] = v[14];
+			nt_sh[nt_sw(p0 + 15u * d)] = v[15];
+		}
 	}
 }
 
 // nt_stages runs the pass's stages on the workgroup's tile, DIF or DIT,
-// with the twiddles of the tables at ta and tb, and ends on a barrier.
+// with the twiddles of the tables at ta, tb and to, and ends on a barrier.
 // DIF's stages run from the top down, DIT's from the bottom up: m = 4·r
 // + e stages as r radix-16 rounds on the top 4·r and e below them, a pair
 // (radix 4) where e >= 2 and one stage alone where e is odd, a barrier
-// after each round.
-fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32) {
+// after each round. io (NT_IO_*) lets DIF's first round load the tile
+// from device memory and DIT's last store it there.
+fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, io: u32) {
 	let rounds = nt.m >> 2u;
 	let e = nt.m & 3u;
 	// w^(2^(k-2)): a fourth root of unity (for a pair, k >= 2).
@@ -417,12 +479,12 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			workgroupBarrier();
 		}
 		for (var i = 0u; i < rounds; i++) {
-			nt_round16(first, tile, unit_log, tid, true, ta, tb, e + 4u * i);
+			nt_round16(first, tile, unit_log, tid, true, ta, tb, to, e + 4u * i, select(0u, io & NT_IO_STORE, i + 1u == rounds));
 			workgroupBarrier();
 		}
 	} else {
 		for (var i = 0u; i < rounds; i++) {
-			nt_round16(first, tile, unit_log, tid, false, ta, tb, nt.m - 4u - 4u * i);
+			nt_round16(first, tile, unit_log, tid, false, ta, tb, to, nt.m - 4u - 4u * i, select(0u, io & NT_IO_LOAD, i == 0u));
 			workgroupBarrier();
 		}
 		if (e >= 2u) {
@@ -436,6 +498,52 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 	}
 }
 
+// NT_IO_LOAD and NT_IO_STORE: nt_stages' first round loads the tile from
+// device memory, its last stores it there (nt_round16).
+const NT_IO_LOAD: u32 = 1u;
+const NT_IO_STORE: u32 = 2u;
+
+// nt_load returns element g of the rows (nt_global's index) as a pass's
+// first stage takes it: entered and scaled as the flags say.
+fn nt_load(g: u32) -> NtElem {
+	var v: NtElem;
+	if (NT_IN_PLACE) {
+		v = ne_data(g);
+	} else {
+		v = ne_src(g);
+	}
+	if ((nt.flags & NT_ENTER) != 0u) {
+		v = ne_enter(v);
+	}
+	if ((nt.flags & (NT_SCALE_IN | NT_FUSE)) == NT_SCALE_IN) {
+		let pos = g & ((1u << nt.log_n) - 1u);
+		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+	}
+	return v;
+}
+
+// nt_store writes v, element g of the rows after the pass's last stage,
+// where the layout puts it, scaled and left as the flags say, with
+// nt_aux's element beside it where NT_AUX.
+fn nt_store(g: u32, v0: NtElem) {
+	let pos = g & ((1u << nt.log_n) - 1u);
+	var v = v0;
+	if ((nt.flags & NT_SCALE_OUT) != 0u) {
+		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u), nt.sc_a, nt.sc_b));
+	}
+	if ((nt.flags & NT_LEAVE) != 0u) {
+		v = ne_leave(v);
+	}
+	let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
+	ne_set(base + nt.out_off, v);
+	if ((nt.flags & NT_AUX) != 0u) {
+		ne_set(base + nt.aux_off, ne_aux(g));
+	}
+}
+
+// ntt_pass runs one pass: DIF's first radix-16 round loads the tile from
+// device memory itself, and DIT's last stores it (the round on the top
+// bits); otherwise the tile is loaded before the stages and stored after.
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
 	let first = (wid.x + wid.y * nwg.x) << nt.q_log;
@@ -446,30 +554,25 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 	let tile = 1u << (unit_log + nt.q_log);
 	let nmask = (1u << nt.log_n) - 1u;
 	let cmask = (1u << nt.c_log) - 1u;
-	for (var l = tid; l < tile; l += NTT_WG) {
-		let u = first + (l >> unit_log);
-		if (u < nt.units) {
-			let r = l & ((1u << unit_log) - 1u);
-			let g = nt_global(u, r >> nt.c_log, r & cmask);
-			var v: NtElem;
-			if (NT_IN_PLACE) {
-				v = ne_data(g);
-			} else {
-				v = ne_src(g);
+	let fuse = (nt.flags & NT_FUSE) != 0u;
+	let dit = (nt.flags & NT_DIT) != 0u;
+	let rounds = nt.m >= 4u;
+	// The first stages run DIF where they are the fused inverse's or the
+	// pass's own in DIF.
+	let direct_in = rounds && (fuse || !dit);
+	let direct_out = rounds && dit;
+	if (!direct_in) {
+		for (var l = tid; l < tile; l += NTT_WG) {
+			let u = first + (l >> unit_log);
+			if (u < nt.units) {
+				let r = l & ((1u << unit_log) - 1u);
+				nt_sh[nt_sw(l)] = nt_load(nt_global(u, r >> nt.c_log, r & cmask));
 			}
-			if ((nt.flags & NT_ENTER) != 0u) {
-				v = ne_enter(v);
-			}
-			if ((nt.flags & (NT_SCALE_IN | NT_FUSE)) == NT_SCALE_IN) {
-				let pos = g & nmask;
-				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
-			}
-			nt_sh[nt_sw(l)] = v;
 		}
+		workgroupBarrier();
 	}
-	workgroupBarrier();
-	if ((nt.flags & NT_FUSE) != 0u) {
-		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b);
+	if (fuse) {
+		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b, nt.fuse_tw_o, select(0u, NT_IO_LOAD, direct_in));
 		for (var l = tid; l < tile; l += NTT_WG) {
 			let u = first + (l >> unit_log);
 			if (u < nt.units) {
@@ -484,25 +587,17 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		}
 		workgroupBarrier();
 	}
-	nt_stages(first, tile, unit_log, tid, (nt.flags & NT_DIT) != 0u, nt.tw_a, nt.tw_b);
-	for (var l = tid; l < tile; l += NTT_WG) {
-		let u = first + (l >> unit_log);
-		if (u < nt.units) {
-			let r = l & ((1u << unit_log) - 1u);
-			let g = nt_global(u, r >> nt.c_log, r & cmask);
-			var v = nt_sh[nt_sw(l)];
-			if ((nt.flags & NT_SCALE_OUT) != 0u) {
-				let pos = g & nmask;
-				v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u), nt.sc_a, nt.sc_b));
-			}
-			if ((nt.flags & NT_LEAVE) != 0u) {
-				v = ne_leave(v);
-			}
-			let pos = g & nmask;
-			let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
-			ne_set(base + nt.out_off, v);
-			if ((nt.flags & NT_AUX) != 0u) {
-				ne_set(base + nt.aux_off, ne_aux(g));
+	var io = select(0u, NT_IO_STORE, direct_out);
+	if (direct_in && !fuse) {
+		io |= NT_IO_LOAD;
+	}
+	nt_stages(first, tile, unit_log, tid, dit, nt.tw_a, nt.tw_b, nt.tw_o, io);
+	if (!direct_out) {
+		for (var l = tid; l < tile; l += NTT_WG) {
+			let u = first + (l >> unit_log);
+			if (u < nt.units) {
+				let r = l & ((1u << unit_log) - 1u);
+				nt_store(nt_global(u, r >> nt.c_log, r & cmask), nt_sh[nt_sw(l)]);
 			}
 		}
 	}

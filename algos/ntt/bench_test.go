@@ -247,3 +247,48 @@ func benchNTTField[E field.Element](b *testing.B, f field.Field[E]) {
 		}
 	}
 }
+
+// BenchmarkNTTBatch times the forward transform on the coset of many rows
+// at once, resident (a quotient's shape: 128 columns of 2^18, each a row
+// here), natural order in and out, and bit-reversed out.
+func BenchmarkNTTBatch(b *testing.B) {
+	f := field.KoalaBear
+	const k, rows = 18, 128
+	data := randRows(f, rand.New(rand.NewPCG(3, k)), rows, k)
+	for _, out := range []Order{BitReversed, Natural} {
+		b.Run(fmt.Sprintf("%dx2^%d/coset/out=%v", rows, k, out), func(b *testing.B) {
+			ctx := gputest.Context(b, gputest.Backends()[0])
+			p, err := NewPlan(ctx, f, k, PlanOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Release()
+			buf, err := ctx.NewBuffer("bench rows", uint64(4*len(data)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer buf.Release()
+			if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
+				b.Fatal(err)
+			}
+			ds, err := p.Dispatches(wgpu.Bind(buf), rows, Options{Coset: true, Out: out}, Montgomery)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := ctx.Run(ds...); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(4 * len(data)))
+			b.ResetTimer()
+			var kernel time.Duration
+			for range b.N {
+				t, err := ctx.Run(ds...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				kernel += t.Elapsed()
+			}
+			reportKernel(b, kernel)
+		})
+	}
+}

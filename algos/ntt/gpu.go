@@ -143,12 +143,13 @@ func planPasses(k int, c config) []pass {
 }
 
 // tableLayout places the tables in the Plan's table buffer: word offsets
-// of the forward and inverse twiddles (A, B of each, A of 2^aLog
+// of the forward and inverse twiddles (A, B, O of each, A of 2^aLog
 // entries) and of the three scales S (SA, SB, SA of 2^saLog entries): the
 // coset's powers g^i for the forward transform on it, 1/n for the
 // inverse, g^-i/n for the inverse on it.
 type tableLayout struct {
 	twA, twB [2]uint32 // [0] forward, [1] inverse
+	twO      [2]uint32 // O of each: w^(t·2^(k-4)), t < 8, for the radix-16 rounds
 	aLog     uint32
 	scA, scB [3]uint32 // [0] coset, [1] inverse, [2] inverse on the coset
 	saLog    uint32
@@ -274,6 +275,7 @@ func (p *Plan) makeTables(table *wgpu.Kernel) error {
 	for i, w := range []uint64{r.w, r.wInv} {
 		t.twA[i] = place(w, 1, a)
 		t.twB[i] = place(fi.exp(w, 1<<a), 1, k-1-a)
+		t.twO[i] = place(fi.exp(w, 1<<max(k-4, 0)), 1, 3)
 	}
 	for i, s := range [][2]uint64{{r.g, 1}, {1, r.nInv}, {r.gInv, r.nInv}} {
 		t.scA[i] = place(s[0], s[1], sa)
@@ -319,7 +321,7 @@ func (p *Plan) Release() {
 func (p *Plan) LogN() int { return p.logN }
 
 // paramWords is the size of ntt.wgsl's NtParams in words.
-const paramWords = 25
+const paramWords = 27
 
 // Words of NtParams that fuse reads and writes.
 const (
@@ -327,6 +329,8 @@ const (
 	paramTwA     = 7
 	paramScA     = 10
 	paramFuseTwA = 21
+	paramTwO     = 25
+	paramFuseTwO = 26
 )
 
 // Flags of ntt.wgsl's NtParams.flags.
@@ -532,7 +536,7 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 	t := p.tab
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
 		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
-		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0}
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0, t.twO[dir], 0}
 }
 
 // fuse returns one ntt_pass dispatch that runs inv, the last pass of an
@@ -566,6 +570,7 @@ func (p *Plan) fuse(inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool) {
 	params[paramFlags] |= flagFuse | fi&flagEnter
 	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
 	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
+	params[paramFuseTwO] = inv.Params[paramTwO]
 	return p.passDispatch(p.input(inv), next.Bindings[1], next.Bindings[3], params[paramFlags], params, next.Groups), true
 }
 
