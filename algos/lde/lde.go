@@ -132,7 +132,7 @@ func NewCommitter[E merkle.Element](ctx *wgpu.Context, hash merkle.RowHash[E], o
 	}
 	mo := o.Merkle
 	mo.Timing = &c.mt
-	if c.mc, err = merkle.NewCommitter(ctx, merkle.Uniform(hash), mo); err != nil {
+	if c.mc, err = merkle.NewCommitter(ctx, merkle.Schedule{{Hash: hash}}, mo); err != nil {
 		return nil, fmt.Errorf("lde: %w", err)
 	}
 	var e E

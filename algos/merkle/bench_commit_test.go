@@ -61,7 +61,7 @@ func BenchmarkCommitMatrix(b *testing.B) {
 	for _, lg := range logs {
 		for _, cols := range []int{8, 16} {
 			m := randomMatrix(1<<lg, cols, 1)
-			benchCommit(b, fmt.Sprintf("rescue/2^%dx%d", lg, cols), merkle.Uniform(hash), int64(len(m.Data))*8, func(c *merkle.Committer) error {
+			benchCommit(b, fmt.Sprintf("rescue/2^%dx%d", lg, cols), merkle.Schedule{{Hash: hash}}, int64(len(m.Data))*8, func(c *merkle.Committer) error {
 				_, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c})
 				return err
 			})
@@ -83,7 +83,7 @@ func BenchmarkCommitRecords(b *testing.B) {
 		for i := range records {
 			records[i] = byte(i * 131)
 		}
-		for _, s := range []merkle.Schedule{merkle.Uniform(hash), {{Hash: hash, Count: 8}, {Hash: rescue.MerkleMerge{}}}} {
+		for _, s := range []merkle.Schedule{merkle.Schedule{{Hash: hash}}, {{Hash: hash, Count: 8}, {Hash: rescue.MerkleMerge{}}}} {
 			benchCommit(b, fmt.Sprintf("%s/%dx%dB", s, n, size), s, int64(len(records)), func(c *merkle.Committer) error {
 				_, err := merkle.CommitRecords(nil, records, size, hash, merkle.Options{Committer: c})
 				return err
@@ -125,7 +125,7 @@ func BenchmarkCommitMatrix1M(b *testing.B) {
 	for _, hash := range []merkle.RowHash[uint64]{rescue.MerkleMerge{}, poseidon2.MerkleMerge{}} {
 		b.Run(hash.(merkle.Hash).Name(), func(b *testing.B) {
 			var tm wgpu.Timing
-			c, err := merkle.NewCommitter(ctx, merkle.Uniform(hash.(merkle.Hash)), merkle.Options{Timing: &tm})
+			c, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: hash.(merkle.Hash)}}, merkle.Options{Timing: &tm})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -175,7 +175,7 @@ func BenchmarkCommitMatrix31(b *testing.B) {
 		for i := range m.Data {
 			m.Data[i] = uint32(i*2654435761) % hash.Modulus()
 		}
-		benchCommit(b, fmt.Sprintf("poseidon2-babybear/2^%dx128", lg), merkle.Uniform(hash), int64(len(m.Data))*4, func(c *merkle.Committer) error {
+		benchCommit(b, fmt.Sprintf("poseidon2-babybear/2^%dx128", lg), merkle.Schedule{{Hash: hash}}, int64(len(m.Data))*4, func(c *merkle.Committer) error {
 			_, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{Committer: c})
 			return err
 		})

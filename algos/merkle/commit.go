@@ -79,7 +79,7 @@ func commitOnce(ctx *wgpu.Context, hash Hash, opts Options, commit func(c *Commi
 	if opts.Committer != nil {
 		return commit(opts.Committer)
 	}
-	c, err := NewCommitter(ctx, Uniform(hash), opts)
+	c, err := NewCommitter(ctx, Schedule{{Hash: hash}}, opts)
 	if err != nil {
 		return nil, err
 	}

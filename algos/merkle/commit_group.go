@@ -82,7 +82,7 @@ func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows r
 	if err != nil {
 		return nil, err
 	}
-	hs, err := Uniform(rows.hash).Levels(tall)
+	hs, err := Schedule{{Hash: rows.hash}}.Levels(tall)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall int
 	}()
 	build := func(member int, ctx *wgpu.Context, i int) error {
 		if comms[member] == nil {
-			c, err := NewCommitter(ctx, Uniform(rows.hash), o)
+			c, err := NewCommitter(ctx, Schedule{{Hash: rows.hash}}, o)
 			if err != nil {
 				return err
 			}
@@ -230,7 +230,7 @@ func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, n
 	}
 	if c == nil {
 		var err error
-		if c, err = NewCommitter(ctx, Uniform(rows.hash), opts); err != nil {
+		if c, err = NewCommitter(ctx, Schedule{{Hash: rows.hash}}, opts); err != nil {
 			return err
 		}
 		defer c.Release()

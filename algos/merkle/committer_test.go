@@ -17,7 +17,7 @@ import (
 // is refused.
 func TestCommitterOneHash(t *testing.T) {
 	check := func(t *testing.T, ctx *wgpu.Context) {
-		c, err := merkle.NewCommitter(ctx, merkle.Uniform(mixHash{}), merkle.Options{})
+		c, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: mixHash{}}}, merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
 		var into *merkle.Tree
@@ -58,8 +58,8 @@ func TestCommitterOneHash(t *testing.T) {
 
 	two, err := wgpu.NewGroup(nil, nil)
 	require.NoError(t, err)
-	_, err = merkle.NewCommitter(two, merkle.Uniform(mixHash{}), merkle.Options{})
+	_, err = merkle.NewCommitter(two, merkle.Schedule{{Hash: mixHash{}}}, merkle.Options{})
 	require.ErrorContains(t, err, "a Committer runs on one device")
-	_, err = merkle.NewCommitter(nil, merkle.Uniform(mixHash{}), merkle.Options{Committer: &merkle.Committer{}})
+	_, err = merkle.NewCommitter(nil, merkle.Schedule{{Hash: mixHash{}}}, merkle.Options{Committer: &merkle.Committer{}})
 	require.ErrorContains(t, err, "Options.Committer is set")
 }

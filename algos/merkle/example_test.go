@@ -85,7 +85,7 @@ func ExampleCommitter_BuildInto() {
 	// Tree after tree of one size: keep a Committer and reuse each tree's memory
 	// (a new 1 GiB of nodes costs Go about 100 ms of one core to zero: H100,
 	// 2026-11-23, bench/e2e; BENCHMARKS.md, "The system path, second pass").
-	c, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
+	c, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: blake3.MerkleMerge{}}}, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -105,3 +105,49 @@ var (
 // String writes the range as the command line does, for the tests'
 // messages.
 func (r Range) String() string { return r.text() }
+
+// MatrixLeaves is the plain-Go reference of a matrix commitment's
+// leaves: leaf r is hash.HashRow(m.Row(r)), on all cores. m must pass
+// Check. CommitMatrix on the CPU gives the same leaves.
+func MatrixLeaves[E Element](m Matrix[E], hash RowHash[E]) ([][32]byte, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	return matrixLeaves(m, rowsFor(hash))
+}
+
+func matrixLeaves[E Element](m Matrix[E], rows rowsOf[E]) ([][32]byte, error) {
+	if err := checkMat(m, rows.field, true); err != nil {
+		return nil, err
+	}
+	leaves := make([][32]byte, m.Rows)
+	matrixLeavesCPU(leaves, m, rows)
+	return leaves, nil
+}
+
+// RecordLeaves is the plain-Go reference of CommitRecords' leaves: leaf i
+// is hash.HashRecord of record i, the size bytes at i*size, on all cores,
+// as CommitRecords on the CPU gives them.
+func RecordLeaves(records []byte, size int, hash RecordHash) ([][32]byte, error) {
+	if hash == nil {
+		return nil, errNoHash
+	}
+	n, err := checkRecords(records, size)
+	if err != nil {
+		return nil, err
+	}
+	leaves := make([][32]byte, n)
+	recordLeavesCPU(leaves, records, size, hash)
+	return leaves, nil
+}
+
+// Check returns an error unless m is a matrix a tree of hash commits to:
+// Cols at least 1, Rows a tree size (at least 1), len(Data) = Rows*Cols,
+// and every element below hash's Modulus (the error names the first that
+// is not, by index, row and column).
+func (m Matrix[E]) Check(hash RowHash[E]) error {
+	if hash == nil {
+		return errNoHash
+	}
+	return checkMat(m, fieldFrom(hash), true)
+}

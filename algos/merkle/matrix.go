@@ -68,17 +68,6 @@ type Matrix[E Element] struct {
 // Row returns row r of m (it aliases m.Data).
 func (m Matrix[E]) Row(r int) []E { return m.Data[r*m.Cols : (r+1)*m.Cols] }
 
-// Check returns an error unless m is a matrix a tree of hash commits to:
-// Cols at least 1, Rows a tree size (at least 1), len(Data) = Rows*Cols,
-// and every element below hash's Modulus (the error names the first that
-// is not, by index, row and column).
-func (m Matrix[E]) Check(hash RowHash[E]) error {
-	if hash == nil {
-		return errNoHash
-	}
-	return checkMat(m, fieldFrom(hash), true)
-}
-
 // fieldOf is the field of a matrix's elements: values below p.
 type fieldOf[E Element] struct {
 	name string
@@ -107,7 +96,7 @@ func rowsFor[E Element](h RowHash[E]) rowsOf[E] {
 	return rowsOf[E]{hash: h, field: fieldFrom(h), hashRow: h.HashRow, module: h.RowModule, file: file}
 }
 
-// checkMat is Matrix.Check over the field f; without elements it checks
+// checkMat checks m over the field f; without elements it checks
 // the shape alone, for a device's upload that checks each element on its
 // way (field.CheckedReader).
 func checkMat[E Element](m Matrix[E], f fieldOf[E], elements bool) error {
@@ -156,25 +145,6 @@ func fieldRow[E Element](row []E, f fieldOf[E]) bool {
 	return true
 }
 
-// MatrixLeaves is the plain-Go reference of a matrix commitment's
-// leaves: leaf r is hash.HashRow(m.Row(r)), on all cores. m must pass
-// Check.
-func MatrixLeaves[E Element](m Matrix[E], hash RowHash[E]) ([][32]byte, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	return matrixLeaves(m, rowsFor(hash))
-}
-
-func matrixLeaves[E Element](m Matrix[E], rows rowsOf[E]) ([][32]byte, error) {
-	if err := checkMat(m, rows.field, true); err != nil {
-		return nil, err
-	}
-	leaves := make([][32]byte, m.Rows)
-	matrixLeavesCPU(leaves, m, rows)
-	return leaves, nil
-}
-
 // matrixLeavesCPU sets leaves[r] to the row hash of row r of m on all
 // cores, through the hash's rowsHasher where it has one.
 func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) {
@@ -195,7 +165,8 @@ func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) 
 // m, merged with hash: on ctx's GPU, rows hashed straight into the leaf
 // buffer the levels are built from, or with a nil ctx on all CPU cores.
 // The tree's leaves are the row digests (a Proof of leaf r opens row r:
-// VerifyRow). m must pass Matrix.Check.
+// VerifyRow). m must be a matrix of Cols at least 1, Rows at least 1,
+// len(Data) = Rows*Cols and every element below hash's Modulus.
 func CommitMatrix[E Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash

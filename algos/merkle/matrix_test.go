@@ -174,7 +174,7 @@ func TestCommitMatrixDeepSplit(t *testing.T) {
 		for _, backend := range gputest.Backends() {
 			t.Run(hash.Name()+"/"+backend, func(t *testing.T) {
 				ctx := gputest.Limited(t, backend, wgpu.Limits{MaxStorageBindingSize: 256})
-				c, err := merkle.NewCommitter(ctx, merkle.Uniform(hash), merkle.Options{})
+				c, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: hash}}, merkle.Options{})
 				require.NoError(t, err)
 				defer c.Release()
 				for r := 0; r < 2; r++ { // a second commit reuses the buffers
@@ -217,7 +217,7 @@ func TestCommitMatrixBadInput(t *testing.T) {
 		_, err = merkle.CommitMatrix(ctx, randomMatrix(8, 2, 1), hash, merkle.Options{}.WithApproach(9))
 		require.ErrorContains(t, err, "accepted are 1")
 		// A row hash other than the schedule's first hash.
-		c, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
+		c, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: blake3.MerkleMerge{}}}, merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
 		_, err = merkle.CommitMatrix(nil, randomMatrix(8, 2, 1), hash, merkle.Options{Committer: c})

@@ -43,24 +43,17 @@ type digestConverter interface {
 	ConvertModule() wgpu.Module
 }
 
-// Levels is a run of consecutive levels merged with one hash.
-type Levels struct {
-	Hash Hash
-	// Count is how many levels the run covers, at least 1; 0 in the
-	// last run of a Schedule means every level left (at least one).
+// Schedule lists the hashes of a tree's levels, from the leaves up, in
+// runs of consecutive levels merged with one hash: each run covers Count
+// levels above the previous run's, at least 1; the zero-Count last run
+// takes every level left (at least one). So Schedule{{blake3.MerkleMerge{},
+// 4}, {rescue.MerkleMerge{}, 0}} merges the lowest 4 levels with BLAKE3
+// and every level above with Rescue; Schedule{{Hash: h}} is a tree of one
+// hash. The leaves are digests of the first run's hash.
+type Schedule []struct {
+	Hash  Hash
 	Count int
 }
-
-// Schedule lists the hashes of a tree's levels, from the leaves up: each
-// run covers Count levels above the previous run's. The zero-Count last
-// run takes the rest, so Schedule{{blake3.MerkleMerge{}, 4},
-// {rescue.MerkleMerge{}, 0}} merges the lowest 4 levels with BLAKE3 and
-// every level above with Rescue; Uniform(h) is a tree of one hash. The
-// leaves are digests of the first run's hash.
-type Schedule []Levels
-
-// Uniform returns the schedule of a tree merged with h alone.
-func Uniform(h Hash) Schedule { return Schedule{{Hash: h}} }
 
 // String writes the schedule as ParseSchedule reads it: "blake3:4,rescue".
 func (s Schedule) String() string {
@@ -94,13 +87,13 @@ func ParseSchedule(text string, lookup func(name string) (Hash, error)) (Schedul
 		if err != nil {
 			return nil, err
 		}
-		l := Levels{Hash: h}
+		l := Schedule{{Hash: h}}
 		if hasCount {
-			if l.Count, err = strconv.Atoi(count); err != nil || l.Count < 1 {
+			if l[0].Count, err = strconv.Atoi(count); err != nil || l[0].Count < 1 {
 				return nil, fmt.Errorf("merkle: hash schedule %q: run %d (%q): the levels of a run are a count of at least 1 (NAME:K)", text, i+1, part)
 			}
 		}
-		s = append(s, l)
+		s = append(s, l...)
 	}
 	return s, s.check()
 }
@@ -110,7 +103,7 @@ func ParseSchedule(text string, lookup func(name string) (Hash, error)) (Schedul
 // conversion wherever the hash changes.
 func (s Schedule) check() error {
 	if len(s) == 0 {
-		return errors.New("merkle: empty hash schedule: give at least one run (Uniform(hash) for a tree of one hash)")
+		return errors.New("merkle: empty hash schedule: give at least one run (Schedule{{Hash: hash}} for a tree of one hash)")
 	}
 	for i, l := range s {
 		if l.Hash == nil {

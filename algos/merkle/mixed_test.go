@@ -92,7 +92,7 @@ func TestParseSchedule(t *testing.T) {
 		sc := schedule(t, s)
 		require.Equal(t, s, sc.String())
 	}
-	require.Equal(t, "rescue", merkle.Uniform(rescue.MerkleMerge{}).String())
+	require.Equal(t, "rescue", merkle.Schedule{{Hash: rescue.MerkleMerge{}}}.String())
 	for s, msg := range map[string]string{
 		"":                   "empty hash schedule",
 		"sha1:4,rescue":      `no hash "sha1"`,
@@ -389,7 +389,7 @@ func TestCommitRecordsAnyCount(t *testing.T) {
 	}
 	s := schedule(t, "blake3:1,rescue")
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
-		c, err := merkle.NewCommitter(ctx, merkle.Uniform(hash), merkle.Options{})
+		c, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: hash}}, merkle.Options{})
 		require.NoError(t, err)
 		defer c.Release()
 		for _, tc := range cases {

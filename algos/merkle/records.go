@@ -52,21 +52,6 @@ func checkRecords(records []byte, size int) (int, error) {
 	return n, nil
 }
 
-// RecordLeaves is the plain-Go reference of CommitRecords' leaves: leaf i
-// is hash.HashRecord of record i, the size bytes at i*size, on all cores.
-func RecordLeaves(records []byte, size int, hash RecordHash) ([][32]byte, error) {
-	if hash == nil {
-		return nil, errNoHash
-	}
-	n, err := checkRecords(records, size)
-	if err != nil {
-		return nil, err
-	}
-	leaves := make([][32]byte, n)
-	recordLeavesCPU(leaves, records, size, hash)
-	return leaves, nil
-}
-
 func recordLeavesCPU(leaves [][32]byte, records []byte, size int, hash RecordHash) {
 	par.For(len(leaves), max(1, 64<<10/size), func(lo, hi int) {
 		for i := lo; i < hi; i++ {

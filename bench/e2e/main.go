@@ -175,7 +175,7 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 			e.Release()
 		case "merkle":
 			leaves := leavesOf(data)
-			b, err := merkle.NewCommitter(ctx, merkle.Uniform(blake3.MerkleMerge{}), merkle.Options{})
+			b, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: blake3.MerkleMerge{}}}, merkle.Options{})
 			if err != nil {
 				return err
 			}

@@ -106,7 +106,7 @@ func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash me
 	var tm wgpu.Timing
 	timed := opts
 	timed.Timing = &tm
-	b, err := merkle.NewCommitter(ctx, merkle.Uniform(hash), timed)
+	b, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: hash}}, timed)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -357,7 +357,7 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	var s merkle.Schedule
 	elemBytes := 8
 	if rows31 != nil {
-		s, elemBytes = merkle.Uniform(rows31), 4
+		s, elemBytes = merkle.Schedule{{Hash: rows31}}, 4
 	} else if s, err = parseSchedule(hashName); err != nil {
 		return nil, err
 	}

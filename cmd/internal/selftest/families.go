@@ -606,7 +606,7 @@ func runMerkle(ctx *wgpu.Context) ([]Output, error) {
 			// kernels are what the self-test checks, and a Goldilocks
 			// hash's top levels, or its whole smaller trees, would be
 			// merged on the host.
-			b, err := merkle.NewCommitter(ctx, merkle.Uniform(h.Merkle), forceVariant("merkle-top", "device", merkleOptions(a)))
+			b, err := merkle.NewCommitter(ctx, merkle.Schedule{{Hash: h.Merkle}}, forceVariant("merkle-top", "device", merkleOptions(a)))
 			if err != nil {
 				outs = append(outs, Output{Variant: name, Case: h.Name, Err: err})
 				continue
