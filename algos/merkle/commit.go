@@ -155,8 +155,8 @@ func (c *Committer) root(leaves [][32]byte) ([32]byte, error) {
 }
 
 // build builds the tree of leaves, digests of the schedule's first hash,
-// as BuildMixed does (Build with Options.Committer). With a schedule of
-// one hash it is Builder.Build.
+// as Build with Options.Schedule does (Build with Options.Committer). With a schedule of
+// one hash it is builder.Build.
 func (c *Committer) build(leaves [][32]byte) (*Tree, error) {
 	if len(c.sched) == 1 {
 		return c.b.Build(leaves)
@@ -362,7 +362,7 @@ func (c *Committer) report(t wgpu.Timing) {
 // is the tree's own heap), its nodes read back straight into their
 // places. A tree larger than one subtree is built a subtree at a time,
 // and the subtree roots then as a tree of their own with the upper
-// hashes, as Builder.Build does.
+// hashes, as builder.Build does.
 func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections, at Range) error {
 	n := len(leaves)
 	sub := min(n, c.b.maxLeaves)
@@ -467,7 +467,7 @@ type hostLevels struct {
 
 // hostTop returns the levels of the subtrees of sub leaves (lg levels, of
 // hashes hs under next, from level base of the whole tree, k of them)
-// that the host merges, as a Builder's subtree does (Options.HostWidth,
+// that the host merges, as a builder's subtree does (Options.HostWidth,
 // the top level's hash's hostTopper): those narrower than the host width, of
 // the last subtree alone (k is 1: the subtrees of a larger tree end in
 // their roots' tree), unless rows are injected into one of them. Every
@@ -504,7 +504,7 @@ func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Has
 		start := time.Now()
 		for t := lg - hl + 1; t <= lg; t++ {
 			lw := sub >> t
-			// A grain of 4 merges, as Builder's host levels.
+			// A grain of 4 merges, as the builder's host levels.
 			mergeLevel(heap[lw:2*lw], below, 4, ms(t))
 			below = heap[lw : 2*lw]
 		}
@@ -575,7 +575,7 @@ func (c *Committer) subtreeDispatches(sub int, hs []Hash, next Hash, n int, inje
 		for hi < len(hs) && hs[hi].Name() == hs[lo].Name() && !injected[hi] {
 			hi++
 		}
-		hb := *c.b // the Builder's buffers, with this run's hash
+		hb := *c.b // the builder's buffers, with this run's hash
 		hb.hash = hs[lo]
 		r, err := hb.run(n)
 		if err != nil {

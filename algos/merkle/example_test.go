@@ -130,7 +130,7 @@ func ExampleCommitMatrix() {
 }
 
 // A tree with a hash per level, built from leaves or from records.
-func ExampleBuildMixed() {
+func ExampleBuild_mixed() {
 	var ctx *wgpu.Context
 	records := make([]byte, 64*100)
 	for i := range records {
@@ -148,7 +148,7 @@ func ExampleBuildMixed() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	same, err := merkle.BuildMixed(ctx, tree.Leaves(), s, merkle.Options{})
+	same, err := merkle.Build(ctx, tree.Leaves(), nil, merkle.Options{Schedule: s})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func FuzzMixedGPU(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := merkle.BuildMixed(ctx, leaves, s, merkle.Options{})
+		got, err := merkle.Build(ctx, leaves, nil, merkle.Options{Schedule: s})
 		if err != nil {
 			t.Fatalf("%s, %d leaves: %v", s, len(leaves), err)
 		}

@@ -110,8 +110,14 @@ type Options struct {
 	// runs on the Committer's device with its schedule and its options,
 	// and the call's target and other options are not used. The row or
 	// record hash a call is given must be the schedule's first (by Name).
-	// newBuilder and NewCommitter do not take it.
+	// NewCommitter does not take it.
 	Committer *Committer
+	// Schedule, when set, makes Build and Root build a mixed tree, each
+	// level merged with the schedule's hash of that level (the package
+	// says how), on one device (a Group's first) or the CPU; their hash
+	// must then be nil, and the count of leaves one the schedule fits
+	// (Schedule.Levels). The other calls, and a Committer, do not take it.
+	Schedule Schedule
 
 	// The variants kept to be measured, which internal/base/impl's "merkle"
 	// entries force (variants.go): the way the levels are built (0: the
@@ -165,11 +171,20 @@ func settings(hash Hash, opts Options, n int) (approach, int, error) {
 // least one leaf (any count: the package doc says how counts that are not
 // powers of two are built), and every leaf a digest the hash accepts. The
 // tree keeps leaves (it does not copy them). With opts.Committer it builds
-// with that Committer, as the Committer's schedule says (BuildMixed), and
-// hash may be nil. A capped tree (opts.CapHeight) is built on one device.
+// with that Committer, as the Committer's schedule says, and with
+// opts.Schedule a mixed tree; hash is nil then. A capped tree
+// (opts.CapHeight) is built on one device.
 func Build(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	if c := opts.Committer; c != nil {
 		return c.build(leaves)
+	}
+	if opts.Schedule != nil {
+		var t2 *Tree
+		err := mixed(t, hash, opts, func(c *Committer) (err error) {
+			t2, err = c.build(leaves)
+			return err
+		})
+		return t2, err
 	}
 	ctx, one := wgpu.Device(t)
 	if !one {
@@ -242,7 +257,7 @@ func (b *builder) checkWorkgroup(a approach, wg int) error {
 	return nil
 }
 
-// Release frees the Builder's buffers. The Builder may be used again.
+// Release frees the builder's buffers. The builder may be used again.
 func (b *builder) Release() {
 	if b.leafBuf != nil {
 		b.leafBuf.Release()
@@ -323,6 +338,14 @@ func (b *builder) BuildInto(t *Tree, leaves [][32]byte) (*Tree, error) {
 func Root(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	if c := opts.Committer; c != nil {
 		return c.root(leaves)
+	}
+	if opts.Schedule != nil {
+		var root [32]byte
+		err := mixed(t, hash, opts, func(c *Committer) (err error) {
+			root, err = c.root(leaves)
+			return err
+		})
+		return root, err
 	}
 	ctx, one := wgpu.Device(t)
 	if !one {
@@ -463,7 +486,7 @@ func (b *builder) run(n int) (*run, error) {
 	return &run{builder: b, approach: a, wg: wg, kernel: k, n: n}, nil
 }
 
-// reserve makes the Builder's buffers hold c digests each.
+// reserve makes the builder's buffers hold c digests each.
 func (b *builder) reserve(c int) error {
 	size := uint64(c * DigestSize)
 	if b.leafBuf != nil && b.leafBuf.Size() >= size {
@@ -537,7 +560,7 @@ func placeSubtree(nodes, sub [][32]byte, s, k int) {
 }
 
 // subtree builds the tree of leaves (at most maxLeaves) into the nodes dst
-// returns, through the Builder's buffers; when they are fewer than
+// returns, through the builder's buffers; when they are fewer than
 // len(leaves), a power of two, only that prefix of the nodes comes back
 // (node 1 alone for 2; node 0 is not written), the top levels of the heap.
 // The levels narrower than the host width are merged on the host from the

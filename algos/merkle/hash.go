@@ -73,7 +73,7 @@ type hostTopper interface {
 	MerkleHostWidth(cores int) int
 }
 
-// hostWidth returns the host width a Builder runs with on cores cores:
+// hostWidth returns the host width a builder runs with on cores cores:
 // none where opts keep every level on the device (the "merkle-top"
 // variant "device"), else opts' width (Options.HostWidth), else the
 // hash's (hostTopper), else 0 (no host levels). It is the one place where it

@@ -224,7 +224,7 @@ func TestHostWidthCommit(t *testing.T) {
 				require.NoError(t, err, what)
 				requireNodes(t, reference(mLeaves[:rows], mixRows{}), got, fmt.Sprintf("%s, %d rows", what, rows))
 			}
-			tree, err := merkle.BuildMixed(ctx, leaves, s, o)
+			tree, err := merkle.Build(ctx, leaves, nil, withSchedule(o, s))
 			require.NoError(t, err, what)
 			requireNodes(t, mixed, tree, what+" mixed")
 			got, err = merkle.CommitMatrices(ctx, ms, mixRows{}, o)

@@ -96,7 +96,7 @@ func checkSize(n int) error {
 // each level's pairs merged and an odd last node carried up. Each level's
 // merges are spread over all cores. The tree keeps leaves (it does not
 // copy them). It builds into t's node memory when it holds enough (see
-// Builder.BuildInto), checking the leaves unless the caller has.
+// builder.BuildInto), checking the leaves unless the caller has.
 func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool, progress func(done, total int) error) (*Tree, error) {
 	n := len(leaves)
 	if err := checkSize(n); err != nil {

@@ -189,8 +189,8 @@ func convertAfter(hs []Hash, j int, next Hash) digestConverter {
 	return c
 }
 
-// buildMixedCPU is the plain-Go reference of mixed trees, BuildMixed
-// with a nil target: the tree of checked leaves (digests of the
+// buildMixedCPU is the plain-Go reference of mixed trees, Build with
+// Options.Schedule and a nil target: the tree of checked leaves (digests of the
 // schedule's first hash) in the layout of Build's, where level j is
 // merged with hs[j], the schedule's hash of level j, and converted as
 // the package says where the hash changes. The tree keeps leaves; its
@@ -230,19 +230,21 @@ func mixedManys(hs []Hash, next Hash) levelManys {
 	}
 }
 
-// BuildMixed builds the tree of leaves with schedule s, on a Context's
-// GPU (a Group's first device) or, with a nil target, on all CPU cores,
-// the plain-Go reference (buildMixedCPU). The leaves must be digests of
-// the schedule's first hash and their number a tree size that the
-// schedule fits (Schedule.Levels). A schedule of one hash builds as Build
-// does.
-func BuildMixed(t wgpu.Target, leaves [][32]byte, s Schedule, opts Options) (*Tree, error) {
+// mixed runs fn with a Committer of opts.Schedule on t's one device (a
+// Group's first), released after: Build and Root of a mixed tree. hash
+// must be nil: the schedule names every level's.
+func mixed(t wgpu.Target, hash Hash, opts Options, fn func(c *Committer) error) error {
+	if hash != nil {
+		return fmt.Errorf("merkle: a hash (%s) and Options.Schedule (%s) given: the schedule names every level's hash, give it alone", hash.Name(), opts.Schedule)
+	}
+	s := opts.Schedule
+	opts.Schedule = nil
 	c, err := NewCommitter(first(t), s, opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer c.Release()
-	return c.build(leaves)
+	return fn(c)
 }
 
 // VerifyMixed reports whether p proves that p.Leaf is leaf p.Index of the

@@ -168,9 +168,9 @@ func TestMixedMatchesReference(t *testing.T) {
 			}
 			leaves := randomLeaves(hs[0], n, seed+uint64(n))
 			want := mixedReference(leaves, hs)
-			cpu, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
+			cpu, err := merkle.Build(nil, leaves, nil, merkle.Options{Schedule: s})
 			require.NoError(t, err)
-			requireNodes(t, want, cpu, fmt.Sprintf("%s n=%d (BuildMixed on the CPU)", s, n))
+			requireNodes(t, want, cpu, fmt.Sprintf("%s n=%d (a schedule on the CPU)", s, n))
 			cases = append(cases, tcase{s, hs[len(hs)-1].Name(), leaves, want})
 		}
 	}
@@ -180,7 +180,7 @@ func TestMixedMatchesReference(t *testing.T) {
 			var tm wgpu.Timing
 			// Every level on the device: the kernels and conversions are
 			// what is checked here, the host's top in TestHostWidthCommit.
-			got, err := merkle.BuildMixed(ctx, tc.leaves, tc.s, merkle.Options{Timing: &tm}.WithDeviceTop())
+			got, err := merkle.Build(ctx, tc.leaves, nil, merkle.Options{Schedule: tc.s, Timing: &tm}.WithDeviceTop())
 			require.NoError(t, err, what)
 			requireNodes(t, tc.want, got, what)
 			require.Equal(t, tc.top, got.Hash().Name())
@@ -196,7 +196,7 @@ func TestMixedMatchesReference(t *testing.T) {
 		require.NoError(t, err)
 		want := mixedReference(leaves, hs)
 		for _, o := range variants {
-			got, err := merkle.BuildMixed(ctx, leaves, s, o)
+			got, err := merkle.Build(ctx, leaves, nil, withSchedule(o, s))
 			require.NoError(t, err)
 			requireNodes(t, want, got, o.Approach().String())
 		}
@@ -221,7 +221,7 @@ func TestMixedConversionEdges(t *testing.T) {
 		require.Equal(t, rescue.MerkleMerge{}.ConvertDigest(leaves[2*(i-8)]), want[i])
 	}
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
-		got, err := merkle.BuildMixed(ctx, leaves, s, merkle.Options{})
+		got, err := merkle.Build(ctx, leaves, nil, merkle.Options{Schedule: s})
 		require.NoError(t, err)
 		requireNodes(t, want, got, "edges")
 	})
@@ -238,7 +238,7 @@ func TestMixedDeepSplit(t *testing.T) {
 		want := mixedReference(leaves, hs)
 		for _, backend := range gputest.Backends() {
 			ctx := gputest.Limited(t, backend, wgpu.Limits{MaxStorageBindingSize: 256})
-			got, err := merkle.BuildMixed(ctx, leaves, s, merkle.Options{})
+			got, err := merkle.Build(ctx, leaves, nil, merkle.Options{Schedule: s})
 			require.NoError(t, err)
 			requireNodes(t, want, got, text+" "+backend)
 		}
@@ -249,7 +249,7 @@ func TestVerifyMixed(t *testing.T) {
 	s := schedule(t, "blake3:2,rescue")
 	for _, n := range []int{8, 64} {
 		leaves := randomLeaves(blake3.MerkleMerge{}, n, 7)
-		tree, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
+		tree, err := merkle.Build(nil, leaves, nil, merkle.Options{Schedule: s})
 		require.NoError(t, err)
 		for i := 0; i < n; i++ {
 			p, err := tree.Proof(i)
@@ -411,17 +411,17 @@ func TestCommitRecordsAnyCount(t *testing.T) {
 func TestMixedBadInput(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, ctx *wgpu.Context) {
 		s := schedule(t, "blake3:2,rescue")
-		_, err := merkle.BuildMixed(ctx, make([][32]byte, 4), s, merkle.Options{})
+		_, err := merkle.Build(ctx, make([][32]byte, 4), nil, merkle.Options{Schedule: s})
 		require.ErrorContains(t, err, "covers 3 levels, but a tree of 4 leaves has 2")
-		_, err = merkle.BuildMixed(ctx, make([][32]byte, 6), s, merkle.Options{})
+		_, err = merkle.Build(ctx, make([][32]byte, 6), nil, merkle.Options{Schedule: s})
 		require.ErrorContains(t, err, "power of two")
 		bad := randomLeaves(rescue.MerkleMerge{}, 8, 1)
 		binary.LittleEndian.PutUint64(bad[5][8:], rescue.P)
-		_, err = merkle.BuildMixed(ctx, bad, schedule(t, "rescue:1,blake3"), merkle.Options{})
+		_, err = merkle.Build(ctx, bad, nil, merkle.Options{Schedule: schedule(t, "rescue:1,blake3")})
 		require.ErrorContains(t, err, "leaf 5: element 1")
 		_, err = merkle.NewCommitter(ctx, merkle.Schedule{{Hash: blake3.MerkleMerge{}}, {Hash: noConvert{}}}, merkle.Options{})
 		require.ErrorContains(t, err, "run 1 covers 0 levels")
-		_, err = merkle.BuildMixed(ctx, make([][32]byte, 8), s, merkle.Options{WorkgroupSize: 3})
+		_, err = merkle.Build(ctx, make([][32]byte, 8), nil, merkle.Options{Schedule: s, WorkgroupSize: 3})
 		require.ErrorContains(t, err, "powers of two")
 	})
 }
@@ -431,7 +431,7 @@ func TestMixedNoLeaks(t *testing.T) {
 		s := schedule(t, "blake3:2,rescue")
 		leaves := randomLeaves(blake3.MerkleMerge{}, 64, 1)
 		gputest.NoLeaks(t, ctx, func() error {
-			_, err := merkle.BuildMixed(ctx, leaves, s, merkle.Options{})
+			_, err := merkle.Build(ctx, leaves, nil, merkle.Options{Schedule: s})
 			return err
 		})
 		gputest.NoLeaks(t, ctx, func() error {
@@ -439,7 +439,7 @@ func TestMixedNoLeaks(t *testing.T) {
 			return err
 		})
 		gputest.NoLeaks(t, ctx, func() error { // an error path
-			_, err := merkle.BuildMixed(ctx, leaves[:4], s, merkle.Options{})
+			_, err := merkle.Build(ctx, leaves[:4], nil, merkle.Options{Schedule: s})
 			return err
 		})
 	})
@@ -477,4 +477,10 @@ func TestSumManyBufferLeaves(t *testing.T) {
 		require.NoError(t, ctx.Download(wgpu.Bytes(got[1:]), nodeBuf, merkle.DigestSize))
 		require.Equal(t, want, got)
 	})
+}
+
+// withSchedule returns o building mixed trees with s.
+func withSchedule(o merkle.Options, s merkle.Schedule) merkle.Options {
+	o.Schedule = s
+	return o
 }

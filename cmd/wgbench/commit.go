@@ -46,7 +46,8 @@ func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, er
 		if err != nil {
 			return err
 		}
-		tree, err = merkle.BuildMixed(firstDevice(grp), leaves, s, opts)
+		opts.Schedule = s
+		tree, err = merkle.Build(firstDevice(grp), leaves, nil, opts)
 		return err
 	})
 	return tree, err

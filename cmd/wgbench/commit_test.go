@@ -198,7 +198,7 @@ func TestMerkleMixedCLI(t *testing.T) {
 		if h == "rescue:1,blake3" {
 			leaves, in = writeLeaves(t, dir, rescue.MerkleMerge{}, n, 9)
 		}
-		ref, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
+		ref, err := merkle.Build(nil, leaves, nil, merkle.Options{Schedule: s})
 		require.NoError(t, err)
 		r := ref.Root()
 		root := hex.EncodeToString(r[:])

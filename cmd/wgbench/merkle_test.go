@@ -237,7 +237,7 @@ func TestMerkleVerifySays(t *testing.T) {
 	// A mixed tree's proof, through the schedule's path, says the same.
 	s, err := parseSchedule("blake3:1,rescue")
 	require.NoError(t, err)
-	mixed, err := merkle.BuildMixed(nil, leaves, s, merkle.Options{})
+	mixed, err := merkle.Build(nil, leaves, nil, merkle.Options{Schedule: s})
 	require.NoError(t, err)
 	mp, err := mixed.Proof(2)
 	require.NoError(t, err)
