@@ -87,12 +87,15 @@ func Parse(b []byte) (*Vector, error) {
 // ReadDir reads every vector file (*.json) of dir, by file name, and
 // their names in order.
 func ReadDir(dir string) (map[string]*Vector, []string, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil, fmt.Errorf("the vectors' folder: %w", err)
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(paths) == 0 {
-		return nil, nil, fmt.Errorf("no vectors in %s", dir)
+		return nil, nil, fmt.Errorf("no vectors (*.json) in %s", dir)
 	}
 	sort.Strings(paths)
 	out := map[string]*Vector{}
