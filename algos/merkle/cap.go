@@ -145,16 +145,6 @@ func capCPU(nodes, leaves [][32]byte, hash Hash, l *layout, k int) {
 	l.mergeUp(nodes, caps, k, 256, merges(hash), manyOf(hash))
 }
 
-// CapLeaves returns the number of leaves under each node of the cap of a
-// tree built with Options.CapHeight, 2^k for the cap's level k (the last
-// subtree may hold fewer), or 0 for a tree that keeps every node. The cap
-// is the last ceil(Len()/CapLeaves()) nodes of Nodes().
-func (t *Tree) CapLeaves() int {
-	if t.capped == nil {
-		return 0
-	}
-	return 1 << t.capped.level
-}
 
 // subtreeLeaves returns the leaves of subtree s of a capped tree.
 func (t *Tree) subtreeLeaves(s int) [][32]byte { return capLeaves(t.leaves, t.capped.level, s) }

@@ -156,7 +156,7 @@ func ExampleBuild_mixed() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ok := merkle.VerifyMixed(s, tree.Root(), tree.Len(), proof)
+	ok := merkle.VerifyMixed(s, tree.Root(), len(tree.Leaves()), proof)
 
 	fmt.Printf("%x %v\n", same.Root(), ok)
 	// Output:

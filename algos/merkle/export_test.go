@@ -151,3 +151,21 @@ func (m Matrix[E]) Check(hash RowHash[E]) error {
 	}
 	return checkMat(m, fieldFrom(hash), true)
 }
+
+// CapLeaves returns the number of leaves under each node of the cap of a
+// tree built with Options.CapHeight, 2^k for the cap's level k (the last
+// subtree may hold fewer), or 0 for a tree that keeps every node. The cap
+// is the last ceil(Len()/CapLeaves()) nodes of Nodes().
+func (t *Tree) CapLeaves() int {
+	if t.capped == nil {
+		return 0
+	}
+	return 1 << t.capped.level
+}
+
+// Hash returns the hash the tree was built with (a mixed tree's top
+// level's).
+func (t *Tree) Hash() Hash { return t.hash }
+
+// Len returns the number of leaves.
+func (t *Tree) Len() int { return len(t.leaves) }

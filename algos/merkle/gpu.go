@@ -78,8 +78,11 @@ type Options struct {
 	// cap, at most 2^CapHeight nodes that are the roots of equal subtrees,
 	// the last of which may hold fewer leaves (plonky2's Merkle cap). The levels below are neither brought back
 	// from the device nor allocated; a proof rebuilds the subtrees it needs
-	// from the leaves (Build of a subtree's leaves). 0 keeps every node, as does a height
-	// of the tree's depth minus 1 or more. A build on a Group of several devices does not take it.
+	// from the leaves (Build of a subtree's leaves). 0 keeps every node, as
+	// does a height of the tree's depth minus 1 or more. For N leaves and
+	// a depth d = ceil(log2 N) above h+1, the cap's nodes are the roots of
+	// the subtrees of 2^(d-h) leaves: the last ceil(N/2^(d-h)) nodes of
+	// Tree.Nodes. A build on a Group of several devices does not take it.
 	CapHeight int
 	// Progress, when set, is told how many of the tree's merges are done
 	// (done of total, N-1 for N leaves) as a long build goes on: on the

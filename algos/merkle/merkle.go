@@ -127,12 +127,6 @@ func buildCPU(t *Tree, leaves [][32]byte, hash Hash, check bool, progress func(d
 	return built, nil
 }
 
-// Hash returns the hash the tree was built with.
-func (t *Tree) Hash() Hash { return t.hash }
-
-// Len returns the number of leaves.
-func (t *Tree) Len() int { return len(t.leaves) }
-
 // Root returns node 1: the root (for one leaf, the leaf).
 func (t *Tree) Root() [32]byte { return t.nodes[1] }
 

@@ -121,7 +121,7 @@ func (t *Tree) digests(ps []nodePos) ([][32]byte, error) {
 		if sub, err = b.BuildInto(sub, t.subtreeLeaves(s)); err != nil {
 			return nil, err
 		}
-		sl := newLayout(sub.Len())
+		sl := newLayout(len(sub.leaves))
 		for _, k := range below[s] {
 			p := ps[k]
 			out[k] = sub.nodes[sl.off[p.level]+p.pos-s<<(t.capped.level-p.level)]

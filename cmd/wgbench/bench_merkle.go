@@ -115,7 +115,7 @@ func merkleTimes(ctx *wgpu.Context, cfg *benchConfig, leaves [][32]byte, hash me
 	if err != nil {
 		return 0, 0, err
 	}
-	if err := spotCheck(tree, 1000); err != nil {
+	if err := spotCheck(tree, hash, 1000); err != nil {
 		return 0, 0, err
 	}
 	tree = nil
@@ -173,11 +173,11 @@ func randomLeaves(hash merkle.Hash, n int, seed uint64) [][32]byte {
 	return leaves
 }
 
-// spotCheck verifies k random nodes (and node 1) against the CPU merge of
-// their children: a whole-tree reference for 2^24 Rescue leaves would take
+// spotCheck verifies k random nodes (and node 1) against the CPU merge with
+// hash of their children: a whole-tree reference for 2^24 Rescue leaves would take
 // the CPU minutes.
-func spotCheck(tree *merkle.Tree, k int) error {
-	nodes, leaves, n := tree.Nodes(), tree.Leaves(), tree.Len()
+func spotCheck(tree *merkle.Tree, hash merkle.Hash, k int) error {
+	nodes, leaves, n := tree.Nodes(), tree.Leaves(), len(tree.Leaves())
 	child := func(c int) [32]byte {
 		if c >= n {
 			return leaves[c-n]
@@ -190,7 +190,7 @@ func spotCheck(tree *merkle.Tree, k int) error {
 		if s == 0 {
 			i = 1
 		}
-		if got, want := nodes[i], tree.Hash().Merge(child(2*i), child(2*i+1)); got != want {
+		if got, want := nodes[i], hash.Merge(child(2*i), child(2*i+1)); got != want {
 			return fmt.Errorf("node %d is %x, the CPU merge of its children is %x", i, got, want)
 		}
 	}
