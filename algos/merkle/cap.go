@@ -145,7 +145,6 @@ func capCPU(nodes, leaves [][32]byte, hash Hash, l *layout, k int) {
 	l.mergeUp(nodes, caps, k, 256, merges(hash), manyOf(hash))
 }
 
-
 // subtreeLeaves returns the leaves of subtree s of a capped tree.
 func (t *Tree) subtreeLeaves(s int) [][32]byte { return capLeaves(t.leaves, t.capped.level, s) }
 

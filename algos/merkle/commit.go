@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
@@ -363,7 +364,7 @@ func (c *Committer) report(t wgpu.Timing) {
 // places. A tree larger than one subtree is built a subtree at a time,
 // and the subtree roots then as a tree of their own with the upper
 // hashes, as builder.Build does.
-func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections, at Range) error {
+func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill rowFill, hs []Hash, next Hash, base int, inj injections, at split.Range) error {
 	n := len(leaves)
 	sub := min(n, c.b.maxLeaves)
 	if err := c.b.reserve(sub); err != nil {
@@ -437,7 +438,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 				return fmt.Errorf("merkle: download leaves: %w", err)
 			}
 		}
-		if roots[s], err = c.downloadSubtree(nodes, sub, Range{Index: at.Index*k + s, Count: at.Count * k}, top, host); err != nil {
+		if roots[s], err = c.downloadSubtree(nodes, sub, split.Range{Index: at.Index*k + s, Count: at.Count * k}, top, host); err != nil {
 			return err
 		}
 	}
@@ -448,7 +449,7 @@ func (c *Committer) levels(total *wgpu.Timing, nodes, leaves [][32]byte, fill ro
 }
 
 // whole places a tree in its own heap (Committer.levels).
-var whole = Range{Index: 0, Count: 1}
+var whole = split.Range{Index: 0, Count: 1}
 
 // placeDirect is the narrowest level of a subtree that downloadSubtree
 // reads back straight into its place: a download per level costs a
@@ -518,7 +519,7 @@ func (c *Committer) hostTop(total *wgpu.Timing, sub, lg int, hs []Hash, next Has
 // into nodes[:sub] for the whole heap, else its wide levels straight into
 // place and its narrow ones through top (min(sub, placeDirect) nodes).
 // The levels the host merges (host) are not read back but merged.
-func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at Range, top [][32]byte, host hostLevels) ([32]byte, error) {
+func (c *Committer) downloadSubtree(nodes [][32]byte, sub int, at split.Range, top [][32]byte, host hostLevels) ([32]byte, error) {
 	first := 1 << host.levels // the narrowest level on the device
 	if at.Count == 1 {
 		end := sub

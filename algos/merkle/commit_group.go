@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -144,7 +145,7 @@ func commitWork[E Element](ms []Matrix[E]) int {
 // rangeLevels returns the rows of matrices by level that range r of a
 // tree feeds (slices of them, not copies): the matrices of the levels up
 // to lg, the range's subtree's height, each cut to its r.Count-th part.
-func rangeLevels[E Element](levels map[int]Matrix[E], r Range, lg int) map[int]Matrix[E] {
+func rangeLevels[E Element](levels map[int]Matrix[E], r split.Range, lg int) map[int]Matrix[E] {
 	out := make(map[int]Matrix[E], len(levels))
 	for j, m := range levels {
 		if j > lg {
@@ -192,7 +193,7 @@ func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall int
 		size := tall / r.Count
 		lr := bits.Len(uint(size)) - 1
 		if err := commitLevels(comms[member], &times[member], t.leaves[r.Index*size:(r.Index+1)*size], t.nodes, hs[:lr], rangeLevels(levels, r, lr), rows, r); err != nil {
-			return fmt.Errorf("range %s: %w", r.text(), err)
+			return fmt.Errorf("range %s: %w", r.String(), err)
 		}
 		return nil
 	}

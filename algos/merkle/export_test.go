@@ -3,6 +3,7 @@ package merkle
 import (
 	"fmt"
 
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -102,9 +103,8 @@ var (
 	Combine   = combine
 )
 
-// String writes the range as the command line does, for the tests'
-// messages.
-func (r Range) String() string { return r.text() }
+// Range is the split the ranges' roots compose over.
+type Range = split.Range
 
 // MatrixLeaves is the plain-Go reference of a matrix commitment's
 // leaves: leaf r is hash.HashRow(m.Row(r)), on all cores. m must pass

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -45,7 +46,7 @@ func rootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 		return rootOnParts(g, leaves, hash, opts)
 	}
 	var root [32]byte
-	err := onGroup(g, leaves, hash, opts, func(_ int, b *builder, _ Range, part [][32]byte) ([32]byte, error) {
+	err := onGroup(g, leaves, hash, opts, func(_ int, b *builder, _ split.Range, part [][32]byte) ([32]byte, error) {
 		return b.Root(part)
 	}, func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error {
 		if !p.regular() {
@@ -90,7 +91,7 @@ func buildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 		nodes = make([][32]byte, n)
 		scratch = make([]*Tree, g.Len())
 	}
-	err := onGroup(g, leaves, hash, opts, func(member int, b *builder, r Range, part [][32]byte) ([32]byte, error) {
+	err := onGroup(g, leaves, hash, opts, func(member int, b *builder, r split.Range, part [][32]byte) ([32]byte, error) {
 		t, err := b.BuildInto(scratch[member], part)
 		if err != nil {
 			return [32]byte{}, err
@@ -139,7 +140,7 @@ func checkOn(g *wgpu.Group, n int, hash Hash) error {
 // then topFn on the first device with the plan, the range roots in the
 // plan's order and options with their own Timing.
 func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
-	rangeFn func(member int, b *builder, r Range, part [][32]byte) ([32]byte, error),
+	rangeFn func(member int, b *builder, r split.Range, part [][32]byte) ([32]byte, error),
 	topFn func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error) error {
 	n := len(leaves)
 	if err := checkOn(g, n, hash); err != nil {
@@ -183,7 +184,7 @@ func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
 		roots[i], err = rangeFn(member, b, r, part)
 		times[member] = times[member].Add(last[member])
 		if err != nil {
-			return fmt.Errorf("range %s: %w", r.text(), err)
+			return fmt.Errorf("range %s: %w", r.String(), err)
 		}
 		return report.add(len(part) - 1)
 	})

@@ -85,8 +85,8 @@ func requireCovers(t *testing.T, p rangePlan, n, k int, what string) {
 	for i, r := range p.ranges {
 		lo, hi, err := r.Bounds(n)
 		require.NoError(t, err, what)
-		require.True(t, hi-lo >= 2 || n < 2, "%s: range %s of one leaf", what, r.text())
-		require.LessOrEqual(t, r.Count, p.base, "%s: range %s finer than the base %d", what, r.text(), p.base)
+		require.True(t, hi-lo >= 2 || n < 2, "%s: range %s of one leaf", what, r.String())
+		require.LessOrEqual(t, r.Count, p.base, "%s: range %s finer than the base %d", what, r.String(), p.base)
 		spans = append(spans, span{lo, hi})
 		if p.owner != nil {
 			require.Less(t, p.owner[i], k, what)

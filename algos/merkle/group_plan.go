@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -35,7 +36,7 @@ type rangePlan struct {
 	base int
 	// ranges are the subtrees the members build, in the order of their
 	// leaves; together they hold every leaf once.
-	ranges []Range
+	ranges []split.Range
 	// owner[i] is the member that builds ranges[i]; nil where the
 	// members are not alike and take the next range as they are free
 	// (Group.Each), so that a faster device takes more.
@@ -63,13 +64,13 @@ const maxBase = 1 << 10
 func planRanges(n, k int, alike bool) rangePlan {
 	limit := n / 2 // two leaves a range at least
 	if k <= 1 || limit <= 1 {
-		return rangePlan{base: 1, ranges: []Range{{Index: 0, Count: 1}}, owner: []int{0}}
+		return rangePlan{base: 1, ranges: []split.Range{{Index: 0, Count: 1}}, owner: []int{0}}
 	}
 	if !alike {
 		m := min(1<<bits.Len(uint(4*k-1)), limit)
-		p := rangePlan{base: m, ranges: make([]Range, m)}
+		p := rangePlan{base: m, ranges: make([]split.Range, m)}
 		for i := range m {
-			p.ranges[i] = Range{Index: i, Count: m}
+			p.ranges[i] = split.Range{Index: i, Count: m}
 		}
 		return p
 	}
@@ -215,7 +216,7 @@ func blocks(m int, shares []int) rangePlan {
 	p := rangePlan{base: m}
 	at := 0
 	for _, b := range bs {
-		p.ranges = append(p.ranges, Range{Index: at / b.size, Count: m / b.size})
+		p.ranges = append(p.ranges, split.Range{Index: at / b.size, Count: m / b.size})
 		p.owner = append(p.owner, b.member)
 		at += b.size
 	}

@@ -34,7 +34,7 @@
 // buffers from one build to the next.
 //
 // The same split composes across machines: the roots of M equal ranges of
-// the leaves (Root of each Range's leaves, which a worker can hold alone)
+// the leaves (Root of each range's leaves, which a worker can hold alone)
 // are the leaves of the tree's top log2(M) levels, so Root of them is the
 // whole tree's root, and JoinProofs joins a proof inside a
 // range with the proof of its root among the M into a proof of the tree.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -141,7 +142,7 @@ func commitMatrices[E Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*T
 // device, rows hashed into the leaf buffer and the shorter matrices' rows
 // merged into their levels, or with a nil Context on all CPU cores.
 // CommitMatrices builds its whole tree here, and the On forms each range.
-func commitLevels[E Element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]Matrix[E], rows rowsOf[E], at Range) error {
+func commitLevels[E Element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]Matrix[E], rows rowsOf[E], at split.Range) error {
 	if c.ctx == nil {
 		start := time.Now()
 		heap := nodes

@@ -14,67 +14,12 @@ import (
 // N) is exactly the tree of leaves [i·N/M, (i+1)·N/M), and the M subtree
 // roots, nodes M..2M-1, are the leaves of the tree of the top log2(M)
 // levels, whose root is the whole tree's. So each of M workers computes
-// the Root of its own leaves (Range.Bounds), and one Root of their roots,
+// the Root of its own leaves, and one Root of their roots,
 // in order, gives the root; JoinProofs joins a proof inside a range with the proof of that
 // range's root into a proof of the whole tree.
 
-// Range is range Index of Count equal ranges of a tree's leaves: in a tree
-// of N leaves it holds leaves [Index·N/Count, (Index+1)·N/Count), and its
-// root is node Count+Index of the whole tree (the root itself when Count
-// is 1, leaf Index when Count is N). Count is a power of two from 1 to N.
-type Range struct {
-	Index, Count int
-}
-
-// text returns the range as the command line writes it: "Index/Count".
-func (r Range) text() string { return fmt.Sprintf("%d/%d", r.Index, r.Count) }
-
-// checkSplit returns an error unless Count is a power of two and Index one
-// of its ranges, whatever the tree.
-func (r Range) checkSplit() error {
-	if !powerOfTwo(r.Count) {
-		return fmt.Errorf("merkle: range %s: the count of ranges must be a power of two (1, 2, 4, ...)", r.text())
-	}
-	if r.Index < 0 || r.Index >= r.Count {
-		return fmt.Errorf("merkle: range %s: the index must be 0..%d", r.text(), r.Count-1)
-	}
-	return nil
-}
-
-// check returns an error unless r is a range of a tree of n leaves: n a
-// power of two (ranges split those trees alone: equal ranges of another
-// count are not subtrees), Count a power of two from 1 to n, and Index
-// from 0 to Count-1.
-func (r Range) check(n int) error {
-	if !powerOfTwo(n) {
-		return fmt.Errorf("merkle: range %s of a tree of %d leaves: ranges split a tree of a power of two of leaves (1, 2, 4, ...); build a tree of %d leaves whole (Build)", r.text(), n, n)
-	}
-	if err := r.checkSplit(); err != nil {
-		return err
-	}
-	if r.Count > n {
-		return fmt.Errorf("merkle: range %s of a tree of %d leaves: at most %d ranges, of one leaf each", r.text(), n, n)
-	}
-	return nil
-}
-
-// Bounds returns the leaves range r of a tree of n leaves holds: leaf
-// indices lo up to hi, hi excluded, n/Count of them; all[lo:hi:hi] of the
-// tree's leaves all are the range's (capacity ending at hi, so that an
-// append cannot write over the next range). It returns an error unless r
-// is a range of that tree: n a power of two (ranges split those trees
-// alone: equal ranges of another count are not subtrees), Count a power
-// of two from 1 to n, and Index from 0 to Count-1.
-func (r Range) Bounds(n int) (lo, hi int, err error) {
-	if err := r.check(n); err != nil {
-		return 0, 0, err
-	}
-	size := n / r.Count
-	return r.Index * size, (r.Index + 1) * size, nil
-}
-
 // rangeRoot returns the root of the subtree over leaves, the leaves of one
-// range of a larger tree (Range.Bounds, or a worker's own share): Root's
+// range of a larger tree (split.Range.Bounds, or a worker's own share): Root's
 // result on t (nil: the CPU); a range of one leaf has that leaf as its
 // root. The root does not depend on where the range lies in the tree, so a
 // worker needs only its own leaves. len(leaves) must be a power of two, as

@@ -14,36 +14,6 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func TestRangeBounds(t *testing.T) {
-	for _, c := range []struct {
-		r       merkle.Range
-		n       int
-		lo, hi  int
-		wantErr string
-	}{
-		{merkle.Range{0, 1}, 2, 0, 2, ""},
-		{merkle.Range{1, 2}, 2, 1, 2, ""},
-		{merkle.Range{3, 4}, 4, 3, 4, ""},
-		{merkle.Range{3, 16}, 1 << 20, 3 << 16, 4 << 16, ""},
-		{merkle.Range{0, 4}, 2, 0, 0, "at most 2 ranges, of one leaf each"},
-		{merkle.Range{0, 1}, 1, 0, 1, ""},
-		{merkle.Range{0, 2}, 1, 0, 0, "at most 1 ranges, of one leaf each"},
-		{merkle.Range{0, 2}, 12, 0, 0, "a tree of 12 leaves: ranges split a tree of a power of two of leaves"},
-		{merkle.Range{0, 1}, 0, 0, 0, "a tree of 0 leaves: ranges split a tree of a power of two"},
-		{merkle.Range{2, 2}, 8, 0, 0, "the index must be 0..1"},
-		{merkle.Range{0, 3}, 8, 0, 0, "a power of two"},
-	} {
-		what := fmt.Sprintf("%s of %d", c.r, c.n)
-		lo, hi, err := c.r.Bounds(c.n)
-		if c.wantErr != "" {
-			require.ErrorContains(t, err, c.wantErr, what)
-			continue
-		}
-		require.NoError(t, err, what)
-		require.Equal(t, [2]int{c.lo, c.hi}, [2]int{lo, hi}, what)
-	}
-}
-
 // splits returns the numbers of ranges a tree of n leaves is split into
 // in the tests: 1, 2, 4 and 16 ways where the tree has that many leaves,
 // and one range per leaf up to 2^10 leaves (roots that are leaves).

@@ -15,6 +15,7 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -34,7 +35,7 @@ const recordFormat = recordTag + " hash=NAME range=I/M leaves=N root=HEX"
 // tree of leaves leaves, merged with hash.
 type rangeRecord struct {
 	hash   merkle.Hash
-	r      merkle.Range
+	r      split.Range
 	leaves int
 	root   [32]byte
 }
@@ -42,7 +43,7 @@ type rangeRecord struct {
 // String returns the record line, without its newline:
 // "merkle-range hash=blake3 range=3/16 leaves=1048576 root=<64 hex digits>".
 func (rec rangeRecord) String() string {
-	return fmt.Sprintf("%s hash=%s range=%s leaves=%d root=%x", recordTag, rec.hash.Name(), rangeText(rec.r), rec.leaves, rec.root[:])
+	return fmt.Sprintf("%s hash=%s range=%s leaves=%d root=%x", recordTag, rec.hash.Name(), rec.r, rec.leaves, rec.root[:])
 }
 
 // parseRecord reads a record line as rangeRecord.String writes it: its
@@ -65,7 +66,7 @@ func parseRecord(line string) (rangeRecord, error) {
 	if rec.hash, err = parseHash(vals[0]); err != nil {
 		return rec, err
 	}
-	if rec.r, err = parseTreeRange(vals[1]); err != nil {
+	if rec.r, err = split.Parse(vals[1]); err != nil {
 		return rec, err
 	}
 	if rec.leaves, err = strconv.Atoi(vals[2]); err != nil {
@@ -104,7 +105,7 @@ func (rf *rangeFlags) set(c *cobra.Command) bool {
 // leafRange is one range's leaves, read and checked.
 type leafRange struct {
 	hash   merkle.Hash
-	r      merkle.Range
+	r      split.Range
 	total  int // the whole tree's leaves
 	lo     int // the index of the range's first leaf in the tree
 	leaves [][32]byte
@@ -120,7 +121,7 @@ func (rf *rangeFlags) read(c *cobra.Command, g *globals, hashName, in string) (*
 	if !c.Flags().Changed("range") {
 		return nil, errors.New("merkle: --leaves N needs --range I/M: it says how many leaves the whole tree has when --in holds one range's")
 	}
-	r, err := parseTreeRange(rf.spec)
+	r, err := split.Parse(rf.spec)
 	if err != nil {
 		return nil, fmt.Errorf("--range: %w", err)
 	}
@@ -143,7 +144,7 @@ func (rf *rangeFlags) read(c *cobra.Command, g *globals, hashName, in string) (*
 	lr.lo = r.Index * len(lr.leaves)
 	for i := range lr.leaves {
 		if err := hash.CheckDigest(lr.leaves[i]); err != nil {
-			return nil, fmt.Errorf("merkle: leaf %d (leaf %d of range %s): %w", lr.lo+i, i, rangeText(r), err)
+			return nil, fmt.Errorf("merkle: leaf %d (leaf %d of range %s): %w", lr.lo+i, i, r, err)
 		}
 	}
 	return lr, nil
@@ -191,7 +192,7 @@ func (rf *rangeFlags) prove(c *cobra.Command, g *globals, hashName, in string, a
 		return merkle.Proof{}, err
 	}
 	if hi := lr.lo + len(lr.leaves); index < lr.lo || index >= hi {
-		return merkle.Proof{}, fmt.Errorf("merkle prove: --index %d: range %s of the tree of %d leaves holds leaves %d..%d", index, rangeText(lr.r), lr.total, lr.lo, hi-1)
+		return merkle.Proof{}, fmt.Errorf("merkle prove: --index %d: range %s of the tree of %d leaves holds leaves %d..%d", index, lr.r, lr.total, lr.lo, hi-1)
 	}
 	return subtreeProof(g, lr.leaves, lr.hash, approach, index-lr.lo)
 }
@@ -233,7 +234,7 @@ func printProof(w io.Writer, p any) error {
 // readLeafRange reads range r of the leaves file path, and only its bytes,
 // at their offset: a worker reads its share of a file on shared storage.
 // It returns the range's leaves and the whole file's number of leaves.
-func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, error) {
+func readLeafRange(path string, r split.Range, limit int64) ([][32]byte, int, error) {
 	f, fi, err := openInput(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("merkle: %w", err)
@@ -253,7 +254,7 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 	}
 	want := int64(hi-lo) * merkle.DigestSize
 	if want > limit {
-		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", rangeText(r), path, bytesize.Tenths(want), bytesize.Tenths(limit))
+		return nil, 0, fmt.Errorf("merkle: range %s of %s is %s, more than the %s the leaves can take here", r, path, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
 	end := wgpu.Span("read input")
@@ -267,16 +268,16 @@ func readLeafRange(path string, r merkle.Range, limit int64) ([][32]byte, int, e
 
 // readRangeLeaves reads path, which holds range r of a tree of total
 // leaves and nothing else: total/r.Count leaves, from any input.
-func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32]byte, error) {
+func readRangeLeaves(path string, r split.Range, total int, limit int64) ([][32]byte, error) {
 	if _, _, err := r.Bounds(total); err != nil {
 		return nil, fmt.Errorf("--leaves: %w", err)
 	}
 	n := total / r.Count
 	want, err := checked.Mul(int64(n), merkle.DigestSize)
 	if err != nil {
-		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves: %w bytes", rangeText(r), total, err)
+		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves: %w bytes", r, total, err)
 	}
-	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", rangeText(r), total, n)
+	what := fmt.Sprintf("range %s of a tree of %d leaves (%d leaves of 32 bytes)", r, total, n)
 	// The claim must be what the input holds: a file of another size is
 	// refused as such, before the memory the claim would take is
 	// weighed (a one-leaf file given --leaves 2^30 --range 0/2 claims
@@ -287,7 +288,7 @@ func readRangeLeaves(path string, r merkle.Range, total int, limit int64) ([][32
 		}
 	}
 	if want > limit {
-		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", rangeText(r), total, bytesize.Tenths(want), bytesize.Tenths(limit))
+		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
 	if err := readExactly(path, b, what); err != nil {
@@ -432,10 +433,10 @@ func rangeRoots(recs []placedRecord) ([][32]byte, error) {
 		rec := &recs[k]
 		if rec.hash.Name() != first.hash.Name() || rec.r.Count != m || rec.leaves != first.leaves {
 			return nil, fmt.Errorf("merkle combine: %s is range %s of a tree of %d leaves with %s, but %s is range %s of a tree of %d leaves with %s: the records must be of one tree, split one way",
-				rec.at, rangeText(rec.r), rec.leaves, rec.hash.Name(), first.at, rangeText(first.r), first.leaves, first.hash.Name())
+				rec.at, rec.r, rec.leaves, rec.hash.Name(), first.at, first.r, first.leaves, first.hash.Name())
 		}
 		if prev := byIndex[rec.r.Index]; prev != nil {
-			return nil, fmt.Errorf("merkle combine: range %s is in %s and again in %s: give each range once", rangeText(rec.r), prev.at, rec.at)
+			return nil, fmt.Errorf("merkle combine: range %s is in %s and again in %s: give each range once", rec.r, prev.at, rec.at)
 		}
 		byIndex[rec.r.Index] = rec
 	}
@@ -461,26 +462,3 @@ func rangeRoots(recs []placedRecord) ([][32]byte, error) {
 	}
 	return roots, nil
 }
-
-// parseTreeRange reads a range written "I/M": range I of M, with M a
-// power of two and I from 0 to M-1 ("3/16").
-func parseTreeRange(s string) (merkle.Range, error) {
-	is, ms, ok := strings.Cut(s, "/")
-	i, errI := strconv.Atoi(is)
-	m, errM := strconv.Atoi(ms)
-	if !ok || errI != nil || errM != nil {
-		return merkle.Range{}, fmt.Errorf("merkle: range %q: want I/M, range I of M equal ranges, M a power of two and I from 0 to M-1 (3/16)", s)
-	}
-	r := merkle.Range{Index: i, Count: m}
-	if m < 1 || m&(m-1) != 0 {
-		return merkle.Range{}, fmt.Errorf("merkle: range %s: the count of ranges must be a power of two (1, 2, 4, ...)", rangeText(r))
-	}
-	// A tree of M leaves holds the range: Bounds checks the index.
-	if _, _, err := r.Bounds(m); err != nil {
-		return merkle.Range{}, err
-	}
-	return r, nil
-}
-
-// rangeText writes r as parseTreeRange reads it: "I/M".
-func rangeText(r merkle.Range) string { return fmt.Sprintf("%d/%d", r.Index, r.Count) }

@@ -17,6 +17,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -79,7 +80,7 @@ func TestMerkleRangesInProcesses(t *testing.T) {
 				require.NoError(t, err)
 				rec, err := parseRecord(string(b))
 				require.NoError(t, err, "range %d: %q", i, b)
-				require.Equal(t, rangeRecord{hash: c.hash, r: merkle.Range{Index: i, Count: m}, leaves: c.n, root: ref.Nodes()[m+i]}, rec)
+				require.Equal(t, rangeRecord{hash: c.hash, r: split.Range{Index: i, Count: m}, leaves: c.n, root: ref.Nodes()[m+i]}, rec)
 			}
 
 			// The records in files, in another process, shuffled.
@@ -258,7 +259,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	for _, hash := range merkleHashes() {
 		var root [32]byte
 		root[0], root[31] = 0x12, 0x34
-		rec := rangeRecord{hash: hash, r: merkle.Range{Index: 7, Count: 8}, leaves: 1 << 30, root: root}
+		rec := rangeRecord{hash: hash, r: split.Range{Index: 7, Count: 8}, leaves: 1 << 30, root: root}
 		line := rec.String()
 		require.Equal(t, fmt.Sprintf("merkle-range hash=%s range=7/8 leaves=1073741824 root=12%s34", hash.Name(), strings.Repeat("00", 30)), line)
 		got, err := parseRecord(line + "\r")
@@ -364,35 +365,4 @@ func TestMerkleRangeClaims(t *testing.T) {
 	require.True(t, strings.HasPrefix(rec, "merkle-range hash=rescue range=0/1073741824 leaves=1073741824 root="), rec)
 	_, _, err = wgbenchIn(t, rec, "merkle", "combine", "--backend", "cpu")
 	require.ErrorContains(t, err, "1073741823 of the 1073741824 ranges of the tree of 1073741824 leaves with rescue have no record: missing 1, 2, 3")
-}
-
-// TestParseTreeRange: the range records' and --range's "I/M" is read back
-// as written, and what is not a range of M, a power of two, is refused
-// with what is accepted.
-func TestParseTreeRange(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		want merkle.Range
-	}{{"0/1", merkle.Range{Index: 0, Count: 1}}, {"3/16", merkle.Range{Index: 3, Count: 16}}, {"15/16", merkle.Range{Index: 15, Count: 16}}, {"1023/1024", merkle.Range{Index: 1023, Count: 1024}}} {
-		r, err := parseTreeRange(c.s)
-		require.NoError(t, err, c.s)
-		require.Equal(t, c.want, r)
-		require.Equal(t, c.s, rangeText(r))
-	}
-	for _, c := range []struct{ s, want string }{
-		{"", "want I/M"},
-		{"3", "want I/M"},
-		{"3:16", "want I/M"},
-		{"a/16", "want I/M"},
-		{"3/16/2", "want I/M"},
-		{" 3/16", "want I/M"},
-		{"3/12", "a power of two"},
-		{"0/0", "a power of two"},
-		{"0/-4", "a power of two"},
-		{"16/16", "the index must be 0..15"},
-		{"-1/16", "the index must be 0..15"},
-	} {
-		_, err := parseTreeRange(c.s)
-		require.ErrorContains(t, err, c.want, "%q", c.s)
-	}
 }
