@@ -350,7 +350,7 @@ func (g *Group) Each(tasks int, fn func(member int, ctx *Context, task int) erro
 // lets the member that starts first take more, and among equal devices
 // that is imbalance, not speed (a Rescue Merkle tree of 2^24 leaves in 8
 // ranges on two H200s split 5 to 3, 1.57 times one GPU's kernel time
-// where Split's even halves of MergeManyOn gave 2.0, BENCHMARKS.md
+// where Split's even halves of MergeMany on a Group gave 2.0, BENCHMARKS.md
 // 2026-11-26). Members that differ take tasks as Each hands them out.
 func (g *Group) Deal(tasks int, fn func(member int, ctx *Context, task int) error) error {
 	if !g.Alike() {

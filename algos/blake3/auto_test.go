@@ -306,7 +306,7 @@ func TestAutoNoLeaks(t *testing.T) {
 }
 
 // TestAutoDevices hashes with an Auto on several devices: a file and a
-// bytes.Reader go through SumOn on all of them, a reader without ReadAt
+// bytes.Reader go through sumOn on all of them, a reader without ReadAt
 // through the first; every output equals the reference. The devices are
 // one device three times (wgpu.NewGroup), as the Auto keeps them once it
 // has opened AutoOptions.GPU.Devices, which names each adapter once; that

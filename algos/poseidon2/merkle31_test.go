@@ -88,7 +88,7 @@ func TestMerkle31CPU(t *testing.T) {
 }
 
 // checkTrees31 builds trees of several counts with every approach on ctx
-// and compares every node with merkle.BuildCPU; a capped tree's proofs and
+// and compares every node with merkle.Build on the CPU; a capped tree's proofs and
 // a multi-proof are checked too.
 func checkTrees31(t *testing.T, ctx *wgpu.Context) {
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -134,7 +134,7 @@ func TestMerkle31GPU(t *testing.T) {
 
 // checkCommit31 commits to matrices of odd shapes on ctx and compares the
 // trees with the CPU's, which are checked against the row hashes and
-// merkle.BuildCPU by hand.
+// merkle.Build on the CPU by hand.
 func checkCommit31(t *testing.T, ctx *wgpu.Context) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, h := range merkle31 {

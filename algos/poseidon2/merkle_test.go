@@ -26,7 +26,7 @@ func randLeaves(t *testing.T, n int) [][32]byte {
 	return leaves
 }
 
-// TestMerkleCPU checks merkle.BuildCPU with MerkleMerge against Merge by
+// TestMerkleCPU checks merkle.Build on the CPU with MerkleMerge against Merge by
 // hand, and its proofs.
 func TestMerkleCPU(t *testing.T) {
 	leaves := randLeaves(t, 4)
@@ -55,7 +55,7 @@ func TestMerkleCPU(t *testing.T) {
 
 // TestMerkleGPU builds trees of several sizes with every approach on every
 // backend, under the device's limits and small ones (subtrees split), and
-// compares every node with merkle.BuildCPU.
+// compares every node with merkle.Build on the CPU.
 func TestMerkleGPU(t *testing.T) {
 	sizes := []int{2, 4, 64, 1024, 4096}
 	leaves := randLeaves(t, sizes[len(sizes)-1])

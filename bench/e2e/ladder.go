@@ -57,13 +57,13 @@ func ladder(opts wgpu.Options, reps, maxLog int) error {
 		name string
 		call func(g *wgpu.Group, n int) ([32]byte, error)
 	}{
-		{"merkle.RootOn rescue", func(g *wgpu.Group, n int) ([32]byte, error) {
+		{"merkle.Root on a Group, rescue", func(g *wgpu.Group, n int) ([32]byte, error) {
 			return merkle.Root(g, leaves[:n], rescue.MerkleMerge{}, merkle.Options{})
 		}},
-		{"merkle.RootOn blake3", func(g *wgpu.Group, n int) ([32]byte, error) {
+		{"merkle.Root on a Group, blake3", func(g *wgpu.Group, n int) ([32]byte, error) {
 			return merkle.Root(g, leaves[:n], blake3.MerkleMerge{}, merkle.Options{})
 		}},
-		{"rescue.Batch.MergeManyOn", func(g *wgpu.Group, n int) ([32]byte, error) {
+		{"rescue.Batch.MergeMany on a Group", func(g *wgpu.Group, n int) ([32]byte, error) {
 			err := rescue.Batch.MergeMany(g, dst[:n], pairs[:n], batch.Options{})
 			return [32]byte{byte(dst[n-1][0]), byte(dst[n/2][1])}, err
 		}},

@@ -17,7 +17,7 @@
 // share slower than the others shows: Poseidon2 commitments of a
 // Goldilocks and a BabyBear matrix of 128 columns (CommitMatrix on a Group, as the
 // Group decides and split over all k), BLAKE3 of data resident on the GPUs
-// (each its share, SumPiecesBuffer, then Combine), Rescue MergeManyOn and
+// (each its share, SumPiecesBuffer, then Combine), Rescue MergeMany on a Group and
 // a Rescue Merkle Root on a Group from host memory, and uploads to every GPU at
 // once (the host's transfer bound); before them the host's own memcpy
 // rate and its NUMA nodes, the bound on filling staging. Every GPU is set
@@ -28,7 +28,7 @@
 // times of small commitments on one device and split, where a second
 // starts to pay.
 // scaling-commit runs the commitments alone. ladder times Root on a Group (Rescue,
-// BLAKE3) and MergeManyOn from 2^12 to 2^24 items on the first device and
+// BLAKE3) and MergeMany on a Group from 2^12 to 2^24 items on the first device and
 // on the whole Group, side by side, and checks that their results agree.
 //
 // Each measurement runs once to warm up, then -reps times; it prints the
@@ -210,16 +210,16 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 			if err != nil {
 				return err
 			}
-			m.run("blake3.SumOn, 2 members on 1 GPU", func() error {
+			m.run("blake3.SumReader on a Group, 2 members on 1 GPU", func() error {
 				_, err := blake3.SumReader(g, bytes.NewReader(data), blake3.Options{})
 				return err
 			})
 			leaves := leavesOf(data)
-			m.run("merkle.RootOn, 2 members on 1 GPU", func() error { _, err := merkle.Root(g, leaves, blake3.MerkleMerge{}, merkle.Options{}); return err })
+			m.run("merkle.Root on a Group, 2 members on 1 GPU", func() error { _, err := merkle.Root(g, leaves, blake3.MerkleMerge{}, merkle.Options{}); return err })
 			pairs := make([][8]uint64, 1<<22)
 			dst := make([][4]uint64, len(pairs))
 			m.run("rescue.MergeMany, 2^22 pairs, 1 Context", func() error { return rescue.Batch.MergeMany(ctx, dst, pairs, batch.Options{}) })
-			m.run("rescue.MergeManyOn, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.Batch.MergeMany(g, dst, pairs, batch.Options{}) })
+			m.run("rescue.Batch.MergeMany on a Group, 2^22 pairs, 2 members on 1 GPU", func() error { return rescue.Batch.MergeMany(g, dst, pairs, batch.Options{}) })
 		default:
 			return fmt.Errorf("unknown measurement %q", w)
 		}

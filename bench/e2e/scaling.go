@@ -259,7 +259,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 		// Rescue merges and a Rescue Merkle tree, from host memory.
 		m := measurer{reps: cfg.reps}
 		var t wgpu.Timing
-		wall, per, err := runOn(m, sub, cfg.warm, fmt.Sprintf("rescue.MergeManyOn %d pairs on %d device(s)", cfg.pairs, k), func() error {
+		wall, per, err := runOn(m, sub, cfg.warm, fmt.Sprintf("rescue.Batch.MergeMany %d pairs on %d device(s)", cfg.pairs, k), func() error {
 			return rescue.Batch.MergeMany(sub, dst, pairData, batch.Options{Timing: &t})
 		})
 		if err != nil {
@@ -268,11 +268,11 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 		if firstMerges == nil {
 			firstMerges = slices.Clone(dst)
 		} else if !slices.Equal(dst, firstMerges) {
-			return fmt.Errorf("rescue.MergeManyOn on %d devices differs from %d", k, counts[0])
+			return fmt.Errorf("rescue.Batch.MergeMany on %d devices differs from %d", k, counts[0])
 		}
 		table.add(fmt.Sprintf("Rescue MergeManyOn 2^%d, end to end", log2(cfg.pairs)), k, cell{wall: wall, kernel: t.Elapsed(), perDevice: per})
 		var root [32]byte
-		wall, per, err = runOn(m, sub, cfg.warm, fmt.Sprintf("merkle.RootOn %d Rescue leaves on %d device(s)", cfg.leaves, k), func() error {
+		wall, per, err = runOn(m, sub, cfg.warm, fmt.Sprintf("merkle.Root %d Rescue leaves on %d device(s)", cfg.leaves, k), func() error {
 			var err error
 			root, err = merkle.Root(sub, leafData, rescue.MerkleMerge{}, merkle.Options{Timing: &t})
 			return err
@@ -283,7 +283,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 		if k == counts[0] {
 			firstRoot = root
 		} else if root != firstRoot {
-			return fmt.Errorf("merkle.RootOn on %d devices: %x, on %d %x", k, root, counts[0], firstRoot)
+			return fmt.Errorf("merkle.Root on %d devices: %x, on %d %x", k, root, counts[0], firstRoot)
 		}
 		table.add(fmt.Sprintf("Rescue RootOn 2^%d, end to end", log2(cfg.leaves)), k, cell{wall: wall, kernel: t.Elapsed(), perDevice: per})
 
