@@ -19,13 +19,13 @@ import (
 // methods are those of every Goldilocks hash here, written once over
 // Poseidon2's parameters (see rescue.MerkleMerge); MergeModule,
 // RowModule, ConvertModule and MerkleHostWidth are package merkle's side
-// of the merkle.Hash, merkle.RowHash and merkle.HostTop interfaces, the
-// interfaces for hash authors: they hand merkle the WGSL of the merge and
+// of the merkle.Hash and merkle.RowHash interfaces and of the optional
+// methods merkle.Hash's doc lists, for hash authors: they hand merkle the WGSL of the merge and
 // its tuning, and a program has no use for them.
 type MerkleMerge struct{ merkleMerge }
 
-// merkleMerge is the implementation MerkleMerge embeds: no merkle.Tuning
-// answers, so merkle's defaults.
+// merkleMerge is the implementation MerkleMerge embeds: it has none of
+// the tuning methods merkle.Hash's doc lists, so merkle's defaults.
 type merkleMerge = goldilocks.Merkle[hashSpec]
 
 // hashSpec names Poseidon2's parameters.

@@ -84,8 +84,8 @@ const many31 = 256
 
 // HashRowsMany sets dst[i] to HashRow(data[i·cols : (i+1)·cols]) for
 // every i < len(dst), the rows side by side in the permutation's blocks
-// of states: package merkle's CPU matrix commitments take it
-// (merkle.RowsHash) in place of HashRow row by row.
+// of states: package merkle's CPU matrix commitments take it (an optional
+// method of merkle.Hash) in place of HashRow row by row.
 func (m MerkleMerge31) HashRowsMany(dst [][32]byte, data []uint32, cols int) {
 	p := m.perm()
 	var out [many31][Digest31]uint32
@@ -100,8 +100,8 @@ func (m MerkleMerge31) HashRowsMany(dst [][32]byte, data []uint32, cols int) {
 
 // MergeMany sets dst[i] to Merge(below[2i], below[2i+1]) for every
 // i < len(dst), the pairs side by side in the permutation's blocks of
-// states: package merkle's CPU builds take it (merkle.LevelMerge) in place
-// of Merge pair by pair.
+// states: package merkle's CPU builds take it (an optional method of
+// merkle.Hash) in place of Merge pair by pair.
 func (m MerkleMerge31) MergeMany(dst, below [][32]byte) {
 	p := m.perm()
 	var pairs [many31][2 * Digest31]uint32
