@@ -46,3 +46,28 @@ func TestTarget(t *testing.T) {
 	require.Nil(t, ctx)
 	require.False(t, one)
 }
+
+// TestOneDevice: a function of one device takes the CPU, a Context and a
+// Group of one as Device does, and refuses a Group of several, naming its
+// size.
+func TestOneDevice(t *testing.T) {
+	var noCtx *Context
+	for _, tg := range []Target{nil, noCtx} {
+		ctx, err := OneDevice(tg)
+		require.NoError(t, err)
+		require.Nil(t, ctx)
+	}
+	c := &Context{}
+	ctx, err := OneDevice(c)
+	require.NoError(t, err)
+	require.Same(t, c, ctx)
+	single, err := NewGroup(c)
+	require.NoError(t, err)
+	ctx, err = OneDevice(single)
+	require.NoError(t, err)
+	require.Same(t, c, ctx)
+	two, err := NewGroup(c, nil)
+	require.NoError(t, err)
+	_, err = OneDevice(two)
+	require.ErrorContains(t, err, "not a Group of 2")
+}

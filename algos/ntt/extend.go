@@ -87,10 +87,14 @@ func CheckExtend[E field.Element](f field.Field[E], n, rate int) (int, error) {
 }
 
 // Extend extends each row of src (rows of 2^logN canonical elements of f)
-// as o says into dst (o.Rate times as long): on ctx's GPU, or on all
-// cores with gnark-crypto's fft for a nil ctx. An element not below p is
+// as o says into dst (o.Rate times as long): on t's GPU, or on all
+// cores with gnark-crypto's fft for a nil t. An element not below p is
 // refused, naming it, and dst is left unchanged.
-func Extend[E field.Element](ctx *wgpu.Context, f field.Field[E], dst, src []E, logN int, o ExtendOptions) error {
+func Extend[E field.Element](t wgpu.Target, f field.Field[E], dst, src []E, logN int, o ExtendOptions) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("ntt: Extend %w", err)
+	}
 	fi, err := implOf(f)
 	if err != nil {
 		return err
@@ -109,7 +113,11 @@ func Extend[E field.Element](ctx *wgpu.Context, f field.Field[E], dst, src []E, 
 // (or babybear) are passed as they are: the codewords are the elements
 // gnark-crypto's fft makes, bit for bit. A word not below p (not
 // reduced) is refused, naming it, and dst is left unchanged.
-func ExtendMonty[E Monty](ctx *wgpu.Context, f field.Monty31, dst, src []E, logN int, o ExtendOptions) error {
+func ExtendMonty[E Monty](t wgpu.Target, f field.Monty31, dst, src []E, logN int, o ExtendOptions) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("ntt: ExtendMonty %w", err)
+	}
 	fi := over[uint32]{f}
 	if err := checkExtendArgs(fi, len(dst), len(src), logN, o); err != nil {
 		return err
@@ -124,16 +132,16 @@ func ExtendMonty[E Monty](ctx *wgpu.Context, f field.Monty31, dst, src []E, logN
 // EncodeReedSolomon is Extend at rate with the defaults: each row's
 // codeword exactly as gnark-crypto's koalabear/vortex
 // Params.EncodeReedSolomon makes it (rates 2, 4 and 8 there).
-func EncodeReedSolomon[E field.Element](ctx *wgpu.Context, f field.Field[E], dst, src []E, logN, rate int) error {
-	return Extend(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
+func EncodeReedSolomon[E field.Element](t wgpu.Target, f field.Field[E], dst, src []E, logN, rate int) error {
+	return Extend(t, f, dst, src, logN, ExtendOptions{Rate: rate})
 }
 
 // EncodeReedSolomonMonty is ExtendMonty at rate with the defaults: the
 // rows of src, gnark-crypto's []koalabear.Element as they are, encoded
 // into dst exactly as koalabear/vortex Params.EncodeReedSolomon encodes
 // each.
-func EncodeReedSolomonMonty[E Monty](ctx *wgpu.Context, f field.Monty31, dst, src []E, logN, rate int) error {
-	return ExtendMonty(ctx, f, dst, src, logN, ExtendOptions{Rate: rate})
+func EncodeReedSolomonMonty[E Monty](t wgpu.Target, f field.Monty31, dst, src []E, logN, rate int) error {
+	return ExtendMonty(t, f, dst, src, logN, ExtendOptions{Rate: rate})
 }
 
 // checkExtendArgs checks Extend's arguments but the elements: the rate, the
@@ -215,8 +223,12 @@ type Extender struct {
 }
 
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
-// on ctx.
-func NewExtender[E field.Element](ctx *wgpu.Context, f field.Field[E], logN int, o ExtendOptions) (*Extender, error) {
+// on t's GPU (a Context or a Group of one).
+func NewExtender[E field.Element](t wgpu.Target, f field.Field[E], logN int, o ExtendOptions) (*Extender, error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("ntt: an Extender %w", err)
+	}
 	fi, err := implOf(f)
 	if err != nil {
 		return nil, err

@@ -156,9 +156,14 @@ type tableLayout struct {
 	words    uint32
 }
 
-// NewPlan compiles the kernels for rows of 2^logN elements of f on ctx and
-// computes the tables for o's roots on the device.
-func NewPlan[E field.Element](ctx *wgpu.Context, f field.Field[E], logN int, o PlanOptions) (*Plan, error) {
+// NewPlan compiles the kernels for rows of 2^logN elements of f on t's
+// GPU (a Context or a Group of one) and computes the tables for o's roots
+// on the device.
+func NewPlan[E field.Element](t wgpu.Target, f field.Field[E], logN int, o PlanOptions) (*Plan, error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("ntt: a Plan %w", err)
+	}
 	fi, err := implOf(f)
 	if err != nil {
 		return nil, err

@@ -34,9 +34,11 @@
 //	err := ntt.TransformMonty(ctx, field.KoalaBear, rows, logN,
 //		ntt.Options{Coset: true, Shift: ntt.KoalaBear(g)})
 //
-// A nil Context runs gnark-crypto's fft on all cores; a Context runs the
-// ntt.wgsl kernels (Plan, the resident object). Reference is the plain-Go
-// oracle of both.
+// Each function takes a wgpu.Target: nil runs gnark-crypto's fft on all
+// cores; a Context (or a Group of one) runs the ntt.wgsl kernels (Plan,
+// the resident object). A transform runs on one device: a Group of
+// several is refused (see wgpu.Target). Reference is the plain-Go oracle
+// of both.
 package ntt
 
 import (
@@ -178,10 +180,14 @@ func rowsOf(n, logN int) (int, error) {
 
 // Transform transforms each row of data (rows of 2^logN canonical
 // elements of f, one after another: uint32 for BabyBear and KoalaBear,
-// uint64 for Goldilocks) in place as o says, on ctx's GPU, or on all
-// cores with gnark-crypto's fft for a nil ctx. An element not below p is
+// uint64 for Goldilocks) in place as o says, on t's GPU, or on all
+// cores with gnark-crypto's fft for a nil t. An element not below p is
 // refused, naming it, and data is left unchanged.
-func Transform[E field.Element](ctx *wgpu.Context, f field.Field[E], data []E, logN int, o Options) error {
+func Transform[E field.Element](t wgpu.Target, f field.Field[E], data []E, logN int, o Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("ntt: Transform %w", err)
+	}
 	fi, err := implOf(f)
 	if err != nil {
 		return err
@@ -210,7 +216,11 @@ type Monty interface {
 // babybear) is passed as it is; a root or shift of gnark-crypto's is
 // given as KoalaBear(e) (or BabyBear(e)). A word not below p (not
 // reduced) is refused, naming it, and data is left unchanged.
-func TransformMonty[E Monty](ctx *wgpu.Context, f field.Monty31, data []E, logN int, o Options) error {
+func TransformMonty[E Monty](t wgpu.Target, f field.Monty31, data []E, logN int, o Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("ntt: TransformMonty %w", err)
+	}
 	fi := over[uint32]{f}
 	if _, err := rootsOf(fi, logN, o); err != nil {
 		return err
