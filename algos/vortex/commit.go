@@ -311,6 +311,9 @@ func planLayout(rows, m, unit, span, d int, limit uint64) (layout, error) {
 	// A tile's leaves (32 bytes a column) and UAlpha (16) start at
 	// 256-byte aligned offsets of their buffers.
 	if !l.direct && w < 16 {
+		if uint64(d)*64 > limit {
+			return layout{}, fmt.Errorf("vortex: SIS digests of %d elements: tiles of 16 columns (%d bytes of digests) exceed the device's binding of %d bytes", d, uint64(d)*64, limit)
+		}
 		return layout{}, fmt.Errorf("vortex: columns of %d rows: tiles of 16 columns (%d bytes) exceed the device's binding of %d bytes", rows, uint64(rows)*64, limit)
 	}
 	if l.direct {

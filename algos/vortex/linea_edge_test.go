@@ -1,0 +1,252 @@
+package vortex
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+
+	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// compareLineaRound commits each matrix of mats on ctx and on the CPU,
+// compares every part of the states and the round's proof, and verifies
+// the device's proof.
+func compareLineaRound(t *testing.T, ctx *wgpu.Context, p *LineaParams, mats [][]LineaRow, noSIS []bool, r *rand.Rand) error {
+	t.Helper()
+	dev, err := NewLineaCommitter(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer dev.Release()
+	cpu, _ := NewLineaCommitter(nil, p)
+	var ds, cs []*LineaState
+	for k, rows := range mats {
+		opts := LineaOptions{NoSIS: noSIS[k]}
+		d, err := dev.Commit(rows, opts)
+		if err != nil {
+			return err
+		}
+		defer d.Release()
+		h, err := cpu.Commit(rows, opts)
+		if err != nil {
+			return err
+		}
+		if d.Root() != h.Root() {
+			t.Fatalf("matrix %d: the device's root differs from the CPU's", k)
+		}
+		dt, err := d.Tree()
+		if err != nil {
+			return err
+		}
+		ht, _ := h.Tree()
+		if len(dt) != len(ht) {
+			t.Fatalf("matrix %d: %d tree levels, want %d", k, len(dt), len(ht))
+		}
+		for l := range ht {
+			if !slices.Equal(dt[l], ht[l]) {
+				t.Fatalf("matrix %d: tree level %d differs", k, l)
+			}
+		}
+		de, err := d.EncodedMatrix()
+		if err != nil {
+			return err
+		}
+		he, _ := h.EncodedMatrix()
+		for i := range he {
+			if de[i].IsConstant() != he[i].IsConstant() || de[i].Constant != he[i].Constant || !slices.Equal(de[i].Values, he[i].Values) {
+				t.Fatalf("matrix %d: codeword %d differs", k, i)
+			}
+		}
+		if !noSIS[k] {
+			dd, err := d.SISDigests()
+			if err != nil {
+				return err
+			}
+			hd, _ := h.SISDigests()
+			if !slices.Equal(dd, hd) {
+				t.Fatalf("matrix %d: SIS digests differ", k)
+			}
+		}
+		ds, cs = append(ds, d), append(cs, h)
+	}
+	var alpha fext.E4
+	alpha.B0.A0, alpha.B0.A1, alpha.B1.A0, alpha.B1.A1 = elt(r.Uint32N(koalaBearModulus)), elt(r.Uint32N(koalaBearModulus)), elt(r.Uint32N(koalaBearModulus)), elt(r.Uint32N(koalaBearModulus))
+	m := p.CodewordSize()
+	entries := []int{m - 1, 0, r.IntN(m), r.IntN(m)}
+	dp, err := ProveLinea(ds, alpha, entries)
+	if err != nil {
+		return err
+	}
+	hp, err := ProveLinea(cs, alpha, entries)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(dp.LinComb, hp.LinComb) {
+		t.Fatal("the round's linear combination differs")
+	}
+	for i := range hp.Columns {
+		for j := range hp.Columns[i] {
+			if !slices.Equal(dp.Columns[i][j], hp.Columns[i][j]) {
+				t.Fatalf("matrix %d, entry %d: column differs", i, j)
+			}
+			a, b := dp.MerkleProofs[i][j], hp.MerkleProofs[i][j]
+			if a.Path != b.Path || !slices.Equal(a.Siblings, b.Siblings) {
+				t.Fatalf("matrix %d, entry %d: Merkle proof differs", i, j)
+			}
+		}
+	}
+	return nil
+}
+
+func constRows(n int, vals ...uint32) []LineaRow {
+	out := make([]LineaRow, n)
+	for i := range out {
+		out[i] = LineaConstant(elt(vals[i%len(vals)]))
+	}
+	return out
+}
+
+// TestLineaDeviceEdgeShapes compares the device with the CPU at the
+// shapes' edges: one row, the parameters' maximum, two columns, rate 16
+// on short rows, SIS degrees far from 512, row counts not a multiple of
+// 8 without SIS, matrices all of constants (many of one value).
+func TestLineaDeviceEdgeShapes(t *testing.T) {
+	type shape struct {
+		name                               string
+		rate, n, maxRows, logDeg, logBound int
+		mats                               func(r *rand.Rand) [][]LineaRow
+		noSIS                              []bool
+	}
+	shapes := []shape{
+		{"one row", 2, 64, 1, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 1, 64, 0), randLineaRows(r, 1, 64, 0)} }, []bool{false, true}},
+		{"max rows", 4, 32, 21, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 21, 32, 5), randLineaRows(r, 21, 32, 0)} }, []bool{false, true}},
+		{"two columns", 2, 2, 9, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 9, 2, 4), randLineaRows(r, 3, 2, 0)} }, []bool{false, true}},
+		{"rate 16 short rows", 16, 4, 11, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 11, 4, 3), randLineaRows(r, 7, 4, 0)} }, []bool{false, true}},
+		{"sis 8,16", 2, 64, 30, 8, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 30, 64, 7)} }, []bool{false}},
+		{"sis 9,8", 4, 32, 70, 9, 8, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 70, 32, 7)} }, []bool{false}},
+		{"sis 4,16", 2, 32, 13, 4, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 13, 32, 5)} }, []bool{false}},
+		{"sis 2,8", 2, 16, 13, 2, 8, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 13, 16, 5)} }, []bool{false}},
+		{"sis 1,16", 2, 16, 5, 1, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 5, 16, 0)} }, []bool{false}},
+		{"sis 11,16 big", 2, 16, 300, 11, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 300, 16, 0)} }, []bool{false}},
+		{"no SIS 13 rows", 8, 16, 13, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 13, 16, 4), randLineaRows(r, 1, 16, 0), randLineaRows(r, 9, 16, 0)} }, []bool{true, true, true}},
+		{"all constant", 2, 64, 17, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{constRows(17, 7), constRows(17, 0, 1, 2130706432), constRows(1, 5)}
+		}, []bool{false, true, true}},
+	}
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		for _, c := range shapes {
+			t.Run(c.name, func(t *testing.T) {
+				if c.logDeg == 11 && ctx.Limits().Binding() < 1<<17 {
+					t.Skip("16 columns' digests of 2048 elements exceed the binding (TestPlanLayoutNamesDigests)")
+				}
+				r := rand.New(rand.NewPCG(uint64(len(c.name)), 77))
+				p, err := NewLineaParams(c.rate, c.n, c.maxRows, c.logDeg, c.logBound)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mats := c.mats(r)
+				gputest.NoLeaks(t, ctx, func() error {
+					if err := compareLineaRound(t, ctx, p, mats, c.noSIS, r); err != nil {
+						t.Error(err)
+					}
+					return nil
+				})
+			})
+		}
+	}
+	gputest.ForEach(t, check)
+	gputest.ForEachSmall(t, check)
+}
+
+// TestLineaLifetimes: a state outlives its committer's Release and
+// Evict, opens after both, and gives an error (not a panic) once
+// released; a released committer refuses; a cancelled Context stops a
+// commitment with its error and leaks nothing.
+func TestLineaLifetimes(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		p, err := NewLineaParams(2, 64, 20, 9, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(5, 6))
+		rows := randLineaRows(r, 20, 64, 3)
+		cpu, _ := NewLineaCommitter(nil, p)
+		gputest.NoLeaks(t, ctx, func() error {
+			want, _ := cpu.Commit(rows, LineaOptions{})
+			c, err := NewLineaCommitter(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := c.Commit(rows, LineaOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Evict(0)
+			c.Release()
+			c.Release()
+			if _, err := c.Commit(rows, LineaOptions{}); err == nil {
+				t.Fatal("a released committer committed")
+			}
+			c.Evict(0)
+			lc, err := s.LinComb(fext.E4{})
+			if err != nil {
+				t.Fatalf("a state after its committer's Release: %v", err)
+			}
+			wlc, _ := want.LinComb(fext.E4{})
+			if !slices.Equal(lc, wlc) {
+				for j := range lc {
+					if lc[j] != wlc[j] {
+						t.Logf("%d: %v want %v", j, lc[j], wlc[j])
+					}
+				}
+				t.Fatal("LinComb after the committer's Release differs")
+			}
+			pr, err := ProveLinea([]*LineaState{s, want}, fext.E4{}, []int{0, 127})
+			if err != nil {
+				t.Fatalf("ProveLinea after the committer's Release: %v", err)
+			}
+			_ = pr
+			s.Release()
+			s.Release()
+			if _, err := ProveLinea([]*LineaState{want, s}, fext.E4{}, []int{0}); err == nil {
+				t.Fatal("ProveLinea of a released state")
+			}
+			if _, err := s.Tree(); err == nil {
+				t.Fatal("Tree of a released state")
+			}
+			if _, err := s.ColumnHashes(); err == nil {
+				t.Fatal("ColumnHashes of a released state")
+			}
+			if _, err := s.SISDigests(); err == nil {
+				t.Fatal("SISDigests of a released state")
+			}
+			if _, err := s.EncodedMatrix(); err == nil {
+				t.Fatal("EncodedMatrix of a released state")
+			}
+			if _, err := s.ExtractColumns([]int{1}); err == nil {
+				t.Fatal("ExtractColumns of a released state")
+			}
+			if _, err := s.MerkleProofs([]int{1}); err == nil {
+				t.Fatal("MerkleProofs of a released state")
+			}
+			want.Release()
+			if _, err := ProveLinea([]*LineaState{want}, fext.E4{}, []int{0}); err == nil {
+				t.Fatal("ProveLinea of a released CPU state")
+			}
+			return nil
+		})
+	})
+}
+
+// TestPlanLayoutNamesDigests: where the SIS digests of a 16-column tile
+// exceed the binding, the refusal names them, not the columns.
+func TestPlanLayoutNamesDigests(t *testing.T) {
+	_, err := planLayout(300, 32, 32, 32, 2048, 65536)
+	if err == nil || !strings.Contains(err.Error(), "SIS digests of 2048 elements") || !strings.Contains(err.Error(), "131072 bytes") {
+		t.Fatalf("got %v, want the digests' 131072 bytes named", err)
+	}
+}
