@@ -181,8 +181,13 @@ type Engine struct {
 	timing               wgpu.Timing     // the current call's, summed over its pieces
 }
 
-// NewEngine checks opts and returns an Engine on ctx (nil: the CPU).
-func NewEngine(ctx *wgpu.Context, opts Options) (*Engine, error) {
+// NewEngine checks opts and returns an Engine on t's one device (nil: the
+// CPU; a Group of several is refused, see wgpu.Target).
+func NewEngine(t wgpu.Target, opts Options) (*Engine, error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("blake3: an Engine %w", err)
+	}
 	key, flags, err := opts.mode()
 	if err != nil {
 		return nil, err
@@ -828,16 +833,19 @@ var mergeModule = wgsl.Module{Files: []string{"blake3_merge.wgsl"}}
 
 // MergeMany is `for i := range dst { dst[i] = Merge(pairs[i][:32], pairs[i][32:]) }`:
 // the 2-to-1 Merkle merge of many pairs at once, on the GPU, or on all
-// CPU cores when ctx is nil. Of opts, only Timing applies.
-func MergeMany(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte, opts Options) error {
+// CPU cores when t is nil. Of opts, only Timing applies.
+func MergeMany(t wgpu.Target, dst [][32]byte, pairs [][64]byte, opts Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("blake3: MergeMany %w", err)
+	}
 	if len(dst) != len(pairs) {
 		return fmt.Errorf("blake3: MergeMany has %d outputs for %d pairs: they must be equal", len(dst), len(pairs))
 	}
 	if opts.Key != nil || opts.DeriveKey || (opts.Length != 0 && opts.Length != Size) {
 		return errors.New("blake3: MergeMany computes the unkeyed 32-byte Merge: its options take no Key, DeriveKey or Length")
 	}
-	var t wgpu.Timing
-	var err error
+	var tm wgpu.Timing
 	if ctx == nil {
 		start := time.Now()
 		par.For(len(pairs), 1<<12, func(lo, hi int) {
@@ -845,15 +853,15 @@ func MergeMany(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte, opts Options
 				dst[i] = Merge([32]byte(pairs[i][:32]), [32]byte(pairs[i][32:]))
 			}
 		})
-		t.Wall = time.Since(start)
+		tm.Wall = time.Since(start)
 	} else {
 		var b wgpu.Batch
 		if b, err = mergeBatch(ctx, dst, pairs); err == nil {
-			t, err = ctx.RunBatch(b)
+			tm, err = ctx.RunBatch(b)
 		}
 	}
 	if opts.Timing != nil {
-		*opts.Timing = t
+		*opts.Timing = tm
 	}
 	if err != nil {
 		return fmt.Errorf("blake3: MergeMany: %w", err)

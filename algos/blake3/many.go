@@ -48,11 +48,15 @@ func manyMode(fn string, opts Options) ([8]uint32, uint32, error) {
 //
 // (in the mode that opts choose: Key for keyed_hash, DeriveKey with
 // Context for derive_key): len(dst) inputs of size bytes each (size 0 or
-// more), concatenated in data, each hashed on its own. With a Context it
-// hashes on the GPU, one invocation per input; with a nil one on all CPU
-// cores (at most opts.Threads). Of opts, Length must be 0 or 32 (the
+// more), concatenated in data, each hashed on its own. With a Context
+// (or a Group of one) it hashes on the GPU, one invocation per input;
+// with nil on all CPU cores (at most opts.Threads). Of opts, Length must be 0 or 32 (the
 // chunk kernel does not apply), and Timing receives the call's timing.
-func SumMany(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, opts Options) error {
+func SumMany(t wgpu.Target, dst [][32]byte, data []byte, size int, opts Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("blake3: SumMany %w", err)
+	}
 	key, flags, err := manyMode("SumMany", opts)
 	if err != nil {
 		return err
@@ -69,17 +73,17 @@ func SumMany(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, opts Opti
 		return fmt.Errorf("blake3: SumMany: %d bytes for %d inputs of %d bytes: need exactly inputs × size, the inputs one after the other", len(data), n, size)
 	}
 	start := time.Now()
-	var t wgpu.Timing
+	var tm wgpu.Timing
 	switch {
 	case ctx == nil || size == 0 || n == 0:
 		// Inputs of no bytes all hash to one digest: no device work.
 		sumManyCPU(dst, data, size, key, flags, opts.Threads)
-		t.Wall = time.Since(start)
+		tm.Wall = time.Since(start)
 	default:
-		t, err = sumManyGPU(ctx, dst, data, size, key, flags)
+		tm, err = sumManyGPU(ctx, dst, data, size, key, flags)
 	}
 	if opts.Timing != nil {
-		*opts.Timing = t
+		*opts.Timing = tm
 	}
 	if err != nil {
 		return fmt.Errorf("blake3: SumMany: %w", err)
@@ -194,9 +198,14 @@ func sumManyGPU(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, key [8
 // digests at the start of dst, with nothing uploaded or read back, so the
 // inputs can come from another kernel and the digests go on to one (as
 // Merkle leaves, say). src must hold n*size bytes rounded up to a
-// multiple of 4, and dst n*32 bytes; both must be buffers of ctx. Of
+// multiple of 4, and dst n*32 bytes; both must be buffers of t (a Context,
+// or a Group of one). Of
 // opts, Length must be 0 or 32, and Timing receives the kernels' timing.
-func SumManyBuffer(ctx *wgpu.Context, dst, src *wgpu.Buffer, n, size int, opts Options) error {
+func SumManyBuffer(t wgpu.Target, dst, src *wgpu.Buffer, n, size int, opts Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("blake3: SumManyBuffer %w", err)
+	}
 	key, flags, err := manyMode("SumManyBuffer", opts)
 	if err != nil {
 		return err

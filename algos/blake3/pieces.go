@@ -263,11 +263,15 @@ func Part(total, i, k uint64) (off, n uint64, err error) {
 }
 
 // SumPieces hashes the byte range [off, off+n) of a total-byte input into
-// its pieces (see Subtrees), in the mode opts choose, on ctx's GPU, or on
-// all CPU cores when ctx is nil; opts.Length does not apply. r reads the
+// its pieces (see Subtrees), in the mode opts choose, on t's GPU, or on
+// all CPU cores when t is nil; opts.Length does not apply. r reads the
 // whole input, at its offsets, and must hold exactly total bytes: a short
 // read is an error, and so is a byte at total when the range ends there.
-func SumPieces(ctx *wgpu.Context, r io.ReaderAt, total, off, n uint64, opts Options) ([]Piece, error) {
+func SumPieces(t wgpu.Target, r io.ReaderAt, total, off, n uint64, opts Options) ([]Piece, error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("blake3: SumPieces %w", err)
+	}
 	e, err := NewEngine(ctx, opts)
 	if err != nil {
 		return nil, err

@@ -6,8 +6,10 @@
 // specification's reference implementation word for word, and every GPU
 // result is tested against it. Hasher is a hash.Hash that runs on the CPU;
 // the GPU entry points (Sum, SumReader, SumMany, MergeMany, and an Engine for
-// repeated calls) return errors, and run on all CPU cores when given a nil
-// Context. SumPieces hashes a range of an input into the chaining values of
+// repeated calls) return errors, take a wgpu.Target and run on all CPU
+// cores when it is nil. Sum and SumReader split an input over a Group's
+// devices; the others run on one device and refuse a Group of several
+// (see wgpu.Target). SumPieces hashes a range of an input into the chaining values of
 // its subtrees, and Combine merges the pieces of a whole input, hashed on
 // any number of machines, into its hash (see Piece).
 package blake3
