@@ -1,9 +1,12 @@
 package vortex
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
@@ -122,17 +125,27 @@ func TestLineaDeviceEdgeShapes(t *testing.T) {
 		noSIS                              []bool
 	}
 	shapes := []shape{
-		{"one row", 2, 64, 1, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 1, 64, 0), randLineaRows(r, 1, 64, 0)} }, []bool{false, true}},
-		{"max rows", 4, 32, 21, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 21, 32, 5), randLineaRows(r, 21, 32, 0)} }, []bool{false, true}},
-		{"two columns", 2, 2, 9, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 9, 2, 4), randLineaRows(r, 3, 2, 0)} }, []bool{false, true}},
-		{"rate 16 short rows", 16, 4, 11, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 11, 4, 3), randLineaRows(r, 7, 4, 0)} }, []bool{false, true}},
+		{"one row", 2, 64, 1, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{randLineaRows(r, 1, 64, 0), randLineaRows(r, 1, 64, 0)}
+		}, []bool{false, true}},
+		{"max rows", 4, 32, 21, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{randLineaRows(r, 21, 32, 5), randLineaRows(r, 21, 32, 0)}
+		}, []bool{false, true}},
+		{"two columns", 2, 2, 9, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{randLineaRows(r, 9, 2, 4), randLineaRows(r, 3, 2, 0)}
+		}, []bool{false, true}},
+		{"rate 16 short rows", 16, 4, 11, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{randLineaRows(r, 11, 4, 3), randLineaRows(r, 7, 4, 0)}
+		}, []bool{false, true}},
 		{"sis 8,16", 2, 64, 30, 8, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 30, 64, 7)} }, []bool{false}},
 		{"sis 9,8", 4, 32, 70, 9, 8, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 70, 32, 7)} }, []bool{false}},
 		{"sis 4,16", 2, 32, 13, 4, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 13, 32, 5)} }, []bool{false}},
 		{"sis 2,8", 2, 16, 13, 2, 8, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 13, 16, 5)} }, []bool{false}},
 		{"sis 1,16", 2, 16, 5, 1, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 5, 16, 0)} }, []bool{false}},
 		{"sis 11,16 big", 2, 16, 300, 11, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 300, 16, 0)} }, []bool{false}},
-		{"no SIS 13 rows", 8, 16, 13, 9, 16, func(r *rand.Rand) [][]LineaRow { return [][]LineaRow{randLineaRows(r, 13, 16, 4), randLineaRows(r, 1, 16, 0), randLineaRows(r, 9, 16, 0)} }, []bool{true, true, true}},
+		{"no SIS 13 rows", 8, 16, 13, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{randLineaRows(r, 13, 16, 4), randLineaRows(r, 1, 16, 0), randLineaRows(r, 9, 16, 0)}
+		}, []bool{true, true, true}},
 		{"all constant", 2, 64, 17, 9, 16, func(r *rand.Rand) [][]LineaRow {
 			return [][]LineaRow{constRows(17, 7), constRows(17, 0, 1, 2130706432), constRows(1, 5)}
 		}, []bool{false, true, true}},
@@ -249,4 +262,130 @@ func TestPlanLayoutNamesDigests(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "SIS digests of 2048 elements") || !strings.Contains(err.Error(), "131072 bytes") {
 		t.Fatalf("got %v, want the digests' 131072 bytes named", err)
 	}
+}
+
+// TestLineaCancelMidCommit cancels a device commitment at each of its
+// checks in turn: it fails with context.Canceled, leaks nothing, and the
+// committer's next commitment is right.
+func TestLineaCancelMidCommit(t *testing.T) {
+	check := func(t *testing.T, ctx *wgpu.Context) {
+		p, err := NewLineaParams(2, 256, 40, 9, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(11, 12))
+		rows := randLineaRows(r, 40, 256, 6)
+		cpu, _ := NewLineaCommitter(nil, p)
+		want, _ := cpu.Commit(rows, LineaOptions{})
+		c, err := NewLineaCommitter(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Release()
+		warm, err := c.Commit(rows, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm.Release()
+		before := ctx.LiveBuffers()
+		for n := 0; n < 64; n++ {
+			s, err := c.Commit(rows, LineaOptions{Context: newCountdown(n), NoSIS: n%2 == 1})
+			if err == nil {
+				s.Release()
+				break
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("countdown %d: %v, want context.Canceled", n, err)
+			}
+			s, err = c.Commit(rows, LineaOptions{})
+			if err != nil {
+				t.Fatalf("countdown %d: the next commitment: %v", n, err)
+			}
+			if s.Root() != want.Root() {
+				t.Fatalf("countdown %d: the next commitment's root is wrong", n)
+			}
+			s.Release()
+		}
+		c.Evict(0)
+		if after := ctx.LiveBuffers(); after > before {
+			t.Fatalf("%d live buffers before, %d after the cancelled commitments and Evict", before, after)
+		}
+	}
+	gputest.ForEach(t, check)
+	gputest.ForEachSmall(t, check)
+}
+
+// TestLineaStateConcurrent reads one state from several goroutines (the
+// CPU's and a device's) and proves rounds of it at once: every answer is
+// the one a lone call gives.
+func TestLineaStateConcurrent(t *testing.T) {
+	p, err := NewLineaParams(4, 64, 24, 9, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	rows := randLineaRows(r, 24, 64, 5)
+	cpu, _ := NewLineaCommitter(nil, p)
+	want, _ := cpu.Commit(rows, LineaOptions{})
+	var alpha fext.E4
+	alpha.B0.A1 = elt(12345)
+	entries := []int{3, 255, 17}
+	wantProof, err := ProveLinea([]*LineaState{want, want}, alpha, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, s *LineaState) {
+		var wg sync.WaitGroup
+		errs := make(chan error, 64)
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 3 {
+					switch g % 4 {
+					case 0:
+						pr, err := ProveLinea([]*LineaState{s, s}, alpha, entries)
+						if err != nil {
+							errs <- err
+						} else if !slices.Equal(pr.LinComb, wantProof.LinComb) || !slices.Equal(pr.Columns[1][2], wantProof.Columns[1][2]) {
+							errs <- errors.New("a concurrent proof differs")
+						}
+					case 1:
+						if _, err := s.Tree(); err != nil {
+							errs <- err
+						}
+					case 2:
+						if c, err := s.ExtractColumns(entries); err != nil {
+							errs <- err
+						} else if !slices.Equal(c[0], wantProof.Columns[0][0]) {
+							errs <- errors.New("concurrent columns differ")
+						}
+					case 3:
+						if _, err := s.SISDigests(); err != nil {
+							errs <- err
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+	}
+	t.Run("cpu", func(t *testing.T) { run(t, want) })
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		c, err := NewLineaCommitter(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Release()
+		s, err := c.Commit(rows, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Release()
+		run(t, s)
+	})
 }
