@@ -11,8 +11,10 @@
 // Extender extends those rows, and merkle commits the extended matrix
 // straight from the Extender's output, read by columns
 // (merkle.DeviceMatrix with ColumnMajor), so only the tree comes back.
-// With a nil Context the same composition runs on the CPU: gnark-crypto's
-// fft (ntt.Extend) and merkle.CommitMatrix.
+// With a nil wgpu.Target the same composition runs on the CPU:
+// gnark-crypto's fft (ntt.Extend) and merkle.CommitMatrix. A commitment
+// runs on one device: a Group of one is its member, and a Group of
+// several is refused (see wgpu.Target).
 //
 // The package sits above ntt and merkle, which do not import each other.
 package lde
@@ -65,13 +67,13 @@ func Plonky3(rate int) ntt.ExtendOptions {
 // of order m.Rows·Rate) in natural order, evaluated on o.Extend's domain
 // (Shift·<W> with Coset) in o.Extend.Out's order, so that the committed
 // matrix has m.Rows·Rate rows and m.Cols columns. It is
-// merkle.CommitMatrix of that matrix, computed on ctx's GPU from one
+// merkle.CommitMatrix of that matrix, computed on t's GPU from one
 // upload of m (nil: on all CPU cores). m.Rows is a power of two from 2
 // up to what the field's two-adicity leaves for the rate; every element
 // must be below the hash's p (an element that is not is named, by row and
 // column).
-func Commit[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
-	c, err := NewCommitter(ctx, hash, o)
+func Commit[E merkle.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
+	c, err := NewCommitter(t, hash, o)
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +84,8 @@ func Commit[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle
 // Root returns the root of the tree Commit returns, reading back from
 // the device nothing but the few nodes it is made from (Commit reads
 // back every leaf and node, for proofs).
-func Root[E merkle.Element](ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
-	c, err := NewCommitter(ctx, hash, o)
+func Root[E merkle.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
+	c, err := NewCommitter(t, hash, o)
 	if err != nil {
 		return [32]byte{}, err
 	}
@@ -114,8 +116,12 @@ type Committer[E merkle.Element] struct {
 }
 
 // NewCommitter returns a Committer of extensions as o says, committed
-// with hash, on ctx (nil: the CPU).
-func NewCommitter[E merkle.Element](ctx *wgpu.Context, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
+// with hash, on t's one device (nil: the CPU).
+func NewCommitter[E merkle.Element](t wgpu.Target, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("lde: a Committer %w", err)
+	}
 	if hash == nil {
 		return nil, fmt.Errorf("lde: no row hash given")
 	}
