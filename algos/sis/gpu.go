@@ -16,7 +16,7 @@ import (
 // Options tune one call; the zero value reports no timing.
 type Options struct {
 	// Timing, when not nil, receives the call's timing (on the CPU path,
-	// a nil Context, the host time as Wall).
+	// a nil Target, the host time as Wall).
 	Timing *wgpu.Timing
 }
 
@@ -26,15 +26,20 @@ type Options struct {
 //
 // for the rows × cols matrix m in row-major order (element (r, c) at
 // m[r*cols+c]), as vortex.transversalHashSIS hashes its codewords' columns
-// and lays out their hashes: on ctx's GPU, or with gnark-crypto's RSis.Hash
-// on all cores when ctx is nil. rows must be at most MaxElements, and
+// and lays out their hashes: on t's GPU (a Context or a Group of one: a
+// Group of several is refused, see wgpu.Target), or with gnark-crypto's
+// RSis.Hash on all cores when t is nil. rows must be at most MaxElements, and
 // every element a reduced Montgomery form (every koalabear.Element is).
 //
 // A matrix that fits one binding of the device is uploaded as it is and
 // the kernel reads its columns in place; a larger one (and the CPU's) is
 // transposed into columns on the host first, and hashed a piece of columns
 // at a time.
-func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, cols int, opts Options) error {
+func (k *Key) HashColumns(t wgpu.Target, dst, m []koalabear.Element, rows, cols int, opts Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("sis: HashColumns %w", err)
+	}
 	if err := k.checkShape(dst, m, rows, cols); err != nil {
 		return err
 	}
@@ -45,16 +50,20 @@ func (k *Key) HashColumns(ctx *wgpu.Context, dst, m []koalabear.Element, rows, c
 	if ctx != nil && fits(ctx, 4*len(in), 4*cols*k.d) {
 		return k.gpuRowMajor(ctx, words(dst), in, rows, cols, opts)
 	}
-	t := par.Transpose(m, rows, cols)
+	tr := par.Transpose(m, rows, cols)
 	if ctx == nil {
-		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) { copy(col, t[c*rows:]) })
+		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) { copy(col, tr[c*rows:]) })
 	}
-	return k.gpu(ctx, words(dst), words(t), rows, cols, opts)
+	return k.gpu(ctx, words(dst), words(tr), rows, cols, opts)
 }
 
 // HashColumnMajor is HashColumns of a matrix in column-major order: column
 // c is m[c*rows : (c+1)*rows]. The GPU reads it as it is.
-func (k *Key) HashColumnMajor(ctx *wgpu.Context, dst, m []koalabear.Element, rows int, opts Options) error {
+func (k *Key) HashColumnMajor(t wgpu.Target, dst, m []koalabear.Element, rows int, opts Options) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("sis: HashColumnMajor %w", err)
+	}
 	if rows < 1 {
 		return fmt.Errorf("sis: %d rows: a column has at least one element", rows)
 	}
@@ -284,11 +293,18 @@ type Resident struct {
 	rows, polys int
 }
 
-// NewResident returns k's kernel and key on ctx for columns of rows
-// elements (1 to MaxElements).
-func (k *Key) NewResident(ctx *wgpu.Context, rows int) (*Resident, error) {
+// NewResident returns k's kernel and key on t's GPU (a Context or a Group
+// of one) for columns of rows elements (1 to MaxElements).
+func (k *Key) NewResident(t wgpu.Target, rows int) (*Resident, error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("sis: a Resident %w", err)
+	}
 	if rows < 1 || rows > k.maxElements {
 		return nil, fmt.Errorf("sis: columns of %d rows: the key takes 1 to %d", rows, k.maxElements)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("sis: a Resident holds its key on a GPU: give a Context, not nil (the CPU hashes with HashColumns)")
 	}
 	kern, key, tw, err := k.resident(ctx, rows)
 	if err != nil {
