@@ -19,7 +19,9 @@
 // number of updates of M.
 //
 // MaxEigen and Solver run the method on a GPU in float32, or, given a nil
-// *wgpu.Context (the CPU backend), as Reference32 on all cores. Reference64
+// wgpu.Target (the CPU backend), as Reference32 on all cores. They run on
+// one device: a Group of one is its member, and a Group of several is
+// refused (see wgpu.Target). Reference64
 // and Reference32 are the plain-Go references (float64 and float32
 // arithmetic).
 //
@@ -270,13 +272,17 @@ func errSize(n int) error {
 	return fmt.Errorf("%w: n = %d: the size must be at least 1", ErrInput, n)
 }
 
-// CheckSize returns an error unless an n×n matrix fits ctx, so that a
+// CheckSize returns an error unless an n×n matrix fits t, so that a
 // caller can check a size before building a matrix of it: n must be at
 // least 1, the matrix's 4·n² bytes addressable, and on a GPU they must fit
 // one buffer, 64 rows at a time a storage binding (M is bound in blocks of
 // whole rows; Result.Blocks says how many). The error names the limit and
 // the bytes needed. MaxEigen and NewSolver call it first.
-func CheckSize(ctx *wgpu.Context, n int) error {
+func CheckSize(t wgpu.Target, n int) error {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("eigen: CheckSize %w", err)
+	}
 	if n <= 0 {
 		return errSize(n)
 	}
@@ -292,17 +298,21 @@ func CheckSize(ctx *wgpu.Context, n int) error {
 		return fmt.Errorf("eigen: n = %d: the matrix takes %d bytes (%.1f GiB), over the device's largest buffer of %d bytes (%.1f GiB): n ≤ %d on this device",
 			n, bytes, float64(bytes)/(1<<30), lim.MaxBufferSize, float64(lim.MaxBufferSize)/(1<<30), int(math.Sqrt(float64(lim.MaxBufferSize/4))))
 	}
-	_, err := rowBlocks(n, lim)
+	_, err = rowBlocks(n, lim)
 	return err
 }
 
 // MaxEigen returns the dominant eigenpair of the n×n row-major positive
-// matrix m, computed on ctx's GPU in float32, or by Reference32 when ctx is
+// matrix m, computed on t's GPU in float32, or by Reference32 when t is
 // nil (the CPU backend: the twin of the GPU's float32 arithmetic, so that
 // both stop alike; Reference64 is the more precise oracle). An invalid
 // matrix is an error; not converging within opts.MaxIter updates, on A
 // and on A + σI, is not (Result.Converged is false).
-func MaxEigen(ctx *wgpu.Context, m []float32, n int, opts Options) (Result, error) {
+func MaxEigen(t wgpu.Target, m []float32, n int, opts Options) (Result, error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return Result{}, fmt.Errorf("eigen: MaxEigen %w", err)
+	}
 	if entries, err := checked.Mul(n, n); n > 0 && (err != nil || len(m) != entries) {
 		return Result{}, Check(m, n) // the shape, before allocating
 	}

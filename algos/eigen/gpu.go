@@ -160,9 +160,13 @@ type Solver struct {
 }
 
 // NewSolver allocates GPU memory for an n×n matrix, after checking opts and
-// CheckSize(ctx, n). M is bound in blocks of whole rows when it exceeds
-// the device's storage binding limit. A nil ctx is the CPU backend.
-func NewSolver(ctx *wgpu.Context, n int, opts Options) (_ *Solver, err error) {
+// CheckSize(t, n). M is bound in blocks of whole rows when it exceeds
+// the device's storage binding limit. A nil t is the CPU backend.
+func NewSolver(t wgpu.Target, n int, opts Options) (_ *Solver, err error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("eigen: a Solver %w", err)
+	}
 	if opts, err = opts.withDefaults(); err != nil {
 		return nil, err
 	}

@@ -23,10 +23,14 @@ type Kernels struct {
 	mat, sIn, part, st *wgpu.Buffer
 }
 
-// NewKernels returns the kernels opts.Variant chooses on ctx, reporting
-// each call's timing to opts.Timing. The kernels work on GPU buffers, so
-// ctx must not be nil.
-func NewKernels(ctx *wgpu.Context, opts Options) (_ *Kernels, err error) {
+// NewKernels returns the kernels opts.Variant chooses on t's GPU (a
+// Context or a Group of one), reporting each call's timing to
+// opts.Timing. The kernels work on GPU buffers, so t must not be nil.
+func NewKernels(t wgpu.Target, opts Options) (_ *Kernels, err error) {
+	ctx, err := wgpu.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("eigen: NewKernels %w", err)
+	}
 	if opts, err = opts.withDefaults(); err != nil {
 		return nil, err
 	}
