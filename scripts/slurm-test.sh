@@ -290,9 +290,10 @@ EOF
 	scancel "$never" || return 1
 	[ "$(cat "$tmp/jobs/b3sum-combine-$c2.out")" = "$want" ] || { echo "slurm-test: after the requeue, the combine printed '$(cat "$tmp/jobs/b3sum-combine-$c2.out")'" >&2; return 1; }
 	# The first combine named exactly the bytes of part 2, as its records
-	# (offset and length in fields 4 and 5) now show them.
-	lo=$(awk 'NR == 1 { print $4 }' "$dir/part-2.txt")
-	hi=$(awk 'END { print $4 + $5 }' "$dir/part-2.txt")
+	# (offset and length in fields 4 and 5; not the b3file line, which
+	# says which file the pieces are of) now show them.
+	lo=$(awk '$1 != "b3file" { print $4; exit }' "$dir/part-2.txt")
+	hi=$(awk '$1 != "b3file" { end = $4 + $5 } END { print end }' "$dir/part-2.txt")
 	grep -q "bytes \[$lo, $hi) of the $(stat -c %s "$file")-byte input are in no piece" "$tmp/jobs/b3sum-combine-$c.out" || {
 		echo "slurm-test: the combine after the cancelled task did not name bytes [$lo, $hi):" >&2
 		cat "$tmp/jobs/b3sum-combine-$c.out" >&2
