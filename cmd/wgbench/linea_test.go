@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -478,4 +480,44 @@ func TestBenchLinea(t *testing.T) {
 		require.Equal(t, "proof equal to the CPU path's, verified", r[len(r)-1], "%q", r)
 	}
 	require.Len(t, tables[0].Points, len(shapes))
+}
+
+// TestLineaStreamFollowsShape: a stream given as a matrix's file is read
+// up to the shape's bytes and one more: an endless stream behind a small
+// shape is refused at once (not after the host's input limit), and a
+// short one behind a large shape is refused with the size it sent.
+func TestLineaStreamFollowsShape(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		want  []string
+	}{
+		{"", []string{"commit", "--backend", "cpu", "--scheme", "linea", "--matrix", "3x16", "--in", "/dev/zero"}, []string{"/dev/zero has more than 192 bytes: a 3x16 matrix"}},
+		{"", []string{"open", "--backend", "cpu", "--scheme", "linea", "--rate", "2", "--matrix", "3x16", "--in", "/dev/zero", "--entries", "1", "--alpha", "1,2,3,4", "--out", "-"}, []string{"/dev/zero has more than 192 bytes: a 3x16 matrix"}},
+	} {
+		code, stdout, stderr := runCLI(c.stdin, c.args...)
+		require.Equal(t, 2, code, "%q: %s", c.args, stderr)
+		require.Empty(t, stdout)
+		for _, w := range c.want {
+			require.Contains(t, stderr, w, "%q", c.args)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(256<<20), "reading endless streams behind small shapes allocated more than the shapes")
+	// A short stream behind a large shape is refused with its size.
+	if runtime.GOOS == "linux" {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		defer r.Close()
+		go func() {
+			w.Write(bytes.Repeat([]byte{1, 0, 0, 0}, 20))
+			w.Close()
+		}()
+		in := fmt.Sprintf("/dev/fd/%d", r.Fd())
+		code, _, stderr := runCLI("", "commit", "--backend", "cpu", "--scheme", "linea", "--matrix", "4000000x64", "--in", in)
+		require.Equal(t, 2, code, stderr)
+		require.Contains(t, stderr, "has 80 bytes: a 4000000x64 matrix")
+	}
 }

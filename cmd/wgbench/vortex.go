@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -128,6 +129,26 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 	return err
 }
 
+// readUpTo reads r to its end or to n bytes, whichever comes first,
+// into a buffer that grows with what was read (doubling, never past n).
+func readUpTo(r io.Reader, n int64) ([]byte, error) {
+	buf := make([]byte, 0, min(n, 1<<20))
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			buf = append(make([]byte, 0, min(2*int64(cap(buf)), n)), buf...)
+		}
+		k, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
 // readWords reads the --in file of the matrix sh (little-endian uint32)
 // into words of their own (allocWords), at most limit bytes, and returns
 // the function that frees them. A regular file of the matrix's size is
@@ -143,7 +164,27 @@ func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err
 	defer f.Close()
 	size := int64(sh.bytes)
 	littleEndian := binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-	if !fi.Mode().IsRegular() || fi.Size() != size || size < parallelRead || !littleEndian {
+	if !fi.Mode().IsRegular() || fi.Size() == 0 {
+		// A stream is read up to the shape's bytes and one more, in
+		// memory that grows with what arrives, not with what is claimed.
+		if size > limit {
+			return nil, nil, fmt.Errorf("%s: a %dx%d matrix of little-endian uint32 is %d bytes, more than %s, the most %s", path, sh.rows, sh.cols, size, bytesize.Tenths(limit), why)
+		}
+		defer wgpu.Span("read input")(size)
+		buf, err := readUpTo(f, size+1)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		n := int64(len(buf))
+		if n > size {
+			return nil, nil, fmt.Errorf("%s has more than %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, size, sh.rows, sh.cols, sh.bytes)
+		}
+		if n != size {
+			return nil, nil, fmt.Errorf("%s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, n, sh.rows, sh.cols, sh.bytes)
+		}
+		return asElements[uint32](buf), func() {}, nil
+	}
+	if fi.Size() != size || size < parallelRead || !littleEndian {
 		raw, err := readInput(path, limit, why)
 		if err != nil {
 			return nil, nil, err
