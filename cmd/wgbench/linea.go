@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	"github.com/spf13/cobra"
@@ -79,7 +80,7 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 	if err != nil {
 		return err
 	}
-	sh, err := parseShape(matrices[0], 4)
+	sh, err := parseLineaShape("commit", matrices[0])
 	if err != nil {
 		return err
 	}
@@ -181,6 +182,19 @@ func lineaMaxRows(name string, given bool, maxRows int, shapes []shape) (int, er
 		return 0, fmt.Errorf("%s: a matrix of %d rows exceeds --max-rows %d, the parameters' maximum: give --max-rows %d or more", name, tallest, maxRows, tallest)
 	}
 	return maxRows, nil
+}
+
+// parseLineaShape reads a Linea matrix's --matrix ROWSxCOLS for the
+// command cmd: parseShape, its message saying what Linea's scheme takes.
+func parseLineaShape(cmd, s string) (shape, error) {
+	sh, err := parseShape(s, 4)
+	if err != nil && !strings.Contains(err.Error(), "too many bytes") {
+		return shape{}, fmt.Errorf("%s: --matrix %q: want ROWSxCOLS, as 512x65536 (1 row or more; columns a power of two)", cmd, s)
+	}
+	if err != nil {
+		return shape{}, errors.New(cmd + ": " + strings.TrimPrefix(err.Error(), "commit: "))
+	}
+	return sh, nil
 }
 
 // readLineaMatrix reads the --in file of the matrix sh (canonical

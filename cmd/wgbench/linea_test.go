@@ -521,3 +521,20 @@ func TestLineaStreamFollowsShape(t *testing.T) {
 		require.Contains(t, stderr, "has 80 bytes: a 4000000x64 matrix")
 	}
 }
+
+// TestLineaShapeMessage: a malformed --matrix of Linea's scheme is told
+// what the scheme takes (any row count from 1), not the power-of-two rows
+// of the Merkle commitment.
+func TestLineaShapeMessage(t *testing.T) {
+	for _, m := range []string{"0x32", "x32", "16x0"} {
+		for _, args := range [][]string{
+			{"commit", "--backend", "cpu", "--scheme", "linea", "--matrix", m, "--in", "-"},
+			{"open", "--backend", "cpu", "--scheme", "linea", "--rate", "2", "--matrix", m, "--in", "-", "--entries", "1", "--alpha", "1,2,3,4", "--out", "-"},
+		} {
+			code, _, stderr := runCLI("", args...)
+			require.Equal(t, 2, code, stderr)
+			require.Contains(t, stderr, "1 row or more; columns a power of two", "%q", args)
+			require.NotContains(t, stderr, "power of two, at least 2", "%q", args)
+		}
+	}
+}

@@ -136,8 +136,8 @@ func openLinea(cmd *cobra.Command, g *globals, a openArgs) error {
 	}
 	shapes := make([]shape, len(a.matrices))
 	for k, m := range a.matrices {
-		if shapes[k], err = parseShape(m, 4); err != nil {
-			return asOpen(err)
+		if shapes[k], err = parseLineaShape("open", m); err != nil {
+			return err
 		}
 		if shapes[k].cols != shapes[0].cols {
 			return fmt.Errorf("open: --matrix %s has %d columns, --matrix %s %d: a round's matrices have one column count", a.matrices[k], shapes[k].cols, a.matrices[0], shapes[0].cols)
@@ -244,7 +244,7 @@ func openLinea(cmd *cobra.Command, g *globals, a openArgs) error {
 	return nil
 }
 
-// asOpen is an error of commit's flag parsers (parseSIS, parseShape) as
+// asOpen is an error of commit's flag parser parseSIS as
 // open's.
 func asOpen(err error) error {
 	return errors.New("open: " + strings.TrimPrefix(err.Error(), "commit: "))
