@@ -9,7 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
+	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -388,4 +390,101 @@ func TestLineaStateConcurrent(t *testing.T) {
 		defer s.Release()
 		run(t, s)
 	})
+}
+
+// TestVerifyLineaMalformed feeds VerifyLinea proofs and statements that
+// are malformed (nil parts, sizes that disagree, values out of the
+// field, x on the domain): each is an error, never a panic.
+func TestVerifyLineaMalformed(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	p, err := NewLineaParams(4, 16, 9, 9, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	com, _ := NewLineaCommitter(nil, p)
+	var st lineaStatement
+	st.x.B0.A0, st.x.B1.A1 = elt(12345), elt(7)
+	st.alpha.B0.A1 = elt(99)
+	var states []*LineaState
+	for k := range 2 {
+		rows := randLineaRows(r, 4+k*5, 16, 3)
+		s, err := com.Commit(rows, LineaOptions{NoSIS: k == 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, s)
+		st.roots, st.withSIS = append(st.roots, s.Root()), append(st.withSIS, k != 1)
+		var ys []fext.E4
+		for _, row := range rows {
+			full := make([]koalabear.Element, 16)
+			for j := range full {
+				full[j] = row.At(j)
+			}
+			y, _ := gvortex.EvalBasePolyLagrange(full, st.x)
+			ys = append(ys, y)
+		}
+		st.ys = append(st.ys, ys)
+	}
+	st.entries = []int{0, 63, 17}
+	proof, err := ProveLinea(states, st.alpha, st.entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.verify(p, proof); err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]func(pr *LineaProof, s *lineaStatement){
+		"nil LinComb":          func(pr *LineaProof, s *lineaStatement) { pr.LinComb = nil },
+		"nil Columns":          func(pr *LineaProof, s *lineaStatement) { pr.Columns = nil },
+		"nil column":           func(pr *LineaProof, s *lineaStatement) { pr.Columns[1][2] = nil },
+		"nil matrix columns":   func(pr *LineaProof, s *lineaStatement) { pr.Columns[0] = nil },
+		"nil MerkleProofs":     func(pr *LineaProof, s *lineaStatement) { pr.MerkleProofs = nil },
+		"nil siblings":         func(pr *LineaProof, s *lineaStatement) { pr.MerkleProofs[1][0].Siblings = nil },
+		"negative path":        func(pr *LineaProof, s *lineaStatement) { pr.MerkleProofs[0][0].Path = -1 },
+		"nil ys":               func(pr *LineaProof, s *lineaStatement) { s.ys = nil },
+		"empty ys":             func(pr *LineaProof, s *lineaStatement) { s.ys[0] = nil },
+		"nil roots":            func(pr *LineaProof, s *lineaStatement) { s.roots = nil },
+		"short withSIS":        func(pr *LineaProof, s *lineaStatement) { s.withSIS = s.withSIS[:1] },
+		"nil entries":          func(pr *LineaProof, s *lineaStatement) { s.entries = nil },
+		"entry out of range":   func(pr *LineaProof, s *lineaStatement) { s.entries[1] = 64 },
+		"x on the domain":      func(pr *LineaProof, s *lineaStatement) { s.x = fext.E4{}; s.x.B0.A0.SetOne() },
+		"column not reduced":   func(pr *LineaProof, s *lineaStatement) { pr.Columns[0][1][2][0] = 0xffffffff },
+		"lincomb not reduced":  func(pr *LineaProof, s *lineaStatement) { pr.LinComb[5].B1.A0[0] = 0xffffffff },
+		"sibling not reduced":  func(pr *LineaProof, s *lineaStatement) { pr.MerkleProofs[1][1].Siblings[3][7][0] = 0xffffffff },
+		"too many ys":          func(pr *LineaProof, s *lineaStatement) { s.ys[1] = append(s.ys[1], make([]fext.E4, 20)...) },
+		"proof of other entry": func(pr *LineaProof, s *lineaStatement) { pr.MerkleProofs[0][2].Path = 5 },
+		"column plus modulus": func(pr *LineaProof, s *lineaStatement) {
+			for j := range pr.Columns[1] {
+				for k := range pr.Columns[1][j] {
+					if pr.Columns[1][j][k][0] < 1<<32-koalaBearModulus {
+						pr.Columns[1][j][k][0] += koalaBearModulus
+						return
+					}
+				}
+			}
+			panic("no small value to lift")
+		},
+	}
+	for name, f := range bad {
+		pr2, st2 := cloneLineaProof(proof), st.clone()
+		f(pr2, &st2)
+		var err error
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					t.Errorf("%s: VerifyLinea panics: %v", name, v)
+				}
+			}()
+			err = st2.verify(p, pr2)
+		}()
+		if err == nil {
+			t.Errorf("%s: VerifyLinea accepts it", name)
+		}
+	}
+	if err := VerifyLinea(nil, proof, st.x, st.ys, st.alpha, st.entries, st.roots, st.withSIS); err == nil {
+		t.Error("nil parameters accepted")
+	}
+	if err := VerifyLinea(p, nil, st.x, st.ys, st.alpha, st.entries, st.roots, st.withSIS); err == nil {
+		t.Error("nil proof accepted")
+	}
 }
