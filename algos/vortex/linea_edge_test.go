@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
@@ -487,4 +489,42 @@ func TestVerifyLineaMalformed(t *testing.T) {
 	if err := VerifyLinea(p, nil, st.x, st.ys, st.alpha, st.entries, st.roots, st.withSIS); err == nil {
 		t.Error("nil proof accepted")
 	}
+}
+
+// TestLineaForgottenRelease: Linea states and committers never released
+// hold nothing once unreachable.
+func TestLineaForgottenRelease(t *testing.T) {
+	p, err := NewLineaParams(2, 64, 12, 9, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := randLineaRows(rand.New(rand.NewPCG(41, 42)), 12, 64, 4)
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		before := ctx.LiveBuffers()
+		for n := -1; n != before; {
+			n = before
+			runtime.GC()
+			time.Sleep(20 * time.Millisecond)
+			before = ctx.LiveBuffers()
+		}
+		func() {
+			c, err := NewLineaCommitter(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 20 {
+				s, err := c.Commit(rows, LineaOptions{NoSIS: i%2 == 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := ProveLinea([]*LineaState{s}, fext.E4{}, []int{1}); err != nil {
+					t.Fatal(err)
+				}
+				runtime.GC()
+			}
+		}()
+		if n := settle(ctx, before); n > before {
+			t.Fatalf("%d buffers alive before, %d once the committer and its states are unreachable", before, n)
+		}
+	})
 }
