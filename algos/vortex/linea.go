@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
@@ -307,12 +308,16 @@ func canonical(e koalabear.Element) bool { return e[0] < koalaBearModulus }
 // which the round's opening reads. It replaces what Linea's
 // CommitMerkleWithSIS / CommitMerkleWithoutSIS return (the encoded
 // matrix, the commitment, the smt_koalabear.Tree and the column hashes).
+// Its methods may be called from several goroutines, Release included:
+// once released, every method but Root, WithSIS, NumRows and Params
+// returns an error.
 type LineaState struct {
 	p    *LineaParams
 	sis  bool
 	rows int
 	root Hash
-	cpu  *lineaHost
+	// cpu is the CPU path's codewords and tree, nil once released.
+	cpu atomic.Pointer[lineaHost]
 	// dev is the commitment on a device (its buffers, freed by Release
 	// or once unreachable); consts[i] is row i's value where isConst[i]
 	// (nil where no row is constant).
@@ -345,10 +350,13 @@ func (s *LineaState) NumRows() int { return s.rows }
 func (s *LineaState) Params() *LineaParams { return s.p }
 
 func (s *LineaState) host() (*lineaHost, error) {
-	if s == nil || s.cpu == nil {
+	if s == nil {
 		return nil, errLineaReleased
 	}
-	return s.cpu, nil
+	if h := s.cpu.Load(); h != nil {
+		return h, nil
+	}
+	return nil, errLineaReleased
 }
 
 // Tree returns the tree's levels, leaf level first: levels[0] are the
@@ -531,7 +539,7 @@ func (s *LineaState) MerkleProofs(cols []int) ([]LineaMerkleProof, error) {
 // Release frees the state's codewords and tree; Root stays.
 func (s *LineaState) Release() {
 	if s != nil {
-		s.cpu = nil
+		s.cpu.Store(nil)
 		if s.dev != nil {
 			s.dev.Release()
 		}

@@ -96,7 +96,9 @@ func (p *LineaParams) commitCPU(rows []LineaRow, withSIS bool) *LineaState {
 		columnLeaves(h, len(rows), leaves)
 	}
 	h.levels = lineaTree(leaves)
-	return &LineaState{p: p, sis: withSIS, rows: len(rows), root: h.levels[len(h.levels)-1][0], cpu: h}
+	s := &LineaState{p: p, sis: withSIS, rows: len(rows), root: h.levels[len(h.levels)-1][0]}
+	s.cpu.Store(h)
+	return s
 }
 
 // columnLeaves hashes each column itself (CommitMerkleWithoutSIS).

@@ -528,3 +528,60 @@ func TestLineaForgottenRelease(t *testing.T) {
 		}
 	})
 }
+
+// TestLineaReleaseWhileRead releases a state (the CPU's and a device's)
+// while other goroutines read it: each read gives its answer or an error,
+// and the race detector finds nothing.
+func TestLineaReleaseWhileRead(t *testing.T) {
+	p, err := NewLineaParams(2, 32, 6, 9, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := randLineaRows(rand.New(rand.NewPCG(51, 52)), 6, 32, 4)
+	run := func(t *testing.T, s *LineaState) {
+		var wg sync.WaitGroup
+		for g := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 4 {
+					switch g % 3 {
+					case 0:
+						ProveLinea([]*LineaState{s}, fext.E4{}, []int{2})
+					case 1:
+						s.Tree()
+						s.EncodedMatrix()
+					case 2:
+						s.LinComb(fext.E4{})
+						s.SISDigests()
+					}
+				}
+			}()
+		}
+		s.Release()
+		wg.Wait()
+		if _, err := s.Tree(); err == nil {
+			t.Error("Tree of a released state")
+		}
+	}
+	t.Run("cpu", func(t *testing.T) {
+		c, _ := NewLineaCommitter(nil, p)
+		s, err := c.Commit(rows, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(t, s)
+	})
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		c, err := NewLineaCommitter(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Release()
+		s, err := c.Commit(rows, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(t, s)
+	})
+}

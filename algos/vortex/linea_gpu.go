@@ -101,7 +101,13 @@ func lineaError(err error) error { return fmt.Errorf("linea: %w", err) }
 // deviceState returns s's device state, or an error where it was
 // released.
 func (s *LineaState) deviceState() (*ProverState, error) {
-	if s.dev == nil || s.dev.dev == nil {
+	if s.dev == nil {
+		return nil, errLineaReleased
+	}
+	s.dev.mu.Lock()
+	released := s.dev.dev == nil
+	s.dev.mu.Unlock()
+	if released {
 		return nil, errLineaReleased
 	}
 	return s.dev, nil
