@@ -187,12 +187,14 @@ type LineaOptions struct {
 // LineaCommitter commits matrices of one LineaParams, round after round:
 // what Linea's Params.CommitMerkleWithSIS and CommitMerkleWithoutSIS do.
 // A nil Context computes on the CPU (all cores), as Linea's code does.
+// Its methods may be called from several goroutines: commitments on a
+// device take turns.
 type LineaCommitter struct {
 	p *LineaParams
 	// ctx is the device the commitments run on; nil for the CPU. The
 	// device path keeps its kernels and per-shape buffers beside it.
 	ctx      *wgpu.Context
-	released bool
+	released atomic.Bool
 	// dev commits on ctx's device, with Linea's hashes; nil for the CPU.
 	dev *Committer
 }
@@ -237,7 +239,7 @@ func (c *LineaCommitter) Evict(keep int) {
 
 // Release frees what the committer keeps; it commits no more.
 func (c *LineaCommitter) Release() {
-	c.released = true
+	c.released.Store(true)
 	if c.dev != nil {
 		c.dev.Release()
 	}
@@ -253,7 +255,7 @@ var errLineaReleased = errors.New("vortex: linea: the state was released")
 // canonical (below the modulus in Montgomery form, as koalabear's
 // arithmetic leaves them).
 func (c *LineaCommitter) Commit(rows []LineaRow, opts LineaOptions) (*LineaState, error) {
-	if c.released {
+	if c.released.Load() {
 		return nil, errors.New("vortex: linea: the committer was released")
 	}
 	if c.dev != nil {

@@ -585,3 +585,51 @@ func TestLineaReleaseWhileRead(t *testing.T) {
 		run(t, s)
 	})
 }
+
+// TestLineaCommitterConcurrent commits from several goroutines on one
+// committer (the CPU's and a device's) while another releases it: each
+// commitment is right or refused, and the race detector finds nothing.
+func TestLineaCommitterConcurrent(t *testing.T) {
+	p, err := NewLineaParams(2, 32, 6, 9, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := randLineaRows(rand.New(rand.NewPCG(61, 62)), 6, 32, 4)
+	cpu, _ := NewLineaCommitter(nil, p)
+	want, _ := cpu.Commit(rows, LineaOptions{})
+	run := func(t *testing.T, c *LineaCommitter) {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 3 {
+					s, err := c.Commit(rows, LineaOptions{})
+					if err != nil {
+						continue
+					}
+					if s.Root() != want.Root() {
+						t.Error("a concurrent commitment's root is wrong")
+					}
+					s.Release()
+				}
+			}()
+		}
+		c.Release()
+		wg.Wait()
+		if _, err := c.Commit(rows, LineaOptions{}); err == nil {
+			t.Error("a released committer committed")
+		}
+	}
+	t.Run("cpu", func(t *testing.T) {
+		c, _ := NewLineaCommitter(nil, p)
+		run(t, c)
+	})
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		c, err := NewLineaCommitter(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(t, c)
+	})
+}
