@@ -150,6 +150,9 @@ func TestLineaDeviceEdgeShapes(t *testing.T) {
 		{"no SIS 13 rows", 8, 16, 13, 9, 16, func(r *rand.Rand) [][]LineaRow {
 			return [][]LineaRow{randLineaRows(r, 13, 16, 4), randLineaRows(r, 1, 16, 0), randLineaRows(r, 9, 16, 0)}
 		}, []bool{true, true, true}},
+		{"tiles and pieces", 16, 256, 41, 9, 16, func(r *rand.Rand) [][]LineaRow {
+			return [][]LineaRow{randLineaRows(r, 41, 256, 6), randLineaRows(r, 13, 256, 5)}
+		}, []bool{false, true}},
 		{"all constant", 2, 64, 17, 9, 16, func(r *rand.Rand) [][]LineaRow {
 			return [][]LineaRow{constRows(17, 7), constRows(17, 0, 1, 2130706432), constRows(1, 5)}
 		}, []bool{false, true, true}},
