@@ -53,6 +53,10 @@ type Options struct {
 	// noSIS hashes the codewords' columns themselves into the leaves
 	// (Linea's commitments without SIS, LineaOptions.NoSIS).
 	noSIS bool
+	// constant, where not nil, marks the rows that stand for one value
+	// (Linea's LineaConstant): such a row is one element, its value, and
+	// is written on the device, not uploaded in full.
+	constant []bool
 }
 
 // cancelled returns the error of a commitment whose Context is done.
@@ -397,7 +401,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (
 		}
 	}()
 	err = g.Split(m, unit, func(i int, _ *wgpu.Context, lo, hi int) error {
-		pt, err := c.devs[i].commitPart(opts.Context, rows, lo, hi, unit, i == 0, opts.Stages != nil, opts.noSIS, &outs[i])
+		pt, err := c.devs[i].commitPart(opts.Context, rows, lo, hi, unit, i == 0, opts.Stages != nil, opts.noSIS, opts.constant, &outs[i])
 		res.parts[i] = pt
 		return err
 	})
@@ -521,7 +525,7 @@ type partOut struct {
 // leaves into the share's subtrees of unit columns each, level by level
 // up to their roots. Where timed, the kernels' timing leaves the uploads
 // out. A done stop ends it between pieces and stages (Options.Context).
-func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo, hi, unit int, check, timed, noSIS bool, out *partOut) (_ *part, err error) {
+func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo, hi, unit int, check, timed, noSIS bool, constant []bool, out *partOut) (_ *part, err error) {
 	ctx, p := d.ctx, d.p
 	R, n, m, dg := len(rows), p.NumColumns(), p.SizeCodeWord(), p.Degree()
 	// A tile's digests fit a binding, and so do its leaves (Linea's are
@@ -573,20 +577,61 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 			return pt, err
 		}
 	}
+	isConst := func(r int) bool { return constant != nil && constant[r] }
 	upload := func(in *wgpu.Buffer, r0, nr int) error {
-		// One transfer for the piece, its staging filled on all cores
-		// wherever the rows lie; rows one after another in one slice's
-		// memory are one part.
-		var parts [][]byte
+		// One transfer for each run of rows that are not constants (the
+		// fill writes those), its staging filled on all cores wherever
+		// the rows lie; rows one after another in one slice's memory are
+		// one part.
 		for i := 0; i < nr; {
-			j := i + 1
-			for j < nr && adjacent(rows[r0+j-1], rows[r0+j]) && within(rows[r0+i], rows[r0+j]) {
-				j++
+			if isConst(r0 + i) {
+				i++
+				continue
 			}
-			parts = append(parts, wgpu.Bytes(rows[r0+i][:(j-i)*n]))
-			i = j
+			first := i
+			var parts [][]byte
+			for i < nr && !isConst(r0+i) {
+				j := i + 1
+				for j < nr && !isConst(r0+j) && adjacent(rows[r0+j-1], rows[r0+j]) && within(rows[r0+i], rows[r0+j]) {
+					j++
+				}
+				parts = append(parts, wgpu.Bytes(rows[r0+i][:(j-i)*n]))
+				i = j
+			}
+			if err := ctx.UploadParts(in, uint64(first)*uint64(n)*4, parts); err != nil {
+				return err
+			}
 		}
-		return ctx.UploadParts(in, 0, parts)
+		return nil
+	}
+	// The constant rows: their indices and values go up once, and each
+	// piece's are written into its input on the device before its
+	// encoding (vortex_fill.wgsl). constFirst[k] is piece k's first pair.
+	var pairs *wgpu.Buffer
+	var fillKern *wgpu.Kernel
+	constFirst := make([]int, len(starts))
+	if constant != nil {
+		var words []uint32
+		for k := range len(starts) - 1 {
+			constFirst[k] = len(words) / 2
+			for r := starts[k]; r < starts[k+1]; r++ {
+				if constant[r] {
+					words = append(words, uint32(r), uint32(rows[r][0][0]))
+				}
+			}
+		}
+		constFirst[len(starts)-1] = len(words) / 2
+		if len(words) > 0 {
+			if fillKern, err = kernel(ctx, "vortex_fill.wgsl", "vortex_fill", 2); err != nil {
+				return pt, err
+			}
+			if pairs, err = temp("vortex constant rows", uint64(4*len(words))); err != nil {
+				return pt, err
+			}
+			if err := ctx.Upload(pairs, 0, wgpu.Bytes(words)); err != nil {
+				return pt, fmt.Errorf("vortex: upload the constant rows: %w", err)
+			}
+		}
 	}
 	// The rows' check on the device: a slot a piece for the first word
 	// that is not a reduced Montgomery form.
@@ -631,6 +676,12 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		ds, err := d.ext.Dispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery)
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
+		}
+		if c := constFirst[k+1] - constFirst[k]; c > 0 {
+			count := uint64(c) * uint64(n)
+			fill := wgpu.Dispatch{Kernel: fillKern, Bindings: []wgpu.Binding{wgpu.Bind(pairs), {Buffer: ins[k%2], Size: uint64(nr) * uint64(n) * 4}},
+				Params: []uint32{uint32(c), uint32(n), uint32(constFirst[k]), uint32(r0)}, Groups: ctx.Grid(count, 256)}
+			ds = append([]wgpu.Dispatch{fill}, ds...)
 		}
 		if check {
 			count := uint64(nr) * uint64(n)
@@ -858,7 +909,8 @@ func (d *member) checkRows(rows [][]koalabear.Element, out *partOut) error {
 	for k, i := range firsts {
 		if i != ^uint32(0) {
 			r, j := out.starts[k]+int(i)/n, int(i)%n
-			return fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, rows[r][j][0], field.KoalaBear.P())
+			v := rows[r][min(j, len(rows[r])-1)] // a constant row is its one value
+			return fmt.Errorf("vortex: element (%d, %d) is %d in memory: a koalabear.Element holds its Montgomery form, below p = %d", r, j, v[0], field.KoalaBear.P())
 		}
 	}
 	return nil

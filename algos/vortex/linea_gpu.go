@@ -42,16 +42,16 @@ func newLineaDevice(ctx *wgpu.Context, p *LineaParams) (*Committer, error) {
 }
 
 // commitDevice commits rows on c's device: the rows' shapes checked here,
-// their values on the device as they arrive. A constant row goes up as a
-// row of its value (one shared per value): its codeword is that value.
+// their values on the device as they arrive. A constant row goes to the
+// pipeline as its one value, and the device writes the whole row (its
+// codeword is that value): it is not uploaded in full.
 func (c *LineaCommitter) commitDevice(rows []LineaRow, opts LineaOptions) (*LineaState, error) {
 	p := c.p
 	if len(rows) < 1 || len(rows) > p.maxRows {
 		return nil, fmt.Errorf("vortex: linea: %d rows: accepted are 1 to %d (the parameters' maximum)", len(rows), p.maxRows)
 	}
 	m := make([][]koalabear.Element, len(rows))
-	var consts map[koalabear.Element][]koalabear.Element
-	isConst := make([]bool, len(rows))
+	var isConst []bool
 	for i, r := range rows {
 		if !r.IsConstant() {
 			if len(r.Values) != p.n {
@@ -66,26 +66,18 @@ func (c *LineaCommitter) commitDevice(rows []LineaRow, opts LineaOptions) (*Line
 		if !canonical(r.Constant) {
 			return nil, fmt.Errorf("vortex: linea: row %d: the constant is not a canonical KoalaBear element", i)
 		}
-		if consts == nil {
-			consts = map[koalabear.Element][]koalabear.Element{}
+		if isConst == nil {
+			isConst = make([]bool, len(rows))
 		}
-		v, ok := consts[r.Constant]
-		if !ok {
-			v = make([]koalabear.Element, p.n)
-			for j := range v {
-				v[j] = r.Constant
-			}
-			consts[r.Constant] = v
-		}
-		m[i] = v
+		m[i] = []koalabear.Element{r.Constant}
 		isConst[i] = true
 	}
-	st, err := c.dev.commit(m, Options{noSIS: opts.NoSIS, Stages: opts.Stages, Context: opts.Context})
+	st, err := c.dev.commit(m, Options{noSIS: opts.NoSIS, Stages: opts.Stages, Context: opts.Context, constant: isConst})
 	if err != nil {
 		return nil, lineaError(err)
 	}
 	s := &LineaState{p: p, sis: !opts.NoSIS, rows: len(rows), root: st.root, dev: st}
-	if consts != nil {
+	if isConst != nil {
 		s.consts = make([]koalabear.Element, len(rows))
 		s.isConst = isConst
 		for i, r := range rows {

@@ -7,6 +7,7 @@ import (
 
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 
+	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -208,4 +209,65 @@ func TestLineaEvict(t *testing.T) {
 			t.Fatal("the root after Evict differs")
 		}
 	})
+}
+
+// uploadedBytes is the bytes the trace has seen go up so far.
+func uploadedBytes() int64 {
+	for _, r := range trace.Rows() {
+		if r.Phase == "upload" {
+			return r.Bytes
+		}
+	}
+	return 0
+}
+
+// TestLineaConstantsNotUploaded: a matrix of constant rows (distinct
+// values, and one value repeated) sends a few bytes a row up, not the
+// rows, and commits to Linea's root; mixed with rows of values, only
+// those go up in full.
+func TestLineaConstantsNotUploaded(t *testing.T) {
+	ctx := gputest.Context(t, gputest.Backends()[0])
+	const n, rows = 1 << 12, 24
+	p, err := NewLineaParams(2, n, rows, 9, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewLineaCommitter(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	cpu, _ := NewLineaCommitter(nil, p)
+	r := rand.New(rand.NewPCG(21, 22))
+	m := randLineaRows(r, rows, n, 1) // every row a constant
+	m[5], m[6] = LineaConstant(elt(9)), LineaConstant(elt(9))
+	wasOn := trace.On()
+	trace.Enable(true)
+	defer trace.Enable(wasOn)
+	for _, mixed := range []bool{false, true} {
+		if mixed {
+			v := randLineaRows(r, 2, n, 0)
+			m[3], m[17] = v[0], v[1]
+		}
+		before := uploadedBytes()
+		s, err := c.Commit(m, LineaOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		up := uploadedBytes() - before
+		want, _ := cpu.Commit(m, LineaOptions{})
+		if s.Root() != want.Root() {
+			t.Fatalf("mixed %v: the root differs from the CPU's", mixed)
+		}
+		s.Release()
+		full := int64(0)
+		if mixed {
+			full = 2 * n * 4
+		}
+		// The rows of values, the constants' pairs and the small checks'
+		// slots: far below one more row.
+		if up < full || up >= full+n*4 {
+			t.Fatalf("mixed %v: %d bytes went up; the rows of values are %d bytes", mixed, up, full)
+		}
+	}
 }
