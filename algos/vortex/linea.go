@@ -270,33 +270,51 @@ func (c *LineaCommitter) Commit(rows []LineaRow, opts LineaOptions) (*LineaState
 	return c.p.commitCPU(rows, !opts.NoSIS), nil
 }
 
+// checkRows checks rows as the CPU path takes them: their shapes
+// (checkShape) and every value.
 func (p *LineaParams) checkRows(rows []LineaRow) error {
-	if len(rows) < 1 || len(rows) > p.maxRows {
-		return fmt.Errorf("vortex: linea: %d rows: accepted are 1 to %d (the parameters' maximum)", len(rows), p.maxRows)
+	if err := p.checkCount(rows); err != nil {
+		return err
 	}
 	return par.ForErr(len(rows), 1, func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
-			r := rows[i]
-			if r.IsConstant() {
-				if !canonical(r.Constant) {
-					return fmt.Errorf("vortex: linea: row %d: the constant is not a canonical KoalaBear element", i)
-				}
-				continue
+			if err := p.checkShape(i, rows[i]); err != nil {
+				return err
 			}
-			if len(r.Values) != p.n {
-				return fmt.Errorf("vortex: linea: row %d has %d elements: rows have %d (or are constants)", i, len(r.Values), p.n)
-			}
-			if !r.Constant.IsZero() {
-				return fmt.Errorf("vortex: linea: row %d has both values and a constant: give one", i)
-			}
-			for j := range r.Values {
-				if !canonical(r.Values[j]) {
+			for j, v := range rows[i].Values {
+				if !canonical(v) {
 					return fmt.Errorf("vortex: linea: row %d, entry %d is not a canonical KoalaBear element", i, j)
 				}
 			}
 		}
 		return nil
 	})
+}
+
+// checkCount checks the count of rows against the parameters.
+func (p *LineaParams) checkCount(rows []LineaRow) error {
+	if len(rows) < 1 || len(rows) > p.maxRows {
+		return fmt.Errorf("vortex: linea: %d rows: accepted are 1 to %d (the parameters' maximum)", len(rows), p.maxRows)
+	}
+	return nil
+}
+
+// checkShape checks row i's shape (NumColumns values, or a canonical
+// constant, not both); the device checks a row's values as they arrive.
+func (p *LineaParams) checkShape(i int, r LineaRow) error {
+	if r.IsConstant() {
+		if !canonical(r.Constant) {
+			return fmt.Errorf("vortex: linea: row %d: the constant is not a canonical KoalaBear element", i)
+		}
+		return nil
+	}
+	if len(r.Values) != p.n {
+		return fmt.Errorf("vortex: linea: row %d has %d elements: rows have %d (or are constants)", i, len(r.Values), p.n)
+	}
+	if !r.Constant.IsZero() {
+		return fmt.Errorf("vortex: linea: row %d has both values and a constant: give one", i)
+	}
+	return nil
 }
 
 // koalaBearModulus is KoalaBear's prime, 2^31 - 2^24 + 1.

@@ -47,24 +47,18 @@ func newLineaDevice(ctx *wgpu.Context, p *LineaParams) (*Committer, error) {
 // codeword is that value): it is not uploaded in full.
 func (c *LineaCommitter) commitDevice(rows []LineaRow, opts LineaOptions) (*LineaState, error) {
 	p := c.p
-	if len(rows) < 1 || len(rows) > p.maxRows {
-		return nil, fmt.Errorf("vortex: linea: %d rows: accepted are 1 to %d (the parameters' maximum)", len(rows), p.maxRows)
+	if err := p.checkCount(rows); err != nil {
+		return nil, err
 	}
 	m := make([][]koalabear.Element, len(rows))
 	var isConst []bool
 	for i, r := range rows {
+		if err := p.checkShape(i, r); err != nil {
+			return nil, err
+		}
 		if !r.IsConstant() {
-			if len(r.Values) != p.n {
-				return nil, fmt.Errorf("vortex: linea: row %d has %d elements: rows have %d (or are constants)", i, len(r.Values), p.n)
-			}
-			if !r.Constant.IsZero() {
-				return nil, fmt.Errorf("vortex: linea: row %d has both values and a constant: give one", i)
-			}
 			m[i] = r.Values
 			continue
-		}
-		if !canonical(r.Constant) {
-			return nil, fmt.Errorf("vortex: linea: row %d: the constant is not a canonical KoalaBear element", i)
 		}
 		if isConst == nil {
 			isConst = make([]bool, len(rows))
