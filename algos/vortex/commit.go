@@ -17,7 +17,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -781,35 +780,29 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		return pt, err
 	}
 	var ds []wgpu.Dispatch
-	var rsd *sis.Resident
 	if !noSIS {
-		if rsd, err = d.sisFor(R); err != nil {
-			return pt, err
-		}
-	}
-	for _, tile := range pt.tiles {
-		if noSIS {
-			break
-		}
-		dgb, err := d.get("vortex sis digests", uint64(l.w)*uint64(dg)*4)
+		rsd, err := d.sisFor(R)
 		if err != nil {
 			return pt, err
 		}
-		pt.digests = append(pt.digests, dgb)
-		dsp, err := rsd.Dispatch(wgpu.Bind(tile), wgpu.Bind(dgb), l.w, l.w, 1)
-		if err != nil {
-			return pt, fmt.Errorf("vortex: %w", err)
+		for _, tile := range pt.tiles {
+			dgb, err := d.get("vortex sis digests", uint64(l.w)*uint64(dg)*4)
+			if err != nil {
+				return pt, err
+			}
+			pt.digests = append(pt.digests, dgb)
+			dsp, err := rsd.Dispatch(wgpu.Bind(tile), wgpu.Bind(dgb), l.w, l.w, 1)
+			if err != nil {
+				return pt, fmt.Errorf("vortex: %w", err)
+			}
+			ds = append(ds, dsp)
 		}
-		ds = append(ds, dsp)
-	}
-	if len(ds) > 0 {
 		if err := stage(&out.st.SIS, "vortex: SIS", ds); err != nil {
 			return pt, fmt.Errorf("vortex: SIS: %w", err)
 		}
 	}
 
-	// Leaves: gnark-crypto's sponge of each digest (Montgomery forms in
-	// and out), then their canonical values, the subtrees' last level.
+	// Leaves into the subtrees' last level, canonical.
 	if err := cancelled(stop); err != nil {
 		return pt, err
 	}
@@ -824,51 +817,13 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 		}
 		pt.levels = append(pt.levels, b)
 	}
-	leaves := pt.levels[len(pt.levels)-1]
-	ds = ds[:0]
-	g := poseidon2.GnarkKoalaBear
-	tileBytes := uint64(l.w) * 32
 	if p.linea {
-		// Linea's leaves: the Merkle-Damgard hash of each column's SIS
-		// digest, or of the column itself, written canonical straight
-		// into the leaves' level.
-		for t := range pt.tiles {
-			off := uint64(t) * tileBytes
-			if noSIS {
-				cds, err := g.ColumnLeavesMDDispatches(ctx, wgpu.Binding{Buffer: pt.tiles[t], Size: uint64(R) * uint64(l.w) * 4}, wgpu.Binding{Buffer: leaves, Offset: off}, R, l.w)
-				if err != nil {
-					return pt, fmt.Errorf("vortex: %w", err)
-				}
-				ds = append(ds, cds...)
-				continue
-			}
-			dsp, err := g.LeavesMDDispatch(ctx, wgpu.Bind(pt.digests[t]), wgpu.Binding{Buffer: leaves, Offset: off, Size: tileBytes}, l.w, dg)
-			if err != nil {
-				return pt, fmt.Errorf("vortex: %w", err)
-			}
-			ds = append(ds, dsp)
-		}
+		ds, err = d.lineaLeaves(pt, R, dg, noSIS)
+	} else {
+		ds, err = d.gnarkLeaves(pt, dg, temp)
 	}
-	var leavesM *wgpu.Buffer
-	if !p.linea {
-		if leavesM, err = temp("vortex leaves", uint64(hi-lo)*32); err != nil {
-			return pt, err
-		}
-	}
-	for t, dgb := range pt.digests {
-		if p.linea {
-			break
-		}
-		off := uint64(t) * tileBytes
-		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), wgpu.Binding{Buffer: leavesM, Offset: off, Size: tileBytes}, l.w, dg)
-		if err != nil {
-			return pt, fmt.Errorf("vortex: %w", err)
-		}
-		ds = append(ds, dsp)
-		ds = append(ds, pieces(limit, tileBytes, func(po, size uint64) wgpu.Dispatch {
-			w := int(size / 4)
-			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off + po, Size: size}, wgpu.Binding{Buffer: leaves, Offset: off + po, Size: size}, 1, w, 0, w, 0, w, true)
-		})...)
+	if err != nil {
+		return pt, err
 	}
 	if err := stage(&out.st.Leaves, "vortex: leaves", ds); err != nil {
 		return pt, fmt.Errorf("vortex: leaves: %w", err)
@@ -896,6 +851,63 @@ func (d *member) commitPart(stop context.Context, rows [][]koalabear.Element, lo
 	}
 	out.st.Tree.Wall = time.Since(start)
 	return pt, nil
+}
+
+// lineaLeaves returns the dispatches of Linea's leaves of pt, written
+// canonical straight into its last level: the Merkle-Damgard hash of each
+// column's SIS digest (dg elements), or without SIS of the column itself
+// (rows elements).
+func (d *member) lineaLeaves(pt *part, rows, dg int, noSIS bool) ([]wgpu.Dispatch, error) {
+	ctx, g := d.ctx, poseidon2.GnarkKoalaBear
+	leaves := pt.levels[len(pt.levels)-1]
+	tileBytes := uint64(pt.w) * 32
+	var ds []wgpu.Dispatch
+	for t, tile := range pt.tiles {
+		off := uint64(t) * tileBytes
+		if noSIS {
+			cds, err := g.ColumnLeavesMDDispatches(ctx, wgpu.Binding{Buffer: tile, Size: uint64(rows) * uint64(pt.w) * 4}, wgpu.Binding{Buffer: leaves, Offset: off}, rows, pt.w)
+			if err != nil {
+				return nil, fmt.Errorf("vortex: %w", err)
+			}
+			ds = append(ds, cds...)
+			continue
+		}
+		dsp, err := g.LeavesMDDispatch(ctx, wgpu.Bind(pt.digests[t]), wgpu.Binding{Buffer: leaves, Offset: off, Size: tileBytes}, pt.w, dg)
+		if err != nil {
+			return nil, fmt.Errorf("vortex: %w", err)
+		}
+		ds = append(ds, dsp)
+	}
+	return ds, nil
+}
+
+// gnarkLeaves returns the dispatches of gnark-crypto's leaves of pt:
+// its width-24 sponge of each column's SIS digest (dg Montgomery forms in
+// and out, into a temporary buffer), then their canonical values into
+// pt's last level.
+func (d *member) gnarkLeaves(pt *part, dg int, temp func(string, uint64) (*wgpu.Buffer, error)) ([]wgpu.Dispatch, error) {
+	ctx, g := d.ctx, poseidon2.GnarkKoalaBear
+	limit := ctx.Limits().Binding()
+	leaves := pt.levels[len(pt.levels)-1]
+	tileBytes := uint64(pt.w) * 32
+	leavesM, err := temp("vortex leaves", uint64(pt.span())*32)
+	if err != nil {
+		return nil, err
+	}
+	var ds []wgpu.Dispatch
+	for t, dgb := range pt.digests {
+		off := uint64(t) * tileBytes
+		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), wgpu.Binding{Buffer: leavesM, Offset: off, Size: tileBytes}, pt.w, dg)
+		if err != nil {
+			return nil, fmt.Errorf("vortex: %w", err)
+		}
+		ds = append(ds, dsp)
+		ds = append(ds, pieces(limit, tileBytes, func(po, size uint64) wgpu.Dispatch {
+			w := int(size / 4)
+			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off + po, Size: size}, wgpu.Binding{Buffer: leaves, Offset: off + po, Size: size}, 1, w, 0, w, 0, w, true)
+		})...)
+	}
+	return ds, nil
 }
 
 // checkRows reads the rows' check back (out.firsts) and names the first
