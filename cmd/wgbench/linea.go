@@ -88,16 +88,9 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 	if err != nil {
 		return err
 	}
-	type made struct {
-		p   *vortex.LineaParams
-		err error
-	}
-	params := make(chan made, 1)
-	go func() {
-		defer wgpu.Span("vortex: Linea's parameters")(0)
-		p, err := vortex.NewLineaParams(rate, sh.cols, maxRows, s.LogTwoDegree, s.LogTwoBound)
-		params <- made{p, err}
-	}()
+	params := paramsMeanwhile("vortex: Linea's parameters", func() (*vortex.LineaParams, error) {
+		return vortex.NewLineaParams(rate, sh.cols, maxRows, s.LogTwoDegree, s.LogTwoBound)
+	})
 	devices := g.openSoon(0)
 	defer devices.close()
 	// The read below takes every core: the goroutines above start first.
@@ -106,9 +99,9 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 	if readErr == nil && !g.process {
 		defer free()
 	}
-	mp := <-params
-	if mp.err != nil {
-		return fmt.Errorf("commit: %w", mp.err)
+	p, err := params()
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
 	}
 	if readErr != nil {
 		return fmt.Errorf("commit: %w", readErr)
@@ -119,7 +112,7 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 	if err != nil {
 		return err
 	}
-	c, err := vortex.NewLineaCommitter(firstDevice(grp), mp.p)
+	c, err := vortex.NewLineaCommitter(firstDevice(grp), p)
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}

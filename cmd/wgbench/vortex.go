@@ -59,16 +59,9 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 	if err != nil {
 		return err
 	}
-	type made struct {
-		p   *vortex.Params
-		err error
-	}
-	params := make(chan made, 1)
-	go func() {
-		defer wgpu.Span("vortex: parameters")(0)
-		p, err := vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
-		params <- made{p, err}
-	}()
+	params := paramsMeanwhile("vortex: parameters", func() (*vortex.Params, error) {
+		return vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
+	})
 	devices := g.openSoon(0)
 	defer devices.close()
 	// The read below takes every core: the goroutines above start first.
@@ -78,9 +71,9 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 		// A process that exits next leaves its memory to the exit.
 		defer free()
 	}
-	mp := <-params
-	if mp.err != nil {
-		return fmt.Errorf("commit: %w", mp.err)
+	p, err := params()
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
 	}
 	if readErr != nil {
 		return fmt.Errorf("commit: %w", readErr)
@@ -96,7 +89,7 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 		return err
 	}
 	spin := newSpinner(cmd, g, "commit: Vortex")
-	st, err := vortex.Commit(firstDevice(grp), mp.p, m, vortex.Options{})
+	st, err := vortex.Commit(firstDevice(grp), p, m, vortex.Options{})
 	spin.done()
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
@@ -147,6 +140,27 @@ func readUpTo(r io.Reader, n int64) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// paramsMeanwhile makes a one-shot command's parameters (a SIS key,
+// domains: a fraction of a second at large shapes) on a goroutine of
+// their own, traced as label, while the devices open and the input is
+// read; the function it returns waits for them.
+func paramsMeanwhile[P any](label string, build func() (P, error)) func() (P, error) {
+	type made struct {
+		p   P
+		err error
+	}
+	ch := make(chan made, 1)
+	go func() {
+		defer wgpu.Span(label)(0)
+		p, err := build()
+		ch <- made{p, err}
+	}()
+	return func() (P, error) {
+		m := <-ch
+		return m.p, m.err
+	}
 }
 
 // readWords reads the --in file of the matrix sh (little-endian uint32)
