@@ -190,12 +190,10 @@ type LineaOptions struct {
 // Its methods may be called from several goroutines: commitments on a
 // device take turns.
 type LineaCommitter struct {
-	p *LineaParams
-	// ctx is the device the commitments run on; nil for the CPU. The
-	// device path keeps its kernels and per-shape buffers beside it.
-	ctx      *wgpu.Context
+	p        *LineaParams
 	released atomic.Bool
-	// dev commits on ctx's device, with Linea's hashes; nil for the CPU.
+	// dev commits on the device, with Linea's hashes (its kernels, tables
+	// and buffers); nil for the CPU.
 	dev *Committer
 }
 
@@ -212,7 +210,7 @@ func NewLineaCommitter(ctx *wgpu.Context, p *LineaParams) (*LineaCommitter, erro
 	if p == nil {
 		return nil, errors.New("vortex: linea: nil parameters")
 	}
-	c := &LineaCommitter{p: p, ctx: ctx}
+	c := &LineaCommitter{p: p}
 	if ctx != nil && p.onDevice() {
 		dev, err := newLineaDevice(ctx, p)
 		if err != nil {
