@@ -937,31 +937,42 @@ func (r *resident) depth() int { return r.top + len(r.parts[0].levels) - 1 }
 func (r *resident) readTree() (*gvortex.MerkleTree, error) {
 	depth := r.depth()
 	tree := &gvortex.MerkleTree{Levels: make([][]Hash, depth+1)}
-	f := field.KoalaBear
 	for k := range depth + 1 {
-		lv := make([]Hash, 1<<k)
-		w := unsafe.Slice((*uint32)(unsafe.Pointer(&lv[0])), 8<<k)
-		if k < r.top {
-			if err := r.ctx().Download(wgpu.Bytes(w), r.levels[k], 0); err != nil {
-				return nil, fmt.Errorf("vortex: read the tree back: %w", err)
-			}
-		} else {
-			l := k - r.top
-			for _, pt := range r.parts {
-				first, n := pt.lo/r.unit<<l, pt.span()/r.unit<<l
-				if err := pt.d.ctx.Download(wgpu.Bytes(w[8*first:8*(first+n)]), pt.levels[l], 0); err != nil {
-					return nil, fmt.Errorf("vortex: read the tree back: %w", err)
-				}
-			}
+		lv, err := r.readLevel(k)
+		if err != nil {
+			return nil, err
 		}
-		par.For(len(w), 1<<14, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				w[i] = f.ToMonty(w[i])
-			}
-		})
 		tree.Levels[k] = lv
 	}
 	return tree, nil
+}
+
+// readLevel reads level k of the tree back (2^k nodes, level 0 the root),
+// from the first device or from the parts that hold it, as Montgomery
+// forms.
+func (r *resident) readLevel(k int) ([]Hash, error) {
+	lv := make([]Hash, 1<<k)
+	w := unsafe.Slice((*uint32)(unsafe.Pointer(&lv[0])), 8<<k)
+	if k < r.top {
+		if err := r.ctx().Download(wgpu.Bytes(w), r.levels[k], 0); err != nil {
+			return nil, fmt.Errorf("vortex: read the tree back: %w", err)
+		}
+	} else {
+		l := k - r.top
+		for _, pt := range r.parts {
+			first, n := pt.lo/r.unit<<l, pt.span()/r.unit<<l
+			if err := pt.d.ctx.Download(wgpu.Bytes(w[8*first:8*(first+n)]), pt.levels[l], 0); err != nil {
+				return nil, fmt.Errorf("vortex: read the tree back: %w", err)
+			}
+		}
+	}
+	f := field.KoalaBear
+	par.For(len(w), 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			w[i] = f.ToMonty(w[i])
+		}
+	})
+	return lv, nil
 }
 
 // paths returns the Merkle proofs of the selected columns (gnark-crypto's

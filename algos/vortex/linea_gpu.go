@@ -116,13 +116,25 @@ func (s *LineaState) devTree() ([][]Hash, error) {
 	return out, nil
 }
 
-// devColumnHashes reads the leaves back.
+// devColumnHashes reads the leaves back, the tree's last level alone.
 func (s *LineaState) devColumnHashes() ([]Hash, error) {
-	t, err := s.devTree()
+	st, err := s.deviceState()
 	if err != nil {
 		return nil, err
 	}
-	return t[0], nil
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.tree != nil {
+		return append([]Hash(nil), st.tree.Levels[len(st.tree.Levels)-1]...), nil
+	}
+	if st.dev == nil {
+		return nil, errLineaReleased
+	}
+	lv, err := st.dev.readLevel(st.dev.depth())
+	if err != nil {
+		return nil, lineaError(err)
+	}
+	return lv, nil
 }
 
 // devSISDigests reads the SIS digests back.
