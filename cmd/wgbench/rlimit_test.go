@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,7 +64,10 @@ func TestAddressSpaceLimit(t *testing.T) {
 func TestStreamAddressSpaceLimit(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	cmd := exec.Command("/bin/sh", "-c", `ulimit -v 3000000 && exec "$0" "$@"`, exe,
+	// Above what wgbench needs on this machine, so that the read is what
+	// meets the limit.
+	kb := max(3000000, (spaceNeed(false, runtime.GOMAXPROCS(0), threadStack())+512<<20)>>10)
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -v `+strconv.FormatUint(kb, 10)+` && exec "$0" "$@"`, exe,
 		"--backend", "cpu", "ntt", "--field", "babybear", "--log2", "10", "--in", "/dev/zero")
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
 	var stderr bytes.Buffer
@@ -80,38 +85,47 @@ func TestStreamAddressSpaceLimit(t *testing.T) {
 
 // TestSpaceErrorFor: a limit below what wgbench needs on the CPU, or with
 // a GPU driver, is refused saying so, with the way out; the threads of a
-// larger machine need more.
+// larger machine, and larger stacks, need more.
 func TestSpaceErrorFor(t *testing.T) {
-	require.NoError(t, spaceErrorFor(cpuSpace, false, 2))
-	require.NoError(t, spaceErrorFor(gpuSpace, true, 2))
-	err := spaceErrorFor(cpuSpace-1, false, 2)
+	const mib = 1 << 20
+	require.NoError(t, spaceErrorFor(cpuSpace, false, 2, defaultStack))
+	require.NoError(t, spaceErrorFor(gpuSpace, true, 2, defaultStack))
+	require.NoError(t, spaceErrorFor(cpuSpace, false, 1, 2*mib), "one core and small stacks need no more than two cores")
+	err := spaceErrorFor(cpuSpace-1, false, 2, defaultStack)
 	require.ErrorContains(t, err, "(ulimit -v), below the ")
 	require.ErrorContains(t, err, " wgbench needs on the CPU (README, \"Memory limits\"): raise the limit")
 	require.NotContains(t, err.Error(), "--backend cpu")
-	err = spaceErrorFor(gpuSpace-1, true, 2)
+	err = spaceErrorFor(gpuSpace-1, true, 2, defaultStack)
 	require.ErrorContains(t, err, "a GPU driver and wgbench need")
 	require.ErrorContains(t, err, "or run on the CPU (--backend cpu)")
-	require.NotContains(t, spaceErrorFor(cpuSpace-1, true, 2).Error(), "--backend cpu")
-	require.Error(t, spaceErrorFor(cpuSpace, false, 66))
-	require.NoError(t, spaceErrorFor(cpuSpace+64*threadSpace, false, 66))
+	require.NotContains(t, spaceErrorFor(cpuSpace-1, true, 2, defaultStack).Error(), "--backend cpu")
+	require.Error(t, spaceErrorFor(cpuSpace, false, 66, defaultStack))
+	require.NoError(t, spaceErrorFor(cpuSpace+64*defaultStack, false, 66, defaultStack))
+	require.Error(t, spaceErrorFor(cpuSpace, false, 2, 64*mib))
+	require.NoError(t, spaceErrorFor(cpuSpace+(2+baseThreads)*56*mib, false, 2, 64*mib))
 }
 
-// TestSpaceLimitSaid runs commands under address-space limits that main
-// runs under but the work does not, and expects wgbench's message, not
-// the runtime's stack dump ("pthread_create failed") or a driver's abort:
-// selftest on the CPU, merkle with Vulkan.
+// TestSpaceLimitSaid runs commands under address-space limits a little
+// below what wgbench says it needs on this machine (its cores, its ulimit
+// -s), where main runs but the work would not, and expects wgbench's
+// message, not the runtime's stack dump ("pthread_create failed") or a
+// driver's abort: selftest on the CPU, merkle with Vulkan. A fixed limit
+// passed on two cores and failed on more, where the runtime's threads
+// alone outgrew it before main.
 func TestSpaceLimitSaid(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	leaves := filepath.Join(t.TempDir(), "leaves")
 	require.NoError(t, os.WriteFile(leaves, make([]byte, 64*32), 0o644))
+	procs, stack := runtime.GOMAXPROCS(0), threadStack()
+	below := func(gpu bool) string { return strconv.FormatUint((spaceNeed(gpu, procs, stack)-64<<20)>>10, 10) }
 	for _, c := range []struct {
 		kb   string
 		args []string
 		want string
 	}{
-		{"1000000", []string{"--backend", "cpu", "selftest"}, "wgbench needs on the CPU"},
-		{"2000000", []string{"--backend", "vulkan", "merkle", "--hash", "blake3", "--in", leaves}, "a GPU driver and wgbench need"},
+		{below(false), []string{"--backend", "cpu", "selftest"}, "wgbench needs on the CPU"},
+		{below(true), []string{"--backend", "vulkan", "merkle", "--hash", "blake3", "--in", leaves}, "a GPU driver and wgbench need"},
 	} {
 		cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -v ` + c.kb + ` && exec "$0" "$@"`, exe}, c.args...)...)
 		cmd.Env = append(os.Environ(), mainEnv+"=1")

@@ -13,3 +13,13 @@ func addressSpaceLimit() (uint64, bool) {
 	}
 	return uint64(r.Cur), true
 }
+
+// threadStack is the stack glibc gives each thread it starts for cgo: the
+// soft RLIMIT_STACK (ulimit -s), or defaultStack where there is none.
+func threadStack() uint64 {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_STACK, &r); err != nil || r.Cur >= 1<<62 {
+		return defaultStack
+	}
+	return uint64(r.Cur)
+}

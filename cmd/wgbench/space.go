@@ -19,9 +19,13 @@ import (
 const (
 	cpuSpace = 1792 << 20
 	gpuSpace = 3 << 30
-	// threadSpace is what each thread more than two maps: its stack,
-	// glibc's default size for the threads cgo starts.
-	threadSpace = 8 << 20
+	// defaultStack is the stack glibc gives each thread cgo starts where
+	// ulimit -s is 8 MiB, as it was where cpuSpace and gpuSpace were
+	// found; otherwise it is the soft ulimit -s (threadStack).
+	defaultStack = 8 << 20
+	// baseThreads is the threads the runtime and a driver start besides
+	// one for each core: sysmon, cgo's, the driver's own.
+	baseThreads = 6
 )
 
 // spaceError says, before the Go runtime or a GPU driver aborts the
@@ -32,16 +36,30 @@ func spaceError(gpu bool) error {
 	if !ok {
 		return nil
 	}
-	return spaceErrorFor(limit, gpu, runtime.GOMAXPROCS(0))
+	return spaceErrorFor(limit, gpu, runtime.GOMAXPROCS(0), threadStack())
 }
 
-// spaceErrorFor is spaceError for a limit of limit bytes and procs
-// threads running Go code.
-func spaceErrorFor(limit uint64, gpu bool, procs int) error {
-	threads := uint64(max(procs-2, 0)) * threadSpace
-	cpu, need, what := cpuSpace+threads, cpuSpace+threads, "wgbench needs on the CPU"
+// spaceNeed is the address space wgbench needs on the CPU, or with a GPU
+// driver where gpu is set, with procs threads running Go code whose
+// stacks are stack bytes each: the space found on two cores with 8 MiB
+// stacks, less those stacks, plus a stack for each thread here. Many
+// cores, or a large ulimit -s, and the runtime aborts at startup
+// ("pthread_create failed") above the limits found on two cores.
+func spaceNeed(gpu bool, procs int, stack uint64) uint64 {
+	base := uint64(cpuSpace)
 	if gpu {
-		need, what = gpuSpace+threads, "a GPU driver and wgbench need"
+		base = gpuSpace
+	}
+	base -= (2 + baseThreads) * defaultStack
+	return base + uint64(max(procs, 2)+baseThreads)*max(stack, defaultStack)
+}
+
+// spaceErrorFor is spaceError for a limit of limit bytes, procs threads
+// running Go code and stacks of stack bytes.
+func spaceErrorFor(limit uint64, gpu bool, procs int, stack uint64) error {
+	cpu, need, what := spaceNeed(false, procs, stack), spaceNeed(false, procs, stack), "wgbench needs on the CPU"
+	if gpu {
+		need, what = spaceNeed(true, procs, stack), "a GPU driver and wgbench need"
 	}
 	if limit >= need {
 		return nil
