@@ -5,6 +5,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -13,7 +14,7 @@ import (
 // Context, holding them and one piece's device buffers until Release. With
 // a nil Context it runs the Spec's Go functions on all cores and holds
 // nothing. A Batcher is not safe for concurrent use.
-type Batcher[E Element, D, P, S any] struct {
+type Batcher[E field.Element, D, P, S any] struct {
 	ctx    *wgpu.Context
 	f      *Family[E, D, P, S]
 	k      Kernels
@@ -194,7 +195,7 @@ func (b *Batcher[E, D, P, S]) report(t wgpu.Timing) {
 }
 
 // flat views a slice of arrays of E as its elements, without copying.
-func flat[E Element, T any](s []T) []E {
+func flat[E field.Element, T any](s []T) []E {
 	if len(s) == 0 {
 		return nil
 	}

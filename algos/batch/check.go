@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -16,7 +17,7 @@ import (
 // first block that holds one. Asked element by element (a call and an
 // atomic load each), it took an order of magnitude longer
 // (bench/results/HISTORY.md, "Figures moved from code comments").
-func FirstNonCanonical[E Element](els []E, p uint64) int {
+func FirstNonCanonical[E field.Element](els []E, p uint64) int {
 	defer wgpu.Span("check field elements")(int64(len(els)) * int64(unsafe.Sizeof(E(0))))
 	const block = 1 << 12
 	blocks := (len(els) + block - 1) / block

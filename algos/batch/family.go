@@ -22,13 +22,13 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// Element is a field element as the host holds it: a canonical value below
-// the field's modulus.
-type Element interface{ ~uint32 | ~uint64 }
+// Element is field.Element; it goes once the programs name field.Element.
+type Element = field.Element
 
 // Goldilocks is the Family of a hash over the Goldilocks field with a
 // 12-element state and 4-element digests (Rescue's Rp64_256, RPO256,
@@ -94,7 +94,7 @@ type Variant struct {
 // Spec describes a hash to New. E is its field element, D a digest, P a
 // pair of digests (two D, the input of a merge) and S a state, each an
 // array of E.
-type Spec[E Element, D, P, S any] struct {
+type Spec[E field.Element, D, P, S any] struct {
 	// Name starts errors and labels: "rescue".
 	Name string
 	// Modulus is the field's prime: every element must be below it.
@@ -125,7 +125,7 @@ type Spec[E Element, D, P, S any] struct {
 // Family is one hash's batch functions over its field, on the kernels of
 // one variant: the default in a Family from New. It holds nothing on any
 // device; a Batcher holds a piece's buffers and the kernels.
-type Family[E Element, D, P, S any] struct {
+type Family[E field.Element, D, P, S any] struct {
 	spec *Spec[E, D, P, S]
 	// v indexes the variant in spec.Variants.
 	v int
@@ -140,7 +140,7 @@ type Family[E Element, D, P, S any] struct {
 // every variant of s under s.Name for the benchmarks and tests. A Spec
 // whose types do not fit (a pair that is not two digests, an array that
 // is not of E) gives a Family whose every call returns that error.
-func New[E Element, D, P, S any](s Spec[E, D, P, S]) *Family[E, D, P, S] {
+func New[E field.Element, D, P, S any](s Spec[E, D, P, S]) *Family[E, D, P, S] {
 	var (
 		e  E
 		d  D

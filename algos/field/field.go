@@ -14,6 +14,23 @@ import (
 // for Goldilocks.
 type Element interface{ ~uint32 | ~uint64 }
 
+// Monty is a 31-bit field's element held in Montgomery form (x·2^32 mod
+// p), as gnark-crypto's koalabear.Element and babybear.Element hold it:
+// either type, or a uint32 of that form. It is the one constraint of the
+// APIs that take gnark-crypto's elements as they are.
+type Monty interface {
+	~uint32 | ~[1]uint32
+}
+
+// MontyWords returns the Montgomery words of v, sharing v's memory: what
+// a kernel reads and writes for elements in Montgomery form.
+func MontyWords[E Monty](v []E) []uint32 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v))
+}
+
 // Field is a prime field as the algorithms use it: its arithmetic on
 // canonical elements in plain Go (the oracle of every kernel over it), its
 // canonical encoding, the WGSL library its kernels include, and what an

@@ -72,7 +72,7 @@ func Plonky3(rate int) ntt.ExtendOptions {
 // up to what the field's two-adicity leaves for the rate; every element
 // must be below the hash's p (an element that is not is named, by row and
 // column).
-func Commit[E merkle.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
+func Commit[E field.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
 	c, err := NewCommitter(t, hash, o)
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func Commit[E merkle.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.Row
 // Root returns the root of the tree Commit returns, reading back from
 // the device nothing but the few nodes it is made from (Commit reads
 // back every leaf and node, for proofs).
-func Root[E merkle.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
+func Root[E field.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) ([32]byte, error) {
 	c, err := NewCommitter(t, hash, o)
 	if err != nil {
 		return [32]byte{}, err
@@ -100,7 +100,7 @@ func Root[E merkle.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHa
 // its extension, kept from one call to the next until Release. It is not
 // safe for concurrent use. A Committer on a nil Context commits on the
 // CPU.
-type Committer[E merkle.Element] struct {
+type Committer[E field.Element] struct {
 	ctx  *wgpu.Context
 	hash merkle.RowHash[E]
 	f    field.Field[E]
@@ -117,7 +117,7 @@ type Committer[E merkle.Element] struct {
 
 // NewCommitter returns a Committer of extensions as o says, committed
 // with hash, on t's one device (nil: the CPU).
-func NewCommitter[E merkle.Element](t wgpu.Target, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
+func NewCommitter[E field.Element](t wgpu.Target, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
 	ctx, err := wgpu.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("lde: a Committer %w", err)
@@ -203,7 +203,7 @@ func (c *Committer[E]) Root(m merkle.Matrix[E]) ([32]byte, error) {
 // check returns log2 m.Rows, and an error unless m is a matrix of f that
 // Commit extends at o's rate: its shape; its elements are checked as
 // they are read.
-func check[E merkle.Element](f field.Field[E], m merkle.Matrix[E], o Options) (int, error) {
+func check[E field.Element](f field.Field[E], m merkle.Matrix[E], o Options) (int, error) {
 	if m.Cols < 1 {
 		return 0, fmt.Errorf("lde: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
@@ -228,7 +228,7 @@ func check[E merkle.Element](f field.Field[E], m merkle.Matrix[E], o Options) (i
 
 // elementError returns the error that names m's first element that is
 // not below hash's p, by row and column, or nil.
-func elementError[E merkle.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) error {
+func elementError[E field.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) error {
 	p := uint64(hash.Modulus())
 	if i := batch.FirstNonCanonical(m.Data, p); i >= 0 {
 		return fmt.Errorf("lde: matrix element %d (row %d, column %d) is %d, not a %s field element: elements are values below p = %d", i, i/m.Cols, i%m.Cols, uint64(m.Data[i]), hash.FieldName(), p)
@@ -239,7 +239,7 @@ func elementError[E merkle.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) 
 // commitCPU is Commit on the CPU: the columns extended as rows of the
 // transpose by ntt.Extend (gnark-crypto's fft on all cores), transposed
 // back and committed by merkle.CommitMatrix.
-func commitCPU[E merkle.Element](f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options) (*merkle.Tree, error) {
+func commitCPU[E field.Element](f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options) (*merkle.Tree, error) {
 	if err := elementError(m, hash); err != nil {
 		return nil, err
 	}

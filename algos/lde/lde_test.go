@@ -21,7 +21,7 @@ func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
 
 // randomMatrix returns a seeded rows × cols matrix of elements below p,
 // p-1 among them.
-func randomMatrix[E merkle.Element](rows, cols int, p E, seed uint64) merkle.Matrix[E] {
+func randomMatrix[E field.Element](rows, cols int, p E, seed uint64) merkle.Matrix[E] {
 	r := rand.New(rand.NewPCG(seed, uint64(rows*cols)))
 	m := merkle.Matrix[E]{Rows: rows, Cols: cols, Data: make([]E, rows*cols)}
 	for i := range m.Data {
@@ -34,7 +34,7 @@ func randomMatrix[E merkle.Element](rows, cols int, p E, seed uint64) merkle.Mat
 // composed is the oracle of Commit: each column extended by ntt.Extend on
 // the CPU (gnark-crypto's fft), as a row of the transpose, the result
 // transposed back, and merkle.CommitMatrix on the CPU.
-func composed[E merkle.Element](t *testing.T, f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], o ntt.ExtendOptions) *merkle.Tree {
+func composed[E field.Element](t *testing.T, f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], o ntt.ExtendOptions) *merkle.Tree {
 	t.Helper()
 	cols := make([]E, len(m.Data))
 	for r := range m.Rows {
@@ -105,7 +105,7 @@ func TestPlonky3Extension(t *testing.T) {
 
 // commitCase compares Commit on every backend (and the CPU) with the
 // composed oracle, every node.
-func commitCase[E merkle.Element](t *testing.T, ctx *wgpu.Context, f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], o ntt.ExtendOptions, want *merkle.Tree, what string) {
+func commitCase[E field.Element](t *testing.T, ctx *wgpu.Context, f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], o ntt.ExtendOptions, want *merkle.Tree, what string) {
 	t.Helper()
 	var tm wgpu.Timing
 	got, err := lde.Commit(ctx, m, hash, lde.Options{Extend: o, Timing: &tm})

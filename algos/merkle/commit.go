@@ -189,7 +189,7 @@ func (c *Committer) build(leaves [][32]byte) (*Tree, error) {
 
 // commitMatrix is CommitMatrix with c, merged by c's schedule; rows' hash
 // must be the schedule's first hash (by Name).
-func commitMatrix[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (*Tree, error) {
+func commitMatrix[E field.Element](c *Committer, m Matrix[E], rows rowsOf[E]) (*Tree, error) {
 	// On a device the elements are checked on their way up
 	// (field.CheckedReader).
 	if err := checkMat(m, rows.field, c.ctx == nil); err != nil {
@@ -722,7 +722,7 @@ func (c *Committer) pieceItems(itemBytes int) int {
 }
 
 // matrixFill is the rowFill that hashes rows of m on the device.
-func matrixFill[E Element](c *Committer, m Matrix[E], rows rowsOf[E]) (rowFill, error) {
+func matrixFill[E field.Element](c *Committer, m Matrix[E], rows rowsOf[E]) (rowFill, error) {
 	k, err := c.kernel(rows.file, "mk_rows", rows.hash, rows.module(), "RowModule", 2)
 	if err != nil {
 		return nil, err

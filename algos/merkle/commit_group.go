@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -40,7 +41,7 @@ import (
 // builds the range, and the rows of the shorter ones are merged into the
 // top levels on the first member. ms is one matrix
 // (single: CommitMatrix's checks and errors) or several (CommitMatrices').
-func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitOn[E field.Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	if err := checkOn(g, 1, rows.hash); err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func commitOn[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf
 }
 
 // commitOnGroup is commitOn on g as decided.
-func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitOnGroup[E field.Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
 		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
 			if single {
@@ -107,7 +108,7 @@ func commitOnGroup[E Element](g *wgpu.Group, ms []Matrix[E], single bool, rows r
 // checked as CommitMatrix checks it) or several (as CommitMatrices does),
 // or the error that says what is wrong with them; without elements their
 // shapes alone (checkMat).
-func checkCommit[E Element](ms []Matrix[E], single bool, f fieldOf[E], elements bool) (int, error) {
+func checkCommit[E field.Element](ms []Matrix[E], single bool, f fieldOf[E], elements bool) (int, error) {
 	if single {
 		return ms[0].Rows, checkMat(ms[0], f, elements)
 	}
@@ -131,7 +132,7 @@ const minGroupPermutations = 1 << 16
 // of width 16), and each row is merged once, into the tree's levels or
 // injected into one. Shapes that are not matrices count nothing: they
 // are refused on one device.
-func commitWork[E Element](ms []Matrix[E]) int {
+func commitWork[E field.Element](ms []Matrix[E]) int {
 	w := 0
 	for _, m := range ms {
 		if m.Rows < 1 || m.Cols < 1 || m.Rows > 1<<40 || m.Cols > 1<<20 {
@@ -145,7 +146,7 @@ func commitWork[E Element](ms []Matrix[E]) int {
 // rangeLevels returns the rows of matrices by level that range r of a
 // tree feeds (slices of them, not copies): the matrices of the levels up
 // to lg, the range's subtree's height, each cut to its r.Count-th part.
-func rangeLevels[E Element](levels map[int]Matrix[E], r split.Range, lg int) map[int]Matrix[E] {
+func rangeLevels[E field.Element](levels map[int]Matrix[E], r split.Range, lg int) map[int]Matrix[E] {
 	out := make(map[int]Matrix[E], len(levels))
 	for j, m := range levels {
 		if j > lg {
@@ -163,7 +164,7 @@ func rangeLevels[E Element](levels map[int]Matrix[E], r split.Range, lg int) map
 // coarser than the finest builds the levels of its subtree above them
 // too, rows merged in as the top merges them; the top builds them again,
 // to the same nodes.
-func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall int, p rangePlan, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitRangesOn[E field.Element](g *wgpu.Group, levels map[int]Matrix[E], tall int, p rangePlan, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
 	m := p.base
 	lg := bits.Len(uint(tall/m)) - 1
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
@@ -221,7 +222,7 @@ func commitRangesOn[E Element](g *wgpu.Group, levels map[int]Matrix[E], tall int
 // range roots, the leaves of level base, merging in the rows of the
 // matrices by level above base, with c (a Committer on ctx, the first
 // member's, or nil when it took no range) or on the CPU for a nil ctx.
-func commitTop[E Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]Matrix[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
+func commitTop[E field.Element](ctx *wgpu.Context, c *Committer, total *wgpu.Timing, nodes, roots [][32]byte, levels map[int]Matrix[E], base int, hs []Hash, rows rowsOf[E], opts Options) error {
 	defer wgpu.Span("merkle commit the top levels")(0)
 	if ctx == nil {
 		start := time.Now()
@@ -370,7 +371,7 @@ func (s splitModel) devices(k int) int {
 // predicted faster by wgpu.SplitMargin). A Group that
 // splits all (Group.SplitAll: the tests' forced splits) or has a CPU
 // member is returned as it is.
-func fastest[E Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
+func fastest[E field.Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
 	k := g.Len()
 	if k == 1 || g.Fit(0, 1).Len() == k || slices.Contains(g.Contexts(), nil) {
 		return g

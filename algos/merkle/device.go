@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -32,7 +33,7 @@ type DeviceMatrix struct {
 // Context whose device holds m (or a Group of it alone; the CPU is
 // refused); with opts.Committer, that Committer's Context, and hash its
 // schedule's first hash (by Name).
-func CommitDeviceMatrix[E Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E], opts Options) (*Tree, error) {
+func CommitDeviceMatrix[E field.Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E], opts Options) (*Tree, error) {
 	ctx, err := deviceOf(t, opts)
 	if err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func deviceOf(t wgpu.Target, opts Options) (*wgpu.Context, error) {
 }
 
 // commitDevice is CommitDeviceMatrix with c.
-func commitDevice[E Element](c *Committer, m DeviceMatrix, rows RowHash[E]) (*Tree, error) {
+func commitDevice[E field.Element](c *Committer, m DeviceMatrix, rows RowHash[E]) (*Tree, error) {
 	if rows == nil {
 		return nil, errNoHash
 	}
@@ -76,7 +77,7 @@ func commitDevice[E Element](c *Committer, m DeviceMatrix, rows RowHash[E]) (*Tr
 // builds, reading back nothing but the nodes it is made from: no leaf and
 // no level the device merges below the root (or below the levels the
 // host merges). It takes t and opts as CommitDeviceMatrix does.
-func DeviceMatrixRoot[E Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E], opts Options) ([32]byte, error) {
+func DeviceMatrixRoot[E field.Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E], opts Options) ([32]byte, error) {
 	ctx, err := deviceOf(t, opts)
 	if err != nil {
 		return [32]byte{}, err
@@ -98,7 +99,7 @@ func DeviceMatrixRoot[E Element](t wgpu.Target, m DeviceMatrix, hash RowHash[E],
 // checkDevice returns an error unless m is a matrix shape a tree commits
 // to whose elements its binding holds, within u32 element indices, and,
 // column by column, within one storage binding.
-func checkDevice[E Element](m DeviceMatrix, lim wgpu.Limits) error {
+func checkDevice[E field.Element](m DeviceMatrix, lim wgpu.Limits) error {
 	if m.Cols < 1 {
 		return fmt.Errorf("merkle: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
@@ -147,7 +148,7 @@ const storageAlign = 256
 // offset at or below its first element, which the kernel skips (base);
 // stored by columns, the whole matrix in one binding, the columns
 // m.Rows elements apart (stride).
-func deviceFill[E Element](c *Committer, m DeviceMatrix, rows rowsOf[E]) (rowFill, error) {
+func deviceFill[E field.Element](c *Committer, m DeviceMatrix, rows rowsOf[E]) (rowFill, error) {
 	var e E
 	eb := uint64(unsafe.Sizeof(e))
 	file := rows.file

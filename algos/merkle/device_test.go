@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
@@ -16,7 +17,7 @@ import (
 // deviceCase commits m from a device buffer, stored at an unaligned
 // offset row by row or column by column, and compares every leaf and node
 // with CommitMatrix on the CPU.
-func deviceCase[E merkle.Element](t *testing.T, ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], colMajor bool, what string) {
+func deviceCase[E field.Element](t *testing.T, ctx *wgpu.Context, m merkle.Matrix[E], hash merkle.RowHash[E], colMajor bool, what string) {
 	t.Helper()
 	want, err := merkle.CommitMatrix(nil, m, hash, merkle.Options{})
 	require.NoError(t, err, what)

@@ -3,6 +3,7 @@ package merkle
 import (
 	"fmt"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -50,12 +51,12 @@ func HostOptions(w int) Options {
 // The optional methods of a Hash, as interfaces the external tests assert
 // (hash packages implement them without importing this package).
 type (
-	AnyDigest           = anyDigester
-	DigestConverter     = digestConverter
-	HostTop             = hostTopper
-	LevelMerge          = levelMerger
-	Tuning              = tuner
-	RowsHash[E Element] = rowsHasher[E]
+	AnyDigest                 = anyDigester
+	DigestConverter           = digestConverter
+	HostTop                   = hostTopper
+	LevelMerge                = levelMerger
+	Tuning                    = tuner
+	RowsHash[E field.Element] = rowsHasher[E]
 )
 
 // Subtree rebuilds subtree s of a capped tree from its leaves, s·2^k up to
@@ -109,14 +110,14 @@ type Range = split.Range
 // MatrixLeaves is the plain-Go reference of a matrix commitment's
 // leaves: leaf r is hash.HashRow(m.Row(r)), on all cores. m must pass
 // Check. CommitMatrix on the CPU gives the same leaves.
-func MatrixLeaves[E Element](m Matrix[E], hash RowHash[E]) ([][32]byte, error) {
+func MatrixLeaves[E field.Element](m Matrix[E], hash RowHash[E]) ([][32]byte, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
 	return matrixLeaves(m, rowsFor(hash))
 }
 
-func matrixLeaves[E Element](m Matrix[E], rows rowsOf[E]) ([][32]byte, error) {
+func matrixLeaves[E field.Element](m Matrix[E], rows rowsOf[E]) ([][32]byte, error) {
 	if err := checkMat(m, rows.field, true); err != nil {
 		return nil, err
 	}

@@ -1,12 +1,15 @@
 package merkle
 
-import "github.com/wgcompute/wgcompute/internal/base/par"
+import (
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/internal/base/par"
+)
 
 // rowsHasher is a RowHash with a CPU path for many rows at once (a block
 // permutation over several states side by side, for example), which the
 // CPU matrix commitments (a nil Context) take in place of HashRow row by
 // row. It is optional: the results must be HashRow's, bit for bit.
-type rowsHasher[E Element] interface {
+type rowsHasher[E field.Element] interface {
 	// HashRowsMany sets dst[i] to HashRow(data[i·cols : (i+1)·cols]) for
 	// every i < len(dst), on the calling goroutine (the commitment spreads
 	// the rows over the cores). data holds len(dst)·cols checked elements.

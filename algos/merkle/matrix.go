@@ -5,10 +5,14 @@ import (
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
+
+// Element is field.Element; it goes once the programs name field.Element.
+type Element = field.Element
 
 // A matrix commitment is the Merkle tree whose leaf i is the hash of row i
 // of a matrix of field elements (the commitment of a STARK's trace or of
@@ -21,18 +25,13 @@ import (
 // the field is the row hash's (RowHash.Modulus, FieldName). Every step but
 // the element's width in the kernel is written once over it.
 
-// Element is the type of a matrix's elements: uint64 for Goldilocks,
-// uint32 for the 31-bit fields. Elements are canonical values, below the
-// field's p (not in Montgomery form).
-type Element interface{ uint32 | uint64 }
-
 // RowHash hashes the rows of a matrix of elements E of its field into
 // leaves, in Go and in WGSL, and merges nodes as a Hash. Like Hash, it is
 // satisfied by the hash packages' values without importing merkle
 // (rescue.MerkleMerge is a RowHash[uint64], poseidon2.BabyBearMerkle a
 // RowHash[uint32]), and any hash with a `hash_row` function plugs in the
 // same way.
-type RowHash[E Element] interface {
+type RowHash[E field.Element] interface {
 	Hash
 	// Modulus returns the field's p: a row's elements are values below it.
 	Modulus() E
@@ -60,7 +59,7 @@ type RowHash[E Element] interface {
 
 // Matrix is a Rows × Cols matrix of field elements stored row by row:
 // element (r, c) is Data[r*Cols+c], a canonical value below the field's p.
-type Matrix[E Element] struct {
+type Matrix[E field.Element] struct {
 	Rows, Cols int
 	Data       []E
 }
@@ -69,15 +68,17 @@ type Matrix[E Element] struct {
 func (m Matrix[E]) Row(r int) []E { return m.Data[r*m.Cols : (r+1)*m.Cols] }
 
 // fieldOf is the field of a matrix's elements: values below p.
-type fieldOf[E Element] struct {
+type fieldOf[E field.Element] struct {
 	name string
 	p    E
 }
 
-func fieldFrom[E Element](h RowHash[E]) fieldOf[E] { return fieldOf[E]{h.FieldName(), h.Modulus()} }
+func fieldFrom[E field.Element](h RowHash[E]) fieldOf[E] {
+	return fieldOf[E]{h.FieldName(), h.Modulus()}
+}
 
 // rowsOf is what a matrix commitment needs of a row hash over elements E.
-type rowsOf[E Element] struct {
+type rowsOf[E field.Element] struct {
 	hash    Hash
 	field   fieldOf[E]
 	hashRow func([]E) [32]byte
@@ -87,7 +88,7 @@ type rowsOf[E Element] struct {
 	file string
 }
 
-func rowsFor[E Element](h RowHash[E]) rowsOf[E] {
+func rowsFor[E field.Element](h RowHash[E]) rowsOf[E] {
 	file := "merkle_matrix.wgsl"
 	var e E
 	if unsafe.Sizeof(e) == 4 {
@@ -99,7 +100,7 @@ func rowsFor[E Element](h RowHash[E]) rowsOf[E] {
 // checkMat checks m over the field f; without elements it checks
 // the shape alone, for a device's upload that checks each element on its
 // way (field.CheckedReader).
-func checkMat[E Element](m Matrix[E], f fieldOf[E], elements bool) error {
+func checkMat[E field.Element](m Matrix[E], f fieldOf[E], elements bool) error {
 	if m.Cols < 1 {
 		return fmt.Errorf("merkle: matrix of %d columns: a matrix has 1 column or more", m.Cols)
 	}
@@ -114,7 +115,7 @@ func checkMat[E Element](m Matrix[E], f fieldOf[E], elements bool) error {
 // else their count alone); name names m in the errors ("matrix", or
 // "matrix 2" of several). checkMat and checkMatrices ask for different
 // heights, in errors of their own.
-func checkData[E Element](m Matrix[E], f fieldOf[E], name string, elements bool) error {
+func checkData[E field.Element](m Matrix[E], f fieldOf[E], name string, elements bool) error {
 	want, err := checked.Mul(m.Rows, m.Cols)
 	if err != nil {
 		return fmt.Errorf("merkle: %s of %d × %d elements: %w elements", name, m.Rows, m.Cols, err)
@@ -133,7 +134,7 @@ func checkData[E Element](m Matrix[E], f fieldOf[E], name string, elements bool)
 
 // fieldRow reports whether row is one a verifier hashes: 1 element or
 // more, each below p.
-func fieldRow[E Element](row []E, f fieldOf[E]) bool {
+func fieldRow[E field.Element](row []E, f fieldOf[E]) bool {
 	if len(row) == 0 {
 		return false
 	}
@@ -147,7 +148,7 @@ func fieldRow[E Element](row []E, f fieldOf[E]) bool {
 
 // matrixLeavesCPU sets leaves[r] to the row hash of row r of m on all
 // cores, through the hash's rowsHasher where it has one.
-func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) {
+func matrixLeavesCPU[E field.Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) {
 	if many, ok := rows.hash.(rowsHasher[E]); ok {
 		par.For(m.Rows, max(rowsManyGrain, 4096/m.Cols), func(lo, hi int) {
 			many.HashRowsMany(leaves[lo:hi], m.Data[lo*m.Cols:hi*m.Cols], m.Cols)
@@ -167,7 +168,7 @@ func matrixLeavesCPU[E Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) 
 // The tree's leaves are the row digests (a Proof of leaf r opens row r:
 // VerifyRow). m must be a matrix of Cols at least 1, Rows at least 1,
 // len(Data) = Rows*Cols and every element below hash's Modulus.
-func CommitMatrix[E Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
+func CommitMatrix[E field.Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
@@ -181,11 +182,11 @@ func CommitMatrix[E Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts O
 // matrix of n rows committed to with hash under root: every element below
 // hash's Modulus, hash.HashRow(row) equal to p.Leaf, and Verify(hash,
 // root, n, p).
-func VerifyRow[E Element](hash RowHash[E], root [32]byte, n int, row []E, p Proof) bool {
+func VerifyRow[E field.Element](hash RowHash[E], root [32]byte, n int, row []E, p Proof) bool {
 	return hash != nil && verifyRow(rowsFor(hash), root, n, row, p)
 }
 
-func verifyRow[E Element](rows rowsOf[E], root [32]byte, n int, row []E, p Proof) bool {
+func verifyRow[E field.Element](rows rowsOf[E], root [32]byte, n int, row []E, p Proof) bool {
 	if !fieldRow(row, rows.field) {
 		return false
 	}

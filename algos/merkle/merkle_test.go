@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"

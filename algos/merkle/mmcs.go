@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -33,7 +34,7 @@ import (
 // 1 column or more, the tallest at least 2 high, every element of f
 // (without elements, their count alone, as checkMat says). It returns the
 // tallest height.
-func checkMatrices[E Element](ms []Matrix[E], f fieldOf[E], elements bool) (int, error) {
+func checkMatrices[E field.Element](ms []Matrix[E], f fieldOf[E], elements bool) (int, error) {
 	if len(ms) == 0 {
 		return 0, errors.New("merkle: no matrices: commit to one or more")
 	}
@@ -61,7 +62,7 @@ func checkMatrices[E Element](ms []Matrix[E], f fieldOf[E], elements bool) (int,
 // has tall rows, the matrices H>>j tall with their rows concatenated in
 // the given order (level 0: the leaves' rows). A height of one matrix
 // alone is that matrix, uncopied.
-func byLevel[E Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
+func byLevel[E field.Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 	groups := map[int][]Matrix[E]{}
 	for _, m := range ms {
 		j := bits.Len(uint(tall)) - bits.Len(uint(m.Rows))
@@ -99,7 +100,7 @@ func byLevel[E Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 // hash, i) is what VerifyMatrices checks. Over BabyBear or KoalaBear
 // (poseidon2.BabyBearMerkle, KoalaBearMerkle) it is Plonky3's
 // MerkleTreeMmcs.
-func CommitMatrices[E Element](t wgpu.Target, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
+func CommitMatrices[E field.Element](t wgpu.Target, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
@@ -111,7 +112,7 @@ func CommitMatrices[E Element](t wgpu.Target, ms []Matrix[E], hash RowHash[E], o
 
 // commitMatrices is CommitMatrices with c, whose schedule must be of one
 // hash, rows'.
-func commitMatrices[E Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*Tree, error) {
+func commitMatrices[E field.Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*Tree, error) {
 	if len(c.sched) != 1 {
 		return nil, fmt.Errorf("merkle: CommitMatrices builds trees of one hash, not the schedule %s", c.sched)
 	}
@@ -142,7 +143,7 @@ func commitMatrices[E Element](c *Committer, ms []Matrix[E], rows rowsOf[E]) (*T
 // device, rows hashed into the leaf buffer and the shorter matrices' rows
 // merged into their levels, or with a nil Context on all CPU cores.
 // CommitMatrices builds its whole tree here, and the On forms each range.
-func commitLevels[E Element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]Matrix[E], rows rowsOf[E], at split.Range) error {
+func commitLevels[E field.Element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]Matrix[E], rows rowsOf[E], at split.Range) error {
 	if c.ctx == nil {
 		start := time.Now()
 		heap := nodes
@@ -170,7 +171,7 @@ func commitLevels[E Element](c *Committer, total *wgpu.Timing, leaves, nodes [][
 
 // injectionsAbove returns the rowFills of the matrices by level whose
 // rows are merged into the levels above base.
-func injectionsAbove[E Element](c *Committer, levels map[int]Matrix[E], base int, rows rowsOf[E]) (injections, error) {
+func injectionsAbove[E field.Element](c *Committer, levels map[int]Matrix[E], base int, rows rowsOf[E]) (injections, error) {
 	inj := injections{}
 	for j, m := range levels {
 		if j <= base {
@@ -189,7 +190,7 @@ func injectionsAbove[E Element](c *Committer, levels map[int]Matrix[E], base int
 // below (a power of two of them, at level base of the whole tree), merging
 // into each level the rows of the matrices by level as tall as it is
 // wide: the reference of CommitMatrices from base up.
-func mergeMatricesCPU[E Element](nodes, below [][32]byte, levels map[int]Matrix[E], base int, rows rowsOf[E]) {
+func mergeMatricesCPU[E field.Element](nodes, below [][32]byte, levels map[int]Matrix[E], base int, rows rowsOf[E]) {
 	hash := rows.hash
 	many := manyOf(hash)
 	newLayout(len(below)).mergeUp(nodes, below, 0, 64, func(j int) nodeMerge {
@@ -214,14 +215,14 @@ func mergeMatricesCPU[E Element](nodes, below [][32]byte, levels map[int]Matrix[
 // wide as it is tall. The matrices are checked as CommitMatrices checks
 // them, their elements against hash's field. The rows alias the
 // matrices' data.
-func MatricesOpening[E Element](ms []Matrix[E], hash RowHash[E], i int) ([][]E, error) {
+func MatricesOpening[E field.Element](ms []Matrix[E], hash RowHash[E], i int) ([][]E, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
 	return matricesOpening(ms, fieldFrom(hash), i)
 }
 
-func matricesOpening[E Element](ms []Matrix[E], f fieldOf[E], i int) ([][]E, error) {
+func matricesOpening[E field.Element](ms []Matrix[E], f fieldOf[E], i int) ([][]E, error) {
 	tall, err := checkMatrices(ms, f, true)
 	if err != nil {
 		return nil, err
@@ -243,11 +244,11 @@ func matricesOpening[E Element](ms []Matrix[E], f fieldOf[E], i int) ([][]E, err
 // hash's Modulus per matrix, the leaf the hash of the tallest matrices'
 // rows, and the path, merged level by level with the rows of the matrices
 // as wide as each level, giving root.
-func VerifyMatrices[E Element](hash RowHash[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
+func VerifyMatrices[E field.Element](hash RowHash[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
 	return hash != nil && verifyMatrices(rowsFor(hash), root, heights, rows, p)
 }
 
-func verifyMatrices[E Element](rh rowsOf[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
+func verifyMatrices[E field.Element](rh rowsOf[E], root [32]byte, heights []int, rows [][]E, p Proof) bool {
 	hash := rh.hash
 	if len(heights) == 0 || len(heights) != len(rows) {
 		return false

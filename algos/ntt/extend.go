@@ -122,7 +122,7 @@ func ExtendMonty[E Monty](t wgpu.Target, f field.Monty31, dst, src []E, logN int
 	if err := checkExtendArgs(fi, len(dst), len(src), logN, o); err != nil {
 		return err
 	}
-	words, out := montyWords(src), montyWords(dst)
+	words, out := field.MontyWords(src), field.MontyWords(dst)
 	if err := checkMonty(fi, words); err != nil {
 		return err
 	}

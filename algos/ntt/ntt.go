@@ -44,7 +44,6 @@ package ntt
 import (
 	"fmt"
 	"math/bits"
-	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
@@ -206,10 +205,8 @@ func Transform[E field.Element](t wgpu.Target, f field.Field[E], data []E, logN 
 
 // Monty is an element held in Montgomery form (x·2^32 mod p), as
 // gnark-crypto's koalabear.Element and babybear.Element hold it: either
-// type, or a uint32 of that form.
-type Monty interface {
-	~uint32 | ~[1]uint32
-}
+// type, or a uint32 of that form (field.Monty).
+type Monty = field.Monty
 
 // TransformMonty is Transform over BabyBear or KoalaBear on elements in
 // Montgomery form, so that a gnark-crypto []koalabear.Element (or
@@ -228,19 +225,11 @@ func TransformMonty[E Monty](t wgpu.Target, f field.Monty31, data []E, logN int,
 	if _, err := rowsOf(len(data), logN); err != nil {
 		return err
 	}
-	words := montyWords(data)
+	words := field.MontyWords(data)
 	if err := checkMonty(fi, words); err != nil {
 		return err
 	}
 	return transform(ctx, fi, words, logN, o, true)
-}
-
-// montyWords returns data's memory as words.
-func montyWords[E Monty](data []E) []uint32 {
-	if len(data) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(&data[0])), len(data))
 }
 
 // checkMonty returns an error naming the first word of data, elements in

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
@@ -112,7 +113,7 @@ func Default(field string) (Hash, error) {
 // Reference is a hash's plain-Go reference over its field, one item at a
 // time, on elements E, digests D and states S: the oracle of the tests,
 // the benchmarks' checks and the self-test's golden outputs.
-type Reference[E batch.Element, D, S any] struct {
+type Reference[E field.Element, D, S any] struct {
 	Permute      func(state *S)
 	Merge        func(a, b D) D
 	HashElements func(els []E) D
@@ -326,7 +327,7 @@ func (h Hash) ElementBits() int {
 // BatchOf returns h's batch functions where they are over elements E,
 // digests D, pairs P and states S (its field's), else nil: a hash without
 // batch functions, or over a field of other types.
-func BatchOf[E batch.Element, D, P, S any](h Hash) *batch.Family[E, D, P, S] {
+func BatchOf[E field.Element, D, P, S any](h Hash) *batch.Family[E, D, P, S] {
 	f, _ := h.Batch.(*batch.Family[E, D, P, S])
 	return f
 }
@@ -334,7 +335,7 @@ func BatchOf[E batch.Element, D, P, S any](h Hash) *batch.Family[E, D, P, S] {
 // ReferenceOf returns h's reference where it is over elements E, digests
 // D and states S (its field's), and false for a hash without batch
 // functions or over a field of other types.
-func ReferenceOf[E batch.Element, D, S any](h Hash) (Reference[E, D, S], bool) {
+func ReferenceOf[E field.Element, D, S any](h Hash) (Reference[E, D, S], bool) {
 	r, ok := h.Reference.(Reference[E, D, S])
 	return r, ok
 }

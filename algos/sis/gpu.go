@@ -43,18 +43,18 @@ func (k *Key) HashColumns(t wgpu.Target, dst, m []koalabear.Element, rows, cols 
 	if err := k.checkShape(dst, m, rows, cols); err != nil {
 		return err
 	}
-	in := words(m)
+	in := field.MontyWords(m)
 	if err := check(in, func(i int) string { return fmt.Sprintf("element (%d, %d)", i/cols, i%cols) }); err != nil {
 		return err
 	}
 	if ctx != nil && fits(ctx, 4*len(in), 4*cols*k.d) {
-		return k.gpuRowMajor(ctx, words(dst), in, rows, cols, opts)
+		return k.gpuRowMajor(ctx, field.MontyWords(dst), in, rows, cols, opts)
 	}
 	tr := par.Transpose(m, rows, cols)
 	if ctx == nil {
 		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) { copy(col, tr[c*rows:]) })
 	}
-	return k.gpu(ctx, words(dst), words(tr), rows, cols, opts)
+	return k.gpu(ctx, field.MontyWords(dst), field.MontyWords(tr), rows, cols, opts)
 }
 
 // HashColumnMajor is HashColumns of a matrix in column-major order: column
@@ -74,14 +74,14 @@ func (k *Key) HashColumnMajor(t wgpu.Target, dst, m []koalabear.Element, rows in
 	if err := k.checkShape(dst, m, rows, cols); err != nil {
 		return err
 	}
-	in := words(m)
+	in := field.MontyWords(m)
 	if err := check(in, func(i int) string { return fmt.Sprintf("element (%d, %d)", i%rows, i/rows) }); err != nil {
 		return err
 	}
 	if ctx == nil {
 		return k.cpu(dst, rows, cols, opts, func(c int, col []koalabear.Element) { copy(col, m[c*rows:]) })
 	}
-	return k.gpu(ctx, words(dst), in, rows, cols, opts)
+	return k.gpu(ctx, field.MontyWords(dst), in, rows, cols, opts)
 }
 
 // checkShape returns an error unless m is rows × cols elements the key

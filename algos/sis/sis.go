@@ -19,7 +19,6 @@ package sis
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
@@ -108,7 +107,7 @@ func newKey(rs *gsis.RSis, maxElements int) (*Key, error) {
 	k.eval = make([]uint32, len(rs.A)*k.d)
 	for i, a := range rs.A {
 		e := k.eval[i*k.d : (i+1)*k.d]
-		copy(e, words(a)) // A's Montgomery forms
+		copy(e, field.MontyWords(a)) // A's Montgomery forms
 		k.forward(e)
 	}
 	return k, nil
@@ -133,14 +132,6 @@ func (k *Key) polys(n int) int {
 	return (limbs + k.d - 1) / k.d
 }
 
-// words views gnark-crypto's elements as their Montgomery forms.
-func words(v []koalabear.Element) []uint32 {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v))
-}
-
 // check returns an error unless v's elements are reduced Montgomery
 // forms (below p), naming the first that is not.
 func check(v []uint32, what func(i int) string) error {
@@ -161,11 +152,11 @@ func (k *Key) Hash(dst, v []koalabear.Element) error {
 	if len(v) > k.maxElements {
 		return fmt.Errorf("sis: %d elements to hash: the key takes at most %d", len(v), k.maxElements)
 	}
-	in := words(v)
+	in := field.MontyWords(v)
 	if err := check(in, func(i int) string { return fmt.Sprintf("element %d", i) }); err != nil {
 		return err
 	}
-	k.hash(words(dst), func(r int) uint32 { return in[r] }, len(v))
+	k.hash(field.MontyWords(dst), func(r int) uint32 { return in[r] }, len(v))
 	return nil
 }
 

@@ -361,14 +361,6 @@ func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows
 		Groups: ctx.Grid(uint64(rows)*uint64(width), 256)}
 }
 
-// words views gnark-crypto's elements as their Montgomery forms.
-func words(v []koalabear.Element) []uint32 {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v))
-}
-
 // commitGPU is Commit over the first k of c's devices: each device's
 // share of the columns (commitPart, stages.go: every row uploaded and encoded, the
 // share's codewords kept in column tiles, hashed with SIS, the digests

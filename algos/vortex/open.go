@@ -8,6 +8,7 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -243,12 +244,12 @@ func (r *resident) columns(o *opening) ([][]koalabear.Element, error) {
 			}
 			if len(r.parts) == 1 {
 				// Every column is this part's: straight into place.
-				if err := ctx.Download(wgpu.Bytes(words(all[lo*r.rows:hi*r.rows])), buf, 0); err != nil {
+				if err := ctx.Download(wgpu.Bytes(field.MontyWords(all[lo*r.rows:hi*r.rows])), buf, 0); err != nil {
 					return fmt.Errorf("vortex: read columns back: %w", err)
 				}
 				continue
 			}
-			if err := ctx.Download(wgpu.Bytes(words(piece[:(hi-lo)*r.rows])), buf, 0); err != nil {
+			if err := ctx.Download(wgpu.Bytes(field.MontyWords(piece[:(hi-lo)*r.rows])), buf, 0); err != nil {
 				return fmt.Errorf("vortex: read columns back: %w", err)
 			}
 			for _, j := range mine[a:b] {
@@ -289,7 +290,7 @@ func (s *ProverState) hashedColumns() ([]koalabear.Element, error) {
 	for _, pt := range s.dev.parts {
 		for t, b := range pt.digests {
 			c := pt.lo + t*pt.w
-			if err := pt.d.ctx.Download(wgpu.Bytes(words(out[c*d:(c+pt.w)*d])), b, 0); err != nil {
+			if err := pt.d.ctx.Download(wgpu.Bytes(field.MontyWords(out[c*d:(c+pt.w)*d])), b, 0); err != nil {
 				return nil, fmt.Errorf("vortex: read digests back: %w", err)
 			}
 		}
@@ -319,7 +320,7 @@ func (s *ProverState) encodedMatrix() ([]koalabear.Element, error) {
 	for _, pt := range r.parts {
 		tile := make([]koalabear.Element, r.rows*pt.w)
 		for t, b := range pt.tiles {
-			if err := pt.d.ctx.Download(wgpu.Bytes(words(tile)), b, 0); err != nil {
+			if err := pt.d.ctx.Download(wgpu.Bytes(field.MontyWords(tile)), b, 0); err != nil {
 				return nil, fmt.Errorf("vortex: read codewords back: %w", err)
 			}
 			c := pt.lo + t*pt.w

@@ -528,7 +528,7 @@ func commit31(grp *wgpu.Group, hash merkle.RowHash[uint32], raws [][]byte, shape
 // matricesOf views each --in file as the matrix of its shape, of
 // little-endian elements E (not a copy), made by mk; a file of another
 // size is an error naming it.
-func matricesOf[E uint32 | uint64, M any](raws [][]byte, shapes []shape, ins []string, mk func(rows, cols int, data []E) M) ([]M, error) {
+func matricesOf[E ~uint32 | ~uint64, M any](raws [][]byte, shapes []shape, ins []string, mk func(rows, cols int, data []E) M) ([]M, error) {
 	ms := make([]M, len(raws))
 	for k, raw := range raws {
 		rows, cols := shapes[k].rows, shapes[k].cols
