@@ -47,7 +47,12 @@ type Options struct {
 	// cannot stop midway). A cancelled commitment frees what it made and
 	// returns an error that wraps Context.Err().
 	Context context.Context
+}
 
+// commitJob is a commitment as a Committer makes it: the caller's Options,
+// and what Linea's scheme asks beyond gnark-crypto's (LineaCommitter).
+type commitJob struct {
+	Options
 	// noSIS hashes the codewords' columns themselves into the leaves
 	// (Linea's commitments without SIS, LineaOptions.NoSIS).
 	noSIS bool
@@ -133,7 +138,7 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 		return nil, err
 	}
 	defer c.Release()
-	return c.commit(rows, opts)
+	return c.commit(rows, commitJob{Options: opts})
 }
 
 // commitCPU is gnark-crypto's vortex.Commit of rows, whose elements are
@@ -369,7 +374,7 @@ func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows
 // tree built there, and the root read back. Every level stays on the
 // device that built it. The buffers come from the members and go back to
 // them.
-func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts Options) (_ *resident, root Hash, err error) {
+func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts commitJob) (_ *resident, root Hash, err error) {
 	p := c.p
 	R, m := len(rows), p.SizeCodeWord()
 	g, err := wgpu.NewGroup(c.g.Contexts()[:k]...)

@@ -189,7 +189,7 @@ func (c *Committer) Commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 	if err != nil {
 		return nil, err
 	}
-	return c.commit(rs, opts)
+	return c.commit(rs, commitJob{Options: opts})
 }
 
 // CommitFlat is Commit of the rows one after another in m, as the
@@ -199,13 +199,13 @@ func (c *Committer) CommitFlat(m []koalabear.Element, opts Options) (*ProverStat
 	if err != nil {
 		return nil, err
 	}
-	return c.commit(rs, opts)
+	return c.commit(rs, commitJob{Options: opts})
 }
 
 // commit is Commit on rows of the right shape. Their elements are
 // checked on the device as they arrive (vortex_check.wgsl): one that is
 // not reduced makes the kernels compute nonsense, which is thrown away.
-func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverState, error) {
+func (c *Committer) commit(rows [][]koalabear.Element, opts commitJob) (*ProverState, error) {
 	c.run.Lock()
 	defer c.run.Unlock()
 	c.mu.Lock()
@@ -215,7 +215,7 @@ func (c *Committer) commit(rows [][]koalabear.Element, opts Options) (*ProverSta
 		return nil, fmt.Errorf("vortex: the Committer was released")
 	}
 	if c.g == nil {
-		return commitCPU(c.p, rows, opts)
+		return commitCPU(c.p, rows, opts.Options)
 	}
 	if err := cancelled(opts.Context); err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func (c *LineaCommitter) commitDevice(rows []LineaRow, opts LineaOptions) (*Line
 		m[i] = []koalabear.Element{r.Constant}
 		isConst[i] = true
 	}
-	st, err := c.dev.commit(m, Options{noSIS: opts.NoSIS, Stages: opts.Stages, Context: opts.Context, constant: isConst})
+	st, err := c.dev.commit(m, commitJob{Options: Options{Stages: opts.Stages, Context: opts.Context}, noSIS: opts.NoSIS, constant: isConst})
 	if err != nil {
 		return nil, lineaError(err)
 	}
