@@ -27,7 +27,7 @@ type b3flags struct {
 	repeated string
 }
 
-func newB3sumCmd(g *globals) *cobra.Command {
+func newB3sumCmd(g *Globals) *cobra.Command {
 	var fl b3flags
 	cmd := &cobra.Command{
 		Use:   "b3sum [flags] [FILE]...",
@@ -87,7 +87,7 @@ otherwise, and for usage errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(g, cmd, args) },
 	}
 	cmd.AddCommand(newB3combineCmd())
-	cmd.Annotations = map[string]string{exitOnError: "1"}
+	cmd.Annotations = map[string]string{ExitOnError: "1"}
 	cmd.SetFlagErrorFunc(fl.flagError)
 	f := cmd.Flags()
 	f.BoolVarP(&fl.check, "check", "c", false, "reads BLAKE3 sums from the FILEs and checks them")
@@ -126,11 +126,11 @@ type b3run struct {
 // run checks the flags in b3sum's order (its argument parser's rules,
 // --raw, the key, --num-threads) and hashes or checks each file. The
 // errors b3sum reports before any file exit 1 with its message.
-func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
+func (fl *b3flags) run(g *Globals, cmd *cobra.Command, args []string) error {
 	errOut := cmd.ErrOrStderr()
 	fail := func(msg string) error {
 		fmt.Fprintln(errOut, msg)
-		return exitError{1}
+		return ExitError{1}
 	}
 	if fl.version {
 		return fl.printVersion(cmd.OutOrStdout())
@@ -172,7 +172,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if fl.raw && len(args) > 1 {
 		return fail("Error: Only one filename can be provided when using --raw")
 	}
-	opts := blake3.AutoOptions{Device: device, GPU: g.gpu, Group: g.group}
+	opts := blake3.AutoOptions{Device: device, GPU: g.GPU, Group: g.Group}
 	r := &b3run{fl: fl, stdin: cmd.InOrStdin(), out: b3out{w: bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)}, errOut: errOut}
 	if fl.keyed {
 		key, msg := readKey(r.stdin)
@@ -199,9 +199,9 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 	if r.auto, err = blake3.NewAuto(opts); err != nil {
 		return fail("Error: " + err.Error())
 	}
-	if g.process {
+	if g.Process {
 		// As opening.close does: the exit frees the GPU.
-		defer leftToExit()
+		defer LeftToExit()
 	} else {
 		defer r.auto.Close()
 	}
@@ -218,7 +218,7 @@ func (fl *b3flags) run(g *globals, cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if r.failed {
-		return exitError{1}
+		return ExitError{1}
 	}
 	return nil
 }

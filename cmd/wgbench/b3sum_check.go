@@ -24,7 +24,7 @@ func (r *b3run) checkFile(name string) error {
 	in, done, err := r.open(name)
 	if err != nil {
 		fmt.Fprintln(r.errOut, "Error: "+rustError(err))
-		return exitError{1}
+		return ExitError{1}
 	}
 	defer done()
 	lines := bufio.NewReader(in)
@@ -33,7 +33,7 @@ func (r *b3run) checkFile(name string) error {
 		if len(line) > 0 {
 			if !utf8.ValidString(line) {
 				fmt.Fprintln(r.errOut, "Error: stream did not contain valid UTF-8")
-				return exitError{1}
+				return ExitError{1}
 			}
 			if werr := r.checkLine(line); werr != nil {
 				return werr
@@ -44,7 +44,7 @@ func (r *b3run) checkFile(name string) error {
 		}
 		if err != nil {
 			fmt.Fprintln(r.errOut, "Error: "+rustError(err))
-			return exitError{1}
+			return ExitError{1}
 		}
 	}
 }

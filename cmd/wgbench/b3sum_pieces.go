@@ -58,7 +58,7 @@ func parseRange(s string, total uint64) (off, n uint64, err error) {
 func (r *b3run) subtree(name, spec string) error {
 	fail := func(err error) error {
 		fmt.Fprintf(r.errOut, "Error: %s: %s\n", lossyUTF8(name), rustError(err))
-		return exitError{1}
+		return ExitError{1}
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -236,7 +236,7 @@ error.
 Exit status: 0 when the hash was printed; 1 otherwise.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return fl.run(cmd, args) },
 	}
-	cmd.Annotations = map[string]string{exitOnError: "1"}
+	cmd.Annotations = map[string]string{ExitOnError: "1"}
 	// Not b3sum's clap errors: combine is wgbench's own.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	f := cmd.Flags()
@@ -290,7 +290,7 @@ func (fl *b3combine) run(cmd *cobra.Command, args []string) error {
 	var files []fileLine
 	// A whole file's records take about 230 bytes per piece, 64 pieces at
 	// most per range: the bound is for a mistaken file.
-	err := eachRecordLine(stdin, args, 64<<20, func(line, at string) error {
+	err := EachRecordLine(stdin, args, 64<<20, func(line, at string) error {
 		if strings.HasPrefix(line, "b3file ") {
 			l, err := parseFileLine(line, at)
 			files = append(files, l)

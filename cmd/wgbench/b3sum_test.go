@@ -45,7 +45,7 @@ func TestB3sum(t *testing.T) {
 			require.Equal(t, "ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f  -\n", out)
 
 			out, errOut, err := runB3sum(t, "hello", "--no-names", filepath.Join(dir, "missing"), "-")
-			require.Equal(t, exitError{1}, err)
+			require.Equal(t, ExitError{1}, err)
 			require.Contains(t, errOut, "missing")
 			require.Equal(t, hexOf(ha[:])+"\n", out)
 
@@ -60,10 +60,10 @@ func TestB3sum(t *testing.T) {
 			require.Equal(t, hexOf(want)+"  "+a+"\n", out)
 
 			_, errOut, err = runB3sum(t, "short key", "--keyed", a)
-			require.Equal(t, exitError{1}, err)
+			require.Equal(t, ExitError{1}, err)
 			require.Equal(t, "Error: expected 32 key bytes from stdin, found 9\n", errOut)
 			out, errOut, err = runB3sum(t, string(key), "--keyed", "-", a)
-			require.Equal(t, exitError{1}, err)
+			require.Equal(t, ExitError{1}, err)
 			require.Equal(t, "b3sum: -: Cannot open `-` in keyed mode\n", errOut)
 			require.Equal(t, hexOf(want[:32])+"  "+a+"\n", out)
 

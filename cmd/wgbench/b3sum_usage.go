@@ -50,7 +50,7 @@ func usageError(cmd *cobra.Command, msg string, also ...string) error {
 		usage = strings.Join(words, " ")
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "error: %s\n\nUSAGE:\n    b3sum %s\n\nFor more information try --help\n", msg, usage)
-	return exitError{1}
+	return ExitError{1}
 }
 
 // b3sumFlagError is b3sum's error for what its flags' parser rejected,
@@ -83,7 +83,7 @@ func (fl *b3flags) printVersion(w io.Writer) error {
 	if _, err := fmt.Fprintln(w, b3sumVersion); err != nil {
 		return err
 	}
-	return exitError{0}
+	return ExitError{0}
 }
 
 // onceValue is a flag's value that b3sum's parser takes at most once: a

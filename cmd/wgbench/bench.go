@@ -48,7 +48,7 @@ func benchSuites() []suite {
 type benchConfig struct {
 	quick   bool
 	repeats int
-	bar     *bar
+	bar     *Bar
 	// warmUp is how long median keeps the GPU busy before timing: an idle
 	// NVIDIA GPU runs at a fraction of its clock and takes tens of
 	// milliseconds of work to come back up, so a short kernel timed right
@@ -86,8 +86,8 @@ func newBenchConfig(quick bool, repeats int) *benchConfig {
 func (cfg *benchConfig) step(desc string) {
 	cfg.desc = desc
 	if cfg.bar != nil {
-		cfg.bar.describe(cfg.of + ": " + desc)
-		cfg.bar.add(1)
+		cfg.bar.Describe(cfg.of + ": " + desc)
+		cfg.bar.Add(1)
 	}
 }
 
@@ -147,7 +147,7 @@ func (cfg *benchConfig) median(fn func() (time.Duration, error)) (time.Duration,
 // time; at least once), then repeats times, records the durations in
 // cfg.timings, and returns their median.
 func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) (time.Duration, error) {
-	if err := interrupted(cfg.ctx); err != nil {
+	if err := Interrupted(cfg.ctx); err != nil {
 		return 0, err
 	}
 	wu := cfg.nextWarmUp()
@@ -161,7 +161,7 @@ func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) 
 	}
 	ds := make([]time.Duration, 0, repeats)
 	for i := 0; i < repeats; i++ {
-		if err := interrupted(cfg.ctx); err != nil {
+		if err := Interrupted(cfg.ctx); err != nil {
 			return 0, err
 		}
 		d, err := fn()
@@ -234,7 +234,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/1e6) }
 // markdown prints t as a Markdown section and returns the first write
 // error.
 func (t *table) markdown(w io.Writer) error {
-	cw := &checkedWriter{w: w}
+	cw := &CheckedWriter{W: w}
 	fmt.Fprintf(cw, "### %s\n\n", t.Title)
 	fmt.Fprintf(cw, "Device: %s (%s, driver %s), %s. Command: `%s`\n\n", t.Device, t.Backend, orNone(t.Driver), t.Date, t.Command)
 	fmt.Fprintf(cw, "| %s |\n", strings.Join(t.Columns, " | "))
@@ -250,7 +250,7 @@ func (t *table) markdown(w io.Writer) error {
 		fmt.Fprintf(cw, "\n%s\n", n)
 	}
 	fmt.Fprintln(cw)
-	return cw.err
+	return cw.Err
 }
 
 func orNone(s string) string {
@@ -281,7 +281,7 @@ func suitesHelp(suites []suite) string {
 	return sb.String()
 }
 
-func newBenchCmd(g *globals) *cobra.Command {
+func newBenchCmd(g *Globals) *cobra.Command {
 	var (
 		quick           bool
 		repeats         int
@@ -336,7 +336,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			}
 			// The flags given override the WGCOMPUTE_* variables' settings;
 			// the others keep them.
-			opts := g.gpu
+			opts := g.GPU
 			t, f := &opts.Transfer, cmd.Flags()
 			for _, fl := range []*varFlag{&slotMiB, &slots, &workers} {
 				if !f.Changed(fl.flag) {
@@ -355,7 +355,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			if f.Changed("staging-batches") {
 				opts.Batcher.Memory = batchMemory
 			}
-			if err := g.gpuSpaceError(opts); err != nil {
+			if err := g.GPUSpaceError(opts); err != nil {
 				return err
 			}
 			ctx, err := wgpu.Open(opts)
@@ -367,15 +367,15 @@ warm-up runs are excluded and the median of the repeats is reported.
 				repeats = 3
 			}
 			cfg := newBenchConfig(quick, repeats)
-			if showProgress(cmd.ErrOrStderr(), g.quiet || noProgress) {
-				cfg.bar = newBar(cmd.ErrOrStderr(), "", -1, "")
-				g.bars.add(cfg.bar)
+			if ShowProgress(cmd.ErrOrStderr(), g.Quiet || noProgress) {
+				cfg.bar = NewBar(cmd.ErrOrStderr(), "", -1, "")
+				g.Bars.Add(cfg.bar)
 			}
 			info := ctx.Info()
-			command := "wgbench " + strings.Join(g.args, " ")
+			command := "wgbench " + strings.Join(g.Args, " ")
 			all := []table{} // written as [], not null, before the first
 			res := &results{Format: resultsFormat, Version: resultsVersion, Device: info.Name, Backend: info.Backend, Driver: info.Driver,
-				Date: time.Now().UTC().Format(time.RFC3339), Command: command, Commit: sourceCommit(), Go: runtime.Version()}
+				Date: time.Now().UTC().Format(time.RFC3339), Command: command, Commit: SourceCommit(), Go: runtime.Version()}
 			// The JSON file is rewritten as results come in (each table,
 			// and each timing at most once a second), so that a run cut
 			// short keeps what it measured.
@@ -399,9 +399,9 @@ warm-up runs are excluded and the median of the repeats is reported.
 				tables, err := s.run(ctx, cfg)
 				if err != nil {
 					if cfg.bar != nil {
-						cfg.bar.clear()
+						cfg.bar.Clear()
 					}
-					if errors.Is(err, errInterrupted) && jsonPath != "" {
+					if errors.Is(err, ErrInterrupted) && jsonPath != "" {
 						res.Tables, res.Timings = all, append([]timing{}, cfg.timings...)
 						if err := writeJSON(jsonPath, res); err != nil {
 							return err
@@ -417,7 +417,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 					t.Date = time.Now().UTC().Format("2006-01-02")
 					t.Command = command
 					if cfg.bar != nil {
-						cfg.bar.clear()
+						cfg.bar.Clear()
 					}
 					if err := t.markdown(out); err != nil {
 						return err
@@ -429,7 +429,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 				}
 			}
 			if cfg.bar != nil {
-				cfg.bar.clear()
+				cfg.bar.Clear()
 			}
 			res.Complete = true
 			res.Timings = cfg.timings
@@ -499,7 +499,7 @@ func newBenchPlotCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plot --from RESULTS.json [--from MORE.json ...] [--svg DIR] [--md FILE]",
 		Short: "Draw SVG and PNG plots (one color per adapter) and Markdown tables from saved bench results",
-		Args:  noArgs,
+		Args:  NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(from) == 0 || (svgDir == "" && mdPath == "") {
 				return fmt.Errorf("bench plot: need at least one --from file, and --svg DIR or --md FILE")
@@ -509,7 +509,7 @@ func newBenchPlotCmd() *cobra.Command {
 			}
 			var all []table
 			for _, p := range from {
-				b, err := readInput(p, maxResultsBytes, "a results file can hold here")
+				b, err := ReadInput(p, maxResultsBytes, "a results file can hold here")
 				if err != nil {
 					return fmt.Errorf("bench plot: %w", err)
 				}
@@ -638,5 +638,5 @@ func svgName(t table) string {
 	return filepath.Clean(strings.Trim(name, "-") + ".svg")
 }
 
-// hostCPU names this machine's CPU count, for CPU-reference columns.
-func hostCPU() string { return fmt.Sprintf("%d threads", runtime.NumCPU()) }
+// HostCPU names this machine's CPU count, for CPU-reference columns.
+func HostCPU() string { return fmt.Sprintf("%d threads", runtime.NumCPU()) }

@@ -164,7 +164,7 @@ var publishedEigen = []refLine{
 func eigenMethodTable(ctx *wgpu.Context, cfg *benchConfig, sizes []int, gonumMax int) (table, error) {
 	published := map[int]string{8192: "4052 (Xeon E5-2686 v4), 2373 (Iris Xe MAX), 126 (128-thread Xeon 8358)"}
 	t := table{Title: "Eigen: whole method on N×N Hilbert matrices", XLabel: "N", YLabel: "GPU ms", LogX: true,
-		Columns: []string{"N", "iterations", "GPU ms (resident)", "wall ms (resident)", "end-to-end ms", "v0 / v1 / v2-explicit GPU ms", "published ms", "CPU ref ms (" + hostCPU() + ")", "gonum Eigen ms", "eigenvalue (GPU / CPU / gonum)"},
+		Columns: []string{"N", "iterations", "GPU ms (resident)", "wall ms (resident)", "end-to-end ms", "v0 / v1 / v2-explicit GPU ms", "published ms", "CPU ref ms (" + HostCPU() + ")", "gonum Eigen ms", "eigenvalue (GPU / CPU / gonum)"},
 		Notes:   []string{"Resident: the matrix already on the GPU, default kernels (v2, implicit transform, " + fmt.Sprint(eigen.DefaultBatch) + " rounds per submission); wall adds submissions and the read-backs of the stop flag and the vector. End-to-end: from host memory, input check, upload and allocation included. CPU ref: the float64 reference on all cores. gonum: mat.Eigen (all eigenvalues, no vectors), O(N³), small N only. Each size is checked against the float64 CPU reference: the same iteration count (the tests hold the reference to the published counts), the eigenvalue within 1e-4."}}
 	for _, n := range sizes {
 		cfg.step(fmt.Sprintf("eigen method n=%d", n))

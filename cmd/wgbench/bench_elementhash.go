@@ -194,7 +194,7 @@ func (h benchField[E, D, P, S]) suite(ctx *wgpu.Context, cfg *benchConfig, s ele
 	rng := rand.New(rand.NewPCG(7, s.seed))
 	t := table{Title: h.Title + ": merges and hash_elements per second", XLabel: "inputs", YLabel: "merges/s (kernel)", LogX: true,
 		Columns: append(append([]string{"inputs", "merge ns (kernel)", "merges/s (kernel)", "merges/s (end to end)", fmt.Sprintf("hash_elements(%d)/s (kernel)", benchHashElements), "hash_elements/s (end to end)"},
-			s.extraColumns...), s.cpuColumn+" ("+hostCPU()+")", "kernel vs CPU", "checked")}
+			s.extraColumns...), s.cpuColumn+" ("+HostCPU()+")", "kernel vs CPU", "checked")}
 	cpu, err := h.cpuRate(1 << 16)
 	if err != nil {
 		return nil, err

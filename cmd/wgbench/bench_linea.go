@@ -74,13 +74,13 @@ func benchLinea(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 			"CPU ms (all cores)", "end-to-end speedup", "checked"},
 		XLabel: "input bytes", YLabel: "end-to-end GB/s of input", LogX: true,
 		Notes: []string{"encode, SIS, leaves, tree: " + where + " of each stage of a LineaCommitter's Commit (LineaOptions.Stages), rows uploaded first; kernels: their sum (the commitment resident); end to end: a LineaCommitter's Commit from host memory, its kernels and buffers kept from the commitment before (uploads overlapping the kernels; root back, codewords and tree kept on the device), and the state's release.",
-			"CPU: the same LineaCommitter with a nil Context (the library's CPU path) on " + hostCPU() + ". Linea's own CPU code runs only from the generator (outside this module)."},
+			"CPU: the same LineaCommitter with a nil Context (the library's CPU path) on " + HostCPU() + ". Linea's own CPU code runs only from the generator (outside this module)."},
 	}
 	opens := table{
 		Title:   "The round's opening of Linea's Vortex (vortex.ProveLinea) from a state resident on the device",
 		Columns: []string{"rows x columns", "rate", "hashing", "entries", "open ms", "CPU ms (all cores)", "speedup", "checked"},
 		Notes: []string{"open: the wall time of ProveLinea over one commitment resident on the device: its linear combination with the powers of an E4 coin (the whole codeword, read back), the entries' columns and their Merkle proofs; the state committed with the shape's production hashing (SIS from 512 rows).",
-			"CPU: ProveLinea over the CPU path's state of the same matrix on " + hostCPU() + "."},
+			"CPU: ProveLinea over the CPU path's state of the same matrix on " + HostCPU() + "."},
 	}
 	for _, s := range lineaBenchShapes(cfg.quick) {
 		rowsC, rowO, e2e, err := lineaShapeRows(ctx, cfg, s)

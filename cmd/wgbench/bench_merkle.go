@@ -62,7 +62,7 @@ func merkleTable(ctx *wgpu.Context, cfg *benchConfig, l merkleLadder) (table, er
 	t := table{
 		Title: fmt.Sprintf("Merkle tree, %s merge", name),
 		Columns: []string{"leaves", "approach", "kernel ms", "end-to-end ms (Build)", "V100 approach 1 ms (article)", "kernel vs V100",
-			"CPU ref ms (" + hostCPU() + ", est.)", "kernel vs CPU", "checked"},
+			"CPU ref ms (" + HostCPU() + ", est.)", "kernel vs CPU", "checked"},
 		XLabel: "leaves", YLabel: "leaves per second (kernel)", LogX: true,
 	}
 	cpuPerLeaf, err := cpuMerkleRate(l.hash, 1<<min(16, l.hi))

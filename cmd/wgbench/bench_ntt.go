@@ -34,7 +34,7 @@ func benchNTT(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		Columns: []string{"size", "resident ms (bit-reversed out)", "resident ms (natural out)", "end to end ms", "gnark-crypto ms (all cores)", "end-to-end speedup", "checked"},
 		XLabel:  "elements", YLabel: "resident Melements/s", LogX: true,
 		Notes: []string{"resident: " + where + " of the transform of a row already on the device, in Montgomery form; end to end: upload, kernels, read-back of canonical values (ntt.Transform).",
-			"gnark-crypto: fft.Domain.FFT(a, DIF) on " + hostCPU() + "."},
+			"gnark-crypto: fft.Domain.FFT(a, DIF) on " + HostCPU() + "."},
 	}
 	for _, k := range logs {
 		cfg.step(fmt.Sprintf("ntt 2^%d", k))
@@ -52,7 +52,7 @@ func benchNTT(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		Columns: []string{"rows x columns", "resident ms", "end to end ms", "gnark-crypto fft ms (all cores)", "end-to-end speedup", "checked"},
 		XLabel:  "input bytes", YLabel: "resident GB/s of input", LogX: true,
 		Notes: []string{"resident: " + where + " of ntt.Extender's dispatches, input and codewords on the device, Montgomery form; end to end: ntt.EncodeReedSolomon from host memory.",
-			"gnark-crypto fft: the nil Context's path (each row's inverse transform, zeros, the transform of the codeword, by gnark-crypto's fft.Domain) on " + hostCPU() + "; go test -bench Encode ./algos/ntt times vortex's EncodeReedSolomon itself."},
+			"gnark-crypto fft: the nil Context's path (each row's inverse transform, zeros, the transform of the codeword, by gnark-crypto's fft.Domain) on " + HostCPU() + "; go test -bench Encode ./algos/ntt times vortex's EncodeReedSolomon itself."},
 	}
 	for _, s := range shapes {
 		cfg.step(fmt.Sprintf("encode %dx2^%d", s[0], s[1]))

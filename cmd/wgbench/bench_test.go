@@ -162,9 +162,9 @@ func TestBenchTransfer(t *testing.T) {
 func TestBenchInterrupt(t *testing.T) {
 	backend := gputest.Backends()[0]
 	jsonPath := filepath.Join(t.TempDir(), "r.json")
-	g := &globals{args: []string{"bench", "transfer", "--quick", "--repeats", "200", "--backend", backend, "--json", jsonPath}}
+	g := &Globals{Args: []string{"bench", "transfer", "--quick", "--repeats", "200", "--backend", backend, "--json", jsonPath}}
 	root := newRoot(g)
-	root.SetArgs(g.args)
+	root.SetArgs(g.Args)
 	var stdout, stderr bytes.Buffer
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
@@ -181,7 +181,7 @@ func TestBenchInterrupt(t *testing.T) {
 		}
 	}()
 	err := root.ExecuteContext(ctx)
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, ErrInterrupted)
 	require.ErrorContains(t, err, jsonPath+" holds the 0 tables and ")
 	var res results
 	require.NoError(t, json.Unmarshal(mustRead(t, jsonPath), &res))
@@ -204,7 +204,7 @@ func TestEigenResidentInterrupt(t *testing.T) {
 	cfg := newBenchConfig(true, 1)
 	cfg.ctx = ctx
 	_, _, _, err = eigenResident(nil, cfg, h, n, ref, eigen.Options{})
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, ErrInterrupted)
 }
 
 func TestBenchBadInput(t *testing.T) {
@@ -263,7 +263,7 @@ func TestBenchSuitesHashes(t *testing.T) {
 		require.NotEmpty(t, impl.List(h.Name), h.Name)
 	}
 	cmds := map[string]bool{}
-	for _, c := range newElementHashCmds(&globals{}) {
+	for _, c := range newElementHashCmds(&Globals{}) {
 		cmds[c.Name()] = true
 	}
 	for _, h := range registry.Of(registry.Goldilocks) {

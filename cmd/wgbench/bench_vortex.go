@@ -32,7 +32,7 @@ func benchVortex(ctx *wgpu.Context, cfg *benchConfig) ([]table, error) {
 		Columns: []string{"rows x columns", "encode ms", "SIS ms", "leaves ms", "tree ms", "kernels ms", "end to end ms", "gnark-crypto ms (all cores)", "end-to-end speedup", "checked"},
 		XLabel:  "input bytes", YLabel: "end-to-end GB/s of input", LogX: true,
 		Notes: []string{"encode, SIS, leaves, tree: " + where + " of each stage of vortex.Commit, rows uploaded first; kernels: their sum; end to end: a vortex.Committer's Commit from host memory, its tables and buffers kept from the commitment before (uploads overlapping the kernels; root back, the tree kept on the device), and the prover state's release.",
-			"gnark-crypto: its vortex.Commit (the nil Context's path) on " + hostCPU() + "."},
+			"gnark-crypto: its vortex.Commit (the nil Context's path) on " + HostCPU() + "."},
 	}
 	for _, s := range shapes {
 		cfg.step(fmt.Sprintf("vortex %dx2^%d", s[0], s[1]))

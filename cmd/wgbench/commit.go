@@ -35,7 +35,7 @@ func parseSchedule(s string) (merkle.Schedule, error) {
 
 // mixedBuild reads the leaves file and builds its mixed tree on the first
 // device the flags open (or the CPU).
-func mixedBuild(g *globals, schedule, in string, approach int) (*merkle.Tree, error) {
+func mixedBuild(g *Globals, schedule, in string, approach int) (*merkle.Tree, error) {
 	s, err := parseSchedule(schedule)
 	if err != nil {
 		return nil, err
@@ -84,11 +84,11 @@ func verifyMixed(cmd *cobra.Command, schedule, proofIn, rootHex string, leaves i
 	}
 	if _, err := s.Levels(tr.n); err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: %v\n", proofIn, err)
-		return exitError{1}
+		return ExitError{1}
 	}
 	if !merkle.VerifyMixed(s, tr.root, tr.n, p) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: leaf %d of %d and its path of %d digests do not give root %x with the schedule %s\n", proofIn, p.Index, tr.n, len(p.Path), tr.root[:], s)
-		return exitError{1}
+		return ExitError{1}
 	}
 	tr.warn(cmd)
 	return nil
@@ -112,7 +112,7 @@ func parseShape(s string, elemBytes int) (shape, error) {
 	return shape{rows, cols, bytes}, nil
 }
 
-func newCommitCmd(g *globals) *cobra.Command {
+func newCommitCmd(g *Globals) *cobra.Command {
 	var (
 		matrices []string
 		records  int
@@ -218,7 +218,7 @@ fewer than 512 rows). A row of one value throughout is committed as a
 constant row (Linea's smartvectors.Constant), with the same bits. The root
 prints as --scheme vortex's does; 'wgbench open' opens several such
 commitments of a round.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := linea.checkScheme(cmd, scheme); err != nil {
 				return err
@@ -237,18 +237,18 @@ commitments of a round.`,
 			if cmd.Flags().Changed("prove") && out != "" && fileout.Same(out, "-") {
 				return errors.New("commit: --out - and --prove would both write standard output: give --out a file")
 			}
-			spin := newSpinner(cmd, g, "commit: building the tree")
+			spin := NewSpinner(cmd, g, "commit: building the tree")
 			tree, err := commitFiles(cmd, g, matrices, records, hashName, fieldArg, ins, approach, blowup)
-			spin.done()
+			spin.Done()
 			if err != nil {
 				return err
 			}
 			// Ctrl-C during the build: nothing is written.
-			if err := interrupted(cmd.Context()); err != nil {
+			if err := Interrupted(cmd.Context()); err != nil {
 				return err
 			}
 			if out != "" {
-				if err := writeOutput(out, wgpu.Bytes(tree.Nodes())); err != nil {
+				if err := WriteOutput(out, wgpu.Bytes(tree.Nodes())); err != nil {
 					return fmt.Errorf("commit: %w", err)
 				}
 			}
@@ -325,7 +325,7 @@ func defaultHashes() string {
 }
 
 // commitFiles reads the --in files and commits to them as the flags say.
-func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, hashName, fieldName string, ins []string, approach, blowup int) (*merkle.Tree, error) {
+func commitFiles(cmd *cobra.Command, g *Globals, matrices []string, size int, hashName, fieldName string, ins []string, approach, blowup int) (*merkle.Tree, error) {
 	isMatrix, isRecords := len(matrices) > 0, cmd.Flags().Changed("records")
 	if isMatrix == isRecords {
 		return nil, errors.New("commit: give one of --matrix ROWSxCOLS (field elements) and --records SIZE (byte records)")
@@ -386,19 +386,19 @@ func commitFiles(cmd *cobra.Command, g *globals, matrices []string, size int, ha
 	if isMatrix && len(s) == 1 && blowup == 0 {
 		work = commitWork(s[0].Hash.Name(), shapes)
 	}
-	devices := g.openSoon(work)
-	defer devices.close()
+	devices := g.OpenSoon(work)
+	defer devices.Close()
 	// The input, the tree's leaves and nodes (64 bytes a leaf), and for a
 	// matrix the elements decoded.
-	limit := g.hostMemory() / 3 / int64(len(ins))
+	limit := g.HostMemory() / 3 / int64(len(ins))
 	raws := make([][]byte, len(ins))
 	for k, path := range ins {
-		if raws[k], err = readInput(path, limit, "a commitment's input can take here (its tree takes host memory too)"); err != nil {
+		if raws[k], err = ReadInput(path, limit, "a commitment's input can take here (its tree takes host memory too)"); err != nil {
 			return nil, fmt.Errorf("commit: %w", err)
 		}
 	}
 	raw := raws[0]
-	grp, err := devices.wait()
+	grp, err := devices.Wait()
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +476,7 @@ func commitWork(hashName string, shapes []shape) time.Duration {
 		bytes += float64(s.bytes)
 		perms += float64(s.rows) * float64((s.cols+7)/8+1)
 	}
-	return time.Duration(bytes/uploadRate*1e9 + perms*h.PermuteNanos)
+	return time.Duration(bytes/UploadRate*1e9 + perms*h.PermuteNanos)
 }
 
 // parseField31 reads --field: nil for goldilocks (the matrix is of
@@ -535,7 +535,7 @@ func matricesOf[E uint32 | uint64, M any](raws [][]byte, shapes []shape, ins []s
 		if want := shapes[k].bytes; len(raw) != want {
 			return nil, fmt.Errorf("commit: %s has %d bytes: a %dx%d matrix of little-endian uint%d is %d bytes", ins[k], len(raw), rows, cols, 8*unsafe.Sizeof(E(0)), want)
 		}
-		ms[k] = mk(rows, cols, asElements[E](raw))
+		ms[k] = mk(rows, cols, AsElements[E](raw))
 	}
 	return ms, nil
 }

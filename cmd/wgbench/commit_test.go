@@ -220,17 +220,17 @@ func TestMerkleMixedCLI(t *testing.T) {
 		require.Contains(t, stderr, "taken from the proof itself")
 		// Another schedule, or one hash, does not give this root.
 		_, stderr, err = wgbench(t, "merkle", "verify", "--hash", "blake3:3,rescue", "--proof", proof, "--root", root, "--leaves", "64")
-		require.Equal(t, exitError{1}, err, h)
+		require.Equal(t, ExitError{1}, err, h)
 		require.Contains(t, stderr, "does not verify")
 		_, _, err = wgbench(t, "merkle", "verify", "--hash", "blake3", "--proof", proof, "--root", root, "--leaves", "64")
-		require.Equal(t, exitError{1}, err, h)
+		require.Equal(t, ExitError{1}, err, h)
 		var p merkle.Proof
 		p, err = readProof(proof)
 		require.NoError(t, err)
 		leaf := hex.EncodeToString(p.Leaf[:])
 		require.NoError(t, os.WriteFile(proof, []byte(strings.Replace(stdout, leaf, flipDigit(leaf, 3), 1)), 0o644))
 		_, _, err = wgbench(t, "merkle", "verify", "--hash", h, "--proof", proof, "--root", root, "--leaves", "64")
-		require.Equal(t, exitError{1}, err, h)
+		require.Equal(t, ExitError{1}, err, h)
 	}
 	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:7,rescue", "--in", in}, "a tree of 64 leaves has 6")
 	requireInputError(t, []string{"merkle", "--backend", "cpu", "--hash", "blake3:2,sha1", "--in", in}, `unknown hash "sha1"`)

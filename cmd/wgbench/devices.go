@@ -14,7 +14,7 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func newDevicesCmd(g *globals) *cobra.Command {
+func newDevicesCmd(g *Globals) *cobra.Command {
 	var asJSON, tick bool
 	cmd := &cobra.Command{
 		Use:   "devices",
@@ -26,7 +26,7 @@ matches. Every column comes from the adapter, without opening a device,
 but the timestamp period (TICK, nanoseconds per GPU timestamp tick), which
 only a device's queue gives: --tick opens a device on each adapter with
 timestamps for it.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			infos, err := listed(g)
 			if err != nil {
@@ -44,13 +44,13 @@ timestamps for it.`,
 				}
 				return enc.Encode(infos)
 			}
-			if len(infos) == 0 && g.gpu.CPU() {
+			if len(infos) == 0 && g.GPU.CPU() {
 				hashes := strings.Join(registry.Commands(), ", ")
-				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, %s, merkle and eigen run their plain-Go code on %s instead.\n", hashes, hostCPU())
+				_, err := fmt.Fprintf(out, "The CPU backend has no adapters: b3sum, %s, merkle and eigen run their plain-Go code on %s instead.\n", hashes, HostCPU())
 				return err
 			}
 			if len(infos) == 0 {
-				return wgpu.NoAdapterError(g.gpu.Backend)
+				return wgpu.NoAdapterError(g.GPU.Backend)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			tickHead := ""
@@ -100,19 +100,19 @@ timestamps for it.`,
 // have no such field), so each such adapter opens a device: all at once,
 // since each request waits on its own driver (tens of milliseconds on
 // NVIDIA: bench/results/HISTORY.md, "Figures moved from code comments").
-func tickPeriods(g *globals, infos []wgpu.AdapterInfo) {
+func tickPeriods(g *Globals, infos []wgpu.AdapterInfo) {
 	var wg sync.WaitGroup
 	for i, in := range infos {
 		if in.Unusable != "" || !in.Timestamps {
 			continue
 		}
 		wg.Go(func() {
-			ctx, err := wgpu.Open(wgpu.Options{Backend: g.gpu.Backend, Adapter: strconv.Itoa(in.Index), GLESMinor: g.gpu.GLESMinor})
+			ctx, err := wgpu.Open(wgpu.Options{Backend: g.GPU.Backend, Adapter: strconv.Itoa(in.Index), GLESMinor: g.GPU.GLESMinor})
 			if err != nil {
 				return // listed without a period; Open says why when used
 			}
 			infos[i].TimestampPeriod = ctx.Info().TimestampPeriod
-			g.closeContext(ctx)
+			g.CloseContext(ctx)
 		})
 	}
 	wg.Wait()
@@ -120,14 +120,14 @@ func tickPeriods(g *globals, infos []wgpu.AdapterInfo) {
 
 // listed returns the adapters devices lists: those of the backend the
 // flags name, or with --adapter the one it chooses.
-func listed(g *globals) ([]wgpu.AdapterInfo, error) {
-	if err := g.gpuSpaceError(g.gpu); err != nil {
+func listed(g *Globals) ([]wgpu.AdapterInfo, error) {
+	if err := g.GPUSpaceError(g.GPU); err != nil {
 		return nil, err
 	}
-	if g.gpu.Adapter == "" || g.gpu.CPU() {
-		return wgpu.Adapters(wgpu.Options{Backend: g.gpu.Backend, GLESMinor: g.gpu.GLESMinor})
+	if g.GPU.Adapter == "" || g.GPU.CPU() {
+		return wgpu.Adapters(wgpu.Options{Backend: g.GPU.Backend, GLESMinor: g.GPU.GLESMinor})
 	}
-	info, err := wgpu.ChosenAdapter(wgpu.Options{Backend: g.gpu.Backend, Adapter: g.gpu.Adapter, GLESMinor: g.gpu.GLESMinor})
+	info, err := wgpu.ChosenAdapter(wgpu.Options{Backend: g.GPU.Backend, Adapter: g.GPU.Adapter, GLESMinor: g.GPU.GLESMinor})
 	if err != nil {
 		return nil, err
 	}

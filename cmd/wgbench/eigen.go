@@ -15,7 +15,7 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func newEigenCmd(g *globals) *cobra.Command {
+func newEigenCmd(g *Globals) *cobra.Command {
 	var (
 		in           string
 		n, hilbert   int
@@ -44,7 +44,7 @@ The iteration stops when every pair of cyclically adjacent row sums differs
 by less than --eps (absolute), or after --max-iter updates; then it exits 1
 after printing, with converged false. --backend cpu runs the same float32
 arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			chosen := 0
 			for _, set := range []bool{in != "", hilbert != 0, random != 0} {
@@ -86,10 +86,10 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 			}
 			var ctx *wgpu.Context
 			if !cpuReference {
-				if ctx, err = g.openContext(); err != nil {
+				if ctx, err = g.OpenContext(); err != nil {
 					return err
 				}
-				defer g.closeContext(ctx)
+				defer g.CloseContext(ctx)
 			}
 			if err := checkMatrixFits(g, ctx, cpuReference, flag, size); err != nil {
 				return err
@@ -121,12 +121,12 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 				return err
 			}
 			elapsed := time.Since(start)
-			where := "CPU reference (float64, " + hostCPU() + ")"
+			where := "CPU reference (float64, " + HostCPU() + ")"
 			switch {
 			case ctx != nil:
 				where = ctx.Info().Name + " (" + ctx.Info().Backend + ")"
 			case !cpuReference:
-				where = "CPU backend (float32, " + hostCPU() + ")"
+				where = "CPU backend (float32, " + HostCPU() + ")"
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -138,7 +138,7 @@ arithmetic on all CPU cores; --cpu runs the float64 CPU reference instead.`,
 				return err
 			}
 			if !r.Converged {
-				return exitError{1}
+				return ExitError{1}
 			}
 			return nil
 		},
@@ -228,7 +228,7 @@ func checkOrder(flag string, n int) error {
 // float32 matrix fits the host memory available (twice over on the CPU
 // backend, which works on a copy; three times for the float64 CPU
 // reference) and the device (eigen.CheckSize).
-func checkMatrixFits(g *globals, ctx *wgpu.Context, reference64 bool, flag string, n int) error {
+func checkMatrixFits(g *Globals, ctx *wgpu.Context, reference64 bool, flag string, n int) error {
 	copies, what := uint64(1), "the matrix takes"
 	switch {
 	case reference64:
@@ -240,7 +240,7 @@ func checkMatrixFits(g *globals, ctx *wgpu.Context, reference64 bool, flag strin
 	if err != nil {
 		return fmt.Errorf("eigen: %s %d: %s %w bytes of host memory", flag, n, what, err)
 	}
-	if avail := g.hostMemory(); host > uint64(avail) {
+	if avail := g.HostMemory(); host > uint64(avail) {
 		return fmt.Errorf("eigen: %s %d: %s %s of host memory, over the %s available (N ≤ %d here)",
 			flag, n, what, bytesize.Tenths(int64(host)), bytesize.Tenths(avail), int(math.Sqrt(float64(avail)/float64(copies*4))))
 	}
@@ -252,7 +252,7 @@ func checkMatrixFits(g *globals, ctx *wgpu.Context, reference64 bool, flag strin
 func readMatrix(path string, n int) ([]float32, error) {
 	m := make([]float32, n*n)
 	raw := wgpu.Bytes(m)
-	if err := readExactly(path, raw, fmt.Sprintf("a %d×%d float32 matrix", n, n)); err != nil {
+	if err := ReadExactly(path, raw, fmt.Sprintf("a %d×%d float32 matrix", n, n)); err != nil {
 		return nil, fmt.Errorf("eigen: %w", err)
 	}
 	for i := range m { // in place; a no-op on little-endian hosts

@@ -111,7 +111,7 @@ func TestEigenRandomDeterministic(t *testing.T) {
 
 func TestEigenNotConverged(t *testing.T) {
 	stdout, stderr, err := wgbench(t, "eigen", "--hilbert", "64", "--max-iter", "2", "--json", "--backend", gputest.Backends()[0])
-	require.Equal(t, exitError{1}, err, "a run that does not converge exits 1")
+	require.Equal(t, ExitError{1}, err, "a run that does not converge exits 1")
 	require.Empty(t, stderr)
 	var r eigenJSON
 	require.NoError(t, json.Unmarshal([]byte(stdout), &r), "the result is printed before exit 1")

@@ -16,7 +16,7 @@ import (
 // registry's hashes with batch functions, with the subcommands merge and
 // hash; where hashes of several fields share the name (poseidon2), --field
 // chooses one, the Goldilocks one by default.
-func newElementHashCmds(g *globals) []*cobra.Command {
+func newElementHashCmds(g *Globals) []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, name := range registry.Commands() {
 		var hs []registry.Hash
@@ -47,7 +47,7 @@ elements), and a digest is 8 elements (32 bytes).`
 // newElementHashCmd builds the command name over hs, the hashes it
 // computes (the first the default, the others chosen with --field), with
 // its subcommands merge and hash.
-func newElementHashCmd(g *globals, name string, hs []registry.Hash) *cobra.Command {
+func newElementHashCmd(g *Globals, name string, hs []registry.Hash) *cobra.Command {
 	var (
 		inPath, outPath, variant, fieldName string
 		elements                            int
@@ -82,13 +82,13 @@ gives the same digests).`
 		Use:   name,
 		Short: h.Title + " merges and hash_elements on the GPU",
 		Long:  long,
-		Args:  noArgs,
+		Args:  NoArgs,
 		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	merge := &cobra.Command{
 		Use:   "merge --in FILE [--out FILE]",
 		Short: "Merge K pairs of digests: 64-byte records in, 32-byte digests out",
-		Args:  noArgs,
+		Args:  NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := pick()
 			if err != nil {
@@ -100,7 +100,7 @@ gives the same digests).`
 	hash := &cobra.Command{
 		Use:   "hash --elements M --in FILE [--out FILE]",
 		Short: "hash_elements of K inputs of M elements: records of M elements in, 32-byte digests out",
-		Args:  noArgs,
+		Args:  NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			h, err := pick()
 			if err != nil {
@@ -136,7 +136,7 @@ const maxElements = 1 << 31
 // elementFileCmd hashes the records of inPath (m elements each; m = 0 is
 // a merge, of records of two digests) with h and writes the digests to
 // outPath or stdout.
-func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, outPath, variant string, m int) error {
+func elementFileCmd(g *Globals, cmd *cobra.Command, h registry.Hash, inPath, outPath, variant string, m int) error {
 	if h.ElementBits() == 32 {
 		f, err := impl.Select[*batch.Monty31](h.Name, variant)
 		if err != nil {
@@ -154,7 +154,7 @@ func elementFileCmd(g *globals, cmd *cobra.Command, h registry.Hash, inPath, out
 // elementFile is elementFileCmd with f, h's batch functions on the
 // variant asked for, of elements of E (their little-endian bytes
 // records are made of) and digests D.
-func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], h registry.Hash, inPath, outPath string, m int) error {
+func elementFile[E batch.Element, D, P, S any](g *Globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], h registry.Hash, inPath, outPath string, m int) error {
 	hashName := h.Name
 	var (
 		e E
@@ -175,9 +175,9 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 	if name == "merge" {
 		perPermutation = float64(m * es)
 	}
-	devices := g.openSoon(oneDeviceWork(h, inPath, perPermutation))
-	defer devices.close()
-	raw, err := readInput(inPath, int64(float64(g.hostMemory())/times),
+	devices := g.OpenSoon(OneDeviceWork(h, inPath, perPermutation))
+	defer devices.Close()
+	raw, err := ReadInput(inPath, int64(float64(g.HostMemory())/times),
 		fmt.Sprintf("%s can hash in the host memory available (it needs up to %.3g times the input)", hashName, times))
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", hashName, name, err)
@@ -191,10 +191,10 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 			hashName, name, inPath, len(raw), rec, len(raw)/rec, len(raw)%rec)
 	}
 	k := len(raw) / rec
-	els := asElements[E](raw)
+	els := AsElements[E](raw)
 	dst := make([]D, k)
 	if k > 0 {
-		grp, err := devices.wait()
+		grp, err := devices.Wait()
 		if err != nil {
 			return err
 		}
@@ -221,8 +221,8 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 		// so that the error counts records from the file's start. It
 		// starts with the hash's name and is returned as it is; nothing
 		// has been written by then.
-		bar := newMeter(cmd, g, hashName+" "+name, int64(k), "records")
-		err = inPieces(cmd.Context(), bar, k, 1024, func(lo, hi int) error {
+		bar := NewMeter(cmd, g, hashName+" "+name, int64(k), "records")
+		err = InPieces(cmd.Context(), bar, k, 1024, func(lo, hi int) error {
 			err := run(lo, hi)
 			if err != nil && check(lo, hi) != nil {
 				return check(0, k)
@@ -233,12 +233,12 @@ func elementFile[E batch.Element, D, P, S any](g *globals, cmd *cobra.Command, f
 			return err
 		}
 	}
-	out := digestsAsBytes[E](dst)
+	out := DigestsAsBytes[E](dst)
 	if outPath == "" {
 		_, err := cmd.OutOrStdout().Write(out)
 		return err
 	}
-	if err := writeOutput(outPath, out); err != nil {
+	if err := WriteOutput(outPath, out); err != nil {
 		return fmt.Errorf("%s %s: %w", hashName, name, err)
 	}
 	return nil

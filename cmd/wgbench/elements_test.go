@@ -19,14 +19,14 @@ func TestAsElements(t *testing.T) {
 	little := binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 	for _, off := range []int{0, 1, 3, 4, 8} {
 		b := raw[off : off+8*1000]
-		got := asElements[uint64](b)
+		got := AsElements[uint64](b)
 		require.Len(t, got, 1000)
 		for i, v := range got {
 			require.Equal(t, binary.LittleEndian.Uint64(b[8*i:]), v, "offset %d element %d", off, i)
 		}
 		view := uintptr(unsafe.Pointer(&b[0]))%8 == 0 && little
 		require.Equal(t, view, unsafe.Pointer(&got[0]) == unsafe.Pointer(&b[0]), "offset %d: a view exactly when aligned on a little-endian host", off)
-		got32 := asElements[uint32](b)
+		got32 := AsElements[uint32](b)
 		require.Len(t, got32, 2000)
 		for i, v := range got32 {
 			require.Equal(t, binary.LittleEndian.Uint32(b[4*i:]), v, "offset %d 32-bit element %d", off, i)
@@ -34,20 +34,20 @@ func TestAsElements(t *testing.T) {
 		view = uintptr(unsafe.Pointer(&b[0]))%4 == 0 && little
 		require.Equal(t, view, unsafe.Pointer(&got32[0]) == unsafe.Pointer(&b[0]), "offset %d: a 32-bit view exactly when aligned", off)
 	}
-	require.Empty(t, asElements[uint64](nil))
-	require.Empty(t, asElements[uint32](nil))
+	require.Empty(t, AsElements[uint64](nil))
+	require.Empty(t, AsElements[uint32](nil))
 }
 
 // TestDigestsAsBytes: digests are written as their elements' little-endian
 // bytes, in order.
 func TestDigestsAsBytes(t *testing.T) {
 	d := [][4]uint64{{1, 2, 3, 4}, {0x0102030405060708, 0, ^uint64(0), 7}}
-	got := digestsAsBytes[uint64](d)
+	got := DigestsAsBytes[uint64](d)
 	require.Len(t, got, 64)
 	for i, dg := range d {
 		for j, e := range dg {
 			require.Equal(t, e, binary.LittleEndian.Uint64(got[32*i+8*j:]), "digest %d element %d", i, j)
 		}
 	}
-	require.Empty(t, digestsAsBytes[uint64, [4]uint64](nil))
+	require.Empty(t, DigestsAsBytes[uint64, [4]uint64](nil))
 }

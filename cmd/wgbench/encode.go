@@ -12,7 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 )
 
-func newEncodeCmd(g *globals) *cobra.Command {
+func newEncodeCmd(g *Globals) *cobra.Command {
 	var (
 		fieldName, in, out, matrix string
 		rate                       int
@@ -34,7 +34,7 @@ goldilocks.
 
 Input is validated in full before anything runs; --out never holds a partial
 result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if fieldName == (field.Goldilocks{}).Name() {
 				return encode(cmd, g, field.Goldilocks{}, matrix, rate, in, out)
@@ -59,7 +59,7 @@ result. --backend cpu encodes on all cores with gnark-crypto's fft.`,
 
 // encode checks the shape of matrix (ROWSxCOLS elements of f) and rate
 // and encodes file in into out.
-func encode[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], matrix string, rate int, in, out string) error {
+func encode[E field.Element](cmd *cobra.Command, g *Globals, f field.Field[E], matrix string, rate int, in, out string) error {
 	rows, cols, err := parseEncodeShape(matrix)
 	if err != nil {
 		return err
@@ -83,7 +83,7 @@ func encode[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], m
 // encodeFile encodes the rows of file in (a matrix of size bytes of
 // elements of E, rows of 2^logN) at rate and writes the outLen elements
 // of the codewords to out.
-func encodeFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], matrix string, logN, rate, size, outLen int, in, out string) error {
+func encodeFile[E field.Element](cmd *cobra.Command, g *Globals, f field.Field[E], matrix string, logN, rate, size, outLen int, in, out string) error {
 	data, err := readRows[E](g, "encode", f, in, 1<<logN, float64(2+rate), int64(size),
 		fmt.Sprintf("a %s matrix of uint%d", matrix, 8*field.ElementSize[E]()))
 	if err != nil {
@@ -93,8 +93,8 @@ func encodeFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E
 	if len(data)*es != size {
 		return fmt.Errorf("encode: %s is %d bytes: a %s matrix of uint%d is %d bytes", in, len(data)*es, matrix, 8*es, size)
 	}
-	devices := g.openSoon(0)
-	defer devices.close()
+	devices := g.OpenSoon(0)
+	defer devices.Close()
 	ctx, err := firstContext(devices)
 	if err != nil {
 		return err

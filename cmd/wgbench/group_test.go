@@ -109,10 +109,10 @@ func TestCommitDevices(t *testing.T) {
 			root := c.tree.Root()
 			require.Equal(t, hex.EncodeToString(root[:])+"\n", out, "%s %v", b, c.args)
 			requireFile(t, nodes, wgpu.Bytes(c.tree.Nodes()))
-			_, _, err = wgbenchWith(t, &globals{args: args, group: halfClosed}, "")
+			_, _, err = wgbenchWith(t, &Globals{Args: args, Group: halfClosed}, "")
 			require.Error(t, err, "%s %v: the closed second device built no range", b, c.args)
 		}
-		_, _, err = wgbenchWith(t, &globals{args: []string{"--backend", b, "commit", "--records", "32", "--in", in}, group: halfClosed}, "")
+		_, _, err = wgbenchWith(t, &Globals{Args: []string{"--backend", b, "commit", "--records", "32", "--in", in}, Group: halfClosed}, "")
 		require.NoError(t, err, "%s: records", b)
 	}
 }
@@ -142,6 +142,6 @@ func TestCommitWorkDecision(t *testing.T) {
 		{"no-such-hash", 1 << 30, 8, 1},
 	} {
 		w := commitWork(c.hash, []shape{{c.rows, 128, c.rows * 128 * c.elBytes}})
-		require.Len(t, two.Fit(w, extraDevicesCost).Adapters, c.want, "%s 2^%d x 128: %v", c.hash, bits.Len(uint(c.rows))-1, w)
+		require.Len(t, two.Fit(w, ExtraDevicesCost).Adapters, c.want, "%s 2^%d x 128: %v", c.hash, bits.Len(uint(c.rows))-1, w)
 	}
 }

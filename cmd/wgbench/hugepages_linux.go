@@ -10,7 +10,7 @@ import (
 // with 4 KiB pages.
 const hugePage = 2 << 20
 
-// allocWords returns n zero uint32 in memory of their own, outside the Go
+// AllocWords returns n zero uint32 in memory of their own, outside the Go
 // heap, in transparent huge pages where the kernel allows them
 // (MADV_HUGEPAGE; /sys/kernel/mm/transparent_hugepage/enabled "madvise"
 // or "always"), and the function that frees them. A gigabyte input read
@@ -18,7 +18,7 @@ const hugePage = 2 << 20
 // many pages to free when the process exits, one core doing all of that;
 // in huge pages both are 512 times fewer. The memory is the mapping's
 // alone: the Go runtime neither scans nor frees it.
-func allocWords(n int) ([]uint32, func(), error) {
+func AllocWords(n int) ([]uint32, func(), error) {
 	if n == 0 {
 		return nil, func() {}, nil
 	}

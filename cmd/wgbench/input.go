@@ -18,11 +18,11 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// openInput opens an input file for reading: a regular file, or a pipe,
+// OpenInput opens an input file for reading: a regular file, or a pipe,
 // FIFO or device, which are read as streams; "-" is standard input (a
 // duplicate of its descriptor, which closing leaves open). A directory is
 // an error. The error names the path once.
-func openInput(path string) (*os.File, fs.FileInfo, error) {
+func OpenInput(path string) (*os.File, fs.FileInfo, error) {
 	open := os.Open
 	if path == "-" {
 		open = func(string) (*os.File, error) { return stdinFile() }
@@ -43,20 +43,20 @@ func openInput(path string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// readInput reads all of path, at most limit bytes; a longer input is an
+// ReadInput reads all of path, at most limit bytes; a longer input is an
 // error naming the limit and what sets it (why), before more than limit+1
 // bytes are read or held. The stat size of a regular file only sizes the
 // first allocation: /proc files report 0, and a file may change while
 // read.
-func readInput(path string, limit int64, why string) ([]byte, error) {
-	return readInputStream(path, limit, limit, why)
+func ReadInput(path string, limit int64, why string) ([]byte, error) {
+	return ReadInputStream(path, limit, limit, why)
 }
 
-// readInputStream is readInput where a stream (a pipe, a FIFO, a device,
+// ReadInputStream is readInput where a stream (a pipe, a FIFO, a device,
 // a file whose stat size is 0) may hold at most streamLimit bytes: a
 // stream is read in pieces, joined once it ends, so that for a moment it
 // is held twice.
-func readInputStream(path string, limit, streamLimit int64, why string) ([]byte, error) {
+func ReadInputStream(path string, limit, streamLimit int64, why string) ([]byte, error) {
 	end := wgpu.Span("read input")
 	b, err := readAll(path, limit, streamLimit, why)
 	end(int64(len(b)))
@@ -69,7 +69,7 @@ func readInputStream(path string, limit, streamLimit int64, why string) ([]byte,
 // held 1.5 times the limit at its last step, and its earlier copies, not
 // yet collected, more again.
 func readAll(path string, limit, streamLimit int64, why string) ([]byte, error) {
-	f, fi, err := openInput(path)
+	f, fi, err := OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +87,12 @@ func readAll(path string, limit, streamLimit int64, why string) ([]byte, error) 
 	// Room for the stat size and one byte more, to find the end without
 	// another piece.
 	piece := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
-	if sized && fi.Size() >= parallelRead {
+	if sized && fi.Size() >= ParallelRead {
 		// A large file is read by every core at once (page cache copies
 		// and the page faults of the new buffer alike); what follows the
 		// stat size, if the file grew, is read as any stream is.
 		n := fi.Size()
-		if err := readFileAt(path, f, piece[:n], 0, n); err != nil {
+		if err := ReadFileAt(path, f, piece[:n], 0, n); err != nil {
 			return nil, err
 		}
 		piece = piece[:n]
@@ -107,7 +107,7 @@ func readAll(path string, limit, streamLimit int64, why string) ([]byte, error) 
 			full = append(full, piece)
 			// Each piece twice the last, up to maxPiece, and never past
 			// the limit: held+size ≤ limit+1.
-			size := min(max(2*int64(cap(piece)), minPiece), maxPiece, limit+1-held)
+			size := min(max(2*int64(cap(piece)), MinPiece), maxPiece, limit+1-held)
 			piece = make([]byte, 0, size)
 		}
 		n, err := f.Read(piece[len(piece):cap(piece)])
@@ -134,17 +134,17 @@ func readAll(path string, limit, streamLimit int64, why string) ([]byte, error) 
 }
 
 const (
-	// minPiece and maxPiece bound the pieces a stream is read into.
-	minPiece = 64 << 10
+	// MinPiece and maxPiece bound the pieces a stream is read into.
+	MinPiece = 64 << 10
 	maxPiece = 64 << 20
 )
 
 // readAt fills dst from f at offset off, with every core at once from
-// parallelRead bytes on (page cache copies and the page faults of a new
+// ParallelRead bytes on (page cache copies and the page faults of a new
 // buffer alike); a file that ends first is io.ErrUnexpectedEOF.
 func readAt(f *os.File, dst []byte, off int64) error {
 	grain := readGrain
-	if len(dst) < parallelRead {
+	if len(dst) < ParallelRead {
 		grain = len(dst)
 	}
 	return par.ForErr(len(dst), grain, func(lo, hi int) error {
@@ -159,10 +159,10 @@ func readAt(f *os.File, dst []byte, off int64) error {
 	})
 }
 
-// readFileAt is readAt of the file path, of size bytes, with errors that
+// ReadFileAt is readAt of the file path, of size bytes, with errors that
 // name path once; a file that ends before dst is filled is "shorter than
 // its size of size bytes while read".
-func readFileAt(path string, f *os.File, dst []byte, off, size int64) error {
+func ReadFileAt(path string, f *os.File, dst []byte, off, size int64) error {
 	if err := readAt(f, dst, off); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s: shorter than its size of %d bytes while read", path, size)
@@ -173,20 +173,20 @@ func readFileAt(path string, f *os.File, dst []byte, off, size int64) error {
 }
 
 const (
-	// parallelRead is the size from which a regular file is read by all
+	// ParallelRead is the size from which a regular file is read by all
 	// cores.
-	parallelRead = 8 << 20
+	ParallelRead = 8 << 20
 	// readGrain is the least one goroutine reads.
 	readGrain = 4 << 20
 )
 
-// readExactly reads exactly len(dst) bytes of path and checks that nothing
+// ReadExactly reads exactly len(dst) bytes of path and checks that nothing
 // follows: a file of another size, a regular file whose stat size says
 // so, or one that changes while read, is an error naming both sizes
 // (size names what the input should hold).
-func readExactly(path string, dst []byte, size string) error {
+func ReadExactly(path string, dst []byte, size string) error {
 	defer wgpu.Span("read input")(int64(len(dst)))
-	f, fi, err := openInput(path)
+	f, fi, err := OpenInput(path)
 	if err != nil {
 		return err
 	}
@@ -195,9 +195,9 @@ func readExactly(path string, dst []byte, size string) error {
 	if fi.Mode().IsRegular() && fi.Size() != 0 && fi.Size() != want {
 		return fmt.Errorf("%s has %d bytes; %s has %d", path, fi.Size(), size, want)
 	}
-	if fi.Mode().IsRegular() && fi.Size() == want && want >= parallelRead {
+	if fi.Mode().IsRegular() && fi.Size() == want && want >= ParallelRead {
 		// Every core at once, as readInput reads a large file.
-		if err := readFileAt(path, f, dst, 0, want); err != nil {
+		if err := ReadFileAt(path, f, dst, 0, want); err != nil {
 			return err
 		}
 		if _, err := f.Seek(want, io.SeekStart); err != nil {
@@ -221,12 +221,12 @@ func readExactly(path string, dst []byte, size string) error {
 	return nil
 }
 
-// availableMemory is how many bytes of host memory a command may fill:
+// AvailableMemory is how many bytes of host memory a command may fill:
 // MemAvailable from /proc/meminfo, lowered to what a cgroup v2 memory
 // limit leaves and to what the address-space limit (ulimit -v) leaves.
 // Where none is known it is 1 TiB: still a bound, far above any input a
 // command is meant for.
-func availableMemory() int64 {
+func AvailableMemory() int64 {
 	return min(systemMemory(), addressSpaceLeft())
 }
 
@@ -295,11 +295,11 @@ func systemMemory() int64 {
 	return avail
 }
 
-// eachRecordLine reads the record files names ("-": standard input), each
+// EachRecordLine reads the record files names ("-": standard input), each
 // at most limit bytes, and calls fn with every line that is not blank (a
 // trailing CR removed) and where it is, "file:line"; it stops at fn's
 // first error. Both combine commands read their records through it.
-func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, at string) error) error {
+func EachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, at string) error) error {
 	for _, name := range names {
 		var b []byte
 		var err error
@@ -311,7 +311,7 @@ func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, 
 				return fmt.Errorf("standard input: %w", err)
 			}
 			name = "standard input"
-		} else if b, err = readInput(name, limit, "the records can take here"); err != nil {
+		} else if b, err = ReadInput(name, limit, "the records can take here"); err != nil {
 			return err
 		}
 		for k, line := range strings.Split(string(b), "\n") {
@@ -327,14 +327,14 @@ func eachRecordLine(stdin io.Reader, names []string, limit int64, fn func(line, 
 	return nil
 }
 
-// asElements returns raw, whose length is a multiple of E's size, as the
+// AsElements returns raw, whose length is a multiple of E's size, as the
 // little-endian values it holds: the same memory where the host is
 // little-endian and raw is aligned (as readInput's buffers are), a
 // converted copy otherwise. Converting 1 GiB into a new slice took its
 // page faults and a pass over it before any kernel ran (commit --matrix
 // spent a large part of its run between the device and the first
 // compile: bench/results/HISTORY.md, "Figures moved from code comments").
-func asElements[E ~uint32 | ~uint64](raw []byte) []E {
+func AsElements[E ~uint32 | ~uint64](raw []byte) []E {
 	defer wgpu.Span("view input as field elements")(int64(len(raw)))
 	size := int(unsafe.Sizeof(E(0)))
 	n := len(raw) / size
@@ -358,10 +358,10 @@ func asElements[E ~uint32 | ~uint64](raw []byte) []E {
 	return els
 }
 
-// digestsAsBytes returns digests, arrays of field elements E (four
+// DigestsAsBytes returns digests, arrays of field elements E (four
 // uint64, eight uint32), as their elements' little-endian bytes: their own
 // memory on a little-endian host, a converted copy otherwise.
-func digestsAsBytes[E ~uint32 | ~uint64, D any](digests []D) []byte {
+func DigestsAsBytes[E ~uint32 | ~uint64, D any](digests []D) []byte {
 	raw := wgpu.Bytes(digests)
 	defer wgpu.Span("view digests as bytes")(int64(len(raw)))
 	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 || len(raw) == 0 {
@@ -380,9 +380,9 @@ func digestsAsBytes[E ~uint32 | ~uint64, D any](digests []D) []byte {
 	return out
 }
 
-// writeOutput writes data to the file path, replacing it at once
+// WriteOutput writes data to the file path, replacing it at once
 // (fileout.WriteFile), as a trace phase.
-func writeOutput(path string, data []byte) error {
+func WriteOutput(path string, data []byte) error {
 	defer wgpu.Span("write output")(int64(len(data)))
 	return fileout.WriteFile(path, data)
 }

@@ -19,7 +19,7 @@ func TestReadStreamHeld(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, err := readInput("/dev/zero", limit, "the test allows")
+	_, err := ReadInput("/dev/zero", limit, "the test allows")
 	runtime.ReadMemStats(&after)
 	require.EqualError(t, err, "/dev/zero is larger than 8.0 MiB, the most the test allows")
 	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(limit+limit/8), "bytes allocated")
@@ -28,19 +28,19 @@ func TestReadStreamHeld(t *testing.T) {
 // TestReadStreamJoined: a stream of several pieces comes back whole and in
 // order, and one of exactly the limit is accepted.
 func TestReadStreamJoined(t *testing.T) {
-	for _, n := range []int{0, 1, minPiece - 1, minPiece, 5*minPiece + 17} {
+	for _, n := range []int{0, 1, MinPiece - 1, MinPiece, 5*MinPiece + 17} {
 		data := make([]byte, n)
 		for i := range data {
 			data[i] = byte(i*7 + i>>8)
 		}
 		path := filepath.Join(t.TempDir(), "in")
 		fifo(t, path, data)
-		got, err := readInputStream(path, 1<<30, int64(n), "the test allows")
+		got, err := ReadInputStream(path, 1<<30, int64(n), "the test allows")
 		require.NoError(t, err)
 		require.Equal(t, data, got, "%d bytes", n)
 	}
 	path := filepath.Join(t.TempDir(), "long")
-	fifo(t, path, make([]byte, minPiece+1))
-	_, err := readInputStream(path, 1<<30, minPiece, "the test allows")
+	fifo(t, path, make([]byte, MinPiece+1))
+	_, err := ReadInputStream(path, 1<<30, MinPiece, "the test allows")
 	require.ErrorContains(t, err, "is larger than 64.0 KiB, the most the test allows")
 }

@@ -45,7 +45,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	runs := []run{{"cpu", syscall.SIGTERM, 143}}
 	for _, b := range append([]string{"cpu"}, gputest.Backends()...) {
-		runs = append(runs, run{b, syscall.SIGINT, exitInterrupted})
+		runs = append(runs, run{b, syscall.SIGINT, ExitInterrupted})
 	}
 	for _, r := range runs {
 		backend := r.backend
@@ -99,22 +99,22 @@ func TestInterruptReleases(t *testing.T) {
 			grp, err := wgpu.NewGroup(ctx)
 			require.NoError(t, err)
 			before := ctx.LiveBuffers()
-			g := &globals{args: []string{"rescue", "merge", "--in", in, "--out", out}, group: grp}
+			g := &Globals{Args: []string{"rescue", "merge", "--in", in, "--out", out}, Group: grp}
 			root := newRoot(g)
-			root.SetArgs(g.args)
+			root.SetArgs(g.Args)
 			var stdout, stderr bytes.Buffer
 			root.SetOut(&stdout)
 			root.SetErr(&stderr)
 			cancelled, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var done int
-			testHookPiece = func(n int) {
+			TestHookPiece = func(n int) {
 				done = n
 				cancel()
 			}
-			defer func() { testHookPiece = nil }()
+			defer func() { TestHookPiece = nil }()
 			err = root.ExecuteContext(cancelled)
-			require.ErrorIs(t, err, errInterrupted)
+			require.ErrorIs(t, err, ErrInterrupted)
 			require.Less(t, done, interruptPairs, "the merge stopped after its last piece, not part way")
 			require.Equal(t, before, ctx.LiveBuffers(), "an interrupted run must release its buffers")
 			_, err = os.Stat(out)
@@ -136,9 +136,9 @@ func TestInterruptMerkle(t *testing.T) {
 		leaves[32*i+1] = byte(i >> 8)
 	}
 	require.NoError(t, os.WriteFile(in, leaves, 0o600))
-	g := &globals{args: []string{"--backend", "cpu", "merkle", "--hash", "rescue", "--in", in, "--out", out}}
+	g := &Globals{Args: []string{"--backend", "cpu", "merkle", "--hash", "rescue", "--in", in, "--out", out}}
 	root := newRoot(g)
-	root.SetArgs(g.args)
+	root.SetArgs(g.Args)
 	var stdout, stderr bytes.Buffer
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
@@ -149,14 +149,14 @@ func TestInterruptMerkle(t *testing.T) {
 	// the cancellation, and the last must be short of the whole tree
 	// (a bound on the time flaked on a loaded machine).
 	var reports, last int
-	testHookPiece = func(done int) {
+	TestHookPiece = func(done int) {
 		reports++
 		last = done
 		cancel()
 	}
-	defer func() { testHookPiece = nil }()
+	defer func() { TestHookPiece = nil }()
 	err := root.ExecuteContext(ctx)
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, ErrInterrupted)
 	require.Positive(t, reports, "the build reports its progress")
 	require.Less(t, last, len(leaves)/32-1, "the build stops at its next report, not at the end")
 	_, err = os.Stat(out)
@@ -198,9 +198,9 @@ func TestInterruptStuck(t *testing.T) {
 	took := time.Since(sent)
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
-	require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+	require.Equal(t, ExitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
 	require.Equal(t, "wgbench: interrupted\n", stderr.String())
-	require.GreaterOrEqual(t, took, interruptGrace, "the build had its grace")
+	require.GreaterOrEqual(t, took, InterruptGrace, "the build had its grace")
 	// The grace timer ended the process, not the build's end: the
 	// mechanism, not a wall-clock bound (3.1 s against a 3 s bound on a
 	// loaded 2-core machine).
@@ -236,7 +236,7 @@ func TestInterruptB3sumCaughtLate(t *testing.T) {
 			var ee *exec.ExitError
 			require.ErrorAs(t, err, &ee)
 			if c.after > b3sumCatchDelay {
-				require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+				require.Equal(t, ExitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
 				require.Equal(t, "wgbench: interrupted\n", stderr.String())
 				return
 			}

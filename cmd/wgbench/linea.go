@@ -67,7 +67,7 @@ func schemeName(given bool, scheme string) string {
 // little-endian uint32s. The file is read as commit --scheme vortex reads
 // it (readWords, then Montgomery forms where it lies), the parameters (the
 // SIS key, the domains) made meanwhile.
-func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []string, rate int, sisArg string) error {
+func commitLinea(cmd *cobra.Command, g *Globals, l *lineaFlags, matrices, ins []string, rate int, sisArg string) error {
 	for _, f := range []string{"records", "hash", "field", "out", "prove", "approach", "blowup"} {
 		if cmd.Flags().Changed(f) {
 			return fmt.Errorf("commit: --scheme linea takes --matrix, --in, --rate, --sis, --no-sis and --max-rows, not --%s", f)
@@ -91,12 +91,12 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 	params := paramsMeanwhile("vortex: Linea's parameters", func() (*vortex.LineaParams, error) {
 		return vortex.NewLineaParams(rate, sh.cols, maxRows, s.LogTwoDegree, s.LogTwoBound)
 	})
-	devices := g.openSoon(0)
-	defer devices.close()
+	devices := g.OpenSoon(0)
+	defer devices.Close()
 	// The read below takes every core: the goroutines above start first.
 	runtime.Gosched()
-	rows, free, readErr := readLineaMatrix(ins[0], sh, g.hostMemory()/4)
-	if readErr == nil && !g.process {
+	rows, free, readErr := readLineaMatrix(ins[0], sh, g.HostMemory()/4)
+	if readErr == nil && !g.Process {
 		defer free()
 	}
 	p, err := params()
@@ -107,7 +107,7 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 		return fmt.Errorf("commit: %w", readErr)
 	}
 	endWait := wgpu.Span("wait for the devices")
-	grp, err := devices.wait()
+	grp, err := devices.Wait()
 	endWait(0)
 	if err != nil {
 		return err
@@ -116,9 +116,9 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	spin := newSpinner(cmd, g, "commit: Linea's Vortex")
+	spin := NewSpinner(cmd, g, "commit: Linea's Vortex")
 	st, err := c.Commit(rows, vortex.LineaOptions{NoSIS: l.noSIS, Context: cmd.Context()})
-	spin.done()
+	spin.Done()
 	if err != nil {
 		c.Release()
 		return fmt.Errorf("commit: %w", err)
@@ -132,7 +132,7 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 		st.Release()
 		c.Release()
 		endFree(0)
-		if g.process {
+		if g.Process {
 			endClose := wgpu.Span("close: the devices")
 			grp.Close()
 			endClose(0)
@@ -141,7 +141,7 @@ func commitLinea(cmd *cobra.Command, g *globals, l *lineaFlags, matrices, ins []
 			endUnmap(0)
 		}
 	}()
-	if err := interrupted(cmd.Context()); err != nil {
+	if err := Interrupted(cmd.Context()); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintln(cmd.OutOrStdout(), rootHex(st.Root()))

@@ -26,54 +26,54 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// globals is the configuration every subcommand shares.
-type globals struct {
-	// gpu holds --backend, --adapter and --devices, and what the
+// Globals is the configuration every subcommand shares.
+type Globals struct {
+	// GPU holds --backend, --adapter and --devices, and what the
 	// WGCOMPUTE_* variables set (fromEnv).
-	gpu wgpu.Options
-	// trace is --trace: print where the time went on standard error.
-	trace bool
-	// args are the command-line arguments, for the Command line of bench
+	GPU wgpu.Options
+	// Trace is --trace: print where the time went on standard error.
+	Trace bool
+	// Args are the command-line arguments, for the Command line of bench
 	// results.
-	args []string
-	// memory is how many bytes of host memory a command may fill with its
+	Args []string
+	// Memory is how many bytes of host memory a command may fill with its
 	// input and results; 0 means what the host has available now.
-	memory int64
-	// group, when set, is the devices of every command that --devices
+	Memory int64
+	// Group, when set, is the devices of every command that --devices
 	// would open, left open: tests split work over one device several
 	// times, which --devices (an adapter named once) cannot ask for.
-	group *wgpu.Group
-	// quiet is --quiet: no progress bars on standard error.
-	quiet bool
-	// bars are the progress bars drawn now, cleared before a message.
-	bars liveBars
-	// process is set by main alone: wgbench is the whole process, which
+	Group *wgpu.Group
+	// Quiet is --quiet: no progress bars on standard error.
+	Quiet bool
+	// Bars are the progress bars drawn now, cleared before a message.
+	Bars LiveBars
+	// Process is set by main alone: wgbench is the whole process, which
 	// exits when the command returns (see opening.close).
-	process bool
+	Process bool
 }
 
-// hostMemory is the bound on what a command holds in host memory.
-func (g *globals) hostMemory() int64 {
-	if g.memory == 0 {
-		g.memory = availableMemory()
+// HostMemory is the bound on what a command holds in host memory.
+func (g *Globals) HostMemory() int64 {
+	if g.Memory == 0 {
+		g.Memory = AvailableMemory()
 	}
-	return g.memory
+	return g.Memory
 }
 
-// fromEnv fills in, from the WGCOMPUTE_* variables (envopts.Load, the
+// FromEnv fills in, from the WGCOMPUTE_* variables (envopts.Load, the
 // one place wgbench reads them), the settings the flags leave open: a
 // flag given wins over its variable. It is run before every command, so
 // that a command that opens no device refuses a bad variable as one that
 // does.
-func (g *globals) fromEnv() error {
+func (g *Globals) FromEnv() error {
 	env, err := envopts.Load()
 	if err != nil {
 		return err
 	}
-	flags := g.gpu
-	g.gpu = env.Options
+	flags := g.GPU
+	g.GPU = env.Options
 	for _, f := range []struct{ flag, field *string }{
-		{&flags.Backend, &g.gpu.Backend}, {&flags.Adapter, &g.gpu.Adapter}, {&flags.Devices, &g.gpu.Devices},
+		{&flags.Backend, &g.GPU.Backend}, {&flags.Adapter, &g.GPU.Adapter}, {&flags.Devices, &g.GPU.Devices},
 	} {
 		if *f.flag != "" {
 			*f.field = *f.flag
@@ -82,105 +82,105 @@ func (g *globals) fromEnv() error {
 	return nil
 }
 
-// openContext opens the adapter the global flags choose, as openAdapter
+// OpenContext opens the adapter the global flags choose, as openAdapter
 // does.
-func (g *globals) openContext() (*wgpu.Context, error) {
-	if err := g.gpuSpaceError(g.gpu); err != nil {
+func (g *Globals) OpenContext() (*wgpu.Context, error) {
+	if err := g.GPUSpaceError(g.GPU); err != nil {
 		return nil, err
 	}
-	return openAdapter(g.gpu)
+	return OpenAdapter(g.GPU)
 }
 
-// opening is the devices of a command being opened on another goroutine while
+// Opening is the devices of a command being opened on another goroutine while
 // the command reads its input: the driver's set-up, a large part of a
 // one-shot command (wgbench --trace merkle; bench/results/HISTORY.md,
 // "One-shot commands"), then overlaps the read instead of following it. It is
 // a Group: the GPUs --devices names, or a Group of the one adapter the flags
 // choose (nil for the CPU backend), which every library call on a Group takes
 // as that one device.
-type opening struct {
+type Opening struct {
 	done chan struct{}
 	grp  *wgpu.Group
 	err  error
 	// exits: the process ends after the command (globals.process), so
-	// close leaves the devices to the exit (see there).
+	// Close leaves the devices to the exit (see there).
 	exits bool
 }
 
-// extraDevicesCost is what opening more devices than one adds to a
+// ExtraDevicesCost is what opening more devices than one adds to a
 // command that opens them for one piece of work: requesting the devices,
 // their staging, and the exit, which frees every device's memory and
 // grows with the devices. Measured on two H200s (BENCHMARKS.md, "Several
 // GPUs, one instance"), a second device paid only where it saved more
 // than this.
-const extraDevicesCost = 250 * time.Millisecond
+const ExtraDevicesCost = 250 * time.Millisecond
 
-// openSoon starts opening what the global flags choose (wgpu.Choose) for
+// OpenSoon starts opening what the global flags choose (wgpu.Choose) for
 // work that one device would finish in about work (0: unknown, or work
 // the command runs on one device): several GPUs only where splitting the
 // work over them saves more than opening them costs (wgpu.Choice.Fit),
 // so that --devices all is never slower than one GPU by its set-up.
-func (g *globals) openSoon(work time.Duration) *opening {
-	o := &opening{done: make(chan struct{}), exits: g.process}
+func (g *Globals) OpenSoon(work time.Duration) *Opening {
+	o := &Opening{done: make(chan struct{}), exits: g.Process}
 	go func() {
 		defer close(o.done)
-		if g.group != nil {
-			o.grp = g.group
+		if g.Group != nil {
+			o.grp = g.Group
 			return
 		}
-		if o.err = g.gpuSpaceError(g.gpu); o.err != nil {
+		if o.err = g.GPUSpaceError(g.GPU); o.err != nil {
 			return
 		}
-		ch, err := wgpu.Choose(g.gpu)
+		ch, err := wgpu.Choose(g.GPU)
 		if err != nil {
 			o.err = err
 			return
 		}
-		o.grp, o.err = ch.Fit(work, extraDevicesCost).Open()
+		o.grp, o.err = ch.Fit(work, ExtraDevicesCost).Open()
 	}()
 	return o
 }
 
-// wait returns the opened Group.
-func (o *opening) wait() (*wgpu.Group, error) {
+// Wait returns the opened Group.
+func (o *Opening) Wait() (*wgpu.Group, error) {
 	<-o.done
 	return o.grp, o.err
 }
 
-// close closes what was opened, waiting for the opening to end (a Group of
+// Close closes what was opened, waiting for the opening to end (a Group of
 // globals.group is left open: wgpu.NewGroup's Close does nothing). In a
 // process that exits next it closes nothing: Close waits for the device to go
 // idle and releases the staging ring and the pooled buffers one by one, which
 // takes tens of milliseconds after merkle (bench/results/HISTORY.md, "Figures
 // moved from code comments"), all of which the exit frees at once. The
 // command's results have been read back by then.
-func (o *opening) close() {
+func (o *Opening) Close() {
 	<-o.done
 	if o.exits {
-		leftToExit()
+		LeftToExit()
 		return
 	}
 	o.grp.Close()
 }
 
-// closeContext closes ctx as opening.close does: not in a process that
+// CloseContext closes ctx as opening.close does: not in a process that
 // exits next.
-func (g *globals) closeContext(ctx *wgpu.Context) {
-	if g.process {
-		leftToExit()
+func (g *Globals) CloseContext(ctx *wgpu.Context) {
+	if g.Process {
+		LeftToExit()
 		return
 	}
 	ctx.Close()
 }
 
-// leftToExit marks in the trace where a command would have closed its
+// LeftToExit marks in the trace where a command would have closed its
 // devices.
-func leftToExit() { wgpu.Span("close: left to the process exit")(0) }
+func LeftToExit() { wgpu.Span("close: left to the process exit")(0) }
 
-// openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
+// OpenAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
 // or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every library call
 // takes as the CPU: the plain-Go code on all cores. Close is safe on it.
-func openAdapter(o wgpu.Options) (*wgpu.Context, error) {
+func OpenAdapter(o wgpu.Options) (*wgpu.Context, error) {
 	ctx, err := wgpu.Open(o)
 	if errors.Is(err, wgpu.ErrCPUBackend) {
 		return nil, nil
@@ -189,7 +189,7 @@ func openAdapter(o wgpu.Options) (*wgpu.Context, error) {
 }
 
 // newRoot builds the wgbench command tree on the globals g.
-func newRoot(g *globals) *cobra.Command {
+func newRoot(g *Globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "wgbench",
 		Short: "GPU hashing, Merkle trees, NTT, Reed-Solomon, Vortex and an eigenvalue solver through WebGPU",
@@ -222,19 +222,19 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 	root.SetFlagErrorFunc(suggestFlag)
 	root.Flags().BoolP("version", "V", false, "print wgbench's version and commit")
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go code on all cores, no GPU (default: any; env WGCOMPUTE_BACKEND)")
-	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
-	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2, merkle and commit: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
-	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars on standard error (they show only on a terminal)")
-	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
+	pf.StringVar(&g.GPU.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go code on all cores, no GPU (default: any; env WGCOMPUTE_BACKEND)")
+	pf.StringVar(&g.GPU.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
+	pf.StringVar(&g.GPU.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2, merkle and commit: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
+	pf.BoolVar(&g.Quiet, "quiet", false, "no progress bars on standard error (they show only on a terminal)")
+	pf.BoolVar(&g.Trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		if err := g.fromEnv(); err != nil {
+		if err := g.FromEnv(); err != nil {
 			return err
 		}
-		if g.trace {
+		if g.Trace {
 			trace.Enable(true)
 		}
-		if g.process {
+		if g.Process {
 			// Everything before the command: the runtime, every linked
 			// package's initializers, building the command tree, flags.
 			trace.SpanAt("start-up: initializers and flags", procstart.Time)(0)
@@ -242,9 +242,9 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 		// Every command, whether it opens a device or not (b3sum on the
 		// CPU, combine, verify), refuses the same settings with the same
 		// words.
-		return g.gpu.Check()
+		return g.GPU.Check()
 	}
-	if len(g.args) > 0 && g.args[0] == "b3sum" {
+	if len(g.Args) > 0 && g.Args[0] == "b3sum" {
 		// b3sum alone: its help, usage errors and flags show nothing of
 		// its sibling commands, and building theirs cost a few percent
 		// of a b3sum of a small file (bench/results/HISTORY.md,
@@ -258,18 +258,18 @@ SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
 	return root
 }
 
-// exitError carries a process exit code through cobra without printing.
-type exitError struct{ code int }
+// ExitError carries a process exit code through cobra without printing.
+type ExitError struct{ Code int }
 
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+func (e ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// exitOnError is the annotation of a command whose errors exit with that
+// ExitOnError is the annotation of a command whose errors exit with that
 // status instead of 2 (b3sum's exit 1).
-const exitOnError = "wgbench.exit-on-error"
+const ExitOnError = "wgbench.exit-on-error"
 
-// noArgs rejects arguments; under a command with subcommands, an argument
+// NoArgs rejects arguments; under a command with subcommands, an argument
 // is a mistyped subcommand, and the message lists the real ones.
-func noArgs(cmd *cobra.Command, args []string) error {
+func NoArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
@@ -331,37 +331,37 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// checkedWriter passes writes on and keeps the first error, so that output
+// CheckedWriter passes writes on and keeps the first error, so that output
 // lost to a full disk or a closed pipe fails the command even where it
 // printed with fmt.Fprint and did not look.
-type checkedWriter struct {
-	w   io.Writer
-	err error
+type CheckedWriter struct {
+	W   io.Writer
+	Err error
 }
 
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
+func (c *CheckedWriter) Write(p []byte) (int, error) {
+	if c.Err != nil {
+		return 0, c.Err
 	}
-	n, err := c.w.Write(p)
+	n, err := c.W.Write(p)
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}
-	c.err = err
+	c.Err = err
 	return n, err
 }
 
 // run runs wgbench with args and the given standard streams and returns
 // the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(&globals{args: args}, stdin, stdout, stderr)
+	return runWith(&Globals{Args: args}, stdin, stdout, stderr)
 }
 
 // runWith is run with the globals given, args included. Commands see
 // Ctrl-C and SIGTERM as their cobra Context's cancellation.
-func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
+func runWith(g *Globals, stdin io.Reader, stdout, stderr io.Writer) int {
 	var catchDelay time.Duration
-	if len(g.args) > 0 && g.args[0] == "b3sum" {
+	if len(g.Args) > 0 && g.Args[0] == "b3sum" {
 		catchDelay = b3sumCatchDelay
 	}
 	ctx, stop := interruptible(func(status int) {
@@ -369,47 +369,47 @@ func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
 		// leaving now leaves none at its name (a temporary file being
 		// written may stay beside it, until the next write of the name
 		// removes it); the system frees the devices.
-		g.bars.stop()
-		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
-		if testHookStuck != nil {
-			testHookStuck()
+		g.Bars.stop()
+		fmt.Fprintln(stderr, "wgbench:", ErrInterrupted)
+		if TestHookStuck != nil {
+			TestHookStuck()
 		}
 		os.Exit(status)
 	}, catchDelay)
 	defer stop()
-	out := &checkedWriter{w: stdout}
+	out := &CheckedWriter{W: stdout}
 	root := newRoot(g)
-	root.SetArgs(g.args)
+	root.SetArgs(g.Args)
 	root.SetIn(stdin)
 	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
-	if errors.Is(err, context.Canceled) && !errors.Is(err, errInterrupted) {
-		err = errInterrupted
+	if errors.Is(err, context.Canceled) && !errors.Is(err, ErrInterrupted) {
+		err = ErrInterrupted
 	}
 	// A bar a command left drawn is cleared before its message.
-	g.bars.stop()
-	if errors.Is(err, errInterrupted) {
+	g.Bars.stop()
+	if errors.Is(err, ErrInterrupted) {
 		fmt.Fprintln(stderr, "wgbench:", err)
 		return interruptStatus(context.Cause(ctx))
 	}
 	if trace.On() {
 		trace.Write(stderr)
 	}
-	if out.err != nil {
+	if out.Err != nil {
 		// Whatever else failed followed from the lost output.
-		err = fmt.Errorf("write standard output: %w", fileout.Bare(out.err))
+		err = fmt.Errorf("write standard output: %w", fileout.Bare(out.Err))
 	}
 	if err == nil {
 		return 0
 	}
-	var ee exitError
+	var ee ExitError
 	if errors.As(err, &ee) {
-		return ee.code
+		return ee.Code
 	}
 	fmt.Fprintln(stderr, "wgbench:", err)
 	if cmd != nil {
-		if code, err := strconv.Atoi(cmd.Annotations[exitOnError]); err == nil {
+		if code, err := strconv.Atoi(cmd.Annotations[ExitOnError]); err == nil {
 			return code
 		}
 	}
@@ -426,7 +426,7 @@ func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wgbench:", err)
 		return 2
 	}
-	return runWith(&globals{args: args, process: true}, stdin, stdout, stderr)
+	return runWith(&Globals{Args: args, Process: true}, stdin, stdout, stderr)
 }
 
 func main() {

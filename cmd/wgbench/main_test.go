@@ -26,7 +26,7 @@ const stuckMarkEnv = "WGBENCH_TEST_STUCK_MARK"
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
 		if mark := os.Getenv(stuckMarkEnv); mark != "" {
-			testHookStuck = func() { os.WriteFile(mark, nil, 0o600) }
+			TestHookStuck = func() { os.WriteFile(mark, nil, 0o600) }
 		}
 		os.Exit(runProcess(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
@@ -56,7 +56,7 @@ func wgbench(t *testing.T, args ...string) (string, string, error) {
 // wgbenchIn is wgbench with stdin.
 func wgbenchIn(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
-	return wgbenchWith(t, &globals{args: args}, stdin)
+	return wgbenchWith(t, &Globals{Args: args}, stdin)
 }
 
 // wgbenchOn is wgbench with its commands' devices the Group of ctx taken
@@ -70,13 +70,13 @@ func wgbenchOn(t *testing.T, ctx *wgpu.Context, members int, args ...string) (st
 	}
 	grp, err := wgpu.NewGroup(ctxs...)
 	require.NoError(t, err)
-	return wgbenchWith(t, &globals{args: args, group: grp.SplitAll()}, "")
+	return wgbenchWith(t, &Globals{Args: args, Group: grp.SplitAll()}, "")
 }
 
 // wgbenchWith runs the command g.args on the globals g.
-func wgbenchWith(t *testing.T, g *globals, stdin string) (string, string, error) {
+func wgbenchWith(t *testing.T, g *Globals, stdin string) (string, string, error) {
 	t.Helper()
-	args := g.args
+	args := g.Args
 	var out, errOut bytes.Buffer
 	root := newRoot(g)
 	root.SetIn(strings.NewReader(stdin))
@@ -95,7 +95,7 @@ func requireInputError(t *testing.T, args []string, want ...string) {
 	var err error
 	require.NotPanics(t, func() { _, _, err = wgbench(t, args...) }, "%q", args)
 	require.Error(t, err, "%q", args)
-	require.NotEqual(t, exitError{1}, err, "%q: bad input must be an error, not a negative result", args)
+	require.NotEqual(t, ExitError{1}, err, "%q: bad input must be an error, not a negative result", args)
 	for _, w := range want {
 		require.Contains(t, err.Error(), w, "%q", args)
 	}
@@ -230,11 +230,11 @@ func TestEnvSettings(t *testing.T) {
 	t.Setenv("WGCOMPUTE_ADAPTER", "3")
 	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "all")
 	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "map-write")
-	g := &globals{gpu: wgpu.Options{Backend: "cpu"}}
-	require.NoError(t, g.fromEnv())
+	g := &Globals{GPU: wgpu.Options{Backend: "cpu"}}
+	require.NoError(t, g.FromEnv())
 	require.Equal(t, wgpu.Options{Backend: "cpu", Adapter: "3", ShaderChecks: wgpu.ChecksAll,
-		Transfer: wgpu.TransferOptions{MapWriteUploads: true}}, g.gpu)
-	g = &globals{}
-	require.NoError(t, g.fromEnv())
-	require.Equal(t, "gl", g.gpu.Backend)
+		Transfer: wgpu.TransferOptions{MapWriteUploads: true}}, g.GPU)
+	g = &Globals{}
+	require.NoError(t, g.FromEnv())
+	require.Equal(t, "gl", g.GPU.Backend)
 }

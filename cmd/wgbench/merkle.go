@@ -81,7 +81,7 @@ func lookupMerkle(name string) (registry.Hash, error) {
 	return registry.Hash{}, fmt.Errorf("merkle: unknown hash %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
-func newMerkleCmd(g *globals) *cobra.Command {
+func newMerkleCmd(g *Globals) *cobra.Command {
 	var (
 		hashName string
 		in       string
@@ -131,7 +131,7 @@ line instead of the root:
 --out writes the line to a file as well. 'wgbench merkle combine' reads the
 M records, from as many machines, and prints the whole tree's root. With
 --leaves N, --in holds the range's N/M leaves alone (a pipe will do).`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requireHash(cmd, hashName); err != nil {
 				return err
@@ -145,11 +145,11 @@ M records, from as many machines, and prints the whole tree's root. With
 				return err
 			}
 			// Ctrl-C during the build: nothing is written.
-			if err := interrupted(cmd.Context()); err != nil {
+			if err := Interrupted(cmd.Context()); err != nil {
 				return err
 			}
 			if out != "" {
-				if err := writeOutput(out, wgpu.Bytes(tree.Nodes())); err != nil {
+				if err := WriteOutput(out, wgpu.Bytes(tree.Nodes())); err != nil {
 					return fmt.Errorf("merkle: %w", err)
 				}
 			}
@@ -196,7 +196,7 @@ in the whole tree, in range R; the proof's index is its index in the range).
 'wgbench merkle combine --prove R' prints the proof of the range's root
 among the M, and 'wgbench merkle join' joins the two into the proof of leaf
 I in the whole tree. --range proves one leaf, in the single form.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requireHash(cmd, hashName); err != nil {
 				return err
@@ -235,7 +235,7 @@ one (an interior node of the real tree posing as a leaf): only the root and
 size the verifier trusts make it a proof of membership. Without --root or
 --leaves the values the proof states are used, and a line on standard error
 says so.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requireHash(cmd, hashName); err != nil {
 				return err
@@ -262,24 +262,24 @@ says so.`,
 // flags choose (the CPU backend included), returning the tree and its
 // root, or with rootOnly the root alone. On a terminal it shows the
 // build's progress, and Ctrl-C stops it.
-func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach int, rootOnly bool) (tree *merkle.Tree, root [32]byte, err error) {
+func merkleBuild(cmd *cobra.Command, g *Globals, hashName, in string, approach int, rootOnly bool) (tree *merkle.Tree, root [32]byte, err error) {
 	if isSchedule(hashName) {
-		spin := newSpinner(cmd, g, "merkle: building the tree")
+		spin := NewSpinner(cmd, g, "merkle: building the tree")
 		tree, err = mixedBuild(g, hashName, in, approach)
-		spin.done()
+		spin.Done()
 		if err != nil {
 			return nil, root, err
 		}
 		return tree, tree.Root(), nil
 	}
 	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
-		bm := newBuildMeter(cmd, g, "merkle: "+hash.Name()+" tree", len(leaves))
-		defer bm.done()
+		bm := NewBuildMeter(cmd, g, "merkle: "+hash.Name()+" tree", len(leaves))
+		defer bm.Done()
 		opts, err := approachOptions(approach)
 		if err != nil {
 			return err
 		}
-		opts.Progress = bm.progress
+		opts.Progress = bm.Progress
 		if rootOnly {
 			root, err = merkle.Root(grp, leaves, hash, opts)
 			return err
@@ -296,28 +296,28 @@ func merkleBuild(cmd *cobra.Command, g *globals, hashName, in string, approach i
 // withLeaves reads the leaves file while the devices the flags choose
 // open, and calls fn with the hash and them, the devices closed when it
 // returns.
-func withLeaves(g *globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
+func withLeaves(g *Globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
 	h, err := lookupMerkle(hashName)
 	if err != nil {
 		return err
 	}
-	return leavesOn(g, in, oneDeviceWork(h, in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(h.Merkle, leaves, grp) })
+	return leavesOn(g, in, OneDeviceWork(h, in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(h.Merkle, leaves, grp) })
 }
 
 // leavesOn reads the leaves file while the devices the flags choose open
 // for work (globals.openSoon), and calls fn with them, the devices closed
 // when it returns.
-func leavesOn(g *globals, in string, work time.Duration, fn func(leaves [][32]byte, grp *wgpu.Group) error) error {
+func leavesOn(g *Globals, in string, work time.Duration, fn func(leaves [][32]byte, grp *wgpu.Group) error) error {
 	if in == "" {
 		return errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}
-	devices := g.openSoon(work)
-	defer devices.close()
-	leaves, err := readLeaves(in, g.hostMemory()/3)
+	devices := g.OpenSoon(work)
+	defer devices.Close()
+	leaves, err := readLeaves(in, g.HostMemory()/3)
 	if err != nil {
 		return err
 	}
-	grp, err := devices.wait()
+	grp, err := devices.Wait()
 	if err != nil {
 		return err
 	}
@@ -337,7 +337,7 @@ func merkleVerify(cmd *cobra.Command, hashName, proofIn, rootHex string, leaves 
 	if proofIn == "" {
 		return errors.New("merkle verify: --proof FILE is required (a proof as printed by merkle prove)")
 	}
-	b, err := readInput(proofIn, maxProofBytes, proofLimit)
+	b, err := ReadInput(proofIn, maxProofBytes, proofLimit)
 	if err != nil {
 		return fmt.Errorf("merkle verify: %w", err)
 	}
@@ -371,7 +371,7 @@ func merkleVerify(cmd *cobra.Command, hashName, proofIn, rootHex string, leaves 
 			why = fmt.Sprintf("leaf %d of a tree of %d leaves needs a path of %d digests, the proof's has %d", p.Index, n, merkle.PathLen(n, p.Index), len(p.Path))
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: %s\n", proofIn, why)
-		return exitError{1}
+		return ExitError{1}
 	}
 	tr.warn(cmd)
 	return nil
@@ -381,7 +381,7 @@ func merkleVerify(cmd *cobra.Command, hashName, proofIn, rootHex string, leaves 
 // most limit bytes (the tree's nodes take as much again).
 func readLeaves(path string, limit int64) ([][32]byte, error) {
 	limit -= limit % merkle.DigestSize
-	b, err := readInput(path, limit, "the leaves can take here (the tree's nodes take as much again in host memory)")
+	b, err := ReadInput(path, limit, "the leaves can take here (the tree's nodes take as much again in host memory)")
 	if err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
@@ -422,7 +422,7 @@ const proofLimit = "a proof file can hold (a single proof holds at most 64 path 
 // readProof reads a single proof as merkle prove prints it.
 func readProof(path string) (merkle.Proof, error) {
 	var p merkle.Proof
-	b, err := readInput(path, maxProofBytes, proofLimit)
+	b, err := ReadInput(path, maxProofBytes, proofLimit)
 	if err != nil {
 		return p, err
 	}
@@ -432,25 +432,25 @@ func readProof(path string) (merkle.Proof, error) {
 	return p, nil
 }
 
-// uploadRate is the host-to-GPU rate a one-shot command's input goes up
+// UploadRate is the host-to-GPU rate a one-shot command's input goes up
 // at, end to end, staging included: measured with wgbench --trace merkle
 // on NVIDIA (BENCHMARKS.md, "Transfers"; the run in
 // bench/results/HISTORY.md, "Figures moved from code comments").
-const uploadRate = 13e9
+const UploadRate = 13e9
 
-// oneDeviceWork estimates the time one GPU takes for the input file in
+// OneDeviceWork estimates the time one GPU takes for the input file in
 // of hash h, per bytes per permutation (a leaf: 32 bytes; a
 // record of field elements: its bytes over the 8 a permutation absorbs):
 // its upload and its permutations at the hash's measured rate
 // (registry.Hash.PermuteNanos). Zero when the file or the rate is
 // unknown; the command then opens one device.
-func oneDeviceWork(h registry.Hash, in string, bytesPerPermutation float64) time.Duration {
+func OneDeviceWork(h registry.Hash, in string, bytesPerPermutation float64) time.Duration {
 	fi, err := os.Stat(in)
 	if err != nil || h.PermuteNanos == 0 || bytesPerPermutation <= 0 {
 		return 0
 	}
 	size := float64(fi.Size())
-	return time.Duration(size/uploadRate*1e9 + size/bytesPerPermutation*h.PermuteNanos)
+	return time.Duration(size/UploadRate*1e9 + size/bytesPerPermutation*h.PermuteNanos)
 }
 
 // approachOptions returns the options that build a tree's levels by

@@ -28,7 +28,7 @@ type proveFlags struct {
 // merkleProve builds the tree of the leaves file (with --cap only its top
 // levels, on one device) and prints the proof of the leaves at indices in
 // the form asked for.
-func merkleProve(cmd *cobra.Command, g *globals, f proveFlags) error {
+func merkleProve(cmd *cobra.Command, g *Globals, f proveFlags) error {
 	format := f.format
 	switch {
 	case len(f.indices) == 0:
@@ -163,7 +163,7 @@ func verifySet(cmd *cobra.Command, hash merkle.Hash, path string, s *setProof, r
 			why = fmt.Sprintf("it states root %x, not the %x given by --root", tr.stated[:], tr.root[:])
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "merkle verify: %s does not verify: %s\n", path, why)
-		return exitError{1}
+		return ExitError{1}
 	}
 	tr.warn(cmd)
 	return nil

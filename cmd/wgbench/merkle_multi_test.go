@@ -86,7 +86,7 @@ func TestMerkleMultiProveVerify(t *testing.T) {
 		require.NoError(t, err)
 		require.Contains(t, stderr, "the tree's root and size were taken from the proof itself")
 		stderr, err = verify(multi, "--root", root, "--leaves", "101")
-		require.Equal(t, exitError{1}, err)
+		require.Equal(t, ExitError{1}, err)
 		require.Contains(t, stderr, "it is a proof for a tree of 100 leaves, not of the 101 given by --leaves")
 
 		pruned := prove("--index", "99,3,17,3", "--format", "pruned")
@@ -116,7 +116,7 @@ func TestMerkleMultiProveVerify(t *testing.T) {
 				for _, at := range []int{d[0] + 1, d[1] - 2} {
 					bad := text[:at] + flipDigit(text[at:at+2], 0) + text[at+2:]
 					stderr, err := verify(bad, "--root", root, "--leaves", fmt.Sprint(n))
-					require.Equal(t, exitError{1}, err, "digit %d changed verified", at)
+					require.Equal(t, ExitError{1}, err, "digit %d changed verified", at)
 					require.Contains(t, stderr, "proof.json does not verify")
 				}
 			}
@@ -125,7 +125,7 @@ func TestMerkleMultiProveVerify(t *testing.T) {
 				bad = strings.Replace(bad, "    "+i+"\n", "    1"+i+"\n", 1)
 				require.NotEqual(t, text, bad)
 				_, err := verify(bad, "--root", root, "--leaves", fmt.Sprint(n))
-				require.Equal(t, exitError{1}, err, "index %s changed verified", i)
+				require.Equal(t, ExitError{1}, err, "index %s changed verified", i)
 			}
 		}
 	}

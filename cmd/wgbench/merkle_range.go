@@ -90,7 +90,7 @@ type rangeFlags struct {
 	leaves int
 }
 
-// add adds --range, described by use, and --leaves to c.
+// Add adds --range, described by use, and --leaves to c.
 func (rf *rangeFlags) add(c *cobra.Command, use string) {
 	f := c.Flags()
 	f.StringVar(&rf.spec, "range", "", use)
@@ -113,7 +113,7 @@ type leafRange struct {
 
 // read reads the range's leaves of in, as --range and --leaves say, and
 // checks them against the hash.
-func (rf *rangeFlags) read(c *cobra.Command, g *globals, hashName, in string) (*leafRange, error) {
+func (rf *rangeFlags) read(c *cobra.Command, g *Globals, hashName, in string) (*leafRange, error) {
 	hash, err := parseHash(hashName)
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (rf *rangeFlags) read(c *cobra.Command, g *globals, hashName, in string) (*
 	if in == "" {
 		return nil, errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves, or with --leaves N of the range's N/M)")
 	}
-	limit := g.hostMemory() / 3
+	limit := g.HostMemory() / 3
 	limit -= limit % merkle.DigestSize
 	lr := &leafRange{hash: hash, r: r, total: rf.leaves}
 	if c.Flags().Changed("leaves") {
@@ -151,16 +151,16 @@ func (rf *rangeFlags) read(c *cobra.Command, g *globals, hashName, in string) (*
 }
 
 // run prints (and with out, writes) the record of the range's root.
-func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, approach int, out string) error {
+func (rf *rangeFlags) run(c *cobra.Command, g *Globals, hashName, in string, approach int, out string) error {
 	lr, err := rf.read(c, g, hashName, in)
 	if err != nil {
 		return err
 	}
-	ctx, err := g.openContext()
+	ctx, err := g.OpenContext()
 	if err != nil {
 		return err
 	}
-	defer g.closeContext(ctx)
+	defer g.CloseContext(ctx)
 	rec := rangeRecord{hash: lr.hash, r: lr.r, leaves: lr.total}
 	opts, err := approachOptions(approach)
 	if err != nil {
@@ -170,7 +170,7 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 		return err
 	}
 	// Ctrl-C during the build: nothing is written.
-	if err := interrupted(c.Context()); err != nil {
+	if err := Interrupted(c.Context()); err != nil {
 		return err
 	}
 	line := rec.String() + "\n"
@@ -186,7 +186,7 @@ func (rf *rangeFlags) run(c *cobra.Command, g *globals, hashName, in string, app
 // prove returns the proof of leaf index of the tree (its index in the
 // whole tree) in the tree of its range: the lower half of a proof that
 // merkle join completes.
-func (rf *rangeFlags) prove(c *cobra.Command, g *globals, hashName, in string, approach, index int) (merkle.Proof, error) {
+func (rf *rangeFlags) prove(c *cobra.Command, g *Globals, hashName, in string, approach, index int) (merkle.Proof, error) {
 	lr, err := rf.read(c, g, hashName, in)
 	if err != nil {
 		return merkle.Proof{}, err
@@ -200,15 +200,15 @@ func (rf *rangeFlags) prove(c *cobra.Command, g *globals, hashName, in string, a
 // subtreeProof returns the proof of leaf i of the tree of leaves, built
 // on the adapter the flags choose; a tree of one leaf has the proof
 // merkle.JoinProofs takes for it, of an empty path.
-func subtreeProof(g *globals, leaves [][32]byte, hash merkle.Hash, approach, i int) (merkle.Proof, error) {
+func subtreeProof(g *Globals, leaves [][32]byte, hash merkle.Hash, approach, i int) (merkle.Proof, error) {
 	if len(leaves) == 1 {
 		return merkle.Proof{Index: 0, Leaves: 1, Leaf: leaves[0], Root: leaves[0]}, nil
 	}
-	ctx, err := g.openContext()
+	ctx, err := g.OpenContext()
 	if err != nil {
 		return merkle.Proof{}, err
 	}
-	defer g.closeContext(ctx)
+	defer g.CloseContext(ctx)
 	opts, err := approachOptions(approach)
 	if err != nil {
 		return merkle.Proof{}, err
@@ -235,7 +235,7 @@ func printProof(w io.Writer, p any) error {
 // at their offset: a worker reads its share of a file on shared storage.
 // It returns the range's leaves and the whole file's number of leaves.
 func readLeafRange(path string, r split.Range, limit int64) ([][32]byte, int, error) {
-	f, fi, err := openInput(path)
+	f, fi, err := OpenInput(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("merkle: %w", err)
 	}
@@ -258,7 +258,7 @@ func readLeafRange(path string, r split.Range, limit int64) ([][32]byte, int, er
 	}
 	b := make([]byte, want)
 	end := wgpu.Span("read input")
-	err = readFileAt(path, f, b, int64(lo)*merkle.DigestSize, size)
+	err = ReadFileAt(path, f, b, int64(lo)*merkle.DigestSize, size)
 	end(want)
 	if err != nil {
 		return nil, 0, fmt.Errorf("merkle: %w", err)
@@ -291,13 +291,13 @@ func readRangeLeaves(path string, r split.Range, total int, limit int64) ([][32]
 		return nil, fmt.Errorf("merkle: range %s of a tree of %d leaves is %s, more than the %s the leaves can take here", r, total, bytesize.Tenths(want), bytesize.Tenths(limit))
 	}
 	b := make([]byte, want)
-	if err := readExactly(path, b, what); err != nil {
+	if err := ReadExactly(path, b, what); err != nil {
 		return nil, fmt.Errorf("merkle: %w", err)
 	}
 	return asLeaves(b), nil
 }
 
-func newMerkleCombineCmd(g *globals) *cobra.Command {
+func newMerkleCombineCmd(g *Globals) *cobra.Command {
 	prove := -1
 	cmd := &cobra.Command{
 		Use:   "combine [--prove R] [flags] [RECORDS...|-]",
@@ -321,7 +321,7 @@ one leaf, the root, with an empty path: join takes it, verify does not.)`,
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
-			recs, err := readRangeRecords(cmd.InOrStdin(), args, g.hostMemory()/3)
+			recs, err := readRangeRecords(cmd.InOrStdin(), args, g.HostMemory()/3)
 			if err != nil {
 				return err
 			}
@@ -340,11 +340,11 @@ one leaf, the root, with an empty path: join takes it, verify does not.)`,
 				}
 				return printProof(cmd.OutOrStdout(), p)
 			}
-			ctx, err := g.openContext()
+			ctx, err := g.OpenContext()
 			if err != nil {
 				return err
 			}
-			defer g.closeContext(ctx)
+			defer g.CloseContext(ctx)
 			root, err := merkle.Root(ctx, roots, hash, merkle.Options{})
 			if err != nil {
 				return err
@@ -403,7 +403,7 @@ type placedRecord struct {
 // most limit bytes each.
 func readRangeRecords(stdin io.Reader, names []string, limit int64) ([]placedRecord, error) {
 	var recs []placedRecord
-	err := eachRecordLine(stdin, names, limit, func(line, at string) error {
+	err := EachRecordLine(stdin, names, limit, func(line, at string) error {
 		rec, err := parseRecord(line)
 		if err != nil {
 			return fmt.Errorf("%s: %w", at, err)

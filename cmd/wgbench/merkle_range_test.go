@@ -244,7 +244,7 @@ func TestMerkleCombineBadInput(t *testing.T) {
 		var err error
 		require.NotPanics(t, func() { _, _, err = wgbenchIn(t, tc.stdin, args...) }, "%q", tc.stdin)
 		require.Error(t, err, "%q %q", tc.stdin, tc.args)
-		require.NotEqual(t, exitError{1}, err)
+		require.NotEqual(t, ExitError{1}, err)
 		for _, w := range tc.want {
 			require.Contains(t, err.Error(), w, "%q %q", tc.stdin, tc.args)
 		}

@@ -106,7 +106,7 @@ func TestMerkleProveVerify(t *testing.T) {
 				other = merkleHashes()[1]
 			}
 			_, _, err = wgbench(t, "merkle", "verify", "--hash", other.Name(), "--proof", proof)
-			require.Equal(t, exitError{1}, err, "%s verified with %s", what, other)
+			require.Equal(t, ExitError{1}, err, "%s verified with %s", what, other)
 
 			// One hex digit changed in the leaf, the root or a path entry, or
 			// a different index: exit 1, nothing on stdout, the reason on
@@ -121,7 +121,7 @@ func TestMerkleProveVerify(t *testing.T) {
 				require.NotEqual(t, stdout, s, "tamper %d did not change the proof", k)
 				require.NoError(t, os.WriteFile(proof, []byte(s), 0o644))
 				stdout, stderr, err := wgbench(t, "merkle", "verify", "--hash", hash.Name(), "--proof", proof)
-				require.Equal(t, exitError{1}, err, "%s: tamper %d verified", what, k)
+				require.Equal(t, ExitError{1}, err, "%s: tamper %d verified", what, k)
 				require.Empty(t, stdout)
 				require.Contains(t, stderr, "proof.json does not verify")
 			}
@@ -229,7 +229,7 @@ func TestMerkleVerifySays(t *testing.T) {
 	bad[len(bad)-3] = flipDigit(root, 7)
 	for _, extra := range [][]string{nil, {"--quiet"}} {
 		stdout, stderr, err = wgbench(t, append(bad, extra...)...)
-		require.Equal(t, exitError{1}, err)
+		require.Equal(t, ExitError{1}, err)
 		require.Empty(t, stdout)
 		require.Contains(t, stderr, "proof.json does not verify")
 	}

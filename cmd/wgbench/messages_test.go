@@ -22,7 +22,7 @@ func TestVersion(t *testing.T) {
 	}
 	out, _, err := wgbench(t, "b3sum", "-V")
 	if err != nil {
-		require.Equal(t, exitError{0}, err)
+		require.Equal(t, ExitError{0}, err)
 	}
 	require.Equal(t, b3sumVersion+"\n", out)
 }
@@ -88,8 +88,8 @@ func TestUsageLines(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRoot(&globals{}))
-	walk(newRoot(&globals{args: []string{"b3sum"}}))
+	walk(newRoot(&Globals{}))
+	walk(newRoot(&Globals{Args: []string{"b3sum"}}))
 }
 
 // TestB3sumNoNamesCombine: 'b3sum --no-names combine' prints the hash

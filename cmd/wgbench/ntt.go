@@ -12,7 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func newNTTCmd(g *globals) *cobra.Command {
+func newNTTCmd(g *Globals) *cobra.Command {
 	var (
 		fieldName, in, out string
 		logN, n            int
@@ -36,7 +36,7 @@ goldilocks (as far as the device holds a row).
 
 Input is validated in full before anything runs; --out never holds a partial
 result. --backend cpu transforms on all cores with gnark-crypto.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := ntt.Options{Inverse: inverse, Coset: coset}
 			if fieldName == (field.Goldilocks{}).Name() {
@@ -65,7 +65,7 @@ result. --backend cpu transforms on all cores with gnark-crypto.`,
 // nttFile transforms the rows of file in (elements of f) and writes them
 // to out: rows of 2^logN elements where the flag --log2 was given, else of
 // n (--n).
-func nttFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], logN, n int, o ntt.Options, in, out string) error {
+func nttFile[E field.Element](cmd *cobra.Command, g *Globals, f field.Field[E], logN, n int, o ntt.Options, in, out string) error {
 	switch {
 	case cmd.Flags().Changed("log2") == cmd.Flags().Changed("n"):
 		return fmt.Errorf("ntt: give one of --log2 K and --n N, the row length 2^K = N")
@@ -83,8 +83,8 @@ func nttFile[E field.Element](cmd *cobra.Command, g *globals, f field.Field[E], 
 	if err != nil {
 		return err
 	}
-	devices := g.openSoon(0)
-	defer devices.close()
+	devices := g.OpenSoon(0)
+	defer devices.Close()
 	ctx, err := firstContext(devices)
 	if err != nil {
 		return err
@@ -112,9 +112,9 @@ func nttField(name string) (field.Monty31, error) {
 // refused as soon as it does; else the input is bounded by host memory,
 // of which the command needs times the input (a stream, joined from its
 // pieces once read, once more).
-func readRows[E field.Element](g *globals, name string, f field.Field[E], path string, n int, times float64, size int64, shape string) ([]E, error) {
+func readRows[E field.Element](g *Globals, name string, f field.Field[E], path string, n int, times float64, size int64, shape string) ([]E, error) {
 	rowBytes := n * int(unsafe.Sizeof(E(0)))
-	mem := float64(g.hostMemory())
+	mem := float64(g.HostMemory())
 	limit, streamLimit := int64(mem/times), int64(mem/(times+1))
 	why := fmt.Sprintf("%s can transform in the host memory available (it needs up to %.3g times the input, a pipe or device once more)", name, times)
 	if size != 0 {
@@ -127,7 +127,7 @@ func readRows[E field.Element](g *globals, name string, f field.Field[E], path s
 		}
 		limit, streamLimit, why = size, size, shape+" holds"
 	}
-	raw, err := readInputStream(path, limit, streamLimit, why)
+	raw, err := ReadInputStream(path, limit, streamLimit, why)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -135,7 +135,7 @@ func readRows[E field.Element](g *globals, name string, f field.Field[E], path s
 		return nil, fmt.Errorf("%s: %s is %d bytes, not a whole number of rows of %d bytes (%d elements): row %d has only %d bytes",
 			name, path, len(raw), rowBytes, n, len(raw)/rowBytes, len(raw)%rowBytes)
 	}
-	data := asElements[E](raw)
+	data := AsElements[E](raw)
 	if i, err := ntt.CheckElements(f, data); err != nil {
 		return nil, fmt.Errorf("%s: %s: row %d, element %d: %w", name, path, i/n, i%n, err)
 	}
@@ -144,8 +144,8 @@ func readRows[E field.Element](g *globals, name string, f field.Field[E], path s
 
 // firstContext waits for the devices and returns the first, or nil for
 // the CPU backend.
-func firstContext(o *opening) (*wgpu.Context, error) {
-	grp, err := o.wait()
+func firstContext(o *Opening) (*wgpu.Context, error) {
+	grp, err := o.Wait()
 	if err != nil || grp == nil {
 		return nil, err
 	}
@@ -155,12 +155,12 @@ func firstContext(o *opening) (*wgpu.Context, error) {
 // writeRows writes data's elements, little-endian, to path (atomically)
 // or to stdout.
 func writeRows[E field.Element](cmd *cobra.Command, name, path string, data []E) error {
-	out := digestsAsBytes[E](data)
+	out := DigestsAsBytes[E](data)
 	if path == "" {
 		_, err := cmd.OutOrStdout().Write(out)
 		return err
 	}
-	if err := writeOutput(path, out); err != nil {
+	if err := WriteOutput(path, out); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil

@@ -29,7 +29,7 @@ func readUint32s(t *testing.T, path string) []uint32 {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	return append([]uint32(nil), asElements[uint32](b)...)
+	return append([]uint32(nil), AsElements[uint32](b)...)
 }
 
 func TestNTTCommand(t *testing.T) {
@@ -135,12 +135,12 @@ func TestNTTCommandGoldilocks(t *testing.T) {
 		require.NoError(t, err)
 		b, err := os.ReadFile(out)
 		require.NoError(t, err)
-		require.Equal(t, want, append([]uint64(nil), asElements[uint64](b)...), backend)
+		require.Equal(t, want, append([]uint64(nil), AsElements[uint64](b)...), backend)
 		_, _, err = wgbench(t, "encode", "--field", "goldilocks", "--rate", "2", "--matrix", "3x512", "--in", in, "--out", out, "--backend", backend)
 		require.NoError(t, err)
 		b, err = os.ReadFile(out)
 		require.NoError(t, err)
-		require.Equal(t, wantRS, append([]uint64(nil), asElements[uint64](b)...), backend)
+		require.Equal(t, wantRS, append([]uint64(nil), AsElements[uint64](b)...), backend)
 	}
 	bad := append([]uint64(nil), data...)
 	bad[515] = u64emu.P + 2

@@ -42,7 +42,7 @@ type lineaProofJSON struct {
 	Siblings [][][][8]uint32 `json:"siblings"`
 }
 
-func newOpenCmd(g *globals) *cobra.Command {
+func newOpenCmd(g *Globals) *cobra.Command {
 	var (
 		scheme   string
 		rate     int
@@ -83,7 +83,7 @@ E4 values), "columns" ([matrix][entry][row]) and "siblings"
 ([matrix][entry][level], leaf level first, 8 values each, as smt_koalabear's
 Proof holds them). It carries no statement: a verifier computes X and the
 Ys from the inputs (vortex.VerifyLinea in Go, Linea's vortex_koalabear.Verify).`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return openLinea(cmd, g, openArgs{
 				scheme: scheme, rate: rate, sis: sisArg, maxRows: maxRows, maxRowsGiven: cmd.Flags().Changed("max-rows"),
@@ -117,7 +117,7 @@ type openArgs struct {
 // openLinea is open: every flag checked and the parameters made before
 // any input is read; the matrices read, committed on the first device (or
 // the CPU) and opened; the proof written whole or not at all.
-func openLinea(cmd *cobra.Command, g *globals, a openArgs) error {
+func openLinea(cmd *cobra.Command, g *Globals, a openArgs) error {
 	switch {
 	case a.scheme == "":
 		return errors.New("open: --scheme linea is required (open proves the Vortex of Linea's prover)")
@@ -169,10 +169,10 @@ func openLinea(cmd *cobra.Command, g *globals, a openArgs) error {
 			return fmt.Errorf("open: %w", err)
 		}
 	}
-	devices := g.openSoon(0)
-	defer devices.close()
+	devices := g.OpenSoon(0)
+	defer devices.Close()
 	// The inputs, and the codewords beside them (rate times each).
-	limit := g.hostMemory() / int64(2+a.rate)
+	limit := g.HostMemory() / int64(2+a.rate)
 	var total int64
 	for _, sh := range shapes {
 		// Each below limit, the sum cannot overflow.
@@ -186,12 +186,12 @@ func openLinea(cmd *cobra.Command, g *globals, a openArgs) error {
 		if err != nil {
 			return fmt.Errorf("open: %w", err)
 		}
-		if !g.process {
+		if !g.Process {
 			defer free()
 		}
 		rows[k] = r
 	}
-	grp, err := devices.wait()
+	grp, err := devices.Wait()
 	if err != nil {
 		return err
 	}
@@ -199,32 +199,32 @@ func openLinea(cmd *cobra.Command, g *globals, a openArgs) error {
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
-	if !g.process {
+	if !g.Process {
 		defer c.Release()
 	}
-	spin := newSpinner(cmd, g, "open: Linea's Vortex")
+	spin := NewSpinner(cmd, g, "open: Linea's Vortex")
 	states := make([]*vortex.LineaState, len(rows))
 	for k := range rows {
 		st, err := c.Commit(rows[k], vortex.LineaOptions{NoSIS: !withSIS[k], Context: cmd.Context()})
 		if err != nil {
-			spin.done()
+			spin.Done()
 			return fmt.Errorf("open: --matrix %s --in %s: %w", a.matrices[k], a.ins[k], err)
 		}
-		if !g.process {
+		if !g.Process {
 			defer st.Release()
 		}
 		states[k] = st
 	}
 	proof, err := vortex.ProveLinea(states, al, es)
-	spin.done()
+	spin.Done()
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
-	if g.process {
-		leftToExit()
+	if g.Process {
+		LeftToExit()
 	}
 	// Ctrl-C during the work: nothing is written.
-	if err := interrupted(cmd.Context()); err != nil {
+	if err := Interrupted(cmd.Context()); err != nil {
 		return err
 	}
 	roots := make([]vortex.Hash, len(states))

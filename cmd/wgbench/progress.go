@@ -18,16 +18,16 @@ import (
 	"golang.org/x/term"
 )
 
-// errInterrupted is what a command returns when Ctrl-C (SIGINT) or
+// ErrInterrupted is what a command returns when Ctrl-C (SIGINT) or
 // SIGTERM stopped it: the process exits with interruptStatus, and no
 // output file is written (every output is written whole or not at all,
 // through cmd/internal/fileout, after the work), except bench's JSON file,
 // which keeps what was measured.
-var errInterrupted = errors.New("interrupted")
+var ErrInterrupted = errors.New("interrupted")
 
-// exitInterrupted is the exit status of a run stopped by Ctrl-C, the
+// ExitInterrupted is the exit status of a run stopped by Ctrl-C, the
 // shell's 128 + SIGINT.
-const exitInterrupted = 130
+const ExitInterrupted = 130
 
 // interruptStatus is the exit status of a run the signal that cause
 // holds stopped, as a shell reports it: 128 + the signal's number (130
@@ -39,7 +39,7 @@ func interruptStatus(cause error) int {
 			return 128 + int(n)
 		}
 	}
-	return exitInterrupted
+	return ExitInterrupted
 }
 
 // signalCause is the cause of a context cancelled by a signal.
@@ -47,11 +47,11 @@ type signalCause struct{ sig os.Signal }
 
 func (s signalCause) Error() string { return "stopped by " + s.sig.String() }
 
-// interruptGrace is how long a command may take to stop after Ctrl-C
+// InterruptGrace is how long a command may take to stop after Ctrl-C
 // before the process exits without it: one that is inside a long library
 // call (a Merkle tree built in one call) checks only once the call
 // returns.
-const interruptGrace = 2 * time.Second
+const InterruptGrace = 2 * time.Second
 
 // interruptible returns a context cancelled by the first SIGINT or
 // SIGTERM. After that signal the default action is restored, so a second
@@ -77,7 +77,7 @@ func interruptible(stuck func(status int), delay time.Duration) (ctx context.Con
 			signal.Stop(sigs)
 			cancel(signalCause{sig})
 			select {
-			case <-time.After(interruptGrace):
+			case <-time.After(InterruptGrace):
 				stuck(interruptStatus(signalCause{sig}))
 			case <-returned:
 			}
@@ -118,69 +118,69 @@ func interruptible(stuck func(status int), delay time.Duration) (ctx context.Con
 // that time ending it at once, as it ends b3sum itself, loses nothing.
 const b3sumCatchDelay = 20 * time.Millisecond
 
-// interrupted returns errInterrupted once ctx is cancelled, else nil: the
+// Interrupted returns errInterrupted once ctx is cancelled, else nil: the
 // check long loops make between their pieces of work.
-func interrupted(ctx context.Context) error {
+func Interrupted(ctx context.Context) error {
 	if ctx != nil && ctx.Err() != nil {
-		return errInterrupted
+		return ErrInterrupted
 	}
 	return nil
 }
 
-// showProgress reports whether a progress bar goes to w: only a terminal
+// ShowProgress reports whether a progress bar goes to w: only a terminal
 // shows one, and never with --quiet, so that a log, a pipe or a script
 // capturing standard error gets none of its control characters.
-func showProgress(w io.Writer, quiet bool) bool {
+func ShowProgress(w io.Writer, quiet bool) bool {
 	f, ok := w.(*os.File)
 	return !quiet && ok && term.IsTerminal(int(f.Fd()))
 }
 
-// meter shows the progress of one piece of work on standard error: done
-// out of total, the rate, and the time left. A nil meter shows nothing,
+// Meter shows the progress of one piece of work on standard error: done
+// out of total, the rate, and the time left. A nil Meter shows nothing,
 // so callers need not ask whether there is one.
-type meter struct {
-	bar *bar
+type Meter struct {
+	bar *Bar
 	// The ticker that redraws the bar ends when stop is closed, and
 	// closes stopped.
 	stop, stopped chan struct{}
 	// bars holds the bar while it is drawn.
-	bars *liveBars
+	bars *LiveBars
 }
 
-// newMeter returns the meter of total units of work (records, leaves;
+// NewMeter returns the meter of total units of work (records, leaves;
 // bytes with unit "B", shown as KiB, MiB...) described by desc, or nil
 // where showProgress says no. Until the first units are done it shows a
 // spinner and the time taken, not a 0% that would not move while one
 // library call does the whole work (a Merkle tree built in one
 // submission).
-func newMeter(cmd *cobra.Command, g *globals, desc string, total int64, unit string) *meter {
+func NewMeter(cmd *cobra.Command, g *Globals, desc string, total int64, unit string) *Meter {
 	w := cmd.ErrOrStderr()
-	if !showProgress(w, g.quiet) || total <= 0 {
+	if !ShowProgress(w, g.Quiet) || total <= 0 {
 		return nil
 	}
 	// The clock starts now, not at the first piece's end: the rate and
 	// the time left count the whole work.
-	return startMeter(g, newBar(w, desc, total, unit))
+	return startMeter(g, NewBar(w, desc, total, unit))
 }
 
-// newSpinner returns a meter of work whose size is not known as it goes
+// NewSpinner returns a meter of work whose size is not known as it goes
 // (a Merkle tree built in one library call): it shows that the work goes
 // on, and for how long, or nil where showProgress says no.
-func newSpinner(cmd *cobra.Command, g *globals, desc string) *meter {
+func NewSpinner(cmd *cobra.Command, g *Globals, desc string) *Meter {
 	w := cmd.ErrOrStderr()
-	if !showProgress(w, g.quiet) {
+	if !ShowProgress(w, g.Quiet) {
 		return nil
 	}
-	return startMeter(g, newBar(w, desc, -1, ""))
+	return startMeter(g, NewBar(w, desc, -1, ""))
 }
 
 // startMeter draws b, and redraws it on its own while the work it stands
 // for runs (the time taken moves, and the spinner turns, between the
 // reports of work done); g's bars hold it until done, so that a message
 // clears its line first.
-func startMeter(g *globals, b *bar) *meter {
-	g.bars.add(b)
-	b.add(0)
+func startMeter(g *Globals, b *Bar) *Meter {
+	g.Bars.Add(b)
+	b.Add(0)
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -191,28 +191,28 @@ func startMeter(g *globals, b *bar) *meter {
 			case <-stop:
 				return
 			case <-t.C:
-				b.add(0)
+				b.Add(0)
 			}
 		}
 	}()
-	return &meter{bar: b, stop: stop, stopped: stopped, bars: &g.bars}
+	return &Meter{bar: b, stop: stop, stopped: stopped, bars: &g.Bars}
 }
 
-// liveBars are the bars on the terminal now. A message that a command
+// LiveBars are the bars on the terminal now. A message that a command
 // or main prints on standard error while one is drawn clears it first
 // (stop), or it would follow the bar on the bar's line.
-type liveBars struct {
+type LiveBars struct {
 	mu   sync.Mutex
-	bars []*bar
+	bars []*Bar
 }
 
-func (l *liveBars) add(b *bar) {
+func (l *LiveBars) Add(b *Bar) {
 	l.mu.Lock()
 	l.bars = append(l.bars, b)
 	l.mu.Unlock()
 }
 
-func (l *liveBars) remove(b *bar) {
+func (l *LiveBars) remove(b *Bar) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i, x := range l.bars {
@@ -225,7 +225,7 @@ func (l *liveBars) remove(b *bar) {
 
 // stop clears every live bar's line and keeps it from being drawn again:
 // what is printed next starts on a clean line.
-func (l *liveBars) stop() {
+func (l *LiveBars) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, b := range l.bars {
@@ -233,7 +233,7 @@ func (l *liveBars) stop() {
 	}
 }
 
-// bar is one line of progress on a terminal, redrawn in place: for a
+// Bar is one line of progress on a terminal, redrawn in place: for a
 // known total, the description, the share done, a bar, done out of total
 // with the rate, and the time taken and left, as
 //
@@ -243,9 +243,9 @@ func (l *liveBars) stop() {
 // the count of steps where there were any, and the time taken. It is what
 // github.com/schollz/progressbar drew for wgbench, written here because
 // that package links net/http, whose initializers every command paid at
-// start-up (BENCHMARKS.md, "Start-up on the 2-core CI machine"). A bar is
+// start-up (BENCHMARKS.md, "Start-up on the 2-core CI machine"). A Bar is
 // safe for use by several goroutines.
-type bar struct {
+type Bar struct {
 	mu           sync.Mutex
 	w            io.Writer
 	desc, unit   string
@@ -260,7 +260,7 @@ type bar struct {
 }
 
 // barWidth is the bar's width in characters; barThrottle is how often a
-// bar of a known total is redrawn at most (a spinner is redrawn at each
+// Bar of a known total is redrawn at most (a spinner is redrawn at each
 // add, which its ticker calls).
 const (
 	barWidth    = 30
@@ -270,15 +270,15 @@ const (
 // spinnerFrames are the spinner's turns.
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// newBar returns the bar of total units (bytes where unit is "B"; below
+// NewBar returns the bar of total units (bytes where unit is "B"; below
 // 0: unknown) described by desc, written on w, its clock started.
-func newBar(w io.Writer, desc string, total int64, unit string) *bar {
-	return &bar{w: w, desc: desc, total: total, unit: unit, start: time.Now()}
+func NewBar(w io.Writer, desc string, total int64, unit string) *Bar {
+	return &Bar{w: w, desc: desc, total: total, unit: unit, start: time.Now()}
 }
 
-// add counts n more units done and redraws the line (a known total's at
+// Add counts n more units done and redraws the line (a known total's at
 // most every barThrottle, and always at its end).
-func (b *bar) add(n int64) {
+func (b *Bar) Add(n int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.done += n
@@ -290,16 +290,16 @@ func (b *bar) add(n int64) {
 	b.draw(b.line(now))
 }
 
-// describe changes the description, shown from the next add.
-func (b *bar) describe(desc string) {
+// Describe changes the description, shown from the next add.
+func (b *Bar) Describe(desc string) {
 	b.mu.Lock()
 	b.desc = desc
 	b.mu.Unlock()
 }
 
-// clear blanks the line, so that what is printed next starts on a clean
+// Clear blanks the line, so that what is printed next starts on a clean
 // one; the next add draws the bar again.
-func (b *bar) clear() {
+func (b *Bar) Clear() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.width > 0 {
@@ -309,7 +309,7 @@ func (b *bar) clear() {
 }
 
 // stop clears the line and draws nothing more.
-func (b *bar) stop() {
+func (b *Bar) stop() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	// Stopped in the same hold of the lock as the line is cleared, so that
@@ -322,7 +322,7 @@ func (b *bar) stop() {
 }
 
 // draw writes line over the one drawn before.
-func (b *bar) draw(line string) {
+func (b *Bar) draw(line string) {
 	if b.stopped {
 		return
 	}
@@ -333,7 +333,7 @@ func (b *bar) draw(line string) {
 }
 
 // line is the bar's text at now.
-func (b *bar) line(now time.Time) string {
+func (b *Bar) line(now time.Time) string {
 	elapsed := now.Sub(b.start)
 	if b.total >= 0 && b.done == 0 {
 		// Nothing reported yet: the work and the time it has taken, with
@@ -374,51 +374,51 @@ func (b *bar) line(now time.Time) string {
 // "2m5s").
 func seconds(d time.Duration) string { return d.Round(time.Second).String() }
 
-// buildMeter is the Options.Progress of a Merkle build: it shows the
+// BuildMeter is the Options.Progress of a Merkle build: it shows the
 // merges done on a meter, and stops the build with errInterrupted on
 // Ctrl-C.
-type buildMeter struct {
+type BuildMeter struct {
 	cmd  *cobra.Command
-	m    *meter
+	m    *Meter
 	last int
 }
 
-// newBuildMeter returns the buildMeter of a tree of n leaves: n-1 merges.
-func newBuildMeter(cmd *cobra.Command, g *globals, desc string, n int) *buildMeter {
-	return &buildMeter{cmd: cmd, m: newMeter(cmd, g, desc, int64(n-1), "merges")}
+// NewBuildMeter returns the buildMeter of a tree of n leaves: n-1 merges.
+func NewBuildMeter(cmd *cobra.Command, g *Globals, desc string, n int) *BuildMeter {
+	return &BuildMeter{cmd: cmd, m: NewMeter(cmd, g, desc, int64(n-1), "merges")}
 }
 
-func (b *buildMeter) progress(done, total int) error {
-	if testHookPiece != nil {
-		testHookPiece(done)
+func (b *BuildMeter) Progress(done, total int) error {
+	if TestHookPiece != nil {
+		TestHookPiece(done)
 	}
-	if err := interrupted(b.cmd.Context()); err != nil {
+	if err := Interrupted(b.cmd.Context()); err != nil {
 		return err
 	}
-	b.m.add(done - b.last)
+	b.m.Add(done - b.last)
 	b.last = done
 	return nil
 }
 
-// done clears the meter.
-func (b *buildMeter) done() { b.m.done() }
+// Done clears the meter.
+func (b *BuildMeter) Done() { b.m.Done() }
 
-// add counts n more units done.
-func (m *meter) add(n int) {
+// Add counts n more units done.
+func (m *Meter) Add(n int) {
 	if m != nil {
-		m.bar.add(int64(n))
+		m.bar.Add(int64(n))
 	}
 }
 
-// done clears the bar, so that what the command prints next starts on a
+// Done clears the bar, so that what the command prints next starts on a
 // clean line.
-func (m *meter) done() {
+func (m *Meter) Done() {
 	if m != nil {
 		if m.stop != nil {
 			close(m.stop)
 			<-m.stopped
 		}
-		m.bar.clear()
+		m.bar.Clear()
 		if m.bars != nil {
 			m.bars.remove(m.bar)
 		}
@@ -430,26 +430,26 @@ func (m *meter) done() {
 // long enough that a device stays busy between calls.
 const pieceTime = 250 * time.Millisecond
 
-// testHookPiece, when not nil, is called with the records done after each
+// TestHookPiece, when not nil, is called with the records done after each
 // piece, and with the merges done at each report of a tree's build: the
 // interrupt tests cancel there, part way through on any device, and see
 // where the work stopped.
-var testHookPiece func(done int)
+var TestHookPiece func(done int)
 
-// testHookStuck, when not nil, is called when a command did not stop
+// TestHookStuck, when not nil, is called when a command did not stop
 // within interruptGrace of Ctrl-C, before the process exits: the tests
 // see that the grace timer ended it, not the command.
-var testHookStuck func()
+var TestHookStuck func()
 
-// inPieces runs fn over [0, total) in consecutive ranges [lo, hi), growing
+// InPieces runs fn over [0, total) in consecutive ranges [lo, hi), growing
 // the ranges from minPiece while a range takes less than pieceTime, and
 // counting each finished range on m. It stops with errInterrupted when ctx
 // is cancelled, checked before each range.
-func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi int) error) error {
-	defer m.done()
+func InPieces(ctx context.Context, m *Meter, total, minPiece int, fn func(lo, hi int) error) error {
+	defer m.Done()
 	per := max(minPiece, 1)
 	for lo := 0; lo < total; {
-		if err := interrupted(ctx); err != nil {
+		if err := Interrupted(ctx); err != nil {
 			return err
 		}
 		hi := lo + min(per, total-lo)
@@ -457,9 +457,9 @@ func inPieces(ctx context.Context, m *meter, total, minPiece int, fn func(lo, hi
 		if err := fn(lo, hi); err != nil {
 			return err
 		}
-		m.add(hi - lo)
-		if testHookPiece != nil {
-			testHookPiece(hi)
+		m.Add(hi - lo)
+		if TestHookPiece != nil {
+			TestHookPiece(hi)
 		}
 		if time.Since(start) < pieceTime/2 && per < total/2 {
 			per *= 2

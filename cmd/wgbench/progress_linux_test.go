@@ -46,22 +46,22 @@ func TestProgress(t *testing.T) {
 	f, err := os.CreateTemp(t.TempDir(), "stderr")
 	require.NoError(t, err)
 	defer f.Close()
-	require.True(t, showProgress(tty, false))
-	require.False(t, showProgress(tty, true), "--quiet")
-	require.False(t, showProgress(f, false), "a file")
-	require.False(t, showProgress(&bytes.Buffer{}, false), "not a file")
+	require.True(t, ShowProgress(tty, false))
+	require.False(t, ShowProgress(tty, true), "--quiet")
+	require.False(t, ShowProgress(f, false), "a file")
+	require.False(t, ShowProgress(&bytes.Buffer{}, false), "not a file")
 
 	cmd := &cobra.Command{}
 	cmd.SetErr(tty)
-	bar := newMeter(cmd, &globals{}, "rescue merge", 4000, "records")
+	bar := NewMeter(cmd, &Globals{}, "rescue merge", 4000, "records")
 	require.NotNil(t, bar)
-	require.Nil(t, newMeter(cmd, &globals{quiet: true}, "rescue merge", 4000, "records"))
+	require.Nil(t, NewMeter(cmd, &Globals{Quiet: true}, "rescue merge", 4000, "records"))
 	shown := make(chan []byte)
 	go func() {
 		b, _ := io.ReadAll(ptmx) // until the terminal end is closed
 		shown <- b
 	}()
-	err = inPieces(context.Background(), bar, 4000, 100, func(lo, hi int) error {
+	err = InPieces(context.Background(), bar, 4000, 100, func(lo, hi int) error {
 		time.Sleep(30 * time.Millisecond)
 		return nil
 	})
@@ -78,7 +78,7 @@ func TestProgress(t *testing.T) {
 // that a cancelled context stops them before the next piece.
 func TestInPieces(t *testing.T) {
 	next := 0
-	require.NoError(t, inPieces(context.Background(), nil, 100000, 7, func(lo, hi int) error {
+	require.NoError(t, InPieces(context.Background(), nil, 100000, 7, func(lo, hi int) error {
 		require.Equal(t, next, lo)
 		require.Greater(t, hi, lo)
 		next = hi
@@ -88,12 +88,12 @@ func TestInPieces(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	err := inPieces(ctx, nil, 100000, 7, func(lo, hi int) error {
+	err := InPieces(ctx, nil, 100000, 7, func(lo, hi int) error {
 		calls++
 		cancel()
 		return nil
 	})
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, ErrInterrupted)
 	require.Equal(t, 1, calls)
 }
 
@@ -108,10 +108,10 @@ func TestMeterBeforeProgress(t *testing.T) {
 		b, _ := io.ReadAll(ptmx)
 		shown <- b
 	}()
-	g := &globals{}
+	g := &Globals{}
 	cmd := &cobra.Command{}
 	cmd.SetErr(tty)
-	m := newBuildMeter(cmd, g, "merkle: blake3 tree", 1<<21)
+	m := NewBuildMeter(cmd, g, "merkle: blake3 tree", 1<<21)
 	// Wait for a redraw by the meter's own ticker: the time taken moves
 	// while nothing is reported.
 	for {
@@ -123,10 +123,10 @@ func TestMeterBeforeProgress(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	g.bars.stop()
+	g.Bars.stop()
 	fmt.Fprintln(tty, "wgbench: interrupted")
 	time.Sleep(250 * time.Millisecond) // a tick that must draw nothing
-	m.done()
+	m.Done()
 	tty.Close()
 	out := string(<-shown)
 	require.Contains(t, out, "merkle: blake3 tree (2097151 merges) [0s]")

@@ -380,7 +380,7 @@ func TestReliability(t *testing.T) {
 			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			code := runWith(&globals{args: tc.args, memory: tc.memory}, stdin, stdout, &errOut)
+			code := runWith(&Globals{Args: tc.args, Memory: tc.memory}, stdin, stdout, &errOut)
 			runtime.ReadMemStats(&after)
 			stderr := errOut.String()
 			require.Equal(t, tc.code, code, "exit status; stderr: %s", stderr)

@@ -78,10 +78,10 @@ func msOf(d time.Duration) float64 { return float64(d) / 1e6 }
 // without .git, go build of a copied tree).
 var commit string
 
-// sourceCommit is the VCS revision the binary was built from: the build
+// SourceCommit is the VCS revision the binary was built from: the build
 // information's vcs.revision (with "-dirty" when it had changes), else
 // the one -ldflags gave (commit), else "unknown" (go run, go test).
-func sourceCommit() string {
+func SourceCommit() string {
 	return revision(debug.ReadBuildInfo())
 }
 

@@ -35,8 +35,8 @@ func TestAddressSpaceLimit(t *testing.T) {
 	const size = 3 << 30 // sparse: no disk, no memory until read
 	require.NoError(t, f.Truncate(size))
 	require.NoError(t, f.Close())
-	if availableMemory() < 4*size {
-		t.Skipf("MemAvailable %d would refuse the file without the limit", availableMemory())
+	if AvailableMemory() < 4*size {
+		t.Skipf("MemAvailable %d would refuse the file without the limit", AvailableMemory())
 	}
 	exe, err := os.Executable()
 	require.NoError(t, err)

@@ -13,13 +13,13 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-func newSelftestCmd(g *globals) *cobra.Command {
+func newSelftestCmd(g *Globals) *cobra.Command {
 	return selftestCmd(g, selftest.Families())
 }
 
 // selftestCmd is the selftest command checking fams (the tests swap in a
 // wrong kernel).
-func selftestCmd(g *globals, fams []selftest.Family) *cobra.Command {
+func selftestCmd(g *Globals, fams []selftest.Family) *cobra.Command {
 	var all bool
 	var jsonPath, limits string
 	cmd := &cobra.Command{
@@ -52,9 +52,9 @@ The adapter is the one --backend and --adapter choose; --all checks every
 adapter (of --backend, if given). --limits webgpu opens each device with the
 limits WebGPU guarantees on every adapter (as WGCOMPUTE_LIMITS=webgpu does),
 to check the smallest conformant GPU.`,
-		Args: noArgs,
+		Args: NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := g.gpu
+			opts := g.GPU
 			if limits != "" {
 				lim, ok := wgpu.LimitProfiles[strings.ToLower(limits)]
 				if !ok {
@@ -71,7 +71,7 @@ to check the smallest conformant GPU.`,
 			if err != nil {
 				return err
 			}
-			if err := g.gpuSpaceError(opts); err != nil {
+			if err := g.GPUSpaceError(opts); err != nil {
 				return err
 			}
 			// The adapters to check, each with what the listing says of
@@ -128,7 +128,7 @@ to check the smallest conformant GPU.`,
 			}
 			if !rep.Pass {
 				selftestVerdict(cmd.ErrOrStderr(), rep.Adapters)
-				return exitError{1}
+				return ExitError{1}
 			}
 			return nil
 		},
@@ -168,7 +168,7 @@ func selftestVerdict(w io.Writer, reps []selftest.Report) {
 // --all (keepGoing) an adapter that cannot be opened is a failed report
 // on listed, the adapter as listed; otherwise it is the command's error.
 func selftestAdapter(out io.Writer, o wgpu.Options, listed wgpu.AdapterInfo, fams []selftest.Family, golden selftest.Golden, keepGoing bool) (selftest.Report, error) {
-	ctx, err := openAdapter(o)
+	ctx, err := OpenAdapter(o)
 	if err != nil {
 		if !keepGoing {
 			return selftest.Report{}, err

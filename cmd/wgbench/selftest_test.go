@@ -28,7 +28,7 @@ func runSelftest(t *testing.T, fams []selftest.Family, args ...string) (string, 
 // runSelftestStderr is runSelftest, returning stderr too.
 func runSelftestStderr(t *testing.T, fams []selftest.Family, args ...string) (string, string, error) {
 	t.Helper()
-	g := &globals{args: args}
+	g := &Globals{Args: args}
 	root := newRoot(g)
 	for _, c := range root.Commands() {
 		if c.Name() == "selftest" {
@@ -168,7 +168,7 @@ func TestSelftestWrongKernel(t *testing.T) {
 func requireWrongKernelFails(t *testing.T, fams []selftest.Family, backend string) {
 	path := filepath.Join(t.TempDir(), "report.json")
 	out, err := runSelftest(t, fams, "--backend", backend, "selftest", "--json", path)
-	require.Equal(t, exitError{1}, err)
+	require.Equal(t, ExitError{1}, err)
 	var fails []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if !strings.HasPrefix(l, "PASS") {
@@ -225,7 +225,7 @@ func TestSelftestKernelCannotCompile(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "report.json")
 			out, stderr, err := runSelftestStderr(t, fams, "--backend", backend, "selftest", "--json", path)
-			require.Equal(t, exitError{1}, err)
+			require.Equal(t, ExitError{1}, err)
 			lines := strings.Split(strings.TrimSpace(out), "\n")
 			require.True(t, strings.HasPrefix(lines[0], "FAIL  u64emu    cannot compile or run kernels on this adapter: u64emu: "), lines[0])
 			require.Contains(t, lines[0], "broken")

@@ -72,11 +72,11 @@ func spaceErrorFor(limit uint64, gpu bool, procs int, stack uint64) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// gpuSpaceError is spaceError(true) for a command of the process about
+// GPUSpaceError is spaceError(true) for a command of the process about
 // to list or open the adapters o names; nil for the CPU backend and for
 // commands run in another program (tests).
-func (g *globals) gpuSpaceError(o wgpu.Options) error {
-	if !g.process || o.CPU() {
+func (g *Globals) GPUSpaceError(o wgpu.Options) error {
+	if !g.Process || o.CPU() {
 		return nil
 	}
 	return spaceError(true)

@@ -39,7 +39,7 @@ func parseSIS(s string) (vortex.SIS, error) {
 // they lie (vortex.FromCanonicalInPlace, one pass on every core), and the
 // parameters (the SIS key, gnark-crypto's domains) made while the devices
 // open and the file is read.
-func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins []string, rate int, sisArg string) error {
+func commitVortex(cmd *cobra.Command, g *Globals, scheme string, matrices, ins []string, rate int, sisArg string) error {
 	if scheme != "vortex" {
 		return fmt.Errorf("commit: --scheme %q: accepted is vortex (gnark-crypto's Vortex over KoalaBear); leave it out for a Merkle tree", scheme)
 	}
@@ -62,12 +62,12 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 	params := paramsMeanwhile("vortex: parameters", func() (*vortex.Params, error) {
 		return vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
 	})
-	devices := g.openSoon(0)
-	defer devices.close()
+	devices := g.OpenSoon(0)
+	defer devices.Close()
 	// The read below takes every core: the goroutines above start first.
 	runtime.Gosched()
-	vals, free, readErr := readWords(ins[0], sh, g.hostMemory()/4)
-	if readErr == nil && !g.process {
+	vals, free, readErr := readWords(ins[0], sh, g.HostMemory()/4)
+	if readErr == nil && !g.Process {
 		// A process that exits next leaves its memory to the exit.
 		defer free()
 	}
@@ -83,14 +83,14 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 		return fmt.Errorf("commit: %s: %w", ins[0], err)
 	}
 	endWait := wgpu.Span("wait for the devices")
-	grp, err := devices.wait()
+	grp, err := devices.Wait()
 	endWait(0)
 	if err != nil {
 		return err
 	}
-	spin := newSpinner(cmd, g, "commit: Vortex")
+	spin := NewSpinner(cmd, g, "commit: Vortex")
 	st, err := vortex.Commit(firstDevice(grp), p, m, vortex.Options{})
-	spin.done()
+	spin.Done()
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -102,7 +102,7 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 		endFree := wgpu.Span("close: free the commitment's device memory")
 		st.Release()
 		endFree(0)
-		if g.process {
+		if g.Process {
 			endClose := wgpu.Span("close: the devices")
 			grp.Close()
 			endClose(0)
@@ -111,7 +111,7 @@ func commitVortex(cmd *cobra.Command, g *globals, scheme string, matrices, ins [
 			endUnmap(0)
 		}
 	}()
-	if err := interrupted(cmd.Context()); err != nil {
+	if err := Interrupted(cmd.Context()); err != nil {
 		return err
 	}
 	var root [32]byte
@@ -164,14 +164,14 @@ func paramsMeanwhile[P any](label string, build func() (P, error)) func() (P, er
 }
 
 // readWords reads the --in file of the matrix sh (little-endian uint32)
-// into words of their own (allocWords), at most limit bytes, and returns
+// into words of their own (AllocWords), at most limit bytes, and returns
 // the function that frees them. A regular file of the matrix's size is
 // read on every core straight into them; anything else (a stream, a file
 // of another size, a big-endian host) is read as every input is, for the
 // same errors.
 func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err error) {
 	const why = "a commitment's input can take here (its codewords take host memory too)"
-	f, fi, err := openInput(path)
+	f, fi, err := OpenInput(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,23 +196,23 @@ func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err
 		if n != size {
 			return nil, nil, fmt.Errorf("%s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, n, sh.rows, sh.cols, sh.bytes)
 		}
-		return asElements[uint32](buf), func() {}, nil
+		return AsElements[uint32](buf), func() {}, nil
 	}
-	if fi.Size() != size || size < parallelRead || !littleEndian {
-		raw, err := readInput(path, limit, why)
+	if fi.Size() != size || size < ParallelRead || !littleEndian {
+		raw, err := ReadInput(path, limit, why)
 		if err != nil {
 			return nil, nil, err
 		}
 		if len(raw) != sh.bytes {
 			return nil, nil, fmt.Errorf("%s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, len(raw), sh.rows, sh.cols, sh.bytes)
 		}
-		return asElements[uint32](raw), func() {}, nil
+		return AsElements[uint32](raw), func() {}, nil
 	}
 	if size > limit {
 		return nil, nil, fmt.Errorf("%s is larger than %s, the most %s", path, bytesize.Tenths(limit), why)
 	}
 	defer wgpu.Span("read input")(size)
-	words, free, err := allocWords(sh.bytes / 4)
+	words, free, err := AllocWords(sh.bytes / 4)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -221,7 +221,7 @@ func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err
 			free()
 		}
 	}()
-	if err := readFileAt(path, f, wgpu.Bytes(words), 0, size); err != nil {
+	if err := ReadFileAt(path, f, wgpu.Bytes(words), 0, size); err != nil {
 		return nil, nil, err
 	}
 	// A file that grew while read is refused as one of that size is.

@@ -21,7 +21,7 @@ import (
 // past the memory bound; a file one element long.
 func TestCommitVortexLargeFile(t *testing.T) {
 	const rows, cols, rate, p = 64, 1 << 15, 2, 2130706433
-	require.GreaterOrEqual(t, 4*rows*cols, parallelRead, "the test's file takes the parallel read")
+	require.GreaterOrEqual(t, 4*rows*cols, ParallelRead, "the test's file takes the parallel read")
 	r := rand.New(rand.NewPCG(5, 12))
 	raw := make([]byte, 4*rows*cols)
 	m := make([][]koalabear.Element, rows)
@@ -51,7 +51,7 @@ func TestCommitVortexLargeFile(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, hex.EncodeToString(root[:])+"\n", stdout)
 
-	_, _, err = wgbenchWith(t, &globals{args: args, memory: 16 << 20}, "")
+	_, _, err = wgbenchWith(t, &Globals{Args: args, Memory: 16 << 20}, "")
 	require.ErrorContains(t, err, "is larger than 4.0 MiB, the most a commitment's input can take here")
 
 	bad := filepath.Join(dir, "bad.bin")
