@@ -13,7 +13,7 @@ setup:
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null)
 
 build: setup
-	$(GO) build -ldflags "-X main.commit=$(COMMIT)" -o bin/wgbench ./cmd/wgbench
+	$(GO) build -ldflags "-X github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli.commit=$(COMMIT)" -o bin/wgbench ./cmd/wgbench
 	$(GO) build -o bin/wgbench-plot ./cmd/wgbench-plot
 
 demo: build

@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/b3sum"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -45,7 +48,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	runs := []run{{"cpu", syscall.SIGTERM, 143}}
 	for _, b := range append([]string{"cpu"}, gputest.Backends()...) {
-		runs = append(runs, run{b, syscall.SIGINT, exitInterrupted})
+		runs = append(runs, run{b, syscall.SIGINT, cli.ExitInterrupted})
 	}
 	for _, r := range runs {
 		backend := r.backend
@@ -53,7 +56,7 @@ func TestInterrupt(t *testing.T) {
 			out := filepath.Join(dir, "digests-"+backend)
 			cmd := wgbenchProcess(t, "", "--backend", backend, "rescue", "merge", "--in", fifo, "--out", out)
 			mark := filepath.Join(t.TempDir(), "stuck")
-			cmd.Env = append(cmd.Env, stuckMarkEnv+"="+mark)
+			cmd.Env = append(cmd.Env, clitest.StuckMarkEnv+"="+mark)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			require.NoError(t, cmd.Start())
@@ -99,22 +102,22 @@ func TestInterruptReleases(t *testing.T) {
 			grp, err := wgpu.NewGroup(ctx)
 			require.NoError(t, err)
 			before := ctx.LiveBuffers()
-			g := &globals{args: []string{"rescue", "merge", "--in", in, "--out", out}, group: grp}
+			g := &cli.Globals{Args: []string{"rescue", "merge", "--in", in, "--out", out}, Group: grp}
 			root := newRoot(g)
-			root.SetArgs(g.args)
+			root.SetArgs(g.Args)
 			var stdout, stderr bytes.Buffer
 			root.SetOut(&stdout)
 			root.SetErr(&stderr)
 			cancelled, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var done int
-			testHookPiece = func(n int) {
+			cli.TestHookPiece = func(n int) {
 				done = n
 				cancel()
 			}
-			defer func() { testHookPiece = nil }()
+			defer func() { cli.TestHookPiece = nil }()
 			err = root.ExecuteContext(cancelled)
-			require.ErrorIs(t, err, errInterrupted)
+			require.ErrorIs(t, err, cli.ErrInterrupted)
 			require.Less(t, done, interruptPairs, "the merge stopped after its last piece, not part way")
 			require.Equal(t, before, ctx.LiveBuffers(), "an interrupted run must release its buffers")
 			_, err = os.Stat(out)
@@ -136,9 +139,9 @@ func TestInterruptMerkle(t *testing.T) {
 		leaves[32*i+1] = byte(i >> 8)
 	}
 	require.NoError(t, os.WriteFile(in, leaves, 0o600))
-	g := &globals{args: []string{"--backend", "cpu", "merkle", "--hash", "rescue", "--in", in, "--out", out}}
+	g := &cli.Globals{Args: []string{"--backend", "cpu", "merkle", "--hash", "rescue", "--in", in, "--out", out}}
 	root := newRoot(g)
-	root.SetArgs(g.args)
+	root.SetArgs(g.Args)
 	var stdout, stderr bytes.Buffer
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
@@ -149,14 +152,14 @@ func TestInterruptMerkle(t *testing.T) {
 	// the cancellation, and the last must be short of the whole tree
 	// (a bound on the time flaked on a loaded machine).
 	var reports, last int
-	testHookPiece = func(done int) {
+	cli.TestHookPiece = func(done int) {
 		reports++
 		last = done
 		cancel()
 	}
-	defer func() { testHookPiece = nil }()
+	defer func() { cli.TestHookPiece = nil }()
 	err := root.ExecuteContext(ctx)
-	require.ErrorIs(t, err, errInterrupted)
+	require.ErrorIs(t, err, cli.ErrInterrupted)
 	require.Positive(t, reports, "the build reports its progress")
 	require.Less(t, last, len(leaves)/32-1, "the build stops at its next report, not at the end")
 	_, err = os.Stat(out)
@@ -181,7 +184,7 @@ func TestInterruptStuck(t *testing.T) {
 	}
 	cmd := wgbenchProcess(t, "", "--backend", "cpu", "merkle", "--hash", "blake3:1,rescue", "--in", fifo, "--out", out)
 	mark := filepath.Join(dir, "stuck")
-	cmd.Env = append(cmd.Env, "GOMAXPROCS=2", stuckMarkEnv+"="+mark)
+	cmd.Env = append(cmd.Env, "GOMAXPROCS=2", clitest.StuckMarkEnv+"="+mark)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
@@ -198,9 +201,9 @@ func TestInterruptStuck(t *testing.T) {
 	took := time.Since(sent)
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "stderr: %s", stderr.String())
-	require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+	require.Equal(t, cli.ExitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
 	require.Equal(t, "wgbench: interrupted\n", stderr.String())
-	require.GreaterOrEqual(t, took, interruptGrace, "the build had its grace")
+	require.GreaterOrEqual(t, took, cli.InterruptGrace, "the build had its grace")
 	// The grace timer ended the process, not the build's end: the
 	// mechanism, not a wall-clock bound (3.1 s against a 3 s bound on a
 	// loaded 2-core machine).
@@ -211,7 +214,7 @@ func TestInterruptStuck(t *testing.T) {
 }
 
 // TestInterruptB3sumCaughtLate: b3sum catches Ctrl-C only from
-// b3sumCatchDelay on. A b3sum blocked reading a pipe long after that
+// b3sum.CatchDelay on. A b3sum blocked reading a pipe long after that
 // stops with the message and status 130 once the grace has passed (the
 // read never returns to look); one signalled before that ends by the
 // signal, as b3sum itself does.
@@ -219,7 +222,7 @@ func TestInterruptB3sumCaughtLate(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		after time.Duration
-	}{{"late", 10 * b3sumCatchDelay}, {"early", 0}} {
+	}{{"late", 10 * b3sum.CatchDelay}, {"early", 0}} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := wgbenchProcess(t, "", "b3sum", "--device", "cpu")
 			r, w, err := os.Pipe()
@@ -235,8 +238,8 @@ func TestInterruptB3sumCaughtLate(t *testing.T) {
 			err = cmd.Wait()
 			var ee *exec.ExitError
 			require.ErrorAs(t, err, &ee)
-			if c.after > b3sumCatchDelay {
-				require.Equal(t, exitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
+			if c.after > b3sum.CatchDelay {
+				require.Equal(t, cli.ExitInterrupted, ee.ExitCode(), "stderr: %s", stderr.String())
 				require.Equal(t, "wgbench: interrupted\n", stderr.String())
 				return
 			}

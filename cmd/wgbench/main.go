@@ -1,432 +1,68 @@
 // Command wgbench runs wgcompute's kernels from the command line: hashing,
 // Merkle trees, the eigenvalue solver, and the benchmark suite.
 //
-// newRoot builds the command tree: every subcommand comes from a
-// newXxxCmd constructor, one per file, that takes the globals the root's
-// persistent flags fill in. Nothing lives in package-level variables, so
-// each test builds a fresh tree.
+// main only wires the command tree: each command group is a package of
+// cmd/wgbench/internal, whose constructors take the globals the root's
+// persistent flags fill in (package cli, which also runs the tree). Nothing
+// lives in package-level variables, so each test builds a fresh tree.
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
-	"github.com/wgcompute/wgcompute/internal/base/procstart"
-	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/envopts"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/b3sum"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/bench"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/devices"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/eigencmd"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/hashcmd"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/merklecmd"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/nttcmd"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/selftestcmd"
 )
 
-// globals is the configuration every subcommand shares.
-type globals struct {
-	// gpu holds --backend, --adapter and --devices, and what the
-	// WGCOMPUTE_* variables set (fromEnv).
-	gpu wgpu.Options
-	// trace is --trace: print where the time went on standard error.
-	trace bool
-	// args are the command-line arguments, for the Command line of bench
-	// results.
-	args []string
-	// memory is how many bytes of host memory a command may fill with its
-	// input and results; 0 means what the host has available now.
-	memory int64
-	// group, when set, is the devices of every command that --devices
-	// would open, left open: tests split work over one device several
-	// times, which --devices (an adapter named once) cannot ask for.
-	group *wgpu.Group
-	// quiet is --quiet: no progress bars on standard error.
-	quiet bool
-	// bars are the progress bars drawn now, cleared before a message.
-	bars liveBars
-	// process is set by main alone: wgbench is the whole process, which
-	// exits when the command returns (see opening.close).
-	process bool
-}
-
-// hostMemory is the bound on what a command holds in host memory.
-func (g *globals) hostMemory() int64 {
-	if g.memory == 0 {
-		g.memory = availableMemory()
-	}
-	return g.memory
-}
-
-// fromEnv fills in, from the WGCOMPUTE_* variables (envopts.Load, the
-// one place wgbench reads them), the settings the flags leave open: a
-// flag given wins over its variable. It is run before every command, so
-// that a command that opens no device refuses a bad variable as one that
-// does.
-func (g *globals) fromEnv() error {
-	env, err := envopts.Load()
-	if err != nil {
-		return err
-	}
-	flags := g.gpu
-	g.gpu = env.Options
-	for _, f := range []struct{ flag, field *string }{
-		{&flags.Backend, &g.gpu.Backend}, {&flags.Adapter, &g.gpu.Adapter}, {&flags.Devices, &g.gpu.Devices},
-	} {
-		if *f.flag != "" {
-			*f.field = *f.flag
-		}
-	}
-	return nil
-}
-
-// openContext opens the adapter the global flags choose, as openAdapter
-// does.
-func (g *globals) openContext() (*wgpu.Context, error) {
-	if err := g.gpuSpaceError(g.gpu); err != nil {
-		return nil, err
-	}
-	return openAdapter(g.gpu)
-}
-
-// opening is the devices of a command being opened on another goroutine while
-// the command reads its input: the driver's set-up, a large part of a
-// one-shot command (wgbench --trace merkle; bench/results/HISTORY.md,
-// "One-shot commands"), then overlaps the read instead of following it. It is
-// a Group: the GPUs --devices names, or a Group of the one adapter the flags
-// choose (nil for the CPU backend), which every library call on a Group takes
-// as that one device.
-type opening struct {
-	done chan struct{}
-	grp  *wgpu.Group
-	err  error
-	// exits: the process ends after the command (globals.process), so
-	// close leaves the devices to the exit (see there).
-	exits bool
-}
-
-// extraDevicesCost is what opening more devices than one adds to a
-// command that opens them for one piece of work: requesting the devices,
-// their staging, and the exit, which frees every device's memory and
-// grows with the devices. Measured on two H200s (BENCHMARKS.md, "Several
-// GPUs, one instance"), a second device paid only where it saved more
-// than this.
-const extraDevicesCost = 250 * time.Millisecond
-
-// openSoon starts opening what the global flags choose (wgpu.Choose) for
-// work that one device would finish in about work (0: unknown, or work
-// the command runs on one device): several GPUs only where splitting the
-// work over them saves more than opening them costs (wgpu.Choice.Fit),
-// so that --devices all is never slower than one GPU by its set-up.
-func (g *globals) openSoon(work time.Duration) *opening {
-	o := &opening{done: make(chan struct{}), exits: g.process}
-	go func() {
-		defer close(o.done)
-		if g.group != nil {
-			o.grp = g.group
-			return
-		}
-		if o.err = g.gpuSpaceError(g.gpu); o.err != nil {
-			return
-		}
-		ch, err := wgpu.Choose(g.gpu)
-		if err != nil {
-			o.err = err
-			return
-		}
-		o.grp, o.err = ch.Fit(work, extraDevicesCost).Open()
-	}()
-	return o
-}
-
-// wait returns the opened Group.
-func (o *opening) wait() (*wgpu.Group, error) {
-	<-o.done
-	return o.grp, o.err
-}
-
-// close closes what was opened, waiting for the opening to end (a Group of
-// globals.group is left open: wgpu.NewGroup's Close does nothing). In a
-// process that exits next it closes nothing: Close waits for the device to go
-// idle and releases the staging ring and the pooled buffers one by one, which
-// takes tens of milliseconds after merkle (bench/results/HISTORY.md, "Figures
-// moved from code comments"), all of which the exit frees at once. The
-// command's results have been read back by then.
-func (o *opening) close() {
-	<-o.done
-	if o.exits {
-		leftToExit()
-		return
-	}
-	o.grp.Close()
-}
-
-// closeContext closes ctx as opening.close does: not in a process that
-// exits next.
-func (g *globals) closeContext(ctx *wgpu.Context) {
-	if g.process {
-		leftToExit()
-		return
-	}
-	ctx.Close()
-}
-
-// leftToExit marks in the trace where a command would have closed its
-// devices.
-func leftToExit() { wgpu.Span("close: left to the process exit")(0) }
-
-// openAdapter opens the adapter o chooses. The CPU backend (--backend cpu,
-// or WGCOMPUTE_BACKEND=cpu) is a nil Context, which every library call
-// takes as the CPU: the plain-Go code on all cores. Close is safe on it.
-func openAdapter(o wgpu.Options) (*wgpu.Context, error) {
-	ctx, err := wgpu.Open(o)
-	if errors.Is(err, wgpu.ErrCPUBackend) {
-		return nil, nil
-	}
-	return ctx, err
-}
+// b3sumAlone reports whether args run b3sum with no global flag before
+// it: such a run gets a tree of b3sum alone, and catches Ctrl-C late.
+func b3sumAlone(args []string) bool { return len(args) > 0 && args[0] == "b3sum" }
 
 // newRoot builds the wgbench command tree on the globals g.
-func newRoot(g *globals) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "wgbench",
-		Short: "GPU hashing, Merkle trees, NTT, Reed-Solomon, Vortex and an eigenvalue solver through WebGPU",
-		Long: `wgbench runs wgcompute's WebGPU kernels on any Vulkan, Metal, D3D12 or GL
-GPU: BLAKE3, Rescue Prime (Rp64_256 and RPO256) and Poseidon2 (Goldilocks,
-BabyBear, KoalaBear, and gnark-crypto's), Merkle trees and matrix
-commitments of them (merkle, commit); the number-theoretic transform over
-BabyBear, KoalaBear and Goldilocks (ntt) and Reed-Solomon encoding
-(encode); gnark-crypto's Vortex commitment over KoalaBear (commit --scheme
-vortex); and the dominant eigenpair of a positive matrix (eigen). bench
-times each, selftest checks each against the CPU reference.
-
-The adapter is chosen by --backend and --adapter, or by the environment
-variables WGCOMPUTE_BACKEND and WGCOMPUTE_ADAPTER; by default the
-high-performance adapter is used. 'wgbench devices' lists them.
-
-Exit status: 0 on success; 1 when the result is negative (eigen did not
-converge, a Merkle proof does not verify), and for every error of b3sum, as
-b3sum does; 2 for any other error (usage, input, reading or writing), with
-a message on standard error; 130 when Ctrl-C (SIGINT) stopped it, 143 for
-SIGTERM, leaving no output file (a second Ctrl-C stops it at once).`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       versionLine(),
-		// Suggestions for a mistyped command ("merkel": did you mean
-		// merkle?), at the distance cobra's default finds typos.
-		SuggestionsMinimumDistance: 2,
-	}
-	root.SetVersionTemplate("wgbench {{.Version}}\n")
-	root.SetFlagErrorFunc(suggestFlag)
-	root.Flags().BoolP("version", "V", false, "print wgbench's version and commit")
-	pf := root.PersistentFlags()
-	pf.StringVar(&g.gpu.Backend, "backend", "", "backend: vulkan, gl, metal, dx12, or cpu for the plain-Go code on all cores, no GPU (default: any; env WGCOMPUTE_BACKEND)")
-	pf.StringVar(&g.gpu.Adapter, "adapter", "", "adapter index or name substring (env WGCOMPUTE_ADAPTER)")
-	pf.StringVar(&g.gpu.Devices, "devices", "", `several GPUs at once, for b3sum, rescue, rpo, poseidon2, merkle and commit: "all", a count N, or adapter indices "0,1" (env WGCOMPUTE_DEVICES)`)
-	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars on standard error (they show only on a terminal)")
-	pf.BoolVar(&g.trace, "trace", false, "print where the time went (device set-up, compiles, transfers, kernels) on standard error at exit (env WGCOMPUTE_TRACE=1)")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		if err := g.fromEnv(); err != nil {
-			return err
-		}
-		if g.trace {
-			trace.Enable(true)
-		}
-		if g.process {
-			// Everything before the command: the runtime, every linked
-			// package's initializers, building the command tree, flags.
-			trace.SpanAt("start-up: initializers and flags", procstart.Time)(0)
-		}
-		// Every command, whether it opens a device or not (b3sum on the
-		// CPU, combine, verify), refuses the same settings with the same
-		// words.
-		return g.gpu.Check()
-	}
-	if len(g.args) > 0 && g.args[0] == "b3sum" {
+func newRoot(g *cli.Globals) *cobra.Command {
+	root := cli.NewRoot(g)
+	if b3sumAlone(g.Args) {
 		// b3sum alone: its help, usage errors and flags show nothing of
 		// its sibling commands, and building theirs cost a few percent
 		// of a b3sum of a small file (bench/results/HISTORY.md,
 		// "Start-up on the 2-core CI machine"). A b3sum after a global
 		// flag gets the whole tree, the same command.
-		root.AddCommand(newB3sumCmd(g))
+		root.AddCommand(b3sum.New(g))
 		return root
 	}
-	root.AddCommand(newElementHashCmds(g)...)
-	root.AddCommand(newDevicesCmd(g), newB3sumCmd(g), newMerkleCmd(g), newCommitCmd(g), newOpenCmd(g), newEigenCmd(g), newBenchCmd(g), newSelftestCmd(g), newNTTCmd(g), newEncodeCmd(g))
+	root.AddCommand(hashcmd.New(g)...)
+	root.AddCommand(devices.New(g), b3sum.New(g), merklecmd.NewMerkle(g), merklecmd.NewCommit(g), merklecmd.NewOpen(g), eigencmd.New(g), bench.New(g), selftestcmd.New(g), nttcmd.NewNTT(g), nttcmd.NewEncode(g))
 	return root
 }
 
-// exitError carries a process exit code through cobra without printing.
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
-// exitOnError is the annotation of a command whose errors exit with that
-// status instead of 2 (b3sum's exit 1).
-const exitOnError = "wgbench.exit-on-error"
-
-// noArgs rejects arguments; under a command with subcommands, an argument
-// is a mistyped subcommand, and the message lists the real ones.
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
+// globalsOf are the globals of a run of args.
+func globalsOf(args []string) *cli.Globals {
+	g := &cli.Globals{Args: args}
+	if b3sumAlone(args) {
+		g.CatchDelay = b3sum.CatchDelay
 	}
-	var names []string
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() {
-			names = append(names, c.Name())
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("unknown command %q for %q: it takes no arguments", args[0], cmd.CommandPath())
-	}
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		return fmt.Errorf("unknown command %q for %q: choose from %s (did you mean %s?)", args[0], cmd.CommandPath(), strings.Join(names, ", "), strings.Join(s, " or "))
-	}
-	return fmt.Errorf("unknown command %q for %q: choose from %s", args[0], cmd.CommandPath(), strings.Join(names, ", "))
-}
-
-// suggestFlag is the root's flag error function: to "unknown flag: --hsh"
-// it adds the flags of the command that are near ("did you mean
-// --hash?"), by edit distance or as a prefix, or where to find them.
-func suggestFlag(c *cobra.Command, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	var near []string
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden && (editDistance(name, f.Name) <= 2 || strings.HasPrefix(f.Name, name)) {
-			near = append(near, "--"+f.Name)
-		}
-	})
-	if len(near) == 0 {
-		return fmt.Errorf("%w ('%s --help' lists the flags)", err, c.CommandPath())
-	}
-	return fmt.Errorf("%w: did you mean %s?", err, strings.Join(near, " or "))
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes,
-// ignoring case.
-func editDistance(a, b string) int {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
-
-// checkedWriter passes writes on and keeps the first error, so that output
-// lost to a full disk or a closed pipe fails the command even where it
-// printed with fmt.Fprint and did not look.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
-	}
-	n, err := c.w.Write(p)
-	if err == nil && n < len(p) {
-		err = io.ErrShortWrite
-	}
-	c.err = err
-	return n, err
+	return g
 }
 
 // run runs wgbench with args and the given standard streams and returns
 // the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(&globals{args: args}, stdin, stdout, stderr)
-}
-
-// runWith is run with the globals given, args included. Commands see
-// Ctrl-C and SIGTERM as their cobra Context's cancellation.
-func runWith(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
-	var catchDelay time.Duration
-	if len(g.args) > 0 && g.args[0] == "b3sum" {
-		catchDelay = b3sumCatchDelay
-	}
-	ctx, stop := interruptible(func(status int) {
-		// Output files are renamed into place only when whole, so
-		// leaving now leaves none at its name (a temporary file being
-		// written may stay beside it, until the next write of the name
-		// removes it); the system frees the devices.
-		g.bars.stop()
-		fmt.Fprintln(stderr, "wgbench:", errInterrupted)
-		if testHookStuck != nil {
-			testHookStuck()
-		}
-		os.Exit(status)
-	}, catchDelay)
-	defer stop()
-	out := &checkedWriter{w: stdout}
-	root := newRoot(g)
-	root.SetArgs(g.args)
-	root.SetIn(stdin)
-	root.SetOut(out)
-	root.SetErr(stderr)
-	cmd, err := root.ExecuteContextC(ctx)
-	if errors.Is(err, context.Canceled) && !errors.Is(err, errInterrupted) {
-		err = errInterrupted
-	}
-	// A bar a command left drawn is cleared before its message.
-	g.bars.stop()
-	if errors.Is(err, errInterrupted) {
-		fmt.Fprintln(stderr, "wgbench:", err)
-		return interruptStatus(context.Cause(ctx))
-	}
-	if trace.On() {
-		trace.Write(stderr)
-	}
-	if out.err != nil {
-		// Whatever else failed followed from the lost output.
-		err = fmt.Errorf("write standard output: %w", fileout.Bare(out.err))
-	}
-	if err == nil {
-		return 0
-	}
-	var ee exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	fmt.Fprintln(stderr, "wgbench:", err)
-	if cmd != nil {
-		if code, err := strconv.Atoi(cmd.Annotations[exitOnError]); err == nil {
-			return code
-		}
-	}
-	return 2
+	return cli.Run(globalsOf(args), newRoot, stdin, stdout, stderr)
 }
 
 // runProcess is run as the whole process, which exits with the status
 // returned: main, and the tests' wgbench processes.
 func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// First, before the threads and the heap that the command would start
-	// and the runtime would abort on, where the address space is too
-	// small for them.
-	if err := spaceError(false); err != nil {
-		fmt.Fprintln(stderr, "wgbench:", err)
-		return 2
-	}
-	return runWith(&globals{args: args, process: true}, stdin, stdout, stderr)
+	return cli.RunProcess(globalsOf(args), newRoot, stdin, stdout, stderr)
 }
 
 func main() {

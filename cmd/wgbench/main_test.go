@@ -2,131 +2,31 @@ package main
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// mainEnv, set to 1, makes the test binary wgbench itself: tests that need
-// separate processes run it with wgbench's arguments (wgbenchProcess).
-const mainEnv = "WGBENCH_TEST_MAIN"
-
-// stuckMarkEnv names a file that a wgbench process of the tests creates
-// when the grace after Ctrl-C ran out (testHookStuck).
-const stuckMarkEnv = "WGBENCH_TEST_STUCK_MARK"
+// wgbenchCLI is wgbench's whole command tree, as the tests run it.
+var wgbenchCLI = clitest.Of(newRoot)
 
 func TestMain(m *testing.M) {
-	if os.Getenv(mainEnv) == "1" {
-		if mark := os.Getenv(stuckMarkEnv); mark != "" {
-			testHookStuck = func() { os.WriteFile(mark, nil, 0o600) }
-		}
-		os.Exit(runProcess(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
-	os.Exit(gputest.Main(m))
+	clitest.MainOf(m, func(args []string) int { return runProcess(args, os.Stdin, os.Stdout, os.Stderr) })
 }
 
-// wgbenchProcess is 'wgbench args...' in a process of its own: the test
-// binary, run as wgbench, with stdin.
-func wgbenchProcess(t *testing.T, stdin string, args ...string) *exec.Cmd {
-	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), mainEnv+"=1")
-	cmd.Stdin = strings.NewReader(stdin)
-	return cmd
-}
-
-// wgbench runs 'wgbench args...' in-process on a fresh command tree and
-// returns stdout, stderr and the error RunE returned (what main would
-// print and turn into exit 2, or exitError{1}).
-func wgbench(t *testing.T, args ...string) (string, string, error) {
-	t.Helper()
-	return wgbenchIn(t, "", args...)
-}
-
-// wgbenchIn is wgbench with stdin.
-func wgbenchIn(t *testing.T, stdin string, args ...string) (string, string, error) {
-	t.Helper()
-	return wgbenchWith(t, &globals{args: args}, stdin)
-}
-
-// wgbenchOn is wgbench with its commands' devices the Group of ctx taken
-// members times (globals.group): a split over several devices on one
-// adapter.
-func wgbenchOn(t *testing.T, ctx *wgpu.Context, members int, args ...string) (string, string, error) {
-	t.Helper()
-	ctxs := make([]*wgpu.Context, members)
-	for i := range ctxs {
-		ctxs[i] = ctx
-	}
-	grp, err := wgpu.NewGroup(ctxs...)
-	require.NoError(t, err)
-	return wgbenchWith(t, &globals{args: args, group: grp.SplitAll()}, "")
-}
-
-// wgbenchWith runs the command g.args on the globals g.
-func wgbenchWith(t *testing.T, g *globals, stdin string) (string, string, error) {
-	t.Helper()
-	args := g.args
-	var out, errOut bytes.Buffer
-	root := newRoot(g)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), errOut.String(), err
-}
-
-// requireInputError runs 'wgbench args...' and checks that it fails as bad
-// input does (an error, not the exit 1 of a negative result) with a
-// message holding each of want.
-func requireInputError(t *testing.T, args []string, want ...string) {
-	t.Helper()
-	var err error
-	require.NotPanics(t, func() { _, _, err = wgbench(t, args...) }, "%q", args)
-	require.Error(t, err, "%q", args)
-	require.NotEqual(t, exitError{1}, err, "%q: bad input must be an error, not a negative result", args)
-	for _, w := range want {
-		require.Contains(t, err.Error(), w, "%q", args)
-	}
-}
-
-// The file helpers below serve tests on every system (the reliability
-// table, which uses them too, builds on Unix only).
-
-// requireNoTemp checks that no temporary output file is left in dir.
-func requireNoTemp(t *testing.T, dir string) {
-	t.Helper()
-	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		require.NoError(t, err)
-		require.NotContains(t, d.Name(), ".tmp", "temporary file left behind")
-		return nil
-	}))
-}
-
-// requireFile checks that path holds want.
-func requireFile(t *testing.T, path string, want []byte) {
-	t.Helper()
-	require.Equal(t, want, mustRead(t, path), path)
-}
-
-// mustRead returns path's content.
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return b
-}
+// How the tests run wgbench and check its files.
+var (
+	wgbench, wgbenchIn, wgbenchOn, wgbenchWith, runCLI   = wgbenchCLI.Run, wgbenchCLI.In, wgbenchCLI.On, wgbenchCLI.With, wgbenchCLI.Exit
+	wgbenchProcess, mustRead, requireFile, requireNoTemp = clitest.Process, clitest.MustRead, clitest.RequireFile, clitest.RequireNoTemp
+)
 
 // TestTraceCommand: --trace prints, after a command's own output, where the
 // time went: the device's set-up, the upload and the kernels, and leaves
@@ -230,11 +130,11 @@ func TestEnvSettings(t *testing.T) {
 	t.Setenv("WGCOMPUTE_ADAPTER", "3")
 	t.Setenv("WGCOMPUTE_SHADER_CHECKS", "all")
 	t.Setenv("WGCOMPUTE_UPLOAD_STAGING", "map-write")
-	g := &globals{gpu: wgpu.Options{Backend: "cpu"}}
-	require.NoError(t, g.fromEnv())
+	g := &cli.Globals{GPU: wgpu.Options{Backend: "cpu"}}
+	require.NoError(t, g.FromEnv())
 	require.Equal(t, wgpu.Options{Backend: "cpu", Adapter: "3", ShaderChecks: wgpu.ChecksAll,
-		Transfer: wgpu.TransferOptions{MapWriteUploads: true}}, g.gpu)
-	g = &globals{}
-	require.NoError(t, g.fromEnv())
-	require.Equal(t, "gl", g.gpu.Backend)
+		Transfer: wgpu.TransferOptions{MapWriteUploads: true}}, g.GPU)
+	g = &cli.Globals{}
+	require.NoError(t, g.FromEnv())
+	require.Equal(t, "gl", g.GPU.Backend)
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 )
 
 // TestVersion: wgbench --version and -V print the version and the commit
@@ -22,24 +22,9 @@ func TestVersion(t *testing.T) {
 	}
 	out, _, err := wgbench(t, "b3sum", "-V")
 	if err != nil {
-		require.Equal(t, exitError{0}, err)
+		require.Equal(t, cli.ExitError{Code: 0}, err)
 	}
-	require.Equal(t, b3sumVersion+"\n", out)
-}
-
-// TestRevision: the commit is the build's vcs.revision, else the one
-// -ldflags "-X main.commit=..." gave (make build), else unknown.
-func TestRevision(t *testing.T) {
-	defer func(c string) { commit = c }(commit)
-	stamped := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abc"}, {Key: "vcs.modified", Value: "true"}}}
-	commit = ""
-	require.Equal(t, "unknown", revision(&debug.BuildInfo{}, true))
-	require.Equal(t, "unknown", revision(nil, false))
-	require.Equal(t, "0123abc-dirty", revision(stamped, true))
-	commit = "59dc21e"
-	require.Equal(t, "59dc21e", revision(&debug.BuildInfo{}, true), "-buildvcs=false with -ldflags -X")
-	require.Equal(t, "59dc21e", revision(nil, false))
-	require.Equal(t, "0123abc-dirty", revision(stamped, true), "the VCS stamp, where there is one")
+	require.Equal(t, "b3sum 1.2.0\n", out)
 }
 
 // TestSuggestions: a mistyped command or flag gets the near ones.
@@ -60,22 +45,6 @@ func TestSuggestions(t *testing.T) {
 	}
 }
 
-// TestHashRequired: the merkle commands without --hash say it is required
-// and list the registry's names (it said: unknown hash "").
-func TestHashRequired(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-	}{
-		{"merkle", []string{"merkle", "--in", "x"}},
-		{"merkle prove", []string{"merkle", "prove", "--in", "x", "--index", "0"}},
-		{"merkle verify", []string{"merkle", "verify", "--proof", "x"}},
-	} {
-		_, _, err := wgbench(t, tc.args...)
-		require.ErrorContains(t, err, tc.name+": --hash is required: accepted are "+merkleHashNames(", "), "%q", tc.args)
-	}
-}
-
 // TestUsageLines: no usage line ends with cobra's " [flags]" after a Use
 // that lists its own ("[FLAGS] [FILE]... [flags]").
 func TestUsageLines(t *testing.T) {
@@ -88,8 +57,8 @@ func TestUsageLines(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRoot(&globals{}))
-	walk(newRoot(&globals{args: []string{"b3sum"}}))
+	walk(newRoot(&cli.Globals{}))
+	walk(newRoot(&cli.Globals{Args: []string{"b3sum"}}))
 }
 
 // TestB3sumNoNamesCombine: 'b3sum --no-names combine' prints the hash

@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -24,6 +23,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/rescue"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -77,7 +79,7 @@ func TestReliability(t *testing.T) {
 	wantDigests := rescueCPU(t, pairsIn)
 
 	// Merkle leaves and a proof.
-	leaves, leavesIn := writeLeaves(t, dir, blake3.MerkleMerge{}, 4, 3)
+	leaves, leavesIn := clitest.WriteLeaves(t, dir, blake3.MerkleMerge{}, 4, 3)
 	tree, err := merkle.Build(nil, leaves, blake3.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	rootHex := hex.EncodeToString(func() []byte { r := tree.Root(); return r[:] }())
@@ -96,7 +98,7 @@ func TestReliability(t *testing.T) {
 	// Issue 14 item 10: node 2 of an 8-leaf tree, with the path [node 3],
 	// is a valid proof of leaf 0 of a 2-leaf tree with the same root;
 	// only the trusted size tells them apart. forged claims the 8 leaves.
-	leaves8, _ := writeLeaves(t, dir, blake3.MerkleMerge{}, 8, 5)
+	leaves8, _ := clitest.WriteLeaves(t, dir, blake3.MerkleMerge{}, 8, 5)
 	tree8, err := merkle.Build(nil, leaves8, blake3.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
 	root8 := hex.EncodeToString(func() []byte { r := tree8.Root(); return r[:] }())
@@ -109,16 +111,6 @@ func TestReliability(t *testing.T) {
 	interiorProof := proofFile("interior.json", interior)
 	interior.Leaves = 8
 	forgedProof := proofFile("forged.json", interior)
-
-	// Plot inputs that a log scale cannot draw.
-	results := func(name string, pts ...point) string {
-		b, err := json.Marshal([]table{{Suite: "s", Title: "T", Device: "d", Backend: "b", Columns: []string{"a"},
-			XLabel: "bytes", YLabel: "GB/s", LogX: true, Points: pts}})
-		require.NoError(t, err)
-		return write(name, b, 0o644)
-	}
-	oneX := results("one-x.json", point{X: 1024, Y: 5}, point{X: 1024, Y: 6})
-	zeroY := results("zero-y.json", point{X: 1024, Y: 5}, point{X: 2048, Y: 0})
 
 	hello := write("hello.txt", []byte("hello"), 0o644)
 	helloSum := blake3.Sum256([]byte("hello"))
@@ -195,15 +187,11 @@ func TestReliability(t *testing.T) {
 		{name: "eigen --in shorter than its stat size", args: []string{"eigen", "--cpu", "--in", sysFile, "--n", "32"}, setup: needSys,
 			code: 2, errs: []string{sysFile + " has ", "a 32×32 float32 matrix has 4096"}},
 		{name: "eigen --in a short FIFO", args: []string{"eigen", "--cpu", "--in", at("short.fifo"), "--n", "2"},
-			setup: func(t *testing.T) { fifo(t, at("short.fifo"), make([]byte, 8)) },
+			setup: func(t *testing.T) { clitest.Fifo(t, at("short.fifo"), make([]byte, 8)) },
 			code:  2, errs: []string{"short.fifo has 8 bytes; a 2×2 float32 matrix has 16"}},
 		{name: "eigen --in a long FIFO", args: []string{"eigen", "--cpu", "--in", at("long.fifo"), "--n", "2"},
-			setup: func(t *testing.T) { fifo(t, at("long.fifo"), make([]byte, 17)) },
+			setup: func(t *testing.T) { clitest.Fifo(t, at("long.fifo"), make([]byte, 17)) },
 			code:  2, errs: []string{"long.fifo has more than 16 bytes"}},
-		{name: "bench plot of one x value", args: []string{"bench", "plot", "--from", oneX, "--svg", at("svg-one")},
-			code: 2, errs: []string{"a plot needs two values at least"}, absent: []string{at("svg-one")}},
-		{name: "bench plot of y = 0", args: []string{"bench", "plot", "--from", zeroY, "--svg", at("svg-zero"), "--md", at("zero.md")},
-			code: 2, errs: []string{"GB/s 0", "needs values above 0"}, absent: []string{at("svg-zero"), at("zero.md")}},
 
 		// Item 6: memory bounded.
 		{name: "b3sum --length 1e12 streams", args: []string{"b3sum", "--length", "1000000000000", hello},
@@ -265,12 +253,12 @@ func TestReliability(t *testing.T) {
 
 		// Item 11.
 		{name: "merkle --in a FIFO", args: []string{"merkle", "--backend", gpu, "--hash", "blake3", "--in", at("leaves.fifo")},
-			setup: func(t *testing.T) { fifo(t, at("leaves.fifo"), wgpu.Bytes(leaves)) }, out: rootHex + "\n"},
+			setup: func(t *testing.T) { clitest.Fifo(t, at("leaves.fifo"), wgpu.Bytes(leaves)) }, out: rootHex + "\n"},
 		{name: "eigen --in a FIFO", args: []string{"eigen", "--backend", gpu, "--in", at("m.fifo"), "--n", "3", "--json"},
 			setup: func(t *testing.T) {
 				b, err := os.ReadFile(matrix)
 				require.NoError(t, err)
-				fifo(t, at("m.fifo"), b)
+				clitest.Fifo(t, at("m.fifo"), b)
 			},
 			check: func(t *testing.T, stdout string) { require.Contains(t, stdout, `"converged":true`) }},
 		{name: "mistyped rescue subcommand", args: []string{"rescue", "merg"},
@@ -350,12 +338,12 @@ func TestReliability(t *testing.T) {
 		{name: "b3sum --subtree of a file shorter than its stat size", args: []string{"b3sum", "--subtree", "0/1", sysFile}, setup: needSys,
 			code: 1, errs: []string{"Error: " + sysFile + ": ", "unexpected EOF"}},
 		{name: "b3sum --subtree of a FIFO", args: []string{"b3sum", "--subtree", "0/1", at("subtree.fifo")},
-			setup: func(t *testing.T) { fifo(t, at("subtree.fifo"), []byte("fifo")) },
+			setup: func(t *testing.T) { clitest.Fifo(t, at("subtree.fifo"), []byte("fifo")) },
 			code:  1, errs: []string{"is a named pipe: --subtree hashes a regular file or a block device, of known size"}},
 		{name: "b3sum combine of a record", args: []string{"b3sum", "combine", "--name", hello, helloRecord},
 			out: hex.EncodeToString(helloSum[:]) + "  " + hello + "\n"},
 		{name: "b3sum of a FIFO on the GPU", args: []string{"b3sum", "--device", "gpu", "--backend", gpu, at("b3.fifo")},
-			setup: func(t *testing.T) { fifo(t, at("b3.fifo"), bytes.Repeat([]byte("fifo "), 3000)) },
+			setup: func(t *testing.T) { clitest.Fifo(t, at("b3.fifo"), bytes.Repeat([]byte("fifo "), 3000)) },
 			check: func(t *testing.T, stdout string) {
 				requireSum(t, stdout, at("b3.fifo"), bytes.Repeat([]byte("fifo "), 3000))
 			}},
@@ -380,7 +368,7 @@ func TestReliability(t *testing.T) {
 			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			code := runWith(&globals{args: tc.args, memory: tc.memory}, stdin, stdout, &errOut)
+			code := cli.Run(&cli.Globals{Args: tc.args, Memory: tc.memory}, newRoot, stdin, stdout, &errOut)
 			runtime.ReadMemStats(&after)
 			stderr := errOut.String()
 			require.Equal(t, tc.code, code, "exit status; stderr: %s", stderr)
@@ -422,31 +410,6 @@ func (w *limitedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// fifo makes a FIFO at path and writes data into it once a reader opens
-// it; at the end of the test an unopened FIFO is opened to let the writer
-// go.
-func fifo(t *testing.T, path string, data []byte) {
-	t.Helper()
-	require.NoError(t, syscall.Mkfifo(path, 0o644))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.Write(data)
-		f.Close()
-	}()
-	t.Cleanup(func() {
-		if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-		<-done
-		os.Remove(path)
-	})
-}
-
 func requireMode(t *testing.T, path string, want fs.FileMode) {
 	t.Helper()
 	fi, err := os.Stat(path)
@@ -479,33 +442,5 @@ func rescueCPU(t *testing.T, path string) []byte {
 	for i := range els {
 		els[i] = binary.LittleEndian.Uint64(raw[8*i:])
 	}
-	return digestBytes(els, 8)
-}
-
-// TestB3sumLongOutput checks the streamed extended output against the
-// reference, in each mode, past heldOutput.
-func TestB3sumLongOutput(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in")
-	data := bytes.Repeat([]byte("long output "), 1000)
-	require.NoError(t, os.WriteFile(in, data, 0o644))
-	key := []byte("whats the Elvish word for friend")
-	const n = heldOutput + 77
-	for _, mode := range []struct {
-		args []string
-		h    func() *blake3.Hasher
-	}{
-		{nil, blake3.New},
-		{[]string{"--keyed"}, func() *blake3.Hasher { h, _ := blake3.NewKeyed(key); return h }},
-		{[]string{"--derive-key", "ctx"}, func() *blake3.Hasher { return blake3.NewDeriveKey("ctx") }},
-	} {
-		h := mode.h()
-		h.Write(data)
-		want := make([]byte, n)
-		h.XOF(want)
-		args := append(append([]string{"b3sum", "--length", fmt.Sprint(n)}, mode.args...), in)
-		stdout, _, err := wgbenchIn(t, string(key), args...)
-		require.NoError(t, err, "%q", args)
-		require.Equal(t, hex.EncodeToString(want)+"  "+in+"\n", stdout, "%q", args)
-	}
+	return clitest.GoldilocksDigests(rescue.HashElements, els, 8)
 }

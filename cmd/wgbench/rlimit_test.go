@@ -7,21 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
 )
-
-// TestSpaceLeft: an address-space limit leaves the limit less what is
-// mapped, never less than nothing.
-func TestSpaceLeft(t *testing.T) {
-	require.Equal(t, int64(3<<30), spaceLeft(8<<30, 5<<30))
-	require.Equal(t, int64(0), spaceLeft(1<<30, 2<<30))
-	require.Equal(t, int64(0), spaceLeft(1<<30, 1<<30))
-	require.Equal(t, int64(1<<40), spaceLeft(1<<62, 0))
-}
 
 // TestAddressSpaceLimit runs merkle under ulimit -v on a leaves file that
 // the limit cannot hold, though MemAvailable could: the memory check
@@ -35,15 +27,15 @@ func TestAddressSpaceLimit(t *testing.T) {
 	const size = 3 << 30 // sparse: no disk, no memory until read
 	require.NoError(t, f.Truncate(size))
 	require.NoError(t, f.Close())
-	if availableMemory() < 4*size {
-		t.Skipf("MemAvailable %d would refuse the file without the limit", availableMemory())
+	if cli.AvailableMemory() < 4*size {
+		t.Skipf("MemAvailable %d would refuse the file without the limit", cli.AvailableMemory())
 	}
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	// 6 GiB of address space: less than the leaves and their tree.
 	cmd := exec.Command("/bin/sh", "-c", `ulimit -v 6291456 && exec "$0" "$@"`, exe,
 		"--backend", "cpu", "merkle", "--hash", "blake3", "--in", in)
-	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	cmd.Env = append(os.Environ(), clitest.MainEnv+"=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
@@ -66,10 +58,10 @@ func TestStreamAddressSpaceLimit(t *testing.T) {
 	require.NoError(t, err)
 	// Above what wgbench needs on this machine, so that the read is what
 	// meets the limit.
-	kb := max(3000000, (spaceNeed(false, runtime.GOMAXPROCS(0), threadStack())+512<<20)>>10)
+	kb := max(3000000, (cli.SpaceNeeded(false)+512<<20)>>10)
 	cmd := exec.Command("/bin/sh", "-c", `ulimit -v `+strconv.FormatUint(kb, 10)+` && exec "$0" "$@"`, exe,
 		"--backend", "cpu", "ntt", "--field", "babybear", "--log2", "10", "--in", "/dev/zero")
-	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	cmd.Env = append(os.Environ(), clitest.MainEnv+"=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
@@ -81,28 +73,6 @@ func TestStreamAddressSpaceLimit(t *testing.T) {
 	require.ErrorAs(t, err, &ee, "stderr: %s", msg)
 	require.Equal(t, 2, ee.ExitCode(), "stderr: %s", msg)
 	require.Contains(t, msg, "ntt: /dev/zero is larger than")
-}
-
-// TestSpaceErrorFor: a limit below what wgbench needs on the CPU, or with
-// a GPU driver, is refused saying so, with the way out; the threads of a
-// larger machine, and larger stacks, need more.
-func TestSpaceErrorFor(t *testing.T) {
-	const mib = 1 << 20
-	require.NoError(t, spaceErrorFor(cpuSpace, false, 2, defaultStack))
-	require.NoError(t, spaceErrorFor(gpuSpace, true, 2, defaultStack))
-	require.NoError(t, spaceErrorFor(cpuSpace, false, 1, 2*mib), "one core and small stacks need no more than two cores")
-	err := spaceErrorFor(cpuSpace-1, false, 2, defaultStack)
-	require.ErrorContains(t, err, "(ulimit -v), below the ")
-	require.ErrorContains(t, err, " wgbench needs on the CPU (README, \"Memory limits\"): raise the limit")
-	require.NotContains(t, err.Error(), "--backend cpu")
-	err = spaceErrorFor(gpuSpace-1, true, 2, defaultStack)
-	require.ErrorContains(t, err, "a GPU driver and wgbench need")
-	require.ErrorContains(t, err, "or run on the CPU (--backend cpu)")
-	require.NotContains(t, spaceErrorFor(cpuSpace-1, true, 2, defaultStack).Error(), "--backend cpu")
-	require.Error(t, spaceErrorFor(cpuSpace, false, 66, defaultStack))
-	require.NoError(t, spaceErrorFor(cpuSpace+64*defaultStack, false, 66, defaultStack))
-	require.Error(t, spaceErrorFor(cpuSpace, false, 2, 64*mib))
-	require.NoError(t, spaceErrorFor(cpuSpace+(2+baseThreads)*56*mib, false, 2, 64*mib))
 }
 
 // TestSpaceLimitSaid runs commands under address-space limits a little
@@ -117,8 +87,7 @@ func TestSpaceLimitSaid(t *testing.T) {
 	require.NoError(t, err)
 	leaves := filepath.Join(t.TempDir(), "leaves")
 	require.NoError(t, os.WriteFile(leaves, make([]byte, 64*32), 0o644))
-	procs, stack := runtime.GOMAXPROCS(0), threadStack()
-	below := func(gpu bool) string { return strconv.FormatUint((spaceNeed(gpu, procs, stack)-64<<20)>>10, 10) }
+	below := func(gpu bool) string { return strconv.FormatUint((cli.SpaceNeeded(gpu)-64<<20)>>10, 10) }
 	for _, c := range []struct {
 		kb   string
 		args []string
@@ -128,7 +97,7 @@ func TestSpaceLimitSaid(t *testing.T) {
 		{below(true), []string{"--backend", "vulkan", "merkle", "--hash", "blake3", "--in", leaves}, "a GPU driver and wgbench need"},
 	} {
 		cmd := exec.Command("/bin/sh", append([]string{"-c", `ulimit -v ` + c.kb + ` && exec "$0" "$@"`, exe}, c.args...)...)
-		cmd.Env = append(os.Environ(), mainEnv+"=1")
+		cmd.Env = append(os.Environ(), clitest.MainEnv+"=1")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()

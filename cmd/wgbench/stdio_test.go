@@ -55,8 +55,9 @@ func TestOutStdout(t *testing.T) {
 	els := make([]byte, 4*8*4) // four digests of four canonical elements
 	in := filepath.Join(dir, "digests.bin")
 	require.NoError(t, os.WriteFile(in, els, 0o644))
-	want, err := runRescue(t, "merge", "--backend", "cpu", "--in", in)
+	wantOut, _, err := wgbench(t, "rescue", "merge", "--backend", "cpu", "--in", in)
 	require.NoError(t, err)
+	want := []byte(wantOut)
 
 	for _, out := range []string{"/dev/stdout", "-"} {
 		log := filepath.Join(dir, "app.log")

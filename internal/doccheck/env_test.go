@@ -24,8 +24,8 @@ var envFuncs = map[string][]string{
 }
 
 // envReaders are the packages, not package main, allowed to touch the
-// environment: the test helper, and the one reader of the programs.
-var envReaders = []string{"internal/gputest", "internal/envopts"}
+// environment: the test helpers, and the one reader of the programs.
+var envReaders = []string{"internal/gputest", "internal/envopts", "cmd/wgbench/internal/clitest"}
 
 // envFiles are the library files allowed to touch the environment, and
 // why.
@@ -35,6 +35,9 @@ var envFiles = map[string]string{
 	// prints nothing of its own accord: wgpu.Open sets it where it is
 	// unset, and touches no other variable.
 	"wgpu/xdg.go": "sets XDG_RUNTIME_DIR where it is unset, for Mesa",
+	// wgbench's commands, in packages of its own: program code, as main is.
+	"cmd/wgbench/internal/b3sum/b3sum.go": "reads RAYON_NUM_THREADS, as b3sum does",
+	"cmd/wgbench/internal/bench/plot.go":  "passes the environment on to wgbench-plot",
 }
 
 // envCalls returns the calls of envFuncs in the Go source src, as

@@ -33,8 +33,8 @@ const figureWindow = 160
 var figureExceptions = map[string]string{
 	// The published figure the BLAKE3 suite prints beside its own: a
 	// constant of the code, from the article, not a measurement of ours.
-	"cmd/wgbench/bench_blake3.go: 11.9 ms": "the article's V100 figure, a constant the suite prints",
-	"cmd/wgbench/bench_blake3.go: 97.6 ms": "the article's V100 figure, a constant the suite prints",
+	"cmd/wgbench/internal/bench/bench_blake3.go: 11.9 ms": "the article's V100 figure, a constant the suite prints",
+	"cmd/wgbench/internal/bench/bench_blake3.go: 97.6 ms": "the article's V100 figure, a constant the suite prints",
 	// guessRoundTime's constant, stated beside what it is compared with.
 	"algos/eigen/gpu.go: 100 MB/s": "the guess's own rate, not a measurement",
 }

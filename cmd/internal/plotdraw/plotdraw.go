@@ -1,4 +1,4 @@
-// Package plotdraw draws wgbench's plots (package plotspec) as SVG and
+// Package plotdraw draws wgbench's plots (package results) as SVG and
 // PNG files with gonum/plot: numbered logarithmic axes with units, one
 // color per adapter, one marker and dash pattern per series of it, and
 // reference lines. It is linked into the program wgbench-plot alone
@@ -19,7 +19,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
-	"github.com/wgcompute/wgcompute/cmd/internal/plotspec"
+	"github.com/wgcompute/wgcompute/cmd/internal/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -30,7 +30,7 @@ import (
 )
 
 // Main is the program wgbench-plot: 'wgbench-plot DIR' draws the plots
-// that standard input holds, a JSON array of plotspec.Plot, into DIR
+// that standard input holds, a JSON array of results.Plot, into DIR
 // (Write). It returns the exit status: 0, or 1 with the error on stderr,
 // its text alone, which wgbench reports as its own; 2 for a bad command
 // line.
@@ -39,7 +39,7 @@ func Main(args []string, stdin io.Reader, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: wgbench-plot DIR < PLOTS.json (the plots of wgbench bench --svg DIR, which runs it)")
 		return 2
 	}
-	var plots []plotspec.Plot
+	var plots []results.Plot
 	if err := json.NewDecoder(stdin).Decode(&plots); err != nil {
 		fmt.Fprintf(stderr, "read the plots from standard input: %v\n", err)
 		return 1
@@ -53,7 +53,7 @@ func Main(args []string, stdin io.Reader, stderr io.Writer) int {
 
 // Write draws each plot into an SVG file and a PNG file in dir, each
 // written whole or not at all (fileout).
-func Write(dir string, plots []plotspec.Plot) error {
+func Write(dir string, plots []results.Plot) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("svg dir: %w", err)
 	}
@@ -217,7 +217,7 @@ const (
 
 // drawPlot draws the plot g, with its legend below the data, on a canvas
 // that newCanvas makes of the size it is given.
-func drawPlot(g plotspec.Plot, newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.CanvasSizer, err error) {
+func drawPlot(g results.Plot, newCanvas func(w, h vg.Length) vg.CanvasSizer) (c vg.CanvasSizer, err error) {
 	defer func() {
 		// check rules out the inputs gonum/plot is known to panic on;
 		// anything else is still an error, not a crash.
@@ -328,7 +328,7 @@ func unitOf(label string) string {
 
 // write draws the plot g into the SVG file path and the PNG file beside
 // it.
-func write(g plotspec.Plot, path string) error {
+func write(g results.Plot, path string) error {
 	svg, err := drawPlot(g, func(w, h vg.Length) vg.CanvasSizer { return vgsvg.New(w, h) })
 	if err != nil {
 		return err

@@ -1,0 +1,15 @@
+package b3sum
+
+import (
+	"testing"
+
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
+)
+
+// wgbenchCLI is b3sum under wgbench's root, as the tests run it.
+var wgbenchCLI = clitest.New(New)
+
+func TestMain(m *testing.M) { clitest.Main(m, wgbenchCLI) }
+
+// How the tests run wgbench and check its files.
+var wgbenchIn, runCLI, run, wgbenchProcess, mustRead = wgbenchCLI.In, wgbenchCLI.Exit, wgbenchCLI.Main, clitest.Process, clitest.MustRead

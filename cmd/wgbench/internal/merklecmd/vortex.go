@@ -1,0 +1,234 @@
+package merklecmd
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wgcompute/wgcompute/algos/vortex"
+	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
+	"github.com/wgcompute/wgcompute/wgpu"
+)
+
+// parseSIS reads --sis LOGDEG,LOGBOUND ("9,16").
+func parseSIS(s string) (vortex.SIS, error) {
+	d, b, ok := strings.Cut(s, ",")
+	deg, errD := strconv.Atoi(strings.TrimSpace(d))
+	bound, errB := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || errD != nil || errB != nil {
+		return vortex.SIS{}, fmt.Errorf("commit: --sis %q: want LOGDEG,LOGBOUND, as 9,16 (Vortex's: degree 2^9, 16-bit limbs)", s)
+	}
+	return vortex.SIS{LogTwoDegree: deg, LogTwoBound: bound}, nil
+}
+
+// commitVortex is commit --scheme vortex: the --in file's ROWS x COLS
+// canonical KoalaBear elements committed with gnark-crypto's Vortex (rate
+// and SIS instance as given) on the first device, the root printed as 8
+// canonical elements, the hex of their little-endian uint32s.
+//
+// A one-shot commitment of gigabytes is bound by the host: the file is
+// read straight into the one matrix the commitment takes (readWords,
+// every core, huge pages), its values turned into Montgomery forms where
+// they lie (vortex.FromCanonicalInPlace, one pass on every core), and the
+// parameters (the SIS key, gnark-crypto's domains) made while the devices
+// open and the file is read.
+func commitVortex(cmd *cobra.Command, g *cli.Globals, scheme string, matrices, ins []string, rate int, sisArg string) error {
+	if scheme != "vortex" {
+		return fmt.Errorf("commit: --scheme %q: accepted is vortex (gnark-crypto's Vortex over KoalaBear); leave it out for a Merkle tree", scheme)
+	}
+	for _, f := range []string{"records", "hash", "field", "out", "prove", "approach", "blowup"} {
+		if cmd.Flags().Changed(f) {
+			return fmt.Errorf("commit: --scheme vortex takes --matrix, --in, --rate and --sis, not --%s", f)
+		}
+	}
+	if len(matrices) != 1 || len(ins) != 1 {
+		return errors.New("commit: --scheme vortex takes one --matrix ROWSxCOLS and one --in FILE")
+	}
+	s, err := parseSIS(sisArg)
+	if err != nil {
+		return err
+	}
+	sh, err := parseShape(matrices[0], 4)
+	if err != nil {
+		return err
+	}
+	params := paramsMeanwhile("vortex: parameters", func() (*vortex.Params, error) {
+		return vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
+	})
+	devices := g.OpenSoon(0)
+	defer devices.Close()
+	// The read below takes every core: the goroutines above start first.
+	runtime.Gosched()
+	vals, free, readErr := readWords(ins[0], sh, g.HostMemory()/4)
+	if readErr == nil && !g.Process {
+		// A process that exits next leaves its memory to the exit.
+		defer free()
+	}
+	p, err := params()
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	if readErr != nil {
+		return fmt.Errorf("commit: %w", readErr)
+	}
+	m, err := vortex.FromCanonicalInPlace(vals, sh.rows, sh.cols)
+	if err != nil {
+		return fmt.Errorf("commit: %s: %w", ins[0], err)
+	}
+	endWait := wgpu.Span("wait for the devices")
+	grp, err := devices.Wait()
+	endWait(0)
+	if err != nil {
+		return err
+	}
+	spin := cli.NewSpinner(cmd, g, "commit: Vortex")
+	st, err := vortex.Commit(firstDevice(grp), p, m, vortex.Options{})
+	spin.Done()
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	// Freeing the commitment's device memory (gigabytes, by the driver
+	// allocation by allocation) takes as long at the process exit as
+	// here, so a one-shot command frees it here, in the trace, after the
+	// root is printed; the devices and the input follow.
+	defer func() {
+		endFree := wgpu.Span("close: free the commitment's device memory")
+		st.Release()
+		endFree(0)
+		if g.Process {
+			endClose := wgpu.Span("close: the devices")
+			grp.Close()
+			endClose(0)
+			endUnmap := wgpu.Span("close: unmap the input")
+			free()
+			endUnmap(0)
+		}
+	}()
+	if err := cli.Interrupted(cmd.Context()); err != nil {
+		return err
+	}
+	var root [32]byte
+	for i, x := range vortex.CanonicalRoot(st.Root()) {
+		binary.LittleEndian.PutUint32(root[4*i:], x)
+	}
+	_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
+	return err
+}
+
+// readUpTo reads r to its end or to n bytes, whichever comes first,
+// into a buffer that grows with what was read (doubling, never past n).
+func readUpTo(r io.Reader, n int64) ([]byte, error) {
+	buf := make([]byte, 0, min(n, 1<<20))
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			buf = append(make([]byte, 0, min(2*int64(cap(buf)), n)), buf...)
+		}
+		k, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// paramsMeanwhile makes a one-shot command's parameters (a SIS key,
+// domains: a fraction of a second at large shapes) on a goroutine of
+// their own, traced as label, while the devices open and the input is
+// read; the function it returns waits for them.
+func paramsMeanwhile[P any](label string, build func() (P, error)) func() (P, error) {
+	type made struct {
+		p   P
+		err error
+	}
+	ch := make(chan made, 1)
+	go func() {
+		defer wgpu.Span(label)(0)
+		p, err := build()
+		ch <- made{p, err}
+	}()
+	return func() (P, error) {
+		m := <-ch
+		return m.p, m.err
+	}
+}
+
+// readWords reads the --in file of the matrix sh (little-endian uint32)
+// into words of their own (AllocWords), at most limit bytes, and returns
+// the function that frees them. A regular file of the matrix's size is
+// read on every core straight into them; anything else (a stream, a file
+// of another size, a big-endian host) is read as every input is, for the
+// same errors.
+func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err error) {
+	const why = "a commitment's input can take here (its codewords take host memory too)"
+	f, fi, err := cli.OpenInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	size := int64(sh.bytes)
+	littleEndian := binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+	if !fi.Mode().IsRegular() || fi.Size() == 0 {
+		// A stream is read up to the shape's bytes and one more, in
+		// memory that grows with what arrives, not with what is claimed.
+		if size > limit {
+			return nil, nil, fmt.Errorf("%s: a %dx%d matrix of little-endian uint32 is %d bytes, more than %s, the most %s", path, sh.rows, sh.cols, size, bytesize.Tenths(limit), why)
+		}
+		defer wgpu.Span("read input")(size)
+		buf, err := readUpTo(f, size+1)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		n := int64(len(buf))
+		if n > size {
+			return nil, nil, fmt.Errorf("%s has more than %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, size, sh.rows, sh.cols, sh.bytes)
+		}
+		if n != size {
+			return nil, nil, fmt.Errorf("%s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, n, sh.rows, sh.cols, sh.bytes)
+		}
+		return cli.AsElements[uint32](buf), func() {}, nil
+	}
+	if fi.Size() != size || size < cli.ParallelRead || !littleEndian {
+		raw, err := cli.ReadInput(path, limit, why)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(raw) != sh.bytes {
+			return nil, nil, fmt.Errorf("%s has %d bytes: a %dx%d matrix of little-endian uint32 is %d bytes", path, len(raw), sh.rows, sh.cols, sh.bytes)
+		}
+		return cli.AsElements[uint32](raw), func() {}, nil
+	}
+	if size > limit {
+		return nil, nil, fmt.Errorf("%s is larger than %s, the most %s", path, bytesize.Tenths(limit), why)
+	}
+	defer wgpu.Span("read input")(size)
+	words, free, err := cli.AllocWords(sh.bytes / 4)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			free()
+		}
+	}()
+	if err := cli.ReadFileAt(path, f, wgpu.Bytes(words), 0, size); err != nil {
+		return nil, nil, err
+	}
+	// A file that grew while read is refused as one of that size is.
+	var more [1]byte
+	if k, _ := f.ReadAt(more[:], size); k > 0 {
+		return nil, nil, fmt.Errorf("%s has more than %d bytes, its size when opened: a %dx%d matrix of little-endian uint32 is %d bytes", path, size, sh.rows, sh.cols, sh.bytes)
+	}
+	return words, free, nil
+}

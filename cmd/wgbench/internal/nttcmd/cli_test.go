@@ -1,0 +1,15 @@
+package nttcmd
+
+import (
+	"testing"
+
+	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
+)
+
+// wgbenchCLI is ntt and encode under wgbench's root, as the tests run it.
+var wgbenchCLI = clitest.New(NewNTT, NewEncode)
+
+func TestMain(m *testing.M) { clitest.Main(m, wgbenchCLI) }
+
+// How the tests run wgbench and check its files.
+var wgbench = wgbenchCLI.Run
