@@ -137,13 +137,17 @@ func (m MerkleMerge31) Modulus() uint32 { return m.perm().Field().P() }
 // FieldName returns the field's name, "babybear" or "koalabear".
 func (m MerkleMerge31) FieldName() string { return m.perm().Field().Name() }
 
-// MergeModule returns compress31.wgsl over the permutation, which defines
-// merge_node as Merge does.
-func (m MerkleMerge31) MergeModule() wgpu.Module { return m.perm().module("compress31.wgsl") }
+// MergeModule returns compress31.wgsl over the permutation and Plonky3's
+// construction, which defines merge_node as Merge does.
+func (m MerkleMerge31) MergeModule() wgpu.Module {
+	return m.perm().module(plonky3Construction, "compress31.wgsl")
+}
 
-// RowModule returns sponge31.wgsl over the permutation, which defines
-// hash_row as HashRow does.
-func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm().module("sponge31.wgsl") }
+// RowModule returns sponge31.wgsl over the permutation and Plonky3's
+// construction, which defines hash_row as HashRow does.
+func (m MerkleMerge31) RowModule() wgpu.Module {
+	return m.perm().module(plonky3Construction, "sponge31.wgsl")
+}
 
 // Digest31Elements returns the Digest31 little-endian uint32 elements of
 // d.
