@@ -1,21 +1,23 @@
 package params31
 
 import (
+	"cmp"
 	"fmt"
 
 	bbp2 "github.com/consensys/gnark-crypto/field/babybear/poseidon2"
 	kbp2 "github.com/consensys/gnark-crypto/field/koalabear/poseidon2"
 )
 
-// Gnark returns the instance named name over field ("babybear", "koalabear") of the
-// width whose full and partial rounds' keys gnark-crypto derives from
-// Keccak-256 of seed (poseidon2.NewParametersWithSeed), or of its
-// parameter string where seed is "" (NewParameters: its own instances,
-// "Poseidon2-koalabear[t=16,rF=6,rP=21,d=3]"): the round keys taken from
+// Gnark returns the row named name of gnark-crypto's Poseidon2 over field
+// ("babybear", "koalabear") of the width, with full and partial rounds
+// whose keys gnark-crypto derives from Keccak-256 of seed
+// (poseidon2.NewParametersWithSeed), or of its parameter string where
+// seed is "" (NewParameters, its own instances:
+// "Poseidon2-koalabear[t=16,rF=6,rP=21,d=3]"). The keys are taken from
 // gnark-crypto's own Parameters, so that none is transcribed. The internal
-// diagonal and the S-box degree are those of Plonky3's instance of the
-// field and width (gnark-crypto's internal layer hard-codes Plonky3's
-// diagonals, "from Plonky3"), which must be in Plonky3.
+// diagonal and the S-box degree are those of Plonky3's row of the field
+// and width (gnark-crypto's internal layer hard-codes Plonky3's diagonals,
+// "from Plonky3"), which must be in Plonky3.
 func Gnark(name, field string, width, full, partial int, seed string) (Set, error) {
 	var base *Set
 	for i := range Plonky3 {
@@ -29,37 +31,26 @@ func Gnark(name, field string, width, full, partial int, seed string) (Set, erro
 	if full < 2 || full%2 != 0 || partial < 1 {
 		return Set{}, fmt.Errorf("params31: %d full and %d partial rounds: want an even number of full rounds, at least 2, and a partial round at least", full, partial)
 	}
+	// NewParameters is NewParametersWithSeed of the parameters' String.
+	call := fmt.Sprintf("NewParametersWithSeed(%d, %d, %d, %q)", width, full, partial, seed)
+	if seed == "" {
+		call = fmt.Sprintf("NewParameters(%d, %d, %d)", width, full, partial)
+	}
 	var keys [][]uint64
-	var seedText string
 	switch field {
 	case "koalabear":
-		var prm *kbp2.Parameters
-		if seed == "" {
-			prm = kbp2.NewParameters(width, full, partial)
-		} else {
-			prm = kbp2.NewParametersWithSeed(width, full, partial, seed)
-		}
-		keys, seedText = canonical(prm.RoundKeys), prm.String()
+		seed = cmp.Or(seed, (&kbp2.Parameters{Width: width, NbFullRounds: full, NbPartialRounds: partial}).String())
+		keys = canonical(kbp2.NewParametersWithSeed(width, full, partial, seed).RoundKeys)
 	case "babybear":
-		var prm *bbp2.Parameters
-		if seed == "" {
-			prm = bbp2.NewParameters(width, full, partial)
-		} else {
-			prm = bbp2.NewParametersWithSeed(width, full, partial, seed)
-		}
-		keys, seedText = canonical(prm.RoundKeys), prm.String()
-	}
-	call := fmt.Sprintf("NewParameters(%d, %d, %d)", width, full, partial)
-	if seed != "" {
-		call = fmt.Sprintf("NewParametersWithSeed(%d, %d, %d, %q)", width, full, partial, seed)
-		seedText = seed
+		seed = cmp.Or(seed, (&bbp2.Parameters{Width: width, NbFullRounds: full, NbPartialRounds: partial}).String())
+		keys = canonical(bbp2.NewParametersWithSeed(width, full, partial, seed).RoundKeys)
 	}
 	if len(keys) != full+partial {
 		return Set{}, fmt.Errorf("params31: gnark-crypto's %s %s gave %d rounds of keys, want %d", field, call, len(keys), full+partial)
 	}
 	s := Set{
 		Name: name, Field: field, Width: width, Degree: base.Degree,
-		Source:  fmt.Sprintf("gnark-crypto v0.22.0 %s/poseidon2.%s, round keys from Keccak-256 of %q", field, call, seedText),
+		Source:  fmt.Sprintf("gnark-crypto v0.22.0 %s/poseidon2.%s, round keys from Keccak-256 of %q", field, call, seed),
 		DiagNum: base.DiagNum, DiagShift: base.DiagShift,
 	}
 	narrow := func(r []uint64) []uint32 {
