@@ -2,6 +2,7 @@ package poseidon2
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
@@ -59,6 +60,22 @@ var (
 	// GnarkBabyBear is GnarkHash over BabyBear, "poseidon2-gnark-babybear".
 	GnarkBabyBear = GnarkHash{GnarkBabyBear16, GnarkBabyBear24}
 )
+
+// NewGnarkHash returns gnark-crypto's hashing over the permutations
+// compress, of width 16, and sponge, of width 24, of one field (as
+// GnarkKoalaBear is over GnarkKoalaBear16 and GnarkKoalaBear24), or an
+// error saying which does not fit.
+func NewGnarkHash(compress, sponge *Permutation31) (GnarkHash, error) {
+	switch {
+	case compress == nil || sponge == nil:
+		return GnarkHash{}, fmt.Errorf("poseidon2: a GnarkHash needs a compression's and a sponge's permutation")
+	case compress.Width() != 16 || sponge.Width() != 24:
+		return GnarkHash{}, fmt.Errorf("poseidon2: a GnarkHash takes a compression of width 16 and a sponge of width 24, given %s (%d) and %s (%d)", compress.Name(), compress.Width(), sponge.Name(), sponge.Width())
+	case compress.Field() != sponge.Field():
+		return GnarkHash{}, fmt.Errorf("poseidon2: a GnarkHash's permutations are over one field, given %s over %s and %s over %s", compress.Name(), compress.Field().Name(), sponge.Name(), sponge.Field().Name())
+	}
+	return GnarkHash{compress, sponge}, nil
+}
 
 func (g GnarkHash) perms() (compress, sponge *Permutation31) {
 	if g.compress == nil {
@@ -198,33 +215,52 @@ var (
 	// pairs, HashElementsMany HashPoseidon2 (the width-24 sponge) of many
 	// inputs, PermuteMany GnarkKoalaBear16 of many states. Elements are
 	// canonical uint32 values below KoalaBear's p.
-	GnarkKoalaBearBatch = newGnarkBatch(GnarkKoalaBear, false)
+	GnarkKoalaBearBatch = GnarkKoalaBear.Batch()
 	// GnarkBabyBearBatch is GnarkKoalaBearBatch over BabyBear.
-	GnarkBabyBearBatch = newGnarkBatch(GnarkBabyBear, false)
+	GnarkBabyBearBatch = GnarkBabyBear.Batch()
 	// GnarkKoalaBearMDBatch is GnarkKoalaBearBatch with HashElementsMany
 	// gnark-crypto's Merkle-Damgard hasher (GnarkHash.MerkleDamgard) of
 	// many inputs, named "poseidon2-gnark-koalabear-md".
-	GnarkKoalaBearMDBatch = newGnarkBatch(GnarkKoalaBear, true)
+	GnarkKoalaBearMDBatch = GnarkKoalaBear.MDBatch()
 	// GnarkBabyBearMDBatch is GnarkKoalaBearMDBatch over BabyBear.
-	GnarkBabyBearMDBatch = newGnarkBatch(GnarkBabyBear, true)
+	GnarkBabyBearMDBatch = GnarkBabyBear.MDBatch()
 )
 
-// Batch returns the hash's batch functions: GnarkKoalaBearBatch or
-// GnarkBabyBearBatch.
-func (g GnarkHash) Batch() *batch.Monty31 {
-	if g.Permutation() == GnarkBabyBear16 {
-		return GnarkBabyBearBatch
-	}
-	return GnarkKoalaBearBatch
-}
+// Batch returns the hash's batch functions (GnarkKoalaBearBatch for
+// GnarkKoalaBear, GnarkBabyBearBatch for GnarkBabyBear), the same value on
+// every call.
+func (g GnarkHash) Batch() *batch.Monty31 { return g.batchOf(false) }
 
 // MDBatch returns the batch functions whose HashElementsMany is the
-// Merkle-Damgard hasher: GnarkKoalaBearMDBatch or GnarkBabyBearMDBatch.
-func (g GnarkHash) MDBatch() *batch.Monty31 {
-	if g.Permutation() == GnarkBabyBear16 {
-		return GnarkBabyBearMDBatch
+// Merkle-Damgard hasher (GnarkKoalaBearMDBatch, GnarkBabyBearMDBatch), the
+// same value on every call.
+func (g GnarkHash) MDBatch() *batch.Monty31 { return g.batchOf(true) }
+
+// gnarkFamilies holds the batch functions of each GnarkHash, by its
+// permutations and hasher: made by the first call, so a hash over any
+// rows has them without a list to extend.
+var gnarkFamilies = struct {
+	sync.Mutex
+	m map[gnarkFamily]*batch.Monty31
+}{m: map[gnarkFamily]*batch.Monty31{}}
+
+// gnarkFamily names one GnarkHash's batch functions.
+type gnarkFamily struct {
+	compress, sponge *Permutation31
+	md               bool
+}
+
+func (g GnarkHash) batchOf(md bool) *batch.Monty31 {
+	c, s := g.perms()
+	gnarkFamilies.Lock()
+	defer gnarkFamilies.Unlock()
+	k := gnarkFamily{c, s, md}
+	f, ok := gnarkFamilies.m[k]
+	if !ok {
+		f = newGnarkBatch(g, md)
+		gnarkFamilies.m[k] = f
 	}
-	return GnarkKoalaBearMDBatch
+	return f
 }
 
 func newGnarkBatch(g GnarkHash, md bool) *batch.Monty31 {

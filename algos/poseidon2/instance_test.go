@@ -91,9 +91,15 @@ func TestInstanceRowMatchesGnark(t *testing.T) {
 // hasher).
 func TestInstanceRowOnGPU(t *testing.T) {
 	p16, p24 := instancePerms(t)
-	plonky3 := MerkleMerge31{p16}
-	gnark := GnarkHash{p16, p24}
-	families := []*batch.Monty31{plonky3.Batch(), newGnarkBatch(gnark, false), newGnarkBatch(gnark, true)}
+	plonky3, err := NewMerkleMerge31(p16)
+	require.NoError(t, err)
+	gnark, err := NewGnarkHash(p16, p24)
+	require.NoError(t, err)
+	families := []*batch.Monty31{plonky3.Batch(), gnark.Batch(), gnark.MDBatch()}
+	for _, f := range families {
+		require.NotContains(t, []*batch.Monty31{BabyBearBatch, KoalaBearBatch, GnarkKoalaBearBatch, GnarkKoalaBearMDBatch, GnarkBabyBearBatch, GnarkBabyBearMDBatch}, f, "a new row's hash has batch functions of its own")
+	}
+	require.Same(t, gnark.MDBatch(), families[2])
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(41, 4))
 		for _, p := range []*Permutation31{p16, p24} {
@@ -160,4 +166,13 @@ func TestInstanceRowRejected(t *testing.T) {
 	p, err := Permutation31Named("gnark-koalabear24")
 	require.NoError(t, err)
 	require.Same(t, GnarkKoalaBear24, p)
+	_, err = NewMerkleMerge31(p)
+	require.ErrorContains(t, err, "width 16")
+	_, err = NewGnarkHash(GnarkKoalaBear16, GnarkBabyBear24)
+	require.ErrorContains(t, err, "over one field")
+	_, err = NewGnarkHash(GnarkKoalaBear24, GnarkKoalaBear16)
+	require.ErrorContains(t, err, "width 16 and a sponge of width 24")
+	require.Same(t, GnarkKoalaBearMDBatch, GnarkKoalaBear.MDBatch())
+	require.Same(t, GnarkBabyBearBatch, GnarkBabyBear.Batch())
+	require.Same(t, GnarkKoalaBearBatch, GnarkHash{}.Batch(), "the zero value is GnarkKoalaBear")
 }

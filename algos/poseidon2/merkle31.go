@@ -31,6 +31,16 @@ func (m MerkleMerge31) perm() *Permutation31 {
 	return m.p
 }
 
+// NewMerkleMerge31 returns the hash of Plonky3's MMCS over p (as
+// BabyBearMerkle is over BabyBear16), or an error where p is not of
+// width 16.
+func NewMerkleMerge31(p *Permutation31) (MerkleMerge31, error) {
+	if p == nil || p.Width() != 16 {
+		return MerkleMerge31{}, fmt.Errorf("poseidon2: a MerkleMerge31 is over a permutation of width 16")
+	}
+	return MerkleMerge31{p}, nil
+}
+
 var (
 	// BabyBearMerkle is MerkleMerge31 over BabyBear16.
 	BabyBearMerkle = MerkleMerge31{BabyBear16}
