@@ -1,10 +1,10 @@
 // Hash-many over a 31-bit permutation, the batch form of hash_row: the
-// module names the permutation (a poseidon2_31_*.wgsl file) and the
-// construction that defines hash_row (sponge31.wgsl, Plonky3's;
-// sponge31_gnark.wgsl or md31_gnark.wgsl, gnark-crypto's) before this file.
+// module names the permutation (an instance's poseidon2_31_*.wgsl file)
+// and the construction that defines hash_row (sponge31.wgsl, Plonky3's or
+// gnark-crypto's sponge; md31_gnark.wgsl, gnark-crypto's) before this file.
 //
 // Plain-Go meaning: for i < count { out[i] = hash_row(in[i*m .. (i+1)*m]) },
-// PaddingFreeSponge<perm, PERM_WIDTH, 8, 8> for sponge31.wgsl; every element
+// PaddingFreeSponge<perm, PERM_WIDTH, 8, 8> for Plonky3's; every element
 // canonical, a digest 8 elements. Each input is hashed in one invocation,
 // block after block.
 

@@ -3,7 +3,7 @@
 // (koalabear.Element: the Montgomery form x·2^32 mod p), so that its
 // buffers are hashed as they are (Vortex's SIS digests into its leaves).
 // The module names the permutation and the construction that defines
-// hash_row (sponge31_gnark.wgsl) before this file.
+// hash_row (sponge31.wgsl, gnark-crypto's) before this file.
 //
 // Plain-Go meaning: for i < count { out[i] = enter(hash_row(leave(in[i*m ..
 // (i+1)*m]))) }, every word a reduced Montgomery form. The construction

@@ -1,6 +1,7 @@
 // hash_row over a 31-bit field as gnark-crypto's Merkle-Damgard hasher
-// hashes (poseidon2.NewMerkleDamgardHasher), over compress31_gnark.wgsl's
-// merge_node, which the module includes before this file with a
+// hashes (poseidon2.NewMerkleDamgardHasher), over compress31.wgsl's
+// merge_node (gnark-crypto's, C31_FEED_FORWARD true), which the module
+// includes before this file with a
 // permutation of width 16; read by hash31_many.wgsl as sponge31.wgsl's
 // hash_row is.
 //

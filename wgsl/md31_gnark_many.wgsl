@@ -3,7 +3,7 @@
 // Merkle-Damgard hash of each column's SIS digest, or of each codeword
 // column when a round has no SIS) and the nodes of its Merkle tree (the
 // Merkle-Damgard hash of left || right). The module names the width-16
-// permutation (a poseidon2_31_gnark-*.wgsl file) before this file.
+// permutation (an instance's poseidon2_31_gnark-*.wgsl file) before this file.
 //
 // Plain-Go meaning: symmetric.MerkleDamgard{FeedForwardCompression{Perm,
 // Chunk: 8}}.Hash, as md31_gnark.wgsl's hash_row (Linea's

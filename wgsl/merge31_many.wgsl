@@ -1,11 +1,11 @@
 // Merge-many over a 31-bit permutation, the batch form of merge_node: the
-// module names the permutation (a poseidon2_31_*.wgsl file) and the
-// compression that defines merge_node (compress31.wgsl, Plonky3's;
-// compress31_gnark.wgsl, gnark-crypto's) before this file.
+// module names the permutation (an instance's poseidon2_31_*.wgsl file)
+// and the compression that defines merge_node (compress31.wgsl, Plonky3's
+// or gnark-crypto's) before this file.
 //
 // Plain-Go meaning: for i < count { out[i] = merge_node(in[i][0..8],
 // in[i][8..16]) }, TruncatedPermutation<perm, 2, 8, PERM_WIDTH> for
-// compress31.wgsl; a pair 16 canonical elements and a digest 8.
+// Plonky3's; a pair 16 canonical elements and a digest 8.
 
 @group(0) @binding(0) var<storage, read> mm_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> mm_out: array<u32>;

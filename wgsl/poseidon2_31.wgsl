@@ -3,13 +3,14 @@
 // Poseidon2 over a 31-bit field (BabyBear, KoalaBear) at any width, as
 // Plonky3 defines it, on a state held in Montgomery form (monty31.wgsl).
 // Library only: no bindings, no entry points. The width's and the
-// constants' layers come from the generated file that includes this one
-// (poseidon2_31_babybear16.wgsl, ...): P31_HALF_FULL_ROUNDS (4 in
-// Plonky3's instances, 3 or 4 in gnark-crypto's), P31_PARTIAL_ROUNDS,
-// P31_DEGREE, p31_rc_full and p31_rc_partial, and from the files it
-// includes, PERM_WIDTH, p31_sbox_all, p31_mds_light and p31_sum (the
-// width's, poseidon2_31_width16.wgsl) and p31_internal (the field's and
-// width's, poseidon2_31_internal_babybear16.wgsl).
+// constants' layers come from the file that includes this one, which
+// package poseidon2 generates at run time from the instance's row
+// (poseidon2_31_babybear16.wgsl, ...; algos/poseidon2/internal/params31):
+// P31_HALF_FULL_ROUNDS (4 in Plonky3's instances, 3 or 4 in gnark-crypto's),
+// P31_PARTIAL_ROUNDS, P31_DEGREE, p31_rc_full and p31_rc_partial, and from
+// the generated files it includes, PERM_WIDTH, p31_sbox_all, p31_mds_light
+// and p31_sum (the width's, poseidon2_31_width16.wgsl) and p31_internal
+// (the field's and width's, poseidon2_31_internal_babybear16.wgsl).
 //
 // perm_permute(s) is Go's poseidon2.Permutation31.Permute:
 //   s = M_E*s;

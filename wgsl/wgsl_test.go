@@ -269,3 +269,34 @@ func TestGoldilocksHasNoShortCircuit(t *testing.T) {
 		t.Fatalf("checked %d files on goldilocks.wgsl; the Rescue, RPO and Poseidon2 files alone are more", checked)
 	}
 }
+
+// TestAddGenerated: a generated file is named and included as an embedded
+// one is; adding it again with its text is nothing, with other text or
+// under an embedded name an error that adds none of the files given.
+func TestAddGenerated(t *testing.T) {
+	a := map[string]string{"test_gen_a.wgsl": "//!include monty31.wgsl\nconst GEN_A: u32 = 1u;\n"}
+	for i := range 2 {
+		if err := AddGenerated(a); err != nil {
+			t.Fatalf("adding test_gen_a.wgsl, time %d: %v", i+1, err)
+		}
+	}
+	src, err := Module{Files: []string{"test_gen_a.wgsl"}}.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"// ---- monty31.wgsl ----", "// ---- test_gen_a.wgsl ----\n//!include monty31.wgsl\nconst GEN_A"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the module's source lacks %q:\n%s", want, src)
+		}
+	}
+	err = AddGenerated(map[string]string{"test_gen_b.wgsl": "", "test_gen_a.wgsl": "const GEN_A: u32 = 2u;\n"})
+	if err == nil || !strings.Contains(err.Error(), `"test_gen_a.wgsl" added twice with different text`) {
+		t.Errorf("other text under a generated name: got %v", err)
+	}
+	if _, err := Source("test_gen_b.wgsl"); err == nil {
+		t.Error("a refused call added one of its files")
+	}
+	if err := AddGenerated(map[string]string{"monty31.wgsl": ""}); err == nil || !strings.Contains(err.Error(), "embedded shader's") {
+		t.Errorf("an embedded name: got %v", err)
+	}
+}

@@ -45,11 +45,13 @@ func (m MerkleMerge31) Batch() *batch.Monty31 {
 }
 
 // batch31Op is one operation's kernel: the entry point of the module of
-// files (a construction, then the entry file) over the permutation p. Each
+// files (a construction, then the entry file) over the permutation p and
+// construction c (its prelude constants). Each
 // operation is a module of its own (Mesa's compilers inline every call,
 // and one module holds one call of the permutation).
 type batch31Op struct {
 	p     *Permutation31
+	c     construction31
 	entry string
 	files []string
 }
@@ -58,9 +60,9 @@ type batch31Op struct {
 // merge and sponge are Plonky3's over p.
 func batch31Ops(p *Permutation31) [3]batch31Op {
 	return [...]batch31Op{
-		batch.OpPermute: {p, "permute_many", []string{"permute31.wgsl"}},
-		batch.OpMerge:   {p, "merge_many", []string{"compress31.wgsl", "merge31_many.wgsl"}},
-		batch.OpHash:    {p, "hash_many", []string{"sponge31.wgsl", "hash31_many.wgsl"}},
+		batch.OpPermute: {p, construction31{}, "permute_many", []string{"permute31.wgsl"}},
+		batch.OpMerge:   {p, plonky3Construction, "merge_many", []string{"compress31.wgsl", "merge31_many.wgsl"}},
+		batch.OpHash:    {p, plonky3Construction, "hash_many", []string{"sponge31.wgsl", "hash31_many.wgsl"}},
 	}
 }
 
@@ -103,7 +105,7 @@ func newBatch31Of(name string, p *Permutation31, merge func(a, b [Digest31]uint3
 				k := compiled[o]
 				if k == nil {
 					var err error
-					if k, err = e.p.kernelOf(ctx, e.entry, e.files...); err != nil {
+					if k, err = e.p.kernelOf(ctx, e.c, e.entry, e.files...); err != nil {
 						return nil, err
 					}
 					compiled[o] = k

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -207,7 +206,9 @@ func TestBatch31Open(t *testing.T) {
 	require.Same(t, BabyBearBatch, BabyBearMerkle.Batch())
 	require.Same(t, KoalaBearBatch, KoalaBearMerkle.Batch())
 	require.Same(t, BabyBearBatch, MerkleMerge31{}.Batch(), "the zero value is BabyBearMerkle")
-	other := MerkleMerge31{newPermutation31(params31.KoalaBear16, field.KoalaBear)}
+	p, err := newPermutation31(params31.KoalaBear16)
+	require.NoError(t, err)
+	other := MerkleMerge31{p}
 	f := other.Batch()
 	require.NotSame(t, KoalaBearBatch, f)
 	require.Same(t, f, other.Batch())

@@ -2,11 +2,11 @@ package poseidon2
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/algos/symmetric"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -18,24 +18,20 @@ import (
 // same internal diagonals, which gnark-crypto takes from Plonky3), with
 // other round counts and round keys derived from Keccak-256 of gnark's
 // parameter string ("Poseidon2-koalabear[t=16,rF=6,rP=21,d=3]"), taken
-// from gnark-crypto's own Parameters by go generate
-// (internal/gengnark). Elements are canonical here; gnark-crypto's
+// from gnark-crypto's own Parameters (rows of params31's table that name
+// the derivation, params31.Gnark). Elements are canonical here; gnark-crypto's
 // koalabear.Element holds the Montgomery form x·2^32 mod p in memory.
 var (
 	// GnarkKoalaBear16 is gnark-crypto's koalabear poseidon2.NewPermutation(16, 6, 21):
 	// width 16, 6 full and 21 partial rounds, its compression's.
-	GnarkKoalaBear16 = newPermutation31(params31.GnarkKoalaBear16, field.KoalaBear)
+	GnarkKoalaBear16 = table31["gnark-koalabear16"]
 	// GnarkKoalaBear24 is NewPermutation(24, 6, 21), its sponge's.
-	GnarkKoalaBear24 = newPermutation31(params31.GnarkKoalaBear24, field.KoalaBear)
+	GnarkKoalaBear24 = table31["gnark-koalabear24"]
 	// GnarkBabyBear16 is gnark-crypto's babybear poseidon2.NewPermutation(16, 8, 13).
-	GnarkBabyBear16 = newPermutation31(params31.GnarkBabyBear16, field.BabyBear)
+	GnarkBabyBear16 = table31["gnark-babybear16"]
 	// GnarkBabyBear24 is babybear NewPermutation(24, 8, 21).
-	GnarkBabyBear24 = newPermutation31(params31.GnarkBabyBear24, field.BabyBear)
+	GnarkBabyBear24 = table31["gnark-babybear24"]
 )
-
-// The gnark sets are written before gen31 (in p31.go, which go generate
-// runs after this file) writes every set's WGSL.
-//go:generate go run ./internal/gengnark -out internal/params31/gnark.go
 
 // GnarkPermutations31 lists gnark-crypto's instances.
 var GnarkPermutations31 = []*Permutation31{GnarkKoalaBear16, GnarkKoalaBear24, GnarkBabyBear16, GnarkBabyBear24}
@@ -64,6 +60,22 @@ var (
 	// GnarkBabyBear is GnarkHash over BabyBear, "poseidon2-gnark-babybear".
 	GnarkBabyBear = GnarkHash{GnarkBabyBear16, GnarkBabyBear24}
 )
+
+// NewGnarkHash returns gnark-crypto's hashing over the permutations
+// compress, of width 16, and sponge, of width 24, of one field (as
+// GnarkKoalaBear is over GnarkKoalaBear16 and GnarkKoalaBear24), or an
+// error saying which does not fit.
+func NewGnarkHash(compress, sponge *Permutation31) (GnarkHash, error) {
+	switch {
+	case compress == nil || sponge == nil:
+		return GnarkHash{}, fmt.Errorf("poseidon2: a GnarkHash needs a compression's and a sponge's permutation")
+	case compress.Width() != 16 || sponge.Width() != 24:
+		return GnarkHash{}, fmt.Errorf("poseidon2: a GnarkHash takes a compression of width 16 and a sponge of width 24, given %s (%d) and %s (%d)", compress.Name(), compress.Width(), sponge.Name(), sponge.Width())
+	case compress.Field() != sponge.Field():
+		return GnarkHash{}, fmt.Errorf("poseidon2: a GnarkHash's permutations are over one field, given %s over %s and %s over %s", compress.Name(), compress.Field().Name(), sponge.Name(), sponge.Field().Name())
+	}
+	return GnarkHash{compress, sponge}, nil
+}
 
 func (g GnarkHash) perms() (compress, sponge *Permutation31) {
 	if g.compress == nil {
@@ -98,7 +110,7 @@ func gnarkCompression(p symmetric.Permutation[uint32], f field.Monty31) symmetri
 
 // gnarkSponge is vortex.HashPoseidon2's sponge over p (width 24).
 func gnarkSponge(p symmetric.Permutation[uint32]) symmetric.PaddingFreeSponge[uint32] {
-	return symmetric.PaddingFreeSponge[uint32]{Perm: p, At: 8, Rate: 16, Out: Digest31}
+	return gnarkConstruction.sponge(p)
 }
 
 // Compress returns gnark-crypto's compression of a and b
@@ -184,16 +196,16 @@ func (g GnarkHash) Modulus() uint32 { return g.Permutation().Field().P() }
 // FieldName returns the field's name, "koalabear" or "babybear".
 func (g GnarkHash) FieldName() string { return g.Permutation().Field().Name() }
 
-// MergeModule returns compress31_gnark.wgsl over the width-16
-// permutation, which defines merge_node as Merge does.
+// MergeModule returns compress31.wgsl over the width-16 permutation and
+// gnark-crypto's construction, which defines merge_node as Merge does.
 func (g GnarkHash) MergeModule() wgpu.Module {
-	return g.Permutation().module("compress31_gnark.wgsl")
+	return g.Permutation().module(gnarkConstruction, "compress31.wgsl")
 }
 
-// RowModule returns sponge31_gnark.wgsl over the width-24 permutation,
-// which defines hash_row as HashRow does.
+// RowModule returns sponge31.wgsl over the width-24 permutation and
+// gnark-crypto's construction, which defines hash_row as HashRow does.
 func (g GnarkHash) RowModule() wgpu.Module {
-	return g.SpongePermutation().module("sponge31_gnark.wgsl")
+	return g.SpongePermutation().module(gnarkConstruction, "sponge31.wgsl")
 }
 
 var (
@@ -203,46 +215,65 @@ var (
 	// pairs, HashElementsMany HashPoseidon2 (the width-24 sponge) of many
 	// inputs, PermuteMany GnarkKoalaBear16 of many states. Elements are
 	// canonical uint32 values below KoalaBear's p.
-	GnarkKoalaBearBatch = newGnarkBatch(GnarkKoalaBear, false)
+	GnarkKoalaBearBatch = GnarkKoalaBear.Batch()
 	// GnarkBabyBearBatch is GnarkKoalaBearBatch over BabyBear.
-	GnarkBabyBearBatch = newGnarkBatch(GnarkBabyBear, false)
+	GnarkBabyBearBatch = GnarkBabyBear.Batch()
 	// GnarkKoalaBearMDBatch is GnarkKoalaBearBatch with HashElementsMany
 	// gnark-crypto's Merkle-Damgard hasher (GnarkHash.MerkleDamgard) of
 	// many inputs, named "poseidon2-gnark-koalabear-md".
-	GnarkKoalaBearMDBatch = newGnarkBatch(GnarkKoalaBear, true)
+	GnarkKoalaBearMDBatch = GnarkKoalaBear.MDBatch()
 	// GnarkBabyBearMDBatch is GnarkKoalaBearMDBatch over BabyBear.
-	GnarkBabyBearMDBatch = newGnarkBatch(GnarkBabyBear, true)
+	GnarkBabyBearMDBatch = GnarkBabyBear.MDBatch()
 )
 
-// Batch returns the hash's batch functions: GnarkKoalaBearBatch or
-// GnarkBabyBearBatch.
-func (g GnarkHash) Batch() *batch.Monty31 {
-	if g.Permutation() == GnarkBabyBear16 {
-		return GnarkBabyBearBatch
-	}
-	return GnarkKoalaBearBatch
-}
+// Batch returns the hash's batch functions (GnarkKoalaBearBatch for
+// GnarkKoalaBear, GnarkBabyBearBatch for GnarkBabyBear), the same value on
+// every call.
+func (g GnarkHash) Batch() *batch.Monty31 { return g.batchOf(false) }
 
 // MDBatch returns the batch functions whose HashElementsMany is the
-// Merkle-Damgard hasher: GnarkKoalaBearMDBatch or GnarkBabyBearMDBatch.
-func (g GnarkHash) MDBatch() *batch.Monty31 {
-	if g.Permutation() == GnarkBabyBear16 {
-		return GnarkBabyBearMDBatch
+// Merkle-Damgard hasher (GnarkKoalaBearMDBatch, GnarkBabyBearMDBatch), the
+// same value on every call.
+func (g GnarkHash) MDBatch() *batch.Monty31 { return g.batchOf(true) }
+
+// gnarkFamilies holds the batch functions of each GnarkHash, by its
+// permutations and hasher: made by the first call, so a hash over any
+// rows has them without a list to extend.
+var gnarkFamilies = struct {
+	sync.Mutex
+	m map[gnarkFamily]*batch.Monty31
+}{m: map[gnarkFamily]*batch.Monty31{}}
+
+// gnarkFamily names one GnarkHash's batch functions.
+type gnarkFamily struct {
+	compress, sponge *Permutation31
+	md               bool
+}
+
+func (g GnarkHash) batchOf(md bool) *batch.Monty31 {
+	c, s := g.perms()
+	gnarkFamilies.Lock()
+	defer gnarkFamilies.Unlock()
+	k := gnarkFamily{c, s, md}
+	f, ok := gnarkFamilies.m[k]
+	if !ok {
+		f = newGnarkBatch(g, md)
+		gnarkFamilies.m[k] = f
 	}
-	return GnarkKoalaBearMDBatch
+	return f
 }
 
 func newGnarkBatch(g GnarkHash, md bool) *batch.Monty31 {
 	c, s := g.perms()
 	ops := [...]batch31Op{
-		batch.OpPermute: {c, "permute_many", []string{"permute31.wgsl"}},
-		batch.OpMerge:   {c, "merge_many", []string{"compress31_gnark.wgsl", "merge31_many.wgsl"}},
-		batch.OpHash:    {s, "hash_many", []string{"sponge31_gnark.wgsl", "hash31_many.wgsl"}},
+		batch.OpPermute: {c, construction31{}, "permute_many", []string{"permute31.wgsl"}},
+		batch.OpMerge:   {c, gnarkConstruction, "merge_many", []string{"compress31.wgsl", "merge31_many.wgsl"}},
+		batch.OpHash:    {s, gnarkConstruction, "hash_many", []string{"sponge31.wgsl", "hash31_many.wgsl"}},
 	}
 	name, hash := g.Name(), g.hash8
 	if md {
 		name, hash = name+"-md", g.md8
-		ops[batch.OpHash] = batch31Op{c, "hash_many", []string{"compress31_gnark.wgsl", "md31_gnark.wgsl", "hash31_many.wgsl"}}
+		ops[batch.OpHash] = batch31Op{c, gnarkConstruction, "hash_many", []string{"compress31.wgsl", "md31_gnark.wgsl", "hash31_many.wgsl"}}
 	}
 	return newBatch31Of(name, c, g.merge8, hash, batch31Ranges{}, ops)
 }
@@ -312,7 +343,7 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 
 func (g GnarkHash) spongeMontyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 	_, s := g.perms()
-	return s.kernelOf(ctx, "hash_many_monty", "sponge31_gnark.wgsl", "hash31_many_monty.wgsl")
+	return s.kernelOf(ctx, gnarkConstruction, "hash_many_monty", "sponge31.wgsl", "hash31_many_monty.wgsl")
 }
 
 // SpongeMontgomeryDispatch returns the work of SpongeMontgomeryMany on
@@ -341,7 +372,7 @@ func (g GnarkHash) MergeDispatch(ctx *wgpu.Context, in, out wgpu.Binding, n int)
 		return wgpu.Dispatch{}, fmt.Errorf("poseidon2: %s merge dispatch of %d pairs: give at least one, and at most 2^32 words", g.Name(), n)
 	}
 	c, _ := g.perms()
-	k, err := c.kernelOf(ctx, "merge_many", "compress31_gnark.wgsl", "merge31_many.wgsl")
+	k, err := c.kernelOf(ctx, gnarkConstruction, "merge_many", "compress31.wgsl", "merge31_many.wgsl")
 	if err != nil {
 		return wgpu.Dispatch{}, err
 	}

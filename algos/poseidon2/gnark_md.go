@@ -107,7 +107,7 @@ func (g GnarkHash) LeavesMDDispatch(ctx *wgpu.Context, in, out wgpu.Binding, n, 
 		return wgpu.Dispatch{}, fmt.Errorf("poseidon2: %s Merkle-Damgard leaves dispatch of %d inputs of %d elements: give at least one of one, and at most 2^32 words", g.Name(), n, m)
 	}
 	c, _ := g.perms()
-	k, err := c.kernelOf(ctx, "md_leaves_monty", mdManyFile)
+	k, err := c.kernelOf(ctx, construction31{}, "md_leaves_monty", mdManyFile)
 	if err != nil {
 		return wgpu.Dispatch{}, err
 	}
@@ -145,7 +145,7 @@ func (g GnarkHash) ColumnLeavesMDDispatches(ctx *wgpu.Context, in, out wgpu.Bind
 		return nil, fmt.Errorf("poseidon2: %s Merkle-Damgard column leaves dispatch: the digests' binding (at %d of a buffer of %d, %d bytes) must hold %d bytes", g.Name(), out.Offset, out.Buffer.Size(), out.Size, digests)
 	}
 	c, _ := g.perms()
-	k, err := c.kernelOf(ctx, "md_columns_monty", mdManyFile)
+	k, err := c.kernelOf(ctx, construction31{}, "md_columns_monty", mdManyFile)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (g GnarkHash) MergeMDDispatch(ctx *wgpu.Context, in, out wgpu.Binding, n in
 		return wgpu.Dispatch{}, fmt.Errorf("poseidon2: %s Merkle-Damgard merge dispatch of %d pairs: give at least one, and at most 2^32 words", g.Name(), n)
 	}
 	c, _ := g.perms()
-	k, err := c.kernelOf(ctx, "md_merge", mdManyFile)
+	k, err := c.kernelOf(ctx, construction31{}, "md_merge", mdManyFile)
 	if err != nil {
 		return wgpu.Dispatch{}, err
 	}

@@ -115,9 +115,9 @@ func oracleOf(p *Permutation31) gnarkOracle {
 	panic("no oracle for " + p.Name())
 }
 
-// TestGnarkParamsFresh fails when params31's gnark sets differ from
-// gnark-crypto's Parameters (the generated gnark.go is stale: run go
-// generate ./algos/poseidon2).
+// TestGnarkParamsFresh holds params31's gnark rows to gnark-crypto's
+// Parameters: the round keys params31.Gnark takes from them, split into
+// the initial full, partial and final full rounds.
 func TestGnarkParamsFresh(t *testing.T) {
 	require.Len(t, params31.GnarkSets, len(gnarkOracles))
 	for _, o := range gnarkOracles {
@@ -135,7 +135,7 @@ func TestGnarkParamsFresh(t *testing.T) {
 		for _, r := range s.ExternalFinal {
 			got = append(got, widen(r))
 		}
-		require.Equal(t, want, got, "%s: run go generate ./algos/poseidon2", s.Name)
+		require.Equal(t, want, got, "%s: round keys", s.Name)
 		require.Len(t, s.ExternalInitial, half, s.Name)
 		require.Equal(t, o.rounds[1], o.ours.PartialRounds(), s.Name)
 	}

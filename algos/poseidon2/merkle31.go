@@ -31,6 +31,16 @@ func (m MerkleMerge31) perm() *Permutation31 {
 	return m.p
 }
 
+// NewMerkleMerge31 returns the hash of Plonky3's MMCS over p (as
+// BabyBearMerkle is over BabyBear16), or an error where p is not of
+// width 16.
+func NewMerkleMerge31(p *Permutation31) (MerkleMerge31, error) {
+	if p == nil || p.Width() != 16 {
+		return MerkleMerge31{}, fmt.Errorf("poseidon2: a MerkleMerge31 is over a permutation of width 16")
+	}
+	return MerkleMerge31{p}, nil
+}
+
 var (
 	// BabyBearMerkle is MerkleMerge31 over BabyBear16.
 	BabyBearMerkle = MerkleMerge31{BabyBear16}
@@ -137,13 +147,17 @@ func (m MerkleMerge31) Modulus() uint32 { return m.perm().Field().P() }
 // FieldName returns the field's name, "babybear" or "koalabear".
 func (m MerkleMerge31) FieldName() string { return m.perm().Field().Name() }
 
-// MergeModule returns compress31.wgsl over the permutation, which defines
-// merge_node as Merge does.
-func (m MerkleMerge31) MergeModule() wgpu.Module { return m.perm().module("compress31.wgsl") }
+// MergeModule returns compress31.wgsl over the permutation and Plonky3's
+// construction, which defines merge_node as Merge does.
+func (m MerkleMerge31) MergeModule() wgpu.Module {
+	return m.perm().module(plonky3Construction, "compress31.wgsl")
+}
 
-// RowModule returns sponge31.wgsl over the permutation, which defines
-// hash_row as HashRow does.
-func (m MerkleMerge31) RowModule() wgpu.Module { return m.perm().module("sponge31.wgsl") }
+// RowModule returns sponge31.wgsl over the permutation and Plonky3's
+// construction, which defines hash_row as HashRow does.
+func (m MerkleMerge31) RowModule() wgpu.Module {
+	return m.perm().module(plonky3Construction, "sponge31.wgsl")
+}
 
 // Digest31Elements returns the Digest31 little-endian uint32 elements of
 // d.

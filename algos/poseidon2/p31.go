@@ -2,6 +2,9 @@ package poseidon2
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
@@ -41,26 +44,66 @@ type Permutation31 struct {
 	diagM     []uint32
 }
 
+// table31 holds the permutation of every row of params31's table, by
+// name: a row is all an instance needs (its Go constants and its WGSL,
+// generated from the row when the permutation is made).
+var table31 = func() map[string]*Permutation31 {
+	m := map[string]*Permutation31{}
+	for _, s := range append(append([]params31.Set(nil), params31.Plonky3...), params31.GnarkSets...) {
+		p, err := newPermutation31(s)
+		if err != nil {
+			panic(err) // the table's rows are held to their vectors by the tests
+		}
+		if m[s.Name] != nil {
+			panic("poseidon2: two rows of params31's table are named " + s.Name)
+		}
+		m[s.Name] = p
+	}
+	return m
+}()
+
 var (
 	// BabyBear16 is Poseidon2 over BabyBear of width 16, 13 partial rounds
 	// (default_babybear_poseidon2_16).
-	BabyBear16 = newPermutation31(params31.BabyBear16, field.BabyBear)
+	BabyBear16 = table31["babybear16"]
 	// BabyBear24 is Poseidon2 over BabyBear of width 24, 21 partial rounds
 	// (default_babybear_poseidon2_24).
-	BabyBear24 = newPermutation31(params31.BabyBear24, field.BabyBear)
+	BabyBear24 = table31["babybear24"]
 	// KoalaBear16 is Poseidon2 over KoalaBear of width 16, 20 partial
 	// rounds (default_koalabear_poseidon2_16).
-	KoalaBear16 = newPermutation31(params31.KoalaBear16, field.KoalaBear)
+	KoalaBear16 = table31["koalabear16"]
 	// KoalaBear24 is Poseidon2 over KoalaBear of width 24, 23 partial
 	// rounds (default_koalabear_poseidon2_24).
-	KoalaBear24 = newPermutation31(params31.KoalaBear24, field.KoalaBear)
+	KoalaBear24 = table31["koalabear24"]
 )
 
-// Permutations31 lists the 31-bit permutations, for callers that choose
-// one by name.
+// Permutations31 lists Plonky3's 31-bit permutations, for callers that
+// choose one by name.
 var Permutations31 = []*Permutation31{BabyBear16, BabyBear24, KoalaBear16, KoalaBear24}
 
-func newPermutation31(s params31.Set, f field.Monty31) *Permutation31 {
+// Permutation31Named returns the permutation of the instance table's row
+// named name ("babybear16", "gnark-koalabear24"), or an error listing the
+// names.
+func Permutation31Named(name string) (*Permutation31, error) {
+	if p := table31[name]; p != nil {
+		return p, nil
+	}
+	names := slices.Sorted(maps.Keys(table31))
+	return nil, fmt.Errorf("poseidon2: no 31-bit permutation %q: the instances are %s", name, strings.Join(names, ", "))
+}
+
+// newPermutation31 returns the permutation of row s, with its WGSL files
+// generated from the row and added to package wgsl's (wgsl.AddGenerated),
+// or an error saying what is wrong with the row.
+func newPermutation31(s params31.Set) (*Permutation31, error) {
+	files, err := params31.Files(s) // checks the row
+	if err != nil {
+		return nil, err
+	}
+	if err := wgsl.AddGenerated(files); err != nil {
+		return nil, fmt.Errorf("poseidon2: instance %s: %w", s.Name, err)
+	}
+	f, _ := field.ParseField(s.Field) // checked
 	p := &Permutation31{set: s, f: f, diag: make([]uint32, s.Width)}
 	for i, n := range s.DiagNum {
 		p.diag[i] = f.Div2Exp(f.FromInt(int64(n)), s.DiagShift[i])
@@ -76,7 +119,7 @@ func newPermutation31(s params31.Set, f field.Monty31) *Permutation31 {
 		p.extM = append(p.extM, monty(rc))
 	}
 	p.internalM, p.diagM = monty(s.Internal), monty(p.diag)
-	return p
+	return p, nil
 }
 
 // Name returns the permutation's name: its field and width, "babybear16".
@@ -175,7 +218,7 @@ const (
 // Sponge returns Plonky3's PaddingFreeSponge<p, Width, 8, 8> over the
 // permutation: how its MMCS hashes a matrix's rows.
 func (p *Permutation31) Sponge() symmetric.PaddingFreeSponge[uint32] {
-	return symmetric.PaddingFreeSponge[uint32]{Perm: p, Rate: Rate31, Out: Digest31}
+	return plonky3Construction.sponge(p)
 }
 
 // Compression returns Plonky3's TruncatedPermutation<p, 2, 8, Width>
@@ -184,13 +227,55 @@ func (p *Permutation31) Compression() symmetric.TruncatedPermutation[uint32] {
 	return symmetric.TruncatedPermutation[uint32]{Perm: p, N: 2, Chunk: Digest31}
 }
 
-//go:generate go run ./internal/gen31 -dir ../../wgsl
+// construction31 is how a hash builds on a permutation: its compression
+// of two digests and its sponge, the same values for the Go reference
+// (algos/symmetric) and for the kernels (the prelude of compress31.wgsl
+// and sponge31.wgsl). Its zero value is no construction (the permutation
+// alone).
+type construction31 struct {
+	// feedForward is gnark-crypto's compression (FeedForwardCompression:
+	// the second half of the output plus the second input), else
+	// Plonky3's TruncatedPermutation (the first half).
+	feedForward bool
+	// at and rate are the lanes the sponge absorbs into: PaddingFreeSponge{At,
+	// Rate, Out: Digest31}; rate 8 or 16.
+	at, rate int
+}
+
+var (
+	// plonky3Construction is Plonky3's: TruncatedPermutation<p, 2, 8, W>
+	// and PaddingFreeSponge<p, W, 8, 8>.
+	plonky3Construction = construction31{rate: Rate31}
+	// gnarkConstruction is gnark-crypto's: vortex.CompressPoseidon2 and
+	// vortex.HashPoseidon2, rate 16 in lanes 8..24 of the width-24
+	// permutation.
+	gnarkConstruction = construction31{feedForward: true, at: 8, rate: 16}
+)
+
+// sponge returns the construction's sponge over p.
+func (c construction31) sponge(p symmetric.Permutation[uint32]) symmetric.PaddingFreeSponge[uint32] {
+	return symmetric.PaddingFreeSponge[uint32]{Perm: p, At: c.at, Rate: c.rate, Out: Digest31}
+}
+
+// consts returns the construction as compress31.wgsl and sponge31.wgsl
+// read it.
+func (c construction31) consts() []wgsl.Const {
+	if c.rate == 0 {
+		return nil
+	}
+	return []wgsl.Const{
+		{Name: "C31_FEED_FORWARD", Value: c.feedForward},
+		{Name: "S31_AT", Value: uint32(c.at)},
+		{Name: "S31_RATE", Value: uint32(c.rate)},
+	}
+}
 
 // module returns the WGSL module of files (which call perm_permute) over
-// the permutation: its generated layers (with poseidon2_31.wgsl and the
-// field's library) first, the field's constants in the prelude.
-func (p *Permutation31) module(files ...string) wgsl.Module {
-	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: p.f.Consts()}
+// the permutation and construction c: the row's generated layers (with
+// poseidon2_31.wgsl and the field's library) first, the field's and the
+// construction's constants in the prelude.
+func (p *Permutation31) module(c construction31, files ...string) wgsl.Module {
+	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts())}
 }
 
 // permuteMonty is permute on a state in Montgomery form, with the kernels'

@@ -14,14 +14,14 @@ const permuteWG = 64
 // ctx (compiled once per Context), bound as every batch kernel of the
 // permutation is: the input, the output, the parameters' uniform.
 func (p *Permutation31) kernel(ctx *wgpu.Context, file, entry string) (*wgpu.Kernel, error) {
-	return p.kernelOf(ctx, entry, file)
+	return p.kernelOf(ctx, construction31{}, entry, file)
 }
 
 // kernelOf is kernel of a module of several files over the permutation
-// (a construction, then the entry file, last).
-func (p *Permutation31) kernelOf(ctx *wgpu.Context, entry string, files ...string) (*wgpu.Kernel, error) {
+// and construction c (a construction's file, then the entry file, last).
+func (p *Permutation31) kernelOf(ctx *wgpu.Context, c construction31, entry string, files ...string) (*wgpu.Kernel, error) {
 	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: files[len(files)-1] + ":" + entry + " (" + p.Name() + ")", Module: p.module(files...),
+		Label: files[len(files)-1] + ":" + entry + " (" + p.Name() + ")", Module: p.module(c, files...),
 		Entry: entry, Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
 	})
 	if err != nil {

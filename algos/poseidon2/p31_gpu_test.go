@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
-	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -76,13 +74,4 @@ func TestPermute31GPUBadInput(t *testing.T) {
 		_, err = BabyBear16.permuteMany31(ctx, st)
 		require.ErrorContains(t, err, "state 1, element 4")
 	})
-}
-
-// TestGenerated31WGSLIsFresh fails when a generated file in wgsl/ was not
-// regenerated after a change to the constants or the generator: run go
-// generate ./algos/poseidon2.
-func TestGenerated31WGSLIsFresh(t *testing.T) {
-	files, err := params31.Files()
-	require.NoError(t, err)
-	hashtest.GeneratedFresh(t, files, "../../wgsl", "algos/poseidon2")
 }

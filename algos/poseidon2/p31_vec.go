@@ -152,8 +152,8 @@ var (
 // vectorised returns p's block form.
 func (p *Permutation31) vectorised() *vecPerm {
 	vecPermsOnce.Do(func() {
-		vecPerms = make(map[*Permutation31]*vecPerm, len(Permutations31))
-		for _, q := range Permutations31 {
+		vecPerms = make(map[*Permutation31]*vecPerm, len(table31))
+		for _, q := range table31 {
 			vecPerms[q] = newVecPerm(q)
 		}
 	})

@@ -1,28 +1,41 @@
-// Package params31 holds the constants of Poseidon2 over BabyBear and KoalaBear
-// at widths 16 and 24, as Plonky3 defines them (commit
+// Package params31 is the table of Poseidon2's instances over BabyBear
+// and KoalaBear: each a row of data (a Set: its field, width, S-box
+// degree, round constants and where they come from, internal diagonal),
+// from which package poseidon2 makes the Go permutation and, at run time,
+// the WGSL that holds the row's constants (wgsl.go). A new instance is a
+// row; nothing else names it.
+//
+// Plonky3's instances are tables, as Plonky3 defines them (commit
 // 5dc50e51436a811c62443e336f766015fecc9217, baby-bear/src/poseidon2.rs and
 // koala-bear/src/poseidon2.rs: default_babybear_poseidon2_16/24 and
-// default_koalabear_poseidon2_16/24), once, for the Go reference and for the
-// generator of the WGSL constant files, so that the two cannot drift apart.
-// The round constants are canonical values (Plonky3 writes them so and
-// converts them to Montgomery form when it builds the arrays). KoalaBear's
-// are the ones Plonky3 regenerated in v0.5.0 (PR #1398), not v0.4.x's.
+// default_koalabear_poseidon2_16/24). The round constants are canonical
+// values (Plonky3 writes them so and converts them to Montgomery form when
+// it builds the arrays). KoalaBear's are the ones Plonky3 regenerated in
+// v0.5.0 (PR #1398), not v0.4.x's.
 //
-// gnark-crypto's instances (GnarkSets, in gnark.go) are the same
-// permutation with other round counts and round keys; gnark.go is
-// generated from gnark-crypto's own Parameters by ../gengnark.
+// gnark-crypto's instances (GnarkSets, gnark.go) are the same permutation
+// with other round counts and round keys, which gnark-crypto derives from
+// a seed: their rows name the derivation, and the keys are taken from
+// gnark-crypto's own Parameters.
 package params31
 
-// Set is one permutation's parameters.
+import (
+	"fmt"
+
+	"github.com/wgcompute/wgcompute/algos/field"
+)
+
+// Set is one permutation's parameters: a row of the table.
 type Set struct {
-	// Name is the permutation's name, "babybear16".
+	// Name is the permutation's name, "babybear16": unique in the table.
 	Name string
 	// Field is the field's name: "babybear" or "koalabear".
 	Field string
 	// Source names where the constants come from, where not Plonky3's
 	// default_FIELD_poseidon2_WIDTH.
 	Source string
-	// Width is the state size; Degree the S-box exponent.
+	// Width is the state size, a multiple of 4 from 16 (the constructions
+	// take 16 elements); Degree the S-box exponent, 3 or 7.
 	Width, Degree int
 	// ExternalInitial and ExternalFinal are the round constants of the
 	// full rounds before the partial rounds and of those after (four each
@@ -34,6 +47,56 @@ type Set struct {
 	// being 1 + Diag(V) (1 the all-ones matrix).
 	DiagNum   []int32
 	DiagShift []uint
+}
+
+// Check returns an error saying what is wrong with s, if anything: an
+// unnamed row, an unknown field, a width or degree the permutation's
+// layers do not take, round constants of other shapes than the width's
+// or not below the field's p, a diagonal of another length.
+func (s Set) Check() error {
+	f, err := field.ParseField(s.Field)
+	if err != nil {
+		return fmt.Errorf("params31: %q: %w", s.Name, err)
+	}
+	switch {
+	case s.Name == "":
+		return fmt.Errorf("params31: a set over %s of width %d has no name", s.Field, s.Width)
+	case s.Width < 16 || s.Width%4 != 0:
+		return fmt.Errorf("params31: %s has width %d: want a multiple of 4 from 16", s.Name, s.Width)
+	case s.Degree != 3 && s.Degree != 7:
+		return fmt.Errorf("params31: %s has S-box degree %d: want 3 or 7", s.Name, s.Degree)
+	case len(s.ExternalInitial) != len(s.ExternalFinal) || len(s.ExternalInitial) == 0:
+		return fmt.Errorf("params31: %s has %d initial and %d final full rounds: want as many of each, at least one", s.Name, len(s.ExternalInitial), len(s.ExternalFinal))
+	case len(s.Internal) == 0:
+		return fmt.Errorf("params31: %s has no partial round", s.Name)
+	case len(s.DiagNum) != s.Width || len(s.DiagShift) != s.Width:
+		return fmt.Errorf("params31: %s has a diagonal of %d and %d entries: want %d", s.Name, len(s.DiagNum), len(s.DiagShift), s.Width)
+	}
+	rows := append(append([][]uint32{s.Internal}, s.ExternalInitial...), s.ExternalFinal...)
+	for r, row := range rows {
+		if r > 0 && len(row) != s.Width {
+			return fmt.Errorf("params31: %s has a full round of %d constants: want %d", s.Name, len(row), s.Width)
+		}
+		for _, c := range row {
+			if err := f.Check(c); err != nil {
+				return fmt.Errorf("params31: %s round constant: %w", s.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Plonky3 lists Plonky3's default instances.
+var Plonky3 = []Set{BabyBear16, BabyBear24, KoalaBear16, KoalaBear24}
+
+// GnarkSets lists gnark-crypto's instances (v0.22.0's defaults): full and
+// partial rounds of its NewParameters calls, keys from Keccak-256 of its
+// parameter strings.
+var GnarkSets = []Set{
+	mustGnark("gnark-koalabear16", "koalabear", 16, 6, 21),
+	mustGnark("gnark-koalabear24", "koalabear", 24, 6, 21),
+	mustGnark("gnark-babybear16", "babybear", 16, 8, 13),
+	mustGnark("gnark-babybear24", "babybear", 24, 8, 21),
 }
 
 // BabyBear16 is default_babybear_poseidon2_16 (BABYBEAR_POSEIDON2_RC_16_EXTERNAL_INITIAL, _EXTERNAL_FINAL, _INTERNAL).
