@@ -8,6 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // A matrix commitment is the Merkle tree whose leaf i is the hash of row i
@@ -171,10 +172,10 @@ func CommitMatrix[E Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts O
 	if hash == nil {
 		return nil, errNoHash
 	}
-	if ctx, one := wgpu.Device(t); one || opts.Committer != nil {
+	if ctx, one := sched.Device(t); one || opts.Committer != nil {
 		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrix(c, m, rowsFor(hash)) })
 	}
-	return commitOn(wgpu.GroupOf(t), []Matrix[E]{m}, true, rowsFor(hash), opts)
+	return commitOn(sched.GroupOf(t), []Matrix[E]{m}, true, rowsFor(hash), opts)
 }
 
 // VerifyRow reports whether p proves that row is row p.Index of the

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // interruptPairs is a merge input that takes seconds on every adapter the
@@ -96,7 +96,7 @@ func TestInterruptReleases(t *testing.T) {
 	for _, backend := range gputest.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			ctx := gputest.Context(t, backend)
-			grp, err := wgpu.NewGroup(ctx)
+			grp, err := sched.NewGroup(ctx)
 			require.NoError(t, err)
 			before := ctx.LiveBuffers()
 			g := &globals{args: []string{"rescue", "merge", "--in", in, "--out", out}, group: grp}

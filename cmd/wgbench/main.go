@@ -22,8 +22,9 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/base/procstart"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // globals is the configuration every subcommand shares.
@@ -42,7 +43,7 @@ type globals struct {
 	// group, when set, is the devices of every command that --devices
 	// would open, left open: tests split work over one device several
 	// times, which --devices (an adapter named once) cannot ask for.
-	group *wgpu.Group
+	group *sched.Group
 	// quiet is --quiet: no progress bars on standard error.
 	quiet bool
 	// bars are the progress bars drawn now, cleared before a message.
@@ -100,7 +101,7 @@ func (g *globals) openContext() (*wgpu.Context, error) {
 // as that one device.
 type opening struct {
 	done chan struct{}
-	grp  *wgpu.Group
+	grp  *sched.Group
 	err  error
 	// exits: the process ends after the command (globals.process), so
 	// close leaves the devices to the exit (see there).
@@ -136,19 +137,19 @@ func (g *globals) openSoon(work time.Duration) *opening {
 			o.err = err
 			return
 		}
-		o.grp, o.err = ch.Fit(work, extraDevicesCost).Open()
+		o.grp, o.err = sched.Open(ch.Fit(work, extraDevicesCost))
 	}()
 	return o
 }
 
 // wait returns the opened Group.
-func (o *opening) wait() (*wgpu.Group, error) {
+func (o *opening) wait() (*sched.Group, error) {
 	<-o.done
 	return o.grp, o.err
 }
 
 // close closes what was opened, waiting for the opening to end (a Group of
-// globals.group is left open: wgpu.NewGroup's Close does nothing). In a
+// globals.group is left open: sched.NewGroup's Close does nothing). In a
 // process that exits next it closes nothing: Close waits for the device to go
 // idle and releases the staging ring and the pooled buffers one by one, which
 // takes tens of milliseconds after merkle (bench/results/HISTORY.md, "Figures

@@ -11,8 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // mainEnv, set to 1, makes the test binary wgbench itself: tests that need
@@ -68,7 +69,7 @@ func wgbenchOn(t *testing.T, ctx *wgpu.Context, members int, args ...string) (st
 	for i := range ctxs {
 		ctxs[i] = ctx
 	}
-	grp, err := wgpu.NewGroup(ctxs...)
+	grp, err := sched.NewGroup(ctxs...)
 	require.NoError(t, err)
 	return wgbenchWith(t, &globals{args: args, group: grp.SplitAll()}, "")
 }

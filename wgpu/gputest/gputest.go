@@ -24,8 +24,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // choice is what a test binary covers, decided once from the adapters
@@ -258,7 +259,7 @@ var GroupSizes = []int{2, 3, 7}
 // alternate between the backend's shared Context and its SmallLimits one,
 // so that a split also meets members of different limits, as GPUs of
 // different kinds would be.
-func ForEachGroup(t *testing.T, fn func(t *testing.T, g *wgpu.Group)) {
+func ForEachGroup(t *testing.T, fn func(t *testing.T, g *sched.Group)) {
 	t.Helper()
 	for _, b := range Backends() {
 		for _, n := range GroupSizes {
@@ -270,7 +271,7 @@ func ForEachGroup(t *testing.T, fn func(t *testing.T, g *wgpu.Group)) {
 						members[i] = Limited(t, b, SmallLimits)
 					}
 				}
-				g, err := wgpu.NewGroup(members...)
+				g, err := sched.NewGroup(members...)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -157,8 +157,8 @@ var envVars = []envVar{
 		return nil
 	}},
 	{"WGCOMPUTE_BATCH_BUFFERS", func(e *Env, v string) error {
-		m, err := wgpu.ParseBatchMemory(v)
-		e.Options.Batcher.Memory = m
+		m, err := wgpu.ParsePieceMemory(v)
+		e.Options.Runner.Memory = m
 		return err
 	}},
 	{"WGCOMPUTE_GLES_MINOR", func(e *Env, v string) error {
@@ -228,7 +228,7 @@ func Vars() []string {
 //   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
 //     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
 //     and Slots, within wgpu.CheckTransferOptions' ranges;
-//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Batcher.Memory;
+//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Runner.Memory;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE=1|on|true|yes (or 0|off|false|no): Env.Trace.
