@@ -1,7 +1,10 @@
-// Package wgpu is the small context layer every wgcompute algorithm runs on:
+// Package wgpu is the device layer every wgcompute algorithm runs on:
 // adapter choice, device limits, buffers, a pipeline cache, dispatch,
 // transfers between host and device, and GPU kernel timing, over
-// github.com/oliverbestmann/webgpu (wgpu-native, linked statically).
+// github.com/oliverbestmann/webgpu (wgpu-native, linked statically). How
+// work is cut into pieces and spread over several devices is the layer
+// above, package sched (wgpu/sched: Job, Runner, Group); this package
+// never imports it, and declares only the Target that sched reads.
 //
 // A Context is safe for concurrent use: every call that touches the device
 // holds the Context's lock, so goroutines may share one Context. Work from

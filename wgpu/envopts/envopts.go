@@ -1,8 +1,11 @@
-// Package envopts is where wgcompute's programs and test helpers read the
-// environment: the library reads no variable and takes every setting from
-// its Options, so the commands, the benchmarks and the test helpers call
-// Load, in one place each, which translates the WGCOMPUTE_* variables
-// (FromEnv) into Options and applies what they ask of the process.
+// Package envopts translates the WGCOMPUTE_* environment variables into
+// wgpu.Options, for programs and tests: it is the one place that reads
+// the environment. The library reads no variable and takes every setting
+// from its Options; a program (wgbench, a benchmark, a service built on
+// the library) or a test helper (package gputest) calls Load once, which
+// reads the variables (FromEnv), refuses a value with the variable's name
+// and what it accepts, and applies what they ask of the process (its
+// trace, wgpu-native's log level). Vars lists the variables it knows.
 package envopts
 
 import (

@@ -1,5 +1,9 @@
-// Package gputest runs GPU tests on every backend of the machine whose
-// adapter can run compute kernels.
+// Package gputest is test support for code that runs on GPUs, as
+// net/http/httptest is for HTTP: it runs a test on every backend of the
+// machine whose adapter can run compute kernels (ForEach, Context), with
+// small limits that force the splits large inputs take (ForEachSmall,
+// Limited), and on Groups of several devices over one adapter
+// (ForEachGroup), and its Main says which adapters a test binary left out.
 //
 // On a machine with Mesa's software drivers (CI) that is Vulkan through
 // lavapipe and GL through llvmpipe, so each GPU test runs twice; on a
