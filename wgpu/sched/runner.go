@@ -11,7 +11,7 @@ import (
 )
 
 // This file is the dispatcher of item-parallel work: every algorithm that
-// maps count independent items through a kernel (Rescue batches, Goldilocks
+// maps count independent items through a kernel (Rescue merges, Goldilocks
 // operations, BLAKE3 merges) describes the work as a Job, and a Runner
 // sizes pieces from the device's limits, keeps one piece's buffers, overlaps
 // the upload of a piece with the kernels of the previous one, bounds every

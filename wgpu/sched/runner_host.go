@@ -110,7 +110,7 @@ func (r *Runner) runHost(b Job, sizes []int, limit int, guardItem []byte) (total
 		bind := make([]wgpu.Binding, 0, len(sizes)+len(b.Extra))
 		for k, in := range b.Inputs {
 			src := in.Data[lo*in.ItemBytes : (lo+n)*in.ItemBytes]
-			endFill := wgpu.Span("batch: fill host piece")
+			endFill := wgpu.Span("sched: fill host piece")
 			err := set[k].Write(0, src)
 			endFill(int64(len(src)))
 			if err != nil {
