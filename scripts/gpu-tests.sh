@@ -24,7 +24,7 @@
 #       libvulkan1) for Vulkan, libEGL.so.1 (libegl1) for GL.
 #
 # The GPU tests cover every backend whose adapter can run compute there,
-# and print those they leave out (internal/gputest); the environment
+# and print those they leave out (wgpu/gputest); the environment
 # (WGCOMPUTE_BACKEND, WGCOMPUTE_REQUIRE_BACKENDS, ...) passes through.
 set -euo pipefail
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // throughputSteps is the chain length per accumulator: each invocation of

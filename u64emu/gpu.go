@@ -5,6 +5,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -119,7 +120,7 @@ func checkInputs(o op, dst, a, b []uint64) error {
 }
 
 // run checks the inputs, then runs o over [0, len(dst)): on the GPU as a
-// wgpu.Batch, or with the Go reference on all cores when ctx is nil. It
+// sched.Job, or with the Go reference on all cores when ctx is nil. It
 // returns the summed timing of the dispatches (benchmarks report kernel
 // time apart).
 func run(ctx *wgpu.Context, o op, dst, a, b []uint64) (wgpu.Timing, error) {
@@ -142,15 +143,15 @@ func run(ctx *wgpu.Context, o op, dst, a, b []uint64) (wgpu.Timing, error) {
 	if err != nil {
 		return wgpu.Timing{}, fmt.Errorf("u64emu: %s: %w", o.name, err)
 	}
-	inputs := []wgpu.BatchInput{{Data: wgpu.Bytes(a), ItemBytes: elemBytes}}
+	inputs := []sched.Input{{Data: wgpu.Bytes(a), ItemBytes: elemBytes}}
 	if !o.unary() {
-		inputs = append(inputs, wgpu.BatchInput{Data: wgpu.Bytes(b), ItemBytes: elemBytes})
+		inputs = append(inputs, sched.Input{Data: wgpu.Bytes(b), ItemBytes: elemBytes})
 	}
-	t, err := ctx.RunBatch(wgpu.Batch{
+	t, err := sched.Run(ctx, sched.Job{
 		Label:  "u64emu " + o.name,
 		Count:  len(dst),
 		Inputs: inputs,
-		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: elemBytes},
+		Output: sched.Output{Data: wgpu.Bytes(dst), ItemBytes: elemBytes},
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
 			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), workgroupSize)}}
 		},

@@ -3,8 +3,8 @@ package u64emu
 import (
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 func TestNoLeaks(t *testing.T) {

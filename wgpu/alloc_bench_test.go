@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 const readAll = `

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 var transferSizes = []int{64 << 20, 256 << 20, 1 << 30}

@@ -8,7 +8,8 @@ import (
 )
 
 // Choice is where work runs, as Choose decides it from Options and the
-// adapters present: the CPU backend, one device, or a Group of devices.
+// adapters present: the CPU backend, one device, or several (which
+// package sched opens as a Group: sched.Open).
 type Choice struct {
 	// CPU is the CPU backend (Options.Backend "cpu"): the nil Context,
 	// which every algorithm takes as its Go code on all cores; Adapters
@@ -32,16 +33,17 @@ type adapterRef struct {
 }
 
 // Choose decides, without opening anything, where work under opts runs;
-// it is the one policy the library and its programs share (OpenGroup,
+// it is the one policy the library and its programs share (sched.OpenGroup,
 // blake3.Auto, wgbench):
 //
 //   - Backend "cpu": the CPU backend, nothing to open;
-//   - Devices set: the adapters OpenGroup opens (see there), one backend's;
+//   - Devices set: the adapters Options.Devices names (see there), one
+//     backend's;
 //   - otherwise the one adapter Open opens: Backend and Adapter choose it,
 //     by default the highest-ranked (discrete before integrated before
 //     software, native backends before GL).
 //
-// Its errors are Open's and OpenGroup's: settings they refuse, no adapter,
+// Its errors are Open's and sched.OpenGroup's: settings they refuse, no adapter,
 // an adapter that cannot run kernels.
 func Choose(opts Options) (Choice, error) {
 	if err := opts.check(); err != nil {
@@ -140,12 +142,14 @@ func (c Choice) Software() bool {
 	return true
 }
 
-// Open opens the devices of the choice, each on its own goroutine, as a
-// Group whose Close closes them: a Group of one nil member for the CPU
-// backend, of one Context for one adapter.
-func (c Choice) Open() (*Group, error) {
+// OpenDevices opens the devices of the choice, one Context per adapter,
+// each on its own goroutine, and returns them in the order of Adapters:
+// one nil Context for the CPU backend. Where one fails, those opened are
+// closed and the errors returned joined. sched.Open makes the Group of
+// them that a program runs on; the Contexts are the caller's to close.
+func (c Choice) OpenDevices() ([]*Context, error) {
 	if c.CPU {
-		return &Group{members: []*Context{nil}}, nil
+		return []*Context{nil}, nil
 	}
 	if len(c.Adapters) == 0 || len(c.refs) != len(c.Adapters) {
 		return nil, errors.New("wgpu: a Choice chooses no adapter: make it with Choose")
@@ -155,24 +159,28 @@ func (c Choice) Open() (*Group, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Group{members: []*Context{ctx}, owned: true}, nil
+		return []*Context{ctx}, nil
 	}
-	g := &Group{members: make([]*Context, len(c.refs)), owned: true}
+	ctxs := make([]*Context, len(c.refs))
 	errs := make([]error, len(c.refs))
 	var wg sync.WaitGroup
 	for i, r := range c.refs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g.members[i], errs[i] = openOn(r.e, r.i, c.opts)
+			ctxs[i], errs[i] = openOn(r.e, r.i, c.opts)
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		g.Close()
+		for _, ctx := range ctxs {
+			if ctx != nil {
+				ctx.Close()
+			}
+		}
 		return nil, err
 	}
-	return g, nil
+	return ctxs, nil
 }
 
 // unusableError is Open's error for an adapter that cannot run kernels.

@@ -1,7 +1,10 @@
-// Package wgpu is the small context layer every wgcompute algorithm runs on:
+// Package wgpu is the device layer every wgcompute algorithm runs on:
 // adapter choice, device limits, buffers, a pipeline cache, dispatch,
 // transfers between host and device, and GPU kernel timing, over
-// github.com/oliverbestmann/webgpu (wgpu-native, linked statically).
+// github.com/oliverbestmann/webgpu (wgpu-native, linked statically). How
+// work is cut into pieces and spread over several devices is the layer
+// above, package sched (wgpu/sched: Job, Runner, Group); this package
+// never imports it, and declares only the Target that sched reads.
 //
 // A Context is safe for concurrent use: every call that touches the device
 // holds the Context's lock, so goroutines may share one Context. Work from
@@ -40,13 +43,13 @@ type Context struct {
 	// mappablePrimary: the device may map buffers of any usage
 	// (TransferOptions.MapWriteUploads).
 	mappablePrimary bool
-	// hostBatches: the Batchers' pieces live in host memory that kernels
-	// read and write in place (BatcherOptions.Memory says where and why;
-	// family_host.go).
-	hostBatches bool
-	info        AdapterInfo
-	kernels     map[kernelKey]*Kernel
-	modules     map[string]*gpu.ShaderModule // by module identity
+	// hostPieces: job runners keep their pieces in host memory that
+	// kernels read and write in place (RunnerOptions.Memory says where and
+	// why; hostbuffer.go).
+	hostPieces bool
+	info       AdapterInfo
+	kernels    map[kernelKey]*Kernel
+	modules    map[string]*gpu.ShaderModule // by module identity
 	// liveBuffers counts Buffers handed out and not yet released.
 	liveBuffers int
 	closed      bool
@@ -55,8 +58,8 @@ type Context struct {
 	staging     *stagingPool
 	pool        []pooled // released buffers, oldest first
 	poolBytes   uint64
-	// hostPool holds released host buffers of Batchers (family_host.go).
-	hostPool      []*hostBuffer
+	// hostPool holds released host buffers (hostbuffer.go).
+	hostPool      []*HostBuffer
 	hostPoolBytes uint64
 	waitLimit     time.Duration // Options.WaitLimit
 	waitLimitName string        // what errors call it (Options.WaitLimitName)
@@ -66,15 +69,11 @@ type Context struct {
 	running []int
 	retired uint64
 	// kernelTime is the measured kernel time of every submission waited
-	// for, summed in nanoseconds (Group.KernelTimes).
+	// for, summed in nanoseconds (KernelTime).
 	kernelTime atomic.Int64
 	// roundTrip is the shortest host time a submission took beyond its
-	// kernels (wall minus kernel time, over every measured wait), in
-	// nanoseconds, 0 before the first: the fixed cost Group.FitFor
-	// weighs a share against. perItem holds the kernel time per item of
-	// each kind of work a Group learnt on this device (Group.Learn).
+	// kernels, in nanoseconds (RoundTrip).
 	roundTrip atomic.Int64
-	perItem   sync.Map
 }
 
 // Open opens a device on one adapter and returns the Context that every
@@ -139,7 +138,7 @@ func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
 	if c := reuse(key); c != nil {
 		Span("reuse a closed device")(0)
 		c.staging = newStagingPool(c, opts.Transfer)
-		c.hostBatches = c.hostBatchesFor(opts.Batcher)
+		c.hostPieces = c.hostPiecesFor(opts.Runner)
 		c.waitLimit, c.waitLimitName = opts.WaitLimit, opts.waitLimitName()
 		return c, nil
 	}
@@ -151,8 +150,8 @@ func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
 		features = append(features, gpu.FeatureNameTimestampQuery)
 	}
 	if adapter.HasFeature(gpu.NativeFeatureMappablePrimaryBuffers) {
-		// Upload staging and the Batcher's host pieces use it
-		// (TransferOptions.MapWriteUploads, BatcherOptions.Memory).
+		// Upload staging and the job runners' host pieces use it
+		// (TransferOptions.MapWriteUploads, RunnerOptions.Memory).
 		features = append(features, gpu.NativeFeatureMappablePrimaryBuffers)
 		c.mappablePrimary = true
 	}
@@ -178,7 +177,7 @@ func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
 		}
 	}
 	c.staging = newStagingPool(c, opts.Transfer)
-	c.hostBatches = c.hostBatchesFor(opts.Batcher)
+	c.hostPieces = c.hostPiecesFor(opts.Runner)
 	c.waitLimit, c.waitLimitName = opts.WaitLimit, opts.waitLimitName()
 	return c, nil
 }

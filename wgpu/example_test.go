@@ -20,12 +20,3 @@ func ExampleOpen() {
 	}
 	defer ctx.Close()
 }
-
-// Every GPU of the machine at once; compiled, not run, as ExampleOpen.
-func ExampleOpenGroup() {
-	g, err := wgpu.OpenGroup(wgpu.Options{}) // Devices: "all" (default), "2", "0,1"
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer g.Close()
-}

@@ -22,15 +22,28 @@ type Options struct {
 	// Adapter picks an adapter among those of the backend, by index in the
 	// order Adapters lists them, or by a case-insensitive name substring.
 	Adapter string
-	// Devices chooses the adapters of a Group (see OpenGroup); Choose
-	// chooses a Group where it is set. Open ignores it.
+	// Devices chooses several adapters, one device each, for a Group
+	// (package sched); Choose chooses them where it is set, and Open
+	// ignores it. It is
+	//
+	//   - "" or "all": every adapter that is not a CPU (software) adapter;
+	//     a machine whose only adapter is a CPU one gets that one alone;
+	//   - a count "N": the first N of those, an error if there are fewer;
+	//   - a list of adapter indices "0,1", as Adapters lists them for the
+	//     backend (the list may name a CPU adapter, but an index only
+	//     once: "0,0" is an error, most likely a typing mistake;
+	//     sched.NewGroup builds a Group with a Context twice, for tests).
+	//
+	// The adapters are one backend's: Backend, or the default adapter's
+	// backend when that is empty, so that a GPU is never opened twice
+	// through its Vulkan and GL twins.
 	Devices string
 	// Transfer tunes the host-device transfer path; the zero value is the
 	// default measured best on our GPU machine.
 	Transfer TransferOptions
-	// Batcher tunes the Context's Batchers; the zero value is the default
-	// measured best on each kind of adapter.
-	Batcher BatcherOptions
+	// Runner tunes the Context's job runners (sched.Runner); the zero
+	// value is the default measured best on each kind of adapter.
+	Runner RunnerOptions
 	// Limits caps the limits the device is opened with: each non-zero
 	// field lowers the adapter's limit to its value, and wgpu then rejects
 	// any use beyond it, as a smaller GPU would. Every kernel family sizes
@@ -113,13 +126,15 @@ type TransferOptions struct {
 	MapWriteUploads bool
 }
 
-// BatcherOptions tune the Batchers of a Context (Context.NewBatcher,
-// RunBatch, and the batches of every algorithm run on it).
-type BatcherOptions struct {
-	// Memory says where a Batcher keeps its pieces: by default
-	// (BatchAuto) in host memory where the device's memory is the host's,
-	// else staged in device memory (see BatchMemory).
-	Memory BatchMemory
+// RunnerOptions tune the job runners of a Context (package sched's
+// Runner and Run, and the item-parallel jobs of every algorithm run on
+// it). They are the device's settings, read when it opens, since they
+// choose what memory it keeps (Context.HostPieces).
+type RunnerOptions struct {
+	// Memory says where a Runner keeps a job's pieces: by default
+	// (PiecesAuto) in host memory where the device's memory is the host's,
+	// else staged in device memory (see PieceMemory).
+	Memory PieceMemory
 }
 
 // CPU reports whether o chooses the CPU backend: Open then returns
@@ -256,8 +271,8 @@ func (o Options) check() error {
 	if o.ShaderChecks&^ChecksAll != 0 {
 		return fmt.Errorf("wgpu: Options.ShaderChecks %d: accepted are 0 (none), ChecksBounds, ChecksLoops and ChecksAll", o.ShaderChecks)
 	}
-	if o.Batcher.Memory < BatchAuto || o.Batcher.Memory > BatchHost {
-		return fmt.Errorf("wgpu: Options.Batcher.Memory %d: accepted are BatchAuto, BatchDevice and BatchHost", int(o.Batcher.Memory))
+	if o.Runner.Memory < PiecesAuto || o.Runner.Memory > PiecesInHost {
+		return fmt.Errorf("wgpu: Options.Runner.Memory %d: accepted are PiecesAuto, PiecesInDevice and PiecesInHost", int(o.Runner.Memory))
 	}
 	if err := CheckTransferOptions(o.Transfer); err != nil {
 		return err
@@ -305,7 +320,8 @@ func CheckTransferOptions(t TransferOptions) error {
 	return nil
 }
 
-// BatchMemory is where a Batcher keeps the pieces of a batch: in device
+// PieceMemory is where a job runner (sched.Runner) keeps the pieces of an
+// item-parallel job: in device
 // memory, uploaded and read back through the staging ring, or in host
 // memory that the kernels read and write in place across the bus (Vulkan
 // with mappable primary buffers only; elsewhere pieces are always in
@@ -318,38 +334,39 @@ func CheckTransferOptions(t TransferOptions) error {
 // end; on lavapipe, whose memory is the host's, host memory is faster
 // (u64emu BenchmarkMulTo for lavapipe; the figures in
 // bench/results/HISTORY.md, "Figures moved from code comments").
-type BatchMemory int
+type PieceMemory int
 
 const (
-	// BatchAuto, the zero value, keeps pieces in host memory on adapters
+	// PiecesAuto, the zero value, keeps pieces in host memory on adapters
 	// of type "cpu" and "integrated", whose memory is the host's, and in
 	// device memory on the others. (Of the first kind only lavapipe was
 	// measured; an integrated GPU shares the host's memory as it does.)
-	BatchAuto BatchMemory = iota
-	// BatchDevice keeps pieces in device memory.
-	BatchDevice
-	// BatchHost keeps pieces in host memory wherever the device allows it.
-	BatchHost
+	PiecesAuto PieceMemory = iota
+	// PiecesInDevice keeps pieces in device memory.
+	PiecesInDevice
+	// PiecesInHost keeps pieces in host memory wherever the device allows
+	// it.
+	PiecesInHost
 )
 
-var batchMemoryNames = [...]string{BatchAuto: "auto", BatchDevice: "device", BatchHost: "host"}
+var pieceMemoryNames = [...]string{PiecesAuto: "auto", PiecesInDevice: "device", PiecesInHost: "host"}
 
-// String names m as ParseBatchMemory reads it.
-func (m BatchMemory) String() string {
-	if m >= BatchAuto && m <= BatchHost {
-		return batchMemoryNames[m]
+// String names m as ParsePieceMemory reads it.
+func (m PieceMemory) String() string {
+	if m >= PiecesAuto && m <= PiecesInHost {
+		return pieceMemoryNames[m]
 	}
-	return fmt.Sprintf("BatchMemory(%d)", int(m))
+	return fmt.Sprintf("PieceMemory(%d)", int(m))
 }
 
-// ParseBatchMemory reads "auto", "device" or "host" (in any case).
-func ParseBatchMemory(s string) (BatchMemory, error) {
-	for m, name := range batchMemoryNames {
+// ParsePieceMemory reads "auto", "device" or "host" (in any case).
+func ParsePieceMemory(s string) (PieceMemory, error) {
+	for m, name := range pieceMemoryNames {
 		if strings.EqualFold(s, name) {
-			return BatchMemory(m), nil
+			return PieceMemory(m), nil
 		}
 	}
-	return BatchAuto, fmt.Errorf("accepted are auto (the default: in host memory where the device's memory is the host's), device (batches staged in device memory) and host (kernels read and write batches in host memory where the device allows it)")
+	return PiecesAuto, fmt.Errorf("accepted are auto (the default: in host memory where the device's memory is the host's), device (batches staged in device memory) and host (kernels read and write batches in host memory where the device allows it)")
 }
 
 // glesMinor reads Options.GLESMinor as a WGPUGles3MinorVersion: by

@@ -38,3 +38,20 @@ func TestCheckTransferOptions(t *testing.T) {
 		require.ErrorContains(t, wgpu.Options{Transfer: c.t}.Check(), c.want, "Check, %+v", c.t)
 	}
 }
+
+// TestOptionsCheck: Check refuses what Open and sched.OpenGroup would, without
+// opening anything.
+func TestOptionsCheck(t *testing.T) {
+	for _, o := range []wgpu.Options{{}, {Backend: "cpu"}, {Backend: "Vulkan"}, {Backend: "gl", Devices: "all"}, {Devices: "2"}, {Devices: "1,0"}} {
+		require.NoError(t, o.Check(), "%+v", o)
+	}
+	for o, want := range map[wgpu.Options]string{
+		{Backend: "bogus"}:               `wgpu: unknown backend "bogus": accepted are vulkan, gl, metal, dx12 (or cpu for the reference path)`,
+		{Devices: "0,0"}:                 `wgpu: devices "0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")`,
+		{Backend: "cpu", Devices: "1,1"}: "adapter 1 is named twice",
+		{Devices: "0"}:                   "a count must be at least 1",
+		{Devices: "0,x"}:                 `"x" is not an adapter index`,
+	} {
+		require.ErrorContains(t, o.Check(), want, "%+v", o)
+	}
+}

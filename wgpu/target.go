@@ -1,74 +1,36 @@
 package wgpu
 
-import "fmt"
-
-// Target is where an algorithm runs: a *Context (one device), a *Group
-// (several, the work split over them) or nil, the CPU. A nil *Context or
-// *Group inside a Target is the CPU too, so a caller may pass the Context
-// it opened, nil where it opened none, without a branch. Algorithms take
-// a Target and decide inside (GroupOf, Device): one function serves the
-// CPU, one device and many.
+// Target is where an algorithm runs: a *Context (one device), a
+// *sched.Group (several, the work split over them; package
+// github.com/wgcompute/wgcompute/wgpu/sched) or nil, the CPU. A nil
+// *Context or *sched.Group inside a Target is the CPU too, so a caller may
+// pass the Context it opened, nil where it opened none, without a branch.
+// Algorithms take a Target and decide inside (sched.GroupOf,
+// sched.Device): one function serves the CPU, one device and many.
 //
 // A function that splits no work over devices (an NTT, an LDE, a SIS
 // hash, a resident object of one device) takes a Target too, and refuses
-// a Group of several with an error (OneDevice) rather than run on one
-// member: given several devices, a caller expects them all used, and one
-// quietly chosen would leave the others idle and the call as slow as on
-// one. A Group of one is its member.
+// a Group of several with an error (sched.OneDevice) rather than run on
+// one member: given several devices, a caller expects them all used, and
+// one quietly chosen would leave the others idle and the call as slow as
+// on one. A Group of one is its member.
 //
-// Only *Context and *Group are Targets.
+// Target is declared here, below the scheduling layer, so that the device
+// layer's *Context is one without knowing of Groups, and sealed: its one
+// method is unexported, so that only types of this package have it. The
+// Group gets it by embedding GroupTarget, which exists for that alone;
+// package sched reads a Target (GroupOf, Device, OneDevice), and only a
+// *Context and a *sched.Group are Targets there.
 type Target interface {
-	group() *Group
+	target()
 }
 
-func (c *Context) group() *Group {
-	if c == nil {
-		return nil
-	}
-	return &Group{members: []*Context{c}}
-}
+func (*Context) target() {}
 
-func (g *Group) group() *Group { return g }
+// GroupTarget makes package sched's Group a Target: Group embeds it, and
+// no other type should. It holds nothing and names no device: the
+// functions that read a Target (sched.GroupOf, Device) take a value of
+// another type that embeds it for the CPU, as they take nil.
+type GroupTarget struct{}
 
-// GroupOf returns the Group t runs on: nil for the CPU (t nil, or a nil
-// *Context or *Group in it), a Group of one for a Context (which closes
-// nothing), the Group itself for a Group.
-func GroupOf(t Target) *Group {
-	if t == nil {
-		return nil
-	}
-	return t.group()
-}
-
-// Device returns the one Context t runs on and true where t is one device
-// or the CPU: the Context (nil for the CPU) of a nil Target, a Context or
-// a Group of one member. It returns nil and false for a Group of several,
-// whose work an algorithm splits over its members.
-func Device(t Target) (*Context, bool) {
-	if t == nil {
-		return nil, true
-	}
-	switch t := t.(type) {
-	case *Context:
-		return t, true
-	case *Group:
-		if t == nil {
-			return nil, true
-		}
-		if len(t.members) == 1 {
-			return t.members[0], true
-		}
-	}
-	return nil, false
-}
-
-// OneDevice is Device for a function of one device: the Context t runs
-// on (nil for the CPU), or, for a Group of several, an error that says
-// so and what is accepted, for the function to prefix with its name.
-func OneDevice(t Target) (*Context, error) {
-	ctx, one := Device(t)
-	if !one {
-		return nil, fmt.Errorf("runs on one device: give a Context, a Group of one or nil (the CPU), not a Group of %d", GroupOf(t).Len())
-	}
-	return ctx, nil
-}
+func (*GroupTarget) target() {}

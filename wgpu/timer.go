@@ -209,3 +209,42 @@ func (c *Context) mapSync(buf *gpu.Buffer, mode gpu.MapMode, size uint64) error 
 	// aborts the process: ask once more.
 	return c.probeLost()
 }
+
+// KernelTime is the kernel time measured on c so far: the timestamp-query
+// time of every submission waited for, summed (0 for the CPU backend, a
+// nil Context, and adapters without timestamp queries). The difference of
+// two calls is the device's kernel time in between, whatever ran.
+func (c *Context) KernelTime() time.Duration {
+	if c == nil {
+		return 0
+	}
+	return time.Duration(c.kernelTime.Load())
+}
+
+// RoundTrip is the shortest host time a submission on c took beyond its
+// kernels (wall minus kernel time, over every measured wait), 0 before
+// the first: the fixed cost of a submission, which a Group weighs a
+// member's share of work against (sched.Group.FitFor).
+func (c *Context) RoundTrip() time.Duration {
+	if c == nil {
+		return 0
+	}
+	return time.Duration(c.roundTrip.Load())
+}
+
+// noteRoundTrip records a submission's host time beyond its kernels, of
+// which c keeps the shortest (RoundTrip).
+func (c *Context) noteRoundTrip(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for {
+		cur := c.roundTrip.Load()
+		if cur != 0 && cur <= int64(d) {
+			return
+		}
+		if c.roundTrip.CompareAndSwap(cur, int64(d)) {
+			return
+		}
+	}
+}

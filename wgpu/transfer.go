@@ -127,7 +127,7 @@ func (p *stagingPool) slotFor(remaining uint64) uint64 {
 	if remaining >= p.slotSz {
 		return p.slotSz
 	}
-	return max(minSlot, min(p.slotSz, PowerOfTwoBelow(max(remaining, 1)*2-1)))
+	return max(minSlot, min(p.slotSz, powerOfTwoBelow(max(remaining, 1)*2-1)))
 }
 
 // slot returns ring slot i of ring, at least size bytes: a slot that is too
@@ -385,21 +385,22 @@ func (c *Context) upload(dst *Buffer, dstOffset uint64, n int64, fill func(m []b
 // Download copies len(dst) bytes of src from srcOffset (a multiple of 4)
 // into dst, and returns when they are there.
 func (c *Context) Download(dst []byte, src *Buffer, srcOffset uint64) error {
-	d, err := c.startDownload(dst, src, srcOffset)
+	d, err := c.StartDownload(dst, src, srcOffset)
 	if err != nil {
 		return err
 	}
-	return d.finish()
+	return d.Finish()
 }
 
-// download is a Download in two halves, so that a caller can queue a
-// kernel between them: startDownload queues the GPU copies of as much of
+// Download is Context.Download in two halves, so that a caller can queue
+// a kernel between them: StartDownload queues the GPU copies of as much of
 // the transfer as the download ring holds, ahead of any later submission,
-// and finish copies them out and queues the rest. The Batcher queues the
-// read-back of a piece before the next piece's kernels this way, so the
-// host copies it out while they run. Between the two halves the download
-// ring belongs to this transfer (Context.downloads is held).
-type download struct {
+// and Finish copies them out and queues the rest. A job runner (package
+// sched) queues the read-back of a piece before the next piece's kernels
+// this way, so the host copies it out while they run. Between the two
+// halves the download ring belongs to this transfer: every other download
+// on the Context waits for Finish, which must be called.
+type Download struct {
 	c        *Context
 	dst      []byte
 	src      *Buffer
@@ -416,13 +417,16 @@ type downloadPiece struct {
 	pos, len int64
 }
 
-func (c *Context) startDownload(dst []byte, src *Buffer, srcOffset uint64) (d *download, err error) {
+// StartDownload starts copying len(dst) bytes of src from srcOffset (a
+// multiple of 4) into dst: the first half of Download. Where it returns an
+// error nothing is left to finish.
+func (c *Context) StartDownload(dst []byte, src *Buffer, srcOffset uint64) (d *Download, err error) {
 	if c == nil {
 		return nil, errNilContext("download")
 	}
 	c.downloads.Lock()
 	end := Span("download")
-	d = &download{c: c, dst: dst, src: src, srcOff: srcOffset, end: end}
+	d = &Download{c: c, dst: dst, src: src, srcOff: srcOffset, end: end}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer func() {
@@ -446,7 +450,7 @@ func (c *Context) startDownload(dst []byte, src *Buffer, srcOffset uint64) (d *d
 
 // queueCopies queues copies into free ring slots until the ring is full
 // or the transfer is all queued. Callers hold c.mu.
-func (d *download) queueCopies() error {
+func (d *Download) queueCopies() error {
 	p := d.c.staging
 	n := int64(len(d.dst))
 	for d.pos < n && len(d.queue) < p.ring {
@@ -467,9 +471,10 @@ func (d *download) queueCopies() error {
 	return nil
 }
 
-// finish waits for the queued copies, copies them into dst and queues the
-// rest of the transfer, until all of it is in dst.
-func (d *download) finish() (err error) {
+// Finish waits for the queued copies, copies them into dst and queues the
+// rest of the transfer, until all of it is in dst. A second call does
+// nothing.
+func (d *Download) Finish() (err error) {
 	c := d.c
 	if d.finished {
 		return nil
@@ -509,9 +514,14 @@ func (d *download) finish() (err error) {
 	return nil
 }
 
-// stagingRingBytes is how many bytes one direction's staging ring holds
-// (0 once c is closed).
-func (c *Context) stagingRingBytes() uint64 {
+// StagingRingBytes is how many bytes one direction's staging ring holds
+// (0 once c is closed, or where transfers need no staging): a transfer
+// that fits is queued whole before the host waits, so that a job runner
+// keeps each piece's bindings within it.
+func (c *Context) StagingRingBytes() uint64 {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.staging == nil {

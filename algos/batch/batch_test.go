@@ -7,6 +7,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 const p = u64emu.P
@@ -86,7 +87,7 @@ func TestSpecShapes(t *testing.T) {
 	require.EqualError(t, zero.MergeMany(nil, nil, nil, Options{}), "batch: a Family must come from batch.New")
 	require.EqualError(t, zero.HashElementsMany(nil, nil, nil, 1, Options{}), "batch: a Family must come from batch.New")
 	require.EqualError(t, zero.PermuteMany(nil, nil, Options{}), "batch: a Family must come from batch.New")
-	two, err := wgpu.NewGroup(nil, nil) // a Group of several: the split path
+	two, err := sched.NewGroup(nil, nil) // a Group of several: the split path
 	require.NoError(t, err)
 	require.EqualError(t, zero.PermuteMany(two, nil, Options{}), "batch: a Family must come from batch.New")
 }
@@ -102,7 +103,7 @@ func TestRegistered(t *testing.T) {
 	require.Equal(t, h.Name(), slow.Name())
 	_, err = impl.Select[*Goldilocks]("registered", "nope")
 	require.EqualError(t, err, `registered: unknown variant "nope": accepted are [fast slow]`)
-	var none *wgpu.Group // the CPU
+	var none *sched.Group // the CPU
 	require.NoError(t, h.MergeMany(none, nil, nil, Options{}))
 }
 

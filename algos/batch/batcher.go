@@ -8,6 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Batcher runs one hash's batches with one variant's kernels on one
@@ -19,7 +20,7 @@ type Batcher[E field.Element, D, P, S any] struct {
 	f      *Family[E, D, P, S]
 	k      Kernels
 	timing *wgpu.Timing
-	batch  *wgpu.Batcher
+	batch  *sched.Runner
 	// Guard, when set, places a sentinel item after each piece's output
 	// and fails a call whose kernels wrote over it: a check of the
 	// kernels' indexing, at the cost of an item per piece.
@@ -42,7 +43,7 @@ func (f *Family[E, D, P, S]) NewBatcher(ctx *wgpu.Context, opts Options) (*Batch
 	if err != nil {
 		return nil, fmt.Errorf("%s: variant %s: %w", f.spec.Name, v.Name, err)
 	}
-	b.k, b.batch = k, ctx.NewBatcher()
+	b.k, b.batch = k, sched.NewRunner(ctx)
 	return b, nil
 }
 
@@ -87,7 +88,7 @@ func (b *Batcher[E, D, P, S]) PermuteMany(states []S) error {
 func (b *Batcher[E, D, P, S]) merge(dst []D, pairs []P) error {
 	merge := b.f.spec.Merge
 	var d D
-	out := wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: int(unsafe.Sizeof(d))}
+	out := sched.Output{Data: wgpu.Bytes(dst), ItemBytes: int(unsafe.Sizeof(d))}
 	cpu := func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			two := (*[2]D)(unsafe.Pointer(&pairs[k]))
@@ -111,12 +112,12 @@ func (b *Batcher[E, D, P, S]) hash(dst []D, inputs []E, m int) error {
 	}
 	var d D
 	var e E
-	out := wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: int(unsafe.Sizeof(d))}
+	out := sched.Output{Data: wgpu.Bytes(dst), ItemBytes: int(unsafe.Sizeof(d))}
 	if b.k.HashStates {
 		// The kernel leaves whole states; the digest is DigestAt's
 		// elements.
 		es, ds, at := int(unsafe.Sizeof(e)), int(unsafe.Sizeof(d)), b.f.spec.DigestAt
-		out = wgpu.BatchOutput{ItemBytes: es * b.f.width, Gather: func(lo, n int, raw []byte) {
+		out = sched.Output{ItemBytes: es * b.f.width, Gather: func(lo, n int, raw []byte) {
 			got := wgpu.Bytes(dst[lo : lo+n])
 			for i := range n {
 				copy(got[i*ds:(i+1)*ds], raw[es*(i*b.f.width+at):])
@@ -148,13 +149,13 @@ func (b *Batcher[E, D, P, S]) permute(states []S) error {
 	if many := b.f.spec.PermuteRange; many != nil {
 		cpu = func(lo, hi int) { many(states[lo:hi]) }
 	}
-	return b.run(OpPermute, len(states), 0, els, wgpu.BatchOutput{Data: wgpu.Bytes(els), ItemBytes: int(unsafe.Sizeof(s))}, cpu)
+	return b.run(OpPermute, len(states), 0, els, sched.Output{Data: wgpu.Bytes(els), ItemBytes: int(unsafe.Sizeof(s))}, cpu)
 }
 
 // run runs op on count items, the elements of in split evenly among them,
 // on the GPU, or cpu over [0, count) on all cores when the Context is nil,
 // and reports the timing.
-func (b *Batcher[E, D, P, S]) run(op Op, count, m int, in []E, out wgpu.BatchOutput, cpu func(lo, hi int)) error {
+func (b *Batcher[E, D, P, S]) run(op Op, count, m int, in []E, out sched.Output, cpu func(lo, hi int)) error {
 	name := b.f.spec.Name
 	if b.ctx == nil {
 		start := time.Now()
@@ -171,10 +172,10 @@ func (b *Batcher[E, D, P, S]) run(op Op, count, m int, in []E, out wgpu.BatchOut
 		return fmt.Errorf("%s: %s: %w", name, op, err)
 	}
 	inBytes := wgpu.Bytes(in)
-	t, err := b.batch.Run(wgpu.Batch{
+	t, err := b.batch.Run(sched.Job{
 		Label:      name + " " + op.String(),
 		Count:      count,
-		Inputs:     []wgpu.BatchInput{{Data: inBytes, ItemBytes: len(inBytes) / count}},
+		Inputs:     []sched.Input{{Data: inBytes, ItemBytes: len(inBytes) / count}},
 		Output:     out,
 		Extra:      b.k.Extra,
 		Guard:      b.Guard,

@@ -1,7 +1,7 @@
 // Package batch runs the batch functions of an algebraic hash over a prime
 // field: many merges (2-to-1 compressions), hash_elements of many inputs,
 // or many permutations at once, on the GPU, on all cores of the CPU (a nil
-// Context), or split over the devices of a wgpu.Group. One Family serves
+// Context), or split over the devices of a sched.Group. One Family serves
 // every hash, whatever its field: the element, digest, pair and state are
 // type parameters, [4]uint64, [8]uint64 and [12]uint64 for the Goldilocks
 // hashes (Goldilocks), [8]uint32 and [16]uint32 for a 31-bit field.
@@ -25,6 +25,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Element is field.Element; it goes once the programs name field.Element.
@@ -217,13 +218,13 @@ type Options struct {
 // must be below the modulus (the error names the first pair and element
 // that is not).
 func (f *Family[E, D, P, S]) MergeMany(t wgpu.Target, dst []D, pairs []P, opts Options) error {
-	if ctx, one := wgpu.Device(t); one {
+	if ctx, one := sched.Device(t); one {
 		return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.MergeMany(dst, pairs) })
 	}
 	if err := f.CheckMerge(dst, pairs); err != nil {
 		return err
 	}
-	return f.onGroup(wgpu.GroupOf(t), len(pairs), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.merge(dst[lo:hi], pairs[lo:hi]) })
+	return f.onGroup(sched.GroupOf(t), len(pairs), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.merge(dst[lo:hi], pairs[lo:hi]) })
 }
 
 // HashElementsMany is
@@ -234,13 +235,13 @@ func (f *Family[E, D, P, S]) MergeMany(t wgpu.Target, dst []D, pairs []P, opts O
 // every element must be below the modulus (the error names the first
 // input and element that is not).
 func (f *Family[E, D, P, S]) HashElementsMany(t wgpu.Target, dst []D, inputs []E, m int, opts Options) error {
-	if ctx, one := wgpu.Device(t); one {
+	if ctx, one := sched.Device(t); one {
 		return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.HashElementsMany(dst, inputs, m) })
 	}
 	if err := f.CheckHash(dst, inputs, m); err != nil {
 		return err
 	}
-	return f.onGroup(wgpu.GroupOf(t), len(dst), opts, func(b *Batcher[E, D, P, S], lo, hi int) error {
+	return f.onGroup(sched.GroupOf(t), len(dst), opts, func(b *Batcher[E, D, P, S], lo, hi int) error {
 		return b.hash(dst[lo:hi], inputs[lo*m:hi*m], m)
 	})
 }
@@ -252,13 +253,13 @@ func (f *Family[E, D, P, S]) HashElementsMany(t wgpu.Target, dst []D, inputs []E
 // on t, as MergeMany runs merges. Every element must be below the modulus
 // (the error names the first state and element that is not).
 func (f *Family[E, D, P, S]) PermuteMany(t wgpu.Target, states []S, opts Options) error {
-	if ctx, one := wgpu.Device(t); one {
+	if ctx, one := sched.Device(t); one {
 		return f.with(ctx, opts, func(b *Batcher[E, D, P, S]) error { return b.PermuteMany(states) })
 	}
 	if err := f.CheckPermute(states); err != nil {
 		return err
 	}
-	return f.onGroup(wgpu.GroupOf(t), len(states), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.permute(states[lo:hi]) })
+	return f.onGroup(sched.GroupOf(t), len(states), opts, func(b *Batcher[E, D, P, S], lo, hi int) error { return b.permute(states[lo:hi]) })
 }
 
 // with runs fn with a Batcher of its own on ctx, released after.
@@ -283,9 +284,9 @@ const minGroupItems = 1 << 16
 // timed this family's work, then what they measured, Group.FitFor), each
 // with a Batcher of its own, and reports the devices' timings side by side
 // (Timing.Parallel) to opts.Timing.
-func (f *Family[E, D, P, S]) onGroup(g *wgpu.Group, n int, opts Options, fn func(b *Batcher[E, D, P, S], lo, hi int) error) error {
+func (f *Family[E, D, P, S]) onGroup(g *sched.Group, n int, opts Options, fn func(b *Batcher[E, D, P, S], lo, hi int) error) error {
 	if g == nil {
-		return errors.New(f.Name() + ": no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+		return errors.New(f.Name() + ": no Group given: open one with sched.OpenGroup or sched.NewGroup")
 	}
 	var mu sync.Mutex
 	var total wgpu.Timing

@@ -12,6 +12,7 @@ import (
 	"lukechampine.com/blake3/guts"
 
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Device says where an Auto hashes. The zero value, DeviceAuto, is the
@@ -86,9 +87,9 @@ type AutoOptions struct {
 	GPU wgpu.Options
 	// Group, with DeviceGPU, is the devices to hash on instead of those
 	// GPU chooses, as GPU.Devices's are used; it stays the caller's to
-	// close. A Group of one device several times (wgpu.NewGroup) splits
+	// close. A Group of one device several times (sched.NewGroup) splits
 	// inputs as several GPUs do.
-	Group *wgpu.Group
+	Group *sched.Group
 }
 
 // Auto hashes inputs on the CPU, the GPU or both, as AutoOptions.Device
@@ -109,9 +110,9 @@ type Auto struct {
 		ready   chan struct{} // closed once the GPU is open, or known to be absent
 		ctx     *wgpu.Context
 		eng     *Engine
-		own     bool        // group was opened by the Auto, which closes it
-		group   *wgpu.Group // the devices, one or several: ctx is its first
-		err     error       // why there is no GPU
+		own     bool         // group was opened by the Auto, which closes it
+		group   *sched.Group // the devices, one or several: ctx is its first
+		err     error        // why there is no GPU
 	}
 	// The hybrid's sizes (see hybridRoot), which tests lower; software
 	// lets DeviceAuto use an adapter of type "cpu" (tests on lavapipe),
@@ -363,7 +364,7 @@ func (a *Auto) startGPU(requireHardware bool) {
 				err = errSoftwareGPU
 			}
 			if err == nil {
-				group, err = ch.Open()
+				group, err = sched.Open(ch)
 				own = err == nil
 			}
 		}

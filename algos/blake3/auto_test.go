@@ -11,8 +11,9 @@ import (
 	"testing/iotest"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 func newAuto(t testing.TB, opts AutoOptions) *Auto {
@@ -308,7 +309,7 @@ func TestAutoNoLeaks(t *testing.T) {
 // TestAutoDevices hashes with an Auto on several devices: a file and a
 // bytes.Reader go through sumOn on all of them, a reader without ReadAt
 // through the first; every output equals the reference. The devices are
-// one device three times (wgpu.NewGroup), as the Auto keeps them once it
+// one device three times (sched.NewGroup), as the Auto keeps them once it
 // has opened AutoOptions.GPU.Devices, which names each adapter once; that
 // opening is tested with "all".
 func TestAutoDevices(t *testing.T) {
@@ -326,7 +327,7 @@ func TestAutoDevices(t *testing.T) {
 	}
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		b := ctx.Info().Backend
-		g, err := wgpu.NewGroup(ctx, ctx, ctx)
+		g, err := sched.NewGroup(ctx, ctx, ctx)
 		require.NoError(t, err)
 		for _, mode := range testModes {
 			a, err := NewAuto(AutoOptions{Options: mode, Device: DeviceGPU, Group: g})

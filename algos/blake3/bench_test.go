@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 	zeebo "github.com/zeebo/blake3"
 )
 

@@ -3,7 +3,7 @@ package blake3
 import (
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // maxFuzzInput bounds the inputs FuzzSumGPU hashes: 64 chunks, a tree of

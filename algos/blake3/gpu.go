@@ -14,6 +14,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -184,7 +185,7 @@ type Engine struct {
 // NewEngine checks opts and returns an Engine on t's one device (nil: the
 // CPU; a Group of several is refused, see wgpu.Target).
 func NewEngine(t wgpu.Target, opts Options) (*Engine, error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("blake3: an Engine %w", err)
 	}
@@ -204,11 +205,11 @@ func NewEngine(t wgpu.Target, opts Options) (*Engine, error) {
 	if ctx == nil {
 		return e, nil
 	}
-	chunks := uint64(wgpu.PieceItems(ctx.Limits(), ChunkSize))
+	chunks := uint64(sched.PieceItems(ctx.Limits(), ChunkSize))
 	if chunks == 0 {
 		return nil, fmt.Errorf("blake3: the device's storage binding limit of %d bytes is below one %d-byte chunk", ctx.Limits().MaxStorageBindingSize, ChunkSize)
 	}
-	e.maxPiece = wgpu.PowerOfTwoBelow(chunks) * ChunkSize
+	e.maxPiece = sched.PowerOfTwoBelow(chunks) * ChunkSize
 	for _, k := range []struct {
 		dst   **wgpu.Kernel
 		entry string
@@ -487,7 +488,7 @@ func pieceSize(off, hint, maxPiece uint64) uint64 {
 	switch {
 	case hint > off:
 		chunks := (hint-off)/ChunkSize + 1
-		size = min(size, wgpu.PowerOfTwoBelow(2*chunks-1)*ChunkSize)
+		size = min(size, sched.PowerOfTwoBelow(2*chunks-1)*ChunkSize)
 	case off == 0:
 		size = min(size, firstPiece)
 	}
@@ -789,9 +790,9 @@ func (p *padded) Read(b []byte) (int, error) {
 // Sum256(data). For other modes and lengths, use an Engine or SumReader.
 func Sum(t wgpu.Target, data []byte) ([32]byte, error) {
 	var d [32]byte
-	ctx, one := wgpu.Device(t)
+	ctx, one := sched.Device(t)
 	if !one {
-		out, err := sumOn(wgpu.GroupOf(t), bytes.NewReader(data), int64(len(data)), Options{})
+		out, err := sumOn(sched.GroupOf(t), bytes.NewReader(data), int64(len(data)), Options{})
 		copy(d[:], out)
 		return d, err
 	}
@@ -813,9 +814,9 @@ func Sum(t wgpu.Target, data []byte) ([32]byte, error) {
 // on all of them at once (sumOn), and any other reader in sequence on the
 // first. The reader is left at its end.
 func SumReader(t wgpu.Target, r io.Reader, opts Options) ([]byte, error) {
-	ctx, one := wgpu.Device(t)
+	ctx, one := sched.Device(t)
 	if !one {
-		g := wgpu.GroupOf(t)
+		g := sched.GroupOf(t)
 		if at, n, ok := sizedReader(r); ok {
 			return sumOn(g, at, n, opts)
 		}
@@ -835,7 +836,7 @@ var mergeModule = wgsl.Module{Files: []string{"blake3_merge.wgsl"}}
 // the 2-to-1 Merkle merge of many pairs at once, on the GPU, or on all
 // CPU cores when t is nil. Of opts, only Timing applies.
 func MergeMany(t wgpu.Target, dst [][32]byte, pairs [][64]byte, opts Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("blake3: MergeMany %w", err)
 	}
@@ -855,9 +856,9 @@ func MergeMany(t wgpu.Target, dst [][32]byte, pairs [][64]byte, opts Options) er
 		})
 		tm.Wall = time.Since(start)
 	} else {
-		var b wgpu.Batch
+		var b sched.Job
 		if b, err = mergeBatch(ctx, dst, pairs); err == nil {
-			tm, err = ctx.RunBatch(b)
+			tm, err = sched.Run(ctx, b)
 		}
 	}
 	if opts.Timing != nil {
@@ -870,17 +871,17 @@ func MergeMany(t wgpu.Target, dst [][32]byte, pairs [][64]byte, opts Options) er
 }
 
 // mergeBatch is MergeMany's job for the GPU.
-func mergeBatch(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte) (wgpu.Batch, error) {
+func mergeBatch(ctx *wgpu.Context, dst [][32]byte, pairs [][64]byte) (sched.Job, error) {
 	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "blake3_merge.wgsl:merge_many", Module: mergeModule, Entry: "merge_many",
 		Storage: 2, Uniform: true, ReadOnly: []bool{true}})
 	if err != nil {
-		return wgpu.Batch{}, err
+		return sched.Job{}, err
 	}
-	return wgpu.Batch{
+	return sched.Job{
 		Label:  "blake3 merge",
 		Count:  len(pairs),
-		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(pairs), ItemBytes: 64}},
-		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 32},
+		Inputs: []sched.Input{{Data: wgpu.Bytes(pairs), ItemBytes: 64}},
+		Output: sched.Output{Data: wgpu.Bytes(dst), ItemBytes: 32},
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
 			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), 64)}}
 		},

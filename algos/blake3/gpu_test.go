@@ -14,8 +14,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
@@ -483,7 +484,7 @@ func TestMergeMany(t *testing.T) {
 				b, err := mergeBatch(ctx, dst, pairs)
 				require.NoError(t, err)
 				b.Guard = true
-				_, err = ctx.RunBatch(b)
+				_, err = sched.Run(ctx, b)
 				require.NoError(t, err)
 				require.Equal(t, Merge([32]byte(pairs[n-1][:32]), [32]byte(pairs[n-1][32:])), dst[n-1])
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // sumOn hashes the n bytes r holds (a file, a bytes.Reader) on the
@@ -17,7 +18,7 @@ import (
 // with an Engine of its own, and the pieces are merged on the host
 // (Combine). opts.Timing receives the devices' timings side by side (the
 // slowest device's).
-func sumOn(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) {
+func sumOn(g *sched.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) {
 	root, err := sumOnRoot(g, r, n, opts)
 	if err != nil {
 		return nil, err
@@ -30,10 +31,10 @@ func sumOn(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) ([]byte, error) 
 
 // sumOnRoot is sumOn's root node, for callers that read any length of
 // output from it.
-func sumOnRoot(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) (output, error) {
+func sumOnRoot(g *sched.Group, r io.ReaderAt, n int64, opts Options) (output, error) {
 	switch {
 	case g == nil:
-		return output{}, errors.New("blake3: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+		return output{}, errors.New("blake3: no Group given: open one with sched.OpenGroup or sched.NewGroup")
 	case r == nil:
 		return output{}, errors.New("blake3: a Group's hash needs a reader, got nil")
 	case n < 0:
@@ -49,7 +50,7 @@ func sumOnRoot(g *wgpu.Group, r io.ReaderAt, n int64, opts Options) (output, err
 	total := uint64(n)
 	// Parts of whole subtrees, so that each is one piece (the last may
 	// be a few).
-	part := wgpu.PowerOfTwoBelow(max(chunksOf(total)/uint64(4*g.Len()), 1)) * ChunkSize
+	part := sched.PowerOfTwoBelow(max(chunksOf(total)/uint64(4*g.Len()), 1)) * ChunkSize
 	parts := int(max((total+part-1)/part, 1))
 	found := make([][]Piece, parts)
 	engines := make([]*Engine, g.Len())

@@ -9,6 +9,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -53,7 +54,7 @@ func manyMode(fn string, opts Options) ([8]uint32, uint32, error) {
 // with nil on all CPU cores (at most opts.Threads). Of opts, Length must be 0 or 32 (the
 // chunk kernel does not apply), and Timing receives the call's timing.
 func SumMany(t wgpu.Target, dst [][32]byte, data []byte, size int, opts Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("blake3: SumMany %w", err)
 	}
@@ -161,11 +162,11 @@ func sumManyGPU(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, key [8
 	items := n / group
 	var total wgpu.Timing
 	run := func(count int, in []byte, itemBytes, perItem int, out [][32]byte) error {
-		t, err := ctx.RunBatch(wgpu.Batch{
+		t, err := sched.Run(ctx, sched.Job{
 			Label:    "blake3 sum many",
 			Count:    count,
-			Inputs:   []wgpu.BatchInput{{Data: in, ItemBytes: itemBytes}},
-			Output:   wgpu.BatchOutput{Data: wgpu.Bytes(out), ItemBytes: Size * perItem},
+			Inputs:   []sched.Input{{Data: in, ItemBytes: itemBytes}},
+			Output:   sched.Output{Data: wgpu.Bytes(out), ItemBytes: Size * perItem},
 			MaxItems: maxPieceBytes / itemBytes,
 			Dispatches: func(m int, bind []wgpu.Binding) []wgpu.Dispatch {
 				inputs := min(m*perItem, len(out))
@@ -176,7 +177,7 @@ func sumManyGPU(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, key [8
 		return err
 	}
 	if items > 0 {
-		if wgpu.PieceItems(ctx.Limits(), group*size) == 0 {
+		if sched.PieceItems(ctx.Limits(), group*size) == 0 {
 			return total, fmt.Errorf("%d inputs of %d bytes do not fit the device's storage binding limit of %d bytes", group, size, ctx.Limits().MaxStorageBindingSize)
 		}
 		if err := run(items, data[:items*group*size], group*size, group, dst[:items*group]); err != nil {
@@ -202,7 +203,7 @@ func sumManyGPU(ctx *wgpu.Context, dst [][32]byte, data []byte, size int, key [8
 // or a Group of one). Of
 // opts, Length must be 0 or 32, and Timing receives the kernels' timing.
 func SumManyBuffer(t wgpu.Target, dst, src *wgpu.Buffer, n, size int, opts Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("blake3: SumManyBuffer %w", err)
 	}

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Mode is the BLAKE3 mode a piece was hashed in. A chaining value depends
@@ -227,7 +228,7 @@ func Subtrees(total, off, n uint64) ([]Piece, error) {
 	c, end := chunksOf(off), chunksOf(off+n) // each at a chunk's start, or the input's end
 	var ps []Piece
 	for c < end {
-		size := wgpu.PowerOfTwoBelow(end - c)
+		size := sched.PowerOfTwoBelow(end - c)
 		if c > 0 {
 			size = min(size, c&-c)
 		}
@@ -268,7 +269,7 @@ func Part(total, i, k uint64) (off, n uint64, err error) {
 // whole input, at its offsets, and must hold exactly total bytes: a short
 // read is an error, and so is a byte at total when the range ends there.
 func SumPieces(t wgpu.Target, r io.ReaderAt, total, off, n uint64, opts Options) ([]Piece, error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("blake3: SumPieces %w", err)
 	}

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // span is a piece's bytes, [off, off+n).
@@ -448,7 +449,7 @@ func FuzzPieceText(f *testing.F) {
 // on the first member, and a nil *Group is the CPU.
 func TestSumOn(t *testing.T) {
 	data := randomBytes(53, 1<<20+4097)
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		for mi, mode := range testModes {
 			for _, n := range []int{0, 1, 1024, 1025, 3*1024 + 7, 64*1024 + 1, 300_001, 1<<20 + 4097} {
 				var tm wgpu.Timing
@@ -474,7 +475,7 @@ func TestSumOn(t *testing.T) {
 	})
 	_, err := sumOn(nil, bytes.NewReader(nil), 0, Options{})
 	require.ErrorContains(t, err, "no Group")
-	var none *wgpu.Group
+	var none *sched.Group
 	got, err := SumReader(none, bytes.NewReader(data[:1025]), Options{})
 	require.NoError(t, err)
 	require.Equal(t, refSum(t, data[:1025], Options{}), got)

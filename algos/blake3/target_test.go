@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestTarget: the functions of one device (SumMany, SumManyBuffer,
@@ -32,7 +33,7 @@ func TestTarget(t *testing.T) {
 	wantPieces, err := SumPieces(nil, bytes.NewReader(data), uint64(len(data)), 0, uint64(len(data)), Options{})
 	require.NoError(t, err)
 
-	var noGroup *wgpu.Group
+	var noGroup *sched.Group
 	run := func(t *testing.T, tg wgpu.Target) {
 		got := make([][32]byte, n)
 		require.NoError(t, SumMany(tg, got, data, size, Options{}))
@@ -53,7 +54,7 @@ func TestTarget(t *testing.T) {
 	run(t, noGroup)
 
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		one, err := wgpu.NewGroup(ctx)
+		one, err := sched.NewGroup(ctx)
 		require.NoError(t, err)
 		run(t, one)
 
@@ -65,7 +66,7 @@ func TestTarget(t *testing.T) {
 		defer dst.Release()
 		require.NoError(t, SumManyBuffer(one, dst, src, n, size, Options{}))
 
-		two, err := wgpu.NewGroup(ctx, ctx)
+		two, err := sched.NewGroup(ctx, ctx)
 		require.NoError(t, err)
 		got := make([][32]byte, n)
 		require.EqualError(t, SumMany(two, got, data, size, Options{}),

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 	"gonum.org/v1/gonum/mat"
 )
 

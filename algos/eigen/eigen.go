@@ -45,6 +45,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Defaults of Options.
@@ -92,7 +93,7 @@ type Options struct {
 	// small kernel), and kernels of rounds after the stop return at once.
 	// Zero means DefaultBatch. Whatever Batch is, a submission holds fewer
 	// rounds when the rounds measured so far say it
-	// would run past wgpu.SubmitTarget (250 ms), so that no GPU watchdog or
+	// would run past sched.SubmitTarget (250 ms), so that no GPU watchdog or
 	// driver timeout is approached: a Solver sizes its first submission from a pessimistic
 	// guess (see guessRoundTime), the others from the time its rounds took,
 	// which it remembers for its later Solves.
@@ -101,7 +102,7 @@ type Options struct {
 	// submissions (the wall time alone on the CPU backend).
 	Timing *wgpu.Timing
 
-	// target, when non-zero, replaces wgpu.SubmitTarget; set only by tests, to
+	// target, when non-zero, replaces sched.SubmitTarget; set only by tests, to
 	// force the split of the rounds into submissions.
 	target time.Duration
 	// unfolded runs each round's stop test in a kernel of one workgroup
@@ -125,7 +126,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Batch = DefaultBatch
 	}
 	if o.target == 0 {
-		o.target = wgpu.SubmitTarget
+		o.target = sched.SubmitTarget
 	}
 	var err error
 	switch o.Variant, err = o.Variant.resolve(); {
@@ -279,7 +280,7 @@ func errSize(n int) error {
 // whole rows; Result.Blocks says how many). The error names the limit and
 // the bytes needed. MaxEigen and NewSolver call it first.
 func CheckSize(t wgpu.Target, n int) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("eigen: CheckSize %w", err)
 	}
@@ -309,7 +310,7 @@ func CheckSize(t wgpu.Target, n int) error {
 // matrix is an error; not converging within opts.MaxIter updates, on A
 // and on A + σI, is not (Result.Converged is false).
 func MaxEigen(t wgpu.Target, m []float32, n int, opts Options) (Result, error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return Result{}, fmt.Errorf("eigen: MaxEigen %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -114,7 +115,7 @@ type block struct{ row0, rows int }
 // rowBlocks splits n rows of n float32 into blocks that each fit one
 // storage binding under lim. Blocks start at multiples of alignRows rows.
 func rowBlocks(n int, lim wgpu.Limits) ([]block, error) {
-	per := wgpu.PieceItems(lim, 4*n)
+	per := sched.PieceItems(lim, 4*n)
 	if per >= n {
 		return []block{{0, n}}, nil
 	}
@@ -163,7 +164,7 @@ type Solver struct {
 // CheckSize(t, n). M is bound in blocks of whole rows when it exceeds
 // the device's storage binding limit. A nil t is the CPU backend.
 func NewSolver(t wgpu.Target, n int, opts Options) (_ *Solver, err error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("eigen: a Solver %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Kernels runs the method's row-sum and max kernels on their own, on
@@ -27,7 +28,7 @@ type Kernels struct {
 // Context or a Group of one), reporting each call's timing to
 // opts.Timing. The kernels work on GPU buffers, so t must not be nil.
 func NewKernels(t wgpu.Target, opts Options) (_ *Kernels, err error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("eigen: NewKernels %w", err)
 	}

@@ -3,8 +3,8 @@ package eigen
 import (
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 func TestNoLeaks(t *testing.T) {

@@ -4,8 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestTarget: the method runs on one device. A nil Group is the CPU
@@ -17,7 +18,7 @@ func TestTarget(t *testing.T) {
 	a := Random(n, 3)
 	want, err := Reference32(a, n, Options{})
 	require.NoError(t, err)
-	var noGroup *wgpu.Group
+	var noGroup *sched.Group
 	got, err := MaxEigen(noGroup, a, n, Options{})
 	require.NoError(t, err)
 	require.Equal(t, want, got)
@@ -26,7 +27,7 @@ func TestTarget(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		want, err := MaxEigen(ctx, a, n, Options{})
 		require.NoError(t, err)
-		one, err := wgpu.NewGroup(ctx)
+		one, err := sched.NewGroup(ctx)
 		require.NoError(t, err)
 		got, err := MaxEigen(one, a, n, Options{})
 		require.NoError(t, err)
@@ -36,7 +37,7 @@ func TestTarget(t *testing.T) {
 		require.NoError(t, err)
 		k.Release()
 
-		two, err := wgpu.NewGroup(ctx, ctx)
+		two, err := sched.NewGroup(ctx, ctx)
 		require.NoError(t, err)
 		_, err = MaxEigen(two, a, n, Options{})
 		require.EqualError(t, err, "eigen: MaxEigen runs on one device: give a Context, a Group of one or nil (the CPU), not a Group of 2")

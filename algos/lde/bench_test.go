@@ -8,8 +8,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/lde"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // BenchmarkCommit times Plonky3's commitment of a BabyBear trace (2^k

@@ -32,6 +32,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -118,7 +119,7 @@ type Committer[E field.Element] struct {
 // NewCommitter returns a Committer of extensions as o says, committed
 // with hash, on t's one device (nil: the CPU).
 func NewCommitter[E field.Element](t wgpu.Target, hash merkle.RowHash[E], o Options) (*Committer[E], error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("lde: a Committer %w", err)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }

@@ -8,8 +8,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/lde"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestTarget: a commitment runs on one device. A Group of one is its
@@ -29,14 +30,14 @@ func TestTarget(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want.Root(), root)
 	}
-	var noGroup *wgpu.Group
+	var noGroup *sched.Group
 	check(t, noGroup)
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		one, err := wgpu.NewGroup(ctx)
+		one, err := sched.NewGroup(ctx)
 		require.NoError(t, err)
 		check(t, one)
 
-		two, err := wgpu.NewGroup(ctx, ctx)
+		two, err := sched.NewGroup(ctx, ctx)
 		require.NoError(t, err)
 		_, err = lde.Commit(two, m, hash, lde.Options{Extend: o})
 		require.EqualError(t, err, "lde: a Committer runs on one device: give a Context, a Group of one or nil (the CPU), not a Group of 2")

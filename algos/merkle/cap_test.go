@@ -10,8 +10,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // capSize is the number of nodes a tree of the levels keeps with cap
@@ -184,7 +185,7 @@ func TestCapBadInput(t *testing.T) {
 	leaves := randomLeaves(mixHash{}, 8, 1)
 	_, err := merkle.Build(nil, leaves, mixHash{}, merkle.Options{CapHeight: -2})
 	require.ErrorContains(t, err, "CapHeight -2: accepted are 0 (keep every node) or a height above 0")
-	g, err := wgpu.NewGroup(nil, nil)
+	g, err := sched.NewGroup(nil, nil)
 	require.NoError(t, err)
 	_, err = merkle.Build(g, leaves, mixHash{}, merkle.Options{CapHeight: 2})
 	require.ErrorContains(t, err, "CapHeight 2 on a Group: a capped tree is built on one device")

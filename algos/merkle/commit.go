@@ -12,6 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -53,9 +54,9 @@ type Committer struct {
 // device: a Group of several is refused). It holds no device memory
 // until its first build. opts.Committer is not taken.
 func NewCommitter(t wgpu.Target, s Schedule, opts Options) (*Committer, error) {
-	ctx, one := wgpu.Device(t)
+	ctx, one := sched.Device(t)
 	if !one {
-		return nil, fmt.Errorf("merkle: a Committer runs on one device: give it a Context (or a Group of one), not a Group of %d", wgpu.GroupOf(t).Len())
+		return nil, fmt.Errorf("merkle: a Committer runs on one device: give it a Context (or a Group of one), not a Group of %d", sched.GroupOf(t).Len())
 	}
 	if opts.Committer != nil {
 		return nil, fmt.Errorf("merkle: NewCommitter: Options.Committer is set: a Committer is made of a target, a schedule and options, not of another Committer")
@@ -718,7 +719,7 @@ func (c *Committer) pieceFill(label string, k *wgpu.Kernel, per int, itemBytes i
 // pieceItems returns how many items of itemBytes one piece of input
 // holds: the storage binding limit, and u32 word indices.
 func (c *Committer) pieceItems(itemBytes int) int {
-	return max(1, min(wgpu.PieceItems(c.ctx.Limits(), itemBytes), (1<<32-1-4)/itemBytes))
+	return max(1, min(sched.PieceItems(c.ctx.Limits(), itemBytes), (1<<32-1-4)/itemBytes))
 }
 
 // matrixFill is the rowFill that hashes rows of m on the device.
@@ -730,7 +731,7 @@ func matrixFill[E field.Element](c *Committer, m Matrix[E], rows rowsOf[E]) (row
 	var e E
 	rowBytes := int(unsafe.Sizeof(e)) * m.Cols
 	per := c.pieceItems(rowBytes)
-	if wgpu.PieceItems(c.ctx.Limits(), rowBytes) == 0 {
+	if sched.PieceItems(c.ctx.Limits(), rowBytes) == 0 {
 		return nil, fmt.Errorf("merkle: a row of %d elements (%d bytes) does not fit the device's storage binding limit of %d bytes", m.Cols, rowBytes, c.ctx.Limits().MaxStorageBindingSize)
 	}
 	return c.pieceFill("rows", k, per, rowBytes,
@@ -748,7 +749,7 @@ func (c *Committer) recordFill(records []byte, size int, hash RecordHash) (rowFi
 		return nil, err
 	}
 	// A piece's bytes are padded to whole words.
-	if wgpu.PieceItems(c.ctx.Limits(), size+4) == 0 {
+	if sched.PieceItems(c.ctx.Limits(), size+4) == 0 {
 		return nil, fmt.Errorf("merkle: a record of %d bytes does not fit the device's storage binding limit of %d bytes", size, c.ctx.Limits().MaxStorageBindingSize)
 	}
 	// Not pieceItems: a piece of records is padded to whole words, which
@@ -787,8 +788,8 @@ func elementError(err error, check func() error) error {
 // target of the work that runs on one device alone (a mixed tree, a
 // capped tree's subtree).
 func first(t wgpu.Target) *wgpu.Context {
-	if ctx, one := wgpu.Device(t); one {
+	if ctx, one := sched.Device(t); one {
 		return ctx
 	}
-	return wgpu.GroupOf(t).Contexts()[0]
+	return sched.GroupOf(t).Contexts()[0]
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // A matrix commitment splits over a Group as a tree does (rootOn): the
@@ -41,7 +42,7 @@ import (
 // builds the range, and the rows of the shorter ones are merged into the
 // top levels on the first member. ms is one matrix
 // (single: CommitMatrix's checks and errors) or several (CommitMatrices').
-func commitOn[E field.Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitOn[E field.Element](g *sched.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	if err := checkOn(g, 1, rows.hash); err != nil {
 		return nil, err
 	}
@@ -64,7 +65,7 @@ func commitOn[E field.Element](g *wgpu.Group, ms []Matrix[E], single bool, rows 
 }
 
 // commitOnGroup is commitOn on g as decided.
-func commitOnGroup[E field.Element](g *wgpu.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitOnGroup[E field.Element](g *sched.Group, ms []Matrix[E], single bool, rows rowsOf[E], opts Options) (*Tree, error) {
 	oneDevice := func(ctx *wgpu.Context) (*Tree, error) {
 		return commitOnce(ctx, rows.hash, opts, func(c *Committer) (*Tree, error) {
 			if single {
@@ -164,7 +165,7 @@ func rangeLevels[E field.Element](levels map[int]Matrix[E], r split.Range, lg in
 // coarser than the finest builds the levels of its subtree above them
 // too, rows merged in as the top merges them; the top builds them again,
 // to the same nodes.
-func commitRangesOn[E field.Element](g *wgpu.Group, levels map[int]Matrix[E], tall int, p rangePlan, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
+func commitRangesOn[E field.Element](g *sched.Group, levels map[int]Matrix[E], tall int, p rangePlan, hs []Hash, rows rowsOf[E], opts Options) (*Tree, error) {
 	m := p.base
 	lg := bits.Len(uint(tall/m)) - 1
 	t := &Tree{hash: rows.hash, leaves: make([][32]byte, tall), nodes: make([][32]byte, tall)}
@@ -272,7 +273,7 @@ type kernelKey struct {
 // share plus the top, which Timing.Parallel and Add report): a share's
 // kernels times the members, over the work. A timing without timestamps
 // teaches nothing.
-func learnKernel(g *wgpu.Group, hash Hash, work int, t wgpu.Timing) {
+func learnKernel(g *sched.Group, hash Hash, work int, t wgpu.Timing) {
 	if !t.Measured || t.Kernel <= 0 || work <= 0 || g.Contexts()[0] == nil {
 		return
 	}
@@ -282,7 +283,7 @@ func learnKernel(g *wgpu.Group, hash Hash, work int, t wgpu.Timing) {
 
 // kernelNanos returns learnKernel's figure for hash on g's first device,
 // or 0 where none is known.
-func kernelNanos(g *wgpu.Group, hash Hash) float64 {
+func kernelNanos(g *sched.Group, hash Hash) float64 {
 	if v, ok := kernels.Load(kernelKey{hash.Name(), g.Contexts()[0]}); ok {
 		return v.(float64)
 	}
@@ -347,10 +348,10 @@ func (s splitModel) time(k int) time.Duration {
 }
 
 // devices returns the count of devices predicted fastest, 1 or at most
-// k: of the counts of wgpu.SplitCounts (k, or the power of two below it,
+// k: of the counts of sched.SplitCounts (k, or the power of two below it,
 // where each device builds one range: planRanges) whose rate into all at
 // once is known, the one of the shortest predicted time, where that time
-// is faster than one device's by wgpu.SplitMargin; else 1. The split's
+// is faster than one device's by sched.SplitMargin; else 1. The split's
 // per-member and per-range costs are in the prediction (time), so no
 // split predicted slower than one device, or than the other count, is
 // chosen.
@@ -358,7 +359,7 @@ func (s splitModel) devices(k int) int {
 	if s.bytes <= 0 {
 		return 1
 	}
-	return wgpu.FastestCount(k, func(j int) (time.Duration, bool) {
+	return sched.FastestCount(k, func(j int) (time.Duration, bool) {
 		if s.rate[j] <= 0 {
 			return 0, false
 		}
@@ -368,17 +369,17 @@ func (s splitModel) devices(k int) int {
 
 // fastest returns g, or its first members, as many as the commitment of
 // ms is predicted fastest on (splitModel.devices: one where no split is
-// predicted faster by wgpu.SplitMargin). A Group that
+// predicted faster by sched.SplitMargin). A Group that
 // splits all (Group.SplitAll: the tests' forced splits) or has a CPU
 // member is returned as it is.
-func fastest[E field.Element](g *wgpu.Group, ms []Matrix[E], hash Hash) *wgpu.Group {
+func fastest[E field.Element](g *sched.Group, ms []Matrix[E], hash Hash) *sched.Group {
 	k := g.Len()
 	if k == 1 || g.Fit(0, 1).Len() == k || slices.Contains(g.Contexts(), nil) {
 		return g
 	}
 	var e E
 	rate := maps.Clone(g.UploadRates()) // the Group's map is shared: read only
-	for _, j := range wgpu.SplitCounts(k) {
+	for _, j := range sched.SplitCounts(k) {
 		if _, ok := rate[j]; !ok {
 			if r, ok := g.Fit(j, 1).UploadRates()[j]; ok {
 				rate[j] = r

@@ -9,8 +9,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // randomMatrix31 returns a seeded rows × cols matrix of hash's field, the
@@ -68,7 +69,7 @@ func TestCommitOn(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	bb := poseidon2.BabyBearMerkle
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		ctx := g.Contexts()[0]
 		for _, hash := range []merkle.RowHash[uint64]{poseidon2.MerkleMerge{}, rescue.MerkleMerge{}} {
 			for _, s := range [][2]int{{2, 1}, {8, 13}, {64, 9}} {
@@ -138,7 +139,7 @@ func TestCommitOnLarge(t *testing.T) {
 	// Ranges of 2^14 leaves on two members: their wide levels read back
 	// straight into place, a download each.
 	wide := randomMatrix(1<<15, 2, 12)
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		got, err := merkle.CommitMatrices(g, ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err)
 		requireLeaves(t, leaves, got, "matrices")
@@ -167,7 +168,7 @@ func TestCommitOnCPUMembers(t *testing.T) {
 		groups["cpu+"+b] = []*wgpu.Context{nil, ctx}
 	}
 	for name, members := range groups {
-		g, err := wgpu.NewGroup(members...)
+		g, err := sched.NewGroup(members...)
 		require.NoError(t, err)
 		got, err := merkle.CommitMatrices(g.SplitAll(), ms, mixRows{}, merkle.Options{})
 		require.NoError(t, err, name)
@@ -188,7 +189,7 @@ func TestCommitOnSmallOnOneDevice(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, closed.Close())
 		ctx := gputest.Context(t, b)
-		g, err := wgpu.NewGroup(ctx, closed)
+		g, err := sched.NewGroup(ctx, closed)
 		require.NoError(t, err)
 		m := randomMatrix(1<<10, 16, 3) // 3·2^10 permutations: far below two members' 2^16 each
 		want, err := merkle.CommitMatrix(ctx, m, mixRows{}, merkle.Options{})
@@ -220,7 +221,7 @@ func TestCommitOnSmallOnOneDevice(t *testing.T) {
 func TestCommitOnDecided(t *testing.T) {
 	for _, b := range gputest.Backends() {
 		ctx := gputest.Context(t, b)
-		g, err := wgpu.NewGroup(ctx, ctx)
+		g, err := sched.NewGroup(ctx, ctx)
 		require.NoError(t, err)
 		m := randomMatrix(1<<14, 56, 9)
 		want, err := merkle.CommitMatrix(ctx, m, mixRows{}, merkle.Options{})
@@ -236,11 +237,11 @@ func TestCommitOnDecided(t *testing.T) {
 // CPU, and commits as the Group does): a nil hash, an element out of the field, a height that is not a power of two,
 // matrices of no rows.
 func TestCommitOnBadInput(t *testing.T) {
-	g, err := wgpu.NewGroup(nil, nil)
+	g, err := sched.NewGroup(nil, nil)
 	require.NoError(t, err)
 	g = g.SplitAll()
 	m := randomMatrix(16, 3, 1)
-	var none *wgpu.Group
+	var none *sched.Group
 	cpu, err := merkle.CommitMatrix(none, m, mixRows{}, merkle.Options{})
 	require.NoError(t, err)
 	split, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{})

@@ -6,8 +6,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestCommitterOneHash: a Committer of one hash, given as
@@ -61,7 +62,7 @@ func TestCommitterOneHash(t *testing.T) {
 	check(t, nil)
 	gputest.ForEach(t, check)
 
-	two, err := wgpu.NewGroup(nil, nil)
+	two, err := sched.NewGroup(nil, nil)
 	require.NoError(t, err)
 	_, err = merkle.NewCommitter(two, merkle.Schedule{{Hash: mixHash{}}}, merkle.Options{})
 	require.ErrorContains(t, err, "a Committer runs on one device")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Trees of any number of leaves.
@@ -374,7 +375,7 @@ func (r *run) levels(leaves [][32]byte, dst func(j int) [][32]byte, scratch *[][
 // rootOnParts returns the root of the tree of leaves, a count that is not
 // a power of two of at least 2, on g's devices: rootOn of each perfect
 // part, joined on the host.
-func rootOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func rootOnParts(g *sched.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	var roots [bits.UintSize][32]byte
 	l, total, err := onParts(g, leaves, hash, opts, func(a int, part [][32]byte, o Options) error {
 		var err error
@@ -395,7 +396,7 @@ func rootOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32
 // buildOnParts builds the tree of leaves, a count that is not a power of
 // two of at least 2, on g's devices: buildOn of each perfect part, its
 // levels copied into place, joined on the host.
-func buildOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+func buildOnParts(g *sched.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	var roots [bits.UintSize][32]byte
 	l := newLayout(len(leaves))
 	nodes := make([][32]byte, l.size(l.low()))
@@ -428,7 +429,7 @@ func buildOnParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*T
 // at least 2 leaves, largest first, with options that time it; a part of
 // one leaf is left to the caller's tails. It returns the layout and the
 // parts' timings summed.
-func onParts(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options, fn func(a int, part [][32]byte, o Options) error) (*layout, wgpu.Timing, error) {
+func onParts(g *sched.Group, leaves [][32]byte, hash Hash, opts Options, fn func(a int, part [][32]byte, o Options) error) (*layout, wgpu.Timing, error) {
 	var total wgpu.Timing
 	if err := checkOn(g, len(leaves), hash); err != nil {
 		return nil, total, err

@@ -14,8 +14,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // refLevels is the any-count rule, level by level, the oracle of the
@@ -396,7 +397,7 @@ func TestCarriedShape(t *testing.T) {
 // over Groups of 2, 3 and 7 devices and compares every node and the root
 // with the rule's.
 func TestAnyCountGroups(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		for _, hash := range []merkle.Hash{mixHash{}, blake3.MerkleMerge{}} {
 			for _, n := range []int{1, 3, 6, 1000, 4097} {
 				leaves := randomLeaves(hash, n, uint64(n))

@@ -7,6 +7,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // DeviceMatrix is a Rows × Cols matrix of field elements that is already
@@ -44,12 +45,12 @@ func CommitDeviceMatrix[E field.Element](t wgpu.Target, m DeviceMatrix, hash Row
 // deviceOf returns the Context a device matrix is committed on: opts'
 // Committer's, else t's, which must be one GPU.
 func deviceOf(t wgpu.Target, opts Options) (*wgpu.Context, error) {
-	ctx, one := wgpu.Device(t)
+	ctx, one := sched.Device(t)
 	if c := opts.Committer; c != nil {
 		ctx, one = c.ctx, true
 	}
 	if !one {
-		return nil, fmt.Errorf("merkle: a device matrix is committed on the one device that holds it: give its Context, not a Group of %d", wgpu.GroupOf(t).Len())
+		return nil, fmt.Errorf("merkle: a device matrix is committed on the one device that holds it: give its Context, not a Group of %d", sched.GroupOf(t).Len())
 	}
 	if ctx == nil {
 		return nil, fmt.Errorf("merkle: a device matrix needs the GPU Context that holds it, not the CPU backend")

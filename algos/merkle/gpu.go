@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // approach is how the levels of a subtree are built on the GPU. Every
@@ -189,9 +190,9 @@ func Build(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) (*Tree, er
 		})
 		return t2, err
 	}
-	ctx, one := wgpu.Device(t)
+	ctx, one := sched.Device(t)
 	if !one {
-		return buildOn(wgpu.GroupOf(t), leaves, hash, opts)
+		return buildOn(sched.GroupOf(t), leaves, hash, opts)
 	}
 	b, err := newBuilder(ctx, hash, opts)
 	if err != nil {
@@ -238,11 +239,11 @@ func newBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*builder, error) {
 	}
 	b := &builder{ctx: ctx, hash: hash, opts: opts, hostW: hostW}
 	if ctx != nil {
-		items := wgpu.PieceItems(ctx.Limits(), DigestSize)
+		items := sched.PieceItems(ctx.Limits(), DigestSize)
 		if items < 2 {
 			return nil, fmt.Errorf("merkle: the device's storage bindings hold %d bytes, under the %d of two digests", ctx.Limits().MaxStorageBindingSize, 2*DigestSize)
 		}
-		b.maxLeaves = int(wgpu.PowerOfTwoBelow(uint64(items)))
+		b.maxLeaves = int(sched.PowerOfTwoBelow(uint64(items)))
 	}
 	return b, nil
 }
@@ -350,9 +351,9 @@ func Root(t wgpu.Target, leaves [][32]byte, hash Hash, opts Options) ([32]byte, 
 		})
 		return root, err
 	}
-	ctx, one := wgpu.Device(t)
+	ctx, one := sched.Device(t)
 	if !one {
-		return rootOn(wgpu.GroupOf(t), leaves, hash, opts)
+		return rootOn(sched.GroupOf(t), leaves, hash, opts)
 	}
 	b, err := newBuilder(ctx, hash, opts)
 	if err != nil {

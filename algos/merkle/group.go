@@ -7,6 +7,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // minGroupLeaves is the fewest leaves a member of a Group is given
@@ -35,7 +36,7 @@ const minGroupLeaves = 1 << 19
 // opts.Timing receives the slowest device's range time plus the top's. A
 // count that is not a power of two is built as its perfect parts, one
 // after another, each over the whole group.
-func rootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
+func rootOn(g *sched.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte, error) {
 	if g != nil {
 		g = g.Fit(len(leaves), minGroupLeaves)
 	}
@@ -71,7 +72,7 @@ func rootOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) ([32]byte
 // group's first device. The nodes equal Build's. A count that is not a
 // power of two is built as rootOn builds it. It does not take
 // opts.CapHeight: a capped tree is built on one device with Build.
-func buildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
+func buildOn(g *sched.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, error) {
 	if opts.CapHeight != 0 {
 		return nil, fmt.Errorf("merkle: CapHeight %d on a Group: a capped tree is built on one device (a Context), or the whole tree on the group with CapHeight 0)", opts.CapHeight)
 	}
@@ -121,9 +122,9 @@ func buildOn(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options) (*Tree, 
 
 // checkOn returns an error unless g is a Group, n a tree size and hash
 // given: what rootOn and buildOn check first, for any count.
-func checkOn(g *wgpu.Group, n int, hash Hash) error {
+func checkOn(g *sched.Group, n int, hash Hash) error {
 	if g == nil {
-		return fmt.Errorf("merkle: no Group given: open one with wgpu.OpenGroup or wgpu.NewGroup")
+		return fmt.Errorf("merkle: no Group given: open one with sched.OpenGroup or sched.NewGroup")
 	}
 	if err := checkSize(n); err != nil {
 		return err
@@ -139,7 +140,7 @@ func checkOn(g *wgpu.Group, n int, hash Hash) error {
 // member, kept from range to range, told that the leaves are checked),
 // then topFn on the first device with the plan, the range roots in the
 // plan's order and options with their own Timing.
-func onGroup(g *wgpu.Group, leaves [][32]byte, hash Hash, opts Options,
+func onGroup(g *sched.Group, leaves [][32]byte, hash Hash, opts Options,
 	rangeFn func(member int, b *builder, r split.Range, part [][32]byte) ([32]byte, error),
 	topFn func(ctx *wgpu.Context, p rangePlan, roots [][32]byte, o Options) error) error {
 	n := len(leaves)

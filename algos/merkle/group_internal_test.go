@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestPlanRanges: alike devices, a power of two of them, take one range
@@ -102,7 +103,7 @@ func requireCovers(t *testing.T, p rangePlan, n, k int, what string) {
 }
 
 // TestSplitDecision: a commitment goes to several devices only where the
-// model predicts it faster by wgpu.SplitMargin, from the upload rates measured
+// model predicts it faster by sched.SplitMargin, from the upload rates measured
 // into one device and into all at once and, where earlier commitments
 // taught it, the kernels' time. The rows are the shapes of bench/e2e
 // -what scaling (1 GiB of Goldilocks and 512 MiB of BabyBear elements,
@@ -155,7 +156,7 @@ func TestSplitDecision(t *testing.T) {
 // there (BENCHMARKS.md, "Four GPUs"): the Goldilocks commitment of 2^20
 // x 128 goes to two devices (where it measured fastest, three slower
 // than one), BabyBear's stays on one (faster than three, and two were
-// faster than one by less than wgpu.SplitMargin), and one of 2^22 rows,
+// faster than one by less than sched.SplitMargin), and one of 2^22 rows,
 // four times the work, also goes to two, the host's upload its bound.
 func TestSplitDecisionThree(t *testing.T) {
 	const gib = 1 << 30
@@ -186,14 +187,14 @@ func TestSplitDecisionThree(t *testing.T) {
 // counts of alike devices, the decision never picks a count of devices
 // predicted slower than one device or than another count it weighs, and
 // picks a split only where it is predicted faster than one device by
-// wgpu.SplitMargin.
+// sched.SplitMargin.
 func TestSplitNeverSlower(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		k := 2 + r.IntN(7)
 		rows := 1 << (10 + r.IntN(15))
 		rate := map[int]float64{1: 5e9 + r.Float64()*50e9}
-		for _, j := range wgpu.SplitCounts(k) {
+		for _, j := range sched.SplitCounts(k) {
 			if r.IntN(8) != 0 {
 				rate[j] = rate[1] * (0.5 + r.Float64()*float64(j))
 			}
@@ -205,8 +206,8 @@ func TestSplitNeverSlower(t *testing.T) {
 		if got == 1 {
 			continue
 		}
-		require.True(t, wgpu.SplitPays(s.time(1), s.time(got)), "k %d rows %d: %d devices predicted %v, one %v", k, rows, got, s.time(got), s.time(1))
-		for _, j := range wgpu.SplitCounts(k) {
+		require.True(t, sched.SplitPays(s.time(1), s.time(got)), "k %d rows %d: %d devices predicted %v, one %v", k, rows, got, s.time(got), s.time(1))
+		for _, j := range sched.SplitCounts(k) {
 			if rate[j] > 0 {
 				require.LessOrEqual(t, s.time(got), s.time(j), "k %d rows %d: %d devices predicted %v, %d devices %v", k, rows, got, s.time(got), j, s.time(j))
 			}
@@ -219,9 +220,9 @@ func TestSplitNeverSlower(t *testing.T) {
 // reads; an unmeasured timing or another hash teaches nothing.
 func TestLearnKernel(t *testing.T) {
 	ctx := gputest.Context(t, gputest.Backends()[0])
-	one, err := wgpu.NewGroup(ctx)
+	one, err := sched.NewGroup(ctx)
 	require.NoError(t, err)
-	two, err := wgpu.NewGroup(ctx, ctx)
+	two, err := sched.NewGroup(ctx, ctx)
 	require.NoError(t, err)
 	hash := learnHash{"learn-test"}
 	require.Zero(t, kernelNanos(two, hash))

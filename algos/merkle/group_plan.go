@@ -8,6 +8,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // A tree splits over a Group's members in ranges, each a subtree built
@@ -252,7 +253,7 @@ func (p rangePlan) busiest(k int) (share float64, ranges int) {
 // owners, the next range as each member is free (Group.Each). After an
 // error no new range is started; the errors are returned joined, each
 // naming its device.
-func (p rangePlan) run(g *wgpu.Group, fn func(member int, ctx *wgpu.Context, i int) error) error {
+func (p rangePlan) run(g *sched.Group, fn func(member int, ctx *wgpu.Context, i int) error) error {
 	if p.owner == nil {
 		return g.Each(len(p.ranges), fn)
 	}

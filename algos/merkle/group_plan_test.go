@@ -9,8 +9,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestDealOnGroups builds trees and commitments on Groups of 3, 5, 6 and
@@ -35,7 +36,7 @@ func TestDealOnGroups(t *testing.T) {
 						members[i] = gputest.Limited(t, b, gputest.SmallLimits)
 					}
 				}
-				g, err := wgpu.NewGroup(members...)
+				g, err := sched.NewGroup(members...)
 				require.NoError(t, err)
 				require.True(t, g.Alike())
 				g = g.SplitAll()
@@ -114,7 +115,7 @@ func TestCommitReadBacks(t *testing.T) {
 		for i := range members {
 			members[i] = ctx
 		}
-		g, err := wgpu.NewGroup(members...)
+		g, err := sched.NewGroup(members...)
 		require.NoError(t, err)
 		before := downloads()
 		got, err := merkle.CommitMatrix(g.SplitAll(), m, poseidon2.BabyBearMerkle, merkle.Options{})

@@ -11,8 +11,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/algos/rpo"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // mergeCounter is mix, counting its merges: the host's, since the
@@ -99,7 +100,7 @@ func TestHostWidth(t *testing.T) {
 // reference, as do counts that are not powers of two (built a part at a
 // time).
 func TestHostWidthOnGroup(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		for _, w := range []int{2, 8} {
 			for _, n := range []int{2, 8, 64, 1 << 10, 1000, 77} {
 				leaves := randomLeaves(mixHash{}, n, uint64(n))
@@ -245,7 +246,7 @@ func TestHostWidthCommit(t *testing.T) {
 			require.EqualValues(t, 15, merges.Load(), "merges on the host")
 		})
 	}
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		for _, w := range []int{2, 8} {
 			got, err := merkle.CommitMatrix(g, m, mixRows{}, merkle.Options{HostWidth: w})
 			require.NoError(t, err)

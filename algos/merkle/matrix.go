@@ -9,6 +9,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Element is field.Element; it goes once the programs name field.Element.
@@ -172,10 +173,10 @@ func CommitMatrix[E field.Element](t wgpu.Target, m Matrix[E], hash RowHash[E], 
 	if hash == nil {
 		return nil, errNoHash
 	}
-	if ctx, one := wgpu.Device(t); one || opts.Committer != nil {
+	if ctx, one := sched.Device(t); one || opts.Committer != nil {
 		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrix(c, m, rowsFor(hash)) })
 	}
-	return commitOn(wgpu.GroupOf(t), []Matrix[E]{m}, true, rowsFor(hash), opts)
+	return commitOn(sched.GroupOf(t), []Matrix[E]{m}, true, rowsFor(hash), opts)
 }
 
 // VerifyRow reports whether p proves that row is row p.Index of the

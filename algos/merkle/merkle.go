@@ -26,7 +26,7 @@
 // leaf's proof length; on the GPU each perfect part is built as a tree of
 // its own and the parts' roots are joined from the right.
 //
-// Build runs on a GPU (a wgpu.Context), on several (a wgpu.Group), or with
+// Build runs on a GPU (a wgpu.Context), on several (a sched.Group), or with
 // a nil target on the CPU, the plain-Go reference the devices are tested
 // against. Trees larger than one storage
 // binding are built a binding-sized subtree at a time, and the subtree

@@ -19,8 +19,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
@@ -710,7 +711,7 @@ func TestNoLeaks(t *testing.T) {
 // (different limits among the members) and compares every node and the
 // root with the reference.
 func TestGroupSplits(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		for _, hash := range hashes {
 			for _, n := range []int{2, 8, 1 << 10, 1 << 13} {
 				if n > 1<<10 && hash.Name() == "rescue" {
@@ -741,7 +742,7 @@ func TestGroupSplits(t *testing.T) {
 		}
 	})
 	// A nil *Group is the CPU.
-	var none *wgpu.Group
+	var none *sched.Group
 	leaves := randomLeaves(blake3.MerkleMerge{}, 5, 2)
 	root, err := merkle.Root(none, leaves, blake3.MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
@@ -769,7 +770,7 @@ func TestGroupCPUMembers(t *testing.T) {
 		groups[b+"+cpu"] = []*wgpu.Context{gputest.Context(t, b), nil}
 	}
 	for name, members := range groups {
-		g, err := wgpu.NewGroup(members...)
+		g, err := sched.NewGroup(members...)
 		require.NoError(t, err)
 		g = g.SplitAll()
 		var checks atomic.Int64
@@ -791,7 +792,7 @@ func TestGroupCPUMembers(t *testing.T) {
 func TestGroupTimingIdleMember(t *testing.T) {
 	for _, b := range gputest.Backends() {
 		ctx := gputest.Context(t, b)
-		g, err := wgpu.NewGroup(ctx, ctx, ctx)
+		g, err := sched.NewGroup(ctx, ctx, ctx)
 		require.NoError(t, err)
 		g = g.SplitAll()
 		leaves := randomLeaves(mixHash{}, 4, 1) // two ranges over three members
@@ -817,7 +818,7 @@ func TestGroupSmallTreeOnOneDevice(t *testing.T) {
 		closed, err := wgpu.Open(gputest.Options(t, b))
 		require.NoError(t, err)
 		require.NoError(t, closed.Close())
-		g, err := wgpu.NewGroup(gputest.Context(t, b), closed)
+		g, err := sched.NewGroup(gputest.Context(t, b), closed)
 		require.NoError(t, err)
 		leaves := randomLeaves(mixHash{}, 1<<10, 3)
 		want, err := merkle.Root(nil, leaves, mixHash{}, merkle.Options{})

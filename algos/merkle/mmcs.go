@@ -10,6 +10,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/internal/base/split"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Several matrices of different heights committed in one tree, in the
@@ -104,10 +105,10 @@ func CommitMatrices[E field.Element](t wgpu.Target, ms []Matrix[E], hash RowHash
 	if hash == nil {
 		return nil, errNoHash
 	}
-	if ctx, one := wgpu.Device(t); one || opts.Committer != nil {
+	if ctx, one := sched.Device(t); one || opts.Committer != nil {
 		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrices(c, ms, rowsFor(hash)) })
 	}
-	return commitOn(wgpu.GroupOf(t), ms, false, rowsFor(hash), opts)
+	return commitOn(sched.GroupOf(t), ms, false, rowsFor(hash), opts)
 }
 
 // commitMatrices is CommitMatrices with c, whose schedule must be of one

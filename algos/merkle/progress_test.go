@@ -8,8 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestProgress checks that a long build reports its merges as it goes,
@@ -48,7 +49,7 @@ func TestProgress(t *testing.T) {
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
 		check(t, func(o merkle.Options) (*merkle.Tree, error) { return merkle.Build(ctx, leaves, hash, o) })
 	})
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		check(t, func(o merkle.Options) (*merkle.Tree, error) { return merkle.Build(g, leaves, hash, o) })
 	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // ExtendOptions say how Extend extends a row of evaluations on <w> (n of
@@ -91,7 +92,7 @@ func CheckExtend[E field.Element](f field.Field[E], n, rate int) (int, error) {
 // cores with gnark-crypto's fft for a nil t. An element not below p is
 // refused, naming it, and dst is left unchanged.
 func Extend[E field.Element](t wgpu.Target, f field.Field[E], dst, src []E, logN int, o ExtendOptions) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("ntt: Extend %w", err)
 	}
@@ -114,7 +115,7 @@ func Extend[E field.Element](t wgpu.Target, f field.Field[E], dst, src []E, logN
 // gnark-crypto's fft makes, bit for bit. A word not below p (not
 // reduced) is refused, naming it, and dst is left unchanged.
 func ExtendMonty[E Monty](t wgpu.Target, f field.Monty31, dst, src []E, logN int, o ExtendOptions) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("ntt: ExtendMonty %w", err)
 	}
@@ -225,7 +226,7 @@ type Extender struct {
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
 // on t's GPU (a Context or a Group of one).
 func NewExtender[E field.Element](t wgpu.Target, f field.Field[E], logN int, o ExtendOptions) (*Extender, error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("ntt: an Extender %w", err)
 	}
@@ -428,7 +429,7 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 
 // extendHost extends src's rows (held in form, checked by the caller)
 // into dst, in the same form, through the kernel-family layer's
-// dispatcher (wgpu.Batch: pieces of rows uploaded while the previous
+// dispatcher (sched.Job: pieces of rows uploaded while the previous
 // piece's kernels run), and stores the kernels' timing in t where it is
 // not nil.
 func extendHost[E field.Element](e *Extender, dst, src []E, t *wgpu.Timing, form Form) error {
@@ -437,11 +438,11 @@ func extendHost[E field.Element](e *Extender, dst, src []E, t *wgpu.Timing, form
 	}
 	rowBytes := e.fi.elemBytes() << e.logN
 	var failed error
-	tm, err := e.ctx.RunBatch(wgpu.Batch{
+	tm, err := sched.Run(e.ctx, sched.Job{
 		Label:  fmt.Sprintf("ntt extend %s 2^%d rate %d", e.fi.Name(), e.logN, e.o.Rate),
 		Count:  len(src) >> e.logN,
-		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(src), ItemBytes: rowBytes}},
-		Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: rowBytes * e.o.Rate},
+		Inputs: []sched.Input{{Data: wgpu.Bytes(src), ItemBytes: rowBytes}},
+		Output: sched.Output{Data: wgpu.Bytes(dst), ItemBytes: rowBytes * e.o.Rate},
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
 			ds, err := e.Dispatches(bind[0], bind[1], n, form)
 			if err != nil && failed == nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/consensys/gnark-crypto/utils"
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // randGoldilocks returns rows·2^logN random Goldilocks elements, the

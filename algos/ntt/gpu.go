@@ -6,6 +6,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -160,7 +161,7 @@ type tableLayout struct {
 // GPU (a Context or a Group of one) and computes the tables for o's roots
 // on the device.
 func NewPlan[E field.Element](t wgpu.Target, f field.Field[E], logN int, o PlanOptions) (*Plan, error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("ntt: a Plan %w", err)
 	}
@@ -595,7 +596,7 @@ func (p *Plan) Transform(data wgpu.Binding, rows int, o Options, form Form) (wgp
 
 // transformHost transforms data (whole rows, held in form, canonical
 // ones checked by the caller) in place through the kernel-family layer's
-// dispatcher (wgpu.Batch: pieces of rows uploaded while the previous
+// dispatcher (sched.Job: pieces of rows uploaded while the previous
 // piece's kernels run, read back into data). o.Timing, where set,
 // receives the kernels' timing.
 func transformHost[E field.Element](p *Plan, data []E, o Options, form Form) error {
@@ -605,11 +606,11 @@ func transformHost[E field.Element](p *Plan, data []E, o Options, form Form) err
 	bytes := wgpu.Bytes(data)
 	rowBytes := p.fi.elemBytes() << p.logN
 	var failed error
-	t, err := p.ctx.RunBatch(wgpu.Batch{
+	t, err := sched.Run(p.ctx, sched.Job{
 		Label:  fmt.Sprintf("ntt %s 2^%d", p.fi.Name(), p.logN),
 		Count:  len(bytes) / rowBytes,
-		Inputs: []wgpu.BatchInput{{Data: bytes, ItemBytes: rowBytes}},
-		Output: wgpu.BatchOutput{Data: bytes, ItemBytes: rowBytes},
+		Inputs: []sched.Input{{Data: bytes, ItemBytes: rowBytes}},
+		Output: sched.Output{Data: bytes, ItemBytes: rowBytes},
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
 			ds, err := p.copyDispatches(bind[0], bind[1], n, o, form)
 			if err != nil && failed == nil {

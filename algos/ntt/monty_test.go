@@ -14,8 +14,8 @@ import (
 	"github.com/consensys/gnark-crypto/utils"
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // randKB returns n random gnark-crypto KoalaBear elements.

@@ -48,6 +48,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Order is the order of a row's elements: Natural (element i at index i)
@@ -183,7 +184,7 @@ func rowsOf(n, logN int) (int, error) {
 // cores with gnark-crypto's fft for a nil t. An element not below p is
 // refused, naming it, and data is left unchanged.
 func Transform[E field.Element](t wgpu.Target, f field.Field[E], data []E, logN int, o Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("ntt: Transform %w", err)
 	}
@@ -214,7 +215,7 @@ type Monty = field.Monty
 // given as KoalaBear(e) (or BabyBear(e)). A word not below p (not
 // reduced) is refused, naming it, and data is left unchanged.
 func TransformMonty[E Monty](t wgpu.Target, f field.Monty31, data []E, logN int, o Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("ntt: TransformMonty %w", err)
 	}

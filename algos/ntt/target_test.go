@@ -7,8 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestTarget: a transform and an extension run on one device. A Group of
@@ -26,13 +27,13 @@ func TestTarget(t *testing.T) {
 	require.NoError(t, Transform(nil, f, want, logN, o))
 	wantExt := make([]uint32, len(src)*rate)
 	require.NoError(t, EncodeReedSolomon(nil, f, wantExt, src, logN, rate))
-	var noGroup *wgpu.Group
+	var noGroup *sched.Group
 	got := slices.Clone(src)
 	require.NoError(t, Transform(noGroup, f, got, logN, o))
 	require.Equal(t, want, got)
 
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		one, err := wgpu.NewGroup(ctx)
+		one, err := sched.NewGroup(ctx)
 		require.NoError(t, err)
 		got := slices.Clone(src)
 		require.NoError(t, Transform(one, f, got, logN, o))
@@ -41,7 +42,7 @@ func TestTarget(t *testing.T) {
 		require.NoError(t, EncodeReedSolomon(one, f, ext, src, logN, rate))
 		require.Equal(t, wantExt, ext)
 
-		two, err := wgpu.NewGroup(ctx, ctx)
+		two, err := sched.NewGroup(ctx, ctx)
 		require.NoError(t, err)
 		got = slices.Clone(src)
 		require.EqualError(t, Transform(two, f, got, logN, o),

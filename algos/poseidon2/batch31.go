@@ -13,7 +13,7 @@ var (
 	// MergeMany is TruncatedPermutation<BabyBear16, 2, 8, 16> of many
 	// pairs, HashElementsMany PaddingFreeSponge<BabyBear16, 16, 8, 8> of
 	// many inputs, PermuteMany BabyBear16 of many states, on the GPU, on
-	// all cores when the Context is nil, or split over a wgpu.Group (the
+	// all cores when the Context is nil, or split over a sched.Group (the
 	// *On forms). Elements are canonical uint32 values below BabyBear's p.
 	BabyBearBatch = BabyBearMerkle.Batch()
 	// KoalaBearBatch is BabyBearBatch over KoalaBear16: KoalaBearMerkle's

@@ -7,8 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // batches31 are the 31-bit batch families with their hashes.
@@ -97,7 +98,7 @@ func TestBatch31GPU(t *testing.T) {
 }
 
 func TestBatch31Group(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		checkBatch31(t, batchRun{
 			merge: func(f *batch.Monty31, dst [][8]uint32, pairs [][16]uint32) error {
 				return f.MergeMany(g, dst, pairs, batch.Options{})

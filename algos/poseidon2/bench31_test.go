@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // warmUp31 is how long BenchmarkPermute31 runs the kernel before timing

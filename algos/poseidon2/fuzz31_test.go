@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // FuzzGPUMatches31 reads data as little-endian uint32 elements, reduced
@@ -65,7 +65,7 @@ func TestMerkle31Group(t *testing.T) {
 	leaves := randLeaves31(BabyBearMerkle, newRand(t), 2048)
 	want, err := merkle.Build(nil, leaves, BabyBearMerkle, merkle.Options{})
 	require.NoError(t, err)
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		root, err := merkle.Root(g, leaves, BabyBearMerkle, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want.Root(), root, "%d devices", len(g.Contexts()))

@@ -10,6 +10,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/symmetric"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // gnark-crypto's Poseidon2 instances (v0.22.0's defaults, the hashes of
@@ -211,7 +212,7 @@ func (g GnarkHash) RowModule() wgpu.Module {
 var (
 	// GnarkKoalaBearBatch is the batch functions of GnarkKoalaBear, on the
 	// GPU, on all cores when the Context is nil, or split over a
-	// wgpu.Group (the *On forms): MergeMany is CompressPoseidon2 of many
+	// sched.Group (the *On forms): MergeMany is CompressPoseidon2 of many
 	// pairs, HashElementsMany HashPoseidon2 (the width-24 sponge) of many
 	// inputs, PermuteMany GnarkKoalaBear16 of many states. Elements are
 	// canonical uint32 values below KoalaBear's p.
@@ -322,11 +323,11 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 	if err != nil {
 		return err
 	}
-	t, err := ctx.RunBatch(wgpu.Batch{
+	t, err := sched.Run(ctx, sched.Job{
 		Label:    "poseidon2 " + g.Name() + " sponge (Montgomery)",
 		Count:    n,
-		Inputs:   []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: 4 * m}},
-		Output:   wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 4 * Digest31},
+		Inputs:   []sched.Input{{Data: wgpu.Bytes(in), ItemBytes: 4 * m}},
+		Output:   sched.Output{Data: wgpu.Bytes(dst), ItemBytes: 4 * Digest31},
 		MaxItems: (1<<32 - 1) / m,
 		Dispatches: func(c int, bind []wgpu.Binding) []wgpu.Dispatch {
 			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(c), uint32(m)}, Groups: ctx.Grid(uint64(c), permuteWG)}}

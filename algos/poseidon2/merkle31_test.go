@@ -1,14 +1,15 @@
 package poseidon2
 
 import (
-	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/wgcompute/wgcompute/internal/base/impl"
+
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // Compile-time checks: the 31-bit hashes are merkle hashes of trees and

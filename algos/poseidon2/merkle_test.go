@@ -3,14 +3,16 @@ package poseidon2
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"testing"
+
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Compile-time check: MerkleMerge is a merkle.Hash (its MerkleHostWidth
@@ -90,7 +92,7 @@ func TestMerkleGroup(t *testing.T) {
 	leaves := randLeaves(t, 2048)
 	want, err := merkle.Build(nil, leaves, MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		root, err := merkle.Root(g, leaves, MerkleMerge{}, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want.Root(), root, fmt.Sprintf("%d devices", len(g.Contexts())))

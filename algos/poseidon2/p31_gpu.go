@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // permuteWG matches @workgroup_size in wgsl/permute31.wgsl,
@@ -31,7 +32,7 @@ func (p *Permutation31) kernelOf(ctx *wgpu.Context, c construction31, entry stri
 }
 
 // permuteMany31 permutes each state of states (len a multiple of Width,
-// every element canonical) in place on ctx's GPU, as a wgpu.Batch, and
+// every element canonical) in place on ctx's GPU, as a sched.Job, and
 // returns the kernels' timing. It is the kernel's runner for the tests and
 // benchmarks of every width; the width-16 permutations' batch functions
 // (BabyBearBatch, KoalaBearBatch) run the same kernel through p.kernel.
@@ -50,11 +51,11 @@ func (p *Permutation31) permuteMany31(ctx *wgpu.Context, states []uint32) (wgpu.
 		return wgpu.Timing{}, err
 	}
 	data := wgpu.Bytes(states)
-	t, err := ctx.RunBatch(wgpu.Batch{
+	t, err := sched.Run(ctx, sched.Job{
 		Label:  "poseidon2 " + p.Name() + " permute",
 		Count:  len(states) / w,
-		Inputs: []wgpu.BatchInput{{Data: data, ItemBytes: 4 * w}},
-		Output: wgpu.BatchOutput{Data: data, ItemBytes: 4 * w},
+		Inputs: []sched.Input{{Data: data, ItemBytes: 4 * w}},
+		Output: sched.Output{Data: data, ItemBytes: 4 * w},
 		Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
 			return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), permuteWG)}}
 		},

@@ -16,7 +16,7 @@
 // functions that give the same answers (Batch: MergeMany, HashElementsMany,
 // PermuteMany, and a resident Batcher): GPU kernels on a wgpu.Context, a
 // faster twin of the reference on all cores on a nil one; the *On functions
-// split a batch over the devices of a wgpu.Group; MerkleMerge is the hash
+// split a batch over the devices of a sched.Group; MerkleMerge is the hash
 // for package merkle.
 //
 // State layout: rate state[0..8], capacity state[8..12], digest state[0..4].

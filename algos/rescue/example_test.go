@@ -9,13 +9,14 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // The README's Group example: a Merkle root and a batch of Rescue merges
 // split over the members of g. Here g is two CPU members (nil Contexts);
-// wgpu.OpenGroup gives every GPU of the machine, with the same results.
+// sched.OpenGroup gives every GPU of the machine, with the same results.
 func Example_group() {
-	g, err := wgpu.NewGroup(nil, nil)
+	g, err := sched.NewGroup(nil, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // PermuteMany compute Merge, HashElements and Permute of many inputs on
 // the GPU (one dispatch per block of Rate elements, all in one
 // submission), on all cores with the Go reference when the Context is nil,
-// or split over a wgpu.Group (the *On forms); NewBatcher returns the
+// or split over a sched.Group (the *On forms); NewBatcher returns the
 // resident object that holds the kernel and one piece's buffers.
 //
 // The kernel is Rescue's fast kernel with RPO's constants and order: the

@@ -2,17 +2,18 @@ package rpo_test
 
 import (
 	"encoding/binary"
-	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/wgcompute/wgcompute/internal/base/impl"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rpo"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // MerkleMerge is a merkle.Hash without importing merkle (its optional

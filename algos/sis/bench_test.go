@@ -8,8 +8,8 @@ import (
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // BenchmarkSISColumns hashes columns of 2^11 rows with Vortex's key

@@ -10,6 +10,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 // transposed into columns on the host first, and hashed a piece of columns
 // at a time.
 func (k *Key) HashColumns(t wgpu.Target, dst, m []koalabear.Element, rows, cols int, opts Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("sis: HashColumns %w", err)
 	}
@@ -60,7 +61,7 @@ func (k *Key) HashColumns(t wgpu.Target, dst, m []koalabear.Element, rows, cols 
 // HashColumnMajor is HashColumns of a matrix in column-major order: column
 // c is m[c*rows : (c+1)*rows]. The GPU reads it as it is.
 func (k *Key) HashColumnMajor(t wgpu.Target, dst, m []koalabear.Element, rows int, opts Options) error {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return fmt.Errorf("sis: HashColumnMajor %w", err)
 	}
@@ -215,11 +216,11 @@ func (k *Key) gpu(ctx *wgpu.Context, out, in []uint32, rows, cols int, opts Opti
 	defer key.Release()
 	defer tw.Release()
 	polys := k.polys(rows)
-	t, err := ctx.RunBatch(wgpu.Batch{
+	t, err := sched.Run(ctx, sched.Job{
 		Label:  "sis hash columns",
 		Count:  cols,
-		Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(in), ItemBytes: 4 * rows}},
-		Output: wgpu.BatchOutput{Data: wgpu.Bytes(out), ItemBytes: 4 * k.d},
+		Inputs: []sched.Input{{Data: wgpu.Bytes(in), ItemBytes: 4 * rows}},
+		Output: sched.Output{Data: wgpu.Bytes(out), ItemBytes: 4 * k.d},
 		Extra:  []wgpu.Binding{wgpu.Bind(key), wgpu.Bind(tw)},
 		// The kernel indexes a piece's words with u32s.
 		MaxItems: (1<<32 - 1) / max(rows, k.d),
@@ -296,7 +297,7 @@ type Resident struct {
 // NewResident returns k's kernel and key on t's GPU (a Context or a Group
 // of one) for columns of rows elements (1 to MaxElements).
 func (k *Key) NewResident(t wgpu.Target, rows int) (*Resident, error) {
-	ctx, err := wgpu.OneDevice(t)
+	ctx, err := sched.OneDevice(t)
 	if err != nil {
 		return nil, fmt.Errorf("sis: a Resident %w", err)
 	}

@@ -9,8 +9,8 @@ import (
 	gsis "github.com/consensys/gnark-crypto/field/koalabear/sis"
 	"github.com/stretchr/testify/require"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }

@@ -6,8 +6,9 @@ import (
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestTarget: a Key hashes on one device. A Group of one is its member
@@ -36,20 +37,20 @@ func TestTarget(t *testing.T) {
 		require.NoError(t, k.HashColumnMajor(tg, got, cm, rows, Options{}))
 		require.Equal(t, want, got)
 	}
-	var noGroup *wgpu.Group
+	var noGroup *sched.Group
 	check(t, noGroup)
 	_, err = k.NewResident(noGroup, rows)
 	require.ErrorContains(t, err, "sis: a Resident holds its key on a GPU")
 
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		one, err := wgpu.NewGroup(ctx)
+		one, err := sched.NewGroup(ctx)
 		require.NoError(t, err)
 		check(t, one)
 		r, err := k.NewResident(one, rows)
 		require.NoError(t, err)
 		r.Release()
 
-		two, err := wgpu.NewGroup(ctx, ctx)
+		two, err := sched.NewGroup(ctx, ctx)
 		require.NoError(t, err)
 		got := make([]koalabear.Element, cols*d)
 		require.EqualError(t, k.HashColumns(two, got, m, rows, cols, Options{}),

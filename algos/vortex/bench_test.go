@@ -14,8 +14,8 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // benchShapes are gnark-crypto's BenchmarkVortexReal shape (2^11 rows of
@@ -239,7 +239,7 @@ func BenchmarkVortexSplit(b *testing.B) {
 	if o.Devices == "" {
 		o.Devices = "all"
 	}
-	g, err := wgpu.OpenGroup(o)
+	g, err := sched.OpenGroup(o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -260,12 +260,12 @@ func BenchmarkVortexSplit(b *testing.B) {
 }
 
 // benchSplit is BenchmarkVortexSplit at one shape.
-func benchSplit(b *testing.B, g *wgpu.Group, rows, k int) {
+func benchSplit(b *testing.B, g *sched.Group, rows, k int) {
 	p, m, rs := benchCase(b, rows, k)
 	var want Hash
 	for _, c := range []struct {
 		name string
-		g    *wgpu.Group
+		g    *sched.Group
 	}{{"1", g.Fit(1, 1)}, {"all", g.SplitAll()}, {"auto", g}} {
 		cm, err := NewCommitter(c.g, p)
 		if err != nil {

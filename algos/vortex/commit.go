@@ -18,6 +18,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -129,7 +130,7 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 	}
 	// One commitment: the Context's staging stays as it is (GrowStaging
 	// pays for itself over repeated ones).
-	g, err := wgpu.NewGroup(ctx)
+	g, err := sched.NewGroup(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
 	}
@@ -243,7 +244,7 @@ type resident struct {
 	rows  int
 	parts []*part
 	// g is the parts' devices, in order, which the openings run on.
-	g    *wgpu.Group
+	g    *sched.Group
 	unit int
 	// top is the level of the subtrees' roots, log2 of their count;
 	// levels are the tree's levels 0 to top where top > 0 (where it is 0,
@@ -377,7 +378,7 @@ func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows
 func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts commitJob) (_ *resident, root Hash, err error) {
 	p := c.p
 	R, m := len(rows), p.SizeCodeWord()
-	g, err := wgpu.NewGroup(c.g.Contexts()[:k]...)
+	g, err := sched.NewGroup(c.g.Contexts()[:k]...)
 	if err != nil {
 		return nil, Hash{}, fmt.Errorf("vortex: %w", err)
 	}

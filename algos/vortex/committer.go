@@ -12,6 +12,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/ntt"
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Committer commits to matrices of one Params on one device or on the
@@ -32,7 +33,7 @@ import (
 // On a Group, a commitment splits its columns over the devices where that
 // is predicted faster than one device (see split.go), with the same bits.
 type Committer struct {
-	g    *wgpu.Group // nil for the CPU
+	g    *sched.Group // nil for the CPU
 	p    *Params
 	devs []*member // one a member of g, in order
 	// cleanup releases devs once c is unreachable; Release stops it.
@@ -96,18 +97,18 @@ const (
 // gnark-crypto's vortex.Commit on all cores, keeping nothing between
 // calls.
 func NewCommitter(t wgpu.Target, p *Params) (*Committer, error) {
-	if ctx, one := wgpu.Device(t); one && ctx == nil {
+	if ctx, one := sched.Device(t); one && ctx == nil {
 		if p == nil {
 			return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 		}
 		return &Committer{p: p}, nil
 	}
-	return newCommitter(wgpu.GroupOf(t), p, true)
+	return newCommitter(sched.GroupOf(t), p, true)
 }
 
 // newCommitter is NewCommitter on g; repeated says whether commitments will
 // follow one another, for which large matrices take larger staging slots.
-func newCommitter(g *wgpu.Group, p *Params, repeated bool) (*Committer, error) {
+func newCommitter(g *sched.Group, p *Params, repeated bool) (*Committer, error) {
 	if p == nil {
 		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 	}

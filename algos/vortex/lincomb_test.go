@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // linCombContexts are the devices the linear combination's kernel is

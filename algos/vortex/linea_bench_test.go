@@ -11,7 +11,7 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // lineaBenchShapes are issue-sized shapes of Linea's prover: a large

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // deviceParams returns the Params of a Committer that commits with p's
@@ -34,7 +35,7 @@ func newLineaDevice(ctx *wgpu.Context, p *LineaParams) (*Committer, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := wgpu.NewGroup(ctx)
+	g, err := sched.NewGroup(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("vortex: linea: %w", err)
 	}

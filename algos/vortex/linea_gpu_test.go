@@ -8,8 +8,8 @@ import (
 	fext "github.com/consensys/gnark-crypto/field/koalabear/extensions"
 
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // TestLineaDeviceVectors holds the device path to the vectors of Linea's

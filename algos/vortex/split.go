@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"time"
 
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // A commitment splits its codewords' columns over a Committer's devices:
@@ -21,7 +21,7 @@ import (
 // matrix's worth of digests: WebGPU has no copies between devices.)
 //
 // So a commitment splits over all of a Committer's devices only where
-// that is predicted faster than one device by wgpu.SplitMargin (splitModel):
+// that is predicted faster than one device by sched.SplitMargin (splitModel):
 // from the upload rates measured on the devices (Group.UploadRates) and
 // the kernel times of the Committer's earlier commitments of that many
 // rows. The first commitment of a row count runs on one device and
@@ -71,16 +71,16 @@ func (s splitModel) time(k int) time.Duration {
 }
 
 // devices returns the count of devices predicted fastest, 1 or at most k:
-// of the counts of wgpu.SplitCounts (k, or the power of two below it)
+// of the counts of sched.SplitCounts (k, or the power of two below it)
 // whose rate into all at once is known, the one of the shortest predicted
-// time, where that is faster than one device's by wgpu.SplitMargin and
+// time, where that is faster than one device's by sched.SplitMargin and
 // the kernels are known; else 1. No split predicted slower than one
 // device, or than the other count, is chosen.
 func (s splitModel) devices(k int) int {
 	if s.bytes <= 0 || s.cost.hash <= 0 {
 		return 1
 	}
-	return wgpu.FastestCount(k, func(j int) (time.Duration, bool) {
+	return sched.FastestCount(k, func(j int) (time.Duration, bool) {
 		if s.rate[j] <= 0 {
 			return 0, false
 		}
@@ -108,7 +108,7 @@ func (c *Committer) parts(rows int) int {
 		return 1
 	}
 	rate := maps.Clone(c.g.UploadRates()) // the Group's map is shared: read only
-	for _, j := range wgpu.SplitCounts(k) {
+	for _, j := range sched.SplitCounts(k) {
 		if _, ok := rate[j]; !ok && splitUnit(m, j) > 0 {
 			if r, ok := c.g.Fit(j, 1).UploadRates()[j]; ok {
 				rate[j] = r
@@ -126,7 +126,7 @@ func (c *Committer) parts(rows int) int {
 // busiestShare returns the largest share of m codeword columns that g's
 // devices take (Group.Ranges of splitUnit's units), as a fraction of m;
 // 1 where m does not split over them.
-func busiestShare(g *wgpu.Group, m int) float64 {
+func busiestShare(g *sched.Group, m int) float64 {
 	u := splitUnit(m, g.Len())
 	if u == 0 || m <= 0 {
 		return 1

@@ -10,8 +10,9 @@ import (
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 	"github.com/stretchr/testify/require"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // groupShapes are split over 2, 3 and 7 devices where their codewords
@@ -30,7 +31,7 @@ var groupShapes = []shape{
 // openings and Verify; a bad element is named; nothing is left on the
 // devices.
 func TestCommitOnGroup(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		s1, s2 := rand.Uint64(), rand.Uint64()
 		t.Logf("seed %d, %d", s1, s2)
 		rng := rand.New(rand.NewPCG(s1, s2))
@@ -90,7 +91,7 @@ func TestCommitOnGroupsOfFiveAndSix(t *testing.T) {
 						members[i] = gputest.Limited(t, b, gputest.SmallLimits)
 					}
 				}
-				g, err := wgpu.NewGroup(members...)
+				g, err := sched.NewGroup(members...)
 				require.NoError(t, err)
 				g = g.SplitAll()
 				live := func() map[*wgpu.Context]int {
@@ -164,7 +165,7 @@ func TestSplitUnit(t *testing.T) {
 // largest of them.
 func TestSplitShares(t *testing.T) {
 	for _, k := range []int{2, 3, 4, 5, 6, 7} {
-		g, err := wgpu.NewGroup(make([]*wgpu.Context, k)...)
+		g, err := sched.NewGroup(make([]*wgpu.Context, k)...)
 		require.NoError(t, err)
 		for lg := 8; lg <= 26; lg++ {
 			m := 1 << lg
@@ -193,7 +194,7 @@ func TestSplitShares(t *testing.T) {
 // shape, its upload and encoding repeated on every device, stays on one.
 func TestSplitDecisionThree(t *testing.T) {
 	ms := time.Millisecond
-	g, err := wgpu.NewGroup(nil, nil, nil)
+	g, err := sched.NewGroup(nil, nil, nil)
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name         string
@@ -220,16 +221,16 @@ func TestSplitDecisionThree(t *testing.T) {
 // TestSplitNeverSlower: over random shapes, kernel times, rates and
 // counts of devices, the decision never picks a count predicted slower
 // than one device or than another count it weighs, and picks a split
-// only where it is predicted faster than one device by wgpu.SplitMargin.
+// only where it is predicted faster than one device by sched.SplitMargin.
 func TestSplitNeverSlower(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	g, err := wgpu.NewGroup(make([]*wgpu.Context, 8)...)
+	g, err := sched.NewGroup(make([]*wgpu.Context, 8)...)
 	require.NoError(t, err)
 	for range 20000 {
 		k := 2 + r.IntN(7)
 		m := 1 << (10 + r.IntN(14))
 		rate := map[int]float64{1: 5e9 + r.Float64()*50e9}
-		for _, j := range wgpu.SplitCounts(k) {
+		for _, j := range sched.SplitCounts(k) {
 			if r.IntN(8) != 0 {
 				rate[j] = rate[1] * (0.5 + r.Float64()*float64(j))
 			}
@@ -244,8 +245,8 @@ func TestSplitNeverSlower(t *testing.T) {
 		if got == 1 {
 			continue
 		}
-		require.True(t, wgpu.SplitPays(s.time(1), s.time(got)), "k %d m %d: %d devices predicted %v, one %v", k, m, got, s.time(got), s.time(1))
-		for _, j := range wgpu.SplitCounts(k) {
+		require.True(t, sched.SplitPays(s.time(1), s.time(got)), "k %d m %d: %d devices predicted %v, one %v", k, m, got, s.time(got), s.time(1))
+		for _, j := range sched.SplitCounts(k) {
 			if rate[j] > 0 {
 				require.LessOrEqual(t, s.time(got), s.time(j), "k %d m %d: %d devices predicted %v, %d devices %v", k, m, got, s.time(got), j, s.time(j))
 			}
@@ -259,7 +260,7 @@ func TestSplitNeverSlower(t *testing.T) {
 func TestCommitOnDevices(t *testing.T) {
 	o := gputest.Options(t, gputest.Backends()[0])
 	o.Devices = "all"
-	g, err := wgpu.OpenGroup(o)
+	g, err := sched.OpenGroup(o)
 	require.NoError(t, err)
 	defer g.Close()
 	if g.Len() < 2 {
@@ -315,7 +316,7 @@ func TestPieces(t *testing.T) {
 // kernels from it; whatever it decides after, the roots are gnark-crypto's.
 func TestCommitterLearns(t *testing.T) {
 	b := gputest.Backends()[0]
-	g, err := wgpu.NewGroup(gputest.Context(t, b), gputest.Context(t, b))
+	g, err := sched.NewGroup(gputest.Context(t, b), gputest.Context(t, b))
 	require.NoError(t, err)
 	p, err := NewParams(1<<10, 8, 2, vortexSIS, 3)
 	require.NoError(t, err)

@@ -18,7 +18,7 @@
 // A Committer keeps the kernels, tables and buffers of one Params on its
 // devices from one commitment to the next, as a prover committing round
 // after round wants; Commit makes one for the call. A Committer on a
-// wgpu.Group (NewCommitter of a Group) splits a commitment's columns over the
+// sched.Group (NewCommitter of a Group) splits a commitment's columns over the
 // devices where that is predicted faster (split.go). A nil Context runs
 // gnark-crypto's own vortex.Commit.
 //

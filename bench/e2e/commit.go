@@ -8,6 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // commitScaling is the matrix commitments of the scaling measurement:
@@ -43,7 +44,7 @@ func newCommitScaling(rows, reps int, warm time.Duration, table *scaleTable) *co
 }
 
 // commits returns the measured commitments on g, each by name.
-func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix[uint64], bb merkle.Matrix[uint32]) []struct {
+func (c *commitScaling) commits(g *sched.Group, gold merkle.Matrix[uint64], bb merkle.Matrix[uint32]) []struct {
 	name   string
 	commit func(o merkle.Options) (*merkle.Tree, error)
 } {
@@ -63,7 +64,7 @@ func (c *commitScaling) commits(g *wgpu.Group, gold merkle.Matrix[uint64], bb me
 // run commits both matrices on sub, the first k devices, after timing
 // the Goldilocks matrix's bytes uploaded in equal shares to the k at
 // once: the host's bound on the commitment end to end.
-func (c *commitScaling) run(sub *wgpu.Group, k int) error {
+func (c *commitScaling) run(sub *sched.Group, k int) error {
 	m := measurer{reps: c.reps}
 	data := wgpu.Bytes(c.gold.Data)
 	share := len(data) / k
@@ -98,12 +99,12 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 	// measured beside it, under its own name.
 	groups := []struct {
 		suffix string
-		g      *wgpu.Group
+		g      *sched.Group
 	}{{"", sub}}
 	if k > 1 {
 		groups = append(groups, struct {
 			suffix string
-			g      *wgpu.Group
+			g      *sched.Group
 		}{", forced split", sub.SplitAll()})
 	}
 	for _, gr := range groups {
@@ -116,7 +117,7 @@ func (c *commitScaling) run(sub *wgpu.Group, k int) error {
 
 // measure commits both matrices on g, the first k devices, each under its
 // name plus suffix, checking the root against the first Group size's.
-func (c *commitScaling) measure(m measurer, g *wgpu.Group, k int, suffix string) error {
+func (c *commitScaling) measure(m measurer, g *sched.Group, k int, suffix string) error {
 	for _, x := range c.commits(g, c.gold, c.bb) {
 		var t wgpu.Timing
 		var root [32]byte
@@ -172,8 +173,8 @@ func (c *commitScaling) report(k0, k int) {
 // the first device alone and split over every device of g (SplitAll,
 // past Group.Fit), end to end: where a second device starts to pay, the
 // floor Group.Fit keeps commitments on one device below.
-func (c *commitScaling) floor(g *wgpu.Group) error {
-	one, err := wgpu.NewGroup(g.Contexts()[0])
+func (c *commitScaling) floor(g *sched.Group) error {
+	one, err := sched.NewGroup(g.Contexts()[0])
 	if err != nil {
 		return err
 	}

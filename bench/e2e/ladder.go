@@ -10,6 +10,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // ladder times the library's several-GPU calls from host memory over a
@@ -24,7 +25,7 @@ func ladder(opts wgpu.Options, reps, maxLog int) error {
 	}
 	defer g.Close()
 	all := g.Contexts()
-	one, err := wgpu.NewGroup(all[0])
+	one, err := sched.NewGroup(all[0])
 	if err != nil {
 		return err
 	}
@@ -55,15 +56,15 @@ func ladder(opts wgpu.Options, reps, maxLog int) error {
 	fmt.Printf("\n| call | size | 1 device, ms | %d devices, ms | speed-up |\n|---|---|---|---|---|\n", len(all))
 	for _, c := range []struct {
 		name string
-		call func(g *wgpu.Group, n int) ([32]byte, error)
+		call func(g *sched.Group, n int) ([32]byte, error)
 	}{
-		{"merkle.Root on a Group, rescue", func(g *wgpu.Group, n int) ([32]byte, error) {
+		{"merkle.Root on a Group, rescue", func(g *sched.Group, n int) ([32]byte, error) {
 			return merkle.Root(g, leaves[:n], rescue.MerkleMerge{}, merkle.Options{})
 		}},
-		{"merkle.Root on a Group, blake3", func(g *wgpu.Group, n int) ([32]byte, error) {
+		{"merkle.Root on a Group, blake3", func(g *sched.Group, n int) ([32]byte, error) {
 			return merkle.Root(g, leaves[:n], blake3.MerkleMerge{}, merkle.Options{})
 		}},
-		{"rescue.Batch.MergeMany on a Group", func(g *wgpu.Group, n int) ([32]byte, error) {
+		{"rescue.Batch.MergeMany on a Group", func(g *sched.Group, n int) ([32]byte, error) {
 			err := rescue.Batch.MergeMany(g, dst[:n], pairs[:n], batch.Options{})
 			return [32]byte{byte(dst[n-1][0]), byte(dst[n/2][1])}, err
 		}},
@@ -72,7 +73,7 @@ func ladder(opts wgpu.Options, reps, maxLog int) error {
 			n := 1 << lg
 			var roots [2][32]byte
 			var times [2]time.Duration
-			for i, grp := range []*wgpu.Group{one, g} {
+			for i, grp := range []*sched.Group{one, g} {
 				times[i], err = median(func() error {
 					var err error
 					roots[i], err = c.call(grp, n)

@@ -13,7 +13,7 @@
 // scaling runs the several-GPU targets on the first k devices of a Group,
 // for each k of -counts (1, 2 and all by default), and prints them side
 // by side in one table, each with its speed-up over the first column and
-// each device's kernel time per call (wgpu.Group.KernelTimes), so that a
+// each device's kernel time per call (sched.Group.KernelTimes), so that a
 // share slower than the others shows: Poseidon2 commitments of a
 // Goldilocks and a BabyBear matrix of 128 columns (CommitMatrix on a Group, as the
 // Group decides and split over all k), BLAKE3 of data resident on the GPUs
@@ -21,7 +21,7 @@
 // a Rescue Merkle Root on a Group from host memory, and uploads to every GPU at
 // once (the host's transfer bound); before them the host's own memcpy
 // rate and its NUMA nodes, the bound on filling staging. Every GPU is set
-// up and warmed (wgpu.Group.Warm) before each timed measurement, and every
+// up and warmed (sched.Group.Warm) before each timed measurement, and every
 // Group size's results are checked against the first's. -quick scales
 // the sizes down to a smoke run; -same N makes a Group of N members on the
 // first device, for a smoke run on one adapter. After the table, the
@@ -52,8 +52,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 func main() {
@@ -72,7 +73,7 @@ func main() {
 	counts := flag.String("counts", "1,2,all", "scaling: the Group sizes measured, the first k devices for each k (\"all\": every device)")
 	uploadBytes := flag.Int("upload", 1<<30, "scaling: bytes uploaded to each device at once")
 	memcpyBytes := flag.Int("memcpy", 1<<30, "scaling: bytes of the host memcpy measurement")
-	warm := flag.Duration("warm", 300*time.Millisecond, "scaling: how long every GPU is kept busy (wgpu.Group.Warm) before each timed measurement")
+	warm := flag.Duration("warm", 300*time.Millisecond, "scaling: how long every GPU is kept busy (sched.Group.Warm) before each timed measurement")
 	same := flag.Int("same", 0, "scaling: a Group of this many members on the first device, for a smoke run where one adapter is all there is")
 	quick := flag.Bool("quick", false, "scaling: every size scaled down and at most 2 reps, a smoke run")
 	flag.Parse()
@@ -206,7 +207,7 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 		case "group":
 			// Two members on one GPU: the splits' cost where no second
 			// GPU can share the work.
-			g, err := wgpu.NewGroup(ctx, ctx)
+			g, err := sched.NewGroup(ctx, ctx)
 			if err != nil {
 				return err
 			}
@@ -230,7 +231,7 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 // leavesOf copies the start of data into 32-byte leaves, a power of two
 // of them.
 func leavesOf(data []byte) [][32]byte {
-	leaves := make([][32]byte, wgpu.PowerOfTwoBelow(uint64(max(len(data)/32, 2))))
+	leaves := make([][32]byte, sched.PowerOfTwoBelow(uint64(max(len(data)/32, 2))))
 	for i := range leaves {
 		copy(leaves[i][:], data[32*i:])
 	}
@@ -377,8 +378,8 @@ func readFile(path string) error {
 }
 
 // openGroup opens the Group opts choose and names its devices.
-func openGroup(opts wgpu.Options) (*wgpu.Group, error) {
-	g, err := wgpu.OpenGroup(opts)
+func openGroup(opts wgpu.Options) (*sched.Group, error) {
+	g, err := sched.OpenGroup(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // sameGPU asks whether two devices opened on one GPU overlap what one
@@ -28,11 +29,11 @@ func sameGPU(opts wgpu.Options, reps, pairs int) error {
 		ctxs[i] = c
 	}
 	fmt.Printf("two devices on %s (%s)\n", ctxs[0].Info().Name, ctxs[0].Info().Backend)
-	one, err := wgpu.NewGroup(ctxs[0])
+	one, err := sched.NewGroup(ctxs[0])
 	if err != nil {
 		return err
 	}
-	two, err := wgpu.NewGroup(ctxs[0], ctxs[1])
+	two, err := sched.NewGroup(ctxs[0], ctxs[1])
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func sameGPU(opts wgpu.Options, reps, pairs int) error {
 	}{{"poseidon2", poseidon2.Batch}, {"rescue", rescue.Batch}} {
 		var digests [2][][4]uint64
 		var medians [2]time.Duration
-		for k, g := range []*wgpu.Group{one, two} {
+		for k, g := range []*sched.Group{one, two} {
 			dst := make([][4]uint64, pairs)
 			call := func() error { return c.f.MergeMany(g.SplitAll(), dst, in, batch.Options{}) }
 			if err := call(); err != nil {

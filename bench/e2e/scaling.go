@@ -18,6 +18,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // scaleConfig is what -what scaling measures and how.
@@ -158,7 +159,7 @@ func fmtMS(d time.Duration) string {
 // reps, printing the trace's phases per call), after warming g's GPUs
 // (Group.Warm) between the untimed call and the timed ones, and returns
 // the median wall time and each device's kernel time per call.
-func runOn(m measurer, g *wgpu.Group, warm time.Duration, name string, call func() error) (time.Duration, []time.Duration, error) {
+func runOn(m measurer, g *sched.Group, warm time.Duration, name string, call func() error) (time.Duration, []time.Duration, error) {
 	if err := call(); err != nil {
 		return 0, nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -208,7 +209,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 	hostBound(cfg.memcpy)
 	// Every device's set-up (its kernels, its staging) once, all at once,
 	// before anything is timed.
-	whole, err := wgpu.NewGroup(all...)
+	whole, err := sched.NewGroup(all...)
 	if err != nil {
 		return err
 	}
@@ -234,7 +235,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 	var firstMerges [][4]uint64
 	var firstRoot [32]byte
 	for _, k := range counts {
-		sub, err := wgpu.NewGroup(all[:k]...)
+		sub, err := sched.NewGroup(all[:k]...)
 		if err != nil {
 			return err
 		}
@@ -321,7 +322,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 	}
 	table.print()
 	if len(all) > 1 && !cfg.commitOnly {
-		whole, err := wgpu.NewGroup(all...)
+		whole, err := sched.NewGroup(all...)
 		if err != nil {
 			return err
 		}
@@ -342,7 +343,7 @@ func scaling(opts wgpu.Options, cfg scaleConfig) error {
 // (blake3.Part into k parts, for k not a power of two) starts at an odd
 // chunk and hashes as a ladder of small subtrees, each with its own
 // dispatches.
-func residentBLAKE3(sub *wgpu.Group, k int, cfg scaleConfig, pattern []byte) (cell, []byte, error) {
+func residentBLAKE3(sub *sched.Group, k int, cfg scaleConfig, pattern []byte) (cell, []byte, error) {
 	resident := cfg.resident
 	shares := residentShares(resident, k)
 	type buffer struct {
@@ -476,8 +477,8 @@ const mostResident = 2 << 30
 // blocks, so it hashes as subtrees of at least a block.
 func residentShares(total uint64, k int) [][][2]uint64 {
 	chunks := (total + blake3.ChunkSize - 1) / blake3.ChunkSize
-	block := wgpu.PowerOfTwoBelow(max(chunks/uint64(8*k), 1))
-	block = max(block, min(residentBlock, wgpu.PowerOfTwoBelow(max(chunks, 1))))
+	block := sched.PowerOfTwoBelow(max(chunks/uint64(8*k), 1))
+	block = max(block, min(residentBlock, sched.PowerOfTwoBelow(max(chunks, 1))))
 	blockBytes := block * blake3.ChunkSize
 	blocks := int((total + blockBytes - 1) / blockBytes)
 	step := max(mostResident/blockBytes, 1) * blockBytes

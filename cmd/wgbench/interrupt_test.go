@@ -17,8 +17,8 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/b3sum"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
-	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // interruptPairs is a merge input that takes seconds on every adapter the
@@ -99,7 +99,7 @@ func TestInterruptReleases(t *testing.T) {
 	for _, backend := range gputest.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			ctx := gputest.Context(t, backend)
-			grp, err := wgpu.NewGroup(ctx)
+			grp, err := sched.NewGroup(ctx)
 			require.NoError(t, err)
 			before := ctx.LiveBuffers()
 			g := &cli.Globals{Args: []string{"rescue", "merge", "--in", in, "--out", out}, Group: grp}

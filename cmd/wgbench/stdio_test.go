@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // TestStdinDash: "--in -", "--proof -" and "merkle join -" read standard

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/envopts"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
 )
 
 // envFuncs are the calls that read or change the process's environment.
@@ -25,7 +25,7 @@ var envFuncs = map[string][]string{
 
 // envReaders are the packages, not package main, allowed to touch the
 // environment: the test helpers, and the one reader of the programs.
-var envReaders = []string{"internal/gputest", "internal/envopts", "cmd/wgbench/internal/clitest"}
+var envReaders = []string{"wgpu/gputest", "wgpu/envopts", "cmd/wgbench/internal/clitest"}
 
 // envFiles are the library files allowed to touch the environment, and
 // why.
@@ -153,7 +153,7 @@ func TestLibraryReadsNoEnvironment(t *testing.T) {
 // testVars are variables the docs may name that only tests read, by
 // their reader.
 var testVars = map[string]string{
-	"WGCOMPUTE_REQUIRE_BACKENDS": "internal/gputest",
+	"WGCOMPUTE_REQUIRE_BACKENDS": "wgpu/gputest",
 	"WGCOMPUTE_BENCH_FILE":       "algos/blake3's BenchmarkAutoFile",
 }
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
 )
 
 // Lengths around BLAKE3's chunk (1024 bytes) and subtree sizes, and leaf

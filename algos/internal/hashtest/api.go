@@ -7,6 +7,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Of returns f with its name, variants and batch functions set from h and the
@@ -54,13 +55,13 @@ func Of(f Family, h *batch.Goldilocks) *Family {
 	f.PermuteMany = func(ctx *wgpu.Context, states [][12]uint64, v int, t *wgpu.Timing) error {
 		return run(v, func(h *batch.Goldilocks) error { return h.PermuteMany(ctx, states, o(t)) })
 	}
-	f.MergeManyOn = func(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
+	f.MergeManyOn = func(g *sched.Group, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error {
 		return run(v, func(h *batch.Goldilocks) error { return h.MergeMany(g, dst, pairs, o(t)) })
 	}
-	f.HashElementsManyOn = func(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error {
+	f.HashElementsManyOn = func(g *sched.Group, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error {
 		return run(v, func(h *batch.Goldilocks) error { return h.HashElementsMany(g, dst, inputs, m, o(t)) })
 	}
-	f.PermuteManyOn = func(g *wgpu.Group, states [][12]uint64, v int, t *wgpu.Timing) error {
+	f.PermuteManyOn = func(g *sched.Group, states [][12]uint64, v int, t *wgpu.Timing) error {
 		return run(v, func(h *batch.Goldilocks) error { return h.PermuteMany(g, states, o(t)) })
 	}
 	f.Guard = func(b Batcher) { b.(*batch.Batcher[uint64, [4]uint64, [8]uint64, [12]uint64]).Guard = true }

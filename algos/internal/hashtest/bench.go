@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // BenchSides is the ladder of the batch benchmarks: 128², 256², ...,
@@ -153,16 +153,16 @@ func BenchmarkMergeManyBatches(b *testing.B, f *Family) {
 			n := side * side
 			b.Run(fmt.Sprintf("batches=%s/%d", mode, n), func(b *testing.B) {
 				o := gputest.Options(b, backend)
-				o.Batcher.Memory = wgpu.BatchDevice
+				o.Runner.Memory = wgpu.PiecesInDevice
 				if mode == "host" {
-					o.Batcher.Memory = wgpu.BatchHost
+					o.Runner.Memory = wgpu.PiecesInHost
 				}
 				ctx, err := wgpu.Open(o)
 				if err != nil {
 					b.Fatal(err)
 				}
 				defer ctx.Close()
-				if ctx.HostBatches() != (mode == "host") {
+				if ctx.HostPieces() != (mode == "host") {
 					b.Skipf("%s (%s) keeps batches in device memory", ctx.Info().Name, ctx.Info().Backend)
 				}
 				timeMerges(b, f, ctx, 0, BenchPairs(n))

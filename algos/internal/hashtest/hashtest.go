@@ -15,8 +15,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/field"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // P is the Goldilocks prime.
@@ -61,9 +62,9 @@ type Family struct {
 	HashElementsMany func(ctx *wgpu.Context, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error
 	PermuteMany      func(ctx *wgpu.Context, states [][12]uint64, v int, t *wgpu.Timing) error
 
-	MergeManyOn        func(g *wgpu.Group, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error
-	HashElementsManyOn func(g *wgpu.Group, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error
-	PermuteManyOn      func(g *wgpu.Group, states [][12]uint64, v int, t *wgpu.Timing) error
+	MergeManyOn        func(g *sched.Group, dst [][4]uint64, pairs [][8]uint64, v int, t *wgpu.Timing) error
+	HashElementsManyOn func(g *sched.Group, dst [][4]uint64, inputs []uint64, m int, v int, t *wgpu.Timing) error
+	PermuteManyOn      func(g *sched.Group, states [][12]uint64, v int, t *wgpu.Timing) error
 
 	// Guard turns on a Batcher's sentinel after each piece's output.
 	Guard func(b Batcher)

@@ -8,8 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/internal/base/par"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Vector is a known answer: Fn is "permutation" (In a state, Want the
@@ -318,7 +319,7 @@ func GroupSplits(t *testing.T, f *Family) {
 	require.NoError(t, f.MergeMany(nil, wantMerge, pairs, 0, nil))
 	require.NoError(t, f.HashElementsMany(nil, wantHash, inputs, m, 0, nil))
 	require.NoError(t, f.PermuteMany(nil, wantPerm, 0, nil))
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		var tm wgpu.Timing
 		got := make([][4]uint64, n)
 		require.NoError(t, f.MergeManyOn(g, got, pairs, 0, &tm))

@@ -14,8 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/vortex"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -188,11 +189,11 @@ func withWrongAdd(t *testing.T) []Family {
 			require.NoError(t, err)
 			a, b := u64Inputs()
 			dst := make([]uint64, len(a))
-			_, err = ctx.RunBatch(wgpu.Batch{
+			_, err = sched.Run(ctx, sched.Job{
 				Label:  "wrong add",
 				Count:  len(dst),
-				Inputs: []wgpu.BatchInput{{Data: wgpu.Bytes(a), ItemBytes: 8}, {Data: wgpu.Bytes(b), ItemBytes: 8}},
-				Output: wgpu.BatchOutput{Data: wgpu.Bytes(dst), ItemBytes: 8},
+				Inputs: []sched.Input{{Data: wgpu.Bytes(a), ItemBytes: 8}, {Data: wgpu.Bytes(b), ItemBytes: 8}},
+				Output: sched.Output{Data: wgpu.Bytes(dst), ItemBytes: 8},
 				Dispatches: func(n int, bind []wgpu.Binding) []wgpu.Dispatch {
 					return []wgpu.Dispatch{{Kernel: k, Bindings: bind, Params: []uint32{uint32(n)}, Groups: ctx.Grid(uint64(n), 64)}}
 				},

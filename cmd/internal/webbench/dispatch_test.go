@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }

@@ -21,8 +21,8 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/cmd/internal/results"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
 )
 
 // A benchmark suite measures one capability on one Context and returns
@@ -290,7 +290,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			if repeats < 1 {
 				return fmt.Errorf("bench: --repeats %d: must be at least 1", repeats)
 			}
-			batchMemory, err := wgpu.ParseBatchMemory(batches)
+			batchMemory, err := wgpu.ParsePieceMemory(batches)
 			if err != nil {
 				return fmt.Errorf("bench: --staging-batches %q: %w", batches, err)
 			}
@@ -318,7 +318,7 @@ warm-up runs are excluded and the median of the repeats is reported.
 			}
 			t.MapWriteUploads = t.MapWriteUploads || mapWriteUploads
 			if f.Changed("staging-batches") {
-				opts.Batcher.Memory = batchMemory
+				opts.Runner.Memory = batchMemory
 			}
 			if err := g.GPUSpaceError(opts); err != nil {
 				return err

@@ -299,7 +299,7 @@ func (x extras) cpuNotes(cpu float64) []string {
 // batchMemoryNote says where the batches' pieces were, which the
 // --staging-batches flag chooses.
 func batchMemoryNote(ctx *wgpu.Context) string {
-	if ctx.HostBatches() {
+	if ctx.HostPieces() {
 		return "Pieces in host memory, read and written in place by the kernels, so kernel times include the transfers (--staging-batches)."
 	}
 	return "Pieces staged in device memory: uploaded, then the kernels, then read back, in turn on the device's one queue."

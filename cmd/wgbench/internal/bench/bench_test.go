@@ -20,8 +20,8 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/results"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/internal/base/impl"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // requireSVG checks that path is a well-formed XML document whose root

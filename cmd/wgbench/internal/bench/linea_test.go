@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // TestBenchLinea runs the linea suite's --quick shapes on the CPU and on

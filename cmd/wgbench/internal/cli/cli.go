@@ -22,8 +22,9 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/base/procstart"
 	"github.com/wgcompute/wgcompute/internal/base/trace"
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Globals is the configuration every subcommand shares.
@@ -42,7 +43,7 @@ type Globals struct {
 	// Group, when set, is the devices of every command that --devices
 	// would open, left open: tests split work over one device several
 	// times, which --devices (an adapter named once) cannot ask for.
-	Group *wgpu.Group
+	Group *sched.Group
 	// Quiet is --quiet: no progress bars on standard error.
 	Quiet bool
 	// Bars are the progress bars drawn now, cleared before a message.
@@ -103,7 +104,7 @@ func (g *Globals) OpenContext() (*wgpu.Context, error) {
 // as that one device.
 type Opening struct {
 	done chan struct{}
-	grp  *wgpu.Group
+	grp  *sched.Group
 	err  error
 	// exits: the process ends after the command (Globals.Process), so
 	// Close leaves the devices to the exit (see there).
@@ -139,7 +140,7 @@ func (g *Globals) OpenSoon(work time.Duration) *Opening {
 			o.err = err
 			return
 		}
-		o.grp, o.err = ch.Fit(work, ExtraDevicesCost).Open()
+		o.grp, o.err = sched.Open(ch.Fit(work, ExtraDevicesCost))
 	}()
 	return o
 }
@@ -166,13 +167,13 @@ func OneDeviceWork(h registry.Hash, in string, bytesPerPermutation float64) time
 }
 
 // Wait returns the opened Group.
-func (o *Opening) Wait() (*wgpu.Group, error) {
+func (o *Opening) Wait() (*sched.Group, error) {
 	<-o.done
 	return o.grp, o.err
 }
 
 // Close closes what was opened, waiting for the opening to end (a Group of
-// Globals.Group is left open: wgpu.NewGroup's Close does nothing). In a
+// Globals.Group is left open: sched.NewGroup's Close does nothing). In a
 // process that exits next it closes nothing: Close waits for the device to go
 // idle and releases the staging ring and the pooled buffers one by one, which
 // takes tens of milliseconds after merkle (bench/results/HISTORY.md, "Figures

@@ -17,8 +17,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // MainEnv, set to 1, makes a test binary wgbench itself: tests that need
@@ -113,7 +114,7 @@ func (c CLI) On(t *testing.T, ctx *wgpu.Context, members int, args ...string) (s
 	for i := range ctxs {
 		ctxs[i] = ctx
 	}
-	grp, err := wgpu.NewGroup(ctxs...)
+	grp, err := sched.NewGroup(ctxs...)
 	require.NoError(t, err)
 	return c.With(t, &cli.Globals{Args: args, Group: grp.SplitAll()}, "")
 }

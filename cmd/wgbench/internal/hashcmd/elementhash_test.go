@@ -11,8 +11,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // cliHash is a command of newElementHashCmd as the shared CLI tests run

@@ -19,6 +19,7 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // isSchedule reports whether a --hash value names a schedule of several
@@ -42,7 +43,7 @@ func mixedBuild(g *cli.Globals, schedule, in string, approach int) (*merkle.Tree
 		return nil, err
 	}
 	var tree *merkle.Tree
-	err = leavesOn(g, in, 0, func(leaves [][32]byte, grp *wgpu.Group) error {
+	err = leavesOn(g, in, 0, func(leaves [][32]byte, grp *sched.Group) error {
 		opts, err := approachOptions(approach)
 		if err != nil {
 			return err
@@ -57,7 +58,7 @@ func mixedBuild(g *cli.Globals, schedule, in string, approach int) (*merkle.Tree
 // firstDevice returns the group's first Context (nil: the CPU). Mixed
 // trees, and commitments to records or by a schedule, are built on one
 // device.
-func firstDevice(g *wgpu.Group) *wgpu.Context {
+func firstDevice(g *sched.Group) *wgpu.Context {
 	if g == nil || g.Len() == 0 {
 		return nil
 	}
@@ -514,7 +515,7 @@ func parseField31(name, hashName string, hashGiven, records bool) (merkle.RowHas
 
 // commit31 decodes the --in files as matrices of a 31-bit field (canonical
 // little-endian uint32s) and commits to them with hash on grp.
-func commit31(grp *wgpu.Group, hash merkle.RowHash[uint32], raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
+func commit31(grp *sched.Group, hash merkle.RowHash[uint32], raws [][]byte, shapes []shape, ins []string, opts merkle.Options) (*merkle.Tree, error) {
 	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []uint32) merkle.Matrix[uint32] {
 		return merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: data}
 	})

@@ -7,7 +7,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/lde"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // checkBlowup returns an error unless --blowup, where given, is a rate
@@ -31,7 +31,7 @@ func checkBlowup(given bool, blowup, matrices, hashes int) error {
 // commitExtended decodes the one --in file as a matrix of elements E and
 // commits to its extension by blowup, as Plonky3's PCS commits a trace,
 // on the first device of grp (nil: the CPU).
-func commitExtended[E merkle.Element](grp *wgpu.Group, hash merkle.RowHash[E], raws [][]byte, shapes []shape, ins []string, blowup int, opts merkle.Options) (*merkle.Tree, error) {
+func commitExtended[E merkle.Element](grp *sched.Group, hash merkle.RowHash[E], raws [][]byte, shapes []shape, ins []string, blowup int, opts merkle.Options) (*merkle.Tree, error) {
 	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []E) merkle.Matrix[E] {
 		return merkle.Matrix[E]{Rows: rows, Cols: cols, Data: data}
 	})

@@ -8,7 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/lde"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // TestCommitBlowupCLI: commit --blowup prints lde.Commit's root of

@@ -18,8 +18,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/rpo"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // writeFieldMatrix writes a seeded rows x cols matrix of field elements as

@@ -10,8 +10,9 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestCommitDevices commits Goldilocks matrices (one, and several of
@@ -36,7 +37,7 @@ func TestCommitDevices(t *testing.T) {
 		closed, err := wgpu.Open(gputest.Options(t, b))
 		require.NoError(t, err)
 		require.NoError(t, closed.Close())
-		halfClosed, err := wgpu.NewGroup(ctx, closed)
+		halfClosed, err := sched.NewGroup(ctx, closed)
 		require.NoError(t, err)
 		halfClosed = halfClosed.SplitAll()
 		nodes := filepath.Join(dir, "nodes-"+b)

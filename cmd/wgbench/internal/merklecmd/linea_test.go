@@ -20,8 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wgcompute/wgcompute/algos/vortex"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/internal/lineavec"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // lineaVectors are the vectors Linea's own code wrote (tools/lineagen).

@@ -18,6 +18,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // rootOutput is where a command that writes the tree's nodes to out
@@ -273,7 +274,7 @@ func merkleBuild(cmd *cobra.Command, g *cli.Globals, hashName, in string, approa
 		}
 		return tree, tree.Root(), nil
 	}
-	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
+	err = withLeaves(g, hashName, in, func(hash merkle.Hash, leaves [][32]byte, grp *sched.Group) error {
 		bm := cli.NewBuildMeter(cmd, g, "merkle: "+hash.Name()+" tree", len(leaves))
 		defer bm.Done()
 		opts, err := approachOptions(approach)
@@ -297,18 +298,18 @@ func merkleBuild(cmd *cobra.Command, g *cli.Globals, hashName, in string, approa
 // withLeaves reads the leaves file while the devices the flags choose
 // open, and calls fn with the hash and them, the devices closed when it
 // returns.
-func withLeaves(g *cli.Globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error) error {
+func withLeaves(g *cli.Globals, hashName, in string, fn func(hash merkle.Hash, leaves [][32]byte, grp *sched.Group) error) error {
 	h, err := lookupMerkle(hashName)
 	if err != nil {
 		return err
 	}
-	return leavesOn(g, in, cli.OneDeviceWork(h, in, merkle.DigestSize), func(leaves [][32]byte, grp *wgpu.Group) error { return fn(h.Merkle, leaves, grp) })
+	return leavesOn(g, in, cli.OneDeviceWork(h, in, merkle.DigestSize), func(leaves [][32]byte, grp *sched.Group) error { return fn(h.Merkle, leaves, grp) })
 }
 
 // leavesOn reads the leaves file while the devices the flags choose open
 // for work (cli.Globals.OpenSoon), and calls fn with them, the devices closed
 // when it returns.
-func leavesOn(g *cli.Globals, in string, work time.Duration, fn func(leaves [][32]byte, grp *wgpu.Group) error) error {
+func leavesOn(g *cli.Globals, in string, work time.Duration, fn func(leaves [][32]byte, grp *sched.Group) error) error {
 	if in == "" {
 		return errors.New("merkle: --in LEAVES is required (a file of N x 32-byte leaves)")
 	}

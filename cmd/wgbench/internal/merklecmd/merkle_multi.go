@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
-	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Proofs of several leaves: 'merkle prove' with several indices prints a
@@ -62,7 +62,7 @@ func merkleProve(cmd *cobra.Command, g *cli.Globals, f proveFlags) error {
 		}
 		return printProof(cmd.OutOrStdout(), p)
 	}
-	return withLeaves(g, f.hashName, f.in, func(hash merkle.Hash, leaves [][32]byte, grp *wgpu.Group) error {
+	return withLeaves(g, f.hashName, f.in, func(hash merkle.Hash, leaves [][32]byte, grp *sched.Group) error {
 		opts, err := approachOptions(f.approach)
 		if err != nil {
 			return err

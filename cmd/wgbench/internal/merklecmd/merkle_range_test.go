@@ -20,8 +20,8 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
 	"github.com/wgcompute/wgcompute/internal/base/split"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // TestMerkleRangesInProcesses builds a tree split 16 ways as 16 machines

@@ -14,8 +14,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/clitest"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 func TestMerkleRootAndNodes(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 	"github.com/stretchr/testify/require"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
 // TestCommitVortexCLI holds commit --scheme vortex's root to

@@ -1,4 +1,4 @@
-package wgpu_test
+package sched_test
 
 import (
 	"sync"
@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // TestGroupWarm: Warm keeps every member busy for the time asked, all at
 // once, and the kernel time it runs shows in each member's KernelTimes.
 func TestGroupWarm(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		before := g.KernelTimes()
 		require.Len(t, before, g.Len())
 		const d = 40 * time.Millisecond
@@ -34,7 +35,7 @@ func TestGroupWarm(t *testing.T) {
 // TestGroupWarmCPU: a Group of the CPU backend has nothing to warm and no
 // kernel time.
 func TestGroupWarmCPU(t *testing.T) {
-	g, err := wgpu.NewGroup(nil, nil)
+	g, err := sched.NewGroup(nil, nil)
 	require.NoError(t, err)
 	require.NoError(t, g.Warm(time.Second))
 	require.Equal(t, []time.Duration{0, 0}, g.KernelTimes())
@@ -42,7 +43,7 @@ func TestGroupWarmCPU(t *testing.T) {
 
 // TestGroupSetup: Setup runs once per member, all at once.
 func TestGroupSetup(t *testing.T) {
-	g, err := wgpu.NewGroup(nil, nil, nil)
+	g, err := sched.NewGroup(nil, nil, nil)
 	require.NoError(t, err)
 	var mu sync.Mutex
 	seen := map[int]int{}
@@ -82,7 +83,7 @@ func TestLearntMinimum(t *testing.T) {
 		{1 << 16, time.Nanosecond, time.Second, 1 << 20}, // clamped above
 		{10, time.Second, time.Nanosecond, 1},
 	} {
-		require.Equal(t, c.want, wgpu.LearntMinimum(c.prior, c.perItem, c.roundTrip), "%+v", c)
+		require.Equal(t, c.want, sched.LearntMinimum(c.prior, c.perItem, c.roundTrip), "%+v", c)
 	}
 }
 
@@ -90,8 +91,8 @@ func TestLearntMinimum(t *testing.T) {
 // work, then from what they measured: slow items spread over more members
 // than the prior gives them, fast ones over fewer.
 func TestGroupFitFor(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, all *wgpu.Group) {
-		g, err := wgpu.NewGroup(all.Contexts()...)
+	gputest.ForEachGroup(t, func(t *testing.T, all *sched.Group) {
+		g, err := sched.NewGroup(all.Contexts()...)
 		require.NoError(t, err)
 		k := g.Len()
 		for _, c := range g.Contexts() {

@@ -1,4 +1,4 @@
-package wgpu
+package sched
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // probeBytes is what UploadRates uploads into each device: past the
@@ -37,7 +39,7 @@ func (g *Group) UploadRates() map[int]float64 {
 	if r, ok := uploadRates.Load(key.String()); ok {
 		return r.(map[int]float64)
 	}
-	defer Span("wgpu: measure the upload rates")(0)
+	defer wgpu.Span("sched: measure the upload rates")(0)
 	out := map[int]float64{}
 	size := uint64(probeBytes)
 	for _, ctx := range g.members {
@@ -46,7 +48,7 @@ func (g *Group) UploadRates() map[int]float64 {
 	data := make([]byte, size)
 	for _, k := range []int{1, g.Len()} {
 		sub := g.Fit(k, 1)
-		bufs := make([]*Buffer, sub.Len())
+		bufs := make([]*wgpu.Buffer, sub.Len())
 		var elapsed time.Duration
 		err := func() error {
 			defer func() {
@@ -69,7 +71,7 @@ func (g *Group) UploadRates() map[int]float64 {
 				}
 			}
 			start := time.Now()
-			err := sub.Split(sub.Len(), 1, func(i int, ctx *Context, _, _ int) error {
+			err := sub.Split(sub.Len(), 1, func(i int, ctx *wgpu.Context, _, _ int) error {
 				if err := ctx.Upload(bufs[i], 0, data); err != nil {
 					return err
 				}

@@ -1,4 +1,4 @@
-package wgpu_test
+package sched_test
 
 import (
 	"errors"
@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 func TestGroupRanges(t *testing.T) {
 	for _, members := range []int{1, 2, 3, 7} {
 		ctxs := make([]*wgpu.Context, members)
-		g, err := wgpu.NewGroup(ctxs...)
+		g, err := sched.NewGroup(ctxs...)
 		require.NoError(t, err)
 		for _, c := range []struct{ n, align int }{{0, 1}, {1, 1}, {5, 1}, {1000003, 1}, {1 << 20, 1024}, {3*1024 + 7, 1024}, {10, 0}} {
 			b := g.Ranges(c.n, c.align)
@@ -33,12 +34,12 @@ func TestGroupRanges(t *testing.T) {
 			}
 		}
 	}
-	_, err := wgpu.NewGroup()
+	_, err := sched.NewGroup()
 	require.Error(t, err)
 }
 
 func TestGroupSplitAndEach(t *testing.T) {
-	gputest.ForEachGroup(t, func(t *testing.T, g *wgpu.Group) {
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
 		const n = 1000003
 		seen := make([]int32, n)
 		var mu sync.Mutex
@@ -88,28 +89,11 @@ func TestGroupSplitAndEach(t *testing.T) {
 	})
 }
 
-// TestOptionsCheck: Check refuses what Open and OpenGroup would, without
-// opening anything.
-func TestOptionsCheck(t *testing.T) {
-	for _, o := range []wgpu.Options{{}, {Backend: "cpu"}, {Backend: "Vulkan"}, {Backend: "gl", Devices: "all"}, {Devices: "2"}, {Devices: "1,0"}} {
-		require.NoError(t, o.Check(), "%+v", o)
-	}
-	for o, want := range map[wgpu.Options]string{
-		{Backend: "bogus"}:               `wgpu: unknown backend "bogus": accepted are vulkan, gl, metal, dx12 (or cpu for the reference path)`,
-		{Devices: "0,0"}:                 `wgpu: devices "0,0": adapter 0 is named twice; accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")`,
-		{Backend: "cpu", Devices: "1,1"}: "adapter 1 is named twice",
-		{Devices: "0"}:                   "a count must be at least 1",
-		{Devices: "0,x"}:                 `"x" is not an adapter index`,
-	} {
-		require.ErrorContains(t, o.Check(), want, "%+v", o)
-	}
-}
-
 func TestOpenGroup(t *testing.T) {
 	b := gputest.Backends()[0]
 	infos, err := wgpu.Adapters(wgpu.Options{Backend: b})
 	require.NoError(t, err)
-	g, err := wgpu.OpenGroup(wgpu.Options{Backend: b})
+	g, err := sched.OpenGroup(wgpu.Options{Backend: b})
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, g.Len(), 1)
 	for _, c := range g.Contexts() {
@@ -127,14 +111,14 @@ func TestOpenGroup(t *testing.T) {
 		"0, 0":  "adapter 0 is named twice",
 		"0,1,0": "adapter 0 is named twice",
 	} {
-		_, err := wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: spec})
+		_, err := sched.OpenGroup(wgpu.Options{Backend: b, Devices: spec})
 		if spec == "99" && len(infos) >= 99 {
 			continue
 		}
 		require.ErrorContains(t, err, want, "devices %q", spec)
 	}
 
-	g, err = wgpu.OpenGroup(wgpu.Options{Backend: "cpu"})
+	g, err = sched.OpenGroup(wgpu.Options{Backend: "cpu"})
 	require.NoError(t, err)
 	require.Equal(t, []*wgpu.Context{nil}, g.Contexts())
 	require.NoError(t, g.Close())
@@ -143,7 +127,7 @@ func TestOpenGroup(t *testing.T) {
 // TestGroupFit checks how many members get a piece of work of n items at
 // a minimum per member, and that SplitAll keeps them all.
 func TestGroupFit(t *testing.T) {
-	g, err := wgpu.NewGroup(nil, nil, nil)
+	g, err := sched.NewGroup(nil, nil, nil)
 	require.NoError(t, err)
 	for _, c := range []struct{ n, min, want int }{
 		{0, 10, 1}, {9, 10, 1}, {19, 10, 1}, {20, 10, 2}, {29, 10, 2}, {30, 10, 3}, {1000, 10, 3}, {5, 0, 3},
@@ -161,7 +145,7 @@ func TestGroupDeal(t *testing.T) {
 	for _, b := range gputest.Backends() {
 		t.Run(b, func(t *testing.T) {
 			ctx := gputest.Context(t, b)
-			deal := func(g *wgpu.Group, slow int) [][]int {
+			deal := func(g *sched.Group, slow int) [][]int {
 				got := make([][]int, g.Len())
 				require.NoError(t, g.Deal(40, func(member int, _ *wgpu.Context, task int) error {
 					if member == slow {
@@ -172,7 +156,7 @@ func TestGroupDeal(t *testing.T) {
 				}))
 				return got
 			}
-			alike, err := wgpu.NewGroup(ctx, gputest.Limited(t, b, gputest.SmallLimits))
+			alike, err := sched.NewGroup(ctx, gputest.Limited(t, b, gputest.SmallLimits))
 			require.NoError(t, err)
 			require.True(t, alike.Alike())
 			var first, second []int
@@ -181,7 +165,7 @@ func TestGroupDeal(t *testing.T) {
 			}
 			require.Equal(t, [][]int{first, second}, deal(alike, 0))
 
-			mixed, err := wgpu.NewGroup(ctx, nil)
+			mixed, err := sched.NewGroup(ctx, nil)
 			require.NoError(t, err)
 			require.False(t, mixed.Alike())
 			got := deal(mixed, 0)
@@ -212,11 +196,11 @@ func TestDevicesSoftwareOnly(t *testing.T) {
 			t.Skipf("the %s backend has a GPU: %s", b, in.Name)
 		}
 	}
-	g, err := wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: "1"})
+	g, err := sched.OpenGroup(wgpu.Options{Backend: b, Devices: "1"})
 	require.NoError(t, err)
 	require.Equal(t, 1, g.Len())
 	require.NoError(t, g.Close())
-	_, err = wgpu.OpenGroup(wgpu.Options{Backend: b, Devices: "2"})
+	_, err = sched.OpenGroup(wgpu.Options{Backend: b, Devices: "2"})
 	require.ErrorContains(t, err, `devices "2": 2 GPUs asked, but the `+b+` backend has no GPU, only the software adapter`)
 	require.ErrorContains(t, err, `accepted: 1 or "all" for it`)
 }
@@ -225,6 +209,6 @@ func TestDevicesSoftwareOnly(t *testing.T) {
 // of two below where k is not one.
 func TestSplitCounts(t *testing.T) {
 	for k, want := range map[int][]int{0: nil, 1: nil, 2: {2}, 3: {2, 3}, 4: {4}, 5: {4, 5}, 6: {4, 6}, 7: {4, 7}, 8: {8}, 12: {8, 12}} {
-		require.Equal(t, want, wgpu.SplitCounts(k), "%d devices", k)
+		require.Equal(t, want, sched.SplitCounts(k), "%d devices", k)
 	}
 }

@@ -1,30 +1,33 @@
-package wgpu
+package sched
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/bits"
 	"time"
+
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
-// This file is the kernel-family layer's dispatcher: every algorithm that
-// maps count independent items through a kernel (Rescue batches, Goldilocks
-// operations, BLAKE3 merges) describes the job as a Batch, and the Batcher
+// This file is the dispatcher of item-parallel work: every algorithm that
+// maps count independent items through a kernel (Rescue merges, Goldilocks
+// operations, BLAKE3 merges) describes the work as a Job, and a Runner
 // sizes pieces from the device's limits, keeps one piece's buffers, overlaps
 // the upload of a piece with the kernels of the previous one, bounds every
 // submission's duration, and sums the timings.
 
-// BatchInput is one host array a batch reads: ItemBytes bytes per item.
-type BatchInput struct {
+// Input is one host array a Job reads: ItemBytes bytes per item.
+type Input struct {
 	Data      []byte
 	ItemBytes int
 }
 
-// BatchOutput is where a batch's results go. The kernel writes ItemBytes
+// Output is where a Job's results go. The kernel writes ItemBytes
 // per item; they are copied to Data, or handed to Gather when the host
 // wants less than the kernel writes (Rescue hashing keeps 4 of a state's
 // 12 elements).
-type BatchOutput struct {
+type Output struct {
 	Data      []byte
 	ItemBytes int
 	// Gather, when set, receives the device's output for items
@@ -33,64 +36,65 @@ type BatchOutput struct {
 	Gather func(lo, n int, raw []byte)
 }
 
-// Batch is a data-parallel job: Count items, each reading ItemBytes of
-// every input and writing Output.ItemBytes.
-type Batch struct {
+// Job is item-parallel work: Count items, each reading ItemBytes of
+// every input and writing Output.ItemBytes, through the kernels its
+// Dispatches return for each piece.
+type Job struct {
 	Label  string // names the job in errors, for example "rescue merge"
 	Count  int
-	Inputs []BatchInput
-	Output BatchOutput
+	Inputs []Input
+	Output Output
 	// Extra bindings follow the inputs and the output (constants a
 	// kernel reads, for example).
-	Extra []Binding
+	Extra []wgpu.Binding
 	// MaxItems caps the items of one piece below what the limits allow
 	// (a kernel that indexes items with u32 words, say); 0: no cap.
 	MaxItems int
 	// Dispatches returns the work of one piece of n items, given its
 	// bindings: the inputs, the output, then Extra, each sized to n items.
-	Dispatches func(n int, bind []Binding) []Dispatch
+	Dispatches func(n int, bind []wgpu.Binding) []wgpu.Dispatch
 	// Guard places a sentinel item after each piece's output and fails the
-	// batch if a kernel wrote there. Tests turn it on.
+	// job if a kernel wrote there. Tests turn it on.
 	Guard bool
 }
 
-// Batcher runs Batches, keeping its device buffers from one call to the
-// next (a resident object for repeated calls); Release frees them. It is
-// not safe for concurrent use; the one-shot Context.RunBatch makes a
-// Batcher per call.
-type Batcher struct {
-	ctx *Context
+// Runner runs Jobs on one device, keeping its buffers from one call to
+// the next (a resident object for repeated calls); Release frees them. It
+// is not safe for concurrent use; the one-shot Run makes a Runner per
+// call.
+type Runner struct {
+	ctx *wgpu.Context
 	// sets are two buffer sets, one per piece in flight: set[i] holds the
 	// inputs then the output.
-	sets [2][]*Buffer
+	sets [2][]*wgpu.Buffer
 	// host are the two sets in host memory where the kernels read and
-	// write pieces in place (Context.hostBatches; family_host.go).
-	host [2][]*hostBuffer
+	// write pieces in place (Context.HostPieces; runner_host.go).
+	host [2][]*wgpu.HostBuffer
 	// gather is the host memory a Gather reads a piece's output from,
 	// kept from piece to piece and call to call.
 	gather []byte
 }
 
-// NewBatcher returns a Batcher on c. It holds no device memory until its
+// NewRunner returns a Runner on c. It holds no device memory until its
 // first Run.
-func (c *Context) NewBatcher() *Batcher { return &Batcher{ctx: c} }
+func NewRunner(c *wgpu.Context) *Runner { return &Runner{ctx: c} }
 
-// RunBatch runs b with a Batcher of its own and releases its buffers.
-func (c *Context) RunBatch(b Batch) (Timing, error) {
-	r := c.NewBatcher()
+// Run runs j on c with a Runner of its own and releases its buffers.
+func Run(c *wgpu.Context, j Job) (wgpu.Timing, error) {
+	r := NewRunner(c)
 	defer r.Release()
-	return r.Run(b)
+	return r.Run(j)
 }
 
-// Release frees the Batcher's device buffers; it may be used again after.
-func (r *Batcher) Release() {
+// Release frees the Runner's buffers; it may be used again after.
+func (r *Runner) Release() {
 	for i := range r.sets {
 		for _, b := range r.sets[i] {
 			b.Release()
 		}
 		r.sets[i] = nil
 		for _, h := range r.host[i] {
-			h.release()
+			h.Release()
 		}
 		r.host[i] = nil
 	}
@@ -98,13 +102,14 @@ func (r *Batcher) Release() {
 }
 
 // SubmitTarget is how long one submission should take at most, for every
-// kernel family that splits its work (the Batcher, eigen's rounds): well short
+// kind of work that splits into submissions (a Runner's pieces, eigen's
+// rounds): well short
 // of the watchdogs that reset a GPU whose submission runs for seconds
 // (Windows' 2 s) and of slow adapters' timeouts, long enough that the cost
 // of a submission is noise.
 const SubmitTarget = 250 * time.Millisecond
 
-// firstPiece is the most items the first piece of a batch takes: small
+// firstPiece is the most items the first piece of a job takes: small
 // enough that even a software adapter finishes it quickly; later pieces
 // grow or shrink toward SubmitTarget.
 const firstPiece = 1 << 16
@@ -113,7 +118,7 @@ const firstPiece = 1 << 16
 // binding) one piece may hold: every binding within the device's storage
 // binding and buffer limits, and at most 2^31 items so that a kernel can
 // index them with u32. It is zero when one item does not fit.
-func PieceItems(l Limits, itemBytes ...int) int {
+func PieceItems(l wgpu.Limits, itemBytes ...int) int {
 	maxBytes := l.Binding()
 	n := uint64(1 << 31)
 	for _, b := range itemBytes {
@@ -127,31 +132,35 @@ func PieceItems(l Limits, itemBytes ...int) int {
 // PowerOfTwoBelow returns the largest power of two <= n, for n >= 1.
 func PowerOfTwoBelow(n uint64) uint64 { return 1 << (bits.Len64(n) - 1) }
 
+// errNilContext is Run's error on a nil Context, the CPU backend, which
+// algorithms handle before they reach this layer (wgpu's own words).
+var errNilContext = errors.New("nil Context (the CPU backend has no device; open one with wgpu.Open)")
+
 // Run runs b and returns the kernels' timing summed over its pieces.
-func (r *Batcher) Run(b Batch) (total Timing, err error) {
+func (r *Runner) Run(b Job) (total wgpu.Timing, err error) {
 	c := r.ctx
 	if c == nil {
-		return total, errNilContext(b.Label)
+		return total, fmt.Errorf("sched: %s: %w", b.Label, errNilContext)
 	}
 	if b.Count < 0 {
-		return total, fmt.Errorf("wgpu: %s: negative item count %d", b.Label, b.Count)
+		return total, fmt.Errorf("sched: %s: negative item count %d", b.Label, b.Count)
 	}
 	if b.Count == 0 {
 		return total, nil
 	}
 	if b.Dispatches == nil {
-		return total, fmt.Errorf("wgpu: %s: the batch has no Dispatches", b.Label)
+		return total, fmt.Errorf("sched: %s: the job has no Dispatches", b.Label)
 	}
 	sizes := make([]int, 0, len(b.Inputs)+1)
 	for i, in := range b.Inputs {
 		if in.ItemBytes <= 0 || in.ItemBytes%4 != 0 || len(in.Data) != b.Count*in.ItemBytes {
-			return total, fmt.Errorf("wgpu: %s: input %d has %d bytes for %d items of %d bytes (item sizes must be positive multiples of 4)", b.Label, i, len(in.Data), b.Count, in.ItemBytes)
+			return total, fmt.Errorf("sched: %s: input %d has %d bytes for %d items of %d bytes (item sizes must be positive multiples of 4)", b.Label, i, len(in.Data), b.Count, in.ItemBytes)
 		}
 		sizes = append(sizes, in.ItemBytes)
 	}
 	out := b.Output
 	if out.ItemBytes <= 0 || out.ItemBytes%4 != 0 || (out.Gather == nil && len(out.Data) != b.Count*out.ItemBytes) {
-		return total, fmt.Errorf("wgpu: %s: output has %d bytes for %d items of %d bytes (item sizes must be positive multiples of 4)", b.Label, len(out.Data), b.Count, out.ItemBytes)
+		return total, fmt.Errorf("sched: %s: output has %d bytes for %d items of %d bytes (item sizes must be positive multiples of 4)", b.Label, len(out.Data), b.Count, out.ItemBytes)
 	}
 	sizes = append(sizes, out.ItemBytes)
 	guard := 0
@@ -160,7 +169,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	}
 	limit := PieceItems(c.Limits(), sizes...) - guard
 	if limit <= 0 {
-		return total, fmt.Errorf("wgpu: %s: one item (%v bytes per binding) does not fit the device's storage binding limit of %d bytes", b.Label, sizes, c.Limits().MaxStorageBindingSize)
+		return total, fmt.Errorf("sched: %s: one item (%v bytes per binding) does not fit the device's storage binding limit of %d bytes", b.Label, sizes, c.Limits().MaxStorageBindingSize)
 	}
 	if b.MaxItems > 0 {
 		limit = min(limit, b.MaxItems)
@@ -172,7 +181,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	// the next kernels would wait for them. A piece's inputs and output
 	// each fit the staging ring, so that all of a read-back is queued at
 	// once and the next upload fills staging while the kernels run.
-	ring := int(c.stagingRingBytes())
+	ring := int(c.StagingRingBytes())
 	for _, sz := range sizes {
 		limit = min(limit, max(1, ring/sz-guard))
 	}
@@ -180,18 +189,18 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 	if guard > 0 {
 		guardItem = bytes.Repeat([]byte{0xA5, 0x5A, 0xC3, 0x3C}, out.ItemBytes/4)
 	}
-	if p := c.hostBatchPool(); p != nil {
-		return r.runHost(b, p, sizes, limit, guardItem)
+	if c.HostPieces() {
+		return r.runHost(b, sizes, limit, guardItem)
 	}
-	// The second set is made only when a second piece needs it: a batch
+	// The second set is made only when a second piece needs it: a job
 	// of one piece allocates one set.
 	if err := r.reserve(0, b.Label, sizes, limit+guard); err != nil {
 		return total, err
 	}
 
 	type inflight struct {
-		p     *Pending
-		out   *Buffer // the piece's output
+		p     *wgpu.Pending
+		out   *wgpu.Buffer // the piece's output
 		lo, n int
 	}
 	var prev *inflight
@@ -213,17 +222,17 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 		} else {
 			dst = out.Data[f.lo*out.ItemBytes:][:size]
 		}
-		d, err := c.startDownload(dst, f.out, 0)
+		d, err := c.StartDownload(dst, f.out, 0)
 		if err != nil {
 			return nil, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 		}
 		return func() (time.Duration, error) {
-			if err := d.finish(); err != nil {
+			if err := d.Finish(); err != nil {
 				return 0, fmt.Errorf("items %d..%d: %w", f.lo, f.lo+f.n, err)
 			}
 			if guard > 0 {
 				if got := dst[size:]; !bytes.Equal(got, guardItem) {
-					return 0, fmt.Errorf("wgpu: %s: a kernel wrote past the %d items of its piece (guard item now % x)", b.Label, f.n, got)
+					return 0, fmt.Errorf("sched: %s: a kernel wrote past the %d items of its piece (guard item now % x)", b.Label, f.n, got)
 				}
 				dst = dst[:size]
 				if out.Gather == nil {
@@ -250,12 +259,12 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 			}
 		}
 		set := r.sets[i%2]
-		bind := make([]Binding, 0, len(sizes)+len(b.Extra))
+		bind := make([]wgpu.Binding, 0, len(sizes)+len(b.Extra))
 		for k, in := range b.Inputs {
 			if err := c.Upload(set[k], 0, in.Data[lo*in.ItemBytes:(lo+n)*in.ItemBytes]); err != nil {
 				return total, fmt.Errorf("items %d..%d: %w", lo, lo+n, err)
 			}
-			bind = append(bind, Binding{Buffer: set[k], Size: uint64(n * in.ItemBytes)})
+			bind = append(bind, wgpu.Binding{Buffer: set[k], Size: uint64(n * in.ItemBytes)})
 		}
 		ob := set[len(b.Inputs)]
 		if guard > 0 {
@@ -263,7 +272,7 @@ func (r *Batcher) Run(b Batch) (total Timing, err error) {
 				return total, fmt.Errorf("guard: %w", err)
 			}
 		}
-		bind = append(bind, Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
+		bind = append(bind, wgpu.Binding{Buffer: ob, Size: uint64(n * out.ItemBytes)})
 		bind = append(bind, b.Extra...)
 		var copyOut func() (time.Duration, error)
 		last := prev // the piece copyOut brings back
@@ -322,13 +331,13 @@ func nextPiece(piece, lastN int, took time.Duration, limit int) int {
 
 // reserve makes buffer set s hold count items of each size, keeping
 // buffers that are large enough already.
-func (r *Batcher) reserve(s int, label string, sizes []int, count int) error {
-	set, err := reserveSet(r.sets[s], sizes, count, (*Buffer).Size, func(k int, need uint64) (*Buffer, error) {
+func (r *Runner) reserve(s int, label string, sizes []int, count int) error {
+	set, err := reserveSet(r.sets[s], sizes, count, (*wgpu.Buffer).Size, func(k int, need uint64) (*wgpu.Buffer, error) {
 		return r.ctx.NewBuffer(fmt.Sprintf("%s binding %d", label, k), need)
-	}, (*Buffer).Release)
+	}, (*wgpu.Buffer).Release)
 	r.sets[s] = set
 	if err != nil {
-		return fmt.Errorf("wgpu: %s: %w", label, err)
+		return fmt.Errorf("sched: %s: %w", label, err)
 	}
 	return nil
 }

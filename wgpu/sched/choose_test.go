@@ -1,4 +1,4 @@
-package wgpu_test
+package sched_test
 
 import (
 	"testing"
@@ -6,8 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/wgcompute/wgcompute/internal/gputest"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // Choose decides CPU, one adapter or a Group's, as Open and OpenGroup
@@ -18,7 +19,7 @@ func TestChoose(t *testing.T) {
 	require.True(t, ch.CPU)
 	require.Empty(t, ch.Adapters)
 	require.False(t, ch.Software())
-	g, err := ch.Open()
+	g, err := sched.Open(ch)
 	require.NoError(t, err)
 	require.Equal(t, []*wgpu.Context{nil}, g.Contexts())
 	require.NoError(t, g.Close())
@@ -31,7 +32,7 @@ func TestChoose(t *testing.T) {
 	require.False(t, ch.CPU)
 	require.Equal(t, []wgpu.AdapterInfo{want}, ch.Adapters, "one adapter: Open's")
 	require.Equal(t, want.Type == "cpu", ch.Software())
-	g, err = ch.Open()
+	g, err = sched.Open(ch)
 	require.NoError(t, err)
 	require.Equal(t, 1, g.Len())
 	require.Equal(t, want.Name, g.Contexts()[0].Info().Name)
@@ -53,7 +54,7 @@ func TestChoose(t *testing.T) {
 	require.ErrorContains(t, err, `unknown backend "bogus"`)
 	_, err = wgpu.Choose(wgpu.Options{Backend: b, Adapter: "no such adapter"})
 	require.ErrorIs(t, err, wgpu.ErrNoAdapter)
-	_, err = wgpu.Choice{}.Open()
+	_, err = sched.Open(wgpu.Choice{})
 	require.ErrorContains(t, err, "make it with Choose")
 }
 

@@ -1,26 +1,27 @@
-package wgpu
+package sched
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // TestTarget: a nil Target, and a nil *Context or *Group in one, is the
 // CPU; a Context is a Group of one; a Group of one member is that member's
 // device, and a Group of several is split over.
 func TestTarget(t *testing.T) {
-	var noCtx *Context
+	var noCtx *wgpu.Context
 	var noGroup *Group
-	for _, tg := range []Target{nil, noCtx, noGroup} {
+	for _, tg := range []wgpu.Target{nil, noCtx, noGroup} {
 		require.Nil(t, GroupOf(tg))
 		ctx, one := Device(tg)
 		require.Nil(t, ctx)
 		require.True(t, one)
 	}
-	c := &Context{}
+	c := &wgpu.Context{}
 	g := GroupOf(c)
-	require.Equal(t, []*Context{c}, g.Contexts())
+	require.Equal(t, []*wgpu.Context{c}, g.Contexts())
 	require.NoError(t, g.Close()) // closes nothing: c stays the caller's
 	ctx, one := Device(c)
 	require.Same(t, c, ctx)
@@ -45,19 +46,27 @@ func TestTarget(t *testing.T) {
 	ctx, one = Device(two)
 	require.Nil(t, ctx)
 	require.False(t, one)
+
+	// A Target of a type this package does not know (GroupTarget embedded
+	// elsewhere) is the CPU, never a crash.
+	var other wgpu.Target = &struct{ wgpu.GroupTarget }{}
+	require.Nil(t, GroupOf(other))
+	ctx, one = Device(other)
+	require.Nil(t, ctx)
+	require.True(t, one)
 }
 
 // TestOneDevice: a function of one device takes the CPU, a Context and a
 // Group of one as Device does, and refuses a Group of several, naming its
 // size.
 func TestOneDevice(t *testing.T) {
-	var noCtx *Context
-	for _, tg := range []Target{nil, noCtx} {
+	var noCtx *wgpu.Context
+	for _, tg := range []wgpu.Target{nil, noCtx} {
 		ctx, err := OneDevice(tg)
 		require.NoError(t, err)
 		require.Nil(t, ctx)
 	}
-	c := &Context{}
+	c := &wgpu.Context{}
 	ctx, err := OneDevice(c)
 	require.NoError(t, err)
 	require.Same(t, c, ctx)

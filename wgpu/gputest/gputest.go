@@ -1,5 +1,9 @@
-// Package gputest runs GPU tests on every backend of the machine whose
-// adapter can run compute kernels.
+// Package gputest is test support for code that runs on GPUs, as
+// net/http/httptest is for HTTP: it runs a test on every backend of the
+// machine whose adapter can run compute kernels (ForEach, Context), with
+// small limits that force the splits large inputs take (ForEachSmall,
+// Limited), and on Groups of several devices over one adapter
+// (ForEachGroup), and its Main says which adapters a test binary left out.
 //
 // On a machine with Mesa's software drivers (CI) that is Vulkan through
 // lavapipe and GL through llvmpipe, so each GPU test runs twice; on a
@@ -24,8 +28,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wgcompute/wgcompute/internal/envopts"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/envopts"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // choice is what a test binary covers, decided once from the adapters
@@ -258,7 +263,7 @@ var GroupSizes = []int{2, 3, 7}
 // alternate between the backend's shared Context and its SmallLimits one,
 // so that a split also meets members of different limits, as GPUs of
 // different kinds would be.
-func ForEachGroup(t *testing.T, fn func(t *testing.T, g *wgpu.Group)) {
+func ForEachGroup(t *testing.T, fn func(t *testing.T, g *sched.Group)) {
 	t.Helper()
 	for _, b := range Backends() {
 		for _, n := range GroupSizes {
@@ -270,7 +275,7 @@ func ForEachGroup(t *testing.T, fn func(t *testing.T, g *wgpu.Group)) {
 						members[i] = Limited(t, b, SmallLimits)
 					}
 				}
-				g, err := wgpu.NewGroup(members...)
+				g, err := sched.NewGroup(members...)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,8 +1,11 @@
-// Package envopts is where wgcompute's programs and test helpers read the
-// environment: the library reads no variable and takes every setting from
-// its Options, so the commands, the benchmarks and the test helpers call
-// Load, in one place each, which translates the WGCOMPUTE_* variables
-// (FromEnv) into Options and applies what they ask of the process.
+// Package envopts translates the WGCOMPUTE_* environment variables into
+// wgpu.Options, for programs and tests: it is the one place that reads
+// the environment. The library reads no variable and takes every setting
+// from its Options; a program (wgbench, a benchmark, a service built on
+// the library) or a test helper (package gputest) calls Load once, which
+// reads the variables (FromEnv), refuses a value with the variable's name
+// and what it accepts, and applies what they ask of the process (its
+// trace, wgpu-native's log level). Vars lists the variables it knows.
 package envopts
 
 import (
@@ -157,8 +160,8 @@ var envVars = []envVar{
 		return nil
 	}},
 	{"WGCOMPUTE_BATCH_BUFFERS", func(e *Env, v string) error {
-		m, err := wgpu.ParseBatchMemory(v)
-		e.Options.Batcher.Memory = m
+		m, err := wgpu.ParsePieceMemory(v)
+		e.Options.Runner.Memory = m
 		return err
 	}},
 	{"WGCOMPUTE_GLES_MINOR", func(e *Env, v string) error {
@@ -228,7 +231,7 @@ func Vars() []string {
 //   - WGCOMPUTE_COPY_WORKERS=N, WGCOMPUTE_STAGING_MIB=N,
 //     WGCOMPUTE_STAGING_SLOTS=N: Options.Transfer's Workers, SlotBytes
 //     and Slots, within wgpu.CheckTransferOptions' ranges;
-//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Batcher.Memory;
+//   - WGCOMPUTE_BATCH_BUFFERS=auto|device|host: Options.Runner.Memory;
 //   - WGCOMPUTE_GLES_MINOR=0|1|2|auto: Options.GLESMinor;
 //   - WGCOMPUTE_LOG=error|warn|info|debug: Env.LogLevel;
 //   - WGCOMPUTE_TRACE=1|on|true|yes (or 0|off|false|no): Env.Trace.

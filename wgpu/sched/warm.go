@@ -1,9 +1,10 @@
-package wgpu
+package sched
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -27,19 +28,19 @@ const warmSubmission = 10 * time.Millisecond
 // (the CPU backend) is skipped; a Context that is a member twice is
 // warmed once for each.
 func (g *Group) Warm(d time.Duration) error {
-	return g.run(func(_ int, ctx *Context) error {
+	return g.run(func(_ int, ctx *wgpu.Context) error {
 		if ctx == nil {
 			return nil
 		}
-		return ctx.warm(d)
+		return warm(ctx, d)
 	})
 }
 
 // warm is Warm on one device: dispatches of the warm-up kernel, each
 // longer than the last (twice the rounds) until one takes warmSubmission,
 // until d has passed.
-func (c *Context) warm(d time.Duration) error {
-	k, err := c.Kernel(KernelSpec{
+func warm(c *wgpu.Context, d time.Duration) error {
+	k, err := c.Kernel(wgpu.KernelSpec{
 		Label:   "warm.wgsl:warm",
 		Module:  wgsl.Module{Files: []string{"warm.wgsl"}},
 		Entry:   "warm",
@@ -50,16 +51,16 @@ func (c *Context) warm(d time.Duration) error {
 		return fmt.Errorf("warm: %w", err)
 	}
 	// One word per invocation, within the storage binding limit.
-	items := min(warmItems, c.info.Limits.MaxStorageBindingSize/4)
+	items := min(warmItems, c.Limits().MaxStorageBindingSize/4)
 	out, err := c.NewBuffer("warm", 4*items)
 	if err != nil {
 		return fmt.Errorf("warm: %w", err)
 	}
 	defer out.Release()
-	groups := Grid(items, 64, c.info.Limits.MaxWorkgroupsPerDimension)
+	groups := wgpu.Grid(items, 64, c.Limits().MaxWorkgroupsPerDimension)
 	rounds := uint32(64)
 	for start := time.Now(); ; {
-		t, err := c.Run(Dispatch{Kernel: k, Bindings: []Binding{Bind(out)}, Params: []uint32{rounds}, Groups: groups})
+		t, err := c.Run(wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{wgpu.Bind(out)}, Params: []uint32{rounds}, Groups: groups})
 		if err != nil {
 			return fmt.Errorf("warm: %w", err)
 		}

@@ -1,181 +1,82 @@
-package wgpu
+package sched
 
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
+
+	"github.com/wgcompute/wgcompute/wgpu"
 )
 
 // Group is several devices used at once: one Context per GPU of a host,
-// each driven from its own goroutine. A Group is a Target: algorithms
-// (merkle.Build, rescue.Batch.MergeMany) split their work over its members
-// and give the same result as on one device.
+// each driven from its own goroutine. A *Group is a wgpu.Target (through
+// the wgpu.GroupTarget it embeds): algorithms (merkle.Build,
+// rescue.Batch.MergeMany) split their work over its members and give the
+// same result as on one device.
 //
 // A member may be nil, the CPU backend, and a Context may be a member more
 // than once (several devices on one adapter): tests force splits of 2, 3
 // and 7 pieces that way on a machine with one software adapter.
 type Group struct {
-	members []*Context
+	wgpu.GroupTarget
+	members []*wgpu.Context
 	owned   bool // OpenGroup opened the members: Close closes them
 	// splitAll: Fit gives all members any work (SplitAll).
 	splitAll bool
 }
 
 // OpenGroup opens one device on each adapter that opts.Devices chooses
-// among the adapters of one backend: opts.Backend, or the default
-// adapter's backend when that is empty, so that a GPU is never opened
-// twice through its Vulkan and GL twins. opts.Devices is
-//
-//   - "" or "all": every adapter that is not a CPU (software) adapter; a
-//     machine whose only adapter is a CPU one gets that one alone;
-//   - a count "N": the first N of those, an error if there are fewer;
-//   - a list of adapter indices "0,1", as Adapters lists them for the
-//     backend (the list may name a CPU adapter, but an index only once:
-//     "0,0" is an error, most likely a typing mistake; NewGroup builds a
-//     Group with a Context twice, for tests).
-//
-// opts.Adapter is ignored. The CPU backend (Backend "cpu") is a Group of
-// one nil member. OpenGroup is Choose with Devices "all" where it is
-// empty, then Choice.Open.
-func OpenGroup(opts Options) (*Group, error) {
+// among the adapters of one backend (wgpu.Options.Devices says how):
+// every GPU by default. opts.Adapter is ignored. The CPU backend (Backend
+// "cpu") is a Group of one nil member. OpenGroup is wgpu.Choose with
+// Devices "all" where it is empty, then Open.
+func OpenGroup(opts wgpu.Options) (*Group, error) {
 	if opts.Devices == "" {
 		opts.Devices = "all"
 	}
-	ch, err := Choose(opts)
+	ch, err := wgpu.Choose(opts)
 	if err != nil {
 		return nil, err
 	}
-	return ch.Open()
+	return Open(ch)
 }
 
-// WantsGroup reports whether o asks for several devices (Devices is
-// set): a program then opens a Group (OpenGroup) where it would open a
-// Context. Choose makes the same decision.
-func (o Options) WantsGroup() bool { return o.Devices != "" }
-
-// deviceSpec is a parsed Options.Devices: every GPU (all), the first
-// count of them, or the adapters of indices.
-type deviceSpec struct {
-	all     bool
-	count   int
-	indices []int
-}
-
-// parseDevices reads an Options.Devices value (see OpenGroup) as far as
-// it can be checked without the adapters; accepted says what it may be,
-// for errors.
-func parseDevices(spec, accepted string) (deviceSpec, error) {
-	s := strings.TrimSpace(strings.ToLower(spec))
-	switch {
-	case s == "" || s == "all":
-		return deviceSpec{all: true}, nil
-	case !strings.Contains(s, ","):
-		if n, err := strconv.Atoi(s); err == nil {
-			if n < 1 {
-				return deviceSpec{}, fmt.Errorf("wgpu: devices %q: a count must be at least 1; %s", spec, accepted)
-			}
-			return deviceSpec{count: n}, nil
-		}
-	}
-	var d deviceSpec
-	for _, f := range strings.Split(s, ",") {
-		i, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || i < 0 {
-			return deviceSpec{}, fmt.Errorf("wgpu: devices %q: %q is not an adapter index; %s", spec, f, accepted)
-		}
-		if slices.Contains(d.indices, i) {
-			return deviceSpec{}, fmt.Errorf("wgpu: devices %q: adapter %d is named twice; %s", spec, i, accepted)
-		}
-		d.indices = append(d.indices, i)
-	}
-	return d, nil
-}
-
-// acceptedDevices is what parseDevices accepts, for errors where the
-// adapters are not known.
-const acceptedDevices = `accepted: "all", a count N, or distinct adapter indices separated by commas ("0,1")`
-
-// pickDevices returns the adapter indices spec chooses among infos (see
-// OpenGroup).
-func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
-	var gpus []int
-	for _, info := range infos {
-		if info.Type != "cpu" && info.Unusable == "" {
-			gpus = append(gpus, info.Index)
-		}
-	}
-	accepted := fmt.Sprintf(`accepted: "all", a count from 1 to %d, or distinct adapter indices from 0 to %d separated by commas ("0,1")`, max(len(gpus), 1), len(infos)-1)
-	d, err := parseDevices(spec, accepted)
-	switch {
-	case err != nil:
+// Open opens the devices of ch (wgpu.Choice.OpenDevices) as a Group whose
+// Close closes them: a Group of one nil member for the CPU backend, of one
+// Context for one adapter.
+func Open(ch wgpu.Choice) (*Group, error) {
+	ctxs, err := ch.OpenDevices()
+	if err != nil {
 		return nil, err
-	case d.all:
-		if len(gpus) == 0 {
-			return []int{infos[0].Index}, nil
-		}
-		return gpus, nil
-	case d.count > 0 && len(gpus) == 0:
-		// Only software adapters: one device is the first of them, as
-		// "all" is; more is not there.
-		if d.count == 1 {
-			return []int{infos[0].Index}, nil
-		}
-		return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, but the %s backend has no GPU, only the software adapter %s; accepted: 1 or \"all\" for it, or adapter indices from 0 to %d separated by commas (\"0,1\")",
-			spec, d.count, infos[0].Backend, infos[0].Name, len(infos)-1)
-	case d.count > 0:
-		if d.count > len(gpus) {
-			return nil, fmt.Errorf("wgpu: devices %q: %d GPUs asked, %d found on the %s backend; %s", spec, d.count, len(gpus), infos[0].Backend, accepted)
-		}
-		return gpus[:d.count], nil
 	}
-	for _, i := range d.indices {
-		if i >= len(infos) {
-			return nil, fmt.Errorf("wgpu: devices %q: %q is not an adapter index; %s", spec, strconv.Itoa(i), accepted)
-		}
-	}
-	return d.indices, nil
-}
-
-// Check returns the error Open or OpenGroup would return for o's settings
-// before they look at an adapter: an unknown backend, a malformed Devices
-// (a count below 1, an index that is not a number, or one named twice), a
-// field of a value it does not accept (Transfer: CheckTransferOptions). A program checks them with it up
-// front, so that a command that opens no device refuses them as one that
-// does; where an adapter index exists is known only once the adapters are
-// listed, by Open.
-func (o Options) Check() error {
-	if err := o.check(); err != nil {
-		return err
-	}
-	if !o.CPU() {
-		if _, err := instanceBackends(o.Backend); err != nil {
-			return err
-		}
-	}
-	_, err := parseDevices(o.Devices, acceptedDevices)
-	return err
+	return &Group{members: ctxs, owned: true}, nil
 }
 
 // NewGroup returns a Group of the given members, which stay the caller's
 // to close (Group.Close leaves them open). A nil member is the CPU
 // backend.
-func NewGroup(members ...*Context) (*Group, error) {
+func NewGroup(members ...*wgpu.Context) (*Group, error) {
 	if len(members) == 0 {
-		return nil, errors.New("wgpu: a Group needs at least one member")
+		return nil, errors.New("sched: a Group needs at least one member")
 	}
-	return &Group{members: append([]*Context(nil), members...)}, nil
+	return &Group{members: append([]*wgpu.Context(nil), members...)}, nil
 }
 
-// Len is the number of members.
-func (g *Group) Len() int { return len(g.members) }
+// Len is the number of members (0 for a nil Group, the CPU's in a
+// Target).
+func (g *Group) Len() int {
+	if g == nil {
+		return 0
+	}
+	return len(g.members)
+}
 
 // Contexts returns the members, in order.
-func (g *Group) Contexts() []*Context { return append([]*Context(nil), g.members...) }
+func (g *Group) Contexts() []*wgpu.Context { return append([]*wgpu.Context(nil), g.members...) }
 
 // Close closes the members OpenGroup opened (members given to NewGroup
 // are left open) and reports what their Close reported.
@@ -226,12 +127,12 @@ func (g *Group) FitFor(key any, n, minPerMember int) *Group {
 		if c == nil {
 			return g.Fit(n, minPerMember)
 		}
-		v, ok := c.perItem.Load(key)
+		v, ok := learntOf(c).Load(key)
 		if !ok {
 			return g.Fit(n, minPerMember)
 		}
 		perItem = max(perItem, v.(time.Duration))
-		roundTrip = max(roundTrip, time.Duration(c.roundTrip.Load()))
+		roundTrip = max(roundTrip, c.RoundTrip())
 	}
 	return g.Fit(n, learntMinimum(minPerMember, perItem, roundTrip))
 }
@@ -263,28 +164,29 @@ func learntMinimum(prior int, perItem, roundTrip time.Duration) int {
 // t (its Timing): the kernel time per item FitFor weighs against the
 // members' round trips. The latest share on a device is what it
 // remembers; an unmeasured Timing or an empty share teaches nothing.
-func (g *Group) Learn(key any, member, items int, t Timing) {
+func (g *Group) Learn(key any, member, items int, t wgpu.Timing) {
 	if member < 0 || member >= len(g.members) || g.members[member] == nil || items <= 0 || !t.Measured || t.Kernel <= 0 {
 		return
 	}
-	g.members[member].perItem.Store(key, max(t.Kernel/time.Duration(items), 1))
+	learntOf(g.members[member]).Store(key, max(t.Kernel/time.Duration(items), 1))
 }
 
-// noteRoundTrip records a submission's host time beyond its kernels, of
-// which c keeps the shortest (FitFor).
-func (c *Context) noteRoundTrip(d time.Duration) {
-	if d <= 0 {
-		return
+// learnt holds what Learn recorded, per device: a weak pointer to the
+// Context -> *sync.Map of key -> kernel time per item. A device's entry
+// goes when its Context is collected.
+var learnt sync.Map
+
+// learntOf returns c's map of what Learn recorded, making it on first use.
+func learntOf(c *wgpu.Context) *sync.Map {
+	w := weak.Make(c)
+	if m, ok := learnt.Load(w); ok {
+		return m.(*sync.Map)
 	}
-	for {
-		cur := c.roundTrip.Load()
-		if cur != 0 && cur <= int64(d) {
-			return
-		}
-		if c.roundTrip.CompareAndSwap(cur, int64(d)) {
-			return
-		}
+	m, loaded := learnt.LoadOrStore(w, new(sync.Map))
+	if !loaded {
+		runtime.AddCleanup(c, func(w weak.Pointer[wgpu.Context]) { learnt.Delete(w) }, w)
 	}
+	return m.(*sync.Map)
 }
 
 // SplitAll returns a Group of g's members (owning none) whose Fit keeps
@@ -312,9 +214,9 @@ func (g *Group) Ranges(n, align int) []int {
 // index, for per-member state) over the range i of Ranges(n, align),
 // skipping empty ranges, and returns the members' errors joined, each
 // naming its device.
-func (g *Group) Split(n, align int, fn func(member int, ctx *Context, lo, hi int) error) error {
+func (g *Group) Split(n, align int, fn func(member int, ctx *wgpu.Context, lo, hi int) error) error {
 	b := g.Ranges(n, align)
-	return g.run(func(i int, ctx *Context) error {
+	return g.run(func(i int, ctx *wgpu.Context) error {
 		if b[i] == b[i+1] {
 			return nil
 		}
@@ -326,10 +228,10 @@ func (g *Group) Split(n, align int, fn func(member int, ctx *Context, lo, hi int
 // the next task as soon as it is free, so a faster device takes more; a
 // member runs its tasks one after another. After an error no new task is
 // started; the errors are returned joined, each naming its device.
-func (g *Group) Each(tasks int, fn func(member int, ctx *Context, task int) error) error {
+func (g *Group) Each(tasks int, fn func(member int, ctx *wgpu.Context, task int) error) error {
 	var next atomic.Int64
 	var failed atomic.Bool
-	return g.run(func(i int, ctx *Context) error {
+	return g.run(func(i int, ctx *wgpu.Context) error {
 		for !failed.Load() {
 			t := int(next.Add(1) - 1)
 			if t >= tasks {
@@ -352,12 +254,12 @@ func (g *Group) Each(tasks int, fn func(member int, ctx *Context, task int) erro
 // ranges on two H200s split 5 to 3, 1.57 times one GPU's kernel time
 // where Split's even halves of MergeMany on a Group gave 2.0, BENCHMARKS.md
 // 2026-11-26). Members that differ take tasks as Each hands them out.
-func (g *Group) Deal(tasks int, fn func(member int, ctx *Context, task int) error) error {
+func (g *Group) Deal(tasks int, fn func(member int, ctx *wgpu.Context, task int) error) error {
 	if !g.Alike() {
 		return g.Each(tasks, fn)
 	}
 	var failed atomic.Bool
-	return g.Split(tasks, 1, func(member int, ctx *Context, lo, hi int) error {
+	return g.Split(tasks, 1, func(member int, ctx *wgpu.Context, lo, hi int) error {
 		for t := lo; t < hi && !failed.Load(); t++ {
 			if err := fn(member, ctx, t); err != nil {
 				failed.Store(true)
@@ -394,7 +296,7 @@ func (g *Group) Alike() bool {
 // its constants, creating its resident objects) done on every device in
 // parallel and before the work, rather than by each device inside its
 // share, where the first call's slowest set-up would pace the split.
-func (g *Group) Setup(fn func(member int, ctx *Context) error) error {
+func (g *Group) Setup(fn func(member int, ctx *wgpu.Context) error) error {
 	return g.run(fn)
 }
 
@@ -409,15 +311,13 @@ func (g *Group) Setup(fn func(member int, ctx *Context) error) error {
 func (g *Group) KernelTimes() []time.Duration {
 	ts := make([]time.Duration, len(g.members))
 	for i, c := range g.members {
-		if c != nil {
-			ts[i] = time.Duration(c.kernelTime.Load())
-		}
+		ts[i] = c.KernelTime()
 	}
 	return ts
 }
 
 // run runs fn once per member, each on its own goroutine.
-func (g *Group) run(fn func(i int, ctx *Context) error) error {
+func (g *Group) run(fn func(i int, ctx *wgpu.Context) error) error {
 	errs := make([]error, len(g.members))
 	var wg sync.WaitGroup
 	for i, ctx := range g.members {

@@ -1,4 +1,0 @@
-package wgpu
-
-// LearntMinimum is learntMinimum, for the tests.
-var LearntMinimum = learntMinimum
