@@ -1,11 +1,22 @@
-// Package wgsl holds the project's compute shaders, one file per kernel
-// family, embedded at build time, and builds them into modules.
+// Package wgsl builds compute shaders into modules, and holds the shaders
+// several packages share: the fields' arithmetic (goldilocks.wgsl,
+// monty31.wgsl) and the hash constructions built on them.
+//
+// Each package embeds its own kernels beside its Go code and makes them a
+// Library whose files may include those of the libraries it names, this
+// package's Shared first of all:
+//
+//	//go:embed *.wgsl
+//	var shaderFiles embed.FS
+//
+//	var shaders = wgsl.NewLibrary("algos/vortex", shaderFiles, wgsl.Shared)
 //
 // A shader names what it needs with include lines,
 //
 //	//!include goldilocks.wgsl
 //
-// which Module.Source resolves depth first, each file once, so the Goldilocks
+// which Module.Source resolves depth first, each file once, over its
+// library's files and then the libraries it builds on, so the Goldilocks
 // library is written once and every kernel that needs field arithmetic says
 // so itself; Go never lists a shader's dependencies or writes WGSL text.
 // What varies between variants of one family (a workgroup size, a lane
@@ -16,7 +27,9 @@ package wgsl
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"math"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,13 +42,154 @@ var files embed.FS
 // includeDirective starts a line that names a file the shader needs.
 const includeDirective = "//!include "
 
-// Source returns the text of the named shader file as embedded, for example
-// "goldilocks.wgsl", include lines untouched. It returns an error for a
-// name that is not embedded.
-func Source(name string) (string, error) {
-	b, err := files.ReadFile(name)
+// Library is a set of shader files that modules are built from: the files
+// one package embeds, and the libraries its files may include from.
+// A file's name (an include line's, a Module's Files) is looked up on the
+// library's path, the library itself and then each library it builds on
+// (theirs after them, depth first, each once); a name must be held by one
+// library of the path only, so no file quietly stands in for another.
+type Library struct {
+	// name prefixes its modules' IDs and its files' labels; "" for Shared,
+	// whose modules' IDs are their files alone. Unique in the process.
+	name  string
+	fsys  fs.FS
+	deps  []*Library
+	names map[string]bool // its .wgsl files
+}
+
+// Shared is the library of this package's files: the fields' arithmetic,
+// the hash constructions and what several packages include.
+var Shared = register("", newLibrary(files, nil))
+
+var (
+	libsMu sync.Mutex
+	libs   []*Library // every library registered, in order
+	taken  = map[string]bool{}
+)
+
+// NewLibrary returns the library of the .wgsl files at the top of fsys,
+// named name, whose files may include those of deps (and of what deps build
+// on). name is the folder of the files from the module's root, as in
+// "algos/vortex": it names the library's files in compiled text
+// ("algos/vortex/vortex.wgsl") and prefixes the IDs of its modules
+// ("algos/vortex:vortex.wgsl"), so that a module is told apart from
+// another package's of the same file name wherever modules are cached by
+// ID. A name already taken (or empty) is made unique with a suffix.
+func NewLibrary(name string, fsys fs.FS, deps ...*Library) *Library {
+	if name == "" {
+		name = "library"
+	}
+	return register(name, newLibrary(fsys, deps))
+}
+
+// register names l, uniquely, and records it.
+func register(name string, l *Library) *Library {
+	libsMu.Lock()
+	defer libsMu.Unlock()
+	if name == "" {
+		taken["wgsl"] = true // Shared's String
+	} else {
+		base := name
+		for i := 2; taken[name]; i++ {
+			name = base + "#" + strconv.Itoa(i)
+		}
+		taken[name] = true
+	}
+	l.name = name
+	libs = append(libs, l)
+	return l
+}
+
+// newLibrary returns the unnamed library of fsys's .wgsl files.
+func newLibrary(fsys fs.FS, deps []*Library) *Library {
+	l := &Library{fsys: fsys, names: map[string]bool{}}
+	for _, d := range deps {
+		if d != nil {
+			l.deps = append(l.deps, d)
+		}
+	}
+	// Glob fails on a malformed pattern alone, and this one is fixed.
+	found, _ := fs.Glob(fsys, "*.wgsl")
+	for _, f := range found {
+		l.names[f] = true
+	}
+	return l
+}
+
+// String names the library: "wgsl" for Shared, else the name it was made with.
+func (l *Library) String() string {
+	if l.name == "" {
+		return "wgsl"
+	}
+	return l.name
+}
+
+// label names file of l in compiled text and error messages.
+func (l *Library) label(file string) string {
+	if l.name == "" {
+		return file
+	}
+	return path.Join(l.name, file)
+}
+
+// path returns l and the libraries it builds on, depth first, each once.
+func (l *Library) path() []*Library {
+	var out []*Library
+	seen := map[*Library]bool{}
+	var walk func(*Library)
+	walk = func(x *Library) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		out = append(out, x)
+		for _, d := range x.deps {
+			walk(d)
+		}
+	}
+	walk(l)
+	return out
+}
+
+// find returns the library on l's path that holds the file name.
+func (l *Library) find(name string) (*Library, error) {
+	var at *Library
+	for _, x := range l.path() {
+		if !x.names[name] {
+			continue
+		}
+		if at != nil {
+			return nil, fmt.Errorf("wgsl: %s is both %s and %s: a file's name must be held by one library of a module's path", name, at.label(name), x.label(name))
+		}
+		at = x
+	}
+	if at == nil {
+		libs := make([]string, 0, 2)
+		for _, x := range l.path() {
+			libs = append(libs, x.String())
+		}
+		return nil, fmt.Errorf("wgsl: no embedded shader %q in %s", name, strings.Join(libs, ", "))
+	}
+	return at, nil
+}
+
+// Source returns the text of the named shader file, for example
+// "goldilocks.wgsl", as l's modules read it (l's own file, or one of the
+// libraries it builds on), include lines untouched. It returns an error
+// for a name that none of them holds.
+func (l *Library) Source(name string) (string, error) {
+	at, err := l.find(name)
 	if err != nil {
-		return "", fmt.Errorf("wgsl: no embedded shader %q", name)
+		return "", err
+	}
+	return at.read(name)
+}
+
+// read returns the text of l's own file name.
+func (l *Library) read(name string) (string, error) {
+	b, err := fs.ReadFile(l.fsys, name)
+	if err != nil {
+		return "", fmt.Errorf("wgsl: %s: %w", l.label(name), err)
 	}
 	return string(b), nil
 }
@@ -76,18 +230,22 @@ func (c Const) wgsl() (string, error) {
 }
 
 // Module is a WGSL module: the prelude of Consts, then Files in order, each
-// after the files it includes. Two Modules with the same files and
-// constants are the same module: ID names it, and Source builds its text
-// once per process.
+// after the files it includes, the names looked up on Library's path. Two
+// Modules of the same library, files and constants are the same module:
+// ID names it, and Source builds its text once per process.
 type Module struct {
-	Files  []string
-	Consts []Const
+	// Library holds the files, or the libraries it builds on do; nil is
+	// Shared.
+	Library *Library
+	Files   []string
+	Consts  []Const
 	// Features names optional device features the module may use: where
-	// feature F is on, a file NAME.F.wgsl, if embedded, replaces NAME.wgsl
-	// wherever it is named or included (goldilocks.shader-int64.wgsl, the
-	// field on native 64-bit integers, for goldilocks.wgsl). The kernel
-	// layer sets it from the device (ForFeatures); the replacement must
-	// define the same functions with the same results.
+	// feature F is on, a file NAME.F.wgsl beside NAME.wgsl (in the same
+	// library) replaces it wherever it is named or included
+	// (goldilocks.shader-int64.wgsl, the field on native 64-bit integers,
+	// for goldilocks.wgsl). The kernel layer sets it from the device
+	// (ForFeatures); the replacement must define the same functions with
+	// the same results.
 	Features []string
 }
 
@@ -99,25 +257,39 @@ func (m Module) ForFeatures(features []string) (id, src string, err error) {
 	return m.ID(), src, err
 }
 
-// resolve returns the file that stands for name under m's features.
-func (m Module) resolve(name string) string {
-	stem, ok := strings.CutSuffix(name, ".wgsl")
-	if !ok {
-		return name
+func (m Module) library() *Library {
+	if m.Library == nil {
+		return Shared
 	}
-	for _, f := range m.Features {
-		alt := stem + "." + f + ".wgsl"
-		if _, err := files.ReadFile(alt); err == nil {
-			return alt
+	return m.Library
+}
+
+// resolve returns the library holding the file that stands for name under
+// m's features, and that file's name.
+func (m Module) resolve(name string) (*Library, string, error) {
+	at, err := m.library().find(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if stem, ok := strings.CutSuffix(name, ".wgsl"); ok {
+		for _, f := range m.Features {
+			if alt := stem + "." + f + ".wgsl"; at.names[alt] {
+				return at, alt, nil
+			}
 		}
 	}
-	return name
+	return at, name, nil
 }
 
 // ID identifies the module, for pipeline caches and error messages:
-// "rescue_fast.wgsl" or "merkle.wgsl+merkle_blake3.wgsl{MK_WG=256}".
+// "rescue_fast.wgsl" (a module of Shared),
+// "algos/merkle:merkle.wgsl{MK_SH=1024}" (of another library, its name
+// first), so that no two modules of a process share an ID.
 func (m Module) ID() string {
 	var b strings.Builder
+	if l := m.library(); l.name != "" {
+		b.WriteString(l.name + ":")
+	}
 	b.WriteString(strings.Join(m.Files, "+"))
 	if len(m.Consts) > 0 {
 		cs := make([]string, len(m.Consts))
@@ -147,9 +319,12 @@ func (m Module) Source() (string, error) {
 		return s, nil
 	}
 	s, err := build(func(name string) (string, string, error) {
-		name = m.resolve(name)
-		src, err := Source(name)
-		return name, src, err
+		at, file, err := m.resolve(name)
+		if err != nil {
+			return "", "", err
+		}
+		src, err := at.read(file)
+		return at.label(file), src, err
 	}, m.Files, m.Consts)
 	if err != nil {
 		return "", err
@@ -163,7 +338,7 @@ func (m Module) Source() (string, error) {
 // are named), appears once, preceded by a comment naming it so that
 // compiler messages can be traced to a file; the constants come first. An
 // include cycle or a missing file is an error naming the chain.
-// read returns the file that stands for a name, and its text.
+// read returns the label of the file that stands for a name, and its text.
 func build(read func(string) (string, string, error), names []string, consts []Const) (string, error) {
 	var b strings.Builder
 	if len(consts) > 0 {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // maxFuzzElements bounds the elements FuzzGPU takes from one input: a few

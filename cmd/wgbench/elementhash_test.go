@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/internal/gputest"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // cliHash is a command of newElementHashCmd as the shared CLI tests run
