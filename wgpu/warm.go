@@ -41,7 +41,7 @@ func (g *Group) Warm(d time.Duration) error {
 func (c *Context) warm(d time.Duration) error {
 	k, err := c.Kernel(KernelSpec{
 		Label:   "warm.wgsl:warm",
-		Module:  wgsl.Module{Library: shaders, Files: []string{"warm.wgsl"}},
+		Module:  wgsl.Module{Files: []string{"warm.wgsl"}},
 		Entry:   "warm",
 		Storage: 1,
 		Uniform: true,

@@ -1,8 +1,8 @@
 package wgsl
 
 import (
+	"io/fs"
 	"slices"
-	"sort"
 )
 
 // Libraries returns every library made in the process, in order, for the
@@ -13,12 +13,9 @@ func Libraries() []*Library {
 	return slices.Clone(libs)
 }
 
-// Files returns l's own .wgsl files, sorted.
+// Files returns l's own .wgsl files, sorted (Shared's embedded ones).
 func (l *Library) Files() []string {
-	var out []string
-	for f := range l.names {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
+	// Glob fails on a malformed pattern alone, and this one is fixed.
+	found, _ := fs.Glob(l.fsys, "*.wgsl")
+	return found
 }

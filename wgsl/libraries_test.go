@@ -23,7 +23,6 @@ import (
 	_ "github.com/wgcompute/wgcompute/algos/ntt"
 	_ "github.com/wgcompute/wgcompute/algos/sis"
 	_ "github.com/wgcompute/wgcompute/algos/vortex"
-	_ "github.com/wgcompute/wgcompute/wgpu"
 )
 
 // shaderFile is one file of a library.

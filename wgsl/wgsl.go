@@ -27,9 +27,7 @@ package wgsl
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"math"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,154 +40,13 @@ var files embed.FS
 // includeDirective starts a line that names a file the shader needs.
 const includeDirective = "//!include "
 
-// Library is a set of shader files that modules are built from: the files
-// one package embeds, and the libraries its files may include from.
-// A file's name (an include line's, a Module's Files) is looked up on the
-// library's path, the library itself and then each library it builds on
-// (theirs after them, depth first, each once); a name must be held by one
-// library of the path only, so no file quietly stands in for another.
-type Library struct {
-	// name prefixes its modules' IDs and its files' labels; "" for Shared,
-	// whose modules' IDs are their files alone. Unique in the process.
-	name  string
-	fsys  fs.FS
-	deps  []*Library
-	names map[string]bool // its .wgsl files
-}
-
-// Shared is the library of this package's files: the fields' arithmetic,
-// the hash constructions and what several packages include.
-var Shared = register("", newLibrary(files, nil))
-
-var (
-	libsMu sync.Mutex
-	libs   []*Library // every library registered, in order
-	taken  = map[string]bool{}
-)
-
-// NewLibrary returns the library of the .wgsl files at the top of fsys,
-// named name, whose files may include those of deps (and of what deps build
-// on). name is the folder of the files from the module's root, as in
-// "algos/vortex": it names the library's files in compiled text
-// ("algos/vortex/vortex.wgsl") and prefixes the IDs of its modules
-// ("algos/vortex:vortex.wgsl"), so that a module is told apart from
-// another package's of the same file name wherever modules are cached by
-// ID. A name already taken (or empty) is made unique with a suffix.
-func NewLibrary(name string, fsys fs.FS, deps ...*Library) *Library {
-	if name == "" {
-		name = "library"
-	}
-	return register(name, newLibrary(fsys, deps))
-}
-
-// register names l, uniquely, and records it.
-func register(name string, l *Library) *Library {
-	libsMu.Lock()
-	defer libsMu.Unlock()
-	if name == "" {
-		taken["wgsl"] = true // Shared's String
-	} else {
-		base := name
-		for i := 2; taken[name]; i++ {
-			name = base + "#" + strconv.Itoa(i)
-		}
-		taken[name] = true
-	}
-	l.name = name
-	libs = append(libs, l)
-	return l
-}
-
-// newLibrary returns the unnamed library of fsys's .wgsl files.
-func newLibrary(fsys fs.FS, deps []*Library) *Library {
-	l := &Library{fsys: fsys, names: map[string]bool{}}
-	for _, d := range deps {
-		if d != nil {
-			l.deps = append(l.deps, d)
-		}
-	}
-	// Glob fails on a malformed pattern alone, and this one is fixed.
-	found, _ := fs.Glob(fsys, "*.wgsl")
-	for _, f := range found {
-		l.names[f] = true
-	}
-	return l
-}
-
-// String names the library: "wgsl" for Shared, else the name it was made with.
-func (l *Library) String() string {
-	if l.name == "" {
-		return "wgsl"
-	}
-	return l.name
-}
-
-// label names file of l in compiled text and error messages.
-func (l *Library) label(file string) string {
-	if l.name == "" {
-		return file
-	}
-	return path.Join(l.name, file)
-}
-
-// path returns l and the libraries it builds on, depth first, each once.
-func (l *Library) path() []*Library {
-	var out []*Library
-	seen := map[*Library]bool{}
-	var walk func(*Library)
-	walk = func(x *Library) {
-		if seen[x] {
-			return
-		}
-		seen[x] = true
-		out = append(out, x)
-		for _, d := range x.deps {
-			walk(d)
-		}
-	}
-	walk(l)
-	return out
-}
-
-// find returns the library on l's path that holds the file name.
-func (l *Library) find(name string) (*Library, error) {
-	var at *Library
-	for _, x := range l.path() {
-		if !x.names[name] {
-			continue
-		}
-		if at != nil {
-			return nil, fmt.Errorf("wgsl: %s is both %s and %s: a file's name must be held by one library of a module's path", name, at.label(name), x.label(name))
-		}
-		at = x
-	}
-	if at == nil {
-		libs := make([]string, 0, 2)
-		for _, x := range l.path() {
-			libs = append(libs, x.String())
-		}
-		return nil, fmt.Errorf("wgsl: no embedded shader %q in %s", name, strings.Join(libs, ", "))
-	}
-	return at, nil
-}
-
-// Source returns the text of the named shader file, for example
-// "goldilocks.wgsl", as l's modules read it (l's own file, or one of the
-// libraries it builds on), include lines untouched. It returns an error
-// for a name that none of them holds.
-func (l *Library) Source(name string) (string, error) {
-	at, err := l.find(name)
+// Source returns the text of the named shader file as embedded, for example
+// "goldilocks.wgsl", include lines untouched. It returns an error for a
+// name that is not embedded.
+func Source(name string) (string, error) {
+	b, err := files.ReadFile(name)
 	if err != nil {
-		return "", err
-	}
-	return at.read(name)
-}
-
-// read returns the text of l's own file name.
-func (l *Library) read(name string) (string, error) {
-	b, err := fs.ReadFile(l.fsys, name)
-	if err != nil {
-		return "", fmt.Errorf("wgsl: %s: %w", l.label(name), err)
+		return "", fmt.Errorf("wgsl: no embedded shader %q", name)
 	}
 	return string(b), nil
 }
@@ -273,7 +130,7 @@ func (m Module) resolve(name string) (*Library, string, error) {
 	}
 	if stem, ok := strings.CutSuffix(name, ".wgsl"); ok {
 		for _, f := range m.Features {
-			if alt := stem + "." + f + ".wgsl"; at.names[alt] {
+			if alt := stem + "." + f + ".wgsl"; at.holds(alt) {
 				return at, alt, nil
 			}
 		}

@@ -74,7 +74,7 @@ func checkNTT[E Element](t *testing.T, f Field[E], modulus uint64, adicity int) 
 	}
 	// The WGSL library and its twin are embedded shaders.
 	for _, file := range []string{f.Library(), f.LibraryInt64()} {
-		_, err := wgsl.Shared.Source(file)
+		_, err := wgsl.Source(file)
 		require.NoError(t, err, f.Name())
 	}
 }

@@ -76,7 +76,7 @@ func (f *Family) CheckReference(t *testing.T, i int, vec Vector) {
 func GeneratedFresh(t *testing.T, files map[string][]byte, dir, pkg string) {
 	t.Helper()
 	for name, want := range files {
-		got, err := wgsl.Shared.Source(name)
+		got, err := wgsl.Source(name)
 		require.NoError(t, err)
 		if got != string(want) {
 			t.Fatalf("wgsl/%s is stale: run go generate ./%s and commit the result", name, pkg)

@@ -149,7 +149,7 @@ type wrongAdd struct{}
 func (wrongAdd) ID() string { return "selftest_wrong_add" }
 
 func (wrongAdd) Source() (string, error) {
-	lib, err := wgsl.Shared.Source("goldilocks.wgsl")
+	lib, err := wgsl.Source("goldilocks.wgsl")
 	if err != nil {
 		return "", err
 	}
