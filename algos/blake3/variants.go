@@ -114,4 +114,3 @@ func init() {
 	}
 	impl.Register("blake3", vs)
 }
-
