@@ -94,8 +94,8 @@ func TestEveryFileInALibrary(t *testing.T) {
 			t.Errorf("%s is in no library this test imports: embed it in its package's library, and import the package here", p)
 		}
 	}
-	if len(onDisk) < 90 {
-		t.Fatalf("found %d .wgsl files under the module", len(onDisk))
+	if len(onDisk) < 30 {
+		t.Fatalf("found %d .wgsl files under the module: the walk did not see the tree", len(onDisk))
 	}
 }
 
