@@ -114,6 +114,7 @@ func (m Module) ForFeatures(features []string) (id, src string, err error) {
 	return m.ID(), src, err
 }
 
+// library returns the library m's files are looked up on.
 func (m Module) library() *Library {
 	if m.Library == nil {
 		return Shared
