@@ -14,7 +14,7 @@
 // an include line (//!include goldilocks.wgsl), never by copying. What is
 // built only on goldilocks_sub, goldilocks_mul and goldilocks_square (negation and the powers) is
 // goldilocks_pow.wgsl's, shared with goldilocks.shader-int64.wgsl.
-// Every function here has a Go twin in u64emu/model.go that performs the
+// Every function here has a Go twin in algos/field/u64emu/model.go that performs the
 // same u32 operations; keep the two in step.
 //
 // Identities used by the reductions: 2^64 = 2^32 - 1 (mod p) and

@@ -2,7 +2,7 @@
 // negation and the powers of the Rescue-Prime S-boxes. Both field
 // libraries (goldilocks.wgsl on u32 pairs, goldilocks.shader-int64.wgsl on
 // native u64) include this file, so it is written once for both. Library
-// only; its Go twins are in u64emu/model.go.
+// only; its Go twins are in algos/field/u64emu/model.go.
 
 // goldilocks_neg returns -a mod p.
 fn goldilocks_neg(a: vec2<u32>) -> vec2<u32> {

@@ -1,11 +1,22 @@
-// Package wgsl holds the project's compute shaders, one file per kernel
-// family, embedded at build time, and builds them into modules.
+// Package wgsl builds compute shaders into modules, and holds the shaders
+// several packages share: the fields' arithmetic (goldilocks.wgsl,
+// monty31.wgsl) and the hash constructions built on them.
+//
+// Each package embeds its own kernels beside its Go code and makes them a
+// Library whose files may include those of the libraries it names, this
+// package's Shared first of all:
+//
+//	//go:embed *.wgsl
+//	var shaderFiles embed.FS
+//
+//	var shaders = wgsl.NewLibrary("algos/vortex", shaderFiles, wgsl.Shared)
 //
 // A shader names what it needs with include lines,
 //
 //	//!include goldilocks.wgsl
 //
-// which Module.Source resolves depth first, each file once, so the Goldilocks
+// which Module.Source resolves depth first, each file once, over its
+// library's files and then the libraries it builds on, so the Goldilocks
 // library is written once and every kernel that needs field arithmetic says
 // so itself; Go never lists a shader's dependencies or writes WGSL text.
 // What varies between variants of one family (a workgroup size, a lane
@@ -112,18 +123,22 @@ func (c Const) wgsl() (string, error) {
 }
 
 // Module is a WGSL module: the prelude of Consts, then Files in order, each
-// after the files it includes. Two Modules with the same files and
-// constants are the same module: ID names it, and Source builds its text
-// once per process.
+// after the files it includes, the names looked up on Library's path. Two
+// Modules of the same library, files and constants are the same module:
+// ID names it, and Source builds its text once per process.
 type Module struct {
-	Files  []string
-	Consts []Const
+	// Library holds the files, or the libraries it builds on do; nil is
+	// Shared.
+	Library *Library
+	Files   []string
+	Consts  []Const
 	// Features names optional device features the module may use: where
-	// feature F is on, a file NAME.F.wgsl, if embedded, replaces NAME.wgsl
-	// wherever it is named or included (goldilocks.shader-int64.wgsl, the
-	// field on native 64-bit integers, for goldilocks.wgsl). The kernel
-	// layer sets it from the device (ForFeatures); the replacement must
-	// define the same functions with the same results.
+	// feature F is on, a file NAME.F.wgsl beside NAME.wgsl (in the same
+	// library) replaces it wherever it is named or included
+	// (goldilocks.shader-int64.wgsl, the field on native 64-bit integers,
+	// for goldilocks.wgsl). The kernel layer sets it from the device
+	// (ForFeatures); the replacement must define the same functions with
+	// the same results.
 	Features []string
 }
 
@@ -135,25 +150,40 @@ func (m Module) ForFeatures(features []string) (id, src string, err error) {
 	return m.ID(), src, err
 }
 
-// resolve returns the file that stands for name under m's features.
-func (m Module) resolve(name string) string {
-	stem, ok := strings.CutSuffix(name, ".wgsl")
-	if !ok {
-		return name
+// library returns the library m's files are looked up on.
+func (m Module) library() *Library {
+	if m.Library == nil {
+		return Shared
 	}
-	for _, f := range m.Features {
-		alt := stem + "." + f + ".wgsl"
-		if _, err := files.ReadFile(alt); err == nil {
-			return alt
+	return m.Library
+}
+
+// resolve returns the library holding the file that stands for name under
+// m's features, and that file's name.
+func (m Module) resolve(name string) (*Library, string, error) {
+	at, err := m.library().find(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if stem, ok := strings.CutSuffix(name, ".wgsl"); ok {
+		for _, f := range m.Features {
+			if alt := stem + "." + f + ".wgsl"; at.holds(alt) {
+				return at, alt, nil
+			}
 		}
 	}
-	return name
+	return at, name, nil
 }
 
 // ID identifies the module, for pipeline caches and error messages:
-// "rescue_fast.wgsl" or "merkle.wgsl+merkle_blake3.wgsl{MK_WG=256}".
+// "rescue_fast.wgsl" (a module of Shared),
+// "algos/merkle:merkle.wgsl{MK_SH=1024}" (of another library, its name
+// first), so that no two modules of a process share an ID.
 func (m Module) ID() string {
 	var b strings.Builder
+	if l := m.library(); l.name != "" {
+		b.WriteString(l.name + ":")
+	}
 	b.WriteString(strings.Join(m.Files, "+"))
 	if len(m.Consts) > 0 {
 		cs := make([]string, len(m.Consts))
@@ -183,9 +213,12 @@ func (m Module) Source() (string, error) {
 		return s, nil
 	}
 	s, err := build(func(name string) (string, string, error) {
-		name = m.resolve(name)
-		src, err := Source(name)
-		return name, src, err
+		at, file, err := m.resolve(name)
+		if err != nil {
+			return "", "", err
+		}
+		src, err := at.read(file)
+		return at.label(file), src, err
 	}, m.Files, m.Consts)
 	if err != nil {
 		return "", err
@@ -199,7 +232,7 @@ func (m Module) Source() (string, error) {
 // are named), appears once, preceded by a comment naming it so that
 // compiler messages can be traced to a file; the constants come first. An
 // include cycle or a missing file is an error naming the chain.
-// read returns the file that stands for a name, and its text.
+// read returns the label of the file that stands for a name, and its text.
 func build(read func(string) (string, string, error), names []string, consts []Const) (string, error) {
 	var b strings.Builder
 	if len(consts) > 0 {

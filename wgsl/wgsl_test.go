@@ -2,9 +2,9 @@ package wgsl
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func fakeFS(files map[string]string) func(string) (string, string, error) {
@@ -80,23 +80,6 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
-// Every embedded file's includes name embedded files, with no cycle.
-func TestEmbeddedIncludesResolve(t *testing.T) {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".wgsl") {
-			continue
-		}
-		if _, err := build(named(Source), []string{name}, nil); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-}
-
 func TestModuleIDAndCache(t *testing.T) {
 	a := Module{Files: []string{"goldilocks.wgsl"}, Consts: []Const{{"B", uint32(2)}, {"A", uint32(1)}}}
 	b := Module{Files: []string{"goldilocks.wgsl"}, Consts: []Const{{"A", uint32(1)}, {"B", uint32(2)}}}
@@ -119,7 +102,7 @@ func TestModuleIDAndCache(t *testing.T) {
 // A feature's file replaces the file it names wherever that is included,
 // and the module's ID says so; without the feature nothing changes.
 func TestModuleFeatures(t *testing.T) {
-	plain := Module{Files: []string{"u64emu.wgsl"}}
+	plain := Module{Files: []string{"goldilocks_digest.wgsl"}}
 	id, src, err := plain.ForFeatures([]string{"shader-int64"})
 	if err != nil {
 		t.Fatal(err)
@@ -140,133 +123,106 @@ func TestModuleFeatures(t *testing.T) {
 	}
 }
 
-// fnSignature matches a top-level function's name and signature.
-var fnSignature = regexp.MustCompile(`(?m)^fn\s+(\w+)\s*(\([^)]*\)\s*(?:->\s*[^{]+)?)\{`)
+// mapLib is an unregistered library named name of the given files.
+func mapLib(name string, files map[string]string, deps ...*Library) *Library {
+	fsys := fstest.MapFS{}
+	for f, src := range files {
+		fsys[f] = &fstest.MapFile{Data: []byte(src)}
+	}
+	l := newLibrary(fsys, deps)
+	l.name = name
+	return l
+}
 
-// A feature's file stands in for the file it replaces in every kernel that
-// includes it, so it must define every function of that file with the same
-// signature (it may add its own helpers).
-func TestFeatureFilesKeepSignatures(t *testing.T) {
-	entries, err := files.ReadDir(".")
+// sections lists the files of a module's text in order, as their comments
+// name them.
+func sections(src string) []string {
+	var order []string
+	for _, line := range strings.Split(src, "\n") {
+		if name, ok := strings.CutPrefix(line, "// ---- "); ok {
+			order = append(order, strings.TrimSuffix(name, " ----"))
+		}
+	}
+	return order
+}
+
+// A package's file includes files of the libraries it builds on, each
+// once, in include order; a feature's file is taken from beside the file
+// it replaces; and a module's ID names its library.
+func TestLibraryResolvesOverItsPath(t *testing.T) {
+	base := mapLib("t/base", map[string]string{
+		"field.wgsl":   "fn f() {}",
+		"field.x.wgsl": "fn f() { /* x */ }",
+	})
+	mid := mapLib("t/mid", map[string]string{"hash.wgsl": "//!include field.wgsl\nfn h() { f(); }"}, base)
+	pkg := mapLib("t/pkg", map[string]string{
+		"kernel.wgsl": "//!include hash.wgsl\n//!include field.wgsl\n@compute @workgroup_size(1) fn main() { h(); }",
+		"field2.wgsl": "//!include field.wgsl",
+	}, mid, base)
+	m := Module{Library: pkg, Files: []string{"kernel.wgsl", "field2.wgsl"}}
+	src, err := m.Source()
 	if err != nil {
 		t.Fatal(err)
 	}
-	variants := 0
-	for _, e := range entries {
-		parts := strings.Split(e.Name(), ".")
-		if len(parts) != 3 {
-			continue
-		}
-		variants++
-		base, err := Source(parts[0] + ".wgsl")
-		if err != nil {
-			t.Fatalf("%s replaces %s.wgsl, which is not embedded", e.Name(), parts[0])
-		}
-		variant, err := Source(e.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		have := map[string]string{}
-		for _, m := range fnSignature.FindAllStringSubmatch(variant, -1) {
-			have[m[1]] = strings.Join(strings.Fields(m[2]), " ")
-		}
-		for _, m := range fnSignature.FindAllStringSubmatch(base, -1) {
-			want := strings.Join(strings.Fields(m[2]), " ")
-			if got, ok := have[m[1]]; !ok {
-				t.Errorf("%s does not define %s, which %s.wgsl does", e.Name(), m[1], parts[0])
-			} else if got != want {
-				t.Errorf("%s: %s%s, but %s.wgsl has %s%s", e.Name(), m[1], got, parts[0], m[1], want)
-			}
-		}
+	want := []string{"t/base/field.wgsl", "t/mid/hash.wgsl", "t/pkg/kernel.wgsl", "t/pkg/field2.wgsl"}
+	if got := sections(src); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("order %v, want %v", got, want)
 	}
-	if variants < 2 {
-		t.Fatalf("found %d feature files; the shader-int64 and subgroups ones exist", variants)
+	if m.ID() != "t/pkg:kernel.wgsl+field2.wgsl" {
+		t.Fatalf("ID %q", m.ID())
+	}
+	id, src, err := m.ForFeatures([]string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sections(src); got[0] != "t/base/field.x.wgsl" || len(got) != 4 || id == m.ID() {
+		t.Fatalf("with feature x: files %v, ID %q", got, id)
+	}
+	// The same file names in another library are another module.
+	other := mapLib("t/other", map[string]string{"kernel.wgsl": "fn k() {}", "field2.wgsl": ""})
+	if o := (Module{Library: other, Files: m.Files}); o.ID() == m.ID() {
+		t.Fatalf("two libraries' modules share the ID %q", o.ID())
+	}
+	if got, err := pkg.Source("hash.wgsl"); err != nil || !strings.Contains(got, "fn h()") {
+		t.Fatalf("pkg.Source(hash.wgsl) = %q, %v", got, err)
 	}
 }
 
-var (
-	structDecl = regexp.MustCompile(`(?s)struct\s+(\w+)\s*\{(.*?)\}`)
-	builtinUse = regexp.MustCompile(`@builtin\((\w+)\)`)
-)
-
-// Tint's uniformity analysis (Chrome) takes a struct parameter as
-// non-uniform where any member is, so a struct that carries workgroup_id or
-// num_workgroups beside a per-invocation builtin makes everything computed
-// from it non-uniform, and a barrier after an early exit on it is rejected
-// (naga, which has no such analysis, accepts it). docs/PORTABILITY.md.
-func TestBuiltinStructsKeepUniformity(t *testing.T) {
-	uniform := map[string]bool{"workgroup_id": true, "num_workgroups": true}
-	varying := map[string]bool{"local_invocation_id": true, "local_invocation_index": true,
-		"global_invocation_id": true, "subgroup_invocation_id": true}
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	structs := 0
-	for _, e := range entries {
-		src, err := Source(e.Name())
-		if err != nil {
-			continue
+func TestLibraryErrors(t *testing.T) {
+	base := mapLib("t/base", map[string]string{"field.wgsl": "fn f() {}"})
+	pkg := mapLib("t/pkg", map[string]string{
+		"field.wgsl":  "fn f() {}",
+		"kernel.wgsl": "//!include field.wgsl",
+		"lost.wgsl":   "//!include nowhere.wgsl",
+	}, base)
+	for _, tc := range []struct{ file, want string }{
+		{"kernel.wgsl", "field.wgsl is both t/pkg/field.wgsl and t/base/field.wgsl"},
+		{"lost.wgsl", `no embedded shader "nowhere.wgsl" in t/pkg, t/base (included by lost.wgsl)`},
+		{"none.wgsl", `no embedded shader "none.wgsl" in t/pkg, t/base`},
+	} {
+		_, err := Module{Library: pkg, Files: []string{tc.file}}.Source()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.file, err, tc.want)
 		}
-		for _, m := range structDecl.FindAllStringSubmatch(src, -1) {
-			var u, v []string
-			for _, b := range builtinUse.FindAllStringSubmatch(m[2], -1) {
-				if uniform[b[1]] {
-					u = append(u, b[1])
-				} else if varying[b[1]] {
-					v = append(v, b[1])
-				}
-			}
-			if len(u)+len(v) > 0 {
-				structs++
-			}
-			if len(u) > 0 && len(v) > 0 {
-				t.Errorf("%s: struct %s holds the workgroup-uniform %v with the per-invocation %v: Tint takes all of them as non-uniform; give the uniform ones a struct of their own",
-					e.Name(), m[1], u, v)
-			}
-		}
-	}
-	if structs == 0 {
-		t.Fatal("found no struct of builtins; merkle.wgsl has two")
 	}
 }
 
-// TestGoldilocksHasNoShortCircuit keeps && and || out of every file on the
-// Goldilocks or the Monty-31 library (the fields, and the permutations and
-// kernels built on them): each is a branch in Tint's output, and SwiftShader's compiler
-// (Chromium without a GPU) grew past 8 GB on the Rescue round loop with
-// about a hundred of them (docs/PORTABILITY.md, "WGSL in browsers"). & and
-// | on the comparisons give the same bits without one.
-func TestGoldilocksHasNoShortCircuit(t *testing.T) {
-	entries, err := files.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
+// Every library's name is unique in the process, Shared's included, so
+// module IDs are.
+func TestLibraryNamesUnique(t *testing.T) {
+	a := NewLibrary("t/same", fstest.MapFS{})
+	b := NewLibrary("t/same", fstest.MapFS{})
+	c := NewLibrary("wgsl", fstest.MapFS{})
+	if a.String() == b.String() || c.String() == Shared.String() {
+		t.Fatalf("names %q %q %q %q", a, b, c, Shared)
 	}
-	checked := 0
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".wgsl") {
-			continue
+	ids := map[string]bool{}
+	for _, l := range []*Library{a, b, c, Shared, nil} {
+		id := Module{Library: l, Files: []string{"x.wgsl"}}.ID()
+		if l != nil && ids[id] {
+			t.Fatalf("ID %q twice", id)
 		}
-		all, err := Module{Files: []string{name}}.Source()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if !strings.Contains(all, "---- goldilocks.wgsl ----") && !strings.HasPrefix(name, "goldilocks") &&
-			!strings.Contains(all, "---- monty31.wgsl ----") && !strings.Contains(name, "31") {
-			continue
-		}
-		checked++
-		src, _ := Source(name)
-		for i, line := range strings.Split(src, "\n") {
-			code, _, _ := strings.Cut(line, "//")
-			if strings.Contains(code, "&&") || strings.Contains(code, "||") {
-				t.Errorf("%s:%d: %s: use & or | on the comparisons (no branch)", name, i+1, strings.TrimSpace(code))
-			}
-		}
-	}
-	if checked < 10 {
-		t.Fatalf("checked %d files on goldilocks.wgsl; the Rescue, RPO and Poseidon2 files alone are more", checked)
+		ids[id] = true
 	}
 }
 

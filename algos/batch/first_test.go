@@ -3,7 +3,7 @@ package batch
 import (
 	"testing"
 
-	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 )
 
 // TestFirstNonCanonicalBlocks: the first element not below p is found

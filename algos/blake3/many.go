@@ -21,7 +21,7 @@ import (
 // thousands), not for a few large ones (Sum hashes one large input with
 // every chunk in parallel).
 
-var manyModule = wgsl.Module{Files: []string{"blake3_many.wgsl"}}
+var manyModule = wgsl.Module{Library: shaders, Files: []string{"blake3_many.wgsl"}}
 
 // manyWG is MANY_WG in blake3_many.wgsl.
 const manyWG = 64

@@ -26,7 +26,7 @@ func (MerkleMerge) AcceptsAnyDigest() bool { return true }
 // MergeModule returns merkle_blake3.wgsl, which defines merge_node with
 // blake3_lib.wgsl's b3_merge.
 func (MerkleMerge) MergeModule() wgpu.Module {
-	return wgsl.Module{Files: []string{"merkle_blake3.wgsl"}}
+	return wgsl.Module{Library: shaders, Files: []string{"merkle_blake3.wgsl"}}
 }
 
 // MerkleApproach returns the fastest tree-building approach for the given

@@ -13,5 +13,5 @@ func (MerkleMerge) HashRecord(record []byte) [32]byte { return Sum256(record) }
 // hash_record with blake3_many_lib.wgsl's b3_hash_input: the BLAKE3 hash
 // of one record in one invocation, as SumMany hashes each input.
 func (MerkleMerge) RecordModule() wgpu.Module {
-	return wgsl.Module{Files: []string{"merkle_blake3_record.wgsl"}}
+	return wgsl.Module{Library: shaders, Files: []string{"merkle_blake3_record.wgsl"}}
 }

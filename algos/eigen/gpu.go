@@ -99,7 +99,7 @@ const (
 )
 
 // module is eigen.wgsl: every kernel of the method, one binding layout.
-var module = wgsl.Module{Files: []string{"eigen.wgsl"}}
+var module = wgsl.Module{Library: shaders, Files: []string{"eigen.wgsl"}}
 
 func kernel(ctx *wgpu.Context, entry string) (*wgpu.Kernel, error) {
 	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "eigen.wgsl:" + entry, Module: module, Entry: entry, Storage: 5, Uniform: true})

@@ -145,7 +145,7 @@ func NewCommitter[E field.Element](t wgpu.Target, hash merkle.RowHash[E], o Opti
 	var e E
 	c.tr, err = ctx.Kernel(wgpu.KernelSpec{
 		Label:  "lde_transpose.wgsl:tr_main",
-		Module: wgsl.Module{Files: []string{"lde_transpose.wgsl"}, Consts: []wgsl.Const{{Name: "TR_WORDS", Value: uint32(unsafe.Sizeof(e) / 4)}}},
+		Module: wgsl.Module{Library: shaders, Files: []string{"lde_transpose.wgsl"}, Consts: []wgsl.Const{{Name: "TR_WORDS", Value: uint32(unsafe.Sizeof(e) / 4)}}},
 		Entry:  "tr_main", Storage: 2, Uniform: true, ReadOnly: []bool{true, false},
 	})
 	if err != nil {

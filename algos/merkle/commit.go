@@ -613,7 +613,7 @@ func (c *Committer) kernel(file, entry string, hash Hash, m wgpu.Module, method 
 	}
 	spec := wgpu.KernelSpec{
 		Label:  file + ":" + entry + " (" + hash.Name() + ")",
-		Module: joined{m, wgsl.Module{Files: []string{file}}}, Entry: entry, Storage: storage, Uniform: true,
+		Module: joined{m, wgsl.Module{Library: shaders, Files: []string{file}}}, Entry: entry, Storage: storage, Uniform: true,
 	}
 	if storage == 2 {
 		spec.ReadOnly = []bool{true, false}

@@ -41,7 +41,7 @@ type Hash interface {
 	// on digests as 8 little-endian words, with everything it needs (its
 	// own includes) and no bindings or entry points; its identifiers must
 	// not start with mk_ or MK_. A wgsl.Module of the hash's adapter file,
-	// for example.
+	// in its package's library, for example.
 	MergeModule() wgpu.Module
 }
 
@@ -126,15 +126,16 @@ func checkLeaves(hash Hash, leaves [][32]byte) error {
 
 // kernelModule is the module of the kernels over hash's merge with
 // workgroup memory for wg invocations: the hash's module, then merkle.wgsl
-// with its prelude. The hash's module may be any wgpu.Module (a hash from
-// outside this repository cannot name files embedded in package wgsl), so
-// the two are compiled as one text, one after the other.
+// with its prelude. The hash's module may be any wgpu.Module (of the hash
+// package's own shader library, or a text a hash from outside this
+// repository builds itself), so the two are compiled as one text, one
+// after the other.
 func kernelModule(hash Hash, wg int) (wgpu.Module, error) {
 	m := hash.MergeModule()
 	if m == nil {
 		return nil, fmt.Errorf("merkle: %s: MergeModule returned no module", hash.Name())
 	}
-	return joined{m, wgsl.Module{Files: []string{"merkle.wgsl"}, Consts: []wgsl.Const{{Name: "MK_SH", Value: uint32(4 * wg)}}}}, nil
+	return joined{m, wgsl.Module{Library: shaders, Files: []string{"merkle.wgsl"}, Consts: []wgsl.Const{{Name: "MK_SH", Value: uint32(4 * wg)}}}}, nil
 }
 
 // joined is module a followed by module b.

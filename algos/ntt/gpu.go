@@ -184,7 +184,7 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes()).forSize(logN)}
 	adapter, consts := fi.module()
 	module := func(inPlace bool) wgsl.Module {
-		return wgsl.Module{Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+		return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
 			wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
 			wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg},
 			wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace})}

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // spec is the part of testdata/poseidon2_goldilocks_w12.json the tests read.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
-	"github.com/wgcompute/wgcompute/u64emu"
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 

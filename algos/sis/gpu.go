@@ -171,7 +171,7 @@ func (k *Key) entry() string {
 
 // module is sis.wgsl for the key's degree and limbs.
 func (k *Key) module() wgsl.Module {
-	return wgsl.Module{Files: []string{"sis.wgsl"}, Consts: append(field.KoalaBear.Consts(),
+	return wgsl.Module{Library: shaders, Files: []string{"sis.wgsl"}, Consts: append(field.KoalaBear.Consts(),
 		wgsl.Const{Name: "SIS_D", Value: uint32(k.d)},
 		wgsl.Const{Name: "SIS_WG", Value: uint32(wg(k.d))},
 		wgsl.Const{Name: "SIS8_WG", Value: uint32(wg8)},

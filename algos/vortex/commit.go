@@ -347,7 +347,7 @@ func kernel(ctx *wgpu.Context, file, entry string, storage int) (*wgpu.Kernel, e
 		ro[i] = i != 1
 	}
 	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: file + ":" + entry, Module: wgsl.Module{Files: []string{file}, Consts: field.KoalaBear.Consts()},
+		Label: file + ":" + entry, Module: wgsl.Module{Library: shaders, Files: []string{file}, Consts: field.KoalaBear.Consts()},
 		Entry: entry, Storage: storage, Uniform: true, ReadOnly: ro,
 	})
 	if err != nil {

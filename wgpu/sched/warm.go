@@ -42,7 +42,7 @@ func (g *Group) Warm(d time.Duration) error {
 func warm(c *wgpu.Context, d time.Duration) error {
 	k, err := c.Kernel(wgpu.KernelSpec{
 		Label:   "warm.wgsl:warm",
-		Module:  wgsl.Module{Files: []string{"warm.wgsl"}},
+		Module:  wgsl.Module{Library: shaders, Files: []string{"warm.wgsl"}},
 		Entry:   "warm",
 		Storage: 1,
 		Uniform: true,

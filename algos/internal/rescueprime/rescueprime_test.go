@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
-	"github.com/wgcompute/wgcompute/u64emu"
 )
 
 // TestGeneratedWGSLIsFresh fails when wgsl/rescue_mds.wgsl was not

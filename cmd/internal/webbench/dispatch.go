@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/wgpu"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // Dispatches is what DispatchCost measured.
@@ -37,8 +37,7 @@ func DispatchCost(ctx *wgpu.Context, n, reps int) (Dispatches, error) {
 	if n < 2 || reps < 1 {
 		return Dispatches{}, fmt.Errorf("webbench: DispatchCost(n = %d, reps = %d): n must be at least 2 and reps at least 1", n, reps)
 	}
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "u64emu.wgsl:k_add", Module: wgsl.Module{Files: []string{"u64emu.wgsl"}},
-		Entry: "k_add", Storage: 3, Uniform: true, ReadOnly: []bool{true, true, false}})
+	k, err := u64emu.AddKernel(ctx)
 	if err != nil {
 		return Dispatches{}, fmt.Errorf("webbench: %w", err)
 	}

@@ -1,4 +1,4 @@
-//!include blake3.wgsl
+//!include blake3_lanes.wgsl
 // blake3_lane2.wgsl: the BLAKE3 kernels with two chunks side by side in the
 // lanes of a vec2<u32> (variant lanes2).
 alias lane = vec2<u32>;

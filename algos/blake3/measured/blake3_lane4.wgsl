@@ -1,6 +1,6 @@
-//!include blake3.wgsl
+//!include blake3_lanes.wgsl
 // blake3_lane4.wgsl: the BLAKE3 kernels with four chunks side by side in
-// the lanes of a vec4<u32> (variants rows, lanes4, lanes8 and lanes16; the
+// the lanes of a vec4<u32> (variants lanes4, lanes8 and lanes16; the
 // prelude's GROUPS says how many vectors one invocation hashes).
 alias lane = vec4<u32>;
 const LANE_W = 4u;

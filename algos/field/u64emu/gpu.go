@@ -9,13 +9,13 @@ import (
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
-// workgroupSize matches @workgroup_size in wgsl/u64emu.wgsl.
+// workgroupSize matches @workgroup_size in u64emu.wgsl.
 const workgroupSize = 256
 
 // elemBytes is the size of one field element on the device.
 const elemBytes = 8
 
-// op is one batch operation: a kernel of wgsl/u64emu.wgsl and its Go
+// op is one batch operation: a kernel of u64emu.wgsl and its Go
 // reference, binary or unary.
 type op struct {
 	name  string // the Go function, for errors
@@ -34,10 +34,10 @@ var (
 
 func (o op) unary() bool { return o.un != nil }
 
-// module is wgsl/u64emu.wgsl with the library it includes.
-var module = wgsl.Module{Files: []string{"u64emu.wgsl"}}
+// module is u64emu.wgsl with the library it includes.
+var module = wgsl.Module{Library: shaders, Files: []string{"u64emu.wgsl"}}
 
-// kernel compiles (once per Context) an entry point of wgsl/u64emu.wgsl.
+// kernel compiles (once per Context) an entry point of u64emu.wgsl.
 // Binary entry points bind a, b (read), dst and params; unary ones a
 // (read), dst and params.
 func kernel(ctx *wgpu.Context, entry string, unary bool) (*wgpu.Kernel, error) {
@@ -46,6 +46,15 @@ func kernel(ctx *wgpu.Context, entry string, unary bool) (*wgpu.Kernel, error) {
 		spec.Storage, spec.ReadOnly = 2, []bool{true, false}
 	}
 	return ctx.Kernel(spec)
+}
+
+// AddKernel returns AddTo's kernel, k_add, compiled once per Context, for
+// measurements of what a dispatch costs (it is the smallest kernel there
+// is): it binds a and b (read) and dst at 0..2, and a uniform of the
+// element count at 3, and adds elements i < count, one per invocation in
+// workgroups of 256.
+func AddKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
+	return kernel(ctx, opAdd.entry, false)
 }
 
 // AddTo runs, on the GPU or on all cores when ctx is nil,

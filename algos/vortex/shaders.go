@@ -1,0 +1,14 @@
+package vortex
+
+import (
+	"embed"
+
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+//go:embed *.wgsl
+var shaderFiles embed.FS
+
+// shaders are this package's kernels, the .wgsl files beside it; they
+// include the shared libraries (the fields' arithmetic) by name.
+var shaders = wgsl.NewLibrary("algos/vortex", shaderFiles, wgsl.Shared)
