@@ -28,9 +28,6 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
-// Element is field.Element; it goes once the programs name field.Element.
-type Element = field.Element
-
 // Goldilocks is the Family of a hash over the Goldilocks field with a
 // 12-element state and 4-element digests (Rescue's Rp64_256, RPO256,
 // Poseidon2 of width 12).

@@ -12,16 +12,13 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
-// Element is field.Element; it goes once the programs name field.Element.
-type Element = field.Element
-
 // A matrix commitment is the Merkle tree whose leaf i is the hash of row i
 // of a matrix of field elements (the commitment of a STARK's trace or of
 // its constraint evaluations). On the GPU the rows are hashed into the
 // tree's leaf buffer and the tree is built from there: the leaves never
 // make a round trip through the host before the levels are built.
 //
-// The element type is a parameter (Element): a uint64 per Goldilocks
+// The element type is a parameter (field.Element): a uint64 per Goldilocks
 // element, a uint32 per element of a 31-bit field (BabyBear, KoalaBear);
 // the field is the row hash's (RowHash.Modulus, FieldName). Every step but
 // the element's width in the kernel is written once over it.

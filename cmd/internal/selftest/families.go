@@ -340,14 +340,14 @@ var rescueLengths = []int{1, 7, 8, 9, 16, 23}
 
 // elementInputs are a field hash's cases' inputs: elements E, pairs P,
 // states S.
-type elementInputs[E batch.Element, P, S any] struct {
+type elementInputs[E field.Element, P, S any] struct {
 	states []S
 	pairs  []P
 	hash   map[int][]E
 }
 
 // elems views a slice of arrays of E as its elements, without copying.
-func elems[E batch.Element, T any](s []T) []E {
+func elems[E field.Element, T any](s []T) []E {
 	var e E
 	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])/unsafe.Sizeof(e)))
 }
@@ -355,7 +355,7 @@ func elems[E batch.Element, T any](s []T) []E {
 // newElementInputs draws a field hash's cases' inputs from seed, each
 // element below p: states (the zero state and the all p-1 state first),
 // pairs, and inputs of each of rescueLengths.
-func newElementInputs[E batch.Element, P, S any](seed, p uint64) elementInputs[E, P, S] {
+func newElementInputs[E field.Element, P, S any](seed, p uint64) elementInputs[E, P, S] {
 	r := newRand(seed)
 	in := elementInputs[E, P, S]{states: make([]S, rescueStates), pairs: make([]P, rescuePairs), hash: map[int][]E{}}
 	draw := func(els []E) {
@@ -378,7 +378,7 @@ func newElementInputs[E batch.Element, P, S any](seed, p uint64) elementInputs[E
 
 // elementBatcher is what a field hash's family runs a variant with: a
 // batch.Batcher (or refBatcher).
-type elementBatcher[E batch.Element, D, P, S any] interface {
+type elementBatcher[E field.Element, D, P, S any] interface {
 	PermuteMany(states []S) error
 	HashElementsMany(dst []D, inputs []E, m int) error
 	MergeMany(dst []D, pairs []P) error
@@ -387,7 +387,7 @@ type elementBatcher[E batch.Element, D, P, S any] interface {
 
 // elementOutputs returns the outputs of every case of in computed by b,
 // under the variant name v.
-func elementOutputs[E batch.Element, D, P, S any](v string, in elementInputs[E, P, S], b elementBatcher[E, D, P, S]) []Output {
+func elementOutputs[E field.Element, D, P, S any](v string, in elementInputs[E, P, S], b elementBatcher[E, D, P, S]) []Output {
 	st := append([]S(nil), in.states...)
 	err := b.PermuteMany(st)
 	outs := []Output{{Variant: v, Case: fmt.Sprintf("permute/states=%d", len(st)), Digest: Digest(wgpu.Bytes(st)), Err: err}}
@@ -446,7 +446,7 @@ func elementFamily(h registry.Hash) Family {
 // elementFamilyOf is elementFamily over the elements E of the field of
 // prime p, ref its reference; h's batch functions on each kernel variant
 // are internal/base/impl's, under h's name.
-func elementFamilyOf[E batch.Element, D, P, S any](h registry.Hash, p uint64, ref refBatcher[E, D, P, S]) Family {
+func elementFamilyOf[E field.Element, D, P, S any](h registry.Hash, p uint64, ref refBatcher[E, D, P, S]) Family {
 	variant := impl.Select[*batch.Family[E, D, P, S]]
 	fam := Family{Name: h.Name, Run: func(ctx *wgpu.Context) ([]Output, error) {
 		in := newElementInputs[E, P, S](elementSeed(h), p)
@@ -481,7 +481,7 @@ func elementFamilyOf[E batch.Element, D, P, S any](h registry.Hash, p uint64, re
 
 // refBatcher runs a plain-Go reference one item at a time, as an
 // elementBatcher.
-type refBatcher[E batch.Element, D, P, S any] struct {
+type refBatcher[E field.Element, D, P, S any] struct {
 	permute      func(state *S)
 	hashElements func(els []E) D
 	merge        func(pair P) D

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/field/u64emu"
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/cmd/internal/results"
@@ -24,7 +25,7 @@ const benchHashElements = 12
 
 // benchField is a hash of the registry over a field, of elements E,
 // digests D, pairs P and states S, as the element-hash suites measure it.
-type benchField[E batch.Element, D comparable, P, S any] struct {
+type benchField[E field.Element, D comparable, P, S any] struct {
 	registry.Hash
 	// variant returns the batch functions on the kernel variant named.
 	variant func(name string) (*batch.Family[E, D, P, S], error)
@@ -65,7 +66,7 @@ func variantOf[T any](h registry.Hash) func(name string) (T, error) {
 
 // benchElements views a slice of arrays of E as its elements, without
 // copying.
-func benchElements[E batch.Element, T any](s []T) []E {
+func benchElements[E field.Element, T any](s []T) []E {
 	var e E
 	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])/unsafe.Sizeof(e)))
 }
@@ -169,7 +170,7 @@ var suiteExtras = map[string]extras{
 
 // elementHashSuite is the suite of h, measured as of returns a hash of its
 // field, with x beside the shared table.
-func elementHashSuite[E batch.Element, D comparable, P, S any](h registry.Hash, x extras, of func(registry.Hash) benchField[E, D, P, S]) suite {
+func elementHashSuite[E field.Element, D comparable, P, S any](h registry.Hash, x extras, of func(registry.Hash) benchField[E, D, P, S]) suite {
 	cpu, last := "CPU backend", "every kernel variant"
 	if x.reference {
 		cpu = "CPU reference"

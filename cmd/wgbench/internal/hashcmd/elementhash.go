@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/registry"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/internal/base/checked"
@@ -155,7 +156,7 @@ func elementFileCmd(g *cli.Globals, cmd *cobra.Command, h registry.Hash, inPath,
 // elementFile is elementFileCmd with f, h's batch functions on the
 // variant asked for, of elements of E (their little-endian bytes
 // records are made of) and digests D.
-func elementFile[E batch.Element, D, P, S any](g *cli.Globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], h registry.Hash, inPath, outPath string, m int) error {
+func elementFile[E field.Element, D, P, S any](g *cli.Globals, cmd *cobra.Command, f *batch.Family[E, D, P, S], h registry.Hash, inPath, outPath string, m int) error {
 	hashName := h.Name
 	var (
 		e E

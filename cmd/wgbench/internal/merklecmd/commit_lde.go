@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/lde"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/ntt"
@@ -31,7 +32,7 @@ func checkBlowup(given bool, blowup, matrices, hashes int) error {
 // commitExtended decodes the one --in file as a matrix of elements E and
 // commits to its extension by blowup, as Plonky3's PCS commits a trace,
 // on the first device of grp (nil: the CPU).
-func commitExtended[E merkle.Element](grp *sched.Group, hash merkle.RowHash[E], raws [][]byte, shapes []shape, ins []string, blowup int, opts merkle.Options) (*merkle.Tree, error) {
+func commitExtended[E field.Element](grp *sched.Group, hash merkle.RowHash[E], raws [][]byte, shapes []shape, ins []string, blowup int, opts merkle.Options) (*merkle.Tree, error) {
 	ms, err := matricesOf(raws, shapes, ins, func(rows, cols int, data []E) merkle.Matrix[E] {
 		return merkle.Matrix[E]{Rows: rows, Cols: cols, Data: data}
 	})
