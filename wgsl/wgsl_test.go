@@ -102,7 +102,8 @@ func TestModuleIDAndCache(t *testing.T) {
 // A feature's file replaces the file it names wherever that is included,
 // and the module's ID says so; without the feature nothing changes.
 func TestModuleFeatures(t *testing.T) {
-	plain := Module{Files: []string{"goldilocks_digest.wgsl"}}
+	lib := mapLib("t/kernel", map[string]string{"k.wgsl": "//!include goldilocks.wgsl\nfn k() {}"}, Shared)
+	plain := Module{Library: lib, Files: []string{"k.wgsl"}}
 	id, src, err := plain.ForFeatures([]string{"shader-int64"})
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
 // products as its time on a core does. A model, not a measurement.
 var hashParams = goldilocks.Hash{
 	Name: "poseidon2", Title: "Poseidon2", Merge: Merge, HashElements: HashElements,
-	MergeFile: "merkle_poseidon2.wgsl", RowFile: "poseidon2_row.wgsl",
+	MergeFile: "merkle_poseidon2.wgsl", RowFile: "poseidon2_row.wgsl", Shaders: shaders,
 	CPUMerge: 3100 * time.Nanosecond, GPULevel: 85 * time.Microsecond,
 }
 

@@ -42,7 +42,7 @@
 // their batch functions BabyBearBatch and KoalaBearBatch.
 package poseidon2
 
-//go:generate go run ./internal/gen -dir ../../wgsl
+//go:generate go run ./internal/gen -dir .
 
 import (
 	"github.com/wgcompute/wgcompute/algos/field"

@@ -52,7 +52,7 @@ func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
 // them the more cores it has.
 var hashParams = goldilocks.Hash{
 	Name: "rescue", Title: "Rescue", Merge: Merge, HashElements: HashElements,
-	MergeFile: "merkle_rescue.wgsl", RowFile: "rescue_row.wgsl",
+	MergeFile: "merkle_rescue.wgsl", RowFile: "rescue_row.wgsl", Shaders: shaders,
 	CPUMerge: 13 * time.Microsecond, GPULevel: 350 * time.Microsecond,
 	Approach: "level-per-dispatch",
 }

@@ -11,7 +11,7 @@
 // element, and the reference functions treat them as undefined input.
 package rescue
 
-//go:generate go run ./internal/gen -dir ../../wgsl
+//go:generate go run ./internal/gen -dir .
 
 import (
 	"github.com/wgcompute/wgcompute/algos/field"

@@ -27,10 +27,10 @@ var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 
 // kernels describes RPO's kernel to the batch runner RPO shares with
 // Rescue: its entry file, which includes what it needs (see
-// wgsl/rpo_main.wgsl), with the kernel body built for miden-crypto's
+// rpo_main.wgsl), with the kernel body built for miden-crypto's
 // sponge.
 func kernels(ctx *wgpu.Context) (batch.Kernels, error) {
 	const file = "rpo_main.wgsl"
 	return rescueprime.Kernels(ctx, "rpo", rescueprime.Kernel{Label: file,
-		Module: wgsl.Module{Files: []string{file}, Consts: []wgsl.Const{rescueprime.SpongeConst(true)}}})
+		Module: wgsl.Module{Library: shaders, Files: []string{file}, Consts: []wgsl.Const{rescueprime.SpongeConst(true)}}})
 }

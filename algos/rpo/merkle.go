@@ -49,7 +49,7 @@ func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
 // measured for RPO's trees themselves.
 var hashParams = goldilocks.Hash{
 	Name: "rpo", Title: "RPO", Merge: Merge, HashElements: HashElements,
-	MergeFile: "merkle_rpo.wgsl", RowFile: "rpo_row.wgsl",
+	MergeFile: "merkle_rpo.wgsl", RowFile: "rpo_row.wgsl", Shaders: shaders,
 	CPUMerge: 16 * time.Microsecond, GPULevel: 350 * time.Microsecond,
 	Approach: "level-per-dispatch",
 }

@@ -23,7 +23,7 @@
 // reference functions treat them as undefined input.
 package rpo
 
-//go:generate go run ./internal/gen -dir ../../wgsl
+//go:generate go run ./internal/gen -dir .
 
 import (
 	"encoding/binary"

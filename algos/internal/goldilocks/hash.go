@@ -29,8 +29,10 @@ type Hash struct {
 	HashElements func(els []uint64) [DigestSize]uint64
 	// MergeFile is the WGSL file that defines merge_node with the hash's
 	// merge (merkle_rescue.wgsl), RowFile the file that defines hash_row
-	// as HashElements of a row in one invocation (rescue_row.wgsl).
+	// as HashElements of a row in one invocation (rescue_row.wgsl), both
+	// files of Shaders, the hash package's library.
 	MergeFile, RowFile string
+	Shaders            *wgsl.Library
 	// CPUMerge is one merge's time on one core and GPULevel the least time
 	// of one level of a tree on a GPU: the model of MerkleHostWidth.
 	CPUMerge, GPULevel time.Duration
@@ -72,7 +74,8 @@ func (m Merkle[S]) CheckDigest(d [32]byte) error { return CheckDigest(m.hash().T
 // MergeModule returns the WGSL file that defines merge_node with the
 // hash's merge (merkle_rescue.wgsl for Rescue).
 func (m Merkle[S]) MergeModule() wgpu.Module {
-	return wgsl.Module{Files: []string{m.hash().MergeFile}}
+	h := m.hash()
+	return wgsl.Module{Library: h.Shaders, Files: []string{h.MergeFile}}
 }
 
 // HashRow returns the digest of the hash's HashElements(row): the leaf of
@@ -93,7 +96,8 @@ func (Merkle[S]) FieldName() string { return "Goldilocks" }
 // permutation: HashElements of a row in one invocation (rescue_row.wgsl
 // for Rescue).
 func (m Merkle[S]) RowModule() wgpu.Module {
-	return wgsl.Module{Files: []string{m.hash().RowFile}}
+	h := m.hash()
+	return wgsl.Module{Library: h.Shaders, Files: []string{h.RowFile}}
 }
 
 // ConvertDigest maps any 32 bytes to a digest of the hash, as a mixed
@@ -110,7 +114,7 @@ func (Merkle[S]) ConvertDigest(d [32]byte) [32]byte { return ConvertDigest(d) }
 // ConvertModule returns goldilocks_digest.wgsl, which defines
 // convert_digest as ConvertDigest does.
 func (Merkle[S]) ConvertModule() wgpu.Module {
-	return wgsl.Module{Files: []string{"goldilocks_digest.wgsl"}}
+	return wgsl.Module{Library: shaders, Files: []string{"goldilocks_digest.wgsl"}}
 }
 
 // MerkleHostWidth returns the width from which a tree's levels are built

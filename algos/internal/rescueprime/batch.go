@@ -9,7 +9,7 @@ import (
 )
 
 // Kernel is one kernel of a hash: a module whose entry point main runs
-// wgsl/rescue.wgsl's body (its file declares the uniform `params` after
+// rescue.wgsl's body (its file declares the uniform `params` after
 // the storage bindings and defines permute_variant), built with the
 // prelude constant RP_SPONGE_RPO that says whose sponge the body follows.
 type Kernel struct {
@@ -25,18 +25,18 @@ type Kernel struct {
 	ArkParams bool
 }
 
-// SpongeConst is the prelude constant RP_SPONGE_RPO of wgsl/rescue.wgsl:
+// SpongeConst is the prelude constant RP_SPONGE_RPO of rescue.wgsl:
 // false for winterfell's Rp64_256 sponge, true for miden-crypto's RPO256.
 func SpongeConst(rpo bool) wgsl.Const { return wgsl.Const{Name: "RP_SPONGE_RPO", Value: rpo} }
 
-// Operation codes of params.op in wgsl/rescue.wgsl.
+// Operation codes of params.op in rescue.wgsl.
 const (
 	opPermute uint32 = 0
 	opMerge   uint32 = 1
 	opAbsorb  uint32 = 2 // one block of HashElements
 )
 
-// workgroup is WG in wgsl/rescue.wgsl.
+// workgroup is WG in rescue.wgsl.
 const workgroup = 64
 
 // Kernels compiles k on ctx (once per Context) and returns it as the
