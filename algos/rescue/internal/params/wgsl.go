@@ -118,7 +118,7 @@ func arkFunc4(b *bytes.Buffer, name string, ark *[Rounds][Width]uint64) {
 // text.
 func Files() map[string][]byte {
 	return map[string][]byte{
-		"rescue_consts.wgsl":      WGSL(),
+		"rescue_consts.wgsl":               WGSL(),
 		"measured/rescue_consts_vec4.wgsl": WGSLVec4(),
 	}
 }
