@@ -2,7 +2,6 @@ package poseidon2
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -17,12 +16,8 @@ import (
 var measuredFiles embed.FS
 
 // measured is the library of measuredFiles, whose files include the
-// product's. fs.Sub fails on an invalid directory name alone, and
-// "measured" is a valid one.
-var measured = func() *wgsl.Library {
-	sub, _ := fs.Sub(measuredFiles, "measured")
-	return wgsl.NewLibrary("algos/poseidon2/measured", sub, shaders)
-}()
+// product's.
+var measured = wgsl.NewSubLibrary("algos/poseidon2/measured", measuredFiles, "measured", shaders)
 
 // measuredVariants are Batch's kernel variants beside fast, kept to be
 // measured against it.

@@ -2,7 +2,6 @@ package rescue
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
@@ -18,12 +17,8 @@ import (
 var measuredFiles embed.FS
 
 // measured is the library of measuredFiles, whose files include the
-// product's. fs.Sub fails on an invalid directory name alone, and
-// "measured" is a valid one.
-var measured = func() *wgsl.Library {
-	sub, _ := fs.Sub(measuredFiles, "measured")
-	return wgsl.NewLibrary("algos/rescue/measured", sub, shaders)
-}()
+// product's.
+var measured = wgsl.NewSubLibrary("algos/rescue/measured", measuredFiles, "measured", shaders)
 
 // measuredVariants are the kernel variants beside fast, which lost to it
 // on every GPU measured (BENCHMARKS.md, "Rescue Prime"); they stay to be

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field"
+
 	"github.com/wgcompute/wgcompute/algos/symmetric"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -64,7 +66,7 @@ func (m Merkle[S]) Name() string { return m.hash().Name }
 
 // Merge returns the hash's Merge of the digests' elements, as a digest.
 func (m Merkle[S]) Merge(left, right [32]byte) [32]byte {
-	return DigestBytes(m.hash().Merge(DigestElements(left), DigestElements(right)))
+	return field.GoldilocksLeaf(m.hash().Merge(field.GoldilocksDigest(left), field.GoldilocksDigest(right)))
 }
 
 // CheckDigest returns an error naming the first element of d that is not
@@ -82,7 +84,7 @@ func (m Merkle[S]) MergeModule() wgpu.Module {
 // a row in package merkle's matrix commitments (a merkle.RowHash[uint64]).
 // The elements must be below P, as HashElements requires.
 func (m Merkle[S]) HashRow(row []uint64) [32]byte {
-	return DigestBytes(m.hash().HashElements(row))
+	return field.GoldilocksLeaf(m.hash().HashElements(row))
 }
 
 // Modulus returns P: a row's elements are values below it (with HashRow

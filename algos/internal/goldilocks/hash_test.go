@@ -5,6 +5,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -66,10 +68,10 @@ var testHash = Hash{Name: "toy", Title: "Toy", Merge: Compression(toy), HashElem
 func TestMerkle(t *testing.T) {
 	var m Tuned[testSpec]
 	require.Equal(t, "toy", m.Name())
-	a, b := DigestBytes([4]uint64{1, 2, 3, 4}), DigestBytes([4]uint64{5, 6, 7, 8})
-	require.Equal(t, DigestBytes(Compression(toy)([4]uint64{1, 2, 3, 4}, [4]uint64{5, 6, 7, 8})), m.Merge(a, b))
-	require.Equal(t, DigestBytes(Sponge(toy)([]uint64{9, 10})), m.HashRow([]uint64{9, 10}))
-	require.ErrorContains(t, m.CheckDigest(DigestBytes([4]uint64{0, P})), "element 1 is 18446744069414584321, not a Goldilocks field element: Toy digests")
+	a, b := field.GoldilocksLeaf([4]uint64{1, 2, 3, 4}), field.GoldilocksLeaf([4]uint64{5, 6, 7, 8})
+	require.Equal(t, field.GoldilocksLeaf(Compression(toy)([4]uint64{1, 2, 3, 4}, [4]uint64{5, 6, 7, 8})), m.Merge(a, b))
+	require.Equal(t, field.GoldilocksLeaf(Sponge(toy)([]uint64{9, 10})), m.HashRow([]uint64{9, 10}))
+	require.ErrorContains(t, m.CheckDigest(field.GoldilocksLeaf([4]uint64{0, P})), "element 1 is 18446744069414584321, not a Goldilocks field element: Toy digests")
 	require.Equal(t, wgsl.Module{Library: testShaders, Files: []string{"toy_merge.wgsl"}}, m.MergeModule())
 	require.Equal(t, wgsl.Module{Library: testShaders, Files: []string{"toy_row.wgsl"}}, m.RowModule())
 	require.Equal(t, wgsl.Module{Library: shaders, Files: []string{"goldilocks_digest.wgsl"}}, m.ConvertModule())
