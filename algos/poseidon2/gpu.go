@@ -26,7 +26,13 @@ import (
 var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 	Name: "poseidon2", Modulus: P, MaxElements: maxBatchElements,
 	Permute: permuteFast, Merge: mergeFast, HashElements: hashElementsFast,
-	Variants: append([]batch.Variant{variant(shaders, "fast")}, measuredVariants...),
+	Variants: []batch.Variant{
+		variant(shaders, "fast"),
+		// Kept to be measured against fast: the internal layer as the
+		// plain product by its diagonal, twelve goldilocks_mul per partial
+		// round (Plonky3's generic matmul_internal).
+		variant(measured, "muldiag"),
+	},
 })
 
 // opEntries are the entry points of poseidon2_main.wgsl, one kernel

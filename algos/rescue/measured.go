@@ -1,24 +1,9 @@
 package rescue
 
 import (
-	"embed"
-
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
-
-// measuredFiles are the kernels kept to be measured against the
-// product's (rescue_main_fast.wgsl), apart from the product's files: the
-// variants' entry files and what only they include. Only measuredVariants,
-// forced by name through internal/base/impl ("rescue"), compile them.
-//
-//go:embed measured/*.wgsl
-var measuredFiles embed.FS
-
-// measured is the library of measuredFiles, whose files include the
-// product's.
-var measured = wgsl.NewSubLibrary("algos/rescue/measured", measuredFiles, "measured", shaders)
 
 // measuredVariants are the kernel variants beside fast, which lost to it
 // on every GPU measured (BENCHMARKS.md, "Rescue Prime"); they stay to be
