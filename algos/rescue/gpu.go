@@ -3,7 +3,6 @@ package rescue
 import (
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
-	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -19,11 +18,8 @@ import (
 // times the matrix's 5-bit constants in 16-bit limbs with one 96-bit
 // reduction per output, and the inverse S-box by winterfell's
 // 72-multiplication addition chain.
-var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
-	Name: "rescue", Modulus: P, DigestAt: Width - Rate,
-	Permute: Permute, Merge: Merge, HashElements: HashElements,
-	Variants: append([]batch.Variant{variant(shaders, "fast")}, measuredVariants...),
-})
+var Batch *batch.Goldilocks = rescueprime.NewBatch("rescue", Permute, Merge, HashElements,
+	append([]batch.Variant{variant(shaders, "fast")}, measuredVariants...)...)
 
 // variant describes the kernel variant name, of the library lib, to the
 // batch runner that Rescue shares with RPO (package rescueprime): its
@@ -33,14 +29,10 @@ var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 // literals, a storage buffer at binding 2 (arkstorage, arkworkgroup) or
 // the words after the parameters in the uniform (arkuniform).
 func variant(lib *wgsl.Library, name string) batch.Variant {
-	file := "rescue_main_" + name + ".wgsl"
-	k := rescueprime.Kernel{Label: file,
-		Module: wgsl.Module{Library: lib, Files: []string{file}, Consts: []wgsl.Const{rescueprime.SpongeConst(false)}}}
+	k := rescueprime.NewKernel(lib, "rescue_main_"+name+".wgsl", false)
 	switch name {
 	case "arkstorage", "arkworkgroup", "arkuniform":
 		k.Ark, k.ArkParams = arkWords, name == "arkuniform"
 	}
-	return batch.Variant{Name: name, Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
-		return rescueprime.Kernels(ctx, "rescue", k)
-	}}
+	return rescueprime.Variant("rescue", name, k)
 }
