@@ -28,8 +28,9 @@ type Library struct {
 }
 
 // Shared is the library of this package's files, which Source reads: the
-// fields' arithmetic, the hash constructions and what several packages
-// include. Shared.Source(name) is Source(name).
+// fields' arithmetic and what several packages include (the hash
+// constructions are their packages' own libraries), and the files
+// AddGenerated adds. Shared.Source(name) is Source(name).
 var Shared = register("", &Library{fsys: files, read: Source})
 
 var (
