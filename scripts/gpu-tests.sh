@@ -60,7 +60,8 @@ build() {
 	cp scripts/gpu-tests.sh "$stage/gpu-tests/"
 	# Tests read their testdata/, the module's testdata/ and the WGSL files
 	# (every package's, which wgsl's tests find in the tree; generated ones
-	# are checked against wgsl/) from the tree, and the docs with the
+	# are checked against those beside their package) from the tree, and
+	# the docs with the
 	# examples their snippets must match and the sbatch scripts the Slurm
 	# section shows, and the plots with the results they are drawn from
 	# (TestDoc*); the Go sources too, which doccheck reads (the layers, the

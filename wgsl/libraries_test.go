@@ -14,13 +14,17 @@ import (
 
 	// Every package that embeds shaders, so that their libraries are
 	// checked here with the shared one (TestEveryFileInALibrary fails on
-	// a file whose package is missing).
+	// a file whose package is missing); the hash packages bring the
+	// internal ones they build on (rescueprime, goldilocks).
 	_ "github.com/wgcompute/wgcompute/algos/blake3"
 	_ "github.com/wgcompute/wgcompute/algos/eigen"
 	_ "github.com/wgcompute/wgcompute/algos/field/u64emu"
 	_ "github.com/wgcompute/wgcompute/algos/lde"
 	_ "github.com/wgcompute/wgcompute/algos/merkle"
 	_ "github.com/wgcompute/wgcompute/algos/ntt"
+	_ "github.com/wgcompute/wgcompute/algos/poseidon2"
+	_ "github.com/wgcompute/wgcompute/algos/rescue"
+	_ "github.com/wgcompute/wgcompute/algos/rpo"
 	_ "github.com/wgcompute/wgcompute/algos/sis"
 	_ "github.com/wgcompute/wgcompute/algos/vortex"
 	_ "github.com/wgcompute/wgcompute/wgpu/sched"

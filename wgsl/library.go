@@ -1,6 +1,7 @@
 package wgsl
 
 import (
+	"embed"
 	"fmt"
 	"io/fs"
 	"path"
@@ -27,8 +28,9 @@ type Library struct {
 }
 
 // Shared is the library of this package's files, which Source reads: the
-// fields' arithmetic, the hash constructions and what several packages
-// include. Shared.Source(name) is Source(name).
+// fields' arithmetic and what several packages include (the hash
+// constructions are their packages' own libraries), and the files
+// AddGenerated adds. Shared.Source(name) is Source(name).
 var Shared = register("", &Library{fsys: files, read: Source})
 
 var (
@@ -50,6 +52,25 @@ func NewLibrary(name string, fsys fs.FS, deps ...*Library) *Library {
 		name = "library"
 	}
 	return register(name, newLibrary(fsys, deps))
+}
+
+// NewSubLibrary is NewLibrary of the folder dir of fsys: the library of
+// the files a package embeds from a folder of its own
+// (//go:embed measured/*.wgsl), such as its kernel variants kept only to
+// be measured, named as that folder ("algos/rescue/measured"). An invalid
+// dir (fs.ValidPath) makes a library that holds no file.
+func NewSubLibrary(name string, fsys fs.FS, dir string, deps ...*Library) *Library {
+	return NewLibrary(name, subFS(fsys, dir), deps...)
+}
+
+// subFS returns the folder dir of fsys, or an empty file system where dir
+// is not a valid path, fs.Sub's one error.
+func subFS(fsys fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		return embed.FS{} // holds nothing
+	}
+	return sub
 }
 
 // newLibrary returns the unnamed library of fsys's .wgsl files.

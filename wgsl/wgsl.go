@@ -1,6 +1,6 @@
 // Package wgsl builds compute shaders into modules, and holds the shaders
 // several packages share: the fields' arithmetic (goldilocks.wgsl,
-// monty31.wgsl) and the hash constructions built on them.
+// monty31.wgsl) and what the permutations over them share (state12.wgsl).
 //
 // Each package embeds its own kernels beside its Go code and makes them a
 // Library whose files may include those of the libraries it names, this
@@ -176,7 +176,7 @@ func (m Module) resolve(name string) (*Library, string, error) {
 }
 
 // ID identifies the module, for pipeline caches and error messages:
-// "rescue_fast.wgsl" (a module of Shared),
+// "goldilocks.wgsl" (a module of Shared),
 // "algos/merkle:merkle.wgsl{MK_SH=1024}" (of another library, its name
 // first), so that no two modules of a process share an ID.
 func (m Module) ID() string {

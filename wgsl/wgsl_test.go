@@ -102,7 +102,8 @@ func TestModuleIDAndCache(t *testing.T) {
 // A feature's file replaces the file it names wherever that is included,
 // and the module's ID says so; without the feature nothing changes.
 func TestModuleFeatures(t *testing.T) {
-	plain := Module{Files: []string{"goldilocks_digest.wgsl"}}
+	lib := mapLib("t/kernel", map[string]string{"k.wgsl": "//!include goldilocks.wgsl\nfn k() {}"}, Shared)
+	plain := Module{Library: lib, Files: []string{"k.wgsl"}}
 	id, src, err := plain.ForFeatures([]string{"shader-int64"})
 	if err != nil {
 		t.Fatal(err)
@@ -254,5 +255,23 @@ func TestAddGenerated(t *testing.T) {
 	}
 	if err := AddGenerated(map[string]string{"monty31.wgsl": ""}); err == nil || !strings.Contains(err.Error(), "embedded shader's") {
 		t.Errorf("an embedded name: got %v", err)
+	}
+}
+
+// A sub-library (NewSubLibrary) holds the files of its folder alone, and
+// one of an invalid folder none.
+func TestSubLibrary(t *testing.T) {
+	fsys := fstest.MapFS{"top.wgsl": {Data: []byte("fn t() {}")}, "sub/s.wgsl": {Data: []byte("//!include top.wgsl\nfn s() { t(); }")}}
+	top := mapLib("t/top", map[string]string{"top.wgsl": "fn t() {}"})
+	sub := newLibrary(subFS(fsys, "sub"), []*Library{top})
+	sub.name = "t/sub"
+	if got := sub.Files(); len(got) != 1 || got[0] != "s.wgsl" {
+		t.Fatalf("sub-library files %v, want [s.wgsl]", got)
+	}
+	if src, err := (Module{Library: sub, Files: []string{"s.wgsl"}}).Source(); err != nil || !strings.Contains(src, "fn t()") {
+		t.Fatalf("sub-library module: %v\n%s", err, src)
+	}
+	if got := newLibrary(subFS(fsys, "../sub"), nil).Files(); len(got) != 0 {
+		t.Fatalf("invalid folder: files %v, want none", got)
 	}
 }

@@ -27,29 +27,30 @@ var Batch = batch.New(batch.Spec[uint64, [4]uint64, [8]uint64, [12]uint64]{
 	Name: "poseidon2", Modulus: P, MaxElements: maxBatchElements,
 	Permute: permuteFast, Merge: mergeFast, HashElements: hashElementsFast,
 	Variants: []batch.Variant{
-		variant("fast"),
-		// The internal layer as the plain product by its diagonal: twelve
-		// goldilocks_mul per partial round (Plonky3's generic matmul_internal).
-		variant("muldiag"),
+		variant(shaders, "fast"),
+		// Kept to be measured against fast: the internal layer as the
+		// plain product by its diagonal, twelve goldilocks_mul per partial
+		// round (Plonky3's generic matmul_internal).
+		variant(measured, "muldiag"),
 	},
 })
 
-// opEntries are the entry points of wgsl/poseidon2_main.wgsl, one kernel
+// opEntries are the entry points of poseidon2_main.wgsl, one kernel
 // per operation.
 var opEntries = [...]string{batch.OpPermute: "permute", batch.OpMerge: "merge", batch.OpHash: "hash_elements"}
 
-// workgroup is P2_WG in wgsl/poseidon2_main.wgsl.
+// workgroup is P2_WG in poseidon2_main.wgsl.
 const workgroup = 64
 
 // maxBatchElements bounds the elements of one hash input: the kernel
 // indexes a piece's elements with u32 words.
 const maxBatchElements = 1 << 31
 
-// variant describes the kernels of the variant name: one per operation,
-// compiled on first use (once per Context), each from the entry file
-// poseidon2_main_<name>.wgsl, which includes the kernels and defines the
-// permutation they call (see wgsl/poseidon2_main.wgsl).
-func variant(name string) batch.Variant {
+// variant describes the kernels of the variant name, of the library lib:
+// one per operation, compiled on first use (once per Context), each from
+// the entry file poseidon2_main_<name>.wgsl, which includes the kernels
+// and defines the permutation they call (see poseidon2_main.wgsl).
+func variant(lib *wgsl.Library, name string) batch.Variant {
 	file := "poseidon2_main_" + name + ".wgsl"
 	return batch.Variant{Name: name, Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
 		var compiled [len(opEntries)]*wgpu.Kernel
@@ -57,7 +58,7 @@ func variant(name string) batch.Variant {
 			k := compiled[o]
 			if k == nil {
 				var err error
-				k, err = ctx.Kernel(wgpu.KernelSpec{Label: file + ":" + opEntries[o], Module: wgsl.Module{Files: []string{file}},
+				k, err = ctx.Kernel(wgpu.KernelSpec{Label: file + ":" + opEntries[o], Module: wgsl.Module{Library: lib, Files: []string{file}},
 					Entry: opEntries[o], Storage: 2, Uniform: true, ReadOnly: []bool{true, false}})
 				if err != nil {
 					return nil, fmt.Errorf("variant %s: %w", name, err)

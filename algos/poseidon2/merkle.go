@@ -1,8 +1,6 @@
 package poseidon2
 
 import (
-	"time"
-
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 )
 
@@ -15,7 +13,8 @@ import (
 // its PaddingFreeSponge.
 //
 // Pass it to package merkle (merkle.Build(ctx, leaves, MerkleMerge{},
-// opts)); LeafOf and DigestOf convert between its digests and leaves. Its
+// opts)); field.GoldilocksLeaf and GoldilocksDigest convert between its
+// digests and leaves. Its
 // methods are those of every Goldilocks hash here, written once over
 // Poseidon2's parameters (see rescue.MerkleMerge); MergeModule,
 // RowModule, ConvertModule and MerkleHostWidth are package merkle's side
@@ -33,34 +32,3 @@ type hashSpec struct{}
 
 // Hash returns Poseidon2's parameters.
 func (hashSpec) Hash() *goldilocks.Hash { return &hashParams }
-
-// hashParams are Poseidon2's parameters: merkle_poseidon2.wgsl defines
-// merge_node with poseidon2_lib.wgsl's p2_merge, and poseidon2_row.wgsl
-// hash_row with its permutation.
-//
-// The host levels' model is Rescue's (goldilocks.MerkleHostWidth).
-// CPUMerge is Rescue's scaled by the two merges' ratio on one core
-// through the batch functions' CPU path (BENCHMARKS.md, "The CPU path";
-// the ratio in bench/results/HISTORY.md, "Figures moved from code
-// comments"); its GPU level was not measured, and is taken as Rescue's
-// scaled the same: a merge's latency on a GPU follows its chain of
-// products as its time on a core does. A model, not a measurement.
-var hashParams = goldilocks.Hash{
-	Name: "poseidon2", Title: "Poseidon2", Merge: Merge, HashElements: HashElements,
-	MergeFile: "merkle_poseidon2.wgsl", RowFile: "poseidon2_row.wgsl",
-	CPUMerge: 3100 * time.Nanosecond, GPULevel: 85 * time.Microsecond,
-}
-
-// LeafOf returns the Poseidon2 digest d as a Merkle leaf or node: the 32 bytes
-// MerkleMerge merges, d's elements in little-endian order. The digests
-// that MergeMany and HashElementsMany compute become the leaves of a
-// merkle.Build this way.
-func LeafOf(d [DigestSize]uint64) [32]byte { return goldilocks.DigestBytes(d) }
-
-// DigestOf returns the elements of a Merkle leaf or node, as LeafOf writes
-// them. It does not check that they are field elements:
-// MerkleMerge.CheckDigest does.
-func DigestOf(leaf [32]byte) [DigestSize]uint64 { return goldilocks.DigestElements(leaf) }
-
-// Leaves returns each of digests as LeafOf does, for merkle.Build.
-func Leaves(digests [][DigestSize]uint64) [][32]byte { return goldilocks.Leaves(digests) }

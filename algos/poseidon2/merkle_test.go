@@ -8,7 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
@@ -23,7 +23,7 @@ func randLeaves(t *testing.T, n int) [][32]byte {
 	rng := newRand(t)
 	leaves := make([][32]byte, n)
 	for i := range leaves {
-		leaves[i] = goldilocks.DigestBytes([4]uint64(randElements(rng, 4)))
+		leaves[i] = field.GoldilocksLeaf([4]uint64(randElements(rng, 4)))
 	}
 	return leaves
 }
@@ -34,10 +34,10 @@ func TestMerkleCPU(t *testing.T) {
 	leaves := randLeaves(t, 4)
 	tree, err := merkle.Build(nil, leaves, MerkleMerge{}, merkle.Options{})
 	require.NoError(t, err)
-	el := goldilocks.DigestElements
+	el := field.GoldilocksDigest
 	l := Merge(el(leaves[0]), el(leaves[1]))
 	r := Merge(el(leaves[2]), el(leaves[3]))
-	require.Equal(t, goldilocks.DigestBytes(Merge(l, r)), tree.Root())
+	require.Equal(t, field.GoldilocksLeaf(Merge(l, r)), tree.Root())
 	for i := range leaves {
 		p, err := tree.Proof(i)
 		require.NoError(t, err)

@@ -275,7 +275,7 @@ func (c construction31) consts() []wgsl.Const {
 // poseidon2_31.wgsl and the field's library) first, the field's and the
 // construction's constants in the prelude.
 func (p *Permutation31) module(c construction31, files ...string) wgsl.Module {
-	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts())}
+	return wgsl.Module{Library: shaders, Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts())}
 }
 
 // permuteMonty is permute on a state in Montgomery form, with the kernels'

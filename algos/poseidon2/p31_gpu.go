@@ -7,7 +7,7 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
-// permuteWG matches @workgroup_size in wgsl/permute31.wgsl,
+// permuteWG matches @workgroup_size in permute31.wgsl,
 // merge31_many.wgsl, hash31_many.wgsl and hash31_many_monty.wgsl.
 const permuteWG = 64
 

@@ -42,9 +42,11 @@
 // their batch functions BabyBearBatch and KoalaBearBatch.
 package poseidon2
 
-//go:generate go run ./internal/gen -dir ../../wgsl
+//go:generate go run ./internal/gen -dir .
 
 import (
+	"time"
+
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params"
@@ -165,3 +167,20 @@ var (
 
 // gl is the field the hash computes in.
 var gl field.Goldilocks
+
+// hashParams are Poseidon2's parameters: merkle_poseidon2.wgsl defines
+// merge_node with poseidon2_lib.wgsl's p2_merge, and poseidon2_row.wgsl
+// hash_row with its permutation.
+//
+// The host levels' model is Rescue's (goldilocks.MerkleHostWidth).
+// CPUMerge is Rescue's scaled by the two merges' ratio on one core
+// through the batch functions' CPU path (BENCHMARKS.md, "The CPU path";
+// the ratio in bench/results/HISTORY.md, "Figures moved from code
+// comments"); its GPU level was not measured, and is taken as Rescue's
+// scaled the same: a merge's latency on a GPU follows its chain of
+// products as its time on a core does. A model, not a measurement.
+var hashParams = goldilocks.Hash{
+	Name: "poseidon2", Title: "Poseidon2", Merge: Merge, HashElements: HashElements,
+	MergeFile: "merkle_poseidon2.wgsl", RowFile: "poseidon2_row.wgsl", Shaders: shaders,
+	CPUMerge: 3100 * time.Nanosecond, GPULevel: 85 * time.Microsecond,
+}

@@ -197,11 +197,11 @@ func TestSponge(t *testing.T) {
 	require.Equal(t, HashElements(els[:1]), HashElements([]uint64{els[0], 0}), "[a] and [a, 0] collide")
 }
 
-// TestGeneratedWGSLIsFresh fails when the generated file in wgsl/ was not
+// TestGeneratedWGSLIsFresh fails when the generated WGSL file was not
 // regenerated after a change to the constants or the generator: run
 // go generate ./algos/poseidon2.
 func TestGeneratedWGSLIsFresh(t *testing.T) {
-	hashtest.GeneratedFresh(t, params.Files(), "../../wgsl", "algos/poseidon2")
+	hashtest.GeneratedFresh(t, shaders, params.Files(), "algos/poseidon2")
 }
 
 // randElementT draws canonical elements with the edges over-represented.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wgcompute/wgcompute/algos/batch"
 	"github.com/wgcompute/wgcompute/algos/blake3"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -45,7 +46,7 @@ func Example_group() {
 
 // Digests computed in a batch become the leaves of a Merkle tree, and a
 // tree's nodes digests again.
-func ExampleLeaves() {
+func Example_leaves() {
 	var ctx *wgpu.Context // the CPU; a Context from wgpu.Open hashes on the GPU
 	pairs := make([][8]uint64, 4)
 	for i := range pairs {
@@ -55,15 +56,15 @@ func ExampleLeaves() {
 	if err := rescue.Batch.MergeMany(ctx, digests, pairs, batch.Options{}); err != nil {
 		log.Fatal(err)
 	}
-	tree, err := merkle.Build(ctx, rescue.Leaves(digests), rescue.MerkleMerge{}, merkle.Options{})
+	tree, err := merkle.Build(ctx, field.GoldilocksLeaves(digests), rescue.MerkleMerge{}, merkle.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	root := rescue.DigestOf(tree.Root())
+	root := field.GoldilocksDigest(tree.Root())
 	left := rescue.Merge(digests[0], digests[1])
 	right := rescue.Merge(digests[2], digests[3])
 	fmt.Println(root == rescue.Merge(left, right))
-	fmt.Println(rescue.LeafOf(left) == tree.Nodes()[2])
+	fmt.Println(field.GoldilocksLeaf(left) == tree.Nodes()[2])
 	// Output:
 	// true
 	// true

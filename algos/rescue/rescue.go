@@ -11,10 +11,13 @@
 // element, and the reference functions treat them as undefined input.
 package rescue
 
-//go:generate go run ./internal/gen -dir ../../wgsl
+//go:generate go run ./internal/gen -dir .
 
 import (
+	"time"
+
 	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rescue/internal/params"
 )
@@ -88,3 +91,27 @@ func HashElements(els []uint64) [DigestSize]uint64 {
 
 // gl is the field the hash computes in.
 var gl field.Goldilocks
+
+// hashParams are Rescue's parameters: merkle_rescue.wgsl defines
+// merge_node with rescue_lib.wgsl's rp_merge, and rescue_row.wgsl hash_row
+// with its permutation.
+//
+// A dispatch per level is the fastest approach for Rescue at every size
+// measured on NVIDIA (BENCHMARKS.md, "Merkle trees"): its large merge
+// keeps few warps per SM and so pays for the idle invocations of
+// in-workgroup levels.
+//
+// The host levels' model (goldilocks.MerkleHostWidth) takes CPUMerge and
+// GPULevel from an NVIDIA GPU and one of its host's cores: GPULevel is a
+// tree's fixed cost split over its levels too narrow to fill the GPU,
+// each waiting for one merge's latency, fitted to two tree sizes, and
+// CPUMerge is one merge (a permutation) on one core (BENCHMARKS.md,
+// "Merkle trees"; the fit in bench/results/HISTORY.md, "Figures moved
+// from code comments"). With them the host takes the top levels, more of
+// them the more cores it has.
+var hashParams = goldilocks.Hash{
+	Name: "rescue", Title: "Rescue", Merge: Merge, HashElements: HashElements,
+	MergeFile: "merkle_rescue.wgsl", RowFile: "rescue_row.wgsl", Shaders: shaders,
+	CPUMerge: 13 * time.Microsecond, GPULevel: 350 * time.Microsecond,
+	Approach: "level-per-dispatch",
+}

@@ -8,7 +8,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 
 	"github.com/stretchr/testify/require"
-	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rpo"
@@ -33,7 +33,7 @@ func emptyRoots(t testing.TB) [][32]byte {
 	hashtest.LoadJSON(t, "../../testdata/rpo256.json", &s)
 	roots := make([][32]byte, len(s.MergeChain.Chain))
 	for d, el := range s.MergeChain.Chain {
-		roots[d] = goldilocks.DigestBytes([4]uint64(hashtest.Nums(t, el)))
+		roots[d] = field.GoldilocksLeaf([4]uint64(hashtest.Nums(t, el)))
 	}
 	return roots
 }

@@ -23,12 +23,14 @@
 // reference functions treat them as undefined input.
 package rpo
 
-//go:generate go run ./internal/gen -dir ../../wgsl
+//go:generate go run ./internal/gen -dir .
 
 import (
 	"encoding/binary"
+	"time"
 
 	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 	"github.com/wgcompute/wgcompute/algos/internal/rescueprime"
 	"github.com/wgcompute/wgcompute/algos/rpo/internal/params"
 )
@@ -122,4 +124,26 @@ func absorb(s *[Width]uint64, n int, el func(i int) uint64) [DigestSize]uint64 {
 		Permute(s)
 	}
 	return [DigestSize]uint64(s[4:8])
+}
+
+// hashParams are RPO's parameters: merkle_rpo.wgsl defines merge_node
+// with rpo_lib.wgsl's rpo_merge, and rpo_row.wgsl hash_row with its
+// permutation.
+//
+// A dispatch per level, as for Rescue: RPO's merge is as large as
+// Rp64_256's (the same layers and state, other constants and order), for
+// which it was the fastest approach at every size measured on NVIDIA
+// (BENCHMARKS.md, "Merkle trees"). Not measured for RPO itself.
+//
+// The host levels' model is Rescue's: RPO's merge has Rp64_256's layers
+// and state, so its GPU level is taken as Rescue's, and its CPU merge as
+// Rescue's scaled by the two merges' ratio through the batch functions'
+// CPU path (BENCHMARKS.md, "The CPU path"; the ratio in
+// bench/results/HISTORY.md, "Figures moved from code comments"). Not
+// measured for RPO's trees themselves.
+var hashParams = goldilocks.Hash{
+	Name: "rpo", Title: "RPO", Merge: Merge, HashElements: HashElements,
+	MergeFile: "merkle_rpo.wgsl", RowFile: "rpo_row.wgsl", Shaders: shaders,
+	CPUMerge: 16 * time.Microsecond, GPULevel: 350 * time.Microsecond,
+	Approach: "level-per-dispatch",
 }

@@ -44,13 +44,13 @@ func TestConstantsMatchSpec(t *testing.T) {
 	loadSpec(t).Check(t, InvAlpha, rescueprime.MDSRow, params.ARK1[:], params.ARK2[:])
 }
 
-// TestGeneratedWGSLIsFresh fails when wgsl/rpo_consts.wgsl was not
+// TestGeneratedWGSLIsFresh fails when rpo_consts.wgsl was not
 // regenerated after a change to the constants or the generator: run
 // go generate ./algos/rpo.
 func TestGeneratedWGSLIsFresh(t *testing.T) {
 	files := params.Files()
 	require.Len(t, files, 1)
-	hashtest.GeneratedFresh(t, files, "../../wgsl", "algos/rpo")
+	hashtest.GeneratedFresh(t, shaders, files, "algos/rpo")
 }
 
 // TestVectors checks the reference against miden-crypto's vectors:

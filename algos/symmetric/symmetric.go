@@ -4,8 +4,8 @@
 // FeedForwardCompression and MerkleDamgard, written once over a
 // Permutation of any element type and width.
 //
-// They are the plain-Go references; the WGSL twins are sponge31.wgsl and
-// compress31.wgsl (Plonky3's constructions or gnark-crypto's, as their
+// They are the plain-Go references; the WGSL twins are package poseidon2's
+// sponge31.wgsl and compress31.wgsl (Plonky3's constructions or gnark-crypto's, as their
 // prelude constants choose), over whichever permutation a module names.
 package symmetric
 

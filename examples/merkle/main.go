@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -33,11 +34,11 @@ func main() {
 	// Rescue hashes Goldilocks field elements, which must be canonical:
 	// below rescue.P = 2^64 - 2^32 + 1. x % rescue.P makes any uint64 one.
 	// Leaf i is the Rescue hash of record i's 3 elements, its 4 digest
-	// elements stored little-endian in 32 bytes (rescue.LeafOf).
+	// elements stored little-endian in 32 bytes (field.GoldilocksLeaf).
 	leaves := make([][32]byte, 1000)
 	for i := range leaves {
 		record := []uint64{uint64(i), uint64(i) * 0x9e3779b97f4a7c15 % rescue.P, rescue.P - 1}
-		leaves[i] = rescue.LeafOf(rescue.HashElements(record))
+		leaves[i] = field.GoldilocksLeaf(rescue.HashElements(record))
 	}
 
 	tree, err := merkle.Build(ctx, leaves, hash, merkle.Options{})

@@ -5,8 +5,8 @@
 // Hash value, its parameters (names, Go functions, WGSL files, cost
 // constants), and everything package merkle asks of it (merges, digests,
 // row hashes, conversions, the host levels' model) is written once here,
-// over any Hash (Merkle, Tuned). Here too: the digest helpers (each hash
-// package exports them as LeafOf, DigestOf and Leaves), the sponge and
+// over any Hash (Merkle, Tuned), on digests as package field converts them
+// (field.GoldilocksLeaf, GoldilocksDigest). Here too: the sponge and
 // compression of package symmetric over a 12-element permutation, and
 // the writers of the hashes' generated WGSL constants files (wgslgen.go).
 package goldilocks
@@ -30,34 +30,10 @@ const (
 	DigestSize = 4
 )
 
-// DigestElements reads a 32-byte digest as its DigestSize little-endian
-// elements.
-func DigestElements(d [32]byte) [DigestSize]uint64 {
-	var e [DigestSize]uint64
-	field.ReadElements(e[:], d[:])
-	return e
-}
-
-// DigestBytes writes a digest's elements as 32 little-endian bytes.
-func DigestBytes(e [DigestSize]uint64) [32]byte {
-	var d [32]byte
-	field.PutElements(d[:], e[:])
-	return d
-}
-
-// Leaves returns digests as Merkle leaves, each written by DigestBytes.
-func Leaves(digests [][DigestSize]uint64) [][32]byte {
-	leaves := make([][32]byte, len(digests))
-	for i, d := range digests {
-		leaves[i] = DigestBytes(d)
-	}
-	return leaves
-}
-
 // CheckDigest returns an error naming the first element of d that is not
 // a field element (not below P); hash names the hash in it ("Rescue").
 func CheckDigest(hash string, d [32]byte) error {
-	for j, v := range DigestElements(d) {
+	for j, v := range field.GoldilocksDigest(d) {
 		if v >= P {
 			return fmt.Errorf("element %d is %d, not a Goldilocks field element: %s digests are 4 little-endian uint64 values below p = %d", j, v, hash, uint64(P))
 		}

@@ -5,35 +5,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field"
+
 	"github.com/stretchr/testify/require"
 )
 
 func TestDigests(t *testing.T) {
-	d := DigestBytes([4]uint64{1, 2, P, 4})
-	require.Equal(t, [4]uint64{1, 2, P, 4}, DigestElements(d))
+	d := field.GoldilocksLeaf([4]uint64{1, 2, P, 4})
+	require.Equal(t, [4]uint64{1, 2, P, 4}, field.GoldilocksDigest(d))
 	err := CheckDigest("Name", d)
 	require.ErrorContains(t, err, "element 2 is")
 	require.True(t, strings.Contains(err.Error(), "Name digests are 4 little-endian uint64 values below p"))
-	require.NoError(t, CheckDigest("Name", DigestBytes([4]uint64{P - 1})))
+	require.NoError(t, CheckDigest("Name", field.GoldilocksLeaf([4]uint64{P - 1})))
 }
 
 func TestConvertDigest(t *testing.T) {
-	require.Equal(t, DigestBytes([4]uint64{0, 1, P - 1, 1<<32 - 2}), ConvertDigest(DigestBytes([4]uint64{P, P + 1, P - 1, ^uint64(0)})))
-	d := DigestBytes([4]uint64{5, 6, 7, 8})
+	require.Equal(t, field.GoldilocksLeaf([4]uint64{0, 1, P - 1, 1<<32 - 2}), ConvertDigest(field.GoldilocksLeaf([4]uint64{P, P + 1, P - 1, ^uint64(0)})))
+	d := field.GoldilocksLeaf([4]uint64{5, 6, 7, 8})
 	require.Equal(t, d, ConvertDigest(d), "a digest maps to itself")
-}
-
-func TestLeaves(t *testing.T) {
-	ds := [][4]uint64{{1, 2, 3, 4}, {P - 1, 0, 1 << 40, 7}}
-	leaves := Leaves(ds)
-	require.Len(t, leaves, 2)
-	for i, d := range ds {
-		require.Equal(t, DigestBytes(d), leaves[i])
-		require.Equal(t, d, DigestElements(leaves[i]))
-	}
-	require.Equal(t, byte(1), leaves[0][0], "little-endian: the low byte of element 0 first")
-	require.Equal(t, byte(2), leaves[0][8])
-	require.Empty(t, Leaves(nil))
 }
 
 // TestMerkleHostWidth: Rescue's figures (a merge in 13 µs on one core,

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field"
+
 	"github.com/wgcompute/wgcompute/algos/symmetric"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -29,8 +31,10 @@ type Hash struct {
 	HashElements func(els []uint64) [DigestSize]uint64
 	// MergeFile is the WGSL file that defines merge_node with the hash's
 	// merge (merkle_rescue.wgsl), RowFile the file that defines hash_row
-	// as HashElements of a row in one invocation (rescue_row.wgsl).
+	// as HashElements of a row in one invocation (rescue_row.wgsl), both
+	// files of Shaders, the hash package's library.
 	MergeFile, RowFile string
+	Shaders            *wgsl.Library
 	// CPUMerge is one merge's time on one core and GPULevel the least time
 	// of one level of a tree on a GPU: the model of MerkleHostWidth.
 	CPUMerge, GPULevel time.Duration
@@ -62,7 +66,7 @@ func (m Merkle[S]) Name() string { return m.hash().Name }
 
 // Merge returns the hash's Merge of the digests' elements, as a digest.
 func (m Merkle[S]) Merge(left, right [32]byte) [32]byte {
-	return DigestBytes(m.hash().Merge(DigestElements(left), DigestElements(right)))
+	return field.GoldilocksLeaf(m.hash().Merge(field.GoldilocksDigest(left), field.GoldilocksDigest(right)))
 }
 
 // CheckDigest returns an error naming the first element of d that is not
@@ -72,14 +76,15 @@ func (m Merkle[S]) CheckDigest(d [32]byte) error { return CheckDigest(m.hash().T
 // MergeModule returns the WGSL file that defines merge_node with the
 // hash's merge (merkle_rescue.wgsl for Rescue).
 func (m Merkle[S]) MergeModule() wgpu.Module {
-	return wgsl.Module{Files: []string{m.hash().MergeFile}}
+	h := m.hash()
+	return wgsl.Module{Library: h.Shaders, Files: []string{h.MergeFile}}
 }
 
 // HashRow returns the digest of the hash's HashElements(row): the leaf of
 // a row in package merkle's matrix commitments (a merkle.RowHash[uint64]).
 // The elements must be below P, as HashElements requires.
 func (m Merkle[S]) HashRow(row []uint64) [32]byte {
-	return DigestBytes(m.hash().HashElements(row))
+	return field.GoldilocksLeaf(m.hash().HashElements(row))
 }
 
 // Modulus returns P: a row's elements are values below it (with HashRow
@@ -93,7 +98,8 @@ func (Merkle[S]) FieldName() string { return "Goldilocks" }
 // permutation: HashElements of a row in one invocation (rescue_row.wgsl
 // for Rescue).
 func (m Merkle[S]) RowModule() wgpu.Module {
-	return wgsl.Module{Files: []string{m.hash().RowFile}}
+	h := m.hash()
+	return wgsl.Module{Library: h.Shaders, Files: []string{h.RowFile}}
 }
 
 // ConvertDigest maps any 32 bytes to a digest of the hash, as a mixed
@@ -110,7 +116,7 @@ func (Merkle[S]) ConvertDigest(d [32]byte) [32]byte { return ConvertDigest(d) }
 // ConvertModule returns goldilocks_digest.wgsl, which defines
 // convert_digest as ConvertDigest does.
 func (Merkle[S]) ConvertModule() wgpu.Module {
-	return wgsl.Module{Files: []string{"goldilocks_digest.wgsl"}}
+	return wgsl.Module{Library: shaders, Files: []string{"goldilocks_digest.wgsl"}}
 }
 
 // MerkleHostWidth returns the width from which a tree's levels are built

@@ -2,7 +2,10 @@ package goldilocks
 
 import (
 	"testing"
+	"testing/fstest"
 	"time"
+
+	"github.com/wgcompute/wgcompute/algos/field"
 
 	"github.com/stretchr/testify/require"
 
@@ -46,26 +49,32 @@ func TestSponge(t *testing.T) {
 	require.ErrorContains(t, Permutation(toy).Permute(make([]uint64, 11)), "permutation of 12 elements, given 11")
 }
 
+// testShaders is the library a toy hash's package would embed.
+var testShaders = wgsl.NewLibrary("algos/internal/goldilocks/toy", fstest.MapFS{
+	"toy_merge.wgsl": {Data: []byte("fn merge_node(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> { return a; }\n")},
+	"toy_row.wgsl":   {Data: []byte("fn hash_row(row: u32, cols: u32) -> array<u32, 8> { return array<u32, 8>(); }\n")},
+}, wgsl.Shared)
+
 // testSpec names testHash.
 type testSpec struct{}
 
 func (testSpec) Hash() *Hash { return &testHash }
 
 var testHash = Hash{Name: "toy", Title: "Toy", Merge: Compression(toy), HashElements: Sponge(toy),
-	MergeFile: "merkle_rescue.wgsl", RowFile: "rescue_row.wgsl",
+	MergeFile: "toy_merge.wgsl", RowFile: "toy_row.wgsl", Shaders: testShaders,
 	CPUMerge: 13 * time.Microsecond, GPULevel: 350 * time.Microsecond, Approach: "level-per-dispatch"}
 
 // TestMerkle: Merkle and Tuned answer from their Hash.
 func TestMerkle(t *testing.T) {
 	var m Tuned[testSpec]
 	require.Equal(t, "toy", m.Name())
-	a, b := DigestBytes([4]uint64{1, 2, 3, 4}), DigestBytes([4]uint64{5, 6, 7, 8})
-	require.Equal(t, DigestBytes(Compression(toy)([4]uint64{1, 2, 3, 4}, [4]uint64{5, 6, 7, 8})), m.Merge(a, b))
-	require.Equal(t, DigestBytes(Sponge(toy)([]uint64{9, 10})), m.HashRow([]uint64{9, 10}))
-	require.ErrorContains(t, m.CheckDigest(DigestBytes([4]uint64{0, P})), "element 1 is 18446744069414584321, not a Goldilocks field element: Toy digests")
-	require.Equal(t, wgsl.Module{Files: []string{"merkle_rescue.wgsl"}}, m.MergeModule())
-	require.Equal(t, wgsl.Module{Files: []string{"rescue_row.wgsl"}}, m.RowModule())
-	require.Equal(t, wgsl.Module{Files: []string{"goldilocks_digest.wgsl"}}, m.ConvertModule())
+	a, b := field.GoldilocksLeaf([4]uint64{1, 2, 3, 4}), field.GoldilocksLeaf([4]uint64{5, 6, 7, 8})
+	require.Equal(t, field.GoldilocksLeaf(Compression(toy)([4]uint64{1, 2, 3, 4}, [4]uint64{5, 6, 7, 8})), m.Merge(a, b))
+	require.Equal(t, field.GoldilocksLeaf(Sponge(toy)([]uint64{9, 10})), m.HashRow([]uint64{9, 10}))
+	require.ErrorContains(t, m.CheckDigest(field.GoldilocksLeaf([4]uint64{0, P})), "element 1 is 18446744069414584321, not a Goldilocks field element: Toy digests")
+	require.Equal(t, wgsl.Module{Library: testShaders, Files: []string{"toy_merge.wgsl"}}, m.MergeModule())
+	require.Equal(t, wgsl.Module{Library: testShaders, Files: []string{"toy_row.wgsl"}}, m.RowModule())
+	require.Equal(t, wgsl.Module{Library: shaders, Files: []string{"goldilocks_digest.wgsl"}}, m.ConvertModule())
 	require.Equal(t, ConvertDigest(a), m.ConvertDigest(a))
 	require.Equal(t, 64, m.MerkleHostWidth(2))
 	require.Equal(t, "level-per-dispatch", m.MerkleApproach(1<<20))

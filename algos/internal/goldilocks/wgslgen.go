@@ -43,10 +43,11 @@ func ArkFunc(b *bytes.Buffer, name string, rows [][Width]uint64) {
 }
 
 // Generate is the main of the generator commands: it writes each of files
-// into the directory its -dir flag names (wgsl by default) and exits with
-// status 1 on an error.
+// (a path from the generating hash's package folder) under the directory
+// its -dir flag names (that folder; the current directory by default, as
+// go generate runs in it) and exits with status 1 on an error.
 func Generate(files map[string][]byte) {
-	dir := flag.String("dir", "wgsl", "directory of the generated .wgsl files")
+	dir := flag.String("dir", ".", "the package folder the generated .wgsl files lie under")
 	flag.Parse()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(*dir, name), text, 0o644); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -70,20 +71,21 @@ func (f *Family) CheckReference(t *testing.T, i int, vec Vector) {
 }
 
 // GeneratedFresh fails when a file of files, what package pkg's generator
-// ("algos/rescue") writes into wgsl/, differs from the embedded file or
-// from the one in dir (the test's path to wgsl/): the file was not
-// regenerated after a change to the constants or the generator.
-func GeneratedFresh(t *testing.T, files map[string][]byte, dir, pkg string) {
+// ("algos/rescue") writes under pkg's folder (the test's working
+// directory), differs from the one there or from the file of its name
+// that lib (pkg's library) embeds: the file was not regenerated after a
+// change to the constants or the generator.
+func GeneratedFresh(t *testing.T, lib *wgsl.Library, files map[string][]byte, pkg string) {
 	t.Helper()
 	for name, want := range files {
-		got, err := wgsl.Source(name)
+		got, err := lib.Source(path.Base(name))
 		require.NoError(t, err)
 		if got != string(want) {
-			t.Fatalf("wgsl/%s is stale: run go generate ./%s and commit the result", name, pkg)
+			t.Fatalf("%s/%s is stale: run go generate ./%s and commit the result", pkg, name, pkg)
 		}
-		onDisk, err := os.ReadFile(filepath.Join(dir, name))
+		onDisk, err := os.ReadFile(filepath.FromSlash(name))
 		require.NoError(t, err)
-		require.Equal(t, string(want), string(onDisk), "wgsl/%s is stale: run go generate ./%s", name, pkg)
+		require.Equal(t, string(want), string(onDisk), "%s/%s is stale: run go generate ./%s", pkg, name, pkg)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // Kernel is one kernel of a hash: a module whose entry point main runs
-// wgsl/rescue.wgsl's body (its file declares the uniform `params` after
+// rescue.wgsl's body (its file declares the uniform `params` after
 // the storage bindings and defines permute_variant), built with the
 // prelude constant RP_SPONGE_RPO that says whose sponge the body follows.
 type Kernel struct {
@@ -25,18 +25,45 @@ type Kernel struct {
 	ArkParams bool
 }
 
-// SpongeConst is the prelude constant RP_SPONGE_RPO of wgsl/rescue.wgsl:
+// NewBatch returns the batch functions of the Rescue-Prime hash named
+// name (batch.New): its reference functions and its kernel variants, the
+// default first, over P, with the digest at state[Width-Rate:].
+func NewBatch(name string, permute func(*[Width]uint64), merge func(a, b [DigestSize]uint64) [DigestSize]uint64,
+	hashElements func([]uint64) [DigestSize]uint64, variants ...batch.Variant) *batch.Goldilocks {
+	return batch.New(batch.Spec[uint64, [DigestSize]uint64, [2 * DigestSize]uint64, [Width]uint64]{
+		Name: name, Modulus: P, DigestAt: Width - Rate,
+		Permute: permute, Merge: merge, HashElements: hashElements,
+		Variants: variants,
+	})
+}
+
+// NewKernel returns the Kernel of the entry file file of lib, its kernel
+// body built for miden-crypto's sponge (rpo) or winterfell's
+// (SpongeConst), its round constants literals in the code.
+func NewKernel(lib *wgsl.Library, file string, rpo bool) Kernel {
+	return Kernel{Label: file, Module: wgsl.Module{Library: lib, Files: []string{file}, Consts: []wgsl.Const{SpongeConst(rpo)}}}
+}
+
+// Variant returns the variant name of the batch functions of hash, which
+// runs k (Kernels, compiled once per Context).
+func Variant(hash, name string, k Kernel) batch.Variant {
+	return batch.Variant{Name: name, Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
+		return Kernels(ctx, hash, k)
+	}}
+}
+
+// SpongeConst is the prelude constant RP_SPONGE_RPO of rescue.wgsl:
 // false for winterfell's Rp64_256 sponge, true for miden-crypto's RPO256.
 func SpongeConst(rpo bool) wgsl.Const { return wgsl.Const{Name: "RP_SPONGE_RPO", Value: rpo} }
 
-// Operation codes of params.op in wgsl/rescue.wgsl.
+// Operation codes of params.op in rescue.wgsl.
 const (
 	opPermute uint32 = 0
 	opMerge   uint32 = 1
 	opAbsorb  uint32 = 2 // one block of HashElements
 )
 
-// workgroup is WG in wgsl/rescue.wgsl.
+// workgroup is WG in rescue.wgsl.
 const workgroup = 64
 
 // Kernels compiles k on ctx (once per Context) and returns it as the

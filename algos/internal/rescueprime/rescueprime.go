@@ -10,15 +10,17 @@
 // Shared here, so that neither hash has a copy of the other's code: the
 // MDS matrix and its product and the inverse S-box's addition chain in Go
 // (the references' layers), the WGSL generator of the MDS product, and
-// the kernels of the shared kernel body wgsl/rescue.wgsl for either hash,
+// the kernels of the shared kernel body rescue.wgsl for either hash,
 // which package goldilocks's Batcher runs (the batch functions' checks,
 // CPU path and Group split, which Poseidon2 shares too, as it shares the
-// writers of round-constant functions in WGSL). The shaders share the same way: wgsl/rescue_round.wgsl
-// holds the layers (S-boxes, the generated MDS product of rescue_mds.wgsl)
-// that rescue_lib.wgsl and rpo_lib.wgsl order into their permutations.
+// writers of round-constant functions in WGSL). The shaders share the
+// same way, in this package's library (Shaders), on which each hash's
+// builds: rescue_round.wgsl holds the layers (S-boxes, the generated MDS
+// product of rescue_mds.wgsl) that rescue_lib.wgsl and rpo_lib.wgsl order
+// into their permutations.
 package rescueprime
 
-//go:generate go run ./gen -dir ../../../wgsl
+//go:generate go run ./gen -dir .
 
 import (
 	"github.com/wgcompute/wgcompute/algos/field"

@@ -10,11 +10,11 @@ import (
 	"github.com/wgcompute/wgcompute/algos/internal/hashtest"
 )
 
-// TestGeneratedWGSLIsFresh fails when wgsl/rescue_mds.wgsl was not
+// TestGeneratedWGSLIsFresh fails when rescue_mds.wgsl was not
 // regenerated after a change to MDSRow or the generator: run
 // go generate ./algos/internal/rescueprime.
 func TestGeneratedWGSLIsFresh(t *testing.T) {
-	hashtest.GeneratedFresh(t, Files(), "../../../wgsl", "algos/internal/rescueprime")
+	hashtest.GeneratedFresh(t, Shaders, Files(), "algos/internal/rescueprime")
 }
 
 func TestInvSboxChain(t *testing.T) {

@@ -16,7 +16,7 @@ func rowSum() uint64 {
 	return s
 }
 
-// MDSWGSL returns the text of wgsl/rescue_mds.wgsl: RP_WIDTH and the two
+// MDSWGSL returns the text of rescue_mds.wgsl: RP_WIDTH and the two
 // MDS products both hashes' kernels use, unrolled with literal constants.
 func MDSWGSL() []byte {
 	var b bytes.Buffer
@@ -66,7 +66,8 @@ func MDSWGSL() []byte {
 	return b.Bytes()
 }
 
-// Files maps each WGSL file this package generates to its text.
+// Files maps each WGSL file this package generates, by its path from
+// algos/internal/rescueprime, to its text.
 func Files() map[string][]byte {
 	return map[string][]byte{"rescue_mds.wgsl": MDSWGSL()}
 }

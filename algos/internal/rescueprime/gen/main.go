@@ -1,7 +1,7 @@
-// Command gen writes wgsl/rescue_mds.wgsl, the MDS products that Rp64_256
+// Command gen writes algos/internal/rescueprime/rescue_mds.wgsl, the MDS products that Rp64_256
 // and RPO256 share, from package rescueprime.
 //
-//	go run ./algos/internal/rescueprime/gen -dir wgsl
+//	go run ./algos/internal/rescueprime/gen -dir algos/internal/rescueprime
 //
 // A test in algos/internal/rescueprime fails when the committed file
 // differs from what this program writes.

@@ -1,7 +1,7 @@
-// Command gen writes wgsl/poseidon2_consts.wgsl from the Go Poseidon2
+// Command gen writes algos/poseidon2/poseidon2_consts.wgsl from the Go Poseidon2
 // constants.
 //
-//	go run ./algos/poseidon2/internal/gen -dir wgsl
+//	go run ./algos/poseidon2/internal/gen -dir algos/poseidon2
 //
 // A test in algos/poseidon2 fails when the committed file differs from what
 // this program writes.

@@ -10,10 +10,10 @@ import (
 // Header is the first line of the generated WGSL file.
 var Header = goldilocks.Generated("algos/poseidon2/internal/gen")
 
-// FileName is the generated file's name in wgsl/.
+// FileName is the generated file's name in algos/poseidon2.
 const FileName = "poseidon2_consts.wgsl"
 
-// WGSL returns the text of wgsl/poseidon2_consts.wgsl: the round constants
+// WGSL returns the text of algos/poseidon2/poseidon2_consts.wgsl: the round constants
 // as literals in switches over the round (so that no kernel indexes a
 // constant array at run time, which naga spills to local memory) and the
 // internal diagonal as one constant per element.
@@ -52,7 +52,8 @@ func WGSL() []byte {
 	return b.Bytes()
 }
 
-// Files maps each generated file name in wgsl/ to its text.
+// Files maps each generated file, by its path from algos/poseidon2, to
+// its text.
 func Files() map[string][]byte {
 	return map[string][]byte{FileName: WGSL()}
 }

@@ -1,6 +1,6 @@
-// Command gen writes wgsl/rpo_consts.wgsl from the Go RPO256 constants.
+// Command gen writes algos/rpo/rpo_consts.wgsl from the Go RPO256 constants.
 //
-//	go run ./algos/rpo/internal/gen -dir wgsl
+//	go run ./algos/rpo/internal/gen -dir algos/rpo
 //
 // A test in algos/rpo fails when the committed file differs from what
 // this program writes.

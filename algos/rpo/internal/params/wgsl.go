@@ -7,7 +7,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/internal/goldilocks"
 )
 
-// WGSL returns the text of wgsl/rpo_consts.wgsl: the round constants as
+// WGSL returns the text of algos/rpo/rpo_consts.wgsl: the round constants as
 // literals in code (goldilocks.ArkFunc), so that no kernel indexes a
 // constant array at run time.
 func WGSL() []byte {
@@ -25,7 +25,7 @@ func WGSL() []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// Files maps each generated file name in wgsl/ to its text.
+// Files maps each generated file, by its path from algos/rpo, to its text.
 func Files() map[string][]byte {
 	return map[string][]byte{"rpo_consts.wgsl": WGSL()}
 }
