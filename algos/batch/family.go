@@ -197,7 +197,7 @@ func (f *Family[E, D, P, S]) invalid() error {
 type Options struct {
 	// Timing, when not nil, receives each call's timing, summed over its
 	// submissions (on the CPU path, a nil Context, the host time as Wall;
-	// for the *On forms the devices' timings side by side,
+	// over a Group the devices. timings side by side,
 	// Timing.Parallel).
 	Timing *wgpu.Timing
 }

@@ -143,7 +143,7 @@ func commitMatrices[E field.Element](c *Committer, ms []Matrix[E], rows rowsOf[E
 // own heap), with the level hashes hs, adding its timing to total: on the
 // device, rows hashed into the leaf buffer and the shorter matrices' rows
 // merged into their levels, or with a nil Context on all CPU cores.
-// CommitMatrices builds its whole tree here, and the On forms each range.
+// CommitMatrices builds its whole tree here, or, over a Group, each device its range.
 func commitLevels[E field.Element](c *Committer, total *wgpu.Timing, leaves, nodes [][32]byte, hs []Hash, levels map[int]Matrix[E], rows rowsOf[E], at split.Range) error {
 	if c.ctx == nil {
 		start := time.Now()

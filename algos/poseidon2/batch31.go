@@ -14,7 +14,7 @@ var (
 	// pairs, HashElementsMany PaddingFreeSponge<BabyBear16, 16, 8, 8> of
 	// many inputs, PermuteMany BabyBear16 of many states, on the GPU, on
 	// all cores when the Context is nil, or split over a sched.Group (the
-	// *On forms). Elements are canonical uint32 values below BabyBear's p.
+	// target). Elements are canonical uint32 values below BabyBear's p.
 	BabyBearBatch = BabyBearMerkle.Batch()
 	// KoalaBearBatch is BabyBearBatch over KoalaBear16: KoalaBearMerkle's
 	// hash.

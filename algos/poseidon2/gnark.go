@@ -212,7 +212,7 @@ func (g GnarkHash) RowModule() wgpu.Module {
 var (
 	// GnarkKoalaBearBatch is the batch functions of GnarkKoalaBear, on the
 	// GPU, on all cores when the Context is nil, or split over a
-	// sched.Group (the *On forms): MergeMany is CompressPoseidon2 of many
+	// sched.Group (the target): MergeMany is CompressPoseidon2 of many
 	// pairs, HashElementsMany HashPoseidon2 (the width-24 sponge) of many
 	// inputs, PermuteMany GnarkKoalaBear16 of many states. Elements are
 	// canonical uint32 values below KoalaBear's p.

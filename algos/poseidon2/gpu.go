@@ -12,7 +12,7 @@ import (
 // PermuteMany compute Merge, HashElements and Permute of many inputs on
 // the GPU (each input hashed in one invocation, block after block; at most
 // 2^31 elements per input), on all cores when the Context is nil, or split
-// over a sched.Group (the *On forms); NewBatcher returns the resident
+// over a sched.Group (each given as the target); NewBatcher returns the resident
 // object that holds the kernels (compiled on first use) and one piece's
 // buffers.
 //

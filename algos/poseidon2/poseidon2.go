@@ -15,8 +15,8 @@
 // Beside the plain-Go reference (Permute, Merge, HashElements) are batch
 // functions that give the same answers (Batch: MergeMany, HashElementsMany,
 // PermuteMany, and a resident Batcher): GPU kernels on a wgpu.Context, a
-// faster twin of the reference on all cores on a nil one; the *On functions
-// split a batch over the devices of a sched.Group; MerkleMerge is the hash
+// faster twin of the reference on all cores on a nil one; on a sched.Group
+// they split a batch over its devices; MerkleMerge is the hash
 // for package merkle.
 //
 // State layout: rate state[0..8], capacity state[8..12], digest state[0..4].

@@ -10,7 +10,7 @@ import (
 // PermuteMany compute Merge, HashElements and Permute of many inputs on
 // the GPU (one dispatch per block of Rate elements, all in one
 // submission), on all cores with the Go reference when the Context is nil,
-// or split over a sched.Group (the *On forms); NewBatcher returns the
+// or split over a sched.Group (each given as the target); NewBatcher returns the
 // resident object that holds the kernel and one piece's buffers.
 //
 // The kernel holds the state as 12 vec2<u32> values, round constants as

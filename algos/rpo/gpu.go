@@ -9,7 +9,7 @@ import (
 // PermuteMany compute Merge, HashElements and Permute of many inputs on
 // the GPU (one dispatch per block of Rate elements, all in one
 // submission), on all cores with the Go reference when the Context is nil,
-// or split over a sched.Group (the *On forms); NewBatcher returns the
+// or split over a sched.Group (each given as the target); NewBatcher returns the
 // resident object that holds the kernel and one piece's buffers.
 //
 // The kernel (rpo_main.wgsl, which includes what it needs) is Rescue's
