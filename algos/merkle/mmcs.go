@@ -75,7 +75,7 @@ func byLevel[E field.Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 			out[j] = g[0]
 			continue
 		}
-		cat := Matrix[E]{Rows: g[0].Rows}
+		cat := Matrix[E]{Rows: g[0].Rows, Form: g[0].Form}
 		for _, m := range g {
 			cat.Cols += m.Cols
 		}
@@ -100,15 +100,24 @@ func byLevel[E field.Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 // of the tallest matrices' rows; Tree.Proof(i) with MatricesOpening(ms,
 // hash, i) is what VerifyMatrices checks. Over BabyBear or KoalaBear
 // (poseidon2.BabyBearMerkle, KoalaBearMerkle) it is Plonky3's
-// MerkleTreeMmcs.
+// MerkleTreeMmcs. The matrices are of one Form, committed as CommitMatrix
+// commits to one.
 func CommitMatrices[E field.Element](t wgpu.Target, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	if ctx, one := sched.Device(t); one || opts.Committer != nil {
-		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrices(c, ms, rowsFor(hash)) })
+	form, err := formOf(ms)
+	if err != nil {
+		return nil, err
 	}
-	return commitOn(sched.GroupOf(t), ms, false, rowsFor(hash), opts)
+	rows, err := rowsIn(hash, form)
+	if err != nil {
+		return nil, err
+	}
+	if ctx, one := sched.Device(t); one || opts.Committer != nil {
+		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrices(c, ms, rows) })
+	}
+	return commitOn(sched.GroupOf(t), ms, false, rows, opts)
 }
 
 // commitMatrices is CommitMatrices with c, whose schedule must be of one

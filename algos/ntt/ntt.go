@@ -42,6 +42,7 @@
 package ntt
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -237,7 +238,7 @@ func TransformMonty[E Monty](t wgpu.Target, f field.Monty31, data []E, logN int,
 // Montgomery form, not below p.
 func checkMonty(fi fieldImpl, data []uint32) error {
 	if i := firstBad(fi, data); i >= 0 {
-		return fmt.Errorf("ntt: element %d: Montgomery word %#x is not reduced: a %s element in Montgomery form is a word below p = %d", i, data[i], fi.Name(), fi.modulus())
+		return fmt.Errorf("ntt: element %d: %s", i, field.Montgomery.NotElement(uint64(data[i]), fi.Name(), fi.modulus()))
 	}
 	return nil
 }
@@ -271,7 +272,7 @@ func CheckElements[E field.Element](f field.Field[E], data []E) (int, error) {
 		return -1, err
 	}
 	if i := firstBad(fi, data); i >= 0 {
-		return i, fmt.Errorf("%d is not a %s element: elements are values below p = %d", uint64(data[i]), fi.Name(), fi.modulus())
+		return i, errors.New(field.Canonical.NotElement(uint64(data[i]), fi.Name(), fi.modulus()))
 	}
 	return -1, nil
 }
@@ -280,7 +281,7 @@ func CheckElements[E field.Element](f field.Field[E], data []E) (int, error) {
 // below p.
 func checkElements[E field.Element](fi fieldImpl, data []E) error {
 	if i := firstBad(fi, data); i >= 0 {
-		return fmt.Errorf("ntt: element %d: %d is not a %s element: elements are values below p = %d", i, uint64(data[i]), fi.Name(), fi.modulus())
+		return fmt.Errorf("ntt: element %d: %s", i, field.Canonical.NotElement(uint64(data[i]), fi.Name(), fi.modulus()))
 	}
 	return nil
 }

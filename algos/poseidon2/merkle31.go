@@ -159,6 +159,19 @@ func (m MerkleMerge31) RowModule() wgpu.Module {
 	return m.perm().module(plonky3Construction, "sponge31.wgsl")
 }
 
+// RowModuleIn returns RowModule for rows whose elements are held in form
+// f: for field.Montgomery (gnark-crypto's elements in memory) the sponge
+// absorbs the words as they are, the same digests as RowModule's of
+// their values. Package merkle takes it (an optional method of
+// merkle.RowHash) to commit to a matrix of Form field.Montgomery.
+func (m MerkleMerge31) RowModuleIn(f field.Form) (wgpu.Module, error) {
+	c, err := plonky3Construction.in(m.Name(), f)
+	if err != nil {
+		return nil, err
+	}
+	return m.perm().module(c, "sponge31.wgsl"), nil
+}
+
 // Digest31Elements returns the Digest31 little-endian uint32 elements of
 // d.
 func Digest31Elements(d [32]byte) [Digest31]uint32 {

@@ -240,6 +240,11 @@ type construction31 struct {
 	// at and rate are the lanes the sponge absorbs into: PaddingFreeSponge{At,
 	// Rate, Out: Digest31}; rate 8 or 16.
 	at, rate int
+	// montyIn is the sponge over elements given in Montgomery form (a
+	// merkle.Matrix of Form field.Montgomery), which the kernel absorbs
+	// as they are instead of converting them at load (sponge31.wgsl's
+	// S31_MONTY_IN): the same digests.
+	montyIn bool
 }
 
 var (
@@ -267,7 +272,19 @@ func (c construction31) consts() []wgsl.Const {
 		{Name: "C31_FEED_FORWARD", Value: c.feedForward},
 		{Name: "S31_AT", Value: uint32(c.at)},
 		{Name: "S31_RATE", Value: uint32(c.rate)},
+		{Name: "S31_MONTY_IN", Value: c.montyIn},
 	}
+}
+
+// in returns the construction over elements of form f: its sponge reads
+// Montgomery words as they are for field.Montgomery. A form the sponge
+// cannot read is an error naming the hash and the forms it takes.
+func (c construction31) in(hash string, f field.Form) (construction31, error) {
+	if err := f.Check(); err != nil {
+		return construction31{}, fmt.Errorf("poseidon2: %s: %w", hash, err)
+	}
+	c.montyIn = f == field.Montgomery
+	return c, nil
 }
 
 // module returns the WGSL module of files (which call perm_permute) over
