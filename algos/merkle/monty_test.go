@@ -13,6 +13,8 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // montyHashes are the row hashes that read Montgomery matrices.
@@ -162,5 +164,39 @@ func TestCommitMatrixMontyRefused(t *testing.T) {
 		bad.Form = 7
 		_, err = merkle.CommitMatrix(ctx, bad, hash, merkle.Options{})
 		require.ErrorContains(t, err, "form 7: the forms are Canonical (0) and Montgomery (1)")
+	})
+}
+
+// TestCommitMontyGroup commits Montgomery matrices split over Groups of
+// devices (each range's rows hashed in that form on its member, the
+// shorter matrices' rows merged into the top levels) and holds the trees
+// to the canonical ones on the CPU; a bad word is named as on one device.
+func TestCommitMontyGroup(t *testing.T) {
+	hash := poseidon2.GnarkKoalaBear
+	f := field.KoalaBear
+	r := rand.New(rand.NewPCG(rand.Uint64(), 3))
+	shapes := [][2]int{{256, 9}, {64, 17}, {4, 3}}
+	var canon, monty []merkle.Matrix[uint32]
+	for _, s := range shapes {
+		v := random31(r, f.P(), s[0]*s[1])
+		canon = append(canon, merkle.Matrix[uint32]{Rows: s[0], Cols: s[1], Data: v})
+		monty = append(monty, gnarkMatrix(t, f, s[0], s[1], v))
+	}
+	one, err := merkle.CommitMatrix(nil, canon[0], hash, merkle.Options{})
+	require.NoError(t, err)
+	all, err := merkle.CommitMatrices(nil, canon, hash, merkle.Options{})
+	require.NoError(t, err)
+	gputest.ForEachGroup(t, func(t *testing.T, g *sched.Group) {
+		got, err := merkle.CommitMatrix(g, monty[0], hash, merkle.Options{})
+		require.NoError(t, err)
+		requireNodes(t, one.Nodes(), got, "CommitMatrix")
+		got, err = merkle.CommitMatrices(g, monty, hash, merkle.Options{})
+		require.NoError(t, err)
+		requireNodes(t, all.Nodes(), got, "CommitMatrices")
+		bad := monty[0]
+		bad.Data = append([]uint32(nil), bad.Data...)
+		bad.Data[200*9+1] = ^uint32(0)
+		_, err = merkle.CommitMatrix(g, bad, hash, merkle.Options{})
+		require.ErrorContains(t, err, "matrix element 1801 (row 200, column 1): Montgomery word 0xffffffff is not reduced")
 	})
 }
