@@ -224,7 +224,7 @@ func mergeMatricesCPU[E field.Element](nodes, below [][32]byte, levels map[int]M
 // over ms opens: for each matrix, in order, its row i>>j, j the level as
 // wide as it is tall. The matrices are checked as CommitMatrices checks
 // them, their elements against hash's field. The rows alias the
-// matrices' data.
+// matrices' data, in their Form (VerifyMatrices takes rows of values).
 func MatricesOpening[E field.Element](ms []Matrix[E], hash RowHash[E], i int) ([][]E, error) {
 	if hash == nil {
 		return nil, errNoHash
@@ -250,7 +250,7 @@ func matricesOpening[E field.Element](ms []Matrix[E], f fieldOf[E], i int) ([][]
 // VerifyMatrices reports whether p proves that rows are the rows leaf
 // p.Index opens (MatricesOpening) of matrices of the given heights
 // committed together with hash under root: the heights powers of two, the
-// tallest the proof's tree size, rows one of 1 or more elements below
+// tallest the proof's tree size, rows one of 1 or more canonical values below
 // hash's Modulus per matrix, the leaf the hash of the tallest matrices'
 // rows, and the path, merged level by level with the rows of the matrices
 // as wide as each level, giving root.
