@@ -356,9 +356,15 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 	return nil
 }
 
+// spongeMontyKernel is hash31_many_monty.wgsl over gnark-crypto's sponge
+// reading Montgomery words as they are (S31_MONTY_IN).
 func (g GnarkHash) spongeMontyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 	_, s := g.perms()
-	return s.kernelOf(ctx, gnarkConstruction, "hash_many_monty", "sponge31.wgsl", "hash31_many_monty.wgsl")
+	c, err := gnarkConstruction.in(g.Name(), field.Montgomery)
+	if err != nil {
+		return nil, err
+	}
+	return s.kernelOf(ctx, c, "hash_many_monty", "sponge31.wgsl", "hash31_many_monty.wgsl")
 }
 
 // SpongeMontgomeryDispatch returns the work of SpongeMontgomeryMany on
