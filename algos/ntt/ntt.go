@@ -202,7 +202,7 @@ func Transform[E field.Element](t wgpu.Target, f field.Field[E], data []E, logN 
 	if err := checkElements(fi, data); err != nil {
 		return err
 	}
-	return transform(ctx, fi, data, logN, o, false)
+	return transform(ctx, fi, data, logN, o, Canonical)
 }
 
 // Monty is an element held in Montgomery form (x·2^32 mod p), as
@@ -231,7 +231,7 @@ func TransformMonty[E Monty](t wgpu.Target, f field.Monty31, data []E, logN int,
 	if err := checkMonty(fi, words); err != nil {
 		return err
 	}
-	return transform(ctx, fi, words, logN, o, true)
+	return transform(ctx, fi, words, logN, o, Montgomery)
 }
 
 // checkMonty returns an error naming the first word of data, elements in
@@ -243,23 +243,20 @@ func checkMonty(fi fieldImpl, data []uint32) error {
 	return nil
 }
 
-// transform is Transform and TransformMonty after their checks.
-func transform[E field.Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+// transform is Transform and TransformMonty after their checks, on rows
+// held in form.
+func transform[E field.Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, form Form) error {
 	if len(data) == 0 {
 		return nil
 	}
 	if ctx == nil {
-		return transformCPU(fi, data, logN, o, monty)
+		return transformCPU(fi, data, logN, o, form)
 	}
 	p, err := newPlan(ctx, fi, logN, PlanOptions{Root: o.Root, Shift: o.Shift})
 	if err != nil {
 		return err
 	}
 	defer p.Release()
-	form := Canonical
-	if monty {
-		form = Montgomery
-	}
 	return transformHost(p, data, o, form)
 }
 
