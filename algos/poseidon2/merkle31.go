@@ -16,9 +16,10 @@ import (
 // both over the width-16 permutation. It is a merkle.Hash and a
 // merkle.RowHash[uint32].
 //
-// Plonky3 serializes elements in Montgomery form (since v0.4); digests and
-// rows here are canonical values, so bytes differ from Plonky3's
-// serialized ones while the elements are equal.
+// Plonky3 serializes elements in Montgomery form (since v0.4); digests
+// here are canonical values, so bytes differ from Plonky3's serialized
+// ones while the elements are equal. Rows are canonical values, or
+// Montgomery forms where a merkle.Matrix's Form says so (RowModuleIn).
 //
 // Its zero value is BabyBearMerkle; KoalaBearMerkle is the other.
 type MerkleMerge31 struct{ p *Permutation31 }
