@@ -263,18 +263,26 @@ func (c construction31) sponge(p symmetric.Permutation[uint32]) symmetric.Paddin
 }
 
 // consts returns the construction as compress31.wgsl and sponge31.wgsl
-// read it.
-func (c construction31) consts() []wgsl.Const {
+// read it, for a module of files: the sponge's input form (S31_MONTY_IN)
+// only where the files hold the sponge, which alone reads it, so that the
+// other modules' text is what it was before forms.
+func (c construction31) consts(files []string) []wgsl.Const {
 	if c.rate == 0 {
 		return nil
 	}
-	return []wgsl.Const{
+	cs := []wgsl.Const{
 		{Name: "C31_FEED_FORWARD", Value: c.feedForward},
 		{Name: "S31_AT", Value: uint32(c.at)},
 		{Name: "S31_RATE", Value: uint32(c.rate)},
-		{Name: "S31_MONTY_IN", Value: c.montyIn},
 	}
+	if slices.Contains(files, spongeFile) {
+		cs = append(cs, wgsl.Const{Name: "S31_MONTY_IN", Value: c.montyIn})
+	}
+	return cs
 }
+
+// spongeFile is the sponge's WGSL file, which reads S31_MONTY_IN.
+const spongeFile = "sponge31.wgsl"
 
 // in returns the construction over elements of form f: its sponge reads
 // Montgomery words as they are for field.Montgomery. A form the sponge
@@ -292,7 +300,7 @@ func (c construction31) in(hash string, f field.Form) (construction31, error) {
 // poseidon2_31.wgsl and the field's library) first, the field's and the
 // construction's constants in the prelude.
 func (p *Permutation31) module(c construction31, files ...string) wgsl.Module {
-	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts())}
+	return wgsl.Module{Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts(files))}
 }
 
 // permuteMonty is permute on a state in Montgomery form, with the kernels'
