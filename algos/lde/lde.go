@@ -72,7 +72,10 @@ func Plonky3(rate int) ntt.ExtendOptions {
 // upload of m (nil: on all CPU cores). m.Rows is a power of two from 2
 // up to what the field's two-adicity leaves for the rate; every element
 // must be below the hash's p (an element that is not is named, by row and
-// column).
+// column). A matrix of Form field.Montgomery (gnark-crypto's BabyBear or
+// KoalaBear elements as they are, merkle.MontyMatrix) gives the tree of
+// its values; on the GPU it is extended and hashed in that form, with no
+// conversion.
 func Commit[E field.Element](t wgpu.Target, m merkle.Matrix[E], hash merkle.RowHash[E], o Options) (*merkle.Tree, error) {
 	c, err := NewCommitter(t, hash, o)
 	if err != nil {
@@ -224,6 +227,12 @@ func check[E field.Element](f field.Field[E], m merkle.Matrix[E], o Options) (in
 	if want := m.Rows * m.Cols; len(m.Data) != want {
 		return 0, fmt.Errorf("lde: matrix of %d × %d elements has %d: want rows × columns, row by row", m.Rows, m.Cols, len(m.Data))
 	}
+	if err := m.Form.Check(); err != nil {
+		return 0, fmt.Errorf("lde: matrix of %w", err)
+	}
+	if _, ok := any(f).(field.Monty31); m.Form == field.Montgomery && !ok {
+		return 0, fmt.Errorf("lde: a matrix of Montgomery form is over BabyBear or KoalaBear (gnark-crypto's elements, merkle.MontyMatrix), not %s: give %s elements canonical", f.Name(), f.Name())
+	}
 	return logN, nil
 }
 
@@ -232,6 +241,9 @@ func check[E field.Element](f field.Field[E], m merkle.Matrix[E], o Options) (in
 func elementError[E field.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) error {
 	p := uint64(hash.Modulus())
 	if i := batch.FirstNonCanonical(m.Data, p); i >= 0 {
+		if m.Form == field.Montgomery {
+			return fmt.Errorf("lde: matrix element %d (row %d, column %d): %s", i, i/m.Cols, i%m.Cols, m.Form.NotElement(uint64(m.Data[i]), hash.FieldName(), p))
+		}
 		return fmt.Errorf("lde: matrix element %d (row %d, column %d) is %d, not a %s field element: elements are values below p = %d", i, i/m.Cols, i%m.Cols, uint64(m.Data[i]), hash.FieldName(), p)
 	}
 	return nil
@@ -239,10 +251,18 @@ func elementError[E field.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) e
 
 // commitCPU is Commit on the CPU: the columns extended as rows of the
 // transpose by ntt.Extend (gnark-crypto's fft on all cores), transposed
-// back and committed by merkle.CommitMatrix.
+// back and committed by merkle.CommitMatrix. A Montgomery matrix is
+// converted to its values first (the reference: the same tree).
 func commitCPU[E field.Element](f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options) (*merkle.Tree, error) {
 	if err := elementError(m, hash); err != nil {
 		return nil, err
+	}
+	if mf, ok := any(f).(field.Monty31); ok && m.Form == field.Montgomery {
+		vals := make([]E, len(m.Data))
+		for i, x := range m.Data {
+			vals[i] = E(mf.FromMonty(uint32(x)))
+		}
+		m = merkle.Matrix[E]{Rows: m.Rows, Cols: m.Cols, Data: vals}
 	}
 	rate := o.Extend.Rate
 	cols := par.Transpose(m.Data, m.Rows, m.Cols)
@@ -316,7 +336,10 @@ func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t
 	tiles := uint64((m.Rows+31)/32) * uint64((m.Cols+31)/32)
 	ds := []wgpu.Dispatch{{Kernel: c.tr, Bindings: []wgpu.Binding{{Buffer: c.in, Size: size}, cols},
 		Params: []uint32{uint32(m.Rows), uint32(m.Cols)}, Groups: ctx.Grid(tiles*trWG, trWG)}}
-	more, err := c.ext.Dispatches(cols, out, m.Cols, ntt.Canonical)
+	// The extension is linear, so it is right in either form; in the
+	// matrix's own it skips the conversions at load and store, and the
+	// rows are hashed in that form.
+	more, err := c.ext.Dispatches(cols, out, m.Cols, m.Form)
 	if err != nil {
 		return nil, root, fmt.Errorf("lde: %w", err)
 	}
@@ -324,7 +347,7 @@ func (c *Committer[E]) commitGPU(m merkle.Matrix[E], logN int, rootOnly bool) (t
 	if err != nil {
 		return nil, root, fmt.Errorf("lde: extend %d × %d at rate %d: %w", m.Rows, m.Cols, rate, err)
 	}
-	dm := merkle.DeviceMatrix{Data: out, Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true}
+	dm := merkle.DeviceMatrix{Data: out, Rows: m.Rows * rate, Cols: m.Cols, ColumnMajor: true, Form: m.Form}
 	if rootOnly {
 		root, err = merkle.DeviceMatrixRoot(nil, dm, c.hash, merkle.Options{Committer: c.mc})
 	} else if t, err = merkle.CommitDeviceMatrix(nil, dm, c.hash, merkle.Options{Committer: c.mc}); err == nil {

@@ -154,7 +154,7 @@ func rangeLevels[E field.Element](levels map[int]Matrix[E], r split.Range, lg in
 			continue
 		}
 		h := m.Rows / r.Count
-		out[j] = Matrix[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols]}
+		out[j] = Matrix[E]{Rows: h, Cols: m.Cols, Data: m.Data[r.Index*h*m.Cols : (r.Index+1)*h*m.Cols], Form: m.Form}
 	}
 	return out
 }

@@ -16,15 +16,17 @@ import (
 // row, element (r, c) at index r·Cols + c of the range, or with
 // ColumnMajor column by column, element (r, c) at c·Rows + r (a
 // polynomial per column, as a transform of rows leaves them). Elements
-// are canonical values below the field's p, of the row hash's element
-// type (4 bytes for a 31-bit field, 8 for Goldilocks); the device's
-// elements are not checked, so one that is not canonical gives a tree
-// no host matrix has (ntt.Extender writes canonical ones with
-// ntt.Canonical).
+// are words below the field's p in Form (canonical values, the zero
+// value, or Montgomery forms as Matrix takes them), of the row hash's
+// element type (4 bytes for a 31-bit field, 8 for Goldilocks); the
+// device's elements are not checked, so one that is not below p gives a
+// tree no host matrix has (ntt.Extender writes either form, as its
+// Dispatches are told).
 type DeviceMatrix struct {
 	Data        wgpu.Binding
 	Rows, Cols  int
 	ColumnMajor bool
+	Form        field.Form
 }
 
 // CommitDeviceMatrix returns the tree whose leaf r is hash.HashRow of row
@@ -63,7 +65,10 @@ func commitDevice[E field.Element](c *Committer, m DeviceMatrix, rows RowHash[E]
 	if rows == nil {
 		return nil, errNoHash
 	}
-	r := rowsFor(rows)
+	r, err := rowsIn(rows, m.Form)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkDevice[E](m, c.ctx.Limits()); err != nil {
 		return nil, err
 	}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/consensys/gnark-crypto/field/koalabear"
+
 	"github.com/wgcompute/wgcompute/algos/blake3"
 	"github.com/wgcompute/wgcompute/algos/merkle"
+	"github.com/wgcompute/wgcompute/algos/poseidon2"
 	"github.com/wgcompute/wgcompute/algos/rescue"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
@@ -161,4 +164,33 @@ func ExampleBuild_mixed() {
 	fmt.Printf("%x %v\n", same.Root(), ok)
 	// Output:
 	// fe0a0654768bc2f5774bb3ef075f3a4d9da58a164dbe897ed8dc3873cdde5dab true
+}
+
+// A gnark-crypto prover's matrix of koalabear.Element values (Montgomery
+// form in memory) committed as it is: the tree of its values, the same as
+// the canonical values' (on the device of ctx, here nil, the CPU).
+func ExampleMontyMatrix() {
+	var ctx *wgpu.Context
+	const rows, cols = 8, 5
+	els := make([]koalabear.Element, rows*cols) // the prover's matrix, row by row
+	for i := range els {
+		els[i].SetUint64(uint64(i * i))
+	}
+	tree, err := merkle.CommitMatrix(ctx, merkle.MontyMatrix(rows, cols, els),
+		poseidon2.GnarkKoalaBear, merkle.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	values := make([]uint32, rows*cols) // the same matrix, canonical
+	for i := range values {
+		values[i] = uint32(i * i)
+	}
+	canonical, err := merkle.CommitMatrix(ctx, merkle.Matrix[uint32]{Rows: rows, Cols: cols, Data: values},
+		poseidon2.GnarkKoalaBear, merkle.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tree.Root() == canonical.Root())
+	// Output:
+	// true
 }

@@ -52,14 +52,45 @@ type RowHash[E field.Element] interface {
 	// which the matrix kernel defines. Like MergeModule, it brings its own
 	// includes and no bindings or entry points, and its identifiers must
 	// not start with mk_ or MK_.
+	//
+	// A row hash that also reads elements held in Montgomery form has the
+	// method
+	//
+	//	RowModuleIn(f field.Form) (wgpu.Module, error)
+	//
+	// RowModule for rows whose mk_element returns elements of form f
+	// (poseidon2's 31-bit row hashes): a Matrix of Form field.Montgomery
+	// is committed with it, and refused by a hash without it.
 	RowModule() wgpu.Module
 }
 
+// formRowHash is the optional method of a RowHash that reads elements in
+// another form than canonical (see RowHash).
+type formRowHash interface {
+	RowModuleIn(f field.Form) (wgpu.Module, error)
+}
+
 // Matrix is a Rows × Cols matrix of field elements stored row by row:
-// element (r, c) is Data[r*Cols+c], a canonical value below the field's p.
+// element (r, c) is Data[r*Cols+c], a word below the field's p held in
+// Form: a canonical value (the zero value), or for BabyBear and
+// KoalaBear a Montgomery form as gnark-crypto holds its elements
+// (MontyMatrix makes one of them). Either form commits to the same tree:
+// the leaves are the hashes of the rows' values.
 type Matrix[E field.Element] struct {
 	Rows, Cols int
 	Data       []E
+	Form       field.Form
+}
+
+// MontyMatrix returns the rows × cols matrix of gnark-crypto's elements
+// data ([]koalabear.Element, []babybear.Element, or Montgomery words),
+// row by row, as they are in memory: a Matrix of Form field.Montgomery
+// over data's words (field.MontyWords: nothing is copied or converted).
+// CommitMatrix and CommitMatrices commit to it with a 31-bit Poseidon2
+// row hash (poseidon2.KoalaBearMerkle, GnarkKoalaBear, ...), the same
+// tree as for the canonical values.
+func MontyMatrix[E field.Monty](rows, cols int, data []E) Matrix[uint32] {
+	return Matrix[uint32]{Rows: rows, Cols: cols, Data: field.MontyWords(data), Form: field.Montgomery}
 }
 
 // Row returns row r of m (it aliases m.Data).
@@ -75,24 +106,96 @@ func fieldFrom[E field.Element](h RowHash[E]) fieldOf[E] {
 	return fieldOf[E]{h.FieldName(), h.Modulus()}
 }
 
-// rowsOf is what a matrix commitment needs of a row hash over elements E.
+// rowsOf is what a matrix commitment needs of a row hash over elements E
+// held in one form.
 type rowsOf[E field.Element] struct {
-	hash    Hash
-	field   fieldOf[E]
-	hashRow func([]E) [32]byte
-	module  func() wgpu.Module
+	hash  Hash
+	field fieldOf[E]
+	// hashRow hashes a row of the form, hashValues a row of canonical
+	// values (the hash's HashRow).
+	hashRow, hashValues func([]E) [32]byte
+	// many hashes many rows of canonical values, or is nil.
+	many   rowsHasher[E]
+	module func() wgpu.Module
 	// file is the matrix kernel's WGSL file, which binds the elements and
 	// defines mk_element on them.
 	file string
+	// form is the elements' form; for Montgomery, monty is their field,
+	// whose FromMonty gives the values the CPU path hashes.
+	form  field.Form
+	monty field.Monty31
 }
 
+// rowsFor returns what a commitment needs of h for canonical elements.
 func rowsFor[E field.Element](h RowHash[E]) rowsOf[E] {
 	file := "merkle_matrix.wgsl"
 	var e E
 	if unsafe.Sizeof(e) == 4 {
 		file = "merkle_matrix32.wgsl"
 	}
-	return rowsOf[E]{hash: h, field: fieldFrom(h), hashRow: h.HashRow, module: h.RowModule, file: file}
+	many, _ := h.(rowsHasher[E])
+	return rowsOf[E]{hash: h, field: fieldFrom(h), hashRow: h.HashRow, hashValues: h.HashRow, many: many, module: h.RowModule, file: file}
+}
+
+// rowsIn returns what a commitment needs of h for elements of form f, or
+// an error naming the hash and the forms it reads where it cannot read f.
+func rowsIn[E field.Element](h RowHash[E], f field.Form) (rowsOf[E], error) {
+	r := rowsFor(h)
+	if err := f.Check(); err != nil {
+		return rowsOf[E]{}, fmt.Errorf("merkle: matrix of %w", err)
+	}
+	if f == field.Canonical {
+		return r, nil
+	}
+	fh, ok := h.(formRowHash)
+	var monty field.Monty31
+	found := false
+	for _, m := range field.Fields {
+		if uint64(m.P()) == uint64(h.Modulus()) {
+			monty, found = m, true
+		}
+	}
+	if !ok || !found {
+		return rowsOf[E]{}, fmt.Errorf("merkle: %s hashes rows of canonical elements only, not a matrix of %s form: Montgomery matrices (BabyBear and KoalaBear, MontyMatrix) are hashed by the 31-bit Poseidon2 row hashes (poseidon2.BabyBearMerkle, KoalaBearMerkle, GnarkBabyBear, GnarkKoalaBear); give this hash canonical values (Form field.Canonical)", h.Name(), f)
+	}
+	mod, err := fh.RowModuleIn(f)
+	if err != nil {
+		return rowsOf[E]{}, fmt.Errorf("merkle: %w", err)
+	}
+	r.form, r.monty = f, monty
+	r.module = func() wgpu.Module { return mod }
+	r.hashRow = func(row []E) [32]byte {
+		v := make([]E, len(row))
+		r.values(v, row)
+		return h.HashRow(v)
+	}
+	return r, nil
+}
+
+// values sets dst to the canonical values of src, elements of r's form.
+func (r rowsOf[E]) values(dst, src []E) {
+	if r.form == field.Canonical {
+		copy(dst, src)
+		return
+	}
+	for i, x := range src {
+		dst[i] = E(r.monty.FromMonty(uint32(x)))
+	}
+}
+
+// formOf returns the one form of ms, or an error naming the first matrix
+// of another form than the first's: matrices committed together are
+// hashed by one kernel.
+func formOf[E field.Element](ms []Matrix[E]) (field.Form, error) {
+	if len(ms) == 0 {
+		return field.Canonical, nil
+	}
+	for k, m := range ms[1:] {
+		if m.Form != ms[0].Form {
+			return 0, fmt.Errorf("merkle: matrix %d is of %s form and matrix 0 of %s form: matrices committed together are of one form", k+1, m.Form, ms[0].Form)
+		}
+	}
+	return ms[0].Form, nil
 }
 
 // checkMat checks m over the field f; without elements it checks
@@ -125,6 +228,9 @@ func checkData[E field.Element](m Matrix[E], f fieldOf[E], name string, elements
 		return nil
 	}
 	if i := batch.FirstNonCanonical(m.Data, uint64(f.p)); i >= 0 {
+		if m.Form == field.Montgomery {
+			return fmt.Errorf("merkle: %s element %d (row %d, column %d): %s", name, i, i/m.Cols, i%m.Cols, m.Form.NotElement(uint64(m.Data[i]), f.name, uint64(f.p)))
+		}
 		return fmt.Errorf("merkle: %s element %d (row %d, column %d) is %d, not a %s field element: elements are values below p = %d", name, i, i/m.Cols, i%m.Cols, m.Data[i], f.name, f.p)
 	}
 	return nil
@@ -145,19 +251,42 @@ func fieldRow[E field.Element](row []E, f fieldOf[E]) bool {
 }
 
 // matrixLeavesCPU sets leaves[r] to the row hash of row r of m on all
-// cores, through the hash's rowsHasher where it has one.
+// cores, through the hash's rowsHasher where it has one. Elements in
+// Montgomery form are converted to their values a block of rows at a
+// time (the reference: the values are what the rows hash).
 func matrixLeavesCPU[E field.Element](leaves [][32]byte, m Matrix[E], rows rowsOf[E]) {
-	if many, ok := rows.hash.(rowsHasher[E]); ok {
+	if rows.form != field.Canonical {
 		par.For(m.Rows, max(rowsManyGrain, 4096/m.Cols), func(lo, hi int) {
-			many.HashRowsMany(leaves[lo:hi], m.Data[lo*m.Cols:hi*m.Cols], m.Cols)
+			block := max(1, min(hi-lo, (64<<10)/m.Cols)) // rows of about 256 KiB
+			buf := make([]E, block*m.Cols)
+			for b := lo; b < hi; b += block {
+				e := min(hi, b+block)
+				vals := buf[:(e-b)*m.Cols]
+				rows.values(vals, m.Data[b*m.Cols:e*m.Cols])
+				hashRowsCPU(leaves[b:e], vals, m.Cols, rows)
+			}
 		})
 		return
 	}
-	par.For(m.Rows, max(1, 4096/m.Cols), func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			leaves[r] = rows.hashRow(m.Row(r))
-		}
+	grain := max(1, 4096/m.Cols)
+	if rows.many != nil {
+		grain = max(rowsManyGrain, grain)
+	}
+	par.For(m.Rows, grain, func(lo, hi int) {
+		hashRowsCPU(leaves[lo:hi], m.Data[lo*m.Cols:hi*m.Cols], m.Cols, rows)
 	})
+}
+
+// hashRowsCPU sets leaves[r] to the hash of row r of data, canonical
+// values in rows of cols, on the calling goroutine.
+func hashRowsCPU[E field.Element](leaves [][32]byte, data []E, cols int, rows rowsOf[E]) {
+	if rows.many != nil {
+		rows.many.HashRowsMany(leaves, data, cols)
+		return
+	}
+	for r := range leaves {
+		leaves[r] = rows.hashValues(data[r*cols : (r+1)*cols])
+	}
 }
 
 // CommitMatrix returns the tree whose leaf r is hash.HashRow of row r of
@@ -165,20 +294,27 @@ func matrixLeavesCPU[E field.Element](leaves [][32]byte, m Matrix[E], rows rowsO
 // buffer the levels are built from, or with a nil ctx on all CPU cores.
 // The tree's leaves are the row digests (a Proof of leaf r opens row r:
 // VerifyRow). m must be a matrix of Cols at least 1, Rows at least 1,
-// len(Data) = Rows*Cols and every element below hash's Modulus.
+// len(Data) = Rows*Cols and every element below hash's Modulus, in
+// m.Form: a Montgomery matrix (MontyMatrix) gives the tree of its values,
+// with a hash that reads that form (RowHash's RowModuleIn); another hash
+// refuses it, naming the hashes that take it.
 func CommitMatrix[E field.Element](t wgpu.Target, m Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	if ctx, one := sched.Device(t); one || opts.Committer != nil {
-		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrix(c, m, rowsFor(hash)) })
+	rows, err := rowsIn(hash, m.Form)
+	if err != nil {
+		return nil, err
 	}
-	return commitOn(sched.GroupOf(t), []Matrix[E]{m}, true, rowsFor(hash), opts)
+	if ctx, one := sched.Device(t); one || opts.Committer != nil {
+		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrix(c, m, rows) })
+	}
+	return commitOn(sched.GroupOf(t), []Matrix[E]{m}, true, rows, opts)
 }
 
 // VerifyRow reports whether p proves that row is row p.Index of the
 // matrix of n rows committed to with hash under root: every element below
-// hash's Modulus, hash.HashRow(row) equal to p.Leaf, and Verify(hash,
+// hash's Modulus (canonical values, whatever the committed matrix's Form), hash.HashRow(row) equal to p.Leaf, and Verify(hash,
 // root, n, p).
 func VerifyRow[E field.Element](hash RowHash[E], root [32]byte, n int, row []E, p Proof) bool {
 	return hash != nil && verifyRow(rowsFor(hash), root, n, row, p)

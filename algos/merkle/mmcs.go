@@ -75,7 +75,7 @@ func byLevel[E field.Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 			out[j] = g[0]
 			continue
 		}
-		cat := Matrix[E]{Rows: g[0].Rows}
+		cat := Matrix[E]{Rows: g[0].Rows, Form: g[0].Form}
 		for _, m := range g {
 			cat.Cols += m.Cols
 		}
@@ -100,15 +100,24 @@ func byLevel[E field.Element](ms []Matrix[E], tall int) map[int]Matrix[E] {
 // of the tallest matrices' rows; Tree.Proof(i) with MatricesOpening(ms,
 // hash, i) is what VerifyMatrices checks. Over BabyBear or KoalaBear
 // (poseidon2.BabyBearMerkle, KoalaBearMerkle) it is Plonky3's
-// MerkleTreeMmcs.
+// MerkleTreeMmcs. The matrices are of one Form, committed as CommitMatrix
+// commits to one.
 func CommitMatrices[E field.Element](t wgpu.Target, ms []Matrix[E], hash RowHash[E], opts Options) (*Tree, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	if ctx, one := sched.Device(t); one || opts.Committer != nil {
-		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrices(c, ms, rowsFor(hash)) })
+	form, err := formOf(ms)
+	if err != nil {
+		return nil, err
 	}
-	return commitOn(sched.GroupOf(t), ms, false, rowsFor(hash), opts)
+	rows, err := rowsIn(hash, form)
+	if err != nil {
+		return nil, err
+	}
+	if ctx, one := sched.Device(t); one || opts.Committer != nil {
+		return commitOnce(ctx, hash, opts, func(c *Committer) (*Tree, error) { return commitMatrices(c, ms, rows) })
+	}
+	return commitOn(sched.GroupOf(t), ms, false, rows, opts)
 }
 
 // commitMatrices is CommitMatrices with c, whose schedule must be of one
@@ -215,7 +224,7 @@ func mergeMatricesCPU[E field.Element](nodes, below [][32]byte, levels map[int]M
 // over ms opens: for each matrix, in order, its row i>>j, j the level as
 // wide as it is tall. The matrices are checked as CommitMatrices checks
 // them, their elements against hash's field. The rows alias the
-// matrices' data.
+// matrices' data, in their Form (VerifyMatrices takes rows of values).
 func MatricesOpening[E field.Element](ms []Matrix[E], hash RowHash[E], i int) ([][]E, error) {
 	if hash == nil {
 		return nil, errNoHash
@@ -241,7 +250,7 @@ func matricesOpening[E field.Element](ms []Matrix[E], f fieldOf[E], i int) ([][]
 // VerifyMatrices reports whether p proves that rows are the rows leaf
 // p.Index opens (MatricesOpening) of matrices of the given heights
 // committed together with hash under root: the heights powers of two, the
-// tallest the proof's tree size, rows one of 1 or more elements below
+// tallest the proof's tree size, rows one of 1 or more canonical values below
 // hash's Modulus per matrix, the leaf the hash of the tallest matrices'
 // rows, and the path, merged level by level with the rows of the matrices
 // as wide as each level, giving root.

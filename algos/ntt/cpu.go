@@ -16,10 +16,10 @@ import (
 )
 
 // transformCPU is the nil Context's transform: gnark-crypto's fft on each
-// row, in its Montgomery form (data's, where monty, else converted in
-// and out), the rows spread over the cores where they outnumber them and
+// row, in its Montgomery form (data's, for form Montgomery, else
+// converted in and out), the rows spread over the cores where they outnumber them and
 // each FFT on all cores where they do not.
-func transformCPU[E field.Element](fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+func transformCPU[E field.Element](fi fieldImpl, data []E, logN int, o Options, form Form) error {
 	r, err := rootsOf(fi, logN, o)
 	if err != nil {
 		return err
@@ -33,13 +33,13 @@ func transformCPU[E field.Element](fi fieldImpl, data []E, logN int, o Options, 
 		d := kbDomain(n, r, o)
 		run = func(row []E) {
 			a := unsafe.Slice((*koalabear.Element)(unsafe.Pointer(&row[0])), len(row))
-			if !monty {
+			if form == Canonical {
 				for i := range a {
 					a[i].SetUint64(uint64(row[i]))
 				}
 			}
 			gnarkRow(a, o, logN, d.FFT, d.FFTInverse, kbfft.DIF, kbfft.OnCoset(), kbfft.WithNbTasks(tasks))
-			if !monty {
+			if form == Canonical {
 				for i := range a {
 					row[i] = E(a[i].Uint64())
 				}
@@ -49,13 +49,13 @@ func transformCPU[E field.Element](fi fieldImpl, data []E, logN int, o Options, 
 		d := bbDomain(n, r, o)
 		run = func(row []E) {
 			a := unsafe.Slice((*babybear.Element)(unsafe.Pointer(&row[0])), len(row))
-			if !monty {
+			if form == Canonical {
 				for i := range a {
 					a[i].SetUint64(uint64(row[i]))
 				}
 			}
 			gnarkRow(a, o, logN, d.FFT, d.FFTInverse, bbfft.DIF, bbfft.OnCoset(), bbfft.WithNbTasks(tasks))
-			if !monty {
+			if form == Canonical {
 				for i := range a {
 					row[i] = E(a[i].Uint64())
 				}

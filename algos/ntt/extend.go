@@ -167,7 +167,7 @@ func extend[E field.Element](ctx *wgpu.Context, fi fieldImpl, dst, src []E, logN
 		return nil
 	}
 	if ctx == nil {
-		return extendCPU(fi, dst, src, logN, o, form == Montgomery)
+		return extendCPU(fi, dst, src, logN, o, form)
 	}
 	e, err := newExtender(ctx, fi, logN, o)
 	if err != nil {
@@ -179,8 +179,8 @@ func extend[E field.Element](ctx *wgpu.Context, fi fieldImpl, dst, src []E, logN
 
 // extendCPU is Extend on a nil Context: the inverse transform into the
 // first n of each output row, zeros after, then the forward transform of
-// the whole row, on elements in Montgomery form where monty.
-func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions, monty bool) error {
+// the whole row, on elements held in form.
+func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOptions, form Form) error {
 	rateLog, small, big, shift, err := extendRoots(fi, logN, o)
 	if err != nil {
 		return err
@@ -191,7 +191,7 @@ func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOp
 	if !o.Root.IsZero() {
 		io.Root = Value(small)
 	}
-	if err := transformCPU(fi, coef, logN, io, monty); err != nil {
+	if err := transformCPU(fi, coef, logN, io, form); err != nil {
 		return err
 	}
 	for r := 0; r < len(src)/n; r++ {
@@ -203,7 +203,7 @@ func extendCPU[E field.Element](fi fieldImpl, dst, src []E, logN int, o ExtendOp
 	if !o.Root.IsZero() {
 		fo.Root = Value(big)
 	}
-	return transformCPU(fi, dst, logN+rateLog, fo, monty)
+	return transformCPU(fi, dst, logN+rateLog, fo, form)
 }
 
 // Extender is the resident object of Extend for one row size and rate:

@@ -10,16 +10,17 @@ import (
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
-// Form is how a buffer on the device holds its elements.
-type Form uint8
+// Form is how a buffer on the device holds its elements: field.Form,
+// the one form type of every package.
+type Form = field.Form
 
 const (
-	// Canonical elements are their values below p.
-	Canonical Form = iota
+	// Canonical elements are their values below p (field.Canonical).
+	Canonical = field.Canonical
 	// Montgomery elements are x·2^32 mod p, gnark-crypto's layout of
-	// BabyBear and KoalaBear; Goldilocks elements are canonical in either
-	// form.
-	Montgomery
+	// BabyBear and KoalaBear (field.Montgomery); Goldilocks elements are
+	// canonical in either form.
+	Montgomery = field.Montgomery
 )
 
 // PlanOptions are the roots a Plan is made for, given as Options give

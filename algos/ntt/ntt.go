@@ -42,6 +42,7 @@
 package ntt
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -201,7 +202,7 @@ func Transform[E field.Element](t wgpu.Target, f field.Field[E], data []E, logN 
 	if err := checkElements(fi, data); err != nil {
 		return err
 	}
-	return transform(ctx, fi, data, logN, o, false)
+	return transform(ctx, fi, data, logN, o, Canonical)
 }
 
 // Monty is an element held in Montgomery form (x·2^32 mod p), as
@@ -230,35 +231,32 @@ func TransformMonty[E Monty](t wgpu.Target, f field.Monty31, data []E, logN int,
 	if err := checkMonty(fi, words); err != nil {
 		return err
 	}
-	return transform(ctx, fi, words, logN, o, true)
+	return transform(ctx, fi, words, logN, o, Montgomery)
 }
 
 // checkMonty returns an error naming the first word of data, elements in
 // Montgomery form, not below p.
 func checkMonty(fi fieldImpl, data []uint32) error {
 	if i := firstBad(fi, data); i >= 0 {
-		return fmt.Errorf("ntt: element %d: Montgomery word %#x is not reduced: a %s element in Montgomery form is a word below p = %d", i, data[i], fi.Name(), fi.modulus())
+		return fmt.Errorf("ntt: element %d: %s", i, field.Montgomery.NotElement(uint64(data[i]), fi.Name(), fi.modulus()))
 	}
 	return nil
 }
 
-// transform is Transform and TransformMonty after their checks.
-func transform[E field.Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, monty bool) error {
+// transform is Transform and TransformMonty after their checks, on rows
+// held in form.
+func transform[E field.Element](ctx *wgpu.Context, fi fieldImpl, data []E, logN int, o Options, form Form) error {
 	if len(data) == 0 {
 		return nil
 	}
 	if ctx == nil {
-		return transformCPU(fi, data, logN, o, monty)
+		return transformCPU(fi, data, logN, o, form)
 	}
 	p, err := newPlan(ctx, fi, logN, PlanOptions{Root: o.Root, Shift: o.Shift})
 	if err != nil {
 		return err
 	}
 	defer p.Release()
-	form := Canonical
-	if monty {
-		form = Montgomery
-	}
 	return transformHost(p, data, o, form)
 }
 
@@ -271,7 +269,7 @@ func CheckElements[E field.Element](f field.Field[E], data []E) (int, error) {
 		return -1, err
 	}
 	if i := firstBad(fi, data); i >= 0 {
-		return i, fmt.Errorf("%d is not a %s element: elements are values below p = %d", uint64(data[i]), fi.Name(), fi.modulus())
+		return i, errors.New(field.Canonical.NotElement(uint64(data[i]), fi.Name(), fi.modulus()))
 	}
 	return -1, nil
 }
@@ -280,7 +278,7 @@ func CheckElements[E field.Element](f field.Field[E], data []E) (int, error) {
 // below p.
 func checkElements[E field.Element](fi fieldImpl, data []E) error {
 	if i := firstBad(fi, data); i >= 0 {
-		return fmt.Errorf("ntt: element %d: %d is not a %s element: elements are values below p = %d", i, uint64(data[i]), fi.Name(), fi.modulus())
+		return fmt.Errorf("ntt: element %d: %s", i, field.Canonical.NotElement(uint64(data[i]), fi.Name(), fi.modulus()))
 	}
 	return nil
 }

@@ -209,6 +209,20 @@ func (g GnarkHash) RowModule() wgpu.Module {
 	return g.SpongePermutation().module(gnarkConstruction, "sponge31.wgsl")
 }
 
+// RowModuleIn returns RowModule for rows whose elements are held in form
+// f: for field.Montgomery (gnark-crypto's koalabear.Element in memory)
+// the sponge absorbs the words as they are, the same digests as
+// RowModule's of their values. Package merkle takes it (an optional
+// method of merkle.RowHash) to commit to a matrix of Form
+// field.Montgomery.
+func (g GnarkHash) RowModuleIn(f field.Form) (wgpu.Module, error) {
+	c, err := gnarkConstruction.in(g.Name(), f)
+	if err != nil {
+		return nil, err
+	}
+	return g.SpongePermutation().module(c, "sponge31.wgsl"), nil
+}
+
 var (
 	// GnarkKoalaBearBatch is the batch functions of GnarkKoalaBear, on the
 	// GPU, on all cores when the Context is nil, or split over a
@@ -342,9 +356,15 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 	return nil
 }
 
+// spongeMontyKernel is hash31_many_monty.wgsl over gnark-crypto's sponge
+// reading Montgomery words as they are (S31_MONTY_IN).
 func (g GnarkHash) spongeMontyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 	_, s := g.perms()
-	return s.kernelOf(ctx, gnarkConstruction, "hash_many_monty", "sponge31.wgsl", "hash31_many_monty.wgsl")
+	c, err := gnarkConstruction.in(g.Name(), field.Montgomery)
+	if err != nil {
+		return nil, err
+	}
+	return s.kernelOf(ctx, c, "hash_many_monty", "sponge31.wgsl", "hash31_many_monty.wgsl")
 }
 
 // SpongeMontgomeryDispatch returns the work of SpongeMontgomeryMany on

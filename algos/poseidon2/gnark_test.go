@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wgcompute/wgcompute/algos/batch"
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -527,5 +528,36 @@ func TestGnarkMerkleVortex(t *testing.T) {
 		tr, err := merkle.CommitMatrix(ctx, m, GnarkKoalaBear, merkle.Options{})
 		require.NoError(t, err)
 		require.Equal(t, want, tr.Root(), "commitment")
+	})
+}
+
+// TestGnarkMontyMatrixVortex commits a matrix of gnark-crypto's own
+// koalabear.Element values (Montgomery form in memory), given to
+// merkle.MontyMatrix as they are, and holds the root to gnark-crypto's:
+// vortex.BuildMerkleTree over vortex.HashPoseidon2 of each row, at an odd
+// row length (a partial last block), on the CPU and the GPU.
+func TestGnarkMontyMatrixVortex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	const rows, cols = 64, 37
+	els := make([]koalabear.Element, rows*cols)
+	for i := range els {
+		els[i].SetUint64(rng.Uint64N(uint64(field.KoalaBear.P())))
+	}
+	vl := make([]vortex.Hash, rows)
+	for r := range vl {
+		vl[r] = vortex.HashPoseidon2(els[r*cols : (r+1)*cols])
+	}
+	var want [Digest31]uint32
+	for i, x := range vortex.BuildMerkleTree(vl, nil).Levels[0][0] {
+		want[i] = uint32(x.Uint64())
+	}
+	m := merkle.MontyMatrix(rows, cols, els)
+	tr, err := merkle.CommitMatrix(nil, m, GnarkKoalaBear, merkle.Options{})
+	require.NoError(t, err)
+	require.Equal(t, Digest31Bytes(want), tr.Root(), "CPU")
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		tr, err := merkle.CommitMatrix(ctx, m, GnarkKoalaBear, merkle.Options{})
+		require.NoError(t, err)
+		require.Equal(t, Digest31Bytes(want), tr.Root(), "GPU")
 	})
 }

@@ -7,8 +7,8 @@
 //
 // Plain-Go meaning: for i < count { out[i] = enter(hash_row(leave(in[i*m ..
 // (i+1)*m]))) }, every word a reduced Montgomery form. The construction
-// enters what mk_element returns, so an element is left and entered again:
-// two products an element, against a permutation's every 16.
+// reads the words as they are (S31_MONTY_IN true in the prelude), so an
+// element is not converted on its way in.
 
 @group(0) @binding(0) var<storage, read> hmm_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> hmm_out: array<u32>;
@@ -21,10 +21,10 @@ struct HmmParams {
 
 const HMM_WG: u32 = 64u;
 
-// mk_element returns element c of input row, canonical, as the
-// construction reads it.
+// mk_element returns element c of input row, in Montgomery form, as the
+// construction reads it (S31_MONTY_IN).
 fn mk_element(row: u32, c: u32) -> u32 {
-	return monty31_leave(hmm_in[row * hmm_params.m + c]);
+	return hmm_in[row * hmm_params.m + c];
 }
 
 @compute @workgroup_size(64)

@@ -16,9 +16,10 @@ import (
 // both over the width-16 permutation. It is a merkle.Hash and a
 // merkle.RowHash[uint32].
 //
-// Plonky3 serializes elements in Montgomery form (since v0.4); digests and
-// rows here are canonical values, so bytes differ from Plonky3's
-// serialized ones while the elements are equal.
+// Plonky3 serializes elements in Montgomery form (since v0.4); digests
+// here are canonical values, so bytes differ from Plonky3's serialized
+// ones while the elements are equal. Rows are canonical values, or
+// Montgomery forms where a merkle.Matrix's Form says so (RowModuleIn).
 //
 // Its zero value is BabyBearMerkle; KoalaBearMerkle is the other.
 type MerkleMerge31 struct{ p *Permutation31 }
@@ -157,6 +158,19 @@ func (m MerkleMerge31) MergeModule() wgpu.Module {
 // construction, which defines hash_row as HashRow does.
 func (m MerkleMerge31) RowModule() wgpu.Module {
 	return m.perm().module(plonky3Construction, "sponge31.wgsl")
+}
+
+// RowModuleIn returns RowModule for rows whose elements are held in form
+// f: for field.Montgomery (gnark-crypto's elements in memory) the sponge
+// absorbs the words as they are, the same digests as RowModule's of
+// their values. Package merkle takes it (an optional method of
+// merkle.RowHash) to commit to a matrix of Form field.Montgomery.
+func (m MerkleMerge31) RowModuleIn(f field.Form) (wgpu.Module, error) {
+	c, err := plonky3Construction.in(m.Name(), f)
+	if err != nil {
+		return nil, err
+	}
+	return m.perm().module(c, "sponge31.wgsl"), nil
 }
 
 // Digest31Elements returns the Digest31 little-endian uint32 elements of

@@ -240,6 +240,11 @@ type construction31 struct {
 	// at and rate are the lanes the sponge absorbs into: PaddingFreeSponge{At,
 	// Rate, Out: Digest31}; rate 8 or 16.
 	at, rate int
+	// montyIn is the sponge over elements given in Montgomery form (a
+	// merkle.Matrix of Form field.Montgomery), which the kernel absorbs
+	// as they are instead of converting them at load (sponge31.wgsl's
+	// S31_MONTY_IN): the same digests.
+	montyIn bool
 }
 
 var (
@@ -258,16 +263,36 @@ func (c construction31) sponge(p symmetric.Permutation[uint32]) symmetric.Paddin
 }
 
 // consts returns the construction as compress31.wgsl and sponge31.wgsl
-// read it.
-func (c construction31) consts() []wgsl.Const {
+// read it, for a module of files: the sponge's input form (S31_MONTY_IN)
+// only where the files hold the sponge, which alone reads it, so that the
+// other modules' text is what it was before forms.
+func (c construction31) consts(files []string) []wgsl.Const {
 	if c.rate == 0 {
 		return nil
 	}
-	return []wgsl.Const{
+	cs := []wgsl.Const{
 		{Name: "C31_FEED_FORWARD", Value: c.feedForward},
 		{Name: "S31_AT", Value: uint32(c.at)},
 		{Name: "S31_RATE", Value: uint32(c.rate)},
 	}
+	if slices.Contains(files, spongeFile) {
+		cs = append(cs, wgsl.Const{Name: "S31_MONTY_IN", Value: c.montyIn})
+	}
+	return cs
+}
+
+// spongeFile is the sponge's WGSL file, which reads S31_MONTY_IN.
+const spongeFile = "sponge31.wgsl"
+
+// in returns the construction over elements of form f: its sponge reads
+// Montgomery words as they are for field.Montgomery. A form the sponge
+// cannot read is an error naming the hash and the forms it takes.
+func (c construction31) in(hash string, f field.Form) (construction31, error) {
+	if err := f.Check(); err != nil {
+		return construction31{}, fmt.Errorf("poseidon2: %s: %w", hash, err)
+	}
+	c.montyIn = f == field.Montgomery
+	return c, nil
 }
 
 // module returns the WGSL module of files (which call perm_permute) over
@@ -275,7 +300,7 @@ func (c construction31) consts() []wgsl.Const {
 // poseidon2_31.wgsl and the field's library) first, the field's and the
 // construction's constants in the prelude.
 func (p *Permutation31) module(c construction31, files ...string) wgsl.Module {
-	return wgsl.Module{Library: shaders, Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts())}
+	return wgsl.Module{Library: shaders, Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts(files))}
 }
 
 // permuteMonty is permute on a state in Montgomery form, with the kernels'

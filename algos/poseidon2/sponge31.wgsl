@@ -14,13 +14,19 @@
 // state, each block of up to S31_RATE elements overwrites lanes S31_AT..
 // (a partial last block only its own, the other lanes left as the last
 // permutation left them), then one permutation. Returned as the canonical
-// elements of lanes 0..8.
+// elements of lanes 0..8. Where S31_MONTY_IN (a prelude constant) is
+// true, mk_element returns the elements in Montgomery form (gnark-crypto's
+// koalabear.Element in memory), which the lanes take as they are: the
+// same digest, without the conversion at load.
 //
 // The permutation has one call site, in the block loop (Mesa's compilers
 // inline every call); the lanes are written with constant indices only
 // (S31_AT + k is a constant expression).
 
 fn s31_lane(s: u32, row: u32, c: u32, cols: u32) -> u32 {
+	if (S31_MONTY_IN) {
+		return select(s, mk_element(row, min(c, cols - 1u)), c < cols);
+	}
 	return select(s, monty31_enter(mk_element(row, min(c, cols - 1u))), c < cols);
 }
 
