@@ -53,7 +53,8 @@ setup-web:
 # browser of its own. WEB_SKIP lists families to leave out (none: since
 # the Goldilocks library has no && or ||, SwiftShader compiles the Rescue
 # and RPO kernels too; docs/PORTABILITY.md, "WGSL in browsers"). A GPU
-# process past 2 GB fails its family: none passes 0.6 GB now.
+# process past 2 GB fails its family (the ntt family's peak: BENCHMARKS.md,
+# "The browser self-test").
 WEB_SKIP ?=
 # Before them, under Node (no WebGPU): wgpu's js tests, every self-test
 # family's CPU backend against the golden digests, and web/digests on the

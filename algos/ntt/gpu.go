@@ -90,13 +90,18 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 // passes than c's: a smaller tile makes more workgroups of a small
 // transform (a 2^16 row is 16 workgroups of 2^12 elements, too few for a
 // large GPU, each invocation working through sixteen elements alone); a
-// larger row has workgroups enough. Then the strided passes take groups
-// of a whole 128-byte line of columns (2^tl) where that costs no pass
-// either (2^19 and 2^24, not 2^20), so that a warp's load is one line.
-func (c config) forSize(k int) config {
+// larger row has workgroups enough. On a software adapter (the CPU
+// behind Vulkan or WebGPU: lavapipe, Chromium's SwiftShader) the tile
+// stays c's: a few cores run the workgroups, which more of them do not
+// fill better, and each tile size is a module of its own, which such a
+// compiler takes seconds to build (BENCHMARKS.md, "The browser
+// self-test"). Then the strided passes take groups of a whole 128-byte
+// line of columns (2^tl) where that costs no pass either (2^19 and 2^24,
+// not 2^20), so that a warp's load is one line.
+func (c config) forSize(k int, software bool) config {
 	want := len(planPasses(k, c))
 	d := c
-	if k < c.tileLog+8 {
+	if k < c.tileLog+8 && !software {
 		for t := min(c.tileLog, bits.Len32(c.wg)+1); t < c.tileLog; t++ {
 			e := c
 			e.tileLog, e.colLog = t, min(c.colLog, t-1)
@@ -182,7 +187,13 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: configFor(ctx.Limits(), fi.elemBytes()).forSize(logN)}
+	return newPlanWith(ctx, fi, logN, r, configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, ctx.Info().Type == "cpu"))
+}
+
+// newPlanWith is newPlan on roots r with the tuning policy cfg.
+func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config) (*Plan, error) {
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: cfg}
+	var err error
 	adapter, consts := fi.module()
 	module := func(inPlace bool) wgsl.Module {
 		return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),

@@ -402,7 +402,7 @@ func TestPlanPasses(t *testing.T) {
 func TestForSize(t *testing.T) {
 	for _, c := range []config{{wg: 256, tileLog: 12, colLog: 4, tl: 5}, {wg: 64, tileLog: 11, colLog: 4, tl: 4}, {wg: 256, tileLog: 9, colLog: 4, tl: 5}} {
 		for k := 1; k <= 27; k++ {
-			d := c.forSize(k)
+			d := c.forSize(k, false)
 			require.LessOrEqual(t, d.tileLog, c.tileLog)
 			require.GreaterOrEqual(t, d.tileLog, min(c.tileLog, bits.Len32(c.wg)+1), "k=%d: four elements an invocation", k)
 			require.LessOrEqual(t, len(planPasses(k, d)), len(planPasses(k, c)), "k=%d: no pass more", k)
@@ -414,13 +414,68 @@ func TestForSize(t *testing.T) {
 			if k >= c.tileLog+8 {
 				require.Equal(t, c.tileLog, d.tileLog, "k=%d", k)
 			}
+			sw := c.forSize(k, true)
+			require.Equal(t, c.tileLog, sw.tileLog, "k=%d: a software adapter's tile is the device's", k)
+			require.Contains(t, []int{c.colLog, c.tl}, sw.colLog)
+			require.Len(t, planPasses(k, sw), len(planPasses(k, c)), "k=%d", k)
 		}
 	}
 	c := config{wg: 256, tileLog: 12, colLog: 4, tl: 5}
-	require.Equal(t, config{wg: 256, tileLog: 10, colLog: 4, tl: 5}, c.forSize(16))
-	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(19))
-	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(20))
-	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(24))
+	require.Equal(t, config{wg: 256, tileLog: 10, colLog: 4, tl: 5}, c.forSize(16, false))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(19, false))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(20, false))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(24, false))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(16, true))
+	require.Equal(t, 12, c.forSize(5, true).tileLog)
+	require.Equal(t, c.forSize(20, false), c.forSize(20, true))
+}
+
+// TestSoftwareOneTile holds a software adapter's Plans of every size below
+// 2^20 of a field to one tile, the device's, so that they share their
+// kernels' modules (each NTT_TILE is a module, and Chromium's SwiftShader
+// takes seconds over each; BENCHMARKS.md).
+func TestSoftwareOneTile(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		if ctx.Info().Type != "cpu" {
+			t.Skip("not a software adapter")
+		}
+		for _, fi := range []fieldImpl{over[uint32]{field.BabyBear}, over[uint64]{field.Goldilocks{}}} {
+			want := configFor(ctx.Limits(), fi.elemBytes()).tileLog
+			for _, k := range []int{1, 5, 11, 12, 14, 16} {
+				p, err := newPlan(ctx, fi, k, PlanOptions{})
+				require.NoError(t, err)
+				require.Equal(t, want, p.cfg.tileLog, "%s 2^%d", fi.Name(), k)
+				p.Release()
+			}
+		}
+	})
+}
+
+// TestGPUTiles runs the tiles a GPU's Plans take for rows below 2^20
+// (config.forSize's smaller tiles) on every adapter, software ones
+// included, whose own Plans keep the device's tile.
+func TestGPUTiles(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(11, 12))
+		for _, f := range field.Fields {
+			fi := over[uint32]{f}
+			c := configFor(ctx.Limits(), fi.elemBytes())
+			for _, k := range []int{1, 5, 11, 14, 16} {
+				cfg := c.forSize(k, false)
+				for _, o := range []Options{{}, {Inverse: true, Coset: true, In: BitReversed, Out: BitReversed}, {Coset: true, In: BitReversed}, {Inverse: true, Out: BitReversed}} {
+					r, err := rootsOf(fi, k, Options{Coset: true})
+					require.NoError(t, err)
+					p, err := newPlanWith(ctx, fi, k, r, cfg)
+					require.NoError(t, err)
+					in := randRows(f, rng, 3, k)
+					got := append([]uint32(nil), in...)
+					require.NoError(t, transformHost(p, got, o, Canonical))
+					p.Release()
+					require.True(t, equal(gnarkRows(t, f, in, k, o), got), "%s 2^%d tile 2^%d %s", f.Name(), k, cfg.tileLog, name(o))
+				}
+			}
+		}
+	})
 }
 
 // scalarValue returns s's canonical value in f.
