@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/consensys/gnark-crypto/field/koalabear"
@@ -89,24 +88,17 @@ func commitLinea(cmd *cobra.Command, g *cli.Globals, l *lineaFlags, matrices, in
 	if err != nil {
 		return err
 	}
-	params := paramsMeanwhile("vortex: Linea's parameters", func() (*vortex.LineaParams, error) {
+	start, err := startCommit(g, "vortex: Linea's parameters", func() (*vortex.LineaParams, error) {
 		return vortex.NewLineaParams(rate, sh.cols, maxRows, s.LogTwoDegree, s.LogTwoBound)
-	})
-	devices := g.OpenSoon(0)
-	defer devices.Close()
-	// The read below takes every core: the goroutines above start first.
-	runtime.Gosched()
-	rows, free, readErr := readLineaMatrix(ins[0], sh, g.HostMemory()/4)
-	if readErr == nil && !g.Process {
-		defer free()
+	}, func() ([]vortex.LineaRow, func(), error) { return readLineaMatrix(ins[0], sh, g.HostMemory()/4) })
+	defer start.devices.Close()
+	if !g.Process {
+		defer start.free()
 	}
-	p, err := params()
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	if readErr != nil {
-		return fmt.Errorf("commit: %w", readErr)
-	}
+	p, rows, devices, free := start.params, start.input, start.devices, start.free
 	endWait := wgpu.Span("wait for the devices")
 	grp, err := devices.Wait()
 	endWait(0)

@@ -60,26 +60,19 @@ func commitVortex(cmd *cobra.Command, g *cli.Globals, scheme string, matrices, i
 	if err != nil {
 		return err
 	}
-	params := paramsMeanwhile("vortex: parameters", func() (*vortex.Params, error) {
+	start, err := startCommit(g, "vortex: parameters", func() (*vortex.Params, error) {
 		return vortex.NewParams(sh.cols, sh.rows, rate, s, 1)
-	})
-	devices := g.OpenSoon(0)
-	defer devices.Close()
-	// The read below takes every core: the goroutines above start first.
-	runtime.Gosched()
-	vals, free, readErr := readWords(ins[0], sh, g.HostMemory()/4)
-	if readErr == nil && !g.Process {
+	}, func() ([]uint32, func(), error) { return readWords(ins[0], sh, g.HostMemory()/4) })
+	defer start.devices.Close()
+	if !g.Process {
 		// A process that exits next leaves its memory to the exit.
-		defer free()
+		defer start.free()
 	}
-	p, err := params()
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	if readErr != nil {
-		return fmt.Errorf("commit: %w", readErr)
-	}
-	m, err := vortex.FromCanonicalInPlace(vals, sh.rows, sh.cols)
+	p, devices, free := start.params, start.devices, start.free
+	m, err := vortex.FromCanonicalInPlace(start.input, sh.rows, sh.cols)
 	if err != nil {
 		return fmt.Errorf("commit: %s: %w", ins[0], err)
 	}
@@ -143,11 +136,24 @@ func readUpTo(r io.Reader, n int64) ([]byte, error) {
 	return buf, nil
 }
 
-// paramsMeanwhile makes a one-shot command's parameters (a SIS key,
-// domains: a fraction of a second at large shapes) on a goroutine of
-// their own, traced as label, while the devices open and the input is
-// read; the function it returns waits for them.
-func paramsMeanwhile[P any](label string, build func() (P, error)) func() (P, error) {
+// started is a one-shot commitment's start (startCommit): its parameters,
+// its input and the devices being opened.
+type started[P, D any] struct {
+	params  P
+	input   D
+	devices *cli.Opening
+	// free frees the input's memory; a no-op where the read failed.
+	free func()
+}
+
+// startCommit starts a one-shot commitment as both schemes do: the
+// parameters (a SIS key, domains: a fraction of a second at large shapes)
+// made on a goroutine of their own, traced as label, and the devices
+// opened on another, while read reads the input on this one, taking every
+// core. It returns once the parameters and the input are there, with the
+// first error of the two (the parameters' first); the caller defers
+// devices.Close, and free unless the process exits next, errors or not.
+func startCommit[P, D any](g *cli.Globals, label string, build func() (P, error), read func() (D, func(), error)) (s started[P, D], err error) {
 	type made struct {
 		p   P
 		err error
@@ -158,10 +164,20 @@ func paramsMeanwhile[P any](label string, build func() (P, error)) func() (P, er
 		p, err := build()
 		ch <- made{p, err}
 	}()
-	return func() (P, error) {
-		m := <-ch
-		return m.p, m.err
+	s.devices = g.OpenSoon(0)
+	// The read below takes every core: the goroutines above start first.
+	runtime.Gosched()
+	var readErr error
+	s.input, s.free, readErr = read()
+	if readErr != nil {
+		s.free = func() {}
 	}
+	m := <-ch
+	s.params = m.p
+	if m.err != nil {
+		return s, m.err
+	}
+	return s, readErr
 }
 
 // readWords reads the --in file of the matrix sh (little-endian uint32)
