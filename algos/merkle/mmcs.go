@@ -223,13 +223,33 @@ func mergeMatricesCPU[E field.Element](nodes, below [][32]byte, levels map[int]M
 // MatricesOpening returns the rows that leaf i of CommitMatrices' tree
 // over ms opens: for each matrix, in order, its row i>>j, j the level as
 // wide as it is tall. The matrices are checked as CommitMatrices checks
-// them, their elements against hash's field. The rows alias the
-// matrices' data, in their Form (VerifyMatrices takes rows of values).
+// them, their elements against hash's field. The rows are values, as
+// VerifyMatrices takes them and a proof carries them: for canonical
+// matrices they alias the data; for Montgomery ones (MontyMatrix) they
+// are the opened rows converted, so that what a prover opens verifies as
+// it is.
 func MatricesOpening[E field.Element](ms []Matrix[E], hash RowHash[E], i int) ([][]E, error) {
 	if hash == nil {
 		return nil, errNoHash
 	}
-	return matricesOpening(ms, fieldFrom(hash), i)
+	form, err := formOf(ms)
+	if err != nil {
+		return nil, err
+	}
+	in, err := rowsIn(hash, form)
+	if err != nil {
+		return nil, err
+	}
+	opened, err := matricesOpening(ms, fieldFrom(hash), i)
+	if err != nil || form == field.Canonical {
+		return opened, err
+	}
+	for k, row := range opened {
+		v := make([]E, len(row))
+		in.values(v, row)
+		opened[k] = v
+	}
+	return opened, nil
 }
 
 func matricesOpening[E field.Element](ms []Matrix[E], f fieldOf[E], i int) ([][]E, error) {

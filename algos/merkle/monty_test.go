@@ -137,6 +137,44 @@ func TestCommitMatricesMonty(t *testing.T) {
 	}
 }
 
+// TestOpenMontyVerifies opens every leaf of matrices committed as
+// gnark-crypto's elements: the opened rows are the values (the canonical
+// matrices' rows), and they verify with the tree's proof as they are, so
+// that a prover's opening needs no conversion before its verifier.
+func TestOpenMontyVerifies(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	shapes := [][2]int{{32, 3}, {8, 5}, {32, 1}}
+	for _, hash := range []merkle.RowHash[uint32]{poseidon2.BabyBearMerkle, poseidon2.GnarkKoalaBear} {
+		t.Run(hash.Name(), func(t *testing.T) {
+			f := fieldOf31(t, hash)
+			r := rand.New(rand.NewPCG(seed, uint64(f.P())))
+			var canon, monty []merkle.Matrix[uint32]
+			heights := make([]int, len(shapes))
+			for k, s := range shapes {
+				v := random31(r, f.P(), s[0]*s[1])
+				canon = append(canon, merkle.Matrix[uint32]{Rows: s[0], Cols: s[1], Data: v})
+				monty = append(monty, gnarkMatrix(t, f, s[0], s[1], v))
+				heights[k] = s[0]
+			}
+			tr, err := merkle.CommitMatrices(nil, monty, hash, merkle.Options{})
+			require.NoError(t, err)
+			for i := range shapes[0][0] {
+				got, err := merkle.MatricesOpening(monty, hash, i)
+				require.NoError(t, err)
+				want, err := merkle.MatricesOpening(canon, hash, i)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "leaf %d: the opened rows are values", i)
+				p, err := tr.Proof(i)
+				require.NoError(t, err)
+				require.True(t, merkle.VerifyMatrices(hash, tr.Root(), heights, got, p), "leaf %d", i)
+			}
+			_, err = merkle.MatricesOpening(append(monty[:1:1], canon[1:]...), hash, 0)
+			require.ErrorContains(t, err, "of one form")
+		})
+	}
+}
+
 // TestCommitMatrixMontyRefused: a Montgomery word not below p is named by
 // its place, on every backend, and nothing is committed; a hash that reads
 // canonical rows alone refuses a Montgomery matrix, naming itself and the
