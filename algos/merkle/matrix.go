@@ -148,14 +148,8 @@ func rowsIn[E field.Element](h RowHash[E], f field.Form) (rowsOf[E], error) {
 		return r, nil
 	}
 	fh, ok := h.(formRowHash)
-	var monty field.Monty31
-	found := false
-	for _, m := range field.Fields {
-		if uint64(m.P()) == uint64(h.Modulus()) {
-			monty, found = m, true
-		}
-	}
-	if !ok || !found {
+	monty, err := field.ParseField(h.FieldName())
+	if !ok || err != nil {
 		return rowsOf[E]{}, fmt.Errorf("merkle: %s hashes rows of canonical elements only, not a matrix of %s form: Montgomery matrices (BabyBear and KoalaBear, MontyMatrix) are hashed by the 31-bit Poseidon2 row hashes (poseidon2.BabyBearMerkle, KoalaBearMerkle, GnarkBabyBear, GnarkKoalaBear); give this hash canonical values (Form field.Canonical)", h.Name(), f)
 	}
 	mod, err := fh.RowModuleIn(f)

@@ -91,6 +91,6 @@ func toMontgomery(els []koalabear.Element) int {
 		b := koalabear.Vector(els[r[0]:r[1]])
 		b.ScalarMul(b, &montyOne)
 	}
-	raw := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(els))), len(els))
+	raw := field.MontyWords(els)
 	return batch.FirstNonCanonical(raw, uint64(p))
 }

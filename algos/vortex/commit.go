@@ -457,7 +457,7 @@ func (c *Committer) commitGPU(rows [][]koalabear.Element, k int, opts commitJob)
 	if err := d0.checkRows(rows, &outs[0]); err != nil {
 		return nil, Hash{}, err
 	}
-	w := unsafe.Slice((*uint32)(unsafe.Pointer(&root[0])), 8)
+	w := field.MontyWords(root[:])
 	if err := ctx.Download(wgpu.Bytes(w), rootLevel, 0); err != nil {
 		return nil, Hash{}, fmt.Errorf("vortex: read the root back: %w", err)
 	}

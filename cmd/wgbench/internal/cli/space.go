@@ -61,7 +61,8 @@ func spaceNeed(gpu bool, procs int, stack uint64) uint64 {
 // spaceErrorFor is spaceError for a limit of limit bytes, procs threads
 // running Go code and stacks of stack bytes.
 func spaceErrorFor(limit uint64, gpu bool, procs int, stack uint64) error {
-	cpu, need, what := spaceNeed(false, procs, stack), spaceNeed(false, procs, stack), "wgbench needs on the CPU"
+	cpu := spaceNeed(false, procs, stack)
+	need, what := cpu, "wgbench needs on the CPU"
 	if gpu {
 		need, what = spaceNeed(true, procs, stack), "a GPU driver and wgbench need"
 	}
