@@ -38,7 +38,7 @@ func poolClass(size uint64) uint64 {
 	if size <= 64<<10 {
 		return (size + 255) &^ 255
 	}
-	step := powerOfTwoBelow(size) / 8
+	step := PowerOfTwoBelow(size) / 8
 	return (size + step - 1) / step * step
 }
 
@@ -306,6 +306,5 @@ func (c *Context) Wait() (err error) {
 	return nil
 }
 
-// powerOfTwoBelow returns the largest power of two <= n, for n >= 1
-// (sched.PowerOfTwoBelow for the layers above).
-func powerOfTwoBelow(n uint64) uint64 { return 1 << (bits.Len64(n) - 1) }
+// PowerOfTwoBelow returns the largest power of two <= n, for n >= 1.
+func PowerOfTwoBelow(n uint64) uint64 { return 1 << (bits.Len64(n) - 1) }

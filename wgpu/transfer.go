@@ -127,7 +127,7 @@ func (p *stagingPool) slotFor(remaining uint64) uint64 {
 	if remaining >= p.slotSz {
 		return p.slotSz
 	}
-	return max(minSlot, min(p.slotSz, powerOfTwoBelow(max(remaining, 1)*2-1)))
+	return max(minSlot, min(p.slotSz, PowerOfTwoBelow(max(remaining, 1)*2-1)))
 }
 
 // slot returns ring slot i of ring, at least size bytes: a slot that is too

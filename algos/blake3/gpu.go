@@ -118,7 +118,7 @@ func NewEngine(t wgpu.Target, opts Options) (*Engine, error) {
 	if chunks == 0 {
 		return nil, fmt.Errorf("blake3: the device's storage binding limit of %d bytes is below one %d-byte chunk", ctx.Limits().MaxStorageBindingSize, ChunkSize)
 	}
-	e.maxPiece = sched.PowerOfTwoBelow(chunks) * ChunkSize
+	e.maxPiece = wgpu.PowerOfTwoBelow(chunks) * ChunkSize
 	for _, k := range []struct {
 		dst   **wgpu.Kernel
 		entry string
@@ -397,7 +397,7 @@ func pieceSize(off, hint, maxPiece uint64) uint64 {
 	switch {
 	case hint > off:
 		chunks := (hint-off)/ChunkSize + 1
-		size = min(size, sched.PowerOfTwoBelow(2*chunks-1)*ChunkSize)
+		size = min(size, wgpu.PowerOfTwoBelow(2*chunks-1)*ChunkSize)
 	case off == 0:
 		size = min(size, firstPiece)
 	}

@@ -50,7 +50,7 @@ func sumOnRoot(g *sched.Group, r io.ReaderAt, n int64, opts Options) (output, er
 	total := uint64(n)
 	// Parts of whole subtrees, so that each is one piece (the last may
 	// be a few).
-	part := sched.PowerOfTwoBelow(max(chunksOf(total)/uint64(4*g.Len()), 1)) * ChunkSize
+	part := wgpu.PowerOfTwoBelow(max(chunksOf(total)/uint64(4*g.Len()), 1)) * ChunkSize
 	parts := int(max((total+part-1)/part, 1))
 	found := make([][]Piece, parts)
 	engines := make([]*Engine, g.Len())

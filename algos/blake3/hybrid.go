@@ -20,7 +20,6 @@ import (
 
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
-	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 const (
@@ -90,7 +89,7 @@ func (q *hybridQueue) gpuTake(least, most uint64) (start, count uint64, ok bool)
 	if q.front >= q.back {
 		return 0, 0, false
 	}
-	count = min(most, q.back&-q.back, sched.PowerOfTwoBelow(q.back-q.front))
+	count = min(most, q.back&-q.back, wgpu.PowerOfTwoBelow(q.back-q.front))
 	if count < least {
 		return 0, 0, false
 	}
@@ -286,7 +285,7 @@ func (a *Auto) gpuWork(in hybridInput, q *hybridQueue, stop <-chan struct{}) (ru
 		}
 		end(int64(n))
 	}()
-	most := min(a.gpuMaxTasks(), sched.PowerOfTwoBelow(max(e.maxPiece/a.hybridTask, 1)))
+	most := min(a.gpuMaxTasks(), wgpu.PowerOfTwoBelow(max(e.maxPiece/a.hybridTask, 1)))
 	least := max(a.gpuMin/a.hybridTask, 1)
 	var prev *wgpu.Pending
 	var prevRun hybridRun
@@ -325,7 +324,7 @@ func (a *Auto) gpuWork(in hybridInput, q *hybridQueue, stop <-chan struct{}) (ru
 
 // gpuMaxTasks is the most tasks a run of the GPU holds, a power of two.
 func (a *Auto) gpuMaxTasks() uint64 {
-	return sched.PowerOfTwoBelow(max(a.gpuMax/a.hybridTask, 1))
+	return wgpu.PowerOfTwoBelow(max(a.gpuMax/a.hybridTask, 1))
 }
 
 // dropGPU gives up the GPU after it failed with err: later calls hash on

@@ -228,7 +228,7 @@ func Subtrees(total, off, n uint64) ([]Piece, error) {
 	c, end := chunksOf(off), chunksOf(off+n) // each at a chunk's start, or the input's end
 	var ps []Piece
 	for c < end {
-		size := sched.PowerOfTwoBelow(end - c)
+		size := wgpu.PowerOfTwoBelow(end - c)
 		if c > 0 {
 			size = min(size, c&-c)
 		}

@@ -243,7 +243,7 @@ func newBuilder(ctx *wgpu.Context, hash Hash, opts Options) (*builder, error) {
 		if items < 2 {
 			return nil, fmt.Errorf("merkle: the device's storage bindings hold %d bytes, under the %d of two digests", ctx.Limits().MaxStorageBindingSize, 2*DigestSize)
 		}
-		b.maxLeaves = int(sched.PowerOfTwoBelow(uint64(items)))
+		b.maxLeaves = int(wgpu.PowerOfTwoBelow(uint64(items)))
 	}
 	return b, nil
 }

@@ -231,7 +231,7 @@ func run(what []string, reps, size, n int, opts wgpu.Options, file string) error
 // leavesOf copies the start of data into 32-byte leaves, a power of two
 // of them.
 func leavesOf(data []byte) [][32]byte {
-	leaves := make([][32]byte, sched.PowerOfTwoBelow(uint64(max(len(data)/32, 2))))
+	leaves := make([][32]byte, wgpu.PowerOfTwoBelow(uint64(max(len(data)/32, 2))))
 	for i := range leaves {
 		copy(leaves[i][:], data[32*i:])
 	}

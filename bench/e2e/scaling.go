@@ -477,8 +477,8 @@ const mostResident = 2 << 30
 // blocks, so it hashes as subtrees of at least a block.
 func residentShares(total uint64, k int) [][][2]uint64 {
 	chunks := (total + blake3.ChunkSize - 1) / blake3.ChunkSize
-	block := sched.PowerOfTwoBelow(max(chunks/uint64(8*k), 1))
-	block = max(block, min(residentBlock, sched.PowerOfTwoBelow(max(chunks, 1))))
+	block := wgpu.PowerOfTwoBelow(max(chunks/uint64(8*k), 1))
+	block = max(block, min(residentBlock, wgpu.PowerOfTwoBelow(max(chunks, 1))))
 	blockBytes := block * blake3.ChunkSize
 	blocks := int((total + blockBytes - 1) / blockBytes)
 	step := max(mostResident/blockBytes, 1) * blockBytes

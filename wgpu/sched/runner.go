@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/bits"
 	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -128,9 +127,6 @@ func PieceItems(l wgpu.Limits, itemBytes ...int) int {
 	}
 	return int(n)
 }
-
-// PowerOfTwoBelow returns the largest power of two <= n, for n >= 1.
-func PowerOfTwoBelow(n uint64) uint64 { return 1 << (bits.Len64(n) - 1) }
 
 // errNilContext is Run's error on a nil Context, the CPU backend, which
 // algorithms handle before they reach this layer (wgpu's own words).
