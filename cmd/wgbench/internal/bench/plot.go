@@ -147,15 +147,9 @@ func (g *svgGroup) check() error {
 func (g *svgGroup) spec() results.Plot {
 	p := results.Plot{Name: g.name, Title: g.first.Title, Axes: g.first.Axes}
 	for _, name := range g.order {
-		s := results.Series{Name: name, Adapter: g.adapter[name], Sub: g.sub[name]}
-		for _, pt := range g.series[name] {
-			s.Points = append(s.Points, results.Point{X: pt.X, Y: pt.Y})
-		}
-		p.Series = append(p.Series, s)
+		p.Series = append(p.Series, results.Series{Name: name, Adapter: g.adapter[name], Sub: g.sub[name], Points: g.series[name]})
 	}
-	for _, r := range g.refs {
-		p.Refs = append(p.Refs, results.Ref{Label: r.Label, Y: r.Y})
-	}
+	p.Refs = g.refs
 	return p
 }
 
