@@ -3,7 +3,6 @@ package blake3
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 
 	"github.com/wgcompute/wgcompute/internal/base/impl"
 	"github.com/wgcompute/wgcompute/wgsl"
@@ -55,12 +54,8 @@ type variantSpec struct {
 var measuredFiles embed.FS
 
 // measured is the library of measuredFiles, whose files include the
-// product's. fs.Sub fails on an invalid directory name alone, and
-// "measured" is a valid one.
-var measured = func() *wgsl.Library {
-	sub, _ := fs.Sub(measuredFiles, "measured")
-	return wgsl.NewLibrary("algos/blake3/measured", sub, shaders, wgsl.Shared)
-}()
+// product's.
+var measured = wgsl.NewSubLibrary("algos/blake3/measured", measuredFiles, "measured", shaders)
 
 // laneModule is a lane kernel's module: file, of measured, with groups
 // vectors per invocation.

@@ -13,7 +13,7 @@ var shaderFiles embed.FS
 // shaders are this package's kernels, the .wgsl files beside it; they
 // include the kernel body and round layers Rescue shares with RPO
 // (rescueprime.Shaders) and the shared libraries by name.
-var shaders = wgsl.NewLibrary("algos/rescue", shaderFiles, rescueprime.Shaders, wgsl.Shared)
+var shaders = wgsl.NewLibrary("algos/rescue", shaderFiles, rescueprime.Shaders)
 
 // measuredFiles are the kernels kept to be measured against the
 // product's (rescue_main_fast.wgsl), apart from the product's files: the

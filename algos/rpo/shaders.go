@@ -13,4 +13,4 @@ var shaderFiles embed.FS
 // shaders are this package's kernels, the .wgsl files beside it; they
 // include the kernel body and round layers RPO shares with Rescue
 // (rescueprime.Shaders) and the shared libraries by name.
-var shaders = wgsl.NewLibrary("algos/rpo", shaderFiles, rescueprime.Shaders, wgsl.Shared)
+var shaders = wgsl.NewLibrary("algos/rpo", shaderFiles, rescueprime.Shaders)
