@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,13 +62,14 @@ type Timing struct {
 	MaxMs     float64   `json:"max_ms"`
 }
 
-// NewTiming summarizes sorted durations ds (at least one), measured in
-// the order given by samples.
-func NewTiming(suite, name string, samples, sorted []time.Duration) Timing {
+// NewTiming summarizes samples (at least one), in the order they were
+// measured, with their minimum, median and maximum.
+func NewTiming(suite, name string, samples []time.Duration) Timing {
 	t := Timing{Suite: suite, Case: name, SamplesMs: make([]float64, len(samples))}
 	for i, d := range samples {
 		t.SamplesMs[i] = msOf(d)
 	}
+	sorted := slices.Sorted(slices.Values(samples))
 	t.MinMs, t.MedianMs, t.MaxMs = msOf(sorted[0]), msOf(sorted[len(sorted)/2]), msOf(sorted[len(sorted)-1])
 	return t
 }

@@ -134,14 +134,13 @@ func (cfg *benchConfig) medianOf(repeats int, fn func() (time.Duration, error)) 
 		}
 		ds = append(ds, d)
 	}
-	sorted := slices.Sorted(slices.Values(ds))
-	cfg.timings = append(cfg.timings, results.NewTiming(cfg.suite, cfg.desc, ds, sorted))
+	cfg.timings = append(cfg.timings, results.NewTiming(cfg.suite, cfg.desc, ds))
 	if cfg.measured != nil {
 		if err := cfg.measured(); err != nil {
 			return 0, err
 		}
 	}
-	return sorted[len(sorted)/2], nil
+	return slices.Sorted(slices.Values(ds))[len(ds)/2], nil
 }
 
 // gpuTime is the median GPU time of fn, a call that reports its timing to
