@@ -83,6 +83,10 @@ func (d *member) commitPart(job partJob, out *partOut) (_ *part, err error) {
 	if err := c.encode(); err != nil {
 		return c.pt, err
 	}
+	if job.timed {
+		// Each piece was waited for: the encoding's wall ends here.
+		out.st.Encode.Wall = time.Since(start)
+	}
 	if !job.noSIS {
 		if err := c.stage(&out.st.SIS, "SIS", c.sis); err != nil {
 			return c.pt, err
@@ -220,7 +224,6 @@ func (c *partCommit) encode() error {
 	d, job, l, pt, out := c.d, c.job, c.l, c.pt, c.out
 	ctx, rows := d.ctx, job.rows
 	R, n, m := len(rows), d.p.NumColumns(), d.p.SizeCodeWord()
-	start := time.Now()
 	piece := encodePiece(R, n, m, l)
 	starts := pieceStarts(R, piece, pieceUnit(R, m, l))
 	nPieces := len(starts) - 1
@@ -321,7 +324,6 @@ func (c *partCommit) encode() error {
 			return fmt.Errorf("vortex: encode: %w", err)
 		}
 	}
-	out.st.Encode.Wall = time.Since(start)
 	return nil
 }
 
