@@ -15,7 +15,7 @@ import (
 type Kernel struct {
 	// Label is the pipeline's label: the entry file's name.
 	Label string
-	// Module is the entry file with its prelude (SpongeConst).
+	// Module is the entry file with its prelude (spongeConst).
 	Module wgsl.Module
 	// Ark, when not nil, are the round constants as u32 words, which the
 	// kernel reads from a storage buffer at binding 2 (its uniform then at
@@ -39,22 +39,22 @@ func NewBatch(name string, permute func(*[Width]uint64), merge func(a, b [Digest
 
 // NewKernel returns the Kernel of the entry file file of lib, its kernel
 // body built for miden-crypto's sponge (rpo) or winterfell's
-// (SpongeConst), its round constants literals in the code.
+// (spongeConst), its round constants literals in the code.
 func NewKernel(lib *wgsl.Library, file string, rpo bool) Kernel {
-	return Kernel{Label: file, Module: wgsl.Module{Library: lib, Files: []string{file}, Consts: []wgsl.Const{SpongeConst(rpo)}}}
+	return Kernel{Label: file, Module: wgsl.Module{Library: lib, Files: []string{file}, Consts: []wgsl.Const{spongeConst(rpo)}}}
 }
 
 // Variant returns the variant name of the batch functions of hash, which
-// runs k (Kernels, compiled once per Context).
+// runs k (kernels, compiled once per Context).
 func Variant(hash, name string, k Kernel) batch.Variant {
 	return batch.Variant{Name: name, Kernels: func(ctx *wgpu.Context) (batch.Kernels, error) {
-		return Kernels(ctx, hash, k)
+		return kernels(ctx, hash, k)
 	}}
 }
 
-// SpongeConst is the prelude constant RP_SPONGE_RPO of rescue.wgsl:
+// spongeConst is the prelude constant RP_SPONGE_RPO of rescue.wgsl:
 // false for winterfell's Rp64_256 sponge, true for miden-crypto's RPO256.
-func SpongeConst(rpo bool) wgsl.Const { return wgsl.Const{Name: "RP_SPONGE_RPO", Value: rpo} }
+func spongeConst(rpo bool) wgsl.Const { return wgsl.Const{Name: "RP_SPONGE_RPO", Value: rpo} }
 
 // Operation codes of params.op in rescue.wgsl.
 const (
@@ -66,10 +66,10 @@ const (
 // workgroup is WG in rescue.wgsl.
 const workgroup = 64
 
-// Kernels compiles k on ctx (once per Context) and returns it as the
+// kernels compiles k on ctx (once per Context) and returns it as the
 // kernels of a batch.Family of hash, which names its round constants'
 // buffer.
-func Kernels(ctx *wgpu.Context, hash string, k Kernel) (batch.Kernels, error) {
+func kernels(ctx *wgpu.Context, hash string, k Kernel) (batch.Kernels, error) {
 	storage := 2
 	if k.Ark != nil && !k.ArkParams {
 		storage = 3
