@@ -201,6 +201,17 @@ func injectionsAbove[E field.Element](c *Committer, levels map[int]Matrix[E], ba
 // into each level the rows of the matrices by level as tall as it is
 // wide: the reference of CommitMatrices from base up.
 func mergeMatricesCPU[E field.Element](nodes, below [][32]byte, levels map[int]Matrix[E], base int, rows rowsOf[E]) {
+	if rows.form != field.Canonical {
+		// Each matrix's values once, not a row's at every node.
+		values := make(map[int]Matrix[E], len(levels))
+		for k, m := range levels {
+			v := make([]E, len(m.Data))
+			rows.values(v, m.Data)
+			m.Data, m.Form = v, field.Canonical
+			values[k] = m
+		}
+		levels, rows.hashRow = values, rows.hashValues
+	}
 	hash := rows.hash
 	many := manyOf(hash)
 	newLayout(len(below)).mergeUp(nodes, below, 0, 64, func(j int) nodeMerge {
