@@ -39,6 +39,12 @@ type AdapterInfo struct {
 	Unusable string `json:"unusable,omitempty"`
 }
 
+// Software reports whether the adapter is a renderer on the CPU (Mesa's
+// lavapipe and llvmpipe, and SwiftShader, the browser's fallback adapter):
+// its kernels run on the host's cores, and each module it compiles costs
+// host time and memory.
+func (a AdapterInfo) Software() bool { return a.Type == "cpu" }
+
 // optionalFeatures are the features AdapterInfo.Features reports, by name.
 var optionalFeatures = []struct {
 	name string

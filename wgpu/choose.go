@@ -135,7 +135,7 @@ func (c Choice) Software() bool {
 		return false
 	}
 	for _, a := range c.Adapters {
-		if a.Type != "cpu" {
+		if !a.Software() {
 			return false
 		}
 	}

@@ -62,7 +62,7 @@ const acceptedDevices = `accepted: "all", a count N, or distinct adapter indices
 func pickDevices(spec string, infos []AdapterInfo) ([]int, error) {
 	var gpus []int
 	for _, info := range infos {
-		if info.Type != "cpu" && info.Unusable == "" {
+		if !info.Software() && info.Unusable == "" {
 			gpus = append(gpus, info.Index)
 		}
 	}

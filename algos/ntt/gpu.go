@@ -187,7 +187,7 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	return newPlanWith(ctx, fi, logN, r, configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, ctx.Info().Type == "cpu"))
+	return newPlanWith(ctx, fi, logN, r, configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, ctx.Info().Software()))
 }
 
 // newPlanWith is newPlan on roots r with the tuning policy cfg.

@@ -553,7 +553,7 @@ func FallbackNote(adapters []wgpu.AdapterInfo, backendChosen bool) string {
 			continue
 		}
 		n++
-		software = software && a.Type == "cpu"
+		software = software && a.Software()
 		gl = gl && a.Backend == "gl"
 		names = append(names, a.Name+" ("+a.Backend+")")
 	}
