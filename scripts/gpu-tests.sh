@@ -58,15 +58,15 @@ build() {
 	echo "built $(grep -c . "$stage/gpu-tests/bin/packages.txt") test binaries in $((SECONDS - start)) s"
 	mv "$stage/gpu-tests/bin/packages.txt" "$stage/gpu-tests/"
 	cp scripts/gpu-tests.sh "$stage/gpu-tests/"
-	# Tests read their testdata/, the module's testdata/ and the WGSL files
-	# (every package's, which wgsl's tests find in the tree; generated ones
-	# are checked against those beside their package) from the tree, and
-	# the docs with the
-	# examples their snippets must match and the sbatch scripts the Slurm
-	# section shows, and the plots with the results they are drawn from
-	# (TestDoc*); the Go sources too, which doccheck reads (the layers, the
-	# examples README quotes, the links' targets).
-	git ls-files -z -- ':(glob)**/testdata/**' ':(glob)**/*.wgsl' ':(glob)*.md' ':(glob)docs/*.md' 'docs/slurm/*.sbatch' 'docs/plots/*' 'docs/*.png' 'bench/results/*.json' 'bench/results/*.md' ':(glob)**/*.go' | tar --null -T - -cf - | tar -xf - -C "$stage/gpu-tests/src"
+	# Tests read from the tree: their testdata/, the module's testdata/,
+	# the WGSL files (every package's, which wgsl's tests find in the tree;
+	# generated ones are checked against those beside their package), the
+	# docs with the examples their snippets must match, the sbatch scripts
+	# the Slurm section shows, the plots with the results they are drawn
+	# from, every raw result the docs link to (TestDoc*), and the Go
+	# sources, which doccheck reads (the layers, the examples README
+	# quotes, the links' targets).
+	git ls-files -z -- ':(glob)**/testdata/**' ':(glob)**/*.wgsl' ':(glob)*.md' ':(glob)docs/*.md' 'docs/slurm/*.sbatch' 'docs/plots/*' 'docs/*.png' 'bench/results/*' ':(glob)**/*.go' | tar --null -T - -cf - | tar -xf - -C "$stage/gpu-tests/src"
 	# Pack 1 holds the tree and this script, and each pack a share of the
 	# binaries. xz -9 (a 64 MiB dictionary, blocks of 192 MiB) finds the
 	# wgpu-native code every binary links again in the binaries before it,
