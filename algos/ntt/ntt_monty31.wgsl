@@ -13,8 +13,18 @@ const NT_TL: u32 = 5u;
 fn ne_add(a: u32, b: u32) -> u32 { return monty31_add(a, b); }
 fn ne_sub(a: u32, b: u32) -> u32 { return monty31_sub(a, b); }
 fn ne_mul(a: u32, b: u32) -> u32 { return monty31_reduce(a * b, monty31_mul_hi(a, b)); }
-fn ne_enter(a: u32) -> u32 { return monty31_enter(a); }
-fn ne_leave(a: u32) -> u32 { return monty31_leave(a); }
+fn ne_enter(a: u32) -> u32 { return ne_reduce_select(a * M31_R2, monty31_mul_hi(a, M31_R2)); }
+fn ne_leave(a: u32) -> u32 { return ne_reduce_select(a, 0u); }
+
+// ne_reduce_select is monty31_reduce with the correction as a comparison
+// and a select, for the conversions at a pass's loads and stores. The
+// same values; the passes run faster on NVIDIA's Vulkan with it there
+// than with monty31_reduce's min (BENCHMARKS.md, "The prover's pipeline"),
+// though the min is the faster correction in the butterflies.
+fn ne_reduce_select(lo: u32, hi: u32) -> u32 {
+	let u = monty31_mul_hi(lo * M31_MU, M31_P);
+	return select(hi - u, hi - u + M31_P, hi < u);
+}
 fn ne_of(lo: u32, hi: u32) -> u32 { return lo; }
 
 fn ne_src(i: u32) -> u32 { return nt_src[i]; }
