@@ -418,7 +418,11 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 			return nil, err
 		}
 		if fused {
-			if d, ok := p.fuse(ds[len(ds)-1], more[0]); ok {
+			d, ok, err := p.fuse(e.inv, ds[len(ds)-1], more[0])
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				ds[len(ds)-1], more = d, more[1:]
 			}
 		}

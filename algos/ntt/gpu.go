@@ -3,6 +3,7 @@ package ntt
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -48,6 +49,23 @@ type Plan struct {
 	bitrev *wgpu.Kernel // rows shorter than a tile of ntt_bitrev_tiles
 	tiles  *wgpu.Kernel // the bit reversal of longer rows
 	cfg    config
+	// fixed compiles each pass's flags into its kernel (ntt.wgsl's
+	// NT_FLAGS), one module for each set of them a Plan dispatches, made
+	// when first dispatched: the compiler then leaves out what the other
+	// flags would run, which cost a GPU's passes time even where not run
+	// (BENCHMARKS.md, "The prover's pipeline"). Off on software adapters,
+	// whose compilers take seconds over each module; pass and inPl then
+	// read the flags from the uniform.
+	fixed bool
+	mu    sync.Mutex
+	kerns map[passKind]*wgpu.Kernel // the fixed kernels made so far
+	mod   func(inPlace bool, flags uint32) wgsl.Module
+}
+
+// passKind names one fixed ntt_pass kernel.
+type passKind struct {
+	inPlace bool
+	flags   uint32
 }
 
 // config is the tuning policy chosen from the device's limits: the
@@ -187,37 +205,43 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	return newPlanWith(ctx, fi, logN, r, configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, ctx.Info().Software()))
+	software := ctx.Info().Software()
+	return newPlanWith(ctx, fi, logN, r, configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, software), fixedPasses(software))
 }
 
-// newPlanWith is newPlan on roots r with the tuning policy cfg.
-func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config) (*Plan, error) {
-	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: cfg}
+// fixedPasses reports whether the Plans on an adapter compile each pass's
+// flags into its kernel (Plan.fixed): not on software ones. The tests
+// replace it to run the fixed kernels there too.
+var fixedPasses = func(software bool) bool { return !software }
+
+// anyFlags is ntt.wgsl's NT_FLAGS_ANY: a kernel that reads its flags.
+const anyFlags = ^uint32(0)
+
+// newPlanWith is newPlan on roots r with the tuning policy cfg, each
+// pass's flags compiled into its kernel where fixed.
+func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config, fixed bool) (*Plan, error) {
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: cfg, fixed: fixed, kerns: map[passKind]*wgpu.Kernel{}}
 	var err error
 	adapter, consts := fi.module()
-	module := func(inPlace bool) wgsl.Module {
+	p.mod = func(inPlace bool, flags uint32) wgsl.Module {
 		return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
 			wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
 			wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg},
-			wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace})}
+			wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
+			wgsl.Const{Name: "NT_FLAGS", Value: flags})}
 	}
-	mod := module(false)
-	kernel := func(entry string) (*wgpu.Kernel, error) {
-		k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
-			ReadOnly: []bool{true, false, true, true}})
-		if err != nil {
-			return nil, fmt.Errorf("ntt: %w", err)
+	if !fixed {
+		if p.pass, err = p.kernel(p.mod(false, anyFlags), "ntt_pass"); err != nil {
+			return nil, err
 		}
-		return k, nil
+		if p.inPl, err = p.kernel(p.mod(true, anyFlags), "ntt_pass"); err != nil {
+			return nil, err
+		}
 	}
-	if p.pass, err = kernel("ntt_pass"); err != nil {
-		return nil, err
-	}
-	mod = module(true)
-	p.inPl, err = kernel("ntt_pass")
-	mod = module(false)
-	if err != nil {
-		return nil, err
+	// The other entry points read no flags: the module that reads them.
+	mod := p.mod(false, anyFlags)
+	kernel := func(entry string) (*wgpu.Kernel, error) {
+		return p.kernel(mod, entry)
 	}
 	if p.bitrev, err = kernel("ntt_bitrev"); err != nil {
 		return nil, err
@@ -239,6 +263,58 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config)
 	return p, nil
 }
 
+// kernel compiles mod's entry point as a kernel of the Plan's bindings.
+func (p *Plan) kernel(mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
+	k, err := p.ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + p.fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
+		ReadOnly: []bool{true, false, true, true}})
+	if err != nil {
+		return nil, fmt.Errorf("ntt: %w", err)
+	}
+	return k, nil
+}
+
+// passKernel returns the ntt_pass kernel for a pass of these flags, in
+// place or not: the one that reads them, or where the Plan is fixed, the
+// one made for them.
+func (p *Plan) passKernel(inPlace bool, flags uint32) (*wgpu.Kernel, error) {
+	if !p.fixed {
+		if inPlace {
+			return p.inPl, nil
+		}
+		return p.pass, nil
+	}
+	kind := passKind{inPlace, flags}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if k := p.kerns[kind]; k != nil {
+		return k, nil
+	}
+	k, err := p.kernel(p.mod(inPlace, flags), "ntt_pass")
+	if err != nil {
+		return nil, err
+	}
+	p.kerns[kind] = k
+	return k, nil
+}
+
+// isPass reports whether d is one of the Plan's ntt_pass dispatches.
+func (p *Plan) isPass(d wgpu.Dispatch) bool {
+	if len(d.Params) != paramWords {
+		return false
+	}
+	if !p.fixed {
+		return d.Kernel == p.pass || d.Kernel == p.inPl
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, k := range p.kerns {
+		if d.Kernel == k {
+			return true
+		}
+	}
+	return false
+}
+
 // spareBytes is the size of a Plan's spare buffer.
 const spareBytes = 256
 
@@ -253,19 +329,24 @@ func (p *Plan) unused() wgpu.Binding {
 // passDispatch returns the ntt_pass dispatch that reads in and writes
 // out, with aux (where the flags name NT_AUX) at nt_aux: the kernel in
 // place where in and out are the same rows, which it binds once.
-func (p *Plan) passDispatch(in, out, aux wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) wgpu.Dispatch {
+func (p *Plan) passDispatch(in, out, aux wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) (wgpu.Dispatch, error) {
 	if flags&flagAux == 0 {
 		aux = p.unused()
 	}
-	if same(in, out) {
-		return wgpu.Dispatch{Kernel: p.inPl, Bindings: []wgpu.Binding{p.unused(), out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
+	inPlace := same(in, out)
+	k, err := p.passKernel(inPlace, flags)
+	if err != nil {
+		return wgpu.Dispatch{}, err
 	}
-	return wgpu.Dispatch{Kernel: p.pass, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}
+	if inPlace {
+		return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{p.unused(), out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}, nil
+	}
+	return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}, nil
 }
 
 // input returns what the ntt_pass dispatch d reads.
 func (p *Plan) input(d wgpu.Dispatch) wgpu.Binding {
-	if d.Kernel == p.inPl {
+	if same(d.Bindings[0], p.unused()) { // in place: the rows at nt_data
 		return d.Bindings[1]
 	}
 	return d.Bindings[0]
@@ -541,7 +622,11 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		units := uint64(rows) << (k - ps.m - ps.c)
 		qLog := p.cfg.tileLog - ps.m - ps.c
 		groups := (units + 1<<qLog - 1) >> qLog
-		ds = append(ds, p.passDispatch(in, out, aux, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg)))
+		d, err := p.passDispatch(in, out, aux, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg))
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
 	}
 	if after {
 		bitrev(s.work)
@@ -562,34 +647,34 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 // pass of a forward DIT transform of its output, on the same tiles (the
 // low bits of the same rows) in workgroup memory: inv's input and
 // twiddles, its 1/n scale at the reversed position, then next's scale,
-// stages and stores (ntt.wgsl's NT_FUSE). Both are of Plans of one size
-// and root, whose tables are laid out alike; ok is false where the two
-// cannot be fused.
-func (p *Plan) fuse(inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool) {
-	isPass := func(d wgpu.Dispatch) bool { return d.Kernel == p.pass || d.Kernel == p.inPl }
-	if !isPass(inv) || !isPass(next) || len(inv.Params) != paramWords || len(next.Params) != paramWords {
-		return d, false
+// stages and stores (ntt.wgsl's NT_FUSE). inv is q's and next p's, Plans
+// of one size and root, whose tables are laid out alike; ok is false
+// where the two cannot be fused.
+func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool, err error) {
+	if !q.isPass(inv) || !p.isPass(next) || q.fixed != p.fixed || q.cfg != p.cfg {
+		return d, false, nil
 	}
 	fi, fn := inv.Params[paramFlags], next.Params[paramFlags]
 	// inv: DIF, nothing but entering on its loads and its scale on its
 	// stores; next: DIT, whose loads are inv's stores.
 	if fi&^flagEnter != flagScaleOut|flagRevOut || fn&(flagDIT|flagEnter|flagFuse) != flagDIT {
-		return d, false
+		return d, false, nil
 	}
 	for i := range 6 { // log_n, units, lo, m, c_log, q_log
 		if inv.Params[i] != next.Params[i] {
-			return d, false
+			return d, false, nil
 		}
 	}
 	if !same(inv.Bindings[1], p.input(next)) {
-		return d, false
+		return d, false, nil
 	}
 	params := append([]uint32(nil), next.Params...)
 	params[paramFlags] |= flagFuse | fi&flagEnter
 	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
 	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
 	params[paramFuseTwO] = inv.Params[paramTwO]
-	return p.passDispatch(p.input(inv), next.Bindings[1], next.Bindings[3], params[paramFlags], params, next.Groups), true
+	d, err = p.passDispatch(q.input(inv), next.Bindings[1], next.Bindings[3], params[paramFlags], params, next.Groups)
+	return d, err == nil, err
 }
 
 // Transform transforms rows of data on the device in place, as

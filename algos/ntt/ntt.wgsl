@@ -105,6 +105,20 @@ const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
 // without a trip through device memory.
 const NT_FUSE: u32 = 256u;
 
+// NT_FLAGS (prelude) is the flags of every pass this module runs, or
+// NT_FLAGS_ANY where its passes read them from NtParams: a module made for
+// one set of them leaves out what the others would run, which costs a
+// GPU's passes time even behind a branch not taken.
+const NT_FLAGS_ANY: u32 = 0xffffffffu;
+
+// nt_flags returns the pass's NT_* flags.
+fn nt_flags() -> u32 {
+	if (NT_FLAGS != NT_FLAGS_ANY) {
+		return NT_FLAGS;
+	}
+	return nt.flags;
+}
+
 var<workgroup> nt_sh: array<NtElem, NTT_TILE>;
 
 // nt_sw is where element p of the tile lies in nt_sh: p with its low five
@@ -512,12 +526,12 @@ fn nt_load(g: u32) -> NtElem {
 	} else {
 		v = ne_src(g);
 	}
-	if ((nt.flags & NT_ENTER) != 0u) {
+	if ((nt_flags() & NT_ENTER) != 0u) {
 		v = ne_enter(v);
 	}
-	if ((nt.flags & (NT_SCALE_IN | NT_FUSE)) == NT_SCALE_IN) {
+	if ((nt_flags() & (NT_SCALE_IN | NT_FUSE)) == NT_SCALE_IN) {
 		let pos = g & ((1u << nt.log_n) - 1u);
-		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 	}
 	return v;
 }
@@ -528,15 +542,15 @@ fn nt_load(g: u32) -> NtElem {
 fn nt_store(g: u32, v0: NtElem) {
 	let pos = g & ((1u << nt.log_n) - 1u);
 	var v = v0;
-	if ((nt.flags & NT_SCALE_OUT) != 0u) {
-		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_OUT) != 0u), nt.sc_a, nt.sc_b));
+	if ((nt_flags() & NT_SCALE_OUT) != 0u) {
+		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_OUT) != 0u), nt.sc_a, nt.sc_b));
 	}
-	if ((nt.flags & NT_LEAVE) != 0u) {
+	if ((nt_flags() & NT_LEAVE) != 0u) {
 		v = ne_leave(v);
 	}
 	let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
 	ne_set(base + nt.out_off, v);
-	if ((nt.flags & NT_AUX) != 0u) {
+	if ((nt_flags() & NT_AUX) != 0u) {
 		ne_set(base + nt.aux_off, ne_aux(g));
 	}
 }
@@ -554,8 +568,8 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 	let tile = 1u << (unit_log + nt.q_log);
 	let nmask = (1u << nt.log_n) - 1u;
 	let cmask = (1u << nt.c_log) - 1u;
-	let fuse = (nt.flags & NT_FUSE) != 0u;
-	let dit = (nt.flags & NT_DIT) != 0u;
+	let fuse = (nt_flags() & NT_FUSE) != 0u;
+	let dit = (nt_flags() & NT_DIT) != 0u;
 	let rounds = nt.m >= 4u;
 	// The first stages run DIF where they are the fused inverse's or the
 	// pass's own in DIF.
@@ -579,8 +593,8 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 				let r = l & ((1u << unit_log) - 1u);
 				let pos = nt_global(u, r >> nt.c_log, r & cmask) & nmask;
 				var v = ne_mul(nt_sh[nt_sw(l)], nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
-				if ((nt.flags & NT_SCALE_IN) != 0u) {
-					v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt.flags & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+				if ((nt_flags() & NT_SCALE_IN) != 0u) {
+					v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 				}
 				nt_sh[nt_sw(l)] = v;
 			}

@@ -452,8 +452,9 @@ func TestSoftwareOneTile(t *testing.T) {
 }
 
 // TestGPUTiles runs the tiles a GPU's Plans take for rows below 2^20
-// (config.forSize's smaller tiles) on every adapter, software ones
-// included, whose own Plans keep the device's tile.
+// (config.forSize's smaller tiles), with their flags compiled in as a
+// GPU's are, on every adapter, software ones included, whose own Plans
+// keep the device's tile and read the flags.
 func TestGPUTiles(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		rng := rand.New(rand.NewPCG(11, 12))
@@ -465,7 +466,7 @@ func TestGPUTiles(t *testing.T) {
 				for _, o := range []Options{{}, {Inverse: true, Coset: true, In: BitReversed, Out: BitReversed}, {Coset: true, In: BitReversed}, {Inverse: true, Out: BitReversed}} {
 					r, err := rootsOf(fi, k, Options{Coset: true})
 					require.NoError(t, err)
-					p, err := newPlanWith(ctx, fi, k, r, cfg)
+					p, err := newPlanWith(ctx, fi, k, r, cfg, true)
 					require.NoError(t, err)
 					in := randRows(f, rng, 3, k)
 					got := append([]uint32(nil), in...)
@@ -476,6 +477,21 @@ func TestGPUTiles(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFixedPasses runs the transforms, encodings and extensions with each
+// pass's flags compiled into its kernel (Plan.fixed, as on a GPU) on
+// every adapter, software ones included, whose own Plans read them.
+func TestFixedPasses(t *testing.T) {
+	defer func(f func(bool) bool) { fixedPasses = f }(fixedPasses)
+	fixedPasses = func(bool) bool { return true }
+	for _, c := range []struct {
+		name string
+		test func(*testing.T)
+	}{{"GPU", TestGPU}, {"GPULarge", TestGPULarge}, {"EncodeGPU", TestEncodeGPU}, {"ExtendFused", TestExtendFused},
+		{"ExtendGPU", TestExtendGPU}, {"GoldilocksGPU", TestGoldilocksGPU}, {"EncodeMonty", TestEncodeMonty}, {"ExtendMonty", TestExtendMonty}} {
+		t.Run(c.name, c.test)
+	}
 }
 
 // scalarValue returns s's canonical value in f.
