@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	gpu "github.com/oliverbestmann/webgpu/wgpu"
+	"github.com/wgcompute/wgcompute/internal/base/rlimit"
 )
 
 // ErrNoAdapter is wrapped by Open's error when no adapter matches.
@@ -504,7 +505,7 @@ func noAdapterError(opts Options) error { return NoAdapterError(opts.Backend) }
 // start (its libraries, LLVM's heaps for Mesa's software drivers) lists no
 // adapter, and the limit, not a missing driver, is then the likely cause.
 func NoAdapterError(backend string) error {
-	limit, ok := addressSpaceLimit()
+	limit, ok := rlimit.AddressSpace()
 	return withMemoryLimit(noAdapterFor(backend, runtime.GOOS), limit, ok)
 }
 

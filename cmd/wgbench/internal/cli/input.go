@@ -15,6 +15,7 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/cmd/internal/fileout"
 	"github.com/wgcompute/wgcompute/internal/base/par"
+	"github.com/wgcompute/wgcompute/internal/base/rlimit"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -235,7 +236,7 @@ func AvailableMemory() int64 {
 // runtime and the drivers reserve much that they never touch, which
 // counts against the limit all the same). Without a limit it is 1 TiB.
 func addressSpaceLeft() int64 {
-	limit, ok := addressSpaceLimit()
+	limit, ok := rlimit.AddressSpace()
 	if !ok {
 		return 1 << 40
 	}

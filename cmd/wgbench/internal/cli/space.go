@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
+	"github.com/wgcompute/wgcompute/internal/base/rlimit"
 	"github.com/wgcompute/wgcompute/wgpu"
 )
 
@@ -32,7 +33,7 @@ const (
 // process, that the address-space limit is below what wgbench needs on
 // the CPU, or with a GPU driver where gpu is set; nil without a limit.
 func spaceError(gpu bool) error {
-	limit, ok := addressSpaceLimit()
+	limit, ok := rlimit.AddressSpace()
 	if !ok {
 		return nil
 	}
@@ -85,4 +86,13 @@ func (g *Globals) GPUSpaceError(o wgpu.Options) error {
 		return nil
 	}
 	return spaceError(true)
+}
+
+// threadStack is the stack glibc gives each thread it starts for cgo: the
+// soft ulimit -s, or defaultStack where there is none.
+func threadStack() uint64 {
+	if s, ok := rlimit.Stack(); ok {
+		return s
+	}
+	return defaultStack
 }
