@@ -235,6 +235,16 @@ func (z Monty31) FromMonty(m uint32) uint32 {
 	return f.montyReduce(uint64(m))
 }
 
+// FromMontyAll sets dst[i] to the canonical element of src[i], a
+// Montgomery form of z, for every i of src (dst holds as many): a matrix
+// given in Montgomery form made values, where a path needs them.
+func FromMontyAll[E Element](z Monty31, dst, src []E) {
+	f := z.field()
+	for i, m := range src {
+		dst[i] = E(f.montyReduce(uint64(m)))
+	}
+}
+
 // MontyMul returns the Montgomery product a·b·2^-32 mod P of a, b below
 // P: the product of two Montgomery forms as a Montgomery form. It is the
 // Go twin of monty31.wgsl's monty31_mul, step for step.

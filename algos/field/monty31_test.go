@@ -103,3 +103,22 @@ func TestZeroValue(t *testing.T) {
 	require.NoError(t, z.Check(f.P()-1))
 	require.Error(t, z.Check(f.P()))
 }
+
+// FromMontyAll is FromMonty of each element, for both widths of element.
+func TestFromMontyAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, f := range Fields {
+		xs := randomElements(f, rng, 999)
+		got := make([]uint32, len(xs))
+		FromMontyAll(f, got, xs)
+		wide := make([]uint64, len(xs))
+		for i, x := range xs {
+			wide[i] = uint64(x)
+		}
+		FromMontyAll(f, wide, wide)
+		for i, x := range xs {
+			require.Equal(t, f.FromMonty(x), got[i], "%s: element %d", f, i)
+			require.Equal(t, uint64(f.FromMonty(x)), wide[i], "%s: element %d in place, 64-bit", f, i)
+		}
+	}
+}

@@ -259,9 +259,7 @@ func commitCPU[E field.Element](f field.Field[E], m merkle.Matrix[E], hash merkl
 	}
 	if mf, ok := any(f).(field.Monty31); ok && m.Form == field.Montgomery {
 		vals := make([]E, len(m.Data))
-		for i, x := range m.Data {
-			vals[i] = E(mf.FromMonty(uint32(x)))
-		}
+		field.FromMontyAll(mf, vals, m.Data)
 		m = merkle.Matrix[E]{Rows: m.Rows, Cols: m.Cols, Data: vals}
 	}
 	rate := o.Extend.Rate

@@ -172,9 +172,7 @@ func (r rowsOf[E]) values(dst, src []E) {
 		copy(dst, src)
 		return
 	}
-	for i, x := range src {
-		dst[i] = E(r.monty.FromMonty(uint32(x)))
-	}
+	field.FromMontyAll(r.monty, dst, src)
 }
 
 // formOf returns the one form of ms, or an error naming the first matrix
