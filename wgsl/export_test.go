@@ -13,7 +13,8 @@ func Libraries() []*Library {
 	return slices.Clone(libs)
 }
 
-// Files returns l's own .wgsl files, sorted (Shared's embedded ones).
+// Files returns l's own .wgsl files, sorted (Shared's embedded ones);
+// none for a library over Generated, whose files are in no folder.
 func (l *Library) Files() []string {
 	// Glob fails on a malformed pattern alone, and this one is fixed.
 	found, _ := fs.Glob(l.fsys, "*.wgsl")

@@ -29,8 +29,8 @@ type Library struct {
 
 // Shared is the library of this package's files, which Source reads: the
 // fields' arithmetic and what several packages include (the hash
-// constructions are their packages' own libraries), and the files
-// AddGenerated adds. Shared.Source(name) is Source(name).
+// constructions are their packages' own libraries). Shared.Source(name)
+// is Source(name).
 var Shared = register("", &Library{fsys: files, read: Source})
 
 var (

@@ -27,7 +27,6 @@ package wgsl
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"math"
 	"sort"
 	"strconv"
@@ -42,49 +41,14 @@ var files embed.FS
 const includeDirective = "//!include "
 
 // Source returns the text of the named shader file as embedded, for example
-// "goldilocks.wgsl", or as AddGenerated added it, include lines untouched.
-// It returns an error for a name that is neither.
+// "goldilocks.wgsl", include lines untouched. It returns an error for a
+// name that is not one.
 func Source(name string) (string, error) {
 	b, err := files.ReadFile(name)
 	if err != nil {
-		generatedMu.RLock()
-		src, ok := generated[name]
-		generatedMu.RUnlock()
-		if ok {
-			return src, nil
-		}
 		return "", fmt.Errorf("wgsl: no embedded shader %q", name)
 	}
 	return string(b), nil
-}
-
-var (
-	generatedMu sync.RWMutex
-	generated   = map[string]string{}
-)
-
-// AddGenerated makes each text of srcs a file of its name, which modules
-// name and include as they do the embedded files: WGSL that Go generates
-// at run time from data (a hash instance's round constants, unrolled),
-// which no file could hold for an instance defined after the build.
-// Adding a name again with the same text does nothing; an embedded name,
-// or one added before with other text, is an error, and then none of
-// srcs is added, since a module is identified by its files' names.
-func AddGenerated(srcs map[string]string) error {
-	generatedMu.Lock()
-	defer generatedMu.Unlock()
-	for name, src := range srcs {
-		if _, err := fs.Stat(files, name); err == nil {
-			return fmt.Errorf("wgsl: generated file %q: the name is an embedded shader's", name)
-		}
-		if old, ok := generated[name]; ok && old != src {
-			return fmt.Errorf("wgsl: generated file %q added twice with different text", name)
-		}
-	}
-	for name, src := range srcs {
-		generated[name] = src
-	}
-	return nil
 }
 
 // Const is one constant of a module's prelude, declared as

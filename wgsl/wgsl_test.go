@@ -2,6 +2,7 @@ package wgsl
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -227,34 +228,54 @@ func TestLibraryNamesUnique(t *testing.T) {
 	}
 }
 
-// TestAddGenerated: a generated file is named and included as an embedded
-// one is; adding it again with its text is nothing, with other text or
-// under an embedded name an error that adds none of the files given.
-func TestAddGenerated(t *testing.T) {
+// TestGenerated: a generated file is named and included as an embedded
+// one is, by its library and by a library built on it; adding it again
+// with its text is nothing, with other text or under a name that is not a
+// shader file's an error that adds none of the files given; a name also
+// held by a library on the same path is refused when a module names it.
+func TestGenerated(t *testing.T) {
+	// Libraries over Generated list no files to the checks of the tree's
+	// files (Files), as the user's library here holds none in the tree.
+	var g, u Generated
+	gen := NewLibrary("test/generated", &g, Shared)
+	user := NewLibrary("test/user", &u, gen, Shared)
+	if err := u.Add(map[string]string{"test_user.wgsl": "//!include test_gen_a.wgsl\nconst USER: u32 = GEN_A;\n"}); err != nil {
+		t.Fatal(err)
+	}
 	a := map[string]string{"test_gen_a.wgsl": "//!include monty31.wgsl\nconst GEN_A: u32 = 1u;\n"}
 	for i := range 2 {
-		if err := AddGenerated(a); err != nil {
+		if err := g.Add(a); err != nil {
 			t.Fatalf("adding test_gen_a.wgsl, time %d: %v", i+1, err)
 		}
 	}
-	src, err := Module{Files: []string{"test_gen_a.wgsl"}}.Source()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"// ---- monty31.wgsl ----", "// ---- test_gen_a.wgsl ----\n//!include monty31.wgsl\nconst GEN_A"} {
-		if !strings.Contains(src, want) {
-			t.Errorf("the module's source lacks %q:\n%s", want, src)
+	for _, m := range []Module{{Library: gen, Files: []string{"test_gen_a.wgsl"}}, {Library: user, Files: []string{"test_user.wgsl"}}} {
+		src, err := m.Source()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"// ---- monty31.wgsl ----", "test_gen_a.wgsl ----\n//!include monty31.wgsl\nconst GEN_A"} {
+			if !strings.Contains(src, want) {
+				t.Errorf("%v's source lacks %q:\n%s", m.Files, want, src)
+			}
 		}
 	}
-	err = AddGenerated(map[string]string{"test_gen_b.wgsl": "", "test_gen_a.wgsl": "const GEN_A: u32 = 2u;\n"})
+	err := g.Add(map[string]string{"test_gen_b.wgsl": "", "test_gen_a.wgsl": "const GEN_A: u32 = 2u;\n"})
 	if err == nil || !strings.Contains(err.Error(), `"test_gen_a.wgsl" added twice with different text`) {
 		t.Errorf("other text under a generated name: got %v", err)
 	}
-	if _, err := Source("test_gen_b.wgsl"); err == nil {
+	if _, err := fs.ReadFile(&g, "test_gen_b.wgsl"); err == nil {
 		t.Error("a refused call added one of its files")
 	}
-	if err := AddGenerated(map[string]string{"monty31.wgsl": ""}); err == nil || !strings.Contains(err.Error(), "embedded shader's") {
-		t.Errorf("an embedded name: got %v", err)
+	for _, name := range []string{"x/test_gen_c.wgsl", "test_gen_c.txt", "../test_gen_c.wgsl"} {
+		if err := g.Add(map[string]string{name: ""}); err == nil || !strings.Contains(err.Error(), "NAME.wgsl") {
+			t.Errorf("name %q: got %v", name, err)
+		}
+	}
+	if err := g.Add(map[string]string{"monty31.wgsl": "const SHADOW: u32 = 1u;\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Module{Library: gen, Files: []string{"monty31.wgsl"}}).Source(); err == nil {
+		t.Error("a generated file of a name the shared library holds was taken")
 	}
 }
 

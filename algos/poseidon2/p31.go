@@ -93,14 +93,14 @@ func Permutation31Named(name string) (*Permutation31, error) {
 }
 
 // newPermutation31 returns the permutation of row s, with its WGSL files
-// generated from the row and added to package wgsl's (wgsl.AddGenerated),
+// generated from the row and added to the package's generated library,
 // or an error saying what is wrong with the row.
 func newPermutation31(s params31.Set) (*Permutation31, error) {
 	files, err := params31.Files(s) // checks the row
 	if err != nil {
 		return nil, err
 	}
-	if err := wgsl.AddGenerated(files); err != nil {
+	if err := generatedFiles.Add(files); err != nil {
 		return nil, fmt.Errorf("poseidon2: instance %s: %w", s.Name, err)
 	}
 	f, _ := field.ParseField(s.Field) // checked

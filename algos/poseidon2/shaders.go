@@ -9,11 +9,17 @@ import (
 //go:embed *.wgsl
 var shaderFiles embed.FS
 
+// generatedFiles are the files each 31-bit instance generates from its
+// row when it is made (newPermutation31), and generated their library.
+var (
+	generatedFiles wgsl.Generated
+	generated      = wgsl.NewLibrary("algos/poseidon2/generated", &generatedFiles, wgsl.Shared)
+)
+
 // shaders are this package's kernels, the .wgsl files beside it; they
-// include the shared libraries (the fields' arithmetic) by name, and the
-// files each 31-bit instance generates from its row (wgsl.AddGenerated)
-// are found through them too.
-var shaders = wgsl.NewLibrary("algos/poseidon2", shaderFiles, wgsl.Shared)
+// include the shared libraries (the fields' arithmetic) and the
+// instances' generated files by name.
+var shaders = wgsl.NewLibrary("algos/poseidon2", shaderFiles, generated, wgsl.Shared)
 
 // measuredFiles are the Goldilocks kernels kept to be measured against
 // the product's (poseidon2_main_fast.wgsl), apart from the product's

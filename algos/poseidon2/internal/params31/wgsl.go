@@ -24,8 +24,9 @@ func internalFile(field string, w int) string {
 // Files returns the WGSL files of s, generated from the row, by name: its
 // own (its constants and round constants, FileName(s)), which includes
 // poseidon2_31.wgsl and the other two: its width's layers and its
-// internal layer. Package poseidon2 adds them to package wgsl's files at
-// run time (wgsl.AddGenerated): no instance has a file in the tree. The
+// internal layer. Package poseidon2 adds them to its library of
+// generated files at run time (wgsl.Generated): no instance has a file in
+// the tree. The
 // round constants are literals in switches over the round and every
 // index into the state a constant, as the kernels had them when these
 // files were written by a generator at build time.
