@@ -158,7 +158,7 @@ func TestInstanceRowRejected(t *testing.T) {
 	bad = p16
 	bad.Name = "koalabear16"
 	_, err = newPermutation31(bad)
-	require.ErrorContains(t, err, "added twice with different text")
+	require.ErrorContains(t, err, "was generated for another row")
 	_, err = params31.Gnark("test-koalabear20", "koalabear", 20, 8, 20, instanceSeed)
 	require.ErrorContains(t, err, "no Plonky3 instance")
 	_, err = Permutation31Named("koalabear17")

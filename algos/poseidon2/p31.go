@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
@@ -38,6 +39,10 @@ type Permutation31 struct {
 	set  params31.Set
 	f    field.Monty31
 	diag []uint32 // V as canonical elements
+	// files adds the row's WGSL files to the generated library once,
+	// filesErr what that returned.
+	files    sync.Once
+	filesErr error
 	// The constants in Montgomery form, for permuteMonty.
 	extM      [][]uint32 // the initial then the final full rounds'
 	internalM []uint32
@@ -92,16 +97,16 @@ func Permutation31Named(name string) (*Permutation31, error) {
 	return nil, fmt.Errorf("poseidon2: no 31-bit permutation %q: the instances are %s", name, strings.Join(names, ", "))
 }
 
-// newPermutation31 returns the permutation of row s, with its WGSL files
-// generated from the row and added to the package's generated library,
-// or an error saying what is wrong with the row.
+// newPermutation31 returns the permutation of row s, or an error saying
+// what is wrong with the row. Its WGSL files are generated from the row
+// when its first module is made (Permutation31.module), not here: every
+// process makes the table's instances at its start, and few compile one.
 func newPermutation31(s params31.Set) (*Permutation31, error) {
-	files, err := params31.Files(s) // checks the row
-	if err != nil {
+	if err := params31.CheckFiles(s); err != nil {
 		return nil, err
 	}
-	if err := generatedFiles.Add(files); err != nil {
-		return nil, fmt.Errorf("poseidon2: instance %s: %w", s.Name, err)
+	if err := claimFiles(s); err != nil {
+		return nil, err
 	}
 	f, _ := field.ParseField(s.Field) // checked
 	p := &Permutation31{set: s, f: f, diag: make([]uint32, s.Width)}
@@ -298,9 +303,54 @@ func (c construction31) in(hash string, f field.Form) (construction31, error) {
 // module returns the WGSL module of files (which call perm_permute) over
 // the permutation and construction c: the row's generated layers (with
 // poseidon2_31.wgsl and the field's library) first, the field's and the
-// construction's constants in the prelude.
+// construction's constants in the prelude. The row's files are generated
+// here the first time; where that failed (filesErr: the row was checked
+// when made, so only a fault of the generator), the module names a file
+// the library lacks and does not compile.
 func (p *Permutation31) module(c construction31, files ...string) wgsl.Module {
+	p.addFiles()
 	return wgsl.Module{Library: shaders, Files: append([]string{params31.FileName(p.set)}, files...), Consts: slices.Concat(p.f.Consts(), c.consts(files))}
+}
+
+// addFiles generates the row's WGSL files and adds them to the
+// generated library, once.
+func (p *Permutation31) addFiles() error {
+	p.files.Do(func() {
+		files, err := params31.Files(p.set)
+		if err == nil {
+			err = generatedFiles.Add(files)
+		}
+		if err != nil {
+			p.filesErr = fmt.Errorf("poseidon2: instance %s: %w", p.set.Name, err)
+		}
+	})
+	return p.filesErr
+}
+
+// claimed is what determines the text of each generated file name an
+// instance was made with (params31.FileKeys): an instance whose files
+// would give one of those names another text is refused when made, as
+// its kernels would otherwise take the other's files.
+var claimed = struct {
+	sync.Mutex
+	keys map[string]string
+}{keys: map[string]string{}}
+
+// claimFiles records s's files' names, or returns an error naming the
+// first that an instance made before holds with another text.
+func claimFiles(s params31.Set) error {
+	keys := params31.FileKeys(s)
+	claimed.Lock()
+	defer claimed.Unlock()
+	for name, key := range keys {
+		if old, ok := claimed.keys[name]; ok && old != key {
+			return fmt.Errorf("poseidon2: instance %s: its WGSL file %s was generated for another row (an instance of this name, or an internal layer of another diagonal): rows of one name are one row", s.Name, name)
+		}
+	}
+	for name, key := range keys {
+		claimed.keys[name] = key
+	}
+	return nil
 }
 
 // permuteMonty is permute on a state in Montgomery form, with the kernels'

@@ -21,6 +21,9 @@ func (p *Permutation31) kernel(ctx *wgpu.Context, file, entry string) (*wgpu.Ker
 // kernelOf is kernel of a module of several files over the permutation
 // and construction c (a construction's file, then the entry file, last).
 func (p *Permutation31) kernelOf(ctx *wgpu.Context, c construction31, entry string, files ...string) (*wgpu.Kernel, error) {
+	if err := p.addFiles(); err != nil {
+		return nil, err
+	}
 	k, err := ctx.Kernel(wgpu.KernelSpec{
 		Label: files[len(files)-1] + ":" + entry + " (" + p.Name() + ")", Module: p.module(c, files...),
 		Entry: entry, Storage: 2, Uniform: true, ReadOnly: []bool{true, false},

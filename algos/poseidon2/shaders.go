@@ -10,7 +10,8 @@ import (
 var shaderFiles embed.FS
 
 // generatedFiles are the files each 31-bit instance generates from its
-// row when it is made (newPermutation31), and generated their library.
+// row when its first module is made (Permutation31.module), and
+// generated their library.
 var (
 	generatedFiles wgsl.Generated
 	generated      = wgsl.NewLibrary("algos/poseidon2/generated", &generatedFiles, wgsl.Shared)

@@ -2,6 +2,8 @@ package params31
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/wgcompute/wgcompute/algos/field"
@@ -21,6 +23,56 @@ func internalFile(field string, w int) string {
 	return fmt.Sprintf("poseidon2_31_internal_%s%d.wgsl", field, w)
 }
 
+// CheckFiles returns an error where Files(s) would: s's own (Check), or
+// a diagonal entry the generator cannot write. It generates nothing, so
+// that an instance is checked when it is made and its files written when
+// its first kernel is.
+func CheckFiles(s Set) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	for i, n := range s.DiagNum {
+		if k := s.DiagShift[i]; k > 0 {
+			if n != 1 && n != -1 {
+				return fmt.Errorf("params31: %s diagonal %d is %d/2^%d: the generator writes ±1/2^k and small integers", s.Name, i, n, k)
+			}
+		} else if abs(n) < 1 || abs(n) > 4 {
+			return fmt.Errorf("params31: %s diagonal %d is %d: the generator writes ±1..4 and ±1/2^k", s.Name, i, n)
+		}
+	}
+	return nil
+}
+
+// FileKeys returns, for each of the files Files(s) returns, what
+// determines its text: two rows whose files share a name share their
+// text where their keys are equal, and would write one name with two
+// texts where not.
+func FileKeys(s Set) map[string]string {
+	diag := sha256.New()
+	for i, n := range s.DiagNum {
+		binary.Write(diag, binary.LittleEndian, [2]uint64{uint64(n), uint64(s.DiagShift[i])}) // a hash.Hash's Write does not fail
+	}
+	row := sha256.New()
+	for _, t := range []string{s.Name, s.Field, s.Source} {
+		binary.Write(row, binary.LittleEndian, uint64(len(t)))
+		row.Write([]byte(t))
+	}
+	binary.Write(row, binary.LittleEndian, [2]uint64{uint64(s.Width), uint64(s.Degree)})
+	for _, rows := range [][][]uint32{s.ExternalInitial, s.ExternalFinal, {s.Internal}} {
+		binary.Write(row, binary.LittleEndian, uint64(len(rows)))
+		for _, r := range rows {
+			binary.Write(row, binary.LittleEndian, uint64(len(r)))
+			binary.Write(row, binary.LittleEndian, r)
+		}
+	}
+	row.Write(diag.Sum(nil))
+	return map[string]string{
+		FileName(s):                    string(row.Sum(nil)),
+		widthFile(s.Width):             "",
+		internalFile(s.Field, s.Width): string(diag.Sum(nil)),
+	}
+}
+
 // Files returns the WGSL files of s, generated from the row, by name: its
 // own (its constants and round constants, FileName(s)), which includes
 // poseidon2_31.wgsl and the other two: its width's layers and its
@@ -31,7 +83,7 @@ func internalFile(field string, w int) string {
 // index into the state a constant, as the kernels had them when these
 // files were written by a generator at build time.
 func Files(s Set) (map[string]string, error) {
-	if err := s.Check(); err != nil {
+	if err := CheckFiles(s); err != nil {
 		return nil, err
 	}
 	b, err := WGSL(s)
