@@ -301,10 +301,15 @@ func newGnarkBatch(g GnarkHash, md bool) *batch.Monty31 {
 // and babybear.Element hold elements in memory) in and out, n =
 // len(dst)/8: vortex.HashPoseidon2 of many inputs, and with m a multiple
 // of 16 its HashPoseidon2x16 (Vortex's leaves of SIS digests), without
-// converting the caller's elements. On ctx's GPU, or on all cores when ctx
-// is nil. len(in) must be n*m, and every word a reduced Montgomery form
-// (below p; the error names the first that is not).
-func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m int, opts batch.Options) error {
+// converting the caller's elements. On t's GPU (a Context or a Group of
+// one), or on all cores when t is nil. len(in) must be n*m, and every
+// word a reduced Montgomery form (below p; the error names the first
+// that is not).
+func (g GnarkHash) SpongeMontgomeryMany(t wgpu.Target, dst, in []uint32, m int, opts batch.Options) error {
+	ctx, err := sched.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("poseidon2: %s sponge %w", g.Name(), err)
+	}
 	_, s := g.perms()
 	f := s.Field()
 	if m < 1 || len(dst)%Digest31 != 0 || len(in) != len(dst)/Digest31*m {
@@ -337,7 +342,7 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 	if err != nil {
 		return err
 	}
-	t, err := sched.Run(ctx, sched.Job{
+	tm, err := sched.Run(ctx, sched.Job{
 		Label:    "poseidon2 " + g.Name() + " sponge (Montgomery)",
 		Count:    n,
 		Inputs:   []sched.Input{{Data: wgpu.Bytes(in), ItemBytes: 4 * m}},
@@ -348,7 +353,7 @@ func (g GnarkHash) SpongeMontgomeryMany(ctx *wgpu.Context, dst, in []uint32, m i
 		},
 	})
 	if opts.Timing != nil {
-		*opts.Timing = t
+		*opts.Timing = tm
 	}
 	if err != nil {
 		return fmt.Errorf("poseidon2: %s: %w", g.Name(), err)

@@ -18,6 +18,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/poseidon2/internal/params31"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // gnarkOracle is gnark-crypto's side of one of our gnark instances, on
@@ -427,6 +428,26 @@ func checkSpongeMontgomery(t *testing.T, ctx *wgpu.Context) {
 	bad[20] = 0x7f000001
 	require.ErrorContains(t, g.SpongeMontgomeryMany(ctx, make([]uint32, 16), bad, 16, batch.Options{}), "input 1 element 4 is 2130706433")
 	require.ErrorContains(t, g.SpongeMontgomeryMany(ctx, make([]uint32, 16), bad[:31], 16, batch.Options{}), "give m >= 1")
+	if ctx == nil {
+		return
+	}
+	// A Group of one is its member; a Group of several is refused, dst
+	// left as it was.
+	one, err := sched.NewGroup(ctx)
+	require.NoError(t, err)
+	x := make([]koalabear.Element, 3*16)
+	for i := range x {
+		x[i].SetUint64(uint64(rng.Uint32N(0x7f000001)))
+	}
+	got := make([]vortex.Hash, 3)
+	require.NoError(t, g.SpongeMontgomeryMany(one, flatHashes(got), flatElements(x), 16, batch.Options{}))
+	require.Equal(t, vortex.HashPoseidon2(x[16:32]), got[1])
+	two, err := sched.NewGroup(ctx, ctx)
+	require.NoError(t, err)
+	dst := make([]uint32, 16)
+	require.EqualError(t, g.SpongeMontgomeryMany(two, dst, make([]uint32, 32), 16, batch.Options{}),
+		"poseidon2: poseidon2-gnark-koalabear sponge runs on one device: give a Context, a Group of one or nil (the CPU), not a Group of 2")
+	require.Equal(t, make([]uint32, 16), dst)
 }
 
 func flatHashes(h []vortex.Hash) []uint32 {
