@@ -113,11 +113,12 @@ func newDeviceState(p *Params, root Hash, dev *resident) *ProverState {
 }
 
 // Commit commits to the matrix m (rows of p.NumColumns() elements, at
-// most p.MaxRows() of them) as gnark-crypto's vortex.Commit does: on
-// ctx's GPU, or with gnark-crypto itself on all cores for a nil ctx. The
+// most p.MaxRows() of them) as gnark-crypto's vortex.Commit does: on t, a
+// Context's GPU or a Group's devices (as a Committer of NewCommitter
+// splits it), or with gnark-crypto itself on all cores for a nil t. The
 // elements are taken as they are in memory (Montgomery forms); one that
 // is not reduced is refused, naming it.
-func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverState, error) {
+func Commit[R Rows](t wgpu.Target, p *Params, m R, opts Options) (*ProverState, error) {
 	if p == nil {
 		return nil, fmt.Errorf("vortex: no parameters: make them with NewParams or FromGnark")
 	}
@@ -125,15 +126,12 @@ func Commit[R Rows](ctx *wgpu.Context, p *Params, m R, opts Options) (*ProverSta
 	if err != nil {
 		return nil, err
 	}
-	if ctx == nil {
+	g := sched.GroupOf(t)
+	if g == nil {
 		return commitCPU(p, rows, opts)
 	}
-	// One commitment: the Context's staging stays as it is (GrowStaging
+	// One commitment: the devices' staging stays as it is (GrowStaging
 	// pays for itself over repeated ones).
-	g, err := sched.NewGroup(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("vortex: %w", err)
-	}
 	c, err := newCommitter(g, p, false)
 	if err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // LineaSISSeed is the seed of Linea's ring-SIS keys (its
@@ -198,7 +199,8 @@ type LineaCommitter struct {
 }
 
 // NewLineaCommitter returns a committer of matrices of p's parameters on
-// ctx (nil: the CPU). Release it when done.
+// t's GPU (a Context or a Group of one; nil: the CPU). Release it when
+// done.
 //
 // On a device, the rows go up once and the encoding, the column hashes,
 // the leaves and the tree stay there for the round's opening; the
@@ -206,9 +208,13 @@ type LineaCommitter struct {
 // commitments' shapes between commitments (Release frees them). Rows of
 // one column, whose code the device does not run, are committed on the
 // CPU.
-func NewLineaCommitter(ctx *wgpu.Context, p *LineaParams) (*LineaCommitter, error) {
+func NewLineaCommitter(t wgpu.Target, p *LineaParams) (*LineaCommitter, error) {
 	if p == nil {
 		return nil, errors.New("vortex: linea: nil parameters")
+	}
+	ctx, err := sched.OneDevice(t)
+	if err != nil {
+		return nil, fmt.Errorf("vortex: a LineaCommitter %w", err)
 	}
 	c := &LineaCommitter{p: p}
 	if ctx != nil && p.onDevice() {

@@ -365,3 +365,34 @@ func TestLearnIsBounded(t *testing.T) {
 	require.Len(t, c.learnt, learntShapes)
 	require.Equal(t, time.Duration(3*learntShapes), c.learnt[3*learntShapes].hash)
 }
+
+// TestCommitTarget: Commit takes any target: a Group of one is its
+// member, a Group of several splits the commitment (here two members on
+// one device), nil is gnark-crypto on the CPU, each with the same root;
+// a LineaCommitter runs on one device and refuses a Group of several.
+func TestCommitTarget(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		p, err := NewParams(1<<9, 16, 2, smallSIS, 4)
+		require.NoError(t, err)
+		rows := split(randMatrix(rand.New(rand.NewPCG(9, 10)), 13, 1<<9), 13)
+		want, err := Commit(nil, p, rows, Options{})
+		require.NoError(t, err)
+		one, err := sched.NewGroup(ctx)
+		require.NoError(t, err)
+		two, err := sched.NewGroup(ctx, ctx)
+		require.NoError(t, err)
+		for name, target := range map[string]wgpu.Target{"context": ctx, "group of one": one, "group of two": two} {
+			got, err := Commit(target, p, rows, Options{})
+			require.NoError(t, err, name)
+			require.Equal(t, want.Root(), got.Root(), name)
+			got.Release()
+		}
+		lp, err := NewLineaParams(2, 64, 8, 9, 16)
+		require.NoError(t, err)
+		_, err = NewLineaCommitter(two, lp)
+		require.EqualError(t, err, "vortex: a LineaCommitter runs on one device: give a Context, a Group of one or nil (the CPU), not a Group of 2")
+		c, err := NewLineaCommitter(one, lp)
+		require.NoError(t, err)
+		c.Release()
+	})
+}
