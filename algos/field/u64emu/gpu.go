@@ -57,54 +57,59 @@ func AddKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 	return kernel(ctx, opAdd.entry, false)
 }
 
-// AddTo runs, on the GPU or on all cores when ctx is nil,
+// AddTo runs, on t's GPU (a Context or a Group of one) or on all cores
+// when t is nil,
 //
 //	for i := range dst { dst[i] = a[i] + b[i] mod P }
 //
 // All slices must have the same length and every input must be canonical
 // (< P); otherwise AddTo returns an error and leaves dst unspecified.
-func AddTo(ctx *wgpu.Context, dst, a, b []uint64) error {
-	_, err := run(ctx, opAdd, dst, a, b)
+func AddTo(t wgpu.Target, dst, a, b []uint64) error {
+	_, err := runOn(t, "AddTo", opAdd, dst, a, b)
 	return err
 }
 
-// SubTo runs, on the GPU or on all cores when ctx is nil,
+// SubTo runs, on t's GPU (a Context or a Group of one) or on all cores
+// when t is nil,
 //
 //	for i := range dst { dst[i] = a[i] - b[i] mod P }
 //
 // with the same requirements as AddTo.
-func SubTo(ctx *wgpu.Context, dst, a, b []uint64) error {
-	_, err := run(ctx, opSub, dst, a, b)
+func SubTo(t wgpu.Target, dst, a, b []uint64) error {
+	_, err := runOn(t, "SubTo", opSub, dst, a, b)
 	return err
 }
 
-// MulTo runs, on the GPU or on all cores when ctx is nil,
+// MulTo runs, on t's GPU (a Context or a Group of one) or on all cores
+// when t is nil,
 //
 //	for i := range dst { dst[i] = a[i] * b[i] mod P }
 //
 // with the same requirements as AddTo.
-func MulTo(ctx *wgpu.Context, dst, a, b []uint64) error {
-	_, err := run(ctx, opMul, dst, a, b)
+func MulTo(t wgpu.Target, dst, a, b []uint64) error {
+	_, err := runOn(t, "MulTo", opMul, dst, a, b)
 	return err
 }
 
-// Pow7To runs, on the GPU or on all cores when ctx is nil,
+// Pow7To runs, on t's GPU (a Context or a Group of one) or on all cores
+// when t is nil,
 //
 //	for i := range dst { dst[i] = Pow7(a[i]) }  // a[i]^7 mod P
 //
 // dst and a must have the same length and every a[i] must be < P.
-func Pow7To(ctx *wgpu.Context, dst, a []uint64) error {
-	_, err := run(ctx, opPow7, dst, a, nil)
+func Pow7To(t wgpu.Target, dst, a []uint64) error {
+	_, err := runOn(t, "Pow7To", opPow7, dst, a, nil)
 	return err
 }
 
-// InvPow7To runs, on the GPU or on all cores when ctx is nil,
+// InvPow7To runs, on t's GPU (a Context or a Group of one) or on all cores
+// when t is nil,
 //
 //	for i := range dst { dst[i] = InvPow7(a[i]) }  // a[i]^InvAlpha mod P, the 7th root
 //
 // dst and a must have the same length and every a[i] must be < P.
-func InvPow7To(ctx *wgpu.Context, dst, a []uint64) error {
-	_, err := run(ctx, opInvPow7, dst, a, nil)
+func InvPow7To(t wgpu.Target, dst, a []uint64) error {
+	_, err := runOn(t, "InvPow7To", opInvPow7, dst, a, nil)
 	return err
 }
 
@@ -132,6 +137,16 @@ func checkInputs(o op, dst, a, b []uint64) error {
 // sched.Job, or with the Go reference on all cores when ctx is nil. It
 // returns the summed timing of the dispatches (benchmarks report kernel
 // time apart).
+// runOn is run on t's one device (nil: the CPU); a Group of several is
+// refused, the error naming the function called.
+func runOn(t wgpu.Target, name string, o op, dst, a, b []uint64) (wgpu.Timing, error) {
+	ctx, err := sched.OneDevice(t)
+	if err != nil {
+		return wgpu.Timing{}, fmt.Errorf("u64emu: %s %w", name, err)
+	}
+	return run(ctx, o, dst, a, b)
+}
+
 func run(ctx *wgpu.Context, o op, dst, a, b []uint64) (wgpu.Timing, error) {
 	if err := checkInputs(o, dst, a, b); err != nil {
 		return wgpu.Timing{}, err

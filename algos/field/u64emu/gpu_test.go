@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
@@ -34,14 +35,14 @@ func gpuInputs(r *rand.Rand, n int) (a, b []uint64) {
 // batchOps are the exported batch functions with their native meaning.
 var batchOps = []struct {
 	name   string
-	run    func(ctx *wgpu.Context, dst, a, b []uint64) error
+	run    func(t wgpu.Target, dst, a, b []uint64) error
 	native func(a, b uint64) uint64
 }{
 	{"AddTo", AddTo, Add},
 	{"SubTo", SubTo, Sub},
 	{"MulTo", MulTo, Mul},
-	{"Pow7To", func(ctx *wgpu.Context, dst, a, _ []uint64) error { return Pow7To(ctx, dst, a) }, func(a, _ uint64) uint64 { return Pow7(a) }},
-	{"InvPow7To", func(ctx *wgpu.Context, dst, a, _ []uint64) error { return InvPow7To(ctx, dst, a) }, func(a, _ uint64) uint64 { return InvPow7(a) }},
+	{"Pow7To", func(t wgpu.Target, dst, a, _ []uint64) error { return Pow7To(t, dst, a) }, func(a, _ uint64) uint64 { return Pow7(a) }},
+	{"InvPow7To", func(t wgpu.Target, dst, a, _ []uint64) error { return InvPow7To(t, dst, a) }, func(a, _ uint64) uint64 { return InvPow7(a) }},
 }
 
 // forEachImpl runs fn on the CPU backend (a nil Context) and on every GPU
@@ -324,5 +325,21 @@ func FuzzGPUFieldPaths(f *testing.F) {
 				require.Equal(t, want, got, "%s on context %d (%v)", op.name, k, ctx.ShaderFeatures())
 			}
 		}
+	})
+}
+
+// TestBatchTarget: the batch functions run on a Group of one as on its
+// member, and refuse a Group of several, naming its size.
+func TestBatchTarget(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		a, b := []uint64{1, P - 1, 5}, []uint64{2, 3, P - 2}
+		one, err := sched.NewGroup(ctx)
+		require.NoError(t, err)
+		got := make([]uint64, 3)
+		require.NoError(t, MulTo(one, got, a, b))
+		require.Equal(t, []uint64{Mul(1, 2), Mul(P-1, 3), Mul(5, P-2)}, got)
+		two, err := sched.NewGroup(ctx, ctx)
+		require.NoError(t, err)
+		require.EqualError(t, AddTo(two, got, a, b), "u64emu: AddTo runs on one device: give a Context, a Group of one or nil (the CPU), not a Group of 2")
 	})
 }
