@@ -44,8 +44,6 @@ type Plan struct {
 	tables *wgpu.Buffer
 	spare  *wgpu.Buffer // the read-only bindings a dispatch leaves unused
 	tab    tableLayout
-	pass   *wgpu.Kernel
-	inPl   *wgpu.Kernel // ntt_pass in place: its rows bound once, at nt_data
 	bitrev *wgpu.Kernel // rows shorter than a tile of ntt_bitrev_tiles
 	tiles  *wgpu.Kernel // the bit reversal of longer rows
 	cfg    config
@@ -54,15 +52,15 @@ type Plan struct {
 	// when first dispatched: the compiler then leaves out what the other
 	// flags would run, which cost a GPU's passes time even where not run
 	// (BENCHMARKS.md, "The prover's pipeline"). Off on software adapters,
-	// whose compilers take seconds over each module; pass and inPl then
-	// read the flags from the uniform.
-	fixed bool
-	mu    sync.Mutex
-	kerns map[passKind]*wgpu.Kernel // the fixed kernels made so far
-	mod   func(inPlace bool, flags uint32) wgsl.Module
+	// whose compilers take seconds over each module: their passes run the
+	// kernel that reads the flags from the uniform (anyFlags).
+	fixed  bool
+	mu     sync.Mutex
+	passes map[passKind]*wgpu.Kernel // the ntt_pass kernels made so far
 }
 
-// passKind names one fixed ntt_pass kernel.
+// passKind names one ntt_pass kernel: in place (its rows bound once, at
+// nt_data) or not, and the flags compiled in (anyFlags: none).
 type passKind struct {
 	inPlace bool
 	flags   uint32
@@ -220,26 +218,18 @@ const anyFlags = ^uint32(0)
 // newPlanWith is newPlan on roots r with the tuning policy cfg, each
 // pass's flags compiled into its kernel where fixed.
 func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config, fixed bool) (*Plan, error) {
-	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: cfg, fixed: fixed, kerns: map[passKind]*wgpu.Kernel{}}
+	p := &Plan{ctx: ctx, fi: fi, logN: logN, r: r, cfg: cfg, fixed: fixed, passes: map[passKind]*wgpu.Kernel{}}
 	var err error
-	adapter, consts := fi.module()
-	p.mod = func(inPlace bool, flags uint32) wgsl.Module {
-		return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
-			wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
-			wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg},
-			wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
-			wgsl.Const{Name: "NT_FLAGS", Value: flags})}
-	}
 	if !fixed {
-		if p.pass, err = p.kernel(p.mod(false, anyFlags), "ntt_pass"); err != nil {
-			return nil, err
-		}
-		if p.inPl, err = p.kernel(p.mod(true, anyFlags), "ntt_pass"); err != nil {
-			return nil, err
+		// The two kernels every pass runs, made with the Plan.
+		for _, inPlace := range []bool{false, true} {
+			if _, err = p.passKernel(inPlace, 0); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// The other entry points read no flags: the module that reads them.
-	mod := p.mod(false, anyFlags)
+	mod := p.module(false, anyFlags)
 	kernel := func(entry string) (*wgpu.Kernel, error) {
 		return p.kernel(mod, entry)
 	}
@@ -263,6 +253,17 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config,
 	return p, nil
 }
 
+// module returns ntt.wgsl over the Plan's field and tile, its passes in
+// place or not, with flags compiled in (anyFlags: read from NtParams).
+func (p *Plan) module(inPlace bool, flags uint32) wgsl.Module {
+	adapter, consts := p.fi.module()
+	return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
+		wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg},
+		wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
+		wgsl.Const{Name: "NT_FLAGS", Value: flags})}
+}
+
 // kernel compiles mod's entry point as a kernel of the Plan's bindings.
 func (p *Plan) kernel(mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
 	k, err := p.ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + p.fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
@@ -274,26 +275,23 @@ func (p *Plan) kernel(mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
 }
 
 // passKernel returns the ntt_pass kernel for a pass of these flags, in
-// place or not: the one that reads them, or where the Plan is fixed, the
-// one made for them.
+// place or not: where the Plan is fixed, the one made for them, else the
+// one that reads them.
 func (p *Plan) passKernel(inPlace bool, flags uint32) (*wgpu.Kernel, error) {
-	if !p.fixed {
-		if inPlace {
-			return p.inPl, nil
-		}
-		return p.pass, nil
-	}
 	kind := passKind{inPlace, flags}
+	if !p.fixed {
+		kind.flags = anyFlags
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if k := p.kerns[kind]; k != nil {
+	if k := p.passes[kind]; k != nil {
 		return k, nil
 	}
-	k, err := p.kernel(p.mod(inPlace, flags), "ntt_pass")
+	k, err := p.kernel(p.module(inPlace, kind.flags), "ntt_pass")
 	if err != nil {
 		return nil, err
 	}
-	p.kerns[kind] = k
+	p.passes[kind] = k
 	return k, nil
 }
 
@@ -302,12 +300,9 @@ func (p *Plan) isPass(d wgpu.Dispatch) bool {
 	if len(d.Params) != paramWords {
 		return false
 	}
-	if !p.fixed {
-		return d.Kernel == p.pass || d.Kernel == p.inPl
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, k := range p.kerns {
+	for _, k := range p.passes {
 		if d.Kernel == k {
 			return true
 		}
