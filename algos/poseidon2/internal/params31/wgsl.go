@@ -31,16 +31,37 @@ func CheckFiles(s Set) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
-	for i, n := range s.DiagNum {
-		if k := s.DiagShift[i]; k > 0 {
-			if n != 1 && n != -1 {
-				return fmt.Errorf("params31: %s diagonal %d is %d/2^%d: the generator writes ±1/2^k and small integers", s.Name, i, n, k)
-			}
-		} else if abs(n) < 1 || abs(n) > 4 {
-			return fmt.Errorf("params31: %s diagonal %d is %d: the generator writes ±1..4 and ±1/2^k", s.Name, i, n)
+	for i := range s.DiagNum {
+		if _, err := diagTerm(s, i); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// diagTerm returns the WGSL of (*s)[i] times entry i of s's diagonal, by
+// additions and halvings, or an error for an entry the generator cannot
+// write.
+func diagTerm(s Set, i int) (string, error) {
+	n, k := s.DiagNum[i], s.DiagShift[i]
+	x := fmt.Sprintf("(*s)[%d]", i)
+	if k > 0 {
+		if n != 1 && n != -1 {
+			return "", fmt.Errorf("params31: %s diagonal %d is %d/2^%d: the generator writes ±1/2^k and small integers", s.Name, i, n, k)
+		}
+		return fmt.Sprintf("monty31_div_2exp(%s, %du)", x, k), nil
+	}
+	switch abs(n) {
+	case 1:
+		return x, nil
+	case 2:
+		return fmt.Sprintf("monty31_add(%s, %s)", x, x), nil
+	case 3:
+		return fmt.Sprintf("monty31_add(monty31_add(%s, %s), %s)", x, x, x), nil
+	case 4:
+		return fmt.Sprintf("p31_quad(%s)", x), nil
+	}
+	return "", fmt.Errorf("params31: %s diagonal %d is %d: the generator writes ±1..4 and ±1/2^k", s.Name, i, n)
 }
 
 // FileKeys returns, for each of the files Files(s) returns, what
@@ -258,26 +279,9 @@ func internalWGSL(s Set) ([]byte, error) {
 	p("fn p31_internal(s: %s) {\n", stateType(w))
 	p("\tlet sum = p31_sum(s);\n")
 	for i, n := range s.DiagNum {
-		x := fmt.Sprintf("(*s)[%d]", i)
-		var term string
-		if k := s.DiagShift[i]; k > 0 {
-			if n != 1 && n != -1 {
-				return nil, fmt.Errorf("params31: %s diagonal %d is %d/2^%d: the generator writes ±1/2^k and small integers", s.Name, i, n, k)
-			}
-			term = fmt.Sprintf("monty31_div_2exp(%s, %du)", x, k)
-		} else {
-			switch abs(n) {
-			case 1:
-				term = x
-			case 2:
-				term = fmt.Sprintf("monty31_add(%s, %s)", x, x)
-			case 3:
-				term = fmt.Sprintf("monty31_add(monty31_add(%s, %s), %s)", x, x, x)
-			case 4:
-				term = fmt.Sprintf("p31_quad(%s)", x)
-			default:
-				return nil, fmt.Errorf("params31: %s diagonal %d is %d: the generator writes ±1..4 and ±1/2^k", s.Name, i, n)
-			}
+		term, err := diagTerm(s, i)
+		if err != nil {
+			return nil, err
 		}
 		op := "monty31_add"
 		if n < 0 {
