@@ -107,16 +107,12 @@ func Files(s Set) (map[string]string, error) {
 	if err := CheckFiles(s); err != nil {
 		return nil, err
 	}
-	b, err := WGSL(s)
-	if err != nil {
-		return nil, err
-	}
 	in, err := internalWGSL(s)
 	if err != nil {
 		return nil, err
 	}
 	return map[string]string{
-		FileName(s):                    string(b),
+		FileName(s):                    string(ownWGSL(s)),
 		widthFile(s.Width):             string(widthWGSL(s.Width)),
 		internalFile(s.Field, s.Width): string(in),
 	}, nil
@@ -127,16 +123,13 @@ const generated = "// Generated at run time by package algos/poseidon2/internal/
 // stateType is the WGSL type of a pointer to a state of width w.
 func stateType(w int) string { return fmt.Sprintf("ptr<function, array<u32, %d>>", w) }
 
-// WGSL returns the text of s's generated file: its constants, with the
-// round constants as literals in switches over the round (no kernel
-// indexes a constant array at run time, which naga spills to local
-// memory), in Montgomery form, as the state is; it includes
-// poseidon2_31.wgsl and the width's and internal layer's files.
-func WGSL(s Set) ([]byte, error) {
-	f, err := field.ParseField(s.Field)
-	if err != nil {
-		return nil, err
-	}
+// ownWGSL returns the text of s's generated file, s checked (CheckFiles):
+// its constants, with the round constants as literals in switches over
+// the round (no kernel indexes a constant array at run time, which naga
+// spills to local memory), in Montgomery form, as the state is; it
+// includes poseidon2_31.wgsl and the width's and internal layer's files.
+func ownWGSL(s Set) []byte {
+	f, _ := field.ParseField(s.Field) // checked
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	w := s.Width
@@ -147,9 +140,6 @@ func WGSL(s Set) ([]byte, error) {
 	src := fmt.Sprintf("Plonky3 default_%s_poseidon2_%d", s.Field, w)
 	if s.Source != "" {
 		src = s.Source
-	}
-	if len(s.ExternalInitial) != len(s.ExternalFinal) || len(s.ExternalInitial) == 0 {
-		return nil, fmt.Errorf("params31: %s has %d initial and %d final full rounds: want as many of each, at least one", s.Name, len(s.ExternalInitial), len(s.ExternalFinal))
 	}
 	p("// The constants of Poseidon2 over %s of width %d (%s),\n", s.Field, w, src)
 	p("// from package algos/poseidon2/internal/params31, for poseidon2_31.wgsl.\n")
@@ -186,7 +176,7 @@ func WGSL(s Set) ([]byte, error) {
 		}
 	}
 	p("\t}\n}\n")
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // widthWGSL returns the layers of width w, unrolled so that every index
