@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"strings"
 	"sync"
 	"time"
 )
@@ -30,7 +29,7 @@ func (g *Generated) Add(srcs map[string]string) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for name, src := range srcs {
-		if !strings.HasSuffix(name, ".wgsl") || strings.Contains(name, "/") || !fs.ValidPath(name) {
+		if !isShaderName(name) {
 			return fmt.Errorf("wgsl: generated file %q: a shader file's name is NAME.wgsl", name)
 		}
 		if old, ok := g.files[name]; ok && old != src {

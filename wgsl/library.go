@@ -77,7 +77,7 @@ func subFS(fsys fs.FS, dir string) fs.FS {
 func newLibrary(fsys fs.FS, deps []*Library) *Library {
 	l := &Library{fsys: fsys}
 	l.read = func(name string) (string, error) {
-		if !strings.HasSuffix(name, ".wgsl") || strings.Contains(name, "/") {
+		if !isShaderName(name) {
 			return "", fmt.Errorf("wgsl: %q is not a shader file's name (NAME.wgsl)", name)
 		}
 		b, err := fs.ReadFile(fsys, name)
@@ -89,6 +89,12 @@ func newLibrary(fsys fs.FS, deps []*Library) *Library {
 		}
 	}
 	return l
+}
+
+// isShaderName reports whether name is a shader file's name in a
+// library's root: NAME.wgsl, no folder.
+func isShaderName(name string) bool {
+	return strings.HasSuffix(name, ".wgsl") && !strings.Contains(name, "/") && fs.ValidPath(name)
 }
 
 // register names l, uniquely, and records it.
