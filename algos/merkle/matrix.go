@@ -306,8 +306,8 @@ func CommitMatrix[E field.Element](t wgpu.Target, m Matrix[E], hash RowHash[E], 
 
 // VerifyRow reports whether p proves that row is row p.Index of the
 // matrix of n rows committed to with hash under root: every element below
-// hash's Modulus (canonical values, whatever the committed matrix's Form), hash.HashRow(row) equal to p.Leaf, and Verify(hash,
-// root, n, p).
+// hash's Modulus (canonical values, whatever the committed matrix's
+// Form), hash.HashRow(row) equal to p.Leaf, and Verify(hash, root, n, p).
 func VerifyRow[E field.Element](hash RowHash[E], root [32]byte, n int, row []E, p Proof) bool {
 	return hash != nil && verifyRow(rowsFor(hash), root, n, row, p)
 }
