@@ -268,6 +268,94 @@ fn nt_dit(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
 	return array<NtElem, 2>(ne_add(a, bw), ne_sub(a, bw));
 }
 
+// nt_radix16 runs a radix-16 round's four stages on v in registers:
+// DIF's stages 3 down to 0, or DIT's 0 up to 3. Stage q pairs x with x +
+// 2^q at (w·o[a])^(2^(3-q)), a = x mod 2^q, o[a] = ω^a the table of
+// sixteenth roots (o[0] = 1 is not read); so fourteen products of w make
+// the fifteen twiddles. The passes' rounds and the ceiling benchmark's
+// kernel (measured/ntt_ceiling.wgsl) run this same arithmetic.
+fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: array<NtElem, 8>) {
+	// Stage 3's twiddles, then each stage's the squares of the one's above.
+	let t8 = array<NtElem, 8>(w, ne_mul(w, o[1]), ne_mul(w, o[2]), ne_mul(w, o[3]), ne_mul(w, o[4]), ne_mul(w, o[5]), ne_mul(w, o[6]), ne_mul(w, o[7]));
+	let t4 = array<NtElem, 4>(ne_mul(t8[0], t8[0]), ne_mul(t8[1], t8[1]), ne_mul(t8[2], t8[2]), ne_mul(t8[3], t8[3]));
+	let t2 = array<NtElem, 2>(ne_mul(t4[0], t4[0]), ne_mul(t4[1], t4[1]));
+	let t1 = ne_mul(t2[0], t2[0]);
+	var x: array<NtElem, 2>;
+	if (dit) {
+		x = nt_dit((*v)[0], (*v)[1], t1); (*v)[0] = x[0]; (*v)[1] = x[1];
+		x = nt_dit((*v)[2], (*v)[3], t1); (*v)[2] = x[0]; (*v)[3] = x[1];
+		x = nt_dit((*v)[4], (*v)[5], t1); (*v)[4] = x[0]; (*v)[5] = x[1];
+		x = nt_dit((*v)[6], (*v)[7], t1); (*v)[6] = x[0]; (*v)[7] = x[1];
+		x = nt_dit((*v)[8], (*v)[9], t1); (*v)[8] = x[0]; (*v)[9] = x[1];
+		x = nt_dit((*v)[10], (*v)[11], t1); (*v)[10] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[12], (*v)[13], t1); (*v)[12] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[14], (*v)[15], t1); (*v)[14] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dit((*v)[0], (*v)[2], t2[0]); (*v)[0] = x[0]; (*v)[2] = x[1];
+		x = nt_dit((*v)[1], (*v)[3], t2[1]); (*v)[1] = x[0]; (*v)[3] = x[1];
+		x = nt_dit((*v)[4], (*v)[6], t2[0]); (*v)[4] = x[0]; (*v)[6] = x[1];
+		x = nt_dit((*v)[5], (*v)[7], t2[1]); (*v)[5] = x[0]; (*v)[7] = x[1];
+		x = nt_dit((*v)[8], (*v)[10], t2[0]); (*v)[8] = x[0]; (*v)[10] = x[1];
+		x = nt_dit((*v)[9], (*v)[11], t2[1]); (*v)[9] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[12], (*v)[14], t2[0]); (*v)[12] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[13], (*v)[15], t2[1]); (*v)[13] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dit((*v)[0], (*v)[4], t4[0]); (*v)[0] = x[0]; (*v)[4] = x[1];
+		x = nt_dit((*v)[1], (*v)[5], t4[1]); (*v)[1] = x[0]; (*v)[5] = x[1];
+		x = nt_dit((*v)[2], (*v)[6], t4[2]); (*v)[2] = x[0]; (*v)[6] = x[1];
+		x = nt_dit((*v)[3], (*v)[7], t4[3]); (*v)[3] = x[0]; (*v)[7] = x[1];
+		x = nt_dit((*v)[8], (*v)[12], t4[0]); (*v)[8] = x[0]; (*v)[12] = x[1];
+		x = nt_dit((*v)[9], (*v)[13], t4[1]); (*v)[9] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[10], (*v)[14], t4[2]); (*v)[10] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[11], (*v)[15], t4[3]); (*v)[11] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dit((*v)[0], (*v)[8], t8[0]); (*v)[0] = x[0]; (*v)[8] = x[1];
+		x = nt_dit((*v)[1], (*v)[9], t8[1]); (*v)[1] = x[0]; (*v)[9] = x[1];
+		x = nt_dit((*v)[2], (*v)[10], t8[2]); (*v)[2] = x[0]; (*v)[10] = x[1];
+		x = nt_dit((*v)[3], (*v)[11], t8[3]); (*v)[3] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[4], (*v)[12], t8[4]); (*v)[4] = x[0]; (*v)[12] = x[1];
+		x = nt_dit((*v)[5], (*v)[13], t8[5]); (*v)[5] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[6], (*v)[14], t8[6]); (*v)[6] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[7], (*v)[15], t8[7]); (*v)[7] = x[0]; (*v)[15] = x[1];
+	} else {
+		x = nt_dif((*v)[0], (*v)[8], t8[0]); (*v)[0] = x[0]; (*v)[8] = x[1];
+		x = nt_dif((*v)[1], (*v)[9], t8[1]); (*v)[1] = x[0]; (*v)[9] = x[1];
+		x = nt_dif((*v)[2], (*v)[10], t8[2]); (*v)[2] = x[0]; (*v)[10] = x[1];
+		x = nt_dif((*v)[3], (*v)[11], t8[3]); (*v)[3] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[4], (*v)[12], t8[4]); (*v)[4] = x[0]; (*v)[12] = x[1];
+		x = nt_dif((*v)[5], (*v)[13], t8[5]); (*v)[5] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[6], (*v)[14], t8[6]); (*v)[6] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[7], (*v)[15], t8[7]); (*v)[7] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dif((*v)[0], (*v)[4], t4[0]); (*v)[0] = x[0]; (*v)[4] = x[1];
+		x = nt_dif((*v)[1], (*v)[5], t4[1]); (*v)[1] = x[0]; (*v)[5] = x[1];
+		x = nt_dif((*v)[2], (*v)[6], t4[2]); (*v)[2] = x[0]; (*v)[6] = x[1];
+		x = nt_dif((*v)[3], (*v)[7], t4[3]); (*v)[3] = x[0]; (*v)[7] = x[1];
+		x = nt_dif((*v)[8], (*v)[12], t4[0]); (*v)[8] = x[0]; (*v)[12] = x[1];
+		x = nt_dif((*v)[9], (*v)[13], t4[1]); (*v)[9] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[10], (*v)[14], t4[2]); (*v)[10] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[11], (*v)[15], t4[3]); (*v)[11] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dif((*v)[0], (*v)[2], t2[0]); (*v)[0] = x[0]; (*v)[2] = x[1];
+		x = nt_dif((*v)[1], (*v)[3], t2[1]); (*v)[1] = x[0]; (*v)[3] = x[1];
+		x = nt_dif((*v)[4], (*v)[6], t2[0]); (*v)[4] = x[0]; (*v)[6] = x[1];
+		x = nt_dif((*v)[5], (*v)[7], t2[1]); (*v)[5] = x[0]; (*v)[7] = x[1];
+		x = nt_dif((*v)[8], (*v)[10], t2[0]); (*v)[8] = x[0]; (*v)[10] = x[1];
+		x = nt_dif((*v)[9], (*v)[11], t2[1]); (*v)[9] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[12], (*v)[14], t2[0]); (*v)[12] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[13], (*v)[15], t2[1]); (*v)[13] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dif((*v)[0], (*v)[1], t1); (*v)[0] = x[0]; (*v)[1] = x[1];
+		x = nt_dif((*v)[2], (*v)[3], t1); (*v)[2] = x[0]; (*v)[3] = x[1];
+		x = nt_dif((*v)[4], (*v)[5], t1); (*v)[4] = x[0]; (*v)[5] = x[1];
+		x = nt_dif((*v)[6], (*v)[7], t1); (*v)[6] = x[0]; (*v)[7] = x[1];
+		x = nt_dif((*v)[8], (*v)[9], t1); (*v)[8] = x[0]; (*v)[9] = x[1];
+		x = nt_dif((*v)[10], (*v)[11], t1); (*v)[10] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[12], (*v)[13], t1); (*v)[12] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[14], (*v)[15], t1); (*v)[14] = x[0]; (*v)[15] = x[1];
+	}
+}
+
 // nt_round16 runs the pass's stages t0+3 down to t0 (DIF) or t0 up to
 // t0+3 (DIT) on the workgroup's tile, radix 16: an invocation takes the
 // sixteen elements i0 + x·2^t0 (x < 16) that the four stages pair and
@@ -289,14 +377,8 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 	let lmask = (1u << t0) - 1u;
 	let d = 1u << (t0 + nt.c_log);
 	let ks = nt.log_n - 4u;
-	// ω^a for a = 1..7 (uniform: the same table words for every invocation).
-	let o1 = ne_tab(to + 1u);
-	let o2 = ne_tab(to + 2u);
-	let o3 = ne_tab(to + 3u);
-	let o4 = ne_tab(to + 4u);
-	let o5 = ne_tab(to + 5u);
-	let o6 = ne_tab(to + 6u);
-	let o7 = ne_tab(to + 7u);
+	// ω^a for a < 8 (uniform: the same table words for every invocation).
+	let o = array<NtElem, 8>(ne_tab(to), ne_tab(to + 1u), ne_tab(to + 2u), ne_tab(to + 3u), ne_tab(to + 4u), ne_tab(to + 5u), ne_tab(to + 6u), ne_tab(to + 7u));
 	for (var b = tid; b < tile / 16u; b += NTT_WG) {
 		let q = b >> sixteenth_log;
 		let r = b & ((1u << sixteenth_log) - 1u);
@@ -307,11 +389,6 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 		let block = (first + q) & blocks_mask;
 		let jj = ((i0 & lmask) << nt.lo) | (block << nt.c_log) | col;
 		let w = nt_twiddle(jj << (ks - s0), ta, tb);
-		// Stage s0+3's twiddles, then each stage's the squares of the one's above.
-		let t8 = array<NtElem, 8>(w, ne_mul(w, o1), ne_mul(w, o2), ne_mul(w, o3), ne_mul(w, o4), ne_mul(w, o5), ne_mul(w, o6), ne_mul(w, o7));
-		let t4 = array<NtElem, 4>(ne_mul(t8[0], t8[0]), ne_mul(t8[1], t8[1]), ne_mul(t8[2], t8[2]), ne_mul(t8[3], t8[3]));
-		let t2 = array<NtElem, 2>(ne_mul(t4[0], t4[0]), ne_mul(t4[1], t4[1]));
-		let t1 = ne_mul(t2[0], t2[0]);
 		// The round on the pass's top bits may read its elements from
 		// device memory and write them there (io): its sixteen elements
 		// are then 2^(lo+t0) apart in the row, consecutive invocations on
@@ -357,80 +434,7 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
-		var x: array<NtElem, 2>;
-		if (dit) {
-			x = nt_dit(v[0], v[1], t1); v[0] = x[0]; v[1] = x[1];
-			x = nt_dit(v[2], v[3], t1); v[2] = x[0]; v[3] = x[1];
-			x = nt_dit(v[4], v[5], t1); v[4] = x[0]; v[5] = x[1];
-			x = nt_dit(v[6], v[7], t1); v[6] = x[0]; v[7] = x[1];
-			x = nt_dit(v[8], v[9], t1); v[8] = x[0]; v[9] = x[1];
-			x = nt_dit(v[10], v[11], t1); v[10] = x[0]; v[11] = x[1];
-			x = nt_dit(v[12], v[13], t1); v[12] = x[0]; v[13] = x[1];
-			x = nt_dit(v[14], v[15], t1); v[14] = x[0]; v[15] = x[1];
-
-			x = nt_dit(v[0], v[2], t2[0]); v[0] = x[0]; v[2] = x[1];
-			x = nt_dit(v[1], v[3], t2[1]); v[1] = x[0]; v[3] = x[1];
-			x = nt_dit(v[4], v[6], t2[0]); v[4] = x[0]; v[6] = x[1];
-			x = nt_dit(v[5], v[7], t2[1]); v[5] = x[0]; v[7] = x[1];
-			x = nt_dit(v[8], v[10], t2[0]); v[8] = x[0]; v[10] = x[1];
-			x = nt_dit(v[9], v[11], t2[1]); v[9] = x[0]; v[11] = x[1];
-			x = nt_dit(v[12], v[14], t2[0]); v[12] = x[0]; v[14] = x[1];
-			x = nt_dit(v[13], v[15], t2[1]); v[13] = x[0]; v[15] = x[1];
-
-			x = nt_dit(v[0], v[4], t4[0]); v[0] = x[0]; v[4] = x[1];
-			x = nt_dit(v[1], v[5], t4[1]); v[1] = x[0]; v[5] = x[1];
-			x = nt_dit(v[2], v[6], t4[2]); v[2] = x[0]; v[6] = x[1];
-			x = nt_dit(v[3], v[7], t4[3]); v[3] = x[0]; v[7] = x[1];
-			x = nt_dit(v[8], v[12], t4[0]); v[8] = x[0]; v[12] = x[1];
-			x = nt_dit(v[9], v[13], t4[1]); v[9] = x[0]; v[13] = x[1];
-			x = nt_dit(v[10], v[14], t4[2]); v[10] = x[0]; v[14] = x[1];
-			x = nt_dit(v[11], v[15], t4[3]); v[11] = x[0]; v[15] = x[1];
-
-			x = nt_dit(v[0], v[8], t8[0]); v[0] = x[0]; v[8] = x[1];
-			x = nt_dit(v[1], v[9], t8[1]); v[1] = x[0]; v[9] = x[1];
-			x = nt_dit(v[2], v[10], t8[2]); v[2] = x[0]; v[10] = x[1];
-			x = nt_dit(v[3], v[11], t8[3]); v[3] = x[0]; v[11] = x[1];
-			x = nt_dit(v[4], v[12], t8[4]); v[4] = x[0]; v[12] = x[1];
-			x = nt_dit(v[5], v[13], t8[5]); v[5] = x[0]; v[13] = x[1];
-			x = nt_dit(v[6], v[14], t8[6]); v[6] = x[0]; v[14] = x[1];
-			x = nt_dit(v[7], v[15], t8[7]); v[7] = x[0]; v[15] = x[1];
-		} else {
-			x = nt_dif(v[0], v[8], t8[0]); v[0] = x[0]; v[8] = x[1];
-			x = nt_dif(v[1], v[9], t8[1]); v[1] = x[0]; v[9] = x[1];
-			x = nt_dif(v[2], v[10], t8[2]); v[2] = x[0]; v[10] = x[1];
-			x = nt_dif(v[3], v[11], t8[3]); v[3] = x[0]; v[11] = x[1];
-			x = nt_dif(v[4], v[12], t8[4]); v[4] = x[0]; v[12] = x[1];
-			x = nt_dif(v[5], v[13], t8[5]); v[5] = x[0]; v[13] = x[1];
-			x = nt_dif(v[6], v[14], t8[6]); v[6] = x[0]; v[14] = x[1];
-			x = nt_dif(v[7], v[15], t8[7]); v[7] = x[0]; v[15] = x[1];
-
-			x = nt_dif(v[0], v[4], t4[0]); v[0] = x[0]; v[4] = x[1];
-			x = nt_dif(v[1], v[5], t4[1]); v[1] = x[0]; v[5] = x[1];
-			x = nt_dif(v[2], v[6], t4[2]); v[2] = x[0]; v[6] = x[1];
-			x = nt_dif(v[3], v[7], t4[3]); v[3] = x[0]; v[7] = x[1];
-			x = nt_dif(v[8], v[12], t4[0]); v[8] = x[0]; v[12] = x[1];
-			x = nt_dif(v[9], v[13], t4[1]); v[9] = x[0]; v[13] = x[1];
-			x = nt_dif(v[10], v[14], t4[2]); v[10] = x[0]; v[14] = x[1];
-			x = nt_dif(v[11], v[15], t4[3]); v[11] = x[0]; v[15] = x[1];
-
-			x = nt_dif(v[0], v[2], t2[0]); v[0] = x[0]; v[2] = x[1];
-			x = nt_dif(v[1], v[3], t2[1]); v[1] = x[0]; v[3] = x[1];
-			x = nt_dif(v[4], v[6], t2[0]); v[4] = x[0]; v[6] = x[1];
-			x = nt_dif(v[5], v[7], t2[1]); v[5] = x[0]; v[7] = x[1];
-			x = nt_dif(v[8], v[10], t2[0]); v[8] = x[0]; v[10] = x[1];
-			x = nt_dif(v[9], v[11], t2[1]); v[9] = x[0]; v[11] = x[1];
-			x = nt_dif(v[12], v[14], t2[0]); v[12] = x[0]; v[14] = x[1];
-			x = nt_dif(v[13], v[15], t2[1]); v[13] = x[0]; v[15] = x[1];
-
-			x = nt_dif(v[0], v[1], t1); v[0] = x[0]; v[1] = x[1];
-			x = nt_dif(v[2], v[3], t1); v[2] = x[0]; v[3] = x[1];
-			x = nt_dif(v[4], v[5], t1); v[4] = x[0]; v[5] = x[1];
-			x = nt_dif(v[6], v[7], t1); v[6] = x[0]; v[7] = x[1];
-			x = nt_dif(v[8], v[9], t1); v[8] = x[0]; v[9] = x[1];
-			x = nt_dif(v[10], v[11], t1); v[10] = x[0]; v[11] = x[1];
-			x = nt_dif(v[12], v[13], t1); v[12] = x[0]; v[13] = x[1];
-			x = nt_dif(v[14], v[15], t1); v[14] = x[0]; v[15] = x[1];
-		}
+		nt_radix16(&v, dit, w, o);
 		if ((io & NT_IO_STORE) != 0u) {
 			if (u < nt.units) {
 				nt_store(g0, v[0]);

@@ -1,0 +1,199 @@
+package ntt
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgsl"
+)
+
+// The ceiling kernel: the passes' radix-16 arithmetic (nt_radix16) alone,
+// so that a benchmark can say what a transform's butterflies cost without
+// its memory traffic and barriers (BENCHMARKS.md, "The prover's
+// pipeline").
+
+// ceilingTab is the ceiling kernel's table: O (the sixteenth roots ω^a, a
+// < 8, of the 2^24 transform), 256 twiddles and the twiddles' step,
+// canonical.
+func ceilingTab(f field.Monty31, rng *rand.Rand) []uint32 {
+	fi := over[uint32]{f}
+	omega := fi.exp(fi.defaultRoot(24), 1<<20)
+	tab := make([]uint32, 8+256+1)
+	for a := range 8 {
+		tab[a] = uint32(fi.exp(omega, uint64(a)))
+	}
+	for j := 8; j < len(tab); j++ {
+		tab[j] = rng.Uint32N(f.P())
+	}
+	return tab
+}
+
+// radix16Ref is nt_radix16's DIF: stage q = 3 down to 0 pairs x with x +
+// 2^q at (w·o[x mod 2^q])^(2^(3-q)).
+func radix16Ref(fi fieldImpl, v *[16]uint64, w uint64, o []uint32) {
+	p := fi.modulus()
+	for q := 3; q >= 0; q-- {
+		h := 1 << q
+		for x := range 16 {
+			if x&h != 0 {
+				continue
+			}
+			t := fi.exp(fi.mul(w, uint64(o[x%h])), 1<<(3-q))
+			a, b := v[x], v[x+h]
+			v[x], v[x+h] = (a+b)%p, fi.mul((a+p-b)%p, t)
+		}
+	}
+}
+
+// ceilingRef is the ceiling kernel's output for n invocations, canonical.
+func ceilingRef(f field.Monty31, src, tab []uint32, n, rounds int) []uint32 {
+	fi := over[uint32]{f}
+	p := fi.modulus()
+	out := make([]uint32, n)
+	for i := range out {
+		var v [16]uint64
+		for m := range v {
+			v[m] = (uint64(src[m]) + uint64(src[16+i%256])) % p
+		}
+		w := uint64(tab[8+i%256])
+		for range rounds {
+			radix16Ref(fi, &v, w, tab[:8])
+			w = fi.mul(w, uint64(tab[8+256]))
+		}
+		var sum uint64
+		for _, x := range v {
+			sum = (sum + x) % p
+		}
+		out[i] = uint32(sum)
+	}
+	return out
+}
+
+// ceiling is the ceiling kernel on one device, with its buffers.
+type ceiling struct {
+	ctx             *wgpu.Context
+	k               *wgpu.Kernel
+	wg              uint32
+	src, tab, out   *wgpu.Buffer
+	params, invoked uint64
+}
+
+// newCeiling compiles the kernel of rounds rounds over f and uploads src
+// and tab (canonical) in the kernels' form, for up to n invocations.
+func newCeiling(ctx *wgpu.Context, f field.Monty31, src, tab []uint32, n, rounds int) (*ceiling, error) {
+	adapter, consts := over[uint32]{f}.module()
+	cfg := configFor(ctx.Limits(), 4)
+	mod := wgsl.Module{Library: measured, Files: []string{adapter, "ntt.wgsl", "ntt_ceiling.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << cfg.tileLog},
+		wgsl.Const{Name: "NTT_WG", Value: cfg.wg},
+		wgsl.Const{Name: "NT_IN_PLACE", Value: false},
+		wgsl.Const{Name: "NT_FLAGS", Value: uint32(0)},
+		wgsl.Const{Name: "NT_CEIL_ROUNDS", Value: uint32(rounds)})}
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt_ceiling.wgsl:ntt_ceiling", Module: mod, Entry: "ntt_ceiling", Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true}})
+	if err != nil {
+		return nil, err
+	}
+	c := &ceiling{ctx: ctx, k: k, wg: cfg.wg}
+	words := func(xs []uint32) []byte {
+		b := make([]byte, 4*len(xs))
+		for i, x := range xs {
+			binary.LittleEndian.PutUint32(b[4*i:], f.ToMonty(x))
+		}
+		return b
+	}
+	for _, b := range []struct {
+		buf  **wgpu.Buffer
+		data []byte
+	}{{&c.src, words(src)}, {&c.tab, words(tab)}, {&c.out, make([]byte, 4*n)}} {
+		if *b.buf, err = ctx.NewBuffer("ntt ceiling", uint64(len(b.data))); err != nil {
+			c.release()
+			return nil, err
+		}
+		if err := ctx.Upload(*b.buf, 0, b.data); err != nil {
+			c.release()
+			return nil, err
+		}
+	}
+	return c, ctx.Wait()
+}
+
+func (c *ceiling) release() {
+	for _, b := range []*wgpu.Buffer{c.src, c.tab, c.out} {
+		if b != nil {
+			b.Release()
+		}
+	}
+}
+
+// run dispatches n invocations (a multiple of the workgroup size).
+func (c *ceiling) run(n int) (wgpu.Timing, error) {
+	return c.ctx.Run(wgpu.Dispatch{Kernel: c.k, Bindings: []wgpu.Binding{wgpu.Bind(c.src), wgpu.Bind(c.out), wgpu.Bind(c.tab), wgpu.Bind(c.src)},
+		Params: make([]uint32, paramWords), Groups: [3]uint32{uint32(n) / c.wg, 1, 1}})
+}
+
+// TestCeilingKernel: the ceiling kernel computes what ceilingRef says, so
+// that the benchmark times the passes' arithmetic and not something the
+// compiler could drop.
+func TestCeilingKernel(t *testing.T) {
+	f := field.KoalaBear
+	rng := rand.New(rand.NewPCG(7, 24))
+	src := randRows(f, rng, 1, 9)[:16+256]
+	tab := ceilingTab(f, rng)
+	const rounds = 3
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		cfg := configFor(ctx.Limits(), 4)
+		n := 3 * int(cfg.wg)
+		want := ceilingRef(f, src, tab, n, rounds)
+		c, err := newCeiling(ctx, f, src, tab, n, rounds)
+		require.NoError(t, err)
+		defer c.release()
+		_, err = c.run(n)
+		require.NoError(t, err)
+		got := make([]byte, 4*n)
+		require.NoError(t, ctx.Download(got, c.out, 0))
+		for i := range n {
+			require.Equal(t, want[i], f.FromMonty(binary.LittleEndian.Uint32(got[4*i:])), "invocation %d", i)
+		}
+	})
+}
+
+// BenchmarkNTTCeiling times the radix-16 rounds' arithmetic of a KoalaBear
+// transform of 2^k, with no memory traffic or barriers: 2^k/16
+// invocations, each running the rounds in registers. A transform of 2^k
+// runs k/4 rounds' worth of butterflies (a radix-4 pair counting half a
+// round). It runs rounds=k/4 and rounds=k/2: their difference is the
+// k/4 rounds alone, without the kernel's fixed cost (its start, loads,
+// sum and store).
+func BenchmarkNTTCeiling(b *testing.B) {
+	f := field.KoalaBear
+	rng := rand.New(rand.NewPCG(7, 24))
+	src := randRows(f, rng, 1, 9)[:16+256]
+	tab := ceilingTab(f, rng)
+	for _, k := range []int{20, 24} {
+		for _, rounds := range []int{k / 4, k / 2} {
+			b.Run(fmt.Sprintf("2^%d/rounds=%d", k, rounds), func(b *testing.B) {
+				ctx := gputest.Context(b, gputest.Backends()[0])
+				n := 1 << (k - 4)
+				c, err := newCeiling(ctx, f, src, tab, n, rounds)
+				require.NoError(b, err)
+				defer c.release()
+				var kernel time.Duration
+				for i := 0; i < b.N+1; i++ {
+					tm, err := c.run(n)
+					require.NoError(b, err)
+					if i > 0 { // the first run warms the clocks and caches
+						kernel += tm.Kernel
+					}
+				}
+				b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+			})
+		}
+	}
+}
