@@ -86,6 +86,15 @@ const maxTileLog = 12
 // least: 16 words, a 64-byte run (forSize widens it where it may).
 const colLog = 4
 
+// minColLog is the narrowest run forSize takes for a smaller tile that
+// saves no pass otherwise: 8 words, a 32-byte sector.
+const minColLog = 3
+
+// minWG is the smallest workgroup forSize makes a sixteenth of a smaller
+// tile: below it, the tile keeps c's workgroup (a 2^16 row in tiles of
+// 2^10 ran 20% slower by 64 invocations than by 256 on an H200).
+const minWG = 128
+
 // configFor returns the policy for a device of limits lim and elements
 // of elemBytes bytes.
 func configFor(lim wgpu.Limits, elemBytes int) config {
@@ -102,11 +111,17 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 
 // forSize returns c for rows of 2^k elements. For a row of fewer than
 // 2^8 of c's tiles, the smallest tile, down to four elements an
-// invocation (one radix-4 step of ntt_pass each), that takes no more
-// passes than c's: a smaller tile makes more workgroups of a small
-// transform (a 2^16 row is 16 workgroups of 2^12 elements, too few for a
-// large GPU, each invocation working through sixteen elements alone); a
-// larger row has workgroups enough. On a software adapter (the CPU
+// invocation of c's workgroup (one radix-4 step of ntt_pass each), that
+// takes no more passes than c's, its strided runs narrowed down to 8
+// words where only that saves a pass: a smaller tile makes more
+// workgroups of a small transform (a 2^16 row is 16 workgroups of 2^12
+// elements, too few for a large GPU, each invocation working through
+// sixteen elements alone); a larger row has workgroups enough. A smaller
+// tile's workgroup is a sixteenth of its elements where that is at least
+// minWG, so that no invocation idles in a radix-16 round: rows of 2^19,
+// the encoding's, in tiles of 2^11 by 128 invocations and runs of 8
+// words, ran 6% faster than in c's tiles on an H200, and the batched
+// rows of 2^18 3% (BENCHMARKS.md, "The arithmetic alone"). On a software adapter (the CPU
 // behind Vulkan or WebGPU: lavapipe, Chromium's SwiftShader) the tile
 // stays c's: a few cores run the workgroups, which more of them do not
 // fill better, and each tile size is a module of its own, which such a
@@ -118,12 +133,23 @@ func (c config) forSize(k int, software bool) config {
 	want := len(planPasses(k, c))
 	d := c
 	if k < c.tileLog+8 && !software {
-		for t := min(c.tileLog, bits.Len32(c.wg)+1); t < c.tileLog; t++ {
-			e := c
-			e.tileLog, e.colLog = t, min(c.colLog, t-1)
-			if len(planPasses(k, e)) <= want {
-				d = e
-				break
+		// The widest runs first; runs of 8 words only where no tile saved
+		// a pass with them.
+	shrink:
+		for _, narrow := range []bool{false, true} {
+			for t := min(c.tileLog, bits.Len32(c.wg)+1); t < c.tileLog; t++ {
+				e := c
+				e.tileLog, e.colLog = t, min(c.colLog, t-1)
+				if narrow {
+					e.colLog = min(minColLog, e.colLog)
+				}
+				if n := uint32(1) << max(t-4, 0); n >= minWG {
+					e.wg = min(c.wg, n)
+				}
+				if len(planPasses(k, e)) <= want {
+					d = e
+					break shrink
+				}
 			}
 		}
 	}
