@@ -12,6 +12,12 @@ import (
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
 )
 
+// namedConfig is a tuning policy with the name a benchmark reports.
+type namedConfig struct {
+	name string
+	c    config
+}
+
 // BenchmarkNTTConfig times KoalaBear transforms (one row of 2^24, 256
 // rows of 2^19, the encoding's rows, and rows of 2^17 and 2^11, 2^27
 // elements each) resident, bit-reversed out, under
@@ -33,20 +39,14 @@ func BenchmarkNTTConfig(b *testing.B) {
 		var want []uint32
 		ctx := gputest.Context(b, gputest.Backends()[0])
 		def := configFor(ctx.Limits(), 4).forSize(s.k, ctx.Info().Software())
-		cfgs := []struct {
-			name string
-			c    config
-		}{{"default", def}}
+		cfgs := []namedConfig{{"default", def}}
 		add := func(name string, wg uint32, tileLog, colLog int) {
 			c := config{wg: wg, tileLog: tileLog, colLog: colLog, tl: def.tl}
 			lim := ctx.Limits()
 			if c == def || wg > lim.MaxInvocationsPerWorkgroup || uint32(4)<<tileLog > lim.MaxWorkgroupStorage || colLog >= tileLog {
 				return
 			}
-			cfgs = append(cfgs, struct {
-				name string
-				c    config
-			}{name, c})
+			cfgs = append(cfgs, namedConfig{name, c})
 		}
 		for _, c := range []int{3, 4, 5, 6} {
 			add(fmt.Sprintf("wg256/tile12/col%d", c), 256, 12, c)
@@ -58,10 +58,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 		}
 		// The default again last: a policy's place in the run must not
 		// decide its time.
-		cfgs = append(cfgs, struct {
-			name string
-			c    config
-		}{"default-again", def})
+		cfgs = append(cfgs, namedConfig{"default-again", def})
 		for _, cf := range cfgs {
 			b.Run(fmt.Sprintf("%dx2^%d/%s/passes=%d", s.rows, s.k, cf.name, len(planPasses(s.k, cf.c))), func(b *testing.B) {
 				r, err := rootsOf(fi, s.k, Options{Coset: true})
