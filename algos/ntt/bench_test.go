@@ -25,6 +25,45 @@ func reportKernel(b *testing.B, kernel time.Duration) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "e2e-ms/op")
 }
 
+// residentRows uploads data (rows of Montgomery forms) into a buffer of
+// its own, released when b ends, and returns p's dispatches that transform
+// it with o, run once to compile and warm them, and the buffer.
+func residentRows(b *testing.B, ctx *wgpu.Context, p *Plan, data []uint32, rows int, o Options) ([]wgpu.Dispatch, *wgpu.Buffer) {
+	b.Helper()
+	buf, err := ctx.NewBuffer("bench rows", uint64(4*len(data)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(buf.Release)
+	if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
+		b.Fatal(err)
+	}
+	ds, err := p.Dispatches(wgpu.Bind(buf), rows, o, Montgomery)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ctx.Run(ds...); err != nil {
+		b.Fatal(err)
+	}
+	return ds, buf
+}
+
+// timeKernels runs ds b.N times, the timer reset first, and returns their
+// summed time (kernel time where the adapter measures it).
+func timeKernels(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) time.Duration {
+	b.Helper()
+	b.ResetTimer()
+	var kernel time.Duration
+	for range b.N {
+		t, err := ctx.Run(ds...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		kernel += t.Elapsed()
+	}
+	return kernel
+}
+
 // BenchmarkNTT times one KoalaBear row of 2^k: resident (the rows on the
 // device, Montgomery form, bit-reversed or natural output: kernel time),
 // from host memory (upload, kernels, read-back), and gnark-crypto's
@@ -53,32 +92,9 @@ func BenchmarkNTT(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer p.Release()
-				buf, err := ctx.NewBuffer("bench rows", 4<<k)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer buf.Release()
-				if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
-					b.Fatal(err)
-				}
-				ds, err := p.Dispatches(wgpu.Bind(buf), 1, Options{Out: out}, Montgomery)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := ctx.Run(ds...); err != nil { // compile and warm
-					b.Fatal(err)
-				}
+				ds, _ := residentRows(b, ctx, p, data, 1, Options{Out: out})
 				b.SetBytes(4 << k)
-				b.ResetTimer()
-				var kernel time.Duration
-				for range b.N {
-					t, err := ctx.Run(ds...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					kernel += t.Elapsed()
-				}
-				reportKernel(b, kernel)
+				reportKernel(b, timeKernels(b, ctx, ds))
 			})
 		}
 		b.Run(fmt.Sprintf("2^%d/host", k), func(b *testing.B) {
@@ -171,16 +187,7 @@ func BenchmarkEncode(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(4 * len(src)))
-			b.ResetTimer()
-			var kernel time.Duration
-			for range b.N {
-				t, err := ctx.Run(ds...)
-				if err != nil {
-					b.Fatal(err)
-				}
-				kernel += t.Elapsed()
-			}
-			reportKernel(b, kernel)
+			reportKernel(b, timeKernels(b, ctx, ds))
 		})
 		b.Run(name+"/host", func(b *testing.B) {
 			ctx := gputest.Context(b, gputest.Backends()[0])
@@ -263,32 +270,9 @@ func BenchmarkNTTBatch(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer p.Release()
-			buf, err := ctx.NewBuffer("bench rows", uint64(4*len(data)))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer buf.Release()
-			if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
-				b.Fatal(err)
-			}
-			ds, err := p.Dispatches(wgpu.Bind(buf), rows, Options{Coset: true, Out: out}, Montgomery)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := ctx.Run(ds...); err != nil {
-				b.Fatal(err)
-			}
+			ds, _ := residentRows(b, ctx, p, data, rows, Options{Coset: true, Out: out})
 			b.SetBytes(int64(4 * len(data)))
-			b.ResetTimer()
-			var kernel time.Duration
-			for range b.N {
-				t, err := ctx.Run(ds...)
-				if err != nil {
-					b.Fatal(err)
-				}
-				kernel += t.Elapsed()
-			}
-			reportKernel(b, kernel)
+			reportKernel(b, timeKernels(b, ctx, ds))
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
@@ -70,21 +69,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer p.Release()
-				buf, err := ctx.NewBuffer("bench rows", uint64(4*len(data)))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer buf.Release()
-				if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
-					b.Fatal(err)
-				}
-				ds, err := p.Dispatches(wgpu.Bind(buf), s.rows, Options{Out: BitReversed}, Montgomery)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := ctx.Run(ds...); err != nil {
-					b.Fatal(err)
-				}
+				ds, buf := residentRows(b, ctx, p, data, s.rows, Options{Out: BitReversed})
 				got := make([]uint32, len(data))
 				if err := ctx.Download(wgpu.Bytes(got), buf, 0); err != nil {
 					b.Fatal(err)
@@ -94,14 +79,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 				} else if !slices.Equal(got, want) {
 					b.Fatalf("%s: the output differs from the default policy's", cf.name)
 				}
-				var kernel time.Duration
-				for range b.N {
-					t, err := ctx.Run(ds...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					kernel += t.Elapsed()
-				}
+				kernel := timeKernels(b, ctx, ds)
 				b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
 			})
 		}
