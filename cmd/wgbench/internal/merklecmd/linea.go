@@ -116,24 +116,7 @@ func commitLinea(cmd *cobra.Command, g *cli.Globals, l *lineaFlags, matrices, in
 		c.Release()
 		return fmt.Errorf("commit: %w", err)
 	}
-	// Freeing the commitment's device memory takes as long at the process
-	// exit as here, so a one-shot command frees it here, in the trace,
-	// after the root is printed, as commit --scheme vortex does; the
-	// devices and the input follow.
-	defer func() {
-		endFree := wgpu.Span("close: free the commitment's device memory")
-		st.Release()
-		c.Release()
-		endFree(0)
-		if g.Process {
-			endClose := wgpu.Span("close: the devices")
-			grp.Close()
-			endClose(0)
-			endUnmap := wgpu.Span("close: unmap the input")
-			free()
-			endUnmap(0)
-		}
-	}()
+	defer closeTraced(g, grp, free, st.Release, c.Release)
 	if err := cli.Interrupted(cmd.Context()); err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package merklecmd
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/wgcompute/wgcompute/cmd/internal/bytesize"
 	"github.com/wgcompute/wgcompute/cmd/wgbench/internal/cli"
 	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // parseSIS reads --sis LOGDEG,LOGBOUND ("9,16").
@@ -88,31 +88,11 @@ func commitVortex(cmd *cobra.Command, g *cli.Globals, scheme string, matrices, i
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	// Freeing the commitment's device memory (gigabytes, by the driver
-	// allocation by allocation) takes as long at the process exit as
-	// here, so a one-shot command frees it here, in the trace, after the
-	// root is printed; the devices and the input follow.
-	defer func() {
-		endFree := wgpu.Span("close: free the commitment's device memory")
-		st.Release()
-		endFree(0)
-		if g.Process {
-			endClose := wgpu.Span("close: the devices")
-			grp.Close()
-			endClose(0)
-			endUnmap := wgpu.Span("close: unmap the input")
-			free()
-			endUnmap(0)
-		}
-	}()
+	defer closeTraced(g, grp, free, st.Release)
 	if err := cli.Interrupted(cmd.Context()); err != nil {
 		return err
 	}
-	var root [32]byte
-	for i, x := range vortex.CanonicalRoot(st.Root()) {
-		binary.LittleEndian.PutUint32(root[4*i:], x)
-	}
-	_, err = fmt.Fprintln(cmd.OutOrStdout(), hex.EncodeToString(root[:]))
+	_, err = fmt.Fprintln(cmd.OutOrStdout(), rootHex(st.Root()))
 	return err
 }
 
@@ -134,6 +114,28 @@ func readUpTo(r io.Reader, n int64) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// closeTraced is what a one-shot commitment defers once it is made:
+// release, each in turn (the commitment's device memory: gigabytes, which
+// the driver frees allocation by allocation), then, where the process
+// exits next, the devices closed and the input freed (free), each a span
+// of the trace. Freeing takes as long at the process exit as here, so a
+// one-shot command frees here, in the trace, after the root is printed.
+func closeTraced(g *cli.Globals, grp *sched.Group, free func(), release ...func()) {
+	endFree := wgpu.Span("close: free the commitment's device memory")
+	for _, r := range release {
+		r()
+	}
+	endFree(0)
+	if g.Process {
+		endClose := wgpu.Span("close: the devices")
+		grp.Close()
+		endClose(0)
+		endUnmap := wgpu.Span("close: unmap the input")
+		free()
+		endUnmap(0)
+	}
 }
 
 // started is a one-shot commitment's start (startCommit): its parameters,
