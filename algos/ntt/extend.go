@@ -92,11 +92,7 @@ func CheckExtend[E field.Element](f field.Field[E], n, rate int) (int, error) {
 // cores with gnark-crypto's fft for a nil t. An element not below p is
 // refused, naming it, and dst is left unchanged.
 func Extend[E field.Element](t wgpu.Target, f field.Field[E], dst, src []E, logN int, o ExtendOptions) error {
-	ctx, err := sched.OneDevice(t)
-	if err != nil {
-		return fmt.Errorf("ntt: Extend %w", err)
-	}
-	fi, err := implOf(f)
+	ctx, fi, err := deviceAndField(t, f, "Extend")
 	if err != nil {
 		return err
 	}
@@ -226,11 +222,7 @@ type Extender struct {
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
 // on t's GPU (a Context or a Group of one).
 func NewExtender[E field.Element](t wgpu.Target, f field.Field[E], logN int, o ExtendOptions) (*Extender, error) {
-	ctx, err := sched.OneDevice(t)
-	if err != nil {
-		return nil, fmt.Errorf("ntt: an Extender %w", err)
-	}
-	fi, err := implOf(f)
+	ctx, fi, err := deviceAndField(t, f, "an Extender")
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/wgcompute/wgcompute/algos/field"
+	"github.com/wgcompute/wgcompute/wgpu"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 	"github.com/wgcompute/wgcompute/wgsl"
 )
 
@@ -85,6 +87,21 @@ func implOf[E field.Element](f field.Field[E]) (fieldImpl, error) {
 		return nil, fmt.Errorf("ntt: no transform over %s: the fields are babybear, koalabear and goldilocks", f.Name())
 	}
 	return over[E]{f}, nil
+}
+
+// deviceAndField returns t's one device (nil for the CPU) and f's
+// fieldImpl for an entry point that what names in its errors ("Transform",
+// "a Plan").
+func deviceAndField[E field.Element](t wgpu.Target, f field.Field[E], what string) (*wgpu.Context, fieldImpl, error) {
+	ctx, err := sched.OneDevice(t)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ntt: %s %w", what, err)
+	}
+	fi, err := implOf(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ctx, fi, nil
 }
 
 // inverse returns a^-1 for a nonzero a.

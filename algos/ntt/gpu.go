@@ -209,11 +209,7 @@ type tableLayout struct {
 // GPU (a Context or a Group of one) and computes the tables for o's roots
 // on the device.
 func NewPlan[E field.Element](t wgpu.Target, f field.Field[E], logN int, o PlanOptions) (*Plan, error) {
-	ctx, err := sched.OneDevice(t)
-	if err != nil {
-		return nil, fmt.Errorf("ntt: a Plan %w", err)
-	}
-	fi, err := implOf(f)
+	ctx, fi, err := deviceAndField(t, f, "a Plan")
 	if err != nil {
 		return nil, err
 	}

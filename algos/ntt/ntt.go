@@ -185,11 +185,7 @@ func rowsOf(n, logN int) (int, error) {
 // cores with gnark-crypto's fft for a nil t. An element not below p is
 // refused, naming it, and data is left unchanged.
 func Transform[E field.Element](t wgpu.Target, f field.Field[E], data []E, logN int, o Options) error {
-	ctx, err := sched.OneDevice(t)
-	if err != nil {
-		return fmt.Errorf("ntt: Transform %w", err)
-	}
-	fi, err := implOf(f)
+	ctx, fi, err := deviceAndField(t, f, "Transform")
 	if err != nil {
 		return err
 	}
