@@ -27,7 +27,7 @@ func reportKernel(b *testing.B, kernel time.Duration) {
 
 // residentRows uploads data (rows of Montgomery forms) into a buffer of
 // its own, released when b ends, and returns p's dispatches that transform
-// it with o, run once to compile and warm them, and the buffer.
+// it with o, run once (compiled), and the buffer.
 func residentRows(b *testing.B, ctx *wgpu.Context, p *Plan, data []uint32, rows int, o Options) ([]wgpu.Dispatch, *wgpu.Buffer) {
 	b.Helper()
 	buf, err := ctx.NewBuffer("bench rows", uint64(4*len(data)))
@@ -48,10 +48,31 @@ func residentRows(b *testing.B, ctx *wgpu.Context, p *Plan, data []uint32, rows 
 	return ds, buf
 }
 
-// timeKernels runs ds b.N times, the timer reset first, and returns their
-// summed time (kernel time where the adapter measures it).
+// warmUp runs ds until warmUpTime has passed, at least once (compiling
+// them): a GPU's clocks idle low until it has been busy a while, and a
+// benchmark that starts after the host's work (making its input) read up
+// to 4x slow on an H200 for its first hundred short runs (BENCHMARKS.md,
+// "The arithmetic alone").
+func warmUp(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) {
+	b.Helper()
+	for start := time.Now(); ; {
+		if _, err := ctx.Run(ds...); err != nil {
+			b.Fatal(err)
+		}
+		if time.Since(start) >= warmUpTime {
+			return
+		}
+	}
+}
+
+// warmUpTime is how long warmUp keeps the GPU busy.
+const warmUpTime = 200 * time.Millisecond
+
+// timeKernels runs ds b.N times after warmUp, the timer reset first, and
+// returns their summed time (kernel time where the adapter measures it).
 func timeKernels(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) time.Duration {
 	b.Helper()
+	warmUp(b, ctx, ds)
 	b.ResetTimer()
 	var kernel time.Duration
 	for range b.N {
@@ -183,9 +204,6 @@ func BenchmarkEncode(b *testing.B) {
 				}
 				ds = append(ds, more...)
 			}
-			if _, err := ctx.Run(ds...); err != nil {
-				b.Fatal(err)
-			}
 			b.SetBytes(int64(4 * len(src)))
 			reportKernel(b, timeKernels(b, ctx, ds))
 		})
@@ -236,20 +254,8 @@ func benchNTTField[E field.Element](b *testing.B, f field.Field[E]) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := ctx.Run(ds...); err != nil {
-					b.Fatal(err)
-				}
 				b.SetBytes(int64(size))
-				b.ResetTimer()
-				var kernel time.Duration
-				for range b.N {
-					t, err := ctx.Run(ds...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					kernel += t.Elapsed()
-				}
-				reportKernel(b, kernel)
+				reportKernel(b, timeKernels(b, ctx, ds))
 			})
 		}
 	}

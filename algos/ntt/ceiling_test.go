@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/wgcompute/wgcompute/algos/field"
@@ -132,10 +131,11 @@ func (c *ceiling) release() {
 	}
 }
 
-// run dispatches n invocations (a multiple of the workgroup size).
-func (c *ceiling) run(n int) (wgpu.Timing, error) {
-	return c.ctx.Run(wgpu.Dispatch{Kernel: c.k, Bindings: []wgpu.Binding{wgpu.Bind(c.src), wgpu.Bind(c.out), wgpu.Bind(c.tab), wgpu.Bind(c.src)},
-		Params: make([]uint32, paramWords), Groups: [3]uint32{uint32(n) / c.wg, 1, 1}})
+// dispatch is the kernel over n invocations (a multiple of the workgroup
+// size).
+func (c *ceiling) dispatch(n int) wgpu.Dispatch {
+	return wgpu.Dispatch{Kernel: c.k, Bindings: []wgpu.Binding{wgpu.Bind(c.src), wgpu.Bind(c.out), wgpu.Bind(c.tab), wgpu.Bind(c.src)},
+		Params: make([]uint32, paramWords), Groups: [3]uint32{uint32(n) / c.wg, 1, 1}}
 }
 
 // TestCeilingKernel: the ceiling kernel computes what ceilingRef says, so
@@ -154,7 +154,7 @@ func TestCeilingKernel(t *testing.T) {
 		c, err := newCeiling(ctx, f, src, tab, n, rounds)
 		require.NoError(t, err)
 		defer c.release()
-		_, err = c.run(n)
+		_, err = ctx.Run(c.dispatch(n))
 		require.NoError(t, err)
 		got := make([]byte, 4*n)
 		require.NoError(t, ctx.Download(got, c.out, 0))
@@ -184,14 +184,7 @@ func BenchmarkNTTCeiling(b *testing.B) {
 				c, err := newCeiling(ctx, f, src, tab, n, rounds)
 				require.NoError(b, err)
 				defer c.release()
-				var kernel time.Duration
-				for i := 0; i < b.N+1; i++ {
-					tm, err := c.run(n)
-					require.NoError(b, err)
-					if i > 0 { // the first run warms the clocks and caches
-						kernel += tm.Kernel
-					}
-				}
+				kernel := timeKernels(b, ctx, []wgpu.Dispatch{c.dispatch(n)})
 				b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
 			})
 		}
