@@ -42,7 +42,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 		add := func(name string, wg uint32, tileLog, colLog int) {
 			c := config{wg: wg, tileLog: tileLog, colLog: colLog, tl: def.tl}
 			lim := ctx.Limits()
-			if c == def || wg > lim.MaxInvocationsPerWorkgroup || uint32(4)<<tileLog > lim.MaxWorkgroupStorage || colLog >= tileLog {
+			if c == def || wg > lim.MaxInvocationsPerWorkgroup || wg > lim.MaxWorkgroupSizeX || uint32(4)<<tileLog > lim.MaxWorkgroupStorage || colLog >= tileLog {
 				return
 			}
 			cfgs = append(cfgs, namedConfig{name, c})
