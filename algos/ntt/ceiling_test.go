@@ -1,7 +1,6 @@
 package ntt
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -77,40 +76,37 @@ func ceilingRef(f field.Monty31, src, tab []uint32, n, rounds int) []uint32 {
 
 // ceiling is the ceiling kernel on one device, with its buffers.
 type ceiling struct {
-	ctx             *wgpu.Context
-	k               *wgpu.Kernel
-	wg              uint32
-	src, tab, out   *wgpu.Buffer
-	params, invoked uint64
+	ctx           *wgpu.Context
+	k             *wgpu.Kernel
+	wg            uint32
+	src, tab, out *wgpu.Buffer
 }
 
-// newCeiling compiles the kernel of rounds rounds over f and uploads src
-// and tab (canonical) in the kernels' form, for up to n invocations.
+// newCeiling compiles the kernel of rounds rounds over f, with the
+// workgroup of the device's Plans, and uploads src and tab (canonical) in
+// the kernels' form, for up to n invocations.
 func newCeiling(ctx *wgpu.Context, f field.Monty31, src, tab []uint32, n, rounds int) (*ceiling, error) {
-	adapter, consts := over[uint32]{f}.module()
-	cfg := configFor(ctx.Limits(), 4)
-	mod := wgsl.Module{Library: measured, Files: []string{adapter, "ntt.wgsl", "ntt_ceiling.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
-		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << cfg.tileLog},
-		wgsl.Const{Name: "NTT_WG", Value: cfg.wg},
-		wgsl.Const{Name: "NT_IN_PLACE", Value: false},
-		wgsl.Const{Name: "NT_FLAGS", Value: uint32(0)},
-		wgsl.Const{Name: "NT_CEIL_ROUNDS", Value: uint32(rounds)})}
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: "ntt_ceiling.wgsl:ntt_ceiling", Module: mod, Entry: "ntt_ceiling", Storage: 4, Uniform: true, ReadOnly: []bool{true, false, true, true}})
+	fi := over[uint32]{f}
+	cfg := configFor(ctx.Limits(), fi.elemBytes())
+	mod := ntModule(fi, cfg, false, 0)
+	mod.Library, mod.Files = measured, append(mod.Files, "ntt_ceiling.wgsl")
+	mod.Consts = append(mod.Consts, wgsl.Const{Name: "NT_CEIL_ROUNDS", Value: uint32(rounds)})
+	k, err := ntKernel(ctx, fi, mod, "ntt_ceiling")
 	if err != nil {
 		return nil, err
 	}
 	c := &ceiling{ctx: ctx, k: k, wg: cfg.wg}
-	words := func(xs []uint32) []byte {
-		b := make([]byte, 4*len(xs))
+	monty := func(xs []uint32) []byte {
+		m := make([]uint32, len(xs))
 		for i, x := range xs {
-			binary.LittleEndian.PutUint32(b[4*i:], f.ToMonty(x))
+			m[i] = f.ToMonty(x)
 		}
-		return b
+		return wgpu.Bytes(m)
 	}
 	for _, b := range []struct {
 		buf  **wgpu.Buffer
 		data []byte
-	}{{&c.src, words(src)}, {&c.tab, words(tab)}, {&c.out, make([]byte, 4*n)}} {
+	}{{&c.src, monty(src)}, {&c.tab, monty(tab)}, {&c.out, make([]byte, 4*n)}} {
 		if *b.buf, err = ctx.NewBuffer("ntt ceiling", uint64(len(b.data))); err != nil {
 			c.release()
 			return nil, err
@@ -148,18 +144,18 @@ func TestCeilingKernel(t *testing.T) {
 	tab := ceilingTab(f, rng)
 	const rounds = 3
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		cfg := configFor(ctx.Limits(), 4)
-		n := 3 * int(cfg.wg)
+		n := 3 * int(configFor(ctx.Limits(), 4).wg)
 		want := ceilingRef(f, src, tab, n, rounds)
 		c, err := newCeiling(ctx, f, src, tab, n, rounds)
 		require.NoError(t, err)
 		defer c.release()
 		_, err = ctx.Run(c.dispatch(n))
 		require.NoError(t, err)
-		got := make([]byte, 4*n)
-		require.NoError(t, ctx.Download(got, c.out, 0))
+		got := make([]uint32, n)
+		require.NoError(t, ctx.Download(wgpu.Bytes(got), c.out, 0))
+		field.FromMontyAll(f, got, got)
 		for i := range n {
-			require.Equal(t, want[i], f.FromMonty(binary.LittleEndian.Uint32(got[4*i:])), "invocation %d", i)
+			require.Equal(t, want[i], got[i], "invocation %d", i)
 		}
 	})
 }
@@ -184,8 +180,7 @@ func BenchmarkNTTCeiling(b *testing.B) {
 				c, err := newCeiling(ctx, f, src, tab, n, rounds)
 				require.NoError(b, err)
 				defer c.release()
-				kernel := timeKernels(b, ctx, []wgpu.Dispatch{c.dispatch(n)})
-				b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+				reportKernel(b, timeKernels(b, ctx, []wgpu.Dispatch{c.dispatch(n)}))
 			})
 		}
 	}

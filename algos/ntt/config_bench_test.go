@@ -33,15 +33,15 @@ func BenchmarkNTTConfig(b *testing.B) {
 	if testing.Short() {
 		shapes = []struct{ rows, k int }{{1, 14}, {16, 11}}
 	}
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	lim := ctx.Limits()
 	for _, s := range shapes {
 		data := randRows(f, rand.New(rand.NewPCG(3, uint64(s.k))), s.rows, s.k)
 		var want []uint32
-		ctx := gputest.Context(b, gputest.Backends()[0])
-		def := configFor(ctx.Limits(), 4).forSize(s.k, ctx.Info().Software())
+		def := policy(ctx, fi, s.k)
 		cfgs := []namedConfig{{"default", def}}
 		add := func(name string, wg uint32, tileLog, colLog int) {
 			c := config{wg: wg, tileLog: tileLog, colLog: colLog, tl: def.tl}
-			lim := ctx.Limits()
 			if c == def || wg > lim.MaxInvocationsPerWorkgroup || wg > lim.MaxWorkgroupSizeX || uint32(4)<<tileLog > lim.MaxWorkgroupStorage || colLog >= tileLog {
 				return
 			}
@@ -79,8 +79,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 				} else if !slices.Equal(got, want) {
 					b.Fatalf("%s: the output differs from the default policy's", cf.name)
 				}
-				kernel := timeKernels(b, ctx, ds)
-				b.ReportMetric(float64(kernel.Microseconds())/1e3/float64(b.N), "kernel-ms/op")
+				reportKernel(b, timeKernels(b, ctx, ds))
 			})
 		}
 	}

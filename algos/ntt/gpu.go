@@ -121,14 +121,14 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 // minWG, so that no invocation idles in a radix-16 round: rows of 2^19,
 // the encoding's, in tiles of 2^11 by 128 invocations and runs of 8
 // words, ran 6% faster than in c's tiles on an H200, and the batched
-// rows of 2^18 3% (BENCHMARKS.md, "The arithmetic alone"). On a software adapter (the CPU
-// behind Vulkan or WebGPU: lavapipe, Chromium's SwiftShader) the tile
-// stays c's: a few cores run the workgroups, which more of them do not
-// fill better, and each tile size is a module of its own, which such a
-// compiler takes seconds to build (BENCHMARKS.md, "The browser
-// self-test"). Then the strided passes take groups of a whole 128-byte
-// line of columns (2^tl) where that costs no pass either (2^19 and 2^24,
-// not 2^20), so that a warp's load is one line.
+// rows of 2^18 3% (BENCHMARKS.md, "The arithmetic alone"). On a software
+// adapter (the CPU behind Vulkan or WebGPU: lavapipe, Chromium's
+// SwiftShader) the tile stays c's: a few cores run the workgroups, which
+// more of them do not fill better, and each tile size is a module of its
+// own, which such a compiler takes seconds to build (BENCHMARKS.md, "The
+// browser self-test"). Then the strided passes take groups of a whole
+// 128-byte line of columns (2^tl) where that costs no pass either (2^17
+// and 2^24, not 2^19 and 2^20), so that a warp's load is one line.
 func (c config) forSize(k int, software bool) config {
 	want := len(planPasses(k, c))
 	d := c
@@ -225,8 +225,12 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	software := ctx.Info().Software()
-	return newPlanWith(ctx, fi, logN, r, configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, software), fixedPasses(software))
+	return newPlanWith(ctx, fi, logN, r, policy(ctx, fi, logN), fixedPasses(ctx.Info().Software()))
+}
+
+// policy is the tuning policy of ctx's Plans for rows of 2^logN of fi.
+func policy(ctx *wgpu.Context, fi fieldImpl, logN int) config {
+	return configFor(ctx.Limits(), fi.elemBytes()).forSize(logN, ctx.Info().Software())
 }
 
 // fixedPasses reports whether the Plans on an adapter compile each pass's
@@ -278,17 +282,30 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config,
 // module returns ntt.wgsl over the Plan's field and tile, its passes in
 // place or not, with flags compiled in (anyFlags: read from NtParams).
 func (p *Plan) module(inPlace bool, flags uint32) wgsl.Module {
-	adapter, consts := p.fi.module()
+	return ntModule(p.fi, p.cfg, inPlace, flags)
+}
+
+// ntModule is ntt.wgsl over fi's file with the prelude of policy cfg,
+// passes in place or not, and flags compiled in (anyFlags: none).
+func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32) wgsl.Module {
+	adapter, consts := fi.module()
 	return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
-		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << p.cfg.tileLog},
-		wgsl.Const{Name: "NTT_WG", Value: p.cfg.wg},
+		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << cfg.tileLog},
+		wgsl.Const{Name: "NTT_WG", Value: cfg.wg},
 		wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
 		wgsl.Const{Name: "NT_FLAGS", Value: flags})}
 }
 
 // kernel compiles mod's entry point as a kernel of the Plan's bindings.
 func (p *Plan) kernel(mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
-	k, err := p.ctx.Kernel(wgpu.KernelSpec{Label: "ntt.wgsl:" + entry + " (" + p.fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
+	return ntKernel(p.ctx, p.fi, mod, entry)
+}
+
+// ntKernel compiles mod's entry point on ctx as a kernel of ntt.wgsl's
+// bindings (nt_src, nt_data, nt_tab, nt_aux, and NtParams).
+func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
+	file := mod.Files[len(mod.Files)-1]
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: file + ":" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
 		ReadOnly: []bool{true, false, true, true}})
 	if err != nil {
 		return nil, fmt.Errorf("ntt: %w", err)
