@@ -13,6 +13,7 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // benchLogs is the ladder of one-row KoalaBear transforms; 2^24 is the
@@ -27,7 +28,7 @@ func reportKernel(b *testing.B, kernel time.Duration) {
 
 // residentRows uploads data (rows of Montgomery forms) into a buffer of
 // its own, released when b ends, and returns p's dispatches that transform
-// it with o, run once (compiled), and the buffer.
+// it with o, and the buffer.
 func residentRows(b *testing.B, ctx *wgpu.Context, p *Plan, data []uint32, rows int, o Options) ([]wgpu.Dispatch, *wgpu.Buffer) {
 	b.Helper()
 	buf, err := ctx.NewBuffer("bench rows", uint64(4*len(data)))
@@ -42,37 +43,37 @@ func residentRows(b *testing.B, ctx *wgpu.Context, p *Plan, data []uint32, rows 
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := ctx.Run(ds...); err != nil {
-		b.Fatal(err)
-	}
 	return ds, buf
 }
 
-// warmUp runs ds until warmUpTime has passed, at least once (compiling
-// them): a GPU's clocks idle low until it has been busy a while, and a
-// benchmark that starts after the host's work (making its input) read up
-// to 4x slow on an H200 for its first hundred short runs (BENCHMARKS.md,
-// "The arithmetic alone").
-func warmUp(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) {
+// warmUp keeps ctx's GPU busy for warmUpTime (sched.Group.Warm): its
+// clocks idle low until it has been busy a while, and a benchmark that
+// starts after the host's work (making its input) read up to 4x slow on
+// an H200 for its first hundred short runs (BENCHMARKS.md, "The
+// arithmetic alone").
+func warmUp(b *testing.B, ctx *wgpu.Context) {
 	b.Helper()
-	for start := time.Now(); ; {
-		if _, err := ctx.Run(ds...); err != nil {
-			b.Fatal(err)
-		}
-		if time.Since(start) >= warmUpTime {
-			return
-		}
+	g, err := sched.NewGroup(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := g.Warm(warmUpTime); err != nil {
+		b.Fatal(err)
 	}
 }
 
 // warmUpTime is how long warmUp keeps the GPU busy.
 const warmUpTime = 200 * time.Millisecond
 
-// timeKernels runs ds b.N times after warmUp, the timer reset first, and
-// returns their summed time (kernel time where the adapter measures it).
+// timeKernels runs ds once, then b.N times after warmUp, the timer reset
+// first, and returns the b.N runs' summed time (kernel time where the
+// adapter measures it).
 func timeKernels(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) time.Duration {
 	b.Helper()
-	warmUp(b, ctx, ds)
+	if _, err := ctx.Run(ds...); err != nil {
+		b.Fatal(err)
+	}
+	warmUp(b, ctx)
 	b.ResetTimer()
 	var kernel time.Duration
 	for range b.N {

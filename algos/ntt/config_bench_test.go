@@ -70,6 +70,9 @@ func BenchmarkNTTConfig(b *testing.B) {
 				}
 				defer p.Release()
 				ds, buf := residentRows(b, ctx, p, data, s.rows, Options{Out: BitReversed})
+				if _, err := ctx.Run(ds...); err != nil {
+					b.Fatal(err)
+				}
 				got := make([]uint32, len(data))
 				if err := ctx.Download(wgpu.Bytes(got), buf, 0); err != nil {
 					b.Fatal(err)
