@@ -65,8 +65,7 @@ func AddKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
 // All slices must have the same length and every input must be canonical
 // (< P); otherwise AddTo returns an error and leaves dst unspecified.
 func AddTo(t wgpu.Target, dst, a, b []uint64) error {
-	_, err := runOn(t, "AddTo", opAdd, dst, a, b)
-	return err
+	return runOn(t, "AddTo", opAdd, dst, a, b)
 }
 
 // SubTo runs, on t's GPU (a Context or a Group of one) or on all cores
@@ -76,8 +75,7 @@ func AddTo(t wgpu.Target, dst, a, b []uint64) error {
 //
 // with the same requirements as AddTo.
 func SubTo(t wgpu.Target, dst, a, b []uint64) error {
-	_, err := runOn(t, "SubTo", opSub, dst, a, b)
-	return err
+	return runOn(t, "SubTo", opSub, dst, a, b)
 }
 
 // MulTo runs, on t's GPU (a Context or a Group of one) or on all cores
@@ -87,8 +85,7 @@ func SubTo(t wgpu.Target, dst, a, b []uint64) error {
 //
 // with the same requirements as AddTo.
 func MulTo(t wgpu.Target, dst, a, b []uint64) error {
-	_, err := runOn(t, "MulTo", opMul, dst, a, b)
-	return err
+	return runOn(t, "MulTo", opMul, dst, a, b)
 }
 
 // Pow7To runs, on t's GPU (a Context or a Group of one) or on all cores
@@ -98,8 +95,7 @@ func MulTo(t wgpu.Target, dst, a, b []uint64) error {
 //
 // dst and a must have the same length and every a[i] must be < P.
 func Pow7To(t wgpu.Target, dst, a []uint64) error {
-	_, err := runOn(t, "Pow7To", opPow7, dst, a, nil)
-	return err
+	return runOn(t, "Pow7To", opPow7, dst, a, nil)
 }
 
 // InvPow7To runs, on t's GPU (a Context or a Group of one) or on all cores
@@ -109,8 +105,7 @@ func Pow7To(t wgpu.Target, dst, a []uint64) error {
 //
 // dst and a must have the same length and every a[i] must be < P.
 func InvPow7To(t wgpu.Target, dst, a []uint64) error {
-	_, err := runOn(t, "InvPow7To", opInvPow7, dst, a, nil)
-	return err
+	return runOn(t, "InvPow7To", opInvPow7, dst, a, nil)
 }
 
 // checkInputs reports mismatched lengths and the first non-canonical
@@ -133,20 +128,22 @@ func checkInputs(o op, dst, a, b []uint64) error {
 	return nil
 }
 
+// runOn is run on t's one device (nil: the CPU) for the exported
+// functions, which report no timing; a Group of several is refused, the
+// error naming the function called.
+func runOn(t wgpu.Target, name string, o op, dst, a, b []uint64) error {
+	ctx, err := sched.OneDevice(t)
+	if err != nil {
+		return fmt.Errorf("u64emu: %s %w", name, err)
+	}
+	_, err = run(ctx, o, dst, a, b)
+	return err
+}
+
 // run checks the inputs, then runs o over [0, len(dst)): on the GPU as a
 // sched.Job, or with the Go reference on all cores when ctx is nil. It
 // returns the summed timing of the dispatches (benchmarks report kernel
 // time apart).
-// runOn is run on t's one device (nil: the CPU); a Group of several is
-// refused, the error naming the function called.
-func runOn(t wgpu.Target, name string, o op, dst, a, b []uint64) (wgpu.Timing, error) {
-	ctx, err := sched.OneDevice(t)
-	if err != nil {
-		return wgpu.Timing{}, fmt.Errorf("u64emu: %s %w", name, err)
-	}
-	return run(ctx, o, dst, a, b)
-}
-
 func run(ctx *wgpu.Context, o op, dst, a, b []uint64) (wgpu.Timing, error) {
 	if err := checkInputs(o, dst, a, b); err != nil {
 		return wgpu.Timing{}, err
