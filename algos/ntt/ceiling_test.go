@@ -185,3 +185,101 @@ func BenchmarkNTTCeiling(b *testing.B) {
 		}
 	}
 }
+
+// bareSteps is what a bare Plan adds to each word of an element in a DIF
+// transform of 2^k under cfg: one for each radix-16 round, radix-4 pair and
+// stage alone of each pass.
+func bareSteps(k int, cfg config) uint32 {
+	var n uint32
+	for _, ps := range planPasses(k, cfg) {
+		n += uint32(ps.m>>2) + uint32(ps.m&3>>1) + uint32(ps.m&1)
+	}
+	return n
+}
+
+// runBare runs a bare Plan (config.bare: the passes' loads, stores and
+// trips through workgroup memory without their butterflies) of policy
+// cfg over rows of 2^k, DIF to bit-reversed order, and returns its output.
+func runBare(ctx *wgpu.Context, fi fieldImpl, k int, cfg config, data []uint32, rows int) ([]uint32, error) {
+	cfg.bare = true
+	r, err := rootsOf(fi, k, Options{Coset: true})
+	if err != nil {
+		return nil, err
+	}
+	p, err := newPlanWith(ctx, fi, k, r, cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Release()
+	buf, err := ctx.NewBuffer("bare rows", uint64(4*len(data)))
+	if err != nil {
+		return nil, err
+	}
+	defer buf.Release()
+	if err := ctx.Upload(buf, 0, wgpu.Bytes(data)); err != nil {
+		return nil, err
+	}
+	ds, err := p.Dispatches(wgpu.Bind(buf), rows, Options{Out: BitReversed}, Montgomery)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ctx.Run(ds...); err != nil {
+		return nil, err
+	}
+	got := make([]uint32, len(data))
+	return got, ctx.Download(wgpu.Bytes(got), buf, 0)
+}
+
+// TestBareSchedule: a bare Plan moves every element back to where it was
+// (a DIF pass's groups are read and written at the same places), each
+// word plus the steps it went through, so that BenchmarkNTTSchedule times
+// every load and store the passes make, at the places they make them.
+func TestBareSchedule(t *testing.T) {
+	f := field.KoalaBear
+	fi := over[uint32]{f}
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		for _, s := range []struct{ rows, k int }{{3, 5}, {2, 11}, {1, 15}, {1, 17}} {
+			data := randRows(f, rand.New(rand.NewPCG(5, uint64(s.k))), s.rows, s.k)
+			cfg := policy(ctx, fi, s.k)
+			got, err := runBare(ctx, fi, s.k, cfg, data, s.rows)
+			require.NoError(t, err)
+			steps := bareSteps(s.k, cfg)
+			require.NotZero(t, steps)
+			for i, x := range data {
+				require.Equal(t, x+steps, got[i], "%d × 2^%d, element %d (%d steps)", s.rows, s.k, i, steps)
+			}
+		}
+	})
+}
+
+// BenchmarkNTTSchedule times KoalaBear transforms (one row of 2^24, one of
+// 2^20, 256 rows of 2^19), resident, bit-reversed out, beside the same
+// passes bare (config.bare): their memory schedule alone, the loads,
+// stores, trips through workgroup memory and barriers without the
+// butterflies. With BenchmarkNTTCeiling's arithmetic alone it says how
+// much of a transform's time each takes, and how much they overlap.
+func BenchmarkNTTSchedule(b *testing.B) {
+	f := field.KoalaBear
+	fi := over[uint32]{f}
+	ctx := gputest.Context(b, gputest.Backends()[0])
+	for _, s := range []struct{ rows, k int }{{1, 24}, {1, 20}, {256, 19}} {
+		data := randRows(f, rand.New(rand.NewPCG(3, uint64(s.k))), s.rows, s.k)
+		for _, bare := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dx2^%d/bare=%v", s.rows, s.k, bare), func(b *testing.B) {
+				cfg := policy(ctx, fi, s.k)
+				cfg.bare = bare
+				r, err := rootsOf(fi, s.k, Options{Coset: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := newPlanWith(ctx, fi, s.k, r, cfg, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Release()
+				ds, _ := residentRows(b, ctx, p, data, s.rows, Options{Out: BitReversed})
+				reportKernel(b, timeKernels(b, ctx, ds))
+			})
+		}
+	}
+}

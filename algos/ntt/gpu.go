@@ -75,6 +75,11 @@ type config struct {
 	tileLog int
 	colLog  int
 	tl      int // log2 of the side of ntt_bitrev_tiles' tiles (NT_TL)
+	// bare leaves the butterflies out of the passes (NT_BUTTERFLIES), each
+	// round, pair and stage adding one to its elements' words instead: the
+	// passes' memory schedule alone, for BenchmarkNTTSchedule. No product
+	// path sets it.
+	bare bool
 }
 
 // maxTileLog bounds a workgroup's elements at 2^12 (16 KiB, WebGPU's
@@ -293,7 +298,8 @@ func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32) wgsl.Module 
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << cfg.tileLog},
 		wgsl.Const{Name: "NTT_WG", Value: cfg.wg},
 		wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
-		wgsl.Const{Name: "NT_FLAGS", Value: flags})}
+		wgsl.Const{Name: "NT_FLAGS", Value: flags},
+		wgsl.Const{Name: "NT_BUTTERFLIES", Value: !cfg.bare})}
 }
 
 // kernel compiles mod's entry point as a kernel of the Plan's bindings.

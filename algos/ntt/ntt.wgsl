@@ -190,7 +190,10 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 		let w = nt_twiddle(j << (nt.log_n - 1u - s), ta, tb);
 		let a = nt_sh[nt_sw(p0)];
 		let bb = nt_sh[nt_sw(p1)];
-		if (dit) {
+		if (!NT_BUTTERFLIES) {
+			nt_sh[nt_sw(p0)] = nt_bare(a);
+			nt_sh[nt_sw(p1)] = nt_bare(bb);
+		} else if (dit) {
 			let bw = ne_mul(bb, w);
 			nt_sh[nt_sw(p0)] = ne_add(a, bw);
 			nt_sh[nt_sw(p1)] = ne_sub(a, bw);
@@ -231,7 +234,12 @@ fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, t
 		let v1 = nt_sh[nt_sw(p0 + d1)];
 		let v2 = nt_sh[nt_sw(p0 + d2)];
 		let v3 = nt_sh[nt_sw(p0 + d1 + d2)];
-		if (dit) {
+		if (!NT_BUTTERFLIES) {
+			nt_sh[nt_sw(p0)] = nt_bare(v0);
+			nt_sh[nt_sw(p0 + d1)] = nt_bare(v1);
+			nt_sh[nt_sw(p0 + d2)] = nt_bare(v2);
+			nt_sh[nt_sw(p0 + d1 + d2)] = nt_bare(v3);
+		} else if (dit) {
 			let b1 = ne_mul(v1, w2);
 			let b3 = ne_mul(v3, w2);
 			let u0 = ne_add(v0, b1);
@@ -257,6 +265,18 @@ fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, t
 	}
 }
 
+// NT_BUTTERFLIES (prelude) is false in a module made to measure the
+// passes' memory schedule alone: each round, pair and stage then adds one
+// to its elements' words (nt_bare) instead of its butterflies, so that
+// the compiler keeps every load and store, and the output is the input
+// plus the steps each element went through (in each word of it). The
+// product's modules set it true, and the branches fold away.
+
+// nt_bare is a step's stand-in for its butterflies where !NT_BUTTERFLIES.
+fn nt_bare(a: NtElem) -> NtElem {
+	return a + NtElem(1u);
+}
+
 // nt_dif returns a DIF butterfly's pair: a + b, (a - b)·w.
 fn nt_dif(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
 	return array<NtElem, 2>(ne_add(a, b), ne_mul(ne_sub(a, b), w));
@@ -275,6 +295,12 @@ fn nt_dit(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
 // the fifteen twiddles. The passes' rounds and the ceiling benchmark's
 // kernel (measured/ntt_ceiling.wgsl) run this same arithmetic.
 fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: array<NtElem, 8>) {
+	if (!NT_BUTTERFLIES) {
+		for (var x = 0u; x < 16u; x++) {
+			(*v)[x] = nt_bare((*v)[x]);
+		}
+		return;
+	}
 	// Stage 3's twiddles, then each stage's the squares of the one's above.
 	let t8 = array<NtElem, 8>(w, ne_mul(w, o[1]), ne_mul(w, o[2]), ne_mul(w, o[3]), ne_mul(w, o[4]), ne_mul(w, o[5]), ne_mul(w, o[6]), ne_mul(w, o[7]));
 	let t4 = array<NtElem, 4>(ne_mul(t8[0], t8[0]), ne_mul(t8[1], t8[1]), ne_mul(t8[2], t8[2]), ne_mul(t8[3], t8[3]));
