@@ -483,6 +483,7 @@ const (
 	flagRevOut   = 64
 	flagAux      = 128
 	flagFuse     = 256
+	flagDIFOut   = 512
 )
 
 // pieceRows returns how many rows one binding holds: within the device's
@@ -620,6 +621,8 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		flags := uint32(0)
 		if dit {
 			flags |= flagDIT
+		} else if ps.lo > 0 && ps.m >= 2 && ps.m%2 == 0 {
+			flags |= flagDIFOut
 		}
 		in, out := s.work, s.work
 		layout := stream{outLog: k, stride: 1}

@@ -27,7 +27,7 @@
 // (nt_pair, radix 4) and one alone. The round on the pass's top bits reads
 // device memory itself where it comes first (DIF) and writes it where it
 // comes last (DIT), which saves a trip through workgroup memory and a
-// barrier. A group of a pass above the low bits (lo > 0) takes 2^c
+// barrier; so do DIF's last round or pair in a strided pass (NT_DIF_OUT). A group of a pass above the low bits (lo > 0) takes 2^c
 // consecutive columns (c = c_log) so that its loads and stores are runs of
 // 2^c words.
 //
@@ -104,6 +104,13 @@ const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
 // encoding's coefficients go from the inverse to the coset's transform
 // without a trip through device memory.
 const NT_FUSE: u32 = 256u;
+// NT_DIF_OUT: the pass's last stages, DIF's last round or its pair (m
+// even), store their elements to device memory themselves, as DIT's last
+// round does, saving a trip through workgroup memory and a barrier. Go
+// sets it on the strided passes (lo > 0), whose elements there are runs
+// of columns; on the low bits they would be sixteen words apart across
+// a warp.
+const NT_DIF_OUT: u32 = 512u;
 
 // NT_FLAGS (prelude) is the flags of every pass this module runs, or
 // NT_FLAGS_ANY where its passes read them from NtParams: a module made for
@@ -207,7 +214,7 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 // nt_pair runs the pass's stages t and t-1 on the workgroup's tile, an
 // invocation taking the four elements they pair, with one twiddle read
 // (the other two are its square and its product with w4 = w^(2^(k-2))).
-fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32, w4: NtElem) {
+fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32, w4: NtElem, io: u32) {
 	let cmask = (1u << nt.c_log) - 1u;
 	let quarter_log = unit_log - 2u;
 	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
@@ -234,11 +241,11 @@ fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, t
 		let v1 = nt_sh[nt_sw(p0 + d1)];
 		let v2 = nt_sh[nt_sw(p0 + d2)];
 		let v3 = nt_sh[nt_sw(p0 + d1 + d2)];
+		// x: the four elements after the two stages, at i0, i0 + 2^(t-1),
+		// i0 + 2^t and i0 + 2^t + 2^(t-1).
+		var x: array<NtElem, 4>;
 		if (!NT_BUTTERFLIES) {
-			nt_sh[nt_sw(p0)] = nt_bare(v0);
-			nt_sh[nt_sw(p0 + d1)] = nt_bare(v1);
-			nt_sh[nt_sw(p0 + d2)] = nt_bare(v2);
-			nt_sh[nt_sw(p0 + d1 + d2)] = nt_bare(v3);
+			x = array<NtElem, 4>(nt_bare(v0), nt_bare(v1), nt_bare(v2), nt_bare(v3));
 		} else if (dit) {
 			let b1 = ne_mul(v1, w2);
 			let b3 = ne_mul(v3, w2);
@@ -248,19 +255,31 @@ fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, t
 			let u3 = ne_sub(v2, b3);
 			let c2 = ne_mul(u2, w0);
 			let c3 = ne_mul(u3, w1);
-			nt_sh[nt_sw(p0)] = ne_add(u0, c2);
-			nt_sh[nt_sw(p0 + d2)] = ne_sub(u0, c2);
-			nt_sh[nt_sw(p0 + d1)] = ne_add(u1, c3);
-			nt_sh[nt_sw(p0 + d1 + d2)] = ne_sub(u1, c3);
+			x = array<NtElem, 4>(ne_add(u0, c2), ne_add(u1, c3), ne_sub(u0, c2), ne_sub(u1, c3));
 		} else {
 			let u0 = ne_add(v0, v2);
 			let u2 = ne_mul(ne_sub(v0, v2), w0);
 			let u1 = ne_add(v1, v3);
 			let u3 = ne_mul(ne_sub(v1, v3), w1);
-			nt_sh[nt_sw(p0)] = ne_add(u0, u1);
-			nt_sh[nt_sw(p0 + d1)] = ne_mul(ne_sub(u0, u1), w2);
-			nt_sh[nt_sw(p0 + d2)] = ne_add(u2, u3);
-			nt_sh[nt_sw(p0 + d1 + d2)] = ne_mul(ne_sub(u2, u3), w2);
+			x = array<NtElem, 4>(ne_add(u0, u1), ne_mul(ne_sub(u0, u1), w2), ne_add(u2, u3), ne_mul(ne_sub(u2, u3), w2));
+		}
+		if ((io & NT_IO_STORE) != 0u) {
+			// A strided pass's last stages: consecutive invocations on
+			// consecutive columns, so the stores are runs.
+			let u = first + q;
+			if (u < nt.units) {
+				let g0 = nt_global(u, i0, col);
+				let gd = 1u << (nt.lo + t - 1u);
+				nt_store(g0, x[0]);
+				nt_store(g0 + gd, x[1]);
+				nt_store(g0 + 2u * gd, x[2]);
+				nt_store(g0 + 3u * gd, x[3]);
+			}
+		} else {
+			nt_sh[nt_sw(p0)] = x[0];
+			nt_sh[nt_sw(p0 + d1)] = x[1];
+			nt_sh[nt_sw(p0 + d2)] = x[2];
+			nt_sh[nt_sw(p0 + d1 + d2)] = x[3];
 		}
 	}
 }
@@ -392,9 +411,9 @@ fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: arra
 // = w^(2^(k-4)), a sixteenth root of unity; so one twiddle read and
 // fourteen products give the fifteen twiddles. io (NT_IO_*) says whether
 // it loads its elements from device memory (nt_load) instead of the tile,
-// and stores them there (nt_store): the round on the top bits, DIF's
-// first or DIT's last, for which a group's elements are a column of the
-// pass's unit.
+// and stores them there (nt_store): DIF's first round or DIT's last (the
+// top bits), for which a group's elements are a column of the pass's
+// unit, or DIF's last (NT_DIF_OUT).
 fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, t0: u32, io: u32) {
 	let cmask = (1u << nt.c_log) - 1u;
 	let blocks_mask = (1u << (nt.lo - nt.c_log)) - 1u;
@@ -507,7 +526,8 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 // + e stages as r radix-16 rounds on the top 4·r and e below them, a pair
 // (radix 4) where e >= 2 and one stage alone where e is odd, a barrier
 // after each round. io (NT_IO_*) lets DIF's first round load the tile
-// from device memory and DIT's last store it there.
+// from device memory and DIT's last store it there, or DIF's last round
+// or pair (NT_DIF_OUT: then e is even).
 fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, io: u32) {
 	let rounds = nt.m >> 2u;
 	let e = nt.m & 3u;
@@ -519,7 +539,7 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			workgroupBarrier();
 		}
 		if (e >= 2u) {
-			nt_pair(first, tile, unit_log, tid, true, ta, tb, e - 1u, w4);
+			nt_pair(first, tile, unit_log, tid, true, ta, tb, e - 1u, w4, 0u);
 			workgroupBarrier();
 		}
 		for (var i = 0u; i < rounds; i++) {
@@ -528,11 +548,12 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 		}
 	} else {
 		for (var i = 0u; i < rounds; i++) {
-			nt_round16(first, tile, unit_log, tid, false, ta, tb, to, nt.m - 4u - 4u * i, select(0u, io & NT_IO_LOAD, i == 0u));
+			let last = i + 1u == rounds && e == 0u;
+			nt_round16(first, tile, unit_log, tid, false, ta, tb, to, nt.m - 4u - 4u * i, select(0u, io & NT_IO_LOAD, i == 0u) | select(0u, io & NT_IO_STORE, last));
 			workgroupBarrier();
 		}
 		if (e >= 2u) {
-			nt_pair(first, tile, unit_log, tid, false, ta, tb, e - 1u, w4);
+			nt_pair(first, tile, unit_log, tid, false, ta, tb, e - 1u, w4, select(0u, io & NT_IO_STORE, (e & 1u) == 0u));
 			workgroupBarrier();
 		}
 		if ((e & 1u) != 0u) {
@@ -587,7 +608,8 @@ fn nt_store(g: u32, v0: NtElem) {
 
 // ntt_pass runs one pass: DIF's first radix-16 round loads the tile from
 // device memory itself, and DIT's last stores it (the round on the top
-// bits); otherwise the tile is loaded before the stages and stored after.
+// bits), as DIF's last round or pair does where NT_DIF_OUT; otherwise the
+// tile is loaded before the stages and stored after.
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
 	let first = (wid.x + wid.y * nwg.x) << nt.q_log;
@@ -604,7 +626,9 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 	// The first stages run DIF where they are the fused inverse's or the
 	// pass's own in DIF.
 	let direct_in = rounds && (fuse || !dit);
-	let direct_out = rounds && dit;
+	// DIT's last round stores its own elements; so do DIF's last stages
+	// where the flags say (NT_DIF_OUT).
+	let direct_out = (rounds && dit) || (nt_flags() & NT_DIF_OUT) != 0u;
 	if (!direct_in) {
 		for (var l = tid; l < tile; l += NTT_WG) {
 			let u = first + (l >> unit_log);
