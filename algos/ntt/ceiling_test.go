@@ -257,7 +257,9 @@ func TestBareSchedule(t *testing.T) {
 // passes bare (config.bare): their memory schedule alone, the loads,
 // stores, trips through workgroup memory and barriers without the
 // butterflies. With BenchmarkNTTCeiling's arithmetic alone it says how
-// much of a transform's time each takes, and how much they overlap.
+// much of a transform's time each takes, and how much they overlap. Each
+// pass is timed alone too (pass=i, lo, m and its run of columns c): the
+// passes work in place, so one runs alone on what the one before left.
 func BenchmarkNTTSchedule(b *testing.B) {
 	f := field.KoalaBear
 	fi := over[uint32]{f}
@@ -265,21 +267,28 @@ func BenchmarkNTTSchedule(b *testing.B) {
 	for _, s := range []struct{ rows, k int }{{1, 24}, {1, 20}, {256, 19}} {
 		data := randRows(f, rand.New(rand.NewPCG(3, uint64(s.k))), s.rows, s.k)
 		for _, bare := range []bool{false, true} {
-			b.Run(fmt.Sprintf("%dx2^%d/bare=%v", s.rows, s.k, bare), func(b *testing.B) {
-				cfg := policy(ctx, fi, s.k)
-				cfg.bare = bare
-				r, err := rootsOf(fi, s.k, Options{Coset: true})
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, err := newPlanWith(ctx, fi, s.k, r, cfg, true)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer p.Release()
+			cfg := policy(ctx, fi, s.k)
+			cfg.bare = bare
+			r, err := rootsOf(fi, s.k, Options{Coset: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := newPlanWith(ctx, fi, s.k, r, cfg, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			name := fmt.Sprintf("%dx2^%d/bare=%v", s.rows, s.k, bare)
+			b.Run(name, func(b *testing.B) {
 				ds, _ := residentRows(b, ctx, p, data, s.rows, Options{Out: BitReversed})
 				reportKernel(b, timeKernels(b, ctx, ds))
 			})
+			for i, ps := range planPasses(s.k, cfg) {
+				b.Run(fmt.Sprintf("%s/pass=%d/lo=%d/m=%d/c=%d", name, i, ps.lo, ps.m, ps.c), func(b *testing.B) {
+					ds, _ := residentRows(b, ctx, p, data, s.rows, Options{Out: BitReversed})
+					reportKernel(b, timeKernels(b, ctx, ds[i:i+1]))
+				})
+			}
+			p.Release()
 		}
 	}
 }
