@@ -3,6 +3,7 @@ package ntt
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/wgcompute/wgcompute/algos/field"
@@ -132,8 +133,10 @@ func configFor(lim wgpu.Limits, elemBytes int) config {
 // more of them do not fill better, and each tile size is a module of its
 // own, which such a compiler takes seconds to build (BENCHMARKS.md, "The
 // browser self-test"). Then the strided passes take groups of a whole
-// 128-byte line of columns (2^tl) where that costs no pass either (2^17
-// and 2^24, not 2^19 and 2^20), so that a warp's load is one line.
+// 128-byte line of columns (2^tl) where that costs no pass and no trip
+// through workgroup memory either (2^17, not 2^19, 2^20 and 2^24, whose
+// strided bits split as 8 + 4 in runs of 16 words and 6 + 6 in runs of
+// 32), so that a warp's load is one line.
 func (c config) forSize(k int, software bool) config {
 	want := len(planPasses(k, c))
 	d := c
@@ -160,11 +163,23 @@ func (c config) forSize(k int, software bool) config {
 	}
 	if e := d; c.tl > d.colLog && c.tl < d.tileLog {
 		e.colLog = c.tl
-		if len(planPasses(k, e)) <= want {
+		if len(planPasses(k, e)) <= want && planTrips(k, e) <= planTrips(k, d) {
 			d = e
 		}
 	}
 	return d
+}
+
+// planTrips is the trips through workgroup memory of the passes above the
+// low bits in planPasses(k, c) (stridedTrips).
+func planTrips(k int, c config) int {
+	n := 0
+	for _, ps := range planPasses(k, c) {
+		if ps.lo > 0 {
+			n += stridedTrips(ps.m)
+		}
+	}
+	return n
 }
 
 // pass is one pass over device memory: the stages of bits lo..lo+m-1,
@@ -176,24 +191,76 @@ type pass struct {
 // planPasses splits a row of 2^k elements into passes, the top bits
 // first (DIF's order; DIT runs them reversed): the low bits in one pass
 // of up to 2^tileLog consecutive elements, the bits above in as few
-// passes as a tile of 2^colLog columns allows, of sizes as equal as may
-// be.
+// passes as a tile of 2^colLog columns allows, of the sizes that take the
+// fewest trips through workgroup memory (stridedTrips), as equal as may
+// be among those.
 func planPasses(k int, c config) []pass {
 	last := min(k, c.tileLog)
 	rest := k - last
 	per := c.tileLog - c.colLog
 	np := (rest + per - 1) / per
+	ms := make([]int, np)
+	for i := range ms {
+		ms[i] = rest / np
+		if i < rest%np {
+			ms[i]++
+		}
+	}
+	best := ms
+	cost := func(ms []int) int {
+		n := 0
+		for _, m := range ms {
+			n += stridedTrips(m)
+		}
+		return n
+	}
+	// Every split into np passes of at most per bits, the larger first:
+	// np and per are small (np·per < 32).
+	var try func(i, left, most int)
+	try = func(i, left, most int) {
+		if i == np-1 {
+			if left >= 1 && left <= most {
+				ms[i] = left
+				if cost(ms) < cost(best) {
+					best = slices.Clone(ms)
+				}
+			}
+			return
+		}
+		for m := min(most, left-(np-1-i)); m >= 1; m-- {
+			ms[i] = m
+			try(i+1, left-m, m)
+		}
+	}
+	if np > 1 {
+		best = slices.Clone(ms)
+		try(0, rest, per)
+	}
 	var ps []pass
 	top := k
-	for i := range np {
-		m := rest / np
-		if i < rest%np {
-			m++
-		}
+	for _, m := range best {
 		ps = append(ps, pass{lo: top - m, m: m, c: c.colLog})
 		top -= m
 	}
 	return append(ps, pass{lo: 0, m: last, c: 0})
+}
+
+// stridedTrips is how many times a DIF pass above the low bits, of m
+// stages, writes its tile to workgroup memory: once for each radix-16
+// round, pair and stage alone but the last (which stores to device memory
+// itself where m is even, NT_DIF_OUT; else the tile is stored after it),
+// and once more for its loads where no round reads them itself (m < 4).
+// A pass of 4 stages, one round, never touches it.
+func stridedTrips(m int) int {
+	steps := m/4 + m%4/2 + m%2
+	n := steps
+	if m%2 == 0 {
+		n--
+	}
+	if m < 4 {
+		n++
+	}
+	return n
 }
 
 // tableLayout places the tables in the Plan's table buffer: word offsets

@@ -394,6 +394,32 @@ func TestPlanPasses(t *testing.T) {
 		require.Len(t, ps, want, "k=%d: %v", k, ps)
 	}
 	require.Len(t, planPasses(24, c), 3)
+	// The split of the strided bits covers them in as few passes as
+	// before, under every tile and run.
+	for tileLog := 9; tileLog <= 13; tileLog++ {
+		for colLog := 3; colLog < tileLog-2; colLog++ {
+			d := config{wg: 256, tileLog: tileLog, colLog: colLog}
+			per := tileLog - colLog
+			for k := 1; k <= 30; k++ {
+				ps := planPasses(k, d)
+				bit := k
+				for _, p := range ps {
+					require.Equal(t, bit, p.lo+p.m, "%v k=%d passes %v cover the bits in order", d, k, ps)
+					require.LessOrEqual(t, p.m+p.c, tileLog, "%v k=%d pass %v fits a tile", d, k, p)
+					require.Positive(t, p.m)
+					bit = p.lo
+				}
+				require.Len(t, ps, 1+(max(k-tileLog, 0)+per-1)/per, "%v k=%d: %v", d, k, ps)
+			}
+		}
+	}
+	// A strided DIF pass's trips through workgroup memory: its load and
+	// store go straight to device memory where it has a round and even m.
+	for m, want := range []int{1: 2, 2: 1, 3: 3, 4: 0, 5: 2, 6: 1, 7: 3, 8: 1} {
+		if m > 0 {
+			require.Equal(t, want, stridedTrips(m), "m=%d", m)
+		}
+	}
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
 	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
@@ -432,7 +458,10 @@ func TestForSize(t *testing.T) {
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, c.forSize(18, false))
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 3, tl: 5}, c.forSize(19, false))
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(20, false))
-	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(24, false))
+	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, c.forSize(24, false))
+	require.Equal(t, []pass{{16, 8, 4}, {12, 4, 4}, {0, 12, 0}}, planPasses(24, c.forSize(24, false)))
+	require.Equal(t, []pass{{18, 6, 5}, {12, 6, 5}, {0, 12, 0}}, planPasses(24, config{wg: 256, tileLog: 12, colLog: 5}))
+	require.Equal(t, []pass{{16, 5, 4}, {12, 4, 4}, {0, 12, 0}}, planPasses(21, c), "8 + 1 takes a trip more than 5 + 4")
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 5, tl: 5}, c.forSize(16, true))
 	require.Equal(t, 12, c.forSize(5, true).tileLog)
 	require.Equal(t, c.forSize(20, false), c.forSize(20, true))
