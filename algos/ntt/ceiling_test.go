@@ -202,11 +202,7 @@ func bareSteps(k int, cfg config) uint32 {
 // cfg over rows of 2^k, DIF to bit-reversed order, and returns its output.
 func runBare(ctx *wgpu.Context, fi fieldImpl, k int, cfg config, data []uint32, rows int) ([]uint32, error) {
 	cfg.bare = true
-	r, err := rootsOf(fi, k, Options{Coset: true})
-	if err != nil {
-		return nil, err
-	}
-	p, err := newPlanWith(ctx, fi, k, r, cfg, true)
+	p, err := planOf(ctx, fi, k, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -269,11 +265,7 @@ func BenchmarkNTTSchedule(b *testing.B) {
 		for _, bare := range []bool{false, true} {
 			cfg := policy(ctx, fi, s.k)
 			cfg.bare = bare
-			r, err := rootsOf(fi, s.k, Options{Coset: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := newPlanWith(ctx, fi, s.k, r, cfg, true)
+			p, err := planOf(ctx, fi, s.k, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}

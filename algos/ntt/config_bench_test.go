@@ -60,11 +60,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 		cfgs = append(cfgs, namedConfig{"default-again", def})
 		for _, cf := range cfgs {
 			b.Run(fmt.Sprintf("%dx2^%d/%s/passes=%d", s.rows, s.k, cf.name, len(planPasses(s.k, cf.c))), func(b *testing.B) {
-				r, err := rootsOf(fi, s.k, Options{Coset: true})
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, err := newPlanWith(ctx, fi, s.k, r, cf.c, true)
+				p, err := planOf(ctx, fi, s.k, cf.c)
 				if err != nil {
 					b.Fatal(err)
 				}

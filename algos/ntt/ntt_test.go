@@ -488,6 +488,16 @@ func TestSoftwareOneTile(t *testing.T) {
 	})
 }
 
+// planOf is a Plan of rows of 2^k of fi with its flags compiled in (as
+// a GPU's are) under the tuning policy cfg, with the default roots.
+func planOf(ctx *wgpu.Context, fi fieldImpl, k int, cfg config) (*Plan, error) {
+	r, err := rootsOf(fi, k, Options{Coset: true})
+	if err != nil {
+		return nil, err
+	}
+	return newPlanWith(ctx, fi, k, r, cfg, true)
+}
+
 // TestGPUTiles runs the tiles a GPU's Plans take for rows below 2^20
 // (config.forSize's smaller tiles), with their flags compiled in as a
 // GPU's are, on every adapter, software ones included, whose own Plans
@@ -501,9 +511,7 @@ func TestGPUTiles(t *testing.T) {
 			for _, k := range []int{1, 5, 11, 14, 16, 17, 19} {
 				cfg := c.forSize(k, false)
 				for _, o := range []Options{{}, {Inverse: true, Coset: true, In: BitReversed, Out: BitReversed}, {Coset: true, In: BitReversed}, {Inverse: true, Out: BitReversed}} {
-					r, err := rootsOf(fi, k, Options{Coset: true})
-					require.NoError(t, err)
-					p, err := newPlanWith(ctx, fi, k, r, cfg, true)
+					p, err := planOf(ctx, fi, k, cfg)
 					require.NoError(t, err)
 					rows := 3
 					if k > 16 {
