@@ -214,6 +214,8 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 // nt_pair runs the pass's stages t and t-1 on the workgroup's tile, an
 // invocation taking the four elements they pair, with one twiddle read
 // (the other two are its square and its product with w4 = w^(2^(k-2))).
+// With NT_IO_STORE in io (DIF's last stages, NT_DIF_OUT) it stores the
+// four to device memory instead of the tile.
 fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32, w4: NtElem, io: u32) {
 	let cmask = (1u << nt.c_log) - 1u;
 	let quarter_log = unit_log - 2u;
