@@ -1,8 +1,6 @@
 package merklecmd
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -122,16 +120,6 @@ func commitLinea(cmd *cobra.Command, g *cli.Globals, l *lineaFlags, matrices, in
 	}
 	_, err = fmt.Fprintln(cmd.OutOrStdout(), rootHex(st.Root()))
 	return err
-}
-
-// rootHex is a 31-bit root as the commands print it: its 8 canonical
-// elements' little-endian uint32s, in hex.
-func rootHex(h vortex.Hash) string {
-	var root [32]byte
-	for i, x := range vortex.CanonicalRoot(h) {
-		binary.LittleEndian.PutUint32(root[4*i:], x)
-	}
-	return hex.EncodeToString(root[:])
 }
 
 // lineaMaxRows is the parameters' maximum rows: --max-rows where given,

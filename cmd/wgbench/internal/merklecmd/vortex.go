@@ -2,6 +2,7 @@ package merklecmd
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -249,4 +250,14 @@ func readWords(path string, sh shape, limit int64) (_ []uint32, free func(), err
 		return nil, nil, fmt.Errorf("%s has more than %d bytes, its size when opened: a %dx%d matrix of little-endian uint32 is %d bytes", path, size, sh.rows, sh.cols, sh.bytes)
 	}
 	return words, free, nil
+}
+
+// rootHex is a 31-bit root as the vortex and linea commands print it: its 8 canonical
+// elements' little-endian uint32s, in hex.
+func rootHex(h vortex.Hash) string {
+	var root [32]byte
+	for i, x := range vortex.CanonicalRoot(h) {
+		binary.LittleEndian.PutUint32(root[4*i:], x)
+	}
+	return hex.EncodeToString(root[:])
 }
