@@ -192,7 +192,7 @@ func BenchmarkNTTCeiling(b *testing.B) {
 func bareSteps(k int, cfg config) uint32 {
 	var n uint32
 	for _, ps := range planPasses(k, cfg) {
-		n += uint32(ps.m>>2) + uint32(ps.m&3>>1) + uint32(ps.m&1)
+		n += uint32(passSteps(ps.m))
 	}
 	return n
 }

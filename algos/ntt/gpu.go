@@ -245,16 +245,28 @@ func planPasses(k int, c config) []pass {
 	return append(ps, pass{lo: 0, m: last, c: 0})
 }
 
+// passSteps is how ntt_pass runs m stages (nt_stages): m/4 radix-16
+// rounds, a pair where two are left over and a stage alone where one is.
+func passSteps(m int) int {
+	return m/4 + m%4/2 + m%2
+}
+
+// storesItself reports whether a DIF pass's last round or pair stores its
+// elements to device memory itself (NT_DIF_OUT): a strided pass (lo > 0,
+// whose elements are runs of columns) ending on a round or a pair.
+func (ps pass) storesItself() bool {
+	return ps.lo > 0 && ps.m >= 2 && ps.m%2 == 0
+}
+
 // stridedTrips is how many times a DIF pass above the low bits, of m
-// stages, writes its tile to workgroup memory: once for each radix-16
-// round, pair and stage alone but the last (which stores to device memory
-// itself where m is even, NT_DIF_OUT; else the tile is stored after it),
-// and once more for its loads where no round reads them itself (m < 4).
-// A pass of 4 stages, one round, never touches it.
+// stages, writes its tile to workgroup memory: once for each step
+// (passSteps) but the last where it stores itself (storesItself; else the
+// tile is stored after it), and once more for its loads where no round
+// reads them itself (m < 4). A pass of 4 stages, one round, never touches
+// it.
 func stridedTrips(m int) int {
-	steps := m/4 + m%4/2 + m%2
-	n := steps
-	if m%2 == 0 {
+	n := passSteps(m)
+	if (pass{lo: 1, m: m}).storesItself() {
 		n--
 	}
 	if m < 4 {
@@ -688,7 +700,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		flags := uint32(0)
 		if dit {
 			flags |= flagDIT
-		} else if ps.lo > 0 && ps.m >= 2 && ps.m%2 == 0 {
+		} else if ps.storesItself() {
 			flags |= flagDIFOut
 		}
 		in, out := s.work, s.work
