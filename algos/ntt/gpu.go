@@ -258,6 +258,13 @@ func (ps pass) storesItself() bool {
 	return ps.lo > 0 && ps.m >= 2 && ps.m%2 == 0
 }
 
+// loadsItself reports whether a DIT pass's first round loads its elements
+// from device memory itself (NT_DIT_IN): a strided pass whose stages are
+// whole rounds, so that a round comes first.
+func (ps pass) loadsItself() bool {
+	return ps.lo > 0 && ps.m >= 4 && ps.m%4 == 0
+}
+
 // stridedTrips is how many times a DIF pass above the low bits, of m
 // stages, writes its tile to workgroup memory: once for each step
 // (passSteps) but the last where it stores itself (storesItself; else the
@@ -563,6 +570,7 @@ const (
 	flagAux      = 128
 	flagFuse     = 256
 	flagDIFOut   = 512
+	flagDITIn    = 1024
 )
 
 // pieceRows returns how many rows one binding holds: within the device's
@@ -700,6 +708,9 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		flags := uint32(0)
 		if dit {
 			flags |= flagDIT
+			if ps.loadsItself() {
+				flags |= flagDITIn
+			}
 		} else if ps.storesItself() {
 			flags |= flagDIFOut
 		}

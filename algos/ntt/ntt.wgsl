@@ -111,6 +111,11 @@ const NT_FUSE: u32 = 256u;
 // of columns; on the low bits they would be sixteen words apart across
 // a warp.
 const NT_DIF_OUT: u32 = 512u;
+// NT_DIT_IN: DIT's first round loads its elements from device memory
+// itself, as DIF's first round does (m a multiple of 4, so that a round
+// comes first). Go sets it on the strided DIT passes, whose elements
+// there are runs of columns.
+const NT_DIT_IN: u32 = 1024u;
 
 // NT_FLAGS (prelude) is the flags of every pass this module runs, or
 // NT_FLAGS_ANY where its passes read them from NtParams: a module made for
@@ -529,7 +534,8 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 // (radix 4) where e >= 2 and one stage alone where e is odd, a barrier
 // after each round. io (NT_IO_*) lets DIF's first round load the tile
 // from device memory and DIT's last store it there, or DIF's last round
-// or pair (NT_DIF_OUT: then e is even).
+// or pair (NT_DIF_OUT: then e is even) and DIT's first round (NT_DIT_IN:
+// then e is 0).
 fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, io: u32) {
 	let rounds = nt.m >> 2u;
 	let e = nt.m & 3u;
@@ -545,7 +551,7 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			workgroupBarrier();
 		}
 		for (var i = 0u; i < rounds; i++) {
-			nt_round16(first, tile, unit_log, tid, true, ta, tb, to, e + 4u * i, select(0u, io & NT_IO_STORE, i + 1u == rounds));
+			nt_round16(first, tile, unit_log, tid, true, ta, tb, to, e + 4u * i, select(0u, io & NT_IO_STORE, i + 1u == rounds) | select(0u, io & NT_IO_LOAD, i == 0u && e == 0u));
 			workgroupBarrier();
 		}
 	} else {
@@ -610,8 +616,9 @@ fn nt_store(g: u32, v0: NtElem) {
 
 // ntt_pass runs one pass: DIF's first radix-16 round loads the tile from
 // device memory itself, and DIT's last stores it (the round on the top
-// bits), as DIF's last round or pair does where NT_DIF_OUT; otherwise the
-// tile is loaded before the stages and stored after.
+// bits), as DIF's last round or pair does where NT_DIF_OUT and DIT's
+// first round where NT_DIT_IN; otherwise the tile is loaded before the
+// stages and stored after.
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
 	let first = (wid.x + wid.y * nwg.x) << nt.q_log;
@@ -625,9 +632,9 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 	let fuse = (nt_flags() & NT_FUSE) != 0u;
 	let dit = (nt_flags() & NT_DIT) != 0u;
 	let rounds = nt.m >= 4u;
-	// The first stages run DIF where they are the fused inverse's or the
-	// pass's own in DIF.
-	let direct_in = rounds && (fuse || !dit);
+	// The first stages load their own elements where they are the fused
+	// inverse's, the pass's own in DIF, or DIT's first round (NT_DIT_IN).
+	let direct_in = rounds && (fuse || !dit || ((nt_flags() & NT_DIT_IN) != 0u && (nt.m & 3u) == 0u));
 	// DIT's last round stores its own elements; so do DIF's last stages
 	// where the flags say (NT_DIF_OUT).
 	let direct_out = (rounds && dit) || (nt_flags() & NT_DIF_OUT) != 0u;
