@@ -173,20 +173,6 @@ fn nt_rev(pos: u32) -> u32 {
 	return reverseBits(pos) >> (32u - nt.log_n);
 }
 
-// nt_fuse_scale returns v, the fused inverse's output at tile position p
-// of the workgroup's first unit, times that inverse's scale at the
-// reversed position and then by the pass's own NT_SCALE_IN (NT_FUSE).
-fn nt_fuse_scale(first: u32, unit_log: u32, p: u32, v: NtElem) -> NtElem {
-	let r = p & ((1u << unit_log) - 1u);
-	let g = nt_global(first + (p >> unit_log), r >> nt.c_log, r & ((1u << nt.c_log) - 1u));
-	let pos = g & ((1u << nt.log_n) - 1u);
-	var x = ne_mul(v, nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
-	if ((nt_flags() & NT_SCALE_IN) != 0u) {
-		x = ne_mul(x, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
-	}
-	return x;
-}
-
 // nt_global returns the index in nt_data of element i (of 2^m) of column
 // col (of 2^c) of group u.
 fn nt_global(u: u32, i: u32, col: u32) -> u32 {
@@ -202,7 +188,7 @@ fn nt_global(u: u32, i: u32, col: u32) -> u32 {
 
 // nt_stage runs the pass's stage t alone on the workgroup's tile, radix
 // 2: what is left of m after the radix-16 rounds and a pair.
-fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32, turn: bool) {
+fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, t: u32) {
 	let s = nt.lo + t;
 	let tmask = (1u << t) - 1u;
 	let half_log = unit_log - 1u;
@@ -224,13 +210,6 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 		if (!NT_BUTTERFLIES) {
 			nt_sh[nt_sw(p0)] = nt_bare(a);
 			nt_sh[nt_sw(p1)] = nt_bare(bb);
-		} else if (turn) {
-			// The fused inverse's stage 0, its scales and the pass's own
-			// stage 0 on the same pair (NT_IO_TURN): twiddles of 1.
-			let x0 = nt_fuse_scale(first, unit_log, p0, ne_add(a, bb));
-			let x1 = nt_fuse_scale(first, unit_log, p1, ne_sub(a, bb));
-			nt_sh[nt_sw(p0)] = ne_add(x0, x1);
-			nt_sh[nt_sw(p1)] = ne_sub(x0, x1);
 		} else if ((nt_flags() & NT_UNIT) != 0u && s == 0u) {
 			// A row's lowest stage: every twiddle is 1.
 			nt_sh[nt_sw(p0)] = ne_add(a, bb);
@@ -536,33 +515,8 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
-		if ((io & NT_IO_TURN) != 0u) {
-			// The fused inverse's last round (DIF at its own sixteenth
-			// roots), its scales, then this DIT round, on the same
-			// sixteen elements: both on a row's lowest bits (unit).
-			let oi = array<NtElem, 8>(ne_tab(nt.fuse_tw_o), ne_tab(nt.fuse_tw_o + 1u), ne_tab(nt.fuse_tw_o + 2u), ne_tab(nt.fuse_tw_o + 3u), ne_tab(nt.fuse_tw_o + 4u), ne_tab(nt.fuse_tw_o + 5u), ne_tab(nt.fuse_tw_o + 6u), ne_tab(nt.fuse_tw_o + 7u));
-			nt_radix16(&v, false, w, oi, true);
-			v[0] = nt_fuse_scale(first, unit_log, p0, v[0]);
-			v[1] = nt_fuse_scale(first, unit_log, p0 + d, v[1]);
-			v[2] = nt_fuse_scale(first, unit_log, p0 + 2u * d, v[2]);
-			v[3] = nt_fuse_scale(first, unit_log, p0 + 3u * d, v[3]);
-			v[4] = nt_fuse_scale(first, unit_log, p0 + 4u * d, v[4]);
-			v[5] = nt_fuse_scale(first, unit_log, p0 + 5u * d, v[5]);
-			v[6] = nt_fuse_scale(first, unit_log, p0 + 6u * d, v[6]);
-			v[7] = nt_fuse_scale(first, unit_log, p0 + 7u * d, v[7]);
-			v[8] = nt_fuse_scale(first, unit_log, p0 + 8u * d, v[8]);
-			v[9] = nt_fuse_scale(first, unit_log, p0 + 9u * d, v[9]);
-			v[10] = nt_fuse_scale(first, unit_log, p0 + 10u * d, v[10]);
-			v[11] = nt_fuse_scale(first, unit_log, p0 + 11u * d, v[11]);
-			v[12] = nt_fuse_scale(first, unit_log, p0 + 12u * d, v[12]);
-			v[13] = nt_fuse_scale(first, unit_log, p0 + 13u * d, v[13]);
-			v[14] = nt_fuse_scale(first, unit_log, p0 + 14u * d, v[14]);
-			v[15] = nt_fuse_scale(first, unit_log, p0 + 15u * d, v[15]);
-			nt_radix16(&v, true, w, o, true);
-		} else {
-			// The round on a row's lowest bits: its w is 1 (unit).
-			nt_radix16(&v, dit, w, o, (nt_flags() & NT_UNIT) != 0u && s0 == 0u);
-		}
+		// The round on a row's lowest bits: its w is 1 (unit).
+		nt_radix16(&v, dit, w, o, (nt_flags() & NT_UNIT) != 0u && s0 == 0u);
 		if ((io & NT_IO_STORE) != 0u) {
 			if (u < nt.units) {
 				nt_store(g0, v[0]);
@@ -617,11 +571,9 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 	let e = nt.m & 3u;
 	// w^(2^(k-2)): a fourth root of unity (for a pair, k >= 2).
 	let w4 = nt_twiddle(select(0u, 1u << (nt.log_n - 2u), nt.log_n >= 2u), ta, tb);
-	let turn = (io & NT_IO_TURN) != 0u;
-	let skip = (io & NT_IO_SKIP_LAST) != 0u;
 	if (dit) {
 		if ((e & 1u) != 0u) {
-			nt_stage(first, tile, unit_log, tid, true, ta, tb, 0u, turn);
+			nt_stage(first, tile, unit_log, tid, true, ta, tb, 0u);
 			workgroupBarrier();
 		}
 		if (e >= 2u) {
@@ -629,15 +581,12 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			workgroupBarrier();
 		}
 		for (var i = 0u; i < rounds; i++) {
-			nt_round16(first, tile, unit_log, tid, true, ta, tb, to, e + 4u * i, select(0u, io & NT_IO_STORE, i + 1u == rounds) | select(0u, io & (NT_IO_LOAD | NT_IO_TURN), i == 0u && e == 0u));
+			nt_round16(first, tile, unit_log, tid, true, ta, tb, to, e + 4u * i, select(0u, io & NT_IO_STORE, i + 1u == rounds) | select(0u, io & NT_IO_LOAD, i == 0u && e == 0u));
 			workgroupBarrier();
 		}
 	} else {
 		for (var i = 0u; i < rounds; i++) {
 			let last = i + 1u == rounds && e == 0u;
-			if (last && skip) {
-				break;
-			}
 			nt_round16(first, tile, unit_log, tid, false, ta, tb, to, nt.m - 4u - 4u * i, select(0u, io & NT_IO_LOAD, i == 0u) | select(0u, io & NT_IO_STORE, last));
 			workgroupBarrier();
 		}
@@ -645,8 +594,8 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			nt_pair(first, tile, unit_log, tid, false, ta, tb, e - 1u, w4, select(0u, io & NT_IO_STORE, (e & 1u) == 0u));
 			workgroupBarrier();
 		}
-		if ((e & 1u) != 0u && !skip) {
-			nt_stage(first, tile, unit_log, tid, false, ta, tb, 0u, false);
+		if ((e & 1u) != 0u) {
+			nt_stage(first, tile, unit_log, tid, false, ta, tb, 0u);
 			workgroupBarrier();
 		}
 	}
@@ -656,14 +605,6 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 // device memory, its last stores it there (nt_round16).
 const NT_IO_LOAD: u32 = 1u;
 const NT_IO_STORE: u32 = 2u;
-// NT_IO_SKIP_LAST: DIF's stages stop before their last step, a round or
-// a lone stage on a row's lowest bits, which NT_IO_TURN then runs at
-// the start of DIT's: the fused inverse's and the pass's own lowest step
-// pair the same elements in the same invocation, so the two run as one,
-// the scales between them, with no trip through workgroup memory and no
-// barrier between.
-const NT_IO_SKIP_LAST: u32 = 4u;
-const NT_IO_TURN: u32 = 8u;
 
 // nt_load returns element g of the rows (nt_global's index) as a pass's
 // first stage takes it: entered and scaled as the flags say.
@@ -716,6 +657,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 	}
 	let unit_log = nt.m + nt.c_log;
 	let tile = 1u << (unit_log + nt.q_log);
+	let nmask = (1u << nt.log_n) - 1u;
 	let cmask = (1u << nt.c_log) - 1u;
 	let fuse = (nt_flags() & NT_FUSE) != 0u;
 	let dit = (nt_flags() & NT_DIT) != 0u;
@@ -736,24 +678,23 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		}
 		workgroupBarrier();
 	}
-	// The fused inverse's lowest step and the pass's first run as one
-	// (NT_IO_TURN) where both are a round or a lone stage with twiddles
-	// of 1 (NT_UNIT), and the inverse has a step before it that loads the
-	// tile.
-	let turn = fuse && (nt_flags() & NT_UNIT) != 0u && nt.m > 4u;
 	if (fuse) {
-		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b, nt.fuse_tw_o, select(0u, NT_IO_LOAD, direct_in) | select(0u, NT_IO_SKIP_LAST, turn));
-	}
-	if (fuse && !turn) {
+		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b, nt.fuse_tw_o, select(0u, NT_IO_LOAD, direct_in));
 		for (var l = tid; l < tile; l += NTT_WG) {
 			let u = first + (l >> unit_log);
 			if (u < nt.units) {
-				nt_sh[nt_sw(l)] = nt_fuse_scale(first, unit_log, l, nt_sh[nt_sw(l)]);
+				let r = l & ((1u << unit_log) - 1u);
+				let pos = nt_global(u, r >> nt.c_log, r & cmask) & nmask;
+				var v = ne_mul(nt_sh[nt_sw(l)], nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
+				if ((nt_flags() & NT_SCALE_IN) != 0u) {
+					v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+				}
+				nt_sh[nt_sw(l)] = v;
 			}
 		}
 		workgroupBarrier();
 	}
-	var io = select(0u, NT_IO_STORE, direct_out) | select(0u, NT_IO_TURN, turn);
+	var io = select(0u, NT_IO_STORE, direct_out);
 	if (direct_in && !fuse) {
 		io |= NT_IO_LOAD;
 	}
