@@ -116,11 +116,6 @@ const NT_DIF_OUT: u32 = 512u;
 // comes first). Go sets it on the strided DIT passes, whose elements
 // there are runs of columns.
 const NT_DIT_IN: u32 = 1024u;
-// NT_UNIT: the pass runs a row's lowest stages (lo = 0), whose twiddles
-// are the same for every invocation: the round on bits 0..3 (nt_radix16's
-// unit) and the lone stage 0 run without the products of twiddle 1. Go
-// sets it on the low bits' passes that have either (unitTwiddles).
-const NT_UNIT: u32 = 2048u;
 
 // NT_FLAGS (prelude) is the flags of every pass this module runs, or
 // NT_FLAGS_ANY where its passes read them from NtParams: a module made for
@@ -210,10 +205,6 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 		if (!NT_BUTTERFLIES) {
 			nt_sh[nt_sw(p0)] = nt_bare(a);
 			nt_sh[nt_sw(p1)] = nt_bare(bb);
-		} else if ((nt_flags() & NT_UNIT) != 0u && s == 0u) {
-			// A row's lowest stage: every twiddle is 1.
-			nt_sh[nt_sw(p0)] = ne_add(a, bb);
-			nt_sh[nt_sw(p1)] = ne_sub(a, bb);
 		} else if (dit) {
 			let bw = ne_mul(bb, w);
 			nt_sh[nt_sw(p0)] = ne_add(a, bw);
@@ -323,118 +314,98 @@ fn nt_dit(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
 	return array<NtElem, 2>(ne_add(a, bw), ne_sub(a, bw));
 }
 
-// nt_bf runs one butterfly of a radix-16 round on v[i] and v[j], DIT or
-// DIF at w, or with no product where one says that w is 1. Its callers
-// pass dit and one as constants that the compiler folds once it has
-// inlined them.
-fn nt_bf(v: ptr<function, array<NtElem, 16>>, i: u32, j: u32, w: NtElem, dit: bool, one: bool) {
-	let a = (*v)[i];
-	let b = (*v)[j];
-	if (one) {
-		(*v)[i] = ne_add(a, b);
-		(*v)[j] = ne_sub(a, b);
-	} else if (dit) {
-		let x = nt_dit(a, b, w);
-		(*v)[i] = x[0];
-		(*v)[j] = x[1];
-	} else {
-		let x = nt_dif(a, b, w);
-		(*v)[i] = x[0];
-		(*v)[j] = x[1];
-	}
-}
-
-// nt_r16_s0 .. nt_r16_s3 run a radix-16 round's stage q on v: x paired
-// with x + 2^q at the twiddle t[x mod 2^q], with no product at t[0]
-// where one (the round's w is 1). Written out, so that every index is a
-// constant and v stays in registers.
-fn nt_r16_s0(v: ptr<function, array<NtElem, 16>>, t: NtElem, dit: bool, one: bool) {
-	nt_bf(v, 0u, 1u, t, dit, one);
-	nt_bf(v, 2u, 3u, t, dit, one);
-	nt_bf(v, 4u, 5u, t, dit, one);
-	nt_bf(v, 6u, 7u, t, dit, one);
-	nt_bf(v, 8u, 9u, t, dit, one);
-	nt_bf(v, 10u, 11u, t, dit, one);
-	nt_bf(v, 12u, 13u, t, dit, one);
-	nt_bf(v, 14u, 15u, t, dit, one);
-}
-
-fn nt_r16_s1(v: ptr<function, array<NtElem, 16>>, t: array<NtElem, 2>, dit: bool, one: bool) {
-	nt_bf(v, 0u, 2u, t[0], dit, one);
-	nt_bf(v, 1u, 3u, t[1], dit, false);
-	nt_bf(v, 4u, 6u, t[0], dit, one);
-	nt_bf(v, 5u, 7u, t[1], dit, false);
-	nt_bf(v, 8u, 10u, t[0], dit, one);
-	nt_bf(v, 9u, 11u, t[1], dit, false);
-	nt_bf(v, 12u, 14u, t[0], dit, one);
-	nt_bf(v, 13u, 15u, t[1], dit, false);
-}
-
-fn nt_r16_s2(v: ptr<function, array<NtElem, 16>>, t: array<NtElem, 4>, dit: bool, one: bool) {
-	nt_bf(v, 0u, 4u, t[0], dit, one);
-	nt_bf(v, 1u, 5u, t[1], dit, false);
-	nt_bf(v, 2u, 6u, t[2], dit, false);
-	nt_bf(v, 3u, 7u, t[3], dit, false);
-	nt_bf(v, 8u, 12u, t[0], dit, one);
-	nt_bf(v, 9u, 13u, t[1], dit, false);
-	nt_bf(v, 10u, 14u, t[2], dit, false);
-	nt_bf(v, 11u, 15u, t[3], dit, false);
-}
-
-fn nt_r16_s3(v: ptr<function, array<NtElem, 16>>, t: array<NtElem, 8>, dit: bool, one: bool) {
-	nt_bf(v, 0u, 8u, t[0], dit, one);
-	nt_bf(v, 1u, 9u, t[1], dit, false);
-	nt_bf(v, 2u, 10u, t[2], dit, false);
-	nt_bf(v, 3u, 11u, t[3], dit, false);
-	nt_bf(v, 4u, 12u, t[4], dit, false);
-	nt_bf(v, 5u, 13u, t[5], dit, false);
-	nt_bf(v, 6u, 14u, t[6], dit, false);
-	nt_bf(v, 7u, 15u, t[7], dit, false);
-}
-
-// nt_radix16_at runs a radix-16 round's four stages on v at the given
-// twiddles of each stage, DIF's 3 down to 0 or DIT's 0 up to 3; where
-// one, every stage's t[0] is 1 and takes no product.
-fn nt_radix16_at(v: ptr<function, array<NtElem, 16>>, dit: bool, t8: array<NtElem, 8>, t4: array<NtElem, 4>, t2: array<NtElem, 2>, t1: NtElem, one: bool) {
-	if (dit) {
-		nt_r16_s0(v, t1, dit, one);
-		nt_r16_s1(v, t2, dit, one);
-		nt_r16_s2(v, t4, dit, one);
-		nt_r16_s3(v, t8, dit, one);
-	} else {
-		nt_r16_s3(v, t8, dit, one);
-		nt_r16_s2(v, t4, dit, one);
-		nt_r16_s1(v, t2, dit, one);
-		nt_r16_s0(v, t1, dit, one);
-	}
-}
-
 // nt_radix16 runs a radix-16 round's four stages on v in registers:
 // DIF's stages 3 down to 0, or DIT's 0 up to 3. Stage q pairs x with x +
 // 2^q at (w·o[a])^(2^(3-q)), a = x mod 2^q, o[a] = ω^a the table of
-// sixteenth roots; so fourteen products of w make the fifteen twiddles.
-// Where unit (the round on a row's lowest bits, whose w is 1 for every
-// invocation) the twiddles are the roots themselves, and the fifteen
-// butterflies at 1 take no product: 29 products fewer. unit must be the
-// same for every invocation. The passes' rounds and the ceiling
-// benchmark's kernel (measured/ntt_ceiling.wgsl) run this same
-// arithmetic.
-fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: array<NtElem, 8>, unit: bool) {
+// sixteenth roots (o[0] = 1 is not read); so fourteen products of w make
+// the fifteen twiddles. The passes' rounds and the ceiling benchmark's
+// kernel (measured/ntt_ceiling.wgsl) run this same arithmetic.
+fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: array<NtElem, 8>) {
 	if (!NT_BUTTERFLIES) {
 		for (var x = 0u; x < 16u; x++) {
 			(*v)[x] = nt_bare((*v)[x]);
 		}
 		return;
 	}
-	if (unit) {
-		nt_radix16_at(v, dit, o, array<NtElem, 4>(o[0], o[2], o[4], o[6]), array<NtElem, 2>(o[0], o[4]), o[0], true);
-		return;
-	}
 	// Stage 3's twiddles, then each stage's the squares of the one's above.
 	let t8 = array<NtElem, 8>(w, ne_mul(w, o[1]), ne_mul(w, o[2]), ne_mul(w, o[3]), ne_mul(w, o[4]), ne_mul(w, o[5]), ne_mul(w, o[6]), ne_mul(w, o[7]));
 	let t4 = array<NtElem, 4>(ne_mul(t8[0], t8[0]), ne_mul(t8[1], t8[1]), ne_mul(t8[2], t8[2]), ne_mul(t8[3], t8[3]));
 	let t2 = array<NtElem, 2>(ne_mul(t4[0], t4[0]), ne_mul(t4[1], t4[1]));
-	nt_radix16_at(v, dit, t8, t4, t2, ne_mul(t2[0], t2[0]), false);
+	let t1 = ne_mul(t2[0], t2[0]);
+	var x: array<NtElem, 2>;
+	if (dit) {
+		x = nt_dit((*v)[0], (*v)[1], t1); (*v)[0] = x[0]; (*v)[1] = x[1];
+		x = nt_dit((*v)[2], (*v)[3], t1); (*v)[2] = x[0]; (*v)[3] = x[1];
+		x = nt_dit((*v)[4], (*v)[5], t1); (*v)[4] = x[0]; (*v)[5] = x[1];
+		x = nt_dit((*v)[6], (*v)[7], t1); (*v)[6] = x[0]; (*v)[7] = x[1];
+		x = nt_dit((*v)[8], (*v)[9], t1); (*v)[8] = x[0]; (*v)[9] = x[1];
+		x = nt_dit((*v)[10], (*v)[11], t1); (*v)[10] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[12], (*v)[13], t1); (*v)[12] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[14], (*v)[15], t1); (*v)[14] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dit((*v)[0], (*v)[2], t2[0]); (*v)[0] = x[0]; (*v)[2] = x[1];
+		x = nt_dit((*v)[1], (*v)[3], t2[1]); (*v)[1] = x[0]; (*v)[3] = x[1];
+		x = nt_dit((*v)[4], (*v)[6], t2[0]); (*v)[4] = x[0]; (*v)[6] = x[1];
+		x = nt_dit((*v)[5], (*v)[7], t2[1]); (*v)[5] = x[0]; (*v)[7] = x[1];
+		x = nt_dit((*v)[8], (*v)[10], t2[0]); (*v)[8] = x[0]; (*v)[10] = x[1];
+		x = nt_dit((*v)[9], (*v)[11], t2[1]); (*v)[9] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[12], (*v)[14], t2[0]); (*v)[12] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[13], (*v)[15], t2[1]); (*v)[13] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dit((*v)[0], (*v)[4], t4[0]); (*v)[0] = x[0]; (*v)[4] = x[1];
+		x = nt_dit((*v)[1], (*v)[5], t4[1]); (*v)[1] = x[0]; (*v)[5] = x[1];
+		x = nt_dit((*v)[2], (*v)[6], t4[2]); (*v)[2] = x[0]; (*v)[6] = x[1];
+		x = nt_dit((*v)[3], (*v)[7], t4[3]); (*v)[3] = x[0]; (*v)[7] = x[1];
+		x = nt_dit((*v)[8], (*v)[12], t4[0]); (*v)[8] = x[0]; (*v)[12] = x[1];
+		x = nt_dit((*v)[9], (*v)[13], t4[1]); (*v)[9] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[10], (*v)[14], t4[2]); (*v)[10] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[11], (*v)[15], t4[3]); (*v)[11] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dit((*v)[0], (*v)[8], t8[0]); (*v)[0] = x[0]; (*v)[8] = x[1];
+		x = nt_dit((*v)[1], (*v)[9], t8[1]); (*v)[1] = x[0]; (*v)[9] = x[1];
+		x = nt_dit((*v)[2], (*v)[10], t8[2]); (*v)[2] = x[0]; (*v)[10] = x[1];
+		x = nt_dit((*v)[3], (*v)[11], t8[3]); (*v)[3] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[4], (*v)[12], t8[4]); (*v)[4] = x[0]; (*v)[12] = x[1];
+		x = nt_dit((*v)[5], (*v)[13], t8[5]); (*v)[5] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[6], (*v)[14], t8[6]); (*v)[6] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[7], (*v)[15], t8[7]); (*v)[7] = x[0]; (*v)[15] = x[1];
+	} else {
+		x = nt_dif((*v)[0], (*v)[8], t8[0]); (*v)[0] = x[0]; (*v)[8] = x[1];
+		x = nt_dif((*v)[1], (*v)[9], t8[1]); (*v)[1] = x[0]; (*v)[9] = x[1];
+		x = nt_dif((*v)[2], (*v)[10], t8[2]); (*v)[2] = x[0]; (*v)[10] = x[1];
+		x = nt_dif((*v)[3], (*v)[11], t8[3]); (*v)[3] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[4], (*v)[12], t8[4]); (*v)[4] = x[0]; (*v)[12] = x[1];
+		x = nt_dif((*v)[5], (*v)[13], t8[5]); (*v)[5] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[6], (*v)[14], t8[6]); (*v)[6] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[7], (*v)[15], t8[7]); (*v)[7] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dif((*v)[0], (*v)[4], t4[0]); (*v)[0] = x[0]; (*v)[4] = x[1];
+		x = nt_dif((*v)[1], (*v)[5], t4[1]); (*v)[1] = x[0]; (*v)[5] = x[1];
+		x = nt_dif((*v)[2], (*v)[6], t4[2]); (*v)[2] = x[0]; (*v)[6] = x[1];
+		x = nt_dif((*v)[3], (*v)[7], t4[3]); (*v)[3] = x[0]; (*v)[7] = x[1];
+		x = nt_dif((*v)[8], (*v)[12], t4[0]); (*v)[8] = x[0]; (*v)[12] = x[1];
+		x = nt_dif((*v)[9], (*v)[13], t4[1]); (*v)[9] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[10], (*v)[14], t4[2]); (*v)[10] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[11], (*v)[15], t4[3]); (*v)[11] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dif((*v)[0], (*v)[2], t2[0]); (*v)[0] = x[0]; (*v)[2] = x[1];
+		x = nt_dif((*v)[1], (*v)[3], t2[1]); (*v)[1] = x[0]; (*v)[3] = x[1];
+		x = nt_dif((*v)[4], (*v)[6], t2[0]); (*v)[4] = x[0]; (*v)[6] = x[1];
+		x = nt_dif((*v)[5], (*v)[7], t2[1]); (*v)[5] = x[0]; (*v)[7] = x[1];
+		x = nt_dif((*v)[8], (*v)[10], t2[0]); (*v)[8] = x[0]; (*v)[10] = x[1];
+		x = nt_dif((*v)[9], (*v)[11], t2[1]); (*v)[9] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[12], (*v)[14], t2[0]); (*v)[12] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[13], (*v)[15], t2[1]); (*v)[13] = x[0]; (*v)[15] = x[1];
+
+		x = nt_dif((*v)[0], (*v)[1], t1); (*v)[0] = x[0]; (*v)[1] = x[1];
+		x = nt_dif((*v)[2], (*v)[3], t1); (*v)[2] = x[0]; (*v)[3] = x[1];
+		x = nt_dif((*v)[4], (*v)[5], t1); (*v)[4] = x[0]; (*v)[5] = x[1];
+		x = nt_dif((*v)[6], (*v)[7], t1); (*v)[6] = x[0]; (*v)[7] = x[1];
+		x = nt_dif((*v)[8], (*v)[9], t1); (*v)[8] = x[0]; (*v)[9] = x[1];
+		x = nt_dif((*v)[10], (*v)[11], t1); (*v)[10] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[12], (*v)[13], t1); (*v)[12] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[14], (*v)[15], t1); (*v)[14] = x[0]; (*v)[15] = x[1];
+	}
 }
 
 // nt_round16 runs the pass's stages t0+3 down to t0 (DIF) or t0 up to
@@ -515,8 +486,7 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
-		// The round on a row's lowest bits: its w is 1 (unit).
-		nt_radix16(&v, dit, w, o, (nt_flags() & NT_UNIT) != 0u && s0 == 0u);
+		nt_radix16(&v, dit, w, o);
 		if ((io & NT_IO_STORE) != 0u) {
 			if (u < nt.units) {
 				nt_store(g0, v[0]);

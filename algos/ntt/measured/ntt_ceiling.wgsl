@@ -24,7 +24,7 @@ fn ntt_ceiling(@builtin(global_invocation_id) gid: vec3<u32>) {
 	var w = ne_tab(8u + (i & 255u));
 	let step = ne_tab(8u + 256u);
 	for (var r = 0u; r < NT_CEIL_ROUNDS; r++) {
-		nt_radix16(&v, false, w, o, false);
+		nt_radix16(&v, false, w, o);
 		w = ne_mul(w, step);
 	}
 	var sum = v[0];
