@@ -420,6 +420,14 @@ func TestPlanPasses(t *testing.T) {
 			require.Equal(t, want, stridedTrips(m), "m=%d", m)
 		}
 	}
+	// The encoding's rows of 2^19 on a GPU: the strided pass's rounds read
+	// and write device memory themselves in both directions (NT_DIF_OUT,
+	// NT_DIT_IN), the path BENCHMARKS.md measured; the low bits' pass
+	// neither.
+	enc := planPasses(19, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}.forSize(19, false))
+	require.Len(t, enc, 2, "%v", enc)
+	require.True(t, enc[0].storesItself() && enc[0].loadsItself(), "%v", enc)
+	require.False(t, enc[1].storesItself() || enc[1].loadsItself(), "%v", enc)
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
 	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
