@@ -337,15 +337,15 @@ func planLayout(rows, m, unit, span, d int, limit uint64) (layout, error) {
 }
 
 // kernel is entry of the Vortex kernel file on ctx (KoalaBear's constants
-// in its prelude): storage bindings 0..storage-1, binding 1 the one it
-// writes, then the parameters' uniform.
-func kernel(ctx *wgpu.Context, file, entry string, storage int) (*wgpu.Kernel, error) {
+// and consts in its prelude): storage bindings 0..storage-1, binding 1
+// the one it writes, then the parameters' uniform.
+func kernel(ctx *wgpu.Context, file, entry string, storage int, consts ...wgsl.Const) (*wgpu.Kernel, error) {
 	ro := make([]bool, storage)
 	for i := range ro {
 		ro[i] = i != 1
 	}
 	k, err := ctx.Kernel(wgpu.KernelSpec{
-		Label: file + ":" + entry, Module: wgsl.Module{Library: shaders, Files: []string{file}, Consts: field.KoalaBear.Consts()},
+		Label: file + ":" + entry, Module: wgsl.Module{Library: shaders, Files: []string{file}, Consts: append(append([]wgsl.Const(nil), field.KoalaBear.Consts()...), consts...)},
 		Entry: entry, Storage: storage, Uniform: true, ReadOnly: ro,
 	})
 	if err != nil {
@@ -362,8 +362,13 @@ func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows
 	}
 	return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{src, dst},
 		Params: []uint32{uint32(rows), uint32(width), uint32(srcOff), uint32(srcStride), uint32(dstOff), uint32(dstStride), l},
-		Groups: ctx.Grid(uint64(rows)*uint64(width), 256)}
+		Groups: ctx.Grid(uint64(rows)*uint64((width+copyRun-1)/copyRun)*256, 256)}
 }
+
+// copyRun is the words of a row one workgroup of vortex_copy copies
+// (its VX_RUN): four of its 256 invocations' loads in flight each, one
+// division by the row's runs a workgroup.
+const copyRun = 4 * 256
 
 // commitGPU is Commit over the first k of c's devices: each device's
 // share of the columns (commitPart, stages.go: every row uploaded and encoded, the

@@ -13,6 +13,7 @@ import (
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/sched"
+	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // Committer commits to matrices of one Params on one device or on the
@@ -141,7 +142,7 @@ func releaseMembers(devs []*member) {
 
 // newMember sets p's commitments up on ctx.
 func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
-	ck, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2)
+	ck, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2, wgsl.Const{Name: "VX_RUN", Value: uint32(copyRun)})
 	if err != nil {
 		return nil, err
 	}

@@ -26,17 +26,40 @@ struct VxParams {
 
 const VX_WG: u32 = 256u;
 
+// VX_RUN (prelude, from Go's copyRun) is the words of a row one
+// workgroup copies: VX_PER an invocation, each of an invocation's loads
+// and stores one of a warp's runs of consecutive words.
+const VX_PER: u32 = VX_RUN / VX_WG;
+
+// vortex_copy: workgroup g copies run g mod runs of row g / runs (runs =
+// ceil(width / VX_RUN), one division a workgroup rather than one a
+// word), VX_PER loads in flight an invocation.
 @compute @workgroup_size(256)
-fn vortex_copy(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let i = gid.x + gid.y * nwg.x * VX_WG;
-	if (i >= vx_params.rows * vx_params.width) {
+fn vortex_copy(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+	let g = wid.x + wid.y * nwg.x;
+	let runs = (vx_params.width + VX_RUN - 1u) / VX_RUN;
+	let r = g / runs;
+	if (r >= vx_params.rows) {
 		return;
 	}
-	let r = i / vx_params.width;
-	let j = i - r * vx_params.width;
-	var v = vx_src[vx_params.src_off + r * vx_params.src_stride + j];
-	if (vx_params.leave != 0u) {
-		v = monty31_leave(v);
+	let j0 = (g - r * runs) * VX_RUN + tid;
+	let src = vx_params.src_off + r * vx_params.src_stride;
+	let dst = vx_params.dst_off + r * vx_params.dst_stride;
+	var v: array<u32, VX_PER>;
+	for (var x = 0u; x < VX_PER; x++) {
+		let j = j0 + x * VX_WG;
+		if (j < vx_params.width) {
+			v[x] = vx_src[src + j];
+		}
 	}
-	vx_dst[vx_params.dst_off + r * vx_params.dst_stride + j] = v;
+	for (var x = 0u; x < VX_PER; x++) {
+		let j = j0 + x * VX_WG;
+		if (j < vx_params.width) {
+			var w = v[x];
+			if (vx_params.leave != 0u) {
+				w = monty31_leave(w);
+			}
+			vx_dst[dst + j] = w;
+		}
+	}
 }

@@ -19,8 +19,10 @@ import (
 	gvortex "github.com/consensys/gnark-crypto/field/koalabear/vortex"
 	"github.com/stretchr/testify/require"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
+	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
@@ -837,4 +839,60 @@ func TestConcurrentOpenings(t *testing.T) {
 	}
 	check(t, nil)
 	gputest.ForEach(t, check)
+}
+
+// TestCopyKernel runs vortex_copy on rows wider and narrower than a
+// workgroup's run (copyRun), between strided places of two buffers, on a
+// grid that spills into y as the largest commitments' do, taking the
+// words out of Montgomery form or not, against the plain-Go copy: the
+// words outside the destination's places keep their values.
+func TestCopyKernel(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		k, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2, wgsl.Const{Name: "VX_RUN", Value: uint32(copyRun)})
+		require.NoError(t, err)
+		rng := rand.New(rand.NewPCG(5, uint64(time.Now().UnixNano())))
+		for _, c := range []struct{ rows, width int }{{3, 2*copyRun + 37}, {7, 45}, {1, copyRun}} {
+			for _, leave := range []bool{false, true} {
+				srcOff, srcStride := 11, c.width+5
+				dstOff, dstStride := 3, c.width+2
+				src := make([]uint32, srcOff+c.rows*srcStride)
+				dst := make([]uint32, dstOff+c.rows*dstStride)
+				for i := range src {
+					src[i] = rng.Uint32N(field.KoalaBear.P())
+				}
+				for i := range dst {
+					dst[i] = rng.Uint32()
+				}
+				want := append([]uint32(nil), dst...)
+				for r := range c.rows {
+					for j := range c.width {
+						v := src[srcOff+r*srcStride+j]
+						if leave {
+							v = field.KoalaBear.FromMonty(v)
+						}
+						want[dstOff+r*dstStride+j] = v
+					}
+				}
+				sb, err := ctx.NewBuffer("copy src", uint64(len(src))*4)
+				require.NoError(t, err)
+				db, err := ctx.NewBuffer("copy dst", uint64(len(dst))*4)
+				require.NoError(t, err)
+				require.NoError(t, ctx.Upload(sb, 0, wgpu.Bytes(src)))
+				require.NoError(t, ctx.Upload(db, 0, wgpu.Bytes(dst)))
+				d := copyDispatch(ctx, k, wgpu.Bind(sb), wgpu.Bind(db), c.rows, c.width, srcOff, srcStride, dstOff, dstStride, leave)
+				// The same workgroups as two rows of the grid (and one
+				// more than they need), as Grid lays out more than an
+				// adapter's workgroups in one dimension.
+				groups := d.Groups[0] * d.Groups[1]
+				d.Groups = [3]uint32{(groups + 2) / 2, 2, 1}
+				_, err = ctx.Run(d)
+				require.NoError(t, err)
+				got := make([]uint32, len(dst))
+				require.NoError(t, ctx.Download(wgpu.Bytes(got), db, 0))
+				sb.Release()
+				db.Release()
+				require.Equal(t, want, got, "%d rows of %d, leave %v", c.rows, c.width, leave)
+			}
+		}
+	})
 }
