@@ -265,6 +265,18 @@ func (ps pass) loadsItself() bool {
 	return ps.lo > 0 && ps.m >= 4 && ps.m%4 == 0
 }
 
+// unitTwiddles reports whether the pass runs a row's lowest stages
+// without the products of twiddle 1 (NT_UNIT): the low bits' pass where
+// a radix-16 round (m a multiple of 4) or a lone stage (m odd) runs
+// there. The flag is set on no other pass so that only the kernels that
+// run it carry its second listing: compiled into every pass, a branch
+// for it made the encoding's rows of 2^19 slower on an H200
+// (BENCHMARKS.md). A pair on bits 1 and 0 (m = 4·r + 2) keeps its
+// products.
+func (ps pass) unitTwiddles() bool {
+	return ps.lo == 0 && (ps.m >= 4 && ps.m%4 == 0 || ps.m%2 == 1)
+}
+
 // stridedTrips is how many times a DIF pass above the low bits, of m
 // stages, writes its tile to workgroup memory: once for each step
 // (passSteps) but the last where it stores itself (storesItself; else the
@@ -571,6 +583,7 @@ const (
 	flagFuse     = 256
 	flagDIFOut   = 512
 	flagDITIn    = 1024
+	flagUnit     = 2048
 )
 
 // pieceRows returns how many rows one binding holds: within the device's
@@ -714,6 +727,9 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		} else if ps.storesItself() {
 			flags |= flagDIFOut
 		}
+		if ps.unitTwiddles() {
+			flags |= flagUnit
+		}
 		in, out := s.work, s.work
 		layout := stream{outLog: k, stride: 1}
 		if i == 0 {
@@ -790,7 +806,7 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 	fi, fn := inv.Params[paramFlags], next.Params[paramFlags]
 	// inv: DIF, nothing but entering on its loads and its scale on its
 	// stores; next: DIT, whose loads are inv's stores.
-	if fi&^flagEnter != flagScaleOut|flagRevOut || fn&(flagDIT|flagEnter|flagFuse) != flagDIT {
+	if fi&^(flagEnter|flagUnit) != flagScaleOut|flagRevOut || fn&(flagDIT|flagEnter|flagFuse) != flagDIT {
 		return d, false, nil
 	}
 	for i := range 6 { // log_n, units, lo, m, c_log, q_log

@@ -116,6 +116,13 @@ const NT_DIF_OUT: u32 = 512u;
 // comes first). Go sets it on the strided DIT passes, whose elements
 // there are runs of columns.
 const NT_DIT_IN: u32 = 1024u;
+// NT_UNIT: the pass runs a row's lowest stages (lo = 0), whose twiddles
+// are the same for every invocation: the round on bits 0..3
+// (nt_radix16_unit) and the lone stage 0 run without the products of
+// twiddle 1. Go sets it on the low bits' passes that have either
+// (unitTwiddles). Only a module made for its passes' flags runs it
+// (nt_fast): one that reads them (the software adapters') leaves it out.
+const NT_UNIT: u32 = 2048u;
 
 // NT_FLAGS (prelude) is the flags of every pass this module runs, or
 // NT_FLAGS_ANY where its passes read them from NtParams: a module made for
@@ -129,6 +136,14 @@ fn nt_flags() -> u32 {
 		return NT_FLAGS;
 	}
 	return nt.flags;
+}
+
+// nt_fast reports whether the module runs flag's own code: made for one
+// set of flags (NT_FLAGS) that has it. Where a flag only saves work, a
+// module for any flags runs the general code instead, and its compilers
+// need not take in a second listing.
+fn nt_fast(flag: u32) -> bool {
+	return NT_FLAGS != NT_FLAGS_ANY && (NT_FLAGS & flag) != 0u;
 }
 
 var<workgroup> nt_sh: array<NtElem, NTT_TILE>;
@@ -205,6 +220,10 @@ fn nt_stage(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, 
 		if (!NT_BUTTERFLIES) {
 			nt_sh[nt_sw(p0)] = nt_bare(a);
 			nt_sh[nt_sw(p1)] = nt_bare(bb);
+		} else if (nt_fast(NT_UNIT) && s == 0u) {
+			// A row's lowest stage: every twiddle is 1.
+			nt_sh[nt_sw(p0)] = ne_add(a, bb);
+			nt_sh[nt_sw(p1)] = ne_sub(a, bb);
 		} else if (dit) {
 			let bw = ne_mul(bb, w);
 			nt_sh[nt_sw(p0)] = ne_add(a, bw);
@@ -408,6 +427,94 @@ fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: arra
 	}
 }
 
+// nt_one returns a butterfly's pair at twiddle 1, DIT's or DIF's alike:
+// a + b, a - b.
+fn nt_one(a: NtElem, b: NtElem) -> array<NtElem, 2> {
+	return array<NtElem, 2>(ne_add(a, b), ne_sub(a, b));
+}
+
+// nt_radix16_unit is nt_radix16 where w is 1 (NT_UNIT: the round on a
+// row's lowest bits): stage q's twiddles are then o[a·2^(3-q)] as they
+// are, and its butterflies at 1 take no product, 29 products fewer.
+// Written out like nt_radix16's listing, so that every index is a
+// constant and v stays in registers on every compiler.
+fn nt_radix16_unit(v: ptr<function, array<NtElem, 16>>, dit: bool, o: array<NtElem, 8>) {
+	var x: array<NtElem, 2>;
+	if (dit) {
+		x = nt_one((*v)[0], (*v)[1]); (*v)[0] = x[0]; (*v)[1] = x[1];
+		x = nt_one((*v)[2], (*v)[3]); (*v)[2] = x[0]; (*v)[3] = x[1];
+		x = nt_one((*v)[4], (*v)[5]); (*v)[4] = x[0]; (*v)[5] = x[1];
+		x = nt_one((*v)[6], (*v)[7]); (*v)[6] = x[0]; (*v)[7] = x[1];
+		x = nt_one((*v)[8], (*v)[9]); (*v)[8] = x[0]; (*v)[9] = x[1];
+		x = nt_one((*v)[10], (*v)[11]); (*v)[10] = x[0]; (*v)[11] = x[1];
+		x = nt_one((*v)[12], (*v)[13]); (*v)[12] = x[0]; (*v)[13] = x[1];
+		x = nt_one((*v)[14], (*v)[15]); (*v)[14] = x[0]; (*v)[15] = x[1];
+
+		x = nt_one((*v)[0], (*v)[2]); (*v)[0] = x[0]; (*v)[2] = x[1];
+		x = nt_dit((*v)[1], (*v)[3], o[4]); (*v)[1] = x[0]; (*v)[3] = x[1];
+		x = nt_one((*v)[4], (*v)[6]); (*v)[4] = x[0]; (*v)[6] = x[1];
+		x = nt_dit((*v)[5], (*v)[7], o[4]); (*v)[5] = x[0]; (*v)[7] = x[1];
+		x = nt_one((*v)[8], (*v)[10]); (*v)[8] = x[0]; (*v)[10] = x[1];
+		x = nt_dit((*v)[9], (*v)[11], o[4]); (*v)[9] = x[0]; (*v)[11] = x[1];
+		x = nt_one((*v)[12], (*v)[14]); (*v)[12] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[13], (*v)[15], o[4]); (*v)[13] = x[0]; (*v)[15] = x[1];
+
+		x = nt_one((*v)[0], (*v)[4]); (*v)[0] = x[0]; (*v)[4] = x[1];
+		x = nt_dit((*v)[1], (*v)[5], o[2]); (*v)[1] = x[0]; (*v)[5] = x[1];
+		x = nt_dit((*v)[2], (*v)[6], o[4]); (*v)[2] = x[0]; (*v)[6] = x[1];
+		x = nt_dit((*v)[3], (*v)[7], o[6]); (*v)[3] = x[0]; (*v)[7] = x[1];
+		x = nt_one((*v)[8], (*v)[12]); (*v)[8] = x[0]; (*v)[12] = x[1];
+		x = nt_dit((*v)[9], (*v)[13], o[2]); (*v)[9] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[10], (*v)[14], o[4]); (*v)[10] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[11], (*v)[15], o[6]); (*v)[11] = x[0]; (*v)[15] = x[1];
+
+		x = nt_one((*v)[0], (*v)[8]); (*v)[0] = x[0]; (*v)[8] = x[1];
+		x = nt_dit((*v)[1], (*v)[9], o[1]); (*v)[1] = x[0]; (*v)[9] = x[1];
+		x = nt_dit((*v)[2], (*v)[10], o[2]); (*v)[2] = x[0]; (*v)[10] = x[1];
+		x = nt_dit((*v)[3], (*v)[11], o[3]); (*v)[3] = x[0]; (*v)[11] = x[1];
+		x = nt_dit((*v)[4], (*v)[12], o[4]); (*v)[4] = x[0]; (*v)[12] = x[1];
+		x = nt_dit((*v)[5], (*v)[13], o[5]); (*v)[5] = x[0]; (*v)[13] = x[1];
+		x = nt_dit((*v)[6], (*v)[14], o[6]); (*v)[6] = x[0]; (*v)[14] = x[1];
+		x = nt_dit((*v)[7], (*v)[15], o[7]); (*v)[7] = x[0]; (*v)[15] = x[1];
+	} else {
+		x = nt_one((*v)[0], (*v)[8]); (*v)[0] = x[0]; (*v)[8] = x[1];
+		x = nt_dif((*v)[1], (*v)[9], o[1]); (*v)[1] = x[0]; (*v)[9] = x[1];
+		x = nt_dif((*v)[2], (*v)[10], o[2]); (*v)[2] = x[0]; (*v)[10] = x[1];
+		x = nt_dif((*v)[3], (*v)[11], o[3]); (*v)[3] = x[0]; (*v)[11] = x[1];
+		x = nt_dif((*v)[4], (*v)[12], o[4]); (*v)[4] = x[0]; (*v)[12] = x[1];
+		x = nt_dif((*v)[5], (*v)[13], o[5]); (*v)[5] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[6], (*v)[14], o[6]); (*v)[6] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[7], (*v)[15], o[7]); (*v)[7] = x[0]; (*v)[15] = x[1];
+
+		x = nt_one((*v)[0], (*v)[4]); (*v)[0] = x[0]; (*v)[4] = x[1];
+		x = nt_dif((*v)[1], (*v)[5], o[2]); (*v)[1] = x[0]; (*v)[5] = x[1];
+		x = nt_dif((*v)[2], (*v)[6], o[4]); (*v)[2] = x[0]; (*v)[6] = x[1];
+		x = nt_dif((*v)[3], (*v)[7], o[6]); (*v)[3] = x[0]; (*v)[7] = x[1];
+		x = nt_one((*v)[8], (*v)[12]); (*v)[8] = x[0]; (*v)[12] = x[1];
+		x = nt_dif((*v)[9], (*v)[13], o[2]); (*v)[9] = x[0]; (*v)[13] = x[1];
+		x = nt_dif((*v)[10], (*v)[14], o[4]); (*v)[10] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[11], (*v)[15], o[6]); (*v)[11] = x[0]; (*v)[15] = x[1];
+
+		x = nt_one((*v)[0], (*v)[2]); (*v)[0] = x[0]; (*v)[2] = x[1];
+		x = nt_dif((*v)[1], (*v)[3], o[4]); (*v)[1] = x[0]; (*v)[3] = x[1];
+		x = nt_one((*v)[4], (*v)[6]); (*v)[4] = x[0]; (*v)[6] = x[1];
+		x = nt_dif((*v)[5], (*v)[7], o[4]); (*v)[5] = x[0]; (*v)[7] = x[1];
+		x = nt_one((*v)[8], (*v)[10]); (*v)[8] = x[0]; (*v)[10] = x[1];
+		x = nt_dif((*v)[9], (*v)[11], o[4]); (*v)[9] = x[0]; (*v)[11] = x[1];
+		x = nt_one((*v)[12], (*v)[14]); (*v)[12] = x[0]; (*v)[14] = x[1];
+		x = nt_dif((*v)[13], (*v)[15], o[4]); (*v)[13] = x[0]; (*v)[15] = x[1];
+
+		x = nt_one((*v)[0], (*v)[1]); (*v)[0] = x[0]; (*v)[1] = x[1];
+		x = nt_one((*v)[2], (*v)[3]); (*v)[2] = x[0]; (*v)[3] = x[1];
+		x = nt_one((*v)[4], (*v)[5]); (*v)[4] = x[0]; (*v)[5] = x[1];
+		x = nt_one((*v)[6], (*v)[7]); (*v)[6] = x[0]; (*v)[7] = x[1];
+		x = nt_one((*v)[8], (*v)[9]); (*v)[8] = x[0]; (*v)[9] = x[1];
+		x = nt_one((*v)[10], (*v)[11]); (*v)[10] = x[0]; (*v)[11] = x[1];
+		x = nt_one((*v)[12], (*v)[13]); (*v)[12] = x[0]; (*v)[13] = x[1];
+		x = nt_one((*v)[14], (*v)[15]); (*v)[14] = x[0]; (*v)[15] = x[1];
+	}
+}
+
 // nt_round16 runs the pass's stages t0+3 down to t0 (DIF) or t0 up to
 // t0+3 (DIT) on the workgroup's tile, radix 16: an invocation takes the
 // sixteen elements i0 + x·2^t0 (x < 16) that the four stages pair and
@@ -486,7 +593,12 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
-		nt_radix16(&v, dit, w, o);
+		if (nt_fast(NT_UNIT) && s0 == 0u) {
+			// The round on a row's lowest bits, where w is 1.
+			nt_radix16_unit(&v, dit, o);
+		} else {
+			nt_radix16(&v, dit, w, o);
+		}
 		if ((io & NT_IO_STORE) != 0u) {
 			if (u < nt.units) {
 				nt_store(g0, v[0]);

@@ -428,6 +428,17 @@ func TestPlanPasses(t *testing.T) {
 	require.Len(t, enc, 2, "%v", enc)
 	require.True(t, enc[0].storesItself() && enc[0].loadsItself(), "%v", enc)
 	require.False(t, enc[1].storesItself() || enc[1].loadsItself(), "%v", enc)
+	// Its low bits' pass (m odd) and the low bits' pass of 2^24's three
+	// (m = 12) run a row's lowest stages without the products of twiddle
+	// 1 (NT_UNIT); no strided pass does, nor a low pass whose lowest
+	// stages are a pair.
+	require.True(t, enc[1].unitTwiddles() && !enc[0].unitTwiddles(), "%v", enc)
+	big := planPasses(24, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}.forSize(24, false))
+	require.True(t, big[len(big)-1].unitTwiddles(), "%v", big)
+	for _, p := range big[:len(big)-1] {
+		require.False(t, p.unitTwiddles(), "%v", big)
+	}
+	require.False(t, (pass{lo: 0, m: 6}).unitTwiddles())
 	require.Equal(t, config{wg: 256, tileLog: 12, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 4))
 	require.Equal(t, config{wg: 128, tileLog: 11, colLog: 4, tl: 5}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 128, MaxWorkgroupSizeX: 1024, MaxWorkgroupStorage: 8192}, 4))
 	require.Equal(t, config{wg: 256, tileLog: 11, colLog: 4, tl: 4}, configFor(wgpu.Limits{MaxInvocationsPerWorkgroup: 256, MaxWorkgroupSizeX: 256, MaxWorkgroupStorage: 16384}, 8))
