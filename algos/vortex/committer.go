@@ -146,7 +146,7 @@ func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
 	if err != nil {
 		return nil, err
 	}
-	chk, err := kernel(ctx, "vortex_check.wgsl", "vortex_check", 2)
+	chk, err := kernel(ctx, "vortex_check.wgsl", "vortex_check", 2, wgsl.Const{Name: "VC_RUN", Value: uint32(checkRun)})
 	if err != nil {
 		return nil, err
 	}

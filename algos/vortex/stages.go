@@ -279,7 +279,7 @@ func (c *partCommit) encode() error {
 		if job.check {
 			count := uint64(nr) * uint64(n)
 			ds = append(ds, wgpu.Dispatch{Kernel: d.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(out.firsts)},
-				Params: []uint32{uint32(count), uint32(k)}, Groups: ctx.Grid(count, 256)})
+				Params: []uint32{uint32(count), uint32(k)}, Groups: ctx.Grid((count+checkRun-1)/checkRun*256, 256)})
 		}
 		if !l.direct {
 			for t, tile := range pt.tiles {

@@ -8,7 +8,7 @@
 // + j]; if leave != 0 { v = leave(v) }; dst[dst_off + r*dst_stride + j] = v },
 // leave(v) the canonical value of the Montgomery form v (v·2^-32 mod p).
 //
-// The prelude defines the field's constants (monty31.wgsl).
+// The prelude defines the field's constants (monty31.wgsl) and VX_RUN.
 
 @group(0) @binding(0) var<storage, read> vx_src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> vx_dst: array<u32>;
