@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SIS's columns with the twiddles and twists read where used, for every
+# polynomial, instead of held in registers across the loop (reg), against
+# the head before it (old, ee8f194), alone and inside Vortex's
+# commitment, in one run: the tests of the changed kernel first,
+# then the benchmarks interleaved twice. Binaries (go test -c, stripped)
+# packed as .bin/ab11.tar.xz. From the project root on the GPU machine:
+#   . .gl/env.sh && bash bench/results/2026-11-29-h200-sis-registers.sh
+. bench/results/ab.sh
+ab_setup .bin/ab11.tar.xz
+ab_test sis reg '.'
+for round in 1 2; do
+	for v in old reg; do
+		ab_bench sis $v 'SISColumns/vulkan/2048x1048576' 5
+	done
+	for v in old reg; do
+		ab_bench vortex $v '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
+	done
+done
+echo "=== $(date +%T) done"

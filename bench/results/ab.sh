@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Sourced by the A/B scripts here, from the project root on the GPU
+# machine (a checkout, whose package directories hold what the tests
+# read):
+#   ab_setup PACK       unpack PACK (.tar.xz of a folder of test binaries
+#                       named PKG-VARIANT.test) and print the card
+#   ab_test PKG V REGEX run PKG-V.test's tests matching REGEX (-short),
+#                       the log in $OUT/test-PKG-V.log
+#   ab_bench PKG V BENCH N
+#                       run PKG-V.test's benchmarks matching BENCH, N
+#                       times each (-test.benchtime Nx)
+# Benchmarks run on Vulkan (WGCOMPUTE_BACKEND), tests on every adapter.
+set -u
+
+ab_setup() {
+	ab_dir=$(mktemp -d)
+	tar xJf "$1" -C "$ab_dir"
+	ab_bin=$ab_dir/$(basename "$1" .tar.xz)
+	ab_root=$(pwd)
+	ab_out=${OUT:-.}
+	nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv
+}
+
+ab_test() {
+	echo "=== $(date +%T) tests, $1-$2"
+	(cd "$ab_root/algos/$1" && "$ab_bin/$1-$2.test" -test.count=1 -test.short -test.run "$3" >"$ab_out/test-$1-$2.log" 2>&1
+		echo "$1-$2 tests rc=$?")
+}
+
+ab_bench() {
+	echo "=== $(date +%T) $1-$2 $3"
+	(cd "$ab_root/algos/$1" && WGCOMPUTE_BACKEND=vulkan "$ab_bin/$1-$2.test" -test.run X -test.bench "$3" -test.benchtime "$4x" 2>&1 | grep '^Benchmark')
+}
