@@ -205,7 +205,9 @@ func TestBareSchedule(t *testing.T) {
 	f := field.KoalaBear
 	fi := over[uint32]{f}
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		for _, s := range []struct{ rows, k int }{{3, 5}, {2, 11}, {1, 15}, {1, 17}} {
+		// 2^12 and 2^20: a low bits' pass of 12 stages, whose lowest round
+		// takes twiddles of one (NT_UNIT) on every adapter's tiles.
+		for _, s := range []struct{ rows, k int }{{3, 5}, {2, 11}, {2, 12}, {1, 15}, {1, 17}, {1, 20}} {
 			data := randRows(f, rand.New(rand.NewPCG(5, uint64(s.k))), s.rows, s.k)
 			cfg := policy(ctx, fi, s.k)
 			cfg.bare = true

@@ -593,8 +593,9 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
-		if (nt_fast(NT_UNIT) && s0 == 0u) {
-			// The round on a row's lowest bits, where w is 1.
+		if (NT_BUTTERFLIES && nt_fast(NT_UNIT) && s0 == 0u) {
+			// The round on a row's lowest bits, where w is 1 (a bare
+			// pass's round takes nt_radix16's stand-in).
 			nt_radix16_unit(&v, dit, o);
 		} else {
 			nt_radix16(&v, dit, w, o);
