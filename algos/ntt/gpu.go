@@ -328,7 +328,7 @@ func newPlan(ctx *wgpu.Context, fi fieldImpl, logN int, o PlanOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	return newPlanWith(ctx, fi, logN, r, policy(ctx, fi, logN), fixedPasses(ctx.Info().Software()))
+	return newPlanWith(ctx, fi, logN, r, policy(ctx, fi, logN), fixedPasses(ctx.Info()))
 }
 
 // policy is the tuning policy of ctx's Plans for rows of 2^logN of fi.
@@ -339,7 +339,7 @@ func policy(ctx *wgpu.Context, fi fieldImpl, logN int) config {
 // fixedPasses reports whether the Plans on an adapter compile each pass's
 // flags into its kernel (Plan.fixed): not on software ones. The tests
 // replace it to run the fixed kernels there too.
-var fixedPasses = func(software bool) bool { return !software }
+var fixedPasses = func(a wgpu.AdapterInfo) bool { return !a.Software() }
 
 // anyFlags is ntt.wgsl's NT_FLAGS_ANY: a kernel that reads its flags.
 const anyFlags = ^uint32(0)
