@@ -354,6 +354,12 @@ func kernel(ctx *wgpu.Context, file, entry string, storage int, consts ...wgsl.C
 	return k, nil
 }
 
+// copyKernel is vortex_copy on ctx, a workgroup copying copyRun words
+// of a row (its VX_RUN).
+func copyKernel(ctx *wgpu.Context) (*wgpu.Kernel, error) {
+	return kernel(ctx, "vortex.wgsl", "vortex_copy", 2, wgsl.Const{Name: "VX_RUN", Value: uint32(copyRun)})
+}
+
 // copyDispatch is vortex_copy of rows × width words.
 func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows, width, srcOff, srcStride, dstOff, dstStride int, leave bool) wgpu.Dispatch {
 	l := uint32(0)

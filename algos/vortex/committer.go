@@ -142,7 +142,7 @@ func releaseMembers(devs []*member) {
 
 // newMember sets p's commitments up on ctx.
 func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
-	ck, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2, wgsl.Const{Name: "VX_RUN", Value: uint32(copyRun)})
+	ck, err := copyKernel(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 func TestMain(m *testing.M) { os.Exit(gputest.Main(m)) }
@@ -848,7 +847,7 @@ func TestConcurrentOpenings(t *testing.T) {
 // words outside the destination's places keep their values.
 func TestCopyKernel(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
-		k, err := kernel(ctx, "vortex.wgsl", "vortex_copy", 2, wgsl.Const{Name: "VX_RUN", Value: uint32(copyRun)})
+		k, err := copyKernel(ctx)
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(5, uint64(time.Now().UnixNano())))
 		for _, c := range []struct{ rows, width int }{{3, 2*copyRun + 37}, {7, 45}, {1, copyRun}} {
