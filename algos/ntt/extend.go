@@ -314,6 +314,30 @@ func (e *Extender) pieceRows() (int, error) {
 // They use the Extender's scratch buffers, so one Extender's dispatches
 // must not be in flight twice.
 func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
+	return e.dispatches(in, out, rows, form, wgpu.Binding{}, 0)
+}
+
+// CheckedDispatches is Dispatches that also checks the input: the
+// smallest index (its element's in in) of an element that is not
+// reduced (a word from p up, in a 31-bit field's Montgomery or canonical
+// form; Goldilocks's from p up) goes into word slot of check, where that
+// is smaller (atomically: fill the slot with 0xffffffff before; a piece
+// of rows a slot). The transform's first pass reads every element once
+// and checks it there: no read of its own. check is a buffer of its own,
+// like in and out.
+func (e *Extender) CheckedDispatches(in, out wgpu.Binding, rows int, form Form, check wgpu.Binding, slot int) ([]wgpu.Dispatch, error) {
+	if check.Buffer == nil || slot < 0 || check.Offset%256 != 0 || check.Offset+4*uint64(slot)+4 > check.Buffer.Size() || check.Size != 0 && 4*uint64(slot)+4 > check.Size {
+		return nil, fmt.Errorf("ntt: the check's slot %d does not lie within its binding (256-byte aligned)", slot)
+	}
+	if uint64(rows)<<e.logN > 1<<32 {
+		return nil, fmt.Errorf("ntt: %d rows of 2^%d elements: a check's indices are 32-bit words, up to 2^32 elements", rows, e.logN)
+	}
+	return e.dispatches(in, out, rows, form, check, slot)
+}
+
+// dispatches is CheckedDispatches where check is not empty, else
+// Dispatches.
+func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check wgpu.Binding, slot int) ([]wgpu.Dispatch, error) {
 	per, err := e.pieceRows()
 	if err != nil {
 		return nil, err
@@ -342,7 +366,7 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 		nr := min(per, rows-r0)
 		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + rowBytes*uint64(r0), Size: rowBytes * uint64(nr)}
 		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + rowBytes*uint64(e.o.Rate)*uint64(r0), Size: rowBytes * uint64(nr) * uint64(e.o.Rate)}
-		more, err := e.piece(pin, pout, nr, form)
+		more, err := e.piece(pin, pout, nr, form, stream{check: check, checkSlot: slot, checkBase: r0 << e.logN})
 		if err != nil {
 			return nil, err
 		}
@@ -359,8 +383,9 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 // the input itself beside the last coset's where it is coset 0); in
 // bit-reversed order, coset r's evaluations bit-reversed as the block
 // rev(r) of the row. The last coset works in the coefficients' buffer,
-// the others in the second scratch buffer.
-func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
+// the others in the second scratch buffer. The inverse's first pass
+// checks what it reads as chk's check fields say.
+func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, chk stream) ([]wgpu.Dispatch, error) {
 	k := e.logN
 	size := uint64(rows*e.fi.elemBytes()) << k
 	coef := wgpu.Binding{Buffer: e.scratch[0], Size: size}
@@ -370,8 +395,8 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Disp
 	if !natural {
 		coefOrder, evalIn, evalOut = Natural, Natural, BitReversed
 	}
-	ds, err := e.inv.sequence(stream{src: in, work: coef, dst: coef, outLog: k, stride: 1, enter: form == Canonical},
-		rows, Options{Inverse: true, Out: coefOrder})
+	ds, err := e.inv.sequence(stream{src: in, work: coef, dst: coef, outLog: k, stride: 1, enter: form == Canonical,
+		check: chk.check, checkSlot: chk.checkSlot, checkBase: chk.checkBase}, rows, Options{Inverse: true, Out: coefOrder})
 	if err != nil {
 		return nil, err
 	}

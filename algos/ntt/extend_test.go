@@ -1,6 +1,7 @@
 package ntt
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -271,4 +272,133 @@ func TestCheckExtend(t *testing.T) {
 		_, err := CheckExtend(field.KoalaBear, c.n, c.rate)
 		require.ErrorContains(t, err, c.want)
 	}
+}
+
+// checkedCase is a case of checkChecked: bad words that are not reduced
+// planted in rows from row on.
+type checkedCase struct {
+	gold     bool
+	k, rows  int
+	o        ExtendOptions
+	form     Form
+	bad, row int
+}
+
+// checkChecked runs CheckedDispatches on rows with words that are not
+// reduced planted at random places (none in some cases): the slot gets
+// the smallest one's index, the other slots stay as filled, and the
+// codewords are Dispatches' to the bit. Goldilocks's cases run on GPUs:
+// its checked module would be compiled for this test alone.
+func checkChecked(t *testing.T, ctx *wgpu.Context, cases []checkedCase) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	for _, c := range cases {
+		if c.gold && ctx.Info().Software() {
+			continue
+		}
+		var e *Extender
+		var err error
+		var src []uint32
+		if c.gold {
+			for _, x := range randGoldilocks(rng, c.rows, c.k) {
+				src = append(src, uint32(x), uint32(x>>32))
+			}
+			e, err = NewExtender(ctx, field.Goldilocks{}, c.k, c.o)
+		} else {
+			src = randRows(field.KoalaBear, rng, c.rows, c.k)
+			e, err = NewExtender(ctx, field.KoalaBear, c.k, c.o)
+		}
+		require.NoError(t, err)
+		name := fmt.Sprintf("gold %v 2^%d × %d %+v form %v, %d bad", c.gold, c.k, c.rows, c.o, c.form, c.bad)
+		want := uint32(0xffffffff)
+		for range c.bad {
+			i := c.row<<c.k + rng.IntN((c.rows-c.row)<<c.k)
+			if c.gold {
+				// p itself and above.
+				src[2*i], src[2*i+1] = 1+rng.Uint32N(2), 0xffffffff
+			} else {
+				src[i] = field.KoalaBear.P() + rng.Uint32N(-field.KoalaBear.P())
+			}
+			want = min(want, uint32(i))
+		}
+		in, err := ctx.NewBuffer("input", uint64(4*len(src)))
+		require.NoError(t, err)
+		require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(src)))
+		var outs [2]*wgpu.Buffer
+		for i := range outs {
+			outs[i], err = ctx.NewBuffer("codewords", uint64(4*len(src)*c.o.Rate))
+			require.NoError(t, err)
+		}
+		slots := []uint32{0xffffffff, 7, 0xffffffff, 0xffffffff}
+		check, err := ctx.NewBuffer("check", 16)
+		require.NoError(t, err)
+		require.NoError(t, ctx.Upload(check, 0, wgpu.Bytes(slots)))
+		ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(outs[0]), c.rows, c.form)
+		require.NoError(t, err)
+		more, err := e.CheckedDispatches(wgpu.Bind(in), wgpu.Bind(outs[1]), c.rows, c.form, wgpu.Bind(check), 2)
+		require.NoError(t, err)
+		_, err = ctx.Run(append(ds, more...)...)
+		require.NoError(t, err)
+		var got [2][]uint32
+		for i, b := range outs {
+			got[i] = make([]uint32, len(src)*c.o.Rate)
+			require.NoError(t, ctx.Download(wgpu.Bytes(got[i]), b, 0))
+			b.Release()
+		}
+		back := make([]uint32, len(slots))
+		require.NoError(t, ctx.Download(wgpu.Bytes(back), check, 0))
+		check.Release()
+		in.Release()
+		e.Release()
+		require.Equal(t, -1, firstDiff(got[0], got[1]), "%s: the codewords", name)
+		slots[2] = want
+		require.Equal(t, slots, back, "%s: the slots", name)
+	}
+}
+
+func TestExtendChecked(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		checkChecked(t, ctx, []checkedCase{
+			{false, 11, 5, ExtendOptions{Rate: 2}, Montgomery, 3, 0},
+			{false, 11, 3, ExtendOptions{Rate: 2}, Montgomery, 0, 0},
+			{false, 13, 3, ExtendOptions{Rate: 4, Coset: true}, Canonical, 2, 0},
+			{false, 6, 7, ExtendOptions{Rate: 2, Out: BitReversed}, Canonical, 1, 0},
+			{true, 10, 3, ExtendOptions{Rate: 2}, Canonical, 2, 0},
+		})
+	})
+	// Pieces of rows: a binding of 64 KiB holds 16 codewords of 2^10, and
+	// the bad words lie past the first piece.
+	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
+		checkChecked(t, ctx, []checkedCase{{false, 9, 40, ExtendOptions{Rate: 2}, Montgomery, 2, 20}})
+	})
+}
+
+func TestExtendCheckedBadInput(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		e, err := NewExtender(ctx, field.KoalaBear, 5, ExtendOptions{Rate: 2})
+		require.NoError(t, err)
+		defer e.Release()
+		var bufs []*wgpu.Buffer
+		for _, size := range []uint64{4 << 5, 8 << 5, 512} {
+			b, err := ctx.NewBuffer("buffer", size)
+			require.NoError(t, err)
+			defer b.Release()
+			bufs = append(bufs, b)
+		}
+		in, out, check := wgpu.Bind(bufs[0]), wgpu.Bind(bufs[1]), bufs[2]
+		for _, c := range []struct {
+			check wgpu.Binding
+			slot  int
+		}{
+			{wgpu.Binding{}, 0},
+			{wgpu.Bind(check), -1},
+			{wgpu.Bind(check), 128},
+			{wgpu.Binding{Buffer: check, Offset: 256, Size: 8}, 2},
+			{wgpu.Binding{Buffer: check, Offset: 4}, 0},
+		} {
+			_, err := e.CheckedDispatches(in, out, 1, Montgomery, c.check, c.slot)
+			require.ErrorContains(t, err, fmt.Sprintf("the check's slot %d does not lie within its binding", c.slot))
+		}
+		_, err = e.CheckedDispatches(in, out, 1, Montgomery, wgpu.Binding{Buffer: check, Offset: 256, Size: 8}, 1)
+		require.NoError(t, err)
+	})
 }

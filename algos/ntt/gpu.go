@@ -61,10 +61,12 @@ type Plan struct {
 }
 
 // passKind names one ntt_pass kernel: in place (its rows bound once, at
-// nt_data) or not, and the flags compiled in (anyFlags: none).
+// nt_data) or not, the flags compiled in (anyFlags: none), and its loads
+// checked (ntt_check.wgsl) or not.
 type passKind struct {
 	inPlace bool
 	flags   uint32
+	checked bool
 }
 
 // config is the tuning policy chosen from the device's limits: the
@@ -352,15 +354,15 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config,
 	if !fixed {
 		// The two kernels every pass runs, made with the Plan.
 		for _, inPlace := range []bool{false, true} {
-			if _, err = p.passKernel(inPlace, 0); err != nil {
+			if _, err = p.passKernel(inPlace, 0, false); err != nil {
 				return nil, err
 			}
 		}
 	}
 	// The other entry points read no flags: the module that reads them.
-	mod := p.module(false, anyFlags)
+	mod := p.module(false, anyFlags, false)
 	kernel := func(entry string) (*wgpu.Kernel, error) {
-		return p.kernel(mod, entry)
+		return p.kernel(mod, entry, false)
 	}
 	if p.bitrev, err = kernel("ntt_bitrev"); err != nil {
 		return nil, err
@@ -383,16 +385,30 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config,
 }
 
 // module returns ntt.wgsl over the Plan's field and tile, its passes in
-// place or not, with flags compiled in (anyFlags: read from NtParams).
-func (p *Plan) module(inPlace bool, flags uint32) wgsl.Module {
-	return ntModule(p.fi, p.cfg, inPlace, flags)
+// place or not, with flags compiled in (anyFlags: read from NtParams),
+// its loads checked or not.
+func (p *Plan) module(inPlace bool, flags uint32, checked bool) wgsl.Module {
+	return ntModule(p.fi, p.cfg, inPlace, flags, checked)
 }
 
+// The storage bindings of ntt.wgsl's kernels: nt_src, nt_data, nt_tab
+// and nt_aux, and where the loads are checked ntt_check.wgsl's nt_first.
+const (
+	uncheckedStorage = 4
+	checkedStorage   = 5
+)
+
 // ntModule is ntt.wgsl over fi's file with the prelude of policy cfg,
-// passes in place or not, and flags compiled in (anyFlags: none).
-func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32) wgsl.Module {
+// passes in place or not, flags compiled in (anyFlags: none), and the
+// check's file: ntt_check.wgsl where checked, else ntt_nocheck.wgsl.
+func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32, checked bool) wgsl.Module {
 	adapter, consts := fi.module()
-	return wgsl.Module{Library: shaders, Files: []string{adapter, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+	check, storage := "ntt_nocheck.wgsl", uint32(uncheckedStorage)
+	if checked {
+		check, storage = "ntt_check.wgsl", checkedStorage
+	}
+	return wgsl.Module{Library: shaders, Files: []string{adapter, check, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+		wgsl.Const{Name: "NT_PARAMS_AT", Value: storage},
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << cfg.tileLog},
 		wgsl.Const{Name: "NTT_WG", Value: cfg.wg},
 		wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
@@ -400,17 +416,23 @@ func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32) wgsl.Module 
 		wgsl.Const{Name: "NT_BUTTERFLIES", Value: !cfg.bare})}
 }
 
-// kernel compiles mod's entry point as a kernel of the Plan's bindings.
-func (p *Plan) kernel(mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
-	return ntKernel(p.ctx, p.fi, mod, entry)
+// kernel compiles mod's entry point as a kernel of the Plan's bindings,
+// with the check's where checked (mod is then made for it).
+func (p *Plan) kernel(mod wgsl.Module, entry string, checked bool) (*wgpu.Kernel, error) {
+	return ntKernel(p.ctx, p.fi, mod, entry, checked)
 }
 
 // ntKernel compiles mod's entry point on ctx as a kernel of ntt.wgsl's
-// bindings (nt_src, nt_data, nt_tab, nt_aux, and NtParams).
-func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string) (*wgpu.Kernel, error) {
+// bindings (nt_src, nt_data, nt_tab, nt_aux, nt_first where checked, and
+// NtParams).
+func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string, checked bool) (*wgpu.Kernel, error) {
 	file := mod.Files[len(mod.Files)-1]
-	k, err := ctx.Kernel(wgpu.KernelSpec{Label: file + ":" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: 4, Uniform: true,
-		ReadOnly: []bool{true, false, true, true}})
+	storage, readOnly := uncheckedStorage, []bool{true, false, true, true}
+	if checked {
+		storage, readOnly = checkedStorage, append(readOnly, false)
+	}
+	k, err := ctx.Kernel(wgpu.KernelSpec{Label: file + ":" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: storage, Uniform: true,
+		ReadOnly: readOnly})
 	if err != nil {
 		return nil, fmt.Errorf("ntt: %w", err)
 	}
@@ -418,10 +440,10 @@ func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string) (*
 }
 
 // passKernel returns the ntt_pass kernel for a pass of these flags, in
-// place or not: where the Plan is fixed, the one made for them, else the
-// one that reads them.
-func (p *Plan) passKernel(inPlace bool, flags uint32) (*wgpu.Kernel, error) {
-	kind := passKind{inPlace, flags}
+// place or not, its loads checked or not: where the Plan is fixed, the
+// one made for the flags, else the one that reads them.
+func (p *Plan) passKernel(inPlace bool, flags uint32, checked bool) (*wgpu.Kernel, error) {
+	kind := passKind{inPlace, flags, checked}
 	if !p.fixed {
 		kind.flags = anyFlags
 	}
@@ -430,7 +452,7 @@ func (p *Plan) passKernel(inPlace bool, flags uint32) (*wgpu.Kernel, error) {
 	if k := p.passes[kind]; k != nil {
 		return k, nil
 	}
-	k, err := p.kernel(p.module(inPlace, kind.flags), "ntt_pass")
+	k, err := p.kernel(p.module(inPlace, kind.flags, checked), "ntt_pass", checked)
 	if err != nil {
 		return nil, err
 	}
@@ -465,21 +487,28 @@ func (p *Plan) unused() wgpu.Binding {
 }
 
 // passDispatch returns the ntt_pass dispatch that reads in and writes
-// out, with aux (where the flags name NT_AUX) at nt_aux: the kernel in
-// place where in and out are the same rows, which it binds once.
-func (p *Plan) passDispatch(in, out, aux wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) (wgpu.Dispatch, error) {
+// out, with aux (where the flags name NT_AUX) at nt_aux, and its loads
+// checked into check where that is not empty (ntt_check.wgsl): the
+// kernel in place where in and out are the same rows, which it binds
+// once.
+func (p *Plan) passDispatch(in, out, aux, check wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) (wgpu.Dispatch, error) {
 	if flags&flagAux == 0 {
 		aux = p.unused()
 	}
+	checked := check.Buffer != nil
 	inPlace := same(in, out)
-	k, err := p.passKernel(inPlace, flags)
+	k, err := p.passKernel(inPlace, flags, checked)
 	if err != nil {
 		return wgpu.Dispatch{}, err
 	}
 	if inPlace {
-		return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{p.unused(), out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}, nil
+		in = p.unused()
 	}
-	return wgpu.Dispatch{Kernel: k, Bindings: []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}, Params: params, Groups: groups}, nil
+	bind := []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}
+	if checked {
+		bind = append(bind, check)
+	}
+	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params, Groups: groups}, nil
 }
 
 // input returns what the ntt_pass dispatch d reads.
@@ -558,16 +587,17 @@ func (p *Plan) Release() {
 func (p *Plan) LogN() int { return p.logN }
 
 // paramWords is the size of ntt.wgsl's NtParams in words.
-const paramWords = 27
+const paramWords = 29
 
 // Words of NtParams that fuse reads and writes.
 const (
-	paramFlags   = 6
-	paramTwA     = 7
-	paramScA     = 10
-	paramFuseTwA = 21
-	paramTwO     = 25
-	paramFuseTwO = 26
+	paramFlags     = 6
+	paramTwA       = 7
+	paramScA       = 10
+	paramFuseTwA   = 21
+	paramTwO       = 25
+	paramFuseTwO   = 26
+	paramCheckSlot = 27 // and check_base after it
 )
 
 // Flags of ntt.wgsl's NtParams.flags.
@@ -668,12 +698,17 @@ func (p *Plan) sameRoots(o Options) error {
 // auxOff where useAux. A bit reversal runs in place: before the passes on
 // src, which must then be work, or after them on work, which must then be
 // dst as it is laid out. enter and leave say whether the first pass
-// reads canonical values and the last writes them.
+// reads canonical values and the last writes them. Where check is not
+// empty the first pass checks what it reads (ntt_check.wgsl): the
+// smallest index, checkBase plus the element's in src, of one that is
+// not reduced goes into word checkSlot of check.
 type stream struct {
 	src, work, dst, aux  wgpu.Binding
 	outLog, stride, off  int
 	auxOff               int
 	useAux, enter, leave bool
+	check                wgpu.Binding
+	checkSlot, checkBase int
 }
 
 // same reports whether a and b bind the same range.
@@ -691,6 +726,9 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	identity := s.outLog == k && s.stride == 1 && s.off == 0
 	if before && !same(s.src, s.work) || after && (!same(s.dst, s.work) || !identity || s.useAux) {
 		return nil, fmt.Errorf("ntt: internal: a bit reversal in place needs its rows where the passes work")
+	}
+	if before && s.check.Buffer != nil {
+		return nil, fmt.Errorf("ntt: internal: a checked transform's first pass reads its input: it takes no bit reversal before")
 	}
 	var ds []wgpu.Dispatch
 	bitrev := func(b wgpu.Binding) {
@@ -732,8 +770,10 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		}
 		in, out := s.work, s.work
 		layout := stream{outLog: k, stride: 1}
+		var check wgpu.Binding
 		if i == 0 {
-			in = s.src
+			in, check = s.src, s.check
+			layout.checkSlot, layout.checkBase = s.checkSlot, s.checkBase
 			if s.enter {
 				flags |= flagEnter
 			}
@@ -771,7 +811,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		units := uint64(rows) << (k - ps.m - ps.c)
 		qLog := p.cfg.tileLog - ps.m - ps.c
 		groups := (units + 1<<qLog - 1) >> qLog
-		d, err := p.passDispatch(in, out, aux, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg))
+		d, err := p.passDispatch(in, out, aux, check, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg))
 		if err != nil {
 			return nil, err
 		}
@@ -788,7 +828,8 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 	t := p.tab
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
 		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
-		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0, t.twO[dir], 0}
+		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0, t.twO[dir], 0,
+		uint32(layout.checkSlot), uint32(layout.checkBase)}
 }
 
 // fuse returns one ntt_pass dispatch that runs inv, the last pass of an
@@ -822,7 +863,13 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
 	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
 	params[paramFuseTwO] = inv.Params[paramTwO]
-	d, err = p.passDispatch(q.input(inv), next.Bindings[1], next.Bindings[3], params[paramFlags], params, next.Groups)
+	// A checked inverse's loads are the fused pass's.
+	var check wgpu.Binding
+	if len(inv.Bindings) > uncheckedStorage {
+		check = inv.Bindings[uncheckedStorage]
+		copy(params[paramCheckSlot:paramCheckSlot+2], inv.Params[paramCheckSlot:paramCheckSlot+2])
+	}
+	d, err = p.passDispatch(q.input(inv), next.Bindings[1], next.Bindings[3], check, params[paramFlags], params, next.Groups)
 	return d, err == nil, err
 }
 

@@ -3,7 +3,10 @@
 // names the field's file before this one (ntt_monty31.wgsl,
 // ntt_goldilocks.wgsl), which defines the element type NtElem, its
 // arithmetic (ne_add, ne_sub, ne_mul, ne_enter, ne_leave) and its words in
-// the buffers (ne_src, ne_data, ne_set, ne_tab, ne_aux, ne_of).
+// the buffers (ne_src, ne_data, ne_set, ne_tab, ne_aux, ne_of,
+// ne_reduced), and the file of the input's check (nt_check and
+// nt_checked: ntt_check.wgsl, or ntt_nocheck.wgsl, which checks
+// nothing).
 //
 // Plain-Go meaning of one pass (ntt.passRef): for every row and every
 // group of 2^m elements whose indices differ only in bits lo..lo+m-1,
@@ -84,10 +87,14 @@ struct NtParams {
 	fuse_tw_b: u32,
 	fuse_sc_a: u32,
 	fuse_sc_b: u32,
-	tw_o: u32,      // offset of O: O[a] = w^(a·2^(k-4)), a < 8
-	fuse_tw_o: u32, // the inverse's O (NT_FUSE)
+	tw_o: u32,       // offset of O: O[a] = w^(a·2^(k-4)), a < 8
+	fuse_tw_o: u32,  // the inverse's O (NT_FUSE)
+	check_slot: u32, // ntt_check.wgsl: the word of nt_first it keeps
+	check_base: u32, // and the index of the rows' first element there
 }
-@group(0) @binding(4) var<uniform> nt: NtParams;
+// NT_PARAMS_AT (prelude) is the uniform's binding, after the storage
+// bindings: 4, or 5 with ntt_check.wgsl's.
+@group(0) @binding(NT_PARAMS_AT) var<uniform> nt: NtParams;
 
 const NT_DIT: u32 = 1u;        // stages from the low bit up, b·w before the sums
 const NT_ENTER: u32 = 2u;      // loads are canonical: enter Montgomery form
@@ -690,7 +697,8 @@ const NT_IO_LOAD: u32 = 1u;
 const NT_IO_STORE: u32 = 2u;
 
 // nt_load returns element g of the rows (nt_global's index) as a pass's
-// first stage takes it: entered and scaled as the flags say.
+// first stage takes it: checked where the module checks, entered and
+// scaled as the flags say.
 fn nt_load(g: u32) -> NtElem {
 	var v: NtElem;
 	if (NT_IN_PLACE) {
@@ -698,6 +706,7 @@ fn nt_load(g: u32) -> NtElem {
 	} else {
 		v = ne_src(g);
 	}
+	nt_check(g, v);
 	if ((nt_flags() & NT_ENTER) != 0u) {
 		v = ne_enter(v);
 	}
@@ -791,6 +800,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			}
 		}
 	}
+	nt_checked();
 }
 
 // ntt_bitrev reverses the order of every row of nt_data in place:

@@ -25,3 +25,8 @@ fn ne_set(i: u32, v: vec2<u32>) {
 	nt_data[2u * i + 1u] = v.y;
 }
 fn ne_tab(i: u32) -> vec2<u32> { return vec2<u32>(nt_tab[2u * i], nt_tab[2u * i + 1u]); }
+
+// ne_reduced reports whether an element of the rows is canonical, below
+// p = 2^64 - 2^32 + 1: a high word below 2^32 - 1, or a low word of 0
+// (below p wherever the high word is).
+fn ne_reduced(v: vec2<u32>) -> bool { return (v.y < 0xffffffffu) | (v.x == 0u); }

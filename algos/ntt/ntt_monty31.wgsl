@@ -32,3 +32,7 @@ fn ne_aux(i: u32) -> u32 { return nt_aux[i]; }
 fn ne_data(i: u32) -> u32 { return nt_data[i]; }
 fn ne_set(i: u32, v: u32) { nt_data[i] = v; }
 fn ne_tab(i: u32) -> u32 { return nt_tab[i]; }
+
+// ne_reduced reports whether a word of the rows is a reduced Montgomery
+// form, below p.
+fn ne_reduced(v: u32) -> bool { return v < M31_P; }

@@ -371,11 +371,6 @@ func copyDispatch(ctx *wgpu.Context, k *wgpu.Kernel, src, dst wgpu.Binding, rows
 		Groups: ctx.Grid(uint64(rows)*uint64((width+copyRun-1)/copyRun)*256, 256)}
 }
 
-// checkRun is the words of a piece of rows one workgroup of
-// vortex_check checks (its VC_RUN): eight of its 256 invocations' loads
-// in flight each (BENCHMARKS.md: four and eight against one).
-const checkRun = 8 * 256
-
 // copyRun is the words of a row one workgroup of vortex_copy copies
 // (its VX_RUN): eight of its 256 invocations' loads in flight each, one
 // division by the row's runs a workgroup.

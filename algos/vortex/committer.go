@@ -13,7 +13,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/sched"
-	"github.com/wgcompute/wgcompute/wgsl"
 )
 
 // Committer commits to matrices of one Params on one device or on the
@@ -57,9 +56,7 @@ type member struct {
 	ctx      *wgpu.Context
 	p        *Params
 	copyKern *wgpu.Kernel
-	// checkKern finds the rows' first element that is not reduced.
-	checkKern *wgpu.Kernel
-	ext       *ntt.Extender
+	ext      *ntt.Extender
 
 	mu   sync.Mutex
 	sis  map[int]*sis.Resident // by row count
@@ -146,10 +143,6 @@ func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
 	if err != nil {
 		return nil, err
 	}
-	chk, err := kernel(ctx, "vortex_check.wgsl", "vortex_check", 2, wgsl.Const{Name: "VC_RUN", Value: uint32(checkRun)})
-	if err != nil {
-		return nil, err
-	}
 	ext, err := ntt.NewExtender(ctx, field.KoalaBear, p.logN, ntt.ExtendOptions{Rate: p.Rate()})
 	if err != nil {
 		return nil, fmt.Errorf("vortex: %w", err)
@@ -162,7 +155,7 @@ func newMember(ctx *wgpu.Context, p *Params, repeated bool) (*member, error) {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
 	}
-	return &member{ctx: ctx, p: p, copyKern: ck, checkKern: chk, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]pooled{}}, nil
+	return &member{ctx: ctx, p: p, copyKern: ck, ext: ext, sis: map[int]*sis.Resident{}, free: map[uint64][]pooled{}}, nil
 }
 
 // Evict frees the device memory c keeps for later commitments: the
@@ -205,8 +198,9 @@ func (c *Committer) CommitFlat(m []koalabear.Element, opts Options) (*ProverStat
 }
 
 // commit is Commit on rows of the right shape. Their elements are
-// checked on the device as they arrive (vortex_check.wgsl): one that is
-// not reduced makes the kernels compute nonsense, which is thrown away.
+// checked on the device as the encoding's first pass reads them
+// (Extender.CheckedDispatches): one that is not reduced makes the kernels
+// compute nonsense, which is thrown away.
 func (c *Committer) commit(rows [][]koalabear.Element, opts commitJob) (*ProverState, error) {
 	c.run.Lock()
 	defer c.run.Unlock()

@@ -271,16 +271,18 @@ func (c *partCommit) encode() error {
 		if l.direct {
 			dst = wgpu.Binding{Buffer: pt.tiles[0], Offset: uint64(r0) * uint64(m) * 4, Size: uint64(nr) * uint64(m) * 4}
 		}
-		ds, err := d.ext.Dispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery)
+		var ds []wgpu.Dispatch
+		var err error
+		if job.check {
+			// The encoding's first pass checks the rows as it reads them.
+			ds, err = d.ext.CheckedDispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery, wgpu.Bind(out.firsts), k)
+		} else {
+			ds, err = d.ext.Dispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(fill(k, ins[k%2], nr), ds...)
-		if job.check {
-			count := uint64(nr) * uint64(n)
-			ds = append(ds, wgpu.Dispatch{Kernel: d.checkKern, Bindings: []wgpu.Binding{{Buffer: ins[k%2], Size: 4 * count}, wgpu.Bind(out.firsts)},
-				Params: []uint32{uint32(count), uint32(k)}, Groups: ctx.Grid((count+checkRun-1)/checkRun*256, 256)})
-		}
 		if !l.direct {
 			for t, tile := range pt.tiles {
 				ds = append(ds, copyDispatch(ctx, d.copyKern, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, job.lo+t*l.w, m, r0*l.w, l.w, false))

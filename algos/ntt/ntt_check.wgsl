@@ -1,0 +1,24 @@
+// ntt.wgsl's loads checked (Go: the first pass of a checked transform,
+// Extender.CheckedDispatches): the smallest index, check_base + g, of an
+// element of the input that is not a reduced one (ne_reduced) goes into
+// nt_first[check_slot] where smaller (atomicMin; the caller fills the
+// slot with 0xffffffff). The pass reads every element of its rows once,
+// so the check costs no read of its own. An invocation keeps the
+// smallest it found in a register and makes one atomic at the pass's end
+// (nt_checked): an atomic beside each load held the loads back
+// (BENCHMARKS.md). The module's uniform follows the five storage
+// bindings (NT_PARAMS_AT = 5).
+
+@group(0) @binding(4) var<storage, read_write> nt_first: array<atomic<u32>>;
+
+var<private> nt_bad: u32 = 0xffffffffu;
+
+fn nt_check(g: u32, v: NtElem) {
+	nt_bad = min(nt_bad, select(0xffffffffu, nt.check_base + g, !ne_reduced(v)));
+}
+
+fn nt_checked() {
+	if (nt_bad != 0xffffffffu) {
+		atomicMin(&nt_first[nt.check_slot], nt_bad);
+	}
+}
