@@ -347,10 +347,7 @@ fn nt_dit(a: NtElem, b: NtElem, w: NtElem) -> array<NtElem, 2> {
 // the fifteen twiddles. The passes' rounds and the ceiling benchmark's
 // kernel (measured/ntt_ceiling.wgsl) run this same arithmetic.
 fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: array<NtElem, 8>) {
-	if (!NT_BUTTERFLIES) {
-		for (var x = 0u; x < 16u; x++) {
-			(*v)[x] = nt_bare((*v)[x]);
-		}
+	if (nt_bare16(v)) {
 		return;
 	}
 	// Stage 3's twiddles, then each stage's the squares of the one's above.
@@ -434,6 +431,19 @@ fn nt_radix16(v: ptr<function, array<NtElem, 16>>, dit: bool, w: NtElem, o: arra
 	}
 }
 
+// nt_bare16 runs a bare round's stand-in on v where !NT_BUTTERFLIES,
+// and reports whether it did (the radix-16 rounds then do nothing
+// else).
+fn nt_bare16(v: ptr<function, array<NtElem, 16>>) -> bool {
+	if (NT_BUTTERFLIES) {
+		return false;
+	}
+	for (var x = 0u; x < 16u; x++) {
+		(*v)[x] = nt_bare((*v)[x]);
+	}
+	return true;
+}
+
 // nt_one returns a butterfly's pair at twiddle 1, DIT's or DIF's alike:
 // a + b, a - b.
 fn nt_one(a: NtElem, b: NtElem) -> array<NtElem, 2> {
@@ -446,6 +456,9 @@ fn nt_one(a: NtElem, b: NtElem) -> array<NtElem, 2> {
 // Written out like nt_radix16's listing, so that every index is a
 // constant and v stays in registers on every compiler.
 fn nt_radix16_unit(v: ptr<function, array<NtElem, 16>>, dit: bool, o: array<NtElem, 8>) {
+	if (nt_bare16(v)) {
+		return;
+	}
 	var x: array<NtElem, 2>;
 	if (dit) {
 		x = nt_one((*v)[0], (*v)[1]); (*v)[0] = x[0]; (*v)[1] = x[1];
@@ -600,9 +613,8 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
-		if (NT_BUTTERFLIES && nt_fast(NT_UNIT) && s0 == 0u) {
-			// The round on a row's lowest bits, where w is 1 (a bare
-			// pass's round takes nt_radix16's stand-in).
+		if (nt_fast(NT_UNIT) && s0 == 0u) {
+			// The round on a row's lowest bits, where w is 1.
 			nt_radix16_unit(&v, dit, o);
 		} else {
 			nt_radix16(&v, dit, w, o);
