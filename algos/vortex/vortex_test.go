@@ -343,11 +343,16 @@ func TestCommitReleases(t *testing.T) {
 }
 
 // TestPlanLayout checks the cut of large shapes: BenchmarkVortexReal's
-// under a 4 GiB binding and WebGPU's default 128 MiB.
+// under a 4 GiB binding, wgpu's Vulkan one and WebGPU's default 128 MiB.
 func TestPlanLayout(t *testing.T) {
 	l, err := planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<32-4)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 18, tiles: 4, piece: 1 << 9}, l)
+	// wgpu's Vulkan binding (2 GiB less a byte, as on the H200): eight
+	// tiles of 2^17 columns, and pieces of 256 rows.
+	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<31-1)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 17, tiles: 8, piece: 1 << 8}, l)
 	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 128<<20)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 14, tiles: 64, piece: 1 << 5}, l)
