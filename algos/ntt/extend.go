@@ -314,7 +314,7 @@ func (e *Extender) pieceRows() (int, error) {
 // They use the Extender's scratch buffers, so one Extender's dispatches
 // must not be in flight twice.
 func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
-	return e.dispatches(in, out, rows, form, wgpu.Binding{}, 0)
+	return e.dispatches(in, out, rows, form, inputCheck{})
 }
 
 // CheckedDispatches is Dispatches that also checks the input: the
@@ -332,12 +332,12 @@ func (e *Extender) CheckedDispatches(in, out wgpu.Binding, rows int, form Form, 
 	if uint64(rows)<<e.logN > 1<<32 {
 		return nil, fmt.Errorf("ntt: %d rows of 2^%d elements: a check's indices are 32-bit words, up to 2^32 elements", rows, e.logN)
 	}
-	return e.dispatches(in, out, rows, form, check, slot)
+	return e.dispatches(in, out, rows, form, inputCheck{into: check, slot: slot})
 }
 
-// dispatches is CheckedDispatches where check is not empty, else
-// Dispatches.
-func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check wgpu.Binding, slot int) ([]wgpu.Dispatch, error) {
+// dispatches is CheckedDispatches where check names a binding, else
+// Dispatches; check's base is 0, each piece's its first element.
+func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check inputCheck) ([]wgpu.Dispatch, error) {
 	per, err := e.pieceRows()
 	if err != nil {
 		return nil, err
@@ -366,7 +366,8 @@ func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check w
 		nr := min(per, rows-r0)
 		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + rowBytes*uint64(r0), Size: rowBytes * uint64(nr)}
 		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + rowBytes*uint64(e.o.Rate)*uint64(r0), Size: rowBytes * uint64(nr) * uint64(e.o.Rate)}
-		more, err := e.piece(pin, pout, nr, form, stream{check: check, checkSlot: slot, checkBase: r0 << e.logN})
+		check.base = r0 << e.logN
+		more, err := e.piece(pin, pout, nr, form, check)
 		if err != nil {
 			return nil, err
 		}
@@ -384,8 +385,8 @@ func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check w
 // bit-reversed order, coset r's evaluations bit-reversed as the block
 // rev(r) of the row. The last coset works in the coefficients' buffer,
 // the others in the second scratch buffer. The inverse's first pass
-// checks what it reads as chk's check fields say.
-func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, chk stream) ([]wgpu.Dispatch, error) {
+// checks what it reads as check says.
+func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, check inputCheck) ([]wgpu.Dispatch, error) {
 	k := e.logN
 	size := uint64(rows*e.fi.elemBytes()) << k
 	coef := wgpu.Binding{Buffer: e.scratch[0], Size: size}
@@ -395,8 +396,8 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, chk stream) 
 	if !natural {
 		coefOrder, evalIn, evalOut = Natural, Natural, BitReversed
 	}
-	ds, err := e.inv.sequence(stream{src: in, work: coef, dst: coef, outLog: k, stride: 1, enter: form == Canonical,
-		check: chk.check, checkSlot: chk.checkSlot, checkBase: chk.checkBase}, rows, Options{Inverse: true, Out: coefOrder})
+	ds, err := e.inv.sequence(stream{src: in, work: coef, dst: coef, outLog: k, stride: 1, enter: form == Canonical, check: check},
+		rows, Options{Inverse: true, Out: coefOrder})
 	if err != nil {
 		return nil, err
 	}

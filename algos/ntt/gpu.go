@@ -698,17 +698,23 @@ func (p *Plan) sameRoots(o Options) error {
 // auxOff where useAux. A bit reversal runs in place: before the passes on
 // src, which must then be work, or after them on work, which must then be
 // dst as it is laid out. enter and leave say whether the first pass
-// reads canonical values and the last writes them. Where check is not
-// empty the first pass checks what it reads (ntt_check.wgsl): the
-// smallest index, checkBase plus the element's in src, of one that is
-// not reduced goes into word checkSlot of check.
+// reads canonical values and the last writes them; the first pass checks
+// what it reads as check says.
 type stream struct {
 	src, work, dst, aux  wgpu.Binding
 	outLog, stride, off  int
 	auxOff               int
 	useAux, enter, leave bool
-	check                wgpu.Binding
-	checkSlot, checkBase int
+	check                inputCheck
+}
+
+// inputCheck is where a pass records the input it reads that is not
+// reduced (ntt_check.wgsl): the smallest index, base plus the element's
+// in the rows bound, of one goes into word slot of into; none where into
+// is empty.
+type inputCheck struct {
+	into       wgpu.Binding
+	slot, base int
 }
 
 // same reports whether a and b bind the same range.
@@ -727,7 +733,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	if before && !same(s.src, s.work) || after && (!same(s.dst, s.work) || !identity || s.useAux) {
 		return nil, fmt.Errorf("ntt: internal: a bit reversal in place needs its rows where the passes work")
 	}
-	if before && s.check.Buffer != nil {
+	if before && s.check.into.Buffer != nil {
 		return nil, fmt.Errorf("ntt: internal: a checked transform's first pass reads its input: it takes no bit reversal before")
 	}
 	var ds []wgpu.Dispatch
@@ -772,8 +778,8 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		layout := stream{outLog: k, stride: 1}
 		var check wgpu.Binding
 		if i == 0 {
-			in, check = s.src, s.check
-			layout.checkSlot, layout.checkBase = s.checkSlot, s.checkBase
+			in, check = s.src, s.check.into
+			layout.check = s.check
 			if s.enter {
 				flags |= flagEnter
 			}
@@ -829,7 +835,7 @@ func (p *Plan) params(k int, units uint32, ps pass, qLog int, flags uint32, dir,
 	return []uint32{uint32(k), units, uint32(ps.lo), uint32(ps.m), uint32(ps.c), uint32(qLog), flags,
 		t.twA[dir], t.twB[dir], t.aLog, t.scA[sc], t.scB[sc], t.saLog,
 		uint32(layout.outLog), uint32(layout.stride), uint32(layout.off), uint32(layout.auxOff), 0, 0, 0, 0, 0, 0, 0, 0, t.twO[dir], 0,
-		uint32(layout.checkSlot), uint32(layout.checkBase)}
+		uint32(layout.check.slot), uint32(layout.check.base)}
 }
 
 // fuse returns one ntt_pass dispatch that runs inv, the last pass of an
