@@ -73,6 +73,13 @@ func timeKernels(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) time.Durat
 	if _, err := ctx.Run(ds...); err != nil {
 		b.Fatal(err)
 	}
+	return timeRuns(b, ctx, ds)
+}
+
+// timeRuns is timeKernels where ds has run once already (its kernels
+// compiled and its buffers made).
+func timeRuns(b *testing.B, ctx *wgpu.Context, ds []wgpu.Dispatch) time.Duration {
+	b.Helper()
 	warmUp(b, ctx)
 	b.ResetTimer()
 	var kernel time.Duration

@@ -78,7 +78,7 @@ func BenchmarkNTTConfig(b *testing.B) {
 				} else if !slices.Equal(got, want) {
 					b.Fatalf("%s: the output differs from the default policy's", cf.name)
 				}
-				reportKernel(b, timeKernels(b, ctx, ds))
+				reportKernel(b, timeRuns(b, ctx, ds))
 			})
 		}
 	}
