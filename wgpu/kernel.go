@@ -178,6 +178,13 @@ type Binding struct {
 // Bind binds the whole buffer.
 func Bind(b *Buffer) Binding { return Binding{Buffer: b} }
 
+// Holds reports whether b binds at least n bytes: a buffer, with n bytes
+// of it from the offset, and a Size (where not 0, to the end) of n or
+// more.
+func (b Binding) Holds(n uint64) bool {
+	return b.Buffer != nil && b.Offset <= b.Buffer.Size() && n <= b.Buffer.Size()-b.Offset && (b.Size == 0 || n <= b.Size)
+}
+
 // Dispatch is one kernel launch.
 type Dispatch struct {
 	Kernel   *Kernel

@@ -326,7 +326,7 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 // and checks it there: no read of its own. check is a buffer of its own,
 // like in and out.
 func (e *Extender) CheckedDispatches(in, out wgpu.Binding, rows int, form Form, check wgpu.Binding, slot int) ([]wgpu.Dispatch, error) {
-	if check.Buffer == nil || slot < 0 || check.Offset%256 != 0 || check.Offset+4*uint64(slot)+4 > check.Buffer.Size() || check.Size != 0 && 4*uint64(slot)+4 > check.Size {
+	if slot < 0 || check.Offset%256 != 0 || !check.Holds(4*uint64(slot)+4) {
 		return nil, fmt.Errorf("ntt: the check's slot %d does not lie within its binding (256-byte aligned)", slot)
 	}
 	if uint64(rows)<<e.logN > 1<<32 {
@@ -348,7 +348,7 @@ func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check i
 		bind wgpu.Binding
 		size uint64
 	}{{"input", in, rowBytes * uint64(rows)}, {"output", out, rowBytes * uint64(rows) * uint64(e.o.Rate)}} {
-		if b.bind.Buffer == nil || b.bind.Offset%256 != 0 || b.bind.Offset+b.size > b.bind.Buffer.Size() || b.bind.Size != 0 && b.size > b.bind.Size {
+		if b.bind.Offset%256 != 0 || !b.bind.Holds(b.size) {
 			return nil, fmt.Errorf("ntt: %d rows of 2^%d elements at rate %d do not fit the %s binding (256-byte aligned)", rows, e.logN, e.o.Rate, b.name)
 		}
 	}

@@ -647,7 +647,7 @@ func (p *Plan) Dispatches(data wgpu.Binding, rows int, o Options, form Form) ([]
 		return nil, fmt.Errorf("ntt: data bound at offset %d: the offset must be a multiple of 256 bytes", data.Offset)
 	}
 	rowBytes := uint64(p.fi.elemBytes()) << p.logN
-	if need := uint64(rows) * rowBytes; rows < 0 || data.Buffer == nil || data.Offset+need > data.Buffer.Size() || data.Size != 0 && need > data.Size {
+	if rows < 0 || !data.Holds(uint64(rows)*rowBytes) {
 		return nil, fmt.Errorf("ntt: %d rows of 2^%d elements do not fit the binding", rows, p.logN)
 	}
 	per, err := p.pieceRows()
