@@ -5,9 +5,9 @@
 // slot with 0xffffffff). The pass reads every element of its rows once,
 // so the check costs no read of its own. An invocation keeps the
 // smallest it found in a register and makes one atomic at the pass's end
-// (nt_checked): an atomic beside each load held the loads back
-// (BENCHMARKS.md). The module's uniform follows the five storage
-// bindings (NT_PARAMS_AT = 5).
+// (nt_checked): with an atomic beside each load the pass ran slower
+// (BENCHMARKS.md, "The rows' check in the encoding's first pass"). The
+// module's uniform follows the five storage bindings (NT_PARAMS_AT = 5).
 
 @group(0) @binding(4) var<storage, read_write> nt_first: array<atomic<u32>>;
 
