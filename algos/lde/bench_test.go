@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wgcompute/wgcompute/algos/field"
 	"github.com/wgcompute/wgcompute/algos/lde"
 	"github.com/wgcompute/wgcompute/algos/merkle"
 	"github.com/wgcompute/wgcompute/algos/poseidon2"
@@ -138,4 +139,19 @@ func uploadTime(ctx *wgpu.Context, data []uint32, n int) (time.Duration, error) 
 		}
 	}
 	return time.Since(start) / time.Duration(n), nil
+}
+
+// BenchmarkColumnValues times the CPU path's first step on a Montgomery
+// KoalaBear matrix of 2^15 rows × 128 columns (2^22 words): its columns,
+// transposed, made values.
+func BenchmarkColumnValues(b *testing.B) {
+	f := field.KoalaBear
+	m := merkle.Matrix[uint32]{Rows: 1 << 15, Cols: 128, Data: make([]uint32, 1<<22), Form: field.Montgomery}
+	for i := range m.Data {
+		m.Data[i] = uint32(i) % f.P()
+	}
+	b.SetBytes(int64(4 * len(m.Data)))
+	for b.Loop() {
+		_ = lde.ColumnValues(f, m)
+	}
 }

@@ -252,18 +252,13 @@ func elementError[E field.Element](m merkle.Matrix[E], hash merkle.RowHash[E]) e
 // commitCPU is Commit on the CPU: the columns extended as rows of the
 // transpose by ntt.Extend (gnark-crypto's fft on all cores), transposed
 // back and committed by merkle.CommitMatrix. A Montgomery matrix's
-// transpose is made values in place, on all cores (the reference: the
-// same tree); converting inside the transpose, a call an element, was
-// slower.
+// columns are its values (the reference: the same tree).
 func commitCPU[E field.Element](f field.Field[E], m merkle.Matrix[E], hash merkle.RowHash[E], logN int, o Options) (*merkle.Tree, error) {
 	if err := elementError(m, hash); err != nil {
 		return nil, err
 	}
 	rate := o.Extend.Rate
-	cols := par.Transpose(m.Data, m.Rows, m.Cols)
-	if mf, ok := any(f).(field.Monty31); ok && m.Form == field.Montgomery {
-		par.For(len(cols), 1<<16, func(lo, hi int) { field.FromMontyAll(mf, cols[lo:hi], cols[lo:hi]) })
-	}
+	cols := columnValues(f, m)
 	ext := make([]E, len(cols)*rate)
 	eo := o.Extend
 	eo.Timing = nil
@@ -274,6 +269,18 @@ func commitCPU[E field.Element](f field.Field[E], m merkle.Matrix[E], hash merkl
 	mo := o.Merkle
 	mo.Timing = o.Timing
 	return merkle.CommitMatrix(nil, lde, hash, mo)
+}
+
+// columnValues returns m's columns one after another, as values: m
+// transposed, and a Montgomery matrix's transpose then made values in
+// place on every core (a conversion inside the transpose, a call an
+// element, was slower: BenchmarkColumnValues, BENCHMARKS.md).
+func columnValues[E field.Element](f field.Field[E], m merkle.Matrix[E]) []E {
+	cols := par.Transpose(m.Data, m.Rows, m.Cols)
+	if mf, ok := any(f).(field.Monty31); ok && m.Form == field.Montgomery {
+		par.For(len(cols), 1<<16, func(lo, hi int) { field.FromMontyAll(mf, cols[lo:hi], cols[lo:hi]) })
+	}
+	return cols
 }
 
 // trWG is the transpose kernel's workgroup: 32 × 8 invocations.
