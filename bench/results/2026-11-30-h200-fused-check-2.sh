@@ -10,13 +10,7 @@
 #   . .gl/env.sh && bash bench/results/2026-11-30-h200-fused-check-2.sh
 . bench/results/ab.sh
 ab_setup .bin/ab23.tar.xz
-for round in 1 2; do
-	for v in old chk2; do
-		ab_bench ntt $v 'NTT$/2\^(20|24)/resident' 20
-		ab_bench ntt $v 'Encode/2048x2\^19/rate2/resident$' 3
-		ab_bench vortex $v '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
-	done
-done
+ab_pipeline old chk2
 for p in vortex ntt; do
 	echo "=== $(date +%T) whole tests, $p-chk2"
 	(cd "algos/$p" && "$ab_bin/$p-chk2.test" -test.count=1 -test.timeout 8m >"$ab_out/test-$p-chk2.log" 2>&1

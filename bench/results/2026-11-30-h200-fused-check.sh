@@ -10,11 +10,5 @@
 ab_setup .bin/ab22.tar.xz
 ab_test ntt chk 'Extend|Encode|Fixed'
 ab_test vortex chk 'Commit|Linea|Committer|Layout|Copy|Bad|Split'
-for round in 1 2; do
-	for v in old chk; do
-		ab_bench ntt $v 'NTT$/2\^(20|24)/resident' 20
-		ab_bench ntt $v 'Encode/2048x2\^19/rate2/resident$' 3
-		ab_bench vortex $v '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
-	done
-done
+ab_pipeline old chk
 echo "=== $(date +%T) done"

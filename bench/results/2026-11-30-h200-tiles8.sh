@@ -13,11 +13,5 @@
 ab_setup .bin/ab21.tar.xz
 ab_test ntt tiles8 'Extend|Encode'
 ab_test vortex tiles8 'Commit|Linea|Committer|Layout|Copy|Bad|Split'
-for round in 1 2; do
-	for v in old tiles8; do
-		ab_bench ntt $v 'NTT$/2\^(20|24)/resident' 20
-		ab_bench ntt $v 'Encode/2048x2\^19/rate2/resident$' 3
-		ab_bench vortex $v '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
-	done
-done
+ab_pipeline old tiles8
 echo "=== $(date +%T) done"

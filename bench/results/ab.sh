@@ -9,6 +9,9 @@
 #   ab_bench PKG V BENCH N
 #                       run PKG-V.test's benchmarks matching BENCH, N
 #                       times each (-test.benchtime Nx)
+#   ab_pipeline V...    the pipeline's benchmarks of each variant V in
+#                       turn, twice round: NTT 2^20 and 2^24 resident
+#                       (20x), the encoding (3x) and Vortex resident (5x)
 # Benchmarks run on Vulkan (WGCOMPUTE_BACKEND), tests on every adapter.
 set -u
 
@@ -30,4 +33,14 @@ ab_test() {
 ab_bench() {
 	echo "=== $(date +%T) $1-$2 $3"
 	(cd "$ab_root/algos/$1" && WGCOMPUTE_BACKEND=vulkan "$ab_bin/$1-$2.test" -test.run X -test.bench "$3" -test.benchtime "$4x" 2>&1 | grep '^Benchmark')
+}
+
+ab_pipeline() {
+	for round in 1 2; do
+		for v in "$@"; do
+			ab_bench ntt "$v" 'NTT$/2\^(20|24)/resident' 20
+			ab_bench ntt "$v" 'Encode/2048x2\^19/rate2/resident$' 3
+			ab_bench vortex "$v" '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
+		done
+	done
 }
