@@ -9,12 +9,5 @@
 . bench/results/ab.sh
 ab_setup .bin/ab9.tar.xz
 ab_test sis pre '.'
-for round in 1 2; do
-	for v in old pre; do
-		ab_bench sis $v 'SISColumns/vulkan/2048x1048576' 5
-	done
-	for v in old pre; do
-		ab_bench vortex $v '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
-	done
-done
+ab_sis old pre
 echo "=== $(date +%T) done"

@@ -9,12 +9,5 @@
 . bench/results/ab.sh
 ab_setup .bin/ab11.tar.xz
 ab_test sis reg '.'
-for round in 1 2; do
-	for v in old reg; do
-		ab_bench sis $v 'SISColumns/vulkan/2048x1048576' 5
-	done
-	for v in old reg; do
-		ab_bench vortex $v '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
-	done
-done
+ab_sis old reg
 echo "=== $(date +%T) done"

@@ -12,6 +12,8 @@
 #   ab_pipeline V...    the pipeline's benchmarks of each variant V in
 #                       turn, twice round: NTT 2^20 and 2^24 resident
 #                       (20x), the encoding (3x) and Vortex resident (5x)
+#   ab_sis V...         SIS of 2^20 columns of 2^11 rows (5x) of each
+#                       variant V, then Vortex resident (5x), twice round
 # Benchmarks run on Vulkan (WGCOMPUTE_BACKEND), tests on every adapter.
 set -u
 
@@ -40,6 +42,17 @@ ab_pipeline() {
 		for v in "$@"; do
 			ab_bench ntt "$v" 'NTT$/2\^(20|24)/resident' 20
 			ab_bench ntt "$v" 'Encode/2048x2\^19/rate2/resident$' 3
+			ab_bench vortex "$v" '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
+		done
+	done
+}
+
+ab_sis() {
+	for round in 1 2; do
+		for v in "$@"; do
+			ab_bench sis "$v" 'SISColumns/vulkan/2048x1048576' 5
+		done
+		for v in "$@"; do
 			ab_bench vortex "$v" '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
 		done
 	done
