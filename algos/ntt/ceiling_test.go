@@ -88,10 +88,10 @@ type ceiling struct {
 func newCeiling(ctx *wgpu.Context, f field.Monty31, src, tab []uint32, n, rounds int) (*ceiling, error) {
 	fi := over[uint32]{f}
 	cfg := configFor(ctx.Limits(), fi.elemBytes())
-	mod := ntModule(fi, cfg, false, 0, false)
+	mod := ntModule(fi, cfg, false, 0, passIO{})
 	mod.Library, mod.Files = measured, append(mod.Files, "ntt_ceiling.wgsl")
 	mod.Consts = append(mod.Consts, wgsl.Const{Name: "NT_CEIL_ROUNDS", Value: uint32(rounds)})
-	k, err := ntKernel(ctx, fi, mod, "ntt_ceiling", false)
+	k, err := ntKernel(ctx, fi, mod, "ntt_ceiling", passIO{})
 	if err != nil {
 		return nil, err
 	}

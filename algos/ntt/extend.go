@@ -217,6 +217,9 @@ type Extender struct {
 	cosets  []*Plan         // by r; nil where the coset is the input itself
 	shifts  []uint64        // by r: the coset's generator
 	scratch [2]*wgpu.Buffer // the coefficients, and a coset's evaluations
+	// spare fills the tile bindings that TileDispatches leaves unused:
+	// buffers of their own, as each is bound writable.
+	spare [1<<maxTilesLog - 1]*wgpu.Buffer
 }
 
 // NewExtender makes the Extender of rows of 2^logN elements of f for o
@@ -277,10 +280,12 @@ func (e *Extender) Release() {
 	for _, p := range e.cosets {
 		p.Release()
 	}
-	for i, b := range e.scratch {
-		if b != nil {
-			b.Release()
-			e.scratch[i] = nil
+	for _, bs := range [][]*wgpu.Buffer{e.scratch[:], e.spare[:]} {
+		for i, b := range bs {
+			if b != nil {
+				b.Release()
+				bs[i] = nil
+			}
 		}
 	}
 }
@@ -314,7 +319,7 @@ func (e *Extender) pieceRows() (int, error) {
 // They use the Extender's scratch buffers, so one Extender's dispatches
 // must not be in flight twice.
 func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu.Dispatch, error) {
-	return e.dispatches(in, out, rows, form, inputCheck{})
+	return e.dispatches(in, []wgpu.Binding{out}, rows, form, inputCheck{})
 }
 
 // CheckedDispatches is Dispatches that also checks the input: the
@@ -326,31 +331,111 @@ func (e *Extender) Dispatches(in, out wgpu.Binding, rows int, form Form) ([]wgpu
 // and checks it there: no read of its own. check is a buffer of its own,
 // like in and out.
 func (e *Extender) CheckedDispatches(in, out wgpu.Binding, rows int, form Form, check wgpu.Binding, slot int) ([]wgpu.Dispatch, error) {
-	if slot < 0 || check.Offset%256 != 0 || !check.Holds(4*uint64(slot)+4) {
-		return nil, fmt.Errorf("ntt: the check's slot %d does not lie within its binding (256-byte aligned)", slot)
+	c, err := e.checkSlot(rows, check, slot)
+	if err != nil {
+		return nil, err
 	}
-	if uint64(rows)<<e.logN > 1<<32 {
-		return nil, fmt.Errorf("ntt: %d rows of 2^%d elements: a check's indices are 32-bit words, up to 2^32 elements", rows, e.logN)
-	}
-	return e.dispatches(in, out, rows, form, inputCheck{into: check, slot: slot})
+	return e.dispatches(in, []wgpu.Binding{out}, rows, form, c)
 }
 
-// dispatches is CheckedDispatches where check names a binding, else
-// Dispatches; check's base is 0, each piece's its first element.
-func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check inputCheck) ([]wgpu.Dispatch, error) {
+// checkSlot returns the inputCheck of slot of check, or an error where
+// the slot does not lie within it or the rows' indices exceed its words.
+func (e *Extender) checkSlot(rows int, check wgpu.Binding, slot int) (inputCheck, error) {
+	if slot < 0 || check.Offset%256 != 0 || !check.Holds(4*uint64(slot)+4) {
+		return inputCheck{}, fmt.Errorf("ntt: the check's slot %d does not lie within its binding (256-byte aligned)", slot)
+	}
+	if uint64(rows)<<e.logN > 1<<32 {
+		return inputCheck{}, fmt.Errorf("ntt: %d rows of 2^%d elements: a check's indices are 32-bit words, up to 2^32 elements", rows, e.logN)
+	}
+	return inputCheck{into: check, slot: slot}, nil
+}
+
+// TileDispatches is Dispatches with each output row cut into
+// len(tiles) column tiles of equal width, as a commitment holds
+// codewords wider than one binding: tile t holds columns t·w to (t+1)·w
+// - 1 of each row (w = Rate·2^logN / len(tiles)), row r's at r·w. Each
+// tile is a buffer of its own, at a 256-byte aligned offset. The
+// transform's last pass writes the tiles itself: no copy of the
+// codewords. It takes 2 to MaxTiles() tiles, a power of two (none where
+// MaxTiles is 0: it says where).
+// Where check has a buffer, the input is checked as CheckedDispatches
+// checks it (slot its word); else not.
+func (e *Extender) TileDispatches(in wgpu.Binding, tiles []wgpu.Binding, rows int, form Form, check wgpu.Binding, slot int) ([]wgpu.Dispatch, error) {
+	if why := e.tilesRefused(); why != "" {
+		return nil, fmt.Errorf("ntt: %s", why)
+	}
+	if n, most := len(tiles), e.MaxTiles(); n < 2 || n > most || n&(n-1) != 0 {
+		return nil, fmt.Errorf("ntt: %d tiles: a power of two from 2 to %d is accepted", n, most)
+	}
+	var c inputCheck
+	if check.Buffer != nil {
+		var err error
+		if c, err = e.checkSlot(rows, check, slot); err != nil {
+			return nil, err
+		}
+	}
+	return e.dispatches(in, tiles, rows, form, c)
+}
+
+// MaxTiles returns the most column tiles TileDispatches writes: 8, or 0
+// where it writes none. It writes none where the device allows a stage
+// fewer than 12 storage buffers (the tiles' kernel binds eight beside
+// what a transform binds; WebGPU's default limits allow 8), where the
+// output is in bit-reversed order, and where the rows' transform on this
+// device ends on a pass whose top stages are not a radix-16 round (whose
+// stores know their tiles: rows below 2^4, and some splits into passes).
+func (e *Extender) MaxTiles() int {
+	if e.tilesRefused() != "" {
+		return 0
+	}
+	return 1 << maxTilesLog
+}
+
+// tilesRefused says why the Extender writes no tiles, or "".
+func (e *Extender) tilesRefused() string {
+	if most := e.ctx.Limits().MaxStorageBuffersPerStage; most < tiledStorage {
+		return fmt.Sprintf("column tiles need a stage of %d storage buffers: the device allows %d", tiledStorage, most)
+	}
+	if e.o.Out != Natural {
+		return "column tiles need natural order output"
+	}
+	if e.logN < 4 || planPasses(e.logN, e.inv.cfg)[0].m < 4 {
+		return fmt.Sprintf("column tiles need the transform's last pass to end on a radix-16 round: rows of 2^%d end on %d stages here", e.logN, planPasses(e.logN, e.inv.cfg)[0].m)
+	}
+	return ""
+}
+
+// dispatches is TileDispatches where outs are several tiles, else
+// CheckedDispatches where check names a binding, else Dispatches;
+// check's base is 0, each piece's its first element.
+func (e *Extender) dispatches(in wgpu.Binding, outs []wgpu.Binding, rows int, form Form, check inputCheck) ([]wgpu.Dispatch, error) {
 	per, err := e.pieceRows()
 	if err != nil {
 		return nil, err
 	}
 	rowBytes := uint64(e.fi.elemBytes()) << e.logN
-	for _, b := range []struct {
+	tilesLog := bits.Len(uint(len(outs))) - 1
+	tileRow := rowBytes * uint64(e.o.Rate) >> tilesLog
+	type bound struct {
 		name string
 		bind wgpu.Binding
 		size uint64
-	}{{"input", in, rowBytes * uint64(rows)}, {"output", out, rowBytes * uint64(rows) * uint64(e.o.Rate)}} {
+	}
+	checks := []bound{{"input", in, rowBytes * uint64(rows)}}
+	for i, b := range outs {
+		name := "output"
+		if tilesLog > 0 {
+			name = fmt.Sprintf("tile %d's", i)
+		}
+		checks = append(checks, bound{name, b, tileRow * uint64(rows)})
+	}
+	for _, b := range checks {
 		if b.bind.Offset%256 != 0 || !b.bind.Holds(b.size) {
 			return nil, fmt.Errorf("ntt: %d rows of 2^%d elements at rate %d do not fit the %s binding (256-byte aligned)", rows, e.logN, e.o.Rate, b.name)
 		}
+	}
+	if rows > per && tileRow*uint64(per)%256 != 0 {
+		return nil, fmt.Errorf("ntt: pieces of %d rows start the tiles of %d bytes a row at offsets that are not 256-byte aligned", per, tileRow)
 	}
 	if rows == 0 {
 		return nil, nil
@@ -361,13 +446,31 @@ func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check i
 			return nil, fmt.Errorf("ntt: %w", err)
 		}
 	}
+	if tilesLog > 0 {
+		for i := range e.spare[len(outs)-1:] {
+			if err := e.ctx.Grow(&e.spare[len(outs)-1+i], "ntt unused tiles", spareBytes); err != nil {
+				return nil, fmt.Errorf("ntt: %w", err)
+			}
+		}
+	}
 	var ds []wgpu.Dispatch
 	for r0 := 0; r0 < rows; r0 += per {
 		nr := min(per, rows-r0)
 		pin := wgpu.Binding{Buffer: in.Buffer, Offset: in.Offset + rowBytes*uint64(r0), Size: rowBytes * uint64(nr)}
-		pout := wgpu.Binding{Buffer: out.Buffer, Offset: out.Offset + rowBytes*uint64(e.o.Rate)*uint64(r0), Size: rowBytes * uint64(nr) * uint64(e.o.Rate)}
+		out := stream{outLog: e.logN + e.rateLog - tilesLog, tilesLog: tilesLog}
+		for _, b := range outs {
+			out.tiles = append(out.tiles, wgpu.Binding{Buffer: b.Buffer, Offset: b.Offset + tileRow*uint64(r0), Size: tileRow * uint64(nr)})
+		}
+		out.dst = out.tiles[0]
+		if tilesLog > 0 {
+			for _, b := range e.spare[len(outs)-1:] {
+				out.tiles = append(out.tiles, wgpu.Bind(b))
+			}
+		} else {
+			out.tiles = nil
+		}
 		check.base = r0 << e.logN
-		more, err := e.piece(pin, pout, nr, form, check)
+		more, err := e.piece(pin, out, nr, form, check)
 		if err != nil {
 			return nil, err
 		}
@@ -380,13 +483,14 @@ func (e *Extender) dispatches(in, out wgpu.Binding, rows int, form Form, check i
 // (the inverse transform of the input, read from it, in the first
 // scratch buffer, Montgomery form), then each coset's transform of them,
 // whose last pass writes the coset's evaluations into their places in
-// the output: in natural order, element j of coset r at Rate·j + r (with
-// the input itself beside the last coset's where it is coset 0); in
-// bit-reversed order, coset r's evaluations bit-reversed as the block
-// rev(r) of the row. The last coset works in the coefficients' buffer,
-// the others in the second scratch buffer. The inverse's first pass
-// checks what it reads as check says.
-func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, check inputCheck) ([]wgpu.Dispatch, error) {
+// the output (out's dst or tiles, as its outLog and tilesLog say): in
+// natural order, element j of coset r at Rate·j + r (with the input
+// itself beside the last coset's where it is coset 0); in bit-reversed
+// order, coset r's evaluations bit-reversed as the block rev(r) of the
+// row. The last coset works in the coefficients' buffer, the others in
+// the second scratch buffer. The inverse's first pass checks what it
+// reads as check says.
+func (e *Extender) piece(in wgpu.Binding, out stream, rows int, form Form, check inputCheck) ([]wgpu.Dispatch, error) {
 	k := e.logN
 	size := uint64(rows*e.fi.elemBytes()) << k
 	coef := wgpu.Binding{Buffer: e.scratch[0], Size: size}
@@ -407,7 +511,6 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, check inputC
 			last = r
 		}
 	}
-	outLog := k + e.rateLog
 	// With one coset to transform (rate 2, natural order), the inverse's
 	// last pass and the coset's first run as one (Plan.fuse): the
 	// coefficients stay in workgroup memory between them.
@@ -421,7 +524,8 @@ func (e *Extender) piece(in, out wgpu.Binding, rows int, form Form, check inputC
 		if p == nil {
 			continue // the input, copied beside the last coset
 		}
-		s := stream{src: coef, work: work, dst: out, outLog: outLog, stride: e.o.Rate, off: r, leave: form == Canonical}
+		s := out
+		s.src, s.work, s.stride, s.off, s.leave = coef, work, e.o.Rate, r, form == Canonical
 		if !natural {
 			s.stride, s.off = 1, int(bits.Reverse64(uint64(r))>>(64-e.rateLog))<<k
 		}

@@ -402,3 +402,183 @@ func TestExtendCheckedBadInput(t *testing.T) {
 		require.NoError(t, err)
 	})
 }
+
+// TestExtendTiles: TileDispatches writes each tile what Dispatches writes
+// in its columns and nothing outside its rows (sentinel words before and
+// after each), for 2, 4 and 8 tiles, one pass and several, rates 2 to 8,
+// checked or not, over a 31-bit field and Goldilocks's two-word
+// elements; a bad word of a checked input lands in its slot; where the
+// device allows fewer storage buffers, a clear error.
+func TestExtendTiles(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+		ran := 0
+		defer func() {
+			// Every adapter here allows the tiles' bindings: most cases
+			// must write them (rows of 2^13 end on a pair of stages
+			// where the tile is 2^11).
+			require.GreaterOrEqual(t, ran, 4)
+		}()
+		for _, c := range []struct {
+			gold     bool
+			k, rows  int
+			o        ExtendOptions
+			tiles    int
+			checked  bool
+			badAt    int // a word past p planted there (checked; -1: none)
+			wantSlot uint32
+		}{
+			{false, 11, 3, ExtendOptions{Rate: 2}, 8, false, -1, 0},
+			{false, 13, 3, ExtendOptions{Rate: 2}, 8, true, -1, 0},
+			{false, 13, 2, ExtendOptions{Rate: 2}, 4, true, 3<<11 + 5, 0},
+			{false, 11, 5, ExtendOptions{Rate: 4, Coset: true}, 4, false, -1, 0},
+			{false, 9, 1, ExtendOptions{Rate: 8}, 2, true, -1, 0},
+			{false, 4, 3, ExtendOptions{Rate: 2}, 8, false, -1, 0},
+			{true, 10, 3, ExtendOptions{Rate: 2}, 4, false, -1, 0},
+		} {
+			if c.gold && ctx.Info().Software() {
+				// Goldilocks's tiled module takes the software adapters'
+				// compilers most of a minute: it runs on GPUs.
+				continue
+			}
+			var e *Extender
+			var err error
+			var src []uint32
+			words := 1
+			if c.gold {
+				words = 2
+				for _, x := range randGoldilocks(rng, c.rows, c.k) {
+					src = append(src, uint32(x), uint32(x>>32))
+				}
+				e, err = NewExtender(ctx, field.Goldilocks{}, c.k, c.o)
+			} else {
+				src = randRows(field.KoalaBear, rng, c.rows, c.k)
+				e, err = NewExtender(ctx, field.KoalaBear, c.k, c.o)
+			}
+			require.NoError(t, err)
+			name := fmt.Sprintf("gold %v 2^%d × %d %+v, %d tiles, checked %v", c.gold, c.k, c.rows, c.o, c.tiles, c.checked)
+			if c.badAt >= 0 {
+				src[c.badAt] = field.KoalaBear.P() + uint32(rng.IntN(1000))
+			}
+			in, err := ctx.NewBuffer("input", uint64(4*len(src)))
+			require.NoError(t, err)
+			require.NoError(t, ctx.Upload(in, 0, wgpu.Bytes(src)))
+			out, err := ctx.NewBuffer("rows", uint64(4*len(src)*c.o.Rate))
+			require.NoError(t, err)
+			ds, err := e.Dispatches(wgpu.Bind(in), wgpu.Bind(out), c.rows, Montgomery)
+			require.NoError(t, err)
+			_, err = ctx.Run(ds...)
+			require.NoError(t, err)
+			want := make([]uint32, len(src)*c.o.Rate)
+			require.NoError(t, ctx.Download(wgpu.Bytes(want), out, 0))
+			out.Release()
+
+			const guard = 64 // words: the tiles start 256 bytes in
+			rowWords := len(want) / c.rows
+			tw := rowWords / c.tiles
+			var tiles []wgpu.Binding
+			var filled [][]uint32
+			for i := range c.tiles {
+				all := make([]uint32, guard+c.rows*tw+guard)
+				for j := range all {
+					all[j] = 0xfeedface ^ uint32(j) ^ uint32(i)<<24
+				}
+				b, err := ctx.NewBuffer("tile", uint64(4*len(all)))
+				require.NoError(t, err)
+				require.NoError(t, ctx.Upload(b, 0, wgpu.Bytes(all)))
+				tiles = append(tiles, wgpu.Binding{Buffer: b, Offset: 4 * guard, Size: uint64(4 * c.rows * tw)})
+				filled = append(filled, all)
+			}
+			var check wgpu.Binding
+			if c.checked {
+				cb, err := ctx.NewBuffer("check", 512)
+				require.NoError(t, err)
+				defer cb.Release()
+				none := make([]uint32, 128)
+				for i := range none {
+					none[i] = ^uint32(0)
+				}
+				require.NoError(t, ctx.Upload(cb, 0, wgpu.Bytes(none)))
+				check = wgpu.Bind(cb)
+			}
+			ds, err = e.TileDispatches(wgpu.Bind(in), tiles, c.rows, Montgomery, check, 3)
+			if e.MaxTiles() == 0 {
+				require.ErrorContains(t, err, "column tiles need ", name)
+			} else {
+				ran++
+				require.NoError(t, err, name)
+				_, err = ctx.Run(ds...)
+				require.NoError(t, err)
+				for i, tb := range tiles {
+					got := make([]uint32, len(filled[i]))
+					require.NoError(t, ctx.Download(wgpu.Bytes(got), tb.Buffer, 0))
+					exp := append([]uint32(nil), filled[i]...)
+					for r := range c.rows {
+						copy(exp[guard+r*tw:guard+(r+1)*tw], want[r*rowWords+i*tw:])
+					}
+					if c.badAt < 0 {
+						require.Equal(t, -1, firstDiff(exp, got), "%s: tile %d", name, i)
+					}
+				}
+				if c.checked {
+					slots := make([]uint32, 128)
+					require.NoError(t, ctx.Download(wgpu.Bytes(slots), check.Buffer, 0))
+					wantSlot := ^uint32(0)
+					if c.badAt >= 0 {
+						wantSlot = uint32(c.badAt / words)
+					}
+					require.Equal(t, wantSlot, slots[3], name)
+				}
+			}
+			for _, tb := range tiles {
+				tb.Buffer.Release()
+			}
+			in.Release()
+			e.Release()
+		}
+	})
+}
+
+// TestExtendTilesBadInput: tiles that TileDispatches does not take get
+// an error that says what it accepts.
+func TestExtendTilesBadInput(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
+		e, err := NewExtender(ctx, field.KoalaBear, 5, ExtendOptions{Rate: 2})
+		require.NoError(t, err)
+		defer e.Release()
+		in, err := ctx.NewBuffer("input", 4<<5)
+		require.NoError(t, err)
+		defer in.Release()
+		tile, err := ctx.NewBuffer("tile", 1024)
+		require.NoError(t, err)
+		defer tile.Release()
+		b := wgpu.Bind(tile)
+		if e.MaxTiles() == 0 {
+			_, err := e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, b}, 1, Montgomery, wgpu.Binding{}, 0)
+			require.ErrorContains(t, err, "column tiles need a stage of 12 storage buffers")
+			return
+		}
+		for _, c := range []struct {
+			tiles []wgpu.Binding
+			want  string
+		}{
+			{nil, "0 tiles: a power of two from 2 to 8 is accepted"},
+			{[]wgpu.Binding{b}, "1 tiles: a power of two from 2 to 8"},
+			{[]wgpu.Binding{b, b, b}, "3 tiles: a power of two from 2 to 8"},
+			{[]wgpu.Binding{b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b}, "16 tiles"},
+			{[]wgpu.Binding{{Buffer: tile, Offset: 4}, b}, "do not fit the tile 0's binding (256-byte aligned)"},
+			{[]wgpu.Binding{b, {}}, "do not fit the tile 1's binding"},
+			{[]wgpu.Binding{b, {Buffer: tile, Offset: 1024}}, "do not fit the tile 1's binding"},
+		} {
+			_, err := e.TileDispatches(wgpu.Bind(in), c.tiles, 1, Montgomery, wgpu.Binding{}, 0)
+			require.ErrorContains(t, err, c.want, "%d tiles", len(c.tiles))
+		}
+		_, err = e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, b}, 1, Montgomery, wgpu.Bind(tile), 300)
+		require.ErrorContains(t, err, "the check's slot 300 does not lie within its binding")
+		rev, err := NewExtender(ctx, field.KoalaBear, 5, ExtendOptions{Rate: 2, Out: BitReversed})
+		require.NoError(t, err)
+		defer rev.Release()
+		_, err = rev.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, b}, 1, Montgomery, wgpu.Binding{}, 0)
+		require.ErrorContains(t, err, "column tiles need natural order output")
+	})
+}

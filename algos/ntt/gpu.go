@@ -61,12 +61,49 @@ type Plan struct {
 }
 
 // passKind names one ntt_pass kernel: in place (its rows bound once, at
-// nt_data) or not, the flags compiled in (anyFlags: none), and its loads
-// checked (ntt_check.wgsl) or not.
+// nt_data) or not, the flags compiled in (anyFlags: none), and what it
+// binds besides (io).
 type passKind struct {
 	inPlace bool
 	flags   uint32
-	checked bool
+	io      passIO
+}
+
+// passIO is what a module binds besides the rows and tables: its loads
+// checked (ntt_check.wgsl) or not, and its output whole rows
+// (ntt_rows.wgsl) or 2^tilesLog column tiles (ntt_tiles.wgsl), tilesLog
+// from 1 to 3.
+type passIO struct {
+	checked  bool
+	tilesLog int
+}
+
+// The storage bindings of ntt.wgsl's kernels: nt_src, nt_data, nt_tab
+// and nt_aux; then ntt_check.wgsl's nt_first where the loads are
+// checked; and where the output is tiled, binding 4 (nt_first, or
+// unused) and ntt_tiles.wgsl's tiles 1 to 7.
+const (
+	uncheckedStorage = 4
+	checkedStorage   = 5
+	tiledStorage     = 12
+	// maxTilesLog is log2 of the most tiles a tiled pass writes.
+	maxTilesLog = 3
+)
+
+// storage returns the module's storage bindings and which of them are
+// read-only.
+func (io passIO) storage() (int, []bool) {
+	ro := []bool{true, false, true, true}
+	switch {
+	case io.tilesLog > 0:
+		ro = append(ro, !io.checked)
+		for range tiledStorage - checkedStorage {
+			ro = append(ro, false)
+		}
+	case io.checked:
+		ro = append(ro, false)
+	}
+	return len(ro), ro
 }
 
 // config is the tuning policy chosen from the device's limits: the
@@ -354,15 +391,15 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config,
 	if !fixed {
 		// The two kernels every pass runs, made with the Plan.
 		for _, inPlace := range []bool{false, true} {
-			if _, err = p.passKernel(inPlace, 0, false); err != nil {
+			if _, err = p.passKernel(inPlace, 0, passIO{}); err != nil {
 				return nil, err
 			}
 		}
 	}
 	// The other entry points read no flags: the module that reads them.
-	mod := p.module(false, anyFlags, false)
+	mod := p.module(false, anyFlags, passIO{})
 	kernel := func(entry string) (*wgpu.Kernel, error) {
-		return p.kernel(mod, entry, false)
+		return p.kernel(mod, entry, passIO{})
 	}
 	if p.bitrev, err = kernel("ntt_bitrev"); err != nil {
 		return nil, err
@@ -386,29 +423,29 @@ func newPlanWith(ctx *wgpu.Context, fi fieldImpl, logN int, r roots, cfg config,
 
 // module returns ntt.wgsl over the Plan's field and tile, its passes in
 // place or not, with flags compiled in (anyFlags: read from NtParams),
-// its loads checked or not.
-func (p *Plan) module(inPlace bool, flags uint32, checked bool) wgsl.Module {
-	return ntModule(p.fi, p.cfg, inPlace, flags, checked)
+// binding what io says.
+func (p *Plan) module(inPlace bool, flags uint32, io passIO) wgsl.Module {
+	return ntModule(p.fi, p.cfg, inPlace, flags, io)
 }
 
-// The storage bindings of ntt.wgsl's kernels: nt_src, nt_data, nt_tab
-// and nt_aux, and where the loads are checked ntt_check.wgsl's nt_first.
-const (
-	uncheckedStorage = 4
-	checkedStorage   = 5
-)
-
 // ntModule is ntt.wgsl over fi's file with the prelude of policy cfg,
-// passes in place or not, flags compiled in (anyFlags: none), and the
-// check's file: ntt_check.wgsl where checked, else ntt_nocheck.wgsl.
-func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32, checked bool) wgsl.Module {
+// passes in place or not, flags compiled in (anyFlags: none), the
+// check's file (ntt_check.wgsl where io.checked, else ntt_nocheck.wgsl)
+// and the output's (ntt_tiles.wgsl where io.tilesLog > 0, else
+// ntt_rows.wgsl).
+func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32, io passIO) wgsl.Module {
 	adapter, consts := fi.module()
-	check, storage := "ntt_nocheck.wgsl", uint32(uncheckedStorage)
-	if checked {
-		check, storage = "ntt_check.wgsl", checkedStorage
+	check, put := "ntt_nocheck.wgsl", "ntt_rows.wgsl"
+	if io.checked {
+		check = "ntt_check.wgsl"
 	}
-	return wgsl.Module{Library: shaders, Files: []string{adapter, check, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
-		wgsl.Const{Name: "NT_PARAMS_AT", Value: storage},
+	if io.tilesLog > 0 {
+		put = "ntt_tiles.wgsl"
+	}
+	storage, _ := io.storage()
+	return wgsl.Module{Library: shaders, Files: []string{adapter, check, put, "ntt.wgsl"}, Consts: append(append([]wgsl.Const(nil), consts...),
+		wgsl.Const{Name: "NT_PARAMS_AT", Value: uint32(storage)},
+		wgsl.Const{Name: "NT_TILES_LOG", Value: uint32(io.tilesLog)},
 		wgsl.Const{Name: "NTT_TILE", Value: uint32(1) << cfg.tileLog},
 		wgsl.Const{Name: "NTT_WG", Value: cfg.wg},
 		wgsl.Const{Name: "NT_IN_PLACE", Value: inPlace},
@@ -416,21 +453,18 @@ func ntModule(fi fieldImpl, cfg config, inPlace bool, flags uint32, checked bool
 		wgsl.Const{Name: "NT_BUTTERFLIES", Value: !cfg.bare})}
 }
 
-// kernel compiles mod's entry point as a kernel of the Plan's bindings,
-// with the check's where checked (mod is then made for it).
-func (p *Plan) kernel(mod wgsl.Module, entry string, checked bool) (*wgpu.Kernel, error) {
-	return ntKernel(p.ctx, p.fi, mod, entry, checked)
+// kernel compiles mod's entry point as a kernel of the Plan's bindings
+// and those io adds (mod is then made for them).
+func (p *Plan) kernel(mod wgsl.Module, entry string, io passIO) (*wgpu.Kernel, error) {
+	return ntKernel(p.ctx, p.fi, mod, entry, io)
 }
 
 // ntKernel compiles mod's entry point on ctx as a kernel of ntt.wgsl's
-// bindings (nt_src, nt_data, nt_tab, nt_aux, nt_first where checked, and
+// bindings (nt_src, nt_data, nt_tab, nt_aux, then those io adds, and
 // NtParams).
-func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string, checked bool) (*wgpu.Kernel, error) {
+func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string, io passIO) (*wgpu.Kernel, error) {
 	file := mod.Files[len(mod.Files)-1]
-	storage, readOnly := uncheckedStorage, []bool{true, false, true, true}
-	if checked {
-		storage, readOnly = checkedStorage, append(readOnly, false)
-	}
+	storage, readOnly := io.storage()
 	k, err := ctx.Kernel(wgpu.KernelSpec{Label: file + ":" + entry + " (" + fi.Name() + ")", Module: mod, Entry: entry, Storage: storage, Uniform: true,
 		ReadOnly: readOnly})
 	if err != nil {
@@ -440,10 +474,10 @@ func ntKernel(ctx *wgpu.Context, fi fieldImpl, mod wgsl.Module, entry string, ch
 }
 
 // passKernel returns the ntt_pass kernel for a pass of these flags, in
-// place or not, its loads checked or not: where the Plan is fixed, the
-// one made for the flags, else the one that reads them.
-func (p *Plan) passKernel(inPlace bool, flags uint32, checked bool) (*wgpu.Kernel, error) {
-	kind := passKind{inPlace, flags, checked}
+// place or not, binding what io says: where the Plan is fixed, the one
+// made for the flags, else the one that reads them.
+func (p *Plan) passKernel(inPlace bool, flags uint32, io passIO) (*wgpu.Kernel, error) {
+	kind := passKind{inPlace, flags, io}
 	if !p.fixed {
 		kind.flags = anyFlags
 	}
@@ -452,7 +486,7 @@ func (p *Plan) passKernel(inPlace bool, flags uint32, checked bool) (*wgpu.Kerne
 	if k := p.passes[kind]; k != nil {
 		return k, nil
 	}
-	k, err := p.kernel(p.module(inPlace, kind.flags, checked), "ntt_pass", checked)
+	k, err := p.kernel(p.module(inPlace, kind.flags, io), "ntt_pass", io)
 	if err != nil {
 		return nil, err
 	}
@@ -490,23 +524,33 @@ func (p *Plan) unused() wgpu.Binding {
 // out, with aux (where the flags name NT_AUX) at nt_aux, and its loads
 // checked into check where that is not empty (ntt_check.wgsl): the
 // kernel in place where in and out are the same rows, which it binds
-// once.
-func (p *Plan) passDispatch(in, out, aux, check wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) (wgpu.Dispatch, error) {
+// once. Where out.tilesLog > 0 the pass writes out's tiles (the last
+// pass of a tiled output).
+func (p *Plan) passDispatch(in wgpu.Binding, out output, aux, check wgpu.Binding, flags uint32, params []uint32, groups [3]uint32) (wgpu.Dispatch, error) {
 	if flags&flagAux == 0 {
 		aux = p.unused()
 	}
-	checked := check.Buffer != nil
-	inPlace := same(in, out)
-	k, err := p.passKernel(inPlace, flags, checked)
+	io := passIO{checked: check.Buffer != nil, tilesLog: out.tilesLog}
+	if io.tilesLog > 0 && len(out.tiles) != 1<<maxTilesLog {
+		return wgpu.Dispatch{}, fmt.Errorf("ntt: internal: %d tile bindings, want %d", len(out.tiles), 1<<maxTilesLog)
+	}
+	inPlace := same(in, out.rows)
+	k, err := p.passKernel(inPlace, flags, io)
 	if err != nil {
 		return wgpu.Dispatch{}, err
 	}
 	if inPlace {
 		in = p.unused()
 	}
-	bind := []wgpu.Binding{in, out, wgpu.Bind(p.tables), aux}
-	if checked {
+	bind := []wgpu.Binding{in, out.rows, wgpu.Bind(p.tables), aux}
+	switch {
+	case io.checked:
 		bind = append(bind, check)
+	case io.tilesLog > 0:
+		bind = append(bind, p.unused())
+	}
+	if io.tilesLog > 0 {
+		bind = append(bind, out.tiles[1:]...)
 	}
 	return wgpu.Dispatch{Kernel: k, Bindings: bind, Params: params, Groups: groups}, nil
 }
@@ -700,12 +744,29 @@ func (p *Plan) sameRoots(o Options) error {
 // dst as it is laid out. enter and leave say whether the first pass
 // reads canonical values and the last writes them; the first pass checks
 // what it reads as check says.
+//
+// Where tilesLog > 0 the last pass writes the output row cut into
+// 2^tilesLog column tiles of 2^outLog columns: tiles (dst is tiles[0]),
+// as output says. It must then be a DIT pass of whole rounds on the top
+// bits, the only pass whose stores know their tile.
 type stream struct {
 	src, work, dst, aux  wgpu.Binding
 	outLog, stride, off  int
 	auxOff               int
 	useAux, enter, leave bool
 	check                inputCheck
+	tiles                []wgpu.Binding
+	tilesLog             int
+}
+
+// output is where a pass writes: rows, or where tilesLog > 0 (the last
+// pass of a tiled output) the output row's 2^tilesLog column tiles,
+// tiles[0] (which is rows) on, with spare buffers after them up to
+// 2^maxTilesLog (bound, never written: the kernel names all eight).
+type output struct {
+	rows     wgpu.Binding
+	tiles    []wgpu.Binding
+	tilesLog int
 }
 
 // inputCheck is where a pass records the input it reads that is not
@@ -729,7 +790,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 	dit := o.In == BitReversed && o.Out == Natural
 	before := o.In == BitReversed && !dit
 	after := o.In == Natural && o.Out == Natural
-	identity := s.outLog == k && s.stride == 1 && s.off == 0
+	identity := s.outLog == k && s.stride == 1 && s.off == 0 && s.tilesLog == 0
 	if before && !same(s.src, s.work) || after && (!same(s.dst, s.work) || !identity || s.useAux) {
 		return nil, fmt.Errorf("ntt: internal: a bit reversal in place needs its rows where the passes work")
 	}
@@ -792,9 +853,14 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		}
 		var aux wgpu.Binding
 		sc := 0
+		put := output{rows: out}
 		if i == len(passes)-1 {
 			if !after {
 				out, layout = s.dst, s
+				put = output{rows: s.dst, tiles: s.tiles, tilesLog: s.tilesLog}
+				if s.tilesLog > 0 && (!dit || ps.m < 4) {
+					return nil, fmt.Errorf("ntt: internal: a tiled output needs a last pass of DIT rounds on the top bits")
+				}
 				if s.useAux {
 					flags |= flagAux
 					aux = s.aux
@@ -817,7 +883,8 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		units := uint64(rows) << (k - ps.m - ps.c)
 		qLog := p.cfg.tileLog - ps.m - ps.c
 		groups := (units + 1<<qLog - 1) >> qLog
-		d, err := p.passDispatch(in, out, aux, check, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg))
+		put.rows = out
+		d, err := p.passDispatch(in, put, aux, check, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg))
 		if err != nil {
 			return nil, err
 		}
@@ -850,6 +917,11 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 	if !q.isPass(inv) || !p.isPass(next) || q.fixed != p.fixed || q.cfg != p.cfg {
 		return d, false, nil
 	}
+	// next writes tiles (the transform's only pass): the two run apart,
+	// as the dispatch does not say how many tiles.
+	if len(next.Bindings) == tiledStorage {
+		return d, false, nil
+	}
 	fi, fn := inv.Params[paramFlags], next.Params[paramFlags]
 	// inv: DIF, nothing but entering on its loads and its scale on its
 	// stores; next: DIT, whose loads are inv's stores.
@@ -875,7 +947,7 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 		check = inv.Bindings[uncheckedStorage]
 		copy(params[paramCheckSlot:paramCheckSlot+2], inv.Params[paramCheckSlot:paramCheckSlot+2])
 	}
-	d, err = p.passDispatch(q.input(inv), next.Bindings[1], next.Bindings[3], check, params[paramFlags], params, next.Groups)
+	d, err = p.passDispatch(q.input(inv), output{rows: next.Bindings[1]}, next.Bindings[3], check, params[paramFlags], params, next.Groups)
 	return d, err == nil, err
 }
 

@@ -4,9 +4,12 @@
 // ntt_goldilocks.wgsl), which defines the element type NtElem, its
 // arithmetic (ne_add, ne_sub, ne_mul, ne_enter, ne_leave) and its words in
 // the buffers (ne_src, ne_data, ne_set, ne_tab, ne_aux, ne_of,
-// ne_reduced), and the file of the input's check (nt_check and
-// nt_checked: ntt_check.wgsl, or ntt_nocheck.wgsl, which checks
-// nothing).
+// ne_reduced, NE_WORDS, ne_word), the file of the input's check
+// (nt_check and nt_checked: ntt_check.wgsl, or ntt_nocheck.wgsl, which
+// checks nothing), and the file of the output (nt_put: ntt_rows.wgsl, or
+// ntt_tiles.wgsl, which cuts the output rows into column tiles bound
+// apart: a commitment's codewords, wider than one binding, written where
+// its column hashes read them).
 //
 // Plain-Go meaning of one pass (ntt.passRef): for every row and every
 // group of 2^m elements whose indices differ only in bits lo..lo+m-1,
@@ -93,7 +96,7 @@ struct NtParams {
 	check_base: u32, // and the index of the rows' first element there
 }
 // NT_PARAMS_AT (prelude) is the uniform's binding, after the storage
-// bindings: 4, or 5 with ntt_check.wgsl's.
+// bindings: 4, or 5 with ntt_check.wgsl's, or 12 with ntt_tiles.wgsl's.
 @group(0) @binding(NT_PARAMS_AT) var<uniform> nt: NtParams;
 
 const NT_DIT: u32 = 1u;        // stages from the low bit up, b·w before the sums
@@ -303,10 +306,10 @@ fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, t
 			if (u < nt.units) {
 				let g0 = nt_global(u, i0, col);
 				let gd = 1u << (nt.lo + t - 1u);
-				nt_store(g0, x[0]);
-				nt_store(g0 + gd, x[1]);
-				nt_store(g0 + 2u * gd, x[2]);
-				nt_store(g0 + 3u * gd, x[3]);
+				nt_store(g0, x[0], 0u);
+				nt_store(g0 + gd, x[1], 0u);
+				nt_store(g0 + 2u * gd, x[2], 0u);
+				nt_store(g0 + 3u * gd, x[3], 0u);
 			}
 		} else {
 			nt_sh[nt_sw(p0)] = x[0];
@@ -622,22 +625,22 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 		}
 		if ((io & NT_IO_STORE) != 0u) {
 			if (u < nt.units) {
-				nt_store(g0, v[0]);
-				nt_store(g0 + gd, v[1]);
-				nt_store(g0 + 2u * gd, v[2]);
-				nt_store(g0 + 3u * gd, v[3]);
-				nt_store(g0 + 4u * gd, v[4]);
-				nt_store(g0 + 5u * gd, v[5]);
-				nt_store(g0 + 6u * gd, v[6]);
-				nt_store(g0 + 7u * gd, v[7]);
-				nt_store(g0 + 8u * gd, v[8]);
-				nt_store(g0 + 9u * gd, v[9]);
-				nt_store(g0 + 10u * gd, v[10]);
-				nt_store(g0 + 11u * gd, v[11]);
-				nt_store(g0 + 12u * gd, v[12]);
-				nt_store(g0 + 13u * gd, v[13]);
-				nt_store(g0 + 14u * gd, v[14]);
-				nt_store(g0 + 15u * gd, v[15]);
+				nt_store(g0, v[0], nt_slot(0u));
+				nt_store(g0 + gd, v[1], nt_slot(1u));
+				nt_store(g0 + 2u * gd, v[2], nt_slot(2u));
+				nt_store(g0 + 3u * gd, v[3], nt_slot(3u));
+				nt_store(g0 + 4u * gd, v[4], nt_slot(4u));
+				nt_store(g0 + 5u * gd, v[5], nt_slot(5u));
+				nt_store(g0 + 6u * gd, v[6], nt_slot(6u));
+				nt_store(g0 + 7u * gd, v[7], nt_slot(7u));
+				nt_store(g0 + 8u * gd, v[8], nt_slot(8u));
+				nt_store(g0 + 9u * gd, v[9], nt_slot(9u));
+				nt_store(g0 + 10u * gd, v[10], nt_slot(10u));
+				nt_store(g0 + 11u * gd, v[11], nt_slot(11u));
+				nt_store(g0 + 12u * gd, v[12], nt_slot(12u));
+				nt_store(g0 + 13u * gd, v[13], nt_slot(13u));
+				nt_store(g0 + 14u * gd, v[14], nt_slot(14u));
+				nt_store(g0 + 15u * gd, v[15], nt_slot(15u));
 			}
 		} else {
 			nt_sh[nt_sw(p0)] = v[0];
@@ -732,8 +735,9 @@ fn nt_load(g: u32) -> NtElem {
 
 // nt_store writes v, element g of the rows after the pass's last stage,
 // where the layout puts it, scaled and left as the flags say, with
-// nt_aux's element beside it where NT_AUX.
-fn nt_store(g: u32, v0: NtElem) {
+// nt_aux's element beside it where NT_AUX; slot is its tile where the
+// output is tiled (ntt_tiles.wgsl: a constant at each call).
+fn nt_store(g: u32, v0: NtElem, slot: u32) {
 	let pos = g & ((1u << nt.log_n) - 1u);
 	var v = v0;
 	if ((nt_flags() & NT_SCALE_OUT) != 0u) {
@@ -743,10 +747,18 @@ fn nt_store(g: u32, v0: NtElem) {
 		v = ne_leave(v);
 	}
 	let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
-	ne_set(base + nt.out_off, v);
+	nt_put(base + nt.out_off, slot, v);
 	if ((nt_flags() & NT_AUX) != 0u) {
-		ne_set(base + nt.aux_off, ne_aux(g));
+		nt_put(base + nt.aux_off, slot, ne_aux(g));
 	}
+}
+
+// nt_slot returns the tile of element x of the last round of a DIT pass
+// on a row's top bits (ntt_tiles.wgsl): x's four bits are the top bits of
+// its column, so the tiles' 2^NT_TILES_LOG are its top NT_TILES_LOG; 0
+// where the output is whole rows (NT_TILES_LOG = 0).
+fn nt_slot(x: u32) -> u32 {
+	return x >> (4u - NT_TILES_LOG);
 }
 
 // ntt_pass runs one pass: DIF's first radix-16 round loads the tile from
@@ -809,7 +821,7 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			let u = first + (l >> unit_log);
 			if (u < nt.units) {
 				let r = l & ((1u << unit_log) - 1u);
-				nt_store(nt_global(u, r >> nt.c_log, r & cmask), nt_sh[nt_sw(l)]);
+				nt_store(nt_global(u, r >> nt.c_log, r & cmask), nt_sh[nt_sw(l)], 0u);
 			}
 		}
 	}

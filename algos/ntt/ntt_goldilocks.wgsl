@@ -24,6 +24,11 @@ fn ne_set(i: u32, v: vec2<u32>) {
 	nt_data[2u * i] = v.x;
 	nt_data[2u * i + 1u] = v.y;
 }
+
+// NE_WORDS is an element's words in the buffers, ne_word(v, h) its word
+// h (ntt_tiles.wgsl).
+const NE_WORDS: u32 = 2u;
+fn ne_word(v: vec2<u32>, h: u32) -> u32 { return v[h]; }
 fn ne_tab(i: u32) -> vec2<u32> { return vec2<u32>(nt_tab[2u * i], nt_tab[2u * i + 1u]); }
 
 // ne_reduced reports whether an element of the rows is canonical, below

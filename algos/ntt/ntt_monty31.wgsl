@@ -31,6 +31,11 @@ fn ne_src(i: u32) -> u32 { return nt_src[i]; }
 fn ne_aux(i: u32) -> u32 { return nt_aux[i]; }
 fn ne_data(i: u32) -> u32 { return nt_data[i]; }
 fn ne_set(i: u32, v: u32) { nt_data[i] = v; }
+
+// NE_WORDS is an element's words in the buffers, ne_word(v, h) its word
+// h (ntt_tiles.wgsl).
+const NE_WORDS: u32 = 1u;
+fn ne_word(v: u32, h: u32) -> u32 { return v; }
 fn ne_tab(i: u32) -> u32 { return nt_tab[i]; }
 
 // ne_reduced reports whether a word of the rows is a reduced Montgomery

@@ -295,8 +295,24 @@ type layout struct {
 	// piece is the rows encoded at once.
 	piece int
 	// direct: the only tile holds every column, and the encoding writes
-	// into it (else through a scratch buffer of whole codewords).
-	direct bool
+	// into it; tiled: the tiles hold every column and the encoding writes
+	// them itself (Extender.TileDispatches); else it writes a scratch
+	// buffer of whole codewords, copied into the tiles.
+	direct, tiled bool
+}
+
+// outRow is the bytes of a row of codewords in what the encoding writes
+// (the only tile, or each tile), whose pieces of rows start at 256-byte
+// aligned offsets there; 0 where it writes a scratch buffer from its
+// start.
+func (l layout) outRow(m int) int {
+	switch {
+	case l.direct:
+		return 4 * m
+	case l.tiled:
+		return 4 * l.w
+	}
+	return 0
 }
 
 // planLayout returns the tiles and pieces of a share of span columns of
@@ -305,7 +321,9 @@ type layout struct {
 // columns (a power of two that divides span and the share's first
 // column), whose codewords and digests fit one binding each, and pieces
 // of as many rows (a power of two) as a binding of whole codewords holds.
-func planLayout(rows, m, unit, span, d int, limit uint64) (layout, error) {
+// The encoding writes the tiles itself where they hold every column and
+// are at most maxTiles (Extender.MaxTiles).
+func planLayout(rows, m, unit, span, d int, limit uint64, maxTiles int) (layout, error) {
 	w := unit
 	for w > 1 && (uint64(rows)*uint64(w)*4 > limit || uint64(w)*uint64(d)*4 > limit) {
 		w /= 2
@@ -314,6 +332,7 @@ func planLayout(rows, m, unit, span, d int, limit uint64) (layout, error) {
 		return layout{}, fmt.Errorf("vortex: a column of %d rows does not fit the device's binding of %d bytes", rows, limit)
 	}
 	l := layout{w: w, tiles: span / w, direct: span == m && w == m}
+	l.tiled = !l.direct && span == m && l.tiles <= maxTiles
 	// A tile's leaves (32 bytes a column) and UAlpha (16) start at
 	// 256-byte aligned offsets of their buffers.
 	if !l.direct && w < 16 {
@@ -718,9 +737,9 @@ func encodePiece(rows, n, m int, l layout) int {
 			piece /= 2
 		}
 	}
-	if l.direct {
-		// The codewords' offsets: a row is 4m bytes.
-		for piece < rows && (piece*m*4)%256 != 0 {
+	if r := l.outRow(m); r > 0 {
+		// The codewords' offsets.
+		for piece < rows && (piece*r)%256 != 0 {
 			piece *= 2
 		}
 		piece = min(piece, rows)
@@ -729,12 +748,12 @@ func encodePiece(rows, n, m int, l layout) int {
 }
 
 // pieceUnit returns the rows whose codewords start a piece at a 256-byte
-// aligned offset of the only tile (one row where the encoding writes
-// through a scratch buffer).
+// aligned offset of what the encoding writes (one row where it writes a
+// scratch buffer).
 func pieceUnit(rows, m int, l layout) int {
 	u := 1
-	if l.direct {
-		for u < rows && (u*m*4)%256 != 0 {
+	if r := l.outRow(m); r > 0 {
+		for u < rows && (u*r)%256 != 0 {
 			u *= 2
 		}
 	}

@@ -265,7 +265,7 @@ func TestLineaLifetimes(t *testing.T) {
 // TestPlanLayoutNamesDigests: where the SIS digests of a 16-column tile
 // exceed the binding, the refusal names them, not the columns.
 func TestPlanLayoutNamesDigests(t *testing.T) {
-	_, err := planLayout(300, 32, 32, 32, 2048, 65536)
+	_, err := planLayout(300, 32, 32, 32, 2048, 65536, 8)
 	if err == nil || !strings.Contains(err.Error(), "SIS digests of 2048 elements") || !strings.Contains(err.Error(), "131072 bytes") {
 		t.Fatalf("got %v, want the digests' 131072 bytes named", err)
 	}

@@ -124,7 +124,7 @@ func (d *member) newPartCommit(job partJob, out *partOut) (*partCommit, error) {
 	if p.linea {
 		perColumn = max(perColumn, 8)
 	}
-	l, err := planLayout(R, m, job.unit, job.hi-job.lo, perColumn, d.ctx.Limits().Binding())
+	l, err := planLayout(R, m, job.unit, job.hi-job.lo, perColumn, d.ctx.Limits().Binding(), d.ext.MaxTiles())
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +235,7 @@ func (c *partCommit) encode() error {
 		}
 	}
 	var scratch *wgpu.Buffer
-	if !l.direct {
+	if !l.direct && !l.tiled {
 		if scratch, err = c.temp("vortex codewords piece", uint64(piece)*uint64(m)*4); err != nil {
 			return err
 		}
@@ -273,17 +273,30 @@ func (c *partCommit) encode() error {
 		}
 		var ds []wgpu.Dispatch
 		var err error
-		if job.check {
+		switch {
+		case l.tiled:
+			// The encoding's last pass writes the tiles; its first
+			// checks the rows as it reads them where asked.
+			tiles := make([]wgpu.Binding, len(pt.tiles))
+			for t, tile := range pt.tiles {
+				tiles[t] = wgpu.Binding{Buffer: tile, Offset: uint64(r0) * uint64(l.w) * 4, Size: uint64(nr) * uint64(l.w) * 4}
+			}
+			var check wgpu.Binding
+			if job.check {
+				check = wgpu.Bind(out.firsts)
+			}
+			ds, err = d.ext.TileDispatches(wgpu.Bind(ins[k%2]), tiles, nr, ntt.Montgomery, check, k)
+		case job.check:
 			// The encoding's first pass checks the rows as it reads them.
 			ds, err = d.ext.CheckedDispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery, wgpu.Bind(out.firsts), k)
-		} else {
+		default:
 			ds, err = d.ext.Dispatches(wgpu.Bind(ins[k%2]), dst, nr, ntt.Montgomery)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
 		ds = append(fill(k, ins[k%2], nr), ds...)
-		if !l.direct {
+		if !l.direct && !l.tiled {
 			for t, tile := range pt.tiles {
 				ds = append(ds, copyDispatch(ctx, d.copyKern, wgpu.Bind(scratch), wgpu.Bind(tile), nr, l.w, job.lo+t*l.w, m, r0*l.w, l.w, false))
 			}

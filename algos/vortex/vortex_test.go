@@ -57,10 +57,14 @@ var shapes = []shape{
 }
 
 // smallShapes fit gputest.SmallLimits' bindings, cut into several tiles
-// and pieces of rows there.
+// and pieces of rows there: four and eight tiles (100 × 2^7, 100 × 2^8),
+// which the encoding writes itself where the device allows it twelve
+// storage buffers a stage, and 64 (3 × 2^10), which it writes through a
+// scratch buffer.
 var smallShapes = []shape{
 	{16, 9, 2, smallSIS},
 	{100, 7, 4, midSIS},
+	{100, 8, 4, midSIS},
 	{3, 10, 2, vortexSIS},
 	{2, 11, 2, smallSIS}, // leaves past a binding: tree levels and paths in pieces
 }
@@ -226,7 +230,7 @@ func TestCommitGPUSmall(t *testing.T) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		for _, s := range smallShapes {
 			m := s.rate << s.logN
-			l, err := planLayout(s.rows, m, m, m, 1<<s.sis.LogTwoDegree, ctx.Limits().Binding())
+			l, err := planLayout(s.rows, m, m, m, 1<<s.sis.LogTwoDegree, ctx.Limits().Binding(), 8)
 			require.NoError(t, err)
 			t.Run(fmt.Sprintf("%v/%d_tiles/%d_rows_a_piece", s, l.tiles, l.piece), func(t *testing.T) { checkShape(t, ctx, s, rng) })
 		}
@@ -345,26 +349,35 @@ func TestCommitReleases(t *testing.T) {
 // TestPlanLayout checks the cut of large shapes: BenchmarkVortexReal's
 // under a 4 GiB binding, wgpu's Vulkan one and WebGPU's default 128 MiB.
 func TestPlanLayout(t *testing.T) {
-	l, err := planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<32-4)
+	l, err := planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<32-4, 8)
 	require.NoError(t, err)
-	require.Equal(t, layout{w: 1 << 18, tiles: 4, piece: 1 << 9}, l)
+	require.Equal(t, layout{w: 1 << 18, tiles: 4, piece: 1 << 9, tiled: true}, l)
 	// wgpu's Vulkan binding (2 GiB less a byte, as on the H200): eight
-	// tiles of 2^17 columns, and pieces of 256 rows.
-	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<31-1)
+	// tiles of 2^17 columns, and pieces of 256 rows; the encoding writes
+	// them where the device allows, else through a scratch buffer.
+	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<31-1, 8)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 17, tiles: 8, piece: 1 << 8, tiled: true}, l)
+	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 1<<31-1, 0)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 17, tiles: 8, piece: 1 << 8}, l)
-	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 128<<20)
+	// Half of the columns on each of two devices: through the scratch
+	// buffer (the encoding writes tiles of whole rows only).
+	l, err = planLayout(1<<11, 1<<20, 1<<19, 1<<19, 512, 1<<31-1, 8)
+	require.NoError(t, err)
+	require.Equal(t, layout{w: 1 << 17, tiles: 4, piece: 1 << 8}, l)
+	l, err = planLayout(1<<11, 1<<20, 1<<20, 1<<20, 512, 128<<20, 8)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 14, tiles: 64, piece: 1 << 5}, l)
-	l, err = planLayout(100, 1<<10, 1<<10, 1<<10, 512, 1<<30)
+	l, err = planLayout(100, 1<<10, 1<<10, 1<<10, 512, 1<<30, 8)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 10, tiles: 1, piece: 100, direct: true}, l)
 	// A share of three devices' (units of a 64th): tiles within the unit,
 	// whole codewords a piece through the scratch buffer.
-	l, err = planLayout(100, 1<<10, 1<<4, 22<<4, 512, 1<<30)
+	l, err = planLayout(100, 1<<10, 1<<4, 22<<4, 512, 1<<30, 8)
 	require.NoError(t, err)
 	require.Equal(t, layout{w: 1 << 4, tiles: 22, piece: 64}, l)
-	_, err = planLayout(1<<24, 1<<4, 1<<4, 1<<4, 16, 1<<20)
+	_, err = planLayout(1<<24, 1<<4, 1<<4, 1<<4, 16, 1<<20, 8)
 	require.ErrorContains(t, err, "a column of 16777216 rows")
 }
 
