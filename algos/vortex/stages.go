@@ -205,7 +205,9 @@ func (c *partCommit) stage(into *wgpu.Timing, name string, build func() ([]wgpu.
 // encode is the first stage: a piece of rows at a time uploaded (the next
 // piece goes up while the kernels encode the last: two input buffers),
 // the constant rows written on the device, the rows checked where asked,
-// and encoded into the column tiles (or straight into the only tile). A
+// and encoded into the column tiles: by the encoding's last pass itself
+// where the layout says (tiled, or the only tile), else through a
+// scratch buffer of whole codewords and a copy. A
 // piece is an eighth of the rows where the matrix is large, so that only
 // a small first piece's upload waits alone.
 //
