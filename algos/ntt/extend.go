@@ -367,6 +367,15 @@ func (e *Extender) TileDispatches(in wgpu.Binding, tiles []wgpu.Binding, rows in
 	if n, most := len(tiles), e.MaxTiles(); n < 2 || n > most || n&(n-1) != 0 {
 		return nil, fmt.Errorf("ntt: %d tiles: a power of two from 2 to %d is accepted", n, most)
 	}
+	// WebGPU refuses a dispatch that binds a buffer writable and binds it
+	// again.
+	for i, t := range tiles {
+		for _, u := range append([]wgpu.Binding{in, check}, tiles[:i]...) {
+			if t.Buffer != nil && t.Buffer == u.Buffer {
+				return nil, fmt.Errorf("ntt: tile %d's buffer is bound again (as the input, the check or another tile): each tile needs a buffer of its own", i)
+			}
+		}
+	}
 	var c inputCheck
 	if check.Buffer != nil {
 		var err error

@@ -553,6 +553,9 @@ func TestExtendTilesBadInput(t *testing.T) {
 		require.NoError(t, err)
 		defer tile.Release()
 		b := wgpu.Bind(tile)
+		other, err := ctx.NewBuffer("tile", 1024)
+		require.NoError(t, err)
+		defer other.Release()
 		if e.MaxTiles() == 0 {
 			_, err := e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, b}, 1, Montgomery, wgpu.Binding{}, 0)
 			require.ErrorContains(t, err, "column tiles need a stage of 12 storage buffers")
@@ -566,15 +569,24 @@ func TestExtendTilesBadInput(t *testing.T) {
 			{[]wgpu.Binding{b}, "1 tiles: a power of two from 2 to 8"},
 			{[]wgpu.Binding{b, b, b}, "3 tiles: a power of two from 2 to 8"},
 			{[]wgpu.Binding{b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b}, "16 tiles"},
-			{[]wgpu.Binding{{Buffer: tile, Offset: 4}, b}, "do not fit the tile 0's binding (256-byte aligned)"},
+			{[]wgpu.Binding{{Buffer: tile, Offset: 4}, wgpu.Bind(other)}, "do not fit the tile 0's binding (256-byte aligned)"},
 			{[]wgpu.Binding{b, {}}, "do not fit the tile 1's binding"},
-			{[]wgpu.Binding{b, {Buffer: tile, Offset: 1024}}, "do not fit the tile 1's binding"},
+			{[]wgpu.Binding{b, {Buffer: other, Offset: 1024}}, "do not fit the tile 1's binding"},
+			{[]wgpu.Binding{b, {Buffer: tile, Offset: 512}}, "tile 1's buffer is bound again"},
+			{[]wgpu.Binding{wgpu.Bind(in), wgpu.Bind(other)}, "tile 0's buffer is bound again"},
 		} {
 			_, err := e.TileDispatches(wgpu.Bind(in), c.tiles, 1, Montgomery, wgpu.Binding{}, 0)
 			require.ErrorContains(t, err, c.want, "%d tiles", len(c.tiles))
 		}
-		_, err = e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, b}, 1, Montgomery, wgpu.Bind(tile), 300)
+		chk, err := ctx.NewBuffer("check", 512)
+		require.NoError(t, err)
+		defer chk.Release()
+		_, err = e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, wgpu.Bind(other)}, 1, Montgomery, wgpu.Bind(chk), 300)
 		require.ErrorContains(t, err, "the check's slot 300 does not lie within its binding")
+		_, err = e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, wgpu.Bind(other)}, 1, Montgomery, wgpu.Bind(other), 0)
+		require.ErrorContains(t, err, "tile 1's buffer is bound again")
+		_, err = e.TileDispatches(wgpu.Bind(in), []wgpu.Binding{b, wgpu.Bind(other)}, 1, Montgomery, wgpu.Bind(chk), 0)
+		require.NoError(t, err)
 		rev, err := NewExtender(ctx, field.KoalaBear, 5, ExtendOptions{Rate: 2, Out: BitReversed})
 		require.NoError(t, err)
 		defer rev.Release()
