@@ -289,25 +289,33 @@ type checkedCase struct {
 // the smallest one's index, the other slots stay as filled, and the
 // codewords are Dispatches' to the bit. Goldilocks's cases run on GPUs:
 // its checked module would be compiled for this test alone.
+// randExtender returns the Extender of rows of 2^k elements for o over
+// Goldilocks (gold) or KoalaBear, and rows of random canonical words of
+// it (a Goldilocks element two words, low first).
+func randExtender(t *testing.T, ctx *wgpu.Context, rng *rand.Rand, gold bool, rows, k int, o ExtendOptions) (*Extender, []uint32) {
+	var e *Extender
+	var err error
+	var src []uint32
+	if gold {
+		for _, x := range randGoldilocks(rng, rows, k) {
+			src = append(src, uint32(x), uint32(x>>32))
+		}
+		e, err = NewExtender(ctx, field.Goldilocks{}, k, o)
+	} else {
+		src = randRows(field.KoalaBear, rng, rows, k)
+		e, err = NewExtender(ctx, field.KoalaBear, k, o)
+	}
+	require.NoError(t, err)
+	return e, src
+}
+
 func checkChecked(t *testing.T, ctx *wgpu.Context, cases []checkedCase) {
 	rng := rand.New(rand.NewPCG(33, 34))
 	for _, c := range cases {
 		if c.gold && ctx.Info().Software() {
 			continue
 		}
-		var e *Extender
-		var err error
-		var src []uint32
-		if c.gold {
-			for _, x := range randGoldilocks(rng, c.rows, c.k) {
-				src = append(src, uint32(x), uint32(x>>32))
-			}
-			e, err = NewExtender(ctx, field.Goldilocks{}, c.k, c.o)
-		} else {
-			src = randRows(field.KoalaBear, rng, c.rows, c.k)
-			e, err = NewExtender(ctx, field.KoalaBear, c.k, c.o)
-		}
-		require.NoError(t, err)
+		e, src := randExtender(t, ctx, rng, c.gold, c.rows, c.k, c.o)
 		name := fmt.Sprintf("gold %v 2^%d × %d %+v form %v, %d bad", c.gold, c.k, c.rows, c.o, c.form, c.bad)
 		want := uint32(0xffffffff)
 		for range c.bad {
@@ -441,21 +449,11 @@ func TestExtendTiles(t *testing.T) {
 				// compilers most of a minute: it runs on GPUs.
 				continue
 			}
-			var e *Extender
-			var err error
-			var src []uint32
+			e, src := randExtender(t, ctx, rng, c.gold, c.rows, c.k, c.o)
 			words := 1
 			if c.gold {
 				words = 2
-				for _, x := range randGoldilocks(rng, c.rows, c.k) {
-					src = append(src, uint32(x), uint32(x>>32))
-				}
-				e, err = NewExtender(ctx, field.Goldilocks{}, c.k, c.o)
-			} else {
-				src = randRows(field.KoalaBear, rng, c.rows, c.k)
-				e, err = NewExtender(ctx, field.KoalaBear, c.k, c.o)
 			}
-			require.NoError(t, err)
 			name := fmt.Sprintf("gold %v 2^%d × %d %+v, %d tiles, checked %v", c.gold, c.k, c.rows, c.o, c.tiles, c.checked)
 			if c.badAt >= 0 {
 				src[c.badAt] = field.KoalaBear.P() + uint32(rng.IntN(1000))

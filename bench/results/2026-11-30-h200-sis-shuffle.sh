@@ -11,15 +11,9 @@
 . bench/results/ab.sh
 ab_setup .bin/ab30.tar.xz
 ab_sis old sub
-whole() {
-	echo "=== $(date +%T) whole tests, $1-$2"
-	(cd "$3" && timeout "$4" "$ab_bin/$1-$2.test" -test.count=1 -test.timeout 8m >"$ab_out/test-$1-$2.log" 2>&1
-		echo "$1-$2 tests rc=$?")
-	grep -E '^(ok|PASS|FAIL|--- FAIL)' "$ab_out/test-$1-$2.log" | head -5
-}
-whole sis sub algos/sis 120
-whole vortex sub algos/vortex 120
-whole wgpu old wgpu 90
-whole lde old algos/lde 90
-whole ntt old algos/ntt 330
+ab_whole sis sub algos/sis 120
+ab_whole vortex sub algos/vortex 120
+ab_whole wgpu old wgpu 90
+ab_whole lde old algos/lde 90
+ab_whole ntt old algos/ntt 330
 echo "=== $(date +%T) done"

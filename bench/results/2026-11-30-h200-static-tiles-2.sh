@@ -20,13 +20,7 @@ for round in 1 2; do
 		ab_bench lde "$v" 'Commit/babybear/2\^20x128/rate=2/commit$' 5
 	done
 done
-whole() {
-	echo "=== $(date +%T) whole tests, $1-$2"
-	(cd "algos/$1" && timeout "$3" "$ab_bin/$1-$2.test" -test.count=1 -test.timeout 8m >"$ab_out/test-$1-$2.log" 2>&1
-		echo "$1-$2 tests rc=$?")
-	grep -E '^(ok|PASS|FAIL|--- FAIL)' "$ab_out/test-$1-$2.log" | head -5
-}
-whole vortex tiles2 100
-whole lde tiles2 60
-whole ntt tiles2 280
+ab_whole vortex tiles2 algos/vortex 100
+ab_whole lde tiles2 algos/lde 60
+ab_whole ntt tiles2 algos/ntt 280
 echo "=== $(date +%T) done"

@@ -11,13 +11,7 @@
 . bench/results/ab.sh
 ab_setup .bin/ab31.tar.xz
 ab_pipeline old tiles
-whole() {
-	echo "=== $(date +%T) whole tests, $1-$2"
-	(cd "algos/$1" && timeout "$3" "$ab_bin/$1-$2.test" -test.count=1 -test.timeout 8m >"$ab_out/test-$1-$2.log" 2>&1
-		echo "$1-$2 tests rc=$?")
-	grep -E '^(ok|PASS|FAIL|--- FAIL)' "$ab_out/test-$1-$2.log" | head -5
-}
-whole vortex tiles 120
-whole lde tiles 90
-whole ntt tiles 300
+ab_whole vortex tiles algos/vortex 120
+ab_whole lde tiles algos/lde 90
+ab_whole ntt tiles algos/ntt 300
 echo "=== $(date +%T) done"

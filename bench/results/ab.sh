@@ -14,6 +14,10 @@
 #                       (20x), the encoding (3x) and Vortex resident (5x)
 #   ab_sis V...         SIS of 2^20 columns of 2^11 rows (5x) of each
 #                       variant V, then Vortex resident (5x), twice round
+#   ab_whole PKG V DIR LIMIT
+#                       run PKG-V.test's whole tests (no -short, as the
+#                       suite runs them) from DIR, stopped after LIMIT
+#                       seconds, the log in $OUT/test-PKG-V.log
 # Benchmarks run on Vulkan (WGCOMPUTE_BACKEND), tests on every adapter.
 set -u
 
@@ -56,4 +60,11 @@ ab_sis() {
 			ab_bench vortex "$v" '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
 		done
 	done
+}
+
+ab_whole() {
+	echo "=== $(date +%T) whole tests, $1-$2"
+	(cd "$ab_root/$3" && timeout "$4" "$ab_bin/$1-$2.test" -test.count=1 -test.timeout 8m >"$ab_out/test-$1-$2.log" 2>&1
+		echo "$1-$2 tests rc=$?")
+	grep -E '^(ok|PASS|FAIL|--- FAIL)' "$ab_out/test-$1-$2.log" | head -5
 }
