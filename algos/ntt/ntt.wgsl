@@ -306,10 +306,10 @@ fn nt_pair(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, t
 			if (u < nt.units) {
 				let g0 = nt_global(u, i0, col);
 				let gd = 1u << (nt.lo + t - 1u);
-				nt_store(g0, x[0], 0u);
-				nt_store(g0 + gd, x[1], 0u);
-				nt_store(g0 + 2u * gd, x[2], 0u);
-				nt_store(g0 + 3u * gd, x[3], 0u);
+				nt_store(g0, x[0], nt_aux_at(g0), 0u);
+				nt_store(g0 + gd, x[1], nt_aux_at(g0 + gd), 0u);
+				nt_store(g0 + 2u * gd, x[2], nt_aux_at(g0 + 2u * gd), 0u);
+				nt_store(g0 + 3u * gd, x[3], nt_aux_at(g0 + 3u * gd), 0u);
 			}
 		} else {
 			nt_sh[nt_sw(p0)] = x[0];
@@ -617,6 +617,31 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 			v[14] = nt_sh[nt_sw(p0 + 14u * d)];
 			v[15] = nt_sh[nt_sw(p0 + 15u * d)];
 		}
+		// Where NT_AUX and this round stores, the input's sixteen elements
+		// that go beside the stores are loaded before the butterflies, so
+		// that their latency overlaps the arithmetic. Loaded after the
+		// butterflies, all before the first store, they gained nothing
+		// (BENCHMARKS.md, "The encoding's input loaded before its last
+		// butterflies").
+		var a: array<NtElem, 16>;
+		if ((io & NT_IO_STORE) != 0u && (nt_flags() & NT_AUX) != 0u && u < nt.units) {
+			a[0] = ne_aux(g0);
+			a[1] = ne_aux(g0 + gd);
+			a[2] = ne_aux(g0 + 2u * gd);
+			a[3] = ne_aux(g0 + 3u * gd);
+			a[4] = ne_aux(g0 + 4u * gd);
+			a[5] = ne_aux(g0 + 5u * gd);
+			a[6] = ne_aux(g0 + 6u * gd);
+			a[7] = ne_aux(g0 + 7u * gd);
+			a[8] = ne_aux(g0 + 8u * gd);
+			a[9] = ne_aux(g0 + 9u * gd);
+			a[10] = ne_aux(g0 + 10u * gd);
+			a[11] = ne_aux(g0 + 11u * gd);
+			a[12] = ne_aux(g0 + 12u * gd);
+			a[13] = ne_aux(g0 + 13u * gd);
+			a[14] = ne_aux(g0 + 14u * gd);
+			a[15] = ne_aux(g0 + 15u * gd);
+		}
 		if (nt_fast(NT_UNIT) && s0 == 0u) {
 			// The round on a row's lowest bits, where w is 1.
 			nt_radix16_unit(&v, dit, o);
@@ -625,22 +650,22 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 		}
 		if ((io & NT_IO_STORE) != 0u) {
 			if (u < nt.units) {
-				nt_store(g0, v[0], nt_slot(0u));
-				nt_store(g0 + gd, v[1], nt_slot(1u));
-				nt_store(g0 + 2u * gd, v[2], nt_slot(2u));
-				nt_store(g0 + 3u * gd, v[3], nt_slot(3u));
-				nt_store(g0 + 4u * gd, v[4], nt_slot(4u));
-				nt_store(g0 + 5u * gd, v[5], nt_slot(5u));
-				nt_store(g0 + 6u * gd, v[6], nt_slot(6u));
-				nt_store(g0 + 7u * gd, v[7], nt_slot(7u));
-				nt_store(g0 + 8u * gd, v[8], nt_slot(8u));
-				nt_store(g0 + 9u * gd, v[9], nt_slot(9u));
-				nt_store(g0 + 10u * gd, v[10], nt_slot(10u));
-				nt_store(g0 + 11u * gd, v[11], nt_slot(11u));
-				nt_store(g0 + 12u * gd, v[12], nt_slot(12u));
-				nt_store(g0 + 13u * gd, v[13], nt_slot(13u));
-				nt_store(g0 + 14u * gd, v[14], nt_slot(14u));
-				nt_store(g0 + 15u * gd, v[15], nt_slot(15u));
+				nt_store(g0, v[0], a[0], nt_slot(0u));
+				nt_store(g0 + gd, v[1], a[1], nt_slot(1u));
+				nt_store(g0 + 2u * gd, v[2], a[2], nt_slot(2u));
+				nt_store(g0 + 3u * gd, v[3], a[3], nt_slot(3u));
+				nt_store(g0 + 4u * gd, v[4], a[4], nt_slot(4u));
+				nt_store(g0 + 5u * gd, v[5], a[5], nt_slot(5u));
+				nt_store(g0 + 6u * gd, v[6], a[6], nt_slot(6u));
+				nt_store(g0 + 7u * gd, v[7], a[7], nt_slot(7u));
+				nt_store(g0 + 8u * gd, v[8], a[8], nt_slot(8u));
+				nt_store(g0 + 9u * gd, v[9], a[9], nt_slot(9u));
+				nt_store(g0 + 10u * gd, v[10], a[10], nt_slot(10u));
+				nt_store(g0 + 11u * gd, v[11], a[11], nt_slot(11u));
+				nt_store(g0 + 12u * gd, v[12], a[12], nt_slot(12u));
+				nt_store(g0 + 13u * gd, v[13], a[13], nt_slot(13u));
+				nt_store(g0 + 14u * gd, v[14], a[14], nt_slot(14u));
+				nt_store(g0 + 15u * gd, v[15], a[15], nt_slot(15u));
 			}
 		} else {
 			nt_sh[nt_sw(p0)] = v[0];
@@ -734,10 +759,11 @@ fn nt_load(g: u32) -> NtElem {
 }
 
 // nt_store writes v, element g of the rows after the pass's last stage,
-// where the layout puts it, scaled and left as the flags say, with
-// nt_aux's element beside it where NT_AUX; slot is its tile where the
-// output is tiled (ntt_tiles.wgsl: a constant at each call).
-fn nt_store(g: u32, v0: NtElem, slot: u32) {
+// where the layout puts it, scaled and left as the flags say, with a
+// (nt_aux's element g, nt_aux_at) beside it where NT_AUX; slot is its
+// tile where the output is tiled (ntt_tiles.wgsl: a constant at each
+// call).
+fn nt_store(g: u32, v0: NtElem, a: NtElem, slot: u32) {
 	let pos = g & ((1u << nt.log_n) - 1u);
 	var v = v0;
 	if ((nt_flags() & NT_SCALE_OUT) != 0u) {
@@ -749,8 +775,17 @@ fn nt_store(g: u32, v0: NtElem, slot: u32) {
 	let base = ((g >> nt.log_n) << nt.out_log) + pos * nt.out_stride;
 	nt_put(base + nt.out_off, slot, v);
 	if ((nt_flags() & NT_AUX) != 0u) {
-		nt_put(base + nt.aux_off, slot, ne_aux(g));
+		nt_put(base + nt.aux_off, slot, a);
 	}
+}
+
+// nt_aux_at returns nt_aux's element g where NT_AUX (nt_store's a), else
+// nothing read.
+fn nt_aux_at(g: u32) -> NtElem {
+	if ((nt_flags() & NT_AUX) != 0u) {
+		return ne_aux(g);
+	}
+	return NtElem();
 }
 
 // nt_slot returns the tile of element x of the last round of a DIT pass
@@ -821,7 +856,8 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 			let u = first + (l >> unit_log);
 			if (u < nt.units) {
 				let r = l & ((1u << unit_log) - 1u);
-				nt_store(nt_global(u, r >> nt.c_log, r & cmask), nt_sh[nt_sw(l)], 0u);
+				let g = nt_global(u, r >> nt.c_log, r & cmask);
+				nt_store(g, nt_sh[nt_sw(l)], nt_aux_at(g), 0u);
 			}
 		}
 	}
