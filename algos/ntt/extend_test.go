@@ -422,10 +422,12 @@ func TestExtendTiles(t *testing.T) {
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		ran := 0
 		defer func() {
-			// Every adapter here allows the tiles' bindings: most cases
-			// must write them (rows of 2^13 end on a pair of stages
-			// where the tile is 2^11).
-			require.GreaterOrEqual(t, ran, 4)
+			// Where the device allows the tiles' bindings (not under
+			// WebGPU's default limits), most cases must write them (rows
+			// of 2^13 end on a pair of stages where the tile is 2^11).
+			if ctx.Limits().MaxStorageBuffersPerStage >= tiledStorage {
+				require.GreaterOrEqual(t, ran, 4)
+			}
 		}()
 		for _, c := range []struct {
 			gold     bool
