@@ -883,7 +883,6 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 		units := uint64(rows) << (k - ps.m - ps.c)
 		qLog := p.cfg.tileLog - ps.m - ps.c
 		groups := (units + 1<<qLog - 1) >> qLog
-		put.rows = out
 		d, err := p.passDispatch(in, put, aux, check, flags, p.params(k, uint32(units), ps, qLog, flags, dir, sc, layout), p.ctx.Grid(groups*uint64(p.cfg.wg), p.cfg.wg))
 		if err != nil {
 			return nil, err
