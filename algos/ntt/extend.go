@@ -364,7 +364,7 @@ func (e *Extender) TileDispatches(in wgpu.Binding, tiles []wgpu.Binding, rows in
 	if why := e.tilesRefused(); why != "" {
 		return nil, fmt.Errorf("ntt: %s", why)
 	}
-	if n, most := len(tiles), e.MaxTiles(); n < 2 || n > most || n&(n-1) != 0 {
+	if n, most := len(tiles), 1<<maxTilesLog; n < 2 || n > most || n&(n-1) != 0 {
 		return nil, fmt.Errorf("ntt: %d tiles: a power of two from 2 to %d is accepted", n, most)
 	}
 	// WebGPU refuses a dispatch that binds a buffer writable and binds it
@@ -408,8 +408,10 @@ func (e *Extender) tilesRefused() string {
 	if e.o.Out != Natural {
 		return "column tiles need natural order output"
 	}
-	if e.logN < 4 || planPasses(e.logN, e.inv.cfg)[0].m < 4 {
-		return fmt.Sprintf("column tiles need the transform's last pass to end on a radix-16 round: rows of 2^%d end on %d stages here", e.logN, planPasses(e.logN, e.inv.cfg)[0].m)
+	for _, p := range e.cosets {
+		if p != nil && p.topStages() < 4 {
+			return fmt.Sprintf("column tiles need the transform's last pass to end on a radix-16 round: rows of 2^%d end on %d stages here", e.logN, p.topStages())
+		}
 	}
 	return ""
 }
@@ -471,12 +473,13 @@ func (e *Extender) dispatches(in wgpu.Binding, outs []wgpu.Binding, rows int, fo
 			out.tiles = append(out.tiles, wgpu.Binding{Buffer: b.Buffer, Offset: b.Offset + tileRow*uint64(r0), Size: tileRow * uint64(nr)})
 		}
 		out.dst = out.tiles[0]
-		if tilesLog > 0 {
+		if tilesLog == 0 {
+			out.tiles = nil // one output: its rows at dst
+		} else {
+			// The kernel binds eight tiles: the others, spares.
 			for _, b := range e.spare[len(outs)-1:] {
 				out.tiles = append(out.tiles, wgpu.Bind(b))
 			}
-		} else {
-			out.tiles = nil
 		}
 		check.base = r0 << e.logN
 		more, err := e.piece(pin, out, nr, form, check)

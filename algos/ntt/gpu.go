@@ -494,6 +494,14 @@ func (p *Plan) passKernel(inPlace bool, flags uint32, io passIO) (*wgpu.Kernel, 
 	return k, nil
 }
 
+// topStages returns the stages of the pass on a row's top bits: a DIT
+// transform's last, whose last radix-16 round (where it has four
+// stages or more) is the only round whose stores know their column
+// tiles (ntt_tiles.wgsl's nt_slot).
+func (p *Plan) topStages() int {
+	return planPasses(p.logN, p.cfg)[0].m
+}
+
 // isPass reports whether d is one of the Plan's ntt_pass dispatches.
 func (p *Plan) isPass(d wgpu.Dispatch) bool {
 	if len(d.Params) != paramWords {
@@ -858,7 +866,7 @@ func (p *Plan) sequence(s stream, rows int, o Options) ([]wgpu.Dispatch, error) 
 			if !after {
 				out, layout = s.dst, s
 				put = output{rows: s.dst, tiles: s.tiles, tilesLog: s.tilesLog}
-				if s.tilesLog > 0 && (!dit || ps.m < 4) {
+				if s.tilesLog > 0 && (!dit || p.topStages() < 4) {
 					return nil, fmt.Errorf("ntt: internal: a tiled output needs a last pass of DIT rounds on the top bits")
 				}
 				if s.useAux {
