@@ -273,8 +273,9 @@ func commitCPU[E field.Element](f field.Field[E], m merkle.Matrix[E], hash merkl
 
 // columnValues returns m's columns one after another, as values: m
 // transposed, and a Montgomery matrix's transpose then made values in
-// place on every core (a conversion inside the transpose, a call an
-// element, was slower: BenchmarkColumnValues, BENCHMARKS.md).
+// place on every core. BenchmarkColumnValues times it; a conversion
+// inside the transpose, a call an element, was slower in an earlier run
+// whose benchmark was not kept (BENCHMARKS.md, "The CPU path").
 func columnValues[E field.Element](f field.Field[E], m merkle.Matrix[E]) []E {
 	cols := par.Transpose(m.Data, m.Rows, m.Cols)
 	if mf, ok := any(f).(field.Monty31); ok && m.Form == field.Montgomery {
