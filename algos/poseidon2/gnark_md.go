@@ -137,11 +137,11 @@ func (g GnarkHash) ColumnLeavesMDDispatches(ctx *wgpu.Context, in, out wgpu.Bind
 	if in.Size == 0 {
 		in.Size = words
 	}
-	if in.Size < words || in.Offset+in.Size > in.Buffer.Size() || in.Size > limit {
+	if in.Size < words || !in.Holds(in.Size) || in.Size > limit {
 		return nil, fmt.Errorf("poseidon2: %s Merkle-Damgard column leaves dispatch: the rows' binding (%d bytes at %d of a buffer of %d) must hold the %d bytes of %d rows × %d and fit this device's binding of %d bytes", g.Name(), in.Size, in.Offset, in.Buffer.Size(), words, rows, width, limit)
 	}
 	digests := Digest31 * 4 * uint64(width)
-	if out.Offset+digests > out.Buffer.Size() || (out.Size != 0 && out.Size < digests) {
+	if !out.Holds(digests) {
 		return nil, fmt.Errorf("poseidon2: %s Merkle-Damgard column leaves dispatch: the digests' binding (at %d of a buffer of %d, %d bytes) must hold %d bytes", g.Name(), out.Offset, out.Buffer.Size(), out.Size, digests)
 	}
 	c, _ := g.perms()

@@ -206,6 +206,11 @@ func TestGnarkColumnLeavesMDDispatches(t *testing.T) {
 		require.ErrorContains(t, err, "must hold the 80 bytes")
 		_, err = g.ColumnLeavesMDDispatches(ctx, wgpu.Bind(in), wgpu.Bind(in), 4, 4)
 		require.ErrorContains(t, err, "must hold 128 bytes")
+		// An offset near 2^64 does not wrap the sum round to a fit.
+		_, err = g.ColumnLeavesMDDispatches(ctx, wgpu.Bind(in), wgpu.Binding{Buffer: in, Offset: ^uint64(0) - 64}, 1, 4)
+		require.ErrorContains(t, err, "must hold 128 bytes")
+		_, err = g.ColumnLeavesMDDispatches(ctx, wgpu.Binding{Buffer: in, Offset: ^uint64(0) - 8, Size: 16}, wgpu.Bind(in), 1, 4)
+		require.ErrorContains(t, err, "must hold the 16 bytes")
 	})
 	gputest.ForEachSmall(t, func(t *testing.T, ctx *wgpu.Context) {
 		// 3 × 4096 words fit a small binding, their 4096 digests do not.
