@@ -18,6 +18,8 @@
 #                       run PKG-V.test's whole tests (no -short, as the
 #                       suite runs them) from DIR, stopped after LIMIT
 #                       seconds, the log in $OUT/test-PKG-V.log
+#   ab_logs             join $OUT's test logs into $OUT/tests.txt (the
+#                       device returns at most eight files)
 # Benchmarks run on Vulkan (WGCOMPUTE_BACKEND), tests on every adapter.
 set -u
 
@@ -67,4 +69,12 @@ ab_whole() {
 	(cd "$ab_root/$3" && timeout "$4" "$ab_bin/$1-$2.test" -test.count=1 -test.timeout 8m >"$ab_out/test-$1-$2.log" 2>&1
 		echo "$1-$2 tests rc=$?")
 	grep -E '^(ok|PASS|FAIL|--- FAIL)' "$ab_out/test-$1-$2.log" | head -5
+}
+
+ab_logs() {
+	(cd "$ab_out" && for f in test-*.log; do
+		[ -e "$f" ] || continue
+		echo "##### $f"
+		cat "$f"
+	done >tests.txt && rm -f test-*.log)
 }
