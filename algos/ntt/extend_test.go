@@ -101,6 +101,10 @@ func TestExtendFused(t *testing.T) {
 		for _, d := range ds {
 			if len(d.Params) == paramWords && d.Params[paramFlags]&flagFuse != 0 {
 				n++
+				// The inverse's 1/n and the coset's g^i: one table of
+				// g^i/n, no scale of its own.
+				require.Zero(t, d.Params[paramFlags]&flagScaleIn, "2^%d %+v: the fused pass's own scale", c.k, c.o)
+				require.Equal(t, e.cosets[1].tab.scA[3], d.Params[paramFuseTwA+2], "2^%d %+v: the fused pass's scales", c.k, c.o)
 			}
 		}
 		require.Equal(t, map[bool]int{true: 1, false: 0}[c.fused], n, "2^%d %+v: fused dispatches", c.k, c.o)

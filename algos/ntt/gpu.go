@@ -335,14 +335,15 @@ func stridedTrips(m int) int {
 
 // tableLayout places the tables in the Plan's table buffer: word offsets
 // of the forward and inverse twiddles (A, B, O of each, A of 2^aLog
-// entries) and of the three scales S (SA, SB, SA of 2^saLog entries): the
+// entries) and of the four scales S (SA, SB, SA of 2^saLog entries): the
 // coset's powers g^i for the forward transform on it, 1/n for the
-// inverse, g^-i/n for the inverse on it.
+// inverse, g^-i/n for the inverse on it, and g^i/n for an inverse fused
+// with the forward transform on the coset (fuse).
 type tableLayout struct {
 	twA, twB [2]uint32 // [0] forward, [1] inverse
 	twO      [2]uint32 // O of each: w^(t·2^(k-4)), t < 8, for the radix-16 rounds
 	aLog     uint32
-	scA, scB [3]uint32 // [0] coset, [1] inverse, [2] inverse on the coset
+	scA, scB [4]uint32 // [0] coset, [1] inverse, [2] inverse on the coset, [3] the inverse's and the coset's at once
 	saLog    uint32
 	words    uint32
 }
@@ -595,7 +596,7 @@ func (p *Plan) makeTables(table *wgpu.Kernel) error {
 		t.twB[i] = place(fi.exp(w, 1<<a), 1, k-1-a)
 		t.twO[i] = place(fi.exp(w, 1<<max(k-4, 0)), 1, 3)
 	}
-	for i, s := range [][2]uint64{{r.g, 1}, {1, r.nInv}, {r.gInv, r.nInv}} {
+	for i, s := range [][2]uint64{{r.g, 1}, {1, r.nInv}, {r.gInv, r.nInv}, {r.g, r.nInv}} {
 		t.scA[i] = place(s[0], s[1], sa)
 		t.scB[i] = place(fi.exp(s[0], 1<<sa), 1, k-sa)
 	}
@@ -947,6 +948,13 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 	params[paramFlags] |= flagFuse | fi&flagEnter
 	params[paramFuseTwA], params[paramFuseTwA+1] = inv.Params[paramTwA], inv.Params[paramTwA+1]
 	params[paramFuseTwA+2], params[paramFuseTwA+3] = inv.Params[paramScA], inv.Params[paramScA+1]
+	// 1/n and then g^i, both at the reversed position (next is DIT, so its
+	// scale's index is reversed too): one product by g^i/n instead, a
+	// table of p's laid out as q's.
+	if inv.Params[paramScA] == q.tab.scA[1] && fn&flagScaleIn != 0 && next.Params[paramScA] == p.tab.scA[0] {
+		params[paramFlags] &^= flagScaleIn | flagRevIn
+		params[paramFuseTwA+2], params[paramFuseTwA+3] = p.tab.scA[3], p.tab.scB[3]
+	}
 	params[paramFuseTwO] = inv.Params[paramTwO]
 	// A checked inverse's loads are the fused pass's.
 	var check wgpu.Binding

@@ -110,9 +110,10 @@ const NT_AUX: u32 = 128u;      // copy nt_aux beside the stores
 // NT_FUSE: before its own stages, the pass runs an inverse transform's
 // last pass on its tile (DIF, the same bits, twiddles at fuse_tw_*) and
 // multiplies each element by that inverse's scale S'(rev(pos)) (tables
-// at fuse_sc_*) and then by its own NT_SCALE_IN: a Reed-Solomon
-// encoding's coefficients go from the inverse to the coset's transform
-// without a trip through device memory.
+// at fuse_sc_*) and then by its own NT_SCALE_IN (where both scales are
+// powers at rev(pos), Go gives one table of their products at fuse_sc_*
+// and no NT_SCALE_IN): a Reed-Solomon encoding's coefficients go from the
+// inverse to the coset's transform without a trip through device memory.
 const NT_FUSE: u32 = 256u;
 // NT_DIF_OUT: the pass's last stages, DIF's last round or its pair (m
 // even), store their elements to device memory themselves, as DIT's last
