@@ -941,6 +941,12 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 			return d, false, nil
 		}
 	}
+	// The low bits' pass (lo = 0, c_log = 0), as the inverse's last and
+	// the DIT's first are: nt_fuse_low takes blocks of consecutive
+	// elements of a row.
+	if inv.Params[2] != 0 || inv.Params[4] != 0 {
+		return d, false, nil
+	}
 	if !same(inv.Bindings[1], p.input(next)) {
 		return d, false, nil
 	}

@@ -697,18 +697,18 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 // after each round. io (NT_IO_*) lets DIF's first round load the tile
 // from device memory and DIT's last store it there, or DIF's last round
 // or pair (NT_DIF_OUT: then e is even) and DIT's first round (NT_DIT_IN:
-// then e is 0).
+// then e is 0); NT_IO_NO_LOW leaves out the pair and the stage alone.
 fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, io: u32) {
 	let rounds = nt.m >> 2u;
 	let e = nt.m & 3u;
 	// w^(2^(k-2)): a fourth root of unity (for a pair, k >= 2).
 	let w4 = nt_twiddle(select(0u, 1u << (nt.log_n - 2u), nt.log_n >= 2u), ta, tb);
 	if (dit) {
-		if ((e & 1u) != 0u) {
+		if ((e & 1u) != 0u && (io & NT_IO_NO_LOW) == 0u) {
 			nt_stage(first, tile, unit_log, tid, true, ta, tb, 0u);
 			workgroupBarrier();
 		}
-		if (e >= 2u) {
+		if (e >= 2u && (io & NT_IO_NO_LOW) == 0u) {
 			nt_pair(first, tile, unit_log, tid, true, ta, tb, e - 1u, w4, 0u);
 			workgroupBarrier();
 		}
@@ -722,11 +722,11 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			nt_round16(first, tile, unit_log, tid, false, ta, tb, to, nt.m - 4u - 4u * i, select(0u, io & NT_IO_LOAD, i == 0u) | select(0u, io & NT_IO_STORE, last));
 			workgroupBarrier();
 		}
-		if (e >= 2u) {
+		if (e >= 2u && (io & NT_IO_NO_LOW) == 0u) {
 			nt_pair(first, tile, unit_log, tid, false, ta, tb, e - 1u, w4, select(0u, io & NT_IO_STORE, (e & 1u) == 0u));
 			workgroupBarrier();
 		}
-		if ((e & 1u) != 0u) {
+		if ((e & 1u) != 0u && (io & NT_IO_NO_LOW) == 0u) {
 			nt_stage(first, tile, unit_log, tid, false, ta, tb, 0u);
 			workgroupBarrier();
 		}
@@ -737,6 +737,9 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 // device memory, its last stores it there (nt_round16).
 const NT_IO_LOAD: u32 = 1u;
 const NT_IO_STORE: u32 = 2u;
+// NT_IO_NO_LOW: nt_stages leaves out the stages below its rounds, the
+// pair and the stage alone (a fused pass runs them, nt_fuse_low).
+const NT_IO_NO_LOW: u32 = 4u;
 
 // nt_load returns element g of the rows (nt_global's index) as a pass's
 // first stage takes it: checked where the module checks, entered and
@@ -797,6 +800,107 @@ fn nt_slot(x: u32) -> u32 {
 	return x >> (4u - NT_TILES_LOG);
 }
 
+// nt_fuse_scale returns v, element pos of a row after the fused
+// inverse's stages, times the inverse's scale and the pass's own
+// (NT_FUSE).
+fn nt_fuse_scale(v: NtElem, pos: u32) -> NtElem {
+	var x = ne_mul(v, nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
+	if ((nt_flags() & NT_SCALE_IN) != 0u) {
+		x = ne_mul(x, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+	}
+	return x;
+}
+
+// nt_fuse_low runs a fused pass's inverse's last e = m mod 4 stages
+// (DIF), the scales and the pass's own first e stages (DIT) on each block
+// of 2^e consecutive elements of the tile, in registers: both transforms'
+// stages there are the row's lowest e bits (a fused pass is the low bits'
+// pass: lo = 0 and c_log = 0), on the same blocks, so nothing goes
+// through workgroup memory between them. Stage t pairs offset i with i +
+// 2^t at w^((i mod 2^t)·2^(k-1-t)), a root of order 2^(t+1) at most: the
+// same for every block, so each is read once.
+fn nt_fuse_low(first: u32, tile: u32, unit_log: u32, tid: u32) {
+	let e = nt.m & 3u;
+	let n = 1u << e;
+	let nmask = (1u << nt.log_n) - 1u;
+	let ks = nt.log_n - 1u;
+	// wi[4t + j] and wf[4t + j]: stage t's twiddle at offset j, the
+	// inverse's and the pass's own.
+	var wi: array<NtElem, 12>;
+	var wf: array<NtElem, 12>;
+	for (var t = 0u; t < 3u; t++) {
+		for (var j = 1u; j < 4u; j++) {
+			if (t < e && j < (1u << t)) {
+				wi[4u * t + j] = nt_twiddle(j << (ks - t), nt.fuse_tw_a, nt.fuse_tw_b);
+				wf[4u * t + j] = nt_twiddle(j << (ks - t), nt.tw_a, nt.tw_b);
+			}
+		}
+	}
+	let per_log = unit_log - e;
+	for (var b = tid; b < (tile >> e); b += NTT_WG) {
+		let q = b >> per_log;
+		let u = first + q;
+		if (u >= nt.units) {
+			continue;
+		}
+		let i0 = (b & ((1u << per_log) - 1u)) << e;
+		let p0 = (q << unit_log) | i0;
+		var x: array<NtElem, 8>;
+		for (var i = 0u; i < 8u; i++) {
+			if (i < n) {
+				x[i] = nt_sh[nt_sw(p0 + i)];
+			}
+		}
+		if (NT_BUTTERFLIES) {
+			// The inverse's stages, from the top down.
+			for (var tt = 0u; tt < 3u; tt++) {
+				let t = 2u - tt;
+				let h = 1u << t;
+				for (var i = 0u; i < 8u; i++) {
+					if (t < e && (i & h) == 0u && i + h < n) {
+						let a = x[i];
+						let c = x[i + h];
+						x[i] = ne_add(a, c);
+						x[i + h] = ne_sub(a, c);
+						if ((i & (h - 1u)) != 0u) {
+							x[i + h] = ne_mul(x[i + h], wi[4u * t + (i & (h - 1u))]);
+						}
+					}
+				}
+			}
+			for (var i = 0u; i < 8u; i++) {
+				if (i < n) {
+					x[i] = nt_fuse_scale(x[i], nt_global(u, i0 + i, 0u) & nmask);
+				}
+			}
+			// The pass's own, from the bottom up.
+			for (var t = 0u; t < 3u; t++) {
+				let h = 1u << t;
+				for (var i = 0u; i < 8u; i++) {
+					if (t < e && (i & h) == 0u && i + h < n) {
+						var c = x[i + h];
+						if ((i & (h - 1u)) != 0u) {
+							c = ne_mul(c, wf[4u * t + (i & (h - 1u))]);
+						}
+						let a = x[i];
+						x[i] = ne_add(a, c);
+						x[i + h] = ne_sub(a, c);
+					}
+				}
+			}
+		} else {
+			for (var i = 0u; i < 8u; i++) {
+				x[i] = nt_bare(x[i]);
+			}
+		}
+		for (var i = 0u; i < 8u; i++) {
+			if (i < n) {
+				nt_sh[nt_sw(p0 + i)] = x[i];
+			}
+		}
+	}
+}
+
 // ntt_pass runs one pass: DIF's first radix-16 round loads the tile from
 // device memory itself, and DIT's last stores it (the round on the top
 // bits), as DIF's last round or pair does where NT_DIF_OUT and DIT's
@@ -831,23 +935,28 @@ fn ntt_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 		}
 		workgroupBarrier();
 	}
+	// A fused pass whose m is not a multiple of 4 ends the inverse and
+	// begins its own stages with the row's lowest m mod 4 bits, less than
+	// a round: those stages and the scales between run together
+	// (nt_fuse_low), with no trip through workgroup memory between them.
+	let low = fuse && (nt.m & 3u) != 0u;
 	if (fuse) {
-		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b, nt.fuse_tw_o, select(0u, NT_IO_LOAD, direct_in));
-		for (var l = tid; l < tile; l += NTT_WG) {
-			let u = first + (l >> unit_log);
-			if (u < nt.units) {
-				let r = l & ((1u << unit_log) - 1u);
-				let pos = nt_global(u, r >> nt.c_log, r & cmask) & nmask;
-				var v = ne_mul(nt_sh[nt_sw(l)], nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
-				if ((nt_flags() & NT_SCALE_IN) != 0u) {
-					v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+		nt_stages(first, tile, unit_log, tid, false, nt.fuse_tw_a, nt.fuse_tw_b, nt.fuse_tw_o, select(0u, NT_IO_LOAD, direct_in) | select(0u, NT_IO_NO_LOW, low));
+		if (low) {
+			nt_fuse_low(first, tile, unit_log, tid);
+		} else {
+			for (var l = tid; l < tile; l += NTT_WG) {
+				let u = first + (l >> unit_log);
+				if (u < nt.units) {
+					let r = l & ((1u << unit_log) - 1u);
+					let pos = nt_global(u, r >> nt.c_log, r & cmask) & nmask;
+					nt_sh[nt_sw(l)] = nt_fuse_scale(nt_sh[nt_sw(l)], pos);
 				}
-				nt_sh[nt_sw(l)] = v;
 			}
 		}
 		workgroupBarrier();
 	}
-	var io = select(0u, NT_IO_STORE, direct_out);
+	var io = select(0u, NT_IO_STORE, direct_out) | select(0u, NT_IO_NO_LOW, low);
 	if (direct_in && !fuse) {
 		io |= NT_IO_LOAD;
 	}
