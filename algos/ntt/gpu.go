@@ -957,7 +957,7 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 	// 1/n and then g^i, both at the reversed position (next is DIT, so its
 	// scale's index is reversed too): one product by g^i/n instead, a
 	// table of p's laid out as q's.
-	if inv.Params[paramScA] == q.tab.scA[1] && fn&flagScaleIn != 0 && next.Params[paramScA] == p.tab.scA[0] {
+	if inv.Params[paramScA] == q.tab.scA[1] && fn&(flagScaleIn|flagRevIn) == flagScaleIn|flagRevIn && next.Params[paramScA] == p.tab.scA[0] {
 		params[paramFlags] &^= flagScaleIn | flagRevIn
 		params[paramFuseTwA+2], params[paramFuseTwA+3] = p.tab.scA[3], p.tab.scB[3]
 	}
