@@ -7,7 +7,8 @@
 // never imports it, and declares only the Target that sched reads.
 //
 // A Context is safe for concurrent use: every call that touches the device
-// holds the Context's lock, so goroutines may share one Context. Work from
+// holds the Context's lock (on GL, one that every Context on the adapter
+// shares: deviceLock), so goroutines may share one Context. Work from
 // several goroutines is serialised on the device's single queue.
 //
 // Errors from wgpu (validation, out of memory, a device that stops
@@ -31,7 +32,7 @@ var ErrCPUBackend = errors.New("wgpu: the cpu backend selects the CPU reference 
 
 // Context is an open device on one adapter.
 type Context struct {
-	mu sync.Mutex
+	mu deviceLock
 	// downloads is held from the start of a download to its end (see
 	// download): the download ring serves one transfer at a time. Taken
 	// before mu, never while holding it.
@@ -143,7 +144,7 @@ func openOn(e *enumeration, pick int, opts Options) (ctx *Context, err error) {
 		return c, nil
 	}
 	defer Span("request device")(0)
-	c := &Context{key: key, info: infos[pick], kernels: map[kernelKey]*Kernel{}, modules: map[string]*gpu.ShaderModule{}}
+	c := &Context{mu: lockFor(adapter, infos[pick].Backend), key: key, info: infos[pick], kernels: map[kernelKey]*Kernel{}, modules: map[string]*gpu.ShaderModule{}}
 	c.info.Limits = publicLimits(limits)
 	var features []gpu.FeatureName
 	if c.info.Timestamps {
@@ -291,6 +292,57 @@ type idleKey struct {
 	checks    ShaderChecks // the runtime checks its kernels are compiled with
 }
 
+// deviceLock is the lock that every call touching a Context's device
+// holds: the Context's own, or one that every Context on the same GL
+// adapter shares. wgpu-hal's GL backend makes the devices of an adapter
+// take turns on one context, and aborts the process (a panic that no
+// recover catches) where a call waits for it more than a second: a
+// device compiling a large kernel on a software adapter (llvmpipe) holds
+// it longer. Sharing this lock, the other devices' calls wait here
+// instead, with no limit.
+type deviceLock struct {
+	shared *sync.Mutex
+	own    sync.Mutex
+}
+
+// Lock takes the lock.
+func (l *deviceLock) Lock() {
+	if l.shared != nil {
+		l.shared.Lock()
+		return
+	}
+	l.own.Lock()
+}
+
+// Unlock releases it.
+func (l *deviceLock) Unlock() {
+	if l.shared != nil {
+		l.shared.Unlock()
+		return
+	}
+	l.own.Unlock()
+}
+
+var (
+	glLocksMu sync.Mutex
+	glLocks   = map[*gpu.Adapter]*sync.Mutex{}
+)
+
+// lockFor returns the device lock of a Context on adapter a of backend:
+// on GL, a's lock, the same for every Context on it; elsewhere the
+// Context's own.
+func lockFor(a *gpu.Adapter, backend string) deviceLock {
+	if backend != "gl" {
+		return deviceLock{}
+	}
+	glLocksMu.Lock()
+	defer glLocksMu.Unlock()
+	if glLocks[a] == nil {
+		glLocks[a] = new(sync.Mutex)
+	}
+	return deviceLock{shared: glLocks[a]}
+}
+
 var (
 	idleMu sync.Mutex
 	idle   = map[idleKey][]*Context{}
@@ -299,7 +351,7 @@ var (
 // park moves c's device into a fresh Context in the idle pool; c stays
 // closed. Callers hold c.mu.
 func (c *Context) park() {
-	p := &Context{key: c.key, device: c.device, native: c.native, queue: c.queue, mappablePrimary: c.mappablePrimary, info: c.info,
+	p := &Context{mu: deviceLock{shared: c.mu.shared}, key: c.key, device: c.device, native: c.native, queue: c.queue, mappablePrimary: c.mappablePrimary, info: c.info,
 		kernels: c.kernels, modules: c.modules, timers: c.timers, uniforms: c.uniforms, running: c.running, retired: c.retired}
 	c.device, c.queue, c.kernels, c.modules, c.timers, c.uniforms = nil, nil, nil, nil, nil, nil
 	idleMu.Lock()
