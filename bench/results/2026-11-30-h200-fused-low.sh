@@ -13,11 +13,7 @@
 . bench/results/ab.sh
 ab_setup .bin/ab3.tar.xz
 ab_pipeline lone low
-for round in 1 2; do
-	for v in lone low; do
-		ab_bench vortex "$v" '^BenchmarkLinea$/2\^11x2\^19/rate2/resident$' 5
-	done
-done
+ab_rounds "lone low" vortex '^BenchmarkLinea$/2\^11x2\^19/rate2/resident$' 5
 ab_whole vortex low algos/vortex 60
 ab_whole lde low algos/lde 50
 for p in cmd/internal/selftest cmd/wgbench/internal/nttcmd cmd/wgbench/internal/bench; do

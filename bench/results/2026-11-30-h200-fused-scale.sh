@@ -14,13 +14,9 @@
 . bench/results/ab.sh
 ab_setup .bin/ab2.tar.xz
 ab_pipeline chk sc3 lone
-for round in 1 2; do
-	for v in chk sc3 lone; do
-		ab_bench ntt "$v" 'NTTBatch' 20
-		ab_bench vortex "$v" '^BenchmarkLinea$/2\^11x2\^19/rate2/resident$' 5
-		ab_bench lde "$v" 'Commit/babybear/2\^20x128/rate=2/commit$' 5
-	done
-done
+ab_rounds "chk sc3 lone" ntt 'NTTBatch' 20 \
+	vortex '^BenchmarkLinea$/2\^11x2\^19/rate2/resident$' 5 \
+	lde 'Commit/babybear/2\^20x128/rate=2/commit$' 5
 ab_whole vortex lone algos/vortex 100
 ab_whole lde lone algos/lde 60
 echo "=== $(date +%T) done"

@@ -9,6 +9,9 @@
 #   ab_bench PKG V BENCH N
 #                       run PKG-V.test's benchmarks matching BENCH, N
 #                       times each (-test.benchtime Nx)
+#   ab_rounds "V..." PKG BENCH N [PKG BENCH N ...]
+#                       each variant's benchmarks (ab_bench, in the
+#                       order given) in turn, twice round
 #   ab_pipeline V...    the pipeline's benchmarks of each variant V in
 #                       turn, twice round: NTT 2^20 and 2^24 resident
 #                       (20x), the encoding (3x) and Vortex resident (5x)
@@ -43,14 +46,22 @@ ab_bench() {
 	(cd "$ab_root/algos/$1" && WGCOMPUTE_BACKEND=vulkan "$ab_bin/$1-$2.test" -test.run X -test.bench "$3" -test.benchtime "$4x" 2>&1 | grep '^Benchmark')
 }
 
-ab_pipeline() {
+ab_rounds() {
+	local vs=$1 round v i
+	shift
 	for round in 1 2; do
-		for v in "$@"; do
-			ab_bench ntt "$v" 'NTT$/2\^(20|24)/resident' 20
-			ab_bench ntt "$v" 'Encode/2048x2\^19/rate2/resident$' 3
-			ab_bench vortex "$v" '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
+		for v in $vs; do
+			for ((i = 1; i + 2 <= $#; i += 3)); do
+				ab_bench "${!i}" "$v" "${@:i+1:1}" "${@:i+2:1}"
+			done
 		done
 	done
+}
+
+ab_pipeline() {
+	ab_rounds "$*" ntt 'NTT$/2\^(20|24)/resident' 20 \
+		ntt 'Encode/2048x2\^19/rate2/resident$' 3 \
+		vortex '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
 }
 
 ab_sis() {
