@@ -756,8 +756,7 @@ fn nt_load(g: u32) -> NtElem {
 		v = ne_enter(v);
 	}
 	if ((nt_flags() & (NT_SCALE_IN | NT_FUSE)) == NT_SCALE_IN) {
-		let pos = g & ((1u << nt.log_n) - 1u);
-		v = ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+		v = nt_scale_in(v, g & ((1u << nt.log_n) - 1u));
 	}
 	return v;
 }
@@ -804,11 +803,17 @@ fn nt_slot(x: u32) -> u32 {
 // inverse's stages, times the inverse's scale and the pass's own
 // (NT_FUSE).
 fn nt_fuse_scale(v: NtElem, pos: u32) -> NtElem {
-	var x = ne_mul(v, nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
+	let x = ne_mul(v, nt_scale(nt_rev(pos), nt.fuse_sc_a, nt.fuse_sc_b));
 	if ((nt_flags() & NT_SCALE_IN) != 0u) {
-		x = ne_mul(x, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
+		return nt_scale_in(x, pos);
 	}
 	return x;
+}
+
+// nt_scale_in returns v, element pos of a row, times the pass's own
+// scale S(pos), or S(rev(pos)) where NT_REV_IN (NT_SCALE_IN).
+fn nt_scale_in(v: NtElem, pos: u32) -> NtElem {
+	return ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 }
 
 // nt_fuse_low runs a fused pass's inverse's last e = m mod 4 stages
@@ -858,13 +863,12 @@ fn nt_fuse_low(first: u32, tile: u32, unit_log: u32, tid: u32) {
 				let h = 1u << t;
 				for (var i = 0u; i < 8u; i++) {
 					if (t < e && (i & h) == 0u && i + h < n) {
-						let a = x[i];
-						let c = x[i + h];
-						x[i] = ne_add(a, c);
-						x[i + h] = ne_sub(a, c);
+						var y = nt_one(x[i], x[i + h]);
 						if ((i & (h - 1u)) != 0u) {
-							x[i + h] = ne_mul(x[i + h], wi[4u * t + (i & (h - 1u))]);
+							y = nt_dif(x[i], x[i + h], wi[4u * t + (i & (h - 1u))]);
 						}
+						x[i] = y[0];
+						x[i + h] = y[1];
 					}
 				}
 			}
@@ -878,13 +882,12 @@ fn nt_fuse_low(first: u32, tile: u32, unit_log: u32, tid: u32) {
 				let h = 1u << t;
 				for (var i = 0u; i < 8u; i++) {
 					if (t < e && (i & h) == 0u && i + h < n) {
-						var c = x[i + h];
+						var y = nt_one(x[i], x[i + h]);
 						if ((i & (h - 1u)) != 0u) {
-							c = ne_mul(c, wf[4u * t + (i & (h - 1u))]);
+							y = nt_dit(x[i], x[i + h], wf[4u * t + (i & (h - 1u))]);
 						}
-						let a = x[i];
-						x[i] = ne_add(a, c);
-						x[i + h] = ne_sub(a, c);
+						x[i] = y[0];
+						x[i + h] = y[1];
 					}
 				}
 			}
