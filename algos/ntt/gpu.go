@@ -644,6 +644,8 @@ const paramWords = 29
 
 // Words of NtParams that fuse reads and writes.
 const (
+	paramLo        = 2
+	paramCLog      = 4
 	paramFlags     = 6
 	paramTwA       = 7
 	paramScA       = 10
@@ -944,7 +946,7 @@ func (p *Plan) fuse(q *Plan, inv, next wgpu.Dispatch) (d wgpu.Dispatch, ok bool,
 	// The low bits' pass (lo = 0, c_log = 0), as the inverse's last and
 	// the DIT's first are: nt_fuse_low takes blocks of consecutive
 	// elements of a row.
-	if inv.Params[2] != 0 || inv.Params[4] != 0 {
+	if inv.Params[paramLo] != 0 || inv.Params[paramCLog] != 0 {
 		return d, false, nil
 	}
 	if !same(inv.Bindings[1], p.input(next)) {
