@@ -336,6 +336,23 @@ fn sis8_swap(x: ptr<function, array<u32, 8>>, t: u32, cb: vec2<u32>, p: u32, q: 
 	}
 }
 
+// sis8_fetch returns the elements of polynomial i that invocation lid
+// stores the limbs of (sis_hash8), in Montgomery form; 0 (whose limbs
+// are 0) past the rows or the columns, and for i past the polynomials.
+fn sis8_fetch(i: u32, lid: u32, col0: u32, across: bool) -> array<u32, 4> {
+	var v: array<u32, 4>;
+	for (var j = 0u; j < 8u / SIS_LIMBS; j++) {
+		let n = lid + j * SIS8_WG;
+		let lq = select(n / SIS8_E, n % SIS8_Q, across);
+		let e = select(n % SIS8_E, n / SIS8_Q, across);
+		let r = i * SIS8_E + e;
+		if ((i < sis_params.polys) & (col0 + lq < sis_params.count) & (r < sis_params.rows)) {
+			v[j] = sis_in[(col0 + lq) * sis_params.col_stride + r * sis_params.row_stride];
+		}
+	}
+	return v;
+}
+
 @compute @workgroup_size(SIS8_WG)
 fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
 	let t = lid % SIS8_T;
@@ -357,6 +374,9 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 	var acc: array<u32, 8>;
 	var x: array<u32, 8>;
 	var swap = 0u;
+	// The next polynomial's elements, loaded before this one's passes so
+	// that their latency overlaps its arithmetic.
+	var next = sis8_fetch(0u, lid, col0, across);
 	for (var i = 0u; i < sis_params.polys; i++) {
 		// The workgroup loads each of its columns' SIS8_E elements once and
 		// stores their limbs; pass 0 owns points t + m*SIS8_T, twisted by
@@ -366,16 +386,13 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 			let n = lid + j * SIS8_WG;
 			let lq = select(n / SIS8_E, n % SIS8_Q, across);
 			let e = select(n % SIS8_E, n / SIS8_Q, across);
-			let r = i * SIS8_E + e;
-			var c = 0u;
-			if ((col0 + lq < sis_params.count) & (r < sis_params.rows)) {
-				c = monty31_leave(sis_in[(col0 + lq) * sis_params.col_stride + r * sis_params.row_stride]);
-			}
+			let c = monty31_leave(next[j]);
 			let lb = sis8_col(lq);
 			for (var h = 0u; h < SIS_LIMBS; h++) {
 				sis8_buf[b + lb.x + (sis8_sw(e * SIS_LIMBS + h) ^ lb.y)] = (c >> (h * SIS_LIMB_BITS)) & SIS_MASK;
 			}
 		}
+		next = sis8_fetch(i + 1u, lid, col0, across);
 		workgroupBarrier();
 		swap++;
 		let o = sis8_sw(t) ^ cb.y;
