@@ -530,61 +530,70 @@ func merges(ctx *wgpu.Context, levels []*wgpu.Buffer, n int, md bool) ([]wgpu.Di
 	return ds, nil
 }
 
-// lineaLeaves returns the dispatches of Linea's leaves of pt, written
-// canonical straight into its last level: the Merkle-Damgard hash of each
-// column's SIS digest (dg elements), or without SIS of the column itself
-// (rows elements).
-func (d *member) lineaLeaves(pt *part, rows, dg int, noSIS bool) ([]wgpu.Dispatch, error) {
+// lineaLeaves returns the dispatches of Linea's leaves of pt, canonical:
+// the Merkle-Damgard hash of each column's SIS digest (dg elements), or
+// without SIS of the column itself (rows elements).
+func (d *member) lineaLeaves(pt *part, rows, dg int, noSIS bool, temp func(string, uint64) (*wgpu.Buffer, error)) ([]wgpu.Dispatch, error) {
 	ctx, g := d.ctx, poseidon2.GnarkKoalaBear
-	leaves := pt.levels[len(pt.levels)-1]
-	tileBytes := uint64(pt.w) * 32
-	var ds []wgpu.Dispatch
-	for t, tile := range pt.tiles {
-		off := uint64(t) * tileBytes
+	return d.tileLeaves(pt, false, temp, func(t int, out *wgpu.Buffer) ([]wgpu.Dispatch, error) {
 		if noSIS {
-			cds, err := g.ColumnLeavesMDDispatches(ctx, wgpu.Binding{Buffer: tile, Size: uint64(rows) * uint64(pt.w) * 4}, wgpu.Binding{Buffer: leaves, Offset: off}, rows, pt.w)
-			if err != nil {
-				return nil, fmt.Errorf("vortex: %w", err)
-			}
-			ds = append(ds, cds...)
-			continue
+			return g.ColumnLeavesMDDispatches(ctx, wgpu.Binding{Buffer: pt.tiles[t], Size: uint64(rows) * uint64(pt.w) * 4}, wgpu.Bind(out), rows, pt.w)
 		}
-		dsp, err := g.LeavesMDDispatch(ctx, wgpu.Bind(pt.digests[t]), wgpu.Binding{Buffer: leaves, Offset: off, Size: tileBytes}, pt.w, dg)
-		if err != nil {
-			return nil, fmt.Errorf("vortex: %w", err)
-		}
-		ds = append(ds, dsp)
-	}
-	return ds, nil
+		dsp, err := g.LeavesMDDispatch(ctx, wgpu.Bind(pt.digests[t]), wgpu.Bind(out), pt.w, dg)
+		return []wgpu.Dispatch{dsp}, err
+	})
 }
 
-// gnarkLeaves returns the dispatches of gnark-crypto's leaves of pt:
-// its width-24 sponge of each column's SIS digest (dg Montgomery forms in
-// and out, into a temporary buffer), then their canonical values into
-// pt's last level.
+// gnarkLeaves returns the dispatches of gnark-crypto's leaves of pt: its
+// width-24 sponge of each column's SIS digest (dg Montgomery forms in and
+// out), their canonical values into pt's last level.
 func (d *member) gnarkLeaves(pt *part, dg int, temp func(string, uint64) (*wgpu.Buffer, error)) ([]wgpu.Dispatch, error) {
 	ctx, g := d.ctx, poseidon2.GnarkKoalaBear
+	return d.tileLeaves(pt, true, temp, func(t int, out *wgpu.Buffer) ([]wgpu.Dispatch, error) {
+		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(pt.digests[t]), wgpu.Bind(out), pt.w, dg)
+		return []wgpu.Dispatch{dsp}, err
+	})
+}
+
+// tileLeaves returns the dispatches of pt's leaves: hash writes tile t's
+// (32 bytes a column) into a temporary buffer of the tile's own, and a
+// copy takes them into pt's last level (their canonical values where
+// leave: hash wrote Montgomery forms). Every tile's hash is queued before
+// the copies: wgpu orders the dispatches that write one buffer one after
+// the other, so that hashes writing one level would each wait for the
+// last, and the last workgroups of each tile would run alone; written
+// apart, the tiles' hashes run as one grid. A single tile's canonical
+// leaves go straight into the level.
+func (d *member) tileLeaves(pt *part, leave bool, temp func(string, uint64) (*wgpu.Buffer, error), hash func(t int, out *wgpu.Buffer) ([]wgpu.Dispatch, error)) ([]wgpu.Dispatch, error) {
+	ctx := d.ctx
 	limit := ctx.Limits().Binding()
 	leaves := pt.levels[len(pt.levels)-1]
-	tileBytes := uint64(pt.w) * 32
-	leavesM, err := temp("vortex leaves", uint64(pt.span())*32)
-	if err != nil {
-		return nil, err
-	}
-	var ds []wgpu.Dispatch
-	for t, dgb := range pt.digests {
-		off := uint64(t) * tileBytes
-		dsp, err := g.SpongeMontgomeryDispatch(ctx, wgpu.Bind(dgb), wgpu.Binding{Buffer: leavesM, Offset: off, Size: tileBytes}, pt.w, dg)
+	if len(pt.tiles) == 1 && !leave {
+		ds, err := hash(0, leaves)
 		if err != nil {
 			return nil, fmt.Errorf("vortex: %w", err)
 		}
-		ds = append(ds, dsp)
-		ds = append(ds, pieces(limit, tileBytes, func(po, size uint64) wgpu.Dispatch {
+		return ds, nil
+	}
+	tileBytes := uint64(pt.w) * 32
+	var ds, copies []wgpu.Dispatch
+	for t := range pt.tiles {
+		out, err := temp("vortex leaves", tileBytes)
+		if err != nil {
+			return nil, err
+		}
+		hds, err := hash(t, out)
+		if err != nil {
+			return nil, fmt.Errorf("vortex: %w", err)
+		}
+		ds = append(ds, hds...)
+		off := uint64(t) * tileBytes
+		copies = append(copies, pieces(limit, tileBytes, func(po, size uint64) wgpu.Dispatch {
 			w := int(size / 4)
-			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: leavesM, Offset: off + po, Size: size}, wgpu.Binding{Buffer: leaves, Offset: off + po, Size: size}, 1, w, 0, w, 0, w, true)
+			return copyDispatch(ctx, d.copyKern, wgpu.Binding{Buffer: out, Offset: po, Size: size}, wgpu.Binding{Buffer: leaves, Offset: off + po, Size: size}, 1, w, 0, w, 0, w, leave)
 		})...)
 	}
-	return ds, nil
+	return append(ds, copies...), nil
 }
 
 // checkRows reads the rows' check back (out.firsts) and names the first

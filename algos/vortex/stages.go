@@ -462,7 +462,7 @@ func (c *partCommit) leaves() ([]wgpu.Dispatch, error) {
 		pt.levels = append(pt.levels, b)
 	}
 	if d.p.linea {
-		return d.lineaLeaves(pt, len(job.rows), d.p.Degree(), job.noSIS)
+		return d.lineaLeaves(pt, len(job.rows), d.p.Degree(), job.noSIS, c.temp)
 	}
 	return d.gnarkLeaves(pt, d.p.Degree(), c.temp)
 }
