@@ -393,6 +393,12 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 			}
 		}
 		next = sis8_fetch(i + 1u, lid, col0, across);
+		// The key's evaluations that the last pass multiplies, loaded
+		// before the passes too.
+		var key: array<u32, 8>;
+		for (var m = 0u; m < 8u; m++) {
+			key[m] = sis_key[i * SIS_D + m * SIS8_T + t];
+		}
 		workgroupBarrier();
 		swap++;
 		let o = sis8_sw(t) ^ cb.y;
@@ -412,7 +418,7 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 		sis8_dif_last(&x, &cl);
 		// The last pass owns points 8t + m.
 		for (var m = 0u; m < 8u; m++) {
-			acc[m] = monty31_add(acc[m], monty31_mul(x[m], sis_key[i * SIS_D + m * SIS8_T + t]));
+			acc[m] = monty31_add(acc[m], monty31_mul(x[m], key[m]));
 		}
 	}
 	x = acc;
