@@ -129,10 +129,12 @@ fn sis_hash(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wi
 // stage, but three stages at a time in registers. A column's SIS8_T =
 // SIS_D/8 invocations hold 8 points each and swap them through workgroup
 // memory between such passes only; SIS8_Q = SIS8_WG/SIS8_T columns share a
-// workgroup. An invocation's twiddles and twists are the same for every
-// polynomial, so it keeps them in registers; the sum over polynomials stays
-// in its registers too, as the last forward pass and the first inverse one
-// own the same 8 points. The key's evaluations are laid out as the
+// workgroup. An invocation's twiddles are the same for every polynomial,
+// so it keeps them in registers. Its twists are too, but it reads them
+// where used: their registers go to the eight elements it loads ahead
+// (held as well, they cost occupancy). The sum over polynomials stays in
+// its registers, as the last forward pass and the first inverse one own
+// the same 8 points. The key's evaluations are laid out as the
 // invocations read them: point 8t+m of polynomial i at sis_key[i*SIS_D +
 // m*SIS8_T + t], so that neighbouring invocations read neighbouring words.
 //
@@ -312,11 +314,14 @@ fn sis8_last(half: u32) -> array<u32, 3> {
 }
 
 // sis8_col returns where column c of a workgroup starts in a buffer (x)
-// and what its points' places are mixed with (y): bits 0 and 4, so that
-// the 4 columns of a warp storing the limbs of row-major columns fall in
-// distinct banks.
+// and what its points' places are mixed with (y): bits 0 and 1 of c onto
+// bits 1 and 3, and 2 and 4, of the place. A warp holds eight consecutive
+// invocations of each of four columns; in every pass of SIS_D = 512 their
+// eight points' places (sis8_sw) span bits 0-2 or bits 0, 3 and 4, and the
+// columns' mixes span what each leaves, so that the warp's 32 accesses
+// fall in distinct banks.
 fn sis8_col(c: u32) -> vec2<u32> {
-	return vec2<u32>(c * SIS_D, ((c & 1u) | ((c & 2u) << 3u)) & (SIS_D - 1u));
+	return vec2<u32>(c * SIS_D, (((c & 1u) * 10u) ^ (((c >> 1u) & 1u) * 20u)) & (SIS_D - 1u));
 }
 
 // sis8_swap moves a column's points from pass p's owners to pass q's
@@ -336,18 +341,26 @@ fn sis8_swap(x: ptr<function, array<u32, 8>>, t: u32, cb: vec2<u32>, p: u32, q: 
 	}
 }
 
-// sis8_fetch returns the elements of polynomial i that invocation lid
-// stores the limbs of (sis_hash8), in Montgomery form; 0 (whose limbs
-// are 0) past the rows or the columns, and for i past the polynomials.
-fn sis8_fetch(i: u32, lid: u32, col0: u32, across: bool) -> array<u32, 4> {
-	var v: array<u32, 4>;
-	for (var j = 0u; j < 8u / SIS_LIMBS; j++) {
-		let n = lid + j * SIS8_WG;
-		let lq = select(n / SIS8_E, n % SIS8_Q, across);
-		let e = select(n % SIS8_E, n / SIS8_Q, across);
-		let r = i * SIS8_E + e;
-		if ((i < sis_params.polys) & (col0 + lq < sis_params.count) & (r < sis_params.rows)) {
-			v[j] = sis_in[(col0 + lq) * sis_params.col_stride + r * sis_params.row_stride];
+// sis8_point returns point m of pass 0 that invocation t of a column
+// owns (t + m*SIS8_T): its element in the polynomial is the point's
+// quotient by SIS_LIMBS, its limb the remainder.
+fn sis8_point(t: u32, m: u32) -> u32 {
+	return t + m * SIS8_T;
+}
+
+// sis8_fetch returns, as they are in memory (Montgomery forms), the
+// elements of polynomial i of column col that hold invocation t's points
+// in pass 0 (sis8_point); 0 (whose limbs are 0) past the rows or the
+// columns, and for i past the polynomials. Two or more invocations load
+// each element, one limb each: neighbouring invocations are of
+// neighbouring columns, so that a warp's loads of a row are adjacent
+// words.
+fn sis8_fetch(i: u32, t: u32, col: u32) -> array<u32, 8> {
+	var v: array<u32, 8>;
+	for (var m = 0u; m < 8u; m++) {
+		let r = i * SIS8_E + sis8_point(t, m) / SIS_LIMBS;
+		if ((i < sis_params.polys) & (col < sis_params.count) & (r < sis_params.rows)) {
+			v[m] = sis_in[col * sis_params.col_stride + r * sis_params.row_stride];
 		}
 	}
 	return v;
@@ -355,19 +368,11 @@ fn sis8_fetch(i: u32, lid: u32, col0: u32, across: bool) -> array<u32, 4> {
 
 @compute @workgroup_size(SIS8_WG)
 fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-	let t = lid % SIS8_T;
-	let q = lid / SIS8_T;
+	let q = lid % SIS8_Q;
+	let t = lid / SIS8_Q;
 	let col0 = (wid.x + wid.y * nwg.x) * SIS8_Q;
 	let col = col0 + q;
 	let cb = sis8_col(q);
-	// Where columns are adjacent words (row-major), neighbouring
-	// invocations load neighbouring columns; else neighbouring elements of
-	// a column.
-	let across = sis_params.col_stride == 1u;
-	var psi: array<u32, 8>;
-	for (var m = 0u; m < 8u; m++) {
-		psi[m] = sis_tw[SIS_D + t + m * SIS8_T];
-	}
 	var c0 = sis8_twiddles(t, 0u, 0u);
 	var c1 = sis8_twiddles(t, 1u, 0u);
 	var cl = sis8_last(0u);
@@ -376,34 +381,22 @@ fn sis_hash8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 	var swap = 0u;
 	// The next polynomial's elements, loaded before this one's passes so
 	// that their latency overlaps its arithmetic.
-	var next = sis8_fetch(0u, lid, col0, across);
+	var next = sis8_fetch(0u, t, col);
 	for (var i = 0u; i < sis_params.polys; i++) {
-		// The workgroup loads each of its columns' SIS8_E elements once and
-		// stores their limbs; pass 0 owns points t + m*SIS8_T, twisted by
-		// psi^k. A column past the end (the last workgroup's) hashes zeros.
-		let b = (swap & 1u) * SIS8_BUF;
-		for (var j = 0u; j < 8u / SIS_LIMBS; j++) {
-			let n = lid + j * SIS8_WG;
-			let lq = select(n / SIS8_E, n % SIS8_Q, across);
-			let e = select(n % SIS8_E, n / SIS8_Q, across);
-			let c = monty31_leave(next[j]);
-			let lb = sis8_col(lq);
-			for (var h = 0u; h < SIS_LIMBS; h++) {
-				sis8_buf[b + lb.x + (sis8_sw(e * SIS_LIMBS + h) ^ lb.y)] = (c >> (h * SIS_LIMB_BITS)) & SIS_MASK;
-			}
+		// Pass 0 owns points t + m*SIS8_T: each invocation takes their
+		// limbs out of the elements it loaded, canonical, and twists them
+		// by psi^k; no trip through workgroup memory comes before it. A
+		// column past the end (the last workgroup's) hashes zeros.
+		for (var m = 0u; m < 8u; m++) {
+			let l = (monty31_leave(next[m]) >> ((sis8_point(t, m) % SIS_LIMBS) * SIS_LIMB_BITS)) & SIS_MASK;
+			x[m] = monty31_mul(l, sis_tw[SIS_D + sis8_point(t, m)]);
 		}
-		next = sis8_fetch(i + 1u, lid, col0, across);
+		next = sis8_fetch(i + 1u, t, col);
 		// The key's evaluations that the last pass multiplies, loaded
 		// before the passes too.
 		var key: array<u32, 8>;
 		for (var m = 0u; m < 8u; m++) {
 			key[m] = sis_key[i * SIS_D + m * SIS8_T + t];
-		}
-		workgroupBarrier();
-		swap++;
-		let o = sis8_sw(t) ^ cb.y;
-		for (var m = 0u; m < 8u; m++) {
-			x[m] = monty31_mul(sis8_buf[b + cb.x + (o ^ sis8_sw(m * SIS8_T))], psi[m]);
 		}
 		if (SIS8_PASSES > 1u) {
 			sis8_dif(&x, &c0);
