@@ -136,7 +136,9 @@ func wg(d int) int { return min(d/2, 256) }
 
 // wg8 is sis_hash8's workgroup size: d/8 invocations a column, as many
 // columns as make 256 invocations (and its two buffers WebGPU's default
-// 16 KiB of workgroup memory).
+// 16 KiB of workgroup memory). Fewer columns load fewer adjacent words of
+// each row of a row-major matrix and run slower; more ran no faster where
+// the device allows them (BENCHMARKS.md).
 const wg8 = 256
 
 // passes8 returns log8 d where d is a power of 8 at least 8 (sis_hash8
