@@ -701,14 +701,16 @@ fn nt_round16(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32
 fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32, tb: u32, to: u32, io: u32) {
 	let rounds = nt.m >> 2u;
 	let e = nt.m & 3u;
+	// The stages below the rounds that run here: none where NT_IO_NO_LOW.
+	let low = select(e, 0u, (io & NT_IO_NO_LOW) != 0u);
 	// w^(2^(k-2)): a fourth root of unity (for a pair, k >= 2).
 	let w4 = nt_twiddle(select(0u, 1u << (nt.log_n - 2u), nt.log_n >= 2u), ta, tb);
 	if (dit) {
-		if ((e & 1u) != 0u && (io & NT_IO_NO_LOW) == 0u) {
+		if ((low & 1u) != 0u) {
 			nt_stage(first, tile, unit_log, tid, true, ta, tb, 0u);
 			workgroupBarrier();
 		}
-		if (e >= 2u && (io & NT_IO_NO_LOW) == 0u) {
+		if (low >= 2u) {
 			nt_pair(first, tile, unit_log, tid, true, ta, tb, e - 1u, w4, 0u);
 			workgroupBarrier();
 		}
@@ -722,11 +724,11 @@ fn nt_stages(first: u32, tile: u32, unit_log: u32, tid: u32, dit: bool, ta: u32,
 			nt_round16(first, tile, unit_log, tid, false, ta, tb, to, nt.m - 4u - 4u * i, select(0u, io & NT_IO_LOAD, i == 0u) | select(0u, io & NT_IO_STORE, last));
 			workgroupBarrier();
 		}
-		if (e >= 2u && (io & NT_IO_NO_LOW) == 0u) {
+		if (low >= 2u) {
 			nt_pair(first, tile, unit_log, tid, false, ta, tb, e - 1u, w4, select(0u, io & NT_IO_STORE, (e & 1u) == 0u));
 			workgroupBarrier();
 		}
-		if ((e & 1u) != 0u && (io & NT_IO_NO_LOW) == 0u) {
+		if ((low & 1u) != 0u) {
 			nt_stage(first, tile, unit_log, tid, false, ta, tb, 0u);
 			workgroupBarrier();
 		}
@@ -816,6 +818,26 @@ fn nt_scale_in(v: NtElem, pos: u32) -> NtElem {
 	return ne_mul(v, nt_scale(select(pos, nt_rev(pos), (nt_flags() & NT_REV_IN) != 0u), nt.sc_a, nt.sc_b));
 }
 
+// nt_block_stage runs stage t of nt_fuse_low's block of n elements in x,
+// DIT's butterflies or DIF's: offset i with i + 2^t at w[4t + (i mod
+// 2^t)], at 1 where i mod 2^t is 0. A stage of 2^t >= n pairs nothing.
+fn nt_block_stage(x: ptr<function, array<NtElem, 8>>, n: u32, t: u32, dit: bool, w: ptr<function, array<NtElem, 12>>) {
+	let h = 1u << t;
+	for (var i = 0u; i < 8u; i++) {
+		if ((i & h) == 0u && i + h < n) {
+			let j = i & (h - 1u);
+			var y = nt_one((*x)[i], (*x)[i + h]);
+			if (j != 0u && dit) {
+				y = nt_dit((*x)[i], (*x)[i + h], (*w)[4u * t + j]);
+			} else if (j != 0u) {
+				y = nt_dif((*x)[i], (*x)[i + h], (*w)[4u * t + j]);
+			}
+			(*x)[i] = y[0];
+			(*x)[i + h] = y[1];
+		}
+	}
+}
+
 // nt_fuse_low runs a fused pass's inverse's last e = m mod 4 stages
 // (DIF), the scales and the pass's own first e stages (DIT) on each block
 // of 2^e consecutive elements of the tile, in registers: both transforms'
@@ -859,18 +881,7 @@ fn nt_fuse_low(first: u32, tile: u32, unit_log: u32, tid: u32) {
 		if (NT_BUTTERFLIES) {
 			// The inverse's stages, from the top down.
 			for (var tt = 0u; tt < 3u; tt++) {
-				let t = 2u - tt;
-				let h = 1u << t;
-				for (var i = 0u; i < 8u; i++) {
-					if (t < e && (i & h) == 0u && i + h < n) {
-						var y = nt_one(x[i], x[i + h]);
-						if ((i & (h - 1u)) != 0u) {
-							y = nt_dif(x[i], x[i + h], wi[4u * t + (i & (h - 1u))]);
-						}
-						x[i] = y[0];
-						x[i + h] = y[1];
-					}
-				}
+				nt_block_stage(&x, n, 2u - tt, false, &wi);
 			}
 			for (var i = 0u; i < 8u; i++) {
 				if (i < n) {
@@ -879,17 +890,7 @@ fn nt_fuse_low(first: u32, tile: u32, unit_log: u32, tid: u32) {
 			}
 			// The pass's own, from the bottom up.
 			for (var t = 0u; t < 3u; t++) {
-				let h = 1u << t;
-				for (var i = 0u; i < 8u; i++) {
-					if (t < e && (i & h) == 0u && i + h < n) {
-						var y = nt_one(x[i], x[i + h]);
-						if ((i & (h - 1u)) != 0u) {
-							y = nt_dit(x[i], x[i + h], wf[4u * t + (i & (h - 1u))]);
-						}
-						x[i] = y[0];
-						x[i + h] = y[1];
-					}
-				}
+				nt_block_stage(&x, n, t, true, &wf);
 			}
 		} else {
 			for (var i = 0u; i < 8u; i++) {
