@@ -183,8 +183,8 @@ func (k *Key) module() wgsl.Module {
 
 // keyWords returns the evaluations of the key's first polys polynomials
 // as the key's kernel reads them: sis_hash in order, sis_hash8 with point
-// 8t+m of each polynomial at m*d/8 + t, so that neighbouring invocations
-// read neighbouring words.
+// 8t+m of each polynomial at m*d/8 + t, so that a column's neighbouring
+// invocations read neighbouring words.
 func (k *Key) keyWords(polys int) []uint32 {
 	e := k.eval[:polys*k.d]
 	if passes8(k.d) == 0 {

@@ -136,7 +136,11 @@ fn sis_hash(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wi
 // its registers, as the last forward pass and the first inverse one own
 // the same 8 points. The key's evaluations are laid out as the
 // invocations read them: point 8t+m of polynomial i at sis_key[i*SIS_D +
-// m*SIS8_T + t], so that neighbouring invocations read neighbouring words.
+// m*SIS8_T + t], so that a column's neighbouring invocations read
+// neighbouring words. A workgroup's invocation lid is invocation t =
+// lid / SIS8_Q of its column q = lid % SIS8_Q: neighbouring invocations are
+// of neighbouring columns, so that their loads of a row-major matrix are
+// adjacent words.
 //
 // In pass p, S = SIS_D/8^(p+1), invocation t of a column owns points o +
 // S*m, m < 8, o = (t/S)*8S + t%S; its DIF stages are those of half
@@ -158,8 +162,9 @@ const SIS8_BUF: u32 = SIS8_WG * 8u;
 var<workgroup> sis8_buf: array<u32, 2u * SIS8_BUF>;
 
 // sis8_sw is where point i of a column sits in its buffer: the low 5 bits
-// mixed with bits 5 to 7, so that a warp's accesses in every pass of SIS_D =
-// 512 fall in distinct banks. It is linear over bits: sis8_sw(a + b) =
+// mixed with bits 5 to 7, so that with the columns' mixes (sis8_col) a
+// warp's accesses in every pass of SIS_D = 512 fall in distinct banks. It
+// is linear over bits: sis8_sw(a + b) =
 // sis8_sw(a) ^ sis8_sw(b) where a and b share no bit.
 fn sis8_sw(i: u32) -> u32 {
 	return i ^ ((i >> 5u) & 7u) ^ (((i >> 6u) & 3u) << 3u);
@@ -352,9 +357,7 @@ fn sis8_point(t: u32, m: u32) -> u32 {
 // elements of polynomial i of column col that hold invocation t's points
 // in pass 0 (sis8_point); 0 (whose limbs are 0) past the rows or the
 // columns, and for i past the polynomials. Two or more invocations load
-// each element, one limb each: neighbouring invocations are of
-// neighbouring columns, so that a warp's loads of a row are adjacent
-// words.
+// each element, one limb each.
 fn sis8_fetch(i: u32, t: u32, col: u32) -> array<u32, 8> {
 	var v: array<u32, 8>;
 	for (var m = 0u; m < 8u; m++) {
