@@ -16,7 +16,8 @@
 #                       turn, twice round: NTT 2^20 and 2^24 resident
 #                       (20x), the encoding (3x) and Vortex resident (5x)
 #   ab_sis V...         SIS of 2^20 columns of 2^11 rows (5x) of each
-#                       variant V, then Vortex resident (5x), twice round
+#                       variant V in turn, twice round, then Vortex
+#                       resident (5x) the same way (ab_rounds)
 #   ab_whole PKG V DIR LIMIT
 #                       run PKG-V.test's whole tests (no -short, as the
 #                       suite runs them) from DIR, stopped after LIMIT
@@ -65,14 +66,8 @@ ab_pipeline() {
 }
 
 ab_sis() {
-	for round in 1 2; do
-		for v in "$@"; do
-			ab_bench sis "$v" 'SISColumns/vulkan/2048x1048576' 5
-		done
-		for v in "$@"; do
-			ab_bench vortex "$v" '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
-		done
-	done
+	ab_rounds "$*" sis 'SISColumns/vulkan/2048x1048576' 5
+	ab_rounds "$*" vortex '^BenchmarkVortex$/2\^11x2\^19/resident$' 5
 }
 
 ab_whole() {
