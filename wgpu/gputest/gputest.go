@@ -206,7 +206,7 @@ func Limited(tb testing.TB, backend string, lim wgpu.Limits) *wgpu.Context {
 func ForEachSmall(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 	t.Helper()
 	for _, b := range Backends() {
-		t.Run(b+"/small", func(t *testing.T) { fn(t, Limited(t, b, SmallLimits)) })
+		t.Run(b+"/small", func(t *testing.T) { run(t, Limited(t, b, SmallLimits), fn) })
 	}
 }
 
@@ -214,8 +214,43 @@ func ForEachSmall(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 func ForEach(t *testing.T, fn func(t *testing.T, ctx *wgpu.Context)) {
 	t.Helper()
 	for _, b := range Backends() {
-		t.Run(b, func(t *testing.T) { fn(t, Context(t, b)) })
+		t.Run(b, func(t *testing.T) { run(t, Context(t, b), fn) })
 	}
+}
+
+// skipped is what SkipAdapters set: the adapters ForEach and ForEachSmall
+// leave out, and why; nil skips none.
+var skipped struct {
+	sync.Mutex
+	skip func(wgpu.AdapterInfo) bool
+	why  string
+}
+
+// SkipAdapters has ForEach and ForEachSmall skip, saying why, the
+// subtests on an adapter that skip reports, until tb's test ends: a test
+// that runs other tests again where only some adapters would run them
+// differently leaves out the runs that would repeat them. Tests that
+// call it must not run in parallel with others.
+func SkipAdapters(tb testing.TB, skip func(wgpu.AdapterInfo) bool, why string) {
+	skipped.Lock()
+	skipped.skip, skipped.why = skip, why
+	skipped.Unlock()
+	tb.Cleanup(func() {
+		skipped.Lock()
+		skipped.skip, skipped.why = nil, ""
+		skipped.Unlock()
+	})
+}
+
+// run runs fn on ctx, or skips where SkipAdapters says.
+func run(t *testing.T, ctx *wgpu.Context, fn func(t *testing.T, ctx *wgpu.Context)) {
+	skipped.Lock()
+	skip, why := skipped.skip, skipped.why
+	skipped.Unlock()
+	if skip != nil && skip(ctx.Info()) {
+		t.Skip(why)
+	}
+	fn(t, ctx)
 }
 
 // Main is TestMain's body for packages with GPU tests: it decides the
