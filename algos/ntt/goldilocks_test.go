@@ -110,7 +110,7 @@ func TestGoldilocksCPU(t *testing.T) {
 func TestGoldilocksGPU(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, ctx *wgpu.Context) {
 		maxLog := 14
-		if info := ctx.Info(); info.Software() && info.Backend == "gl" {
+		if softwareGL(ctx.Info()) {
 			maxLog = 12
 		}
 		checkGoldilocks(t, maxLog, func(data []uint64, logN int, o Options) error {

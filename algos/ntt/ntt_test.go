@@ -531,7 +531,7 @@ func TestGPUTiles(t *testing.T) {
 		rng := rand.New(rand.NewPCG(11, 12))
 		fields := field.Fields
 		opts := []Options{{}, {Inverse: true, Coset: true, In: BitReversed, Out: BitReversed}, {Coset: true, In: BitReversed}, {Inverse: true, Out: BitReversed}}
-		if info := ctx.Info(); info.Software() && info.Backend == "gl" {
+		if softwareGL(ctx.Info()) {
 			fields, opts = fields[:1], []Options{opts[0], opts[2]}
 		}
 		for _, f := range fields {
@@ -565,25 +565,31 @@ func TestGPUTiles(t *testing.T) {
 // encodings run so: their fused passes carry the most flags, and a
 // fixed kernel differs from the one that reads its flags by constants
 // alone, which lavapipe's runs of every case check. The other cases skip
-// GL's adapter, where they would run the kernels their own tests run.
+// GL's adapter (each runs on every adapter through gputest.ForEach),
+// where their own tests run them.
 func TestFixedPasses(t *testing.T) {
 	defer func(f func(wgpu.AdapterInfo) bool) { fixedPasses = f }(fixedPasses)
-	softGL := func(a wgpu.AdapterInfo) bool { return a.Software() && a.Backend == "gl" }
+	fixedPasses = func(wgpu.AdapterInfo) bool { return true }
 	for _, c := range []struct {
 		name string
 		test func(*testing.T)
 		gl   bool // also on a software GL adapter
 	}{{"GPU", TestGPU, false}, {"GPULarge", TestGPULarge, false}, {"EncodeGPU", TestEncodeGPU, true}, {"ExtendFused", TestExtendFused, true},
 		{"ExtendGPU", TestExtendGPU, false}, {"GoldilocksGPU", TestGoldilocksGPU, false}, {"EncodeMonty", TestEncodeMonty, false}, {"ExtendMonty", TestExtendMonty, false}} {
-		fixedPasses = func(a wgpu.AdapterInfo) bool { return c.gl || !softGL(a) }
 		t.Run(c.name, func(t *testing.T) {
 			if !c.gl {
-				gputest.SkipAdapters(t, softGL, "its kernels here read their flags, as its own test runs them")
+				gputest.SkipAdapters(t, softwareGL, "its own test runs it here")
 			}
 			c.test(t)
 		})
 	}
 }
+
+// softwareGL reports whether an adapter is llvmpipe's GL (a software
+// one), whose compiler takes the longest over each module and whose runs
+// are the slowest: the tests that would repeat there what lavapipe runs
+// leave it out or run less.
+func softwareGL(a wgpu.AdapterInfo) bool { return a.Software() && a.Backend == "gl" }
 
 // scalarValue returns s's canonical value in f.
 func scalarValue(t testing.TB, f field.Monty31, s Scalar) uint64 {

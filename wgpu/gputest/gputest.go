@@ -233,11 +233,12 @@ var skipped struct {
 // call it must not run in parallel with others.
 func SkipAdapters(tb testing.TB, skip func(wgpu.AdapterInfo) bool, why string) {
 	skipped.Lock()
+	before, beforeWhy := skipped.skip, skipped.why
 	skipped.skip, skipped.why = skip, why
 	skipped.Unlock()
 	tb.Cleanup(func() {
 		skipped.Lock()
-		skipped.skip, skipped.why = nil, ""
+		skipped.skip, skipped.why = before, beforeWhy
 		skipped.Unlock()
 	})
 }
