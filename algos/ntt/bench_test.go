@@ -13,7 +13,6 @@ import (
 	"github.com/wgcompute/wgcompute/internal/base/par"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
-	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // benchLogs is the ladder of one-row KoalaBear transforms; 2^24 is the
@@ -46,20 +45,14 @@ func residentRows(b *testing.B, ctx *wgpu.Context, p *Plan, data []uint32, rows 
 	return ds, buf
 }
 
-// warmUp keeps ctx's GPU busy for warmUpTime (sched.Group.Warm): its
+// warmUp keeps ctx's GPU busy for warmUpTime (gputest.Warm): its
 // clocks idle low until it has been busy a while, and a benchmark that
 // starts after the host's work (making its input) read up to 4x slow on
 // an H200 for its first hundred short runs (BENCHMARKS.md, "The
 // arithmetic alone").
 func warmUp(b *testing.B, ctx *wgpu.Context) {
 	b.Helper()
-	g, err := sched.NewGroup(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := g.Warm(warmUpTime); err != nil {
-		b.Fatal(err)
-	}
+	gputest.Warm(b, ctx, warmUpTime)
 }
 
 // warmUpTime is how long warmUp keeps the GPU busy.

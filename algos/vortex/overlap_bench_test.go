@@ -8,7 +8,6 @@ import (
 	"github.com/wgcompute/wgcompute/algos/sis"
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/gputest"
-	"github.com/wgcompute/wgcompute/wgpu/sched"
 )
 
 // BenchmarkHashesOverlap measures what running SIS and the leaves' sponge
@@ -29,10 +28,6 @@ func BenchmarkHashesOverlap(b *testing.B) {
 		cols = 1 << 10
 	}
 	ctx := gputest.Context(b, gputest.Backends()[0])
-	warm, err := sched.NewGroup(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
 	key, err := sis.New(0, 9, 16, rows)
 	if err != nil {
 		b.Fatal(err)
@@ -88,9 +83,7 @@ func BenchmarkHashesOverlap(b *testing.B) {
 				}
 				return t.Elapsed()
 			}
-			if err := warm.Warm(300 * time.Millisecond); err != nil {
-				b.Fatal(err)
-			}
+			gputest.Warm(b, ctx, 300*time.Millisecond)
 			run()
 			var kernel time.Duration
 			b.ResetTimer()

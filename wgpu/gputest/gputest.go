@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wgcompute/wgcompute/wgpu"
 	"github.com/wgcompute/wgcompute/wgpu/envopts"
@@ -252,6 +253,20 @@ func run(t *testing.T, ctx *wgpu.Context, fn func(t *testing.T, ctx *wgpu.Contex
 		t.Skip(why)
 	}
 	fn(t, ctx)
+}
+
+// Warm keeps ctx's GPU busy for d (sched.Group.Warm), so that a
+// benchmark timed after it runs at the clocks a busy GPU has: an idle
+// one's are low, and rise only once it has worked a while.
+func Warm(tb testing.TB, ctx *wgpu.Context, d time.Duration) {
+	tb.Helper()
+	g, err := sched.NewGroup(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := g.Warm(d); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // Main is TestMain's body for packages with GPU tests: it decides the
